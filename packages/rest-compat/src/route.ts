@@ -1,0 +1,56 @@
+import type { GraphQLFormattedError } from "graphql";
+import type { RestError } from "./errors.ts";
+
+/** Runs one GraphQL operation for a REST request, with that request's credentials. */
+export type GraphQLExecutor = (operation: {
+  document: string;
+  variables: Record<string, unknown>;
+  request: Request;
+}) => Promise<{ data?: Record<string, unknown> | null; errors?: readonly GraphQLFormattedError[] }>;
+
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+/** A REST call, parsed: what the route's mappings read. */
+export interface RestRequest {
+  method: HttpMethod;
+  /** Path parameters, already checked against their declared kind. */
+  params: Record<string, string>;
+  query: URLSearchParams;
+  /** The JSON (or form) body; an empty object when there is none. */
+  body: Record<string, unknown>;
+  /** Absolute public URL of this endpoint without its query, for pagination links. */
+  endpointUrl: string;
+  request: Request;
+}
+
+export interface RestResponse {
+  status?: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+/** How a route words its errors; most use the default `{message}` / `{message, errors}`. */
+export type ErrorBody = (error: RestError) => unknown;
+
+/**
+ * One row of the REST table: the path, the GraphQL operation that answers it, how REST arguments
+ * become variables and how the operation's data becomes the documented response. No business logic
+ * lives here; services behind the GraphQL schema decide everything.
+ */
+export interface RouteDefinition {
+  method: HttpMethod;
+  /** Path under /api with `{name}` parameters, e.g. `/user/api-keys/{id}`. */
+  path: string;
+  /** Kinds of path parameters; a value of the wrong kind answers 404 like an unknown path. */
+  params?: Record<string, "int" | "uuid">;
+  operation: string;
+  variables?: (request: RestRequest) => Record<string, unknown>;
+  respond: (data: Record<string, unknown>, request: RestRequest) => RestResponse;
+  errorBody?: ErrorBody;
+}
+
+/** Reads a query parameter as an integer when it is one; anything else goes on as given, for GraphQL to refuse. */
+export function intParam(value: string | null | undefined): number | string | undefined {
+  if (value === null || value === undefined || value === "") return undefined;
+  return /^-?\d+$/.test(value) ? Number(value) : value;
+}

@@ -1,0 +1,174 @@
+import type { GraphQLFormattedError } from "graphql";
+import { type RestError, restErrorOf } from "./errors.ts";
+import type { GraphQLExecutor, HttpMethod, RestRequest, RestResponse, RouteDefinition } from "./route.ts";
+
+const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
+const INT = /^\d{1,10}$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export interface RestApiOptions {
+  routes: readonly RouteDefinition[];
+  execute: GraphQLExecutor;
+  /** Absolute base of returned URLs, e.g. https://voxgate.example.com (no trailing slash). */
+  publicBaseUrl: string;
+  /** Where the API is mounted. */
+  prefix?: string;
+  onUnexpectedError?: (error: unknown) => void;
+}
+
+interface CompiledRoute {
+  route: RouteDefinition;
+  pattern: RegExp;
+  names: string[];
+}
+
+/** Answers the legacy REST API from a route table; requests outside the prefix get `null`. */
+export function createRestApi(options: RestApiOptions): (request: Request) => Promise<Response | null> {
+  const prefix = options.prefix ?? "/api";
+  const compiled = options.routes.map(compile);
+
+  return async (request) => {
+    const url = new URL(request.url);
+    if (url.pathname !== prefix && !url.pathname.startsWith(`${prefix}/`)) return null;
+    const path = url.pathname.slice(prefix.length).replace(/\/+$/, "") || "/";
+
+    const candidates = compiled
+      .map((entry) => ({ entry, params: matchPath(entry, path) }))
+      .filter((candidate): candidate is { entry: CompiledRoute; params: Record<string, string> } =>
+        candidate.params !== null,
+      );
+    if (candidates.length === 0) return json(404, { message: "Not found." });
+    const method = request.method.toUpperCase();
+    const found = candidates.find(({ entry }) => entry.route.method === method);
+    if (!found) {
+      const allowed = [...new Set(candidates.map(({ entry }) => entry.route.method))].join(", ");
+      return json(
+        405,
+        { message: `The ${method} method is not supported for route api${path}. Supported methods: ${allowed}.` },
+        { allow: allowed },
+      );
+    }
+
+    const { route } = found.entry;
+    const body = await readBody(request);
+    if ("error" in body) return json(body.error.status, { message: body.error.message });
+    const restRequest: RestRequest = {
+      method: method as HttpMethod,
+      params: found.params,
+      query: url.searchParams,
+      body: body.value,
+      endpointUrl: `${options.publicBaseUrl}${prefix}${path}`,
+      request,
+    };
+
+    try {
+      const result = await options.execute({
+        document: route.operation,
+        variables: route.variables?.(restRequest) ?? {},
+        request,
+      });
+      const firstError = result.errors?.[0];
+      if (firstError) return errorResponse(route, restErrorOf(firstError), firstError, options);
+      return toResponse(route.respond(result.data ?? {}, restRequest));
+    } catch (error) {
+      options.onUnexpectedError?.(error);
+      return json(500, { message: "Server Error" });
+    }
+  };
+}
+
+function compile(route: RouteDefinition): CompiledRoute {
+  const names: string[] = [];
+  const source = route.path.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{(\w+)\}/g, (_, name: string) => {
+    names.push(name);
+    return "([^/]+)";
+  });
+  return { route, pattern: new RegExp(`^${source}$`), names };
+}
+
+function matchPath({ route, pattern, names }: CompiledRoute, path: string): Record<string, string> | null {
+  const match = pattern.exec(path);
+  if (!match) return null;
+  const params: Record<string, string> = {};
+  for (const [index, name] of names.entries()) {
+    const value = decodeURIComponent(match[index + 1]!);
+    const kind = route.params?.[name];
+    if (kind === "int" && !INT.test(value)) return null;
+    if (kind === "uuid" && !UUID.test(value)) return null;
+    params[name] = value;
+  }
+  return params;
+}
+
+type BodyResult = { value: Record<string, unknown> } | { error: { status: number; message: string } };
+
+async function readBody(request: Request): Promise<BodyResult> {
+  if (request.method === "GET" || request.method === "HEAD" || !request.body) return { value: {} };
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > JSON_BODY_LIMIT_BYTES) {
+    return { error: { status: 413, message: "The request body is too large (limit 1 MB)." } };
+  }
+  const type = request.headers.get("content-type") ?? "";
+  if (type.includes("application/x-www-form-urlencoded")) {
+    const text = await request.text();
+    return { value: Object.fromEntries(new URLSearchParams(text)) };
+  }
+  const text = await readLimited(request, JSON_BODY_LIMIT_BYTES);
+  if (text === null) return { error: { status: 413, message: "The request body is too large (limit 1 MB)." } };
+  if (text.trim() === "") return { value: {} };
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
+      return { error: { status: 400, message: "The request body must be a JSON object." } };
+    }
+    return { value: parsed as Record<string, unknown> };
+  } catch {
+    return { error: { status: 400, message: "The request body is not valid JSON." } };
+  }
+}
+
+/** Reads at most `limit` bytes, so that a body without a truthful Content-Length cannot exhaust memory. */
+async function readLimited(request: Request, limit: number): Promise<string | null> {
+  const reader = request.body!.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      return null;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/** `{message}` for every error, with `errors` for validation failures (the legacy API's own shape). */
+export function defaultErrorBody(error: RestError): unknown {
+  return error.fields ? { message: error.message, errors: error.fields } : { message: error.message };
+}
+
+function errorResponse(
+  route: RouteDefinition,
+  error: RestError,
+  original: GraphQLFormattedError,
+  options: RestApiOptions,
+): Response {
+  if (error.status >= 500) options.onUnexpectedError?.(original);
+  const headers: Record<string, string> = {};
+  if (error.retryAfter !== undefined) headers["retry-after"] = String(error.retryAfter);
+  return json(error.status, (route.errorBody ?? defaultErrorBody)(error), headers);
+}
+
+function toResponse(response: RestResponse): Response {
+  return json(response.status ?? 200, response.body, response.headers);
+}
+
+function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "content-type": "application/json", ...headers },
+  });
+}

@@ -1,0 +1,214 @@
+import { readFile } from "node:fs/promises";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { renderGraphiQL } from "@graphql-yoga/render-graphiql";
+import { createRestApi, routes } from "@voxgate/rest-compat";
+import { createServerAdapter } from "@whatwg-node/server";
+import { type DocumentNode, type ExecutionArgs, type ExecutionResult, GraphQLError, parse } from "graphql";
+import { useServer } from "graphql-ws/use/ws";
+import { createYoga, maskError } from "graphql-yoga";
+import { WebSocketServer } from "ws";
+import { authorizationOf, type Context, createContext } from "./context.ts";
+import { type Database, type DatabaseTarget, openDatabase } from "./db/client.ts";
+import { migrate } from "./db/migrate.ts";
+import type { Config } from "./env.ts";
+import { createLogger, type Logger } from "./logger.ts";
+import { createEventBus, type PubSub } from "./pubsub.ts";
+import { schema } from "./schema.ts";
+import { seedCatalog, seedDemo, type DemoCredentials } from "./seed/seed.ts";
+import { createServices, type Services } from "./services.ts";
+
+export interface AppOptions {
+  logger?: Logger;
+  /** Overrides where data lives (tests use an in-memory PGlite or a throw-away database). */
+  database?: DatabaseTarget;
+}
+
+export interface App {
+  config: Config;
+  db: Database;
+  services: Services;
+  pubsub: PubSub;
+  logger: Logger;
+  /** Set on the start that created the demo account: its credentials, shown once. */
+  demo: DemoCredentials | null;
+  /** Answers one HTTP request in process (what the HTTP server calls). */
+  handle(request: Request): Promise<Response>;
+  /** Starts listening; port 0 picks a free port. Resolves with the base URL. */
+  listen(port?: number, host?: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+/** The enveloped (plugin-wrapped) execute and subscribe of one WebSocket operation. */
+interface EnvelopedRoot {
+  execute: (args: ExecutionArgs) => Promise<ExecutionResult>;
+  subscribe: (args: ExecutionArgs) => Promise<ExecutionResult | AsyncGenerator<ExecutionResult>>;
+}
+
+const exampleDir = new URL("../../../examples/", import.meta.url);
+
+/**
+ * Builds the whole service without listening: database (migrated), services, the GraphQL schema
+ * with HTTP, SSE and WebSocket transports, and the REST API mounted under /api.
+ */
+export async function buildApp(config: Config, options: AppOptions = {}): Promise<App> {
+  const logger = options.logger ?? createLogger(config.logLevel);
+  const target: DatabaseTarget =
+    options.database ??
+    (config.databaseUrl ? { kind: "postgres", url: config.databaseUrl } : { kind: "pglite", dataDir: config.dataDir });
+  const db = await openDatabase(target);
+  const applied = await migrate(db);
+  if (applied.length > 0) logger.info("migrations applied", { migrations: applied });
+
+  const events = createEventBus(config.redisUrl);
+  const pubsub = events.pubsub;
+  const services = createServices({ config, db, pubsub, logger });
+  await seedCatalog(db.prisma);
+  const demo = config.seedDemo ? await seedDemo(db.prisma, services) : null;
+
+  const contextDeps = { services, db, pubsub };
+  const yoga = createYoga<{ connectionParams?: Record<string, unknown>; upgradeHeaders?: Record<string, string> }, Context>({
+    schema,
+    graphqlEndpoint: "/graphql",
+    landingPage: false,
+    logging: {
+      debug: (...args) => logger.debug(String(args[0])),
+      info: (...args) => logger.info(String(args[0])),
+      warn: (...args) => logger.warn(String(args[0])),
+      error: (...args) => logger.error(String(args[0]), { detail: args.slice(1) }),
+    },
+    graphiql: {
+      title: "Voxgate GraphQL",
+      subscriptionsProtocol: "WS",
+      defaultQuery: "# Set the header Authorization: Bearer <your API key> below, then run:\nquery Me {\n  viewer { email account { name balance } }\n}\n",
+    },
+    renderGraphiQL,
+    maskedErrors: {
+      isDev: false,
+      maskError: (error, message) => {
+        const original = error instanceof GraphQLError ? error.originalError : error;
+        if (!(original instanceof GraphQLError) && original) logger.error("unexpected error", { error: original });
+        return maskError(error, message, false);
+      },
+    },
+    context: ({ request, connectionParams, upgradeHeaders }) =>
+      createContext(contextDeps, authorizationOf({ request, connectionParams, upgradeHeaders }), request),
+  });
+
+  const parsedOperations = new Map<string, DocumentNode>();
+  const rest = createRestApi({
+    routes,
+    publicBaseUrl: config.publicBaseUrl,
+    onUnexpectedError: (error) => logger.error("REST call failed", { error }),
+    execute: async ({ document, variables, request }) => {
+      const enveloped = yoga.getEnveloped({ request });
+      let parsed = parsedOperations.get(document);
+      if (!parsed) {
+        parsed = parse(document);
+        parsedOperations.set(document, parsed);
+      }
+      const contextValue = await enveloped.contextFactory({ request });
+      const result: ExecutionResult | AsyncIterable<unknown> = await enveloped.execute({
+        schema: enveloped.schema,
+        document: parsed,
+        variableValues: variables,
+        contextValue,
+      });
+      if (Symbol.asyncIterator in result) throw new Error("REST routes cannot run subscriptions");
+      return {
+        data: (result.data as Record<string, unknown> | null | undefined) ?? null,
+        errors: result.errors?.map((error) => error.toJSON()),
+      };
+    },
+  });
+
+  const handle = async (request: Request): Promise<Response> => {
+    const url = new URL(request.url);
+    if (url.pathname === "/graphql") return yoga.fetch(request);
+    const restResponse = await rest(request);
+    if (restResponse) return restResponse;
+    if (url.pathname === "/healthz") return Response.json({ status: "ok", database: db.kind });
+    if (url.pathname === "/widget/demo" || url.pathname === "/widget/demo/") {
+      const html = await readFile(new URL("widget/index.html", exampleDir), "utf8");
+      return new Response(html, { headers: { "content-type": "text/html; charset=utf-8" } });
+    }
+    if (url.pathname === "/") {
+      return Response.json({
+        name: "Voxgate",
+        graphql: `${config.publicBaseUrl}/graphql`,
+        rest: `${config.publicBaseUrl}/api`,
+        widgetDemo: `${config.publicBaseUrl}/widget/demo`,
+      });
+    }
+    return Response.json({ message: "Not found." }, { status: 404 });
+  };
+
+  const adapter = createServerAdapter(handle);
+  const server: Server = createServer(adapter);
+  const wsServer = new WebSocketServer({ server, path: "/graphql" });
+  const wsCleanup = useServer<Record<string, unknown>, { request: { headers: Record<string, string | string[] | undefined> } }>(
+    {
+      // A credential that is presented must be valid; anonymous connections may still use public subscriptions.
+      onConnect: async (ctx) => {
+        const authorization = authorizationOf({
+          connectionParams: ctx.connectionParams,
+          upgradeHeaders: ctx.extra.request.headers,
+        });
+        if (!authorization) return true;
+        const result = await services.auth.authenticate(authorization);
+        if (!result.viewer) ctx.extra.socket.close(4401, "Unauthorized");
+        return result.viewer !== null;
+      },
+      onSubscribe: async (ctx, _id, payload) => {
+        const enveloped = yoga.getEnveloped({
+          connectionParams: ctx.connectionParams,
+          upgradeHeaders: ctx.extra.request.headers,
+        });
+        const document = enveloped.parse(payload.query);
+        const errors = enveloped.validate(enveloped.schema, document);
+        if (errors.length > 0) return errors;
+        return {
+          schema: enveloped.schema,
+          document,
+          operationName: payload.operationName,
+          variableValues: payload.variables,
+          contextValue: await enveloped.contextFactory(),
+          rootValue: { execute: enveloped.execute, subscribe: enveloped.subscribe },
+        };
+      },
+      execute: (args) => (args.rootValue as EnvelopedRoot).execute(args),
+      subscribe: (args) => (args.rootValue as EnvelopedRoot).subscribe(args),
+    },
+    wsServer,
+  );
+
+  return {
+    config,
+    db,
+    services,
+    pubsub,
+    logger,
+    demo,
+    handle,
+    listen: (port = config.port, host = config.host) =>
+      new Promise((resolve, reject) => {
+        server.once("error", reject);
+        server.listen(port, host, () => {
+          server.off("error", reject);
+          const address = server.address() as AddressInfo;
+          const shownHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
+          resolve(`http://${shownHost}:${address.port}`);
+        });
+      }),
+    close: async () => {
+      await wsCleanup.dispose();
+      wsServer.close();
+      if (server.listening) {
+        server.closeAllConnections();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+      }
+      await events.close();
+      await db.close();
+    },
+  };
+}

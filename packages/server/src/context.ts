@@ -1,0 +1,59 @@
+import type { Database, PrismaClient } from "./db/client.ts";
+import type { AuthFailure, Viewer } from "./modules/auth/auth.service.ts";
+import type { PubSub } from "./pubsub.ts";
+import type { Services } from "./services.ts";
+
+/** Per-operation context: the caller, resolved once from its credential, and the services. */
+export interface Context {
+  viewer: Viewer | null;
+  /** Why a presented credential was refused; null when none was presented or it was accepted. */
+  authFailure: AuthFailure | null;
+  services: Services;
+  prisma: PrismaClient;
+  pubsub: PubSub;
+  /** The incoming HTTP request; absent for operations over a WebSocket. */
+  request?: Request;
+}
+
+export interface ContextDeps {
+  services: Services;
+  db: Database;
+  pubsub: PubSub;
+}
+
+/**
+ * Where the credential comes from: the `Authorization` header of an HTTP or SSE request, or the
+ * graphql-ws `connection_init` payload (`{ "authorization": "Bearer ..." }`), falling back to the
+ * header of the WebSocket upgrade request.
+ */
+export function authorizationOf(source: {
+  request?: Request;
+  connectionParams?: Readonly<Record<string, unknown>>;
+  upgradeHeaders?: Record<string, string | string[] | undefined>;
+}): string | undefined {
+  const fromHeader = source.request?.headers.get("authorization");
+  if (fromHeader) return fromHeader;
+  const params = source.connectionParams ?? {};
+  for (const key of ["authorization", "Authorization"]) {
+    const value = params[key];
+    if (typeof value === "string") return value;
+  }
+  const upgrade = source.upgradeHeaders?.authorization;
+  return typeof upgrade === "string" ? upgrade : undefined;
+}
+
+export async function createContext(
+  deps: ContextDeps,
+  authorization: string | undefined,
+  request?: Request,
+): Promise<Context> {
+  const auth = await deps.services.auth.authenticate(authorization);
+  return {
+    viewer: auth.viewer,
+    authFailure: auth.failure ?? null,
+    services: deps.services,
+    prisma: deps.db.prisma,
+    pubsub: deps.pubsub,
+    ...(request ? { request } : {}),
+  };
+}

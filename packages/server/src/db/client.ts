@@ -1,0 +1,106 @@
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { vector } from "@electric-sql/pglite/vector";
+import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
+import { PrismaPGlite } from "pglite-prisma-adapter";
+import { PrismaClient } from "../generated/prisma/client.ts";
+
+export type { PrismaClient };
+
+/** Plain SQL access beside Prisma, for migrations, locks and vector/full-text queries. */
+export interface SqlRunner {
+  /** Runs a script of several statements (no parameters). */
+  exec(script: string): Promise<void>;
+  query<Row = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<Row[]>;
+}
+
+export interface Database {
+  kind: "pglite" | "postgres";
+  prisma: PrismaClient;
+  /**
+   * Runs `work` on one dedicated connection: statements inside see each other's session state
+   * (transactions, advisory locks). PGlite has a single connection, so work is serialised.
+   */
+  withConnection<T>(work: (sql: SqlRunner) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export type DatabaseTarget = { kind: "pglite"; dataDir: string | undefined } | { kind: "postgres"; url: string };
+
+/**
+ * Opens the configured store: a real PostgreSQL when a URL is given, otherwise PGlite on disk
+ * under `<dataDir>/pglite` (or in memory when `dataDir` is undefined, for tests).
+ */
+export async function openDatabase(target: DatabaseTarget): Promise<Database> {
+  return target.kind === "postgres" ? openPostgres(target.url) : openPglite(target.dataDir);
+}
+
+async function openPglite(dataDir: string | undefined): Promise<Database> {
+  let location: string | undefined;
+  if (dataDir) {
+    location = join(dataDir, "pglite");
+    mkdirSync(location, { recursive: true });
+  }
+  const pglite = await PGlite.create(location, { extensions: { vector } });
+  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
+  const runner: SqlRunner = {
+    exec: async (script) => {
+      await pglite.exec(script);
+    },
+    query: async <Row>(sql: string, params: unknown[] = []) => (await pglite.query<Row>(sql, params)).rows,
+  };
+  let queue: Promise<unknown> = Promise.resolve();
+  return {
+    kind: "pglite",
+    prisma,
+    withConnection: <T>(work: (sql: SqlRunner) => Promise<T>) => {
+      const run = queue.then(() => work(runner));
+      queue = run.catch(() => undefined);
+      return run;
+    },
+    close: async () => {
+      await prisma.$disconnect();
+      await pglite.close();
+    },
+  };
+}
+
+async function openPostgres(url: string): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // Fail at start with a clear message rather than on the first request.
+  const probe = await pool.connect().catch((error: Error) => {
+    throw new Error(`Cannot connect to DATABASE_URL (${redact(url)}): ${error.message}`);
+  });
+  probe.release();
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  return {
+    kind: "postgres",
+    prisma,
+    withConnection: async (work) => {
+      const client = await pool.connect();
+      try {
+        return await work({
+          exec: async (script) => {
+            await client.query(script);
+          },
+          query: async <Row>(sql: string, params: unknown[] = []) =>
+            (await client.query(sql, params)).rows as Row[],
+        });
+      } finally {
+        client.release();
+      }
+    },
+    close: async () => {
+      await prisma.$disconnect();
+      await pool.end();
+    },
+  };
+}
+
+export function redact(url: string): string {
+  const parsed = new URL(url);
+  if (parsed.password) parsed.password = "***";
+  return parsed.toString();
+}

@@ -1,0 +1,107 @@
+import { fileURLToPath } from "node:url";
+import { z } from "zod";
+
+/** The repository root: the embedded data directory defaults to `<repo>/.data` (git-ignored). */
+const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
+
+const port = z.coerce
+  .number({ error: "must be a port number" })
+  .int("must be a whole number")
+  .min(0, "must be between 0 and 65535")
+  .max(65535, "must be between 0 and 65535");
+
+const postgresUrl = z
+  .string()
+  .refine((value) => /^postgres(ql)?:\/\//.test(value) && URL.canParse(value), {
+    message: "must be a postgres:// or postgresql:// URL",
+  });
+
+const redisUrl = z
+  .string()
+  .refine((value) => /^rediss?:\/\//.test(value) && URL.canParse(value), {
+    message: "must be a redis:// or rediss:// URL",
+  });
+
+const httpUrl = z
+  .string()
+  .refine((value) => /^https?:\/\//.test(value) && URL.canParse(value), {
+    message: "must be an http:// or https:// URL",
+  });
+
+const positiveInt = z.coerce.number({ error: "must be a number" }).int("must be a whole number").positive();
+
+const emptyAsUndefined = (value: unknown) => (value === "" ? undefined : value);
+
+const EnvSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  PORT: port.default(4000),
+  HOST: z.string().min(1).default("127.0.0.1"),
+  VOXGATE_DATA_DIR: z.string().min(1).default(`${repoRoot}.data`),
+  DATABASE_URL: z.preprocess(emptyAsUndefined, postgresUrl.optional()),
+  REDIS_URL: z.preprocess(emptyAsUndefined, redisUrl.optional()),
+  OPENAI_API_KEY: z.preprocess(emptyAsUndefined, z.string().optional()),
+  OPENAI_BASE_URL: z.preprocess(emptyAsUndefined, httpUrl.optional()),
+  PUBLIC_BASE_URL: z.preprocess(emptyAsUndefined, httpUrl.optional()),
+  LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+  SESSION_TTL_HOURS: positiveInt.default(24 * 7),
+  VOXGATE_SEED_DEMO: z
+    .enum(["true", "false"], { error: "must be true or false" })
+    .default("true")
+    .transform((value) => value === "true"),
+});
+
+export type EnvInput = Partial<Record<keyof z.input<typeof EnvSchema>, string>>;
+
+/** Validated configuration. Only this module reads `process.env`. */
+export interface Config {
+  nodeEnv: "development" | "production" | "test";
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  redisUrl: string | undefined;
+  openai: { apiKey: string | undefined; baseUrl: string | undefined };
+  /** Base of every absolute URL the API returns (pagination links, widget script); no trailing slash. */
+  publicBaseUrl: string;
+  logLevel: "debug" | "info" | "warn" | "error" | "silent";
+  sessionTtlHours: number;
+  seedDemo: boolean;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join("\n")}`);
+    this.name = "ConfigError";
+  }
+}
+
+/** Parses a set of variables (defaults to `process.env`) into a typed config, naming every bad variable. */
+export function loadConfig(source: EnvInput | NodeJS.ProcessEnv = process.env): Config {
+  const parsed = EnvSchema.safeParse(source);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message} (got ${JSON.stringify(
+        (source as Record<string, unknown>)[String(issue.path[0])],
+      )})`),
+    );
+  }
+  const env = parsed.data;
+  return {
+    nodeEnv: env.NODE_ENV,
+    port: env.PORT,
+    host: env.HOST,
+    dataDir: env.VOXGATE_DATA_DIR,
+    databaseUrl: env.DATABASE_URL,
+    redisUrl: env.REDIS_URL,
+    openai: { apiKey: env.OPENAI_API_KEY, baseUrl: env.OPENAI_BASE_URL },
+    publicBaseUrl: (env.PUBLIC_BASE_URL ?? `http://${displayHost(env.HOST)}:${env.PORT}`).replace(/\/+$/, ""),
+    logLevel: env.LOG_LEVEL,
+    sessionTtlHours: env.SESSION_TTL_HOURS,
+    seedDemo: env.VOXGATE_SEED_DEMO,
+  };
+}
+
+function displayHost(host: string): string {
+  if (host === "0.0.0.0" || host === "::") return "localhost";
+  return host.includes(":") ? `[${host}]` : host;
+}

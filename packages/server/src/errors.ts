@@ -1,0 +1,75 @@
+import { GraphQLError } from "graphql";
+import type { ZodError } from "zod";
+
+/**
+ * Stable codes of expected failures. GraphQL clients read them from `errors[].extensions.code`;
+ * the REST layer maps them to HTTP statuses in one table (rest-compat/src/errors.ts).
+ */
+export type ErrorCode =
+  | "UNAUTHENTICATED"
+  | "INVALID_CREDENTIALS"
+  | "FORBIDDEN"
+  | "NOT_FOUND"
+  | "VALIDATION_FAILED"
+  | "CONFLICT"
+  | "BAD_REQUEST"
+  | "PAYLOAD_TOO_LARGE"
+  | "UNSUPPORTED_MEDIA_TYPE"
+  | "INSUFFICIENT_BALANCE"
+  | "RATE_LIMITED"
+  | "ASSISTANT_NOT_FOUND"
+  | "CONVERSATION_NOT_FOUND"
+  | "UPSTREAM_FAILED";
+
+/** An expected failure: passes through error masking with its code and message intact. */
+export class AppError extends GraphQLError {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    extensions: Record<string, unknown> = {},
+  ) {
+    super(message, { extensions: { ...extensions, code } });
+    this.name = "AppError";
+  }
+}
+
+/** `reason` says why a presented credential was refused; null when none was presented. */
+export class UnauthenticatedError extends AppError {
+  constructor(reason: "malformed" | "invalid" | "revoked" | "expired" | null = null) {
+    super("UNAUTHENTICATED", "Unauthenticated.", { reason: reason ?? "missing" });
+  }
+}
+
+export class NotFoundError extends AppError {
+  /** @param resource what was looked for, e.g. "API key"; the message never says whose it is. */
+  constructor(resource: string, code: ErrorCode = "NOT_FOUND") {
+    super(code, `${resource} not found.`, { resource });
+  }
+}
+
+/** Field-level messages, keyed by dotted input path (`secondaryContacts.0.phoneNumber`). */
+export type FieldErrors = Record<string, string[]>;
+
+export class ValidationError extends AppError {
+  constructor(readonly fields: FieldErrors) {
+    const first = Object.values(fields)[0]?.[0] ?? "The given data was invalid.";
+    const others = Object.values(fields).reduce((count, messages) => count + messages.length, 0) - 1;
+    const message = others > 0 ? `${first} (and ${others} more error${others > 1 ? "s" : ""})` : first;
+    super("VALIDATION_FAILED", message, { fields });
+  }
+
+  static single(field: string, message: string): ValidationError {
+    return new ValidationError({ [field]: [message] });
+  }
+
+  static fromZod(error: ZodError): ValidationError {
+    const fields: FieldErrors = {};
+    for (const issue of error.issues) {
+      const key = issue.path.length > 0 ? issue.path.join(".") : "input";
+      const messages = fields[key] ?? [];
+      messages.push(issue.message);
+      fields[key] = messages;
+    }
+    return new ValidationError(fields);
+  }
+}

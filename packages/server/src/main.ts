@@ -1,0 +1,52 @@
+import { buildApp } from "./app.ts";
+import { ConfigError, loadConfig } from "./env.ts";
+
+function fail(error: unknown): never {
+  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+}
+
+let config: ReturnType<typeof loadConfig>;
+try {
+  config = loadConfig();
+} catch (error) {
+  if (error instanceof ConfigError) fail(error);
+  throw error;
+}
+
+const app = await buildApp(config).catch(fail);
+await app.listen().catch(fail);
+const base = config.publicBaseUrl;
+const where = app.db.kind === "postgres" ? "PostgreSQL (DATABASE_URL)" : `PGlite in ${config.dataDir}`;
+const lines = [
+  "",
+  `Voxgate is running (data: ${where}).`,
+  `  GraphiQL     ${base}/graphql`,
+  `  REST API     ${base}/api`,
+  `  Widget demo  ${base}/widget/demo`,
+];
+if (app.demo) {
+  lines.push(
+    "",
+    "A demo account was created. These credentials are shown only this once:",
+    `  email     ${app.demo.email}`,
+    `  password  ${app.demo.password}`,
+    `  API key   ${app.demo.apiKey}`,
+    "",
+    `  Try it:   curl -H "Authorization: Bearer ${app.demo.apiKey}" ${base}/api/user/api-keys`,
+  );
+}
+process.stdout.write(`${lines.join("\n")}\n\n`);
+
+let stopping = false;
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    app.logger.info("shutting down", { signal });
+    app.close().then(
+      () => process.exit(0),
+      (error: unknown) => fail(error),
+    );
+  });
+}

@@ -1,0 +1,123 @@
+import { z } from "zod";
+import { AppError } from "../../errors.ts";
+import type { ServiceDeps } from "../../services.ts";
+import { emailAddress, parseInput } from "../../validation.ts";
+import { verifyAgainstDecoy, verifyPassword } from "./password.ts";
+import { mintToken, parseToken, tokenMatches } from "./tokens.ts";
+
+/** Who is calling, and with which credential. Every service call is scoped by `accountId`. */
+export interface Viewer {
+  userId: number;
+  accountId: number;
+  credential: { kind: "apiKey" | "session"; id: number };
+}
+
+/** Why a presented credential was refused (never which account it would have belonged to). */
+export type AuthFailure = "malformed" | "invalid" | "revoked" | "expired";
+
+export type AuthResult = { viewer: Viewer; failure?: undefined } | { viewer: null; failure: AuthFailure | null };
+
+const LoginInput = z.object({
+  email: emailAddress(),
+  password: z.string({ error: "The password field is required." }).min(1, "The password field is required."),
+});
+
+export interface LoginResult {
+  token: string;
+  expiresAt: Date;
+  userId: number;
+}
+
+export class AuthService {
+  /** When each credential's `lastUsedAt` was last written by this instance. */
+  private readonly lastUsedWrites = new Map<string, number>();
+
+  constructor(
+    private readonly deps: ServiceDeps,
+    /** `lastUsedAt` is written at most this often per credential, not on every request. */
+    private readonly lastUsedWriteIntervalMs = 60_000,
+  ) {}
+
+  /**
+   * Resolves an `Authorization` header. No header means an anonymous caller; anything else that is
+   * not a valid, live credential is a failure, which protected operations turn into 401.
+   */
+  async authenticate(authorization: string | null | undefined): Promise<AuthResult> {
+    if (authorization === undefined || authorization === null || authorization === "") {
+      return { viewer: null, failure: null };
+    }
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+    const token = match?.[1];
+    const parsed = token ? parseToken(token) : null;
+    if (!token || !parsed) return { viewer: null, failure: "malformed" };
+
+    const { prisma } = this.deps.db;
+    if (parsed.kind === "apiKey") {
+      const key = await prisma.apiKey.findUnique({ where: { lookupId: parsed.lookupId } });
+      if (!key || !tokenMatches(token, key.tokenHash)) return { viewer: null, failure: "invalid" };
+      await this.touch("apiKey", key.id);
+      return { viewer: { userId: key.userId, accountId: key.accountId, credential: { kind: "apiKey", id: key.id } } };
+    }
+
+    const session = await prisma.sessionToken.findUnique({
+      where: { lookupId: parsed.lookupId },
+      include: { user: { select: { accountId: true } } },
+    });
+    if (!session || !tokenMatches(token, session.tokenHash)) return { viewer: null, failure: "invalid" };
+    if (session.revokedAt) return { viewer: null, failure: "revoked" };
+    if (session.expiresAt.getTime() <= Date.now()) return { viewer: null, failure: "expired" };
+    await this.touch("session", session.id);
+    return {
+      viewer: {
+        userId: session.userId,
+        accountId: session.user.accountId,
+        credential: { kind: "session", id: session.id },
+      },
+    };
+  }
+
+  async login(input: { email?: unknown; password?: unknown }): Promise<LoginResult> {
+    const { email, password } = parseInput(LoginInput, input);
+    const user = await this.deps.db.prisma.user.findUnique({ where: { email } });
+    const valid = user ? await verifyPassword(password, user.passwordHash) : await verifyAgainstDecoy(password);
+    if (!user || !valid) throw new AppError("INVALID_CREDENTIALS", "These credentials do not match our records.");
+
+    const minted = mintToken("session");
+    const expiresAt = new Date(Date.now() + this.deps.config.sessionTtlHours * 3_600_000);
+    await this.deps.db.prisma.sessionToken.create({
+      data: { userId: user.id, lookupId: minted.lookupId, tokenHash: minted.tokenHash, expiresAt },
+    });
+    this.deps.logger.info("session opened", { userId: user.id });
+    return { token: minted.token, expiresAt, userId: user.id };
+  }
+
+  /** Revokes the session the caller is using. API keys are revoked by deleting them instead. */
+  async logout(viewer: Viewer): Promise<void> {
+    if (viewer.credential.kind !== "session") {
+      throw new AppError(
+        "BAD_REQUEST",
+        "Logout ends a session token. To revoke an API key, delete it (DELETE /api/user/api-keys/{id}).",
+      );
+    }
+    await this.deps.db.prisma.sessionToken.update({
+      where: { id: viewer.credential.id },
+      data: { revokedAt: new Date() },
+    });
+  }
+
+  private async touch(kind: "apiKey" | "session", id: number): Promise<void> {
+    const cacheKey = `${kind}:${id}`;
+    const now = Date.now();
+    const last = this.lastUsedWrites.get(cacheKey);
+    if (last !== undefined && now - last < this.lastUsedWriteIntervalMs) return;
+    this.lastUsedWrites.set(cacheKey, now);
+    const data = { lastUsedAt: new Date(now) };
+    try {
+      if (kind === "apiKey") await this.deps.db.prisma.apiKey.updateMany({ where: { id }, data });
+      else await this.deps.db.prisma.sessionToken.updateMany({ where: { id }, data });
+    } catch (error) {
+      // Bookkeeping must never fail the request it rides on.
+      this.deps.logger.warn("could not record last use of a credential", { kind, id, error });
+    }
+  }
+}

@@ -1,0 +1,31 @@
+import { createRedisEventTarget } from "@graphql-yoga/redis-event-target";
+import { createPubSub } from "graphql-yoga";
+import { Redis } from "ioredis";
+
+/**
+ * Every event the server publishes, keyed by topic then id. With REDIS_URL the events travel
+ * through Redis, so a subscriber on one instance sees what another instance raised.
+ */
+export type PubSubEvents = {
+  "account:balance": [accountId: number, payload: { accountId: number }];
+};
+
+export type PubSub = ReturnType<typeof createPubSub<PubSubEvents>>;
+
+export interface PubSubHandle {
+  pubsub: PubSub;
+  close(): Promise<void>;
+}
+
+export function createEventBus(redisUrl: string | undefined): PubSubHandle {
+  if (!redisUrl) return { pubsub: createPubSub<PubSubEvents>(), close: async () => {} };
+  const publishClient = new Redis(redisUrl, { maxRetriesPerRequest: 3, lazyConnect: false });
+  const subscribeClient = new Redis(redisUrl, { maxRetriesPerRequest: 3, lazyConnect: false });
+  const eventTarget = createRedisEventTarget<CustomEvent>({ publishClient, subscribeClient });
+  return {
+    pubsub: createPubSub<PubSubEvents>({ eventTarget }),
+    close: async () => {
+      await Promise.allSettled([publishClient.quit(), subscribeClient.quit()]);
+    },
+  };
+}

@@ -1,0 +1,25 @@
+import type { Database } from "./db/client.ts";
+import type { Config } from "./env.ts";
+import type { Logger } from "./logger.ts";
+import { AccountsService } from "./modules/accounts/accounts.service.ts";
+import { ApiKeysService } from "./modules/api-keys/api-keys.service.ts";
+import { AuthService } from "./modules/auth/auth.service.ts";
+import type { PubSub } from "./pubsub.ts";
+
+/** What every service may use. Services never see GraphQL or HTTP types. */
+export interface ServiceDeps {
+  config: Config;
+  db: Database;
+  pubsub: PubSub;
+  logger: Logger;
+}
+
+export type Services = ReturnType<typeof createServices>;
+
+export function createServices(deps: ServiceDeps) {
+  return {
+    auth: new AuthService(deps),
+    accounts: new AccountsService(deps),
+    apiKeys: new ApiKeysService(deps),
+  };
+}
