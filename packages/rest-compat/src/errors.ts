@@ -42,7 +42,10 @@ export function restErrorOf(error: GraphQLFormattedError): RestError {
   const fields = extensions.fields;
   if (fields && typeof fields === "object") {
     restError.fields = Object.fromEntries(
-      Object.entries(fields as Record<string, string[]>).map(([path, messages]) => [snakeCasePath(path), messages]),
+      Object.entries(fields as Record<string, string[]>).map(([path, messages]) => [
+        snakeCasePath(path),
+        messages,
+      ]),
     );
   }
   if (typeof extensions.retryAfter === "number") restError.retryAfter = extensions.retryAfter;

@@ -1,5 +1,5 @@
-export { paginationEnvelope, pageWindow, type PageInfo, type PaginationEnvelope } from "./envelope.ts";
-export { restErrorOf, STATUS_BY_CODE, type RestError } from "./errors.ts";
+export { type PageInfo, type PaginationEnvelope, pageWindow, paginationEnvelope } from "./envelope.ts";
+export { type RestError, restErrorOf, STATUS_BY_CODE } from "./errors.ts";
 export { snakeCasePath, timestampA, timestampB } from "./format.ts";
 export type { GraphQLExecutor, RestRequest, RouteDefinition } from "./route.ts";
 export { createRestApi, defaultErrorBody, type RestApiOptions } from "./router.ts";

@@ -34,8 +34,9 @@ export function createRestApi(options: RestApiOptions): (request: Request) => Pr
 
     const candidates = compiled
       .map((entry) => ({ entry, params: matchPath(entry, path) }))
-      .filter((candidate): candidate is { entry: CompiledRoute; params: Record<string, string> } =>
-        candidate.params !== null,
+      .filter(
+        (candidate): candidate is { entry: CompiledRoute; params: Record<string, string> } =>
+          candidate.params !== null,
       );
     if (candidates.length === 0) return json(404, { message: "Not found." });
     const method = request.method.toUpperCase();
@@ -44,7 +45,9 @@ export function createRestApi(options: RestApiOptions): (request: Request) => Pr
       const allowed = [...new Set(candidates.map(({ entry }) => entry.route.method))].join(", ");
       return json(
         405,
-        { message: `The ${method} method is not supported for route api${path}. Supported methods: ${allowed}.` },
+        {
+          message: `The ${method} method is not supported for route api${path}. Supported methods: ${allowed}.`,
+        },
         { allow: allowed },
       );
     }
@@ -114,7 +117,8 @@ async function readBody(request: Request): Promise<BodyResult> {
     return { value: Object.fromEntries(new URLSearchParams(text)) };
   }
   const text = await readLimited(request, JSON_BODY_LIMIT_BYTES);
-  if (text === null) return { error: { status: 413, message: "The request body is too large (limit 1 MB)." } };
+  if (text === null)
+    return { error: { status: 413, message: "The request body is too large (limit 1 MB)." } };
   if (text.trim() === "") return { value: {} };
   try {
     const parsed: unknown = JSON.parse(text);

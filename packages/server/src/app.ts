@@ -15,7 +15,7 @@ import type { Config } from "./env.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { createEventBus, type PubSub } from "./pubsub.ts";
 import { schema } from "./schema.ts";
-import { seedCatalog, seedDemo, type DemoCredentials } from "./seed/seed.ts";
+import { type DemoCredentials, seedCatalog, seedDemo } from "./seed/seed.ts";
 import { createServices, type Services } from "./services.ts";
 
 export interface AppOptions {
@@ -55,7 +55,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const logger = options.logger ?? createLogger(config.logLevel);
   const target: DatabaseTarget =
     options.database ??
-    (config.databaseUrl ? { kind: "postgres", url: config.databaseUrl } : { kind: "pglite", dataDir: config.dataDir });
+    (config.databaseUrl
+      ? { kind: "postgres", url: config.databaseUrl }
+      : { kind: "pglite", dataDir: config.dataDir });
   const db = await openDatabase(target);
   const applied = await migrate(db);
   if (applied.length > 0) logger.info("migrations applied", { migrations: applied });
@@ -67,7 +69,10 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const demo = config.seedDemo ? await seedDemo(db.prisma, services) : null;
 
   const contextDeps = { services, db, pubsub };
-  const yoga = createYoga<{ connectionParams?: Record<string, unknown>; upgradeHeaders?: Record<string, string> }, Context>({
+  const yoga = createYoga<
+    { connectionParams?: Record<string, unknown>; upgradeHeaders?: Record<string, string> },
+    Context
+  >({
     schema,
     graphqlEndpoint: "/graphql",
     landingPage: false,
@@ -80,14 +85,16 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     graphiql: {
       title: "Voxgate GraphQL",
       subscriptionsProtocol: "WS",
-      defaultQuery: "# Set the header Authorization: Bearer <your API key> below, then run:\nquery Me {\n  viewer { email account { name balance } }\n}\n",
+      defaultQuery:
+        "# Set the header Authorization: Bearer <your API key> below, then run:\nquery Me {\n  viewer { email account { name balance } }\n}\n",
     },
     renderGraphiQL,
     maskedErrors: {
       isDev: false,
       maskError: (error, message) => {
         const original = error instanceof GraphQLError ? error.originalError : error;
-        if (!(original instanceof GraphQLError) && original) logger.error("unexpected error", { error: original });
+        if (!(original instanceof GraphQLError) && original)
+          logger.error("unexpected error", { error: original });
         return maskError(error, message, false);
       },
     },
@@ -146,7 +153,10 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const adapter = createServerAdapter(handle);
   const server: Server = createServer(adapter);
   const wsServer = new WebSocketServer({ server, path: "/graphql" });
-  const wsCleanup = useServer<Record<string, unknown>, { request: { headers: Record<string, string | string[] | undefined> } }>(
+  const wsCleanup = useServer<
+    Record<string, unknown>,
+    { request: { headers: Record<string, string | string[] | undefined> } }
+  >(
     {
       // A credential that is presented must be valid; anonymous connections may still use public subscriptions.
       onConnect: async (ctx) => {

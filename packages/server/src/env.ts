@@ -10,23 +10,17 @@ const port = z.coerce
   .min(0, "must be between 0 and 65535")
   .max(65535, "must be between 0 and 65535");
 
-const postgresUrl = z
-  .string()
-  .refine((value) => /^postgres(ql)?:\/\//.test(value) && URL.canParse(value), {
-    message: "must be a postgres:// or postgresql:// URL",
-  });
+const postgresUrl = z.string().refine((value) => /^postgres(ql)?:\/\//.test(value) && URL.canParse(value), {
+  message: "must be a postgres:// or postgresql:// URL",
+});
 
-const redisUrl = z
-  .string()
-  .refine((value) => /^rediss?:\/\//.test(value) && URL.canParse(value), {
-    message: "must be a redis:// or rediss:// URL",
-  });
+const redisUrl = z.string().refine((value) => /^rediss?:\/\//.test(value) && URL.canParse(value), {
+  message: "must be a redis:// or rediss:// URL",
+});
 
-const httpUrl = z
-  .string()
-  .refine((value) => /^https?:\/\//.test(value) && URL.canParse(value), {
-    message: "must be an http:// or https:// URL",
-  });
+const httpUrl = z.string().refine((value) => /^https?:\/\//.test(value) && URL.canParse(value), {
+  message: "must be an http:// or https:// URL",
+});
 
 const positiveInt = z.coerce.number({ error: "must be a number" }).int("must be a whole number").positive();
 
@@ -80,9 +74,12 @@ export function loadConfig(source: EnvInput | NodeJS.ProcessEnv = process.env): 
   const parsed = EnvSchema.safeParse(source);
   if (!parsed.success) {
     throw new ConfigError(
-      parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message} (got ${JSON.stringify(
-        (source as Record<string, unknown>)[String(issue.path[0])],
-      )})`),
+      parsed.error.issues.map(
+        (issue) =>
+          `${issue.path.join(".")}: ${issue.message} (got ${JSON.stringify(
+            (source as Record<string, unknown>)[String(issue.path[0])],
+          )})`,
+      ),
     );
   }
   const env = parsed.data;

@@ -15,7 +15,8 @@ export function createLogger(level: Config["logLevel"]): Logger {
   const threshold = levels[level];
   const write = (at: Level) => (message: string, fields?: Record<string, unknown>) => {
     if (levels[at] < threshold) return;
-    const suffix = fields && Object.keys(fields).length > 0 ? ` ${JSON.stringify(fields, errorReplacer)}` : "";
+    const suffix =
+      fields && Object.keys(fields).length > 0 ? ` ${JSON.stringify(fields, errorReplacer)}` : "";
     process.stderr.write(`${new Date().toISOString()} ${at.toUpperCase().padEnd(5)} ${message}${suffix}\n`);
   };
   return { debug: write("debug"), info: write("info"), warn: write("warn"), error: write("error") };

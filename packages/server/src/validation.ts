@@ -37,9 +37,9 @@ export function optionalString(label: string, max = 255) {
 }
 
 export function emailAddress(label = "email") {
-  return requiredString(label).pipe(z.email(`The ${label} field must be a valid email address.`)).transform((value) =>
-    value.toLowerCase(),
-  );
+  return requiredString(label)
+    .pipe(z.email(`The ${label} field must be a valid email address.`))
+    .transform((value) => value.toLowerCase());
 }
 
 const timezones = new Set([...Intl.supportedValuesOf("timeZone"), "UTC", "Etc/UTC"]);
@@ -48,7 +48,10 @@ const timezones = new Set([...Intl.supportedValuesOf("timeZone"), "UTC", "Etc/UT
 export function ianaTimezone(label = "timezone") {
   return z
     .string({ error: `The ${label} field must be a string.` })
-    .refine((value) => timezones.has(value), `The ${label} field must be a valid IANA time zone (e.g. Europe/Paris).`);
+    .refine(
+      (value) => timezones.has(value),
+      `The ${label} field must be a valid IANA time zone (e.g. Europe/Paris).`,
+    );
 }
 
 /**

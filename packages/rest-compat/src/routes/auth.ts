@@ -2,7 +2,12 @@ import { timestampA } from "../format.ts";
 import type { RouteDefinition } from "../route.ts";
 
 interface LoginData {
-  login: { token: string; tokenType: string; expiresAt: string; viewer: { id: number; name: string; email: string } };
+  login: {
+    token: string;
+    tokenType: string;
+    expiresAt: string;
+    viewer: { id: number; name: string; email: string };
+  };
 }
 
 export const authRoutes: RouteDefinition[] = [

@@ -27,23 +27,35 @@ export interface Database {
   close(): Promise<void>;
 }
 
-export type DatabaseTarget = { kind: "pglite"; dataDir: string | undefined } | { kind: "postgres"; url: string };
+export type DatabaseTarget =
+  | { kind: "pglite"; dataDir: string | undefined; loadDataDir?: Blob }
+  | { kind: "postgres"; url: string };
 
 /**
  * Opens the configured store: a real PostgreSQL when a URL is given, otherwise PGlite on disk
  * under `<dataDir>/pglite` (or in memory when `dataDir` is undefined, for tests).
  */
 export async function openDatabase(target: DatabaseTarget): Promise<Database> {
-  return target.kind === "postgres" ? openPostgres(target.url) : openPglite(target.dataDir);
+  return target.kind === "postgres"
+    ? openPostgres(target.url)
+    : openPglite(target.dataDir, target.loadDataDir);
 }
 
-async function openPglite(dataDir: string | undefined): Promise<Database> {
+/** `loadDataDir` starts from a dump of another PGlite (tests start from an already migrated one). */
+export async function openPglite(
+  dataDir: string | undefined,
+  loadDataDir?: Blob,
+): Promise<Database & { pglite: PGlite }> {
   let location: string | undefined;
   if (dataDir) {
     location = join(dataDir, "pglite");
     mkdirSync(location, { recursive: true });
   }
-  const pglite = await PGlite.create(location, { extensions: { vector } });
+  const pglite = await PGlite.create({
+    ...(location ? { dataDir: location } : {}),
+    ...(loadDataDir ? { loadDataDir } : {}),
+    extensions: { vector },
+  });
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
   const runner: SqlRunner = {
     exec: async (script) => {
@@ -54,6 +66,7 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
   let queue: Promise<unknown> = Promise.resolve();
   return {
     kind: "pglite",
+    pglite,
     prisma,
     withConnection: <T>(work: (sql: SqlRunner) => Promise<T>) => {
       const run = queue.then(() => work(runner));

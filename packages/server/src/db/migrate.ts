@@ -41,9 +41,11 @@ export async function migrate(db: Database, migrations = readMigrations()): Prom
         "applied_at" timestamptz NOT NULL DEFAULT now()
       )`);
       const applied = new Map(
-        (await sql.query<{ name: string; checksum: string }>(`SELECT name, checksum FROM "_voxgate_migrations"`)).map(
-          (row) => [row.name, row.checksum],
-        ),
+        (
+          await sql.query<{ name: string; checksum: string }>(
+            `SELECT name, checksum FROM "_voxgate_migrations"`,
+          )
+        ).map((row) => [row.name, row.checksum]),
       );
       const newlyApplied: string[] = [];
       for (const migration of migrations) {

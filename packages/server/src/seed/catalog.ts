@@ -20,7 +20,12 @@ const PIPELINE: AssistantMode[] = ["pipeline"];
 const REALTIME: AssistantMode[] = ["multimodal", "dualplex"];
 
 /** The public voice catalogue every account can use. */
-export const PUBLIC_VOICES: readonly { name: string; language: string; gender: string; modes: AssistantMode[] }[] = [
+export const PUBLIC_VOICES: readonly {
+  name: string;
+  language: string;
+  gender: string;
+  modes: AssistantMode[];
+}[] = [
   { name: "Ava", language: "en-US", gender: "female", modes: ALL },
   { name: "Noah", language: "en-US", gender: "male", modes: ALL },
   { name: "Maya", language: "en-US", gender: "female", modes: PIPELINE },

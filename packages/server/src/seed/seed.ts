@@ -16,9 +16,13 @@ export async function seedCatalog(prisma: PrismaClient): Promise<void> {
   for (const language of LANGUAGES) {
     await prisma.language.upsert({ where: { code: language.code }, create: language, update: {} });
   }
-  const languageIds = new Map((await prisma.language.findMany()).map((language) => [language.code, language.id]));
+  const languageIds = new Map(
+    (await prisma.language.findMany()).map((language) => [language.code, language.id]),
+  );
   const existing = new Set(
-    (await prisma.voice.findMany({ where: { accountId: null }, select: { name: true } })).map((voice) => voice.name),
+    (await prisma.voice.findMany({ where: { accountId: null }, select: { name: true } })).map(
+      (voice) => voice.name,
+    ),
   );
   const missing = PUBLIC_VOICES.filter((voice) => !existing.has(voice.name));
   if (missing.length === 0) return;
@@ -92,6 +96,9 @@ export async function seedDemo(prisma: PrismaClient, services: Services): Promis
       variables: { company: "Voxgate" },
     },
   });
-  const { token } = await services.apiKeys.create({ accountId: account.id, userId: user.id }, { name: "Demo key" });
+  const { token } = await services.apiKeys.create(
+    { accountId: account.id, userId: user.id },
+    { name: "Demo key" },
+  );
   return { email: DEMO_EMAIL, password, apiKey: token };
 }

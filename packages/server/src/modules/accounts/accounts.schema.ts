@@ -39,7 +39,8 @@ builder.subscriptionField("balanceChanged", (t) =>
   t.withAuth({ authenticated: true }).prismaField({
     type: "Account",
     description: "Emits the caller's account each time its balance is credited or debited.",
-    subscribe: (_root, _args, context) => context.pubsub.subscribe("account:balance", context.viewer.accountId),
+    subscribe: (_root, _args, context) =>
+      context.pubsub.subscribe("account:balance", context.viewer.accountId),
     resolve: (query, event: { accountId: number }, _args, context) =>
       context.prisma.account.findUniqueOrThrow({ ...query, where: { id: event.accountId } }),
   }),

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { Prisma } from "../../generated/prisma/client.ts";
 import { NotFoundError, ValidationError } from "../../errors.ts";
+import { Prisma } from "../../generated/prisma/client.ts";
 import type { ServiceDeps } from "../../services.ts";
 import { emailAddress, ianaTimezone, moneyAmount, parseInput, requiredString } from "../../validation.ts";
 import { hashPassword } from "../auth/password.ts";

@@ -32,7 +32,9 @@ const CreateApiKeyPayload = builder
   .implement({
     fields: (t) => ({
       apiKey: t.field({ type: ApiKey, resolve: (payload) => payload.apiKey }),
-      token: t.exposeString("token", { description: "The secret token. It is not shown again: store it now." }),
+      token: t.exposeString("token", {
+        description: "The secret token. It is not shown again: store it now.",
+      }),
     }),
   });
 

@@ -15,7 +15,9 @@ export interface Viewer {
 /** Why a presented credential was refused (never which account it would have belonged to). */
 export type AuthFailure = "malformed" | "invalid" | "revoked" | "expired";
 
-export type AuthResult = { viewer: Viewer; failure?: undefined } | { viewer: null; failure: AuthFailure | null };
+export type AuthResult =
+  | { viewer: Viewer; failure?: undefined }
+  | { viewer: null; failure: AuthFailure | null };
 
 const LoginInput = z.object({
   email: emailAddress(),
@@ -56,7 +58,9 @@ export class AuthService {
       const key = await prisma.apiKey.findUnique({ where: { lookupId: parsed.lookupId } });
       if (!key || !tokenMatches(token, key.tokenHash)) return { viewer: null, failure: "invalid" };
       await this.touch("apiKey", key.id);
-      return { viewer: { userId: key.userId, accountId: key.accountId, credential: { kind: "apiKey", id: key.id } } };
+      return {
+        viewer: { userId: key.userId, accountId: key.accountId, credential: { kind: "apiKey", id: key.id } },
+      };
     }
 
     const session = await prisma.sessionToken.findUnique({
@@ -79,8 +83,11 @@ export class AuthService {
   async login(input: { email?: unknown; password?: unknown }): Promise<LoginResult> {
     const { email, password } = parseInput(LoginInput, input);
     const user = await this.deps.db.prisma.user.findUnique({ where: { email } });
-    const valid = user ? await verifyPassword(password, user.passwordHash) : await verifyAgainstDecoy(password);
-    if (!user || !valid) throw new AppError("INVALID_CREDENTIALS", "These credentials do not match our records.");
+    const valid = user
+      ? await verifyPassword(password, user.passwordHash)
+      : await verifyAgainstDecoy(password);
+    if (!user || !valid)
+      throw new AppError("INVALID_CREDENTIALS", "These credentials do not match our records.");
 
     const minted = mintToken("session");
     const expiresAt = new Date(Date.now() + this.deps.config.sessionTtlHours * 3_600_000);

@@ -12,7 +12,9 @@ export type TokenKind = keyof typeof TOKEN_PREFIX;
 const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 const LOOKUP_LENGTH = 12;
 const SECRET_LENGTH = 32;
-const TOKEN_PATTERN = new RegExp(`^(vgk_|vgs_)([0-9A-Za-z]{${LOOKUP_LENGTH}})([0-9A-Za-z]{${SECRET_LENGTH}})$`);
+const TOKEN_PATTERN = new RegExp(
+  `^(vgk_|vgs_)([0-9A-Za-z]{${LOOKUP_LENGTH}})([0-9A-Za-z]{${SECRET_LENGTH}})$`,
+);
 
 export interface MintedToken {
   token: string;

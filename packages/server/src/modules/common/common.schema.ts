@@ -19,7 +19,7 @@ builder.scalarType("Decimal", {
     if ((typeof value === "string" && /^-?\d+(\.\d+)?$/.test(value.trim())) || typeof value === "number") {
       return String(value).trim();
     }
-    throw new GraphQLError("Decimal must be a decimal number written as a string, e.g. \"0.70\".");
+    throw new GraphQLError('Decimal must be a decimal number written as a string, e.g. "0.70".');
   },
   parseLiteral: (node) => {
     if (node.kind === Kind.STRING || node.kind === Kind.INT || node.kind === Kind.FLOAT) return node.value;
@@ -44,7 +44,9 @@ builder.scalarType("JSON", {
       case Kind.LIST:
         return node.values.map(parseJsonLiteral);
       case Kind.OBJECT:
-        return Object.fromEntries(node.fields.map((field) => [field.name.value, parseJsonLiteral(field.value)]));
+        return Object.fromEntries(
+          node.fields.map((field) => [field.name.value, parseJsonLiteral(field.value)]),
+        );
       default:
         throw new GraphQLError("JSON literals cannot contain variables.");
     }

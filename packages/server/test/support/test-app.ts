@@ -1,0 +1,175 @@
+import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
+import pg from "pg";
+import { inject } from "vitest";
+import { type App, buildApp } from "../../src/app.ts";
+import type { DatabaseTarget } from "../../src/db/client.ts";
+import { type EnvInput, loadConfig } from "../../src/env.ts";
+import { createLogger } from "../../src/logger.ts";
+
+/** The public base URL tests configure, distinct from the listening address, to check returned links. */
+export const PUBLIC_BASE_URL = "https://voxgate.test";
+
+export interface GraphQLResponse<Data = Record<string, unknown>> {
+  status: number;
+  data?: Data | null;
+  errors?: { message: string; path?: string[]; extensions?: Record<string, unknown> }[];
+}
+
+export interface RestResponse<Body = unknown> {
+  status: number;
+  body: Body;
+  headers: Headers;
+}
+
+export interface TestAccount {
+  accountId: number;
+  userId: number;
+  email: string;
+  password: string;
+  apiKey: string;
+}
+
+export interface TestApp {
+  app: App;
+  /** Where the server listens, e.g. http://127.0.0.1:41234 */
+  url: string;
+  gql<Data = Record<string, unknown>>(
+    query: string,
+    variables?: Record<string, unknown>,
+    options?: { token?: string | undefined; headers?: Record<string, string> },
+  ): Promise<GraphQLResponse<Data>>;
+  rest<Body = unknown>(
+    method: string,
+    path: string,
+    options?: { token?: string | undefined; body?: unknown; headers?: Record<string, string> },
+  ): Promise<RestResponse<Body>>;
+  /** Creates an account with an owner and an API key, through the same services the CLI uses. */
+  createAccount(options?: { balance?: string; timezone?: string }): Promise<TestAccount>;
+  close(): Promise<void>;
+}
+
+/** Which store tests run on: the `postgres` project sets a real PostgreSQL (and Redis). */
+export function testDatabaseKind(): "pglite" | "postgres" {
+  return inject("postgresAdminUrl") ? "postgres" : "pglite";
+}
+
+/** A fresh, migrated, empty database for one test app. */
+export async function freshDatabase(): Promise<{ target: DatabaseTarget; drop(): Promise<void> }> {
+  const adminUrl = inject("postgresAdminUrl");
+  if (!adminUrl) {
+    const loadDataDir = new Blob([readFileSync(inject("pgliteTemplatePath"))]);
+    return { target: { kind: "pglite", dataDir: undefined, loadDataDir }, drop: async () => {} };
+  }
+  const name = `vg_${randomBytes(6).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    target: { kind: "postgres", url: url.toString() },
+    drop: async () => {
+      const client = new pg.Client({ connectionString: adminUrl });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
+
+/** Configuration for a test app; the postgres project also routes events through Redis. */
+export function testConfig(overrides: EnvInput = {}) {
+  const redisUrl = inject("redisUrl");
+  return loadConfig({
+    NODE_ENV: "test",
+    PORT: "0",
+    LOG_LEVEL: "silent",
+    VOXGATE_SEED_DEMO: "false",
+    PUBLIC_BASE_URL,
+    ...(redisUrl ? { REDIS_URL: redisUrl } : {}),
+    ...overrides,
+  });
+}
+
+/**
+ * Starts the whole server on a free loopback port over a fresh database. Tests talk to it over
+ * real HTTP (and WebSocket), exactly as clients do.
+ */
+export async function startTestApp(
+  options: {
+    env?: EnvInput;
+    database?: DatabaseTarget;
+    logLevel?: "debug" | "info" | "warn" | "error" | "silent";
+  } = {},
+): Promise<TestApp> {
+  const config = testConfig(options.env);
+  const fresh = options.database ? null : await freshDatabase();
+  const app = await buildApp(config, {
+    database: options.database ?? fresh!.target,
+    logger: createLogger(options.logLevel ?? config.logLevel),
+  });
+  const url = await app.listen(0, "127.0.0.1");
+
+  const auth = (token?: string): Record<string, string> =>
+    token ? { authorization: `Bearer ${token}` } : {};
+
+  const testApp: TestApp = {
+    app,
+    url,
+    async gql(query, variables, requestOptions = {}) {
+      const response = await fetch(`${url}/graphql`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          ...auth(requestOptions.token),
+          ...requestOptions.headers,
+        },
+        body: JSON.stringify({ query, variables }),
+      });
+      const body = (await response.json()) as GraphQLResponse;
+      return { ...body, status: response.status } as GraphQLResponse<never>;
+    },
+    async rest(method, path, requestOptions = {}) {
+      const hasBody = requestOptions.body !== undefined;
+      const response = await fetch(`${url}${path}`, {
+        method,
+        headers: {
+          ...(hasBody ? { "content-type": "application/json" } : {}),
+          ...auth(requestOptions.token),
+          ...requestOptions.headers,
+        },
+        ...(hasBody ? { body: JSON.stringify(requestOptions.body) } : {}),
+      });
+      const text = await response.text();
+      let body: unknown = text;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        // Not JSON: the raw text is what the test sees.
+      }
+      return { status: response.status, body: body as never, headers: response.headers };
+    },
+    async createAccount(accountOptions = {}) {
+      const email = `user-${randomBytes(5).toString("hex")}@example.com`;
+      const password = `pw-${randomBytes(8).toString("hex")}`;
+      const { account, user } = await app.services.accounts.create({
+        email,
+        password,
+        balance: accountOptions.balance ?? "10",
+        timezone: accountOptions.timezone ?? "UTC",
+      });
+      const { token } = await app.services.apiKeys.create(
+        { accountId: account.id, userId: user.id },
+        { name: "test" },
+      );
+      return { accountId: account.id, userId: user.id, email, password, apiKey: token };
+    },
+    async close() {
+      await app.close();
+      await fresh?.drop();
+    },
+  };
+  return testApp;
+}

@@ -1,0 +1,18 @@
+import { createRequire } from "node:module";
+import { defineProject } from "vitest/config";
+
+const require = createRequire(import.meta.url);
+
+export default defineProject({
+  resolve: {
+    // graphql ships CJS (for Node) and ESM (for bundlers). Node gives graphql-yoga the CJS build,
+    // so our code must get the same one, or `instanceof GraphQLError` fails across the two copies.
+    alias: [{ find: /^graphql$/, replacement: require.resolve("graphql") }],
+  },
+  test: {
+    include: ["src/**/*.test.ts", "test/**/*.test.ts"],
+    globalSetup: ["test/support/global-setup.ts"],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+  },
+});
