@@ -6,7 +6,12 @@ export type GraphQLExecutor = (operation: {
   document: string;
   variables: Record<string, unknown>;
   request: Request;
-}) => Promise<{ data?: Record<string, unknown> | null; errors?: readonly GraphQLFormattedError[] }>;
+}) => Promise<{
+  data?: Record<string, unknown> | null;
+  errors?: readonly GraphQLFormattedError[];
+  /** Headers the operation asked for (e.g. RateLimit-*), sent with success and error responses alike. */
+  headers?: Headers;
+}>;
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -16,7 +21,7 @@ export interface RestRequest {
   /** Path parameters, already checked against their declared kind. */
   params: Record<string, string>;
   query: URLSearchParams;
-  /** The JSON (or form) body; an empty object when there is none. */
+  /** The JSON or form body (multipart file fields are web `File`s); an empty object when there is none. */
   body: Record<string, unknown>;
   /** Absolute public URL of this endpoint without its query, for pagination links. */
   endpointUrl: string;

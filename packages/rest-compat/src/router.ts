@@ -71,8 +71,11 @@ export function createRestApi(options: RestApiOptions): (request: Request) => Pr
         request,
       });
       const firstError = result.errors?.[0];
-      if (firstError) return errorResponse(route, restErrorOf(firstError), firstError, options);
-      return toResponse(route.respond(result.data ?? {}, restRequest));
+      const response = firstError
+        ? errorResponse(route, restErrorOf(firstError), firstError, options)
+        : toResponse(route.respond(result.data ?? {}, restRequest));
+      for (const [name, value] of result.headers ?? []) response.headers.set(name, value);
+      return response;
     } catch (error) {
       options.onUnexpectedError?.(error);
       return json(500, { message: "Server Error" });
@@ -112,6 +115,7 @@ async function readBody(request: Request): Promise<BodyResult> {
     return { error: { status: 413, message: "The request body is too large (limit 1 MB)." } };
   }
   const type = request.headers.get("content-type") ?? "";
+  if (type.includes("multipart/form-data")) return readMultipart(request);
   if (type.includes("application/x-www-form-urlencoded")) {
     const text = await request.text();
     return { value: Object.fromEntries(new URLSearchParams(text)) };
@@ -128,6 +132,42 @@ async function readBody(request: Request): Promise<BodyResult> {
     return { value: parsed as Record<string, unknown> };
   } catch {
     return { error: { status: 400, message: "The request body is not valid JSON." } };
+  }
+}
+
+/**
+ * Multipart bodies (document uploads). The server's fetch API enforces the upload size limits while
+ * streaming, so an oversized file is refused without being buffered; it surfaces here as an error.
+ * A repeated field (`links[0][link]`...) keeps its last value; bracketed names are nested.
+ */
+async function readMultipart(request: Request): Promise<BodyResult> {
+  let form: FormData;
+  try {
+    form = await request.formData();
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    if (/size|limit|large/i.test(message)) {
+      return { error: { status: 413, message: "The uploaded file is too large (limit 20 MB)." } };
+    }
+    return { error: { status: 400, message: "The multipart body could not be read." } };
+  }
+  const value: Record<string, unknown> = {};
+  for (const [name, entry] of form.entries()) setNested(value, name, entry);
+  return { value };
+}
+
+/** `links[0][link]=x` -> `{ links: [{ link: "x" }] }`, as form-encoding clients send arrays. */
+function setNested(target: Record<string, unknown>, name: string, entry: unknown): void {
+  const keys = name.replace(/\]/g, "").split("[");
+  let cursor: Record<string, unknown> = target;
+  for (const [index, key] of keys.entries()) {
+    if (index === keys.length - 1) {
+      cursor[key] = entry;
+      return;
+    }
+    const nextIsIndex = /^\d+$/.test(keys[index + 1]!);
+    cursor[key] ??= nextIsIndex ? [] : {};
+    cursor = cursor[key] as Record<string, unknown>;
   }
 }
 

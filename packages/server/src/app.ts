@@ -1,8 +1,11 @@
 import { readFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { extname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { renderGraphiQL } from "@graphql-yoga/render-graphiql";
 import { createRestApi, routes } from "@voxgate/rest-compat";
+import { createFetch } from "@whatwg-node/fetch";
 import { createServerAdapter } from "@whatwg-node/server";
 import { type DocumentNode, type ExecutionArgs, type ExecutionResult, GraphQLError, parse } from "graphql";
 import { useServer } from "graphql-ws/use/ws";
@@ -16,7 +19,7 @@ import { createLogger, type Logger } from "./logger.ts";
 import { createEventBus, type PubSub } from "./pubsub.ts";
 import { schema } from "./schema.ts";
 import { type DemoCredentials, seedCatalog, seedDemo } from "./seed/seed.ts";
-import { createServices, type Services } from "./services.ts";
+import { createServices, hasLifecycle, type Services } from "./services.ts";
 
 export interface AppOptions {
   logger?: Logger;
@@ -39,6 +42,13 @@ export interface App {
   close(): Promise<void>;
 }
 
+/** The spec's upload limit: a 20 MB file, refused while streaming, before it is buffered. */
+export const MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
+
+const uploadAwareFetchApi = createFetch({
+  formDataLimits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fieldSize: 1024 * 1024, fields: 200 },
+});
+
 /** The enveloped (plugin-wrapped) execute and subscribe of one WebSocket operation. */
 interface EnvelopedRoot {
   execute: (args: ExecutionArgs) => Promise<ExecutionResult>;
@@ -46,6 +56,36 @@ interface EnvelopedRoot {
 }
 
 const exampleDir = new URL("../../../examples/", import.meta.url);
+const widgetDistDir = fileURLToPath(new URL("../../widget/dist/", import.meta.url));
+
+const CONTENT_TYPES: Record<string, string> = {
+  ".js": "text/javascript; charset=utf-8",
+  ".mjs": "text/javascript; charset=utf-8",
+  ".map": "application/json",
+  ".json": "application/json",
+  ".css": "text/css; charset=utf-8",
+  ".html": "text/html; charset=utf-8",
+  ".png": "image/png",
+};
+
+/** Serves a file from `root`; paths that leave it, or files that do not exist, are 404. */
+async function serveStatic(root: string, relative: string): Promise<Response> {
+  const path = resolve(root, relative);
+  if (!path.startsWith(root) || relative.includes("\0"))
+    return Response.json({ message: "Not found." }, { status: 404 });
+  try {
+    const body = await readFile(path);
+    return new Response(body, {
+      headers: {
+        "content-type": CONTENT_TYPES[extname(path)] ?? "application/octet-stream",
+        "access-control-allow-origin": "*",
+        "cache-control": "public, max-age=300",
+      },
+    });
+  } catch {
+    return Response.json({ message: "Not found." }, { status: 404 });
+  }
+}
 
 /**
  * Builds the whole service without listening: database (migrated), services, the GraphQL schema
@@ -69,12 +109,18 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const demo = config.seedDemo ? await seedDemo(db.prisma, services) : null;
 
   const contextDeps = { services, db, pubsub };
+  /** Response headers resolvers asked for, by request, for the HTTP layer to send. */
+  const headersByRequest = new WeakMap<Request, Headers>();
+  const copyHeaders = (from: Headers | undefined, to: Headers) => {
+    for (const [name, value] of from ?? []) to.set(name, value);
+  };
   const yoga = createYoga<
     { connectionParams?: Record<string, unknown>; upgradeHeaders?: Record<string, string> },
     Context
   >({
     schema,
     graphqlEndpoint: "/graphql",
+    fetchAPI: uploadAwareFetchApi,
     landingPage: false,
     logging: {
       debug: (...args) => logger.debug(String(args[0])),
@@ -98,8 +144,18 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
         return maskError(error, message, false);
       },
     },
-    context: ({ request, connectionParams, upgradeHeaders }) =>
-      createContext(contextDeps, authorizationOf({ request, connectionParams, upgradeHeaders }), request),
+    context: async ({ request, connectionParams, upgradeHeaders }) => {
+      const context = await createContext(
+        contextDeps,
+        authorizationOf({ request, connectionParams, upgradeHeaders }),
+        request,
+      );
+      if (request) headersByRequest.set(request, context.responseHeaders);
+      return context;
+    },
+    plugins: [
+      { onResponse: ({ request, response }) => copyHeaders(headersByRequest.get(request), response.headers) },
+    ],
   });
 
   const parsedOperations = new Map<string, DocumentNode>();
@@ -125,6 +181,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       return {
         data: (result.data as Record<string, unknown> | null | undefined) ?? null,
         errors: result.errors?.map((error) => error.toJSON()),
+        headers: (contextValue as Context).responseHeaders,
       };
     },
   });
@@ -135,6 +192,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     const restResponse = await rest(request);
     if (restResponse) return restResponse;
     if (url.pathname === "/healthz") return Response.json({ status: "ok", database: db.kind });
+    if (url.pathname.startsWith("/widget/") && !url.pathname.startsWith("/widget/demo")) {
+      return serveStatic(widgetDistDir, url.pathname.slice("/widget/".length));
+    }
     if (url.pathname === "/widget/demo" || url.pathname === "/widget/demo/") {
       const html = await readFile(new URL("widget/index.html", exampleDir), "utf8");
       return new Response(html, { headers: { "content-type": "text/html; charset=utf-8" } });
@@ -150,7 +210,8 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     return Response.json({ message: "Not found." }, { status: 404 });
   };
 
-  const adapter = createServerAdapter(handle);
+  const backgroundServices = Object.values(services as Record<string, object>).filter(hasLifecycle);
+  const adapter = createServerAdapter(handle, { fetchAPI: uploadAwareFetchApi });
   const server: Server = createServer(adapter);
   const wsServer = new WebSocketServer({ server, path: "/graphql" });
   const wsCleanup = useServer<
@@ -200,17 +261,21 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     logger,
     demo,
     handle,
-    listen: (port = config.port, host = config.host) =>
-      new Promise((resolve, reject) => {
+    listen: async (port = config.port, host = config.host) => {
+      const url = await new Promise<string>((done, reject) => {
         server.once("error", reject);
         server.listen(port, host, () => {
           server.off("error", reject);
           const address = server.address() as AddressInfo;
           const shownHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
-          resolve(`http://${shownHost}:${address.port}`);
+          done(`http://${shownHost}:${address.port}`);
         });
-      }),
+      });
+      for (const service of backgroundServices) await service.start();
+      return url;
+    },
     close: async () => {
+      for (const service of backgroundServices.toReversed()) await service.stop();
       await wsCleanup.dispose();
       wsServer.close();
       if (server.listening) {

@@ -13,6 +13,11 @@ export interface Context {
   pubsub: PubSub;
   /** The incoming HTTP request; absent for operations over a WebSocket. */
   request?: Request;
+  /**
+   * Headers a resolver wants on the HTTP response (e.g. RateLimit-*). Both GraphQL over HTTP and
+   * the REST layer copy them onto what they send.
+   */
+  responseHeaders: Headers;
 }
 
 export interface ContextDeps {
@@ -54,6 +59,7 @@ export async function createContext(
     services: deps.services,
     prisma: deps.db.prisma,
     pubsub: deps.pubsub,
+    responseHeaders: new Headers(),
     ...(request ? { request } : {}),
   };
 }

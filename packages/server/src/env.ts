@@ -24,6 +24,10 @@ const httpUrl = z.string().refine((value) => /^https?:\/\//.test(value) && URL.c
 
 const positiveInt = z.coerce.number({ error: "must be a number" }).int("must be a whole number").positive();
 
+const moneyString = z
+  .string()
+  .regex(/^\d{1,6}(\.\d{1,4})?$/, "must be a non-negative amount with at most 4 decimals, e.g. 0.01");
+
 const emptyAsUndefined = (value: unknown) => (value === "" ? undefined : value);
 
 const EnvSchema = z.object({
@@ -38,6 +42,16 @@ const EnvSchema = z.object({
   PUBLIC_BASE_URL: z.preprocess(emptyAsUndefined, httpUrl.optional()),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   SESSION_TTL_HOURS: positiveInt.default(24 * 7),
+  OPENAI_MODEL: z.string().min(1).default("gpt-4o-mini"),
+  OPENAI_EMBEDDING_MODEL: z.string().min(1).default("text-embedding-3-small"),
+  OPENAI_EMBEDDING_DIMENSIONS: positiveInt.max(4000, "must be at most 4000").default(1536),
+  VOXGATE_OUTBOUND_ALLOWLIST: z.string().default(""),
+  VOXGATE_MESSAGE_PRICE: moneyString.default("0.01"),
+  VOXGATE_REPLY_PRICE: moneyString.default("0.01"),
+  VOXGATE_REPLY_RATE_LIMIT_PER_MINUTE: positiveInt.default(5),
+  VOXGATE_WIDGET_RATE_LIMIT_PER_MINUTE: positiveInt.default(30),
+  VOXGATE_DOCUMENT_TIMEOUT_SECONDS: positiveInt.default(300),
+  VOXGATE_WORKER_CONCURRENCY: positiveInt.max(32, "must be at most 32").default(2),
   VOXGATE_SEED_DEMO: z
     .enum(["true", "false"], { error: "must be true or false" })
     .default("true")
@@ -54,7 +68,22 @@ export interface Config {
   dataDir: string;
   databaseUrl: string | undefined;
   redisUrl: string | undefined;
-  openai: { apiKey: string | undefined; baseUrl: string | undefined };
+  openai: {
+    apiKey: string | undefined;
+    baseUrl: string | undefined;
+    model: string;
+    embeddingModel: string;
+    embeddingDimensions: number;
+  };
+  /**
+   * Hosts, IPs or CIDR ranges that outbound requests (website ingestion, tool webhooks) may reach
+   * even though they are private or loopback. Empty in production; tests allow their local servers.
+   */
+  outboundAllowList: string[];
+  pricing: { messagePrice: string; replyPrice: string };
+  rateLimits: { replyPerMinute: number; widgetPerMinute: number };
+  documentTimeoutSeconds: number;
+  workerConcurrency: number;
   /** Base of every absolute URL the API returns (pagination links, widget script); no trailing slash. */
   publicBaseUrl: string;
   logLevel: "debug" | "info" | "warn" | "error" | "silent";
@@ -90,7 +119,23 @@ export function loadConfig(source: EnvInput | NodeJS.ProcessEnv = process.env): 
     dataDir: env.VOXGATE_DATA_DIR,
     databaseUrl: env.DATABASE_URL,
     redisUrl: env.REDIS_URL,
-    openai: { apiKey: env.OPENAI_API_KEY, baseUrl: env.OPENAI_BASE_URL },
+    openai: {
+      apiKey: env.OPENAI_API_KEY,
+      baseUrl: env.OPENAI_BASE_URL,
+      model: env.OPENAI_MODEL,
+      embeddingModel: env.OPENAI_EMBEDDING_MODEL,
+      embeddingDimensions: env.OPENAI_EMBEDDING_DIMENSIONS,
+    },
+    outboundAllowList: env.VOXGATE_OUTBOUND_ALLOWLIST.split(",")
+      .map((entry) => entry.trim())
+      .filter(Boolean),
+    pricing: { messagePrice: env.VOXGATE_MESSAGE_PRICE, replyPrice: env.VOXGATE_REPLY_PRICE },
+    rateLimits: {
+      replyPerMinute: env.VOXGATE_REPLY_RATE_LIMIT_PER_MINUTE,
+      widgetPerMinute: env.VOXGATE_WIDGET_RATE_LIMIT_PER_MINUTE,
+    },
+    documentTimeoutSeconds: env.VOXGATE_DOCUMENT_TIMEOUT_SECONDS,
+    workerConcurrency: env.VOXGATE_WORKER_CONCURRENCY,
     publicBaseUrl: (env.PUBLIC_BASE_URL ?? `http://${displayHost(env.HOST)}:${env.PORT}`).replace(/\/+$/, ""),
     logLevel: env.LOG_LEVEL,
     sessionTtlHours: env.SESSION_TTL_HOURS,

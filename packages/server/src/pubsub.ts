@@ -8,6 +8,9 @@ import { Redis } from "ioredis";
  */
 export type PubSubEvents = {
   "account:balance": [accountId: number, payload: { accountId: number }];
+  "call:status": [accountId: number, payload: { callId: number }];
+  "document:status": [knowledgebaseId: number, payload: { documentId: number; knowledgebaseId: number }];
+  "conversation:message": [conversationId: string, payload: { conversationId: string; messageId: number }];
 };
 
 export type PubSub = ReturnType<typeof createPubSub<PubSubEvents>>;

@@ -16,6 +16,22 @@ export interface ServiceDeps {
 
 export type Services = ReturnType<typeof createServices>;
 
+/**
+ * A service with background work (a queue worker, a scheduled sweep) implements these; the app
+ * starts them once the server is built and stops them, awaiting in-flight work, on close.
+ */
+export interface Lifecycle {
+  start(): Promise<void> | void;
+  stop(): Promise<void> | void;
+}
+
+export function hasLifecycle(service: object): service is Lifecycle {
+  return (
+    typeof (service as Partial<Lifecycle>).start === "function" &&
+    typeof (service as Partial<Lifecycle>).stop === "function"
+  );
+}
+
 export function createServices(deps: ServiceDeps) {
   return {
     auth: new AuthService(deps),
