@@ -1,0 +1,290 @@
+import { lookup as dnsLookup, type LookupAddress } from "node:dns";
+import type { LookupFunction } from "node:net";
+import type { ReadableStream } from "node:stream/web";
+import ipaddr from "ipaddr.js";
+import { Agent, buildConnector, fetch as undiciFetch } from "undici";
+
+export interface SafeFetchOptions {
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string;
+  /** Budget for the whole exchange: every redirect hop and reading the body. */
+  timeoutMs: number;
+  /** Largest body accepted; enforced while streaming, so an oversized body is never held in memory. */
+  maxBytes: number;
+  /** Default 5. */
+  maxRedirects?: number;
+  /** Hosts, IPs or CIDRs that may be reached even though they are private or loopback (config.outboundAllowList). */
+  allowList: readonly string[];
+  /** Media types accepted for the final response, e.g. ["text/html", "text/plain"]; omitted accepts any. */
+  acceptContentTypes?: readonly string[];
+}
+
+export interface SafeFetchResult {
+  status: number;
+  /** The final URL after redirects. */
+  url: string;
+  headers: Headers;
+  body: Buffer;
+}
+
+export type OutboundFailure =
+  | "blocked_address"
+  | "invalid_url"
+  | "timeout"
+  | "too_large"
+  | "bad_content_type"
+  | "too_many_redirects"
+  | "network";
+
+const failureMessages: Record<OutboundFailure, string> = {
+  blocked_address: "the address is not allowed (private, loopback or reserved network)",
+  invalid_url: "the URL is not a valid http or https URL",
+  timeout: "the request timed out",
+  too_large: "the response is too large",
+  bad_content_type: "the response has an unsupported content type",
+  too_many_redirects: "the request was redirected too many times",
+  network: "the server could not be reached",
+};
+
+export class OutboundRequestError extends Error {
+  constructor(
+    readonly reason: OutboundFailure,
+    detail?: string,
+  ) {
+    super(detail ? `${failureMessages[reason]}: ${detail}` : failureMessages[reason]);
+    this.name = "OutboundRequestError";
+  }
+}
+
+const DEFAULT_MAX_REDIRECTS = 5;
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+/** Credentials meant for one origin must not follow a redirect to another. */
+const ORIGIN_BOUND_HEADERS = ["authorization", "cookie", "proxy-authorization"];
+
+/**
+ * Fetches an outside URL on behalf of a user without letting them reach internal services (SSRF).
+ *
+ * Addresses are checked twice: when a name resolves (so a blocked address is never connected to) and
+ * on the connected socket (which also covers IP-literal URLs, where no lookup happens). Redirects are
+ * followed by hand so every hop passes the same checks.
+ */
+export async function safeFetch(url: string, options: SafeFetchOptions): Promise<SafeFetchResult> {
+  const policy = new AddressPolicy(options.allowList);
+  const dispatcher = new Agent({ connect: guardedConnector(policy) });
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), options.timeoutMs);
+  try {
+    return await fetchFollowingRedirects(url, options, dispatcher, controller.signal);
+  } catch (error) {
+    throw toOutboundError(error, controller.signal);
+  } finally {
+    clearTimeout(timer);
+    await dispatcher.destroy().catch(() => undefined);
+  }
+}
+
+async function fetchFollowingRedirects(
+  startUrl: string,
+  options: SafeFetchOptions,
+  dispatcher: Agent,
+  signal: AbortSignal,
+): Promise<SafeFetchResult> {
+  const maxRedirects = options.maxRedirects ?? DEFAULT_MAX_REDIRECTS;
+  let currentUrl = parseHttpUrl(startUrl);
+  let method = (options.method ?? "GET").toUpperCase();
+  let body = options.body;
+  const headers = { ...options.headers };
+
+  for (let hop = 0; ; hop++) {
+    const response = await undiciFetch(currentUrl, {
+      method,
+      headers,
+      body,
+      redirect: "manual",
+      dispatcher,
+      signal,
+    });
+    const location = response.headers.get("location");
+    if (!REDIRECT_STATUSES.has(response.status) || location === null) {
+      checkContentType(response.headers.get("content-type"), options.acceptContentTypes);
+      const declaredLength = Number(response.headers.get("content-length"));
+      if (Number.isFinite(declaredLength) && declaredLength > options.maxBytes) {
+        await response.body?.cancel().catch(() => undefined);
+        throw new OutboundRequestError(
+          "too_large",
+          `${declaredLength} bytes declared, limit ${options.maxBytes}`,
+        );
+      }
+      return {
+        status: response.status,
+        url: currentUrl.href,
+        headers: new Headers([...response.headers]),
+        body: await readLimited(response.body, options.maxBytes),
+      };
+    }
+    await response.body?.cancel().catch(() => undefined);
+    if (hop >= maxRedirects)
+      throw new OutboundRequestError("too_many_redirects", `more than ${maxRedirects}`);
+
+    const nextUrl = parseHttpUrl(location, currentUrl);
+    if (nextUrl.origin !== currentUrl.origin) {
+      for (const name of Object.keys(headers)) {
+        if (ORIGIN_BOUND_HEADERS.includes(name.toLowerCase())) delete headers[name];
+      }
+    }
+    // Browsers turn these into a GET without a body; servers rely on it (post/redirect/get).
+    if (
+      response.status === 303 ||
+      ((response.status === 301 || response.status === 302) && method === "POST")
+    ) {
+      method = "GET";
+      body = undefined;
+    }
+    currentUrl = nextUrl;
+  }
+}
+
+function parseHttpUrl(value: string, base?: URL): URL {
+  let parsed: URL;
+  try {
+    parsed = new URL(value, base);
+  } catch {
+    throw new OutboundRequestError("invalid_url", value);
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
+    throw new OutboundRequestError("invalid_url", `${parsed.protocol} is not http or https`);
+  }
+  if (parsed.username || parsed.password)
+    throw new OutboundRequestError("invalid_url", "credentials in the URL");
+  return parsed;
+}
+
+function checkContentType(header: string | null, accepted: readonly string[] | undefined): void {
+  if (!accepted) return;
+  const mediaType = (header ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
+  if (!accepted.some((type) => type.toLowerCase() === mediaType)) {
+    throw new OutboundRequestError("bad_content_type", mediaType || "none");
+  }
+}
+
+async function readLimited(stream: ReadableStream<Uint8Array> | null, maxBytes: number): Promise<Buffer> {
+  if (!stream) return Buffer.alloc(0);
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  const reader = stream.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      throw new OutboundRequestError("too_large", `more than ${maxBytes} bytes`);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks, total);
+}
+
+/** Decides which remote addresses may be reached: public unicast only, unless the allow-list says otherwise. */
+export class AddressPolicy {
+  private readonly hosts = new Set<string>();
+  private readonly ranges: [ipaddr.IPv4 | ipaddr.IPv6, number][] = [];
+
+  constructor(allowList: readonly string[]) {
+    for (const entry of allowList) {
+      const value = stripBrackets(entry.trim().toLowerCase());
+      if (!value) continue;
+      if (value.includes("/") && isCidr(value)) this.ranges.push(ipaddr.parseCIDR(value));
+      else if (ipaddr.isValid(value)) {
+        const address = normalise(ipaddr.parse(value));
+        this.ranges.push([address, address.kind() === "ipv4" ? 32 : 128]);
+      } else this.hosts.add(value);
+    }
+  }
+
+  hostAllowed(hostname: string): boolean {
+    return this.hosts.has(stripBrackets(hostname.toLowerCase()));
+  }
+
+  addressAllowed(address: string): boolean {
+    if (!ipaddr.isValid(address)) return false;
+    const parsed = normalise(ipaddr.parse(address));
+    if (this.ranges.some(([base, bits]) => base.kind() === parsed.kind() && parsed.match(base, bits)))
+      return true;
+    return parsed.range() === "unicast";
+  }
+}
+
+function isCidr(value: string): boolean {
+  try {
+    ipaddr.parseCIDR(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** An IPv4 address written as IPv6 (::ffff:127.0.0.1) is judged as the IPv4 address it is. */
+function normalise(address: ipaddr.IPv4 | ipaddr.IPv6): ipaddr.IPv4 | ipaddr.IPv6 {
+  if (address.kind() === "ipv6" && (address as ipaddr.IPv6).isIPv4MappedAddress()) {
+    return (address as ipaddr.IPv6).toIPv4Address();
+  }
+  return address;
+}
+
+function stripBrackets(host: string): string {
+  return host.startsWith("[") && host.endsWith("]") ? host.slice(1, -1) : host;
+}
+
+function guardedConnector(policy: AddressPolicy): buildConnector.connector {
+  return (connectOptions, callback) => {
+    const hostAllowed = policy.hostAllowed(connectOptions.hostname);
+    const lookup: LookupFunction = (hostname, lookupOptions, done) => {
+      dnsLookup(hostname, { ...lookupOptions, all: true }, (error, addresses: LookupAddress[]) => {
+        if (error) return done(error, "", 0);
+        const usable = hostAllowed
+          ? addresses
+          : addresses.filter(({ address }) => policy.addressAllowed(address));
+        if (usable.length === 0) {
+          return done(
+            new OutboundRequestError("blocked_address", `${hostname} resolves to a blocked address`),
+            "",
+            0,
+          );
+        }
+        if (lookupOptions.all) return done(null, usable);
+        const [first] = usable as [LookupAddress];
+        done(null, first.address, first.family);
+      });
+    };
+    const connect = buildConnector({ lookup });
+    connect(connectOptions, (error, socket) => {
+      if (error) return callback(error, null);
+      const remote = socket.remoteAddress ?? "";
+      if (!hostAllowed && !policy.addressAllowed(remote)) {
+        socket.destroy();
+        return callback(
+          new OutboundRequestError("blocked_address", `${connectOptions.hostname} (${remote})`),
+          null,
+        );
+      }
+      callback(null, socket);
+    });
+  };
+}
+
+function toOutboundError(error: unknown, signal: AbortSignal): OutboundRequestError {
+  for (let current: unknown = error; current instanceof Error; current = current.cause) {
+    if (current instanceof OutboundRequestError) return current;
+  }
+  if (signal.aborted) return new OutboundRequestError("timeout");
+  const detail = error instanceof Error ? describeNetworkError(error) : String(error);
+  return new OutboundRequestError("network", detail);
+}
+
+function describeNetworkError(error: Error): string {
+  const cause = error.cause instanceof Error ? error.cause : error;
+  const code = (cause as NodeJS.ErrnoException).code;
+  return code ? `${code}` : cause.message;
+}
