@@ -43,6 +43,7 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   SESSION_TTL_HOURS: positiveInt.default(24 * 7),
   OPENAI_MODEL: z.string().min(1).default("gpt-4o-mini"),
+  OPENAI_TIMEOUT_SECONDS: positiveInt.max(600, "must be at most 600").default(60),
   OPENAI_EMBEDDING_MODEL: z.string().min(1).default("text-embedding-3-small"),
   OPENAI_EMBEDDING_DIMENSIONS: positiveInt.max(4000, "must be at most 4000").default(1536),
   VOXGATE_OUTBOUND_ALLOWLIST: z.string().default(""),
@@ -50,6 +51,7 @@ const EnvSchema = z.object({
   VOXGATE_REPLY_PRICE: moneyString.default("0.01"),
   VOXGATE_REPLY_RATE_LIMIT_PER_MINUTE: positiveInt.default(5),
   VOXGATE_WIDGET_RATE_LIMIT_PER_MINUTE: positiveInt.default(30),
+  VOXGATE_CONVERSATION_RATE_LIMIT_PER_MINUTE: positiveInt.default(10),
   VOXGATE_DOCUMENT_TIMEOUT_SECONDS: positiveInt.default(300),
   VOXGATE_WORKER_CONCURRENCY: positiveInt.max(32, "must be at most 32").default(2),
   VOXGATE_SEED_DEMO: z
@@ -74,6 +76,8 @@ export interface Config {
     model: string;
     embeddingModel: string;
     embeddingDimensions: number;
+    /** How long one chat completion may take before the reply fails (and is not charged). */
+    timeoutSeconds: number;
   };
   /**
    * Hosts, IPs or CIDR ranges that outbound requests (website ingestion, tool webhooks) may reach
@@ -81,7 +85,11 @@ export interface Config {
    */
   outboundAllowList: string[];
   pricing: { messagePrice: string; replyPrice: string };
-  rateLimits: { replyPerMinute: number; widgetPerMinute: number };
+  /**
+   * Requests per minute: generate-reply per API token; widget requests per client IP; widget
+   * messages per conversation.
+   */
+  rateLimits: { replyPerMinute: number; widgetPerMinute: number; conversationPerMinute: number };
   documentTimeoutSeconds: number;
   workerConcurrency: number;
   /** Base of every absolute URL the API returns (pagination links, widget script); no trailing slash. */
@@ -125,6 +133,7 @@ export function loadConfig(source: EnvInput | NodeJS.ProcessEnv = process.env): 
       model: env.OPENAI_MODEL,
       embeddingModel: env.OPENAI_EMBEDDING_MODEL,
       embeddingDimensions: env.OPENAI_EMBEDDING_DIMENSIONS,
+      timeoutSeconds: env.OPENAI_TIMEOUT_SECONDS,
     },
     outboundAllowList: env.VOXGATE_OUTBOUND_ALLOWLIST.split(",")
       .map((entry) => entry.trim())
@@ -133,6 +142,7 @@ export function loadConfig(source: EnvInput | NodeJS.ProcessEnv = process.env): 
     rateLimits: {
       replyPerMinute: env.VOXGATE_REPLY_RATE_LIMIT_PER_MINUTE,
       widgetPerMinute: env.VOXGATE_WIDGET_RATE_LIMIT_PER_MINUTE,
+      conversationPerMinute: env.VOXGATE_CONVERSATION_RATE_LIMIT_PER_MINUTE,
     },
     documentTimeoutSeconds: env.VOXGATE_DOCUMENT_TIMEOUT_SECONDS,
     workerConcurrency: env.VOXGATE_WORKER_CONCURRENCY,
