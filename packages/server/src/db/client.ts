@@ -1,4 +1,4 @@
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { vector } from "@electric-sql/pglite/vector";
@@ -19,6 +19,8 @@ export interface SqlRunner {
 export interface Database {
   kind: "pglite" | "postgres";
   prisma: PrismaClient;
+  /** The connection pool on PostgreSQL, for libraries that open their own sessions (the job queue). */
+  pgPool?: pg.Pool;
   /**
    * Runs `work` on one dedicated connection: statements inside see each other's session state
    * (transactions, advisory locks). PGlite has a single connection, so work is serialised.
@@ -47,9 +49,11 @@ export async function openPglite(
   loadDataDir?: Blob,
 ): Promise<Database & { pglite: PGlite }> {
   let location: string | undefined;
+  let releaseLock = () => {};
   if (dataDir) {
     location = join(dataDir, "pglite");
     mkdirSync(location, { recursive: true });
+    releaseLock = lockDataDir(dataDir);
   }
   const pglite = await PGlite.create({
     ...(location ? { dataDir: location } : {}),
@@ -76,8 +80,41 @@ export async function openPglite(
     close: async () => {
       await prisma.$disconnect();
       await pglite.close();
+      releaseLock();
     },
   };
+}
+
+/**
+ * PGlite is a single-process database: two processes writing one data directory corrupt it. A pid
+ * file refuses the second opener with a clear message; one left by a crashed process is taken over.
+ */
+function lockDataDir(dataDir: string): () => void {
+  const lockPath = join(dataDir, "pglite.pid");
+  try {
+    writeFileSync(lockPath, String(process.pid), { flag: "wx" });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    const holder = Number(readFileSync(lockPath, "utf8"));
+    if (holder !== process.pid && isAlive(holder)) {
+      throw new Error(
+        `The embedded database in ${dataDir} is in use by process ${holder} (a running server?). ` +
+          "Stop it first, or use DATABASE_URL with PostgreSQL for several processes.",
+      );
+    }
+    writeFileSync(lockPath, String(process.pid));
+  }
+  return () => rmSync(lockPath, { force: true });
+}
+
+function isAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
 }
 
 async function openPostgres(url: string): Promise<Database> {
@@ -91,6 +128,7 @@ async function openPostgres(url: string): Promise<Database> {
   return {
     kind: "postgres",
     prisma,
+    pgPool: pool,
     withConnection: async (work) => {
       const client = await pool.connect();
       try {
