@@ -1,2 +1,22 @@
-/** The `<voxgate-chat>` widget lands here in its own issue; the package exists so the workspace is complete. */
-export const WIDGET_TAG_NAME = "voxgate-chat";
+export type {
+  AssistantProfile,
+  AssistantReply,
+  ConversationHistory,
+  HistoryMessage,
+  MessageRole,
+  WidgetErrorKind,
+  WidgetPosition,
+  WidgetSettings,
+  WidgetTheme,
+} from "./api-client.ts";
+export { WidgetApi, WidgetApiError } from "./api-client.ts";
+export type {
+  VoxgateErrorDetail,
+  VoxgateEventMap,
+  VoxgateMessageReceivedDetail,
+  VoxgateMessageSentDetail,
+  VoxgateToggleDetail,
+} from "./events.ts";
+export { defaultStrings, type VoxgateChatStrings } from "./strings.ts";
+export { MAX_MESSAGE_LENGTH } from "./voxgate-chat.component.ts";
+export { VoxgateChat } from "./voxgate-chat.ts";

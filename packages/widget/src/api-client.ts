@@ -1,0 +1,195 @@
+/** The public widget endpoints of a Voxgate server, and the failures a visitor can meet. */
+
+export type WidgetPosition = "bottom-right" | "bottom-left";
+export type WidgetTheme = "light" | "dark" | "auto";
+
+export interface WidgetSettings {
+  theme: string;
+  color: string;
+  position: string;
+}
+
+export interface AssistantProfile {
+  uuid: string;
+  name: string;
+  initial_message: string;
+  widget_settings: WidgetSettings;
+}
+
+export interface StartedConversation {
+  conversation_id: string;
+  initial_message: string;
+  created_at: string;
+}
+
+export type MessageRole = "user" | "assistant" | "operator";
+
+export interface HistoryMessage {
+  id: number | string;
+  role: MessageRole;
+  content: string;
+  function_calls: unknown[];
+  created_at: string;
+}
+
+export interface ConversationHistory {
+  conversation_id: string;
+  messages: HistoryMessage[];
+}
+
+export interface AssistantReply {
+  status: true;
+  message: string;
+  function_calls: unknown[];
+}
+
+/**
+ * Why a call failed, as the widget explains it to a visitor. `network`: no answer at all;
+ * `server`: a 5xx or an answer we could not read.
+ */
+export type WidgetErrorKind =
+  | "assistant-not-found"
+  | "origin-not-allowed"
+  | "conversation-gone"
+  | "insufficient-balance"
+  | "rate-limited"
+  | "invalid-message"
+  | "network"
+  | "server";
+
+export class WidgetApiError extends Error {
+  constructor(
+    readonly kind: WidgetErrorKind,
+    message: string,
+    /** HTTP status; 0 when the server never answered. */
+    readonly status: number,
+    /** Seconds to wait before retrying, from `Retry-After` on 429. */
+    readonly retryAfterSeconds: number | null = null,
+  ) {
+    super(message);
+    this.name = "WidgetApiError";
+  }
+}
+
+/** A reply may take as long as the model does; settings and history must be quick or fail visibly. */
+const QUICK_TIMEOUT_MS = 15_000;
+const REPLY_TIMEOUT_MS = 120_000;
+
+export class WidgetApi {
+  private readonly base: string;
+
+  constructor(apiBase: string) {
+    this.base = apiBase.replace(/\/+$/, "");
+  }
+
+  fetchAssistant(assistantUuid: string): Promise<AssistantProfile> {
+    return this.request<AssistantProfile>(
+      "GET",
+      `/api/widget/assistants/${encodeURIComponent(assistantUuid)}`,
+      "assistant-not-found",
+      QUICK_TIMEOUT_MS,
+    );
+  }
+
+  startConversation(assistantUuid: string): Promise<StartedConversation> {
+    return this.request<StartedConversation>(
+      "POST",
+      `/api/widget/assistants/${encodeURIComponent(assistantUuid)}/conversations`,
+      "assistant-not-found",
+      QUICK_TIMEOUT_MS,
+      {},
+    );
+  }
+
+  fetchHistory(conversationId: string): Promise<ConversationHistory> {
+    return this.request<ConversationHistory>(
+      "GET",
+      `/api/conversations/${encodeURIComponent(conversationId)}/messages`,
+      "conversation-gone",
+      QUICK_TIMEOUT_MS,
+    );
+  }
+
+  sendMessage(conversationId: string, message: string): Promise<AssistantReply> {
+    return this.request<AssistantReply>(
+      "POST",
+      `/api/conversations/${encodeURIComponent(conversationId)}/messages`,
+      "conversation-gone",
+      REPLY_TIMEOUT_MS,
+      { message },
+    );
+  }
+
+  private async request<T>(
+    method: "GET" | "POST",
+    path: string,
+    notFoundKind: WidgetErrorKind,
+    timeoutMs: number,
+    body?: unknown,
+  ): Promise<T> {
+    let response: Response;
+    try {
+      response = await fetch(`${this.base}${path}`, {
+        method,
+        headers: body === undefined ? { accept: "application/json" } : { "content-type": "application/json" },
+        body: body === undefined ? null : JSON.stringify(body),
+        // Widget calls are anonymous: never send the host page's cookies to the chat service.
+        credentials: "omit",
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+    } catch (cause) {
+      throw new WidgetApiError("network", describe(cause), 0);
+    }
+    const payload = await response.json().catch(() => null);
+    if (response.ok && payload !== null) return payload as T;
+    const text = serverText(payload) ?? `HTTP ${response.status}`;
+    throw new WidgetApiError(
+      kindOf(response.status, notFoundKind),
+      text,
+      response.status,
+      response.status === 429 ? retryAfterSeconds(response.headers.get("retry-after")) : null,
+    );
+  }
+}
+
+function kindOf(status: number, notFoundKind: WidgetErrorKind): WidgetErrorKind {
+  switch (status) {
+    case 402:
+      return "insufficient-balance";
+    case 403:
+      return "origin-not-allowed";
+    case 404:
+    case 410:
+      return notFoundKind;
+    case 422:
+    case 400:
+      return "invalid-message";
+    case 429:
+      return "rate-limited";
+    default:
+      return "server";
+  }
+}
+
+/** The server's explanation, whichever of its two error shapes it used. */
+function serverText(payload: unknown): string | null {
+  if (typeof payload !== "object" || payload === null) return null;
+  const { error, message } = payload as { error?: unknown; message?: unknown };
+  if (typeof error === "string") return error;
+  if (typeof message === "string") return message;
+  return null;
+}
+
+/** `Retry-After` is either seconds or an HTTP date; without one, a short pause. */
+export function retryAfterSeconds(header: string | null, now = Date.now()): number {
+  const fallback = 10;
+  if (!header) return fallback;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds)) return Math.max(1, Math.ceil(seconds));
+  const date = Date.parse(header);
+  return Number.isNaN(date) ? fallback : Math.max(1, Math.ceil((date - now) / 1000));
+}
+
+function describe(cause: unknown): string {
+  return cause instanceof Error ? cause.message : String(cause);
+}

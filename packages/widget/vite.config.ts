@@ -1,0 +1,36 @@
+import { defineConfig } from "vite";
+
+/**
+ * Two builds from one config: `vite build` makes the npm module (Lit stays an import, so an app that
+ * already uses Lit ships it once); `vite build --mode embed` makes dist/voxgate-chat.js, one
+ * self-contained, fully minified file that the server serves for `<script type="module">` embeds.
+ * The embed is an application build rather than a library build because Vite keeps whitespace in
+ * ES libraries (for later bundlers), which this file never meets.
+ */
+export default defineConfig(({ mode }) =>
+  mode === "embed"
+    ? {
+        build: {
+          target: "es2022",
+          outDir: "dist",
+          emptyOutDir: false,
+          sourcemap: true,
+          modulePreload: false,
+          rolldownOptions: {
+            input: "src/embed.ts",
+            preserveEntrySignatures: false,
+            output: { format: "es", entryFileNames: "voxgate-chat.js" },
+          },
+        },
+      }
+    : {
+        build: {
+          target: "es2022",
+          outDir: "dist",
+          sourcemap: true,
+          minify: false,
+          lib: { entry: "src/index.ts", formats: ["es"], fileName: () => "index.js" },
+          rolldownOptions: { external: [/^lit($|\/)/] },
+        },
+      },
+);
