@@ -8,7 +8,17 @@ import { Redis } from "ioredis";
  */
 export type PubSubEvents = {
   "account:balance": [accountId: number, payload: { accountId: number }];
-  "call:status": [accountId: number, payload: { callId: number }];
+  "call:status": [
+    accountId: number,
+    payload: {
+      callId: number;
+      assistantId: number | null;
+      campaignId: number | null;
+      status: string;
+      /** Null when the call was just created. */
+      previousStatus: string | null;
+    },
+  ];
   "document:status": [knowledgebaseId: number, payload: { documentId: number; knowledgebaseId: number }];
   "conversation:message": [conversationId: string, payload: { conversationId: string; messageId: number }];
 };

@@ -4,6 +4,7 @@ import type { Logger } from "./logger.ts";
 import { AccountsService } from "./modules/accounts/accounts.service.ts";
 import { ApiKeysService } from "./modules/api-keys/api-keys.service.ts";
 import { AuthService } from "./modules/auth/auth.service.ts";
+import { createTelephonyServices } from "./modules/phone-numbers/telephony-services.ts";
 import type { PubSub } from "./pubsub.ts";
 
 /** What every service may use. Services never see GraphQL or HTTP types. */
@@ -37,5 +38,6 @@ export function createServices(deps: ServiceDeps) {
     auth: new AuthService(deps),
     accounts: new AccountsService(deps),
     apiKeys: new ApiKeysService(deps),
+    ...createTelephonyServices(deps),
   };
 }

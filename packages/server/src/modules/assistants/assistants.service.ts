@@ -1,0 +1,134 @@
+import { z } from "zod";
+import { type FieldErrors, NotFoundError, ValidationError } from "../../errors.ts";
+import type { AssistantMode, Prisma } from "../../generated/prisma/client.ts";
+import type { ServiceDeps } from "../../services.ts";
+import { parseInput } from "../../validation.ts";
+import { type PageRequest, paginate } from "../common/pagination.ts";
+import { visibleVoices } from "../voices/voices.service.ts";
+import {
+  ASSISTANT_STATUSES,
+  ASSISTANT_TYPES,
+  type AssistantSettings,
+  CreateAssistantInput,
+  UpdateAssistantInput,
+} from "./assistant-rules.ts";
+
+/** The legacy API lists ten assistants per page unless asked otherwise. */
+export const ASSISTANTS_PER_PAGE = 10;
+
+const AssistantFilter = z.object({
+  type: z
+    .enum(ASSISTANT_TYPES, { error: `The type field must be one of ${ASSISTANT_TYPES.join(", ")}.` })
+    .nullish(),
+  status: z
+    .enum(ASSISTANT_STATUSES, { error: `The status field must be one of ${ASSISTANT_STATUSES.join(", ")}.` })
+    .nullish(),
+  search: z.string().trim().max(255, "The search field must not be greater than 255 characters.").nullish(),
+});
+
+export interface AssistantFilterRequest {
+  type?: unknown;
+  status?: unknown;
+  search?: unknown;
+}
+
+/** Assistants of an account that are not deleted. */
+const live = (accountId: number) => ({ accountId, deletedAt: null }) satisfies Prisma.AssistantWhereInput;
+
+export class AssistantsService {
+  constructor(private readonly deps: ServiceDeps) {}
+
+  list(accountId: number, page: PageRequest, filter: AssistantFilterRequest = {}) {
+    const { type, status, search } = parseInput(AssistantFilter, filter);
+    const where: Prisma.AssistantWhereInput = {
+      ...live(accountId),
+      ...(type ? { type } : {}),
+      ...(status ? { status } : {}),
+      ...(search ? { name: { contains: search, mode: "insensitive" } } : {}),
+    };
+    const prisma = this.deps.db.prisma;
+    return paginate(page, ASSISTANTS_PER_PAGE, {
+      count: () => prisma.assistant.count({ where }),
+      items: (skip, take) => prisma.assistant.findMany({ where, orderBy: { id: "asc" }, skip, take }),
+    });
+  }
+
+  async get(accountId: number, id: number) {
+    const assistant = await this.deps.db.prisma.assistant.findFirst({ where: { ...live(accountId), id } });
+    if (!assistant) throw new NotFoundError("Assistant");
+    return assistant;
+  }
+
+  async create(owner: { accountId: number; userId: number }, input: Record<string, unknown>) {
+    const settings = parseInput(CreateAssistantInput, input);
+    await this.checkReferences(owner.accountId, settings, settings.mode ?? "pipeline");
+    const assistant = await this.deps.db.prisma.assistant.create({
+      data: { ...toData(settings), name: settings.name, accountId: owner.accountId, userId: owner.userId },
+    });
+    this.deps.logger.info("assistant created", { accountId: owner.accountId, assistantId: assistant.id });
+    return assistant;
+  }
+
+  /** Changes the given fields only; null clears a nullable one. */
+  async update(accountId: number, id: number, input: Record<string, unknown>) {
+    const current = await this.get(accountId, id);
+    const settings = parseInput(UpdateAssistantInput, input);
+    const voiceId = settings.voiceId === undefined ? current.voiceId : settings.voiceId;
+    await this.checkReferences(accountId, { ...settings, voiceId }, settings.mode ?? current.mode);
+    return this.deps.db.prisma.assistant.update({ where: { id: current.id }, data: toData(settings) });
+  }
+
+  /** Soft delete: the assistant disappears from lists, its calls keep their history. */
+  async delete(accountId: number, id: number, now = new Date()) {
+    const { count } = await this.deps.db.prisma.assistant.updateMany({
+      where: { ...live(accountId), id },
+      data: { deletedAt: now, phoneNumberId: null },
+    });
+    if (count === 0) throw new NotFoundError("Assistant");
+    this.deps.logger.info("assistant deleted", { accountId, assistantId: id });
+  }
+
+  /** Ids pointing at other rows must name rows the account may use; each problem is a field message. */
+  private async checkReferences(accountId: number, settings: AssistantSettings, mode: AssistantMode) {
+    const prisma = this.deps.db.prisma;
+    const fields: FieldErrors = {};
+    if (settings.voiceId) {
+      const voice = await prisma.voice.findFirst({
+        where: { id: settings.voiceId, ...visibleVoices(accountId) },
+      });
+      if (!voice) fields.voiceId = ["The selected voice id is invalid."];
+      else if (!voice.supportedModes.includes(mode)) {
+        fields.voiceId = [`The selected voice does not support the ${mode} mode.`];
+      }
+    }
+    if (settings.phoneNumberId) {
+      const held = await prisma.phoneNumber.count({
+        where: { id: settings.phoneNumberId, accountId, releasedAt: null },
+      });
+      if (held === 0) fields.phoneNumberId = ["The selected phone number id is invalid."];
+    }
+    if (settings.knowledgebaseId) {
+      const owned = await prisma.knowledgebase.count({ where: { id: settings.knowledgebaseId, accountId } });
+      if (owned === 0) fields.knowledgebaseId = ["The selected knowledgebase id is invalid."];
+    }
+    if (settings.languageId) {
+      const exists = await prisma.language.count({ where: { id: settings.languageId } });
+      if (exists === 0) fields.languageId = ["The selected language id is invalid."];
+    }
+    if (Object.keys(fields).length > 0) throw new ValidationError(fields);
+  }
+}
+
+/** Validated settings as Prisma data: JSON settings as JSON values, decimals as exact strings. */
+function toData(settings: AssistantSettings) {
+  const { variables, postCallSchema, fillerConfig, tools, widgetSettings, name, ...scalars } = settings;
+  return {
+    ...scalars,
+    ...(name !== undefined ? { name } : {}),
+    ...(variables !== undefined ? { variables } : {}),
+    ...(postCallSchema !== undefined ? { postCallSchema } : {}),
+    ...(fillerConfig !== undefined ? { fillerConfig } : {}),
+    ...(tools !== undefined ? { tools: tools as Prisma.InputJsonArray } : {}),
+    ...(widgetSettings !== undefined ? { widgetSettings } : {}),
+  };
+}

@@ -1,0 +1,136 @@
+import { filter, pipe } from "graphql-yoga";
+import { builder } from "../../builder.ts";
+import type { PubSubEvents } from "../../pubsub.ts";
+import { pageOf } from "../common/pagination.schema.ts";
+import { toApiStatus } from "./call-status.ts";
+
+type CallStatusEvent = PubSubEvents["call:status"][1];
+
+const statusDescription =
+  "initiated, ringing, busy, in-progress, ended, completed, ended_by_customer, ended_by_assistant, no-answer or failed.";
+
+export const CallRef = builder.prismaObject("Call", {
+  description:
+    "A voice call. Names and numbers are copies taken when the call started, so history stays readable.",
+  fields: (t) => ({
+    id: t.exposeInt("id"),
+    assistantId: t.exposeInt("assistantId", { nullable: true }),
+    campaignId: t.exposeInt("campaignId", { nullable: true }),
+    leadId: t.exposeInt("leadId", { nullable: true }),
+    assistantName: t.exposeString("assistantName"),
+    campaignName: t.exposeString("campaignName"),
+    type: t.string({ description: "inbound, outbound or web.", resolve: (call) => call.type }),
+    status: t.string({ description: statusDescription, resolve: (call) => toApiStatus(call.status) }),
+    duration: t.exposeInt("duration", { description: "Seconds from answer to end." }),
+    assistantPhoneNumber: t.exposeString("assistantPhoneNumber"),
+    clientPhoneNumber: t.exposeString("clientPhoneNumber"),
+    transcript: t.exposeString("transcript"),
+    variables: t.field({ type: "JSON", resolve: (call) => call.variables }),
+    evaluation: t.field({ type: "JSON", resolve: (call) => call.evaluation }),
+    webhookResponse: t.field({ type: "JSON", resolve: (call) => call.webhookResponse }),
+    carrierCost: t.field({ type: "Decimal", resolve: (call) => call.carrierCost.toFixed(4) }),
+    totalCost: t.field({ type: "Decimal", resolve: (call) => call.totalCost.toFixed(4) }),
+    answeredBy: t.exposeString("answeredBy"),
+    recordingUrl: t.exposeString("recordingUrl"),
+    startedAt: t.expose("startedAt", { type: "DateTime", nullable: true }),
+    endedAt: t.expose("endedAt", { type: "DateTime", nullable: true }),
+    createdAt: t.expose("createdAt", { type: "DateTime" }),
+    updatedAt: t.expose("updatedAt", { type: "DateTime" }),
+  }),
+});
+
+const CallPage = pageOf("CallPage", CallRef);
+
+const CallFilterInput = builder.inputType("CallFilter", {
+  fields: (t) => ({
+    status: t.string({ description: statusDescription }),
+    type: t.string({ description: "inbound, outbound or web." }),
+    phoneNumber: t.string({ description: "The client's number, E.164 (exact match)." }),
+    assistantId: t.int(),
+    campaignId: t.int(),
+    dateFrom: t.string({ description: "YYYY-MM-DD, included, in the account's time zone." }),
+    dateTo: t.string({ description: "YYYY-MM-DD, included, in the account's time zone." }),
+  }),
+});
+
+builder.queryField("calls", (t) =>
+  t.withAuth({ authenticated: true }).field({
+    type: CallPage,
+    description:
+      "The account's calls, newest first, 15 per page by default; total counts the filtered calls.",
+    args: { page: t.arg.int(), perPage: t.arg.int(), filter: t.arg({ type: CallFilterInput }) },
+    resolve: (_root, args, context) =>
+      context.services.calls.list(
+        context.viewer.accountId,
+        { page: args.page, perPage: args.perPage },
+        { ...args.filter },
+      ),
+  }),
+);
+
+builder.queryField("call", (t) =>
+  t.withAuth({ authenticated: true }).field({
+    type: CallRef,
+    args: { id: t.arg.int({ required: true }) },
+    resolve: (_root, { id }, context) => context.services.calls.get(context.viewer.accountId, id),
+  }),
+);
+
+const StartWebCallInput = builder.inputType("StartWebCallInput", {
+  fields: (t) => ({
+    assistantId: t.int({ required: true }),
+    variables: t.field({ type: "JSON", description: "Object of context values for this call." }),
+  }),
+});
+
+builder.mutationField("startWebCall", (t) =>
+  t.withAuth({ authenticated: true }).field({
+    type: CallRef,
+    description: "Records a web (browser) call with one of the account's assistants, in status initiated.",
+    args: { input: t.arg({ type: StartWebCallInput, required: true }) },
+    resolve: (_root, { input }, context) =>
+      context.services.calls.start(context.viewer.accountId, {
+        assistantId: input.assistantId,
+        type: "web",
+        variables: input.variables,
+      }),
+  }),
+);
+
+const CallStatusChange = builder.objectRef<CallStatusEvent>("CallStatusChange").implement({
+  fields: (t) => ({
+    callId: t.exposeInt("callId"),
+    status: t.exposeString("status", { description: statusDescription }),
+    previousStatus: t.exposeString("previousStatus", {
+      nullable: true,
+      description: "Null when the call was just created.",
+    }),
+    call: t.field({
+      type: CallRef,
+      description: "The call as it is now (it may have moved on since this event).",
+      resolve: (event, _args, context) => context.services.calls.get(context.viewer!.accountId, event.callId),
+    }),
+  }),
+});
+
+builder.subscriptionField("callStatusChanged", (t) =>
+  t.withAuth({ authenticated: true }).field({
+    type: CallStatusChange,
+    description: "Each status change of the account's calls, optionally of one call, assistant or campaign.",
+    args: { callId: t.arg.int(), assistantId: t.arg.int(), campaignId: t.arg.int() },
+    subscribe: async (_root, args, context) => {
+      const accountId = context.viewer.accountId;
+      await context.services.calls.assertOwnedFilters(accountId, args);
+      return pipe(
+        context.pubsub.subscribe("call:status", accountId),
+        filter(
+          (event: CallStatusEvent) =>
+            (!args.callId || event.callId === args.callId) &&
+            (!args.assistantId || event.assistantId === args.assistantId) &&
+            (!args.campaignId || event.campaignId === args.campaignId),
+        ),
+      );
+    },
+    resolve: (event) => event,
+  }),
+);

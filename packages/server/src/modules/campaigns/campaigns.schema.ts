@@ -1,0 +1,154 @@
+import { builder } from "../../builder.ts";
+import type { Prisma } from "../../generated/prisma/client.ts";
+import { pageOf } from "../common/pagination.schema.ts";
+import { PhoneNumberRef } from "../phone-numbers/phone-numbers.schema.ts";
+import type { withRotation } from "./campaigns.service.ts";
+
+type CampaignWithRotation = Prisma.CampaignGetPayload<{ include: typeof withRotation }>;
+
+const CallingWindow = builder.objectRef<CampaignWithRotation>("CallingWindow").implement({
+  description: "Local times, in the campaign's time zone, between which calls may be placed.",
+  fields: (t) => ({
+    start: t.string({ description: "HH:MM", resolve: (campaign) => campaign.callingWindowStart }),
+    end: t.string({ description: "HH:MM", resolve: (campaign) => campaign.callingWindowEnd }),
+    timezone: t.string({ resolve: (campaign) => campaign.timezone }),
+  }),
+});
+
+const RetrySettings = builder.objectRef<CampaignWithRotation>("RetrySettings").implement({
+  fields: (t) => ({
+    maxRetries: t.int({ description: "0 to 10.", resolve: (campaign) => campaign.maxRetries }),
+    intervalMinutes: t.int({
+      description: "5 to 10080.",
+      resolve: (campaign) => campaign.retryIntervalMinutes,
+    }),
+  }),
+});
+
+export const CampaignRef = builder.objectRef<CampaignWithRotation>("Campaign").implement({
+  description:
+    "An outbound calling campaign: who calls (assistant), from which numbers, when, and how often.",
+  fields: (t) => ({
+    id: t.exposeInt("id"),
+    name: t.exposeString("name"),
+    status: t.exposeString("status", { description: "draft, active, paused or completed." }),
+    assistantId: t.exposeInt("assistantId", { nullable: true }),
+    assistant: t.prismaField({
+      type: "Assistant",
+      nullable: true,
+      resolve: (query, campaign, _args, context) =>
+        campaign.assistantId
+          ? context.prisma.assistant.findFirst({
+              ...query,
+              where: { id: campaign.assistantId, deletedAt: null },
+            })
+          : null,
+    }),
+    phoneNumbers: t.field({
+      type: [PhoneNumberRef],
+      description: "The number rotation, in calling order. Released numbers drop out.",
+      resolve: (campaign) => campaign.phoneNumbers.map((entry) => entry.phoneNumber),
+    }),
+    callingWindow: t.field({ type: CallingWindow, resolve: (campaign) => campaign }),
+    retry: t.field({ type: RetrySettings, resolve: (campaign) => campaign }),
+    createdAt: t.expose("createdAt", { type: "DateTime" }),
+    updatedAt: t.expose("updatedAt", { type: "DateTime" }),
+  }),
+});
+
+const CampaignPage = pageOf("CampaignPage", CampaignRef);
+
+builder.queryField("campaigns", (t) =>
+  t.withAuth({ authenticated: true }).field({
+    type: CampaignPage,
+    description: "The account's campaigns, newest first, 15 per page by default.",
+    args: { page: t.arg.int(), perPage: t.arg.int(), status: t.arg.string() },
+    resolve: (_root, args, context) =>
+      context.services.campaigns.list(
+        context.viewer.accountId,
+        { page: args.page, perPage: args.perPage },
+        { status: args.status },
+      ),
+  }),
+);
+
+builder.queryField("campaign", (t) =>
+  t.withAuth({ authenticated: true }).field({
+    type: CampaignRef,
+    args: { id: t.arg.int({ required: true }) },
+    resolve: (_root, { id }, context) => context.services.campaigns.get(context.viewer.accountId, id),
+  }),
+);
+
+const campaignInputFields = {
+  status: "draft, active, paused or completed (default draft).",
+  assistantId: "An assistant of the account.",
+  phoneNumberIds: "The rotation in calling order; replaces the whole rotation on update.",
+  callingWindowStart: "HH:MM (default 09:00).",
+  callingWindowEnd: "HH:MM, after the start (default 17:00).",
+  timezone: "IANA zone of the calling window (default UTC).",
+  maxRetries: "0 to 10 (default 2).",
+  retryIntervalMinutes: "5 to 10080 (default 60).",
+};
+
+const CreateCampaignInput = builder.inputType("CreateCampaignInput", {
+  fields: (t) => ({
+    name: t.string({ required: true }),
+    status: t.string({ description: campaignInputFields.status }),
+    assistantId: t.int({ description: campaignInputFields.assistantId }),
+    phoneNumberIds: t.intList({ description: campaignInputFields.phoneNumberIds }),
+    callingWindowStart: t.string({ description: campaignInputFields.callingWindowStart }),
+    callingWindowEnd: t.string({ description: campaignInputFields.callingWindowEnd }),
+    timezone: t.string({ description: campaignInputFields.timezone }),
+    maxRetries: t.int({ description: campaignInputFields.maxRetries }),
+    retryIntervalMinutes: t.int({ description: campaignInputFields.retryIntervalMinutes }),
+  }),
+});
+
+const UpdateCampaignInput = builder.inputType("UpdateCampaignInput", {
+  description: "Only the fields given change.",
+  fields: (t) => ({
+    name: t.string(),
+    status: t.string({ description: campaignInputFields.status }),
+    assistantId: t.int({ description: campaignInputFields.assistantId }),
+    phoneNumberIds: t.intList({ description: campaignInputFields.phoneNumberIds }),
+    callingWindowStart: t.string({ description: campaignInputFields.callingWindowStart }),
+    callingWindowEnd: t.string({ description: campaignInputFields.callingWindowEnd }),
+    timezone: t.string({ description: campaignInputFields.timezone }),
+    maxRetries: t.int({ description: campaignInputFields.maxRetries }),
+    retryIntervalMinutes: t.int({ description: campaignInputFields.retryIntervalMinutes }),
+  }),
+});
+
+builder.mutationField("createCampaign", (t) =>
+  t.withAuth({ authenticated: true }).field({
+    type: CampaignRef,
+    args: { input: t.arg({ type: CreateCampaignInput, required: true }) },
+    resolve: (_root, { input }, context) =>
+      context.services.campaigns.create(context.viewer.accountId, input),
+  }),
+);
+
+builder.mutationField("updateCampaign", (t) =>
+  t.withAuth({ authenticated: true }).field({
+    type: CampaignRef,
+    args: { id: t.arg.int({ required: true }), input: t.arg({ type: UpdateCampaignInput, required: true }) },
+    resolve: (_root, { id, input }, context) =>
+      context.services.campaigns.update(context.viewer.accountId, id, input),
+  }),
+);
+
+const DeleteCampaignPayload = builder.objectRef<{ deletedId: number }>("DeleteCampaignPayload").implement({
+  fields: (t) => ({ deletedId: t.exposeInt("deletedId") }),
+});
+
+builder.mutationField("deleteCampaign", (t) =>
+  t.withAuth({ authenticated: true }).field({
+    type: DeleteCampaignPayload,
+    args: { id: t.arg.int({ required: true }) },
+    resolve: async (_root, { id }, context) => {
+      await context.services.campaigns.delete(context.viewer.accountId, id);
+      return { deletedId: id };
+    },
+  }),
+);

@@ -1,0 +1,110 @@
+import { builder } from "../../builder.ts";
+import type { Prisma } from "../../generated/prisma/client.ts";
+import { pageOf } from "../common/pagination.schema.ts";
+import { type leadDetails, leadStatusName } from "./leads.service.ts";
+
+type LeadWithDetails = Prisma.LeadGetPayload<{ include: typeof leadDetails }>;
+type SecondaryContactRow = LeadWithDetails["secondaryContacts"][number];
+
+const LeadCampaign = builder.objectRef<LeadWithDetails["campaign"]>("LeadCampaign").implement({
+  fields: (t) => ({ id: t.exposeInt("id"), name: t.exposeString("name") }),
+});
+
+const statusDescription =
+  "created, scheduled, processing, completed, rescheduled, reached-max-retries or blacklisted.";
+
+const SecondaryContact = builder.objectRef<SecondaryContactRow>("SecondaryContact").implement({
+  description: "Another number of the same person, tried along with the lead.",
+  fields: (t) => ({
+    id: t.exposeInt("id"),
+    phoneNumber: t.exposeString("phoneNumber"),
+    variables: t.field({ type: "JSON", resolve: (contact) => contact.variables }),
+    status: t.string({
+      description: statusDescription,
+      resolve: (contact) => leadStatusName(contact.status),
+    }),
+    createdAt: t.expose("createdAt", { type: "DateTime" }),
+    updatedAt: t.expose("updatedAt", { type: "DateTime" }),
+  }),
+});
+
+export const LeadRef = builder.objectRef<LeadWithDetails>("Lead").implement({
+  description: "A person a campaign calls.",
+  fields: (t) => ({
+    id: t.exposeInt("id"),
+    campaignId: t.exposeInt("campaignId"),
+    phoneNumber: t.exposeString("phoneNumber", { description: "E.164." }),
+    variables: t.field({ type: "JSON", resolve: (lead) => lead.variables }),
+    status: t.string({ description: statusDescription, resolve: (lead) => leadStatusName(lead.status) }),
+    campaign: t.field({ type: LeadCampaign, resolve: (lead) => lead.campaign }),
+    secondaryContacts: t.field({ type: [SecondaryContact], resolve: (lead) => lead.secondaryContacts }),
+    createdAt: t.expose("createdAt", { type: "DateTime" }),
+    updatedAt: t.expose("updatedAt", { type: "DateTime" }),
+  }),
+});
+
+const LeadPage = pageOf("LeadPage", LeadRef);
+
+builder.queryField("leads", (t) =>
+  t.withAuth({ authenticated: true }).field({
+    type: LeadPage,
+    description: "The account's leads, newest first, 15 per page by default.",
+    args: { page: t.arg.int(), perPage: t.arg.int(), campaignId: t.arg.int(), status: t.arg.string() },
+    resolve: (_root, args, context) =>
+      context.services.leads.list(
+        context.viewer.accountId,
+        { page: args.page, perPage: args.perPage },
+        { campaignId: args.campaignId, status: args.status },
+      ),
+  }),
+);
+
+builder.queryField("lead", (t) =>
+  t.withAuth({ authenticated: true }).field({
+    type: LeadRef,
+    args: { id: t.arg.int({ required: true }) },
+    resolve: (_root, { id }, context) => context.services.leads.get(context.viewer.accountId, id),
+  }),
+);
+
+const SecondaryContactInput = builder.inputType("SecondaryContactInput", {
+  fields: (t) => ({
+    phoneNumber: t.string({ required: true, description: "E.164." }),
+    variables: t.field({ type: "JSON" }),
+  }),
+});
+
+const CreateLeadInput = builder.inputType("CreateLeadInput", {
+  fields: (t) => ({
+    phoneNumber: t.string({ required: true, description: "E.164, e.g. +14155550123." }),
+    campaignId: t.int({ required: true }),
+    variables: t.field({ type: "JSON", description: "Object of strings, numbers or booleans." }),
+    allowDuplicate: t.boolean({
+      description: "Allow a number already in the campaign (REST: allow_dupplicate). Default false.",
+    }),
+    secondaryContacts: t.field({ type: [SecondaryContactInput] }),
+  }),
+});
+
+builder.mutationField("createLead", (t) =>
+  t.withAuth({ authenticated: true }).field({
+    type: LeadRef,
+    args: { input: t.arg({ type: CreateLeadInput, required: true }) },
+    resolve: (_root, { input }, context) => context.services.leads.create(context.viewer.accountId, input),
+  }),
+);
+
+const DeleteLeadPayload = builder.objectRef<{ deletedId: number }>("DeleteLeadPayload").implement({
+  fields: (t) => ({ deletedId: t.exposeInt("deletedId") }),
+});
+
+builder.mutationField("deleteLead", (t) =>
+  t.withAuth({ authenticated: true }).field({
+    type: DeleteLeadPayload,
+    args: { id: t.arg.int({ required: true }) },
+    resolve: async (_root, { id }, context) => {
+      await context.services.leads.delete(context.viewer.accountId, id);
+      return { deletedId: id };
+    },
+  }),
+);

@@ -1,0 +1,37 @@
+import { parsePhoneNumberFromString } from "libphonenumber-js/max";
+import { z } from "zod";
+
+/** What the maintained numbering plan (libphonenumber, full metadata) says about a number. */
+export interface ParsedPhoneNumber {
+  e164: string;
+  /** ISO 3166 two-letter code; "ZZ" for non-geographic numbers such as +800. */
+  countryCode: string;
+}
+
+/**
+ * Parses a phone number that must already be written in E.164 (`+14155550123`): it must be a
+ * valid number of its numbering plan, and written exactly as E.164 writes it (no spaces or
+ * punctuation), so that equal numbers are always equal strings.
+ */
+export function parseE164(value: string): ParsedPhoneNumber | null {
+  const parsed = parsePhoneNumberFromString(value);
+  if (!parsed?.isValid() || parsed.number !== value) return null;
+  return { e164: parsed.number, countryCode: parsed.country ?? "ZZ" };
+}
+
+/** A required E.164 phone number field with field-level messages. */
+export function e164PhoneNumber(label = "phone number") {
+  return z
+    .string({
+      error: (issue) =>
+        issue.input === undefined || issue.input === null
+          ? `The ${label} field is required.`
+          : `The ${label} field must be a string.`,
+    })
+    .trim()
+    .min(1, `The ${label} field is required.`)
+    .refine(
+      (value) => parseE164(value) !== null,
+      `The ${label} field must be a valid phone number in E.164 format (e.g. +14155550123).`,
+    );
+}
