@@ -52,6 +52,11 @@ export interface RouteDefinition {
   variables?: (request: RestRequest) => Record<string, unknown>;
   respond: (data: Record<string, unknown>, request: RestRequest) => RestResponse;
   errorBody?: ErrorBody;
+  /**
+   * Public endpoints that browsers call from other sites (the chat widget): the router answers
+   * CORS preflights and lets any origin read the response; access rules stay in the services.
+   */
+  crossOrigin?: boolean;
 }
 
 /** Reads a query parameter as an integer when it is one; anything else goes on as given, for GraphQL to refuse. */

@@ -40,6 +40,21 @@ export function createRestApi(options: RestApiOptions): (request: Request) => Pr
       );
     if (candidates.length === 0) return json(404, { message: "Not found." });
     const method = request.method.toUpperCase();
+    if (candidates.some(({ entry }) => entry.route.crossOrigin)) {
+      const methods = [...new Set(candidates.map(({ entry }) => entry.route.method))];
+      if (method === "OPTIONS") return withCors(request, new Response(null, { status: 204 }), methods);
+      return withCors(request, await answer(request, url, path, method, candidates), methods);
+    }
+    return answer(request, url, path, method, candidates);
+  };
+
+  async function answer(
+    request: Request,
+    url: URL,
+    path: string,
+    method: string,
+    candidates: { entry: CompiledRoute; params: Record<string, string> }[],
+  ): Promise<Response> {
     const found = candidates.find(({ entry }) => entry.route.method === method);
     if (!found) {
       const allowed = [...new Set(candidates.map(({ entry }) => entry.route.method))].join(", ");
@@ -80,7 +95,30 @@ export function createRestApi(options: RestApiOptions): (request: Request) => Pr
       options.onUnexpectedError?.(error);
       return json(500, { message: "Server Error" });
     }
-  };
+  }
+}
+
+/** Rate-limit headers a cross-origin page needs to read to back off politely. */
+const EXPOSED_HEADERS = "Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset";
+
+/**
+ * CORS for public routes: the caller's origin is echoed (any origin may call; an assistant's own
+ * origin allow-list is enforced by the service), preflights are answered for the route's methods.
+ */
+function withCors(request: Request, response: Response, methods: string[]): Response {
+  const origin = request.headers.get("origin");
+  response.headers.set("access-control-allow-origin", origin ?? "*");
+  response.headers.append("vary", "Origin");
+  response.headers.set("access-control-expose-headers", EXPOSED_HEADERS);
+  if (request.method.toUpperCase() === "OPTIONS") {
+    response.headers.set("access-control-allow-methods", [...methods, "OPTIONS"].join(", "));
+    response.headers.set(
+      "access-control-allow-headers",
+      request.headers.get("access-control-request-headers") ?? "content-type",
+    );
+    response.headers.set("access-control-max-age", "600");
+  }
+  return response;
 }
 
 function compile(route: RouteDefinition): CompiledRoute {

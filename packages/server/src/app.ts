@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { createServer, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { extname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -16,6 +16,7 @@ import { type Database, type DatabaseTarget, openDatabase } from "./db/client.ts
 import { migrate } from "./db/migrate.ts";
 import type { Config } from "./env.ts";
 import { createLogger, type Logger } from "./logger.ts";
+import { rememberClientAddress } from "./modules/conversations/client-address.ts";
 import { createEventBus, type PubSub } from "./pubsub.ts";
 import { schema } from "./schema.ts";
 import { type DemoCredentials, seedCatalog, seedDemo } from "./seed/seed.ts";
@@ -211,7 +212,13 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   };
 
   const backgroundServices = Object.values(services as Record<string, object>).filter(hasLifecycle);
-  const adapter = createServerAdapter(handle, { fetchAPI: uploadAwareFetchApi });
+  const adapter = createServerAdapter<{ req?: IncomingMessage }>(
+    (request, serverContext) => {
+      rememberClientAddress(request, serverContext.req?.socket.remoteAddress);
+      return handle(request);
+    },
+    { fetchAPI: uploadAwareFetchApi },
+  );
   const server: Server = createServer(adapter);
   const wsServer = new WebSocketServer({ server, path: "/graphql" });
   const wsCleanup = useServer<

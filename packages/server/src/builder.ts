@@ -11,6 +11,7 @@ export type Scalars = {
   DateTime: { Input: Date; Output: Date };
   Decimal: { Input: string; Output: string };
   JSON: { Input: unknown; Output: unknown };
+  File: { Input: File; Output: never };
 };
 
 export const builder = new SchemaBuilder<{

@@ -19,8 +19,23 @@ export type PubSubEvents = {
       previousStatus: string | null;
     },
   ];
-  "document:status": [knowledgebaseId: number, payload: { documentId: number; knowledgebaseId: number }];
+  "document:status": [
+    knowledgebaseId: number,
+    payload: {
+      documentId: number;
+      knowledgebaseId: number;
+      status: "processing" | "active" | "failed" | "deleted";
+      stage: string | null;
+      pagesDone: number;
+      pagesTotal: number | null;
+      chunkCount: number;
+      failureReason: string | null;
+      knowledgebaseStatus: "empty" | "processing" | "active" | "failed";
+    },
+  ];
   "conversation:message": [conversationId: string, payload: { conversationId: string; messageId: number }];
+  /** Pieces of an assistant reply while the model is still writing it. */
+  "conversation:reply-delta": [conversationId: string, payload: { conversationId: string; text: string }];
 };
 
 export type PubSub = ReturnType<typeof createPubSub<PubSubEvents>>;

@@ -4,7 +4,10 @@ import type { Logger } from "./logger.ts";
 import { AccountsService } from "./modules/accounts/accounts.service.ts";
 import { ApiKeysService } from "./modules/api-keys/api-keys.service.ts";
 import { AuthService } from "./modules/auth/auth.service.ts";
+import { createJobQueue } from "./jobs/index.ts";
+import { KnowledgeService } from "./modules/knowledge/knowledge.service.ts";
 import { createTelephonyServices } from "./modules/phone-numbers/telephony-services.ts";
+import { createConversationServices } from "./modules/conversations/index.ts";
 import type { PubSub } from "./pubsub.ts";
 
 /** What every service may use. Services never see GraphQL or HTTP types. */
@@ -34,10 +37,14 @@ export function hasLifecycle(service: object): service is Lifecycle {
 }
 
 export function createServices(deps: ServiceDeps) {
+  const jobs = createJobQueue(deps, deps.config.workerConcurrency);
   return {
     auth: new AuthService(deps),
     accounts: new AccountsService(deps),
     apiKeys: new ApiKeysService(deps),
+    jobs,
+    knowledge: new KnowledgeService(deps, jobs),
     ...createTelephonyServices(deps),
+    ...createConversationServices(deps, () => null),
   };
 }

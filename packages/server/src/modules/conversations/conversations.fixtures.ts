@@ -1,0 +1,84 @@
+import { createServer, type IncomingMessage, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { TestAccount, TestApp } from "../../../test/support/test-app.ts";
+
+/** An assistant stored directly: the assistants API is another module's concern. */
+export function createAssistant(
+  t: TestApp,
+  owner: TestAccount,
+  data: {
+    name?: string;
+    systemPrompt?: string;
+    initialMessage?: string;
+    timezone?: string;
+    variables?: Record<string, string>;
+    tools?: unknown[];
+    allowedOrigins?: string[];
+    knowledgebaseId?: number | null;
+    knowledgebaseMode?: string;
+    llmTemperature?: string;
+  } = {},
+) {
+  return t.app.db.prisma.assistant.create({
+    data: {
+      accountId: owner.accountId,
+      userId: owner.userId,
+      name: data.name ?? "Helper",
+      systemPrompt: data.systemPrompt ?? "You are a helpful assistant.",
+      initialMessage: data.initialMessage ?? "Hello! How can I help?",
+      timezone: data.timezone ?? "UTC",
+      variables: data.variables ?? {},
+      tools: (data.tools ?? []) as never,
+      allowedOrigins: data.allowedOrigins ?? [],
+      knowledgebaseId: data.knowledgebaseId ?? null,
+      knowledgebaseMode: data.knowledgebaseMode ?? "hybrid",
+      llmTemperature: data.llmTemperature ?? "0.7",
+    },
+  });
+}
+
+export interface RecordedWebhookCall {
+  method: string;
+  url: string;
+  headers: IncomingMessage["headers"];
+  body: string;
+}
+
+/** A local HTTP server standing in for a customer's webhook (reached through the SSRF allow-list). */
+export async function startWebhookServer(
+  respond: (call: RecordedWebhookCall) => {
+    status?: number;
+    body: unknown;
+    delayMs?: number;
+    headers?: Record<string, string>;
+  },
+): Promise<{ url: string; calls: RecordedWebhookCall[]; close(): Promise<void> }> {
+  const calls: RecordedWebhookCall[] = [];
+  const server: Server = createServer(async (request, response) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+    const call = {
+      method: request.method ?? "",
+      url: request.url ?? "",
+      headers: request.headers,
+      body: Buffer.concat(chunks).toString("utf8"),
+    };
+    calls.push(call);
+    const answer = respond(call);
+    if (answer.delayMs) await new Promise((resolve) => setTimeout(resolve, answer.delayMs));
+    if (response.destroyed) return;
+    response.writeHead(answer.status ?? 200, { "content-type": "application/json", ...answer.headers });
+    response.end(typeof answer.body === "string" ? answer.body : JSON.stringify(answer.body));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    calls,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

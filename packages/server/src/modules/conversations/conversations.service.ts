@@ -1,0 +1,457 @@
+import { z } from "zod";
+import { AppError, NotFoundError } from "../../errors.ts";
+import type { Assistant, Conversation, Message, Prisma } from "../../generated/prisma/client.ts";
+import type { ServiceDeps } from "../../services.ts";
+import { parseInput } from "../../validation.ts";
+import type { BillingService, Reservation } from "../billing/billing.service.ts";
+import { type PageRequest, paginate } from "../common/pagination.ts";
+import type { RateLimitReporter, RateLimitsService } from "../rate-limits/rate-limits.service.ts";
+import { mergeVariables, type Variables } from "../replies/prompt.ts";
+import type { ReplyEngine } from "../replies/reply-engine.ts";
+import type { FunctionCallRecord } from "../replies/tools.ts";
+
+export const WIDGET_MESSAGE_MAX = 2000;
+const VARIABLES_MAX_KEYS = 50;
+const VARIABLE_VALUE_MAX = 1000;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export class ConversationNotFoundError extends AppError {
+  constructor() {
+    super("CONVERSATION_NOT_FOUND", "Conversation not found");
+  }
+}
+
+export const TOO_MANY_MESSAGES = "Too many messages. Please wait a moment.";
+export const TOO_MANY_CONVERSATIONS = "Too many conversations started. Please wait a moment.";
+export const ORIGIN_NOT_ALLOWED = "This origin is not allowed to use this assistant.";
+
+/** A required message of at most `max` characters, with the legacy API's wording. */
+export function messageText(max: number, label = "message") {
+  return z
+    .string({
+      error: (issue) =>
+        issue.input === undefined || issue.input === null
+          ? `The ${label} field is required.`
+          : `The ${label} field must be a string.`,
+    })
+    .trim()
+    .min(1, `The ${label} field is required.`)
+    .max(max, `The ${label} field must not be greater than ${max} characters.`);
+}
+
+/** Flat variables for `{{name}}` substitution: at most 50 names, scalar values. */
+export const variablesInput = z
+  .unknown()
+  .optional()
+  .superRefine((value, context) => {
+    if (value === undefined || value === null) return;
+    if (typeof value !== "object" || Array.isArray(value)) {
+      context.addIssue({ code: "custom", message: "The variables field must be an object." });
+      return;
+    }
+    const entries = Object.entries(value as Record<string, unknown>);
+    if (entries.length > VARIABLES_MAX_KEYS) {
+      context.addIssue({
+        code: "custom",
+        message: `The variables field must not have more than ${VARIABLES_MAX_KEYS} items.`,
+      });
+    }
+    for (const [name, item] of entries) {
+      const scalar = item === null || ["string", "number", "boolean"].includes(typeof item);
+      if (!/^[A-Za-z_][\w.-]{0,63}$/.test(name)) {
+        context.addIssue({
+          code: "custom",
+          path: [name],
+          message: "Variable names start with a letter or _ and use at most 64 letters, digits, _ . or -.",
+        });
+      } else if (!scalar) {
+        context.addIssue({
+          code: "custom",
+          path: [name],
+          message: `The variables.${name} field must be a string, number, boolean or null.`,
+        });
+      } else if (typeof item === "string" && item.length > VARIABLE_VALUE_MAX) {
+        context.addIssue({
+          code: "custom",
+          path: [name],
+          message: `The variables.${name} field must not be greater than ${VARIABLE_VALUE_MAX} characters.`,
+        });
+      }
+    }
+  })
+  .transform((value) => (value ?? {}) as Variables);
+
+/** What a processed customer message produced. */
+export interface MessageOutcome {
+  conversation: Conversation;
+  userMessage: Message;
+  /** Null while a person has taken the conversation over. */
+  replyMessage: Message | null;
+  reply: string;
+  functionCalls: FunctionCallRecord[];
+  aiDisabled: boolean;
+}
+
+/** How one customer message is charged. */
+export interface Charge {
+  price: string;
+  kind: "message_debit" | "reply_debit";
+}
+
+export interface ConversationsParts {
+  billing: BillingService;
+  rateLimits: RateLimitsService;
+  engine: ReplyEngine;
+}
+
+type ConversationWithAssistant = Conversation & { assistant: Assistant };
+
+const StartTestInput = z.object({
+  assistantId: z.number({ error: "The assistant id field must be an integer." }).int(),
+  variables: variablesInput,
+});
+
+const ListInput = z.object({
+  assistantId: z.number().int().nullish(),
+  channel: z.enum(["api", "widget", "test"]).nullish(),
+});
+
+/**
+ * Conversations of every channel: the owner's view (list, read, test, take over, answer as a
+ * person), the public widget's (start by assistant UUID, read and write by conversation UUID) and
+ * the one pipeline every customer message goes through: limits, charge, reply, storage, events.
+ */
+export class ConversationsService {
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly parts: ConversationsParts,
+  ) {}
+
+  private get prisma() {
+    return this.deps.db.prisma;
+  }
+
+  // ------------------------------------------------------------------ owner
+
+  list(
+    accountId: number,
+    filters: { assistantId?: number | null; channel?: string | null },
+    page: PageRequest,
+  ) {
+    const { assistantId, channel } = parseInput(ListInput, filters);
+    const where: Prisma.ConversationWhereInput = {
+      accountId,
+      ...(assistantId ? { assistantId } : {}),
+      ...(channel ? { channel } : {}),
+    };
+    return paginate(page, 15, {
+      count: () => this.prisma.conversation.count({ where }),
+      items: (skip, take) =>
+        this.prisma.conversation.findMany({
+          where,
+          orderBy: [{ updatedAt: "desc" }, { id: "desc" }],
+          skip,
+          take,
+        }),
+    });
+  }
+
+  /** One of the account's conversations; another account's answers as not found. */
+  async get(accountId: number, id: string): Promise<Conversation> {
+    const conversation = UUID.test(id)
+      ? await this.prisma.conversation.findFirst({ where: { id, accountId } })
+      : null;
+    if (!conversation) throw new NotFoundError("Conversation");
+    return conversation;
+  }
+
+  /** The conversation's messages, oldest first (system messages are internal and left out). */
+  messages(conversationId: string): Promise<Message[]> {
+    return this.prisma.message.findMany({
+      where: { conversationId, role: { in: ["user", "assistant", "operator"] } },
+      orderBy: { id: "asc" },
+    });
+  }
+
+  /** A conversation in which the owner plays the customer, to try an assistant out. It is free. */
+  async startTest(accountId: number, input: { assistantId: unknown; variables?: unknown }) {
+    const { assistantId, variables } = parseInput(StartTestInput, input);
+    const assistant = await this.prisma.assistant.findFirst({
+      where: { id: assistantId, accountId, deletedAt: null },
+    });
+    if (!assistant) throw new NotFoundError("Assistant", "ASSISTANT_NOT_FOUND");
+    return this.prisma.conversation.create({
+      data: { accountId, assistantId: assistant.id, channel: "test", variables },
+    });
+  }
+
+  async sendTestMessage(
+    accountId: number,
+    input: { conversationId: string; message: unknown; variables?: unknown },
+  ): Promise<MessageOutcome> {
+    const { message, variables } = parseInput(
+      z.object({ message: messageText(WIDGET_MESSAGE_MAX), variables: variablesInput }),
+      input,
+    );
+    const conversation = await this.get(accountId, input.conversationId);
+    if (conversation.channel !== "test") {
+      throw new AppError(
+        "BAD_REQUEST",
+        "Only test conversations take messages from the owner; answer a customer with sendOperatorMessage.",
+      );
+    }
+    const withAssistant = await this.withLiveAssistant(conversation.id);
+    if (!withAssistant) throw new NotFoundError("Assistant", "ASSISTANT_NOT_FOUND");
+    return this.process(withAssistant, message, variables, { price: "0", kind: "message_debit" });
+  }
+
+  /** A person takes over: customer messages are stored but no longer answered by the AI. */
+  async setAiDisabled(accountId: number, id: string, aiDisabled: boolean): Promise<Conversation> {
+    await this.get(accountId, id);
+    const conversation = await this.prisma.conversation.update({ where: { id }, data: { aiDisabled } });
+    this.deps.logger.info(aiDisabled ? "conversation taken over" : "conversation handed back", {
+      accountId,
+      conversationId: id,
+    });
+    return conversation;
+  }
+
+  /** A message written by a person of the business, shown to the customer like a reply. */
+  async sendOperatorMessage(accountId: number, input: { conversationId: string; content: unknown }) {
+    const { content } = parseInput(z.object({ content: messageText(WIDGET_MESSAGE_MAX, "content") }), input);
+    const conversation = await this.get(accountId, input.conversationId);
+    const message = await this.prisma.$transaction(async (tx) => {
+      const created = await tx.message.create({
+        data: { conversationId: conversation.id, role: "operator", content },
+      });
+      await tx.conversation.update({ where: { id: conversation.id }, data: { updatedAt: new Date() } });
+      return created;
+    });
+    this.announce(message);
+    return message;
+  }
+
+  // ------------------------------------------------------------------ public widget
+
+  /** What the widget shows before a conversation starts; a deleted assistant is not found. */
+  async widgetAssistant(uuid: string) {
+    const assistant = UUID.test(uuid)
+      ? await this.prisma.assistant.findFirst({ where: { uuid, deletedAt: null } })
+      : null;
+    if (!assistant) throw new NotFoundError("Assistant");
+    return assistant;
+  }
+
+  async startWidgetConversation(
+    input: { assistantUuid: string; variables?: unknown; origin: string | null; clientAddress: string },
+    report: RateLimitReporter,
+  ): Promise<{ conversation: Conversation; initialMessage: string }> {
+    await this.parts.rateLimits.consume("widgetStart", input.clientAddress, report, TOO_MANY_CONVERSATIONS);
+    const assistant = await this.widgetAssistant(input.assistantUuid);
+    if (!originAllowed(assistant.allowedOrigins, input.origin))
+      throw new AppError("FORBIDDEN", ORIGIN_NOT_ALLOWED);
+    const { variables } = parseInput(z.object({ variables: variablesInput }), { variables: input.variables });
+    const conversation = await this.prisma.conversation.create({
+      data: {
+        accountId: assistant.accountId,
+        assistantId: assistant.id,
+        channel: "widget",
+        variables,
+        origin: input.origin,
+      },
+    });
+    return { conversation, initialMessage: assistant.initialMessage };
+  }
+
+  /** A widget conversation by its UUID, which is the capability to read and write it. */
+  async widgetConversation(id: string): Promise<ConversationWithAssistant> {
+    const conversation = await this.withLiveAssistant(id);
+    if (conversation?.channel !== "widget") throw new ConversationNotFoundError();
+    return conversation;
+  }
+
+  async sendWidgetMessage(
+    input: { conversationId: string; message: unknown; clientAddress: string },
+    report: RateLimitReporter,
+  ): Promise<MessageOutcome> {
+    await this.parts.rateLimits.consume("widgetMessage", input.clientAddress, report, TOO_MANY_MESSAGES);
+    const { message } = parseInput(z.object({ message: messageText(WIDGET_MESSAGE_MAX) }), input);
+    const conversation = await this.widgetConversation(input.conversationId);
+    await this.parts.rateLimits.consume("conversationMessage", conversation.id, report, TOO_MANY_MESSAGES);
+    return this.process(
+      conversation,
+      message,
+      {},
+      {
+        price: this.deps.config.pricing.messagePrice,
+        kind: "message_debit",
+      },
+    );
+  }
+
+  // ------------------------------------------------------------------ the pipeline
+
+  /** Finds or creates the API conversation of one external customer of an assistant. */
+  async apiConversation(
+    assistant: Assistant,
+    customerIdentifier: string,
+  ): Promise<ConversationWithAssistant> {
+    const key = { assistantId_customerIdentifier: { assistantId: assistant.id, customerIdentifier } };
+    const existing = await this.prisma.conversation.findUnique({ where: key });
+    if (existing) return { ...existing, assistant };
+    try {
+      const created = await this.prisma.conversation.create({
+        data: {
+          accountId: assistant.accountId,
+          assistantId: assistant.id,
+          channel: "api",
+          customerIdentifier,
+        },
+      });
+      return { ...created, assistant };
+    } catch (error) {
+      // Two first messages of one customer at once: the other request created it a moment ago.
+      if ((error as { code?: string }).code !== "P2002") throw error;
+      return { ...(await this.prisma.conversation.findUniqueOrThrow({ where: key })), assistant };
+    }
+  }
+
+  /**
+   * Answers one customer message. While a person has taken over, the message is only stored. Else
+   * the price is reserved first (refused if the balance cannot cover it), the reply generated, and
+   * the exchange stored with the debit linked to the customer's message; if the reply fails the
+   * money is given back and nothing is stored. New variables are kept on the conversation.
+   */
+  async process(
+    conversation: ConversationWithAssistant,
+    text: string,
+    requestVariables: Variables,
+    charge: Charge,
+  ): Promise<MessageOutcome> {
+    const conversationVariables = mergeVariables(conversation.variables as Variables, requestVariables);
+    const variablesChanged = Object.keys(requestVariables).length > 0;
+    if (conversation.aiDisabled) {
+      const [userMessage, updated] = await this.prisma.$transaction(async (tx) => [
+        await tx.message.create({ data: { conversationId: conversation.id, role: "user", content: text } }),
+        await tx.conversation.update({
+          where: { id: conversation.id },
+          data: { updatedAt: new Date(), ...(variablesChanged ? { variables: conversationVariables } : {}) },
+        }),
+      ]);
+      this.announce(userMessage);
+      return {
+        conversation: updated,
+        userMessage,
+        replyMessage: null,
+        reply: "",
+        functionCalls: [],
+        aiDisabled: true,
+      };
+    }
+
+    const reservation: Reservation = await this.parts.billing.reserve(
+      conversation.accountId,
+      charge.price,
+      charge.kind,
+      `${charge.kind === "reply_debit" ? "Generated reply" : "Widget message"} in conversation ${conversation.id}`,
+    );
+    let result: Awaited<ReturnType<ReplyEngine["generate"]>>;
+    try {
+      const history = await this.prisma.message.findMany({
+        where: { conversationId: conversation.id, role: { in: ["user", "assistant", "operator"] } },
+        orderBy: { id: "desc" },
+        take: 100,
+        select: { role: true, content: true },
+      });
+      result = await this.parts.engine.generate({
+        accountId: conversation.accountId,
+        assistant: conversation.assistant,
+        history: [
+          ...history.reverse().map((message) => ({
+            role: message.role as "user" | "assistant" | "operator",
+            content: message.content,
+          })),
+          { role: "user", content: text },
+        ],
+        variables: mergeVariables(conversation.assistant.variables as Variables, conversationVariables),
+        onDelta: (delta) =>
+          this.deps.pubsub.publish("conversation:reply-delta", conversation.id, {
+            conversationId: conversation.id,
+            text: delta,
+          }),
+      });
+    } catch (error) {
+      await this.parts.billing.release(reservation);
+      if (!(error instanceof AppError))
+        this.deps.logger.error("reply failed", { conversationId: conversation.id, error });
+      throw error instanceof AppError
+        ? error
+        : new AppError("UPSTREAM_FAILED", "Failed to process message: internal error.");
+    }
+
+    const stored = await this.prisma.$transaction(async (tx) => {
+      const userMessage = await tx.message.create({
+        data: { conversationId: conversation.id, role: "user", content: text },
+      });
+      const replyMessage = await tx.message.create({
+        data: {
+          conversationId: conversation.id,
+          role: "assistant",
+          content: result.reply,
+          functionCalls: result.functionCalls as unknown as Prisma.InputJsonValue,
+        },
+      });
+      await this.parts.billing.settle(tx, reservation, userMessage.id);
+      const updated = await tx.conversation.update({
+        where: { id: conversation.id },
+        data: { updatedAt: new Date(), ...(variablesChanged ? { variables: conversationVariables } : {}) },
+      });
+      return { userMessage, replyMessage, updated };
+    });
+    this.announce(stored.userMessage);
+    this.announce(stored.replyMessage);
+    return {
+      conversation: stored.updated,
+      userMessage: stored.userMessage,
+      replyMessage: stored.replyMessage,
+      reply: result.reply,
+      functionCalls: result.functionCalls,
+      aiDisabled: false,
+    };
+  }
+
+  private withLiveAssistant(id: string): Promise<ConversationWithAssistant | null> {
+    if (!UUID.test(id)) return Promise.resolve(null);
+    return this.prisma.conversation.findFirst({
+      where: { id, assistant: { deletedAt: null } },
+      include: { assistant: true },
+    });
+  }
+
+  private announce(message: Message): void {
+    this.deps.pubsub.publish("conversation:message", message.conversationId, {
+      conversationId: message.conversationId,
+      messageId: message.id,
+    });
+  }
+}
+
+/**
+ * An empty allow-list admits every origin. Otherwise the request's Origin must be listed (compared
+ * as scheme://host:port, so a trailing slash or letter case does not matter); a request without an
+ * Origin (not from a browser page) is refused too, as it cannot prove where it comes from.
+ */
+export function originAllowed(allowed: readonly string[], origin: string | null): boolean {
+  if (allowed.length === 0) return true;
+  const normalised = normaliseOrigin(origin);
+  return normalised !== null && allowed.some((entry) => normaliseOrigin(entry) === normalised);
+}
+
+function normaliseOrigin(value: string | null): string | null {
+  if (!value) return null;
+  try {
+    return new URL(value).origin.toLowerCase();
+  } catch {
+    return null;
+  }
+}

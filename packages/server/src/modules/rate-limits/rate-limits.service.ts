@@ -1,0 +1,119 @@
+import { Redis } from "ioredis";
+import {
+  type RateLimiterAbstract,
+  RateLimiterMemory,
+  RateLimiterRedis,
+  RateLimiterRes,
+} from "rate-limiter-flexible";
+import { AppError } from "../../errors.ts";
+import type { ServiceDeps } from "../../services.ts";
+
+/** Where a caller stands against one limit, for the RateLimit-* response headers. */
+export interface RateLimitStatus {
+  limit: number;
+  remaining: number;
+  /** Seconds until the window resets. */
+  resetSeconds: number;
+  /** Set when the request was refused: seconds to wait before trying again. */
+  retryAfterSeconds?: number;
+}
+
+/** Receives the status of each limit checked, so the transport can send it as headers. */
+export type RateLimitReporter = (status: RateLimitStatus) => void;
+
+export class RateLimitedError extends AppError {
+  constructor(message: string, retryAfter: number) {
+    super("RATE_LIMITED", message, { retryAfter });
+  }
+}
+
+/** The limits the service knows; each is a number of requests per minute from config. */
+export type LimitName = "reply" | "widgetStart" | "widgetMessage" | "conversationMessage";
+
+/**
+ * Fixed-window limits per key. With REDIS_URL the counters live in Redis, so the limit holds across
+ * every instance behind a load balancer; otherwise they live in this process's memory. If Redis
+ * stops answering, an in-memory limiter takes over rather than letting every request through or
+ * refusing them all.
+ */
+export class RateLimitsService {
+  readonly store: "redis" | "memory";
+  private readonly limiters: Record<LimitName, RateLimiterAbstract>;
+  private readonly redis: Redis | null;
+
+  constructor(deps: ServiceDeps) {
+    const { rateLimits, redisUrl } = deps.config;
+    const points: Record<LimitName, number> = {
+      reply: rateLimits.replyPerMinute,
+      widgetStart: rateLimits.widgetPerMinute,
+      widgetMessage: rateLimits.widgetPerMinute,
+      conversationMessage: rateLimits.conversationPerMinute,
+    };
+    this.redis = redisUrl ? new Redis(redisUrl, { maxRetriesPerRequest: 1, lazyConnect: true }) : null;
+    this.store = this.redis ? "redis" : "memory";
+    const build = (name: LimitName): RateLimiterAbstract => {
+      const options = { keyPrefix: `vg:rl:${name}`, points: points[name], duration: 60 };
+      if (!this.redis) return new RateLimiterMemory(options);
+      return new RateLimiterRedis({
+        ...options,
+        storeClient: this.redis,
+        insuranceLimiter: new RateLimiterMemory(options),
+      });
+    };
+    this.limiters = {
+      reply: build("reply"),
+      widgetStart: build("widgetStart"),
+      widgetMessage: build("widgetMessage"),
+      conversationMessage: build("conversationMessage"),
+    };
+  }
+
+  /**
+   * Counts one request against `limit` for `key`; reports the status either way, and throws
+   * RATE_LIMITED (with the seconds to wait) when the budget is spent.
+   */
+  async consume(limit: LimitName, key: string, report: RateLimitReporter, message: string): Promise<void> {
+    const limiter = this.limiters[limit];
+    try {
+      const result = await limiter.consume(key);
+      report(statusOf(limiter.points, result));
+    } catch (rejection) {
+      if (!(rejection instanceof RateLimiterRes)) throw rejection;
+      const status = statusOf(limiter.points, rejection);
+      const retryAfterSeconds = Math.max(1, status.resetSeconds);
+      report({ ...status, retryAfterSeconds });
+      throw new RateLimitedError(message, retryAfterSeconds);
+    }
+  }
+
+  async start(): Promise<void> {
+    await this.redis?.connect();
+  }
+
+  async stop(): Promise<void> {
+    if (this.redis && this.redis.status !== "end") await this.redis.quit().catch(() => undefined);
+  }
+}
+
+function statusOf(limit: number, result: RateLimiterRes): RateLimitStatus {
+  return {
+    limit,
+    remaining: Math.max(0, result.remainingPoints),
+    resetSeconds: Math.ceil(result.msBeforeNext / 1000),
+  };
+}
+
+/**
+ * A reporter that writes the IETF RateLimit header fields (and Retry-After on refusal) into
+ * `headers`. When several limits apply to one request, the one closest to running out is shown.
+ */
+export function rateLimitHeaderWriter(headers: Headers): RateLimitReporter {
+  return (status) => {
+    const shown = headers.get("RateLimit-Remaining");
+    if (shown !== null && Number(shown) < status.remaining && status.retryAfterSeconds === undefined) return;
+    headers.set("RateLimit-Limit", String(status.limit));
+    headers.set("RateLimit-Remaining", String(status.remaining));
+    headers.set("RateLimit-Reset", String(status.resetSeconds));
+    if (status.retryAfterSeconds !== undefined) headers.set("Retry-After", String(status.retryAfterSeconds));
+  };
+}

@@ -1,0 +1,127 @@
+import { encode } from "gpt-tokenizer";
+
+/** Values a prompt may refer to as `{{name}}`. */
+export type Variables = Record<string, string | number | boolean | null>;
+
+const PLACEHOLDER = /\{\{\s*([A-Za-z_][\w.-]*)\s*\}\}/g;
+
+/**
+ * Replaces `{{name}}` (spaces inside the braces allowed) with the variable's value. An unknown
+ * name is left as written, so a missing variable shows up in the conversation log instead of
+ * silently becoming an empty string.
+ */
+export function substituteVariables(template: string, variables: Variables): string {
+  return template.replace(PLACEHOLDER, (whole, name: string) => {
+    const value = variables[name];
+    return value === undefined || value === null ? whole : String(value);
+  });
+}
+
+/** Later layers win: assistant defaults, then the conversation's, then the request's. */
+export function mergeVariables(...layers: (Variables | null | undefined)[]): Variables {
+  return Object.assign({}, ...layers.filter(Boolean)) as Variables;
+}
+
+/** "Sunday, 22 November 2026, 14:05 (Europe/Paris, UTC+01:00)": what the model needs to reason about dates. */
+export function describeNow(now: Date, timezone: string): string {
+  const zone = safeZone(timezone);
+  const local = new Intl.DateTimeFormat("en-GB", {
+    timeZone: zone,
+    weekday: "long",
+    day: "numeric",
+    month: "long",
+    year: "numeric",
+    hour: "2-digit",
+    minute: "2-digit",
+    hourCycle: "h23",
+  }).format(now);
+  const offset =
+    new Intl.DateTimeFormat("en-US", { timeZone: zone, timeZoneName: "longOffset" })
+      .formatToParts(now)
+      .find((part) => part.type === "timeZoneName")
+      ?.value.replace("GMT", "UTC") ?? "UTC";
+  return `${local} (${zone}, ${offset === "UTC" ? "UTC+00:00" : offset})`;
+}
+
+function safeZone(timezone: string): string {
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: timezone });
+    return timezone;
+  } catch {
+    return "UTC";
+  }
+}
+
+/** A passage retrieved from the assistant's knowledge base. */
+export interface Passage {
+  content: string;
+  score: number;
+  source?: string | null;
+  documentName?: string | null;
+}
+
+export function renderPassages(passages: readonly Passage[]): string {
+  return passages
+    .map((passage, index) => {
+      const origin = [passage.documentName, passage.source].filter(Boolean).join(", ");
+      return `[${index + 1}]${origin ? ` (${origin})` : ""}\n${passage.content.trim()}`;
+    })
+    .join("\n\n");
+}
+
+export function buildSystemPrompt(options: {
+  systemPrompt: string;
+  variables: Variables;
+  timezone: string;
+  now: Date;
+  passages: readonly Passage[];
+  knowledgeTool: boolean;
+}): string {
+  const parts = [substituteVariables(options.systemPrompt, options.variables).trim()];
+  parts.push(`Current date and time: ${describeNow(options.now, options.timezone)}.`);
+  if (options.passages.length > 0) {
+    parts.push(
+      "Answer from the following knowledge-base passages when they are relevant. If they do not " +
+        "contain the answer, say that you do not know rather than guessing.\n\n" +
+        renderPassages(options.passages),
+    );
+  }
+  if (options.knowledgeTool) {
+    parts.push(
+      "Use the search_knowledge_base function to look up facts about the business before answering questions about it.",
+    );
+  }
+  return parts.filter(Boolean).join("\n\n");
+}
+
+/** A message of the stored history as the model sees it. */
+export interface HistoryMessage {
+  role: "user" | "assistant" | "operator";
+  content: string;
+}
+
+/** The most recent history the model is sent: at most this many messages... */
+export const HISTORY_MAX_MESSAGES = 30;
+/** ...and at most this many tokens of message text (cl100k/o200k-style count). */
+export const HISTORY_MAX_TOKENS = 3000;
+
+/**
+ * The newest messages that fit both budgets, oldest first. The newest message is always kept,
+ * cut to the token budget if it alone exceeds it, so the model always sees what it answers.
+ */
+export function historyWindow(history: readonly HistoryMessage[]): HistoryMessage[] {
+  const kept: HistoryMessage[] = [];
+  let tokens = 0;
+  for (let index = history.length - 1; index >= 0 && kept.length < HISTORY_MAX_MESSAGES; index--) {
+    const message = history[index]!;
+    const cost = encode(message.content).length + 4;
+    if (tokens + cost > HISTORY_MAX_TOKENS) {
+      if (kept.length === 0)
+        kept.push({ ...message, content: message.content.slice(0, HISTORY_MAX_TOKENS * 3) });
+      break;
+    }
+    tokens += cost;
+    kept.push(message);
+  }
+  return kept.reverse();
+}
