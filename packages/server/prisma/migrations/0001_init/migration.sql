@@ -168,6 +168,31 @@ CREATE TABLE "document_chunks" (
 );
 
 -- CreateTable
+CREATE TABLE "document_uploads" (
+    "documentId" INTEGER NOT NULL,
+    "contentBase64" TEXT NOT NULL,
+    "createdAt" TIMESTAMPTZ(6) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+
+    CONSTRAINT "document_uploads_pkey" PRIMARY KEY ("documentId")
+);
+
+-- CreateTable
+CREATE TABLE "background_jobs" (
+    "id" SERIAL NOT NULL,
+    "task" TEXT NOT NULL,
+    "payload" JSONB NOT NULL,
+    "jobKey" TEXT,
+    "attempts" INTEGER NOT NULL DEFAULT 0,
+    "maxAttempts" INTEGER NOT NULL DEFAULT 3,
+    "runAt" TIMESTAMPTZ(6) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "lockedAt" TIMESTAMPTZ(6),
+    "lastError" TEXT,
+    "createdAt" TIMESTAMPTZ(6) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+
+    CONSTRAINT "background_jobs_pkey" PRIMARY KEY ("id")
+);
+
+-- CreateTable
 CREATE TABLE "phone_numbers" (
     "id" SERIAL NOT NULL,
     "accountId" INTEGER NOT NULL,
@@ -451,6 +476,12 @@ CREATE INDEX "document_chunks_knowledgebaseId_idx" ON "document_chunks"("knowled
 CREATE UNIQUE INDEX "document_chunks_documentId_ordinal_key" ON "document_chunks"("documentId", "ordinal");
 
 -- CreateIndex
+CREATE UNIQUE INDEX "background_jobs_jobKey_key" ON "background_jobs"("jobKey");
+
+-- CreateIndex
+CREATE INDEX "background_jobs_runAt_idx" ON "background_jobs"("runAt");
+
+-- CreateIndex
 CREATE INDEX "phone_numbers_accountId_releasedAt_idx" ON "phone_numbers"("accountId", "releasedAt");
 
 -- CreateIndex
@@ -560,6 +591,9 @@ ALTER TABLE "document_chunks" ADD CONSTRAINT "document_chunks_documentId_fkey" F
 
 -- AddForeignKey
 ALTER TABLE "document_chunks" ADD CONSTRAINT "document_chunks_knowledgebaseId_fkey" FOREIGN KEY ("knowledgebaseId") REFERENCES "knowledgebases"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+-- AddForeignKey
+ALTER TABLE "document_uploads" ADD CONSTRAINT "document_uploads_documentId_fkey" FOREIGN KEY ("documentId") REFERENCES "documents"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
 -- AddForeignKey
 ALTER TABLE "phone_numbers" ADD CONSTRAINT "phone_numbers_accountId_fkey" FOREIGN KEY ("accountId") REFERENCES "accounts"("id") ON DELETE CASCADE ON UPDATE CASCADE;

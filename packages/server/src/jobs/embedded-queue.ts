@@ -1,0 +1,150 @@
+import type { Database } from "../db/client.ts";
+import type { Logger } from "../logger.ts";
+import {
+  DEFAULT_MAX_ATTEMPTS,
+  JobInterruptedError,
+  type JobPayload,
+  type JobQueue,
+  type TaskDefinition,
+} from "./job-queue.ts";
+
+const IDLE_POLL_MS = 1_000;
+
+interface ClaimedJob {
+  id: number;
+  task: string;
+  payload: JobPayload;
+  attempts: number;
+  maxAttempts: number;
+}
+
+/**
+ * The job runner of the embedded mode: jobs are rows of `background_jobs` in the PGlite database,
+ * run in this process. PGlite belongs to one process, so a job still locked at start was cut short by
+ * a stop or a crash and goes back to the queue.
+ */
+export class EmbeddedJobQueue implements JobQueue {
+  private readonly tasks = new Map<string, TaskDefinition>();
+  private readonly running = new Set<Promise<void>>();
+  private stopping = new AbortController();
+  private active = false;
+  private wake: (() => void) | null = null;
+  private loop: Promise<void> | null = null;
+
+  constructor(
+    private readonly deps: { db: Database; logger: Logger },
+    private readonly concurrency: number,
+  ) {}
+
+  define(task: string, definition: TaskDefinition): void {
+    this.tasks.set(task, definition);
+  }
+
+  async enqueue(task: string, payload: JobPayload, options: { key?: string } = {}): Promise<void> {
+    const maxAttempts = this.tasks.get(task)?.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
+    const prisma = this.deps.db.prisma;
+    const json = payload as never;
+    if (options.key) {
+      await prisma.backgroundJob.upsert({
+        where: { jobKey: options.key },
+        create: { task, payload: json, jobKey: options.key, maxAttempts },
+        update: { task, payload: json, attempts: 0, maxAttempts, runAt: new Date(), lastError: null },
+      });
+    } else {
+      await prisma.backgroundJob.create({ data: { task, payload: json, maxAttempts } });
+    }
+    this.wake?.();
+  }
+
+  async start(): Promise<void> {
+    const { count } = await this.deps.db.prisma.backgroundJob.updateMany({
+      where: { lockedAt: { not: null } },
+      data: { lockedAt: null },
+    });
+    if (count > 0) this.deps.logger.info("resuming interrupted jobs", { count });
+    this.stopping = new AbortController();
+    this.active = true;
+    this.loop = this.run();
+  }
+
+  async stop(): Promise<void> {
+    this.active = false;
+    this.stopping.abort(new JobInterruptedError());
+    this.wake?.();
+    await this.loop;
+    await Promise.allSettled([...this.running]);
+  }
+
+  private async run(): Promise<void> {
+    while (this.active) {
+      if (this.running.size >= this.concurrency) {
+        await Promise.race(this.running);
+        continue;
+      }
+      const job = await this.claim().catch((error: unknown) => {
+        this.deps.logger.error("claiming a job failed", { error });
+        return null;
+      });
+      if (!job) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, IDLE_POLL_MS);
+          this.wake = () => {
+            clearTimeout(timer);
+            resolve();
+          };
+        });
+        this.wake = null;
+        continue;
+      }
+      const execution = this.execute(job).finally(() => this.running.delete(execution));
+      this.running.add(execution);
+    }
+  }
+
+  private async claim(): Promise<ClaimedJob | null> {
+    const tasks = [...this.tasks.keys()];
+    if (tasks.length === 0) return null;
+    const rows = await this.deps.db.prisma.$queryRawUnsafe<ClaimedJob[]>(
+      `UPDATE "background_jobs" SET "lockedAt" = now(), "attempts" = "attempts" + 1
+       WHERE "id" = (
+         SELECT "id" FROM "background_jobs"
+         WHERE "lockedAt" IS NULL AND "runAt" <= now() AND "task" = ANY($1::text[])
+         ORDER BY "runAt", "id" LIMIT 1
+       )
+       RETURNING "id", "task", "payload", "attempts", "maxAttempts"`,
+      tasks,
+    );
+    return rows[0] ?? null;
+  }
+
+  private async execute(job: ClaimedJob): Promise<void> {
+    const definition = this.tasks.get(job.task)!;
+    const prisma = this.deps.db.prisma;
+    const signal = this.stopping.signal;
+    try {
+      await definition.run(job.payload, { signal, attempt: job.attempts, maxAttempts: job.maxAttempts });
+      await prisma.backgroundJob.delete({ where: { id: job.id } });
+    } catch (error) {
+      if (signal.aborted) {
+        // Stopping is not the job's fault: it goes back, unlocked, with its attempt returned.
+        await prisma.backgroundJob
+          .update({ where: { id: job.id }, data: { lockedAt: null, attempts: { decrement: 1 } } })
+          .catch(() => undefined);
+        return;
+      }
+      const message = error instanceof Error ? error.message : String(error);
+      if (job.attempts >= job.maxAttempts) {
+        this.deps.logger.error("job failed for good", { task: job.task, jobId: job.id, error });
+        await definition.onGiveUp?.(job.payload, error);
+        await prisma.backgroundJob.delete({ where: { id: job.id } });
+        return;
+      }
+      this.deps.logger.warn("job failed, retrying", { task: job.task, jobId: job.id, error: message });
+      const backoffMs = 1_000 * 2 ** (job.attempts - 1);
+      await prisma.backgroundJob.update({
+        where: { id: job.id },
+        data: { lockedAt: null, lastError: message, runAt: new Date(Date.now() + backoffMs) },
+      });
+    }
+  }
+}

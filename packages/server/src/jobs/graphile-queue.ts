@@ -1,0 +1,102 @@
+import {
+  Logger as GraphileLogger,
+  makeWorkerUtils,
+  type Runner,
+  run,
+  type Task,
+  type WorkerUtils,
+} from "graphile-worker";
+import type pg from "pg";
+import type { Logger } from "../logger.ts";
+import {
+  DEFAULT_MAX_ATTEMPTS,
+  JobInterruptedError,
+  type JobPayload,
+  type JobQueue,
+  type TaskDefinition,
+} from "./job-queue.ts";
+
+/**
+ * Jobs on PostgreSQL through graphile-worker: every instance runs a worker on the same tables, so
+ * the instances share the work, and a job cut short by a stop is retried by whichever is running.
+ */
+export class GraphileJobQueue implements JobQueue {
+  private readonly tasks = new Map<string, TaskDefinition>();
+  private runner: Runner | null = null;
+  private utils: WorkerUtils | null = null;
+  private stopping = new AbortController();
+
+  constructor(
+    private readonly deps: { pgPool: pg.Pool; logger: Logger },
+    private readonly concurrency: number,
+  ) {}
+
+  define(task: string, definition: TaskDefinition): void {
+    this.tasks.set(task, definition);
+  }
+
+  async enqueue(task: string, payload: JobPayload, options: { key?: string } = {}): Promise<void> {
+    const utils = await this.workerUtils();
+    await utils.addJob(task, payload, {
+      maxAttempts: this.tasks.get(task)?.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
+      ...(options.key ? { jobKey: options.key, jobKeyMode: "replace" as const } : {}),
+    });
+  }
+
+  async start(): Promise<void> {
+    this.stopping = new AbortController();
+    const taskList: Record<string, Task> = {};
+    for (const [name, definition] of this.tasks)
+      taskList[name] = (payload, helpers) => this.runTask(definition, payload as JobPayload, helpers);
+    this.runner = await run({
+      pgPool: this.deps.pgPool,
+      concurrency: this.concurrency,
+      noHandleSignals: true,
+      pollInterval: 1_000,
+      taskList,
+      logger: graphileLogger(this.deps.logger),
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.stopping.abort(new JobInterruptedError());
+    await this.runner?.stop();
+    this.runner = null;
+    await this.utils?.release();
+    this.utils = null;
+  }
+
+  private async runTask(
+    definition: TaskDefinition,
+    payload: JobPayload,
+    helpers: Parameters<Task>[1],
+  ): Promise<void> {
+    const signal = AbortSignal.any([this.stopping.signal, helpers.abortSignal]);
+    const { attempts, max_attempts: maxAttempts } = helpers.job;
+    try {
+      await definition.run(payload, { signal, attempt: attempts, maxAttempts });
+    } catch (error) {
+      if (!signal.aborted && attempts >= maxAttempts) await definition.onGiveUp?.(payload, error);
+      throw error;
+    }
+  }
+
+  private async workerUtils(): Promise<WorkerUtils> {
+    this.utils ??= await makeWorkerUtils({
+      pgPool: this.deps.pgPool,
+      logger: graphileLogger(this.deps.logger),
+    });
+    return this.utils;
+  }
+}
+
+/** graphile-worker's messages, sent to our logger at matching levels. */
+function graphileLogger(logger: Logger): GraphileLogger {
+  return new GraphileLogger((scope) => (level, message, meta) => {
+    const fields = { scope, meta };
+    if (level === "error") logger.error(message, fields);
+    else if (level === "warning") logger.warn(message, fields);
+    else if (level === "info") logger.info(message, fields);
+    else logger.debug(message, fields);
+  });
+}

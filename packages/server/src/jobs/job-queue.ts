@@ -1,0 +1,37 @@
+import type { Lifecycle } from "../services.ts";
+
+export type JobPayload = Record<string, unknown>;
+
+export interface JobContext {
+  /** Aborted when the server stops: the job should end quickly; it runs again on the next start. */
+  signal: AbortSignal;
+  attempt: number;
+  maxAttempts: number;
+}
+
+export interface TaskDefinition {
+  run(payload: JobPayload, context: JobContext): Promise<void>;
+  /** Retries of an unexpected failure or interruption; default 3. */
+  maxAttempts?: number;
+  /** Called when the last attempt failed, so the task can record a lasting outcome. */
+  onGiveUp?(payload: JobPayload, error: unknown): Promise<void>;
+}
+
+/**
+ * Durable background work. Jobs survive restarts: the embedded runner keeps them in a table of the
+ * PGlite database; on PostgreSQL graphile-worker shares them between every instance.
+ */
+export interface JobQueue extends Lifecycle {
+  define(task: string, definition: TaskDefinition): void;
+  /** `key` deduplicates: a pending job with the same key is replaced rather than doubled. */
+  enqueue(task: string, payload: JobPayload, options?: { key?: string }): Promise<void>;
+}
+
+export const DEFAULT_MAX_ATTEMPTS = 3;
+
+export class JobInterruptedError extends Error {
+  constructor() {
+    super("The job was interrupted because the server is stopping.");
+    this.name = "JobInterruptedError";
+  }
+}

@@ -1,0 +1,212 @@
+import type { Prisma } from "../../generated/prisma/client.ts";
+import type { JobContext } from "../../jobs/index.ts";
+import type { ServiceDeps } from "../../services.ts";
+import { type Embedder, toVectorLiteral } from "../embeddings/embedder.ts";
+import { type Chunk, chunkSections } from "./chunking.ts";
+import { extractFile, type Section } from "./extract.ts";
+import { detectFileType } from "./file-types.ts";
+import { IngestionFailure } from "./ingestion-failure.ts";
+import { readWebsite } from "./website.ts";
+
+const EMBED_BATCH = 64;
+/** Progress is stored and published at most this often, so a 500-page PDF does not mean 500 writes. */
+const PROGRESS_INTERVAL_MS = 250;
+
+export interface IngestionHooks {
+  markStage(documentId: number, data: Prisma.DocumentUpdateManyMutationInput): Promise<void>;
+  finish(
+    documentId: number,
+    outcome: { status: "active"; chunkCount: number } | { status: "failed"; failureReason: string },
+  ): Promise<void>;
+}
+
+/**
+ * The background processing of one document: read the source, extract text, cut passages, embed
+ * them and store them for vector and full-text search. Runs from the job queue, never in a request.
+ */
+export class DocumentIngestion {
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly embedder: Embedder,
+    private readonly hooks: IngestionHooks,
+  ) {}
+
+  async process(documentId: number, job: JobContext): Promise<void> {
+    const prisma = this.deps.db.prisma;
+    const { count } = await prisma.document.updateMany({
+      where: { id: documentId, status: "processing" },
+      data: {
+        attempts: { increment: 1 },
+        startedAt: new Date(),
+        pagesDone: 0,
+        pagesTotal: null,
+        chunkCount: 0,
+      },
+    });
+    // Deleted, or already finished by an earlier run of a duplicated job.
+    if (count === 0) return;
+    const document = await prisma.document.findUniqueOrThrow({ where: { id: documentId } });
+    const timeoutMs = this.deps.config.documentTimeoutSeconds * 1000;
+    const deadline = AbortSignal.timeout(timeoutMs);
+    const signal = AbortSignal.any([job.signal, deadline]);
+
+    try {
+      // A resumed run starts over: passages of an interrupted run are incomplete.
+      await prisma.documentChunk.deleteMany({ where: { documentId } });
+      await this.hooks.markStage(documentId, { stage: document.type === "website" ? "fetching" : "parsing" });
+      const sections = await this.readSource(document, signal);
+      signal.throwIfAborted();
+      await this.hooks.markStage(documentId, { stage: "chunking" });
+      const chunks = chunkSections(sections);
+      if (chunks.length === 0) throw new IngestionFailure("No text was found in the document.");
+      await this.hooks.markStage(documentId, { stage: "embedding", chunkCount: 0 });
+      await this.storeChunks(document.id, document.knowledgebaseId, chunks, signal);
+      await this.hooks.finish(documentId, { status: "active", chunkCount: chunks.length });
+    } catch (error) {
+      if (job.signal.aborted) throw error;
+      const stillThere = await prisma.document.count({ where: { id: documentId } });
+      if (stillThere === 0) return;
+      if (deadline.aborted) {
+        return this.hooks.finish(documentId, {
+          status: "failed",
+          failureReason: `Processing took longer than ${this.deps.config.documentTimeoutSeconds} seconds and was stopped.`,
+        });
+      }
+      if (error instanceof IngestionFailure) {
+        return this.hooks.finish(documentId, { status: "failed", failureReason: error.message });
+      }
+      this.deps.logger.error("document processing failed", { documentId, attempt: job.attempt, error });
+      if (job.attempt < job.maxAttempts) throw error;
+      await this.hooks.finish(documentId, { status: "failed", failureReason: describeUnexpected(error) });
+    }
+  }
+
+  /** Embeds again the passages made by another embedder (after the configuration changed). */
+  async reembed(documentId: number, signal: AbortSignal): Promise<void> {
+    const prisma = this.deps.db.prisma;
+    for (;;) {
+      signal.throwIfAborted();
+      const stale = await prisma.documentChunk.findMany({
+        where: { documentId, OR: [{ embedder: { not: this.embedder.id } }, { embedder: null }] },
+        select: { id: true, content: true },
+        orderBy: { id: "asc" },
+        take: EMBED_BATCH,
+      });
+      if (stale.length === 0) return;
+      const vectors = await this.embedder.embed(
+        stale.map((chunk) => chunk.content),
+        signal,
+      );
+      for (const [index, chunk] of stale.entries()) {
+        await prisma.$executeRawUnsafe(
+          `UPDATE "document_chunks" SET "embedding" = $1::vector, "embedder" = $2 WHERE "id" = $3`,
+          toVectorLiteral(vectors[index]!),
+          this.embedder.id,
+          chunk.id,
+        );
+      }
+    }
+  }
+
+  private async readSource(
+    document: {
+      id: number;
+      type: string;
+      url: string | null;
+      links: Prisma.JsonValue;
+      relativeLinksLimit: number | null;
+    },
+    signal: AbortSignal,
+  ): Promise<Section[]> {
+    let lastReport = 0;
+    const onProgress = async (pagesDone: number, pagesTotal: number) => {
+      const now = Date.now();
+      if (now - lastReport < PROGRESS_INTERVAL_MS && pagesDone < pagesTotal) return;
+      lastReport = now;
+      await this.hooks.markStage(document.id, { pagesDone, pagesTotal });
+    };
+    if (document.type === "website") {
+      const source = document.url
+        ? { kind: "crawl" as const, url: document.url, relativeLinksLimit: document.relativeLinksLimit ?? 0 }
+        : { kind: "links" as const, links: (document.links as string[] | null) ?? [] };
+      const sections = await readWebsite(source, {
+        allowList: this.deps.config.outboundAllowList,
+        signal,
+        onProgress,
+      });
+      await this.hooks.markStage(document.id, { stage: "parsing" });
+      return sections;
+    }
+    const upload = await this.deps.db.prisma.documentUpload.findUnique({
+      where: { documentId: document.id },
+    });
+    if (!upload) throw new IngestionFailure("The uploaded file is no longer available; upload it again.");
+    const content = Buffer.from(upload.contentBase64, "base64");
+    const type = detectFileType(content);
+    if (type !== document.type)
+      throw new IngestionFailure(`The file is not a valid ${document.type.toUpperCase()} file.`);
+    return extractFile(type, content, onProgress, signal);
+  }
+
+  private async storeChunks(
+    documentId: number,
+    knowledgebaseId: number,
+    chunks: Chunk[],
+    signal: AbortSignal,
+  ): Promise<void> {
+    for (let start = 0; start < chunks.length; start += EMBED_BATCH) {
+      signal.throwIfAborted();
+      const batch = chunks.slice(start, start + EMBED_BATCH);
+      let vectors: number[][];
+      try {
+        vectors = await this.embedder.embed(
+          batch.map((chunk) => chunk.content),
+          signal,
+        );
+      } catch (error) {
+        if (signal.aborted) throw error;
+        throw new EmbeddingServiceError(error);
+      }
+      const values: string[] = [];
+      const params: unknown[] = [];
+      for (const [index, chunk] of batch.entries()) {
+        const at = params.length;
+        values.push(
+          `($${at + 1}, $${at + 2}, $${at + 3}, $${at + 4}, $${at + 5}, $${at + 6}, $${at + 7}, $${at + 8}::vector, to_tsvector('english', $${at + 4}))`,
+        );
+        params.push(
+          documentId,
+          knowledgebaseId,
+          start + index,
+          chunk.content,
+          chunk.tokenCount,
+          chunk.source,
+          this.embedder.id,
+          toVectorLiteral(vectors[index]!),
+        );
+      }
+      await this.deps.db.prisma.$executeRawUnsafe(
+        `INSERT INTO "document_chunks"
+           ("documentId", "knowledgebaseId", "ordinal", "content", "tokenCount", "source", "embedder", "embedding", "searchVector")
+         VALUES ${values.join(", ")}`,
+        ...params,
+      );
+      await this.hooks.markStage(documentId, { chunkCount: start + batch.length });
+    }
+  }
+}
+
+/** The embedding service kept failing after the client's own retries; the job retries the document. */
+class EmbeddingServiceError extends Error {
+  constructor(cause: unknown) {
+    super(`The embedding service failed: ${cause instanceof Error ? cause.message : String(cause)}`, {
+      cause,
+    });
+    this.name = "EmbeddingServiceError";
+  }
+}
+
+function describeUnexpected(error: unknown): string {
+  if (error instanceof EmbeddingServiceError) return error.message;
+  return "An unexpected error stopped processing; try again later.";
+}
