@@ -3,6 +3,9 @@ import { type RestError, restErrorOf } from "./errors.ts";
 import type { GraphQLExecutor, HttpMethod, RestRequest, RestResponse, RouteDefinition } from "./route.ts";
 
 const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
+/** A 20 MB file plus room for the other form fields and multipart framing. */
+const MULTIPART_BODY_LIMIT_BYTES = 21 * 1024 * 1024;
+const UPLOAD_TOO_LARGE = { status: 413, message: "The uploaded file is too large (limit 20 MB)." };
 const INT = /^\d{1,10}$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -149,11 +152,15 @@ type BodyResult = { value: Record<string, unknown> } | { error: { status: number
 async function readBody(request: Request): Promise<BodyResult> {
   if (request.method === "GET" || request.method === "HEAD" || !request.body) return { value: {} };
   const declared = Number(request.headers.get("content-length") ?? "0");
+  const type = request.headers.get("content-type") ?? "";
+  if (type.includes("multipart/form-data")) {
+    // A body declared larger than any acceptable upload is refused before a byte of it is read.
+    if (declared > MULTIPART_BODY_LIMIT_BYTES) return { error: UPLOAD_TOO_LARGE };
+    return readMultipart(request);
+  }
   if (declared > JSON_BODY_LIMIT_BYTES) {
     return { error: { status: 413, message: "The request body is too large (limit 1 MB)." } };
   }
-  const type = request.headers.get("content-type") ?? "";
-  if (type.includes("multipart/form-data")) return readMultipart(request);
   if (type.includes("application/x-www-form-urlencoded")) {
     const text = await request.text();
     return { value: Object.fromEntries(new URLSearchParams(text)) };
@@ -184,9 +191,7 @@ async function readMultipart(request: Request): Promise<BodyResult> {
     form = await request.formData();
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    if (/size|limit|large/i.test(message)) {
-      return { error: { status: 413, message: "The uploaded file is too large (limit 20 MB)." } };
-    }
+    if (/size|limit|large/i.test(message)) return { error: UPLOAD_TOO_LARGE };
     return { error: { status: 400, message: "The multipart body could not be read." } };
   }
   const value: Record<string, unknown> = {};

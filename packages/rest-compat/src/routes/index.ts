@@ -5,6 +5,7 @@ import { assistantRoutes } from "./assistants.ts";
 import { authRoutes } from "./auth.ts";
 import { callRoutes } from "./calls.ts";
 import { conversationRoutes } from "./conversations.ts";
+import { knowledgebaseRoutes } from "./knowledgebases.ts";
 import { leadRoutes } from "./leads.ts";
 import { phoneNumberRoutes } from "./phone-numbers.ts";
 import { voiceRoutes } from "./voices.ts";
@@ -14,6 +15,7 @@ import { widgetRoutes } from "./widget.ts";
 export const routes: readonly RouteDefinition[] = [
   ...authRoutes,
   ...apiKeyRoutes,
+  ...knowledgebaseRoutes,
   ...assistantRoutes,
   ...voiceRoutes,
   ...phoneNumberRoutes,

@@ -123,7 +123,7 @@ export async function readWebsite(
         const key = withoutHash(link);
         if (link.hostname !== start.hostname || seen.has(key)) continue;
         seen.add(key);
-        queue.push(link);
+        queue.push(new URL(key));
         planned++;
       }
       await options.onProgress(visited, planned);
