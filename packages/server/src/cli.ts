@@ -21,21 +21,33 @@ Configuration comes from the same environment variables as the server (DATABASE_
 With the embedded database, stop the server first: one process at a time may open it.
 --json prints one JSON document on stdout, for scripts.`;
 
-const { positionals, values } = parseArgs({
-  allowPositionals: true,
-  options: {
-    email: { type: "string" },
-    password: { type: "string" },
-    name: { type: "string" },
-    "account-name": { type: "string" },
-    balance: { type: "string" },
-    timezone: { type: "string" },
-    amount: { type: "string" },
-    description: { type: "string" },
-    json: { type: "boolean", default: false },
-    help: { type: "boolean", short: "h", default: false },
-  },
-});
+function parseCommandLine() {
+  try {
+    return parseArgs({
+      allowPositionals: true,
+      options: {
+        email: { type: "string" },
+        password: { type: "string" },
+        name: { type: "string" },
+        "account-name": { type: "string" },
+        balance: { type: "string" },
+        timezone: { type: "string" },
+        amount: { type: "string" },
+        description: { type: "string" },
+        json: { type: "boolean", default: false },
+        help: { type: "boolean", short: "h", default: false },
+      },
+    });
+  } catch (error) {
+    // A negative number after an option reads as an option: say how to pass it.
+    process.stderr.write(
+      `${(error as Error).message}\nWrite values that start with "-" as --option=value.\n\n${USAGE}\n`,
+    );
+    process.exit(2);
+  }
+}
+
+const { positionals, values } = parseCommandLine();
 
 const command = positionals[0];
 

@@ -1,0 +1,63 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "./env.ts";
+
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  return [];
+}
+
+describe("configuration", () => {
+  it("has working defaults for the embedded mode", () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 4000,
+      host: "127.0.0.1",
+      databaseUrl: undefined,
+      redisUrl: undefined,
+      publicBaseUrl: "http://127.0.0.1:4000",
+      pricing: { messagePrice: "0.01", replyPrice: "0.01" },
+      rateLimits: { replyPerMinute: 5 },
+    });
+    expect(config.dataDir).toMatch(/\.data$/);
+  });
+
+  it("names every variable with a wrong value", () => {
+    const problems = problemsOf({
+      PORT: "eighty",
+      DATABASE_URL: "mysql://localhost/db",
+      REDIS_URL: "localhost:6379",
+      PUBLIC_BASE_URL: "voxgate.example.com",
+      OPENAI_BASE_URL: "ftp://x",
+    });
+    for (const name of ["PORT", "DATABASE_URL", "REDIS_URL", "PUBLIC_BASE_URL", "OPENAI_BASE_URL"]) {
+      expect(problems.some((problem) => problem.startsWith(`${name}:`))).toBe(true);
+    }
+    expect(problemsOf({ PORT: "70000" })[0]).toMatch(/^PORT: must be between 0 and 65535/);
+  });
+
+  it("accepts real values and normalises the public base URL", () => {
+    const config = loadConfig({
+      PORT: "8080",
+      HOST: "0.0.0.0",
+      DATABASE_URL: "postgresql://user:pw@db:5432/voxgate",
+      REDIS_URL: "redis://cache:6379",
+      PUBLIC_BASE_URL: "https://voice.example.com/",
+      OPENAI_API_KEY: "sk-test",
+      OPENAI_BASE_URL: "http://llm.internal/v1",
+      VOXGATE_OUTBOUND_ALLOWLIST: "10.0.0.0/8, tools.internal",
+    });
+    expect(config.publicBaseUrl).toBe("https://voice.example.com");
+    expect(config.databaseUrl).toBe("postgresql://user:pw@db:5432/voxgate");
+    expect(config.outboundAllowList).toEqual(["10.0.0.0/8", "tools.internal"]);
+    expect(loadConfig({ HOST: "0.0.0.0", PORT: "9" }).publicBaseUrl).toBe("http://localhost:9");
+  });
+
+  it("treats empty variables as unset", () => {
+    expect(loadConfig({ DATABASE_URL: "", REDIS_URL: "" })).toMatchObject({ databaseUrl: undefined, redisUrl: undefined });
+  });
+});
