@@ -16,6 +16,7 @@ if (!haveServices) {
 
 export default defineConfig({
   test: {
+    reporters: ["default", "./scripts/summary-reporter.ts"],
     projects: [
       "packages/rest-compat",
       {
