@@ -86,20 +86,23 @@ export const leadRoutes: RouteDefinition[] = [
       body: { message: "Lead created successfully.", data: restLead(data.createLead as LeadData) },
     }),
     // The request field keeps the legacy spelling, so its errors do too.
-    errorBody: (error) =>
-      defaultErrorBody(
-        error.fields
+    errorBody: (error) => {
+      const legacy = (text: string) => text.replace("allow duplicate", "allow dupplicate");
+      return defaultErrorBody({
+        ...error,
+        message: legacy(error.message),
+        ...(error.fields
           ? {
-              ...error,
               fields: Object.fromEntries(
                 Object.entries(error.fields).map(([field, messages]) => [
                   field === "allow_duplicate" ? "allow_dupplicate" : field,
-                  messages,
+                  messages.map(legacy),
                 ]),
               ),
             }
-          : error,
-      ),
+          : {}),
+      });
+    },
   },
   {
     method: "GET",

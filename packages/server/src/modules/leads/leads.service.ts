@@ -49,7 +49,7 @@ const CreateLeadInput = z.object({
     .int("The campaign id field must be an integer."),
   variables: leadVariables("variables"),
   allowDuplicate: z
-    .boolean({ error: "The allow dupplicate field must be true or false." })
+    .boolean({ error: "The allow duplicate field must be true or false." })
     .nullish()
     .transform((value) => value ?? false),
   secondaryContacts: z
