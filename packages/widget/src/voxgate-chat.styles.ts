@@ -6,8 +6,6 @@ import { css } from "lit";
  */
 export const voxgateChatStyles = css`
   :host {
-    --_accent: var(--voxgate-accent-color, var(--_accent-setting, #4f46e5));
-    --_on-accent: var(--voxgate-accent-text-color, var(--_on-accent-setting, #ffffff));
     --_font: var(--voxgate-font-family, system-ui, -apple-system, "Segoe UI", Roboto, sans-serif);
     --_radius: var(--voxgate-radius, 16px);
     --_offset: var(--voxgate-offset, 20px);
@@ -23,7 +21,10 @@ export const voxgateChatStyles = css`
     display: none;
   }
 
+  /* Declared where the assistant's colour is set (inline on .root), so that var() can see it. */
   .root {
+    --_accent: var(--voxgate-accent-color, var(--_accent-setting, #4f46e5));
+    --_on-accent: var(--voxgate-accent-text-color, var(--_on-accent-setting, #ffffff));
     --_background: var(--voxgate-background, #ffffff);
     --_surface: var(--voxgate-surface, #f3f4f6);
     --_text: var(--voxgate-text-color, #111827);

@@ -1,0 +1,113 @@
+import { createServer } from "node:net";
+import { fileURLToPath } from "node:url";
+import { build } from "vite";
+import type { TestProject } from "vitest/node";
+import { type App, buildApp } from "../../../server/src/app.ts";
+import { loadConfig } from "../../../server/src/env.ts";
+import { createLogger } from "../../../server/src/logger.ts";
+import { type FakeOpenAI, startFakeOpenAI } from "../../../server/test/support/fake-openai.ts";
+import { startControlServer } from "./control-server.ts";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** The real Voxgate server the widget talks to, with generous rate limits. */
+    apiBase: string;
+    /** A second server whose per-conversation message limit is 2 a minute. */
+    strictApiBase: string;
+    /** Arranges data for a test (see control-server.ts). */
+    controlUrl: string;
+    /** A loopback port where nothing listens: the "network down" case. */
+    closedApiBase: string;
+    /** The main server through a relay that tests cut and restore (`/network` on the control server). */
+    flakyApiBase: string;
+  }
+}
+
+/** Messages that start with this make the scripted model answer with the rest, verbatim. */
+export const SAY_PREFIX = "say:";
+/** Messages that contain this make the scripted model answer after a pause, to show the typing indicator. */
+export const SLOW_MARKER = "(slowly)";
+
+const widgetRoot = fileURLToPath(new URL("../../", import.meta.url));
+
+/**
+ * Builds the widget (the embed tests load dist/voxgate-chat.js from the server), then starts two
+ * real Voxgate servers on loopback port 0 over in-memory PGlite, both answering through the real
+ * `openai` client from an OpenAI-compatible test server.
+ */
+export default async function setup(project: TestProject) {
+  await build({ root: widgetRoot, logLevel: "warn" });
+  await build({ root: widgetRoot, mode: "embed", logLevel: "warn" });
+
+  // Whatever started before a failure is stopped, or the test process would never exit.
+  const cleanups: (() => Promise<void>)[] = [];
+  const teardown = async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup();
+  };
+  try {
+    const llm = await startFakeOpenAI();
+    cleanups.push(() => llm.close());
+    scriptReplies(llm);
+    const generous = "100000";
+    const main = await startServer(llm, {
+      VOXGATE_WIDGET_RATE_LIMIT_PER_MINUTE: generous,
+      VOXGATE_CONVERSATION_RATE_LIMIT_PER_MINUTE: generous,
+    });
+    cleanups.push(() => main.app.close());
+    const strict = await startServer(llm, {
+      VOXGATE_WIDGET_RATE_LIMIT_PER_MINUTE: generous,
+      VOXGATE_CONVERSATION_RATE_LIMIT_PER_MINUTE: "2",
+    });
+    cleanups.push(() => strict.app.close());
+    const control = await startControlServer(
+      { main: main.app, strict: strict.app },
+      { main: main.url, strict: strict.url },
+    );
+    cleanups.push(() => control.close());
+
+    project.provide("apiBase", main.url);
+    project.provide("strictApiBase", strict.url);
+    project.provide("controlUrl", control.url);
+    project.provide("flakyApiBase", control.flakyApiBase);
+    project.provide("closedApiBase", `http://127.0.0.1:${await closedPort()}`);
+  } catch (error) {
+    await teardown();
+    throw error;
+  }
+  return teardown;
+}
+
+function scriptReplies(llm: FakeOpenAI) {
+  llm.respondWith((request) => {
+    const last = request.messages.findLast((message) => message.role === "user")?.content ?? "";
+    const content = last.startsWith(SAY_PREFIX) ? last.slice(SAY_PREFIX.length).trimStart() : `Echo: ${last}`;
+    return { content, delayMs: last.includes(SLOW_MARKER) ? 1500 : 0 };
+  });
+}
+
+async function startServer(llm: FakeOpenAI, env: Record<string, string>): Promise<{ app: App; url: string }> {
+  const config = loadConfig({
+    NODE_ENV: "test",
+    PORT: "0",
+    LOG_LEVEL: "silent",
+    VOXGATE_SEED_DEMO: "false",
+    OPENAI_API_KEY: "test-key",
+    OPENAI_BASE_URL: llm.baseUrl,
+    ...env,
+  });
+  const app = await buildApp(config, {
+    database: { kind: "pglite", dataDir: undefined },
+    logger: createLogger("silent"),
+  });
+  const url = await app.listen(0, "127.0.0.1");
+  return { app, url };
+}
+
+/** A port that was free a moment ago and is closed now: connections to it are refused. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return typeof address === "object" && address ? address.port : 9;
+}

@@ -1,0 +1,42 @@
+import { createRequire } from "node:module";
+import { playwright } from "@vitest/browser-playwright";
+import { defineProject } from "vitest/config";
+
+// The global setup runs the real server in process; like the server's own config, it must get the
+// CJS graphql that graphql-yoga gets, or `instanceof GraphQLError` fails across two copies.
+const serverRequire = createRequire(new URL("../server/package.json", import.meta.url));
+
+export default defineProject({
+  resolve: {
+    alias: [{ find: /^graphql$/, replacement: serverRequire.resolve("graphql") }],
+  },
+  test: {
+    name: "widget",
+    include: ["test/**/*.test.ts"],
+    globalSetup: ["test/support/global-setup.ts"],
+    testTimeout: 30_000,
+    hookTimeout: 120_000,
+    // expect.element waits for replies that pass through a real server and model round trip.
+    expect: { poll: { timeout: 8_000 } },
+    browser: {
+      enabled: true,
+      headless: true,
+      screenshotFailures: false,
+      viewport: { width: 1280, height: 800 },
+      provider: playwright({
+        launchOptions: {
+          executablePath: "/usr/bin/chromium",
+          args: [
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+          ],
+        },
+      }),
+      instances: [{ browser: "chromium" }],
+    },
+  },
+});
