@@ -52,6 +52,7 @@ const EnvSchema = z.object({
   VOXGATE_REPLY_RATE_LIMIT_PER_MINUTE: positiveInt.default(5),
   VOXGATE_WIDGET_RATE_LIMIT_PER_MINUTE: positiveInt.default(30),
   VOXGATE_CONVERSATION_RATE_LIMIT_PER_MINUTE: positiveInt.default(10),
+  VOXGATE_REDIS_KEY_PREFIX: z.string().regex(/^[\w:.-]{1,64}$/, "must be 1 to 64 letters, digits, _ : . or -").default("voxgate"),
   VOXGATE_DOCUMENT_TIMEOUT_SECONDS: positiveInt.default(300),
   VOXGATE_WORKER_CONCURRENCY: positiveInt.max(32, "must be at most 32").default(2),
   VOXGATE_SEED_DEMO: z
@@ -90,6 +91,8 @@ export interface Config {
    * messages per conversation.
    */
   rateLimits: { replyPerMinute: number; widgetPerMinute: number; conversationPerMinute: number };
+  /** Prefix of the keys Voxgate keeps in Redis (rate-limit counters), so deployments can share one Redis. */
+  redisKeyPrefix: string;
   documentTimeoutSeconds: number;
   workerConcurrency: number;
   /** Base of every absolute URL the API returns (pagination links, widget script); no trailing slash. */
@@ -144,6 +147,7 @@ export function loadConfig(source: EnvInput | NodeJS.ProcessEnv = process.env): 
       widgetPerMinute: env.VOXGATE_WIDGET_RATE_LIMIT_PER_MINUTE,
       conversationPerMinute: env.VOXGATE_CONVERSATION_RATE_LIMIT_PER_MINUTE,
     },
+    redisKeyPrefix: env.VOXGATE_REDIS_KEY_PREFIX,
     documentTimeoutSeconds: env.VOXGATE_DOCUMENT_TIMEOUT_SECONDS,
     workerConcurrency: env.VOXGATE_WORKER_CONCURRENCY,
     publicBaseUrl: (env.PUBLIC_BASE_URL ?? `http://${displayHost(env.HOST)}:${env.PORT}`).replace(/\/+$/, ""),

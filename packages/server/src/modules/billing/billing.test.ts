@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FakeOpenAI, startFakeOpenAI } from "../../../test/support/fake-openai.ts";
 import { startTestApp, type TestApp } from "../../../test/support/test-app.ts";
-import { createAssistant } from "../conversations/conversations.fixtures.ts";
+import { createAssistant, ownRateLimitKeys } from "../conversations/conversations.fixtures.ts";
 
 let t: TestApp;
 let fake: FakeOpenAI;
@@ -12,6 +12,7 @@ beforeAll(async () => {
   fake.setLatency(30);
   t = await startTestApp({
     env: {
+      ...ownRateLimitKeys(),
       OPENAI_BASE_URL: fake.baseUrl,
       OPENAI_API_KEY: "sk-test",
       VOXGATE_WIDGET_RATE_LIMIT_PER_MINUTE: "1000",

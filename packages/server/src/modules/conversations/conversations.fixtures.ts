@@ -1,6 +1,15 @@
+import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { TestAccount, TestApp } from "../../../test/support/test-app.ts";
+
+/**
+ * A Redis key prefix of its own for one test app: in the postgres project every app shares one
+ * Redis, and rate-limit counters of one test must not spend another's budget.
+ */
+export function ownRateLimitKeys(): { VOXGATE_REDIS_KEY_PREFIX: string } {
+  return { VOXGATE_REDIS_KEY_PREFIX: `test-${randomBytes(6).toString("hex")}` };
+}
 
 /** An assistant stored directly: the assistants API is another module's concern. */
 export function createAssistant(

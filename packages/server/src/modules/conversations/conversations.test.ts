@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { type FakeOpenAI, startFakeOpenAI } from "../../../test/support/fake-openai.ts";
 import { startTestApp, type TestAccount, type TestApp } from "../../../test/support/test-app.ts";
-import { createAssistant } from "./conversations.fixtures.ts";
+import { createAssistant, ownRateLimitKeys } from "./conversations.fixtures.ts";
 
 const FORMAT_A = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 const SITE = "https://shop.example";
@@ -17,6 +17,7 @@ beforeAll(async () => {
   fake = await startFakeOpenAI();
   t = await startTestApp({
     env: {
+      ...ownRateLimitKeys(),
       OPENAI_BASE_URL: fake.baseUrl,
       OPENAI_API_KEY: "sk-test",
       VOXGATE_WIDGET_RATE_LIMIT_PER_MINUTE: "1000",
@@ -244,6 +245,7 @@ describe("widget rate limits", () => {
   it("limits messages per conversation and per client IP with 429, Retry-After and RateLimit headers", async () => {
     const limited = await startTestApp({
       env: {
+        ...ownRateLimitKeys(),
         OPENAI_BASE_URL: fake.baseUrl,
         OPENAI_API_KEY: "sk-test",
         VOXGATE_CONVERSATION_RATE_LIMIT_PER_MINUTE: "2",

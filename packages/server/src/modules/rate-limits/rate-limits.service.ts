@@ -52,7 +52,11 @@ export class RateLimitsService {
     this.redis = redisUrl ? new Redis(redisUrl, { maxRetriesPerRequest: 1, lazyConnect: true }) : null;
     this.store = this.redis ? "redis" : "memory";
     const build = (name: LimitName): RateLimiterAbstract => {
-      const options = { keyPrefix: `vg:rl:${name}`, points: points[name], duration: 60 };
+      const options = {
+        keyPrefix: `${deps.config.redisKeyPrefix}:rate-limit:${name}`,
+        points: points[name],
+        duration: 60,
+      };
       if (!this.redis) return new RateLimiterMemory(options);
       return new RateLimiterRedis({
         ...options,

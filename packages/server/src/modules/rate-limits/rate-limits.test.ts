@@ -6,7 +6,7 @@ import {
   type TestApp,
   testDatabaseKind,
 } from "../../../test/support/test-app.ts";
-import { createAssistant } from "../conversations/conversations.fixtures.ts";
+import { createAssistant, ownRateLimitKeys } from "../conversations/conversations.fixtures.ts";
 
 let fake: FakeOpenAI;
 beforeAll(async () => {
@@ -14,7 +14,11 @@ beforeAll(async () => {
 });
 afterAll(() => fake?.close());
 
-const env = () => ({ OPENAI_BASE_URL: fake.baseUrl, OPENAI_API_KEY: "sk-test" });
+const env = (keys = ownRateLimitKeys()) => ({
+  OPENAI_BASE_URL: fake.baseUrl,
+  OPENAI_API_KEY: "sk-test",
+  ...keys,
+});
 
 describe("generate-reply rate limit", () => {
   it("allows 5 replies a minute per API token, then 429 with Retry-After and RateLimit headers", async () => {
@@ -83,8 +87,9 @@ describe("generate-reply rate limit", () => {
       return;
     }
     const database = await freshDatabase();
-    const first = await startTestApp({ env: env(), database: database.target });
-    const second = await startTestApp({ env: env(), database: database.target });
+    const sharedKeys = ownRateLimitKeys();
+    const first = await startTestApp({ env: env(sharedKeys), database: database.target });
+    const second = await startTestApp({ env: env(sharedKeys), database: database.target });
     try {
       expect(first.app.services.rateLimits.store).toBe("redis");
       const account = await first.createAccount({ balance: "1" });

@@ -1,7 +1,11 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type FakeOpenAI, startFakeOpenAI } from "../../../test/support/fake-openai.ts";
 import { startTestApp, type TestAccount, type TestApp } from "../../../test/support/test-app.ts";
-import { createAssistant, startWebhookServer } from "../conversations/conversations.fixtures.ts";
+import {
+  createAssistant,
+  ownRateLimitKeys,
+  startWebhookServer,
+} from "../conversations/conversations.fixtures.ts";
 
 let t: TestApp;
 let fake: FakeOpenAI;
@@ -12,6 +16,7 @@ beforeAll(async () => {
   fake = await startFakeOpenAI();
   t = await startTestApp({
     env: {
+      ...ownRateLimitKeys(),
       OPENAI_BASE_URL: fake.baseUrl,
       OPENAI_API_KEY: "sk-test",
       OPENAI_MODEL: "fake-model",
@@ -293,7 +298,12 @@ describe("POST /api/ai/generate-reply", () => {
 
   it("gives up on a model slower than OPENAI_TIMEOUT_SECONDS with 502 and no charge", async () => {
     const slow = await startTestApp({
-      env: { OPENAI_BASE_URL: fake.baseUrl, OPENAI_API_KEY: "sk-test", OPENAI_TIMEOUT_SECONDS: "1" },
+      env: {
+        ...ownRateLimitKeys(),
+        OPENAI_BASE_URL: fake.baseUrl,
+        OPENAI_API_KEY: "sk-test",
+        OPENAI_TIMEOUT_SECONDS: "1",
+      },
     });
     try {
       const account = await slow.createAccount({ balance: "1" });
