@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, inject, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { page, userEvent } from "vitest/browser";
 import { createAssistant, mountWidget, part, parts, recordEvents, removeWidgets } from "./support/widget.ts";
 
