@@ -18,6 +18,8 @@ export interface SafeFetchOptions {
   allowList: readonly string[];
   /** Media types accepted for the final response, e.g. ["text/html", "text/plain"]; omitted accepts any. */
   acceptContentTypes?: readonly string[];
+  /** Cancels the request from outside (e.g. the server is stopping); the signal's reason is thrown as is. */
+  signal?: AbortSignal;
 }
 
 export interface SafeFetchResult {
@@ -74,9 +76,11 @@ export async function safeFetch(url: string, options: SafeFetchOptions): Promise
   const dispatcher = new Agent({ connect: guardedConnector(policy) });
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), options.timeoutMs);
+  const signal = options.signal ? AbortSignal.any([controller.signal, options.signal]) : controller.signal;
   try {
-    return await fetchFollowingRedirects(url, options, dispatcher, controller.signal);
+    return await fetchFollowingRedirects(url, options, dispatcher, signal);
   } catch (error) {
+    if (options.signal?.aborted) throw options.signal.reason;
     throw toOutboundError(error, controller.signal);
   } finally {
     clearTimeout(timer);

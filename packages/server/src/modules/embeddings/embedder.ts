@@ -65,6 +65,14 @@ export function words(text: string): string[] {
   );
 }
 
+/**
+ * Words outside ASCII, for full-text search. PostgreSQL's text parser follows the database locale,
+ * and under the C locale it drops non-Latin letters; these words are indexed as exact lexemes instead.
+ */
+export function nonAsciiWords(text: string): string[] {
+  return [...new Set(words(text).filter((word) => /[^\x00-\x7f]/.test(word)))];
+}
+
 const STOP_WORDS = new Set(
   "a an and are as at be by can do does for from how i in is it of on or the this to was what when where which who why will with you your".split(
     " ",

@@ -1,7 +1,7 @@
 import type { Prisma } from "../../generated/prisma/client.ts";
 import type { JobContext } from "../../jobs/index.ts";
 import type { ServiceDeps } from "../../services.ts";
-import { type Embedder, toVectorLiteral } from "../embeddings/embedder.ts";
+import { type Embedder, nonAsciiWords, toVectorLiteral } from "../embeddings/embedder.ts";
 import { type Chunk, chunkSections } from "./chunking.ts";
 import { extractFile, type Section } from "./extract.ts";
 import { detectFileType } from "./file-types.ts";
@@ -172,7 +172,7 @@ export class DocumentIngestion {
       for (const [index, chunk] of batch.entries()) {
         const at = params.length;
         values.push(
-          `($${at + 1}, $${at + 2}, $${at + 3}, $${at + 4}, $${at + 5}, $${at + 6}, $${at + 7}, $${at + 8}::vector, to_tsvector('english', $${at + 4}))`,
+          `($${at + 1}, $${at + 2}, $${at + 3}, $${at + 4}, $${at + 5}, $${at + 6}, $${at + 7}, $${at + 8}::vector, to_tsvector('english', $${at + 4}) || array_to_tsvector(string_to_array($${at + 9}, ' ')))`,
         );
         params.push(
           documentId,
@@ -183,6 +183,7 @@ export class DocumentIngestion {
           chunk.source,
           this.embedder.id,
           toVectorLiteral(vectors[index]!),
+          nonAsciiWords(chunk.content).join(" "),
         );
       }
       await this.deps.db.prisma.$executeRawUnsafe(

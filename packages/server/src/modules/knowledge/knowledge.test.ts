@@ -58,7 +58,7 @@ describe("knowledge bases and documents", () => {
 
   beforeAll(async () => {
     site = await startSite();
-    t = await startTestApp({ env: { VOXGATE_OUTBOUND_ALLOWLIST: "127.0.0.1" } });
+    t = await startTestApp({ env: { VOXGATE_OUTBOUND_ALLOWLIST: "127.0.0.1" }, logLevel: "error" });
     owner = await t.createAccount();
     stranger = await t.createAccount();
   });

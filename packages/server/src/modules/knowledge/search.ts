@@ -1,5 +1,5 @@
 import type { Database } from "../../db/client.ts";
-import { type Embedder, toVectorLiteral, words } from "../embeddings/embedder.ts";
+import { type Embedder, nonAsciiWords, toVectorLiteral, words } from "../embeddings/embedder.ts";
 
 export type SearchMode = "vector" | "keyword" | "hybrid";
 
@@ -83,10 +83,14 @@ export class KnowledgeSearch {
    * the answer); passages matching more of them, more densely, rank higher.
    */
   async keyword(knowledgebaseId: number, query: string, limit: number): Promise<Passage[]> {
-    const terms = [...new Set(words(query))];
-    if (terms.length === 0) return [];
+    const exotic = nonAsciiWords(query);
+    const ascii = [...new Set(words(query))].filter((word) => !exotic.includes(word));
+    if (ascii.length === 0 && exotic.length === 0) return [];
+    // Non-ASCII words are matched as exact lexemes (see nonAsciiWords); both parts are OR-ed.
+    const exactPart = exotic.map((word) => `'${word}'`).join(" | ");
     const rows = await this.db.prisma.$queryRawUnsafe<Row[]>(
-      `WITH q AS (SELECT to_tsquery('english', $2) AS query)
+      `WITH q AS (SELECT (CASE WHEN $2 = '' THEN ''::tsquery ELSE to_tsquery('english', $2) END)
+                      || (CASE WHEN $4 = '' THEN ''::tsquery ELSE $4::tsquery END) AS query)
        SELECT c."id" AS "chunkId", c."content", c."source", c."documentId", d."name" AS "documentName",
               ts_rank_cd(c."searchVector", q.query) AS "score"
        FROM "document_chunks" c JOIN "documents" d ON d."id" = c."documentId", q
@@ -94,8 +98,9 @@ export class KnowledgeSearch {
        ORDER BY "score" DESC, c."id"
        LIMIT $3`,
       knowledgebaseId,
-      terms.join(" | "),
+      ascii.join(" | "),
       limit,
+      exactPart,
     );
     return rows.map(toPassage);
   }

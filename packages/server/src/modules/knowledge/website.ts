@@ -38,6 +38,7 @@ export async function readWebsite(
     allowList: options.allowList,
     maxBytes: PAGE_MAX_BYTES,
     acceptContentTypes: PAGE_TYPES,
+    signal: options.signal,
   };
 
   const robotsFor = async (url: URL): Promise<Robots> => {
@@ -55,6 +56,7 @@ export async function readWebsite(
       if (response.status === 200) robots = robotsParser(response.url, response.body.toString("utf8"));
     } catch {
       // An unreachable robots.txt leaves the page fetch itself to report the problem.
+      options.signal.throwIfAborted();
     }
     robotsByOrigin.set(url.origin, robots);
     return robots;
