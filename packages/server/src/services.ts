@@ -38,13 +38,14 @@ export function hasLifecycle(service: object): service is Lifecycle {
 
 export function createServices(deps: ServiceDeps) {
   const jobs = createJobQueue(deps, deps.config.workerConcurrency);
+  const knowledge = new KnowledgeService(deps, jobs);
   return {
     auth: new AuthService(deps),
     accounts: new AccountsService(deps),
     apiKeys: new ApiKeysService(deps),
     jobs,
-    knowledge: new KnowledgeService(deps, jobs),
+    knowledge,
     ...createTelephonyServices(deps),
-    ...createConversationServices(deps, () => null),
+    ...createConversationServices(deps, () => knowledge),
   };
 }

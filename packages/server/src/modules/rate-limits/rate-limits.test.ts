@@ -3,7 +3,6 @@ import { type FakeOpenAI, startFakeOpenAI } from "../../../test/support/fake-ope
 import {
   freshDatabase,
   startTestApp,
-  type TestApp,
   testDatabaseKind,
 } from "../../../test/support/test-app.ts";
 import { createAssistant, ownRateLimitKeys } from "../conversations/conversations.fixtures.ts";
