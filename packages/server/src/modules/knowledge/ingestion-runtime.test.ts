@@ -1,0 +1,271 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createKnowledgebase, restUpload, waitForDocument } from "../../../test/fixtures/knowledge.ts";
+import { subscribeWs } from "../../../test/support/subscriptions.ts";
+import { freshDatabase, startTestApp, testDatabaseKind } from "../../../test/support/test-app.ts";
+import type { DatabaseTarget } from "../../db/client.ts";
+
+/** A database that outlives one app: a PGlite directory, or a PostgreSQL database. */
+async function persistentDatabase(): Promise<{ target: DatabaseTarget; drop(): Promise<void> }> {
+  if (testDatabaseKind() === "postgres") return freshDatabase();
+  const dir = mkdtempSync(join(tmpdir(), "voxgate-kb-"));
+  return {
+    target: { kind: "pglite", dataDir: dir },
+    drop: async () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+/** A page that answers only when the test says so, to stop the server in the middle of fetching. */
+async function startHeldSite() {
+  let release: () => void = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const server: Server = createServer((request, response) => {
+    if (request.url === "/robots.txt") {
+      response.writeHead(404);
+      return response.end();
+    }
+    released.then(() => {
+      response.writeHead(200, { "content-type": "text/html" });
+      response.end(
+        "<html><body><main><p>The lighthouse opens at nine in the morning every day of the week.</p></main></body></html>",
+      );
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, release };
+}
+
+describe("processing across restarts", () => {
+  let site: Awaited<ReturnType<typeof startHeldSite>>;
+  beforeAll(async () => {
+    site = await startHeldSite();
+  });
+  afterAll(() => {
+    site.server.closeAllConnections();
+    site.server.close();
+  });
+
+  it("resumes a document that was processing when the server stopped", async () => {
+    const database = await persistentDatabase();
+    const env = { VOXGATE_OUTBOUND_ALLOWLIST: "127.0.0.1" };
+    const first = await startTestApp({ database: database.target, env });
+    const account = await first.createAccount();
+    const kb = await createKnowledgebase(first, account.apiKey);
+    const created = await first.rest<{ data: { id: number } }>(
+      "POST",
+      `/api/user/knowledgebases/${kb}/documents`,
+      {
+        token: account.apiKey,
+        body: { name: "Lighthouse", type: "website", url: `${site.url}/` },
+      },
+    );
+    const id = created.body.data.id;
+    for (let tries = 0; ; tries++) {
+      const document = await first.app.db.prisma.document.findUniqueOrThrow({ where: { id } });
+      if (document.stage === "fetching") break;
+      expect(tries).toBeLessThan(200);
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    await first.close();
+
+    const second = await startTestApp({ database: database.target, env });
+    try {
+      const left = await second.app.db.prisma.document.findUniqueOrThrow({ where: { id } });
+      expect(left.status).toBe("processing");
+      site.release();
+      const document = await waitForDocument(second, account.apiKey, id, 25_000);
+      expect(document.status).toBe("ACTIVE");
+      const row = await second.app.db.prisma.document.findUniqueOrThrow({ where: { id } });
+      expect(row.attempts).toBe(2);
+    } finally {
+      await second.close();
+      await database.drop();
+    }
+  });
+
+  it("fails a document abandoned by crashed workers too many times, and requeues one that can still run", async () => {
+    const t = await startTestApp();
+    try {
+      const account = await t.createAccount();
+      const kb = await createKnowledgebase(t, account.apiKey);
+      const upload = (name: string) =>
+        restUpload<{ data: { id: number } }>(
+          t,
+          account.apiKey,
+          `/api/user/knowledgebases/${kb}/documents`,
+          { name, type: "txt" },
+          { name: `${name}.txt`, content: new TextEncoder().encode(`The ${name} keeps the archive.`) },
+        );
+      const given = (await upload("given")).body.data.id;
+      const retried = (await upload("retried")).body.data.id;
+      await waitForDocument(t, account.apiKey, given);
+      await waitForDocument(t, account.apiKey, retried);
+      // What a crash leaves behind: still "processing" with its upload, silent since long before the time limit.
+      await t.app.db.prisma.documentUpload.create({
+        data: {
+          documentId: retried,
+          contentBase64: Buffer.from("The retried keeps the archive.").toString("base64"),
+        },
+      });
+      await t.app.db.prisma.$executeRawUnsafe(
+        `UPDATE "documents" SET "status" = 'processing', "updatedAt" = now() - interval '1 day',
+           "attempts" = CASE WHEN "id" = $1 THEN 3 ELSE 1 END WHERE "id" IN ($1, $2)`,
+        given,
+        retried,
+      );
+      await t.app.services.knowledge.resumeAbandoned();
+      const failed = await waitForDocument(t, account.apiKey, given);
+      expect(failed.status).toBe("FAILED");
+      expect(failed.failureReason).toContain("interrupted 3 times");
+      expect((await waitForDocument(t, account.apiKey, retried)).status).toBe("ACTIVE");
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+/** An OpenAI-compatible embeddings endpoint that fails its first request, to exercise retries. */
+async function startEmbeddingServer() {
+  const requests: { inputs: number; dimensions: number }[] = [];
+  let failures = 1;
+  const server = createServer((request, response) => {
+    let body = "";
+    request.on("data", (chunk) => {
+      body += chunk;
+    });
+    request.on("end", () => {
+      if (failures > 0) {
+        failures--;
+        response.writeHead(500, { "content-type": "application/json" });
+        return response.end(JSON.stringify({ error: { message: "try again", type: "server_error" } }));
+      }
+      const parsed = JSON.parse(body) as { input: string[]; dimensions: number };
+      requests.push({ inputs: parsed.input.length, dimensions: parsed.dimensions });
+      const data = parsed.input.map((text, index) => {
+        const vector = new Array<number>(parsed.dimensions).fill(0);
+        for (const word of text.toLowerCase().match(/[a-z]+/g) ?? []) {
+          let hash = 7;
+          for (const char of word) hash = (hash * 31 + char.charCodeAt(0)) % parsed.dimensions;
+          vector[hash]! += 1;
+        }
+        const norm = Math.hypot(...vector) || 1;
+        return { object: "embedding", index, embedding: vector.map((value) => value / norm) };
+      });
+      response.writeHead(200, { "content-type": "application/json" });
+      response.end(
+        JSON.stringify({
+          object: "list",
+          data,
+          model: "test-embed",
+          usage: { prompt_tokens: 1, total_tokens: 1 },
+        }),
+      );
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { server, baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, requests };
+}
+
+describe("embeddings through an OpenAI-compatible service", () => {
+  it("embeds in batches with retries, and re-embeds passages of another embedder", async () => {
+    const embeddings = await startEmbeddingServer();
+    const database = await persistentDatabase();
+    const local = await startTestApp({ database: database.target });
+    const account = await local.createAccount();
+    const kb = await createKnowledgebase(local, account.apiKey);
+    const paragraphs = Array.from(
+      { length: 90 },
+      (_, index) => `Section ${index}. ${"The harbour museum describes old ships and sailors. ".repeat(20)}`,
+    );
+    paragraphs[42] = "Section 42. The ticket office sells family passes on weekends only.";
+    const created = await restUpload<{ data: { id: number } }>(
+      local,
+      account.apiKey,
+      `/api/user/knowledgebases/${kb}/documents`,
+      { name: "Museum", type: "txt" },
+      { name: "museum.txt", content: new TextEncoder().encode(paragraphs.join("\n\n")) },
+    );
+    expect((await waitForDocument(local, account.apiKey, created.body.data.id)).status).toBe("ACTIVE");
+    const chunkCount = await local.app.db.prisma.documentChunk.count();
+    expect(chunkCount).toBeGreaterThan(64);
+    expect(await local.app.db.prisma.documentChunk.count({ where: { embedder: "local:hash:384" } })).toBe(
+      chunkCount,
+    );
+    await local.close();
+
+    const remote = await startTestApp({
+      database: database.target,
+      env: { OPENAI_BASE_URL: embeddings.baseUrl, OPENAI_API_KEY: "test", OPENAI_EMBEDDING_DIMENSIONS: "64" },
+    });
+    try {
+      const embedder = "openai:text-embedding-3-small:64";
+      for (let tries = 0; ; tries++) {
+        const done = await remote.app.db.prisma.documentChunk.count({ where: { embedder } });
+        if (done === chunkCount) break;
+        expect(tries).toBeLessThan(300);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(embeddings.requests.every((request) => request.inputs <= 64 && request.dimensions === 64)).toBe(
+        true,
+      );
+      expect(embeddings.requests.length).toBeGreaterThanOrEqual(2);
+
+      const passages = await remote.app.services.knowledge.search(
+        account.accountId,
+        kb,
+        "family ticket passes",
+        {
+          limit: 1,
+          mode: "vector",
+        },
+      );
+      expect(passages[0]?.content).toContain("family passes");
+    } finally {
+      await remote.close();
+      await database.drop();
+      embeddings.server.close();
+    }
+  });
+});
+
+describe.runIf(testDatabaseKind() === "postgres")("several instances (PostgreSQL + Redis)", () => {
+  it("shares processing through the queue and delivers status events across instances", async () => {
+    const database = await freshDatabase();
+    const first = await startTestApp({ database: database.target });
+    const second = await startTestApp({ database: database.target });
+    try {
+      const account = await first.createAccount();
+      const kb = await createKnowledgebase(first, account.apiKey);
+      const subscription = await subscribeWs<{ knowledgebaseStatus: { status: string } }>(
+        second.url,
+        `subscription ($id: Int!) { knowledgebaseStatus(id: $id) { status } }`,
+        { connectionParams: { authorization: `Bearer ${account.apiKey}` }, variables: { id: kb } },
+      );
+      expect((await subscription.next()).data?.knowledgebaseStatus.status).toBe("EMPTY");
+      const created = await restUpload<{ data: { id: number } }>(
+        first,
+        account.apiKey,
+        `/api/user/knowledgebases/${kb}/documents`,
+        { name: "Shared", type: "txt" },
+        { name: "shared.txt", content: new TextEncoder().encode("Both instances can process this note.") },
+      );
+      const statuses: string[] = [];
+      while (statuses.at(-1) !== "ACTIVE") {
+        statuses.push((await subscription.next(15_000)).data!.knowledgebaseStatus.status);
+      }
+      expect(statuses[0]).toBe("PROCESSING");
+      await subscription.close();
+      expect((await waitForDocument(second, account.apiKey, created.body.data.id)).status).toBe("ACTIVE");
+    } finally {
+      await first.close();
+      await second.close();
+      await database.drop();
+    }
+  });
+});
