@@ -21,10 +21,20 @@ const folders = readdirSync(migrationsDir, { withFileTypes: true })
   .map((entry) => entry.name)
   .sort();
 const base = folders.filter((folder) => existsSync(join(migrationsDir, folder, "schema.prisma"))).at(-1);
-const from = base ? ["--from-schema-datamodel", join(migrationsDir, base, "schema.prisma")] : ["--from-empty"];
+const from = base
+  ? ["--from-schema-datamodel", join(migrationsDir, base, "schema.prisma")]
+  : ["--from-empty"];
 const sql = execFileSync(
   process.execPath,
-  ["scripts/prisma.mjs", "migrate", "diff", ...from, "--to-schema-datamodel", "prisma/schema.prisma", "--script"],
+  [
+    "scripts/prisma.mjs",
+    "migrate",
+    "diff",
+    ...from,
+    "--to-schema-datamodel",
+    "prisma/schema.prisma",
+    "--script",
+  ],
   { cwd: serverDir, encoding: "utf8" },
 );
 if (!/^\s*(CREATE|ALTER|DROP)/m.test(sql)) {

@@ -58,6 +58,9 @@ describe("configuration", () => {
   });
 
   it("treats empty variables as unset", () => {
-    expect(loadConfig({ DATABASE_URL: "", REDIS_URL: "" })).toMatchObject({ databaseUrl: undefined, redisUrl: undefined });
+    expect(loadConfig({ DATABASE_URL: "", REDIS_URL: "" })).toMatchObject({
+      databaseUrl: undefined,
+      redisUrl: undefined,
+    });
   });
 });

@@ -10,7 +10,9 @@ const run = promisify(execFile);
 const serverDir = join(import.meta.dirname, "..");
 
 /** Tables, columns (type, nullability, default), constraints and indexes, as comparable lines. */
-async function structure(sql: SqlRunner): Promise<{ columns: string[]; constraints: string[]; indexes: string[] }> {
+async function structure(
+  sql: SqlRunner,
+): Promise<{ columns: string[]; constraints: string[]; indexes: string[] }> {
   const columns = await sql.query<{ line: string }>(`
     SELECT table_name || '.' || column_name || ' ' || udt_name || ' ' || is_nullable || ' ' || coalesce(column_default, '') AS line
     FROM information_schema.columns WHERE table_schema = 'public' AND table_name <> '_voxgate_migrations'`);

@@ -17,7 +17,8 @@ afterEach(async () => {
 async function emptyDatabase(): Promise<Database> {
   const fresh = await freshDatabase();
   drops.push(fresh.drop);
-  const target = fresh.target.kind === "postgres" ? fresh.target : { kind: "pglite" as const, dataDir: undefined };
+  const target =
+    fresh.target.kind === "postgres" ? fresh.target : { kind: "pglite" as const, dataDir: undefined };
   const db = await openDatabase(target);
   opened.push(db);
   return db;
@@ -57,7 +58,9 @@ describe("migrations", () => {
     });
     await expect(migrate(db, readMigrations(dir))).rejects.toThrow(/Migration 0002_broken failed/);
     const tables = await db.withConnection((sql) =>
-      sql.query<{ name: string }>(`SELECT table_name AS name FROM information_schema.tables WHERE table_name LIKE 't\\_%'`),
+      sql.query<{ name: string }>(
+        `SELECT table_name AS name FROM information_schema.tables WHERE table_name LIKE 't\\_%'`,
+      ),
     );
     expect(tables.map((table) => table.name)).toEqual(["t_ok"]);
     rmSync(dir, { recursive: true });
