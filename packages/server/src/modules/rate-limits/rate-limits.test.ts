@@ -1,10 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FakeOpenAI, startFakeOpenAI } from "../../../test/support/fake-openai.ts";
-import {
-  freshDatabase,
-  startTestApp,
-  testDatabaseKind,
-} from "../../../test/support/test-app.ts";
+import { freshDatabase, startTestApp, testDatabaseKind } from "../../../test/support/test-app.ts";
 import { createAssistant, ownRateLimitKeys } from "../conversations/conversations.fixtures.ts";
 
 let fake: FakeOpenAI;
