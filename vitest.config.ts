@@ -19,6 +19,7 @@ export default defineConfig({
     reporters: ["default", "./scripts/summary-reporter.ts"],
     projects: [
       "packages/rest-compat",
+      "packages/widget",
       {
         extends: "./packages/server/vitest.config.ts",
         root: "packages/server",

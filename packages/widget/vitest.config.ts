@@ -1,6 +1,7 @@
 import { createRequire } from "node:module";
 import { playwright } from "@vitest/browser-playwright";
 import { defineProject } from "vitest/config";
+import { showDemoPage } from "./test/support/commands.ts";
 
 // The global setup runs the real server in process; like the server's own config, it must get the
 // CJS graphql that graphql-yoga gets, or `instanceof GraphQLError` fails across two copies.
@@ -37,6 +38,7 @@ export default defineProject({
         },
       }),
       instances: [{ browser: "chromium" }],
+      commands: { showDemoPage },
     },
   },
 });

@@ -6,6 +6,7 @@ import { type App, buildApp } from "../../../server/src/app.ts";
 import { loadConfig } from "../../../server/src/env.ts";
 import { createLogger } from "../../../server/src/logger.ts";
 import { type FakeOpenAI, startFakeOpenAI } from "../../../server/test/support/fake-openai.ts";
+import { DEMO_QUESTION } from "./commands.ts";
 import { startControlServer } from "./control-server.ts";
 
 declare module "vitest" {
@@ -80,7 +81,12 @@ export default async function setup(project: TestProject) {
 function scriptReplies(llm: FakeOpenAI) {
   llm.respondWith((request) => {
     const last = request.messages.findLast((message) => message.role === "user")?.content ?? "";
-    const content = last.startsWith(SAY_PREFIX) ? last.slice(SAY_PREFIX.length).trimStart() : `Echo: ${last}`;
+    const content =
+      last === DEMO_QUESTION
+        ? "I can help with:\n\n- **Orders** and delivery times\n- **Returns** within 30 days\n- Opening hours of our shops\n\nWhat would you like to know?"
+        : last.startsWith(SAY_PREFIX)
+          ? last.slice(SAY_PREFIX.length).trimStart()
+          : `Echo: ${last}`;
     return { content, delayMs: last.includes(SLOW_MARKER) ? 1500 : 0 };
   });
 }
