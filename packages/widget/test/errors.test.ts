@@ -148,6 +148,24 @@ describe("error states, each caused for real and each recoverable", () => {
     ).toEqual(["Still there?"]);
   });
 
+  it("the model fails: a server notice, and the retry gets the answer", async () => {
+    const assistant = await createAssistant();
+    const errors = recordEvents("voxgate-error");
+    const widget = mountWidget({ assistant: assistant.uuid, "api-base": assistant.apiBase });
+    await openAndSend("Hello (model fails once)");
+    await expect
+      .element(page.getByRole("alert"))
+      .toHaveTextContent("Something went wrong on our side. Please try again.");
+    expect(errors[0]!.detail).toMatchObject({
+      kind: "server",
+      status: 502,
+      message: expect.stringMatching(/^Failed to process message/),
+    });
+    await userEvent.click(page.getByRole("button", { name: "Try again" }));
+    await expect.element(page.getByText("Echo: Hello (model fails once)")).toBeVisible();
+    expect(parts(widget, "message-user").map((bubble) => bubble.dataset.state)).toEqual(["sent"]);
+  });
+
   it("an origin the assistant does not allow: explained, nothing to retry, sending disabled", async () => {
     const assistant = await createAssistant({ allowedOrigins: ["https://shop.example"] });
     const errors = recordEvents("voxgate-error");

@@ -28,6 +28,8 @@ declare module "vitest" {
 export const SAY_PREFIX = "say:";
 /** Messages that contain this make the scripted model answer after a pause, to show the typing indicator. */
 export const SLOW_MARKER = "(slowly)";
+/** The first time a message containing this arrives, the scripted model answers with an HTTP 400. */
+export const FAIL_ONCE_MARKER = "(model fails once)";
 
 const widgetRoot = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -79,8 +81,14 @@ export default async function setup(project: TestProject) {
 }
 
 function scriptReplies(llm: FakeOpenAI) {
+  const failedOnce = new Set<string>();
   llm.respondWith((request) => {
     const last = request.messages.findLast((message) => message.role === "user")?.content ?? "";
+    if (last.includes(FAIL_ONCE_MARKER) && !failedOnce.has(last)) {
+      failedOnce.add(last);
+      // 400, because the openai client retries 5xx by itself and the widget would never see the failure.
+      return { error: { status: 400, message: "The model rejected the request." } };
+    }
     const content =
       last === DEMO_QUESTION
         ? "I can help with:\n\n- **Orders** and delivery times\n- **Returns** within 30 days\n- Opening hours of our shops\n\nWhat would you like to know?"
