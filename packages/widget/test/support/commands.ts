@@ -37,7 +37,12 @@ export const showDemoPage: BrowserCommand<[url: string]> = async (context, url):
     await demo.getByRole("textbox", { name: "Message" }).fill("Where is my order?");
     // Only the widget's corner: the rest of the page shows this run's port and uuid, which would make
     // the committed image change on every run.
-    await demo.screenshot({ path: SCREENSHOT_PATH, clip: { x: 580, y: 90, width: 420, height: 670 } });
+    await demo.screenshot({
+      path: SCREENSHOT_PATH,
+      clip: { x: 598, y: 100, width: 402, height: 660 },
+      animations: "disabled",
+      caret: "hide",
+    });
     return {
       launcherLabel,
       dialogTitle: (await dialog.getByRole("heading").textContent()) ?? "",
