@@ -16,14 +16,13 @@ export interface Reservation {
   ledgerEntryId: number | null;
 }
 
-type Transaction = Prisma.TransactionClient;
-
 /**
  * Charges for messages. A charge is taken before the model is called, by one conditional UPDATE
  * (`balance >= price`), so concurrent messages can never overdraw an account: with money for 20
  * messages and 50 sent at once, exactly 20 reservations succeed. The reply is then produced outside
- * any transaction; on success the debit is linked to the message it paid for, on failure the money
- * is given back (with a refund entry) in one transaction, so a failed call costs nothing.
+ * any transaction; on success the debit is linked to the message it paid for (by the statement that
+ * stores the exchange), on failure the money is given back with a refund entry, so a failed call
+ * costs nothing. Each step is a single statement, atomic without an open transaction.
  */
 export class BillingService {
   constructor(private readonly deps: ServiceDeps) {}
@@ -35,32 +34,20 @@ export class BillingService {
     description: string,
   ): Promise<Reservation> {
     if (new Prisma.Decimal(amount).lte(0)) return { accountId, amount, ledgerEntryId: null };
-    const entryId = await this.deps.db.prisma.$transaction(async (tx) => {
-      const [debited] = await tx.$queryRaw<{ balance: Prisma.Decimal }[]>`
+    // One statement, so no transaction is held open between the debit and its ledger entry.
+    const [entry] = await this.deps.db.prisma.$queryRaw<{ id: number }[]>`
+      WITH debited AS (
         UPDATE "accounts" SET "balance" = "balance" - ${amount}::numeric, "updatedAt" = now()
         WHERE "id" = ${accountId} AND "balance" >= ${amount}::numeric
-        RETURNING "balance"`;
-      if (!debited) return null;
-      const entry = await tx.ledgerEntry.create({
-        data: {
-          accountId,
-          kind,
-          amount: new Prisma.Decimal(amount).neg(),
-          balanceAfter: debited.balance,
-          description,
-        },
-      });
-      return entry.id;
-    });
+        RETURNING "balance")
+      INSERT INTO "ledger_entries" ("accountId", "kind", "amount", "balanceAfter", "description")
+      SELECT ${accountId}::integer, ${kind}::"ledger_kind", -(${amount}::numeric), "balance", ${description}::text
+      FROM debited
+      RETURNING "id"`;
+    const entryId = entry ? Number(entry.id) : null;
     if (entryId === null) throw new InsufficientBalanceError();
     this.deps.pubsub.publish("account:balance", accountId, { accountId });
     return { accountId, amount, ledgerEntryId: entryId };
-  }
-
-  /** Links the debit to the message it paid for, inside the transaction that stores that message. */
-  async settle(tx: Transaction, reservation: Reservation, messageId: number): Promise<void> {
-    if (reservation.ledgerEntryId === null) return;
-    await tx.ledgerEntry.update({ where: { id: reservation.ledgerEntryId }, data: { messageId } });
   }
 
   /**
@@ -70,21 +57,15 @@ export class BillingService {
   async release(reservation: Reservation): Promise<void> {
     if (reservation.ledgerEntryId === null) return;
     const { accountId, amount, ledgerEntryId } = reservation;
-    await this.deps.db.prisma.$transaction(async (tx) => {
-      const [credited] = await tx.$queryRaw<{ balance: Prisma.Decimal }[]>`
+    await this.deps.db.prisma.$executeRaw`
+      WITH credited AS (
         UPDATE "accounts" SET "balance" = "balance" + ${amount}::numeric, "updatedAt" = now()
-        WHERE "id" = ${accountId} RETURNING "balance"`;
-      if (!credited) return;
-      await tx.ledgerEntry.create({
-        data: {
-          accountId,
-          kind: "adjustment",
-          amount,
-          balanceAfter: credited.balance,
-          description: `Refund of debit #${ledgerEntryId}: the reply failed`,
-        },
-      });
-    });
+        WHERE "id" = ${accountId}
+        RETURNING "balance")
+      INSERT INTO "ledger_entries" ("accountId", "kind", "amount", "balanceAfter", "description")
+      SELECT ${accountId}::integer, 'adjustment'::"ledger_kind", ${amount}::numeric, "balance",
+             ${`Refund of debit #${ledgerEntryId}: the reply failed`}::text
+      FROM credited`;
     this.deps.pubsub.publish("account:balance", accountId, { accountId });
   }
 }

@@ -1,12 +1,17 @@
 import { z } from "zod";
 import { AppError, NotFoundError } from "../../errors.ts";
-import type { Assistant, Conversation, Message, Prisma } from "../../generated/prisma/client.ts";
+import { type Conversation, type Message, Prisma } from "../../generated/prisma/client.ts";
 import type { ServiceDeps } from "../../services.ts";
 import { parseInput } from "../../validation.ts";
 import type { BillingService, Reservation } from "../billing/billing.service.ts";
 import { type PageRequest, paginate } from "../common/pagination.ts";
 import type { RateLimitReporter, RateLimitsService } from "../rate-limits/rate-limits.service.ts";
-import { mergeVariables, type Variables } from "../replies/prompt.ts";
+import {
+  HISTORY_MAX_MESSAGES,
+  type HistoryMessage,
+  mergeVariables,
+  type Variables,
+} from "../replies/prompt.ts";
 import type { ReplyEngine } from "../replies/reply-engine.ts";
 import type { FunctionCallRecord } from "../replies/tools.ts";
 
@@ -104,7 +109,25 @@ export interface ConversationsParts {
   engine: ReplyEngine;
 }
 
-type ConversationWithAssistant = Conversation & { assistant: Assistant };
+/**
+ * The assistant settings a reply reads. Every customer message loads them, and assistants have
+ * dozens of columns: mapping only these makes that lookup about twice as cheap.
+ */
+const replyAssistantColumns = {
+  name: true,
+  systemPrompt: true,
+  initialMessage: true,
+  timezone: true,
+  llmTemperature: true,
+  knowledgebaseId: true,
+  knowledgebaseMode: true,
+  tools: true,
+  variables: true,
+} satisfies Prisma.AssistantSelect;
+
+type ConversationWithAssistant = Conversation & {
+  assistant: Prisma.AssistantGetPayload<{ select: typeof replyAssistantColumns }>;
+};
 
 const StartTestInput = z.object({
   assistantId: z.number({ error: "The assistant id field must be an integer." }).int(),
@@ -220,13 +243,8 @@ export class ConversationsService {
   async sendOperatorMessage(accountId: number, input: { conversationId: string; content: unknown }) {
     const { content } = parseInput(z.object({ content: messageText(WIDGET_MESSAGE_MAX, "content") }), input);
     const conversation = await this.get(accountId, input.conversationId);
-    const message = await this.prisma.$transaction(async (tx) => {
-      const created = await tx.message.create({
-        data: { conversationId: conversation.id, role: "operator", content },
-      });
-      await tx.conversation.update({ where: { id: conversation.id }, data: { updatedAt: new Date() } });
-      return created;
-    });
+    const { messages } = await this.store(conversation, [{ role: "operator", content }]);
+    const message = messages[0]!;
     this.announce(message);
     return message;
   }
@@ -291,22 +309,29 @@ export class ConversationsService {
 
   // ------------------------------------------------------------------ the pipeline
 
-  /** Finds or creates the API conversation of one external customer of an assistant. */
+  /**
+   * Finds or creates the API conversation of one external customer of one of the account's
+   * assistants. Both are looked up at once; a conversation found under another account's
+   * assistant is never used, since the assistant check fails first.
+   */
   async apiConversation(
-    assistant: Assistant,
+    accountId: number,
+    assistantId: number,
     customerIdentifier: string,
   ): Promise<ConversationWithAssistant> {
-    const key = { assistantId_customerIdentifier: { assistantId: assistant.id, customerIdentifier } };
-    const existing = await this.prisma.conversation.findUnique({ where: key });
+    const key = { assistantId_customerIdentifier: { assistantId, customerIdentifier } };
+    const [assistant, existing] = await Promise.all([
+      this.prisma.assistant.findFirst({
+        where: { id: assistantId, accountId, deletedAt: null },
+        select: replyAssistantColumns,
+      }),
+      this.prisma.conversation.findUnique({ where: key }),
+    ]);
+    if (!assistant) throw new NotFoundError("Assistant", "ASSISTANT_NOT_FOUND");
     if (existing) return { ...existing, assistant };
     try {
       const created = await this.prisma.conversation.create({
-        data: {
-          accountId: assistant.accountId,
-          assistantId: assistant.id,
-          channel: "api",
-          customerIdentifier,
-        },
+        data: { accountId, assistantId, channel: "api", customerIdentifier },
       });
       return { ...created, assistant };
     } catch (error) {
@@ -329,15 +354,12 @@ export class ConversationsService {
     charge: Charge,
   ): Promise<MessageOutcome> {
     const conversationVariables = mergeVariables(conversation.variables as Variables, requestVariables);
-    const variablesChanged = Object.keys(requestVariables).length > 0;
+    const changedVariables = Object.keys(requestVariables).length > 0 ? conversationVariables : null;
     if (conversation.aiDisabled) {
-      const [userMessage, updated] = await this.prisma.$transaction(async (tx) => [
-        await tx.message.create({ data: { conversationId: conversation.id, role: "user", content: text } }),
-        await tx.conversation.update({
-          where: { id: conversation.id },
-          data: { updatedAt: new Date(), ...(variablesChanged ? { variables: conversationVariables } : {}) },
-        }),
-      ]);
+      const { messages, updated } = await this.store(conversation, [{ role: "user", content: text }], {
+        variables: changedVariables,
+      });
+      const userMessage = messages[0]!;
       this.announce(userMessage);
       return {
         conversation: updated,
@@ -357,22 +379,15 @@ export class ConversationsService {
     );
     let result: Awaited<ReturnType<ReplyEngine["generate"]>>;
     try {
-      const history = await this.prisma.message.findMany({
-        where: { conversationId: conversation.id, role: { in: ["user", "assistant", "operator"] } },
-        orderBy: { id: "desc" },
-        take: 100,
-        select: { role: true, content: true },
-      });
+      const [history, passages] = await Promise.all([
+        this.recentHistory(conversation.id),
+        this.parts.engine.knowledgeFor(conversation.accountId, conversation.assistant, text),
+      ]);
       result = await this.parts.engine.generate({
         accountId: conversation.accountId,
         assistant: conversation.assistant,
-        history: [
-          ...history.reverse().map((message) => ({
-            role: message.role as "user" | "assistant" | "operator",
-            content: message.content,
-          })),
-          { role: "user", content: text },
-        ],
+        history: [...history, { role: "user", content: text }],
+        passages,
         variables: mergeVariables(conversation.assistant.variables as Variables, conversationVariables),
         onDelta: (delta) =>
           this.deps.pubsub.publish("conversation:reply-delta", conversation.id, {
@@ -389,34 +404,78 @@ export class ConversationsService {
         : new AppError("UPSTREAM_FAILED", "Failed to process message: internal error.");
     }
 
-    const stored = await this.prisma.$transaction(async (tx) => {
-      const userMessage = await tx.message.create({
-        data: { conversationId: conversation.id, role: "user", content: text },
-      });
-      const replyMessage = await tx.message.create({
-        data: {
-          conversationId: conversation.id,
-          role: "assistant",
-          content: result.reply,
-          functionCalls: result.functionCalls as unknown as Prisma.InputJsonValue,
-        },
-      });
-      await this.parts.billing.settle(tx, reservation, userMessage.id);
-      const updated = await tx.conversation.update({
-        where: { id: conversation.id },
-        data: { updatedAt: new Date(), ...(variablesChanged ? { variables: conversationVariables } : {}) },
-      });
-      return { userMessage, replyMessage, updated };
-    });
-    this.announce(stored.userMessage);
-    this.announce(stored.replyMessage);
+    const { messages, updated } = await this.store(
+      conversation,
+      [
+        { role: "user", content: text },
+        { role: "assistant", content: result.reply, functionCalls: result.functionCalls },
+      ],
+      { variables: changedVariables, paidBy: reservation },
+    );
+    const [userMessage, replyMessage] = messages as [Message, Message];
+    this.announce(userMessage);
+    this.announce(replyMessage);
     return {
-      conversation: stored.updated,
-      userMessage: stored.userMessage,
-      replyMessage: stored.replyMessage,
+      conversation: updated,
+      userMessage,
+      replyMessage,
       reply: result.reply,
       functionCalls: result.functionCalls,
       aiDisabled: false,
+    };
+  }
+
+  /** The newest messages the model may be sent (the one being answered comes on top), oldest first. */
+  private async recentHistory(conversationId: string): Promise<HistoryMessage[]> {
+    const newestFirst = await this.prisma.message.findMany({
+      where: { conversationId, role: { in: ["user", "assistant", "operator"] } },
+      orderBy: { id: "desc" },
+      take: HISTORY_MAX_MESSAGES - 1,
+      select: { role: true, content: true },
+    });
+    return newestFirst.reverse().map((message) => ({
+      role: message.role as HistoryMessage["role"],
+      content: message.content,
+    }));
+  }
+
+  /**
+   * Appends messages to a conversation, in order, and touches it (with its new variables, if any);
+   * with `paidBy`, the reservation's debit is linked to the first of them, the customer's message.
+   * One statement, so all of it happens or none, without holding a transaction open across round
+   * trips (on the embedded store every other request would wait for it).
+   */
+  private async store(
+    conversation: Conversation,
+    messages: { role: "user" | "assistant" | "operator"; content: string; functionCalls?: unknown }[],
+    options: { variables?: Variables | null; paidBy?: Reservation } = {},
+  ): Promise<{ messages: Message[]; updated: Conversation }> {
+    const now = new Date();
+    const variables = options.variables ?? null;
+    const rows = messages.map(
+      (message) =>
+        Prisma.sql`(${conversation.id}::uuid, ${message.role}::"message_role", ${message.content}::text,
+                    ${JSON.stringify(message.functionCalls ?? [])}::jsonb)`,
+    );
+    const stored = await this.prisma.$queryRaw<Message[]>`
+      WITH appended AS (
+        INSERT INTO "messages" ("conversationId", "role", "content", "functionCalls")
+        VALUES ${Prisma.join(rows)}
+        RETURNING "id", "conversationId", "role", "content", "functionCalls", "createdAt"),
+      settled AS (
+        UPDATE "ledger_entries"
+        SET "messageId" = (SELECT min("id") FROM appended)
+        WHERE "id" = ${options.paidBy?.ledgerEntryId ?? null}::integer),
+      touched AS (
+        UPDATE "conversations"
+        SET "updatedAt" = ${now}::timestamptz,
+            "variables" = COALESCE(${variables === null ? null : JSON.stringify(variables)}::jsonb, "variables")
+        WHERE "id" = ${conversation.id}::uuid)
+      SELECT * FROM appended ORDER BY "id"`;
+    const { assistant: _assistant, ...plain } = conversation as ConversationWithAssistant;
+    return {
+      messages: stored.map((message) => ({ ...message, id: Number(message.id) })),
+      updated: { ...plain, updatedAt: now, variables: variables ?? conversation.variables },
     };
   }
 
@@ -424,7 +483,7 @@ export class ConversationsService {
     if (!UUID.test(id)) return Promise.resolve(null);
     return this.prisma.conversation.findFirst({
       where: { id, assistant: { deletedAt: null } },
-      include: { assistant: true },
+      include: { assistant: { select: replyAssistantColumns } },
     });
   }
 

@@ -7,6 +7,7 @@ import { createAssistant, ownRateLimitKeys } from "./conversations.fixtures.ts";
 
 const FORMAT_A = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 const SITE = "https://shop.example";
+const SUBSCRIPTION_PROBE = "(subscription probe)";
 
 let t: TestApp;
 let fake: FakeOpenAI;
@@ -388,6 +389,14 @@ describe("owner GraphQL", () => {
       webSocketImpl: WebSocket,
       connectionParams: { authorization: `Bearer ${alice.apiKey}` },
     });
+    // Probes are published through the server's own event bus (through Redis on the postgres
+    // project) until each subscription has received one: from then on both are registered end to
+    // end, however slow the machine. Probes are recognised by their text and kept out of the results.
+    const probeConversation = String((await startConversation(assistant.uuid)).body.conversation_id);
+    const probe = await t.app.db.prisma.message.create({
+      data: { conversationId: probeConversation, role: "operator", content: SUBSCRIPTION_PROBE },
+    });
+    const probed = { deltas: false, added: false };
     const deltas: string[] = [];
     const added: { role: string; content: string }[] = [];
     const stopDeltas = client.subscribe<{ conversationReplyStream: { text: string } }>(
@@ -396,7 +405,11 @@ describe("owner GraphQL", () => {
         variables: { id },
       },
       {
-        next: (value) => value.data && deltas.push(value.data.conversationReplyStream.text),
+        next: (value) => {
+          const text = value.data?.conversationReplyStream.text;
+          if (text === SUBSCRIPTION_PROBE) probed.deltas = true;
+          else if (text !== undefined) deltas.push(text);
+        },
         error: () => {},
         complete: () => {},
       },
@@ -407,13 +420,33 @@ describe("owner GraphQL", () => {
         variables: { id },
       },
       {
-        next: (value) => value.data && added.push(value.data.conversationMessageAdded),
+        next: (value) => {
+          const message = value.data?.conversationMessageAdded;
+          if (message?.content === SUBSCRIPTION_PROBE) probed.added = true;
+          else if (message) added.push(message);
+        },
         error: () => {},
         complete: () => {},
       },
     );
     try {
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await expect
+        .poll(
+          () => {
+            if (!probed.deltas) {
+              t.app.pubsub.publish("conversation:reply-delta", id, {
+                conversationId: id,
+                text: SUBSCRIPTION_PROBE,
+              });
+            }
+            if (!probed.added) {
+              t.app.pubsub.publish("conversation:message", id, { conversationId: id, messageId: probe.id });
+            }
+            return probed.deltas && probed.added;
+          },
+          { timeout: 15_000, interval: 25 },
+        )
+        .toBe(true);
       fake.enqueue({ content: "Your order ships tomorrow." });
       await t.rest("POST", `/api/conversations/${id}/messages`, { body: { message: "When?" } });
       const operator = await t.gql(

@@ -24,23 +24,50 @@ export function mergeVariables(...layers: (Variables | null | undefined)[]): Var
 
 /** "Sunday, 22 November 2026, 14:05 (Europe/Paris, UTC+01:00)": what the model needs to reason about dates. */
 export function describeNow(now: Date, timezone: string): string {
-  const zone = safeZone(timezone);
-  const local = new Intl.DateTimeFormat("en-GB", {
-    timeZone: zone,
-    weekday: "long",
-    day: "numeric",
-    month: "long",
-    year: "numeric",
-    hour: "2-digit",
-    minute: "2-digit",
-    hourCycle: "h23",
-  }).format(now);
-  const offset =
-    new Intl.DateTimeFormat("en-US", { timeZone: zone, timeZoneName: "longOffset" })
+  const { zone, local, offset } = clockOf(timezone);
+  const shownOffset =
+    offset
       .formatToParts(now)
       .find((part) => part.type === "timeZoneName")
       ?.value.replace("GMT", "UTC") ?? "UTC";
-  return `${local} (${zone}, ${offset === "UTC" ? "UTC+00:00" : offset})`;
+  return `${local.format(now)} (${zone}, ${shownOffset === "UTC" ? "UTC+00:00" : shownOffset})`;
+}
+
+interface Clock {
+  zone: string;
+  local: Intl.DateTimeFormat;
+  offset: Intl.DateTimeFormat;
+}
+
+/**
+ * Building a DateTimeFormat costs far more than formatting with one, so each zone's are built once.
+ * Time zones are whatever assistants were saved with, hence the bound.
+ */
+const clocks = new Map<string, Clock>();
+const CLOCKS_MAX = 1000;
+
+function clockOf(timezone: string): Clock {
+  let clock = clocks.get(timezone);
+  if (!clock) {
+    const zone = safeZone(timezone);
+    clock = {
+      zone,
+      local: new Intl.DateTimeFormat("en-GB", {
+        timeZone: zone,
+        weekday: "long",
+        day: "numeric",
+        month: "long",
+        year: "numeric",
+        hour: "2-digit",
+        minute: "2-digit",
+        hourCycle: "h23",
+      }),
+      offset: new Intl.DateTimeFormat("en-US", { timeZone: zone, timeZoneName: "longOffset" }),
+    };
+    if (clocks.size >= CLOCKS_MAX) clocks.clear();
+    clocks.set(timezone, clock);
+  }
+  return clock;
 }
 
 function safeZone(timezone: string): string {

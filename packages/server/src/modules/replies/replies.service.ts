@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { NotFoundError } from "../../errors.ts";
 import type { ServiceDeps } from "../../services.ts";
 import { parseInput, requiredString } from "../../validation.ts";
 import type { Viewer } from "../auth/auth.service.ts";
@@ -58,11 +57,11 @@ export class RepliesService {
       `Too many requests: at most ${limit} replies per minute per API token.`,
     );
     const data = parseInput(GenerateReplyInput, input);
-    const assistant = await this.deps.db.prisma.assistant.findFirst({
-      where: { id: data.assistantId, accountId: viewer.accountId, deletedAt: null },
-    });
-    if (!assistant) throw new NotFoundError("Assistant", "ASSISTANT_NOT_FOUND");
-    const conversation = await this.parts.conversations.apiConversation(assistant, data.customerIdentifier);
+    const conversation = await this.parts.conversations.apiConversation(
+      viewer.accountId,
+      data.assistantId,
+      data.customerIdentifier,
+    );
     const outcome = await this.parts.conversations.process(conversation, data.message, data.variables, {
       price: this.deps.config.pricing.replyPrice,
       kind: "reply_debit",

@@ -50,6 +50,8 @@ export interface ReplyRequest {
   assistant: ReplyAssistant;
   /** The conversation so far, oldest first, ending with the message to answer. */
   history: HistoryMessage[];
+  /** What `knowledgeFor` found for the message to answer. */
+  passages: Passage[];
   variables: Variables;
   /** Receives the reply's text as the model produces it. */
   onDelta?: (text: string) => void;
@@ -122,19 +124,25 @@ export class ReplyEngine {
     return this.client !== null;
   }
 
-  async generate(request: ReplyRequest): Promise<ReplyResult> {
-    const { assistant } = request;
-    const question = request.history.at(-1)?.content ?? "";
+  /**
+   * The passages a reply to `question` puts in its prompt (or, without a model, in its fallback
+   * answer); none when the model searches by itself. Separate from `generate` so that the caller
+   * can retrieve them while it loads the conversation's history.
+   */
+  async knowledgeFor(accountId: number, assistant: ReplyAssistant, question: string): Promise<Passage[]> {
     const strategy = knowledgeStrategy(assistant.knowledgebaseMode);
-    const passages =
-      strategy.kind === "prompt" || !this.client
-        ? await this.retrieve(
-            request.accountId,
-            assistant.knowledgebaseId,
-            question,
-            strategy.kind === "prompt" ? strategy.mode : "hybrid",
-          )
-        : [];
+    if (strategy.kind === "tool" && this.client) return [];
+    return this.retrieve(
+      accountId,
+      assistant.knowledgebaseId,
+      question,
+      strategy.kind === "prompt" ? strategy.mode : "hybrid",
+    );
+  }
+
+  async generate(request: ReplyRequest): Promise<ReplyResult> {
+    const { assistant, passages } = request;
+    const strategy = knowledgeStrategy(assistant.knowledgebaseMode);
     if (!this.client) return this.fallback(assistant, passages);
 
     const { tools: webhookTools, invalid } = parseWebhookTools(assistant.tools);
