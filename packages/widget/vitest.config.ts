@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
 import { playwright } from "@vitest/browser-playwright";
 import { defineProject } from "vitest/config";
-import { showDemoPage } from "./test/support/commands.ts";
+import { emulateColorScheme, showDemoPage } from "./test/support/commands.ts";
 
 // The global setup runs the real server in process; like the server's own config, it must get the
 // CJS graphql that graphql-yoga gets, or `instanceof GraphQLError` fails across two copies.
@@ -38,7 +38,7 @@ export default defineProject({
         },
       }),
       instances: [{ browser: "chromium" }],
-      commands: { showDemoPage },
+      commands: { emulateColorScheme, showDemoPage },
     },
   },
 });

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { page, userEvent } from "vitest/browser";
+import { commands, page, userEvent } from "vitest/browser";
 import { createAssistant, mountWidget, part, parts, recordEvents, removeWidgets } from "./support/widget.ts";
 
 afterEach(removeWidgets);
@@ -111,6 +111,24 @@ describe("<voxgate-chat> against a real server", () => {
     expect(getComputedStyle(part(widget, "send-button")!).textTransform).toBe("uppercase");
     expect(part(widget, "launcher")!.getBoundingClientRect().right).toBeGreaterThan(window.innerWidth - 100);
     style.remove();
+  });
+
+  it("with theme auto, follows the visitor's light or dark system setting", async () => {
+    const assistant = await createAssistant();
+    const widget = mountWidget({ assistant: assistant.uuid, "api-base": assistant.apiBase, theme: "auto" });
+    await userEvent.click(page.getByRole("button", { name: "Open chat" }));
+    try {
+      await commands.emulateColorScheme("dark");
+      await expect
+        .poll(() => getComputedStyle(part(widget, "panel")!).backgroundColor)
+        .toBe("rgb(17, 24, 39)");
+      await commands.emulateColorScheme("light");
+      await expect
+        .poll(() => getComputedStyle(part(widget, "panel")!).backgroundColor)
+        .toBe("rgb(255, 255, 255)");
+    } finally {
+      await commands.emulateColorScheme("light");
+    }
   });
 
   it("counts characters and refuses more than 2000 without losing the text", async () => {

@@ -54,8 +54,14 @@ export const showDemoPage: BrowserCommand<[url: string]> = async (context, url):
   }
 };
 
+/** What the visitor's system asks for; `theme="auto"` follows it. */
+export const emulateColorScheme: BrowserCommand<[scheme: "light" | "dark"]> = async (context, scheme) => {
+  await context.page.emulateMedia({ colorScheme: scheme });
+};
+
 declare module "vitest/browser" {
   interface BrowserCommands {
+    emulateColorScheme(scheme: "light" | "dark"): Promise<void>;
     showDemoPage(url: string): Promise<DemoPageResult>;
   }
 }
