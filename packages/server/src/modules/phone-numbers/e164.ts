@@ -1,5 +1,5 @@
 import { parsePhoneNumberFromString } from "libphonenumber-js/max";
-import { z } from "zod";
+import { requiredString } from "../../validation.ts";
 
 /** What the maintained numbering plan (libphonenumber, full metadata) says about a number. */
 export interface ParsedPhoneNumber {
@@ -21,17 +21,8 @@ export function parseE164(value: string): ParsedPhoneNumber | null {
 
 /** A required E.164 phone number field with field-level messages. */
 export function e164PhoneNumber(label = "phone number") {
-  return z
-    .string({
-      error: (issue) =>
-        issue.input === undefined || issue.input === null
-          ? `The ${label} field is required.`
-          : `The ${label} field must be a string.`,
-    })
-    .trim()
-    .min(1, `The ${label} field is required.`)
-    .refine(
-      (value) => parseE164(value) !== null,
-      `The ${label} field must be a valid phone number in E.164 format (e.g. +14155550123).`,
-    );
+  return requiredString(label, 32).refine(
+    (value) => parseE164(value) !== null,
+    `The ${label} field must be a valid phone number in E.164 format (e.g. +14155550123).`,
+  );
 }
