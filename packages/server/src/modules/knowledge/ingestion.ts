@@ -2,7 +2,7 @@ import type { Prisma } from "../../generated/prisma/client.ts";
 import type { JobContext } from "../../jobs/index.ts";
 import type { ServiceDeps } from "../../services.ts";
 import { type Embedder, nonAsciiWords, toVectorLiteral } from "../embeddings/embedder.ts";
-import { type Chunk, chunkSections } from "./chunking.ts";
+import { type Chunk, chunkSectionsInTurns } from "./chunking.ts";
 import { extractFile, type Section } from "./extract.ts";
 import { detectFileType } from "./file-types.ts";
 import { IngestionFailure } from "./ingestion-failure.ts";
@@ -57,7 +57,7 @@ export class DocumentIngestion {
       const sections = await this.readSource(document, signal);
       signal.throwIfAborted();
       await this.hooks.markStage(documentId, { stage: "chunking" });
-      const chunks = chunkSections(sections);
+      const chunks = await chunkSectionsInTurns(sections, signal);
       if (chunks.length === 0) throw new IngestionFailure("No text was found in the document.");
       await this.hooks.markStage(documentId, { stage: "embedding", chunkCount: 0 });
       await this.storeChunks(document.id, document.knowledgebaseId, chunks, signal);
