@@ -8,6 +8,7 @@ import { createJobQueue } from "./jobs/index.ts";
 import { KnowledgeService } from "./modules/knowledge/knowledge.service.ts";
 import { createTelephonyServices } from "./modules/phone-numbers/telephony-services.ts";
 import { createConversationServices } from "./modules/conversations/index.ts";
+import { safeFetchConnections } from "./net/safe-fetch.ts";
 import type { PubSub } from "./pubsub.ts";
 
 /** What every service may use. Services never see GraphQL or HTTP types. */
@@ -40,6 +41,8 @@ export function createServices(deps: ServiceDeps) {
   const jobs = createJobQueue(deps, deps.config.workerConcurrency);
   const knowledge = new KnowledgeService(deps, jobs);
   return {
+    // First, so that it stops last: after the workers whose outbound requests use its connections.
+    outboundConnections: safeFetchConnections,
     auth: new AuthService(deps),
     accounts: new AccountsService(deps),
     apiKeys: new ApiKeysService(deps),

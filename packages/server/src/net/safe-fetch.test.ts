@@ -1,7 +1,13 @@
 import { createServer, type RequestListener, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { AddressInfo, Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AddressPolicy, type OutboundFailure, OutboundRequestError, safeFetch } from "./safe-fetch.ts";
+import {
+  AddressPolicy,
+  closeSafeFetchConnections,
+  type OutboundFailure,
+  OutboundRequestError,
+  safeFetch,
+} from "./safe-fetch.ts";
 
 const LOCAL = ["127.0.0.1"];
 
@@ -160,6 +166,66 @@ describe("safeFetch", () => {
     const closed = await serve(() => {});
     await new Promise((resolve) => closed.server.close(resolve));
     expect(await failureOf(safeFetch(closed.url, { ...base, allowList: LOCAL }))).toBe("network");
+  });
+});
+
+describe("safeFetch connection reuse", () => {
+  /** A site that counts the connections it accepts and how many are still open. */
+  async function countingSite() {
+    const sockets = new Set<Socket>();
+    const paths: string[] = [];
+    let accepted = 0;
+    const site = await serve((request, response) => {
+      paths.push(request.url ?? "");
+      response.writeHead(200, { "content-type": "text/plain" });
+      response.end("ok");
+    });
+    site.server.on("connection", (socket: Socket) => {
+      accepted++;
+      sockets.add(socket);
+      socket.on("close", () => sockets.delete(socket));
+    });
+    return { ...site, paths, accepted: () => accepted, open: () => sockets.size };
+  }
+  const options = { timeoutMs: 5_000, maxBytes: 1024, allowList: LOCAL };
+
+  it("reuses one connection for consecutive requests and closes it when the app stops", async () => {
+    await closeSafeFetchConnections();
+    const site = await countingSite();
+    try {
+      for (let index = 0; index < 10; index++) {
+        expect((await safeFetch(`${site.url}/page-${index}`, options)).body.toString()).toBe("ok");
+      }
+      // undici may open a second connection while the first is being released; never one per request.
+      expect(site.accepted()).toBeLessThanOrEqual(2);
+      expect(site.open()).toBe(site.accepted());
+      await closeSafeFetchConnections();
+      for (let tries = 0; site.open() > 0; tries++) {
+        expect(tries).toBeLessThan(100);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      // Later requests open a new pool.
+      expect((await safeFetch(`${site.url}/again`, options)).status).toBe(200);
+      expect(site.paths.at(-1)).toBe("/again");
+    } finally {
+      await closeSafeFetchConnections();
+      await new Promise((resolve) => site.server.close(resolve));
+    }
+  });
+
+  it("never lends a connection opened under one allow-list to a call without it", async () => {
+    const site = await countingSite();
+    try {
+      expect((await safeFetch(`${site.url}/allowed`, options)).status).toBe(200);
+      expect(site.open()).toBe(1);
+      expect(await failureOf(safeFetch(`${site.url}/refused`, { ...options, allowList: [] }))).toBe(
+        "blocked_address",
+      );
+      expect(site.paths).toEqual(["/allowed"]);
+    } finally {
+      await closeSafeFetchConnections();
+      await new Promise((resolve) => site.server.close(resolve));
+    }
   });
 });
 

@@ -72,8 +72,7 @@ const ORIGIN_BOUND_HEADERS = ["authorization", "cookie", "proxy-authorization"];
  * followed by hand so every hop passes the same checks.
  */
 export async function safeFetch(url: string, options: SafeFetchOptions): Promise<SafeFetchResult> {
-  const policy = new AddressPolicy(options.allowList);
-  const dispatcher = new Agent({ connect: guardedConnector(policy) });
+  const dispatcher = sharedAgent(options.allowList);
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), options.timeoutMs);
   const signal = options.signal ? AbortSignal.any([controller.signal, options.signal]) : controller.signal;
@@ -84,8 +83,55 @@ export async function safeFetch(url: string, options: SafeFetchOptions): Promise
     throw toOutboundError(error, controller.signal);
   } finally {
     clearTimeout(timer);
-    await dispatcher.destroy().catch(() => undefined);
   }
+}
+
+/**
+ * Connection pools by allow-list. A pooled keep-alive connection was vetted when it connected (the
+ * guard checks the connected socket's address), and a pool only holds connections to one origin, so
+ * reusing it is as safe as the first request. Each allow-list gets its own pool, so a connection
+ * opened under a wider allow-list never serves a call made under a narrower one.
+ */
+const sharedAgents = new Map<string, Agent>();
+
+function sharedAgent(allowList: readonly string[]): Agent {
+  const key = JSON.stringify(allowList.map((entry) => entry.trim().toLowerCase()).sort());
+  let agent = sharedAgents.get(key);
+  if (!agent) {
+    agent = new Agent({ connect: guardedConnector(new AddressPolicy(allowList)) });
+    sharedAgents.set(key, agent);
+  }
+  return agent;
+}
+
+/** The app's handle on the shared pools: nothing to start; stopping closes them. */
+export const safeFetchConnections = {
+  start(): void {},
+  stop: closeSafeFetchConnections,
+};
+
+/** How long stopping waits for requests still running before cutting their connections. */
+const CLOSE_GRACE_MS = 1_000;
+
+/**
+ * Closes the pooled connections (the app does it when it stops). Requests already running may
+ * finish for a moment; later calls open new pools.
+ */
+export async function closeSafeFetchConnections(): Promise<void> {
+  const agents = [...sharedAgents.values()];
+  sharedAgents.clear();
+  await Promise.all(
+    agents.map(async (agent) => {
+      let timer: NodeJS.Timeout | undefined;
+      const closed = agent.close().then(() => true);
+      const late = new Promise<false>((resolve) => {
+        timer = setTimeout(() => resolve(false), CLOSE_GRACE_MS);
+      });
+      const inTime = await Promise.race([closed, late]).catch(() => false);
+      clearTimeout(timer);
+      if (!inTime) await agent.destroy().catch(() => undefined);
+    }),
+  );
 }
 
 async function fetchFollowingRedirects(
