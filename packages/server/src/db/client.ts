@@ -18,6 +18,8 @@ export interface SqlRunner {
 
 export interface Database {
   kind: "pglite" | "postgres";
+  /** The directory of an on-disk embedded database; files kept beside the data go under it. */
+  dataDir?: string;
   prisma: PrismaClient;
   /** The connection pool on PostgreSQL, for libraries that open their own sessions (the job queue). */
   pgPool?: pg.Pool;
@@ -70,6 +72,7 @@ export async function openPglite(
   let queue: Promise<unknown> = Promise.resolve();
   return {
     kind: "pglite",
+    ...(dataDir ? { dataDir } : {}),
     pglite,
     prisma,
     withConnection: <T>(work: (sql: SqlRunner) => Promise<T>) => {

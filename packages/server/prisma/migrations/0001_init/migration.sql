@@ -170,10 +170,11 @@ CREATE TABLE "document_chunks" (
 -- CreateTable
 CREATE TABLE "document_uploads" (
     "documentId" INTEGER NOT NULL,
-    "contentBase64" TEXT NOT NULL,
+    "part" INTEGER NOT NULL,
+    "content" BYTEA NOT NULL,
     "createdAt" TIMESTAMPTZ(6) NOT NULL DEFAULT CURRENT_TIMESTAMP,
 
-    CONSTRAINT "document_uploads_pkey" PRIMARY KEY ("documentId")
+    CONSTRAINT "document_uploads_pkey" PRIMARY KEY ("documentId","part")
 );
 
 -- CreateTable

@@ -4,10 +4,17 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createKnowledgebase, restUpload, waitForDocument } from "../../../test/fixtures/knowledge.ts";
+import {
+  createKnowledgebase,
+  makePdf,
+  restUpload,
+  waitForDocument,
+} from "../../../test/fixtures/knowledge.ts";
 import { subscribeWs } from "../../../test/support/subscriptions.ts";
-import { freshDatabase, startTestApp, testDatabaseKind } from "../../../test/support/test-app.ts";
+import { freshDatabase, startTestApp, testConfig, testDatabaseKind } from "../../../test/support/test-app.ts";
+import { buildApp } from "../../app.ts";
 import type { DatabaseTarget } from "../../db/client.ts";
+import { createLogger } from "../../logger.ts";
 
 /** A database that outlives one app: a PGlite directory, or a PostgreSQL database. */
 async function persistentDatabase(): Promise<{ target: DatabaseTarget; drop(): Promise<void> }> {
@@ -89,6 +96,47 @@ describe("processing across restarts", () => {
     }
   });
 
+  it("processes an upload made just before a stop after the restart, from the stored file", async () => {
+    const database = await persistentDatabase();
+    // Built but not listening: nothing works the queue, so the document is still waiting at the stop.
+    const first = await buildApp(testConfig(), { database: database.target, logger: createLogger("silent") });
+    const { account, user } = await first.services.accounts.create({
+      email: "restart@example.com",
+      password: "restart-password",
+    });
+    const { token } = await first.services.apiKeys.create(
+      { accountId: account.id, userId: user.id },
+      { name: "t" },
+    );
+    const kb = await first.services.knowledge.createKnowledgebase(account.id, { name: "Manuals" });
+    const pdf = await makePdf([
+      ["The ferry leaves the harbour at seven."],
+      ["Bicycles travel free of charge."],
+    ]);
+    const created = await first.services.knowledge.createDocument(account.id, kb.id, {
+      name: "Ferry",
+      type: "pdf",
+      file: new File([pdf], "ferry.pdf"),
+    });
+    expect(await first.services.knowledge.uploads.storedDocumentIds()).toEqual([created.id]);
+    await first.close();
+
+    const second = await startTestApp({ database: database.target });
+    try {
+      const document = await waitForDocument(second, token, created.id, 25_000);
+      expect(document).toMatchObject({ status: "ACTIVE", pagesTotal: 2 });
+      const [passage] = await second.app.services.knowledge.search(account.id, kb.id, "bicycles", {
+        limit: 1,
+        mode: "keyword",
+      });
+      expect(passage).toMatchObject({ source: "page 2" });
+      expect(await second.app.services.knowledge.uploads.storedDocumentIds()).toEqual([]);
+    } finally {
+      await second.close();
+      await database.drop();
+    }
+  });
+
   it("fails a document abandoned by crashed workers too many times, and requeues one that can still run", async () => {
     const t = await startTestApp();
     try {
@@ -107,12 +155,10 @@ describe("processing across restarts", () => {
       await waitForDocument(t, account.apiKey, given);
       await waitForDocument(t, account.apiKey, retried);
       // What a crash leaves behind: still "processing" with its upload, silent since long before the time limit.
-      await t.app.db.prisma.documentUpload.create({
-        data: {
-          documentId: retried,
-          contentBase64: Buffer.from("The retried keeps the archive.").toString("base64"),
-        },
-      });
+      await t.app.services.knowledge.uploads.save(
+        retried,
+        new File(["The retried keeps the archive."], "retried.txt"),
+      );
       await t.app.db.prisma.$executeRawUnsafe(
         `UPDATE "documents" SET "status" = 'processing', "updatedAt" = now() - interval '1 day',
            "attempts" = CASE WHEN "id" = $1 THEN 3 ELSE 1 END WHERE "id" IN ($1, $2)`,

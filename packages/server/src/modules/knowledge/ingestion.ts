@@ -6,6 +6,7 @@ import { type Chunk, chunkSectionsInTurns } from "./chunking.ts";
 import { extractFile, type Section } from "./extract.ts";
 import { detectFileType } from "./file-types.ts";
 import { IngestionFailure } from "./ingestion-failure.ts";
+import type { UploadStore } from "./upload-store.ts";
 import { readWebsite } from "./website.ts";
 
 const EMBED_BATCH = 64;
@@ -28,6 +29,7 @@ export class DocumentIngestion {
   constructor(
     private readonly deps: ServiceDeps,
     private readonly embedder: Embedder,
+    private readonly uploads: UploadStore,
     private readonly hooks: IngestionHooks,
   ) {}
 
@@ -115,6 +117,7 @@ export class DocumentIngestion {
       url: string | null;
       links: Prisma.JsonValue;
       relativeLinksLimit: number | null;
+      sizeBytes: number | null;
     },
     signal: AbortSignal,
   ): Promise<Section[]> {
@@ -137,11 +140,8 @@ export class DocumentIngestion {
       await this.hooks.markStage(document.id, { stage: "parsing" });
       return sections;
     }
-    const upload = await this.deps.db.prisma.documentUpload.findUnique({
-      where: { documentId: document.id },
-    });
-    if (!upload) throw new IngestionFailure("The uploaded file is no longer available; upload it again.");
-    const content = Buffer.from(upload.contentBase64, "base64");
+    const content = await this.uploads.read(document.id, document.sizeBytes ?? 0);
+    if (!content) throw new IngestionFailure("The uploaded file is no longer available; upload it again.");
     const type = detectFileType(content);
     if (type !== document.type)
       throw new IngestionFailure(`The file is not a valid ${document.type.toUpperCase()} file.`);

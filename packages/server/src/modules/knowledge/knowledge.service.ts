@@ -7,13 +7,14 @@ import { optionalString, parseInput, requiredString } from "../../validation.ts"
 import { createEmbedder, type Embedder } from "../embeddings/embedder.ts";
 import {
   describeFileType,
-  detectFileType,
   type FileDocumentType,
   isUploadedFile,
+  sniffFileType,
   type UploadedFile,
 } from "./file-types.ts";
 import { DocumentIngestion } from "./ingestion.ts";
 import { KnowledgeSearch, type Passage, type SearchMode } from "./search.ts";
+import { createUploadStore, type UploadStore } from "./upload-store.ts";
 
 export type { Passage, SearchMode } from "./search.ts";
 
@@ -141,6 +142,8 @@ export class PayloadTooLargeError extends AppError {
  */
 export class KnowledgeService implements Lifecycle {
   readonly embedder: Embedder;
+  /** Uploaded files waiting for their document to be processed. */
+  readonly uploads: UploadStore;
   private readonly ingestion: DocumentIngestion;
   private readonly retrieval: KnowledgeSearch;
   private sweepTimer: NodeJS.Timeout | null = null;
@@ -150,7 +153,8 @@ export class KnowledgeService implements Lifecycle {
     private readonly jobs: JobQueue,
   ) {
     this.embedder = createEmbedder(deps.config);
-    this.ingestion = new DocumentIngestion(deps, this.embedder, {
+    this.uploads = createUploadStore(deps.db);
+    this.ingestion = new DocumentIngestion(deps, this.embedder, this.uploads, {
       markStage: (documentId, data) => this.recordProgress(documentId, data),
       finish: (documentId, outcome) => this.finishDocument(documentId, outcome),
     });
@@ -210,8 +214,13 @@ export class KnowledgeService implements Lifecycle {
 
   /** Deletes the knowledge base with its documents and passages; assistants using it lose the link. */
   async deleteKnowledgebase(accountId: number, id: number): Promise<void> {
+    const waiting = await this.deps.db.prisma.document.findMany({
+      where: { knowledgebaseId: id, accountId, status: "processing", type: { not: "website" } },
+      select: { id: true },
+    });
     const { count } = await this.deps.db.prisma.knowledgebase.deleteMany({ where: { id, accountId } });
     if (count === 0) throw new NotFoundError("Knowledgebase");
+    for (const document of waiting) await this.uploads.delete(document.id);
     this.deps.logger.info("knowledgebase deleted", { accountId, knowledgebaseId: id });
   }
 
@@ -249,7 +258,7 @@ export class KnowledgeService implements Lifecycle {
     const refuse = (field: string, message: string) => {
       fields[field] = [...(fields[field] ?? []), message];
     };
-    let upload: { content: Uint8Array<ArrayBuffer>; fileName: string; mediaType: string } | null = null;
+    let upload: { file: UploadedFile; fileName: string; mediaType: string } | null = null;
 
     if (parsed.type === "website") {
       if (!parsed.url && !parsed.links) refuse("url", "The url field is required when links is not present.");
@@ -268,8 +277,7 @@ export class KnowledgeService implements Lifecycle {
         throw new PayloadTooLargeError("The file must not be greater than 20 MB.");
       } else if (parsed.file.size === 0) refuse("file", "The file is empty.");
       else {
-        const content = new Uint8Array(await parsed.file.arrayBuffer());
-        const detected = detectFileType(content);
+        const detected = await sniffFileType(parsed.file);
         if (detected !== parsed.type) {
           refuse(
             "file",
@@ -277,7 +285,7 @@ export class KnowledgeService implements Lifecycle {
           );
         }
         const fileName = parsed.file.name ?? "";
-        upload = { content, fileName, mediaType: MEDIA_TYPES[parsed.type] };
+        upload = { file: parsed.file, fileName, mediaType: MEDIA_TYPES[parsed.type] };
       }
     }
     if (Object.keys(fields).length > 0) throw new ValidationError(fields);
@@ -305,13 +313,24 @@ export class KnowledgeService implements Lifecycle {
             ? {
                 fileName: upload.fileName,
                 mediaType: upload.mediaType,
-                sizeBytes: upload.content.byteLength,
-                upload: { create: { contentBase64: Buffer.from(upload.content).toString("base64") } },
+                sizeBytes: upload.file.size,
               }
             : {}),
         },
       }),
     );
+    if (upload) {
+      try {
+        await this.uploads.save(document.id, upload.file);
+      } catch (error) {
+        // Nothing was queued yet: take the document back rather than leave one that must fail.
+        await this.withKnowledgebaseLock(knowledgebaseId, (tx) =>
+          tx.document.deleteMany({ where: { id: document.id } }),
+        );
+        await this.uploads.delete(document.id);
+        throw error;
+      }
+    }
     await this.jobs.enqueue(INGEST_TASK, { documentId: document.id }, { key: `document:${document.id}` });
     this.deps.logger.info("document created", { accountId, knowledgebaseId, documentId: document.id });
     await this.publish(document, await this.knowledgebaseStatus(knowledgebaseId));
@@ -351,6 +370,7 @@ export class KnowledgeService implements Lifecycle {
     await this.withKnowledgebaseLock(document.knowledgebaseId, async (tx) => {
       await tx.document.deleteMany({ where: { id } });
     });
+    await this.uploads.delete(id);
     this.deps.logger.info("document deleted", { accountId, documentId: id });
     await this.publish(document, await this.knowledgebaseStatus(document.knowledgebaseId), "deleted");
   }
@@ -435,18 +455,20 @@ export class KnowledgeService implements Lifecycle {
   async start(): Promise<void> {
     await this.retrieval.ensureVectorIndex();
     await this.resumeAbandoned();
+    await this.uploads.removeOrphans();
     await this.queueReembedding();
     this.sweepTimer = setInterval(() => {
-      this.resumeAbandoned().catch((error: unknown) =>
+      Promise.all([this.resumeAbandoned(), this.uploads.removeOrphans()]).catch((error: unknown) =>
         this.deps.logger.error("document sweep failed", { error }),
       );
     }, SWEEP_INTERVAL_MS);
     this.sweepTimer.unref();
   }
 
-  stop(): void {
+  async stop(): Promise<void> {
     if (this.sweepTimer) clearInterval(this.sweepTimer);
     this.sweepTimer = null;
+    await this.uploads.close();
   }
 
   /**
@@ -529,10 +551,10 @@ export class KnowledgeService implements Lifecycle {
         },
       });
       if (count === 0) return;
-      await tx.documentUpload.deleteMany({ where: { documentId } });
       finished = await tx.document.findUnique({ where: { id: documentId } });
     });
     if (finished) {
+      await this.uploads.delete(documentId);
       this.deps.logger.info("document processed", { documentId, status: outcome.status });
       await this.publish(finished, await this.knowledgebaseStatus(current.knowledgebaseId));
     }

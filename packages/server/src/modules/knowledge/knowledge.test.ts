@@ -168,6 +168,7 @@ describe("knowledge bases and documents", () => {
     const document = await waitForDocument(t, owner.apiKey, id);
     expect(document).toMatchObject({ status: "ACTIVE", pagesDone: 3, pagesTotal: 3, failureReason: null });
     expect(document.chunkCount).toBeGreaterThanOrEqual(3);
+    expect(await t.app.services.knowledge.uploads.storedDocumentIds()).not.toContain(id);
 
     const search = await t.gql<{
       searchKnowledgebase: { content: string; source: string; documentId: number }[];
@@ -296,7 +297,7 @@ describe("knowledge bases and documents", () => {
 
     const documents = await t.rest<{ data: unknown[] }>("GET", path, { token: owner.apiKey });
     expect(documents.body.data).toEqual([]);
-    expect(await t.app.db.prisma.documentUpload.count()).toBe(0);
+    expect(await t.app.services.knowledge.uploads.storedDocumentIds()).toEqual([]);
   });
 
   it("fails a corrupt PDF and an image-only PDF with a readable reason", async () => {
