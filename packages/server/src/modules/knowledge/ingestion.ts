@@ -10,6 +10,8 @@ import type { UploadStore } from "./upload-store.ts";
 import { readWebsite } from "./website.ts";
 
 const EMBED_BATCH = 64;
+/** Batches being written at once on PostgreSQL. */
+const STORE_CONCURRENCY = 2;
 /** Progress is stored and published at most this often, so a 500-page PDF does not mean 500 writes. */
 const PROGRESS_INTERVAL_MS = 250;
 
@@ -148,52 +150,99 @@ export class DocumentIngestion {
     return extractFile(type, content, onProgress, signal);
   }
 
+  /**
+   * Embeds and stores passages batch by batch. Storing is bound by the HNSW index, which PostgreSQL
+   * maintains row by row, so on PostgreSQL two batches are written at once on two connections (each
+   * backend uses its own core) while the next batch is embedded; PGlite has one connection.
+   */
   private async storeChunks(
     documentId: number,
     knowledgebaseId: number,
     chunks: Chunk[],
     signal: AbortSignal,
   ): Promise<void> {
-    for (let start = 0; start < chunks.length; start += EMBED_BATCH) {
-      signal.throwIfAborted();
-      const batch = chunks.slice(start, start + EMBED_BATCH);
-      let vectors: number[][];
-      try {
-        vectors = await this.embedder.embed(
-          batch.map((chunk) => chunk.content),
-          signal,
-        );
-      } catch (error) {
-        if (signal.aborted) throw error;
-        throw new EmbeddingServiceError(error);
+    const concurrency = this.deps.db.kind === "postgres" ? STORE_CONCURRENCY : 1;
+    const writing = new Set<Promise<void>>();
+    let failure: { error: unknown } | null = null;
+    let stored = 0;
+    let lastReport = Date.now();
+    const settle = async (until: number) => {
+      while (writing.size > until) await Promise.race(writing);
+      if (failure) throw failure.error;
+      if (Date.now() - lastReport >= PROGRESS_INTERVAL_MS) {
+        lastReport = Date.now();
+        await this.hooks.markStage(documentId, { chunkCount: stored });
       }
-      const values: string[] = [];
-      const params: unknown[] = [];
-      for (const [index, chunk] of batch.entries()) {
-        const at = params.length;
-        values.push(
-          `($${at + 1}, $${at + 2}, $${at + 3}, $${at + 4}, $${at + 5}, $${at + 6}, $${at + 7}, $${at + 8}::vector, to_tsvector('english', $${at + 4}) || array_to_tsvector(string_to_array($${at + 9}, ' ')))`,
-        );
-        params.push(
-          documentId,
-          knowledgebaseId,
-          start + index,
-          chunk.content,
-          chunk.tokenCount,
-          chunk.source,
-          this.embedder.id,
-          toVectorLiteral(vectors[index]!),
-          nonAsciiWords(chunk.content).join(" "),
-        );
+    };
+    try {
+      for (let start = 0; start < chunks.length; start += EMBED_BATCH) {
+        signal.throwIfAborted();
+        const batch = chunks.slice(start, start + EMBED_BATCH);
+        let vectors: number[][];
+        try {
+          vectors = await this.embedder.embed(
+            batch.map((chunk) => chunk.content),
+            signal,
+          );
+        } catch (error) {
+          if (signal.aborted) throw error;
+          throw new EmbeddingServiceError(error);
+        }
+        await settle(concurrency - 1);
+        const write: Promise<void> = this.insertChunks(documentId, knowledgebaseId, start, batch, vectors)
+          .then(
+            () => {
+              stored += batch.length;
+            },
+            (error: unknown) => {
+              failure ??= { error };
+            },
+          )
+          .finally(() => writing.delete(write));
+        writing.add(write);
       }
-      await this.deps.db.prisma.$executeRawUnsafe(
+      await settle(0);
+    } finally {
+      // An abort or a failed batch must not leave writes running behind the caller's back.
+      await Promise.allSettled(writing);
+    }
+    await this.hooks.markStage(documentId, { chunkCount: stored });
+  }
+
+  /**
+   * One statement per batch: arrays unnested into rows, so the statement text and its nine
+   * parameters are the same for every batch, whatever its size. Sent outside Prisma, whose raw
+   * queries pass every parameter through its query compiler.
+   */
+  private async insertChunks(
+    documentId: number,
+    knowledgebaseId: number,
+    firstOrdinal: number,
+    batch: Chunk[],
+    vectors: number[][],
+  ): Promise<void> {
+    const params = [
+      documentId,
+      knowledgebaseId,
+      batch.map((_, index) => firstOrdinal + index),
+      batch.map((chunk) => chunk.content),
+      batch.map((chunk) => chunk.tokenCount),
+      batch.map((chunk) => chunk.source),
+      this.embedder.id,
+      vectors.map((vector) => toVectorLiteral(vector)),
+      batch.map((chunk) => nonAsciiWords(chunk.content).join(" ")),
+    ];
+    await this.deps.db.withConnection((sql) =>
+      sql.query(
         `INSERT INTO "document_chunks"
            ("documentId", "knowledgebaseId", "ordinal", "content", "tokenCount", "source", "embedder", "embedding", "searchVector")
-         VALUES ${values.join(", ")}`,
-        ...params,
-      );
-      await this.hooks.markStage(documentId, { chunkCount: start + batch.length });
-    }
+         SELECT $1, $2, row.ordinal, row.content, row.token_count, row.source, $7, row.embedding::vector,
+                to_tsvector('english', row.content) || array_to_tsvector(string_to_array(row.non_ascii, ' '))
+           FROM unnest($3::int[], $4::text[], $5::int[], $6::text[], $8::text[], $9::text[])
+             AS row(ordinal, content, token_count, source, embedding, non_ascii)`,
+        params,
+      ),
+    );
   }
 }
 
