@@ -1,0 +1,161 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freshDatabase, startTestApp, type TestApp } from "../../../test/support/test-app.ts";
+import type { DatabaseTarget } from "../../db/client.ts";
+import { LocalHashEmbedder, nonAsciiWords, toVectorLiteral } from "../embeddings/embedder.ts";
+import type { Passage, SearchMode } from "./search.ts";
+
+const QUERY_WORDS = ["lighthouse", "keeper", "lantern", "harbour", "storm", "beacon", "fog", "signal"];
+const QUERY = QUERY_WORDS.join(" ");
+const embedder = new LocalHashEmbedder();
+
+/** Words no other passage uses, so that passages differ only in how many query words they hold. */
+function filler(seed: number, count: number): string {
+  return Array.from({ length: count }, (_, index) => `filler${seed}x${index}`).join(" ");
+}
+
+/**
+ * Retrieval over a table where the searched knowledge base is a small share of the chunks and every
+ * other chunk is nearer to the question. Index-only plans are forced (no sequential scans, no
+ * knowledgebaseId index), so vector search must read the HNSW index in distance order and skip the
+ * other knowledge base's chunks, as it does on a large PostgreSQL table: a plain HNSW scan would
+ * return only the first `ef_search` candidates, all of them filtered out.
+ */
+describe("knowledge search through the indexes", () => {
+  let t: TestApp;
+  let drop: () => Promise<void>;
+  let accountId: number;
+  let tiny: number;
+  const tinyChunks = new Map<number, string>();
+
+  const insertDocument = async (
+    knowledgebaseId: number,
+    status: "active" | "processing",
+    passages: string[],
+  ): Promise<number[]> => {
+    const document = await t.app.db.prisma.document.create({
+      data: { accountId, knowledgebaseId, name: `Doc ${status}`, type: "txt", status },
+    });
+    const ids: number[] = [];
+    for (const [ordinal, content] of passages.entries()) {
+      const [row] = await t.app.db.prisma.$queryRawUnsafe<{ id: number }[]>(
+        `INSERT INTO "document_chunks" ("documentId", "knowledgebaseId", "ordinal", "content", "tokenCount", "embedder", "embedding", "searchVector")
+         VALUES ($1, $2, $3, $4, 10, $5, $6::vector, to_tsvector('english', $4) || array_to_tsvector(string_to_array($7, ' ')))
+         RETURNING "id"`,
+        document.id,
+        knowledgebaseId,
+        ordinal,
+        content,
+        embedder.id,
+        toVectorLiteral(embedder.embedOne(content)),
+        nonAsciiWords(content).join(" "),
+      );
+      ids.push(Number(row!.id));
+    }
+    return ids;
+  };
+
+  const search = (knowledgebaseId: number, query: string, limit: number, mode: SearchMode) =>
+    t.app.services.knowledge.search(accountId, knowledgebaseId, query, { limit, mode });
+
+  beforeAll(async () => {
+    const fresh = await freshDatabase();
+    drop = fresh.drop;
+    const target: DatabaseTarget =
+      fresh.target.kind === "postgres"
+        ? { kind: "postgres", url: withSessionOptions(fresh.target.url, "-c enable_sort=off") }
+        : fresh.target;
+    t = await startTestApp({ database: target });
+    // PGlite has one session: setting it there covers every query of the app.
+    if (t.app.db.kind === "pglite") await t.app.db.prisma.$executeRawUnsafe("SET enable_sort = off");
+    accountId = (await t.createAccount()).accountId;
+    const knowledge = t.app.services.knowledge;
+    const big = await knowledge.createKnowledgebase(accountId, { name: "Big" });
+    tiny = (await knowledge.createKnowledgebase(accountId, { name: "Tiny" })).id;
+    // 400 passages holding every query word: all nearer to the question than any passage of Tiny.
+    await insertDocument(
+      big.id,
+      "active",
+      Array.from({ length: 400 }, (_, index) => `${QUERY} ${filler(1000 + index, 6)}`),
+    );
+    // Tiny: passage n holds the first n query words, plus seven passages holding none.
+    const graded = QUERY_WORDS.map(
+      (_, index) => `${QUERY_WORDS.slice(0, index + 1).join(" ")} ${filler(index, 10)}`,
+    );
+    const unrelated = Array.from({ length: 7 }, (_, index) => filler(100 + index, 12));
+    const ids = await insertDocument(tiny, "active", [...graded, ...unrelated]);
+    for (const [index, id] of ids.entries()) tinyChunks.set(id, [...graded, ...unrelated][index]!);
+    // A document still processing, holding the question itself: never searched.
+    await insertDocument(tiny, "processing", [QUERY]);
+    await t.app.db.prisma.$executeRawUnsafe(`ANALYZE "document_chunks"`);
+  });
+
+  afterAll(async () => {
+    await t?.close();
+    await drop?.();
+  });
+
+  it("returns a small knowledge base's nearest passages in exact order past the other knowledge base's nearer ones", async () => {
+    const query = embedder.embedOne(QUERY);
+    const exact = [...tinyChunks.entries()]
+      .map(([id, content]) => ({ id, similarity: dot(query, embedder.embedOne(content)) }))
+      .sort((a, b) => b.similarity - a.similarity)
+      .slice(0, QUERY_WORDS.length);
+    const passages = await search(tiny, QUERY, QUERY_WORDS.length, "vector");
+    expect(passages.map((passage) => passage.chunkId)).toEqual(exact.map((item) => item.id));
+    // The graded passages, most query words first.
+    expect(passages.map((passage) => passage.content.split(" filler")[0])).toEqual(
+      QUERY_WORDS.map((_, index) => QUERY_WORDS.slice(0, QUERY_WORDS.length - index).join(" ")),
+    );
+    for (const [index, passage] of passages.entries())
+      expect(passage.score).toBeCloseTo(exact[index]!.similarity, 4);
+  });
+
+  it("returns every passage of the small knowledge base when the limit asks for all of them", async () => {
+    const passages = await search(tiny, QUERY, 15, "vector");
+    expect(new Set(passages.map((passage) => passage.chunkId))).toEqual(new Set(tinyChunks.keys()));
+    expect(isSortedByScore(passages)).toBe(true);
+  });
+
+  it("ranks passages holding every word first, then widens to passages holding some of them", async () => {
+    const passages = await search(tiny, "lighthouse keeper lantern", 8, "keyword");
+    expect(passages).toHaveLength(8);
+    const holdsAll = (passage: Passage) => /lighthouse keeper lantern/.test(passage.content);
+    expect(passages.slice(0, 6).every(holdsAll)).toBe(true);
+    expect(passages.slice(6).some(holdsAll)).toBe(false);
+    expect(isSortedByScore(passages)).toBe(true);
+
+    // No passage holds "zeppelin": the words are OR-ed, and every passage with "lighthouse" matches.
+    const partial = await search(tiny, "lighthouse zeppelin", 20, "keyword");
+    expect(partial.map((passage) => passage.content).sort()).toEqual(
+      [...tinyChunks.values()].filter((content) => content.startsWith("lighthouse")).sort(),
+    );
+  });
+
+  it("fuses both rankings in hybrid mode, and never returns passages of a document that is not active", async () => {
+    const hybrid = await search(tiny, QUERY, 5, "hybrid");
+    expect(hybrid).toHaveLength(5);
+    expect(hybrid[0]?.content.startsWith(`${QUERY} filler`)).toBe(true);
+    for (const mode of ["vector", "keyword", "hybrid"] as const) {
+      const passages = await search(tiny, QUERY, 50, mode);
+      expect(passages.length, mode).toBeGreaterThan(0);
+      expect(
+        passages.every((passage) => tinyChunks.has(passage.chunkId)),
+        mode,
+      ).toBe(true);
+    }
+  });
+});
+
+function withSessionOptions(url: string, options: string): string {
+  const withOptions = new URL(url);
+  withOptions.searchParams.set("options", options);
+  return withOptions.href;
+}
+
+function dot(a: number[], b: number[]): number {
+  return a.reduce((sum, value, index) => sum + value * b[index]!, 0);
+}
+
+function isSortedByScore(passages: Passage[]): boolean {
+  return passages.every((passage, index) => index === 0 || passages[index - 1]!.score >= passage.score);
+}
