@@ -7,7 +7,7 @@
  *              same queries with index scans disabled (exact scans); HNSW recall against exact
  *
  *   pnpm exec tsx bench/ingest/run.ts [pdf] [site] [retrieval] [--store=postgres|pglite]
- *     [--pdf-pages=2000] [--pdf-bytes=20000000] [--chunks=100000] [--queries=40]
+ *     [--pdf-pages=2000] [--pdf-bytes=20000000] [--chunks=100000] [--queries=20]
  *
  * With no part named, all three run. Ingestion cases run in child processes (one per case) so that
  * each reports its own peak memory.
@@ -88,7 +88,7 @@ try {
   if (parts.has("retrieval") && postgres) {
     await runRetrievalBenchmark(postgres.url, {
       chunks: numberFlag("chunks", 100_000),
-      queries: numberFlag("queries", 40),
+      queries: numberFlag("queries", 20),
     });
   }
 } finally {
