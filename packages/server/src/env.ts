@@ -52,7 +52,10 @@ const EnvSchema = z.object({
   VOXGATE_REPLY_RATE_LIMIT_PER_MINUTE: positiveInt.default(5),
   VOXGATE_WIDGET_RATE_LIMIT_PER_MINUTE: positiveInt.default(30),
   VOXGATE_CONVERSATION_RATE_LIMIT_PER_MINUTE: positiveInt.default(10),
-  VOXGATE_REDIS_KEY_PREFIX: z.string().regex(/^[\w:.-]{1,64}$/, "must be 1 to 64 letters, digits, _ : . or -").default("voxgate"),
+  VOXGATE_REDIS_KEY_PREFIX: z
+    .string()
+    .regex(/^[\w:.-]{1,64}$/, "must be 1 to 64 letters, digits, _ : . or -")
+    .default("voxgate"),
   VOXGATE_DOCUMENT_TIMEOUT_SECONDS: positiveInt.default(300),
   VOXGATE_WORKER_CONCURRENCY: positiveInt.max(32, "must be at most 32").default(2),
   VOXGATE_SEED_DEMO: z

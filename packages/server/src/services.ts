@@ -1,13 +1,13 @@
 import type { Database } from "./db/client.ts";
 import type { Config } from "./env.ts";
+import { createJobQueue } from "./jobs/index.ts";
 import type { Logger } from "./logger.ts";
 import { AccountsService } from "./modules/accounts/accounts.service.ts";
 import { ApiKeysService } from "./modules/api-keys/api-keys.service.ts";
 import { AuthService } from "./modules/auth/auth.service.ts";
-import { createJobQueue } from "./jobs/index.ts";
+import { createConversationServices } from "./modules/conversations/index.ts";
 import { KnowledgeService } from "./modules/knowledge/knowledge.service.ts";
 import { createTelephonyServices } from "./modules/phone-numbers/telephony-services.ts";
-import { createConversationServices } from "./modules/conversations/index.ts";
 import { safeFetchConnections } from "./net/safe-fetch.ts";
 import type { PubSub } from "./pubsub.ts";
 

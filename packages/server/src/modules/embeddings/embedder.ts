@@ -70,7 +70,7 @@ export function words(text: string): string[] {
  * and under the C locale it drops non-Latin letters; these words are indexed as exact lexemes instead.
  */
 export function nonAsciiWords(text: string): string[] {
-  return [...new Set(words(text).filter((word) => /[^\x00-\x7f]/.test(word)))];
+  return [...new Set(words(text).filter((word) => [...word].some((char) => char.codePointAt(0)! > 0x7f)))];
 }
 
 const STOP_WORDS = new Set(
