@@ -15,10 +15,10 @@ function filler(seed: number, count: number): string {
 
 /**
  * Retrieval over a table where the searched knowledge base is a small share of the chunks and every
- * other chunk is nearer to the question. Index-only plans are forced (no sequential scans, no
- * knowledgebaseId index), so vector search must read the HNSW index in distance order and skip the
- * other knowledge base's chunks, as it does on a large PostgreSQL table: a plain HNSW scan would
- * return only the first `ef_search` candidates, all of them filtered out.
+ * other chunk is nearer to the question. Sorting is priced out (`enable_sort = off`), so vector search
+ * must read the HNSW index in distance order and skip the other knowledge base's chunks, as it does
+ * for a large knowledge base on PostgreSQL: a plain HNSW scan would stop after its first `ef_search`
+ * candidates, all of them filtered out.
  */
 describe("knowledge search through the indexes", () => {
   let t: TestApp;
