@@ -10,6 +10,7 @@ export interface Section {
 
 export type ExtractProgress = (pagesDone: number, pagesTotal: number) => Promise<void>;
 
+/** `content` is handed over: a PDF's buffer may be detached by pdf.js, so callers must not reuse it. */
 export async function extractFile(
   type: FileDocumentType,
   content: Uint8Array,
@@ -28,8 +29,9 @@ export async function extractPdf(
 ): Promise<Section[]> {
   const { getDocument } = await import("pdfjs-dist/legacy/build/pdf.mjs");
   const task = getDocument({
-    // pdf.js takes ownership of (detaches) the buffer it is given.
-    data: new Uint8Array(content),
+    // A plain Uint8Array view (pdf.js refuses Buffers): pdf.js takes a view of a whole buffer (as
+    // read from the upload store) as it is, and copies a view of part of a shared one itself.
+    data: new Uint8Array(content.buffer, content.byteOffset, content.byteLength),
     isEvalSupported: false,
     useSystemFonts: false,
     disableFontFace: true,

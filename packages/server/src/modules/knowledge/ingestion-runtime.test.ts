@@ -154,6 +154,15 @@ describe("processing across restarts", () => {
       const retried = (await upload("retried")).body.data.id;
       await waitForDocument(t, account.apiKey, given);
       await waitForDocument(t, account.apiKey, retried);
+      // The upload is deleted just after the status turns active: wait for it, or it would take the new one.
+      for (
+        let tries = 0;
+        (await t.app.services.knowledge.uploads.storedDocumentIds()).includes(retried);
+        tries++
+      ) {
+        expect(tries).toBeLessThan(200);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
       // What a crash leaves behind: still "processing" with its upload, silent since long before the time limit.
       await t.app.services.knowledge.uploads.save(
         retried,

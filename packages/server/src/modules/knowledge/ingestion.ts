@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from "node:timers/promises";
 import type { Prisma } from "../../generated/prisma/client.ts";
 import type { JobContext } from "../../jobs/index.ts";
 import type { ServiceDeps } from "../../services.ts";
@@ -176,6 +177,9 @@ export class DocumentIngestion {
     };
     try {
       for (let start = 0; start < chunks.length; start += EMBED_BATCH) {
+        // PGlite answers through promises alone: without a turn of the event loop between batches,
+        // storing a large document would leave every request and subscription waiting until the end.
+        await nextTurn();
         signal.throwIfAborted();
         const batch = chunks.slice(start, start + EMBED_BATCH);
         let vectors: number[][];

@@ -157,11 +157,10 @@ class DirectoryUploadStore implements UploadStore {
     }
   }
 
+  /** A `.partial` file is left alone: a failed save removes its own, and the sweep removes a crashed one. */
   async delete(documentId: number): Promise<void> {
     if (!this.directory) return;
-    const directory = await this.directory;
-    await rm(join(directory, String(documentId)), { force: true });
-    await rm(join(directory, `${documentId}.partial`), { force: true });
+    await rm(join(await this.directory, String(documentId)), { force: true });
   }
 
   async storedDocumentIds(): Promise<number[]> {
