@@ -300,6 +300,25 @@ describe("knowledge bases and documents", () => {
     expect(await t.app.services.knowledge.uploads.storedDocumentIds()).toEqual([]);
   });
 
+  it("judges a file from its first 64 KB at upload and checks the whole file in the worker", async () => {
+    const kb = await createKnowledgebase(t, owner.apiKey);
+    const text = new TextEncoder().encode("The ferry timetable changes in winter. ".repeat(2_000));
+    // Valid UTF-8 for the first 78 KB, then a byte that can never appear in UTF-8.
+    const content = new Uint8Array([...text, 0xff, ...new TextEncoder().encode(" More text.")]);
+    const created = await restUpload<{ data: { id: number } }>(
+      t,
+      owner.apiKey,
+      `/api/user/knowledgebases/${kb}/documents`,
+      { name: "Timetable", type: "txt" },
+      { name: "timetable.txt", content },
+    );
+    expect(created.status).toBe(201);
+    expect(await waitForDocument(t, owner.apiKey, created.body.data.id)).toMatchObject({
+      status: "FAILED",
+      failureReason: "The file is not a valid TXT file.",
+    });
+  });
+
   it("fails a corrupt PDF and an image-only PDF with a readable reason", async () => {
     const kb = await createKnowledgebase(t, owner.apiKey);
     const corrupt = new TextEncoder().encode("%PDF-1.7\n1 0 obj << /Type /Catalog >> garbage without xref");
