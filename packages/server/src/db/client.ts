@@ -82,7 +82,11 @@ export async function openPglite(
     },
     close: async () => {
       await prisma.$disconnect();
+      // PGlite's Emscripten runtime sets process.exitCode to 0 when it shuts down, which would
+      // turn a failing CLI command or test run into a success: keep whatever was set before.
+      const exitCode = process.exitCode;
       await pglite.close();
+      process.exitCode = exitCode;
       releaseLock();
     },
   };
