@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FakeOpenAI, startFakeOpenAI } from "../../../test/support/fake-openai.ts";
-import { startTestApp, type TestApp } from "../../../test/support/test-app.ts";
-import { createAssistant, ownRateLimitKeys } from "../conversations/conversations.fixtures.ts";
+import type { TestApp } from "../../../test/support/test-app.ts";
+import { createAssistant, startAppWithModel } from "../conversations/conversations.fixtures.ts";
 
 let t: TestApp;
 let fake: FakeOpenAI;
@@ -10,14 +10,9 @@ beforeAll(async () => {
   fake = await startFakeOpenAI();
   // A little model latency so that the 50 messages really are in flight together.
   fake.setLatency(30);
-  t = await startTestApp({
-    env: {
-      ...ownRateLimitKeys(),
-      OPENAI_BASE_URL: fake.baseUrl,
-      OPENAI_API_KEY: "sk-test",
-      VOXGATE_WIDGET_RATE_LIMIT_PER_MINUTE: "1000",
-      VOXGATE_CONVERSATION_RATE_LIMIT_PER_MINUTE: "1000",
-    },
+  t = await startAppWithModel(fake, {
+    VOXGATE_WIDGET_RATE_LIMIT_PER_MINUTE: "1000",
+    VOXGATE_CONVERSATION_RATE_LIMIT_PER_MINUTE: "1000",
   });
 });
 afterAll(async () => {

@@ -1,7 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { TestAccount, TestApp } from "../../../test/support/test-app.ts";
+import type { FakeOpenAI } from "../../../test/support/fake-openai.ts";
+import { startTestApp, type TestAccount, type TestApp } from "../../../test/support/test-app.ts";
+import type { EnvInput } from "../../env.ts";
 
 /**
  * A Redis key prefix of its own for one test app: in the postgres project every app shares one
@@ -9,6 +11,16 @@ import type { TestAccount, TestApp } from "../../../test/support/test-app.ts";
  */
 export function ownRateLimitKeys(): { VOXGATE_REDIS_KEY_PREFIX: string } {
   return { VOXGATE_REDIS_KEY_PREFIX: `test-${randomBytes(6).toString("hex")}` };
+}
+
+/**
+ * Starts the app answering through the real `openai` client against `model`, with rate-limit
+ * counters of its own; `env` adds or overrides settings.
+ */
+export function startAppWithModel(model: FakeOpenAI, env: EnvInput = {}): Promise<TestApp> {
+  return startTestApp({
+    env: { ...ownRateLimitKeys(), OPENAI_BASE_URL: model.baseUrl, OPENAI_API_KEY: "sk-test", ...env },
+  });
 }
 
 /** An assistant stored directly: the assistants API is another module's concern. */

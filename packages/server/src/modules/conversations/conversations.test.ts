@@ -2,8 +2,8 @@ import { createClient } from "graphql-ws";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { type FakeOpenAI, startFakeOpenAI } from "../../../test/support/fake-openai.ts";
-import { startTestApp, type TestAccount, type TestApp } from "../../../test/support/test-app.ts";
-import { createAssistant, ownRateLimitKeys } from "./conversations.fixtures.ts";
+import type { TestAccount, TestApp } from "../../../test/support/test-app.ts";
+import { createAssistant, startAppWithModel } from "./conversations.fixtures.ts";
 
 const FORMAT_A = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 const SITE = "https://shop.example";
@@ -16,14 +16,9 @@ let bob: TestAccount;
 
 beforeAll(async () => {
   fake = await startFakeOpenAI();
-  t = await startTestApp({
-    env: {
-      ...ownRateLimitKeys(),
-      OPENAI_BASE_URL: fake.baseUrl,
-      OPENAI_API_KEY: "sk-test",
-      VOXGATE_WIDGET_RATE_LIMIT_PER_MINUTE: "1000",
-      VOXGATE_CONVERSATION_RATE_LIMIT_PER_MINUTE: "1000",
-    },
+  t = await startAppWithModel(fake, {
+    VOXGATE_WIDGET_RATE_LIMIT_PER_MINUTE: "1000",
+    VOXGATE_CONVERSATION_RATE_LIMIT_PER_MINUTE: "1000",
   });
   [alice, bob] = await Promise.all([t.createAccount({ balance: "1" }), t.createAccount({ balance: "1" })]);
 });
@@ -244,14 +239,9 @@ describe("public widget API", () => {
 
 describe("widget rate limits", () => {
   it("limits messages per conversation and per client IP with 429, Retry-After and RateLimit headers", async () => {
-    const limited = await startTestApp({
-      env: {
-        ...ownRateLimitKeys(),
-        OPENAI_BASE_URL: fake.baseUrl,
-        OPENAI_API_KEY: "sk-test",
-        VOXGATE_CONVERSATION_RATE_LIMIT_PER_MINUTE: "2",
-        VOXGATE_WIDGET_RATE_LIMIT_PER_MINUTE: "5",
-      },
+    const limited = await startAppWithModel(fake, {
+      VOXGATE_CONVERSATION_RATE_LIMIT_PER_MINUTE: "2",
+      VOXGATE_WIDGET_RATE_LIMIT_PER_MINUTE: "5",
     });
     try {
       const owner = await limited.createAccount({ balance: "1" });
