@@ -16,7 +16,11 @@ import { type Database, type DatabaseTarget, openDatabase } from "./db/client.ts
 import { migrate } from "./db/migrate.ts";
 import type { Config } from "./env.ts";
 import { createLogger, type Logger } from "./logger.ts";
-import { rememberClientAddress } from "./modules/conversations/client-address.ts";
+import {
+  rememberClientAddress,
+  resolveClientAddress,
+  TrustedProxies,
+} from "./modules/conversations/client-address.ts";
 import { createEventBus, type PubSub } from "./pubsub.ts";
 import { schema } from "./schema.ts";
 import { type DemoCredentials, seedCatalog, seedDemo } from "./seed/seed.ts";
@@ -211,10 +215,18 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     return Response.json({ message: "Not found." }, { status: 404 });
   };
 
+  const trustedProxies = new TrustedProxies(config.trustedProxies);
   const backgroundServices = Object.values(services as Record<string, object>).filter(hasLifecycle);
   const adapter = createServerAdapter<{ req?: IncomingMessage }>(
     (request, serverContext) => {
-      rememberClientAddress(request, serverContext.req?.socket.remoteAddress);
+      rememberClientAddress(
+        request,
+        resolveClientAddress(
+          serverContext.req?.socket.remoteAddress,
+          request.headers.get("x-forwarded-for"),
+          trustedProxies,
+        ),
+      );
       return handle(request);
     },
     { fetchAPI: uploadAwareFetchApi },

@@ -64,3 +64,13 @@ describe("configuration", () => {
     });
   });
 });
+
+it("validates the trusted proxies list", () => {
+  expect(loadConfig({ VOXGATE_TRUSTED_PROXIES: "10.0.0.0/8, 192.0.2.1" }).trustedProxies).toEqual([
+    "10.0.0.0/8",
+    "192.0.2.1",
+  ]);
+  expect(problemsOf({ VOXGATE_TRUSTED_PROXIES: "proxy.internal" })[0]).toMatch(
+    /^VOXGATE_TRUSTED_PROXIES: must be/,
+  );
+});

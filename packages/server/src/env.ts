@@ -1,4 +1,5 @@
 import { fileURLToPath } from "node:url";
+import ipaddr from "ipaddr.js";
 import { z } from "zod";
 
 /** The repository root: the embedded data directory defaults to `<repo>/.data` (git-ignored). */
@@ -28,6 +29,16 @@ const moneyString = z
   .string()
   .regex(/^\d{1,6}(\.\d{1,4})?$/, "must be a non-negative amount with at most 4 decimals, e.g. 0.01");
 
+function isAddressOrRange(entry: string): boolean {
+  if (!entry.includes("/")) return ipaddr.isValid(entry);
+  try {
+    ipaddr.parseCIDR(entry);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 const emptyAsUndefined = (value: unknown) => (value === "" ? undefined : value);
 
 const EnvSchema = z.object({
@@ -47,6 +58,18 @@ const EnvSchema = z.object({
   OPENAI_EMBEDDING_MODEL: z.string().min(1).default("text-embedding-3-small"),
   OPENAI_EMBEDDING_DIMENSIONS: positiveInt.max(4000, "must be at most 4000").default(1536),
   VOXGATE_OUTBOUND_ALLOWLIST: z.string().default(""),
+  VOXGATE_TRUSTED_PROXIES: z
+    .string()
+    .default("")
+    .transform((value) =>
+      value
+        .split(",")
+        .map((entry) => entry.trim())
+        .filter(Boolean),
+    )
+    .refine((entries) => entries.every(isAddressOrRange), {
+      message: "must be a comma-separated list of IP addresses or CIDR ranges",
+    }),
   VOXGATE_MESSAGE_PRICE: moneyString.default("0.01"),
   VOXGATE_REPLY_PRICE: moneyString.default("0.01"),
   VOXGATE_REPLY_RATE_LIMIT_PER_MINUTE: positiveInt.default(5),
@@ -88,6 +111,8 @@ export interface Config {
    * even though they are private or loopback. Empty in production; tests allow their local servers.
    */
   outboundAllowList: string[];
+  /** Reverse proxies whose X-Forwarded-For names the client (per-IP rate limits); empty: trust none. */
+  trustedProxies: string[];
   pricing: { messagePrice: string; replyPrice: string };
   /**
    * Requests per minute: generate-reply per API token; widget requests per client IP; widget
@@ -144,6 +169,7 @@ export function loadConfig(source: EnvInput | NodeJS.ProcessEnv = process.env): 
     outboundAllowList: env.VOXGATE_OUTBOUND_ALLOWLIST.split(",")
       .map((entry) => entry.trim())
       .filter(Boolean),
+    trustedProxies: env.VOXGATE_TRUSTED_PROXIES,
     pricing: { messagePrice: env.VOXGATE_MESSAGE_PRICE, replyPrice: env.VOXGATE_REPLY_PRICE },
     rateLimits: {
       replyPerMinute: env.VOXGATE_REPLY_RATE_LIMIT_PER_MINUTE,
