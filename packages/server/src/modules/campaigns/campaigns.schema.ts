@@ -80,44 +80,31 @@ builder.queryField("campaign", (t) =>
   }),
 );
 
-const campaignInputFields = {
-  status: "draft, active, paused or completed (default draft).",
-  assistantId: "An assistant of the account.",
-  phoneNumberIds: "The rotation in calling order; replaces the whole rotation on update.",
-  callingWindowStart: "HH:MM (default 09:00).",
-  callingWindowEnd: "HH:MM, after the start (default 17:00).",
-  timezone: "IANA zone of the calling window (default UTC).",
-  maxRetries: "0 to 10 (default 2).",
-  retryIntervalMinutes: "5 to 10080 (default 60).",
-};
+type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
+
+/** The settings both inputs share; only whether `name` is required differs. */
+function campaignSettings(t: PothosSchemaTypes.InputFieldBuilder<Types, "InputObject">) {
+  return {
+    status: t.string({ description: "draft, active, paused or completed (default draft)." }),
+    assistantId: t.int({ description: "An assistant of the account." }),
+    phoneNumberIds: t.intList({
+      description: "The rotation in calling order; replaces the whole rotation on update.",
+    }),
+    callingWindowStart: t.string({ description: "HH:MM (default 09:00)." }),
+    callingWindowEnd: t.string({ description: "HH:MM, after the start (default 17:00)." }),
+    timezone: t.string({ description: "IANA zone of the calling window (default UTC)." }),
+    maxRetries: t.int({ description: "0 to 10 (default 2)." }),
+    retryIntervalMinutes: t.int({ description: "5 to 10080 (default 60)." }),
+  };
+}
 
 const CreateCampaignInput = builder.inputType("CreateCampaignInput", {
-  fields: (t) => ({
-    name: t.string({ required: true }),
-    status: t.string({ description: campaignInputFields.status }),
-    assistantId: t.int({ description: campaignInputFields.assistantId }),
-    phoneNumberIds: t.intList({ description: campaignInputFields.phoneNumberIds }),
-    callingWindowStart: t.string({ description: campaignInputFields.callingWindowStart }),
-    callingWindowEnd: t.string({ description: campaignInputFields.callingWindowEnd }),
-    timezone: t.string({ description: campaignInputFields.timezone }),
-    maxRetries: t.int({ description: campaignInputFields.maxRetries }),
-    retryIntervalMinutes: t.int({ description: campaignInputFields.retryIntervalMinutes }),
-  }),
+  fields: (t) => ({ name: t.string({ required: true }), ...campaignSettings(t) }),
 });
 
 const UpdateCampaignInput = builder.inputType("UpdateCampaignInput", {
   description: "Only the fields given change.",
-  fields: (t) => ({
-    name: t.string(),
-    status: t.string({ description: campaignInputFields.status }),
-    assistantId: t.int({ description: campaignInputFields.assistantId }),
-    phoneNumberIds: t.intList({ description: campaignInputFields.phoneNumberIds }),
-    callingWindowStart: t.string({ description: campaignInputFields.callingWindowStart }),
-    callingWindowEnd: t.string({ description: campaignInputFields.callingWindowEnd }),
-    timezone: t.string({ description: campaignInputFields.timezone }),
-    maxRetries: t.int({ description: campaignInputFields.maxRetries }),
-    retryIntervalMinutes: t.int({ description: campaignInputFields.retryIntervalMinutes }),
-  }),
+  fields: (t) => ({ name: t.string(), ...campaignSettings(t) }),
 });
 
 builder.mutationField("createCampaign", (t) =>
