@@ -1,6 +1,8 @@
+import { Worker } from "node:worker_threads";
 import mammoth from "mammoth";
 import { decodeUtf8Text, type FileDocumentType } from "./file-types.ts";
 import { IngestionFailure } from "./ingestion-failure.ts";
+import type { PdfWorkerInput, PdfWorkerMessage } from "./pdf-worker.ts";
 
 /** A piece of a source with where it came from ("page 3", a URL): chunks keep it. */
 export interface Section {
@@ -10,7 +12,7 @@ export interface Section {
 
 export type ExtractProgress = (pagesDone: number, pagesTotal: number) => Promise<void>;
 
-/** `content` is handed over: a PDF's buffer may be detached by pdf.js, so callers must not reuse it. */
+/** `content` is handed over: a PDF's buffer is transferred to a worker thread, so callers must not reuse it. */
 export async function extractFile(
   type: FileDocumentType,
   content: Uint8Array,
@@ -22,53 +24,104 @@ export async function extractFile(
   return extractText(content);
 }
 
+/**
+ * pdf.js parses a page synchronously for hundreds of milliseconds at a time, which would stall every
+ * request the instance serves; so it runs in a worker thread of its own, one per extraction, and is
+ * terminated on abort (cancel, timeout, app stop). The entry is a `.mjs` file that registers tsx itself:
+ * Node 20 does not apply `--import tsx` loader hooks to a worker's entry module.
+ */
 export async function extractPdf(
   content: Uint8Array,
   onProgress: ExtractProgress,
   signal: AbortSignal,
 ): Promise<Section[]> {
-  const { getDocument } = await import("pdfjs-dist/legacy/build/pdf.mjs");
-  const task = getDocument({
-    // A plain Uint8Array view (pdf.js refuses Buffers): pdf.js takes a view of a whole buffer (as
-    // read from the upload store) as it is, and copies a view of part of a shared one itself.
-    data: new Uint8Array(content.buffer, content.byteOffset, content.byteLength),
-    isEvalSupported: false,
-    useSystemFonts: false,
-    disableFontFace: true,
-    verbosity: 0,
+  signal.throwIfAborted();
+  const wholeBuffer =
+    content.buffer instanceof ArrayBuffer &&
+    content.byteOffset === 0 &&
+    content.byteLength === content.buffer.byteLength;
+  // Transferring moves the upload to the worker without a copy; a view of part of a larger buffer
+  // (which may be Node's shared Buffer pool) is copied instead.
+  const data = wholeBuffer ? new Uint8Array(content.buffer as ArrayBuffer) : content.slice();
+  const worker = new Worker(new URL("./pdf-worker.mjs", import.meta.url), {
+    execArgv: [],
+    workerData: { data } satisfies PdfWorkerInput,
+    transferList: [data.buffer],
   });
-  let pdf: Awaited<typeof task.promise>;
+  const sections: Section[] = [];
+  const progress = new ProgressRelay(onProgress);
   try {
-    pdf = await task.promise;
-  } catch (error) {
-    const name = (error as Error).name;
-    if (name === "PasswordException") throw new IngestionFailure("The PDF is password-protected.");
-    throw new IngestionFailure("The PDF file is corrupt or unreadable.");
-  }
-  try {
-    const sections: Section[] = [];
-    for (let pageNumber = 1; pageNumber <= pdf.numPages; pageNumber++) {
-      signal.throwIfAborted();
-      const page = await pdf.getPage(pageNumber);
-      const textContent = await page.getTextContent();
-      let text = "";
-      for (const item of textContent.items) {
-        if (!("str" in item)) continue;
-        text += item.str;
-        text += item.hasEOL ? "\n" : item.str.endsWith(" ") ? "" : " ";
-      }
-      page.cleanup();
-      if (text.trim()) sections.push({ source: `page ${pageNumber}`, text });
-      await onProgress(pageNumber, pdf.numPages);
-    }
-    if (sections.length === 0) {
-      throw new IngestionFailure(
-        "The PDF has no extractable text: its pages are probably scanned images. Upload a PDF with a text layer.",
-      );
-    }
-    return sections;
+    const outcome = await new Promise<PdfWorkerMessage>((resolve, reject) => {
+      const abort = () => reject(signal.reason);
+      signal.addEventListener("abort", abort, { once: true });
+      const settle = () => signal.removeEventListener("abort", abort);
+      worker.on("message", (message: PdfWorkerMessage) => {
+        if (message.kind === "page") {
+          if (message.text.trim())
+            sections.push({ source: `page ${message.pageNumber}`, text: message.text });
+          progress.report(message.pageNumber, message.pagesTotal).catch((error: unknown) => {
+            settle();
+            reject(error);
+          });
+          return;
+        }
+        settle();
+        resolve(message);
+      });
+      worker.on("error", (error) => {
+        settle();
+        reject(error);
+      });
+      worker.on("exit", (code) => {
+        settle();
+        reject(new Error(`The PDF worker exited with code ${code} before finishing.`));
+      });
+    });
+    if (outcome.kind === "failure") throw new IngestionFailure(outcome.reason);
+    await progress.settled();
   } finally {
-    await pdf.destroy();
+    await worker.terminate();
+  }
+  if (sections.length === 0) {
+    throw new IngestionFailure(
+      "The PDF has no extractable text: its pages are probably scanned images. Upload a PDF with a text layer.",
+    );
+  }
+  return sections;
+}
+
+/**
+ * Passes page progress on one report at a time, since reports are database writes and the worker does
+ * not wait for them: while one is being written, only the newest of the pages that arrive is kept.
+ */
+class ProgressRelay {
+  private running: Promise<void> = Promise.resolve();
+  private pending: [number, number] | null = null;
+  private busy = false;
+
+  constructor(private readonly onProgress: ExtractProgress) {}
+
+  report(pagesDone: number, pagesTotal: number): Promise<void> {
+    this.pending = [pagesDone, pagesTotal];
+    if (!this.busy) this.running = this.drain();
+    return this.running;
+  }
+
+  settled(): Promise<void> {
+    return this.running;
+  }
+
+  private async drain(): Promise<void> {
+    this.busy = true;
+    try {
+      while (this.pending) {
+        const [pagesDone, pagesTotal] = this.pending;
+        this.pending = null;
+        await this.onProgress(pagesDone, pagesTotal);
+      }
+    } finally {
+      this.busy = false;
+    }
   }
 }
 
