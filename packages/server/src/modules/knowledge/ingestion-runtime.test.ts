@@ -130,7 +130,8 @@ describe("processing across restarts", () => {
         mode: "keyword",
       });
       expect(passage).toMatchObject({ source: "page 2" });
-      expect(await second.app.services.knowledge.uploads.storedDocumentIds()).toEqual([]);
+      // The upload is removed once the finished status is committed, a moment after it shows.
+      await expect.poll(() => second.app.services.knowledge.uploads.storedDocumentIds()).toEqual([]);
     } finally {
       await second.close();
       await database.drop();

@@ -168,7 +168,8 @@ describe("knowledge bases and documents", () => {
     const document = await waitForDocument(t, owner.apiKey, id);
     expect(document).toMatchObject({ status: "ACTIVE", pagesDone: 3, pagesTotal: 3, failureReason: null });
     expect(document.chunkCount).toBeGreaterThanOrEqual(3);
-    expect(await t.app.services.knowledge.uploads.storedDocumentIds()).not.toContain(id);
+    // The upload is removed once the finished status is committed, a moment after it shows.
+    await expect.poll(() => t.app.services.knowledge.uploads.storedDocumentIds()).not.toContain(id);
 
     const search = await t.gql<{
       searchKnowledgebase: { content: string; source: string; documentId: number }[];
