@@ -126,6 +126,11 @@ function isAlive(pid: number): boolean {
 
 async function openPostgres(url: string): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // A connection that the server drops (restart, failover) emits "error" on the pool and on its client;
+  // without listeners Node would crash the process. The pool discards that client, and the next query that
+  // needs the database reports the failure to its caller.
+  pool.on("error", () => {});
+  pool.on("connect", (client) => client.on("error", () => {}));
   // Fail at start with a clear message rather than on the first request.
   const probe = await pool.connect().catch((error: Error) => {
     throw new Error(`Cannot connect to DATABASE_URL (${redact(url)}): ${error.message}`);
