@@ -21,6 +21,7 @@ import { gzipSync } from "node:zlib";
 import { buildApp } from "../../packages/server/src/app.ts";
 import { loadConfig } from "../../packages/server/src/env.ts";
 import { createLogger } from "../../packages/server/src/logger.ts";
+import { chromiumLaunchOptions } from "../../packages/widget/test/support/chromium.ts";
 
 const BUDGET_BYTES = 25 * 1024;
 const runs = Number(process.argv[2] ?? 20);
@@ -136,17 +137,7 @@ async function main() {
   );
   const baselinePage = timingPage(`${pages.url}/baseline.js`, "<baseline-bubble></baseline-bubble>");
 
-  const browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--no-first-run",
-    ],
-  });
+  const browser = await chromium.launch(chromiumLaunchOptions);
   const time = async (html: string): Promise<number[]> => {
     const durations: number[] = [];
     for (let run = -3; run < runs; run++) {

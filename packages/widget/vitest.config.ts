@@ -1,6 +1,7 @@
 import { createRequire } from "node:module";
 import { playwright } from "@vitest/browser-playwright";
 import { defineProject } from "vitest/config";
+import { chromiumLaunchOptions } from "./test/support/chromium.ts";
 import { emulateColorScheme, showDemoPage } from "./test/support/commands.ts";
 
 // The global setup runs the real server in process; like the server's own config, it must get the
@@ -25,17 +26,7 @@ export default defineProject({
       screenshotFailures: false,
       viewport: { width: 1280, height: 800 },
       provider: playwright({
-        launchOptions: {
-          executablePath: "/usr/bin/chromium",
-          args: [
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--no-first-run",
-          ],
-        },
+        launchOptions: chromiumLaunchOptions,
       }),
       instances: [{ browser: "chromium" }],
       commands: { emulateColorScheme, showDemoPage },
