@@ -19,6 +19,8 @@ export interface FakeChatReply {
   error?: { status: number; message: string; type?: string };
   /** Extra latency for this answer only, in milliseconds. */
   delayMs?: number;
+  /** Answer only once this settles: lets a test act while the request is known to be in flight. */
+  after?: Promise<unknown>;
 }
 
 /** What a test sees of a chat completion request the server received. */
@@ -106,6 +108,7 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
       chatRequests.push(recorded);
       const reply = queue.shift() ?? responder(recorded);
       await sleep(latencyMs + (reply.delayMs ?? 0));
+      await reply.after;
       if (reply.error) {
         sendJson(response, reply.error.status, {
           error: { message: reply.error.message, type: reply.error.type ?? "server_error", code: null },

@@ -8,7 +8,7 @@ export class InsufficientBalanceError extends AppError {
   }
 }
 
-/** Money held for one message until its reply is delivered (then settled) or fails (then released). */
+/** Money held for one message until its exchange is stored (then settled) or fails (then released). */
 export interface Reservation {
   accountId: number;
   amount: string;
@@ -16,18 +16,50 @@ export interface Reservation {
   ledgerEntryId: number | null;
 }
 
+/** What one piece of paid work costs and how the ledger names it. */
+export interface Charge {
+  accountId: number;
+  amount: string;
+  kind: "message_debit" | "reply_debit";
+  description: string;
+}
+
 /**
  * Charges for messages. A charge is taken before the model is called, by one conditional UPDATE
  * (`balance >= price`), so concurrent messages can never overdraw an account: with money for 20
  * messages and 50 sent at once, exactly 20 reservations succeed. The reply is then produced outside
- * any transaction; on success the debit is linked to the message it paid for (by the statement that
- * stores the exchange), on failure the money is given back with a refund entry, so a failed call
- * costs nothing. Each step is a single statement, atomic without an open transaction.
+ * any transaction. The work a reservation pays for settles it by linking the debit to the message
+ * it paid for, in the statement that stores the exchange; if the work fails in any way the money is
+ * given back with a refund entry, so only stored exchanges cost anything. The ledger thus holds,
+ * per charged message, either one debit linked to its message or an unlinked debit followed by its
+ * refund. Each step is a single statement, atomic without an open transaction.
  */
 export class BillingService {
   constructor(private readonly deps: ServiceDeps) {}
 
-  async reserve(
+  /**
+   * Runs `work` paid for by `charge`: the money is reserved first (refused with
+   * InsufficientBalanceError), and whatever makes `work` fail (the model, a function, storage, a
+   * bug) gives it back before the failure goes on. `work` settles the reservation by storing what
+   * it paid for with the debit linked (see `Reservation.ledgerEntryId`).
+   */
+  async payFor<T>(charge: Charge, work: (reservation: Reservation) => Promise<T>): Promise<T> {
+    const reservation = await this.reserve(charge.accountId, charge.amount, charge.kind, charge.description);
+    try {
+      return await work(reservation);
+    } catch (error) {
+      await this.release(reservation).catch((releaseError: unknown) =>
+        // The failure the caller must see is the work's; this one needs a person to refund by hand.
+        this.deps.logger.error("refund of a failed message's reservation failed", {
+          ...reservation,
+          error: releaseError,
+        }),
+      );
+      throw error;
+    }
+  }
+
+  private async reserve(
     accountId: number,
     amount: string,
     kind: "message_debit" | "reply_debit",
@@ -51,10 +83,10 @@ export class BillingService {
   }
 
   /**
-   * Gives the money back: the message it was held for was never answered. The ledger stays
+   * Gives the money back: the exchange it was held for was never stored. The ledger stays
    * append-only: the debit remains (with no message) and a refund entry of the same amount follows.
    */
-  async release(reservation: Reservation): Promise<void> {
+  private async release(reservation: Reservation): Promise<void> {
     if (reservation.ledgerEntryId === null) return;
     const { accountId, amount, ledgerEntryId } = reservation;
     await this.deps.db.prisma.$executeRaw`
@@ -64,7 +96,7 @@ export class BillingService {
         RETURNING "balance")
       INSERT INTO "ledger_entries" ("accountId", "kind", "amount", "balanceAfter", "description")
       SELECT ${accountId}::integer, 'adjustment'::"ledger_kind", ${amount}::numeric, "balance",
-             ${`Refund of debit #${ledgerEntryId}: the reply failed`}::text
+             ${`Refund of debit #${ledgerEntryId}: the message was not answered`}::text
       FROM credited`;
     this.deps.pubsub.publish("account:balance", accountId, { accountId });
   }

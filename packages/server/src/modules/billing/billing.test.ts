@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type FakeOpenAI, startFakeOpenAI } from "../../../test/support/fake-openai.ts";
-import type { TestApp } from "../../../test/support/test-app.ts";
-import { createAssistant, startAppWithModel } from "../conversations/conversations.fixtures.ts";
+import { echoResponder, type FakeOpenAI, startFakeOpenAI } from "../../../test/support/fake-openai.ts";
+import { startTestApp, type TestAccount, type TestApp } from "../../../test/support/test-app.ts";
+import {
+  createAssistant,
+  ownRateLimitKeys,
+  startAppWithModel,
+} from "../conversations/conversations.fixtures.ts";
+import { FALLBACK_NOTICE } from "../replies/reply-engine.ts";
 
 let t: TestApp;
 let fake: FakeOpenAI;
@@ -107,6 +112,177 @@ describe("atomic debits", () => {
       expect(account.balance.toFixed(4)).toBe((0.05 - answered * 0.01).toFixed(4));
     } finally {
       fake.respondWith((request) => ({ content: `Echo: ${request.messages.at(-1)?.content}` }));
+    }
+  });
+});
+
+/** The account's balance and its ledger (kind, amount, linked or not), oldest entry first. */
+async function moneyOf(app: TestApp, owner: TestAccount) {
+  const account = await app.app.db.prisma.account.findUniqueOrThrow({ where: { id: owner.accountId } });
+  const ledger = await app.app.db.prisma.ledgerEntry.findMany({
+    where: { accountId: owner.accountId },
+    orderBy: { id: "asc" },
+  });
+  return {
+    balance: account.balance.toFixed(4),
+    ledger: ledger.map((entry) => [entry.kind, entry.amount.toFixed(4), entry.messageId !== null]),
+  };
+}
+
+const OPENING_CREDIT = ["credit", "1.0000", false];
+
+describe("charging only for stored exchanges", () => {
+  it("gives the reservation back whatever makes the paid work fail, with a debit and refund pair", async () => {
+    const owner = await t.createAccount({ balance: "1" });
+    const charge = {
+      accountId: owner.accountId,
+      amount: "0.25",
+      kind: "message_debit" as const,
+      description: "test",
+    };
+    const failure = new Error("storage refused the row");
+    let heldDuringWork: string | undefined;
+    await expect(
+      t.app.services.billing.payFor(charge, async () => {
+        heldDuringWork = (await moneyOf(t, owner)).balance;
+        throw failure;
+      }),
+    ).rejects.toBe(failure);
+    expect(heldDuringWork).toBe("0.7500");
+    const money = await moneyOf(t, owner);
+    expect(money.balance).toBe("1.0000");
+    expect(money.ledger).toEqual([
+      OPENING_CREDIT,
+      ["message_debit", "-0.2500", false],
+      ["adjustment", "0.2500", false],
+    ]);
+
+    // Work that succeeds keeps the money; refused work (no money) never runs and leaves no trace.
+    expect(await t.app.services.billing.payFor(charge, async () => "done")).toBe("done");
+    let ran = false;
+    const poor = await t.createAccount({ balance: "0.10" });
+    await expect(
+      t.app.services.billing.payFor({ ...charge, accountId: poor.accountId }, async () => {
+        ran = true;
+      }),
+    ).rejects.toMatchObject({ code: "INSUFFICIENT_BALANCE" });
+    expect(ran).toBe(false);
+    expect(await moneyOf(t, poor)).toEqual({ balance: "0.1000", ledger: [["credit", "0.1000", false]] });
+  });
+
+  it("refunds a widget message and a generated reply whose conversation is deleted while the model writes", async () => {
+    const owner = await t.createAccount({ balance: "1" });
+    const assistant = await createAssistant(t, owner);
+    const started = await t.rest<{ conversation_id: string }>(
+      "POST",
+      `/api/widget/assistants/${assistant.uuid}/conversations`,
+      { body: {} },
+    );
+    const widgetConversation = started.body.conversation_id;
+    // The conversation goes while its reply is being written; the reply arrives after that.
+    const deleteWhileWriting = (id: () => Promise<string>) =>
+      fake.respondWith(() => {
+        fake.respondWith(echoResponder);
+        return {
+          content: "Too late",
+          after: id().then((conversationId) =>
+            t.app.db.prisma.conversation.delete({ where: { id: conversationId } }),
+          ),
+        };
+      });
+
+    deleteWhileWriting(async () => widgetConversation);
+    const widget = await t.rest("POST", `/api/conversations/${widgetConversation}/messages`, {
+      body: { message: "hello" },
+    });
+    expect(widget).toMatchObject({ status: 404, body: { status: false, error: "Conversation not found" } });
+
+    deleteWhileWriting(async () => {
+      const conversation = await t.app.db.prisma.conversation.findFirstOrThrow({
+        where: { assistantId: assistant.id, customerIdentifier: "gone" },
+      });
+      return conversation.id;
+    });
+    const reply = await t.rest("POST", "/api/ai/generate-reply", {
+      token: owner.apiKey,
+      body: { assistant_id: assistant.id, customer_identifier: "gone", message: "hello" },
+    });
+    expect(reply).toMatchObject({
+      status: 404,
+      body: { success: false, error_code: "CONVERSATION_NOT_FOUND" },
+    });
+
+    expect(
+      await t.app.db.prisma.message.count({ where: { conversation: { assistantId: assistant.id } } }),
+    ).toBe(0);
+    expect(await moneyOf(t, owner)).toEqual({
+      balance: "1.0000",
+      ledger: [
+        OPENING_CREDIT,
+        ["message_debit", "-0.0100", false],
+        ["adjustment", "0.0100", false],
+        ["reply_debit", "-0.0100", false],
+        ["adjustment", "0.0100", false],
+      ],
+    });
+  });
+
+  it("refunds when the model fails: 502, nothing stored, a debit and refund pair", async () => {
+    const owner = await t.createAccount({ balance: "1" });
+    const assistant = await createAssistant(t, owner);
+    const started = await t.rest<{ conversation_id: string }>(
+      "POST",
+      `/api/widget/assistants/${assistant.uuid}/conversations`,
+      { body: {} },
+    );
+    fake.enqueue(
+      { error: { status: 500, message: "model down" } },
+      { error: { status: 500, message: "again" } },
+    );
+    const sent = await t.rest("POST", `/api/conversations/${started.body.conversation_id}/messages`, {
+      body: { message: "hello" },
+    });
+    expect(sent.status).toBe(502);
+    expect(
+      await t.app.db.prisma.message.count({ where: { conversationId: started.body.conversation_id } }),
+    ).toBe(0);
+    expect(await moneyOf(t, owner)).toEqual({
+      balance: "1.0000",
+      ledger: [OPENING_CREDIT, ["message_debit", "-0.0100", false], ["adjustment", "0.0100", false]],
+    });
+  });
+});
+
+describe("without a language model", () => {
+  it("answers both endpoints with the fallback for free: balance and ledger unchanged, even with no money", async () => {
+    const bare = await startTestApp({ env: ownRateLimitKeys() });
+    try {
+      for (const balance of ["1", "0"]) {
+        const owner = await bare.createAccount({ balance });
+        const before = await moneyOf(bare, owner);
+        const assistant = await createAssistant(bare, owner);
+        const started = await bare.rest<{ conversation_id: string }>(
+          "POST",
+          `/api/widget/assistants/${assistant.uuid}/conversations`,
+          { body: {} },
+        );
+        const widget = await bare.rest<{ message: string }>(
+          "POST",
+          `/api/conversations/${started.body.conversation_id}/messages`,
+          { body: { message: "hello" } },
+        );
+        expect(widget.status).toBe(200);
+        expect(widget.body.message.startsWith(FALLBACK_NOTICE)).toBe(true);
+        const reply = await bare.rest<{ reply: string }>("POST", "/api/ai/generate-reply", {
+          token: owner.apiKey,
+          body: { assistant_id: assistant.id, customer_identifier: "x", message: "hello" },
+        });
+        expect(reply.status).toBe(200);
+        expect(reply.body.reply.startsWith(FALLBACK_NOTICE)).toBe(true);
+        expect(await moneyOf(bare, owner)).toEqual(before);
+      }
+    } finally {
+      await bare.close();
     }
   });
 });

@@ -12,7 +12,7 @@ import {
   mergeVariables,
   type Variables,
 } from "../replies/prompt.ts";
-import type { ReplyEngine } from "../replies/reply-engine.ts";
+import type { ReplyEngine, ReplyResult } from "../replies/reply-engine.ts";
 import type { FunctionCallRecord } from "../replies/tools.ts";
 
 export const WIDGET_MESSAGE_MAX = 2000;
@@ -95,6 +95,13 @@ export interface MessageOutcome {
   reply: string;
   functionCalls: FunctionCallRecord[];
   aiDisabled: boolean;
+}
+
+/** A message about to be appended to a conversation. */
+interface NewMessage {
+  role: "user" | "assistant" | "operator";
+  content: string;
+  functionCalls?: unknown;
 }
 
 /** How one customer message is charged. */
@@ -344,8 +351,9 @@ export class ConversationsService {
   /**
    * Answers one customer message. While a person has taken over, the message is only stored. Else
    * the price is reserved first (refused if the balance cannot cover it), the reply generated, and
-   * the exchange stored with the debit linked to the customer's message; if the reply fails the
-   * money is given back and nothing is stored. New variables are kept on the conversation.
+   * the exchange stored with the debit linked to the customer's message; if anything fails before
+   * the exchange is stored, the money is given back and nothing is stored. Answers assembled
+   * without a model are free. New variables are kept on the conversation.
    */
   async process(
     conversation: ConversationWithAssistant,
@@ -371,19 +379,48 @@ export class ConversationsService {
       };
     }
 
-    const reservation: Reservation = await this.parts.billing.reserve(
-      conversation.accountId,
-      charge.price,
-      charge.kind,
-      `${charge.kind === "reply_debit" ? "Generated reply" : "Widget message"} in conversation ${conversation.id}`,
-    );
-    let result: Awaited<ReturnType<ReplyEngine["generate"]>>;
+    const paid = {
+      accountId: conversation.accountId,
+      amount: this.parts.engine.modelConfigured ? charge.price : "0",
+      kind: charge.kind,
+      description: `${charge.kind === "reply_debit" ? "Generated reply" : "Widget message"} in conversation ${conversation.id}`,
+    };
+    return this.parts.billing.payFor(paid, async (reservation) => {
+      const result = await this.reply(conversation, text, conversationVariables);
+      const { messages, updated } = await this.storeExchange(
+        conversation,
+        [
+          { role: "user", content: text },
+          { role: "assistant", content: result.reply, functionCalls: result.functionCalls },
+        ],
+        { variables: changedVariables, paidBy: reservation },
+      );
+      const [userMessage, replyMessage] = messages as [Message, Message];
+      this.announce(userMessage);
+      this.announce(replyMessage);
+      return {
+        conversation: updated,
+        userMessage,
+        replyMessage,
+        reply: result.reply,
+        functionCalls: result.functionCalls,
+        aiDisabled: false,
+      };
+    });
+  }
+
+  /** The assistant's reply to `text`; any failure is an UPSTREAM_FAILED error for the customer. */
+  private async reply(
+    conversation: ConversationWithAssistant,
+    text: string,
+    conversationVariables: Variables,
+  ): Promise<ReplyResult> {
     try {
       const [history, passages] = await Promise.all([
         this.recentHistory(conversation.id),
         this.parts.engine.knowledgeFor(conversation.accountId, conversation.assistant, text),
       ]);
-      result = await this.parts.engine.generate({
+      return await this.parts.engine.generate({
         accountId: conversation.accountId,
         assistant: conversation.assistant,
         history: [...history, { role: "user", content: text }],
@@ -396,33 +433,29 @@ export class ConversationsService {
           }),
       });
     } catch (error) {
-      await this.parts.billing.release(reservation);
-      if (!(error instanceof AppError))
-        this.deps.logger.error("reply failed", { conversationId: conversation.id, error });
-      throw error instanceof AppError
-        ? error
-        : new AppError("UPSTREAM_FAILED", "Failed to process message: internal error.");
+      if (error instanceof AppError) throw error;
+      this.deps.logger.error("reply failed", { conversationId: conversation.id, error });
+      throw new AppError("UPSTREAM_FAILED", "Failed to process message: internal error.");
     }
+  }
 
-    const { messages, updated } = await this.store(
-      conversation,
-      [
-        { role: "user", content: text },
-        { role: "assistant", content: result.reply, functionCalls: result.functionCalls },
-      ],
-      { variables: changedVariables, paidBy: reservation },
-    );
-    const [userMessage, replyMessage] = messages as [Message, Message];
-    this.announce(userMessage);
-    this.announce(replyMessage);
-    return {
-      conversation: updated,
-      userMessage,
-      replyMessage,
-      reply: result.reply,
-      functionCalls: result.functionCalls,
-      aiDisabled: false,
-    };
+  /**
+   * Stores a customer message and its reply. A conversation deleted while the reply was being
+   * written cannot take it: the customer is told it is gone, as on their next message.
+   */
+  private async storeExchange(
+    conversation: ConversationWithAssistant,
+    messages: NewMessage[],
+    options: { variables: Variables | null; paidBy: Reservation },
+  ) {
+    try {
+      return await this.store(conversation, messages, options);
+    } catch (error) {
+      const exists = await this.prisma.conversation.count({ where: { id: conversation.id } });
+      if (exists === 0) throw new ConversationNotFoundError();
+      this.deps.logger.error("storing an exchange failed", { conversationId: conversation.id, error });
+      throw error;
+    }
   }
 
   /** The newest messages the model may be sent (the one being answered comes on top), oldest first. */
@@ -447,7 +480,7 @@ export class ConversationsService {
    */
   private async store(
     conversation: Conversation,
-    messages: { role: "user" | "assistant" | "operator"; content: string; functionCalls?: unknown }[],
+    messages: NewMessage[],
     options: { variables?: Variables | null; paidBy?: Reservation } = {},
   ): Promise<{ messages: Message[]; updated: Conversation }> {
     const now = new Date();

@@ -82,7 +82,7 @@ describe("replies with a knowledge base", () => {
 });
 
 describe("without any language model configured", () => {
-  it("answers honestly from the greeting and the best passages, marked as not AI-generated, and charges the message", async () => {
+  it("answers honestly from the greeting and the best passages, marked as not AI-generated, for free", async () => {
     const t = await startTestApp({ env: ownRateLimitKeys() });
     try {
       const owner = await t.createAccount({ balance: "1" });
@@ -106,7 +106,7 @@ describe("without any language model configured", () => {
       expect(sent.body.message).toContain("Hello from the shop!");
       expect(sent.body.message).toContain("Monday to Friday from 9:00 to 18:00");
       const account = await t.app.db.prisma.account.findUniqueOrThrow({ where: { id: owner.accountId } });
-      expect(account.balance.toFixed(4)).toBe("0.9900");
+      expect(account.balance.toFixed(4)).toBe("1.0000");
 
       const bare = await createAssistant(t, owner, { initialMessage: "" });
       const reply = await t.rest<{ reply: string }>("POST", "/api/ai/generate-reply", {
