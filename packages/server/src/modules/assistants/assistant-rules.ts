@@ -118,6 +118,34 @@ export const WidgetSettings = z
   )
   .strict();
 
+/** Origins a site can have: http or https, a host and an optional port; nothing after it. */
+const ORIGIN_MESSAGE =
+  "Each allowed origin must be a scheme, host and optional port without a path, such as https://shop.example.";
+
+/** `https://Shop.example:443/` is stored as `https://shop.example`: the form browsers send in Origin. */
+const allowedOrigin = z
+  .string({ error: ORIGIN_MESSAGE })
+  .trim()
+  .max(255, "Each allowed origin must not be greater than 255 characters.")
+  .transform((value, context) => {
+    const url = URL.canParse(value) ? new URL(value) : null;
+    const bare =
+      url !== null &&
+      (url.protocol === "https:" || url.protocol === "http:") &&
+      url.username === "" &&
+      url.password === "" &&
+      url.pathname === "/" &&
+      url.search === "" &&
+      url.hash === "" &&
+      // A URL with an empty query or fragment ("?", "#") parses as if they were absent.
+      !/[?#]/.test(value);
+    if (!bare) {
+      context.addIssue({ code: "custom", message: ORIGIN_MESSAGE });
+      return z.NEVER;
+    }
+    return url.origin;
+  });
+
 const PostCallField = z.object(
   {
     name: text("postCallSchema.name", 100).min(1, "The post call schema name field is required."),
@@ -197,6 +225,12 @@ export const AssistantFields = z.object({
   ambientSound: oneOf("ambientSound", AMBIENT_SOUNDS),
   minInterruptWords: wholeNumber("minInterruptWords", 1, 10),
   widgetSettings: WidgetSettings,
+  /** Empty (or null) lets every website use the assistant's public widget API. */
+  allowedOrigins: z
+    .array(allowedOrigin, { error: "The allowed origins field must be an array of strings." })
+    .max(50, "The allowed origins field must not have more than 50 items.")
+    .nullable()
+    .transform((origins) => [...new Set(origins ?? [])]),
 });
 
 export const CreateAssistantInput = AssistantFields.partial().extend({ name: requiredString("name") });

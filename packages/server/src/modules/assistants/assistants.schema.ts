@@ -86,6 +86,10 @@ export const AssistantRef = builder.prismaObject("Assistant", {
       description: "{theme (light, dark), color (hex), position (bottom-right, bottom-left)}.",
       resolve: (a) => a.widgetSettings,
     }),
+    allowedOrigins: t.exposeStringList("allowedOrigins", {
+      description:
+        "Websites (origins such as https://shop.example) allowed to use the public widget API; empty allows any.",
+    }),
     createdAt: t.expose("createdAt", { type: "DateTime" }),
     updatedAt: t.expose("updatedAt", { type: "DateTime" }),
     deletedAt: t.expose("deletedAt", { type: "DateTime", nullable: true }),
@@ -178,6 +182,10 @@ function settingFields(t: InputFieldBuilder<Types, "InputObject">) {
     ambientSound: t.string(),
     minInterruptWords: t.int(),
     widgetSettings: t.field({ type: "JSON" }),
+    allowedOrigins: t.stringList({
+      description:
+        "Origins (scheme, host, optional port; no path) allowed to use the public widget API; empty or null allows any.",
+    }),
   };
 }
 

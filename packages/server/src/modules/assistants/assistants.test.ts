@@ -358,6 +358,19 @@ describe("validation", () => {
       "webhookUrl",
       "The webhook url field must be an http or https URL.",
     ],
+    ...[
+      "https://shop.example/checkout",
+      "shop.example",
+      "ftp://shop.example",
+      "https://user@shop.example",
+      "https://shop.example?x=1",
+      "https://shop.example#top",
+    ].map((origin): [string, Record<string, unknown>, string, string] => [
+      `an allowed origin that is not an origin: ${origin}`,
+      { allowedOrigins: ["https://fine.example", origin] },
+      "allowedOrigins.1",
+      "Each allowed origin must be a scheme, host and optional port without a path, such as https://shop.example.",
+    ]),
   ];
 
   for (const [what, input, field, message] of invalid) {
@@ -378,6 +391,41 @@ describe("validation", () => {
     expect(response.errors?.[0]?.message).toContain(
       'Value "telepathy" does not exist in "AssistantMode" enum',
     );
+  });
+
+  it("sets, normalises and clears the origin allow-list over GraphQL", async () => {
+    const created = await t.gql<{ createAssistant: { id: number; allowedOrigins: string[] } }>(
+      `mutation($input: CreateAssistantInput!) { createAssistant(input: $input) { id allowedOrigins } }`,
+      {
+        input: {
+          name: "Shop widget",
+          allowedOrigins: ["https://Shop.Example/", " https://shop.example:443", "http://localhost:8080"],
+        },
+      },
+      { token: alice.apiKey },
+    );
+    expect(created.errors).toBeUndefined();
+    const { id, allowedOrigins } = created.data!.createAssistant;
+    expect(allowedOrigins).toEqual(["https://shop.example", "http://localhost:8080"]);
+
+    const setOrigins = (origins: string[] | null) =>
+      t.gql<{ updateAssistant: { allowedOrigins: string[] } }>(
+        `mutation($id: Int!, $input: UpdateAssistantInput!) { updateAssistant(id: $id, input: $input) { allowedOrigins } }`,
+        { id, input: { allowedOrigins: origins } },
+        { token: alice.apiKey },
+      );
+    expect((await setOrigins(["https://other.example:8443"])).data?.updateAssistant.allowedOrigins).toEqual([
+      "https://other.example:8443",
+    ]);
+    const refused = await setOrigins(["https://other.example/shop"]);
+    expect(refused.errors?.[0]?.extensions?.code).toBe("VALIDATION_FAILED");
+    const kept = await t.gql<{ assistant: { allowedOrigins: string[] } }>(
+      `query($id: Int!) { assistant(id: $id) { allowedOrigins } }`,
+      { id },
+      { token: alice.apiKey },
+    );
+    expect(kept.data?.assistant.allowedOrigins).toEqual(["https://other.example:8443"]);
+    expect((await setOrigins(null)).data?.updateAssistant.allowedOrigins).toEqual([]);
   });
 
   it("creates nothing when refusing", async () => {

@@ -371,9 +371,10 @@ builder.queryField("widgetConversation", (t) =>
   t.field({
     type: WidgetConversation,
     description:
-      "Public: a widget conversation by its UUID (the UUID is the capability), to restore a session.",
+      "Public: a widget conversation by its UUID (the UUID is the capability), to restore a session. FORBIDDEN from an origin the assistant does not allow.",
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_root, { id }, context) => context.services.conversations.widgetConversation(String(id)),
+    resolve: (_root, { id }, context) =>
+      context.services.conversations.widgetConversation(String(id), originOf(context)),
   }),
 );
 
@@ -388,13 +389,14 @@ builder.mutationField("sendWidgetMessage", (t) =>
   t.field({
     type: MessageReply,
     description:
-      "Public: a customer's message in a widget conversation; costs the message price to the assistant's owner. Limited per client IP and per conversation.",
+      "Public: a customer's message in a widget conversation; costs the message price to the assistant's owner. Limited per client IP and per conversation; FORBIDDEN from an origin the assistant does not allow.",
     args: { input: t.arg({ type: SendWidgetMessageInput, required: true }) },
     resolve: (_root, { input }, context) =>
       context.services.conversations.sendWidgetMessage(
         {
           conversationId: String(input.conversationId),
           message: input.message,
+          origin: originOf(context),
           clientAddress: clientAddressOf(context.request),
         },
         rateLimitHeaderWriter(context.responseHeaders),

@@ -130,6 +130,7 @@ const replyAssistantColumns = {
   knowledgebaseMode: true,
   tools: true,
   variables: true,
+  allowedOrigins: true,
 } satisfies Prisma.AssistantSelect;
 
 type ConversationWithAssistant = Conversation & {
@@ -288,20 +289,25 @@ export class ConversationsService {
     return { conversation, initialMessage: assistant.initialMessage };
   }
 
-  /** A widget conversation by its UUID, which is the capability to read and write it. */
-  async widgetConversation(id: string): Promise<ConversationWithAssistant> {
+  /**
+   * A widget conversation by its UUID, which is the capability to read and write it, used from a
+   * page of `origin`: the assistant's allow-list, as it is now, applies to every request.
+   */
+  async widgetConversation(id: string, origin: string | null): Promise<ConversationWithAssistant> {
     const conversation = await this.withLiveAssistant(id);
     if (conversation?.channel !== "widget") throw new ConversationNotFoundError();
+    if (!originAllowed(conversation.assistant.allowedOrigins, origin))
+      throw new AppError("FORBIDDEN", ORIGIN_NOT_ALLOWED);
     return conversation;
   }
 
   async sendWidgetMessage(
-    input: { conversationId: string; message: unknown; clientAddress: string },
+    input: { conversationId: string; message: unknown; origin: string | null; clientAddress: string },
     report: RateLimitReporter,
   ): Promise<MessageOutcome> {
     await this.parts.rateLimits.consume("widgetMessage", input.clientAddress, report, TOO_MANY_MESSAGES);
     const { message } = parseInput(z.object({ message: messageText(WIDGET_MESSAGE_MAX) }), input);
-    const conversation = await this.widgetConversation(input.conversationId);
+    const conversation = await this.widgetConversation(input.conversationId, input.origin);
     await this.parts.rateLimits.consume("conversationMessage", conversation.id, report, TOO_MANY_MESSAGES);
     return this.process(
       conversation,

@@ -201,6 +201,56 @@ describe("public widget API", () => {
     expect(await t.app.db.prisma.conversation.count({ where: { assistantId: assistant.id } })).toBe(1);
   });
 
+  it("enforces the allow-list, as it is now, on every message and history read (REST and GraphQL)", async () => {
+    const owner = await t.createAccount({ balance: "1" });
+    const assistant = await createAssistant(t, owner, { allowedOrigins: [SITE] });
+    const started = await startConversation(assistant.uuid);
+    const id = started.body.conversation_id as string;
+    const send = (origin?: string) =>
+      t.rest("POST", `/api/conversations/${id}/messages`, {
+        body: { message: "hello" },
+        headers: origin ? { origin } : {},
+      });
+    const read = (origin?: string) =>
+      t.rest("GET", `/api/conversations/${id}/messages`, { headers: origin ? { origin } : {} });
+    const forbidden = { status: false, error: "This origin is not allowed to use this assistant." };
+
+    expect((await send(SITE)).status).toBe(200);
+    expect((await read(SITE)).status).toBe(200);
+    for (const origin of ["https://evil.example", undefined]) {
+      expect(await send(origin)).toMatchObject({ status: 403, body: forbidden });
+      expect(await read(origin)).toMatchObject({ status: 403, body: forbidden });
+    }
+    const gqlSend = await t.gql(
+      `mutation($input: SendWidgetMessageInput!) { sendWidgetMessage(input: $input) { reply } }`,
+      { input: { conversationId: id, message: "hello" } },
+      { headers: { origin: "https://evil.example" } },
+    );
+    expect(gqlSend.errors?.[0]?.extensions?.code).toBe("FORBIDDEN");
+    const gqlRead = await t.gql(
+      `query($id: ID!) { widgetConversation(id: $id) { id } }`,
+      { id },
+      { headers: { origin: "https://evil.example" } },
+    );
+    expect(gqlRead.errors?.[0]).toMatchObject({
+      message: "This origin is not allowed to use this assistant.",
+      extensions: { code: "FORBIDDEN" },
+    });
+
+    // The owner moves the widget to another site: the conversation started on the old one stops there.
+    await t.app.db.prisma.assistant.update({
+      where: { id: assistant.id },
+      data: { allowedOrigins: ["https://new.example"] },
+    });
+    expect((await send(SITE)).status).toBe(403);
+    expect((await send("https://new.example")).status).toBe(200);
+
+    // Refused messages were neither stored nor charged.
+    expect(await t.app.db.prisma.message.count({ where: { conversationId: id } })).toBe(4);
+    const account = await t.app.db.prisma.account.findUniqueOrThrow({ where: { id: owner.accountId } });
+    expect(account.balance.toFixed(4)).toBe("0.9800");
+  });
+
   it("answers CORS preflights and exposes the rate-limit headers to other origins", async () => {
     const assistant = await createAssistant(t, alice);
     const preflight = await fetch(`${t.url}/api/widget/assistants/${assistant.uuid}/conversations`, {
