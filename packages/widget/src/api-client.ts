@@ -24,11 +24,17 @@ export interface StartedConversation {
 
 export type MessageRole = "user" | "assistant" | "operator";
 
+/** A function the assistant called, as the public endpoints show it: which one, and whether it worked. */
+export interface FunctionCallOutcome {
+  name: string;
+  succeeded: boolean;
+}
+
 export interface HistoryMessage {
   id: number | string;
   role: MessageRole;
   content: string;
-  function_calls: unknown[];
+  function_calls: FunctionCallOutcome[];
   created_at: string;
 }
 
@@ -40,7 +46,7 @@ export interface ConversationHistory {
 export interface AssistantReply {
   status: true;
   message: string;
-  function_calls: unknown[];
+  function_calls: FunctionCallOutcome[];
 }
 
 /**

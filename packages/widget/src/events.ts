@@ -1,4 +1,4 @@
-import type { WidgetErrorKind } from "./api-client.ts";
+import type { FunctionCallOutcome, WidgetErrorKind } from "./api-client.ts";
 
 /** `voxgate-open` and `voxgate-close`: `byUser` is false when the panel was restored after a reload. */
 export interface VoxgateToggleDetail {
@@ -15,7 +15,7 @@ export interface VoxgateMessageSentDetail {
 export interface VoxgateMessageReceivedDetail {
   conversationId: string;
   message: string;
-  functionCalls: unknown[];
+  functionCalls: FunctionCallOutcome[];
 }
 
 /** `voxgate-error`: what the visitor was told, and the server's own text for logs. */

@@ -2,6 +2,7 @@ export type {
   AssistantProfile,
   AssistantReply,
   ConversationHistory,
+  FunctionCallOutcome,
   HistoryMessage,
   MessageRole,
   WidgetErrorKind,

@@ -23,6 +23,19 @@ export function functionCallsBody(calls: FunctionCallData[]) {
   }));
 }
 
+/** A function call as the public widget operations return it: which function, and whether it worked. */
+interface PublicFunctionCallData {
+  name: string;
+  succeeded: boolean;
+}
+
+const PUBLIC_FUNCTION_CALL_FIELDS = "functionCalls { name succeeded }";
+
+/** One `function_calls` item of the public endpoints: `{name, succeeded}`, never arguments or answers. */
+function publicFunctionCallsBody(calls: PublicFunctionCallData[]) {
+  return calls.map((call) => ({ name: call.name, succeeded: call.succeeded }));
+}
+
 /** The conversation endpoints' own error shape, from the specification. */
 const conversationErrorBody: ErrorBody = (error) => ({ status: false, error: error.message });
 
@@ -30,7 +43,7 @@ interface MessageData {
   id: number;
   role: string;
   content: string;
-  functionCalls: FunctionCallData[];
+  functionCalls: PublicFunctionCallData[];
   createdAt: string;
 }
 
@@ -44,7 +57,7 @@ export const conversationRoutes: RouteDefinition[] = [
       query RestConversationMessages($id: ID!) {
         widgetConversation(id: $id) {
           id
-          messages { id role content ${FUNCTION_CALL_FIELDS} createdAt }
+          messages { id role content ${PUBLIC_FUNCTION_CALL_FIELDS} createdAt }
         }
       }`,
     variables: ({ params }) => ({ id: params.uuid }),
@@ -57,7 +70,7 @@ export const conversationRoutes: RouteDefinition[] = [
             id: message.id,
             role: message.role,
             content: message.content,
-            function_calls: functionCallsBody(message.functionCalls),
+            function_calls: publicFunctionCallsBody(message.functionCalls),
             created_at: timestampA(message.createdAt),
           })),
         },
@@ -71,18 +84,18 @@ export const conversationRoutes: RouteDefinition[] = [
     crossOrigin: true,
     operation: /* GraphQL */ `
       mutation RestSendConversationMessage($input: SendWidgetMessageInput!) {
-        sendWidgetMessage(input: $input) { reply ${FUNCTION_CALL_FIELDS} }
+        sendWidgetMessage(input: $input) { reply ${PUBLIC_FUNCTION_CALL_FIELDS} }
       }`,
     variables: ({ params, body }) => ({ input: { conversationId: params.uuid, message: body.message } }),
     respond: (data) => {
       const { sendWidgetMessage } = data as {
-        sendWidgetMessage: { reply: string; functionCalls: FunctionCallData[] };
+        sendWidgetMessage: { reply: string; functionCalls: PublicFunctionCallData[] };
       };
       return {
         body: {
           status: true,
           message: sendWidgetMessage.reply,
-          function_calls: functionCallsBody(sendWidgetMessage.functionCalls),
+          function_calls: publicFunctionCallsBody(sendWidgetMessage.functionCalls),
         },
       };
     },

@@ -1,8 +1,9 @@
 import { builder } from "../../builder.ts";
 import type { Context } from "../../context.ts";
+import type { Message } from "../../generated/prisma/client.ts";
 import { pageOf } from "../common/pagination.schema.ts";
 import { rateLimitHeaderWriter } from "../rate-limits/rate-limits.service.ts";
-import type { FunctionCallRecord } from "../replies/tools.ts";
+import { type FunctionCallRecord, publicFunctionCall } from "../replies/tools.ts";
 import { clientAddressOf } from "./client-address.ts";
 import type { MessageOutcome } from "./conversations.service.ts";
 
@@ -43,6 +44,21 @@ export const FunctionCall = builder.objectRef<FunctionCallRecord>("FunctionCall"
   }),
 });
 
+/** The function calls stored with a message (a JSON column). */
+const storedCalls = (message: Message) =>
+  (Array.isArray(message.functionCalls) ? message.functionCalls : []) as unknown as FunctionCallRecord[];
+
+const WidgetFunctionCall = builder
+  .objectRef<ReturnType<typeof publicFunctionCall>>("WidgetFunctionCall")
+  .implement({
+    description:
+      "What a website visitor sees of a function the assistant called: its name and whether it worked. Its arguments and answer are only shown to the owner.",
+    fields: (t) => ({
+      name: t.exposeString("name"),
+      succeeded: t.exposeBoolean("succeeded"),
+    }),
+  });
+
 export const ConversationMessage = builder.prismaObject("Message", {
   name: "ConversationMessage",
   description: "One message of a conversation.",
@@ -54,10 +70,7 @@ export const ConversationMessage = builder.prismaObject("Message", {
     functionCalls: t.field({
       type: [FunctionCall],
       description: "Functions called to write this reply; empty for other messages.",
-      resolve: (message) =>
-        (Array.isArray(message.functionCalls)
-          ? message.functionCalls
-          : []) as unknown as FunctionCallRecord[],
+      resolve: storedCalls,
     }),
     createdAt: t.expose("createdAt", { type: "DateTime" }),
   }),
@@ -356,11 +369,47 @@ builder.mutationField("startWidgetConversation", (t) =>
   }),
 );
 
+const WidgetMessage = builder.objectRef<Message>("WidgetMessage").implement({
+  description: "One message of a widget conversation, as the public widget API shows it.",
+  fields: (t) => ({
+    id: t.exposeInt("id"),
+    role: t.field({ type: MessageRole, resolve: (message) => message.role }),
+    content: t.exposeString("content"),
+    functionCalls: t.field({
+      type: [WidgetFunctionCall],
+      description: "Functions called to write this reply (name and outcome only); empty for other messages.",
+      resolve: (message) => storedCalls(message).map(publicFunctionCall),
+    }),
+    createdAt: t.expose("createdAt", { type: "DateTime" }),
+  }),
+});
+
+const WidgetMessageReply = builder.objectRef<MessageOutcome>("WidgetMessageReply").implement({
+  description: "What a visitor's message produced, as the public widget API shows it.",
+  fields: (t) => ({
+    conversationId: t.id({ resolve: (outcome) => outcome.conversation.id }),
+    reply: t.exposeString("reply", {
+      description: "The assistant's answer; empty while a person has taken over.",
+    }),
+    functionCalls: t.field({
+      type: [WidgetFunctionCall],
+      resolve: (outcome) => outcome.functionCalls.map(publicFunctionCall),
+    }),
+    aiDisabled: t.exposeBoolean("aiDisabled"),
+    userMessage: t.field({ type: WidgetMessage, resolve: (outcome) => outcome.userMessage }),
+    replyMessage: t.field({
+      type: WidgetMessage,
+      nullable: true,
+      resolve: (outcome) => outcome.replyMessage,
+    }),
+  }),
+});
+
 const WidgetConversation = builder.objectRef<{ id: string }>("WidgetConversation").implement({
   fields: (t) => ({
     id: t.exposeID("id"),
     messages: t.field({
-      type: [ConversationMessage],
+      type: [WidgetMessage],
       description: "Every message, oldest first.",
       resolve: (conversation, _args, context) => context.services.conversations.messages(conversation.id),
     }),
@@ -387,7 +436,7 @@ const SendWidgetMessageInput = builder.inputType("SendWidgetMessageInput", {
 
 builder.mutationField("sendWidgetMessage", (t) =>
   t.field({
-    type: MessageReply,
+    type: WidgetMessageReply,
     description:
       "Public: a customer's message in a widget conversation; costs the message price to the assistant's owner. Limited per client IP and per conversation; FORBIDDEN from an origin the assistant does not allow.",
     args: { input: t.arg({ type: SendWidgetMessageInput, required: true }) },

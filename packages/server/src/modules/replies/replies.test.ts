@@ -485,6 +485,105 @@ describe("function calls", () => {
     }
   });
 
+  it("shows owners every call in full, and website visitors only each call's name and outcome", async () => {
+    const webhook = await startWebhookServer((call) =>
+      call.url.startsWith("/orders")
+        ? { body: { order: "A-17", internalNote: "customer owes 300 EUR" } }
+        : { status: 500, body: { oops: true } },
+    );
+    try {
+      const tool = (name: string, path: string) => ({
+        name,
+        parameters: { type: "object", properties: { order: { type: "string" } } },
+        url: `${webhook.url}${path}`,
+        method: "POST",
+      });
+      const assistant = await createAssistant(t, alice, {
+        tools: [tool("lookup_order", "/orders"), tool("cancel_order", "/cancel")],
+      });
+      const useTools = () => {
+        fake.enqueue({
+          toolCalls: [
+            { name: "lookup_order", arguments: { order: "A-17" } },
+            { name: "cancel_order", arguments: { order: "A-17" } },
+          ],
+        });
+        fake.respondWith(() => ({ content: "Your order A-17 is on its way." }));
+      };
+      const visitorView = [
+        { name: "lookup_order", succeeded: true },
+        { name: "cancel_order", succeeded: false },
+      ];
+      const secret = /owes 300 EUR|oops|A-17"|"order"/;
+
+      // Website visitors: REST send and history, and the public GraphQL operations.
+      useTools();
+      const started = await t.rest<{ conversation_id: string }>(
+        "POST",
+        `/api/widget/assistants/${assistant.uuid}/conversations`,
+        { body: {} },
+      );
+      const conversationId = started.body.conversation_id;
+      const sent = await t.rest<{ function_calls: unknown[] }>(
+        "POST",
+        `/api/conversations/${conversationId}/messages`,
+        { body: { message: "Where is A-17?" } },
+      );
+      expect(sent.status).toBe(200);
+      expect(sent.body.function_calls).toEqual(visitorView);
+      expect(JSON.stringify(sent.body)).not.toMatch(secret);
+      const history = await t.rest<{ messages: { role: string; function_calls: unknown[] }[] }>(
+        "GET",
+        `/api/conversations/${conversationId}/messages`,
+      );
+      expect(history.body.messages.map((message) => message.function_calls)).toEqual([[], visitorView]);
+      expect(JSON.stringify(history.body)).not.toMatch(secret);
+
+      useTools();
+      const publicSend = await t.gql<{ sendWidgetMessage: { functionCalls: unknown[] } }>(
+        `mutation($input: SendWidgetMessageInput!) {
+          sendWidgetMessage(input: $input) { functionCalls { name succeeded } }
+        }`,
+        { input: { conversationId, message: "And now?" } },
+      );
+      expect(publicSend.data?.sendWidgetMessage.functionCalls).toEqual(visitorView);
+      for (const query of [
+        `query($id: ID!) { widgetConversation(id: $id) { messages { functionCalls { result } } } }`,
+        `mutation($id: ID!) { sendWidgetMessage(input: { conversationId: $id, message: "x" }) { conversation { id } } }`,
+      ]) {
+        const probe = await t.gql(query, { id: conversationId });
+        expect(probe.errors?.[0]?.message).toMatch(/Cannot query field/);
+      }
+
+      // The owner: generate-reply with an API key and the conversation over authenticated GraphQL.
+      useTools();
+      const reply = await generate(alice.apiKey, {
+        assistant_id: assistant.id,
+        customer_identifier: "owner-view",
+        message: "Where is A-17?",
+      });
+      expect(reply.body.function_calls).toMatchObject([
+        {
+          name: "lookup_order",
+          arguments: { order: "A-17" },
+          result: { internalNote: "customer owes 300 EUR" },
+        },
+        { name: "cancel_order", result: null, error: "The webhook answered HTTP 500." },
+      ]);
+      const owned = await t.gql<{ conversation: { messages: { functionCalls: { result: unknown }[] }[] } }>(
+        `query($id: ID!) { conversation(id: $id) { messages { functionCalls { name arguments result error } } } }`,
+        { id: conversationId },
+        { token: alice.apiKey },
+      );
+      expect(owned.data?.conversation.messages[1]?.functionCalls).toMatchObject([
+        { name: "lookup_order", arguments: { order: "A-17" }, result: { order: "A-17" } },
+        { name: "cancel_order", error: "The webhook answered HTTP 500." },
+      ]);
+    } finally {
+      await webhook.close();
+    }
+  });
+
   it("bounds the loop: after five model calls the model must answer without functions", async () => {
     const webhook = await startWebhookServer(() => ({ body: { again: true } }));
     try {

@@ -14,6 +14,20 @@ export interface FunctionCallRecord {
   duration_ms: number;
 }
 
+/**
+ * What a website visitor is shown of a function call. Arguments and answers are the business's
+ * (a booking system's record, a CRM's fields): public endpoints tell only which function ran and
+ * whether it worked.
+ */
+export interface PublicFunctionCall {
+  name: string;
+  succeeded: boolean;
+}
+
+export function publicFunctionCall(call: FunctionCallRecord): PublicFunctionCall {
+  return { name: call.name, succeeded: call.error === null };
+}
+
 /** A custom function of an assistant: the model fills `parameters`, the gateway calls `url`. */
 export interface WebhookTool {
   name: string;
