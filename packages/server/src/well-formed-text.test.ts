@@ -106,6 +106,14 @@ describe("strings PostgreSQL cannot store", () => {
 
     const good = await create({ "prénom 👋": "Ada 🌸" });
     expect(good.status).toBe(201);
+
+    const inQuery = await t.rest("GET", "/api/user/leads?status=new%00", { token: alice.apiKey });
+    expect(inQuery).toMatchObject({
+      status: 422,
+      body: { errors: { status: [`The status field ${REFUSED}.`] } },
+    });
+    const inPath = await t.rest("GET", "/api/widget/assistants/abc%00");
+    expect(inPath).toMatchObject({ status: 422, body: { errors: { uuid: [`The uuid field ${REFUSED}.`] } } });
   });
 
   it("refuses them in generate-reply before anything is stored, asked of the model or charged", async () => {
