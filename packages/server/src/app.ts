@@ -25,6 +25,7 @@ import { createEventBus, type PubSub } from "./pubsub.ts";
 import { schema } from "./schema.ts";
 import { type DemoCredentials, seedCatalog, seedDemo } from "./seed/seed.ts";
 import { createServices, hasLifecycle, type Services } from "./services.ts";
+import { useWellFormedText } from "./well-formed-text.ts";
 
 export interface AppOptions {
   logger?: Logger;
@@ -159,6 +160,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       return context;
     },
     plugins: [
+      useWellFormedText(),
       { onResponse: ({ request, response }) => copyHeaders(headersByRequest.get(request), response.headers) },
     ],
   });

@@ -22,6 +22,7 @@ describe("configuration", () => {
       publicBaseUrl: "http://127.0.0.1:4000",
       pricing: { messagePrice: "0.01", replyPrice: "0.01" },
       rateLimits: { replyPerMinute: 5 },
+      loginThrottle: { failuresPerEmail: 10, failuresPerAddress: 100, windowSeconds: 900 },
     });
     expect(config.dataDir).toMatch(/\.data$/);
   });

@@ -75,6 +75,9 @@ const EnvSchema = z.object({
   VOXGATE_REPLY_RATE_LIMIT_PER_MINUTE: positiveInt.default(5),
   VOXGATE_WIDGET_RATE_LIMIT_PER_MINUTE: positiveInt.default(30),
   VOXGATE_CONVERSATION_RATE_LIMIT_PER_MINUTE: positiveInt.default(10),
+  VOXGATE_LOGIN_FAILURES_PER_EMAIL: positiveInt.default(10),
+  VOXGATE_LOGIN_FAILURES_PER_ADDRESS: positiveInt.default(100),
+  VOXGATE_LOGIN_WINDOW_SECONDS: positiveInt.max(86_400, "must be at most 86400 (one day)").default(900),
   VOXGATE_REDIS_KEY_PREFIX: z
     .string()
     .regex(/^[\w:.-]{1,64}$/, "must be 1 to 64 letters, digits, _ : . or -")
@@ -119,6 +122,11 @@ export interface Config {
    * messages per conversation.
    */
   rateLimits: { replyPerMinute: number; widgetPerMinute: number; conversationPerMinute: number };
+  /**
+   * Failed logins allowed per email and per client address within a fixed window; beyond either,
+   * logins answer RATE_LIMITED until the window ends. A successful login clears its email's count.
+   */
+  loginThrottle: { failuresPerEmail: number; failuresPerAddress: number; windowSeconds: number };
   /** Prefix of the keys Voxgate keeps in Redis (rate-limit counters), so deployments can share one Redis. */
   redisKeyPrefix: string;
   documentTimeoutSeconds: number;
@@ -175,6 +183,11 @@ export function loadConfig(source: EnvInput | NodeJS.ProcessEnv = process.env): 
       replyPerMinute: env.VOXGATE_REPLY_RATE_LIMIT_PER_MINUTE,
       widgetPerMinute: env.VOXGATE_WIDGET_RATE_LIMIT_PER_MINUTE,
       conversationPerMinute: env.VOXGATE_CONVERSATION_RATE_LIMIT_PER_MINUTE,
+    },
+    loginThrottle: {
+      failuresPerEmail: env.VOXGATE_LOGIN_FAILURES_PER_EMAIL,
+      failuresPerAddress: env.VOXGATE_LOGIN_FAILURES_PER_ADDRESS,
+      windowSeconds: env.VOXGATE_LOGIN_WINDOW_SECONDS,
     },
     redisKeyPrefix: env.VOXGATE_REDIS_KEY_PREFIX,
     documentTimeoutSeconds: env.VOXGATE_DOCUMENT_TIMEOUT_SECONDS,

@@ -40,15 +40,16 @@ export function hasLifecycle(service: object): service is Lifecycle {
 export function createServices(deps: ServiceDeps) {
   const jobs = createJobQueue(deps, deps.config.workerConcurrency);
   const knowledge = new KnowledgeService(deps, jobs);
+  const conversationServices = createConversationServices(deps, () => knowledge);
   return {
     // First, so that it stops last: after the workers whose outbound requests use its connections.
     outboundConnections: safeFetchConnections,
-    auth: new AuthService(deps),
+    auth: new AuthService(deps, { rateLimits: conversationServices.rateLimits }),
     accounts: new AccountsService(deps),
     apiKeys: new ApiKeysService(deps),
     jobs,
     knowledge,
     ...createTelephonyServices(deps),
-    ...createConversationServices(deps, () => knowledge),
+    ...conversationServices,
   };
 }

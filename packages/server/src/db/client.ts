@@ -28,6 +28,8 @@ export interface Database {
    * (transactions, advisory locks). PGlite has a single connection, so work is serialised.
    */
   withConnection<T>(work: (sql: SqlRunner) => Promise<T>): Promise<T>;
+  /** Tells the driver that types were created (migrations ran), so that values of them are encoded right. */
+  typesChanged(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -80,6 +82,9 @@ export async function openPglite(
       queue = run.catch(() => undefined);
       return run;
     },
+    // PGlite reads the array types once, when it opens: an enum created later (a fresh data directory
+    // migrated by this process) would have its arrays sent as plain strings ("malformed array literal").
+    typesChanged: () => pglite.refreshArrayTypes(),
     close: async () => {
       await prisma.$disconnect();
       // PGlite's Emscripten runtime sets process.exitCode to 0 when it shuts down, which would
@@ -155,6 +160,8 @@ async function openPostgres(url: string): Promise<Database> {
         client.release();
       }
     },
+    // node-postgres sends parameters as text and lets the server infer their types.
+    typesChanged: async () => {},
     close: async () => {
       await prisma.$disconnect();
       await pool.end();

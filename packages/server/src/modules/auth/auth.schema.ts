@@ -1,4 +1,6 @@
 import { builder } from "../../builder.ts";
+import { clientAddressOf } from "../conversations/client-address.ts";
+import { rateLimitHeaderWriter } from "../rate-limits/rate-limits.service.ts";
 
 interface LoginPayloadShape {
   token: string;
@@ -32,7 +34,12 @@ builder.mutationField("login", (t) =>
     type: LoginPayload,
     description: "Exchanges an email and password for a session token.",
     args: { input: t.arg({ type: LoginInput, required: true }) },
-    resolve: (_root, { input }, context) => context.services.auth.login(input),
+    resolve: (_root, { input }, context) =>
+      context.services.auth.login(
+        input,
+        clientAddressOf(context.request),
+        rateLimitHeaderWriter(context.responseHeaders),
+      ),
   }),
 );
 

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { AppError } from "../../errors.ts";
 import type { ServiceDeps } from "../../services.ts";
 import { emailAddress, parseInput } from "../../validation.ts";
+import type { RateLimitReporter, RateLimitsService } from "../rate-limits/rate-limits.service.ts";
 import { verifyAgainstDecoy, verifyPassword } from "./password.ts";
 import { mintToken, parseToken, tokenMatches } from "./tokens.ts";
 
@@ -24,6 +25,8 @@ const LoginInput = z.object({
   password: z.string({ error: "The password field is required." }).min(1, "The password field is required."),
 });
 
+const TOO_MANY_LOGINS = "Too many failed login attempts. Please try again later.";
+
 export interface LoginResult {
   token: string;
   expiresAt: Date;
@@ -36,6 +39,7 @@ export class AuthService {
 
   constructor(
     private readonly deps: ServiceDeps,
+    private readonly parts: { rateLimits: RateLimitsService },
     /** `lastUsedAt` is written at most this often per credential, not on every request. */
     private readonly lastUsedWriteIntervalMs = 60_000,
   ) {}
@@ -80,14 +84,31 @@ export class AuthService {
     };
   }
 
-  async login(input: { email?: unknown; password?: unknown }): Promise<LoginResult> {
+  /**
+   * Every attempt counts against its email and its client address before the password is checked, so
+   * parallel guesses cannot slip past the limit; a success gives its attempt back. Beyond either limit,
+   * even the right password is refused until the window ends: the window is fixed (it does not grow with
+   * further attempts), so nobody can lock a user out for longer than one window at a time.
+   */
+  async login(
+    input: { email?: unknown; password?: unknown },
+    clientAddress: string,
+    report: RateLimitReporter,
+  ): Promise<LoginResult> {
     const { email, password } = parseInput(LoginInput, input);
+    const { rateLimits } = this.parts;
+    await rateLimits.consume("loginAddress", clientAddress, report, TOO_MANY_LOGINS);
+    await rateLimits.consume("loginEmail", email, report, TOO_MANY_LOGINS);
     const user = await this.deps.db.prisma.user.findUnique({ where: { email } });
     const valid = user
       ? await verifyPassword(password, user.passwordHash)
       : await verifyAgainstDecoy(password);
     if (!user || !valid)
       throw new AppError("INVALID_CREDENTIALS", "These credentials do not match our records.");
+    // A success clears its email's failures (the owner got in), but only gives back its own attempt on
+    // the address: one known password must not reset the budget for guessing others from there.
+    await rateLimits.reset("loginEmail", email);
+    await rateLimits.reward("loginAddress", clientAddress);
 
     const minted = mintToken("session");
     const expiresAt = new Date(Date.now() + this.deps.config.sessionTtlHours * 3_600_000);

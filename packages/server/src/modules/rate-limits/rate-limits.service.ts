@@ -27,8 +27,14 @@ export class RateLimitedError extends AppError {
   }
 }
 
-/** The limits the service knows; each is a number of requests per minute from config. */
-export type LimitName = "reply" | "widgetStart" | "widgetMessage" | "conversationMessage";
+/** The limits the service knows; each is a number of requests per window from config. */
+export type LimitName =
+  | "reply"
+  | "widgetStart"
+  | "widgetMessage"
+  | "conversationMessage"
+  | "loginEmail"
+  | "loginAddress";
 
 /**
  * Fixed-window limits per key. With REDIS_URL the counters live in Redis, so the limit holds across
@@ -42,21 +48,20 @@ export class RateLimitsService {
   private readonly redis: Redis | null;
 
   constructor(deps: ServiceDeps) {
-    const { rateLimits, redisUrl } = deps.config;
-    const points: Record<LimitName, number> = {
-      reply: rateLimits.replyPerMinute,
-      widgetStart: rateLimits.widgetPerMinute,
-      widgetMessage: rateLimits.widgetPerMinute,
-      conversationMessage: rateLimits.conversationPerMinute,
+    const { rateLimits, loginThrottle, redisUrl } = deps.config;
+    const perMinute = (points: number) => ({ points, duration: 60 });
+    const windows: Record<LimitName, { points: number; duration: number }> = {
+      reply: perMinute(rateLimits.replyPerMinute),
+      widgetStart: perMinute(rateLimits.widgetPerMinute),
+      widgetMessage: perMinute(rateLimits.widgetPerMinute),
+      conversationMessage: perMinute(rateLimits.conversationPerMinute),
+      loginEmail: { points: loginThrottle.failuresPerEmail, duration: loginThrottle.windowSeconds },
+      loginAddress: { points: loginThrottle.failuresPerAddress, duration: loginThrottle.windowSeconds },
     };
     this.redis = redisUrl ? new Redis(redisUrl, { maxRetriesPerRequest: 1, lazyConnect: true }) : null;
     this.store = this.redis ? "redis" : "memory";
     const build = (name: LimitName): RateLimiterAbstract => {
-      const options = {
-        keyPrefix: `${deps.config.redisKeyPrefix}:rate-limit:${name}`,
-        points: points[name],
-        duration: 60,
-      };
+      const options = { keyPrefix: `${deps.config.redisKeyPrefix}:rate-limit:${name}`, ...windows[name] };
       if (!this.redis) return new RateLimiterMemory(options);
       return new RateLimiterRedis({
         ...options,
@@ -69,6 +74,8 @@ export class RateLimitsService {
       widgetStart: build("widgetStart"),
       widgetMessage: build("widgetMessage"),
       conversationMessage: build("conversationMessage"),
+      loginEmail: build("loginEmail"),
+      loginAddress: build("loginAddress"),
     };
   }
 
@@ -88,6 +95,16 @@ export class RateLimitsService {
       report({ ...status, retryAfterSeconds });
       throw new RateLimitedError(message, retryAfterSeconds);
     }
+  }
+
+  /** Gives back one request counted against `limit` for `key` (it turned out not to count). */
+  async reward(limit: LimitName, key: string): Promise<void> {
+    await this.limiters[limit].reward(key);
+  }
+
+  /** Forgets everything counted against `limit` for `key`. */
+  async reset(limit: LimitName, key: string): Promise<void> {
+    await this.limiters[limit].delete(key);
   }
 
   async start(): Promise<void> {

@@ -1,5 +1,13 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestApp, type TestAccount, type TestApp } from "../../../test/support/test-app.ts";
+import {
+  startTestApp,
+  type TestAccount,
+  type TestApp,
+  testDatabaseKind,
+} from "../../../test/support/test-app.ts";
 import { PUBLIC_VOICES } from "../../seed/catalog.ts";
 
 interface RestVoice {
@@ -116,5 +124,37 @@ describe("GraphQL voices and languages", () => {
     });
     expect(response.data!.voices.find((voice) => voice.name === "Alice's clone")!.isPublic).toBe(false);
     expect(response.data!.languages.map((language) => language.code)).toContain("fr-FR");
+  });
+});
+
+describe("a new install", () => {
+  // Other tests start from an already migrated template; this one starts where a new user does: an empty data
+  // directory (PGlite) or an empty database (PostgreSQL), migrated by the process that then answers.
+  it("filters voices by mode in the process that created the database", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "voxgate-new-install-"));
+    const fresh = await startTestApp(
+      testDatabaseKind() === "pglite" ? { database: { kind: "pglite", dataDir } } : {},
+    );
+    try {
+      const account = await fresh.createAccount();
+      const expected = PUBLIC_VOICES.filter((voice) => voice.modes.includes("dualplex")).map(
+        (voice) => voice.name,
+      );
+      const rest = await fresh.rest<RestVoice[]>("GET", "/api/user/assistants/voices?mode=dualplex", {
+        token: account.apiKey,
+      });
+      expect(rest.status).toBe(200);
+      expect(rest.body.map((voice) => voice.name).sort()).toEqual([...expected].sort());
+      const gql = await fresh.gql<{ voices: { name: string }[] }>(
+        `{ voices(mode: "dualplex") { name } }`,
+        {},
+        { token: account.apiKey },
+      );
+      expect(gql.errors).toBeUndefined();
+      expect(gql.data!.voices.map((voice) => voice.name).sort()).toEqual([...expected].sort());
+    } finally {
+      await fresh.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
