@@ -39,6 +39,7 @@ export const conversationRoutes: RouteDefinition[] = [
   {
     method: "GET",
     path: "/conversations/{uuid}/messages",
+    public: true,
     crossOrigin: true,
     operation: /* GraphQL */ `
       query RestConversationMessages($id: ID!) {
@@ -68,6 +69,7 @@ export const conversationRoutes: RouteDefinition[] = [
   {
     method: "POST",
     path: "/conversations/{uuid}/messages",
+    public: true,
     crossOrigin: true,
     operation: /* GraphQL */ `
       mutation RestSendConversationMessage($input: SendWidgetMessageInput!) {
