@@ -20,7 +20,11 @@ const leadCount = () => t.app.db.prisma.lead.count({ where: { campaignId: campai
 
 /** Sends `body` as raw bytes with the given headers and reads the JSON answer. */
 async function send(method: string, path: string, headers: Record<string, string>, body?: string) {
-  const response = await fetch(`${t.url}${path}`, { method, headers, ...(body !== undefined ? { body } : {}) });
+  const response = await fetch(`${t.url}${path}`, {
+    method,
+    headers,
+    ...(body !== undefined ? { body } : {}),
+  });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
@@ -118,7 +122,11 @@ describe("REST request bodies", () => {
   it.each([
     ["__proto__[polluted]=1", 422, "__proto__[polluted]"],
     ["variables[constructor][prototype][polluted]=1", 422, "variables[constructor][prototype][polluted]"],
-    ["secondary_contacts[99999999][phone_number]=%2B14155550123", 422, "secondary_contacts[99999999][phone_number]"],
+    [
+      "secondary_contacts[99999999][phone_number]=%2B14155550123",
+      422,
+      "secondary_contacts[99999999][phone_number]",
+    ],
     [`variables${"[a]".repeat(20)}=1`, 422, `variables${"[a]".repeat(20)}`],
     ["variables=1&variables[name]=2", 422, "variables[name]"],
     ["secondary_contacts[0][phone_number]=1&secondary_contacts[name]=2", 422, "secondary_contacts[name]"],
@@ -143,7 +151,10 @@ describe("REST request bodies", () => {
       { authorization: `Bearer ${alice.apiKey}`, "content-type": "application/x-www-form-urlencoded" },
       form,
     );
-    expect(response).toEqual({ status: 400, body: { message: "The form has too many fields (limit 1000)." } });
+    expect(response).toEqual({
+      status: 400,
+      body: { message: "The form has too many fields (limit 1000)." },
+    });
   });
 });
 
