@@ -177,7 +177,10 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     let operation = restOperations.get(request);
     if (!operation) {
       const enveloped = yoga.getEnveloped({ request });
-      operation = { enveloped, context: enveloped.contextFactory({ request }) as Promise<Context> };
+      operation = {
+        enveloped,
+        context: Promise.resolve(enveloped.contextFactory({ request })) as Promise<Context>,
+      };
       restOperations.set(request, operation);
     }
     return operation;
