@@ -57,6 +57,11 @@ export interface RouteDefinition {
    * CORS preflights and lets any origin read the response; access rules stay in the services.
    */
   crossOrigin?: boolean;
+  /**
+   * Needs no credential (login, the widget's endpoints). Every other route refuses a missing or
+   * invalid credential with 401 before its body is read or validated.
+   */
+  public?: boolean;
 }
 
 /** Reads a query parameter as an integer when it is one; anything else goes on as given, for GraphQL to refuse. */

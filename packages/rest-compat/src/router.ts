@@ -1,17 +1,19 @@
 import type { GraphQLFormattedError } from "graphql";
+import { readBody } from "./body.ts";
 import { type RestError, restErrorOf } from "./errors.ts";
 import type { GraphQLExecutor, HttpMethod, RestRequest, RestResponse, RouteDefinition } from "./route.ts";
 
-const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
-/** A 20 MB file plus room for the other form fields and multipart framing. */
-const MULTIPART_BODY_LIMIT_BYTES = 21 * 1024 * 1024;
-const UPLOAD_TOO_LARGE = { status: 413, message: "The uploaded file is too large (limit 20 MB)." };
 const INT = /^\d{1,10}$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface RestApiOptions {
   routes: readonly RouteDefinition[];
   execute: GraphQLExecutor;
+  /**
+   * Checks the request's credential for routes that need one, before their body is read: why it
+   * was refused, as the GraphQL error UNAUTHENTICATED, or null when it was accepted.
+   */
+  authenticate: (request: Request) => Promise<GraphQLFormattedError | null>;
   /** Absolute base of returned URLs, e.g. https://voxgate.example.com (no trailing slash). */
   publicBaseUrl: string;
   /** Where the API is mounted. */
@@ -71,18 +73,22 @@ export function createRestApi(options: RestApiOptions): (request: Request) => Pr
     }
 
     const { route } = found.entry;
-    const body = await readBody(request);
-    if ("error" in body) return json(body.error.status, { message: body.error.message });
-    const restRequest: RestRequest = {
-      method: method as HttpMethod,
-      params: found.params,
-      query: url.searchParams,
-      body: body.value,
-      endpointUrl: `${options.publicBaseUrl}${prefix}${path}`,
-      request,
-    };
-
     try {
+      // Who is calling comes first: an anonymous caller learns nothing about the body it sent.
+      if (!route.public) {
+        const refused = await options.authenticate(request);
+        if (refused) return errorResponse(route, restErrorOf(refused), refused, options);
+      }
+      const body = await readBody(request);
+      if ("error" in body) return json(body.error.status, (route.errorBody ?? defaultErrorBody)(body.error));
+      const restRequest: RestRequest = {
+        method: method as HttpMethod,
+        params: found.params,
+        query: url.searchParams,
+        body: body.value,
+        endpointUrl: `${options.publicBaseUrl}${prefix}${path}`,
+        request,
+      };
       const result = await options.execute({
         document: route.operation,
         variables: route.variables?.(restRequest) ?? {},
@@ -138,7 +144,8 @@ function matchPath({ route, pattern, names }: CompiledRoute, path: string): Reco
   if (!match) return null;
   const params: Record<string, string> = {};
   for (const [index, name] of names.entries()) {
-    const value = decodeURIComponent(match[index + 1]!);
+    const value = decodePathSegment(match[index + 1]!);
+    if (value === null) return null;
     const kind = route.params?.[name];
     if (kind === "int" && !INT.test(value)) return null;
     if (kind === "uuid" && !UUID.test(value)) return null;
@@ -147,89 +154,13 @@ function matchPath({ route, pattern, names }: CompiledRoute, path: string): Reco
   return params;
 }
 
-type BodyResult = { value: Record<string, unknown> } | { error: { status: number; message: string } };
-
-async function readBody(request: Request): Promise<BodyResult> {
-  if (request.method === "GET" || request.method === "HEAD" || !request.body) return { value: {} };
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  const type = request.headers.get("content-type") ?? "";
-  if (type.includes("multipart/form-data")) {
-    // A body declared larger than any acceptable upload is refused before a byte of it is read.
-    if (declared > MULTIPART_BODY_LIMIT_BYTES) return { error: UPLOAD_TOO_LARGE };
-    return readMultipart(request);
-  }
-  if (declared > JSON_BODY_LIMIT_BYTES) {
-    return { error: { status: 413, message: "The request body is too large (limit 1 MB)." } };
-  }
-  if (type.includes("application/x-www-form-urlencoded")) {
-    const text = await request.text();
-    return { value: Object.fromEntries(new URLSearchParams(text)) };
-  }
-  const text = await readLimited(request, JSON_BODY_LIMIT_BYTES);
-  if (text === null)
-    return { error: { status: 413, message: "The request body is too large (limit 1 MB)." } };
-  if (text.trim() === "") return { value: {} };
+/** A segment with broken percent-encoding (`%ZZ`) names nothing, like an unknown path. */
+function decodePathSegment(segment: string): string | null {
   try {
-    const parsed: unknown = JSON.parse(text);
-    if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
-      return { error: { status: 400, message: "The request body must be a JSON object." } };
-    }
-    return { value: parsed as Record<string, unknown> };
+    return decodeURIComponent(segment);
   } catch {
-    return { error: { status: 400, message: "The request body is not valid JSON." } };
+    return null;
   }
-}
-
-/**
- * Multipart bodies (document uploads). The server's fetch API enforces the upload size limits while
- * streaming, so an oversized file is refused without being buffered; it surfaces here as an error.
- * A repeated field (`links[0][link]`...) keeps its last value; bracketed names are nested.
- */
-async function readMultipart(request: Request): Promise<BodyResult> {
-  let form: FormData;
-  try {
-    form = await request.formData();
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    if (/size|limit|large/i.test(message)) return { error: UPLOAD_TOO_LARGE };
-    return { error: { status: 400, message: "The multipart body could not be read." } };
-  }
-  const value: Record<string, unknown> = {};
-  for (const [name, entry] of form.entries()) setNested(value, name, entry);
-  return { value };
-}
-
-/** `links[0][link]=x` -> `{ links: [{ link: "x" }] }`, as form-encoding clients send arrays. */
-function setNested(target: Record<string, unknown>, name: string, entry: unknown): void {
-  const keys = name.replace(/\]/g, "").split("[");
-  let cursor: Record<string, unknown> = target;
-  for (const [index, key] of keys.entries()) {
-    if (index === keys.length - 1) {
-      cursor[key] = entry;
-      return;
-    }
-    const nextIsIndex = /^\d+$/.test(keys[index + 1]!);
-    cursor[key] ??= nextIsIndex ? [] : {};
-    cursor = cursor[key] as Record<string, unknown>;
-  }
-}
-
-/** Reads at most `limit` bytes, so that a body without a truthful Content-Length cannot exhaust memory. */
-async function readLimited(request: Request, limit: number): Promise<string | null> {
-  const reader = request.body!.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel();
-      return null;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString("utf8");
 }
 
 /** `{message}` for every error, with `errors` for validation failures (the legacy API's own shape). */

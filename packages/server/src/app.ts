@@ -15,6 +15,7 @@ import { authorizationOf, type Context, createContext } from "./context.ts";
 import { type Database, type DatabaseTarget, openDatabase } from "./db/client.ts";
 import { migrate } from "./db/migrate.ts";
 import type { Config } from "./env.ts";
+import { UnauthenticatedError } from "./errors.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import {
   rememberClientAddress,
@@ -166,18 +167,42 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   });
 
   const parsedOperations = new Map<string, DocumentNode>();
+  /**
+   * The REST router authenticates before reading a body and executes afterwards: both use one
+   * context per request, so the credential is looked up once.
+   */
+  const restOperations = new WeakMap<
+    Request,
+    { enveloped: ReturnType<typeof yoga.getEnveloped>; context: Promise<Context> }
+  >();
+  const restOperationOf = (request: Request) => {
+    let operation = restOperations.get(request);
+    if (!operation) {
+      const enveloped = yoga.getEnveloped({ request });
+      operation = {
+        enveloped,
+        context: Promise.resolve(enveloped.contextFactory({ request })) as Promise<Context>,
+      };
+      restOperations.set(request, operation);
+    }
+    return operation;
+  };
   const rest = createRestApi({
     routes,
     publicBaseUrl: config.publicBaseUrl,
     onUnexpectedError: (error) => logger.error("REST call failed", { error }),
+    authenticate: async (request) => {
+      const { viewer, authFailure } = await restOperationOf(request).context;
+      return viewer ? null : new UnauthenticatedError(authFailure).toJSON();
+    },
     execute: async ({ document, variables, request }) => {
-      const enveloped = yoga.getEnveloped({ request });
+      const { enveloped, context } = restOperationOf(request);
       let parsed = parsedOperations.get(document);
       if (!parsed) {
         parsed = parse(document);
         parsedOperations.set(document, parsed);
       }
-      const contextValue = await enveloped.contextFactory({ request });
+      const contextValue = await context;
       const result: ExecutionResult | AsyncIterable<unknown> = await enveloped.execute({
         schema: enveloped.schema,
         document: parsed,
@@ -188,7 +213,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       return {
         data: (result.data as Record<string, unknown> | null | undefined) ?? null,
         errors: result.errors?.map((error) => error.toJSON()),
-        headers: (contextValue as Context).responseHeaders,
+        headers: contextValue.responseHeaders,
       };
     },
   });

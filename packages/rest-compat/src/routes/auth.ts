@@ -14,6 +14,7 @@ export const authRoutes: RouteDefinition[] = [
   {
     method: "POST",
     path: "/login",
+    public: true,
     operation: /* GraphQL */ `
       mutation RestLogin($input: LoginInput!) {
         login(input: $input) { token tokenType expiresAt viewer { id name email } }

@@ -30,6 +30,12 @@ interface CallPageData {
 
 const text = (value: string | null) => (value === null || value === "" ? undefined : value);
 
+/**
+ * An E.164 number sent unencoded (`?phone_number=+1415...`) arrives with its `+` decoded as a
+ * space; no number starts with a space, so a leading one is that `+`.
+ */
+const phoneNumberFilter = (value: string | null) => text(value?.replace(/^ /, "+") ?? null);
+
 export const callRoutes: RouteDefinition[] = [
   {
     method: "GET",
@@ -51,7 +57,7 @@ export const callRoutes: RouteDefinition[] = [
       filter: {
         status: text(query.get("status")),
         type: text(query.get("type")),
-        phoneNumber: text(query.get("phone_number")),
+        phoneNumber: phoneNumberFilter(query.get("phone_number")),
         assistantId: intParam(query.get("assistant_id")),
         campaignId: intParam(query.get("campaign_id")),
         dateFrom: text(query.get("date_from")),

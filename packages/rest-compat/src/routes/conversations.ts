@@ -52,6 +52,7 @@ export const conversationRoutes: RouteDefinition[] = [
   {
     method: "GET",
     path: "/conversations/{uuid}/messages",
+    public: true,
     crossOrigin: true,
     operation: /* GraphQL */ `
       query RestConversationMessages($id: ID!) {
@@ -81,6 +82,7 @@ export const conversationRoutes: RouteDefinition[] = [
   {
     method: "POST",
     path: "/conversations/{uuid}/messages",
+    public: true,
     crossOrigin: true,
     operation: /* GraphQL */ `
       mutation RestSendConversationMessage($input: SendWidgetMessageInput!) {

@@ -6,6 +6,7 @@ export const widgetRoutes: RouteDefinition[] = [
   {
     method: "GET",
     path: "/widget/assistants/{uuid}",
+    public: true,
     crossOrigin: true,
     operation: /* GraphQL */ `
       query RestWidgetAssistant($uuid: String!) {
@@ -34,6 +35,7 @@ export const widgetRoutes: RouteDefinition[] = [
   {
     method: "POST",
     path: "/widget/assistants/{uuid}/conversations",
+    public: true,
     crossOrigin: true,
     operation: /* GraphQL */ `
       mutation RestStartWidgetConversation($input: StartWidgetConversationInput!) {

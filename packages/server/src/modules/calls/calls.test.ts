@@ -159,6 +159,12 @@ describe("REST /api/user/calls", () => {
     expect(response.body.total).toBe(2);
   });
 
+  it("reads an unencoded + in the phone number filter, which arrives as a space, as the +", async () => {
+    const response = await list(`?phone_number=${client}`);
+    expect(response.status).toBe(200);
+    expect(ids(response)).toEqual(idsOf("completedOutbound", "inbound"));
+  });
+
   it("filters by assistant", async () => {
     expect(ids(await list(`?assistant_id=${support.id}`))).toEqual(idsOf("inbound", "web"));
   });
