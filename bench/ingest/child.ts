@@ -118,7 +118,8 @@ async function ingest(args: ChildArgs): Promise<Partial<CaseResult>> {
       password: "benchmark-pw",
     });
     const kb = await knowledge.createKnowledgebase(account.id, { name: "Benchmark" });
-    const fileBytes = args.pdfPath ? readFileSync(args.pdfPath) : null;
+    const filePath = args.pdfPath ?? args.textPath;
+    const fileBytes = filePath ? readFileSync(filePath) : null;
     const idleRss = process.memoryUsage().rss;
     const stop = startSampler();
     const stageSeconds: Record<string, number> = {};
@@ -127,11 +128,13 @@ async function ingest(args: ChildArgs): Promise<Partial<CaseResult>> {
     const started = performance.now();
     const inputs = fileBytes
       ? [
-          {
-            name: "Report",
-            type: "pdf",
-            file: new File([fileBytes], "report.pdf", { type: "application/pdf" }),
-          },
+          args.textPath
+            ? { name: "Text", type: "txt", file: new File([fileBytes], "text.txt", { type: "text/plain" }) }
+            : {
+                name: "Report",
+                type: "pdf",
+                file: new File([fileBytes], "report.pdf", { type: "application/pdf" }),
+              },
         ]
       : args.batches!.map((links, index) => ({
           name: `Site part ${index + 1}`,
@@ -177,7 +180,13 @@ async function ingest(args: ChildArgs): Promise<Partial<CaseResult>> {
   }
 }
 
-const cases = { "pdf-raw": rawPdf, "pdf-ingest": ingest, "site-raw": rawSite, "site-ingest": ingest };
+const cases = {
+  "pdf-raw": rawPdf,
+  "pdf-ingest": ingest,
+  "site-raw": rawSite,
+  "site-ingest": ingest,
+  "text-ingest": ingest,
+};
 const [name, json] = process.argv.slice(2) as [keyof typeof cases, string];
 const partial = await cases[name](JSON.parse(json) as ChildArgs);
 const result = { ...partial, peakRssOs: process.resourceUsage().maxRSS * 1024 } as CaseResult;

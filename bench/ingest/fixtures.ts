@@ -197,3 +197,28 @@ export function sitePages(pages: number): Map<string, string> {
   }
   return site;
 }
+
+export type AdversarialText = "one-letter" | "random-letters";
+
+/**
+ * A UTF-8 text file that is one endless "word": `one-letter` repeats "a" (the case of issue #9: 200 KB
+ * took 74 s to chunk), `random-letters` draws lowercase letters, so no tokenised segment repeats
+ * and the tokenizer's merge cache cannot help. Cached under the temp dir by its parameters.
+ */
+export function adversarialTextFixture(
+  kind: AdversarialText,
+  bytes: number,
+): { path: string; bytes: number } {
+  const dir = join(tmpdir(), "voxgate-bench-ingest");
+  mkdirSync(dir, { recursive: true });
+  const path = join(dir, `${kind}-${bytes}b.txt`);
+  if (existsSync(path)) return { path, bytes };
+  const content = Buffer.alloc(bytes, "a");
+  if (kind === "random-letters") {
+    const random = seededRandom(9);
+    for (let index = 0; index < bytes; index++) content[index] = 97 + Math.floor(random() * 26);
+  }
+  writeFileSync(`${path}.tmp`, content);
+  renameSync(`${path}.tmp`, path);
+  return { path, bytes };
+}

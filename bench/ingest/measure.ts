@@ -3,6 +3,8 @@ import { fileURLToPath } from "node:url";
 
 export interface ChildArgs {
   pdfPath?: string;
+  /** A text file ingested as a TXT document. */
+  textPath?: string;
   /** Website pages to read, one inner list per document (the spec allows at most 50 links each). */
   batches?: string[][];
   /** PostgreSQL for the ingestion cases; without it the app uses an in-memory PGlite. */

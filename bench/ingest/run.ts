@@ -5,17 +5,19 @@
  *   site       a 200-page local website through the real crawler path vs fetch + Readability alone
  *   retrieval  vector / keyword / hybrid search over 100,000 chunks on PostgreSQL (HNSW, GIN) vs the
  *              same queries with index scans disabled (exact scans); HNSW recall against exact
+ *   text       adversarial TXT files (one endless "word") through the real path: time and the longest
+ *              event-loop stall; run on its own, it is not part of the default set
  *
- *   pnpm exec tsx bench/ingest/run.ts [pdf] [site] [retrieval] [--store=postgres|pglite]
- *     [--pdf-pages=2000] [--pdf-bytes=20000000] [--chunks=100000] [--queries=20]
+ *   pnpm exec tsx bench/ingest/run.ts [pdf] [site] [retrieval] [text] [--store=postgres|pglite]
+ *     [--pdf-pages=2000] [--pdf-bytes=20000000] [--chunks=100000] [--queries=20] [--text-mb=20]
  *
- * With no part named, all three run. Ingestion cases run in child processes (one per case) so that
+ * With no part named, pdf, site and retrieval run. Ingestion cases run in child processes (one per case) so that
  * each reports its own peak memory.
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { startPostgres } from "../../packages/server/test/support/services.ts";
-import { pdfFixture, sitePages } from "./fixtures.ts";
+import { adversarialTextFixture, pdfFixture, sitePages } from "./fixtures.ts";
 import { printCases, runCase } from "./measure.ts";
 import { runRetrievalBenchmark } from "./retrieval.ts";
 
@@ -31,14 +33,15 @@ const flags = new Map(
 const named = process.argv.slice(2).filter((arg) => !arg.startsWith("--"));
 const parts = new Set(named.length > 0 ? named : ["pdf", "site", "retrieval"]);
 for (const part of parts) {
-  if (!["pdf", "site", "retrieval"].includes(part))
-    throw new Error(`unknown part ${part}: use pdf, site, retrieval`);
+  if (!["pdf", "site", "retrieval", "text"].includes(part))
+    throw new Error(`unknown part ${part}: use pdf, site, retrieval, text`);
 }
 const store = flags.get("store") ?? "postgres";
 const numberFlag = (name: string, fallback: number) => Number(flags.get(name) ?? fallback);
 
 const needsPostgres =
-  parts.has("retrieval") || (store === "postgres" && (parts.has("pdf") || parts.has("site")));
+  parts.has("retrieval") ||
+  (store === "postgres" && (parts.has("pdf") || parts.has("site") || parts.has("text")));
 const postgres = needsPostgres ? await startPostgres() : null;
 const databaseUrl = store === "postgres" ? postgres?.url : undefined;
 console.log(
@@ -83,6 +86,20 @@ try {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
     }
+  }
+
+  if (parts.has("text")) {
+    const large = Math.round(numberFlag("text-mb", 20) * 1_000_000);
+    const rows: [string, Awaited<ReturnType<typeof runCase>>][] = [];
+    for (const [label, kind, bytes] of [
+      ['200 KB of "a"', "one-letter", 200_000],
+      [`${large / 1e6} MB of "a"`, "one-letter", large],
+      ["2 MB of random letters, no space", "random-letters", 2_000_000],
+    ] as const) {
+      const file = adversarialTextFixture(kind, bytes);
+      rows.push([label, await runCase("text-ingest", { textPath: file.path, databaseUrl })]);
+    }
+    printCases("Adversarial TXT: one endless word, ingested (create to active)", rows);
   }
 
   if (parts.has("retrieval") && postgres) {

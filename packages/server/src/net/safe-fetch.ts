@@ -14,6 +14,11 @@ export interface SafeFetchOptions {
   maxBytes: number;
   /** Default 5. */
   maxRedirects?: number;
+  /**
+   * Headers that, like Authorization, Cookie and Proxy-Authorization, are meant for the first origin
+   * only (a webhook's configured secrets): dropped when a redirect leads to another origin.
+   */
+  originBoundHeaders?: readonly string[];
   /** Hosts, IPs or CIDRs that may be reached even though they are private or loopback (config.outboundAllowList). */
   allowList: readonly string[];
   /** Media types accepted for the final response, e.g. ["text/html", "text/plain"]; omitted accepts any. */
@@ -49,13 +54,29 @@ const failureMessages: Record<OutboundFailure, string> = {
   network: "the server could not be reached",
 };
 
+/** The hop a `blocked_address` failure refused: after redirects, not necessarily the URL asked for. */
+export interface RefusedHop {
+  url: string;
+  /** The address (or the addresses a name resolved to) that is not allowed. */
+  address: string;
+}
+
 export class OutboundRequestError extends Error {
   constructor(
     readonly reason: OutboundFailure,
     detail?: string,
+    readonly refused?: RefusedHop,
   ) {
     super(detail ? `${failureMessages[reason]}: ${detail}` : failureMessages[reason]);
     this.name = "OutboundRequestError";
+  }
+}
+
+/** Raised by the connection guard, which knows the address but not the URL of the hop. */
+class BlockedAddressError extends Error {
+  constructor(readonly address: string) {
+    super(`${address} is not an allowed address`);
+    this.name = "BlockedAddressError";
   }
 }
 
@@ -145,6 +166,10 @@ async function fetchFollowingRedirects(
   let method = (options.method ?? "GET").toUpperCase();
   let body = options.body;
   const headers = { ...options.headers };
+  const originBound = new Set([
+    ...ORIGIN_BOUND_HEADERS,
+    ...(options.originBoundHeaders ?? []).map((name) => name.toLowerCase()),
+  ]);
 
   for (let hop = 0; ; hop++) {
     const response = await undiciFetch(currentUrl, {
@@ -154,6 +179,11 @@ async function fetchFollowingRedirects(
       redirect: "manual",
       dispatcher,
       signal,
+    }).catch((error: unknown) => {
+      const blocked = findCause(error, BlockedAddressError);
+      if (!blocked) throw error;
+      const refused = { url: currentUrl.href, address: blocked.address };
+      throw new OutboundRequestError("blocked_address", `${refused.url} (${refused.address})`, refused);
     });
     const location = response.headers.get("location");
     if (!REDIRECT_STATUSES.has(response.status) || location === null) {
@@ -180,7 +210,7 @@ async function fetchFollowingRedirects(
     const nextUrl = parseHttpUrl(location, currentUrl);
     if (nextUrl.origin !== currentUrl.origin) {
       for (const name of Object.keys(headers)) {
-        if (ORIGIN_BOUND_HEADERS.includes(name.toLowerCase())) delete headers[name];
+        if (originBound.has(name.toLowerCase())) delete headers[name];
       }
     }
     // Browsers turn these into a GET without a body; servers rely on it (post/redirect/get).
@@ -297,37 +327,42 @@ function guardedConnector(policy: AddressPolicy): buildConnector.connector {
           ? addresses
           : addresses.filter(({ address }) => policy.addressAllowed(address));
         if (usable.length === 0) {
-          return done(
-            new OutboundRequestError("blocked_address", `${hostname} resolves to a blocked address`),
-            "",
-            0,
-          );
+          return done(new BlockedAddressError(addresses.map(({ address }) => address).join(", ")), "", 0);
         }
         if (lookupOptions.all) return done(null, usable);
         const [first] = usable as [LookupAddress];
         done(null, first.address, first.family);
       });
     };
+    // An IP literal is never looked up: refuse it before connecting, so not even a TCP handshake
+    // reaches an internal service.
+    const literal = stripBrackets(connectOptions.hostname);
+    if (!hostAllowed && ipaddr.isValid(literal) && !policy.addressAllowed(literal)) {
+      return callback(new BlockedAddressError(literal), null);
+    }
     const connect = buildConnector({ lookup });
     connect(connectOptions, (error, socket) => {
       if (error) return callback(error, null);
       const remote = socket.remoteAddress ?? "";
       if (!hostAllowed && !policy.addressAllowed(remote)) {
         socket.destroy();
-        return callback(
-          new OutboundRequestError("blocked_address", `${connectOptions.hostname} (${remote})`),
-          null,
-        );
+        return callback(new BlockedAddressError(remote), null);
       }
       callback(null, socket);
     });
   };
 }
 
-function toOutboundError(error: unknown, signal: AbortSignal): OutboundRequestError {
+function findCause<T extends Error>(error: unknown, type: abstract new (...args: never[]) => T): T | null {
   for (let current: unknown = error; current instanceof Error; current = current.cause) {
-    if (current instanceof OutboundRequestError) return current;
+    if (current instanceof type) return current;
   }
+  return null;
+}
+
+function toOutboundError(error: unknown, signal: AbortSignal): OutboundRequestError {
+  const known = findCause(error, OutboundRequestError);
+  if (known) return known;
   if (signal.aborted) return new OutboundRequestError("timeout");
   const detail = error instanceof Error ? describeNetworkError(error) : String(error);
   return new OutboundRequestError("network", detail);

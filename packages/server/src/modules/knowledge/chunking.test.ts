@@ -1,5 +1,12 @@
+import { decode, encode } from "gpt-tokenizer";
 import { describe, expect, it } from "vitest";
-import { chunkSections, chunkSectionsInTurns } from "./chunking.ts";
+import {
+  chunkSections,
+  chunkSectionsInTurns,
+  DEFAULT_CHUNKING,
+  SEGMENT_CHARS,
+  type Tokenizer,
+} from "./chunking.ts";
 import type { Section } from "./extract.ts";
 
 const sections: Section[] = Array.from({ length: 40 }, (_, page) => ({
@@ -25,5 +32,93 @@ describe("chunking in turns", () => {
     const reason = new Error("the server is stopping");
     controller.abort(reason);
     await expect(chunkSectionsInTurns(sections, controller.signal)).rejects.toBe(reason);
+  });
+});
+
+/** Pseudo-random lowercase letters: no two segments alike, so the tokenizer's cache cannot help. */
+function randomLetters(length: number, seed = 1): string {
+  let state = seed;
+  let text = "";
+  for (let index = 0; index < length; index++) {
+    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+    text += String.fromCharCode(97 + ((state >>> 16) % 26));
+  }
+  return text;
+}
+
+const adversarial: Record<string, (size: number) => string> = {
+  "one letter": (size) => "a".repeat(size),
+  "random letters without spaces": (size) => randomLetters(size),
+  "a line of punctuation": (size) => "-=+*#~".repeat(size / 6),
+  "sentence ends only": (size) => ".".repeat(size),
+  "newlines only": (size) => "\n".repeat(size),
+  "blank lines with spaces": (size) => " \n \t\n".repeat(size / 5),
+  "CJK without spaces": (size) => "東京都の図書館は毎日開館".repeat(size / 12),
+  "emoji without spaces": (size) => "🙂🚀👍🏽".repeat(size / 8),
+  "huge words between spaces": (size) => `${"x".repeat(size / 2 - 1)} ${"y".repeat(size / 2)}`,
+};
+
+/** The real tokenizer, counting what it is given. */
+function countingTokenizer() {
+  const calls = { count: 0, chars: 0, longest: 0 };
+  const tokenizer: Tokenizer = {
+    encode(text) {
+      calls.count++;
+      calls.chars += text.length;
+      calls.longest = Math.max(calls.longest, text.length);
+      return encode(text);
+    },
+    decode,
+  };
+  return { tokenizer, calls };
+}
+
+describe("chunking adversarial text", () => {
+  it.each(Object.entries(adversarial))(
+    "tokenises %s in bounded pieces, in work linear in its size, into bounded passages",
+    (_, make) => {
+      const work = (size: number) => {
+        const { tokenizer, calls } = countingTokenizer();
+        const text = make(size);
+        const chunks = chunkSections([{ source: null, text }], { ...DEFAULT_CHUNKING, tokenizer });
+        return { text, chunks, calls };
+      };
+      const small = work(24_000);
+      const large = work(240_000);
+      for (const { text, chunks, calls } of [small, large]) {
+        // Each call is bounded, so its quadratic merging costs a constant; the text is read about once.
+        expect(calls.longest).toBeLessThanOrEqual(SEGMENT_CHARS);
+        expect(calls.chars).toBeLessThanOrEqual(text.length);
+        if (text.trim()) expect(calls.chars).toBeGreaterThan(text.length / 2);
+        for (const chunk of chunks) {
+          expect(chunk.tokenCount).toBeLessThanOrEqual(DEFAULT_CHUNKING.maxTokens);
+          expect(chunk.content.length).toBeLessThanOrEqual(DEFAULT_CHUNKING.maxTokens * SEGMENT_CHARS);
+        }
+      }
+      expect(large.calls.count).toBeLessThanOrEqual(small.calls.count * 10 + 10);
+      expect(large.chunks.length).toBeLessThanOrEqual(small.chunks.length * 10 + 10);
+    },
+  );
+
+  it("keeps text that has no spaces readable: no character is cut in half", () => {
+    const text = "図書館🙂".repeat(2_000);
+    const chunks = chunkSections([{ source: null, text }]);
+    expect(chunks.length).toBeGreaterThan(1);
+    for (const chunk of chunks) expect(chunk.content).not.toContain("\ufffd");
+    expect(chunks.map((chunk) => chunk.content).join("")).toBe(text);
+  });
+
+  it("lets timers run while a large adversarial section is chunked, and stops on abort", async () => {
+    const section: Section = { source: null, text: randomLetters(400_000, 7) };
+    let ticks = 0;
+    const ticker = setInterval(() => ticks++, 1);
+    const controller = new AbortController();
+    const reason = new Error("the document took too long");
+    const chunking = chunkSectionsInTurns([section], controller.signal);
+    // The abort can only be seen if the chunking gives the event loop a turn.
+    setTimeout(() => controller.abort(reason), 5);
+    await expect(chunking).rejects.toBe(reason);
+    clearInterval(ticker);
+    expect(ticks).toBeGreaterThan(0);
   });
 });

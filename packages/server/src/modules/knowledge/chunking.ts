@@ -8,12 +8,36 @@ export interface Chunk {
   source: string | null;
 }
 
+/** The embedding model's tokens; replaceable so tests can watch what is tokenised. */
+export interface Tokenizer {
+  encode(text: string): number[];
+  decode(tokens: number[]): string;
+}
+
 export interface ChunkingOptions {
   maxTokens: number;
   overlapTokens: number;
+  tokenizer?: Tokenizer;
 }
 
 export const DEFAULT_CHUNKING: ChunkingOptions = { maxTokens: 300, overlapTokens: 50 };
+
+/**
+ * The most text tokenised in one call. Byte-pair encoding merges within a "word" (a run of letters,
+ * of punctuation, a CJK line) in time quadratic in its length: a 200 KB file of one letter took 74 s,
+ * blocking the process. Tokenising bounded segments keeps the whole linear; a sentence up to this
+ * long is tokenised whole, exactly as before.
+ */
+export const SEGMENT_CHARS = 256;
+/**
+ * The most text the sentence pattern reads in one step. A longer run without a sentence end is
+ * taken in parts, which become passage boundaries like any cut of an overlong sentence.
+ */
+const SENTENCE_STEP_CHARS = 16_384;
+const SENTENCE = new RegExp(
+  `[^\\r\\n.!?。！？]{0,${SENTENCE_STEP_CHARS}}(?:[.!?。！？]{1,${SENTENCE_STEP_CHARS}}["'”’)\\]]{0,16}|[\\r\\n]{1,${SENTENCE_STEP_CHARS}})?`,
+  "uy",
+);
 
 /**
  * Splits each section into passages of at most `maxTokens` tokens (the embedding model's tokens),
@@ -24,36 +48,7 @@ export const DEFAULT_CHUNKING: ChunkingOptions = { maxTokens: 300, overlapTokens
 export function chunkSections(sections: readonly Section[], options = DEFAULT_CHUNKING): Chunk[] {
   const chunks: Chunk[] = [];
   for (const section of sections) {
-    const pieces = splitIntoPieces(normaliseWhitespace(section.text), options.maxTokens);
-    let current: Piece[] = [];
-    let currentTokens = 0;
-    // Pieces added since the last passage: the overlap carried over alone must not become a passage.
-    let freshPieces = 0;
-    const flush = () => {
-      const content = current
-        .map((piece) => piece.text)
-        .join(" ")
-        .trim();
-      if (content) chunks.push({ content, tokenCount: currentTokens, source: section.source });
-      const carried: Piece[] = [];
-      let carriedTokens = 0;
-      for (let index = current.length - 1; index > 0; index--) {
-        const piece = current[index]!;
-        if (carriedTokens + piece.tokens > options.overlapTokens) break;
-        carried.unshift(piece);
-        carriedTokens += piece.tokens;
-      }
-      current = carried;
-      currentTokens = carriedTokens;
-      freshPieces = 0;
-    };
-    for (const piece of pieces) {
-      if (currentTokens + piece.tokens > options.maxTokens && current.length > 0) flush();
-      current.push(piece);
-      currentTokens += piece.tokens;
-      freshPieces++;
-    }
-    if (freshPieces > 0) flush();
+    for (const step of chunkSteps(section, options)) if (step) chunks.push(step);
   }
   return chunks;
 }
@@ -62,10 +57,10 @@ export function chunkSections(sections: readonly Section[], options = DEFAULT_CH
 const TURN_MS = 20;
 
 /**
- * `chunkSections` inside the server: one section at a time, yielding to the event loop every
- * `TURN_MS`, and stopping when `signal` aborts. Tokenising a 2,000-page PDF takes seconds; in one
- * go it stalled every request and subscription of the instance (bench/ingest measured 3 to 5 s).
- * The passages are the same, since a passage never spans two sections.
+ * `chunkSections` inside the server: yielding to the event loop every `TURN_MS`, also within a
+ * section (a text file is one section), and stopping when `signal` aborts, so the document time
+ * limit and a stop interrupt it. Tokenising a 2,000-page PDF takes seconds; in one go it stalled
+ * every request and subscription of the instance (bench/ingest measured 3 to 5 s).
  */
 export async function chunkSectionsInTurns(
   sections: readonly Section[],
@@ -75,12 +70,15 @@ export async function chunkSectionsInTurns(
   const chunks: Chunk[] = [];
   let turnStarted = performance.now();
   for (const section of sections) {
-    signal.throwIfAborted();
-    for (const chunk of chunkSections([section], options)) chunks.push(chunk);
-    if (performance.now() - turnStarted >= TURN_MS) {
-      await nextTurn();
-      turnStarted = performance.now();
+    for (const step of chunkSteps(section, options)) {
+      if (step) chunks.push(step);
+      if (performance.now() - turnStarted >= TURN_MS) {
+        await nextTurn();
+        signal.throwIfAborted();
+        turnStarted = performance.now();
+      }
     }
+    signal.throwIfAborted();
   }
   return chunks;
 }
@@ -90,30 +88,111 @@ interface Piece {
   tokens: number;
 }
 
-function normaliseWhitespace(text: string): string {
-  return text
-    .replace(/\r\n?/g, "\n")
-    .replace(/[ \t\f\v\u00a0]+/g, " ")
-    .replace(/\n\s*\n+/g, "\n\n")
-    .trim();
+/** The passages of one section; `undefined` marks a bounded step of work done, where a caller may pause. */
+function* chunkSteps(section: Section, options: ChunkingOptions): Generator<Chunk | undefined> {
+  let current: Piece[] = [];
+  let currentTokens = 0;
+  // Pieces added since the last passage: the overlap carried over alone must not become a passage.
+  let freshPieces = 0;
+  const flush = (): Chunk | undefined => {
+    const content = current
+      .map((piece) => piece.text)
+      .join(" ")
+      .trim();
+    const carried: Piece[] = [];
+    let carriedTokens = 0;
+    for (let index = current.length - 1; index > 0; index--) {
+      const piece = current[index]!;
+      if (carriedTokens + piece.tokens > options.overlapTokens) break;
+      carried.unshift(piece);
+      carriedTokens += piece.tokens;
+    }
+    const chunk = content ? { content, tokenCount: currentTokens, source: section.source } : undefined;
+    current = carried;
+    currentTokens = carriedTokens;
+    freshPieces = 0;
+    return chunk;
+  };
+  for (const piece of pieces(section.text, options)) {
+    if (piece) {
+      if (currentTokens + piece.tokens > options.maxTokens && current.length > 0) yield flush();
+      current.push(piece);
+      currentTokens += piece.tokens;
+      freshPieces++;
+    }
+    yield undefined;
+  }
+  if (freshPieces > 0) yield flush();
 }
 
-/** Sentences (or paragraph ends), each at most `maxTokens`; longer ones are cut by tokens. */
-function splitIntoPieces(text: string, maxTokens: number): Piece[] {
-  const sentences = text.match(/[^\n.!?。！？]*(?:[.!?。！？]+["'”’)\]]*|\n+|$)/gu) ?? [];
-  const pieces: Piece[] = [];
-  for (const raw of sentences) {
-    const sentence = raw.trim();
-    if (!sentence) continue;
-    const tokens = encode(sentence);
-    if (tokens.length <= maxTokens) {
-      pieces.push({ text: sentence, tokens: tokens.length });
+/**
+ * Sentences (or paragraph ends) with normalised spaces, each at most `maxTokens`; longer ones are
+ * cut between segments, and a segment longer than `maxTokens` by tokens.
+ */
+function* pieces(text: string, options: ChunkingOptions): Generator<Piece | undefined> {
+  const tokenizer = options.tokenizer ?? { encode, decode };
+  for (let position = 0; position < text.length; ) {
+    SENTENCE.lastIndex = position;
+    const raw = SENTENCE.exec(text)![0];
+    position += raw.length;
+    const sentence = raw.replace(/[ \t\f\v\u00a0]+/g, " ").trim();
+    if (!sentence) {
+      yield undefined;
       continue;
     }
-    for (let start = 0; start < tokens.length; start += maxTokens) {
-      const slice = tokens.slice(start, start + maxTokens);
-      pieces.push({ text: decode(slice), tokens: slice.length });
+    if (sentence.length <= SEGMENT_CHARS) {
+      const tokens = tokenizer.encode(sentence);
+      if (tokens.length <= options.maxTokens) yield { text: sentence, tokens: tokens.length };
+      else yield* tokenSlices(tokens, options.maxTokens, tokenizer);
+      continue;
     }
+    let pieceStart = 0;
+    let pieceEnd = 0;
+    let pieceTokens = 0;
+    for (const [start, end] of segments(sentence)) {
+      const tokens = tokenizer.encode(sentence.slice(start, end));
+      if (pieceTokens > 0 && pieceTokens + tokens.length > options.maxTokens) {
+        yield { text: sentence.slice(pieceStart, pieceEnd).trim(), tokens: pieceTokens };
+        pieceStart = start;
+        pieceTokens = 0;
+      }
+      if (tokens.length > options.maxTokens) {
+        yield* tokenSlices(tokens, options.maxTokens, tokenizer);
+        pieceStart = end;
+        continue;
+      }
+      pieceEnd = end;
+      pieceTokens += tokens.length;
+      yield undefined;
+    }
+    if (pieceTokens > 0) yield { text: sentence.slice(pieceStart, pieceEnd).trim(), tokens: pieceTokens };
   }
-  return pieces;
+}
+
+function* tokenSlices(tokens: number[], maxTokens: number, tokenizer: Tokenizer): Generator<Piece> {
+  for (let start = 0; start < tokens.length; start += maxTokens) {
+    const slice = tokens.slice(start, start + maxTokens);
+    yield { text: tokenizer.decode(slice), tokens: slice.length };
+  }
+}
+
+/**
+ * Bounds of consecutive segments of at most `SEGMENT_CHARS`, cut before a space where there is one
+ * (a word keeps its leading space, as the tokenizer reads it) and never inside a surrogate pair.
+ */
+function* segments(text: string): Generator<[number, number]> {
+  for (let start = 0; start < text.length; ) {
+    let end = Math.min(start + SEGMENT_CHARS, text.length);
+    if (end < text.length) {
+      const space = text.slice(start + 1, end).lastIndexOf(" ");
+      if (space >= 0) end = start + 1 + space;
+      else if (isLowSurrogate(text.charCodeAt(end))) end--;
+    }
+    yield [start, end];
+    start = end;
+  }
+}
+
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
 }

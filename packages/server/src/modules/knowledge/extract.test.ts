@@ -1,24 +1,8 @@
-import { getDocument } from "pdfjs-dist/legacy/build/pdf.mjs";
+import { subscribe, unsubscribe } from "node:diagnostics_channel";
+import type { Worker } from "node:worker_threads";
 import { describe, expect, it } from "vitest";
 import { makePdf } from "../../../test/fixtures/knowledge.ts";
 import { extractPdf } from "./extract.ts";
-
-/** Runs `work` while a 5 ms interval ticks, and returns the longest the interval was kept waiting. */
-async function longestStall(work: () => Promise<unknown>): Promise<number> {
-  let last = performance.now();
-  let longest = 0;
-  const ticker = setInterval(() => {
-    const now = performance.now();
-    longest = Math.max(longest, now - last);
-    last = now;
-  }, 5);
-  try {
-    await work();
-  } finally {
-    clearInterval(ticker);
-  }
-  return Math.max(longest, performance.now() - last);
-}
 
 /** Full pages of text: a few hundred milliseconds of pdf.js work in all. */
 function densePages(pageCount: number): string[][] {
@@ -31,39 +15,41 @@ function densePages(pageCount: number): string[][] {
   );
 }
 
-async function extractOnThisThread(content: Uint8Array): Promise<void> {
-  const pdf = await getDocument({ data: content, isEvalSupported: false, verbosity: 0 }).promise;
-  for (let pageNumber = 1; pageNumber <= pdf.numPages; pageNumber++) {
-    await (await pdf.getPage(pageNumber)).getTextContent();
-  }
-  await pdf.destroy();
-}
-
 describe("extractPdf", () => {
-  it("keeps the event loop responsive while a long PDF is parsed, unlike pdf.js on the same thread", async () => {
+  // How long the main thread stalls, against pdf.js on the main thread, is measured by bench/ingest:
+  // timings are not asserted here, where other suites share the cores.
+  it("parses a long PDF in a worker thread while the main thread keeps serving timers", async () => {
     const pdf = await makePdf(densePages(40));
-
-    const onThisThread = await longestStall(() => extractOnThisThread(pdf.slice()));
+    const workers: Worker[] = [];
+    const onWorker = (message: unknown) => workers.push((message as { worker: Worker }).worker);
+    subscribe("worker_threads", onWorker);
     const progress: [number, number][] = [];
-    const content = pdf.slice();
-    let sections: Awaited<ReturnType<typeof extractPdf>> = [];
-    const inWorker = await longestStall(async () => {
+    let ticks = 0;
+    const ticker = setInterval(() => ticks++, 1);
+    let sections: Awaited<ReturnType<typeof extractPdf>>;
+    try {
       sections = await extractPdf(
-        content,
+        pdf,
         async (done, total) => {
           progress.push([done, total]);
         },
         new AbortController().signal,
       );
-    });
+    } finally {
+      clearInterval(ticker);
+      unsubscribe("worker_threads", onWorker);
+    }
 
     expect(sections).toHaveLength(40);
     expect(sections[39]).toMatchObject({ source: "page 40" });
     expect(sections[39]!.text).toContain("Page 40 line 40: the quick brown fox jumps");
     expect(progress.at(-1)).toEqual([40, 40]);
+    // One worker thread did the parsing, and is gone.
+    expect(workers).toHaveLength(1);
+    expect(workers[0]!.threadId).toBe(-1);
+    expect(ticks).toBeGreaterThan(0);
     // Handed over to the worker, not copied.
-    expect(content.byteLength).toBe(0);
-    expect(inWorker).toBeLessThan(onThisThread / 3);
+    expect(pdf.byteLength).toBe(0);
   });
 
   it("stops the worker when the extraction is aborted", async () => {

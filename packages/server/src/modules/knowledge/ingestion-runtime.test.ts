@@ -11,7 +11,13 @@ import {
   waitForDocument,
 } from "../../../test/fixtures/knowledge.ts";
 import { subscribeWs } from "../../../test/support/subscriptions.ts";
-import { freshDatabase, startTestApp, testConfig, testDatabaseKind } from "../../../test/support/test-app.ts";
+import {
+  freshDatabase,
+  startTestApp,
+  type TestApp,
+  testConfig,
+  testDatabaseKind,
+} from "../../../test/support/test-app.ts";
 import { buildApp } from "../../app.ts";
 import type { DatabaseTarget } from "../../db/client.ts";
 import { createLogger } from "../../logger.ts";
@@ -184,6 +190,149 @@ describe("processing across restarts", () => {
       await t.close();
     }
   });
+});
+
+/** Pseudo-random lowercase letters without a space: tokenising them cannot lean on the tokenizer's cache. */
+function randomLetters(length: number, seed: number): string {
+  const letters = new Uint8Array(length);
+  let state = seed;
+  for (let index = 0; index < length; index++) {
+    state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+    letters[index] = 97 + ((state >>> 16) % 26);
+  }
+  return new TextDecoder().decode(letters);
+}
+
+/** Jobs waiting in the queue (embedded table, or graphile-worker's on PostgreSQL). */
+async function queuedJobs(app: TestApp["app"]): Promise<number> {
+  const table = app.db.kind === "postgres" ? "graphile_worker._private_jobs" : `"background_jobs"`;
+  const [row] = await app.db.prisma.$queryRawUnsafe<{ count: number }[]>(
+    `SELECT count(*)::int AS count FROM ${table}`,
+  );
+  return row!.count;
+}
+
+describe("adversarial documents", () => {
+  it("ingests a text of huge words without stalling the server: a cheap request is answered while it is chunked", async () => {
+    const t = await startTestApp();
+    try {
+      const account = await t.createAccount();
+      const kb = await createKnowledgebase(t, account.apiKey);
+      const text = [
+        randomLetters(400_000, 3),
+        "a".repeat(200_000),
+        "-=#~".repeat(10_000),
+        "東京都の図書館は毎日開館".repeat(2_000),
+        "The lighthouse opens at nine.",
+      ].join("\n\n");
+      const created = await restUpload<{ data: { id: number } }>(
+        t,
+        account.apiKey,
+        `/api/user/knowledgebases/${kb}/documents`,
+        { name: "Adversarial", type: "txt" },
+        { name: "adversarial.txt", content: new TextEncoder().encode(text) },
+      );
+      const id = created.body.data.id;
+      const stageNow = async () =>
+        (await t.app.db.prisma.document.findUniqueOrThrow({ where: { id }, select: { stage: true } })).stage;
+      for (let tries = 0; ["queued", "parsing", null].includes(await stageNow()); tries++) {
+        expect(tries).toBeLessThan(2_000);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      expect(await stageNow()).toBe("chunking");
+      const health = await fetch(`${t.url}/healthz`);
+      expect(health.status).toBe(200);
+      // Answered before chunking ended: the chunking gave the event loop its turns.
+      expect(await stageNow()).toBe("chunking");
+
+      const document = await waitForDocument(t, account.apiKey, id, 120_000);
+      expect(document).toMatchObject({ status: "ACTIVE", failureReason: null });
+      const longest = await t.app.db.prisma.documentChunk.aggregate({
+        where: { documentId: id },
+        _max: { tokenCount: true },
+      });
+      expect(longest._max.tokenCount).toBeLessThanOrEqual(300);
+      const [passage] = await t.app.services.knowledge.search(account.accountId, kb, "lighthouse", {
+        limit: 1,
+        mode: "keyword",
+      });
+      expect(passage?.content).toContain("The lighthouse opens at nine.");
+    } finally {
+      await t.close();
+    }
+  }, 180_000);
+
+  it("fails a document whose work outlasts the time limit, with the reason, and does not start it again after a restart", async () => {
+    const database = await persistentDatabase();
+    const env = { VOXGATE_DOCUMENT_TIMEOUT_SECONDS: "1" };
+    const first = await startTestApp({ database: database.target, env });
+    const account = await first.createAccount();
+    const kb = await createKnowledgebase(first, account.apiKey);
+    const created = await restUpload<{ data: { id: number } }>(
+      first,
+      account.apiKey,
+      `/api/user/knowledgebases/${kb}/documents`,
+      { name: "Endless", type: "txt" },
+      { name: "endless.txt", content: new TextEncoder().encode(randomLetters(4_000_000, 11)) },
+    );
+    const id = created.body.data.id;
+    try {
+      const failed = await waitForDocument(first, account.apiKey, id, 120_000);
+      expect(failed).toMatchObject({
+        status: "FAILED",
+        failureReason: "Processing took longer than 1 seconds and was stopped.",
+      });
+      expect(await first.app.db.prisma.documentChunk.count({ where: { documentId: id } })).toBe(0);
+    } finally {
+      await first.close();
+    }
+
+    const second = await startTestApp({ database: database.target, env });
+    try {
+      expect(await queuedJobs(second.app)).toBe(0);
+      await second.app.services.knowledge.resumeAbandoned();
+      expect(await queuedJobs(second.app)).toBe(0);
+      const row = await second.app.db.prisma.document.findUniqueOrThrow({ where: { id } });
+      expect(row).toMatchObject({ status: "failed", attempts: 1 });
+    } finally {
+      await second.close();
+      await database.drop();
+    }
+  }, 180_000);
+
+  it("gives up a document whose processing was cut short by every start, instead of starting it again", async () => {
+    const database = await persistentDatabase();
+    // Built but not listening: the document waits, as it does after a crash that killed its processing.
+    const first = await buildApp(testConfig(), { database: database.target, logger: createLogger("silent") });
+    const { account, user } = await first.services.accounts.create({
+      email: "crashes@example.com",
+      password: "crashes-password",
+    });
+    const { token } = await first.services.apiKeys.create(
+      { accountId: account.id, userId: user.id },
+      { name: "t" },
+    );
+    const kb = await first.services.knowledge.createKnowledgebase(account.id, { name: "Notes" });
+    const created = await first.services.knowledge.createDocument(account.id, kb.id, {
+      name: "Crasher",
+      type: "txt",
+      file: new File(["The archive closes at noon."], "crasher.txt"),
+    });
+    // Three starts already counted, none of which finished: each took the process down.
+    await first.db.prisma.document.update({ where: { id: created.id }, data: { attempts: 3 } });
+    await first.close();
+
+    const second = await startTestApp({ database: database.target });
+    try {
+      const document = await waitForDocument(second, token, created.id, 25_000);
+      expect(document.status).toBe("FAILED");
+      expect(document.failureReason).toContain("interrupted 3 times");
+      expect(await second.app.db.prisma.documentChunk.count({ where: { documentId: created.id } })).toBe(0);
+    } finally {
+      await second.close();
+      await database.drop();
+    }
+  }, 120_000);
 });
 
 /** An OpenAI-compatible embeddings endpoint that fails its first request, to exercise retries. */

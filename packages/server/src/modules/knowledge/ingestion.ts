@@ -10,6 +10,8 @@ import { IngestionFailure } from "./ingestion-failure.ts";
 import type { UploadStore } from "./upload-store.ts";
 import { readWebsite } from "./website.ts";
 
+/** Starts of processing (first run plus resumptions after a stop or crash) before a document is given up. */
+export const MAX_PROCESSING_ATTEMPTS = 3;
 const EMBED_BATCH = 64;
 /** Batches being written at once on PostgreSQL. */
 const STORE_CONCURRENCY = 2;
@@ -51,6 +53,15 @@ export class DocumentIngestion {
     // Deleted, or already finished by an earlier run of a duplicated job.
     if (count === 0) return;
     const document = await prisma.document.findUniqueOrThrow({ where: { id: documentId } });
+    // Each start is counted before any work: a document whose processing takes the whole process
+    // down (killed, out of memory) would otherwise be started again after every restart, forever.
+    // The embedded queue unlocks such a job at start without knowing it ever ran.
+    if (document.attempts > MAX_PROCESSING_ATTEMPTS) {
+      return this.hooks.finish(documentId, {
+        status: "failed",
+        failureReason: `Processing was interrupted ${document.attempts - 1} times (the server stopped or crashed) and was given up.`,
+      });
+    }
     const timeoutMs = this.deps.config.documentTimeoutSeconds * 1000;
     const deadline = AbortSignal.timeout(timeoutMs);
     const signal = AbortSignal.any([job.signal, deadline]);

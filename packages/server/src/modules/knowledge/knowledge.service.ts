@@ -12,7 +12,7 @@ import {
   sniffFileType,
   type UploadedFile,
 } from "./file-types.ts";
-import { DocumentIngestion } from "./ingestion.ts";
+import { DocumentIngestion, MAX_PROCESSING_ATTEMPTS } from "./ingestion.ts";
 import { KnowledgeSearch, type Passage, type SearchMode } from "./search.ts";
 import { createUploadStore, type UploadStore } from "./upload-store.ts";
 
@@ -21,8 +21,6 @@ export type { Passage, SearchMode } from "./search.ts";
 export const MAX_FILE_BYTES = 20 * 1024 * 1024;
 export const MAX_WEBSITE_LINKS = 50;
 export const DEFAULT_RELATIVE_LINKS_LIMIT = 10;
-/** Starts of processing (first run plus resumptions after a stop or crash) before a document is given up. */
-export const MAX_PROCESSING_ATTEMPTS = 3;
 /** How long past the hard time limit a silent "processing" document is taken for abandoned. */
 const ABANDONED_GRACE_MS = 30_000;
 const SWEEP_INTERVAL_MS = 60_000;

@@ -404,7 +404,10 @@ describe("knowledge bases and documents", () => {
     );
     const failed = await waitForDocument(t, owner.apiKey, redirect.body.data.id);
     expect(failed.status).toBe("FAILED");
-    expect(failed.failureReason).toContain("private or reserved network");
+    // The refused hop and its address, not the allowed first one.
+    expect(failed.failureReason).toBe(
+      `${site.url}/to-metadata redirects to http://169.254.169.254/latest/meta-data/, which is on a private or reserved network address (169.254.169.254), which is not allowed.`,
+    );
   });
 
   it("updates only name and description, and deletes documents of the right knowledge base", async () => {

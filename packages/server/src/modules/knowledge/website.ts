@@ -168,8 +168,14 @@ function withoutHash(url: URL): string {
 
 function describeFetchFailure(url: URL, error: OutboundRequestError): string {
   switch (error.reason) {
-    case "blocked_address":
-      return `${url.host} is on a private or reserved network address, which is not allowed.`;
+    case "blocked_address": {
+      const refused = error.refused;
+      if (refused && refused.url !== url.href) {
+        return `${url.href} redirects to ${refused.url}, which is on a private or reserved network address (${refused.address}), which is not allowed.`;
+      }
+      const address = refused ? ` (${refused.address})` : "";
+      return `${url.host} is on a private or reserved network address${address}, which is not allowed.`;
+    }
     case "timeout":
       return `The site ${url.host} did not answer in time.`;
     case "too_large":

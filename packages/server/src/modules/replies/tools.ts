@@ -87,7 +87,8 @@ export const TOOL_RESULT_MAX_CHARS = 8000;
 
 /**
  * Calls a webhook through the SSRF guard: GET sends the arguments as query parameters, other
- * methods as a JSON body. A non-2xx answer, a blocked address or a timeout is reported as the
+ * methods as a JSON body. A redirect to another origin is followed without the tool's configured
+ * headers (nor Authorization or Cookie). A non-2xx answer, a blocked address or a timeout is reported as the
  * call's error (the model is told, and may apologise or try something else).
  */
 export async function callWebhook(
@@ -124,6 +125,8 @@ export async function callWebhook(
       timeoutMs: tool.timeoutSeconds * 1000,
       maxBytes: WEBHOOK_MAX_BYTES,
       allowList,
+      // The owner's headers are secrets for the webhook's own origin: a redirect elsewhere gets none.
+      originBoundHeaders: Object.keys(tool.headers),
     });
     const text = response.body.toString("utf8");
     let result: unknown = text;
