@@ -10,15 +10,13 @@ import {
 import type { Plugin } from "graphql-yoga";
 import { type FieldErrors, ValidationError } from "./errors.ts";
 import { isUploadedFile } from "./modules/knowledge/file-types.ts";
+import { isWellFormedText } from "./storable-text.ts";
 
-/**
- * PostgreSQL cannot store a NUL character in text or jsonb, nor a lone UTF-16 surrogate (it is not UTF-8).
- * Either would reach the database and fail there as an unexpected error, possibly after part of the work
- * (or a charge) was done, so every string of every operation is checked once, before anything runs.
+/*
+ * Text PostgreSQL cannot store (see `storable-text.ts`) would reach the database and fail there as an
+ * unexpected error, possibly after part of the work (or a charge) was done, so every string of every
+ * operation is checked once, before anything runs.
  */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
-const isWellFormedText = (value: string) => !value.includes("\u0000") && !LONE_SURROGATE.test(value);
 
 /**
  * Refuses, over every transport (HTTP, SSE, WebSocket and the REST layer, which all execute through Yoga's

@@ -2,6 +2,7 @@ import { setImmediate as nextTurn } from "node:timers/promises";
 import type { Prisma } from "../../generated/prisma/client.ts";
 import type { JobContext } from "../../jobs/index.ts";
 import type { ServiceDeps } from "../../services.ts";
+import { storableText } from "../../storable-text.ts";
 import { type Embedder, nonAsciiWords, toVectorLiteral } from "../embeddings/embedder.ts";
 import { type Chunk, chunkSectionsInTurns } from "./chunking.ts";
 import { extractFile, type Section } from "./extract.ts";
@@ -70,7 +71,10 @@ export class DocumentIngestion {
       // A resumed run starts over: passages of an interrupted run are incomplete.
       await prisma.documentChunk.deleteMany({ where: { documentId } });
       await this.hooks.markStage(documentId, { stage: document.type === "website" ? "fetching" : "parsing" });
-      const sections = await this.readSource(document, signal);
+      const sections = (await this.readSource(document, signal)).map((section) => ({
+        ...section,
+        text: storableText(section.text),
+      }));
       signal.throwIfAborted();
       await this.hooks.markStage(documentId, { stage: "chunking" });
       const chunks = await chunkSectionsInTurns(sections, signal);

@@ -6,6 +6,7 @@ import type {
 } from "openai/resources/chat/completions";
 import { AppError } from "../../errors.ts";
 import type { ServiceDeps } from "../../services.ts";
+import { storableText, storableValue } from "../../storable-text.ts";
 import {
   buildSystemPrompt,
   type HistoryMessage,
@@ -182,7 +183,11 @@ export class ReplyEngine {
         (call): call is ChatCompletionMessageToolCall & { type: "function" } => call.type === "function",
       );
       if (toolCalls.length === 0 || lastRound) {
-        return { reply: (completion.content ?? "").trim(), functionCalls, generatedBy: "model" };
+        return {
+          reply: storableText((completion.content ?? "").trim()),
+          functionCalls,
+          generatedBy: "model",
+        };
       }
       messages.push({ role: "assistant", content: completion.content ?? null, tool_calls: toolCalls });
       const records = await Promise.all(
@@ -192,10 +197,12 @@ export class ReplyEngine {
                 request.accountId,
                 assistant,
                 webhookTools,
-                call.function.name,
+                storableText(call.function.name),
                 call.function.arguments,
               )
-            : Promise.resolve(refused(call.function.name, "Too many function calls in one step.")),
+            : Promise.resolve(
+                refused(storableText(call.function.name), "Too many function calls in one step."),
+              ),
         ),
       );
       for (const [index, record] of records.entries()) {
@@ -239,7 +246,7 @@ export class ReplyEngine {
       const parsed: unknown = rawArguments.trim() ? JSON.parse(rawArguments) : {};
       if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed))
         throw new Error("not an object");
-      args = parsed as Record<string, unknown>;
+      args = storableValue(parsed) as Record<string, unknown>;
     } catch {
       return refused(name, "The arguments were not a valid JSON object.");
     }

@@ -79,3 +79,42 @@ describe("webhook tools and redirects", () => {
     }
   });
 });
+
+describe("text the database cannot store", () => {
+  it("stores model replies, tool arguments and webhook answers with NUL characters and lone surrogates cleaned", async () => {
+    const webhook = await startWebhookServer(() => ({
+      body: '{"status":"ok\\u0000","bad\\u0000key":"\\ud800x","emoji":"\\ud83d\\ude00"}',
+    }));
+    try {
+      const assistant = await createAssistant(t, owner, {
+        tools: [
+          {
+            name: "lookup",
+            parameters: { type: "object", properties: {} },
+            url: `${webhook.url}/lookup`,
+            method: "POST",
+            timeout: 5,
+          },
+        ],
+      });
+      fake.enqueue({ toolCalls: [{ name: "lookup", arguments: '{"q":"a\\u0000b"}' }] });
+      fake.enqueue({ content: "Found\u0000 it \ud800 😀" });
+      const response = await t.rest<{
+        reply: string;
+        function_calls: { arguments: unknown; result: unknown; error: string | null }[];
+      }>("POST", "/api/ai/generate-reply", {
+        token: owner.apiKey,
+        body: { assistant_id: assistant.id, customer_identifier: "nul-cleaning", message: "go" },
+      });
+      expect(response.status).toBe(200);
+      expect(response.body.reply).toBe("Found it \ufffd 😀");
+      expect(response.body.function_calls[0]).toMatchObject({
+        arguments: { q: "ab" },
+        result: { status: "ok", badkey: "\ufffdx", emoji: "😀" },
+        error: null,
+      });
+    } finally {
+      await webhook.close();
+    }
+  });
+});

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { OutboundRequestError, safeFetch } from "../../net/safe-fetch.ts";
+import { storableValue } from "../../storable-text.ts";
 
 /**
  * One entry of a reply's `function_calls`: what the model asked for and what came of it.
@@ -138,7 +139,7 @@ export async function callWebhook(
     if (response.status < 200 || response.status >= 300) {
       return finish(null, `The webhook answered HTTP ${response.status}.`);
     }
-    return finish(result, null);
+    return finish(storableValue(result), null);
   } catch (error) {
     if (error instanceof OutboundRequestError)
       return finish(null, `The webhook could not be called: ${error.message}.`);
