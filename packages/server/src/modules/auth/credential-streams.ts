@@ -60,6 +60,12 @@ export class CredentialStreams implements Lifecycle {
     const listeners = this.live.get(key) ?? new Set();
     listeners.add(listener);
     this.live.set(key, listeners);
+    // A revocation announced between authenticating the caller and registering here went unheard:
+    // one look at the credential, now that later revocations are heard, closes that gap.
+    void this.revokedInDatabase(viewer.credential).then(
+      (revoked) => revoked && listener("revoked"),
+      (error: unknown) => this.deps.logger.warn("could not re-check a credential", { error }),
+    );
 
     const expiresAt = viewer.credential.expiresAt?.getTime();
     const arm = () => {
@@ -107,6 +113,20 @@ export class CredentialStreams implements Lifecycle {
       },
     };
     return iterator;
+  }
+
+  private async revokedInDatabase(credential: Viewer["credential"]): Promise<boolean> {
+    const { prisma } = this.deps.db;
+    if (credential.kind === "apiKey") {
+      return (
+        (await prisma.apiKey.findUnique({ where: { id: credential.id }, select: { id: true } })) === null
+      );
+    }
+    const session = await prisma.sessionToken.findUnique({
+      where: { id: credential.id },
+      select: { revokedAt: true },
+    });
+    return session === null || session.revokedAt !== null;
   }
 
   private end(key: string, reason: StreamEnd): void {

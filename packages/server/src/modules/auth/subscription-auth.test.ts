@@ -187,3 +187,15 @@ describe("revoking a credential ends its live streams", () => {
     },
   );
 });
+
+describe("a stream opened while its credential is being revoked", () => {
+  it("ends even though the revocation was announced before the stream was watched", async () => {
+    const account = await t.createAccount();
+    const { viewer } = await t.app.services.auth.authenticate(`Bearer ${account.apiKey}`);
+    await t.app.services.apiKeys.delete(account.accountId, viewer!.credential.id);
+    const source = t.app.pubsub.subscribe("account:balance", account.accountId)[Symbol.asyncIterator]();
+    const stream = t.app.services.credentialStreams.watch<unknown>(viewer!, source, (reason) => reason);
+    expect(await stream.next()).toEqual({ done: false, value: "revoked" });
+    expect(await stream.next()).toEqual({ done: true, value: undefined });
+  });
+});
