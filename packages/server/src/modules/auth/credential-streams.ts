@@ -25,7 +25,7 @@ export class CredentialStreams implements Lifecycle {
       for (;;) {
         const { done, value } = await revocations.next();
         if (done) return;
-        this.end(`${value.kind}:${value.id}`, "revoked");
+        void this.endIfRevoked(value);
       }
     })().catch((error: unknown) => this.deps.logger.error("credential revocations stopped", { error }));
   }
@@ -129,7 +129,19 @@ export class CredentialStreams implements Lifecycle {
     return session === null || session.revokedAt !== null;
   }
 
-  private end(key: string, reason: StreamEnd): void {
-    for (const listener of this.live.get(key) ?? []) listener(reason);
+  /**
+   * Ends the streams of a credential announced as revoked, once the database agrees: an event from
+   * a deployment on another database that shares the Redis server must not end ours.
+   */
+  private async endIfRevoked(credential: Viewer["credential"]): Promise<void> {
+    const listeners = this.live.get(`${credential.kind}:${credential.id}`);
+    if (!listeners || listeners.size === 0) return;
+    try {
+      if (!(await this.revokedInDatabase(credential))) return;
+    } catch (error) {
+      // Unsure, the streams end: a live stream on a revoked credential is the worse mistake.
+      this.deps.logger.warn("could not check a revoked credential", { error });
+    }
+    for (const listener of listeners) listener("revoked");
   }
 }

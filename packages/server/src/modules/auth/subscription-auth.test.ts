@@ -160,8 +160,9 @@ describe("revoking a credential ends its live streams", () => {
       const first = await startTestApp({ database: database.target });
       const second = await startTestApp({ database: database.target });
       try {
-        const account = await first.createAccount();
-        const session = await login(first, account);
+        // Two accounts, so that the balance event of one check does not reach the other's streams.
+        const [account, other] = await Promise.all([first.createAccount(), first.createAccount()]);
+        const session = await login(first, other);
         const keyStreams = await openBoth(second, account.apiKey);
         const sessionStreams = await openBoth(second, session);
         try {
@@ -175,7 +176,7 @@ describe("revoking a credential ends its live streams", () => {
           );
           await expectEndedAfterRevocation(keyStreams, first, account.accountId, "revoked");
           await first.gql(`mutation { logout { revoked } }`, {}, { token: session });
-          await expectEndedAfterRevocation(sessionStreams, first, account.accountId, "revoked");
+          await expectEndedAfterRevocation(sessionStreams, first, other.accountId, "revoked");
         } finally {
           await Promise.all([keyStreams.close(), sessionStreams.close()]);
         }
