@@ -7,9 +7,9 @@ import { renderGraphiQL } from "@graphql-yoga/render-graphiql";
 import { createRestApi, routes } from "@voxgate/rest-compat";
 import { createFetch } from "@whatwg-node/fetch";
 import { createServerAdapter } from "@whatwg-node/server";
-import { type DocumentNode, type ExecutionArgs, type ExecutionResult, GraphQLError, parse } from "graphql";
+import { type DocumentNode, type ExecutionArgs, type ExecutionResult, GraphQLError } from "graphql";
 import { useServer } from "graphql-ws/use/ws";
-import { createYoga, maskError } from "graphql-yoga";
+import { createYoga, maskError, type Plugin } from "graphql-yoga";
 import { WebSocketServer } from "ws";
 import { authorizationOf, type Context, createContext } from "./context.ts";
 import { type Database, type DatabaseTarget, openDatabase } from "./db/client.ts";
@@ -18,10 +18,13 @@ import type { Config } from "./env.ts";
 import { UnauthenticatedError } from "./errors.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import {
+  clientAddressOf,
   rememberClientAddress,
   resolveClientAddress,
   TrustedProxies,
 } from "./modules/conversations/client-address.ts";
+import { payloadTooLarge, readBoundedBody } from "./net/bounded-body.ts";
+import { MAX_GRAPHQL_MESSAGE_BYTES, operationLimitsPlugin } from "./operation-limits.ts";
 import { createEventBus, type PubSub } from "./pubsub.ts";
 import { schema } from "./schema.ts";
 import { type DemoCredentials, seedCatalog, seedDemo } from "./seed/seed.ts";
@@ -121,6 +124,20 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const copyHeaders = (from: Headers | undefined, to: Headers) => {
     for (const [name, value] of from ?? []) to.set(name, value);
   };
+  /** Every subscription a caller opened ends, with UNAUTHENTICATED, once its credential is revoked or expires. */
+  const endStreamsOfInvalidCredentials: Plugin<Context> = {
+    onSubscribe: () => ({
+      onSubscribeResult: ({ args, result, setResult }) => {
+        const viewer = args.contextValue.viewer;
+        if (!viewer || !(Symbol.asyncIterator in result)) return;
+        setResult(
+          services.credentialStreams.watch(viewer, result[Symbol.asyncIterator](), (reason) => ({
+            errors: [new UnauthenticatedError(reason)],
+          })),
+        );
+      },
+    }),
+  };
   const yoga = createYoga<
     { connectionParams?: Record<string, unknown>; upgradeHeaders?: Record<string, string> },
     Context
@@ -161,11 +178,14 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       return context;
     },
     plugins: [
+      operationLimitsPlugin(),
       useWellFormedText(),
+      endStreamsOfInvalidCredentials,
       { onResponse: ({ request, response }) => copyHeaders(headersByRequest.get(request), response.headers) },
     ],
   });
 
+  /** REST documents are fixed: each is parsed and validated (limits included) once. */
   const parsedOperations = new Map<string, DocumentNode>();
   /**
    * The REST router authenticates before reading a body and executes afterwards: both use one
@@ -199,8 +219,11 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       const { enveloped, context } = restOperationOf(request);
       let parsed = parsedOperations.get(document);
       if (!parsed) {
-        parsed = parse(document);
-        parsedOperations.set(document, parsed);
+        const fresh: DocumentNode = enveloped.parse(document);
+        const errors = enveloped.validate(enveloped.schema, fresh);
+        if (errors.length > 0) throw new AggregateError(errors, "A REST route's operation is invalid");
+        parsedOperations.set(document, fresh);
+        parsed = fresh;
       }
       const contextValue = await context;
       const result: ExecutionResult | AsyncIterable<unknown> = await enveloped.execute({
@@ -218,9 +241,14 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     },
   });
 
-  const handle = async (request: Request): Promise<Response> => {
+  const route = async (request: Request): Promise<Response> => {
     const url = new URL(request.url);
-    if (url.pathname === "/graphql") return yoga.fetch(request);
+    if (url.pathname === "/graphql") {
+      const bounded = await readBoundedBody(request, MAX_GRAPHQL_MESSAGE_BYTES, uploadAwareFetchApi.Request);
+      if (!bounded) return payloadTooLarge(MAX_GRAPHQL_MESSAGE_BYTES);
+      if (bounded !== request) rememberClientAddress(bounded, clientAddressOf(request));
+      return yoga.fetch(bounded);
+    }
     const restResponse = await rest(request);
     if (restResponse) return restResponse;
     if (url.pathname === "/healthz") return Response.json({ status: "ok", database: db.kind });
@@ -242,24 +270,40 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     return Response.json({ message: "Not found." }, { status: 404 });
   };
 
+  /**
+   * The last line of defence: whatever throws, the client gets no stack trace and the log gets the
+   * error. Nothing reaches the server adapter's own error path, which would answer with the stack.
+   */
+  const guard = async (answer: () => Promise<Response>): Promise<Response> => {
+    try {
+      return await answer();
+    } catch (error) {
+      logger.error("unexpected error", { error });
+      return Response.json({ message: "Server Error" }, { status: 500 });
+    }
+  };
+  const handle = (request: Request) => guard(() => route(request));
+
   const trustedProxies = new TrustedProxies(config.trustedProxies);
   const backgroundServices = Object.values(services as Record<string, object>).filter(hasLifecycle);
   const adapter = createServerAdapter<{ req?: IncomingMessage }>(
-    (request, serverContext) => {
-      rememberClientAddress(
-        request,
-        resolveClientAddress(
-          serverContext.req?.socket.remoteAddress,
-          request.headers.get("x-forwarded-for"),
-          trustedProxies,
-        ),
-      );
-      return handle(request);
-    },
+    (request, serverContext) =>
+      guard(async () => {
+        rememberClientAddress(
+          request,
+          resolveClientAddress(
+            serverContext.req?.socket.remoteAddress,
+            request.headers.get("x-forwarded-for"),
+            trustedProxies,
+          ),
+        );
+        return route(request);
+      }),
     { fetchAPI: uploadAwareFetchApi },
   );
   const server: Server = createServer(adapter);
-  const wsServer = new WebSocketServer({ server, path: "/graphql" });
+  // ws closes a socket whose message is larger with 1009 as soon as the frame header announces it.
+  const wsServer = new WebSocketServer({ server, path: "/graphql", maxPayload: MAX_GRAPHQL_MESSAGE_BYTES });
   const wsCleanup = useServer<
     Record<string, unknown>,
     { request: { headers: Record<string, string | string[] | undefined> } }
@@ -281,7 +325,14 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
           connectionParams: ctx.connectionParams,
           upgradeHeaders: ctx.extra.request.headers,
         });
-        const document = enveloped.parse(payload.query);
+        let document: DocumentNode;
+        try {
+          document = enveloped.parse(payload.query);
+        } catch (error) {
+          // Syntax errors and the token limit answer the operation, not the whole socket.
+          if (error instanceof GraphQLError) return [error];
+          throw error;
+        }
         const errors = enveloped.validate(enveloped.schema, document);
         if (errors.length > 0) return errors;
         return {

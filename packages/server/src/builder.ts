@@ -26,6 +26,9 @@ export const builder = new SchemaBuilder<{
   defaultFieldNullability: false,
   scopeAuth: {
     authScopes: (context) => ({ authenticated: context.viewer !== null }),
+    // A subscription's `subscribe` runs before any `resolve`: the check belongs there, so an anonymous
+    // caller is refused before anything is subscribed to.
+    authorizeOnSubscribe: true,
     unauthorizedError: (_parent, context) => new UnauthenticatedError(context.authFailure),
   },
   prisma: {

@@ -1,5 +1,4 @@
 import type { Database, PrismaClient } from "./db/client.ts";
-import { UnauthenticatedError } from "./errors.ts";
 import type { AuthFailure, Viewer } from "./modules/auth/auth.service.ts";
 import type { PubSub } from "./pubsub.ts";
 import type { Services } from "./services.ts";
@@ -63,13 +62,4 @@ export async function createContext(
     responseHeaders: new Headers(),
     ...(request ? { request } : {}),
   };
-}
-
-/**
- * The viewer, or UNAUTHENTICATED. Auth scopes guard a subscription's `resolve` but not its
- * `subscribe`, which runs first; subscriptions call this before subscribing to anything.
- */
-export function requireViewer(context: Context): Viewer {
-  if (!context.viewer) throw new UnauthenticatedError(context.authFailure);
-  return context.viewer;
 }

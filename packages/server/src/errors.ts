@@ -19,7 +19,13 @@ export type ErrorCode =
   | "RATE_LIMITED"
   | "ASSISTANT_NOT_FOUND"
   | "CONVERSATION_NOT_FOUND"
-  | "UPSTREAM_FAILED";
+  | "UPSTREAM_FAILED"
+  // Operation limits (src/operation-limits.ts).
+  | "QUERY_TOO_LARGE"
+  | "QUERY_TOO_DEEP"
+  | "TOO_MANY_ALIASES"
+  | "QUERY_TOO_COMPLEX"
+  | "TOO_MANY_DIRECTIVES";
 
 /** An expected failure: passes through error masking with its code and message intact. */
 export class AppError extends GraphQLError {

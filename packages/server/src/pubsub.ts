@@ -34,6 +34,8 @@ export type PubSubEvents = {
     },
   ];
   "conversation:message": [conversationId: string, payload: { conversationId: string; messageId: number }];
+  /** An API key was deleted or a session logged out: streams opened with it end, on every instance. */
+  "credential:revoked": [payload: { kind: "apiKey" | "session"; id: number }];
   /** Pieces of an assistant reply while the model is still writing it. */
   "conversation:reply-delta": [conversationId: string, payload: { conversationId: string; text: string }];
 };

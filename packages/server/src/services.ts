@@ -5,6 +5,7 @@ import type { Logger } from "./logger.ts";
 import { AccountsService } from "./modules/accounts/accounts.service.ts";
 import { ApiKeysService } from "./modules/api-keys/api-keys.service.ts";
 import { AuthService } from "./modules/auth/auth.service.ts";
+import { CredentialStreams } from "./modules/auth/credential-streams.ts";
 import { createConversationServices } from "./modules/conversations/index.ts";
 import { KnowledgeService } from "./modules/knowledge/knowledge.service.ts";
 import { createTelephonyServices } from "./modules/phone-numbers/telephony-services.ts";
@@ -45,6 +46,7 @@ export function createServices(deps: ServiceDeps) {
     // First, so that it stops last: after the workers whose outbound requests use its connections.
     outboundConnections: safeFetchConnections,
     auth: new AuthService(deps, { rateLimits: conversationServices.rateLimits }),
+    credentialStreams: new CredentialStreams(deps),
     accounts: new AccountsService(deps),
     apiKeys: new ApiKeysService(deps),
     jobs,

@@ -1,5 +1,4 @@
 import { builder } from "../../builder.ts";
-import { requireViewer } from "../../context.ts";
 
 builder.prismaObject("Account", {
   description: "A customer account: everything (keys, assistants, numbers, calls...) belongs to one.",
@@ -41,7 +40,7 @@ builder.subscriptionField("balanceChanged", (t) =>
     type: "Account",
     description: "Emits the caller's account each time its balance is credited or debited.",
     subscribe: (_root, _args, context) =>
-      context.pubsub.subscribe("account:balance", requireViewer(context).accountId),
+      context.pubsub.subscribe("account:balance", context.viewer.accountId),
     resolve: (query, event: { accountId: number }, _args, context) =>
       context.prisma.account.findUniqueOrThrow({ ...query, where: { id: event.accountId } }),
   }),

@@ -43,6 +43,7 @@ export class ApiKeysService {
   async delete(accountId: number, id: number): Promise<void> {
     const { count } = await this.deps.db.prisma.apiKey.deleteMany({ where: { id, accountId } });
     if (count === 0) throw new NotFoundError("API key");
+    this.deps.pubsub.publish("credential:revoked", { kind: "apiKey", id });
     this.deps.logger.info("api key deleted", { accountId, apiKeyId: id });
   }
 }

@@ -10,7 +10,8 @@ import { mintToken, parseToken, tokenMatches } from "./tokens.ts";
 export interface Viewer {
   userId: number;
   accountId: number;
-  credential: { kind: "apiKey" | "session"; id: number };
+  /** `expiresAt` is set for sessions: live streams opened with one end then. */
+  credential: { kind: "apiKey" | "session"; id: number; expiresAt?: Date };
 }
 
 /** Why a presented credential was refused (never which account it would have belonged to). */
@@ -79,7 +80,7 @@ export class AuthService {
       viewer: {
         userId: session.userId,
         accountId: session.user.accountId,
-        credential: { kind: "session", id: session.id },
+        credential: { kind: "session", id: session.id, expiresAt: session.expiresAt },
       },
     };
   }
@@ -131,6 +132,7 @@ export class AuthService {
       where: { id: viewer.credential.id },
       data: { revokedAt: new Date() },
     });
+    this.deps.pubsub.publish("credential:revoked", { kind: "session", id: viewer.credential.id });
   }
 
   private async touch(kind: "apiKey" | "session", id: number): Promise<void> {

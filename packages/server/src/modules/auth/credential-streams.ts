@@ -1,0 +1,147 @@
+import type { Lifecycle, ServiceDeps } from "../../services.ts";
+import type { Viewer } from "./auth.service.ts";
+
+export type StreamEnd = "revoked" | "expired";
+
+/** setTimeout cannot wait longer than this; later expiries are re-armed in steps. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * Ends live streams (subscriptions) whose credential stops being valid: a deleted API key or a
+ * logged-out session, announced through the pubsub so that every instance hears it (through Redis
+ * when REDIS_URL is set), and a session reaching its expiry. A stream ends with one last value
+ * saying why, then completes.
+ */
+export class CredentialStreams implements Lifecycle {
+  private readonly live = new Map<string, Set<(reason: StreamEnd) => void>>();
+  private revocations: AsyncIterator<unknown> | null = null;
+
+  constructor(private readonly deps: ServiceDeps) {}
+
+  start(): void {
+    const revocations = this.deps.pubsub.subscribe("credential:revoked")[Symbol.asyncIterator]();
+    this.revocations = revocations;
+    void (async () => {
+      for (;;) {
+        const { done, value } = await revocations.next();
+        if (done) return;
+        void this.endIfRevoked(value);
+      }
+    })().catch((error: unknown) => this.deps.logger.error("credential revocations stopped", { error }));
+  }
+
+  async stop(): Promise<void> {
+    await this.revocations?.return?.();
+    this.revocations = null;
+  }
+
+  /**
+   * The source, ended with `last(reason)` once the viewer's credential is revoked or expires. The
+   * wrapper is a plain iterator (not an async generator) so that a client going away can end the
+   * source even while it waits for its next event.
+   */
+  watch<T>(
+    viewer: Viewer,
+    source: AsyncIterator<T> & Partial<AsyncIterable<T>>,
+    last: (reason: StreamEnd) => T,
+  ): AsyncIterableIterator<T> {
+    const key = `${viewer.credential.kind}:${viewer.credential.id}`;
+    let ended: StreamEnd | null = null;
+    let finished = false;
+    let timer: NodeJS.Timeout | undefined;
+    let wake: (reason: StreamEnd) => void = () => {};
+    const endOf = new Promise<StreamEnd>((resolve) => {
+      wake = resolve;
+    });
+    const listener = (reason: StreamEnd) => {
+      ended = reason;
+      wake(reason);
+    };
+    const listeners = this.live.get(key) ?? new Set();
+    listeners.add(listener);
+    this.live.set(key, listeners);
+    // A revocation announced between authenticating the caller and registering here went unheard:
+    // one look at the credential, now that later revocations are heard, closes that gap.
+    void this.revokedInDatabase(viewer.credential).then(
+      (revoked) => revoked && listener("revoked"),
+      (error: unknown) => this.deps.logger.warn("could not re-check a credential", { error }),
+    );
+
+    const expiresAt = viewer.credential.expiresAt?.getTime();
+    const arm = () => {
+      if (expiresAt === undefined) return;
+      const wait = expiresAt - Date.now();
+      if (wait <= 0) return listener("expired");
+      timer = setTimeout(arm, Math.min(wait, MAX_TIMER_MS));
+      timer.unref();
+    };
+    arm();
+
+    const release = async () => {
+      if (finished) return;
+      finished = true;
+      clearTimeout(timer);
+      listeners.delete(listener);
+      if (listeners.size === 0 && this.live.get(key) === listeners) this.live.delete(key);
+      await source.return?.();
+    };
+
+    const iterator: AsyncIterableIterator<T> = {
+      [Symbol.asyncIterator]: () => iterator,
+      next: async () => {
+        if (finished) return { done: true, value: undefined };
+        if (ended) {
+          const reason = ended;
+          await release();
+          return { done: false, value: last(reason) };
+        }
+        const step = await Promise.race([source.next(), endOf]);
+        if (typeof step === "string") {
+          await release();
+          return { done: false, value: last(step) };
+        }
+        if (step.done) await release();
+        return step;
+      },
+      return: async () => {
+        await release();
+        return { done: true, value: undefined };
+      },
+      throw: async (error: unknown) => {
+        await release();
+        throw error;
+      },
+    };
+    return iterator;
+  }
+
+  private async revokedInDatabase(credential: Viewer["credential"]): Promise<boolean> {
+    const { prisma } = this.deps.db;
+    if (credential.kind === "apiKey") {
+      return (
+        (await prisma.apiKey.findUnique({ where: { id: credential.id }, select: { id: true } })) === null
+      );
+    }
+    const session = await prisma.sessionToken.findUnique({
+      where: { id: credential.id },
+      select: { revokedAt: true },
+    });
+    return session === null || session.revokedAt !== null;
+  }
+
+  /**
+   * Ends the streams of a credential announced as revoked, once the database agrees: an event from
+   * a deployment on another database that shares the Redis server must not end ours.
+   */
+  private async endIfRevoked(credential: Viewer["credential"]): Promise<void> {
+    const listeners = this.live.get(`${credential.kind}:${credential.id}`);
+    if (!listeners || listeners.size === 0) return;
+    try {
+      if (!(await this.revokedInDatabase(credential))) return;
+    } catch (error) {
+      // Unsure, the streams end: a live stream on a revoked credential is the worse mistake.
+      this.deps.logger.warn("could not check a revoked credential", { error });
+    }
+    for (const listener of listeners) listener("revoked");
+  }
+}
