@@ -83,6 +83,7 @@ const EnvSchema = z.object({
     .regex(/^[\w:.-]{1,64}$/, "must be 1 to 64 letters, digits, _ : . or -")
     .default("voxgate"),
   VOXGATE_DOCUMENT_TIMEOUT_SECONDS: positiveInt.default(300),
+  VOXGATE_RESERVATION_HOLD_SECONDS: positiveInt.max(86_400, "must be at most 86400").default(900),
   VOXGATE_WORKER_CONCURRENCY: positiveInt.max(32, "must be at most 32").default(2),
   VOXGATE_SEED_DEMO: z
     .enum(["true", "false"], { error: "must be true or false" })
@@ -130,6 +131,11 @@ export interface Config {
   /** Prefix of the keys Voxgate keeps in Redis (rate-limit counters), so deployments can share one Redis. */
   redisKeyPrefix: string;
   documentTimeoutSeconds: number;
+  /**
+   * How long money reserved for a reply stays held: past it, a reservation that was neither settled
+   * nor refunded (its process stopped mid-reply) is refunded by the billing sweep.
+   */
+  reservationHoldSeconds: number;
   workerConcurrency: number;
   /** Base of every absolute URL the API returns (pagination links, widget script); no trailing slash. */
   publicBaseUrl: string;
@@ -191,6 +197,7 @@ export function loadConfig(source: EnvInput | NodeJS.ProcessEnv = process.env): 
     },
     redisKeyPrefix: env.VOXGATE_REDIS_KEY_PREFIX,
     documentTimeoutSeconds: env.VOXGATE_DOCUMENT_TIMEOUT_SECONDS,
+    reservationHoldSeconds: env.VOXGATE_RESERVATION_HOLD_SECONDS,
     workerConcurrency: env.VOXGATE_WORKER_CONCURRENCY,
     publicBaseUrl: (env.PUBLIC_BASE_URL ?? `http://${displayHost(env.HOST)}:${env.PORT}`).replace(/\/+$/, ""),
     logLevel: env.LOG_LEVEL,

@@ -1,6 +1,8 @@
 import { AppError } from "../../errors.ts";
 import { Prisma } from "../../generated/prisma/client.ts";
-import type { ServiceDeps } from "../../services.ts";
+import type { Lifecycle, ServiceDeps } from "../../services.ts";
+
+const RESERVATION_SWEEP_INTERVAL_MS = 60_000;
 
 export class InsufficientBalanceError extends AppError {
   constructor() {
@@ -32,7 +34,9 @@ export interface Charge {
  * it paid for, in the statement that stores the exchange; if the work fails in any way the money is
  * given back with a refund entry, so only stored exchanges cost anything. The ledger thus holds,
  * per charged message, either one debit linked to its message or an unlinked debit followed by its
- * refund. Each step is a single statement, atomic without an open transaction.
+ * refund. Each step is a single statement, atomic without an open transaction. A debit is "held"
+ * (`heldUntil`) until it is settled or refunded; a hold that outlives its process (a crash or a
+ * restart mid-reply) is refunded by `ReservationSweep` once it expires.
  */
 export class BillingService {
   constructor(private readonly deps: ServiceDeps) {}
@@ -72,8 +76,9 @@ export class BillingService {
         UPDATE "accounts" SET "balance" = "balance" - ${amount}::numeric, "updatedAt" = now()
         WHERE "id" = ${accountId} AND "balance" >= ${amount}::numeric
         RETURNING "balance")
-      INSERT INTO "ledger_entries" ("accountId", "kind", "amount", "balanceAfter", "description")
-      SELECT ${accountId}::integer, ${kind}::"ledger_kind", -(${amount}::numeric), "balance", ${description}::text
+      INSERT INTO "ledger_entries" ("accountId", "kind", "amount", "balanceAfter", "description", "heldUntil")
+      SELECT ${accountId}::integer, ${kind}::"ledger_kind", -(${amount}::numeric), "balance", ${description}::text,
+             now() + make_interval(secs => ${this.deps.config.reservationHoldSeconds}::integer)
       FROM debited
       RETURNING "id"`;
     const entryId = entry ? Number(entry.id) : null;
@@ -82,22 +87,87 @@ export class BillingService {
     return { accountId, amount, ledgerEntryId: entryId };
   }
 
-  /**
-   * Gives the money back: the exchange it was held for was never stored. The ledger stays
-   * append-only: the debit remains (with no message) and a refund entry of the same amount follows.
-   */
+  /** Gives the money back: the exchange it was held for was never stored. */
   private async release(reservation: Reservation): Promise<void> {
     if (reservation.ledgerEntryId === null) return;
-    const { accountId, amount, ledgerEntryId } = reservation;
-    await this.deps.db.prisma.$executeRaw`
-      WITH credited AS (
-        UPDATE "accounts" SET "balance" = "balance" + ${amount}::numeric, "updatedAt" = now()
-        WHERE "id" = ${accountId}
-        RETURNING "balance")
+    await this.refundHeld(reservation.ledgerEntryId, "the message was not answered");
+  }
+
+  /**
+   * Refunds reservations whose hold ran out: the process that made them stopped before it could
+   * settle or release them. Returns the ids of the debits refunded.
+   */
+  async refundExpiredHolds(): Promise<number[]> {
+    const expired = await this.deps.db.prisma.$queryRaw<{ id: number }[]>`
+      SELECT "id" FROM "ledger_entries" WHERE "heldUntil" < now() ORDER BY "heldUntil" LIMIT 500`;
+    const refunded: number[] = [];
+    for (const { id } of expired) {
+      if (await this.refundHeld(Number(id), "the reply was interrupted")) refunded.push(Number(id));
+    }
+    return refunded;
+  }
+
+  /**
+   * The ledger stays append-only: the debit remains (with no message) and a refund entry of the same
+   * amount follows. Clearing the hold is the statement's first step and its condition, so a debit is
+   * refunded at most once, whoever tries (the failed work, a sweep on any instance), and never after
+   * it was settled.
+   */
+  private async refundHeld(debitId: number, reason: string): Promise<boolean> {
+    const [refund] = await this.deps.db.prisma.$queryRaw<{ accountId: number }[]>`
+      WITH released AS (
+        UPDATE "ledger_entries" SET "heldUntil" = NULL
+        WHERE "id" = ${debitId}::integer AND "heldUntil" IS NOT NULL
+        RETURNING "accountId", -"amount" AS "amount"),
+      credited AS (
+        UPDATE "accounts" SET "balance" = "accounts"."balance" + released."amount", "updatedAt" = now()
+        FROM released WHERE "accounts"."id" = released."accountId"
+        RETURNING "accounts"."id", "accounts"."balance", released."amount")
       INSERT INTO "ledger_entries" ("accountId", "kind", "amount", "balanceAfter", "description")
-      SELECT ${accountId}::integer, 'adjustment'::"ledger_kind", ${amount}::numeric, "balance",
-             ${`Refund of debit #${ledgerEntryId}: the message was not answered`}::text
-      FROM credited`;
-    this.deps.pubsub.publish("account:balance", accountId, { accountId });
+      SELECT "id", 'adjustment'::"ledger_kind", "amount", "balance",
+             ${`Refund of debit #${debitId}: ${reason}`}::text
+      FROM credited
+      RETURNING "accountId"`;
+    if (!refund) return false;
+    this.deps.pubsub.publish("account:balance", Number(refund.accountId), {
+      accountId: Number(refund.accountId),
+    });
+    return true;
+  }
+}
+
+/** Runs `refundExpiredHolds` on start and then every minute. */
+export class ReservationSweep implements Lifecycle {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly billing: BillingService,
+  ) {}
+
+  start() {
+    this.schedule(0);
+  }
+
+  async stop() {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.running;
+  }
+
+  private schedule(delay: number) {
+    this.timer = setTimeout(() => {
+      this.running = this.billing
+        .refundExpiredHolds()
+        .then((refunded) => {
+          if (refunded.length > 0)
+            this.deps.logger.warn("refunded interrupted replies", { debits: refunded });
+        })
+        .catch((error: unknown) => this.deps.logger.error("reservation sweep failed", { error }))
+        .finally(() => {
+          if (this.timer) this.schedule(RESERVATION_SWEEP_INTERVAL_MS);
+        });
+    }, delay);
   }
 }

@@ -286,3 +286,70 @@ describe("without a language model", () => {
     }
   });
 });
+
+describe("reservations interrupted by a stopped process", () => {
+  it("refunds an expired hold exactly once, whoever tries, and never after it was settled", async () => {
+    const owner = await t.createAccount({ balance: "1" });
+    const billing = t.app.services.billing;
+    const prisma = t.app.db.prisma;
+    const balance = async () =>
+      (await prisma.account.findUniqueOrThrow({ where: { id: owner.accountId } })).balance.toFixed(4);
+    const charge = {
+      accountId: owner.accountId,
+      amount: "0.25",
+      kind: "message_debit" as const,
+      description: "A message",
+    };
+
+    // A reply still running holds its money; the sweep leaves a hold that has not expired alone.
+    let failWork!: (error: Error) => void;
+    let heldDebit = 0;
+    const interrupted = billing.payFor(charge, (reservation) => {
+      heldDebit = reservation.ledgerEntryId!;
+      return new Promise<never>((_, reject) => {
+        failWork = reject;
+      });
+    });
+    await expect.poll(() => heldDebit).toBeGreaterThan(0);
+    expect(await balance()).toBe("0.7500");
+    expect(await billing.refundExpiredHolds()).toEqual([]);
+
+    // As if its process had stopped: the hold expires with nothing left to settle or release it.
+    await prisma.ledgerEntry.update({
+      where: { id: heldDebit },
+      data: { heldUntil: new Date(Date.now() - 1000) },
+    });
+    const sweeps = await Promise.all([billing.refundExpiredHolds(), billing.refundExpiredHolds()]);
+    expect(sweeps.flat()).toEqual([heldDebit]);
+    expect(await balance()).toBe("1.0000");
+
+    // The work failing late must not refund a second time.
+    failWork(new Error("late failure"));
+    await expect(interrupted).rejects.toThrow("late failure");
+    expect(await balance()).toBe("1.0000");
+    const refunds = await prisma.ledgerEntry.findMany({
+      where: { accountId: owner.accountId, kind: "adjustment" },
+    });
+    expect(refunds.map((entry) => entry.amount.toFixed(4))).toEqual(["0.2500"]);
+    expect(refunds[0]!.description).toContain(`#${heldDebit}`);
+
+    // A settled debit is no longer held: an expired-looking clock cannot refund it.
+    const assistant = await createAssistant(t, owner);
+    const { body } = await t.rest<{ conversation_id: string }>(
+      "POST",
+      `/api/widget/assistants/${assistant.uuid}/conversations`,
+      { body: {} },
+    );
+    const answered = await t.rest("POST", `/api/conversations/${body.conversation_id}/messages`, {
+      body: { message: "hello" },
+    });
+    expect(answered.status).toBe(200);
+    const settled = await prisma.ledgerEntry.findFirstOrThrow({
+      where: { accountId: owner.accountId, messageId: { not: null } },
+    });
+    expect(settled.heldUntil).toBeNull();
+    const afterReply = await balance();
+    expect(await billing.refundExpiredHolds()).toEqual([]);
+    expect(await balance()).toBe(afterReply);
+  });
+});

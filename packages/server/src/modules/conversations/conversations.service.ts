@@ -503,8 +503,8 @@ export class ConversationsService {
         RETURNING "id", "conversationId", "role", "content", "functionCalls", "createdAt"),
       settled AS (
         UPDATE "ledger_entries"
-        SET "messageId" = (SELECT min("id") FROM appended)
-        WHERE "id" = ${options.paidBy?.ledgerEntryId ?? null}::integer),
+        SET "messageId" = (SELECT min("id") FROM appended), "heldUntil" = NULL
+        WHERE "id" = ${options.paidBy?.ledgerEntryId ?? null}::integer AND "heldUntil" IS NOT NULL),
       touched AS (
         UPDATE "conversations"
         SET "updatedAt" = ${now}::timestamptz,

@@ -1,5 +1,5 @@
 import type { ServiceDeps } from "../../services.ts";
-import { BillingService } from "../billing/billing.service.ts";
+import { BillingService, ReservationSweep } from "../billing/billing.service.ts";
 import { RateLimitsService } from "../rate-limits/rate-limits.service.ts";
 import { RepliesService } from "../replies/replies.service.ts";
 import { type KnowledgeSearch, ReplyEngine } from "../replies/reply-engine.ts";
@@ -16,5 +16,12 @@ export function createConversationServices(deps: ServiceDeps, knowledge: () => K
   const replyEngine = new ReplyEngine(deps, knowledge);
   const conversations = new ConversationsService(deps, { billing, rateLimits, engine: replyEngine });
   const replies = new RepliesService(deps, { conversations, rateLimits });
-  return { billing, rateLimits, replyEngine, conversations, replies };
+  return {
+    billing,
+    reservationSweep: new ReservationSweep(deps, billing),
+    rateLimits,
+    replyEngine,
+    conversations,
+    replies,
+  };
 }
