@@ -14,21 +14,23 @@ import { WebSocketServer } from "ws";
 import { authorizationOf, type Context, createContext } from "./context.ts";
 import { type Database, type DatabaseTarget, openDatabase } from "./db/client.ts";
 import { migrate } from "./db/migrate.ts";
+import { hasLifecycle } from "./deps.ts";
 import type { Config } from "./env.ts";
 import { UnauthenticatedError } from "./errors.ts";
-import { createLogger, type Logger } from "./logger.ts";
 import {
   clientAddressOf,
   rememberClientAddress,
   resolveClientAddress,
   TrustedProxies,
-} from "./modules/conversations/client-address.ts";
+} from "./http/client-address.ts";
+import { MAX_UPLOAD_BYTES } from "./limits.ts";
+import { createLogger, type Logger } from "./logger.ts";
 import { payloadTooLarge, readBoundedBody } from "./net/bounded-body.ts";
 import { MAX_GRAPHQL_MESSAGE_BYTES, operationLimitsPlugin } from "./operation-limits.ts";
 import { createEventBus, type PubSub } from "./pubsub.ts";
 import { schema } from "./schema.ts";
 import { type DemoCredentials, seedCatalog, seedDemo } from "./seed/seed.ts";
-import { createServices, hasLifecycle, type Services } from "./services.ts";
+import { createServices, type Services } from "./services.ts";
 import { useWellFormedText } from "./well-formed-text.ts";
 
 export interface AppOptions {
@@ -51,9 +53,6 @@ export interface App {
   listen(port?: number, host?: string): Promise<string>;
   close(): Promise<void>;
 }
-
-/** The spec's upload limit: a 20 MB file, refused while streaming, before it is buffered. */
-export const MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
 
 const uploadAwareFetchApi = createFetch({
   formDataLimits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fieldSize: 1024 * 1024, fields: 200 },

@@ -1,4 +1,5 @@
 import type { Database, PrismaClient } from "./db/client.ts";
+import { clientAddressOf } from "./http/client-address.ts";
 import type { AuthFailure, Viewer } from "./modules/auth/auth.service.ts";
 import type { PubSub } from "./pubsub.ts";
 import type { Services } from "./services.ts";
@@ -13,6 +14,8 @@ export interface Context {
   pubsub: PubSub;
   /** The incoming HTTP request; absent for operations over a WebSocket. */
   request?: Request;
+  /** Where the request came from (see `http/client-address.ts`), for per-client limits; "unknown" if not known. */
+  clientAddress: string;
   /**
    * Headers a resolver wants on the HTTP response (e.g. RateLimit-*). Both GraphQL over HTTP and
    * the REST layer copy them onto what they send.
@@ -60,6 +63,7 @@ export async function createContext(
     prisma: deps.db.prisma,
     pubsub: deps.pubsub,
     responseHeaders: new Headers(),
+    clientAddress: clientAddressOf(request),
     ...(request ? { request } : {}),
   };
 }

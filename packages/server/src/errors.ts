@@ -79,3 +79,60 @@ export class ValidationError extends AppError {
     return new ValidationError(fields);
   }
 }
+
+/** The model (or a function it relied on) failed; nothing is stored or charged. */
+export class UpstreamFailedError extends AppError {
+  constructor(detail: string) {
+    super("UPSTREAM_FAILED", `Failed to process message: ${detail}`);
+  }
+}
+
+export class ConversationNotFoundError extends AppError {
+  constructor() {
+    super("CONVERSATION_NOT_FOUND", "Conversation not found");
+  }
+}
+
+/** `allowed` lists the statuses `from` may move to: none once the call has ended. */
+export class InvalidCallTransitionError extends AppError {
+  constructor(from: string, to: string, allowed: readonly string[]) {
+    super(
+      "CONFLICT",
+      allowed.length === 0
+        ? `The call has already ended with status ${from}; it cannot become ${to}.`
+        : `A call cannot go from ${from} to ${to} (allowed: ${allowed.join(", ")}).`,
+      { reason: "INVALID_CALL_TRANSITION", from, to, allowed },
+    );
+  }
+}
+
+export class NumberUnavailableError extends AppError {
+  constructor() {
+    super("CONFLICT", "The phone number is not available from the telephony provider.");
+  }
+}
+
+export class RateLimitedError extends AppError {
+  constructor(message: string, retryAfter: number) {
+    super("RATE_LIMITED", message, { retryAfter });
+  }
+}
+
+export class InsufficientBalanceError extends AppError {
+  constructor() {
+    super("INSUFFICIENT_BALANCE", "Insufficient balance. Please top up your account.");
+  }
+}
+
+export class PayloadTooLargeError extends AppError {
+  constructor(message: string) {
+    super("PAYLOAD_TOO_LARGE", message);
+  }
+}
+
+/** A limit an operation went past; `extensions.limit` carries the number. */
+export class OperationLimitError extends AppError {
+  constructor(code: ErrorCode, message: string, limit: number) {
+    super(code, message, { limit });
+  }
+}

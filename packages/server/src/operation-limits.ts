@@ -1,6 +1,6 @@
 import { EnvelopArmorPlugin } from "@escape.tech/graphql-armor";
 import type { GraphQLError, ValidationContext } from "graphql";
-import { AppError, type ErrorCode } from "./errors.ts";
+import { type ErrorCode, OperationLimitError } from "./errors.ts";
 
 /**
  * The largest GraphQL request body (non-multipart HTTP) and graphql-ws message the server reads.
@@ -23,13 +23,6 @@ export const OPERATION_LIMITS = {
   cost: 5000,
   directives: 50,
 } as const;
-
-/** A limit an operation went past; `extensions.limit` carries the number. */
-class OperationLimitError extends AppError {
-  constructor(code: ErrorCode, message: string, limit: number) {
-    super(code, message, { limit });
-  }
-}
 
 /**
  * Armor reports a rejection through its callbacks; ours turns it into a coded error. The validation

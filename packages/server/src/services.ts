@@ -1,57 +1,64 @@
-import type { Database } from "./db/client.ts";
-import type { Config } from "./env.ts";
+import type { ServiceDeps } from "./deps.ts";
 import { createJobQueue } from "./jobs/index.ts";
-import type { Logger } from "./logger.ts";
 import { AccountsService } from "./modules/accounts/accounts.service.ts";
 import { ApiKeysService } from "./modules/api-keys/api-keys.service.ts";
+import { AssistantsService } from "./modules/assistants/assistants.service.ts";
 import { AuthService } from "./modules/auth/auth.service.ts";
 import { CredentialStreams } from "./modules/auth/credential-streams.ts";
-import { createConversationServices } from "./modules/conversations/index.ts";
+import { BillingService, ReservationSweep } from "./modules/billing/billing.service.ts";
+import { CallsService } from "./modules/calls/calls.service.ts";
+import { CampaignsService } from "./modules/campaigns/campaigns.service.ts";
+import { ConversationsService } from "./modules/conversations/conversations.service.ts";
 import { KnowledgeService } from "./modules/knowledge/knowledge.service.ts";
-import { createTelephonyServices } from "./modules/phone-numbers/telephony-services.ts";
+import { LeadsService } from "./modules/leads/leads.service.ts";
+import {
+  PhoneNumberReleaseSweep,
+  PhoneNumbersService,
+} from "./modules/phone-numbers/phone-numbers.service.ts";
+import { EmbeddedTelephonyProvider } from "./modules/phone-numbers/telephony-provider.ts";
+import { RateLimitsService } from "./modules/rate-limits/rate-limits.service.ts";
+import { RepliesService } from "./modules/replies/replies.service.ts";
+import { ReplyEngine } from "./modules/replies/reply-engine.ts";
+import { VoicesService } from "./modules/voices/voices.service.ts";
 import { safeFetchConnections } from "./net/safe-fetch.ts";
-import type { PubSub } from "./pubsub.ts";
-
-/** What every service may use. Services never see GraphQL or HTTP types. */
-export interface ServiceDeps {
-  config: Config;
-  db: Database;
-  pubsub: PubSub;
-  logger: Logger;
-}
 
 export type Services = ReturnType<typeof createServices>;
 
 /**
- * A service with background work (a queue worker, a scheduled sweep) implements these; the app
- * starts them once the server is built and stops them, awaiting in-flight work, on close.
+ * The composition root: every service is built here, once, and handed what it uses. Services with
+ * background work (see `Lifecycle`) are started in this order and stopped in reverse.
  */
-export interface Lifecycle {
-  start(): Promise<void> | void;
-  stop(): Promise<void> | void;
-}
-
-export function hasLifecycle(service: object): service is Lifecycle {
-  return (
-    typeof (service as Partial<Lifecycle>).start === "function" &&
-    typeof (service as Partial<Lifecycle>).stop === "function"
-  );
-}
-
 export function createServices(deps: ServiceDeps) {
   const jobs = createJobQueue(deps, deps.config.workerConcurrency);
   const knowledge = new KnowledgeService(deps, jobs);
-  const conversationServices = createConversationServices(deps, () => knowledge);
+  const rateLimits = new RateLimitsService(deps);
+  const billing = new BillingService(deps);
+  const replyEngine = new ReplyEngine(deps, () => knowledge);
+  const conversations = new ConversationsService(deps, { billing, rateLimits, engine: replyEngine });
+  // Numbers and their release sweep share one telephony provider.
+  const telephony = new EmbeddedTelephonyProvider(deps.db.prisma);
+  const campaigns = new CampaignsService(deps);
   return {
     // First, so that it stops last: after the workers whose outbound requests use its connections.
     outboundConnections: safeFetchConnections,
-    auth: new AuthService(deps, { rateLimits: conversationServices.rateLimits }),
+    auth: new AuthService(deps, { rateLimits }),
     credentialStreams: new CredentialStreams(deps),
     accounts: new AccountsService(deps),
     apiKeys: new ApiKeysService(deps),
     jobs,
     knowledge,
-    ...createTelephonyServices(deps),
-    ...conversationServices,
+    voices: new VoicesService(deps),
+    assistants: new AssistantsService(deps),
+    phoneNumbers: new PhoneNumbersService(deps, telephony),
+    phoneNumberReleases: new PhoneNumberReleaseSweep(deps, telephony),
+    calls: new CallsService(deps),
+    campaigns,
+    leads: new LeadsService(deps, campaigns),
+    billing,
+    reservationSweep: new ReservationSweep(deps, billing),
+    rateLimits,
+    replyEngine,
+    conversations,
+    replies: new RepliesService(deps, { conversations, rateLimits }),
   };
 }

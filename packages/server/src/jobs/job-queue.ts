@@ -1,4 +1,4 @@
-import type { Lifecycle } from "../services.ts";
+import type { Lifecycle } from "../deps.ts";
 
 export type JobPayload = Record<string, unknown>;
 

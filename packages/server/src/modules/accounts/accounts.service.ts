@@ -1,7 +1,7 @@
 import { z } from "zod";
+import type { ServiceDeps } from "../../deps.ts";
 import { NotFoundError, ValidationError } from "../../errors.ts";
 import { Prisma } from "../../generated/prisma/client.ts";
-import type { ServiceDeps } from "../../services.ts";
 import { emailAddress, ianaTimezone, moneyAmount, parseInput, requiredString } from "../../validation.ts";
 import { hashPassword } from "../auth/password.ts";
 

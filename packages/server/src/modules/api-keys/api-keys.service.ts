@@ -1,6 +1,6 @@
 import { z } from "zod";
+import type { ServiceDeps } from "../../deps.ts";
 import { NotFoundError } from "../../errors.ts";
-import type { ServiceDeps } from "../../services.ts";
 import { parseInput, requiredString } from "../../validation.ts";
 import { mintToken } from "../auth/tokens.ts";
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
+import type { ServiceDeps } from "../../deps.ts";
 import { type FieldErrors, NotFoundError, ValidationError } from "../../errors.ts";
 import type { AssistantMode, Prisma } from "../../generated/prisma/client.ts";
-import type { ServiceDeps } from "../../services.ts";
 import { parseInput } from "../../validation.ts";
 import { type PageRequest, paginate } from "../common/pagination.ts";
 import { visibleVoices } from "../voices/voices.service.ts";

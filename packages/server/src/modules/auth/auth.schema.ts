@@ -1,5 +1,4 @@
 import { builder } from "../../builder.ts";
-import { clientAddressOf } from "../conversations/client-address.ts";
 import { rateLimitHeaderWriter } from "../rate-limits/rate-limits.service.ts";
 
 interface LoginPayloadShape {
@@ -37,7 +36,7 @@ builder.mutationField("login", (t) =>
     resolve: (_root, { input }, context) =>
       context.services.auth.login(
         input,
-        clientAddressOf(context.request),
+        context.clientAddress,
         rateLimitHeaderWriter(context.responseHeaders),
       ),
   }),

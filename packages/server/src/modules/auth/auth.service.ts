@@ -1,6 +1,6 @@
 import { z } from "zod";
+import type { ServiceDeps } from "../../deps.ts";
 import { AppError } from "../../errors.ts";
-import type { ServiceDeps } from "../../services.ts";
 import { emailAddress, parseInput } from "../../validation.ts";
 import type { RateLimitReporter, RateLimitsService } from "../rate-limits/rate-limits.service.ts";
 import { verifyAgainstDecoy, verifyPassword } from "./password.ts";

@@ -1,4 +1,4 @@
-import type { Lifecycle, ServiceDeps } from "../../services.ts";
+import type { Lifecycle, ServiceDeps } from "../../deps.ts";
 import type { Viewer } from "./auth.service.ts";
 
 export type StreamEnd = "revoked" | "expired";

@@ -1,14 +1,8 @@
-import { AppError } from "../../errors.ts";
+import type { Lifecycle, ServiceDeps } from "../../deps.ts";
+import { InsufficientBalanceError } from "../../errors.ts";
 import { Prisma } from "../../generated/prisma/client.ts";
-import type { Lifecycle, ServiceDeps } from "../../services.ts";
 
 const RESERVATION_SWEEP_INTERVAL_MS = 60_000;
-
-export class InsufficientBalanceError extends AppError {
-  constructor() {
-    super("INSUFFICIENT_BALANCE", "Insufficient balance. Please top up your account.");
-  }
-}
 
 /** Money held for one message until its exchange is stored (then settled) or fails (then released). */
 export interface Reservation {

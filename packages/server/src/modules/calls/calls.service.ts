@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { AppError, NotFoundError, ValidationError } from "../../errors.ts";
+import type { ServiceDeps } from "../../deps.ts";
+import { InvalidCallTransitionError, NotFoundError, ValidationError } from "../../errors.ts";
 import type { Call, Prisma } from "../../generated/prisma/client.ts";
-import type { ServiceDeps } from "../../services.ts";
 import { parseInput } from "../../validation.ts";
 import { type PageRequest, paginate } from "../common/pagination.ts";
 import { e164PhoneNumber } from "../phone-numbers/e164.ts";
@@ -90,19 +90,6 @@ export interface CallProgress {
   totalCost?: string;
 }
 
-export class InvalidCallTransitionError extends AppError {
-  constructor(from: ApiCallStatus, to: ApiCallStatus) {
-    const allowed = CALL_TRANSITIONS[from];
-    super(
-      "CONFLICT",
-      isFinal(from)
-        ? `The call has already ended with status ${from}; it cannot become ${to}.`
-        : `A call cannot go from ${from} to ${to} (allowed: ${allowed.join(", ")}).`,
-      { reason: "INVALID_CALL_TRANSITION", from, to, allowed },
-    );
-  }
-}
-
 export class CallsService {
   constructor(private readonly deps: ServiceDeps) {}
 
@@ -160,7 +147,8 @@ export class CallsService {
     const call = await prisma.call.findUnique({ where: { id: callId } });
     if (!call) throw new NotFoundError("Call");
     const from = toApiStatus(call.status);
-    if (!CALL_TRANSITIONS[from].includes(status)) throw new InvalidCallTransitionError(from, status);
+    if (!CALL_TRANSITIONS[from].includes(status))
+      throw new InvalidCallTransitionError(from, status, CALL_TRANSITIONS[from]);
     const ending = isFinal(status);
     const startedAt = status === "in-progress" ? now : call.startedAt;
     const data: Prisma.CallUpdateManyMutationInput = {
@@ -175,7 +163,8 @@ export class CallsService {
     const { count } = await prisma.call.updateMany({ where: { id: callId, status: call.status }, data });
     if (count === 0) {
       const moved = await prisma.call.findUniqueOrThrow({ where: { id: callId } });
-      throw new InvalidCallTransitionError(toApiStatus(moved.status), status);
+      const current = toApiStatus(moved.status);
+      throw new InvalidCallTransitionError(current, status, CALL_TRANSITIONS[current]);
     }
     const updated = await prisma.call.findUniqueOrThrow({ where: { id: callId } });
     await this.publish(updated, from);

@@ -1,7 +1,7 @@
 import { z } from "zod";
+import type { ServiceDeps } from "../../deps.ts";
 import { type FieldErrors, NotFoundError, ValidationError } from "../../errors.ts";
 import type { Prisma } from "../../generated/prisma/client.ts";
-import type { ServiceDeps } from "../../services.ts";
 import { ianaTimezone, parseInput, requiredString } from "../../validation.ts";
 import { type PageRequest, paginate } from "../common/pagination.ts";
 

@@ -4,7 +4,6 @@ import type { Message } from "../../generated/prisma/client.ts";
 import { pageOf } from "../common/pagination.schema.ts";
 import { rateLimitHeaderWriter } from "../rate-limits/rate-limits.service.ts";
 import { type FunctionCallRecord, publicFunctionCall } from "../replies/tools.ts";
-import { clientAddressOf } from "./client-address.ts";
 import type { MessageOutcome } from "./conversations.service.ts";
 
 const ConversationChannel = builder.enumType("ConversationChannel", {
@@ -356,7 +355,7 @@ builder.mutationField("startWidgetConversation", (t) =>
           assistantUuid: input.assistantUuid,
           variables: input.variables,
           origin: originOf(context),
-          clientAddress: clientAddressOf(context.request),
+          clientAddress: context.clientAddress,
         },
         rateLimitHeaderWriter(context.responseHeaders),
       );
@@ -446,7 +445,7 @@ builder.mutationField("sendWidgetMessage", (t) =>
           conversationId: String(input.conversationId),
           message: input.message,
           origin: originOf(context),
-          clientAddress: clientAddressOf(context.request),
+          clientAddress: context.clientAddress,
         },
         rateLimitHeaderWriter(context.responseHeaders),
       ),

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { AppError, NotFoundError } from "../../errors.ts";
+import type { ServiceDeps } from "../../deps.ts";
+import { AppError, ConversationNotFoundError, NotFoundError } from "../../errors.ts";
 import { type Conversation, type Message, Prisma } from "../../generated/prisma/client.ts";
-import type { ServiceDeps } from "../../services.ts";
 import { parseInput } from "../../validation.ts";
 import type { BillingService, Reservation } from "../billing/billing.service.ts";
 import { type PageRequest, paginate } from "../common/pagination.ts";
@@ -19,12 +19,6 @@ export const WIDGET_MESSAGE_MAX = 2000;
 const VARIABLES_MAX_KEYS = 50;
 const VARIABLE_VALUE_MAX = 1000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export class ConversationNotFoundError extends AppError {
-  constructor() {
-    super("CONVERSATION_NOT_FOUND", "Conversation not found");
-  }
-}
 
 export const TOO_MANY_MESSAGES = "Too many messages. Please wait a moment.";
 export const TOO_MANY_CONVERSATIONS = "Too many conversations started. Please wait a moment.";

@@ -1,7 +1,7 @@
 import { setImmediate as nextTurn } from "node:timers/promises";
+import type { ServiceDeps } from "../../deps.ts";
 import type { Prisma } from "../../generated/prisma/client.ts";
 import type { JobContext } from "../../jobs/index.ts";
-import type { ServiceDeps } from "../../services.ts";
 import { storableText } from "../../storable-text.ts";
 import { type Embedder, nonAsciiWords, toVectorLiteral } from "../embeddings/embedder.ts";
 import { type Chunk, chunkSectionsInTurns } from "./chunking.ts";

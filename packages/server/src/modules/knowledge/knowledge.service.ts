@@ -1,8 +1,9 @@
 import { z } from "zod";
-import { AppError, NotFoundError, ValidationError } from "../../errors.ts";
+import type { Lifecycle, ServiceDeps } from "../../deps.ts";
+import { NotFoundError, PayloadTooLargeError, ValidationError } from "../../errors.ts";
 import type { Document, Prisma } from "../../generated/prisma/client.ts";
 import type { JobContext, JobQueue } from "../../jobs/index.ts";
-import type { Lifecycle, ServiceDeps } from "../../services.ts";
+import { MAX_UPLOAD_BYTES } from "../../limits.ts";
 import { optionalString, parseInput, requiredString } from "../../validation.ts";
 import { createEmbedder, type Embedder } from "../embeddings/embedder.ts";
 import {
@@ -18,7 +19,6 @@ import { createUploadStore, type UploadStore } from "./upload-store.ts";
 
 export type { Passage, SearchMode } from "./search.ts";
 
-export const MAX_FILE_BYTES = 20 * 1024 * 1024;
 export const MAX_WEBSITE_LINKS = 50;
 export const DEFAULT_RELATIVE_LINKS_LIMIT = 10;
 /** How long past the hard time limit a silent "processing" document is taken for abandoned. */
@@ -127,12 +127,6 @@ const MEDIA_TYPES: Record<FileDocumentType, string> = {
   docx: "application/vnd.openxmlformats-officedocument.wordprocessingml.document",
   txt: "text/plain; charset=utf-8",
 };
-
-export class PayloadTooLargeError extends AppError {
-  constructor(message: string) {
-    super("PAYLOAD_TOO_LARGE", message);
-  }
-}
 
 /**
  * Knowledge bases, their documents, background processing and retrieval. Every method is scoped to
@@ -271,7 +265,7 @@ export class KnowledgeService implements Lifecycle {
           refuse(field, `The ${fieldLabel(field)} field is allowed only for websites.`);
       }
       if (!parsed.file) refuse("file", `The file field is required for ${parsed.type} documents.`);
-      else if (parsed.file.size > MAX_FILE_BYTES) {
+      else if (parsed.file.size > MAX_UPLOAD_BYTES) {
         throw new PayloadTooLargeError("The file must not be greater than 20 MB.");
       } else if (parsed.file.size === 0) refuse("file", "The file is empty.");
       else {

@@ -1,7 +1,7 @@
 import { z } from "zod";
+import type { ServiceDeps } from "../../deps.ts";
 import { NotFoundError, ValidationError } from "../../errors.ts";
 import type { LeadStatus, Prisma } from "../../generated/prisma/client.ts";
-import type { ServiceDeps } from "../../services.ts";
 import { parseInput } from "../../validation.ts";
 import type { CampaignsService } from "../campaigns/campaigns.service.ts";
 import { type PageRequest, paginate } from "../common/pagination.ts";

@@ -1,7 +1,7 @@
 import { z } from "zod";
+import type { Lifecycle, ServiceDeps } from "../../deps.ts";
 import { AppError, NotFoundError, ValidationError } from "../../errors.ts";
 import type { PhoneNumber, PhoneNumberKind, Prisma } from "../../generated/prisma/client.ts";
-import type { Lifecycle, ServiceDeps } from "../../services.ts";
 import { optionalString, parseInput } from "../../validation.ts";
 import { e164PhoneNumber, parseE164 } from "./e164.ts";
 import type { TelephonyProvider } from "./telephony-provider.ts";

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { PrismaClient } from "../../db/client.ts";
-import { AppError } from "../../errors.ts";
+import { NumberUnavailableError } from "../../errors.ts";
 import type { Prisma } from "../../generated/prisma/client.ts";
 
 /** A number as the provider knows it. */
@@ -24,12 +24,6 @@ export interface TelephonyProvider {
   /** Registers a number the customer owns elsewhere as an outbound caller ID. */
   addCallerId(request: { accountId: number; phoneNumber: string }): Promise<{ providerRef: string }>;
   removeCallerId(number: ProviderNumber): Promise<void>;
-}
-
-export class NumberUnavailableError extends AppError {
-  constructor() {
-    super("CONFLICT", "The phone number is not available from the telephony provider.");
-  }
 }
 
 /**

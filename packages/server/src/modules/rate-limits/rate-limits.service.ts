@@ -5,8 +5,8 @@ import {
   RateLimiterRedis,
   RateLimiterRes,
 } from "rate-limiter-flexible";
-import { AppError } from "../../errors.ts";
-import type { ServiceDeps } from "../../services.ts";
+import type { ServiceDeps } from "../../deps.ts";
+import { RateLimitedError } from "../../errors.ts";
 
 /** Where a caller stands against one limit, for the RateLimit-* response headers. */
 export interface RateLimitStatus {
@@ -20,12 +20,6 @@ export interface RateLimitStatus {
 
 /** Receives the status of each limit checked, so the transport can send it as headers. */
 export type RateLimitReporter = (status: RateLimitStatus) => void;
-
-export class RateLimitedError extends AppError {
-  constructor(message: string, retryAfter: number) {
-    super("RATE_LIMITED", message, { retryAfter });
-  }
-}
 
 /** The limits the service knows; each is a number of requests per window from config. */
 export type LimitName =

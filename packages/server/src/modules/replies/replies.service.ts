@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { ServiceDeps } from "../../services.ts";
+import type { ServiceDeps } from "../../deps.ts";
 import { parseInput, requiredString } from "../../validation.ts";
 import type { Viewer } from "../auth/auth.service.ts";
 import {

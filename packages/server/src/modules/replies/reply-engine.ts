@@ -4,8 +4,8 @@ import type {
   ChatCompletionMessageToolCall,
   ChatCompletionTool,
 } from "openai/resources/chat/completions";
-import { AppError } from "../../errors.ts";
-import type { ServiceDeps } from "../../services.ts";
+import type { ServiceDeps } from "../../deps.ts";
+import { AppError, UpstreamFailedError } from "../../errors.ts";
 import { storableText, storableValue } from "../../storable-text.ts";
 import {
   buildSystemPrompt,
@@ -63,13 +63,6 @@ export interface ReplyResult {
   functionCalls: FunctionCallRecord[];
   /** "fallback" when no model is configured and the answer was assembled without AI. */
   generatedBy: "model" | "fallback";
-}
-
-/** The model (or a function it relied on) failed; nothing is stored or charged. */
-export class UpstreamFailedError extends AppError {
-  constructor(detail: string) {
-    super("UPSTREAM_FAILED", `Failed to process message: ${detail}`);
-  }
 }
 
 /** Model calls per reply: the last one is offered no functions, so the loop always ends with text. */

@@ -1,7 +1,7 @@
 import { z } from "zod";
+import type { ServiceDeps } from "../../deps.ts";
 import { ValidationError } from "../../errors.ts";
 import type { AssistantMode } from "../../generated/prisma/client.ts";
-import type { ServiceDeps } from "../../services.ts";
 import { parseInput } from "../../validation.ts";
 
 export const ASSISTANT_MODES = ["pipeline", "multimodal", "dualplex"] as const;

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { startTestApp, type TestApp } from "../../../test/support/test-app.ts";
+import { startTestApp, type TestApp } from "../../test/support/test-app.ts";
+import { createAssistant, ownRateLimitKeys } from "../modules/conversations/conversations.fixtures.ts";
 import { resolveClientAddress, TrustedProxies } from "./client-address.ts";
-import { createAssistant, ownRateLimitKeys } from "./conversations.fixtures.ts";
 
 describe("resolveClientAddress", () => {
   const proxies = new TrustedProxies(["10.0.0.0/8", "127.0.0.1"]);
