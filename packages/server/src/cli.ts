@@ -87,7 +87,7 @@ async function run(): Promise<void> {
 
   const app = await buildApp(config, { logger });
   try {
-    const { accounts, apiKeys } = app.services;
+    const { accounts, apiKeys, billing } = app.services;
     switch (command) {
       case "accounts:create": {
         const { account, user } = await accounts.create({
@@ -147,7 +147,7 @@ async function run(): Promise<void> {
       }
       case "balance:credit": {
         const user = await accounts.findOwnerByEmail(required("email"));
-        const account = await accounts.credit(user.accountId, {
+        const account = await billing.credit(user.accountId, {
           amount: required("amount"),
           ...(values.description ? { description: values.description } : {}),
         });

@@ -6,6 +6,7 @@ import "./modules/api-keys/api-keys.schema.ts";
 import "./modules/knowledge/knowledge.schema.ts";
 import "./modules/conversations/conversations.schema.ts";
 import "./modules/replies/replies.schema.ts";
+import "./modules/widget/widget.schema.ts";
 import "./modules/voices/voices.schema.ts";
 import "./modules/phone-numbers/phone-numbers.schema.ts";
 import "./modules/assistants/assistants.schema.ts";

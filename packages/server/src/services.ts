@@ -1,25 +1,26 @@
 import type { ServiceDeps } from "./deps.ts";
 import { createJobQueue } from "./jobs/index.ts";
-import { AccountsService } from "./modules/accounts/accounts.service.ts";
+import { AccountsService } from "./modules/accounts/index.ts";
 import { ApiKeysService } from "./modules/api-keys/api-keys.service.ts";
 import { AssistantsService } from "./modules/assistants/assistants.service.ts";
 import { AuthService } from "./modules/auth/auth.service.ts";
 import { CredentialStreams } from "./modules/auth/credential-streams.ts";
-import { BillingService, ReservationSweep } from "./modules/billing/billing.service.ts";
+import { BillingService, ReservationSweep } from "./modules/billing/index.ts";
 import { CallsService } from "./modules/calls/calls.service.ts";
 import { CampaignsService } from "./modules/campaigns/campaigns.service.ts";
-import { ConversationsService } from "./modules/conversations/conversations.service.ts";
+import { ConversationsService } from "./modules/conversations/index.ts";
 import { KnowledgeService } from "./modules/knowledge/knowledge.service.ts";
 import { LeadsService } from "./modules/leads/leads.service.ts";
+import { MessagePipeline, ReplyEngine } from "./modules/message-pipeline/index.ts";
 import {
   PhoneNumberReleaseSweep,
   PhoneNumbersService,
 } from "./modules/phone-numbers/phone-numbers.service.ts";
 import { EmbeddedTelephonyProvider } from "./modules/phone-numbers/telephony-provider.ts";
 import { RateLimitsService } from "./modules/rate-limits/rate-limits.service.ts";
-import { RepliesService } from "./modules/replies/replies.service.ts";
-import { ReplyEngine } from "./modules/replies/reply-engine.ts";
+import { RepliesService } from "./modules/replies/index.ts";
 import { VoicesService } from "./modules/voices/voices.service.ts";
+import { WidgetService } from "./modules/widget/index.ts";
 import { safeFetchConnections } from "./net/safe-fetch.ts";
 
 export type Services = ReturnType<typeof createServices>;
@@ -34,7 +35,7 @@ export function createServices(deps: ServiceDeps) {
   const rateLimits = new RateLimitsService(deps);
   const billing = new BillingService(deps);
   const replyEngine = new ReplyEngine(deps, () => knowledge);
-  const conversations = new ConversationsService(deps, { billing, rateLimits, engine: replyEngine });
+  const messagePipeline = new MessagePipeline(deps, { billing, engine: replyEngine });
   // Numbers and their release sweep share one telephony provider.
   const telephony = new EmbeddedTelephonyProvider(deps.db.prisma);
   const campaigns = new CampaignsService(deps);
@@ -43,7 +44,7 @@ export function createServices(deps: ServiceDeps) {
     outboundConnections: safeFetchConnections,
     auth: new AuthService(deps, { rateLimits }),
     credentialStreams: new CredentialStreams(deps),
-    accounts: new AccountsService(deps),
+    accounts: new AccountsService(deps, { billing }),
     apiKeys: new ApiKeysService(deps),
     jobs,
     knowledge,
@@ -58,7 +59,9 @@ export function createServices(deps: ServiceDeps) {
     reservationSweep: new ReservationSweep(deps, billing),
     rateLimits,
     replyEngine,
-    conversations,
-    replies: new RepliesService(deps, { conversations, rateLimits }),
+    messagePipeline,
+    conversations: new ConversationsService(deps, { pipeline: messagePipeline }),
+    widget: new WidgetService(deps, { pipeline: messagePipeline, rateLimits }),
+    replies: new RepliesService(deps, { pipeline: messagePipeline, rateLimits }),
   };
 }

@@ -1,9 +1,9 @@
 import { z } from "zod";
 import type { ServiceDeps } from "../../deps.ts";
 import { NotFoundError, ValidationError } from "../../errors.ts";
-import { Prisma } from "../../generated/prisma/client.ts";
 import { emailAddress, ianaTimezone, moneyAmount, parseInput, requiredString } from "../../validation.ts";
 import { hashPassword } from "../auth/password.ts";
+import type { BillingService } from "../billing/index.ts";
 
 const CreateAccountInput = z.object({
   email: emailAddress(),
@@ -17,13 +17,11 @@ const CreateAccountInput = z.object({
   timezone: ianaTimezone().default("UTC"),
 });
 
-const CreditInput = z.object({
-  amount: moneyAmount().refine((value) => Number(value) > 0, "The amount field must be greater than 0."),
-  description: z.string().max(255).default("Balance top-up"),
-});
-
 export class AccountsService {
-  constructor(private readonly deps: ServiceDeps) {}
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly parts: { billing: BillingService },
+  ) {}
 
   /** Creates an account with its first user (an owner who can log in). */
   async create(input: z.input<typeof CreateAccountInput>) {
@@ -33,23 +31,14 @@ export class AccountsService {
     const passwordHash = await hashPassword(data.password);
     const displayName = data.name ?? data.email.split("@")[0]!;
     return this.deps.db.prisma.$transaction(async (tx) => {
-      const account = await tx.account.create({
-        data: { name: data.accountName ?? displayName, balance: data.balance, timezone: data.timezone },
+      const created = await tx.account.create({
+        data: { name: data.accountName ?? displayName, timezone: data.timezone },
       });
       const user = await tx.user.create({
-        data: { accountId: account.id, email: data.email, name: displayName, passwordHash },
+        data: { accountId: created.id, email: data.email, name: displayName, passwordHash },
       });
-      if (new Prisma.Decimal(data.balance).gt(0)) {
-        await tx.ledgerEntry.create({
-          data: {
-            accountId: account.id,
-            kind: "credit",
-            amount: data.balance,
-            balanceAfter: data.balance,
-            description: "Opening balance",
-          },
-        });
-      }
+      await this.parts.billing.openingBalance(tx, created.id, data.balance);
+      const account = await tx.account.findUniqueOrThrow({ where: { id: created.id } });
       return { account, user };
     });
   }
@@ -69,23 +58,5 @@ export class AccountsService {
     const user = await this.deps.db.prisma.user.findUnique({ where: { email: email.trim().toLowerCase() } });
     if (!user) throw new NotFoundError("User");
     return user;
-  }
-
-  /** Adds money to an account in one statement, records it in the ledger and tells subscribers. */
-  async credit(accountId: number, input: { amount: unknown; description?: unknown }) {
-    const { amount, description } = parseInput(CreditInput, input);
-    const account = await this.deps.db.prisma.$transaction(async (tx) => {
-      const [updated] = await tx.$queryRaw<{ balance: Prisma.Decimal }[]>`
-        UPDATE "accounts" SET "balance" = "balance" + ${amount}::numeric, "updatedAt" = now()
-        WHERE "id" = ${accountId} RETURNING "balance"`;
-      if (!updated) throw new NotFoundError("Account");
-      await tx.ledgerEntry.create({
-        data: { accountId, kind: "credit", amount, balanceAfter: updated.balance, description },
-      });
-      return tx.account.findUniqueOrThrow({ where: { id: accountId } });
-    });
-    this.deps.pubsub.publish("account:balance", accountId, { accountId });
-    this.deps.logger.info("balance credited", { accountId, amount });
-    return account;
   }
 }

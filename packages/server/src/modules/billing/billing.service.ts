@@ -1,6 +1,8 @@
+import { z } from "zod";
 import type { Lifecycle, ServiceDeps } from "../../deps.ts";
-import { InsufficientBalanceError } from "../../errors.ts";
-import { Prisma } from "../../generated/prisma/client.ts";
+import { InsufficientBalanceError, NotFoundError } from "../../errors.ts";
+import { type Account, Prisma } from "../../generated/prisma/client.ts";
+import { moneyAmount, parseInput } from "../../validation.ts";
 
 const RESERVATION_SWEEP_INTERVAL_MS = 60_000;
 
@@ -20,8 +22,19 @@ export interface Charge {
   description: string;
 }
 
+const CreditInput = z.object({
+  amount: moneyAmount().refine((value) => Number(value) > 0, "The amount field must be greater than 0."),
+  description: z.string().max(255).default("Balance top-up"),
+});
+
+/** Prisma's client or an open transaction of it: both run raw statements. */
+type Statements = Pick<Prisma.TransactionClient, "$queryRaw">;
+
 /**
- * Charges for messages. A charge is taken before the model is called, by one conditional UPDATE
+ * Every movement of an account's balance, each with its ledger entry: credits (top-ups and the
+ * opening balance) and charges for messages; no other module writes `accounts.balance` or the ledger.
+ *
+ * A message's charge is taken before the model is called, by one conditional UPDATE
  * (`balance >= price`), so concurrent messages can never overdraw an account: with money for 20
  * messages and 50 sent at once, exactly 20 reservations succeed. The reply is then produced outside
  * any transaction. The work a reservation pays for settles it by linking the debit to the message
@@ -35,11 +48,51 @@ export interface Charge {
 export class BillingService {
   constructor(private readonly deps: ServiceDeps) {}
 
+  /** Adds money to an account (a top-up), records it in the ledger and tells subscribers. */
+  async credit(accountId: number, input: { amount: unknown; description?: unknown }): Promise<Account> {
+    const { amount, description } = parseInput(CreditInput, input);
+    if (!(await this.addFunds(this.deps.db.prisma, accountId, amount, description))) {
+      throw new NotFoundError("Account");
+    }
+    const account = await this.deps.db.prisma.account.findUniqueOrThrow({ where: { id: accountId } });
+    this.deps.pubsub.publish("account:balance", accountId, { accountId });
+    this.deps.logger.info("balance credited", { accountId, amount });
+    return account;
+  }
+
+  /**
+   * The opening balance of an account being created, written by `tx`, the transaction that creates
+   * it, so that neither exists without the other.
+   */
+  async openingBalance(tx: Prisma.TransactionClient, accountId: number, amount: string): Promise<void> {
+    if (new Prisma.Decimal(amount).lte(0)) return;
+    await this.addFunds(tx, accountId, amount, "Opening balance");
+  }
+
+  /** One statement: the balance and its ledger entry change together. False if there is no such account. */
+  private async addFunds(
+    statements: Statements,
+    accountId: number,
+    amount: string,
+    description: string,
+  ): Promise<boolean> {
+    const entries = await statements.$queryRaw<{ id: number }[]>`
+      WITH credited AS (
+        UPDATE "accounts" SET "balance" = "balance" + ${amount}::numeric, "updatedAt" = now()
+        WHERE "id" = ${accountId}
+        RETURNING "balance")
+      INSERT INTO "ledger_entries" ("accountId", "kind", "amount", "balanceAfter", "description")
+      SELECT ${accountId}::integer, 'credit'::"ledger_kind", ${amount}::numeric, "balance", ${description}::text
+      FROM credited
+      RETURNING "id"`;
+    return entries.length > 0;
+  }
+
   /**
    * Runs `work` paid for by `charge`: the money is reserved first (refused with
    * InsufficientBalanceError), and whatever makes `work` fail (the model, a function, storage, a
-   * bug) gives it back before the failure goes on. `work` settles the reservation by storing what
-   * it paid for with the debit linked (see `Reservation.ledgerEntryId`).
+   * bug) gives it back before the failure goes on. `work` settles the reservation in the statement
+   * that stores what it paid for (see `settlement`).
    */
   async payFor<T>(charge: Charge, work: (reservation: Reservation) => Promise<T>): Promise<T> {
     const reservation = await this.reserve(charge.accountId, charge.amount, charge.kind, charge.description);
@@ -79,6 +132,18 @@ export class BillingService {
     if (entryId === null) throw new InsufficientBalanceError();
     this.deps.pubsub.publish("account:balance", accountId, { accountId });
     return { accountId, amount, ledgerEntryId: entryId };
+  }
+
+  /**
+   * Settles `reservation`: a step (the body of a `WITH` query) of the one statement that stores what
+   * it paid for, so that the exchange and its charge are kept together or not at all. It links the
+   * debit to the message it paid for (`messageId`, an SQL expression over the statement's other
+   * steps) and clears the hold, unless a refund cleared it first. Does nothing for a free message.
+   */
+  settlement(reservation: Reservation, messageId: Prisma.Sql): Prisma.Sql {
+    return Prisma.sql`
+      UPDATE "ledger_entries" SET "messageId" = ${messageId}, "heldUntil" = NULL
+      WHERE "id" = ${reservation.ledgerEntryId}::integer AND "heldUntil" IS NOT NULL`;
   }
 
   /** Gives the money back: the exchange it was held for was never stored. */

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { echoResponder, type FakeOpenAI, startFakeOpenAI } from "../../../test/support/fake-openai.ts";
 import { startTestApp, type TestAccount, type TestApp } from "../../../test/support/test-app.ts";
@@ -6,7 +7,7 @@ import {
   ownRateLimitKeys,
   startAppWithModel,
 } from "../conversations/conversations.fixtures.ts";
-import { FALLBACK_NOTICE } from "../replies/reply-engine.ts";
+import { FALLBACK_NOTICE } from "../message-pipeline/index.ts";
 
 let t: TestApp;
 let fake: FakeOpenAI;
@@ -23,6 +24,57 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.close();
   await fake?.close();
+});
+
+describe("balance credits", () => {
+  it("adds exact decimals and records each credit in the ledger", async () => {
+    const account = await t.createAccount({ balance: "0" });
+    for (let i = 0; i < 10; i++) await t.app.services.billing.credit(account.accountId, { amount: "0.1" });
+    const credited = await t.app.services.billing.credit(account.accountId, { amount: "0.2" });
+    expect(credited.balance.toFixed(4)).toBe("1.2000");
+    const ledger = await t.app.db.prisma.ledgerEntry.findMany({
+      where: { accountId: account.accountId },
+      orderBy: { id: "asc" },
+    });
+    expect(ledger).toHaveLength(11);
+    expect(ledger.at(-1)?.balanceAfter.toFixed(4)).toBe("1.2000");
+    await expect(t.app.services.billing.credit(account.accountId, { amount: "-1" })).rejects.toMatchObject({
+      code: "VALIDATION_FAILED",
+    });
+  });
+
+  it("records an account's opening balance as its first credit, with the account it was written with", async () => {
+    const { account } = await t.app.services.accounts.create({
+      email: `opening-${randomUUID()}@example.com`,
+      password: "correct horse battery",
+      balance: "2.5",
+    });
+    expect(account.balance.toFixed(4)).toBe("2.5000");
+    const ledger = await t.app.db.prisma.ledgerEntry.findMany({ where: { accountId: account.id } });
+    expect(
+      ledger.map((entry) => [
+        entry.kind,
+        entry.amount.toFixed(4),
+        entry.balanceAfter.toFixed(4),
+        entry.description,
+      ]),
+    ).toEqual([["credit", "2.5000", "2.5000", "Opening balance"]]);
+
+    const empty = await t.app.services.accounts.create({
+      email: `empty-${randomUUID()}@example.com`,
+      password: "correct horse battery",
+    });
+    expect(empty.account.balance.toFixed(4)).toBe("0.0000");
+    expect(await t.app.db.prisma.ledgerEntry.count({ where: { accountId: empty.account.id } })).toBe(0);
+  });
+
+  it("refuses to credit an account that does not exist, writing nothing", async () => {
+    const before = await t.app.db.prisma.ledgerEntry.count();
+    await expect(t.app.services.billing.credit(2_000_000_000, { amount: "1" })).rejects.toMatchObject({
+      code: "NOT_FOUND",
+    });
+    expect(await t.app.db.prisma.ledgerEntry.count()).toBe(before);
+  });
 });
 
 describe("atomic debits", () => {

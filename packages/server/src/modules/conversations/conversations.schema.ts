@@ -1,10 +1,10 @@
 import { builder } from "../../builder.ts";
-import type { Context } from "../../context.ts";
-import type { Message } from "../../generated/prisma/client.ts";
 import { pageOf } from "../common/pagination.schema.ts";
-import { rateLimitHeaderWriter } from "../rate-limits/rate-limits.service.ts";
-import { type FunctionCallRecord, publicFunctionCall } from "../replies/tools.ts";
-import type { MessageOutcome } from "./conversations.service.ts";
+import {
+  type FunctionCallRecord,
+  type MessageOutcome,
+  storedFunctionCalls,
+} from "../message-pipeline/index.ts";
 
 const ConversationChannel = builder.enumType("ConversationChannel", {
   description:
@@ -12,7 +12,7 @@ const ConversationChannel = builder.enumType("ConversationChannel", {
   values: ["api", "widget", "test"] as const,
 });
 
-const MessageRole = builder.enumType("MessageRole", {
+export const MessageRole = builder.enumType("MessageRole", {
   description:
     "Who wrote a message: the customer (user), the AI (assistant) or a person of the business (operator).",
   values: ["user", "assistant", "operator", "system"] as const,
@@ -43,21 +43,6 @@ export const FunctionCall = builder.objectRef<FunctionCallRecord>("FunctionCall"
   }),
 });
 
-/** The function calls stored with a message (a JSON column). */
-const storedCalls = (message: Message) =>
-  (Array.isArray(message.functionCalls) ? message.functionCalls : []) as unknown as FunctionCallRecord[];
-
-const WidgetFunctionCall = builder
-  .objectRef<ReturnType<typeof publicFunctionCall>>("WidgetFunctionCall")
-  .implement({
-    description:
-      "What a website visitor sees of a function the assistant called: its name and whether it worked. Its arguments and answer are only shown to the owner.",
-    fields: (t) => ({
-      name: t.exposeString("name"),
-      succeeded: t.exposeBoolean("succeeded"),
-    }),
-  });
-
 export const ConversationMessage = builder.prismaObject("Message", {
   name: "ConversationMessage",
   description: "One message of a conversation.",
@@ -69,7 +54,7 @@ export const ConversationMessage = builder.prismaObject("Message", {
     functionCalls: t.field({
       type: [FunctionCall],
       description: "Functions called to write this reply; empty for other messages.",
-      resolve: storedCalls,
+      resolve: storedFunctionCalls,
     }),
     createdAt: t.expose("createdAt", { type: "DateTime" }),
   }),
@@ -251,7 +236,7 @@ builder.subscriptionField("conversationMessageAdded", (t) =>
       return context.pubsub.subscribe("conversation:message", conversation.id);
     },
     resolve: (event: { messageId: number }, _args, context) =>
-      context.prisma.message.findUniqueOrThrow({ where: { id: event.messageId } }),
+      context.services.conversations.message(event.messageId),
   }),
 );
 
@@ -273,181 +258,5 @@ builder.subscriptionField("conversationReplyStream", (t) =>
       return context.pubsub.subscribe("conversation:reply-delta", conversation.id);
     },
     resolve: (event: { conversationId: string; text: string }) => event,
-  }),
-);
-
-// ---------------------------------------------------------------- public widget API
-
-const WidgetSettings = builder
-  .objectRef<{ theme: string; color: string; position: string }>("WidgetSettings")
-  .implement({
-    fields: (t) => ({
-      theme: t.exposeString("theme"),
-      color: t.exposeString("color", { description: "Hex colour, e.g. #4f46e5." }),
-      position: t.exposeString("position"),
-    }),
-  });
-
-const WidgetAssistant = builder
-  .objectRef<{ uuid: string; name: string; initialMessage: string; widgetSettings: unknown }>(
-    "WidgetAssistant",
-  )
-  .implement({
-    description: "What the public chat widget shows of an assistant.",
-    fields: (t) => ({
-      uuid: t.exposeString("uuid"),
-      name: t.exposeString("name"),
-      initialMessage: t.exposeString("initialMessage"),
-      widgetSettings: t.field({
-        type: WidgetSettings,
-        resolve: (assistant) => {
-          const settings = (assistant.widgetSettings ?? {}) as Record<string, unknown>;
-          const text = (key: string, fallback: string) =>
-            typeof settings[key] === "string" ? (settings[key] as string) : fallback;
-          return {
-            theme: text("theme", "light"),
-            color: text("color", "#4f46e5"),
-            position: text("position", "bottom-right"),
-          };
-        },
-      }),
-    }),
-  });
-
-builder.queryField("widgetAssistant", (t) =>
-  t.field({
-    type: WidgetAssistant,
-    description: "Public: an assistant's widget settings by its UUID (no credential needed).",
-    args: { uuid: t.arg.string({ required: true }) },
-    resolve: (_root, { uuid }, context) => context.services.conversations.widgetAssistant(uuid),
-  }),
-);
-
-const WidgetConversationStart = builder
-  .objectRef<{ conversationId: string; initialMessage: string; createdAt: Date }>("WidgetConversationStart")
-  .implement({
-    fields: (t) => ({
-      conversationId: t.exposeID("conversationId"),
-      initialMessage: t.exposeString("initialMessage"),
-      createdAt: t.expose("createdAt", { type: "DateTime" }),
-    }),
-  });
-
-const StartWidgetConversationInput = builder.inputType("StartWidgetConversationInput", {
-  fields: (t) => ({
-    assistantUuid: t.string({ required: true }),
-    variables: t.field({ type: "JSON" }),
-  }),
-});
-
-/** The page a browser request comes from, as the browser reports it. */
-const originOf = (context: Context) => context.request?.headers.get("origin") ?? null;
-
-builder.mutationField("startWidgetConversation", (t) =>
-  t.field({
-    type: WidgetConversationStart,
-    description:
-      "Public: starts a widget conversation. Refused (FORBIDDEN) when the assistant lists allowed origins and the request's Origin is not one of them; limited per client IP.",
-    args: { input: t.arg({ type: StartWidgetConversationInput, required: true }) },
-    resolve: async (_root, { input }, context) => {
-      const started = await context.services.conversations.startWidgetConversation(
-        {
-          assistantUuid: input.assistantUuid,
-          variables: input.variables,
-          origin: originOf(context),
-          clientAddress: context.clientAddress,
-        },
-        rateLimitHeaderWriter(context.responseHeaders),
-      );
-      return {
-        conversationId: started.conversation.id,
-        initialMessage: started.initialMessage,
-        createdAt: started.conversation.createdAt,
-      };
-    },
-  }),
-);
-
-const WidgetMessage = builder.objectRef<Message>("WidgetMessage").implement({
-  description: "One message of a widget conversation, as the public widget API shows it.",
-  fields: (t) => ({
-    id: t.exposeInt("id"),
-    role: t.field({ type: MessageRole, resolve: (message) => message.role }),
-    content: t.exposeString("content"),
-    functionCalls: t.field({
-      type: [WidgetFunctionCall],
-      description: "Functions called to write this reply (name and outcome only); empty for other messages.",
-      resolve: (message) => storedCalls(message).map(publicFunctionCall),
-    }),
-    createdAt: t.expose("createdAt", { type: "DateTime" }),
-  }),
-});
-
-const WidgetMessageReply = builder.objectRef<MessageOutcome>("WidgetMessageReply").implement({
-  description: "What a visitor's message produced, as the public widget API shows it.",
-  fields: (t) => ({
-    conversationId: t.id({ resolve: (outcome) => outcome.conversation.id }),
-    reply: t.exposeString("reply", {
-      description: "The assistant's answer; empty while a person has taken over.",
-    }),
-    functionCalls: t.field({
-      type: [WidgetFunctionCall],
-      resolve: (outcome) => outcome.functionCalls.map(publicFunctionCall),
-    }),
-    aiDisabled: t.exposeBoolean("aiDisabled"),
-    userMessage: t.field({ type: WidgetMessage, resolve: (outcome) => outcome.userMessage }),
-    replyMessage: t.field({
-      type: WidgetMessage,
-      nullable: true,
-      resolve: (outcome) => outcome.replyMessage,
-    }),
-  }),
-});
-
-const WidgetConversation = builder.objectRef<{ id: string }>("WidgetConversation").implement({
-  fields: (t) => ({
-    id: t.exposeID("id"),
-    messages: t.field({
-      type: [WidgetMessage],
-      description: "Every message, oldest first.",
-      resolve: (conversation, _args, context) => context.services.conversations.messages(conversation.id),
-    }),
-  }),
-});
-
-builder.queryField("widgetConversation", (t) =>
-  t.field({
-    type: WidgetConversation,
-    description:
-      "Public: a widget conversation by its UUID (the UUID is the capability), to restore a session. FORBIDDEN from an origin the assistant does not allow.",
-    args: { id: t.arg.id({ required: true }) },
-    resolve: (_root, { id }, context) =>
-      context.services.conversations.widgetConversation(String(id), originOf(context)),
-  }),
-);
-
-const SendWidgetMessageInput = builder.inputType("SendWidgetMessageInput", {
-  fields: (t) => ({
-    conversationId: t.id({ required: true }),
-    message: t.string({ required: true, description: "At most 2000 characters." }),
-  }),
-});
-
-builder.mutationField("sendWidgetMessage", (t) =>
-  t.field({
-    type: WidgetMessageReply,
-    description:
-      "Public: a customer's message in a widget conversation; costs the message price to the assistant's owner. Limited per client IP and per conversation; FORBIDDEN from an origin the assistant does not allow.",
-    args: { input: t.arg({ type: SendWidgetMessageInput, required: true }) },
-    resolve: (_root, { input }, context) =>
-      context.services.conversations.sendWidgetMessage(
-        {
-          conversationId: String(input.conversationId),
-          message: input.message,
-          origin: originOf(context),
-          clientAddress: context.clientAddress,
-        },
-        rateLimitHeaderWriter(context.responseHeaders),
-      ),
   }),
 );

@@ -1,6 +1,6 @@
 import { builder } from "../../builder.ts";
 import { ConversationRef, FunctionCall } from "../conversations/conversations.schema.ts";
-import type { MessageOutcome } from "../conversations/conversations.service.ts";
+import type { MessageOutcome } from "../message-pipeline/index.ts";
 import { rateLimitHeaderWriter } from "../rate-limits/rate-limits.service.ts";
 
 const GenerateReplyInput = builder.inputType("GenerateReplyInput", {

@@ -1,13 +1,16 @@
 import { z } from "zod";
 import type { ServiceDeps } from "../../deps.ts";
+import { NotFoundError } from "../../errors.ts";
 import { parseInput, requiredString } from "../../validation.ts";
 import type { Viewer } from "../auth/auth.service.ts";
 import {
-  type ConversationsService,
+  type ConversationWithAssistant,
   type MessageOutcome,
+  type MessagePipeline,
   messageText,
+  replyAssistantColumns,
   variablesInput,
-} from "../conversations/conversations.service.ts";
+} from "../message-pipeline/index.ts";
 import type { RateLimitReporter, RateLimitsService } from "../rate-limits/rate-limits.service.ts";
 
 /** generate-reply takes longer messages than the widget: integrations forward e-mails and tickets. */
@@ -41,7 +44,7 @@ export interface GenerateReplyInput {
 export class RepliesService {
   constructor(
     private readonly deps: ServiceDeps,
-    private readonly parts: { conversations: ConversationsService; rateLimits: RateLimitsService },
+    private readonly parts: { pipeline: MessagePipeline; rateLimits: RateLimitsService },
   ) {}
 
   async generateReply(
@@ -57,15 +60,48 @@ export class RepliesService {
       `Too many requests: at most ${limit} replies per minute per API token.`,
     );
     const data = parseInput(GenerateReplyInput, input);
-    const conversation = await this.parts.conversations.apiConversation(
+    const conversation = await this.apiConversation(
       viewer.accountId,
       data.assistantId,
       data.customerIdentifier,
     );
-    const outcome = await this.parts.conversations.process(conversation, data.message, data.variables, {
+    const outcome = await this.parts.pipeline.process(conversation, data.message, data.variables, {
       price: this.deps.config.pricing.replyPrice,
       kind: "reply_debit",
     });
     return { ...outcome, customerIdentifier: data.customerIdentifier };
+  }
+
+  /**
+   * Finds or creates the API conversation of one external customer of one of the account's
+   * assistants. Both are looked up at once; a conversation found under another account's
+   * assistant is never used, since the assistant check fails first.
+   */
+  private async apiConversation(
+    accountId: number,
+    assistantId: number,
+    customerIdentifier: string,
+  ): Promise<ConversationWithAssistant> {
+    const prisma = this.deps.db.prisma;
+    const key = { assistantId_customerIdentifier: { assistantId, customerIdentifier } };
+    const [assistant, existing] = await Promise.all([
+      prisma.assistant.findFirst({
+        where: { id: assistantId, accountId, deletedAt: null },
+        select: replyAssistantColumns,
+      }),
+      prisma.conversation.findUnique({ where: key }),
+    ]);
+    if (!assistant) throw new NotFoundError("Assistant", "ASSISTANT_NOT_FOUND");
+    if (existing) return { ...existing, assistant };
+    try {
+      const created = await prisma.conversation.create({
+        data: { accountId, assistantId, channel: "api", customerIdentifier },
+      });
+      return { ...created, assistant };
+    } catch (error) {
+      // Two first messages of one customer at once: the other request created it a moment ago.
+      if ((error as { code?: string }).code !== "P2002") throw error;
+      return { ...(await prisma.conversation.findUniqueOrThrow({ where: key })), assistant };
+    }
   }
 }

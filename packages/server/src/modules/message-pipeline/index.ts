@@ -1,0 +1,14 @@
+/**
+ * The message pipeline: how a message enters a conversation (charge, reply, storage, events).
+ * Used by the owner's conversations, the public widget and generate-reply.
+ */
+export { messageText, variablesInput, WIDGET_MESSAGE_MAX } from "./message-input.ts";
+export {
+  type ConversationWithAssistant,
+  type MessageOutcome,
+  MessagePipeline,
+  replyAssistantColumns,
+  storedFunctionCalls,
+} from "./message-pipeline.service.ts";
+export { FALLBACK_NOTICE, ReplyEngine } from "./reply-engine.ts";
+export { type FunctionCallRecord, publicFunctionCall } from "./tools.ts";

@@ -1,0 +1,281 @@
+import type { ServiceDeps } from "../../deps.ts";
+import { AppError, ConversationNotFoundError } from "../../errors.ts";
+import { type Conversation, type Message, Prisma } from "../../generated/prisma/client.ts";
+import type { BillingService, Reservation } from "../billing/index.ts";
+import { isUuid } from "../common/uuid.ts";
+import { HISTORY_MAX_MESSAGES, type HistoryMessage, mergeVariables, type Variables } from "./prompt.ts";
+import type { ReplyEngine, ReplyResult } from "./reply-engine.ts";
+import type { FunctionCallRecord } from "./tools.ts";
+
+/** What a processed customer message produced. */
+export interface MessageOutcome {
+  conversation: Conversation;
+  userMessage: Message;
+  /** Null while a person has taken the conversation over. */
+  replyMessage: Message | null;
+  reply: string;
+  functionCalls: FunctionCallRecord[];
+  aiDisabled: boolean;
+}
+
+/** A message about to be appended to a conversation. */
+interface NewMessage {
+  role: "user" | "assistant" | "operator";
+  content: string;
+  functionCalls?: unknown;
+}
+
+/** How one customer message is charged. */
+export interface Charge {
+  price: string;
+  kind: "message_debit" | "reply_debit";
+}
+
+export interface MessagePipelineParts {
+  billing: BillingService;
+  engine: ReplyEngine;
+}
+
+/**
+ * The assistant settings a reply reads. Every customer message loads them, and assistants have
+ * dozens of columns: mapping only these makes that lookup about twice as cheap.
+ */
+export const replyAssistantColumns = {
+  name: true,
+  systemPrompt: true,
+  initialMessage: true,
+  timezone: true,
+  llmTemperature: true,
+  knowledgebaseId: true,
+  knowledgebaseMode: true,
+  tools: true,
+  variables: true,
+  allowedOrigins: true,
+} satisfies Prisma.AssistantSelect;
+
+/** A conversation with what the pipeline needs of its assistant. */
+export type ConversationWithAssistant = Conversation & {
+  assistant: Prisma.AssistantGetPayload<{ select: typeof replyAssistantColumns }>;
+};
+
+/** The function calls stored with a message (a JSON column). */
+export function storedFunctionCalls(message: Message): FunctionCallRecord[] {
+  return (Array.isArray(message.functionCalls)
+    ? message.functionCalls
+    : []) as unknown as FunctionCallRecord[];
+}
+
+/**
+ * The one way a message enters a conversation, whichever door it comes through (the widget,
+ * generate-reply, the owner's test or operator messages): charge (through billing), reply (the
+ * reply engine), storage and events. The owner of the `messages` table: nothing else writes it.
+ */
+export class MessagePipeline {
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly parts: MessagePipelineParts,
+  ) {}
+
+  private get prisma() {
+    return this.deps.db.prisma;
+  }
+
+  /** A conversation whose assistant still exists, with the assistant's reply settings. */
+  conversation(id: string): Promise<ConversationWithAssistant | null> {
+    if (!isUuid(id)) return Promise.resolve(null);
+    return this.prisma.conversation.findFirst({
+      where: { id, assistant: { deletedAt: null } },
+      include: { assistant: { select: replyAssistantColumns } },
+    });
+  }
+
+  /** The conversation's messages, oldest first (system messages are internal and left out). */
+  messages(conversationId: string): Promise<Message[]> {
+    return this.prisma.message.findMany({
+      where: { conversationId, role: { in: ["user", "assistant", "operator"] } },
+      orderBy: { id: "asc" },
+    });
+  }
+
+  /**
+   * Answers one customer message. While a person has taken over, the message is only stored. Else
+   * the price is reserved first (refused if the balance cannot cover it), the reply generated, and
+   * the exchange stored with the debit linked to the customer's message; if anything fails before
+   * the exchange is stored, the money is given back and nothing is stored. Answers assembled
+   * without a model are free. New variables are kept on the conversation.
+   */
+  async process(
+    conversation: ConversationWithAssistant,
+    text: string,
+    requestVariables: Variables,
+    charge: Charge,
+  ): Promise<MessageOutcome> {
+    const conversationVariables = mergeVariables(conversation.variables as Variables, requestVariables);
+    const changedVariables = Object.keys(requestVariables).length > 0 ? conversationVariables : null;
+    if (conversation.aiDisabled) {
+      const { messages, updated } = await this.store(conversation, [{ role: "user", content: text }], {
+        variables: changedVariables,
+      });
+      const userMessage = messages[0]!;
+      this.announce(userMessage);
+      return {
+        conversation: updated,
+        userMessage,
+        replyMessage: null,
+        reply: "",
+        functionCalls: [],
+        aiDisabled: true,
+      };
+    }
+
+    const paid = {
+      accountId: conversation.accountId,
+      amount: this.parts.engine.modelConfigured ? charge.price : "0",
+      kind: charge.kind,
+      description: `${charge.kind === "reply_debit" ? "Generated reply" : "Widget message"} in conversation ${conversation.id}`,
+    };
+    return this.parts.billing.payFor(paid, async (reservation) => {
+      const result = await this.reply(conversation, text, conversationVariables);
+      const { messages, updated } = await this.storeExchange(
+        conversation,
+        [
+          { role: "user", content: text },
+          { role: "assistant", content: result.reply, functionCalls: result.functionCalls },
+        ],
+        { variables: changedVariables, paidBy: reservation },
+      );
+      const [userMessage, replyMessage] = messages as [Message, Message];
+      this.announce(userMessage);
+      this.announce(replyMessage);
+      return {
+        conversation: updated,
+        userMessage,
+        replyMessage,
+        reply: result.reply,
+        functionCalls: result.functionCalls,
+        aiDisabled: false,
+      };
+    });
+  }
+
+  /** A message written by a person of the business, shown to the customer like a reply (free). */
+  async appendOperatorMessage(conversation: Conversation, content: string): Promise<Message> {
+    const { messages } = await this.store(conversation, [{ role: "operator", content }]);
+    const message = messages[0]!;
+    this.announce(message);
+    return message;
+  }
+
+  /** The assistant's reply to `text`; any failure is an UPSTREAM_FAILED error for the customer. */
+  private async reply(
+    conversation: ConversationWithAssistant,
+    text: string,
+    conversationVariables: Variables,
+  ): Promise<ReplyResult> {
+    try {
+      const [history, passages] = await Promise.all([
+        this.recentHistory(conversation.id),
+        this.parts.engine.knowledgeFor(conversation.accountId, conversation.assistant, text),
+      ]);
+      return await this.parts.engine.generate({
+        accountId: conversation.accountId,
+        assistant: conversation.assistant,
+        history: [...history, { role: "user", content: text }],
+        passages,
+        variables: mergeVariables(conversation.assistant.variables as Variables, conversationVariables),
+        onDelta: (delta) =>
+          this.deps.pubsub.publish("conversation:reply-delta", conversation.id, {
+            conversationId: conversation.id,
+            text: delta,
+          }),
+      });
+    } catch (error) {
+      if (error instanceof AppError) throw error;
+      this.deps.logger.error("reply failed", { conversationId: conversation.id, error });
+      throw new AppError("UPSTREAM_FAILED", "Failed to process message: internal error.");
+    }
+  }
+
+  /**
+   * Stores a customer message and its reply. A conversation deleted while the reply was being
+   * written cannot take it: the customer is told it is gone, as on their next message.
+   */
+  private async storeExchange(
+    conversation: ConversationWithAssistant,
+    messages: NewMessage[],
+    options: { variables: Variables | null; paidBy: Reservation },
+  ) {
+    try {
+      return await this.store(conversation, messages, options);
+    } catch (error) {
+      const exists = await this.prisma.conversation.count({ where: { id: conversation.id } });
+      if (exists === 0) throw new ConversationNotFoundError();
+      this.deps.logger.error("storing an exchange failed", { conversationId: conversation.id, error });
+      throw error;
+    }
+  }
+
+  /** The newest messages the model may be sent (the one being answered comes on top), oldest first. */
+  private async recentHistory(conversationId: string): Promise<HistoryMessage[]> {
+    const newestFirst = await this.prisma.message.findMany({
+      where: { conversationId, role: { in: ["user", "assistant", "operator"] } },
+      orderBy: { id: "desc" },
+      take: HISTORY_MAX_MESSAGES - 1,
+      select: { role: true, content: true },
+    });
+    return newestFirst.reverse().map((message) => ({
+      role: message.role as HistoryMessage["role"],
+      content: message.content,
+    }));
+  }
+
+  /**
+   * Appends messages to a conversation, in order, and touches it (with its new variables, if any);
+   * with `paidBy`, billing settles the reservation on the first of them, the customer's message.
+   * One statement, so all of it happens or none, without holding a transaction open across round
+   * trips (on the embedded store every other request would wait for it).
+   */
+  private async store(
+    conversation: Conversation,
+    messages: NewMessage[],
+    options: { variables?: Variables | null; paidBy?: Reservation } = {},
+  ): Promise<{ messages: Message[]; updated: Conversation }> {
+    const now = new Date();
+    const variables = options.variables ?? null;
+    const rows = messages.map(
+      (message) =>
+        Prisma.sql`(${conversation.id}::uuid, ${message.role}::"message_role", ${message.content}::text,
+                    ${JSON.stringify(message.functionCalls ?? [])}::jsonb)`,
+    );
+    const settled = options.paidBy
+      ? Prisma.sql`settled AS (${this.parts.billing.settlement(
+          options.paidBy,
+          Prisma.sql`(SELECT min("id") FROM appended)`,
+        )}),`
+      : Prisma.empty;
+    const stored = await this.prisma.$queryRaw<Message[]>`
+      WITH appended AS (
+        INSERT INTO "messages" ("conversationId", "role", "content", "functionCalls")
+        VALUES ${Prisma.join(rows)}
+        RETURNING "id", "conversationId", "role", "content", "functionCalls", "createdAt"),
+      ${settled}
+      touched AS (
+        UPDATE "conversations"
+        SET "updatedAt" = ${now}::timestamptz,
+            "variables" = COALESCE(${variables === null ? null : JSON.stringify(variables)}::jsonb, "variables")
+        WHERE "id" = ${conversation.id}::uuid)
+      SELECT * FROM appended ORDER BY "id"`;
+    const { assistant: _assistant, ...plain } = conversation as ConversationWithAssistant;
+    return {
+      messages: stored.map((message) => ({ ...message, id: Number(message.id) })),
+      updated: { ...plain, updatedAt: now, variables: variables ?? conversation.variables },
+    };
+  }
+
+  private announce(message: Message): void {
+    this.deps.pubsub.publish("conversation:message", message.conversationId, {
+      conversationId: message.conversationId,
+      messageId: message.id,
+    });
+  }
+}

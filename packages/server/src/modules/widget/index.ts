@@ -1,0 +1,2 @@
+/** The public widget API (GraphQL types and fields in `widget.schema.ts`). */
+export { WidgetService } from "./widget.service.ts";

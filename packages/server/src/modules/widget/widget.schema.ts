@@ -1,0 +1,184 @@
+import { builder } from "../../builder.ts";
+import type { Context } from "../../context.ts";
+import type { Message } from "../../generated/prisma/client.ts";
+import { MessageRole } from "../conversations/conversations.schema.ts";
+import { type MessageOutcome, publicFunctionCall, storedFunctionCalls } from "../message-pipeline/index.ts";
+import { rateLimitHeaderWriter } from "../rate-limits/rate-limits.service.ts";
+
+const WidgetFunctionCall = builder
+  .objectRef<ReturnType<typeof publicFunctionCall>>("WidgetFunctionCall")
+  .implement({
+    description:
+      "What a website visitor sees of a function the assistant called: its name and whether it worked. Its arguments and answer are only shown to the owner.",
+    fields: (t) => ({
+      name: t.exposeString("name"),
+      succeeded: t.exposeBoolean("succeeded"),
+    }),
+  });
+
+const WidgetSettings = builder
+  .objectRef<{ theme: string; color: string; position: string }>("WidgetSettings")
+  .implement({
+    fields: (t) => ({
+      theme: t.exposeString("theme"),
+      color: t.exposeString("color", { description: "Hex colour, e.g. #4f46e5." }),
+      position: t.exposeString("position"),
+    }),
+  });
+
+const WidgetAssistant = builder
+  .objectRef<{ uuid: string; name: string; initialMessage: string; widgetSettings: unknown }>(
+    "WidgetAssistant",
+  )
+  .implement({
+    description: "What the public chat widget shows of an assistant.",
+    fields: (t) => ({
+      uuid: t.exposeString("uuid"),
+      name: t.exposeString("name"),
+      initialMessage: t.exposeString("initialMessage"),
+      widgetSettings: t.field({
+        type: WidgetSettings,
+        resolve: (assistant) => {
+          const settings = (assistant.widgetSettings ?? {}) as Record<string, unknown>;
+          const text = (key: string, fallback: string) =>
+            typeof settings[key] === "string" ? (settings[key] as string) : fallback;
+          return {
+            theme: text("theme", "light"),
+            color: text("color", "#4f46e5"),
+            position: text("position", "bottom-right"),
+          };
+        },
+      }),
+    }),
+  });
+
+builder.queryField("widgetAssistant", (t) =>
+  t.field({
+    type: WidgetAssistant,
+    description: "Public: an assistant's widget settings by its UUID (no credential needed).",
+    args: { uuid: t.arg.string({ required: true }) },
+    resolve: (_root, { uuid }, context) => context.services.widget.assistant(uuid),
+  }),
+);
+
+const WidgetConversationStart = builder
+  .objectRef<{ conversationId: string; initialMessage: string; createdAt: Date }>("WidgetConversationStart")
+  .implement({
+    fields: (t) => ({
+      conversationId: t.exposeID("conversationId"),
+      initialMessage: t.exposeString("initialMessage"),
+      createdAt: t.expose("createdAt", { type: "DateTime" }),
+    }),
+  });
+
+const StartWidgetConversationInput = builder.inputType("StartWidgetConversationInput", {
+  fields: (t) => ({
+    assistantUuid: t.string({ required: true }),
+    variables: t.field({ type: "JSON" }),
+  }),
+});
+
+/** The page a browser request comes from, as the browser reports it. */
+const originOf = (context: Context) => context.request?.headers.get("origin") ?? null;
+
+const callerOf = (context: Context) => ({ origin: originOf(context), clientAddress: context.clientAddress });
+
+builder.mutationField("startWidgetConversation", (t) =>
+  t.field({
+    type: WidgetConversationStart,
+    description:
+      "Public: starts a widget conversation. Refused (FORBIDDEN) when the assistant lists allowed origins and the request's Origin is not one of them; limited per client IP.",
+    args: { input: t.arg({ type: StartWidgetConversationInput, required: true }) },
+    resolve: async (_root, { input }, context) => {
+      const started = await context.services.widget.startConversation(
+        { assistantUuid: input.assistantUuid, variables: input.variables },
+        callerOf(context),
+        rateLimitHeaderWriter(context.responseHeaders),
+      );
+      return {
+        conversationId: started.conversation.id,
+        initialMessage: started.initialMessage,
+        createdAt: started.conversation.createdAt,
+      };
+    },
+  }),
+);
+
+const WidgetMessage = builder.objectRef<Message>("WidgetMessage").implement({
+  description: "One message of a widget conversation, as the public widget API shows it.",
+  fields: (t) => ({
+    id: t.exposeInt("id"),
+    role: t.field({ type: MessageRole, resolve: (message) => message.role }),
+    content: t.exposeString("content"),
+    functionCalls: t.field({
+      type: [WidgetFunctionCall],
+      description: "Functions called to write this reply (name and outcome only); empty for other messages.",
+      resolve: (message) => storedFunctionCalls(message).map(publicFunctionCall),
+    }),
+    createdAt: t.expose("createdAt", { type: "DateTime" }),
+  }),
+});
+
+const WidgetMessageReply = builder.objectRef<MessageOutcome>("WidgetMessageReply").implement({
+  description: "What a visitor's message produced, as the public widget API shows it.",
+  fields: (t) => ({
+    conversationId: t.id({ resolve: (outcome) => outcome.conversation.id }),
+    reply: t.exposeString("reply", {
+      description: "The assistant's answer; empty while a person has taken over.",
+    }),
+    functionCalls: t.field({
+      type: [WidgetFunctionCall],
+      resolve: (outcome) => outcome.functionCalls.map(publicFunctionCall),
+    }),
+    aiDisabled: t.exposeBoolean("aiDisabled"),
+    userMessage: t.field({ type: WidgetMessage, resolve: (outcome) => outcome.userMessage }),
+    replyMessage: t.field({
+      type: WidgetMessage,
+      nullable: true,
+      resolve: (outcome) => outcome.replyMessage,
+    }),
+  }),
+});
+
+const WidgetConversation = builder.objectRef<{ id: string }>("WidgetConversation").implement({
+  fields: (t) => ({
+    id: t.exposeID("id"),
+    messages: t.field({
+      type: [WidgetMessage],
+      description: "Every message, oldest first.",
+      resolve: (conversation, _args, context) => context.services.widget.messages(conversation.id),
+    }),
+  }),
+});
+
+builder.queryField("widgetConversation", (t) =>
+  t.field({
+    type: WidgetConversation,
+    description:
+      "Public: a widget conversation by its UUID (the UUID is the capability), to restore a session. FORBIDDEN from an origin the assistant does not allow.",
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_root, { id }, context) => context.services.widget.conversation(String(id), originOf(context)),
+  }),
+);
+
+const SendWidgetMessageInput = builder.inputType("SendWidgetMessageInput", {
+  fields: (t) => ({
+    conversationId: t.id({ required: true }),
+    message: t.string({ required: true, description: "At most 2000 characters." }),
+  }),
+});
+
+builder.mutationField("sendWidgetMessage", (t) =>
+  t.field({
+    type: WidgetMessageReply,
+    description:
+      "Public: a customer's message in a widget conversation; costs the message price to the assistant's owner. Limited per client IP and per conversation; FORBIDDEN from an origin the assistant does not allow.",
+    args: { input: t.arg({ type: SendWidgetMessageInput, required: true }) },
+    resolve: (_root, { input }, context) =>
+      context.services.widget.sendMessage(
+        { conversationId: String(input.conversationId), message: input.message },
+        callerOf(context),
+        rateLimitHeaderWriter(context.responseHeaders),
+      ),
+  }),
+);

@@ -1,0 +1,103 @@
+import { z } from "zod";
+import type { ServiceDeps } from "../../deps.ts";
+import { AppError, ConversationNotFoundError, NotFoundError } from "../../errors.ts";
+import type { Conversation, Message } from "../../generated/prisma/client.ts";
+import { parseInput } from "../../validation.ts";
+import { isUuid } from "../common/uuid.ts";
+import {
+  type ConversationWithAssistant,
+  type MessageOutcome,
+  type MessagePipeline,
+  messageText,
+  variablesInput,
+  WIDGET_MESSAGE_MAX,
+} from "../message-pipeline/index.ts";
+import type { RateLimitReporter, RateLimitsService } from "../rate-limits/rate-limits.service.ts";
+import { originAllowed } from "./origins.ts";
+
+const TOO_MANY_MESSAGES = "Too many messages. Please wait a moment.";
+const TOO_MANY_CONVERSATIONS = "Too many conversations started. Please wait a moment.";
+const ORIGIN_NOT_ALLOWED = "This origin is not allowed to use this assistant.";
+
+/** Where a public request comes from: the page's origin (as the browser reports it) and the client's address. */
+export interface WidgetCaller {
+  origin: string | null;
+  clientAddress: string;
+}
+
+/**
+ * The public widget API, used without a credential by website visitors: an assistant by its UUID,
+ * conversations started on it and read and written by their UUID (the capability). Guards every
+ * request with the assistant's origin allow-list and the per-client and per-conversation limits.
+ */
+export class WidgetService {
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly parts: { pipeline: MessagePipeline; rateLimits: RateLimitsService },
+  ) {}
+
+  /** What the widget shows before a conversation starts; a deleted assistant is not found. */
+  async assistant(uuid: string) {
+    const assistant = isUuid(uuid)
+      ? await this.deps.db.prisma.assistant.findFirst({ where: { uuid, deletedAt: null } })
+      : null;
+    if (!assistant) throw new NotFoundError("Assistant");
+    return assistant;
+  }
+
+  async startConversation(
+    input: { assistantUuid: string; variables?: unknown },
+    caller: WidgetCaller,
+    report: RateLimitReporter,
+  ): Promise<{ conversation: Conversation; initialMessage: string }> {
+    await this.parts.rateLimits.consume("widgetStart", caller.clientAddress, report, TOO_MANY_CONVERSATIONS);
+    const assistant = await this.assistant(input.assistantUuid);
+    if (!originAllowed(assistant.allowedOrigins, caller.origin))
+      throw new AppError("FORBIDDEN", ORIGIN_NOT_ALLOWED);
+    const { variables } = parseInput(z.object({ variables: variablesInput }), { variables: input.variables });
+    const conversation = await this.deps.db.prisma.conversation.create({
+      data: {
+        accountId: assistant.accountId,
+        assistantId: assistant.id,
+        channel: "widget",
+        variables,
+        origin: caller.origin,
+      },
+    });
+    return { conversation, initialMessage: assistant.initialMessage };
+  }
+
+  /**
+   * A widget conversation by its UUID, which is the capability to read and write it, used from a
+   * page of `origin`: the assistant's allow-list, as it is now, applies to every request.
+   */
+  async conversation(id: string, origin: string | null): Promise<ConversationWithAssistant> {
+    const conversation = await this.parts.pipeline.conversation(id);
+    if (conversation?.channel !== "widget") throw new ConversationNotFoundError();
+    if (!originAllowed(conversation.assistant.allowedOrigins, origin))
+      throw new AppError("FORBIDDEN", ORIGIN_NOT_ALLOWED);
+    return conversation;
+  }
+
+  /** The conversation's messages, oldest first; the caller has passed `conversation`'s checks. */
+  messages(conversationId: string): Promise<Message[]> {
+    return this.parts.pipeline.messages(conversationId);
+  }
+
+  async sendMessage(
+    input: { conversationId: string; message: unknown },
+    caller: WidgetCaller,
+    report: RateLimitReporter,
+  ): Promise<MessageOutcome> {
+    await this.parts.rateLimits.consume("widgetMessage", caller.clientAddress, report, TOO_MANY_MESSAGES);
+    const { message } = parseInput(z.object({ message: messageText(WIDGET_MESSAGE_MAX) }), input);
+    const conversation = await this.conversation(input.conversationId, caller.origin);
+    await this.parts.rateLimits.consume("conversationMessage", conversation.id, report, TOO_MANY_MESSAGES);
+    return this.parts.pipeline.process(
+      conversation,
+      message,
+      {},
+      { price: this.deps.config.pricing.messagePrice, kind: "message_debit" },
+    );
+  }
+}
