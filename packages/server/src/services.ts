@@ -9,7 +9,7 @@ import { BillingService, ReservationSweep } from "./modules/billing/billing.serv
 import { CallsService } from "./modules/calls/calls.service.ts";
 import { CampaignsService } from "./modules/campaigns/campaigns.service.ts";
 import { ConversationsService } from "./modules/conversations/conversations.service.ts";
-import { KnowledgeService } from "./modules/knowledge/knowledge.service.ts";
+import { createKnowledge } from "./modules/knowledge/index.ts";
 import { LeadsService } from "./modules/leads/leads.service.ts";
 import {
   PhoneNumberReleaseSweep,
@@ -30,10 +30,10 @@ export type Services = ReturnType<typeof createServices>;
  */
 export function createServices(deps: ServiceDeps) {
   const jobs = createJobQueue(deps, deps.config.workerConcurrency);
-  const knowledge = new KnowledgeService(deps, jobs);
+  const { knowledgebases, documents, ingestion } = createKnowledge(deps, jobs);
   const rateLimits = new RateLimitsService(deps);
   const billing = new BillingService(deps);
-  const replyEngine = new ReplyEngine(deps, () => knowledge);
+  const replyEngine = new ReplyEngine(deps, () => knowledgebases);
   const conversations = new ConversationsService(deps, { billing, rateLimits, engine: replyEngine });
   // Numbers and their release sweep share one telephony provider.
   const telephony = new EmbeddedTelephonyProvider(deps.db.prisma);
@@ -46,7 +46,9 @@ export function createServices(deps: ServiceDeps) {
     accounts: new AccountsService(deps),
     apiKeys: new ApiKeysService(deps),
     jobs,
-    knowledge,
+    knowledgebases,
+    documents,
+    ingestion,
     voices: new VoicesService(deps),
     assistants: new AssistantsService(deps),
     phoneNumbers: new PhoneNumbersService(deps, telephony),
