@@ -437,6 +437,51 @@ describe("embeddings through an OpenAI-compatible service", () => {
       embeddings.server.close();
     }
   });
+
+  it("starts a document again after an unexpected failure, and fails it with the reason at the third start", async () => {
+    // Refuses every request with a 400, which the embedding client does not retry itself.
+    let requests = 0;
+    const refusing = createServer((request, response) => {
+      request.resume();
+      request.on("end", () => {
+        requests++;
+        response.writeHead(400, { "content-type": "application/json" });
+        response.end(
+          JSON.stringify({ error: { message: "model overloaded", type: "invalid_request_error" } }),
+        );
+      });
+    });
+    await new Promise<void>((resolve) => refusing.listen(0, "127.0.0.1", resolve));
+    const t = await startTestApp({
+      env: {
+        OPENAI_BASE_URL: `http://127.0.0.1:${(refusing.address() as AddressInfo).port}/v1`,
+        OPENAI_API_KEY: "test",
+      },
+    });
+    try {
+      const account = await t.createAccount();
+      const kb = await createKnowledgebase(t, account.apiKey);
+      const created = await restUpload<{ data: { id: number } }>(
+        t,
+        account.apiKey,
+        `/api/user/knowledgebases/${kb}/documents`,
+        { name: "Hours", type: "txt" },
+        { name: "hours.txt", content: new TextEncoder().encode("The museum opens at nine every day.") },
+      );
+      const id = created.body.data.id;
+      const document = await waitForDocument(t, account.apiKey, id, 60_000);
+      expect(document.status).toBe("FAILED");
+      expect(document.failureReason).toMatch(/^The embedding service failed: .*model overloaded/);
+      // One embedding request per start: the document's attempts are the only count of retries.
+      expect(requests).toBe(3);
+      const stored = await t.app.db.prisma.document.findUniqueOrThrow({ where: { id } });
+      expect(stored.attempts).toBe(3);
+      await expect.poll(() => t.app.services.ingestion.uploads.storedDocumentIds()).toEqual([]);
+    } finally {
+      await t.close();
+      refusing.close();
+    }
+  }, 90_000);
 });
 
 describe.runIf(testDatabaseKind() === "postgres")("several instances (PostgreSQL + Redis)", () => {
