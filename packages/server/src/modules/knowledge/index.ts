@@ -12,9 +12,6 @@ export type {
   DocumentProgress,
   KnowledgebaseProgress,
 } from "./documents/document-states.ts";
-export type { DocumentsService } from "./documents/documents.service.ts";
-export type { IngestionWorker } from "./ingestion/worker.ts";
-export type { KnowledgebasesService } from "./knowledgebases/knowledgebases.service.ts";
 export type { Passage, SearchMode } from "./knowledgebases/search.ts";
 
 /**

@@ -15,7 +15,7 @@ import { readWebsite } from "./website.ts";
  * The one retry policy: starts of processing (first run, retries after an unexpected error, and
  * resumptions after a stop or crash), counted in `document.attempts`, before a document is given up.
  */
-export const MAX_PROCESSING_ATTEMPTS = 3;
+const MAX_PROCESSING_ATTEMPTS = 3;
 const EMBED_BATCH = 64;
 /** Batches being written at once on PostgreSQL. */
 const STORE_CONCURRENCY = 2;
@@ -25,8 +25,8 @@ const PROGRESS_INTERVAL_MS = 250;
 const ABANDONED_GRACE_MS = 30_000;
 const SWEEP_INTERVAL_MS = 60_000;
 
-export const INGEST_TASK = "document.ingest";
-export const REEMBED_TASK = "document.reembed";
+const INGEST_TASK = "document.ingest";
+const REEMBED_TASK = "document.reembed";
 
 export type DocumentStage = "queued" | "fetching" | "parsing" | "chunking" | "embedding";
 
