@@ -91,7 +91,7 @@ async function rawSite(args: ChildArgs): Promise<Partial<CaseResult>> {
   };
 }
 
-/** The real path: an app over the given database, documents created through the knowledge service, processed by its worker. */
+/** The real path: an app over the given database, documents created through the documents service, processed by its worker. */
 async function ingest(args: ChildArgs): Promise<Partial<CaseResult>> {
   const { buildApp } = await import("../../packages/server/src/app.ts");
   const { loadConfig } = await import("../../packages/server/src/env.ts");
@@ -112,12 +112,12 @@ async function ingest(args: ChildArgs): Promise<Partial<CaseResult>> {
   });
   await app.listen(0, "127.0.0.1");
   try {
-    const knowledge = app.services.knowledge;
+    const { knowledgebases, documents } = app.services;
     const { account } = await app.services.accounts.create({
       email: `bench-${process.pid}@example.com`,
       password: "benchmark-pw",
     });
-    const kb = await knowledge.createKnowledgebase(account.id, { name: "Benchmark" });
+    const kb = await knowledgebases.create(account.id, { name: "Benchmark" });
     const filePath = args.pdfPath ?? args.textPath;
     const fileBytes = filePath ? readFileSync(filePath) : null;
     const idleRss = process.memoryUsage().rss;
@@ -143,11 +143,11 @@ async function ingest(args: ChildArgs): Promise<Partial<CaseResult>> {
         }));
     for (const input of inputs) {
       stop.enterStage("create");
-      const document = await knowledge.createDocument(account.id, kb.id, input);
+      const document = await documents.create(account.id, kb.id, input);
       let stage = "queued";
       stop.enterStage(stage);
       let stageStarted = performance.now();
-      for await (const event of await knowledge.watchDocument(account.id, document.id)) {
+      for await (const event of await documents.watch(account.id, document.id)) {
         const nextStage = event.status === "processing" ? (event.stage ?? stage) : event.status;
         if (nextStage !== stage) {
           const now = performance.now();

@@ -7,7 +7,7 @@ import { buildApp } from "../../packages/server/src/app.ts";
 import { loadConfig } from "../../packages/server/src/env.ts";
 import { createLogger } from "../../packages/server/src/logger.ts";
 import { LocalHashEmbedder, toVectorLiteral } from "../../packages/server/src/modules/embeddings/embedder.ts";
-import type { Passage, SearchMode } from "../../packages/server/src/modules/knowledge/knowledge.service.ts";
+import type { Passage, SearchMode } from "../../packages/server/src/modules/knowledge/index.ts";
 import { ProseGenerator, seededRandom } from "./fixtures.ts";
 import { percentile } from "./measure.ts";
 
@@ -83,11 +83,11 @@ export async function loadCorpus(app: App, options: { chunks: number; queries: n
     email: "retrieval@example.com",
     password: "benchmark-pw",
   });
-  const knowledge = app.services.knowledge;
-  const main = await knowledge.createKnowledgebase(account.id, { name: "Large" });
+  const knowledgebases = app.services.knowledgebases;
+  const main = await knowledgebases.create(account.id, { name: "Large" });
   const smalls = [];
   for (let index = 0; index < SMALL_KNOWLEDGEBASES; index++)
-    smalls.push(await knowledge.createKnowledgebase(account.id, { name: `Small ${index + 1}` }));
+    smalls.push(await knowledgebases.create(account.id, { name: `Small ${index + 1}` }));
   const plan = [
     { knowledgebaseId: main.id, count: options.chunks },
     ...smalls.map((kb) => ({ knowledgebaseId: kb.id, count: SMALL_KNOWLEDGEBASE_CHUNKS })),
@@ -268,7 +268,7 @@ export async function measureSearches(app: App, exactApp: App, corpus: Corpus) {
   const pool = app.db.pgPool!;
   for (const { id: knowledgebaseId, label, questions } of corpus.knowledgebases) {
     const search = (target: App, query: string, mode: SearchMode) =>
-      target.services.knowledge.search(corpus.accountId, knowledgebaseId, query, { limit: LIMIT, mode });
+      target.services.knowledgebases.search(corpus.accountId, knowledgebaseId, query, { limit: LIMIT, mode });
     // Warm both paths (connections, plans, pages in the buffer cache) before timing.
     for (const question of questions.slice(0, 2))
       for (const mode of MODES) {

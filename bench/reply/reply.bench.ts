@@ -124,12 +124,12 @@ async function benchStore(
       { accountId: account.id, userId: user.id },
       { name: "bench" },
     );
-    const kb = await app.services.knowledge.createKnowledgebase(account.id, { name: "Handbook" });
+    const kb = await app.services.knowledgebases.create(account.id, { name: "Handbook" });
     const text = Array.from(
       { length: 40 },
       (_, i) => `Topic ${i}: the shop handles request type ${i} within ${i + 1} days, Monday to Friday.`,
     ).join("\n\n");
-    const document = await app.services.knowledge.createDocument(account.id, kb.id, {
+    const document = await app.services.documents.create(account.id, kb.id, {
       name: "Handbook",
       type: "txt",
       file: new File([text], "handbook.txt", { type: "text/plain" }),

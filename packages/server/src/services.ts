@@ -9,7 +9,7 @@ import { BillingService, ReservationSweep } from "./modules/billing/index.ts";
 import { CallsService } from "./modules/calls/calls.service.ts";
 import { CampaignsService } from "./modules/campaigns/campaigns.service.ts";
 import { ConversationsService } from "./modules/conversations/index.ts";
-import { KnowledgeService } from "./modules/knowledge/knowledge.service.ts";
+import { createKnowledge } from "./modules/knowledge/index.ts";
 import { LeadsService } from "./modules/leads/leads.service.ts";
 import { MessagePipeline, ReplyEngine } from "./modules/message-pipeline/index.ts";
 import {
@@ -31,10 +31,10 @@ export type Services = ReturnType<typeof createServices>;
  */
 export function createServices(deps: ServiceDeps) {
   const jobs = createJobQueue(deps, deps.config.workerConcurrency);
-  const knowledge = new KnowledgeService(deps, jobs);
+  const { knowledgebases, documents, ingestion } = createKnowledge(deps, jobs);
   const rateLimits = new RateLimitsService(deps);
   const billing = new BillingService(deps);
-  const replyEngine = new ReplyEngine(deps, () => knowledge);
+  const replyEngine = new ReplyEngine(deps, () => knowledgebases);
   const messagePipeline = new MessagePipeline(deps, { billing, engine: replyEngine });
   // Numbers and their release sweep share one telephony provider.
   const telephony = new EmbeddedTelephonyProvider(deps.db.prisma);
@@ -47,7 +47,9 @@ export function createServices(deps: ServiceDeps) {
     accounts: new AccountsService(deps, { billing }),
     apiKeys: new ApiKeysService(deps),
     jobs,
-    knowledge,
+    knowledgebases,
+    documents,
+    ingestion,
     voices: new VoicesService(deps),
     assistants: new AssistantsService(deps),
     phoneNumbers: new PhoneNumbersService(deps, telephony),

@@ -9,7 +9,7 @@ import {
 } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import { type FieldErrors, ValidationError } from "./errors.ts";
-import { isUploadedFile } from "./modules/knowledge/file-types.ts";
+import { isUploadedFile } from "./modules/knowledge/ingestion/file-types.ts";
 import { isWellFormedText } from "./storable-text.ts";
 
 /*

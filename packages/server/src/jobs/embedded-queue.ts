@@ -122,7 +122,7 @@ export class EmbeddedJobQueue implements JobQueue {
     const prisma = this.deps.db.prisma;
     const signal = this.stopping.signal;
     try {
-      await definition.run(job.payload, { signal, attempt: job.attempts, maxAttempts: job.maxAttempts });
+      await definition.run(job.payload, { signal });
       await prisma.backgroundJob.delete({ where: { id: job.id } });
     } catch (error) {
       if (signal.aborted) {
@@ -135,7 +135,6 @@ export class EmbeddedJobQueue implements JobQueue {
       const message = error instanceof Error ? error.message : String(error);
       if (job.attempts >= job.maxAttempts) {
         this.deps.logger.error("job failed for good", { task: job.task, jobId: job.id, error });
-        await definition.onGiveUp?.(job.payload, error);
         await prisma.backgroundJob.delete({ where: { id: job.id } });
         return;
       }

@@ -72,13 +72,7 @@ export class GraphileJobQueue implements JobQueue {
     helpers: Parameters<Task>[1],
   ): Promise<void> {
     const signal = AbortSignal.any([this.stopping.signal, helpers.abortSignal]);
-    const { attempts, max_attempts: maxAttempts } = helpers.job;
-    try {
-      await definition.run(payload, { signal, attempt: attempts, maxAttempts });
-    } catch (error) {
-      if (!signal.aborted && attempts >= maxAttempts) await definition.onGiveUp?.(payload, error);
-      throw error;
-    }
+    await definition.run(payload, { signal });
   }
 
   private async workerUtils(): Promise<WorkerUtils> {

@@ -5,16 +5,12 @@ export type JobPayload = Record<string, unknown>;
 export interface JobContext {
   /** Aborted when the server stops: the job should end quickly; it runs again on the next start. */
   signal: AbortSignal;
-  attempt: number;
-  maxAttempts: number;
 }
 
 export interface TaskDefinition {
   run(payload: JobPayload, context: JobContext): Promise<void>;
-  /** Retries of an unexpected failure or interruption; default 3. */
+  /** How many times a job may run: a run that throws is retried after a pause, up to this; default 3. */
   maxAttempts?: number;
-  /** Called when the last attempt failed, so the task can record a lasting outcome. */
-  onGiveUp?(payload: JobPayload, error: unknown): Promise<void>;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { GraphQLError } from "graphql";
 import { builder } from "../../builder.ts";
-import { isUploadedFile } from "./file-types.ts";
-import type { DocumentProgress, KnowledgebaseProgress, Passage, SearchMode } from "./knowledge.service.ts";
+import type { DocumentProgress, KnowledgebaseProgress, Passage, SearchMode } from "./index.ts";
+import { isUploadedFile } from "./ingestion/file-types.ts";
 
 builder.scalarType("File", {
   description: "A file sent in a GraphQL multipart request (graphql-multipart-request-spec). Input only.",
@@ -123,7 +123,7 @@ builder.queryField("knowledgebases", (t) =>
     type: [Knowledgebase],
     description: "The account's knowledge bases, newest first (not paginated).",
     resolve: (query, _root, _args, context) =>
-      context.services.knowledge.listKnowledgebases(context.viewer.accountId, query),
+      context.services.knowledgebases.list(context.viewer.accountId, query),
   }),
 );
 
@@ -132,7 +132,7 @@ builder.queryField("knowledgebase", (t) =>
     type: Knowledgebase,
     args: { id: t.arg.int({ required: true }) },
     resolve: (query, _root, { id }, context) =>
-      context.services.knowledge.getKnowledgebase(context.viewer.accountId, id, query),
+      context.services.knowledgebases.get(context.viewer.accountId, id, query),
   }),
 );
 
@@ -148,7 +148,7 @@ builder.mutationField("createKnowledgebase", (t) =>
     type: Knowledgebase,
     args: { input: t.arg({ type: KnowledgebaseInput, required: true }) },
     resolve: (_query, _root, { input }, context) =>
-      context.services.knowledge.createKnowledgebase(context.viewer.accountId, input),
+      context.services.knowledgebases.create(context.viewer.accountId, input),
   }),
 );
 
@@ -157,7 +157,7 @@ builder.mutationField("updateKnowledgebase", (t) =>
     type: Knowledgebase,
     args: { id: t.arg.int({ required: true }), input: t.arg({ type: KnowledgebaseInput, required: true }) },
     resolve: (_query, _root, { id, input }, context) =>
-      context.services.knowledge.updateKnowledgebase(context.viewer.accountId, id, input),
+      context.services.knowledgebases.update(context.viewer.accountId, id, input),
   }),
 );
 
@@ -171,7 +171,7 @@ builder.mutationField("deleteKnowledgebase", (t) =>
     description: "Deletes the knowledge base with all its documents; assistants using it are detached.",
     args: { id: t.arg.int({ required: true }) },
     resolve: async (_root, { id }, context) => {
-      await context.services.knowledge.deleteKnowledgebase(context.viewer.accountId, id);
+      await context.services.knowledgebases.delete(context.viewer.accountId, id);
       return { deletedId: id };
     },
   }),
@@ -185,7 +185,7 @@ builder.queryField("documents", (t) =>
     description: "The documents of one knowledge base, newest first.",
     args: { knowledgebaseId: t.arg.int({ required: true }) },
     resolve: (_query, _root, { knowledgebaseId }, context) =>
-      context.services.knowledge.listDocuments(context.viewer.accountId, knowledgebaseId),
+      context.services.documents.list(context.viewer.accountId, knowledgebaseId),
   }),
 );
 
@@ -195,7 +195,7 @@ builder.queryField("document", (t) =>
     description: "One document; with knowledgebaseId, it must belong to that knowledge base.",
     args: { id: t.arg.int({ required: true }), knowledgebaseId: t.arg.int() },
     resolve: (_query, _root, { id, knowledgebaseId }, context) =>
-      context.services.knowledge.getDocument(context.viewer.accountId, id, knowledgebaseId ?? undefined),
+      context.services.documents.get(context.viewer.accountId, id, knowledgebaseId ?? undefined),
   }),
 );
 
@@ -230,7 +230,7 @@ builder.mutationField("createDocument", (t) =>
       input: t.arg({ type: CreateDocumentInput, required: true }),
     },
     resolve: (_query, _root, { knowledgebaseId, input }, context) =>
-      context.services.knowledge.createDocument(context.viewer.accountId, knowledgebaseId, input),
+      context.services.documents.create(context.viewer.accountId, knowledgebaseId, input),
   }),
 );
 
@@ -256,12 +256,7 @@ builder.mutationField("updateDocument", (t) =>
       input: t.arg({ type: UpdateDocumentInput, required: true }),
     },
     resolve: (_query, _root, { id, knowledgebaseId, input }, context) =>
-      context.services.knowledge.updateDocument(
-        context.viewer.accountId,
-        id,
-        input,
-        knowledgebaseId ?? undefined,
-      ),
+      context.services.documents.update(context.viewer.accountId, id, input, knowledgebaseId ?? undefined),
   }),
 );
 
@@ -271,11 +266,7 @@ builder.mutationField("deleteDocument", (t) =>
     description: "Deletes a document and its passages, even while it is processing.",
     args: { id: t.arg.int({ required: true }), knowledgebaseId: t.arg.int() },
     resolve: async (_root, { id, knowledgebaseId }, context) => {
-      await context.services.knowledge.deleteDocument(
-        context.viewer.accountId,
-        id,
-        knowledgebaseId ?? undefined,
-      );
+      await context.services.documents.delete(context.viewer.accountId, id, knowledgebaseId ?? undefined);
       return { deletedId: id };
     },
   }),
@@ -314,7 +305,7 @@ builder.queryField("searchKnowledgebase", (t) =>
       mode: t.arg({ type: SearchModeEnum, defaultValue: "hybrid" }),
     },
     resolve: (_root, { id, query, limit, mode }, context) =>
-      context.services.knowledge.search(context.viewer.accountId, id, query, {
+      context.services.knowledgebases.search(context.viewer.accountId, id, query, {
         limit: limit ?? 5,
         mode: (mode ?? "hybrid") as SearchMode,
       }),
@@ -360,8 +351,7 @@ builder.subscriptionField("documentStatus", (t) =>
     description:
       "The document's current state, then each change; completes once it is active, failed or deleted.",
     args: { id: t.arg.int({ required: true }) },
-    subscribe: (_root, { id }, context) =>
-      context.services.knowledge.watchDocument(context.viewer.accountId, id),
+    subscribe: (_root, { id }, context) => context.services.documents.watch(context.viewer.accountId, id),
     resolve: (event) => event,
   }),
 );
@@ -373,7 +363,7 @@ builder.subscriptionField("knowledgebaseStatus", (t) =>
       "The knowledge base's current status, then an event for each change of any of its documents.",
     args: { id: t.arg.int({ required: true }) },
     subscribe: (_root, { id }, context) =>
-      context.services.knowledge.watchKnowledgebase(context.viewer.accountId, id),
+      context.services.documents.watchKnowledgebase(context.viewer.accountId, id),
     resolve: (event) => event,
   }),
 );

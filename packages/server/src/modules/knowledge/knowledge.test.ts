@@ -169,7 +169,7 @@ describe("knowledge bases and documents", () => {
     expect(document).toMatchObject({ status: "ACTIVE", pagesDone: 3, pagesTotal: 3, failureReason: null });
     expect(document.chunkCount).toBeGreaterThanOrEqual(3);
     // The upload is removed once the finished status is committed, a moment after it shows.
-    await expect.poll(() => t.app.services.knowledge.uploads.storedDocumentIds()).not.toContain(id);
+    await expect.poll(() => t.app.services.ingestion.uploads.storedDocumentIds()).not.toContain(id);
 
     const search = await t.gql<{
       searchKnowledgebase: { content: string; source: string; documentId: number }[];
@@ -298,7 +298,7 @@ describe("knowledge bases and documents", () => {
 
     const documents = await t.rest<{ data: unknown[] }>("GET", path, { token: owner.apiKey });
     expect(documents.body.data).toEqual([]);
-    expect(await t.app.services.knowledge.uploads.storedDocumentIds()).toEqual([]);
+    expect(await t.app.services.ingestion.uploads.storedDocumentIds()).toEqual([]);
   });
 
   it("judges a file from its first 64 KB at upload and checks the whole file in the worker", async () => {

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestApp, type TestApp } from "../../../test/support/test-app.ts";
+import { startTestApp, type TestApp } from "../../../../test/support/test-app.ts";
 
 describe("upload store (files beside PGlite, parts in PostgreSQL)", () => {
   let t: TestApp;
@@ -10,7 +10,7 @@ describe("upload store (files beside PGlite, parts in PostgreSQL)", () => {
   beforeAll(async () => {
     t = await startTestApp();
     accountId = (await t.createAccount()).accountId;
-    knowledgebaseId = (await t.app.services.knowledge.createKnowledgebase(accountId, { name: "Store" })).id;
+    knowledgebaseId = (await t.app.services.knowledgebases.create(accountId, { name: "Store" })).id;
   });
   afterAll(() => t.close());
 
@@ -26,7 +26,7 @@ describe("upload store (files beside PGlite, parts in PostgreSQL)", () => {
       content.subarray(index * 65_536, (index + 1) * 65_536),
     );
     const document = await documentRow(content.length);
-    const uploads = t.app.services.knowledge.uploads;
+    const uploads = t.app.services.ingestion.uploads;
     await uploads.save(document.id, new File(chunks, "scan.pdf"));
 
     expect((await uploads.read(document.id, content.length))?.equals(content)).toBe(true);
@@ -40,7 +40,7 @@ describe("upload store (files beside PGlite, parts in PostgreSQL)", () => {
   });
 
   it("removes uploads of finished or deleted documents and keeps those still processing", async () => {
-    const uploads = t.app.services.knowledge.uploads;
+    const uploads = t.app.services.ingestion.uploads;
     const [waiting, finished, deleted] = await Promise.all([documentRow(5), documentRow(5), documentRow(5)]);
     for (const document of [waiting, finished, deleted])
       await uploads.save(document.id, new File(["hello"], "note.txt"));

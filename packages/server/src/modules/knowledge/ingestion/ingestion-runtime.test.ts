@@ -9,18 +9,18 @@ import {
   makePdf,
   restUpload,
   waitForDocument,
-} from "../../../test/fixtures/knowledge.ts";
-import { subscribeWs } from "../../../test/support/subscriptions.ts";
+} from "../../../../test/fixtures/knowledge.ts";
+import { subscribeWs } from "../../../../test/support/subscriptions.ts";
 import {
   freshDatabase,
   startTestApp,
   type TestApp,
   testConfig,
   testDatabaseKind,
-} from "../../../test/support/test-app.ts";
-import { buildApp } from "../../app.ts";
-import type { DatabaseTarget } from "../../db/client.ts";
-import { createLogger } from "../../logger.ts";
+} from "../../../../test/support/test-app.ts";
+import { buildApp } from "../../../app.ts";
+import type { DatabaseTarget } from "../../../db/client.ts";
+import { createLogger } from "../../../logger.ts";
 
 /** A database that outlives one app: a PGlite directory, or a PostgreSQL database. */
 async function persistentDatabase(): Promise<{ target: DatabaseTarget; drop(): Promise<void> }> {
@@ -114,30 +114,30 @@ describe("processing across restarts", () => {
       { accountId: account.id, userId: user.id },
       { name: "t" },
     );
-    const kb = await first.services.knowledge.createKnowledgebase(account.id, { name: "Manuals" });
+    const kb = await first.services.knowledgebases.create(account.id, { name: "Manuals" });
     const pdf = await makePdf([
       ["The ferry leaves the harbour at seven."],
       ["Bicycles travel free of charge."],
     ]);
-    const created = await first.services.knowledge.createDocument(account.id, kb.id, {
+    const created = await first.services.documents.create(account.id, kb.id, {
       name: "Ferry",
       type: "pdf",
       file: new File([pdf], "ferry.pdf"),
     });
-    expect(await first.services.knowledge.uploads.storedDocumentIds()).toEqual([created.id]);
+    expect(await first.services.ingestion.uploads.storedDocumentIds()).toEqual([created.id]);
     await first.close();
 
     const second = await startTestApp({ database: database.target });
     try {
       const document = await waitForDocument(second, token, created.id, 25_000);
       expect(document).toMatchObject({ status: "ACTIVE", pagesTotal: 2 });
-      const [passage] = await second.app.services.knowledge.search(account.id, kb.id, "bicycles", {
+      const [passage] = await second.app.services.knowledgebases.search(account.id, kb.id, "bicycles", {
         limit: 1,
         mode: "keyword",
       });
       expect(passage).toMatchObject({ source: "page 2" });
       // The upload is removed once the finished status is committed, a moment after it shows.
-      await expect.poll(() => second.app.services.knowledge.uploads.storedDocumentIds()).toEqual([]);
+      await expect.poll(() => second.app.services.ingestion.uploads.storedDocumentIds()).toEqual([]);
     } finally {
       await second.close();
       await database.drop();
@@ -164,14 +164,14 @@ describe("processing across restarts", () => {
       // The upload is deleted just after the status turns active: wait for it, or it would take the new one.
       for (
         let tries = 0;
-        (await t.app.services.knowledge.uploads.storedDocumentIds()).includes(retried);
+        (await t.app.services.ingestion.uploads.storedDocumentIds()).includes(retried);
         tries++
       ) {
         expect(tries).toBeLessThan(200);
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
       // What a crash leaves behind: still "processing" with its upload, silent since long before the time limit.
-      await t.app.services.knowledge.uploads.save(
+      await t.app.services.ingestion.uploads.save(
         retried,
         new File(["The retried keeps the archive."], "retried.txt"),
       );
@@ -181,7 +181,7 @@ describe("processing across restarts", () => {
         given,
         retried,
       );
-      await t.app.services.knowledge.resumeAbandoned();
+      await t.app.services.ingestion.resumeAbandoned();
       const failed = await waitForDocument(t, account.apiKey, given);
       expect(failed.status).toBe("FAILED");
       expect(failed.failureReason).toContain("interrupted 3 times");
@@ -252,7 +252,7 @@ describe("adversarial documents", () => {
         _max: { tokenCount: true },
       });
       expect(longest._max.tokenCount).toBeLessThanOrEqual(300);
-      const [passage] = await t.app.services.knowledge.search(account.accountId, kb, "lighthouse", {
+      const [passage] = await t.app.services.knowledgebases.search(account.accountId, kb, "lighthouse", {
         limit: 1,
         mode: "keyword",
       });
@@ -290,7 +290,7 @@ describe("adversarial documents", () => {
     const second = await startTestApp({ database: database.target, env });
     try {
       expect(await queuedJobs(second.app)).toBe(0);
-      await second.app.services.knowledge.resumeAbandoned();
+      await second.app.services.ingestion.resumeAbandoned();
       expect(await queuedJobs(second.app)).toBe(0);
       const row = await second.app.db.prisma.document.findUniqueOrThrow({ where: { id } });
       expect(row).toMatchObject({ status: "failed", attempts: 1 });
@@ -312,8 +312,8 @@ describe("adversarial documents", () => {
       { accountId: account.id, userId: user.id },
       { name: "t" },
     );
-    const kb = await first.services.knowledge.createKnowledgebase(account.id, { name: "Notes" });
-    const created = await first.services.knowledge.createDocument(account.id, kb.id, {
+    const kb = await first.services.knowledgebases.create(account.id, { name: "Notes" });
+    const created = await first.services.documents.create(account.id, kb.id, {
       name: "Crasher",
       type: "txt",
       file: new File(["The archive closes at noon."], "crasher.txt"),
@@ -421,7 +421,7 @@ describe("embeddings through an OpenAI-compatible service", () => {
       );
       expect(embeddings.requests.length).toBeGreaterThanOrEqual(2);
 
-      const passages = await remote.app.services.knowledge.search(
+      const passages = await remote.app.services.knowledgebases.search(
         account.accountId,
         kb,
         "family ticket passes",
@@ -437,6 +437,51 @@ describe("embeddings through an OpenAI-compatible service", () => {
       embeddings.server.close();
     }
   });
+
+  it("starts a document again after an unexpected failure, and fails it with the reason at the third start", async () => {
+    // Refuses every request with a 400, which the embedding client does not retry itself.
+    let requests = 0;
+    const refusing = createServer((request, response) => {
+      request.resume();
+      request.on("end", () => {
+        requests++;
+        response.writeHead(400, { "content-type": "application/json" });
+        response.end(
+          JSON.stringify({ error: { message: "model overloaded", type: "invalid_request_error" } }),
+        );
+      });
+    });
+    await new Promise<void>((resolve) => refusing.listen(0, "127.0.0.1", resolve));
+    const t = await startTestApp({
+      env: {
+        OPENAI_BASE_URL: `http://127.0.0.1:${(refusing.address() as AddressInfo).port}/v1`,
+        OPENAI_API_KEY: "test",
+      },
+    });
+    try {
+      const account = await t.createAccount();
+      const kb = await createKnowledgebase(t, account.apiKey);
+      const created = await restUpload<{ data: { id: number } }>(
+        t,
+        account.apiKey,
+        `/api/user/knowledgebases/${kb}/documents`,
+        { name: "Hours", type: "txt" },
+        { name: "hours.txt", content: new TextEncoder().encode("The museum opens at nine every day.") },
+      );
+      const id = created.body.data.id;
+      const document = await waitForDocument(t, account.apiKey, id, 60_000);
+      expect(document.status).toBe("FAILED");
+      expect(document.failureReason).toMatch(/^The embedding service failed: .*model overloaded/);
+      // One embedding request per start: the document's attempts are the only count of retries.
+      expect(requests).toBe(3);
+      const stored = await t.app.db.prisma.document.findUniqueOrThrow({ where: { id } });
+      expect(stored.attempts).toBe(3);
+      await expect.poll(() => t.app.services.ingestion.uploads.storedDocumentIds()).toEqual([]);
+    } finally {
+      await t.close();
+      refusing.close();
+    }
+  }, 90_000);
 });
 
 describe.runIf(testDatabaseKind() === "postgres")("several instances (PostgreSQL + Redis)", () => {

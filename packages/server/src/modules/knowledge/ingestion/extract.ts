@@ -1,7 +1,7 @@
 import { Worker } from "node:worker_threads";
 import mammoth from "mammoth";
+import { IngestionFailure } from "./failure.ts";
 import { decodeUtf8Text, type FileDocumentType } from "./file-types.ts";
-import { IngestionFailure } from "./ingestion-failure.ts";
 import type { PdfWorkerInput, PdfWorkerMessage } from "./pdf-worker.ts";
 
 /** A piece of a source with where it came from ("page 3", a URL): chunks keep it. */

@@ -1,7 +1,7 @@
 import { subscribe, unsubscribe } from "node:diagnostics_channel";
 import type { Worker } from "node:worker_threads";
 import { describe, expect, it } from "vitest";
-import { makePdf } from "../../../test/fixtures/knowledge.ts";
+import { makePdf } from "../../../../test/fixtures/knowledge.ts";
 import { extractPdf } from "./extract.ts";
 
 /** Full pages of text: a few hundred milliseconds of pdf.js work in all. */

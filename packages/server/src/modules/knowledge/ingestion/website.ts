@@ -1,9 +1,9 @@
 import { createRequire } from "node:module";
 import { Readability } from "@mozilla/readability";
 import { parseHTML } from "linkedom";
-import { OutboundRequestError, safeFetch } from "../../net/safe-fetch.ts";
+import { OutboundRequestError, safeFetch } from "../../../net/safe-fetch.ts";
 import type { ExtractProgress, Section } from "./extract.ts";
-import { IngestionFailure } from "./ingestion-failure.ts";
+import { IngestionFailure } from "./failure.ts";
 
 // robots-parser is CommonJS with a default-export declaration that ESM typing cannot call.
 const robotsParser = createRequire(import.meta.url)("robots-parser") as (

@@ -1,66 +1,143 @@
 import { setImmediate as nextTurn } from "node:timers/promises";
-import type { ServiceDeps } from "../../deps.ts";
-import type { Prisma } from "../../generated/prisma/client.ts";
-import type { JobContext } from "../../jobs/index.ts";
-import { storableText } from "../../storable-text.ts";
-import { type Embedder, nonAsciiWords, toVectorLiteral } from "../embeddings/embedder.ts";
+import type { Lifecycle, ServiceDeps } from "../../../deps.ts";
+import type { Document, Prisma } from "../../../generated/prisma/client.ts";
+import type { JobContext, JobQueue } from "../../../jobs/index.ts";
+import { storableText } from "../../../storable-text.ts";
+import { type Embedder, nonAsciiWords, toVectorLiteral } from "../../embeddings/embedder.ts";
 import { type Chunk, chunkSectionsInTurns } from "./chunking.ts";
 import { extractFile, type Section } from "./extract.ts";
+import { IngestionFailure } from "./failure.ts";
 import { detectFileType } from "./file-types.ts";
-import { IngestionFailure } from "./ingestion-failure.ts";
 import type { UploadStore } from "./upload-store.ts";
 import { readWebsite } from "./website.ts";
 
-/** Starts of processing (first run plus resumptions after a stop or crash) before a document is given up. */
-export const MAX_PROCESSING_ATTEMPTS = 3;
+/**
+ * The one retry policy: starts of processing (first run, retries after an unexpected error, and
+ * resumptions after a stop or crash), counted in `document.attempts`, before a document is given up.
+ */
+const MAX_PROCESSING_ATTEMPTS = 3;
 const EMBED_BATCH = 64;
 /** Batches being written at once on PostgreSQL. */
 const STORE_CONCURRENCY = 2;
 /** Progress is stored and published at most this often, so a 500-page PDF does not mean 500 writes. */
 const PROGRESS_INTERVAL_MS = 250;
+/** How long past the hard time limit a silent "processing" document is taken for abandoned. */
+const ABANDONED_GRACE_MS = 30_000;
+const SWEEP_INTERVAL_MS = 60_000;
 
-export interface IngestionHooks {
-  markStage(documentId: number, data: Prisma.DocumentUpdateManyMutationInput): Promise<void>;
-  finish(
-    documentId: number,
-    outcome: { status: "active"; chunkCount: number } | { status: "failed"; failureReason: string },
-  ): Promise<void>;
+const INGEST_TASK = "document.ingest";
+const REEMBED_TASK = "document.reembed";
+
+export type DocumentStage = "queued" | "fetching" | "parsing" | "chunking" | "embedding";
+
+export interface ProgressReport {
+  stage?: DocumentStage;
+  pagesDone?: number;
+  pagesTotal?: number;
+  chunkCount?: number;
+}
+
+export type IngestionOutcome =
+  | { status: "active"; chunkCount: number }
+  | { status: "failed"; failureReason: string };
+
+/**
+ * How ingestion reports on a document to the owner of its state (the documents part), which alone
+ * writes its status and progress, recounts its knowledge base and publishes the change. Every write
+ * applies only while the document is still processing, so a deleted or finished document stays so.
+ */
+export interface IngestionReporter {
+  /** Counts a start and clears the progress of an earlier run; null when deleted or no longer processing. */
+  begin(documentId: number): Promise<Document | null>;
+  report(documentId: number, progress: ProgressReport): Promise<void>;
+  finish(documentId: number, outcome: IngestionOutcome): Promise<void>;
+  exists(documentId: number): Promise<boolean>;
+  /** Documents still processing with no word from their worker since `before`. */
+  silentSince(before: Date): Promise<{ id: number; attempts: number }[]>;
 }
 
 /**
- * The background processing of one document: read the source, extract text, cut passages, embed
- * them and store them for vector and full-text search. Runs from the job queue, never in a request.
+ * The background processing of documents: read the source, extract text, cut passages, embed them
+ * and store them for vector and full-text search. Runs from the job queue, never in a request; a
+ * sweep requeues documents whose worker was lost.
  */
-export class DocumentIngestion {
+export class IngestionWorker implements Lifecycle {
+  private sweepTimer: NodeJS.Timeout | null = null;
+
   constructor(
     private readonly deps: ServiceDeps,
+    private readonly jobs: JobQueue,
     private readonly embedder: Embedder,
-    private readonly uploads: UploadStore,
-    private readonly hooks: IngestionHooks,
-  ) {}
+    /** Uploaded files waiting for their document to be processed. */
+    readonly uploads: UploadStore,
+    private readonly documents: IngestionReporter,
+  ) {
+    jobs.define(INGEST_TASK, {
+      // The document's attempts decide (see `process`); each run counts one before it can fail, so
+      // the queue's own limit, the same number, is never the one reached.
+      maxAttempts: MAX_PROCESSING_ATTEMPTS,
+      run: (payload, context) => this.process(Number(payload.documentId), context),
+    });
+    jobs.define(REEMBED_TASK, {
+      run: (payload, context) => this.reembed(Number(payload.documentId), context.signal),
+    });
+  }
+
+  /** Queues a document for processing; a document already waiting is not queued twice. */
+  async queue(documentId: number): Promise<void> {
+    await this.jobs.enqueue(INGEST_TASK, { documentId }, { key: `document:${documentId}` });
+  }
+
+  async start(): Promise<void> {
+    await this.resumeAbandoned();
+    await this.uploads.removeOrphans();
+    await this.queueReembedding();
+    this.sweepTimer = setInterval(() => {
+      Promise.all([this.resumeAbandoned(), this.uploads.removeOrphans()]).catch((error: unknown) =>
+        this.deps.logger.error("document sweep failed", { error }),
+      );
+    }, SWEEP_INTERVAL_MS);
+    this.sweepTimer.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.sweepTimer) clearInterval(this.sweepTimer);
+    this.sweepTimer = null;
+    await this.uploads.close();
+  }
+
+  /**
+   * Documents still "processing" long after the hard time limit lost their worker (a crash, or a
+   * queue that lost the job): they are queued again, or failed with a reason after too many starts.
+   */
+  async resumeAbandoned(): Promise<void> {
+    const cutoff = new Date(Date.now() - this.deps.config.documentTimeoutSeconds * 1000 - ABANDONED_GRACE_MS);
+    for (const document of await this.documents.silentSince(cutoff)) {
+      if (document.attempts >= MAX_PROCESSING_ATTEMPTS) {
+        await this.documents.finish(document.id, {
+          status: "failed",
+          failureReason: interrupted(document.attempts),
+        });
+      } else {
+        this.deps.logger.warn("resuming an abandoned document", { documentId: document.id });
+        await this.documents.report(document.id, { stage: "queued" });
+        await this.queue(document.id);
+      }
+    }
+  }
 
   async process(documentId: number, job: JobContext): Promise<void> {
     const prisma = this.deps.db.prisma;
-    const { count } = await prisma.document.updateMany({
-      where: { id: documentId, status: "processing" },
-      data: {
-        attempts: { increment: 1 },
-        startedAt: new Date(),
-        pagesDone: 0,
-        pagesTotal: null,
-        chunkCount: 0,
-      },
-    });
+    const document = await this.documents.begin(documentId);
     // Deleted, or already finished by an earlier run of a duplicated job.
-    if (count === 0) return;
-    const document = await prisma.document.findUniqueOrThrow({ where: { id: documentId } });
+    if (!document) return;
     // Each start is counted before any work: a document whose processing takes the whole process
     // down (killed, out of memory) would otherwise be started again after every restart, forever.
     // The embedded queue unlocks such a job at start without knowing it ever ran.
     if (document.attempts > MAX_PROCESSING_ATTEMPTS) {
-      return this.hooks.finish(documentId, {
+      return this.documents.finish(documentId, {
         status: "failed",
-        failureReason: `Processing was interrupted ${document.attempts - 1} times (the server stopped or crashed) and was given up.`,
+        failureReason: interrupted(document.attempts - 1),
       });
     }
     const timeoutMs = this.deps.config.documentTimeoutSeconds * 1000;
@@ -70,34 +147,36 @@ export class DocumentIngestion {
     try {
       // A resumed run starts over: passages of an interrupted run are incomplete.
       await prisma.documentChunk.deleteMany({ where: { documentId } });
-      await this.hooks.markStage(documentId, { stage: document.type === "website" ? "fetching" : "parsing" });
+      await this.documents.report(documentId, {
+        stage: document.type === "website" ? "fetching" : "parsing",
+      });
       const sections = (await this.readSource(document, signal)).map((section) => ({
         ...section,
         text: storableText(section.text),
       }));
       signal.throwIfAborted();
-      await this.hooks.markStage(documentId, { stage: "chunking" });
+      await this.documents.report(documentId, { stage: "chunking" });
       const chunks = await chunkSectionsInTurns(sections, signal);
       if (chunks.length === 0) throw new IngestionFailure("No text was found in the document.");
-      await this.hooks.markStage(documentId, { stage: "embedding", chunkCount: 0 });
+      await this.documents.report(documentId, { stage: "embedding", chunkCount: 0 });
       await this.storeChunks(document.id, document.knowledgebaseId, chunks, signal);
-      await this.hooks.finish(documentId, { status: "active", chunkCount: chunks.length });
+      await this.documents.finish(documentId, { status: "active", chunkCount: chunks.length });
     } catch (error) {
       if (job.signal.aborted) throw error;
-      const stillThere = await prisma.document.count({ where: { id: documentId } });
-      if (stillThere === 0) return;
+      if (!(await this.documents.exists(documentId))) return;
       if (deadline.aborted) {
-        return this.hooks.finish(documentId, {
+        return this.documents.finish(documentId, {
           status: "failed",
           failureReason: `Processing took longer than ${this.deps.config.documentTimeoutSeconds} seconds and was stopped.`,
         });
       }
       if (error instanceof IngestionFailure) {
-        return this.hooks.finish(documentId, { status: "failed", failureReason: error.message });
+        return this.documents.finish(documentId, { status: "failed", failureReason: error.message });
       }
-      this.deps.logger.error("document processing failed", { documentId, attempt: job.attempt, error });
-      if (job.attempt < job.maxAttempts) throw error;
-      await this.hooks.finish(documentId, { status: "failed", failureReason: describeUnexpected(error) });
+      this.deps.logger.error("document processing failed", { documentId, attempt: document.attempts, error });
+      // Thrown, the job is run again by the queue after a pause; that run is the next start.
+      if (document.attempts < MAX_PROCESSING_ATTEMPTS) throw error;
+      await this.documents.finish(documentId, { status: "failed", failureReason: describeUnexpected(error) });
     }
   }
 
@@ -128,6 +207,23 @@ export class DocumentIngestion {
     }
   }
 
+  /** Passages embedded by another embedder than the configured one are embedded again, in the background. */
+  private async queueReembedding(): Promise<void> {
+    const stale = await this.deps.db.prisma.documentChunk.findMany({
+      where: {
+        OR: [{ embedder: { not: this.embedder.id } }, { embedder: null }],
+        document: { status: "active" },
+      },
+      distinct: ["documentId"],
+      select: { documentId: true },
+    });
+    for (const { documentId } of stale) {
+      await this.jobs.enqueue(REEMBED_TASK, { documentId }, { key: `reembed:${documentId}` });
+    }
+    if (stale.length > 0)
+      this.deps.logger.info("re-embedding documents", { count: stale.length, embedder: this.embedder.id });
+  }
+
   private async readSource(
     document: {
       id: number;
@@ -144,7 +240,7 @@ export class DocumentIngestion {
       const now = Date.now();
       if (now - lastReport < PROGRESS_INTERVAL_MS && pagesDone < pagesTotal) return;
       lastReport = now;
-      await this.hooks.markStage(document.id, { pagesDone, pagesTotal });
+      await this.documents.report(document.id, { pagesDone, pagesTotal });
     };
     if (document.type === "website") {
       const source = document.url
@@ -155,7 +251,7 @@ export class DocumentIngestion {
         signal,
         onProgress,
       });
-      await this.hooks.markStage(document.id, { stage: "parsing" });
+      await this.documents.report(document.id, { stage: "parsing" });
       return sections;
     }
     const content = await this.uploads.read(document.id, document.sizeBytes ?? 0);
@@ -187,7 +283,7 @@ export class DocumentIngestion {
       if (failure) throw failure.error;
       if (Date.now() - lastReport >= PROGRESS_INTERVAL_MS) {
         lastReport = Date.now();
-        await this.hooks.markStage(documentId, { chunkCount: stored });
+        await this.documents.report(documentId, { chunkCount: stored });
       }
     };
     try {
@@ -225,7 +321,7 @@ export class DocumentIngestion {
       // An abort or a failed batch must not leave writes running behind the caller's back.
       await Promise.allSettled(writing);
     }
-    await this.hooks.markStage(documentId, { chunkCount: stored });
+    await this.documents.report(documentId, { chunkCount: stored });
   }
 
   /**
@@ -273,6 +369,10 @@ class EmbeddingServiceError extends Error {
     });
     this.name = "EmbeddingServiceError";
   }
+}
+
+function interrupted(times: number): string {
+  return `Processing was interrupted ${times} times (the server stopped or crashed) and was given up.`;
 }
 
 function describeUnexpected(error: unknown): string {

@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, open, readdir, readFile, rename, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Database } from "../../db/client.ts";
+import type { Database } from "../../../db/client.ts";
 import type { UploadedFile } from "./file-types.ts";
 
 /**

@@ -1,5 +1,5 @@
-import type { Database } from "../../db/client.ts";
-import { type Embedder, nonAsciiWords, toVectorLiteral, words } from "../embeddings/embedder.ts";
+import type { Database } from "../../../db/client.ts";
+import { type Embedder, nonAsciiWords, toVectorLiteral, words } from "../../embeddings/embedder.ts";
 
 export type SearchMode = "vector" | "keyword" | "hybrid";
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freshDatabase, startTestApp, type TestApp } from "../../../test/support/test-app.ts";
-import type { DatabaseTarget } from "../../db/client.ts";
-import { LocalHashEmbedder, nonAsciiWords, toVectorLiteral } from "../embeddings/embedder.ts";
+import { freshDatabase, startTestApp, type TestApp } from "../../../../test/support/test-app.ts";
+import type { DatabaseTarget } from "../../../db/client.ts";
+import { LocalHashEmbedder, nonAsciiWords, toVectorLiteral } from "../../embeddings/embedder.ts";
 import type { Passage, SearchMode } from "./search.ts";
 
 const QUERY_WORDS = ["lighthouse", "keeper", "lantern", "harbour", "storm", "beacon", "fog", "signal"];
@@ -55,7 +55,7 @@ describe("knowledge search through the indexes", () => {
   };
 
   const search = (knowledgebaseId: number, query: string, limit: number, mode: SearchMode) =>
-    t.app.services.knowledge.search(accountId, knowledgebaseId, query, { limit, mode });
+    t.app.services.knowledgebases.search(accountId, knowledgebaseId, query, { limit, mode });
 
   beforeAll(async () => {
     const fresh = await freshDatabase();
@@ -68,9 +68,9 @@ describe("knowledge search through the indexes", () => {
     // PGlite has one session: setting it there covers every query of the app.
     if (t.app.db.kind === "pglite") await t.app.db.prisma.$executeRawUnsafe("SET enable_sort = off");
     accountId = (await t.createAccount()).accountId;
-    const knowledge = t.app.services.knowledge;
-    const big = await knowledge.createKnowledgebase(accountId, { name: "Big" });
-    tiny = (await knowledge.createKnowledgebase(accountId, { name: "Tiny" })).id;
+    const knowledgebases = t.app.services.knowledgebases;
+    const big = await knowledgebases.create(accountId, { name: "Big" });
+    tiny = (await knowledgebases.create(accountId, { name: "Tiny" })).id;
     // 400 passages holding every query word: all nearer to the question than any passage of Tiny.
     await insertDocument(
       big.id,

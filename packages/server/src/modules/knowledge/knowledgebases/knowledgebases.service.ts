@@ -1,0 +1,107 @@
+import { z } from "zod";
+import type { Lifecycle, ServiceDeps } from "../../../deps.ts";
+import { NotFoundError, ValidationError } from "../../../errors.ts";
+import type { Prisma } from "../../../generated/prisma/client.ts";
+import { optionalString, parseInput, requiredString } from "../../../validation.ts";
+import type { UploadStore } from "../ingestion/upload-store.ts";
+import type { KnowledgeSearch, Passage, SearchMode } from "./search.ts";
+
+const KnowledgebaseInput = z.object({
+  name: requiredString("name"),
+  description: optionalString("description"),
+});
+
+const KnowledgebaseUpdate = z.object({
+  name: requiredString("name").optional(),
+  description: optionalString("description"),
+});
+
+/**
+ * Knowledge bases and retrieval from them. Every method is scoped to an account: another account's
+ * knowledge base is not found.
+ */
+export class KnowledgebasesService implements Lifecycle {
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly retrieval: KnowledgeSearch,
+    private readonly uploads: UploadStore,
+  ) {}
+
+  list(accountId: number, query: { include?: Prisma.KnowledgebaseInclude } = {}) {
+    return this.deps.db.prisma.knowledgebase.findMany({
+      ...query,
+      where: { accountId },
+      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    });
+  }
+
+  async get(accountId: number, id: number, query: { include?: Prisma.KnowledgebaseInclude } = {}) {
+    const knowledgebase = await this.deps.db.prisma.knowledgebase.findFirst({
+      ...query,
+      where: { id, accountId },
+    });
+    if (!knowledgebase) throw new NotFoundError("Knowledgebase");
+    return knowledgebase;
+  }
+
+  async create(accountId: number, input: { name?: unknown; description?: unknown }) {
+    const { name, description } = parseInput(KnowledgebaseInput, input);
+    const knowledgebase = await this.deps.db.prisma.knowledgebase.create({
+      data: { accountId, name, description: description ?? "" },
+    });
+    this.deps.logger.info("knowledgebase created", { accountId, knowledgebaseId: knowledgebase.id });
+    return knowledgebase;
+  }
+
+  async update(accountId: number, id: number, input: { name?: unknown; description?: unknown }) {
+    const changes = parseInput(KnowledgebaseUpdate, input);
+    await this.get(accountId, id);
+    return this.deps.db.prisma.knowledgebase.update({
+      where: { id },
+      data: {
+        ...(changes.name !== undefined ? { name: changes.name } : {}),
+        ...(changes.description !== undefined ? { description: changes.description } : {}),
+      },
+    });
+  }
+
+  /** Deletes the knowledge base with its documents and passages; assistants using it lose the link. */
+  async delete(accountId: number, id: number): Promise<void> {
+    const waiting = await this.deps.db.prisma.document.findMany({
+      where: { knowledgebaseId: id, accountId, status: "processing", type: { not: "website" } },
+      select: { id: true },
+    });
+    const { count } = await this.deps.db.prisma.knowledgebase.deleteMany({ where: { id, accountId } });
+    if (count === 0) throw new NotFoundError("Knowledgebase");
+    for (const document of waiting) await this.uploads.delete(document.id);
+    this.deps.logger.info("knowledgebase deleted", { accountId, knowledgebaseId: id });
+  }
+
+  /**
+   * Ranked passages of a knowledge base for a question. `vector` compares embeddings, `keyword` uses
+   * PostgreSQL full-text search, `hybrid` fuses both rankings (reciprocal rank fusion).
+   */
+  async search(
+    accountId: number,
+    knowledgebaseId: number,
+    query: string,
+    options: { limit?: number; mode?: SearchMode } = {},
+  ): Promise<Passage[]> {
+    const limit = options.limit ?? 5;
+    const fields: Record<string, string[]> = {};
+    if (!query.trim()) fields.query = ["The query field is required."];
+    else if (query.length > 2000)
+      fields.query = ["The query field must not be greater than 2000 characters."];
+    if (!Number.isInteger(limit) || limit < 1 || limit > 50)
+      fields.limit = ["The limit field must be between 1 and 50."];
+    if (Object.keys(fields).length > 0) throw new ValidationError(fields);
+    await this.get(accountId, knowledgebaseId);
+    return this.retrieval.search(knowledgebaseId, query.trim(), limit, options.mode ?? "hybrid");
+  }
+
+  async start(): Promise<void> {
+    await this.retrieval.ensureVectorIndex();
+  }
+
+  stop(): void {}
+}
