@@ -14,7 +14,8 @@ const PhoneNumberKindRef = builder.enumType("PhoneNumberKind", {
 });
 
 const SubscriptionStatusRef = spelledEnum("SubscriptionStatus", SUBSCRIPTION_STATUSES, {
-  description: "active, cancelled (release scheduled) or none (SIP and caller ID, which have no subscription).",
+  description:
+    "active, cancelled (release scheduled) or none (SIP and caller ID, which have no subscription).",
 });
 
 export const PhoneNumberRef = builder.prismaObject("PhoneNumber", {
