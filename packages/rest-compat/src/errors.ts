@@ -1,4 +1,5 @@
 import type { GraphQLFormattedError } from "graphql";
+import { unknownEnumValueMessage } from "./enums.ts";
 import { snakeCasePath } from "./format.ts";
 
 /** The one place where error codes become HTTP statuses. Unknown codes are server errors. */
@@ -69,10 +70,13 @@ function variableCoercionError(message: string): RestError | null {
   path = path.replace(/^input\./, "");
   const field = snakeCasePath(path);
   const label = field.split(".").pop()!.replaceAll("_", " ");
+  const enumType = missing ? undefined : /does not exist in "(\w+)" enum/.exec(detail)?.[1];
   const expected = missing ? "" : detail.match(/(String|Int|Float|Boolean)/)?.[1];
   const text = missing
     ? `The ${label} field is required.`
-    : `The ${label} field must be ${expectedWords[expected ?? ""] ?? "a valid value"}.`;
+    : enumType
+      ? unknownEnumValueMessage(enumType, label)
+      : `The ${label} field must be ${expectedWords[expected ?? ""] ?? "a valid value"}.`;
   return { status: 422, code: "VALIDATION_FAILED", message: text, fields: { [field]: [text] } };
 }
 

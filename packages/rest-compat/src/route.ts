@@ -1,5 +1,6 @@
 import type { GraphQLFormattedError } from "graphql";
 import type { RestError } from "./errors.ts";
+import type { TypedDocumentString } from "./generated/graphql.ts";
 
 /** Runs one GraphQL operation for a REST request, with that request's credentials. */
 export type GraphQLExecutor = (operation: {
@@ -38,19 +39,23 @@ export interface RestResponse {
 export type ErrorBody = (error: RestError) => unknown;
 
 /**
- * One row of the REST table: the path, the GraphQL operation that answers it, how REST arguments
- * become variables and how the operation's data becomes the documented response. No business logic
- * lives here; services behind the GraphQL schema decide everything.
+ * What a route passes as its operation's variables: every variable and input field of the operation,
+ * by name (a misspelt or forgotten one does not compile; `undefined` leaves one out), each holding
+ * whatever the caller sent. Values are not narrowed on purpose: GraphQL's variable coercion refuses a
+ * wrong one with a field message, as it would for any client.
  */
-export interface RouteDefinition {
+export type RestVariables<Variables> = unknown extends Variables ? unknown : Loose<NonNullable<Variables>>;
+
+type Loose<Value> = Value extends string | number | boolean | File | readonly unknown[]
+  ? unknown
+  : { [Name in keyof Value]-?: RestVariables<Value[Name]> };
+
+interface RouteFields {
   method: HttpMethod;
   /** Path under /api with `{name}` parameters, e.g. `/user/api-keys/{id}`. */
   path: string;
   /** Kinds of path parameters; a value of the wrong kind answers 404 like an unknown path. */
   params?: Record<string, "int" | "uuid">;
-  operation: string;
-  variables?: (request: RestRequest) => Record<string, unknown>;
-  respond: (data: Record<string, unknown>, request: RestRequest) => RestResponse;
   errorBody?: ErrorBody;
   /**
    * Public endpoints that browsers call from other sites (the chat widget): the router answers
@@ -62,6 +67,37 @@ export interface RouteDefinition {
    * invalid credential with 401 before its body is read or validated.
    */
   public?: boolean;
+}
+
+/**
+ * One row of the REST table as written: the path, the GraphQL operation that answers it, how REST
+ * arguments become variables and how the operation's data becomes the documented response. The
+ * operation comes from `graphql()` (src/generated/, from schema.graphql), so `variables` and `respond`
+ * are typed by it. No business logic lives here; services behind the GraphQL schema decide everything.
+ */
+export interface TypedRoute<Result, Variables> extends RouteFields {
+  operation: TypedDocumentString<Result, Variables>;
+  variables?: NoInfer<(request: RestRequest) => RestVariables<Variables>>;
+  respond: NoInfer<(data: Result, request: RestRequest) => RestResponse>;
+}
+
+/** A row of the table as the router runs it, whatever its operation. */
+export interface RouteDefinition extends RouteFields {
+  /** The operation's GraphQL document, fragments included. */
+  operation: string;
+  variables?: (request: RestRequest) => Record<string, unknown>;
+  respond: (data: Record<string, unknown>, request: RestRequest) => RestResponse;
+}
+
+export function route<Result, Variables>(definition: TypedRoute<Result, Variables>): RouteDefinition {
+  const { operation, variables, respond, ...fields } = definition;
+  return {
+    ...fields,
+    operation: operation.toString(),
+    ...(variables ? { variables: (request) => variables(request) as Record<string, unknown> } : {}),
+    // The executor ran exactly this document, so its data has the document's shape.
+    respond: (data, request) => respond(data as Result, request),
+  };
 }
 
 /** Reads a query parameter as an integer when it is one; anything else goes on as given, for GraphQL to refuse. */

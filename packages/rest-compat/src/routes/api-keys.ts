@@ -1,44 +1,38 @@
 import { timestampA } from "../format.ts";
-import type { RouteDefinition } from "../route.ts";
-
-interface ApiKeyData {
-  id: number;
-  name: string;
-  lastUsedAt: string | null;
-  createdAt: string;
-}
+import { graphql } from "../generated/gql.ts";
+import { type RouteDefinition, route } from "../route.ts";
 
 export const apiKeyRoutes: RouteDefinition[] = [
-  {
+  route({
     method: "POST",
     path: "/user/api-keys",
-    operation: /* GraphQL */ `
+    operation: graphql(`
       mutation RestCreateApiKey($input: CreateApiKeyInput!) {
         createApiKey(input: $input) { token apiKey { name createdAt } }
-      }`,
+      }
+    `),
     variables: ({ body }) => ({ input: { name: body.name } }),
-    respond: (data) => {
-      const { createApiKey } = data as { createApiKey: { token: string; apiKey: ApiKeyData } };
-      return {
-        status: 201,
-        body: {
-          message: "API key created successfully.",
-          api_key: {
-            name: createApiKey.apiKey.name,
-            token: createApiKey.token,
-            created_at: timestampA(createApiKey.apiKey.createdAt),
-          },
+    respond: ({ createApiKey }) => ({
+      status: 201,
+      body: {
+        message: "API key created successfully.",
+        api_key: {
+          name: createApiKey.apiKey.name,
+          token: createApiKey.token,
+          created_at: timestampA(createApiKey.apiKey.createdAt),
         },
-      };
-    },
-  },
-  {
+      },
+    }),
+  }),
+  route({
     method: "GET",
     path: "/user/api-keys",
-    operation: /* GraphQL */ `query RestApiKeys { apiKeys { id name lastUsedAt createdAt } }`,
+    operation: graphql(`
+      query RestApiKeys { apiKeys { id name lastUsedAt createdAt } }
+    `),
     respond: (data) => ({
       body: {
-        api_keys: (data.apiKeys as ApiKeyData[]).map((key) => ({
+        api_keys: data.apiKeys.map((key) => ({
           id: key.id,
           name: key.name,
           last_used_at: timestampA(key.lastUsedAt),
@@ -46,13 +40,15 @@ export const apiKeyRoutes: RouteDefinition[] = [
         })),
       },
     }),
-  },
-  {
+  }),
+  route({
     method: "DELETE",
     path: "/user/api-keys/{id}",
     params: { id: "int" },
-    operation: /* GraphQL */ `mutation RestDeleteApiKey($id: Int!) { deleteApiKey(id: $id) { deletedId } }`,
+    operation: graphql(`
+      mutation RestDeleteApiKey($id: Int!) { deleteApiKey(id: $id) { deletedId } }
+    `),
     variables: ({ params }) => ({ id: Number(params.id) }),
     respond: () => ({ body: { message: "API key deleted successfully." } }),
-  },
+  }),
 ];

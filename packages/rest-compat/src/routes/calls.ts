@@ -1,32 +1,8 @@
+import { CALL_STATUS, CALL_TYPE } from "../enums.ts";
 import { paginationEnvelope } from "../envelope.ts";
 import { timestampB } from "../format.ts";
-import { intParam, type RouteDefinition } from "../route.ts";
-
-interface CallData {
-  id: number;
-  assistantName: string;
-  campaignName: string;
-  type: string;
-  duration: number;
-  assistantPhoneNumber: string;
-  clientPhoneNumber: string;
-  status: string;
-  transcript: string;
-  variables: unknown;
-  evaluation: unknown;
-  webhookResponse: unknown;
-  carrierCost: string;
-  totalCost: string;
-  answeredBy: string;
-  recordingUrl: string;
-  createdAt: string;
-  updatedAt: string;
-}
-
-interface CallPageData {
-  items: CallData[];
-  pageInfo: { total: number; currentPage: number; perPage: number; lastPage: number };
-}
+import { graphql } from "../generated/gql.ts";
+import { intParam, type RouteDefinition, route } from "../route.ts";
 
 const text = (value: string | null) => (value === null || value === "" ? undefined : value);
 
@@ -37,10 +13,10 @@ const text = (value: string | null) => (value === null || value === "" ? undefin
 const phoneNumberFilter = (value: string | null) => text(value?.replace(/^ /, "+") ?? null);
 
 export const callRoutes: RouteDefinition[] = [
-  {
+  route({
     method: "GET",
     path: "/user/calls",
-    operation: /* GraphQL */ `
+    operation: graphql(`
       query RestCalls($page: Int, $perPage: Int, $filter: CallFilter) {
         calls(page: $page, perPage: $perPage, filter: $filter) {
           items {
@@ -50,13 +26,14 @@ export const callRoutes: RouteDefinition[] = [
           }
           pageInfo { total currentPage perPage lastPage }
         }
-      }`,
+      }
+    `),
     variables: ({ query }) => ({
       page: intParam(query.get("page")),
       perPage: intParam(query.get("per_page")),
       filter: {
-        status: text(query.get("status")),
-        type: text(query.get("type")),
+        status: CALL_STATUS.variable(query.get("status")),
+        type: CALL_TYPE.variable(query.get("type")),
         phoneNumber: phoneNumberFilter(query.get("phone_number")),
         assistantId: intParam(query.get("assistant_id")),
         campaignId: intParam(query.get("campaign_id")),
@@ -64,19 +41,18 @@ export const callRoutes: RouteDefinition[] = [
         dateTo: text(query.get("date_to")),
       },
     }),
-    respond: (data, request) => {
-      const page = data.calls as CallPageData;
+    respond: ({ calls: page }, request) => {
       return {
         body: paginationEnvelope({
           data: page.items.map((call) => ({
             id: call.id,
             assistant_name: call.assistantName,
             campaign_name: call.campaignName,
-            type: call.type,
+            type: CALL_TYPE.rest(call.type),
             duration: call.duration,
             assistant_phone_number: call.assistantPhoneNumber,
             client_phone_number: call.clientPhoneNumber,
-            status: call.status,
+            status: CALL_STATUS.rest(call.status),
             transcript: call.transcript,
             variables: call.variables,
             evaluation: call.evaluation,
@@ -107,5 +83,5 @@ export const callRoutes: RouteDefinition[] = [
             ),
           }
         : { message: error.message },
-  },
+  }),
 ];

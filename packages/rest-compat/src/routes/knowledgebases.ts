@@ -1,35 +1,16 @@
 import { timestampA } from "../format.ts";
-import type { RouteDefinition } from "../route.ts";
+import { graphql } from "../generated/gql.ts";
+import type { RestDocumentFragment } from "../generated/graphql.ts";
+import { type RouteDefinition, route } from "../route.ts";
 
-interface KnowledgebaseData {
-  id: number;
-  name: string;
-  description: string;
-  status: string;
-  statusLabel: string;
-  documentsCount: number;
-  assistantsCount: number;
-  createdAt: string;
-  updatedAt: string;
-}
+// Fragments are found by name when an operation spreads them; this call declares it for codegen.
+graphql(`
+  fragment RestDocument on Document {
+    id name description type typeLabel status statusLabel failureReason createdAt updatedAt
+  }
+`);
 
-interface DocumentData {
-  id: number;
-  name: string;
-  description: string;
-  type: string;
-  typeLabel: string;
-  status: string;
-  statusLabel: string;
-  failureReason: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
-const DOCUMENT_FIELDS =
-  "id name description type typeLabel status statusLabel failureReason createdAt updatedAt";
-
-function documentBody(document: DocumentData) {
+function documentBody(document: RestDocumentFragment) {
   return {
     id: document.id,
     name: document.name,
@@ -56,15 +37,16 @@ function linksField(value: unknown): unknown {
 }
 
 export const knowledgebaseRoutes: RouteDefinition[] = [
-  {
+  route({
     method: "GET",
     path: "/user/knowledgebases",
-    operation: /* GraphQL */ `query RestKnowledgebases {
+    operation: graphql(`query RestKnowledgebases {
       knowledgebases { id name description status statusLabel documentsCount assistantsCount createdAt updatedAt }
-    }`,
+    }
+    `),
     respond: (data) => ({
       body: {
-        data: (data.knowledgebases as KnowledgebaseData[]).map((knowledgebase) => ({
+        data: data.knowledgebases.map((knowledgebase) => ({
           id: knowledgebase.id,
           name: knowledgebase.name,
           description: knowledgebase.description,
@@ -77,24 +59,26 @@ export const knowledgebaseRoutes: RouteDefinition[] = [
         })),
       },
     }),
-  },
-  {
+  }),
+  route({
     method: "GET",
     path: "/user/knowledgebases/{knowledgebaseId}/documents",
     params: { knowledgebaseId: "int" },
-    operation: /* GraphQL */ `query RestDocuments($knowledgebaseId: Int!) {
-      documents(knowledgebaseId: $knowledgebaseId) { ${DOCUMENT_FIELDS} }
-    }`,
+    operation: graphql(`query RestDocuments($knowledgebaseId: Int!) {
+      documents(knowledgebaseId: $knowledgebaseId) { ...RestDocument }
+    }
+    `),
     variables: ({ params }) => ({ knowledgebaseId: Number(params.knowledgebaseId) }),
-    respond: (data) => ({ body: { data: (data.documents as DocumentData[]).map(documentBody) } }),
-  },
-  {
+    respond: (data) => ({ body: { data: data.documents.map(documentBody) } }),
+  }),
+  route({
     method: "POST",
     path: "/user/knowledgebases/{knowledgebaseId}/documents",
     params: { knowledgebaseId: "int" },
-    operation: /* GraphQL */ `mutation RestCreateDocument($knowledgebaseId: Int!, $input: CreateDocumentInput!) {
-      createDocument(knowledgebaseId: $knowledgebaseId, input: $input) { ${DOCUMENT_FIELDS} }
-    }`,
+    operation: graphql(`mutation RestCreateDocument($knowledgebaseId: Int!, $input: CreateDocumentInput!) {
+      createDocument(knowledgebaseId: $knowledgebaseId, input: $input) { ...RestDocument }
+    }
+    `),
     variables: ({ params, body }) => ({
       knowledgebaseId: Number(params.knowledgebaseId),
       input: {
@@ -112,30 +96,33 @@ export const knowledgebaseRoutes: RouteDefinition[] = [
         updated_at: _updatedAt,
         failure_reason: _reason,
         ...document
-      } = documentBody(data.createDocument as DocumentData);
+      } = documentBody(data.createDocument);
       return { status: 201, body: { message: "Document created successfully.", data: document } };
     },
-  },
-  {
+  }),
+  route({
     method: "GET",
     path: "/user/knowledgebases/{knowledgebaseId}/documents/{documentId}",
     params: { knowledgebaseId: "int", documentId: "int" },
-    operation: /* GraphQL */ `query RestDocument($id: Int!, $knowledgebaseId: Int!) {
-      document(id: $id, knowledgebaseId: $knowledgebaseId) { ${DOCUMENT_FIELDS} }
-    }`,
+    operation: graphql(`query RestDocument($id: Int!, $knowledgebaseId: Int!) {
+      document(id: $id, knowledgebaseId: $knowledgebaseId) { ...RestDocument }
+    }
+    `),
     variables: ({ params }) => ({
       id: Number(params.documentId),
       knowledgebaseId: Number(params.knowledgebaseId),
     }),
-    respond: (data) => ({ body: { data: documentBody(data.document as DocumentData) } }),
-  },
-  {
+    respond: (data) => ({ body: { data: documentBody(data.document) } }),
+  }),
+  route({
     method: "PUT",
     path: "/user/knowledgebases/{knowledgebaseId}/documents/{documentId}",
     params: { knowledgebaseId: "int", documentId: "int" },
-    operation: /* GraphQL */ `mutation RestUpdateDocument($id: Int!, $knowledgebaseId: Int!, $input: UpdateDocumentInput!) {
-      updateDocument(id: $id, knowledgebaseId: $knowledgebaseId, input: $input) { ${DOCUMENT_FIELDS} }
-    }`,
+    operation:
+      graphql(`mutation RestUpdateDocument($id: Int!, $knowledgebaseId: Int!, $input: UpdateDocumentInput!) {
+      updateDocument(id: $id, knowledgebaseId: $knowledgebaseId, input: $input) { ...RestDocument }
+    }
+    `),
     variables: ({ params, body }) => ({
       id: Number(params.documentId),
       knowledgebaseId: Number(params.knowledgebaseId),
@@ -154,21 +141,22 @@ export const knowledgebaseRoutes: RouteDefinition[] = [
         created_at: _createdAt,
         failure_reason: _reason,
         ...document
-      } = documentBody(data.updateDocument as DocumentData);
+      } = documentBody(data.updateDocument);
       return { body: { message: "Document updated successfully.", data: document } };
     },
-  },
-  {
+  }),
+  route({
     method: "DELETE",
     path: "/user/knowledgebases/{knowledgebaseId}/documents/{documentId}",
     params: { knowledgebaseId: "int", documentId: "int" },
-    operation: /* GraphQL */ `mutation RestDeleteDocument($id: Int!, $knowledgebaseId: Int!) {
+    operation: graphql(`mutation RestDeleteDocument($id: Int!, $knowledgebaseId: Int!) {
       deleteDocument(id: $id, knowledgebaseId: $knowledgebaseId) { deletedId }
-    }`,
+    }
+    `),
     variables: ({ params }) => ({
       id: Number(params.documentId),
       knowledgebaseId: Number(params.knowledgebaseId),
     }),
     respond: () => ({ body: { message: "Document deleted successfully." } }),
-  },
+  }),
 ];

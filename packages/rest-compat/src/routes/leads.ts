@@ -1,45 +1,39 @@
+import { LEAD_STATUS } from "../enums.ts";
 import { paginationEnvelope } from "../envelope.ts";
 import { timestampB } from "../format.ts";
-import { intParam, type RouteDefinition } from "../route.ts";
+import { graphql } from "../generated/gql.ts";
+import type { RestLeadFragment } from "../generated/graphql.ts";
+import { intParam, type RouteDefinition, route } from "../route.ts";
 import { defaultErrorBody } from "../router.ts";
 
-interface ContactData {
-  id: number;
-  phoneNumber: string;
-  variables: unknown;
-  status: string;
-  createdAt: string;
-  updatedAt: string;
-}
+// Fragments are found by name when an operation spreads them; this call declares it for codegen.
+graphql(`
+  fragment RestLead on Lead {
+    id campaignId phoneNumber variables status createdAt updatedAt campaign { id name }
+    secondaryContacts { id phoneNumber variables status createdAt updatedAt }
+  }
+`);
 
-interface LeadData extends ContactData {
-  campaignId: number;
-  campaign: { id: number; name: string };
-  secondaryContacts: ContactData[];
-}
-
-const LEAD_FIELDS = `
-  id campaignId phoneNumber variables status createdAt updatedAt campaign { id name }
-  secondaryContacts { id phoneNumber variables status createdAt updatedAt }`;
+type ContactData = RestLeadFragment["secondaryContacts"][number];
 
 function restContact(contact: ContactData) {
   return {
     id: contact.id,
     phone_number: contact.phoneNumber,
     variables: contact.variables,
-    status: contact.status,
+    status: LEAD_STATUS.rest(contact.status),
     created_at: timestampB(contact.createdAt),
     updated_at: timestampB(contact.updatedAt),
   };
 }
 
-function restLead(lead: LeadData) {
+function restLead(lead: RestLeadFragment) {
   return {
     id: lead.id,
     campaign_id: lead.campaignId,
     phone_number: lead.phoneNumber,
     variables: lead.variables,
-    status: lead.status,
+    status: LEAD_STATUS.rest(lead.status),
     created_at: timestampB(lead.createdAt),
     updated_at: timestampB(lead.updatedAt),
     campaign: { id: lead.campaign.id, name: lead.campaign.name },
@@ -67,11 +61,12 @@ function secondaryContacts(value: unknown): unknown {
 }
 
 export const leadRoutes: RouteDefinition[] = [
-  {
+  route({
     method: "POST",
     path: "/user/lead",
-    operation: /* GraphQL */ `
-      mutation RestCreateLead($input: CreateLeadInput!) { createLead(input: $input) { ${LEAD_FIELDS} } }`,
+    operation: graphql(`
+      mutation RestCreateLead($input: CreateLeadInput!) { createLead(input: $input) { ...RestLead } }
+    `),
     variables: ({ body }) => ({
       input: {
         phoneNumber: body.phone_number,
@@ -83,7 +78,7 @@ export const leadRoutes: RouteDefinition[] = [
     }),
     respond: (data) => ({
       status: 201,
-      body: { message: "Lead created successfully.", data: restLead(data.createLead as LeadData) },
+      body: { message: "Lead created successfully.", data: restLead(data.createLead) },
     }),
     // The request field keeps the legacy spelling, so its errors do too.
     errorBody: (error) => {
@@ -103,28 +98,25 @@ export const leadRoutes: RouteDefinition[] = [
           : {}),
       });
     },
-  },
-  {
+  }),
+  route({
     method: "GET",
     path: "/user/leads",
-    operation: /* GraphQL */ `
-      query RestLeads($page: Int, $perPage: Int, $campaignId: Int, $status: String) {
+    operation: graphql(`
+      query RestLeads($page: Int, $perPage: Int, $campaignId: Int, $status: LeadStatus) {
         leads(page: $page, perPage: $perPage, campaignId: $campaignId, status: $status) {
-          items { ${LEAD_FIELDS} }
+          items { ...RestLead }
           pageInfo { total currentPage perPage lastPage }
         }
-      }`,
+      }
+    `),
     variables: ({ query }) => ({
       page: intParam(query.get("page")),
       perPage: intParam(query.get("per_page")),
       campaignId: intParam(query.get("campaign_id")),
-      status: query.get("status") || undefined,
+      status: LEAD_STATUS.variable(query.get("status")),
     }),
-    respond: (data, request) => {
-      const page = data.leads as {
-        items: LeadData[];
-        pageInfo: Parameters<typeof paginationEnvelope>[0]["pageInfo"];
-      };
+    respond: ({ leads: page }, request) => {
       return {
         body: paginationEnvelope({
           data: page.items.map(restLead),
@@ -134,13 +126,15 @@ export const leadRoutes: RouteDefinition[] = [
         }),
       };
     },
-  },
-  {
+  }),
+  route({
     method: "DELETE",
     path: "/user/leads/{id}",
     params: { id: "int" },
-    operation: /* GraphQL */ `mutation RestDeleteLead($id: Int!) { deleteLead(id: $id) { deletedId } }`,
+    operation: graphql(`
+      mutation RestDeleteLead($id: Int!) { deleteLead(id: $id) { deletedId } }
+    `),
     variables: ({ params }) => ({ id: Number(params.id) }),
     respond: () => ({ body: { message: "Lead deleted successfully." } }),
-  },
+  }),
 ];

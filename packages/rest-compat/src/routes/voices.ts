@@ -1,31 +1,27 @@
-import { intParam, type RouteDefinition } from "../route.ts";
-
-interface VoiceData {
-  id: number;
-  name: string;
-  languageId: number | null;
-  gender: string;
-}
+import { ASSISTANT_MODE } from "../enums.ts";
+import { graphql } from "../generated/gql.ts";
+import { intParam, type RouteDefinition, route } from "../route.ts";
 
 export const voiceRoutes: RouteDefinition[] = [
-  {
+  route({
     method: "GET",
     path: "/user/assistants/voices",
-    operation: /* GraphQL */ `
-      query RestVoices($mode: String, $languageId: Int) {
+    operation: graphql(`
+      query RestVoices($mode: AssistantMode, $languageId: Int) {
         voices(mode: $mode, languageId: $languageId) { id name languageId gender }
-      }`,
+      }
+    `),
     variables: ({ query }) => ({
-      mode: query.get("mode") || undefined,
+      mode: ASSISTANT_MODE.variable(query.get("mode")),
       languageId: intParam(query.get("language_id")),
     }),
     respond: (data) => ({
-      body: (data.voices as VoiceData[]).map((voice) => ({
+      body: data.voices.map((voice) => ({
         id: voice.id,
         name: voice.name,
         language_id: voice.languageId,
         gender: voice.gender,
       })),
     }),
-  },
+  }),
 ];

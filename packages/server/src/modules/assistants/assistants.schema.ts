@@ -1,7 +1,29 @@
 import type { InputFieldBuilder } from "@pothos/core";
 import { builder } from "../../builder.ts";
+import { spelledEnum } from "../common/enums.schema.ts";
 import { pageOf } from "../common/pagination.schema.ts";
 import { AssistantModeRef } from "../voices/voices.schema.ts";
+import {
+  AMBIENT_SOUNDS,
+  ASSISTANT_STATUSES,
+  ASSISTANT_TYPES,
+  ENDPOINT_TYPES,
+  KNOWLEDGEBASE_MODES,
+} from "./assistant-rules.ts";
+
+const AssistantTypeRef = spelledEnum("AssistantType", ASSISTANT_TYPES, {
+  description: "Which calls an assistant handles: inbound, outbound, or web (browser) calls.",
+});
+const AssistantStatusRef = spelledEnum("AssistantStatus", ASSISTANT_STATUSES);
+const KnowledgebaseModeRef = spelledEnum("KnowledgebaseMode", KNOWLEDGEBASE_MODES, {
+  description: "How an assistant searches its knowledge base: both rankings, embeddings, or full-text.",
+});
+const EndpointTypeRef = spelledEnum("EndpointType", ENDPOINT_TYPES, {
+  description: "How the end of a caller's turn is detected: voice activity (vad) or meaning (semantic).",
+});
+const AmbientSoundRef = spelledEnum("AmbientSound", AMBIENT_SOUNDS, {
+  description: "Background sound mixed into the assistant's voice.",
+});
 
 export const AssistantRef = builder.prismaObject("Assistant", {
   description:
@@ -11,15 +33,15 @@ export const AssistantRef = builder.prismaObject("Assistant", {
     uuid: t.exposeString("uuid"),
     userId: t.exposeInt("userId"),
     name: t.exposeString("name"),
-    type: t.exposeString("type", { description: "inbound, outbound or web." }),
-    status: t.exposeString("status", { description: "active or inactive." }),
+    type: t.expose("type", { type: AssistantTypeRef }),
+    status: t.expose("status", { type: AssistantStatusRef }),
     mode: t.field({ type: AssistantModeRef, resolve: (assistant) => assistant.mode }),
     phoneNumberId: t.exposeInt("phoneNumberId", { nullable: true }),
     phoneNumber: t.relation("phoneNumber", { nullable: true }),
     voiceId: t.exposeInt("voiceId", { nullable: true }),
     voice: t.relation("voice", { nullable: true }),
     knowledgebaseId: t.exposeInt("knowledgebaseId", { nullable: true }),
-    knowledgebaseMode: t.exposeString("knowledgebaseMode", { description: "hybrid, semantic or keyword." }),
+    knowledgebaseMode: t.expose("knowledgebaseMode", { type: KnowledgebaseModeRef }),
     languageId: t.exposeInt("languageId", { nullable: true }),
     language: t.exposeString("language", { nullable: true }),
     engineId: t.exposeInt("engineId", { nullable: true }),
@@ -76,10 +98,8 @@ export const AssistantRef = builder.prismaObject("Assistant", {
     waitForCustomer: t.exposeBoolean("waitForCustomer"),
     endpointSensitivity: t.exposeFloat("endpointSensitivity"),
     interruptSensitivity: t.exposeFloat("interruptSensitivity"),
-    endpointType: t.exposeString("endpointType", { description: "vad or semantic." }),
-    ambientSound: t.exposeString("ambientSound", {
-      description: "none, office, cafe, call_center or street.",
-    }),
+    endpointType: t.expose("endpointType", { type: EndpointTypeRef }),
+    ambientSound: t.expose("ambientSound", { type: AmbientSoundRef }),
     minInterruptWords: t.exposeInt("minInterruptWords"),
     widgetSettings: t.field({
       type: "JSON",
@@ -105,8 +125,8 @@ builder.queryField("assistants", (t) =>
     args: {
       page: t.arg.int(),
       perPage: t.arg.int(),
-      type: t.arg.string(),
-      status: t.arg.string(),
+      type: t.arg({ type: AssistantTypeRef }),
+      status: t.arg({ type: AssistantStatusRef }),
       search: t.arg.string({ description: "Part of the name, case-insensitive." }),
     },
     resolve: (_root, args, context) =>
@@ -131,13 +151,13 @@ type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T
 /** The settable fields, shared by create and update; the service validates values and references. */
 function settingFields(t: InputFieldBuilder<Types, "InputObject">) {
   return {
-    type: t.string(),
-    status: t.string(),
+    type: t.field({ type: AssistantTypeRef }),
+    status: t.field({ type: AssistantStatusRef }),
     mode: t.field({ type: AssistantModeRef }),
     phoneNumberId: t.int(),
     voiceId: t.int(),
     knowledgebaseId: t.int(),
-    knowledgebaseMode: t.string(),
+    knowledgebaseMode: t.field({ type: KnowledgebaseModeRef }),
     languageId: t.int(),
     language: t.string(),
     engineId: t.int(),
@@ -178,8 +198,8 @@ function settingFields(t: InputFieldBuilder<Types, "InputObject">) {
     waitForCustomer: t.boolean(),
     endpointSensitivity: t.float(),
     interruptSensitivity: t.float(),
-    endpointType: t.string(),
-    ambientSound: t.string(),
+    endpointType: t.field({ type: EndpointTypeRef }),
+    ambientSound: t.field({ type: AmbientSoundRef }),
     minInterruptWords: t.int(),
     widgetSettings: t.field({ type: "JSON" }),
     allowedOrigins: t.stringList({

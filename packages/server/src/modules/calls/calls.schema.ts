@@ -1,13 +1,18 @@
 import { filter, pipe } from "graphql-yoga";
 import { builder } from "../../builder.ts";
 import type { PubSubEvents } from "../../pubsub.ts";
+import { spelledEnum } from "../common/enums.schema.ts";
 import { pageOf } from "../common/pagination.schema.ts";
-import { toApiStatus } from "./call-status.ts";
+import { CALL_STATUSES, toApiStatus } from "./call-status.ts";
+import { CALL_TYPES } from "./calls.service.ts";
 
 type CallStatusEvent = PubSubEvents["call:status"][1];
 
-const statusDescription =
-  "initiated, ringing, busy, in-progress, ended, completed, ended_by_customer, ended_by_assistant, no-answer or failed.";
+const CallStatusRef = spelledEnum("CallStatus", CALL_STATUSES, {
+  description:
+    "Where a call is. Final: busy, no_answer, failed, and for an answered call ended, completed, ended_by_customer or ended_by_assistant. REST spells in_progress and no_answer with a hyphen.",
+});
+const CallTypeRef = spelledEnum("CallType", CALL_TYPES);
 
 export const CallRef = builder.prismaObject("Call", {
   description:
@@ -19,8 +24,8 @@ export const CallRef = builder.prismaObject("Call", {
     leadId: t.exposeInt("leadId", { nullable: true }),
     assistantName: t.exposeString("assistantName"),
     campaignName: t.exposeString("campaignName"),
-    type: t.string({ description: "inbound, outbound or web.", resolve: (call) => call.type }),
-    status: t.string({ description: statusDescription, resolve: (call) => toApiStatus(call.status) }),
+    type: t.expose("type", { type: CallTypeRef }),
+    status: t.field({ type: CallStatusRef, resolve: (call) => toApiStatus(call.status) }),
     duration: t.exposeInt("duration", { description: "Seconds from answer to end." }),
     assistantPhoneNumber: t.exposeString("assistantPhoneNumber"),
     clientPhoneNumber: t.exposeString("clientPhoneNumber"),
@@ -43,8 +48,8 @@ const CallPage = pageOf("CallPage", CallRef);
 
 const CallFilterInput = builder.inputType("CallFilter", {
   fields: (t) => ({
-    status: t.string({ description: statusDescription }),
-    type: t.string({ description: "inbound, outbound or web." }),
+    status: t.field({ type: CallStatusRef }),
+    type: t.field({ type: CallTypeRef }),
     phoneNumber: t.string({ description: "The client's number, E.164 (exact match)." }),
     assistantId: t.int(),
     campaignId: t.int(),
@@ -100,8 +105,9 @@ builder.mutationField("startWebCall", (t) =>
 const CallStatusChange = builder.objectRef<CallStatusEvent>("CallStatusChange").implement({
   fields: (t) => ({
     callId: t.exposeInt("callId"),
-    status: t.exposeString("status", { description: statusDescription }),
-    previousStatus: t.exposeString("previousStatus", {
+    status: t.expose("status", { type: CallStatusRef }),
+    previousStatus: t.expose("previousStatus", {
+      type: CallStatusRef,
       nullable: true,
       description: "Null when the call was just created.",
     }),

@@ -266,7 +266,7 @@ describe("GraphQL calls", () => {
     const response = await t.gql<{
       calls: { items: { id: number; status: string }[]; pageInfo: { total: number } };
     }>(
-      `{ calls(filter: { type: "outbound", status: "busy" }) { items { id status } pageInfo { total } } }`,
+      `{ calls(filter: { type: outbound, status: busy }) { items { id status } pageInfo { total } } }`,
       {},
       { token: owner.apiKey },
     );
@@ -403,8 +403,9 @@ describe("callStatusChanged subscription", () => {
         call: expect.objectContaining({ id: watched.id, assistantName: "Sales" }),
       });
       const second = await subscription.next();
+      // GraphQL names the status in_progress; REST spells it in-progress.
       expect(second.data!.callStatusChanged).toMatchObject({
-        status: "in-progress",
+        status: "in_progress",
         previousStatus: "ringing",
       });
       await expect(subscription.next(300)).rejects.toThrow(/no subscription event/);
@@ -462,7 +463,7 @@ describe("callStatusChanged subscription", () => {
       });
       expect((await ownerStream.next()).data!.callStatusChanged).toMatchObject({
         callId: call.id,
-        status: "in-progress",
+        status: "in_progress",
       });
       await expect(bobStream.next(300)).rejects.toThrow();
     } finally {

@@ -1,8 +1,13 @@
 import { builder } from "../../builder.ts";
 import type { Prisma } from "../../generated/prisma/client.ts";
+import { spelledEnum } from "../common/enums.schema.ts";
 import { pageOf } from "../common/pagination.schema.ts";
 import { PhoneNumberRef } from "../phone-numbers/phone-numbers.schema.ts";
-import type { withRotation } from "./campaigns.service.ts";
+import { CAMPAIGN_STATUSES, type withRotation } from "./campaigns.service.ts";
+
+const CampaignStatusRef = spelledEnum("CampaignStatus", CAMPAIGN_STATUSES, {
+  description: "Only an active campaign places calls.",
+});
 
 type CampaignWithRotation = Prisma.CampaignGetPayload<{ include: typeof withRotation }>;
 
@@ -31,7 +36,7 @@ export const CampaignRef = builder.objectRef<CampaignWithRotation>("Campaign").i
   fields: (t) => ({
     id: t.exposeInt("id"),
     name: t.exposeString("name"),
-    status: t.exposeString("status", { description: "draft, active, paused or completed." }),
+    status: t.expose("status", { type: CampaignStatusRef }),
     assistantId: t.exposeInt("assistantId", { nullable: true }),
     assistant: t.prismaField({
       type: "Assistant",
@@ -62,7 +67,7 @@ builder.queryField("campaigns", (t) =>
   t.withAuth({ authenticated: true }).field({
     type: CampaignPage,
     description: "The account's campaigns, newest first, 15 per page by default.",
-    args: { page: t.arg.int(), perPage: t.arg.int(), status: t.arg.string() },
+    args: { page: t.arg.int(), perPage: t.arg.int(), status: t.arg({ type: CampaignStatusRef }) },
     resolve: (_root, args, context) =>
       context.services.campaigns.list(
         context.viewer.accountId,
@@ -85,7 +90,7 @@ type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T
 /** The settings both inputs share; only whether `name` is required differs. */
 function campaignSettings(t: PothosSchemaTypes.InputFieldBuilder<Types, "InputObject">) {
   return {
-    status: t.string({ description: "draft, active, paused or completed (default draft)." }),
+    status: t.field({ type: CampaignStatusRef, description: "Default draft." }),
     assistantId: t.int({ description: "An assistant of the account." }),
     phoneNumberIds: t.intList({
       description: "The rotation in calling order; replaces the whole rotation on update.",

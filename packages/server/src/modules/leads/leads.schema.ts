@@ -1,7 +1,8 @@
 import { builder } from "../../builder.ts";
 import type { Prisma } from "../../generated/prisma/client.ts";
+import { spelledEnum } from "../common/enums.schema.ts";
 import { pageOf } from "../common/pagination.schema.ts";
-import { type leadDetails, leadStatusName } from "./leads.service.ts";
+import { LEAD_STATUSES, type leadDetails, leadStatusName } from "./leads.service.ts";
 
 type LeadWithDetails = Prisma.LeadGetPayload<{ include: typeof leadDetails }>;
 type SecondaryContactRow = LeadWithDetails["secondaryContacts"][number];
@@ -10,8 +11,9 @@ const LeadCampaign = builder.objectRef<LeadWithDetails["campaign"]>("LeadCampaig
   fields: (t) => ({ id: t.exposeInt("id"), name: t.exposeString("name") }),
 });
 
-const statusDescription =
-  "created, scheduled, processing, completed, rescheduled, reached-max-retries or blacklisted.";
+const LeadStatusRef = spelledEnum("LeadStatus", LEAD_STATUSES, {
+  description: "Where a lead is in its campaign. REST spells reached_max_retries with hyphens.",
+});
 
 const SecondaryContact = builder.objectRef<SecondaryContactRow>("SecondaryContact").implement({
   description: "Another number of the same person, tried along with the lead.",
@@ -19,10 +21,7 @@ const SecondaryContact = builder.objectRef<SecondaryContactRow>("SecondaryContac
     id: t.exposeInt("id"),
     phoneNumber: t.exposeString("phoneNumber"),
     variables: t.field({ type: "JSON", resolve: (contact) => contact.variables }),
-    status: t.string({
-      description: statusDescription,
-      resolve: (contact) => leadStatusName(contact.status),
-    }),
+    status: t.field({ type: LeadStatusRef, resolve: (contact) => leadStatusName(contact.status) }),
     createdAt: t.expose("createdAt", { type: "DateTime" }),
     updatedAt: t.expose("updatedAt", { type: "DateTime" }),
   }),
@@ -35,7 +34,7 @@ export const LeadRef = builder.objectRef<LeadWithDetails>("Lead").implement({
     campaignId: t.exposeInt("campaignId"),
     phoneNumber: t.exposeString("phoneNumber", { description: "E.164." }),
     variables: t.field({ type: "JSON", resolve: (lead) => lead.variables }),
-    status: t.string({ description: statusDescription, resolve: (lead) => leadStatusName(lead.status) }),
+    status: t.field({ type: LeadStatusRef, resolve: (lead) => leadStatusName(lead.status) }),
     campaign: t.field({ type: LeadCampaign, resolve: (lead) => lead.campaign }),
     secondaryContacts: t.field({ type: [SecondaryContact], resolve: (lead) => lead.secondaryContacts }),
     createdAt: t.expose("createdAt", { type: "DateTime" }),
@@ -49,7 +48,12 @@ builder.queryField("leads", (t) =>
   t.withAuth({ authenticated: true }).field({
     type: LeadPage,
     description: "The account's leads, newest first, 15 per page by default.",
-    args: { page: t.arg.int(), perPage: t.arg.int(), campaignId: t.arg.int(), status: t.arg.string() },
+    args: {
+      page: t.arg.int(),
+      perPage: t.arg.int(),
+      campaignId: t.arg.int(),
+      status: t.arg({ type: LeadStatusRef }),
+    },
     resolve: (_root, args, context) =>
       context.services.leads.list(
         context.viewer.accountId,

@@ -1,10 +1,21 @@
 import { builder } from "../../builder.ts";
-import { PHONE_NUMBER_KINDS, type ReleaseOutcome, TYPE_LABELS } from "./phone-numbers.service.ts";
+import { spelledEnum } from "../common/enums.schema.ts";
+import {
+  PHONE_NUMBER_KINDS,
+  type ReleaseOutcome,
+  SUBSCRIPTION_STATUSES,
+  TYPE_LABELS,
+} from "./phone-numbers.service.ts";
 
 const PhoneNumberKindRef = builder.enumType("PhoneNumberKind", {
   description:
     "normal is a dedicated number bought through Voxgate; sip routes to a SIP URI; caller_id is a verified outbound caller ID.",
   values: PHONE_NUMBER_KINDS,
+});
+
+const SubscriptionStatusRef = spelledEnum("SubscriptionStatus", SUBSCRIPTION_STATUSES, {
+  description:
+    "active, cancelled (release scheduled) or none (SIP and caller ID, which have no subscription).",
 });
 
 export const PhoneNumberRef = builder.prismaObject("PhoneNumber", {
@@ -25,10 +36,7 @@ export const PhoneNumberRef = builder.prismaObject("PhoneNumber", {
         "False for a cancelled dedicated number (still working until its period ends) and for SIP and caller IDs, which have no subscription.",
       resolve: (number) => number.subscriptionStatus === "active",
     }),
-    subscriptionStatus: t.string({
-      description: "active, cancelled (release scheduled) or none (SIP and caller ID).",
-      resolve: (number) => number.subscriptionStatus,
-    }),
+    subscriptionStatus: t.expose("subscriptionStatus", { type: SubscriptionStatusRef }),
     billingPeriodStart: t.expose("billingPeriodStart", { type: "DateTime", nullable: true }),
     billingPeriodEnd: t.expose("billingPeriodEnd", { type: "DateTime", nullable: true }),
     releaseRequestedAt: t.expose("releaseRequestedAt", { type: "DateTime", nullable: true }),

@@ -7,6 +7,7 @@ import { e164PhoneNumber, parseE164 } from "./e164.ts";
 import type { TelephonyProvider } from "./telephony-provider.ts";
 
 export const PHONE_NUMBER_KINDS = ["normal", "sip", "caller_id"] as const;
+export const SUBSCRIPTION_STATUSES = ["active", "cancelled", "none"] as const;
 
 export const TYPE_LABELS: Record<PhoneNumberKind, string> = {
   normal: "Dedicated Number",

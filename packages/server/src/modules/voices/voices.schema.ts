@@ -32,7 +32,7 @@ builder.queryField("voices", (t) =>
   t.withAuth({ authenticated: true }).prismaField({
     type: ["Voice"],
     description: "Public voices and the account's own. Filters: a mode the voice supports, a language.",
-    args: { mode: t.arg.string(), languageId: t.arg.int() },
+    args: { mode: t.arg({ type: AssistantModeRef }), languageId: t.arg.int() },
     resolve: (_query, _root, args, context) =>
       context.services.voices.list(context.viewer.accountId, {
         mode: args.mode,

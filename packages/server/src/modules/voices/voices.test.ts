@@ -146,7 +146,7 @@ describe("a new install", () => {
       expect(rest.status).toBe(200);
       expect(rest.body.map((voice) => voice.name).sort()).toEqual([...expected].sort());
       const gql = await fresh.gql<{ voices: { name: string }[] }>(
-        `{ voices(mode: "dualplex") { name } }`,
+        `{ voices(mode: dualplex) { name } }`,
         {},
         { token: account.apiKey },
       );

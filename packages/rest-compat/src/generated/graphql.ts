@@ -1,0 +1,940 @@
+/* eslint-disable */
+/** Internal type. DO NOT USE DIRECTLY. */
+type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
+/** Internal type. DO NOT USE DIRECTLY. */
+export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
+import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
+/** Background sound mixed into the assistant's voice. */
+export type AmbientSound =
+  | 'cafe'
+  | 'call_center'
+  | 'none'
+  | 'office'
+  | 'street';
+
+/** pipeline: speech-to-text, LLM, text-to-speech; multimodal and dualplex: realtime speech models. */
+export type AssistantMode =
+  | 'dualplex'
+  | 'multimodal'
+  | 'pipeline';
+
+export type AssistantStatus =
+  | 'active'
+  | 'inactive';
+
+/** Which calls an assistant handles: inbound, outbound, or web (browser) calls. */
+export type AssistantType =
+  | 'inbound'
+  | 'outbound'
+  | 'web';
+
+export type CallFilter = {
+  assistantId?: number | null | undefined;
+  campaignId?: number | null | undefined;
+  /** YYYY-MM-DD, included, in the account's time zone. */
+  dateFrom?: string | null | undefined;
+  /** YYYY-MM-DD, included, in the account's time zone. */
+  dateTo?: string | null | undefined;
+  /** The client's number, E.164 (exact match). */
+  phoneNumber?: string | null | undefined;
+  status?: CallStatus | null | undefined;
+  type?: CallType | null | undefined;
+};
+
+/** Where a call is. Final: busy, no_answer, failed, and for an answered call ended, completed, ended_by_customer or ended_by_assistant. REST spells in_progress and no_answer with a hyphen. */
+export type CallStatus =
+  | 'busy'
+  | 'completed'
+  | 'ended'
+  | 'ended_by_assistant'
+  | 'ended_by_customer'
+  | 'failed'
+  | 'in_progress'
+  | 'initiated'
+  | 'no_answer'
+  | 'ringing';
+
+export type CallType =
+  | 'inbound'
+  | 'outbound'
+  | 'web';
+
+export type CreateApiKeyInput = {
+  /** A label, at most 255 characters. */
+  name: string;
+};
+
+export type CreateDocumentInput = {
+  /** At most 255 characters. */
+  description?: string | null | undefined;
+  /** pdf, txt, docx: the file, at most 20 MB. */
+  file?: File | null | undefined;
+  /** Websites: exactly these pages (or give url). */
+  links?: Array<DocumentLinkInput> | null | undefined;
+  /** At most 255 characters. */
+  name?: string | null | undefined;
+  /** Websites with url: same-site links to follow, 1 to 50 (default 10). */
+  relativeLinksLimit?: number | null | undefined;
+  /** website, pdf, txt or docx. */
+  type?: string | null | undefined;
+  /** Websites: the main URL to read (or give links). */
+  url?: string | null | undefined;
+};
+
+export type CreateLeadInput = {
+  /** Allow a number already in the campaign (REST: allow_dupplicate). Default false. */
+  allowDuplicate?: boolean | null | undefined;
+  campaignId: number;
+  /** E.164, e.g. +14155550123. */
+  phoneNumber: string;
+  secondaryContacts?: Array<SecondaryContactInput> | null | undefined;
+  /** Object of strings, numbers or booleans. */
+  variables?: unknown;
+};
+
+export type DocumentLinkInput = {
+  link: string;
+};
+
+export type DocumentStatus =
+  /** Processed and searchable. */
+  | 'ACTIVE'
+  /** Processing failed; failureReason says why. */
+  | 'FAILED'
+  /** Being read, split and embedded in the background. */
+  | 'PROCESSING';
+
+export type DocumentType =
+  | 'DOCX'
+  | 'PDF'
+  | 'TXT'
+  | 'WEBSITE';
+
+/** How the end of a caller's turn is detected: voice activity (vad) or meaning (semantic). */
+export type EndpointType =
+  | 'semantic'
+  | 'vad';
+
+export type GenerateReplyInput = {
+  /** An assistant of the caller's account. */
+  assistantId: number;
+  /** Any external id of the customer (phone, e-mail, CRM id), at most 255 characters. */
+  customerIdentifier: string;
+  /** The customer's message, at most 4000 characters. */
+  message: string;
+  /** Merged into the conversation's variables, and kept for later calls. */
+  variables?: unknown;
+};
+
+/** How an assistant searches its knowledge base: both rankings, embeddings, or full-text. */
+export type KnowledgebaseMode =
+  | 'hybrid'
+  | 'keyword'
+  | 'semantic';
+
+export type KnowledgebaseStatus =
+  /** Every document is processed and ready. */
+  | 'ACTIVE'
+  /** No documents. */
+  | 'EMPTY'
+  /** Nothing is processing and at least one document failed. */
+  | 'FAILED'
+  /** At least one document is being processed. */
+  | 'PROCESSING';
+
+/** Where a lead is in its campaign. REST spells reached_max_retries with hyphens. */
+export type LeadStatus =
+  | 'blacklisted'
+  | 'completed'
+  | 'created'
+  | 'processing'
+  | 'reached_max_retries'
+  | 'rescheduled'
+  | 'scheduled';
+
+export type LoginInput = {
+  email: string;
+  password: string;
+};
+
+/** Who wrote a message: the customer (user), the AI (assistant) or a person of the business (operator). */
+export type MessageRole =
+  | 'assistant'
+  | 'operator'
+  | 'system'
+  | 'user';
+
+/** normal is a dedicated number bought through Voxgate; sip routes to a SIP URI; caller_id is a verified outbound caller ID. */
+export type PhoneNumberKind =
+  | 'caller_id'
+  | 'normal'
+  | 'sip';
+
+export type SecondaryContactInput = {
+  /** E.164. */
+  phoneNumber: string;
+  variables?: unknown;
+};
+
+export type SendWidgetMessageInput = {
+  conversationId: string | number;
+  /** At most 2000 characters. */
+  message: string;
+};
+
+export type StartWidgetConversationInput = {
+  assistantUuid: string;
+  variables?: unknown;
+};
+
+/** Only name and description can change. The other fields are accepted only to be refused with a clear message: to change content, delete the document and create a new one. */
+export type UpdateDocumentInput = {
+  description?: string | null | undefined;
+  links?: Array<DocumentLinkInput> | null | undefined;
+  name?: string | null | undefined;
+  relativeLinksLimit?: number | null | undefined;
+  type?: string | null | undefined;
+  url?: string | null | undefined;
+};
+
+export type RestGenerateReplyMutationVariables = Exact<{
+  input: GenerateReplyInput;
+}>;
+
+
+export type RestGenerateReplyMutation = { generateReply: { conversationId: string, customerIdentifier: string, reply: string, aiDisabled: boolean, functionCalls: Array<{ name: string, arguments: unknown, result: unknown, error: string | null, durationMs: number }> } };
+
+export type RestCreateApiKeyMutationVariables = Exact<{
+  input: CreateApiKeyInput;
+}>;
+
+
+export type RestCreateApiKeyMutation = { createApiKey: { token: string, apiKey: { name: string, createdAt: string } } };
+
+export type RestApiKeysQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type RestApiKeysQuery = { apiKeys: Array<{ id: number, name: string, lastUsedAt: string | null, createdAt: string }> };
+
+export type RestDeleteApiKeyMutationVariables = Exact<{
+  id: number;
+}>;
+
+
+export type RestDeleteApiKeyMutation = { deleteApiKey: { deletedId: number } };
+
+export type RestAssistantFragment = { id: number, userId: number, phoneNumberId: number | null, engineId: number | null, synthesizerId: number | null, transcriberId: number | null, voiceId: number | null, instanceId: number | null, name: string, variables: unknown, postCallEvaluation: boolean, fillers: number, postCallSchema: unknown, tools: unknown, isWebhookActive: boolean, webhookUrl: string | null, inboundWebhookUrl: string | null, language: string | null, type: AssistantType, status: AssistantStatus, maxDuration: number, record: boolean, initialMessage: string, systemPrompt: string, flowsPlatformId: number | null, timezone: string, createdAt: string, updatedAt: string, deletedAt: string | null, maxSilenceDuration: number, reengagementInterval: number, endCallOnVoicemail: boolean, llmTemperature: string, voiceStability: string, voiceSimilarity: string, speechSpeed: string, ambientSoundVolume: string, allowInterruptions: boolean, enableNoiseCancellation: boolean, waitForCustomer: boolean, endpointSensitivity: number, interruptSensitivity: number, endpointType: EndpointType, mode: AssistantMode, languageId: number | null, transcriberProviderId: number | null, synthesizerProviderId: number | null, llmModelId: number | null, multimodalModelId: number | null, ambientSound: AmbientSound, uuid: string, sendWebhookOnlyOnCompleted: boolean, includeRecordingInWebhook: boolean, fillerConfig: unknown, knowledgebaseId: number | null, knowledgebaseMode: KnowledgebaseMode, minInterruptWords: number, widgetSettings: unknown };
+
+export type RestAssistantsQueryVariables = Exact<{
+  page?: number | null | undefined;
+  perPage?: number | null | undefined;
+}>;
+
+
+export type RestAssistantsQuery = { assistants: { items: Array<{ id: number, userId: number, phoneNumberId: number | null, engineId: number | null, synthesizerId: number | null, transcriberId: number | null, voiceId: number | null, instanceId: number | null, name: string, variables: unknown, postCallEvaluation: boolean, fillers: number, postCallSchema: unknown, tools: unknown, isWebhookActive: boolean, webhookUrl: string | null, inboundWebhookUrl: string | null, language: string | null, type: AssistantType, status: AssistantStatus, maxDuration: number, record: boolean, initialMessage: string, systemPrompt: string, flowsPlatformId: number | null, timezone: string, createdAt: string, updatedAt: string, deletedAt: string | null, maxSilenceDuration: number, reengagementInterval: number, endCallOnVoicemail: boolean, llmTemperature: string, voiceStability: string, voiceSimilarity: string, speechSpeed: string, ambientSoundVolume: string, allowInterruptions: boolean, enableNoiseCancellation: boolean, waitForCustomer: boolean, endpointSensitivity: number, interruptSensitivity: number, endpointType: EndpointType, mode: AssistantMode, languageId: number | null, transcriberProviderId: number | null, synthesizerProviderId: number | null, llmModelId: number | null, multimodalModelId: number | null, ambientSound: AmbientSound, uuid: string, sendWebhookOnlyOnCompleted: boolean, includeRecordingInWebhook: boolean, fillerConfig: unknown, knowledgebaseId: number | null, knowledgebaseMode: KnowledgebaseMode, minInterruptWords: number, widgetSettings: unknown }>, pageInfo: { total: number, currentPage: number, perPage: number, lastPage: number } } };
+
+export type RestLoginMutationVariables = Exact<{
+  input: LoginInput;
+}>;
+
+
+export type RestLoginMutation = { login: { token: string, tokenType: string, expiresAt: string, viewer: { id: number, name: string, email: string } } };
+
+export type RestLogoutMutationVariables = Exact<{ [key: string]: never; }>;
+
+
+export type RestLogoutMutation = { logout: { revoked: boolean } };
+
+export type RestCallsQueryVariables = Exact<{
+  page?: number | null | undefined;
+  perPage?: number | null | undefined;
+  filter?: CallFilter | null | undefined;
+}>;
+
+
+export type RestCallsQuery = { calls: { items: Array<{ id: number, assistantName: string, campaignName: string, type: CallType, duration: number, assistantPhoneNumber: string, clientPhoneNumber: string, status: CallStatus, transcript: string, variables: unknown, evaluation: unknown, webhookResponse: unknown, carrierCost: string, totalCost: string, answeredBy: string, recordingUrl: string, createdAt: string, updatedAt: string }>, pageInfo: { total: number, currentPage: number, perPage: number, lastPage: number } } };
+
+export type RestFunctionCallFragment = { name: string, arguments: unknown, result: unknown, error: string | null, durationMs: number };
+
+export type RestWidgetFunctionCallFragment = { name: string, succeeded: boolean };
+
+export type RestConversationMessagesQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type RestConversationMessagesQuery = { widgetConversation: { id: string, messages: Array<{ id: number, role: MessageRole, content: string, createdAt: string, functionCalls: Array<{ name: string, succeeded: boolean }> }> } };
+
+export type RestSendConversationMessageMutationVariables = Exact<{
+  input: SendWidgetMessageInput;
+}>;
+
+
+export type RestSendConversationMessageMutation = { sendWidgetMessage: { reply: string, functionCalls: Array<{ name: string, succeeded: boolean }> } };
+
+export type RestDocumentFragment = { id: number, name: string, description: string, type: DocumentType, typeLabel: string, status: DocumentStatus, statusLabel: string, failureReason: string | null, createdAt: string, updatedAt: string };
+
+export type RestKnowledgebasesQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type RestKnowledgebasesQuery = { knowledgebases: Array<{ id: number, name: string, description: string, status: KnowledgebaseStatus, statusLabel: string, documentsCount: number, assistantsCount: number, createdAt: string, updatedAt: string }> };
+
+export type RestDocumentsQueryVariables = Exact<{
+  knowledgebaseId: number;
+}>;
+
+
+export type RestDocumentsQuery = { documents: Array<{ id: number, name: string, description: string, type: DocumentType, typeLabel: string, status: DocumentStatus, statusLabel: string, failureReason: string | null, createdAt: string, updatedAt: string }> };
+
+export type RestCreateDocumentMutationVariables = Exact<{
+  knowledgebaseId: number;
+  input: CreateDocumentInput;
+}>;
+
+
+export type RestCreateDocumentMutation = { createDocument: { id: number, name: string, description: string, type: DocumentType, typeLabel: string, status: DocumentStatus, statusLabel: string, failureReason: string | null, createdAt: string, updatedAt: string } };
+
+export type RestDocumentQueryVariables = Exact<{
+  id: number;
+  knowledgebaseId: number;
+}>;
+
+
+export type RestDocumentQuery = { document: { id: number, name: string, description: string, type: DocumentType, typeLabel: string, status: DocumentStatus, statusLabel: string, failureReason: string | null, createdAt: string, updatedAt: string } };
+
+export type RestUpdateDocumentMutationVariables = Exact<{
+  id: number;
+  knowledgebaseId: number;
+  input: UpdateDocumentInput;
+}>;
+
+
+export type RestUpdateDocumentMutation = { updateDocument: { id: number, name: string, description: string, type: DocumentType, typeLabel: string, status: DocumentStatus, statusLabel: string, failureReason: string | null, createdAt: string, updatedAt: string } };
+
+export type RestDeleteDocumentMutationVariables = Exact<{
+  id: number;
+  knowledgebaseId: number;
+}>;
+
+
+export type RestDeleteDocumentMutation = { deleteDocument: { deletedId: number } };
+
+export type RestLeadFragment = { id: number, campaignId: number, phoneNumber: string, variables: unknown, status: LeadStatus, createdAt: string, updatedAt: string, campaign: { id: number, name: string }, secondaryContacts: Array<{ id: number, phoneNumber: string, variables: unknown, status: LeadStatus, createdAt: string, updatedAt: string }> };
+
+export type RestCreateLeadMutationVariables = Exact<{
+  input: CreateLeadInput;
+}>;
+
+
+export type RestCreateLeadMutation = { createLead: { id: number, campaignId: number, phoneNumber: string, variables: unknown, status: LeadStatus, createdAt: string, updatedAt: string, campaign: { id: number, name: string }, secondaryContacts: Array<{ id: number, phoneNumber: string, variables: unknown, status: LeadStatus, createdAt: string, updatedAt: string }> } };
+
+export type RestLeadsQueryVariables = Exact<{
+  page?: number | null | undefined;
+  perPage?: number | null | undefined;
+  campaignId?: number | null | undefined;
+  status?: LeadStatus | null | undefined;
+}>;
+
+
+export type RestLeadsQuery = { leads: { items: Array<{ id: number, campaignId: number, phoneNumber: string, variables: unknown, status: LeadStatus, createdAt: string, updatedAt: string, campaign: { id: number, name: string }, secondaryContacts: Array<{ id: number, phoneNumber: string, variables: unknown, status: LeadStatus, createdAt: string, updatedAt: string }> }>, pageInfo: { total: number, currentPage: number, perPage: number, lastPage: number } } };
+
+export type RestDeleteLeadMutationVariables = Exact<{
+  id: number;
+}>;
+
+
+export type RestDeleteLeadMutation = { deleteLead: { deletedId: number } };
+
+export type RestPhoneNumbersQueryVariables = Exact<{
+  smsReadyOnly?: boolean | null | undefined;
+}>;
+
+
+export type RestPhoneNumbersQuery = { phoneNumbers: Array<{ id: number, phoneNumber: string, countryCode: string, kind: PhoneNumberKind, typeLabel: string, smsCapable: boolean, region: string, hasActiveSubscription: boolean, createdAt: string }> };
+
+export type RestReleasePhoneNumberMutationVariables = Exact<{
+  id: number;
+}>;
+
+
+export type RestReleasePhoneNumberMutation = { releasePhoneNumber: { releasedNow: boolean, releasesAt: string | null } };
+
+export type RestVoicesQueryVariables = Exact<{
+  mode?: AssistantMode | null | undefined;
+  languageId?: number | null | undefined;
+}>;
+
+
+export type RestVoicesQuery = { voices: Array<{ id: number, name: string, languageId: number | null, gender: string }> };
+
+export type RestWidgetAssistantQueryVariables = Exact<{
+  uuid: string;
+}>;
+
+
+export type RestWidgetAssistantQuery = { widgetAssistant: { uuid: string, name: string, initialMessage: string, widgetSettings: { theme: string, color: string, position: string } } };
+
+export type RestStartWidgetConversationMutationVariables = Exact<{
+  input: StartWidgetConversationInput;
+}>;
+
+
+export type RestStartWidgetConversationMutation = { startWidgetConversation: { conversationId: string, initialMessage: string, createdAt: string } };
+
+export class TypedDocumentString<TResult, TVariables>
+  extends String
+  implements DocumentTypeDecoration<TResult, TVariables>
+{
+  __apiType?: NonNullable<DocumentTypeDecoration<TResult, TVariables>['__apiType']>;
+  private value: string;
+  public __meta__?: Record<string, any> | undefined;
+
+  constructor(value: string, __meta__?: Record<string, any> | undefined) {
+    super(value);
+    this.value = value;
+    this.__meta__ = __meta__;
+  }
+
+  override toString(): string & DocumentTypeDecoration<TResult, TVariables> {
+    return this.value;
+  }
+}
+export const RestAssistantFragmentDoc = new TypedDocumentString(`
+    fragment RestAssistant on Assistant {
+  id
+  userId
+  phoneNumberId
+  engineId
+  synthesizerId
+  transcriberId
+  voiceId
+  instanceId
+  name
+  variables
+  postCallEvaluation
+  fillers
+  postCallSchema
+  tools
+  isWebhookActive
+  webhookUrl
+  inboundWebhookUrl
+  language
+  type
+  status
+  maxDuration
+  record
+  initialMessage
+  systemPrompt
+  flowsPlatformId
+  timezone
+  createdAt
+  updatedAt
+  deletedAt
+  maxSilenceDuration
+  reengagementInterval
+  endCallOnVoicemail
+  llmTemperature
+  voiceStability
+  voiceSimilarity
+  speechSpeed
+  ambientSoundVolume
+  allowInterruptions
+  enableNoiseCancellation
+  waitForCustomer
+  endpointSensitivity
+  interruptSensitivity
+  endpointType
+  mode
+  languageId
+  transcriberProviderId
+  synthesizerProviderId
+  llmModelId
+  multimodalModelId
+  ambientSound
+  uuid
+  sendWebhookOnlyOnCompleted
+  includeRecordingInWebhook
+  fillerConfig
+  knowledgebaseId
+  knowledgebaseMode
+  minInterruptWords
+  widgetSettings
+}
+    `, {"fragmentName":"RestAssistant"}) as unknown as TypedDocumentString<RestAssistantFragment, unknown>;
+export const RestFunctionCallFragmentDoc = new TypedDocumentString(`
+    fragment RestFunctionCall on FunctionCall {
+  name
+  arguments
+  result
+  error
+  durationMs
+}
+    `, {"fragmentName":"RestFunctionCall"}) as unknown as TypedDocumentString<RestFunctionCallFragment, unknown>;
+export const RestWidgetFunctionCallFragmentDoc = new TypedDocumentString(`
+    fragment RestWidgetFunctionCall on WidgetFunctionCall {
+  name
+  succeeded
+}
+    `, {"fragmentName":"RestWidgetFunctionCall"}) as unknown as TypedDocumentString<RestWidgetFunctionCallFragment, unknown>;
+export const RestDocumentFragmentDoc = new TypedDocumentString(`
+    fragment RestDocument on Document {
+  id
+  name
+  description
+  type
+  typeLabel
+  status
+  statusLabel
+  failureReason
+  createdAt
+  updatedAt
+}
+    `, {"fragmentName":"RestDocument"}) as unknown as TypedDocumentString<RestDocumentFragment, unknown>;
+export const RestLeadFragmentDoc = new TypedDocumentString(`
+    fragment RestLead on Lead {
+  id
+  campaignId
+  phoneNumber
+  variables
+  status
+  createdAt
+  updatedAt
+  campaign {
+    id
+    name
+  }
+  secondaryContacts {
+    id
+    phoneNumber
+    variables
+    status
+    createdAt
+    updatedAt
+  }
+}
+    `, {"fragmentName":"RestLead"}) as unknown as TypedDocumentString<RestLeadFragment, unknown>;
+export const RestGenerateReplyDocument = new TypedDocumentString(`
+    mutation RestGenerateReply($input: GenerateReplyInput!) {
+  generateReply(input: $input) {
+    conversationId
+    customerIdentifier
+    reply
+    functionCalls {
+      ...RestFunctionCall
+    }
+    aiDisabled
+  }
+}
+    fragment RestFunctionCall on FunctionCall {
+  name
+  arguments
+  result
+  error
+  durationMs
+}`) as unknown as TypedDocumentString<RestGenerateReplyMutation, RestGenerateReplyMutationVariables>;
+export const RestCreateApiKeyDocument = new TypedDocumentString(`
+    mutation RestCreateApiKey($input: CreateApiKeyInput!) {
+  createApiKey(input: $input) {
+    token
+    apiKey {
+      name
+      createdAt
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<RestCreateApiKeyMutation, RestCreateApiKeyMutationVariables>;
+export const RestApiKeysDocument = new TypedDocumentString(`
+    query RestApiKeys {
+  apiKeys {
+    id
+    name
+    lastUsedAt
+    createdAt
+  }
+}
+    `) as unknown as TypedDocumentString<RestApiKeysQuery, RestApiKeysQueryVariables>;
+export const RestDeleteApiKeyDocument = new TypedDocumentString(`
+    mutation RestDeleteApiKey($id: Int!) {
+  deleteApiKey(id: $id) {
+    deletedId
+  }
+}
+    `) as unknown as TypedDocumentString<RestDeleteApiKeyMutation, RestDeleteApiKeyMutationVariables>;
+export const RestAssistantsDocument = new TypedDocumentString(`
+    query RestAssistants($page: Int, $perPage: Int) {
+  assistants(page: $page, perPage: $perPage) {
+    items {
+      ...RestAssistant
+    }
+    pageInfo {
+      total
+      currentPage
+      perPage
+      lastPage
+    }
+  }
+}
+    fragment RestAssistant on Assistant {
+  id
+  userId
+  phoneNumberId
+  engineId
+  synthesizerId
+  transcriberId
+  voiceId
+  instanceId
+  name
+  variables
+  postCallEvaluation
+  fillers
+  postCallSchema
+  tools
+  isWebhookActive
+  webhookUrl
+  inboundWebhookUrl
+  language
+  type
+  status
+  maxDuration
+  record
+  initialMessage
+  systemPrompt
+  flowsPlatformId
+  timezone
+  createdAt
+  updatedAt
+  deletedAt
+  maxSilenceDuration
+  reengagementInterval
+  endCallOnVoicemail
+  llmTemperature
+  voiceStability
+  voiceSimilarity
+  speechSpeed
+  ambientSoundVolume
+  allowInterruptions
+  enableNoiseCancellation
+  waitForCustomer
+  endpointSensitivity
+  interruptSensitivity
+  endpointType
+  mode
+  languageId
+  transcriberProviderId
+  synthesizerProviderId
+  llmModelId
+  multimodalModelId
+  ambientSound
+  uuid
+  sendWebhookOnlyOnCompleted
+  includeRecordingInWebhook
+  fillerConfig
+  knowledgebaseId
+  knowledgebaseMode
+  minInterruptWords
+  widgetSettings
+}`) as unknown as TypedDocumentString<RestAssistantsQuery, RestAssistantsQueryVariables>;
+export const RestLoginDocument = new TypedDocumentString(`
+    mutation RestLogin($input: LoginInput!) {
+  login(input: $input) {
+    token
+    tokenType
+    expiresAt
+    viewer {
+      id
+      name
+      email
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<RestLoginMutation, RestLoginMutationVariables>;
+export const RestLogoutDocument = new TypedDocumentString(`
+    mutation RestLogout {
+  logout {
+    revoked
+  }
+}
+    `) as unknown as TypedDocumentString<RestLogoutMutation, RestLogoutMutationVariables>;
+export const RestCallsDocument = new TypedDocumentString(`
+    query RestCalls($page: Int, $perPage: Int, $filter: CallFilter) {
+  calls(page: $page, perPage: $perPage, filter: $filter) {
+    items {
+      id
+      assistantName
+      campaignName
+      type
+      duration
+      assistantPhoneNumber
+      clientPhoneNumber
+      status
+      transcript
+      variables
+      evaluation
+      webhookResponse
+      carrierCost
+      totalCost
+      answeredBy
+      recordingUrl
+      createdAt
+      updatedAt
+    }
+    pageInfo {
+      total
+      currentPage
+      perPage
+      lastPage
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<RestCallsQuery, RestCallsQueryVariables>;
+export const RestConversationMessagesDocument = new TypedDocumentString(`
+    query RestConversationMessages($id: ID!) {
+  widgetConversation(id: $id) {
+    id
+    messages {
+      id
+      role
+      content
+      functionCalls {
+        ...RestWidgetFunctionCall
+      }
+      createdAt
+    }
+  }
+}
+    fragment RestWidgetFunctionCall on WidgetFunctionCall {
+  name
+  succeeded
+}`) as unknown as TypedDocumentString<RestConversationMessagesQuery, RestConversationMessagesQueryVariables>;
+export const RestSendConversationMessageDocument = new TypedDocumentString(`
+    mutation RestSendConversationMessage($input: SendWidgetMessageInput!) {
+  sendWidgetMessage(input: $input) {
+    reply
+    functionCalls {
+      ...RestWidgetFunctionCall
+    }
+  }
+}
+    fragment RestWidgetFunctionCall on WidgetFunctionCall {
+  name
+  succeeded
+}`) as unknown as TypedDocumentString<RestSendConversationMessageMutation, RestSendConversationMessageMutationVariables>;
+export const RestKnowledgebasesDocument = new TypedDocumentString(`
+    query RestKnowledgebases {
+  knowledgebases {
+    id
+    name
+    description
+    status
+    statusLabel
+    documentsCount
+    assistantsCount
+    createdAt
+    updatedAt
+  }
+}
+    `) as unknown as TypedDocumentString<RestKnowledgebasesQuery, RestKnowledgebasesQueryVariables>;
+export const RestDocumentsDocument = new TypedDocumentString(`
+    query RestDocuments($knowledgebaseId: Int!) {
+  documents(knowledgebaseId: $knowledgebaseId) {
+    ...RestDocument
+  }
+}
+    fragment RestDocument on Document {
+  id
+  name
+  description
+  type
+  typeLabel
+  status
+  statusLabel
+  failureReason
+  createdAt
+  updatedAt
+}`) as unknown as TypedDocumentString<RestDocumentsQuery, RestDocumentsQueryVariables>;
+export const RestCreateDocumentDocument = new TypedDocumentString(`
+    mutation RestCreateDocument($knowledgebaseId: Int!, $input: CreateDocumentInput!) {
+  createDocument(knowledgebaseId: $knowledgebaseId, input: $input) {
+    ...RestDocument
+  }
+}
+    fragment RestDocument on Document {
+  id
+  name
+  description
+  type
+  typeLabel
+  status
+  statusLabel
+  failureReason
+  createdAt
+  updatedAt
+}`) as unknown as TypedDocumentString<RestCreateDocumentMutation, RestCreateDocumentMutationVariables>;
+export const RestDocumentDocument = new TypedDocumentString(`
+    query RestDocument($id: Int!, $knowledgebaseId: Int!) {
+  document(id: $id, knowledgebaseId: $knowledgebaseId) {
+    ...RestDocument
+  }
+}
+    fragment RestDocument on Document {
+  id
+  name
+  description
+  type
+  typeLabel
+  status
+  statusLabel
+  failureReason
+  createdAt
+  updatedAt
+}`) as unknown as TypedDocumentString<RestDocumentQuery, RestDocumentQueryVariables>;
+export const RestUpdateDocumentDocument = new TypedDocumentString(`
+    mutation RestUpdateDocument($id: Int!, $knowledgebaseId: Int!, $input: UpdateDocumentInput!) {
+  updateDocument(id: $id, knowledgebaseId: $knowledgebaseId, input: $input) {
+    ...RestDocument
+  }
+}
+    fragment RestDocument on Document {
+  id
+  name
+  description
+  type
+  typeLabel
+  status
+  statusLabel
+  failureReason
+  createdAt
+  updatedAt
+}`) as unknown as TypedDocumentString<RestUpdateDocumentMutation, RestUpdateDocumentMutationVariables>;
+export const RestDeleteDocumentDocument = new TypedDocumentString(`
+    mutation RestDeleteDocument($id: Int!, $knowledgebaseId: Int!) {
+  deleteDocument(id: $id, knowledgebaseId: $knowledgebaseId) {
+    deletedId
+  }
+}
+    `) as unknown as TypedDocumentString<RestDeleteDocumentMutation, RestDeleteDocumentMutationVariables>;
+export const RestCreateLeadDocument = new TypedDocumentString(`
+    mutation RestCreateLead($input: CreateLeadInput!) {
+  createLead(input: $input) {
+    ...RestLead
+  }
+}
+    fragment RestLead on Lead {
+  id
+  campaignId
+  phoneNumber
+  variables
+  status
+  createdAt
+  updatedAt
+  campaign {
+    id
+    name
+  }
+  secondaryContacts {
+    id
+    phoneNumber
+    variables
+    status
+    createdAt
+    updatedAt
+  }
+}`) as unknown as TypedDocumentString<RestCreateLeadMutation, RestCreateLeadMutationVariables>;
+export const RestLeadsDocument = new TypedDocumentString(`
+    query RestLeads($page: Int, $perPage: Int, $campaignId: Int, $status: LeadStatus) {
+  leads(page: $page, perPage: $perPage, campaignId: $campaignId, status: $status) {
+    items {
+      ...RestLead
+    }
+    pageInfo {
+      total
+      currentPage
+      perPage
+      lastPage
+    }
+  }
+}
+    fragment RestLead on Lead {
+  id
+  campaignId
+  phoneNumber
+  variables
+  status
+  createdAt
+  updatedAt
+  campaign {
+    id
+    name
+  }
+  secondaryContacts {
+    id
+    phoneNumber
+    variables
+    status
+    createdAt
+    updatedAt
+  }
+}`) as unknown as TypedDocumentString<RestLeadsQuery, RestLeadsQueryVariables>;
+export const RestDeleteLeadDocument = new TypedDocumentString(`
+    mutation RestDeleteLead($id: Int!) {
+  deleteLead(id: $id) {
+    deletedId
+  }
+}
+    `) as unknown as TypedDocumentString<RestDeleteLeadMutation, RestDeleteLeadMutationVariables>;
+export const RestPhoneNumbersDocument = new TypedDocumentString(`
+    query RestPhoneNumbers($smsReadyOnly: Boolean) {
+  phoneNumbers(smsReadyOnly: $smsReadyOnly) {
+    id
+    phoneNumber
+    countryCode
+    kind
+    typeLabel
+    smsCapable
+    region
+    hasActiveSubscription
+    createdAt
+  }
+}
+    `) as unknown as TypedDocumentString<RestPhoneNumbersQuery, RestPhoneNumbersQueryVariables>;
+export const RestReleasePhoneNumberDocument = new TypedDocumentString(`
+    mutation RestReleasePhoneNumber($id: Int!) {
+  releasePhoneNumber(id: $id) {
+    releasedNow
+    releasesAt
+  }
+}
+    `) as unknown as TypedDocumentString<RestReleasePhoneNumberMutation, RestReleasePhoneNumberMutationVariables>;
+export const RestVoicesDocument = new TypedDocumentString(`
+    query RestVoices($mode: AssistantMode, $languageId: Int) {
+  voices(mode: $mode, languageId: $languageId) {
+    id
+    name
+    languageId
+    gender
+  }
+}
+    `) as unknown as TypedDocumentString<RestVoicesQuery, RestVoicesQueryVariables>;
+export const RestWidgetAssistantDocument = new TypedDocumentString(`
+    query RestWidgetAssistant($uuid: String!) {
+  widgetAssistant(uuid: $uuid) {
+    uuid
+    name
+    initialMessage
+    widgetSettings {
+      theme
+      color
+      position
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<RestWidgetAssistantQuery, RestWidgetAssistantQueryVariables>;
+export const RestStartWidgetConversationDocument = new TypedDocumentString(`
+    mutation RestStartWidgetConversation($input: StartWidgetConversationInput!) {
+  startWidgetConversation(input: $input) {
+    conversationId
+    initialMessage
+    createdAt
+  }
+}
+    `) as unknown as TypedDocumentString<RestStartWidgetConversationMutation, RestStartWidgetConversationMutationVariables>;
