@@ -44,6 +44,8 @@ export type PubSub = ReturnType<typeof createPubSub<PubSubEvents>>;
 
 export interface PubSubHandle {
   pubsub: PubSub;
+  /** Resolves when Redis answers a PING (readiness); absent without Redis. */
+  ping?: () => Promise<void>;
   close(): Promise<void>;
 }
 
@@ -54,6 +56,11 @@ export function createEventBus(redisUrl: string | undefined): PubSubHandle {
   const eventTarget = createRedisEventTarget<CustomEvent>({ publishClient, subscribeClient });
   return {
     pubsub: createPubSub<PubSubEvents>({ eventTarget }),
+    ping: async () => {
+      // A client that is reconnecting would queue the PING until Redis is back: not ready now.
+      if (publishClient.status !== "ready") throw new Error(`Redis is ${publishClient.status}`);
+      await publishClient.ping();
+    },
     close: async () => {
       await Promise.allSettled([publishClient.quit(), subscribeClient.quit()]);
     },
