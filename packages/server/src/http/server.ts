@@ -31,7 +31,7 @@ export function answerRequests(route: Route, logger: Logger) {
       response.headers.set("x-request-id", requestId);
       logger.info("request", {
         method: request.method,
-        path: new URL(request.url).pathname,
+        path: pathOf(request),
         status: response.status,
         durationMs: Math.round(performance.now() - started),
         requestId,
@@ -40,6 +40,15 @@ export function answerRequests(route: Route, logger: Logger) {
       return response;
     });
   };
+}
+
+/** The path without its query; a request whose URL cannot be read (the 500 above) logs none. */
+function pathOf(request: Request): string | undefined {
+  try {
+    return new URL(request.url).pathname;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
