@@ -52,7 +52,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const applied = await migrate(db);
   if (applied.length > 0) logger.info("migrations applied", { migrations: applied });
 
-  const events = createEventBus(config.redisUrl);
+  const events = createEventBus(config.redisUrl, logger);
   const pubsub = events.pubsub;
   const services = createServices({ config, db, pubsub, logger });
   await seedCatalog(db.prisma);

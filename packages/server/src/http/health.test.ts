@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
+import { startRedis } from "../../test/support/services.ts";
 import {
   freshDatabase,
   startTestApp,
