@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
+import WebSocket from "ws";
 import { startTestApp, type TestApp } from "../../test/support/test-app.ts";
 import { createLogger } from "../logger.ts";
 
@@ -81,6 +82,23 @@ describe("request ids and access logs", () => {
       "gql-create-1",
       "none",
       "rest-create-1",
+    ]);
+  });
+
+  it("gives a WebSocket upgrade its id and access line too", async () => {
+    const log = capturingLogger();
+    t = await startTestApp({ logger: log.logger });
+    const socket = new WebSocket(`${t.url.replace(/^http/, "ws")}/graphql`, "graphql-transport-ws", {
+      headers: { "x-request-id": "ws-upgrade-1" },
+    });
+    const upgraded = await new Promise<string | undefined>((resolve, reject) => {
+      socket.on("upgrade", (response) => resolve(response.headers["x-request-id"] as string | undefined));
+      socket.on("error", reject);
+    });
+    socket.close();
+    expect(upgraded).toBe("ws-upgrade-1");
+    expect(log.entries().filter((entry) => entry.requestId === "ws-upgrade-1")).toEqual([
+      expect.objectContaining({ msg: "request", method: "GET", path: "/graphql", status: 101 }),
     ]);
   });
 
