@@ -11,10 +11,7 @@
  * because p95 on a shared 2-core machine mostly measures the neighbours).
  */
 import { performance } from "node:perf_hooks";
-import { buildApp } from "../../packages/server/src/app.ts";
-import { loadConfig } from "../../packages/server/src/env.ts";
-import type { Prisma } from "../../packages/server/src/generated/prisma/client.ts";
-import { createLogger } from "../../packages/server/src/logger.ts";
+import { buildApp, createLogger, loadConfig, type Prisma } from "@voxgate/server";
 
 const CALLS_PER_ACCOUNT = Number(process.argv[2] ?? 20_000);
 const ITERATIONS = 40;

@@ -93,9 +93,7 @@ async function rawSite(args: ChildArgs): Promise<Partial<CaseResult>> {
 
 /** The real path: an app over the given database, documents created through the documents service, processed by its worker. */
 async function ingest(args: ChildArgs): Promise<Partial<CaseResult>> {
-  const { buildApp } = await import("../../packages/server/src/app.ts");
-  const { loadConfig } = await import("../../packages/server/src/env.ts");
-  const { createLogger } = await import("../../packages/server/src/logger.ts");
+  const { buildApp, createLogger, loadConfig } = await import("@voxgate/server");
   const config = loadConfig({
     PORT: "0",
     LOG_LEVEL: "silent",

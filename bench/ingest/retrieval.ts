@@ -3,9 +3,7 @@
  * beside the same service on connections where the planner may not use indexes (exact sequential
  * scans). Vector recall of HNSW is measured against those exact results on the same queries.
  */
-import { buildApp } from "../../packages/server/src/app.ts";
-import { loadConfig } from "../../packages/server/src/env.ts";
-import { createLogger } from "../../packages/server/src/logger.ts";
+import { buildApp, createLogger, loadConfig } from "@voxgate/server";
 import { LocalHashEmbedder, toVectorLiteral } from "../../packages/server/src/modules/embeddings/embedder.ts";
 import type { Passage, SearchMode } from "../../packages/server/src/modules/knowledge/index.ts";
 import { ProseGenerator, seededRandom } from "./fixtures.ts";

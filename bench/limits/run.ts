@@ -10,9 +10,7 @@
  * regression tests assert behaviour (test/transport.test.ts).
  */
 import { performance } from "node:perf_hooks";
-import { buildApp } from "../../packages/server/src/app.ts";
-import { loadConfig } from "../../packages/server/src/env.ts";
-import { createLogger } from "../../packages/server/src/logger.ts";
+import { buildApp, createLogger, loadConfig } from "@voxgate/server";
 
 const RUNS = 5;
 const UUID = "00000000-0000-4000-8000-000000000000";

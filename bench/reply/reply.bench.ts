@@ -16,10 +16,7 @@ import { randomBytes } from "node:crypto";
 import { rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type App, buildApp } from "../../packages/server/src/app.ts";
-import type { DatabaseTarget } from "../../packages/server/src/db/client.ts";
-import { loadConfig } from "../../packages/server/src/env.ts";
-import { createLogger } from "../../packages/server/src/logger.ts";
+import { type App, buildApp, createLogger, type DatabaseTarget, loadConfig } from "@voxgate/server";
 import { createAssistant } from "../../packages/server/src/modules/conversations/conversations.fixtures.ts";
 import { type FakeOpenAI, startFakeOpenAI } from "../../packages/server/test/support/fake-openai.ts";
 import {

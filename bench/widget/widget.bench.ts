@@ -18,9 +18,7 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
-import { buildApp } from "../../packages/server/src/app.ts";
-import { loadConfig } from "../../packages/server/src/env.ts";
-import { createLogger } from "../../packages/server/src/logger.ts";
+import { buildApp, createLogger, loadConfig } from "@voxgate/server";
 import { chromiumLaunchOptions } from "../../packages/widget/test/support/chromium.ts";
 
 const BUDGET_BYTES = 25 * 1024;

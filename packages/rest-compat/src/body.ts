@@ -1,23 +1,18 @@
 import type { RestError } from "./errors.ts";
 import { nestFields } from "./form-fields.ts";
 
-const MB = 1024 * 1024;
-/** JSON, urlencoded forms and any other type (read as JSON): far above any legacy request. */
-export const BODY_LIMIT_BYTES = 1 * MB;
-/** A 20 MB file plus room for the other form fields and multipart framing. */
-export const MULTIPART_BODY_LIMIT_BYTES = 21 * MB;
-export const MAX_UPLOAD_BYTES = 20 * MB;
+/** How large a REST body may be, by kind; the server passes its limits to `createRestApi`. */
+export interface BodyLimits {
+  /** JSON, urlencoded forms and any other type (read as JSON). */
+  bodyBytes: number;
+  /** A whole multipart body: the upload plus the other form fields and framing. */
+  multipartBytes: number;
+  /** One uploaded file. */
+  uploadBytes: number;
+}
 
-const BODY_TOO_LARGE: RestError = {
-  status: 413,
-  code: "PAYLOAD_TOO_LARGE",
-  message: "The request body is too large (limit 1 MB).",
-};
-const UPLOAD_TOO_LARGE: RestError = {
-  status: 413,
-  code: "PAYLOAD_TOO_LARGE",
-  message: "The uploaded file is too large (limit 20 MB).",
-};
+const tooLarge = (message: string): RestError => ({ status: 413, code: "PAYLOAD_TOO_LARGE", message });
+const inMegabytes = (bytes: number) => `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB`;
 const badRequest = (message: string): RestError => ({ status: 400, code: "BAD_REQUEST", message });
 
 export type BodyResult = { value: Record<string, unknown> } | { error: RestError };
@@ -27,14 +22,23 @@ export type BodyResult = { value: Record<string, unknown> } | { error: RestError
  * type's limit, whether or not it declares a length (a chunked body declares none), so no body is
  * ever held in memory beyond that limit.
  */
-export async function readBody(request: Request): Promise<BodyResult> {
+export async function readBody(request: Request, limits: BodyLimits): Promise<BodyResult> {
   if (request.method === "GET" || request.method === "HEAD" || !request.body) return { value: {} };
   const type = request.headers.get("content-type")?.toLowerCase() ?? "";
   const multipart = type.includes("multipart/form-data");
-  const bytes = await readLimited(request, multipart ? MULTIPART_BODY_LIMIT_BYTES : BODY_LIMIT_BYTES);
-  if (bytes === null) return { error: multipart ? UPLOAD_TOO_LARGE : BODY_TOO_LARGE };
+  const uploadTooLarge = tooLarge(
+    `The uploaded file is too large (limit ${inMegabytes(limits.uploadBytes)}).`,
+  );
+  const bytes = await readLimited(request, multipart ? limits.multipartBytes : limits.bodyBytes);
+  if (bytes === null) {
+    return {
+      error: multipart
+        ? uploadTooLarge
+        : tooLarge(`The request body is too large (limit ${inMegabytes(limits.bodyBytes)}).`),
+    };
+  }
 
-  if (multipart) return readMultipart(bytes, type);
+  if (multipart) return readMultipart(bytes, type, limits.uploadBytes, uploadTooLarge);
   if (type.includes("application/x-www-form-urlencoded")) {
     return nestFields(new URLSearchParams(bytes.toString("utf8")));
   }
@@ -52,7 +56,12 @@ export async function readBody(request: Request): Promise<BodyResult> {
 }
 
 /** Multipart bodies (document uploads): file fields become web `File`s; names nest like form fields. */
-async function readMultipart(bytes: Buffer, type: string): Promise<BodyResult> {
+async function readMultipart(
+  bytes: Buffer,
+  type: string,
+  uploadBytes: number,
+  uploadTooLarge: RestError,
+): Promise<BodyResult> {
   let form: FormData;
   try {
     // Buffer.concat allocates a plain (never shared) ArrayBuffer.
@@ -62,8 +71,8 @@ async function readMultipart(bytes: Buffer, type: string): Promise<BodyResult> {
     return { error: badRequest("The multipart body could not be read.") };
   }
   const entries = [...form.entries()];
-  if (entries.some(([, entry]) => typeof entry !== "string" && entry.size > MAX_UPLOAD_BYTES)) {
-    return { error: UPLOAD_TOO_LARGE };
+  if (entries.some(([, entry]) => typeof entry !== "string" && entry.size > uploadBytes)) {
+    return { error: uploadTooLarge };
   }
   return nestFields(entries);
 }

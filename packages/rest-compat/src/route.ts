@@ -2,11 +2,15 @@ import type { GraphQLFormattedError } from "graphql";
 import type { RestError } from "./errors.ts";
 import type { TypedDocumentString } from "./generated/graphql.ts";
 
-/** Runs one GraphQL operation for a REST request, with that request's credentials. */
-export type GraphQLExecutor = (operation: {
+/**
+ * Runs one GraphQL operation for a REST request, with that request's credentials. `serverContext`
+ * is what the host passed along with the request (e.g. the client's address).
+ */
+export type GraphQLExecutor<TServerContext = unknown> = (operation: {
   document: string;
   variables: Record<string, unknown>;
   request: Request;
+  serverContext: TServerContext;
 }) => Promise<{
   data?: Record<string, unknown> | null;
   errors?: readonly GraphQLFormattedError[];

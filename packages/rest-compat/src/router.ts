@@ -1,23 +1,25 @@
 import type { GraphQLFormattedError } from "graphql";
-import { readBody } from "./body.ts";
+import { type BodyLimits, readBody } from "./body.ts";
 import { type RestError, restErrorOf } from "./errors.ts";
 import type { GraphQLExecutor, HttpMethod, RestRequest, RestResponse, RouteDefinition } from "./route.ts";
 
 const INT = /^\d{1,10}$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export interface RestApiOptions {
+export interface RestApiOptions<TServerContext = unknown> {
   routes: readonly RouteDefinition[];
-  execute: GraphQLExecutor;
+  execute: GraphQLExecutor<TServerContext>;
   /**
    * Checks the request's credential for routes that need one, before their body is read: why it
    * was refused, as the GraphQL error UNAUTHENTICATED, or null when it was accepted.
    */
-  authenticate: (request: Request) => Promise<GraphQLFormattedError | null>;
+  authenticate: (request: Request, serverContext: TServerContext) => Promise<GraphQLFormattedError | null>;
   /** Absolute base of returned URLs, e.g. https://voxgate.example.com (no trailing slash). */
   publicBaseUrl: string;
   /** Where the API is mounted. */
   prefix?: string;
+  /** The largest bodies read; larger ones answer 413 before they are buffered. */
+  limits: BodyLimits;
   onUnexpectedError?: (error: unknown) => void;
 }
 
@@ -27,12 +29,17 @@ interface CompiledRoute {
   names: string[];
 }
 
-/** Answers the legacy REST API from a route table; requests outside the prefix get `null`. */
-export function createRestApi(options: RestApiOptions): (request: Request) => Promise<Response | null> {
+/**
+ * Answers the legacy REST API from a route table; requests outside the prefix get `null`. What the
+ * host passes with a request reaches its `authenticate` and `execute` unchanged.
+ */
+export function createRestApi<TServerContext = unknown>(
+  options: RestApiOptions<TServerContext>,
+): (request: Request, serverContext: TServerContext) => Promise<Response | null> {
   const prefix = options.prefix ?? "/api";
   const compiled = options.routes.map(compile);
 
-  return async (request) => {
+  return async (request, serverContext) => {
     const url = new URL(request.url);
     if (url.pathname !== prefix && !url.pathname.startsWith(`${prefix}/`)) return null;
     const path = url.pathname.slice(prefix.length).replace(/\/+$/, "") || "/";
@@ -48,13 +55,14 @@ export function createRestApi(options: RestApiOptions): (request: Request) => Pr
     if (candidates.some(({ entry }) => entry.route.crossOrigin)) {
       const methods = [...new Set(candidates.map(({ entry }) => entry.route.method))];
       if (method === "OPTIONS") return withCors(request, new Response(null, { status: 204 }), methods);
-      return withCors(request, await answer(request, url, path, method, candidates), methods);
+      return withCors(request, await answer(request, serverContext, url, path, method, candidates), methods);
     }
-    return answer(request, url, path, method, candidates);
+    return answer(request, serverContext, url, path, method, candidates);
   };
 
   async function answer(
     request: Request,
+    serverContext: TServerContext,
     url: URL,
     path: string,
     method: string,
@@ -76,10 +84,10 @@ export function createRestApi(options: RestApiOptions): (request: Request) => Pr
     try {
       // Who is calling comes first: an anonymous caller learns nothing about the body it sent.
       if (!route.public) {
-        const refused = await options.authenticate(request);
+        const refused = await options.authenticate(request, serverContext);
         if (refused) return errorResponse(route, restErrorOf(refused), refused, options);
       }
-      const body = await readBody(request);
+      const body = await readBody(request, options.limits);
       if ("error" in body) return json(body.error.status, (route.errorBody ?? defaultErrorBody)(body.error));
       const restRequest: RestRequest = {
         method: method as HttpMethod,
@@ -93,6 +101,7 @@ export function createRestApi(options: RestApiOptions): (request: Request) => Pr
         document: route.operation,
         variables: route.variables?.(restRequest) ?? {},
         request,
+        serverContext,
       });
       const firstError = result.errors?.[0];
       const response = firstError
@@ -168,11 +177,11 @@ export function defaultErrorBody(error: RestError): unknown {
   return error.fields ? { message: error.message, errors: error.fields } : { message: error.message };
 }
 
-function errorResponse(
+function errorResponse<TServerContext>(
   route: RouteDefinition,
   error: RestError,
   original: GraphQLFormattedError,
-  options: RestApiOptions,
+  options: RestApiOptions<TServerContext>,
 ): Response {
   if (error.status >= 500) options.onUnexpectedError?.(original);
   const headers: Record<string, string> = {};

@@ -1,5 +1,4 @@
 import type { Database, PrismaClient } from "./db/client.ts";
-import { clientAddressOf } from "./http/client-address.ts";
 import type { AuthFailure, Viewer } from "./modules/auth/auth.service.ts";
 import type { PubSub } from "./pubsub.ts";
 import type { Services } from "./services.ts";
@@ -16,10 +15,20 @@ export interface Context {
   request?: Request;
   /** Where the request came from (see `http/client-address.ts`), for per-client limits; "unknown" if not known. */
   clientAddress: string;
+  /** The id of the HTTP request (or WebSocket upgrade) this operation belongs to, as its logs show it. */
+  requestId: string;
   /**
    * Headers a resolver wants on the HTTP response (e.g. RateLimit-*). Both GraphQL over HTTP and
    * the REST layer copy them onto what they send.
    */
+  responseHeaders: Headers;
+}
+
+/** What the HTTP layer knows of a request before any operation runs; it hands this to every transport. */
+export interface RequestMeta {
+  clientAddress: string;
+  requestId: string;
+  /** Filled by resolvers, sent by the transport (see `Context.responseHeaders`). */
   responseHeaders: Headers;
 }
 
@@ -52,9 +61,9 @@ export function authorizationOf(source: {
 
 export async function createContext(
   deps: ContextDeps,
-  authorization: string | undefined,
-  request?: Request,
+  source: { authorization: string | undefined; request?: Request | undefined; meta: RequestMeta },
 ): Promise<Context> {
+  const { authorization, request, meta } = source;
   const auth = await deps.services.auth.authenticate(authorization);
   return {
     viewer: auth.viewer,
@@ -62,8 +71,9 @@ export async function createContext(
     services: deps.services,
     prisma: deps.db.prisma,
     pubsub: deps.pubsub,
-    responseHeaders: new Headers(),
-    clientAddress: clientAddressOf(request),
+    responseHeaders: meta.responseHeaders,
+    clientAddress: meta.clientAddress,
+    requestId: meta.requestId,
     ...(request ? { request } : {}),
   };
 }

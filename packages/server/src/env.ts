@@ -52,6 +52,7 @@ const EnvSchema = z.object({
   OPENAI_BASE_URL: z.preprocess(emptyAsUndefined, httpUrl.optional()),
   PUBLIC_BASE_URL: z.preprocess(emptyAsUndefined, httpUrl.optional()),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+  LOG_FORMAT: z.preprocess(emptyAsUndefined, z.enum(["json", "pretty"]).optional()),
   SESSION_TTL_HOURS: positiveInt.default(24 * 7),
   OPENAI_MODEL: z.string().min(1).default("gpt-4o-mini"),
   OPENAI_TIMEOUT_SECONDS: positiveInt.max(600, "must be at most 600").default(60),
@@ -140,6 +141,8 @@ export interface Config {
   /** Base of every absolute URL the API returns (pagination links, widget script); no trailing slash. */
   publicBaseUrl: string;
   logLevel: "debug" | "info" | "warn" | "error" | "silent";
+  /** JSON lines (the default in production) or readable lines (elsewhere). */
+  logFormat: "json" | "pretty";
   sessionTtlHours: number;
   seedDemo: boolean;
 }
@@ -201,6 +204,7 @@ export function loadConfig(source: EnvInput | NodeJS.ProcessEnv = process.env): 
     workerConcurrency: env.VOXGATE_WORKER_CONCURRENCY,
     publicBaseUrl: (env.PUBLIC_BASE_URL ?? `http://${displayHost(env.HOST)}:${env.PORT}`).replace(/\/+$/, ""),
     logLevel: env.LOG_LEVEL,
+    logFormat: env.LOG_FORMAT ?? (env.NODE_ENV === "production" ? "json" : "pretty"),
     sessionTtlHours: env.SESSION_TTL_HOURS,
     seedDemo: env.VOXGATE_SEED_DEMO,
   };

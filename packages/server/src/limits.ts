@@ -1,4 +1,29 @@
-/** Limits shared by more than one part of the service, defined once. */
+/** Size limits of what clients send, defined once; the HTTP parts and services read them from here. */
+
+const MB = 1024 * 1024;
 
 /** The spec's upload limit: a 20 MB file, refused while streaming, before it is buffered. */
-export const MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
+export const MAX_UPLOAD_BYTES = 20 * MB;
+
+/**
+ * The largest GraphQL request body (non-multipart HTTP) and graphql-ws message the server reads.
+ * Real operations, variables included, stay far below it; bigger ones are refused before they are
+ * buffered whole, so that one message cannot grow the heap.
+ */
+export const MAX_GRAPHQL_MESSAGE_BYTES = 1 * MB;
+
+/** Multipart GraphQL requests (uploads): one file, and form fields far above what an operation needs. */
+export const GRAPHQL_FORM_LIMITS = {
+  fileSize: MAX_UPLOAD_BYTES,
+  files: 1,
+  fieldSize: 1 * MB,
+  fields: 200,
+} as const;
+
+/** REST bodies: JSON and urlencoded forms far above any legacy request; multipart carries one upload. */
+export const REST_BODY_LIMITS = {
+  bodyBytes: 1 * MB,
+  /** The upload plus room for the other form fields and multipart framing. */
+  multipartBytes: MAX_UPLOAD_BYTES + 1 * MB,
+  uploadBytes: MAX_UPLOAD_BYTES,
+} as const;

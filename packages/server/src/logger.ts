@@ -1,8 +1,8 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import { pino } from "pino";
 import type { Config } from "./env.ts";
 
-const levels = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 } as const;
-type Level = Exclude<keyof typeof levels, "silent">;
-
+/** What services log through: a message and structured fields. */
 export interface Logger {
   debug(message: string, fields?: Record<string, unknown>): void;
   info(message: string, fields?: Record<string, unknown>): void;
@@ -10,18 +10,81 @@ export interface Logger {
   error(message: string, fields?: Record<string, unknown>): void;
 }
 
-/** One line per event on stderr: a timestamp, the level, the message and its fields as JSON. */
-export function createLogger(level: Config["logLevel"]): Logger {
-  const threshold = levels[level];
-  const write = (at: Level) => (message: string, fields?: Record<string, unknown>) => {
-    if (levels[at] < threshold) return;
-    const suffix =
-      fields && Object.keys(fields).length > 0 ? ` ${JSON.stringify(fields, errorReplacer)}` : "";
-    process.stderr.write(`${new Date().toISOString()} ${at.toUpperCase().padEnd(5)} ${message}${suffix}\n`);
-  };
+/** Where log lines go: one JSON document per `write` (tests capture them). */
+export interface LogDestination {
+  write(line: string): void;
+}
+
+export interface LoggerOptions {
+  /** JSON lines for log collectors, or one readable line per event for people; default readable. */
+  format?: Config["logFormat"];
+  /** Default: standard error, written synchronously so nothing is lost when the process exits. */
+  destination?: LogDestination;
+}
+
+/**
+ * The work one request started: every line logged inside it, including jobs it enqueued when they
+ * run, carries its request id, without passing the id through every service call.
+ */
+const logScope = new AsyncLocalStorage<{ requestId: string }>();
+
+export function withRequestId<T>(requestId: string, work: () => T): T {
+  return logScope.run({ requestId }, work);
+}
+
+export function currentRequestId(): string | undefined {
+  return logScope.getStore()?.requestId;
+}
+
+/**
+ * Field names whose values are credentials, removed wherever they appear in the first three levels
+ * of a line's fields (e.g. `headers.authorization`, `input.password`).
+ */
+const SECRET_KEYS = [
+  "authorization",
+  "cookie",
+  "password",
+  "currentPassword",
+  "newPassword",
+  "token",
+  "apiKey",
+  "api_key",
+  "secret",
+];
+const secretPaths = SECRET_KEYS.flatMap((key) => [key, `*.${key}`, `*.*.${key}`]);
+
+export function createLogger(level: Config["logLevel"], options: LoggerOptions = {}): Logger {
+  const format = options.format ?? "pretty";
+  const destination = options.destination ?? pino.destination({ dest: 2, sync: true });
+  const base = pino(
+    {
+      level,
+      // pid and hostname are the collector's to add; a readable line has no room for them.
+      base: undefined,
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+      serializers: { error: pino.stdSerializers.err, err: pino.stdSerializers.err },
+      redact: { paths: secretPaths, censor: "[redacted]" },
+      mixin: () => {
+        const requestId = currentRequestId();
+        return requestId ? { requestId } : {};
+      },
+    },
+    format === "json" ? destination : readable(destination),
+  );
+  const write =
+    (at: "debug" | "info" | "warn" | "error") => (message: string, fields?: Record<string, unknown>) =>
+      base[at](fields ?? {}, message);
   return { debug: write("debug"), info: write("info"), warn: write("warn"), error: write("error") };
 }
 
-function errorReplacer(_key: string, value: unknown) {
-  return value instanceof Error ? { name: value.name, message: value.message, stack: value.stack } : value;
+/** The development format: time, level, message, then the remaining fields as JSON. */
+function readable(out: LogDestination): LogDestination {
+  return {
+    write(line) {
+      const { time, level, msg, ...fields } = JSON.parse(line) as Record<string, unknown>;
+      const suffix = Object.keys(fields).length > 0 ? ` ${JSON.stringify(fields)}` : "";
+      out.write(`${String(time)} ${String(level).toUpperCase().padEnd(5)} ${String(msg)}${suffix}\n`);
+    },
+  };
 }

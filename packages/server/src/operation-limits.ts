@@ -3,13 +3,6 @@ import type { GraphQLError, ValidationContext } from "graphql";
 import { type ErrorCode, OperationLimitError } from "./errors.ts";
 
 /**
- * The largest GraphQL request body (non-multipart HTTP) and graphql-ws message the server reads.
- * Real operations, variables included, stay far below it; bigger ones are refused before they are
- * buffered whole, so that one message cannot grow the heap.
- */
-export const MAX_GRAPHQL_MESSAGE_BYTES = 1024 * 1024;
-
-/**
  * Limits every operation passes, on HTTP, SSE, WebSocket and the REST layer alike. The largest
  * operation the REST table and the widget send has under 100 tokens, depth 4, cost 154 and no
  * aliases; GraphiQL's introspection query has under 200 tokens (introspection is exempt from depth

@@ -1,6 +1,6 @@
-import { createRedisEventTarget } from "@graphql-yoga/redis-event-target";
 import { createPubSub } from "graphql-yoga";
 import { Redis } from "ioredis";
+import type { Logger } from "./logger.ts";
 
 /**
  * Every event the server publishes, keyed by topic then id. With REDIS_URL the events travel
@@ -44,18 +44,86 @@ export type PubSub = ReturnType<typeof createPubSub<PubSubEvents>>;
 
 export interface PubSubHandle {
   pubsub: PubSub;
+  /** Resolves when Redis answers a PING (readiness); absent without Redis. */
+  ping?: () => Promise<void>;
   close(): Promise<void>;
 }
 
-export function createEventBus(redisUrl: string | undefined): PubSubHandle {
+export function createEventBus(redisUrl: string | undefined, logger: Logger): PubSubHandle {
   if (!redisUrl) return { pubsub: createPubSub<PubSubEvents>(), close: async () => {} };
   const publishClient = new Redis(redisUrl, { maxRetriesPerRequest: 3, lazyConnect: false });
   const subscribeClient = new Redis(redisUrl, { maxRetriesPerRequest: 3, lazyConnect: false });
-  const eventTarget = createRedisEventTarget<CustomEvent>({ publishClient, subscribeClient });
+  // While Redis is away the clients reconnect on their own; each failed attempt is worth a line.
+  for (const client of [publishClient, subscribeClient]) {
+    client.on("error", (error: unknown) => logger.warn("redis connection failed", { error }));
+  }
   return {
-    pubsub: createPubSub<PubSubEvents>({ eventTarget }),
+    pubsub: createPubSub<PubSubEvents>({
+      eventTarget: redisEventTarget(publishClient, subscribeClient, (error) =>
+        logger.error("redis event delivery failed", { error }),
+      ),
+    }),
+    ping: async () => {
+      // A client that is reconnecting would queue the PING until Redis is back: not ready now.
+      if (publishClient.status !== "ready") throw new Error(`Redis is ${publishClient.status}`);
+      await publishClient.ping();
+    },
     close: async () => {
       await Promise.allSettled([publishClient.quit(), subscribeClient.quit()]);
+    },
+  };
+}
+
+type Listener = ((event: never) => void) | { handleEvent: (event: never) => void } | null;
+type EventTarget = NonNullable<NonNullable<Parameters<typeof createPubSub<PubSubEvents>>[0]>["eventTarget"]>;
+
+/**
+ * Events through Redis channels, one channel per topic. Publishing and (un)subscribing do not wait
+ * for Redis; a failure (Redis is down) is reported, never left as an unhandled rejection that
+ * would end the process.
+ */
+function redisEventTarget(
+  publishClient: Redis,
+  subscribeClient: Redis,
+  onError: (error: unknown) => void,
+): EventTarget {
+  const callbacksForTopic = new Map<string, Set<(event: CustomEvent) => void>>();
+  subscribeClient.on("message", (channel: string, message: string) => {
+    const callbacks = callbacksForTopic.get(channel);
+    if (!callbacks) return;
+    const event = new CustomEvent(channel, { detail: message === "" ? null : JSON.parse(message) });
+    for (const callback of callbacks) callback(event);
+  });
+  // Listeners are typed per topic; every event this target delivers is a CustomEvent.
+  const callbackOf = (listener: Listener) =>
+    (listener && ("handleEvent" in listener ? listener.handleEvent : listener)) as
+      | ((event: CustomEvent) => void)
+      | null;
+  return {
+    addEventListener(topic, listener) {
+      const callback = callbackOf(listener);
+      if (!callback) return;
+      let callbacks = callbacksForTopic.get(topic);
+      if (!callbacks) {
+        callbacks = new Set();
+        callbacksForTopic.set(topic, callbacks);
+        subscribeClient.subscribe(topic).catch(onError);
+      }
+      callbacks.add(callback);
+    },
+    removeEventListener(topic, listener) {
+      const callback = callbackOf(listener);
+      const callbacks = callbacksForTopic.get(topic);
+      if (!callback || !callbacks) return;
+      callbacks.delete(callback);
+      if (callbacks.size > 0) return;
+      callbacksForTopic.delete(topic);
+      subscribeClient.unsubscribe(topic).catch(onError);
+    },
+    dispatchEvent(event) {
+      const detail = event.detail === undefined ? "" : JSON.stringify(event.detail);
+      publishClient.publish(event.type, detail).catch(onError);
+      return true;
     },
   };
 }

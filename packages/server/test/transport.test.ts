@@ -3,11 +3,8 @@ import { routes } from "@voxgate/rest-compat";
 import { createYoga } from "graphql-yoga";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
-import {
-  MAX_GRAPHQL_MESSAGE_BYTES,
-  OPERATION_LIMITS,
-  operationLimitsPlugin,
-} from "../src/operation-limits.ts";
+import { MAX_GRAPHQL_MESSAGE_BYTES } from "../src/limits.ts";
+import { OPERATION_LIMITS, operationLimitsPlugin } from "../src/operation-limits.ts";
 import { schema } from "../src/schema.ts";
 import { subscribeWs } from "./support/subscriptions.ts";
 import { startTestApp, type TestApp } from "./support/test-app.ts";

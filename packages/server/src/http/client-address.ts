@@ -1,19 +1,10 @@
-import ipaddr from "ipaddr.js";
-
 /**
- * The network address each HTTP request came from. The HTTP server records it; resolvers read it
- * for per-IP limits. Behind a reverse proxy listed in VOXGATE_TRUSTED_PROXIES it is the address the
- * proxy reported in X-Forwarded-For; otherwise it is the socket's address.
+ * The network address each request came from, for per-IP limits. The node server resolves it once
+ * per request (and per WebSocket upgrade) and hands it to every transport with the request. Behind
+ * a reverse proxy listed in VOXGATE_TRUSTED_PROXIES it is the address the proxy reported in
+ * X-Forwarded-For; otherwise it is the socket's address.
  */
-const addresses = new WeakMap<Request, string>();
-
-export function rememberClientAddress(request: Request, address: string | undefined): void {
-  if (address) addresses.set(request, address);
-}
-
-export function clientAddressOf(request: Request | undefined): string {
-  return (request && addresses.get(request)) ?? "unknown";
-}
+import ipaddr from "ipaddr.js";
 
 /** The proxies whose X-Forwarded-For header is believed: single addresses or CIDR ranges. */
 export class TrustedProxies {

@@ -5,7 +5,7 @@ import { inject } from "vitest";
 import { type App, buildApp } from "../../src/app.ts";
 import type { DatabaseTarget } from "../../src/db/client.ts";
 import { type EnvInput, loadConfig } from "../../src/env.ts";
-import { createLogger } from "../../src/logger.ts";
+import { createLogger, type Logger } from "../../src/logger.ts";
 
 /** The public base URL tests configure, distinct from the listening address, to check returned links. */
 export const PUBLIC_BASE_URL = "https://voxgate.test";
@@ -102,13 +102,15 @@ export async function startTestApp(
     env?: EnvInput;
     database?: DatabaseTarget;
     logLevel?: "debug" | "info" | "warn" | "error" | "silent";
+    /** Overrides `logLevel`: e.g. a logger that captures its lines. */
+    logger?: Logger;
   } = {},
 ): Promise<TestApp> {
   const config = testConfig(options.env);
   const fresh = options.database ? null : await freshDatabase();
   const app = await buildApp(config, {
     database: options.database ?? fresh!.target,
-    logger: createLogger(options.logLevel ?? config.logLevel),
+    logger: options.logger ?? createLogger(options.logLevel ?? config.logLevel),
   });
   const url = await app.listen(0, "127.0.0.1");
 

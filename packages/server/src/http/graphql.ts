@@ -1,0 +1,101 @@
+import { renderGraphiQL } from "@graphql-yoga/render-graphiql";
+import { createFetch } from "@whatwg-node/fetch";
+import { GraphQLError } from "graphql";
+import { createYoga, maskError, type Plugin, type YogaServerInstance } from "graphql-yoga";
+import {
+  authorizationOf,
+  type Context,
+  type ContextDeps,
+  createContext,
+  type RequestMeta,
+} from "../context.ts";
+import { UnauthenticatedError } from "../errors.ts";
+import { GRAPHQL_FORM_LIMITS, MAX_GRAPHQL_MESSAGE_BYTES } from "../limits.ts";
+import type { Logger } from "../logger.ts";
+import { payloadTooLarge, readBoundedBody } from "../net/bounded-body.ts";
+import { operationLimitsPlugin } from "../operation-limits.ts";
+import { schema } from "../schema.ts";
+import { useWellFormedText } from "../well-formed-text.ts";
+
+/** What each transport hands Yoga besides the request: who is calling and the request's own meta. */
+export type ServerContext = RequestMeta & {
+  connectionParams?: Record<string, unknown>;
+  upgradeHeaders?: Record<string, string | string[] | undefined>;
+};
+
+export type Yoga = YogaServerInstance<ServerContext, Context>;
+
+/** Multipart uploads are cut at their limits while they stream, by the fetch API that parses them. */
+export const uploadAwareFetchApi = createFetch({ formDataLimits: GRAPHQL_FORM_LIMITS });
+
+/**
+ * The GraphQL schema behind every transport: its plugins (operation limits, well-formed text,
+ * streams ending with their credential), error masking and the context factory.
+ */
+export function createGraphQL(deps: ContextDeps & { logger: Logger }): {
+  yoga: Yoga;
+  /** Answers POST/GET /graphql (queries, mutations, uploads, SSE and GraphiQL). */
+  handle(request: Request, meta: RequestMeta): Promise<Response>;
+} {
+  const { logger, services } = deps;
+  /** Every subscription a caller opened ends, with UNAUTHENTICATED, once its credential is revoked or expires. */
+  const endStreamsOfInvalidCredentials: Plugin<Context> = {
+    onSubscribe: () => ({
+      onSubscribeResult: ({ args, result, setResult }) => {
+        const viewer = args.contextValue.viewer;
+        if (!viewer || !(Symbol.asyncIterator in result)) return;
+        setResult(
+          services.credentialStreams.watch(viewer, result[Symbol.asyncIterator](), (reason) => ({
+            errors: [new UnauthenticatedError(reason)],
+          })),
+        );
+      },
+    }),
+  };
+  const yoga = createYoga<ServerContext, Context>({
+    schema,
+    graphqlEndpoint: "/graphql",
+    fetchAPI: uploadAwareFetchApi,
+    landingPage: false,
+    logging: {
+      debug: (...args) => logger.debug(String(args[0])),
+      info: (...args) => logger.info(String(args[0])),
+      warn: (...args) => logger.warn(String(args[0])),
+      error: (...args) => logger.error(String(args[0]), { detail: args.slice(1) }),
+    },
+    graphiql: {
+      title: "Voxgate GraphQL",
+      subscriptionsProtocol: "WS",
+      defaultQuery:
+        "# Set the header Authorization: Bearer <your API key> below, then run:\nquery Me {\n  viewer { email account { name balance } }\n}\n",
+    },
+    renderGraphiQL,
+    maskedErrors: {
+      isDev: false,
+      maskError: (error, message) => {
+        const original = error instanceof GraphQLError ? error.originalError : error;
+        if (!(original instanceof GraphQLError) && original)
+          logger.error("unexpected error", { error: original });
+        return maskError(error, message, false);
+      },
+    },
+    context: ({ request, connectionParams, upgradeHeaders, clientAddress, requestId, responseHeaders }) =>
+      createContext(deps, {
+        authorization: authorizationOf({ request, connectionParams, upgradeHeaders }),
+        request,
+        meta: { clientAddress, requestId, responseHeaders },
+      }),
+    plugins: [operationLimitsPlugin(), useWellFormedText(), endStreamsOfInvalidCredentials],
+  });
+
+  return {
+    yoga,
+    handle: async (request, meta) => {
+      const bounded = await readBoundedBody(request, MAX_GRAPHQL_MESSAGE_BYTES, uploadAwareFetchApi.Request);
+      if (!bounded) return payloadTooLarge(MAX_GRAPHQL_MESSAGE_BYTES);
+      const response = await yoga.fetch(bounded, meta);
+      for (const [name, value] of meta.responseHeaders) response.headers.set(name, value);
+      return response;
+    },
+  };
+}

@@ -1,0 +1,95 @@
+import { createServer, type IncomingMessage, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { createServerAdapter } from "@whatwg-node/server";
+import type { RequestMeta } from "../context.ts";
+import { type Logger, withRequestId } from "../logger.ts";
+import { resolveClientAddress, type TrustedProxies } from "./client-address.ts";
+import { uploadAwareFetchApi } from "./graphql.ts";
+import { requestIdOf } from "./request-id.ts";
+
+/** Answers one request, given what the HTTP layer knows of it. */
+export type Route = (request: Request, meta: RequestMeta) => Promise<Response>;
+
+/**
+ * What every HTTP request passes through: it gets a request id (the caller's sane `X-Request-Id`
+ * or a new one) that is sent back, set on the context and carried by every log line of its work;
+ * whatever throws becomes a bare 500 (never a stack trace); one access-log line records it. The
+ * query string is left out of the log: it may carry tokens.
+ */
+export function answerRequests(route: Route, logger: Logger) {
+  return (request: Request, clientAddress: string): Promise<Response> => {
+    const started = performance.now();
+    const requestId = requestIdOf(request.headers.get("x-request-id"));
+    return withRequestId(requestId, async () => {
+      let response: Response;
+      try {
+        response = await route(request, { clientAddress, requestId, responseHeaders: new Headers() });
+      } catch (error) {
+        logger.error("unexpected error", { error });
+        response = Response.json({ message: "Server Error" }, { status: 500 });
+      }
+      response.headers.set("x-request-id", requestId);
+      logger.info("request", {
+        method: request.method,
+        path: pathOf(request),
+        status: response.status,
+        durationMs: Math.round(performance.now() - started),
+        requestId,
+        clientAddress,
+      });
+      return response;
+    });
+  };
+}
+
+/** The path without its query; a request whose URL cannot be read (the 500 above) logs none. */
+function pathOf(request: Request): string | undefined {
+  try {
+    return new URL(request.url).pathname;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The node HTTP server: it resolves each request's client address from its socket (and a trusted
+ * proxy's X-Forwarded-For) and hands the request to `answer`.
+ */
+export function createNodeServer(
+  answer: (request: Request, clientAddress: string) => Promise<Response>,
+  trustedProxies: TrustedProxies,
+): Server {
+  const adapter = createServerAdapter<{ req?: IncomingMessage }>(
+    (request, serverContext) =>
+      answer(
+        request,
+        resolveClientAddress(
+          serverContext.req?.socket.remoteAddress,
+          request.headers.get("x-forwarded-for"),
+          trustedProxies,
+        ) ?? "unknown",
+      ),
+    { fetchAPI: uploadAwareFetchApi },
+  );
+  return createServer(adapter);
+}
+
+/** Starts listening; port 0 picks a free port. Resolves with the base URL. */
+export function listen(server: Server, port: number, host: string): Promise<string> {
+  return new Promise<string>((done, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      const address = server.address() as AddressInfo;
+      const shownHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
+      done(`http://${shownHost}:${address.port}`);
+    });
+  });
+}
+
+/** Stops accepting and ends open connections (SSE streams included). */
+export async function closeServer(server: Server): Promise<void> {
+  if (!server.listening) return;
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+}
