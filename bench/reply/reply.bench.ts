@@ -17,7 +17,7 @@ import { rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type App, buildApp, createLogger, type DatabaseTarget, loadConfig } from "@voxgate/server";
-import { createAssistant } from "../../packages/server/src/modules/conversations/conversations.fixtures.ts";
+import { createAssistant } from "../../packages/server/test/fixtures/assistants.ts";
 import { type FakeOpenAI, startFakeOpenAI } from "../../packages/server/test/support/fake-openai.ts";
 import {
   findPostgresBinaries,

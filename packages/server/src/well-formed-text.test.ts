@@ -1,9 +1,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createAssistant } from "../test/fixtures/assistants.ts";
+import { telephonyFixtures } from "../test/fixtures/telephony.ts";
 import { type FakeOpenAI, startFakeOpenAI } from "../test/support/fake-openai.ts";
 import { subscribeSse, subscribeWs } from "../test/support/subscriptions.ts";
 import type { TestAccount, TestApp } from "../test/support/test-app.ts";
-import { createAssistant, startAppWithModel } from "./modules/conversations/conversations.fixtures.ts";
-import { telephonyFixtures } from "./modules/phone-numbers/telephony-fixtures.ts";
+import { startTestApp } from "../test/support/test-app.ts";
 
 // PostgreSQL refuses both in text and jsonb; before the check they answered 500 after part of the work.
 const NUL = "a\u0000b";
@@ -17,12 +18,15 @@ let alice: TestAccount;
 
 beforeAll(async () => {
   fake = await startFakeOpenAI();
-  t = await startAppWithModel(fake, {
-    OPENAI_MODEL: "fake-model",
-    VOXGATE_REPLY_PRICE: "0.02",
-    VOXGATE_REPLY_RATE_LIMIT_PER_MINUTE: "1000",
-    VOXGATE_WIDGET_RATE_LIMIT_PER_MINUTE: "1000",
-    VOXGATE_CONVERSATION_RATE_LIMIT_PER_MINUTE: "1000",
+  t = await startTestApp({
+    model: fake,
+    env: {
+      OPENAI_MODEL: "fake-model",
+      VOXGATE_REPLY_PRICE: "0.02",
+      VOXGATE_REPLY_RATE_LIMIT_PER_MINUTE: "1000",
+      VOXGATE_WIDGET_RATE_LIMIT_PER_MINUTE: "1000",
+      VOXGATE_CONVERSATION_RATE_LIMIT_PER_MINUTE: "1000",
+    },
   });
   alice = await t.createAccount({ balance: "1" });
 });

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Campaign } from "../src/generated/prisma/client.ts";
-import { telephonyFixtures, uniqueUsNumber } from "../src/modules/phone-numbers/telephony-fixtures.ts";
+import { telephonyFixtures, uniqueUsNumber } from "./fixtures/telephony.ts";
 import { startTestApp, type TestAccount, type TestApp } from "./support/test-app.ts";
 
 /** How the REST router reads, limits and refuses request bodies and paths, before any route logic. */

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import WebSocket from "ws";
+import { createAssistant } from "../../test/fixtures/assistants.ts";
 import { startTestApp, type TestApp } from "../../test/support/test-app.ts";
-import { createAssistant, ownRateLimitKeys } from "../modules/conversations/conversations.fixtures.ts";
 import { resolveClientAddress, TrustedProxies } from "./client-address.ts";
 
 describe("resolveClientAddress", () => {
@@ -38,7 +38,6 @@ describe("per-IP widget limits behind a proxy", () => {
   it("keys the limit by the forwarded client when the proxy is trusted", async () => {
     t = await startTestApp({
       env: {
-        ...ownRateLimitKeys(),
         VOXGATE_TRUSTED_PROXIES: "127.0.0.1",
         VOXGATE_WIDGET_RATE_LIMIT_PER_MINUTE: "1",
       },
@@ -50,7 +49,7 @@ describe("per-IP widget limits behind a proxy", () => {
   });
 
   it("ignores the header from an untrusted peer, so a client cannot choose its own key", async () => {
-    t = await startTestApp({ env: { ...ownRateLimitKeys(), VOXGATE_WIDGET_RATE_LIMIT_PER_MINUTE: "1" } });
+    t = await startTestApp({ env: { VOXGATE_WIDGET_RATE_LIMIT_PER_MINUTE: "1" } });
     const assistant = await createAssistant(t, await t.createAccount());
     expect(await startConversation(t, assistant.uuid, "203.0.113.5")).toBe(201);
     expect(await startConversation(t, assistant.uuid, "203.0.113.6")).toBe(429);
@@ -59,7 +58,6 @@ describe("per-IP widget limits behind a proxy", () => {
   it("keys WebSocket operations by the upgrade request's client", async () => {
     t = await startTestApp({
       env: {
-        ...ownRateLimitKeys(),
         VOXGATE_TRUSTED_PROXIES: "127.0.0.1",
         VOXGATE_WIDGET_RATE_LIMIT_PER_MINUTE: "1",
       },

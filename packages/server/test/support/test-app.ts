@@ -6,6 +6,7 @@ import { type App, buildApp } from "../../src/app.ts";
 import type { DatabaseTarget } from "../../src/db/client.ts";
 import { type EnvInput, loadConfig } from "../../src/env.ts";
 import { createLogger, type Logger } from "../../src/logger.ts";
+import type { FakeOpenAI } from "./fake-openai.ts";
 
 /** The public base URL tests configure, distinct from the listening address, to check returned links. */
 export const PUBLIC_BASE_URL = "https://voxgate.test";
@@ -79,6 +80,14 @@ export async function freshDatabase(): Promise<{ target: DatabaseTarget; drop():
   };
 }
 
+/**
+ * A Redis key prefix of its own: in the postgres project every app shares one Redis, and rate-limit
+ * counters of one test must not spend another's budget. Apps meant to share limits pass one prefix.
+ */
+export function ownRateLimitKeys(): { VOXGATE_REDIS_KEY_PREFIX: string } {
+  return { VOXGATE_REDIS_KEY_PREFIX: `test-${randomBytes(6).toString("hex")}` };
+}
+
 /** Configuration for a test app; the postgres project also routes events through Redis. */
 export function testConfig(overrides: EnvInput = {}) {
   const redisUrl = inject("redisUrl");
@@ -100,13 +109,19 @@ export function testConfig(overrides: EnvInput = {}) {
 export async function startTestApp(
   options: {
     env?: EnvInput;
+    /** Answers through the real `openai` client against this stand-in. */
+    model?: FakeOpenAI;
     database?: DatabaseTarget;
     logLevel?: "debug" | "info" | "warn" | "error" | "silent";
     /** Overrides `logLevel`: e.g. a logger that captures its lines. */
     logger?: Logger;
   } = {},
 ): Promise<TestApp> {
-  const config = testConfig(options.env);
+  const config = testConfig({
+    ...ownRateLimitKeys(),
+    ...(options.model ? { OPENAI_BASE_URL: options.model.baseUrl, OPENAI_API_KEY: "sk-test" } : {}),
+    ...options.env,
+  });
   const fresh = options.database ? null : await freshDatabase();
   const app = await buildApp(config, {
     database: options.database ?? fresh!.target,

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createAssistant } from "../../../test/fixtures/assistants.ts";
+import { telephonyFixtures } from "../../../test/fixtures/telephony.ts";
 import { startTestApp, type TestAccount, type TestApp } from "../../../test/support/test-app.ts";
-import { telephonyFixtures } from "../phone-numbers/telephony-fixtures.ts";
 
 const FORMAT_A = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -190,8 +191,8 @@ describe("creating and listing assistants", () => {
   it("paginates 10 per page by default, only the caller's, and handles paging edge cases", async () => {
     const account = await t.createAccount();
     for (let index = 1; index <= 12; index++)
-      await fixtures.createAssistant(account, { name: `Assistant ${index}` });
-    await fixtures.createAssistant(bob, { name: "Bob's" });
+      await createAssistant(t, account, { name: `Assistant ${index}` });
+    await createAssistant(t, bob, { name: "Bob's" });
 
     const first = await listAssistants(account);
     expect(first.body).toMatchObject({
@@ -235,8 +236,8 @@ describe("creating and listing assistants", () => {
 
   it("filters the GraphQL list by type, status and name", async () => {
     const account = await t.createAccount();
-    await fixtures.createAssistant(account, { name: "Inbound desk", type: "inbound" });
-    await fixtures.createAssistant(account, {
+    await createAssistant(t, account, { name: "Inbound desk", type: "inbound" });
+    await createAssistant(t, account, {
       name: "Outbound caller",
       type: "outbound",
       status: "inactive",
@@ -469,7 +470,7 @@ describe("validation", () => {
 describe("updating and deleting", () => {
   it("changes only the given fields, clears nullable ones with null and re-checks the voice against a new mode", async () => {
     const number = await fixtures.addNumber(alice);
-    const assistant = await fixtures.createAssistant(alice, { voiceId: ava, phoneNumberId: number.id });
+    const assistant = await createAssistant(t, alice, { voiceId: ava, phoneNumberId: number.id });
     const updated = await t.gql<{ updateAssistant: Record<string, unknown> }>(
       UPDATE,
       { id: assistant.id, input: { name: "Renamed", phoneNumberId: null, llmTemperature: "1.5" } },
@@ -482,7 +483,7 @@ describe("updating and deleting", () => {
       phoneNumberId: null,
       llmTemperature: "1.50",
     });
-    const yuiAssistant = await fixtures.createAssistant(alice, { voiceId: yui, mode: "multimodal" });
+    const yuiAssistant = await createAssistant(t, alice, { voiceId: yui, mode: "multimodal" });
     const backToPipeline = await t.gql(
       UPDATE,
       { id: yuiAssistant.id, input: { mode: "pipeline" } },
@@ -495,8 +496,8 @@ describe("updating and deleting", () => {
 
   it("soft-deletes: gone from lists and lookups, kept in the database with deleted_at", async () => {
     const account = await t.createAccount();
-    const kept = await fixtures.createAssistant(account, { name: "Kept" });
-    const removed = await fixtures.createAssistant(account, { name: "Removed" });
+    const kept = await createAssistant(t, account, { name: "Kept" });
+    const removed = await createAssistant(t, account, { name: "Removed" });
     const deleted = await t.gql<{ deleteAssistant: { deletedId: number } }>(
       `mutation($id: Int!) { deleteAssistant(id: $id) { deletedId } }`,
       { id: removed.id },
@@ -523,7 +524,7 @@ describe("updating and deleting", () => {
   });
 
   it("answers another account's assistant with NOT_FOUND everywhere and changes nothing", async () => {
-    const alices = await fixtures.createAssistant(alice, { name: "Alice's" });
+    const alices = await createAssistant(t, alice, { name: "Alice's" });
     for (const [query, variables] of [
       [`query($id: Int!) { assistant(id: $id) { id } }`, { id: alices.id }],
       [UPDATE, { id: alices.id, input: { name: "Hijacked" } }],

@@ -2,12 +2,12 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   freshDatabase,
+  ownRateLimitKeys,
   startTestApp,
   type TestAccount,
   type TestApp,
   testDatabaseKind,
 } from "../../../test/support/test-app.ts";
-import { ownRateLimitKeys } from "../conversations/conversations.fixtures.ts";
 
 const LIMITS = {
   VOXGATE_LOGIN_FAILURES_PER_EMAIL: "3",
@@ -20,7 +20,7 @@ const LOGIN = `mutation($input: LoginInput!) { login(input: $input) { token } }`
 // Each test gets its own app: the per-address budget (every request comes from 127.0.0.1) is what they spend.
 const apps: TestApp[] = [];
 async function app(env: Record<string, string> = {}): Promise<TestApp> {
-  const started = await startTestApp({ env: { ...ownRateLimitKeys(), ...LIMITS, ...env } });
+  const started = await startTestApp({ env: { ...LIMITS, ...env } });
   apps.push(started);
   return started;
 }

@@ -1,12 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createAssistant } from "../../../test/fixtures/assistants.ts";
 import { echoResponder, type FakeOpenAI, startFakeOpenAI } from "../../../test/support/fake-openai.ts";
 import { startTestApp, type TestAccount, type TestApp } from "../../../test/support/test-app.ts";
-import {
-  createAssistant,
-  ownRateLimitKeys,
-  startAppWithModel,
-} from "../conversations/conversations.fixtures.ts";
 import { FALLBACK_NOTICE } from "../message-pipeline/index.ts";
 
 let t: TestApp;
@@ -16,9 +12,12 @@ beforeAll(async () => {
   fake = await startFakeOpenAI();
   // A little model latency so that the 50 messages really are in flight together.
   fake.setLatency(30);
-  t = await startAppWithModel(fake, {
-    VOXGATE_WIDGET_RATE_LIMIT_PER_MINUTE: "1000",
-    VOXGATE_CONVERSATION_RATE_LIMIT_PER_MINUTE: "1000",
+  t = await startTestApp({
+    model: fake,
+    env: {
+      VOXGATE_WIDGET_RATE_LIMIT_PER_MINUTE: "1000",
+      VOXGATE_CONVERSATION_RATE_LIMIT_PER_MINUTE: "1000",
+    },
   });
 });
 afterAll(async () => {
@@ -307,7 +306,7 @@ describe("charging only for stored exchanges", () => {
 
 describe("without a language model", () => {
   it("answers both endpoints with the fallback for free: balance and ledger unchanged, even with no money", async () => {
-    const bare = await startTestApp({ env: ownRateLimitKeys() });
+    const bare = await startTestApp();
     try {
       for (const balance of ["1", "0"]) {
         const owner = await bare.createAccount({ balance });

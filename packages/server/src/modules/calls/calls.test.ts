@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createAssistant } from "../../../test/fixtures/assistants.ts";
+import { telephonyFixtures, uniqueUsNumber } from "../../../test/fixtures/telephony.ts";
 import { subscribeSse, subscribeWs } from "../../../test/support/subscriptions.ts";
 import { startTestApp, type TestAccount, type TestApp } from "../../../test/support/test-app.ts";
 import type { Assistant, Call, Campaign } from "../../generated/prisma/client.ts";
-import { telephonyFixtures, uniqueUsNumber } from "../phone-numbers/telephony-fixtures.ts";
 import { CALL_TRANSITIONS } from "./call-status.ts";
 
 const FORMAT_B = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
@@ -63,12 +64,12 @@ beforeAll(async () => {
   bob = await t.createAccount();
   fixtures = telephonyFixtures(t);
   const number = await fixtures.addNumber(owner);
-  sales = await fixtures.createAssistant(owner, {
+  sales = await createAssistant(t, owner, {
     name: "Sales",
     type: "outbound",
     phoneNumberId: number.id,
   });
-  support = await fixtures.createAssistant(owner, { name: "Support", phoneNumberId: number.id });
+  support = await createAssistant(t, owner, { name: "Support", phoneNumberId: number.id });
   campaign = await fixtures.createCampaign(owner, { name: "Renewals", assistantId: sales.id });
   const at = (call: Call, iso: string) =>
     t.app.db.prisma.call.update({ where: { id: call.id }, data: { createdAt: new Date(iso) } });
@@ -100,7 +101,7 @@ beforeAll(async () => {
   calls.web = await fixtures.startCall(owner, { assistantId: support.id, type: "web" });
   await at(calls.web, "2026-03-12T15:00:00Z");
   calls.bobs = await fixtures.startCall(bob, {
-    assistantId: (await fixtures.createAssistant(bob)).id,
+    assistantId: (await createAssistant(t, bob)).id,
     type: "web",
   });
 });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createAssistant } from "../../../test/fixtures/assistants.ts";
+import { telephonyFixtures } from "../../../test/fixtures/telephony.ts";
 import { startTestApp, type TestAccount, type TestApp } from "../../../test/support/test-app.ts";
-import { telephonyFixtures } from "../phone-numbers/telephony-fixtures.ts";
 
 const CAMPAIGN_FIELDS = `id name status assistant { id name } phoneNumbers { id }
   callingWindow { start end timezone } retry { maxRetries intervalMinutes }`;
@@ -23,7 +24,7 @@ afterAll(() => t?.close());
 
 describe("campaigns over GraphQL", () => {
   it("creates a campaign with an assistant, an ordered number rotation, a calling window and retries", async () => {
-    const assistant = await fixtures.createAssistant(alice, { name: "Caller", type: "outbound" });
+    const assistant = await createAssistant(t, alice, { name: "Caller", type: "outbound" });
     const [first, second] = [await fixtures.addNumber(alice), await fixtures.addNumber(alice)];
     const created = await t.gql<{ createCampaign: Record<string, unknown> }>(
       CREATE,
@@ -69,7 +70,7 @@ describe("campaigns over GraphQL", () => {
 
   it("refuses bad settings with field messages and creates nothing", async () => {
     const bobsNumber = await fixtures.addNumber(bob);
-    const bobsAssistant = await fixtures.createAssistant(bob);
+    const bobsAssistant = await createAssistant(t, bob);
     const before = await t.app.db.prisma.campaign.count({ where: { accountId: alice.accountId } });
     for (const [input, fields] of [
       [{ name: "" }, { name: ["The name field is required."] }],
@@ -175,7 +176,7 @@ describe("campaigns over GraphQL", () => {
 
   it("soft-deletes: the campaign leaves lists and takes no new leads, while its calls keep its name", async () => {
     const campaign = await fixtures.createCampaign(alice, { name: "Closing down" });
-    const assistant = await fixtures.createAssistant(alice);
+    const assistant = await createAssistant(t, alice);
     const call = await fixtures.startCall(alice, {
       assistantId: assistant.id,
       type: "outbound",

@@ -1,9 +1,10 @@
 import { createClient } from "graphql-ws";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
+import { createAssistant } from "../../../test/fixtures/assistants.ts";
 import { type FakeOpenAI, startFakeOpenAI } from "../../../test/support/fake-openai.ts";
 import type { TestAccount, TestApp } from "../../../test/support/test-app.ts";
-import { createAssistant, startAppWithModel } from "./conversations.fixtures.ts";
+import { startTestApp } from "../../../test/support/test-app.ts";
 
 const SITE = "https://shop.example";
 const SUBSCRIPTION_PROBE = "(subscription probe)";
@@ -15,9 +16,12 @@ let bob: TestAccount;
 
 beforeAll(async () => {
   fake = await startFakeOpenAI();
-  t = await startAppWithModel(fake, {
-    VOXGATE_WIDGET_RATE_LIMIT_PER_MINUTE: "1000",
-    VOXGATE_CONVERSATION_RATE_LIMIT_PER_MINUTE: "1000",
+  t = await startTestApp({
+    model: fake,
+    env: {
+      VOXGATE_WIDGET_RATE_LIMIT_PER_MINUTE: "1000",
+      VOXGATE_CONVERSATION_RATE_LIMIT_PER_MINUTE: "1000",
+    },
   });
   [alice, bob] = await Promise.all([t.createAccount({ balance: "1" }), t.createAccount({ balance: "1" })]);
 });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { telephonyFixtures, uniqueUsNumber } from "../../../test/fixtures/telephony.ts";
 import { startTestApp, type TestAccount, type TestApp } from "../../../test/support/test-app.ts";
 import type { Campaign } from "../../generated/prisma/client.ts";
-import { telephonyFixtures, uniqueUsNumber } from "../phone-numbers/telephony-fixtures.ts";
 
 const FORMAT_B = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
 

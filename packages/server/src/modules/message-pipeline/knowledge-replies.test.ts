@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createAssistant } from "../../../test/fixtures/assistants.ts";
 import { createKnowledgebase, restUpload, waitForDocument } from "../../../test/fixtures/knowledge.ts";
 import { type FakeOpenAI, startFakeOpenAI } from "../../../test/support/fake-openai.ts";
 import { startTestApp, type TestAccount, type TestApp } from "../../../test/support/test-app.ts";
-import { createAssistant, ownRateLimitKeys } from "../conversations/conversations.fixtures.ts";
 import { FALLBACK_NOTICE } from "./reply-engine.ts";
 
 const HANDBOOK = [
@@ -32,9 +32,7 @@ describe("replies with a knowledge base", () => {
 
   beforeAll(async () => {
     fake = await startFakeOpenAI();
-    t = await startTestApp({
-      env: { ...ownRateLimitKeys(), OPENAI_BASE_URL: fake.baseUrl, OPENAI_API_KEY: "sk-test" },
-    });
+    t = await startTestApp({ model: fake });
     owner = await t.createAccount({ balance: "1" });
     kb = await knowledgebaseWithHandbook(t, owner);
   });
@@ -83,7 +81,7 @@ describe("replies with a knowledge base", () => {
 
 describe("without any language model configured", () => {
   it("answers honestly from the greeting and the best passages, marked as not AI-generated, for free", async () => {
-    const t = await startTestApp({ env: ownRateLimitKeys() });
+    const t = await startTestApp();
     try {
       const owner = await t.createAccount({ balance: "1" });
       const kb = await knowledgebaseWithHandbook(t, owner);

@@ -1,11 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createAssistant } from "../../../test/fixtures/assistants.ts";
+import { startWebhookServer } from "../../../test/fixtures/webhooks.ts";
 import { type FakeOpenAI, startFakeOpenAI } from "../../../test/support/fake-openai.ts";
 import type { TestAccount, TestApp } from "../../../test/support/test-app.ts";
-import {
-  createAssistant,
-  startAppWithModel,
-  startWebhookServer,
-} from "../conversations/conversations.fixtures.ts";
+import { startTestApp } from "../../../test/support/test-app.ts";
 
 let t: TestApp;
 let fake: FakeOpenAI;
@@ -13,7 +11,10 @@ let owner: TestAccount;
 
 beforeAll(async () => {
   fake = await startFakeOpenAI();
-  t = await startAppWithModel(fake, { OPENAI_MODEL: "fake-model", VOXGATE_OUTBOUND_ALLOWLIST: "127.0.0.1" });
+  t = await startTestApp({
+    model: fake,
+    env: { OPENAI_MODEL: "fake-model", VOXGATE_OUTBOUND_ALLOWLIST: "127.0.0.1" },
+  });
   owner = await t.createAccount({ balance: "1" });
 });
 afterAll(async () => {

@@ -2,6 +2,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createAssistant } from "../../../test/fixtures/assistants.ts";
+import { telephonyFixtures, uniqueUsNumber } from "../../../test/fixtures/telephony.ts";
 import {
   freshDatabase,
   startTestApp,
@@ -10,7 +12,6 @@ import {
   testDatabaseKind,
 } from "../../../test/support/test-app.ts";
 import type { DatabaseTarget } from "../../db/client.ts";
-import { telephonyFixtures, uniqueUsNumber } from "./telephony-fixtures.ts";
 
 const FORMAT_A = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 
@@ -166,7 +167,7 @@ describe("release", () => {
     const account = await t.createAccount();
     const sip = await fixtures.addNumber(account, { kind: "sip", sipUri: "sip:desk@pbx.example.com" });
     const other = await fixtures.addNumber(account);
-    const assistant = await fixtures.createAssistant(account, { phoneNumberId: sip.id });
+    const assistant = await createAssistant(t, account, { phoneNumberId: sip.id });
     const campaign = await fixtures.createCampaign(account, { phoneNumberIds: [sip.id, other.id] });
     const call = await fixtures.startCall(account, {
       assistantId: assistant.id,
@@ -219,7 +220,7 @@ describe("release", () => {
   it("cancels a dedicated number's subscription and releases it only when the billing period ends", async () => {
     const account = await t.createAccount();
     const dedicated = await fixtures.addNumber(account);
-    const assistant = await fixtures.createAssistant(account, { phoneNumberId: dedicated.id });
+    const assistant = await createAssistant(t, account, { phoneNumberId: dedicated.id });
     const campaign = await fixtures.createCampaign(account, { phoneNumberIds: [dedicated.id] });
     const call = await fixtures.startCall(account, {
       assistantId: assistant.id,
@@ -328,7 +329,7 @@ describe("scheduled release across a restart", () => {
     const first = await startTestApp({ database });
     const owner = await first.createAccount();
     const dedicated = await telephonyFixtures(first).addNumber(owner);
-    const assistant = await telephonyFixtures(first).createAssistant(owner, { phoneNumberId: dedicated.id });
+    const assistant = await createAssistant(first, owner, { phoneNumberId: dedicated.id });
     expect(
       (await first.rest("DELETE", `/api/user/phone-numbers/${dedicated.id}`, { token: owner.apiKey })).status,
     ).toBe(200);

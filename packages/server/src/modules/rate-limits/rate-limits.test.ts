@@ -1,7 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createAssistant } from "../../../test/fixtures/assistants.ts";
 import { type FakeOpenAI, startFakeOpenAI } from "../../../test/support/fake-openai.ts";
-import { freshDatabase, startTestApp, testDatabaseKind } from "../../../test/support/test-app.ts";
-import { createAssistant, ownRateLimitKeys } from "../conversations/conversations.fixtures.ts";
+import {
+  freshDatabase,
+  ownRateLimitKeys,
+  startTestApp,
+  testDatabaseKind,
+} from "../../../test/support/test-app.ts";
 
 let fake: FakeOpenAI;
 beforeAll(async () => {

@@ -1,11 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createAssistant } from "../../../test/fixtures/assistants.ts";
+import { startWebhookServer } from "../../../test/fixtures/webhooks.ts";
 import { type FakeOpenAI, startFakeOpenAI } from "../../../test/support/fake-openai.ts";
 import type { TestAccount, TestApp } from "../../../test/support/test-app.ts";
-import {
-  createAssistant,
-  startAppWithModel,
-  startWebhookServer,
-} from "../conversations/conversations.fixtures.ts";
+import { startTestApp } from "../../../test/support/test-app.ts";
 
 let t: TestApp;
 let fake: FakeOpenAI;
@@ -14,11 +12,14 @@ let bob: TestAccount;
 
 beforeAll(async () => {
   fake = await startFakeOpenAI();
-  t = await startAppWithModel(fake, {
-    OPENAI_MODEL: "fake-model",
-    VOXGATE_OUTBOUND_ALLOWLIST: "127.0.0.1",
-    VOXGATE_REPLY_RATE_LIMIT_PER_MINUTE: "1000",
-    VOXGATE_REPLY_PRICE: "0.02",
+  t = await startTestApp({
+    model: fake,
+    env: {
+      OPENAI_MODEL: "fake-model",
+      VOXGATE_OUTBOUND_ALLOWLIST: "127.0.0.1",
+      VOXGATE_REPLY_RATE_LIMIT_PER_MINUTE: "1000",
+      VOXGATE_REPLY_PRICE: "0.02",
+    },
   });
   [alice, bob] = await Promise.all([t.createAccount({ balance: "1" }), t.createAccount({ balance: "1" })]);
 });
@@ -292,7 +293,7 @@ describe("POST /api/ai/generate-reply", () => {
   });
 
   it("gives up on a model slower than OPENAI_TIMEOUT_SECONDS with 502 and no charge", async () => {
-    const slow = await startAppWithModel(fake, { OPENAI_TIMEOUT_SECONDS: "1" });
+    const slow = await startTestApp({ model: fake, env: { OPENAI_TIMEOUT_SECONDS: "1" } });
     try {
       const account = await slow.createAccount({ balance: "1" });
       const assistant = await createAssistant(slow, account);

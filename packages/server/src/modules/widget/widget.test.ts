@@ -1,7 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createAssistant } from "../../../test/fixtures/assistants.ts";
 import { type FakeOpenAI, startFakeOpenAI } from "../../../test/support/fake-openai.ts";
 import type { TestAccount, TestApp } from "../../../test/support/test-app.ts";
-import { createAssistant, startAppWithModel } from "../conversations/conversations.fixtures.ts";
+import { startTestApp } from "../../../test/support/test-app.ts";
 
 const FORMAT_A = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 const SITE = "https://shop.example";
@@ -12,9 +13,12 @@ let alice: TestAccount;
 
 beforeAll(async () => {
   fake = await startFakeOpenAI();
-  t = await startAppWithModel(fake, {
-    VOXGATE_WIDGET_RATE_LIMIT_PER_MINUTE: "1000",
-    VOXGATE_CONVERSATION_RATE_LIMIT_PER_MINUTE: "1000",
+  t = await startTestApp({
+    model: fake,
+    env: {
+      VOXGATE_WIDGET_RATE_LIMIT_PER_MINUTE: "1000",
+      VOXGATE_CONVERSATION_RATE_LIMIT_PER_MINUTE: "1000",
+    },
   });
   alice = await t.createAccount({ balance: "1" });
 });
@@ -285,9 +289,12 @@ describe("public widget API", () => {
 
 describe("widget rate limits", () => {
   it("limits messages per conversation and per client IP with 429, Retry-After and RateLimit headers", async () => {
-    const limited = await startAppWithModel(fake, {
-      VOXGATE_CONVERSATION_RATE_LIMIT_PER_MINUTE: "2",
-      VOXGATE_WIDGET_RATE_LIMIT_PER_MINUTE: "5",
+    const limited = await startTestApp({
+      model: fake,
+      env: {
+        VOXGATE_CONVERSATION_RATE_LIMIT_PER_MINUTE: "2",
+        VOXGATE_WIDGET_RATE_LIMIT_PER_MINUTE: "5",
+      },
     });
     try {
       const owner = await limited.createAccount({ balance: "1" });
