@@ -1,4 +1,4 @@
-import type { AssistantMode, CallStatus, CallType, LeadStatus } from "./generated/graphql.ts";
+import type { AssistantMode, CallStatus, CallType, LeadStatus, WidgetPosition } from "./generated/graphql.ts";
 
 /**
  * A GraphQL enum as the legacy API spells it. Enum names are the REST spellings with `-` written `_`
@@ -75,6 +75,11 @@ export const ASSISTANT_MODE = new RestEnum<AssistantMode>(
   "AssistantMode",
   { pipeline: "pipeline", multimodal: "multimodal", dualplex: "dualplex" },
   "The selected mode is invalid (pipeline, multimodal or dualplex).",
+);
+export const WIDGET_POSITION = new RestEnum<WidgetPosition>(
+  "WidgetPosition",
+  { bottom_right: "bottom-right", bottom_left: "bottom-left" },
+  "The selected position is invalid (bottom-right or bottom-left).",
 );
 
 const byType = new Map<string, RestEnum<string>>(

@@ -1,25 +1,24 @@
 import type { ServiceDeps } from "./deps.ts";
 import { createJobQueue } from "./jobs/index.ts";
 import { AccountsService } from "./modules/accounts/index.ts";
-import { ApiKeysService } from "./modules/api-keys/api-keys.service.ts";
-import { AssistantsService } from "./modules/assistants/assistants.service.ts";
-import { AuthService } from "./modules/auth/auth.service.ts";
-import { CredentialStreams } from "./modules/auth/credential-streams.ts";
+import { ApiKeysService } from "./modules/api-keys/index.ts";
+import { AssistantsService } from "./modules/assistants/index.ts";
+import { AuthService, CredentialStreams } from "./modules/auth/index.ts";
 import { BillingService, ReservationSweep } from "./modules/billing/index.ts";
-import { CallsService } from "./modules/calls/calls.service.ts";
-import { CampaignsService } from "./modules/campaigns/campaigns.service.ts";
+import { CallsService } from "./modules/calls/index.ts";
+import { CampaignsService } from "./modules/campaigns/index.ts";
 import { ConversationsService } from "./modules/conversations/index.ts";
 import { createKnowledge } from "./modules/knowledge/index.ts";
-import { LeadsService } from "./modules/leads/leads.service.ts";
+import { LeadsService } from "./modules/leads/index.ts";
 import { MessagePipeline, ReplyEngine } from "./modules/message-pipeline/index.ts";
 import {
+  EmbeddedTelephonyProvider,
   PhoneNumberReleaseSweep,
   PhoneNumbersService,
-} from "./modules/phone-numbers/phone-numbers.service.ts";
-import { EmbeddedTelephonyProvider } from "./modules/phone-numbers/telephony-provider.ts";
-import { RateLimitsService } from "./modules/rate-limits/rate-limits.service.ts";
+} from "./modules/phone-numbers/index.ts";
+import { RateLimitsService } from "./modules/rate-limits/index.ts";
 import { RepliesService } from "./modules/replies/index.ts";
-import { VoicesService } from "./modules/voices/voices.service.ts";
+import { VoicesService } from "./modules/voices/index.ts";
 import { WidgetService } from "./modules/widget/index.ts";
 import { safeFetchConnections } from "./net/safe-fetch.ts";
 

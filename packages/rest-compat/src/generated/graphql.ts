@@ -197,6 +197,14 @@ export type UpdateDocumentInput = {
   url?: string | null | undefined;
 };
 
+export type WidgetPosition =
+  | 'bottom_left'
+  | 'bottom_right';
+
+export type WidgetTheme =
+  | 'dark'
+  | 'light';
+
 export type RestGenerateReplyMutationVariables = Exact<{
   input: GenerateReplyInput;
 }>;
@@ -372,7 +380,7 @@ export type RestWidgetAssistantQueryVariables = Exact<{
 }>;
 
 
-export type RestWidgetAssistantQuery = { widgetAssistant: { uuid: string, name: string, initialMessage: string, widgetSettings: { theme: string, color: string, position: string } } };
+export type RestWidgetAssistantQuery = { widgetAssistant: { uuid: string, name: string, initialMessage: string, widgetSettings: { theme: WidgetTheme, color: string, position: WidgetPosition } } };
 
 export type RestStartWidgetConversationMutationVariables = Exact<{
   input: StartWidgetConversationInput;

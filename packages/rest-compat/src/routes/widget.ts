@@ -1,3 +1,4 @@
+import { WIDGET_POSITION } from "../enums.ts";
 import { timestampA } from "../format.ts";
 import { graphql } from "../generated/gql.ts";
 import { type RouteDefinition, route } from "../route.ts";
@@ -20,7 +21,10 @@ export const widgetRoutes: RouteDefinition[] = [
         uuid: widgetAssistant.uuid,
         name: widgetAssistant.name,
         initial_message: widgetAssistant.initialMessage,
-        widget_settings: widgetAssistant.widgetSettings,
+        widget_settings: {
+          ...widgetAssistant.widgetSettings,
+          position: WIDGET_POSITION.rest(widgetAssistant.widgetSettings.position),
+        },
       },
     }),
   }),

@@ -1,7 +1,8 @@
 import { z } from "zod";
-import type { Lifecycle, ServiceDeps } from "../../deps.ts";
+import type { ServiceDeps } from "../../deps.ts";
 import { InsufficientBalanceError, NotFoundError } from "../../errors.ts";
 import { type Account, Prisma } from "../../generated/prisma/client.ts";
+import { PeriodicSweep } from "../../jobs/periodic-sweep.ts";
 import { moneyAmount, parseInput } from "../../validation.ts";
 
 const RESERVATION_SWEEP_INTERVAL_MS = 60_000;
@@ -195,38 +196,17 @@ export class BillingService {
   }
 }
 
-/** Runs `refundExpiredHolds` on start and then every minute. */
-export class ReservationSweep implements Lifecycle {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<unknown> = Promise.resolve();
-
+/** Refunds expired holds on start and then every minute. */
+export class ReservationSweep extends PeriodicSweep {
   constructor(
-    private readonly deps: ServiceDeps,
+    deps: ServiceDeps,
     private readonly billing: BillingService,
-  ) {}
-
-  start() {
-    this.schedule(0);
+  ) {
+    super("reservation sweep", RESERVATION_SWEEP_INTERVAL_MS, deps.logger);
   }
 
-  async stop() {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    await this.running;
-  }
-
-  private schedule(delay: number) {
-    this.timer = setTimeout(() => {
-      this.running = this.billing
-        .refundExpiredHolds()
-        .then((refunded) => {
-          if (refunded.length > 0)
-            this.deps.logger.warn("refunded interrupted replies", { debits: refunded });
-        })
-        .catch((error: unknown) => this.deps.logger.error("reservation sweep failed", { error }))
-        .finally(() => {
-          if (this.timer) this.schedule(RESERVATION_SWEEP_INTERVAL_MS);
-        });
-    }, delay);
+  protected async runOnce() {
+    const refunded = await this.billing.refundExpiredHolds();
+    if (refunded.length > 0) this.logger.warn("refunded interrupted replies", { debits: refunded });
   }
 }

@@ -33,6 +33,22 @@ const DocumentType = builder.enumType("DocumentType", {
   } as const,
 });
 
+const DocumentStage = builder.enumType("DocumentStage", {
+  description: "Where a processing document is.",
+  values: {
+    QUEUED: { value: "queued", description: "Waiting for a worker." },
+    FETCHING: { value: "fetching", description: "Websites: reading the pages." },
+    PARSING: { value: "parsing", description: "Files: extracting the text." },
+    CHUNKING: { value: "chunking", description: "Splitting the text into passages." },
+    EMBEDDING: { value: "embedding", description: "Embedding and storing the passages." },
+  } as const,
+});
+
+/** A stored stage is a plain column: one this schema does not know reads as none rather than failing. */
+const STAGES = ["queued", "fetching", "parsing", "chunking", "embedding"] as const;
+const stageOf = (stage: string | null) =>
+  (STAGES as readonly string[]).includes(stage ?? "") ? (stage as (typeof STAGES)[number]) : null;
+
 const DocumentStatus = builder.enumType("DocumentStatus", {
   values: {
     PROCESSING: { value: "processing", description: "Being read, split and embedded in the background." },
@@ -95,9 +111,11 @@ const Document = builder.prismaObject("Document", {
     typeLabel: t.string({ resolve: (document) => TYPE_LABELS[document.type]! }),
     status: t.expose("status", { type: DocumentStatus }),
     statusLabel: t.string({ resolve: (document) => STATUS_LABELS[document.status]! }),
-    stage: t.exposeString("stage", {
+    stage: t.field({
+      type: DocumentStage,
       nullable: true,
-      description: "While processing: queued, fetching, parsing, chunking or embedding.",
+      description: "While processing: where it is; null otherwise.",
+      resolve: (document) => stageOf(document.stage),
     }),
     pagesDone: t.exposeInt("pagesDone"),
     pagesTotal: t.exposeInt("pagesTotal", { nullable: true }),
@@ -320,9 +338,11 @@ const DocumentProgressRef = builder.objectRef<DocumentProgress>("DocumentProgres
     documentId: t.exposeInt("documentId"),
     knowledgebaseId: t.exposeInt("knowledgebaseId"),
     status: t.expose("status", { type: DocumentEventStatus }),
-    stage: t.exposeString("stage", {
+    stage: t.field({
+      type: DocumentStage,
       nullable: true,
-      description: "queued, fetching, parsing, chunking, embedding.",
+      description: "While processing: where it is; null otherwise.",
+      resolve: (progress) => stageOf(progress.stage),
     }),
     pagesDone: t.exposeInt("pagesDone"),
     pagesTotal: t.exposeInt("pagesTotal", { nullable: true }),

@@ -570,6 +570,16 @@ describe("knowledge bases and documents", () => {
     await sse.close();
     expect(seen.at(-1)).toMatchObject({ status: "ACTIVE", stage: null, pagesTotal: 3 });
     expect(seen.at(-1)!.chunkCount).toBeGreaterThan(0);
+    // Stages are DocumentStage values while processing, in pipeline order.
+    const order = ["QUEUED", "PARSING", "CHUNKING", "EMBEDDING"];
+    const stages = seen.flatMap((event) =>
+      event.status === "PROCESSING" && event.stage ? [event.stage] : [],
+    );
+    expect(stages.length).toBeGreaterThan(0);
+    for (const stage of stages) expect(order).toContain(stage);
+    expect(stages.map((stage) => order.indexOf(stage!))).toEqual(
+      [...stages.map((stage) => order.indexOf(stage!))].sort((a, b) => a - b),
+    );
 
     const statuses: string[] = [];
     for (;;) {

@@ -1,7 +1,8 @@
 import { z } from "zod";
-import type { Lifecycle, ServiceDeps } from "../../deps.ts";
+import type { ServiceDeps } from "../../deps.ts";
 import { AppError, NotFoundError, ValidationError } from "../../errors.ts";
 import type { PhoneNumber, PhoneNumberKind, Prisma } from "../../generated/prisma/client.ts";
+import { PeriodicSweep } from "../../jobs/periodic-sweep.ts";
 import { optionalString, parseInput } from "../../validation.ts";
 import { e164PhoneNumber, parseE164 } from "./e164.ts";
 import type { TelephonyProvider } from "./telephony-provider.ts";
@@ -208,23 +209,16 @@ const SWEEP_INTERVAL_MS = 60_000;
  * The schedule is the database itself (`releaseRequestedAt` + `billingPeriodEnd`), so a restart
  * loses nothing: the first sweep runs as soon as the service starts.
  */
-export class PhoneNumberReleaseSweep implements Lifecycle {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<unknown> = Promise.resolve();
-
+export class PhoneNumberReleaseSweep extends PeriodicSweep {
   constructor(
     private readonly deps: ServiceDeps,
     private readonly provider: TelephonyProvider,
-  ) {}
-
-  start() {
-    this.schedule(0);
+  ) {
+    super("phone number release sweep", SWEEP_INTERVAL_MS, deps.logger);
   }
 
-  async stop() {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    await this.running;
+  protected runOnce() {
+    return this.sweep();
   }
 
   /** Releases every number due at `now`; returns the ids it released. */
@@ -244,15 +238,5 @@ export class PhoneNumberReleaseSweep implements Lifecycle {
       if (await releaseInDatabase(this.deps, phoneNumber.id, now)) released.push(phoneNumber.id);
     }
     return released;
-  }
-
-  private schedule(delay: number) {
-    this.timer = setTimeout(() => {
-      this.running = this.sweep()
-        .catch((error: unknown) => this.deps.logger.error("phone number release sweep failed", { error }))
-        .finally(() => {
-          if (this.timer) this.schedule(SWEEP_INTERVAL_MS);
-        });
-    }, delay);
   }
 }

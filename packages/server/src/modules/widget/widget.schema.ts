@@ -1,6 +1,8 @@
 import { builder } from "../../builder.ts";
 import type { Context } from "../../context.ts";
 import type { Message } from "../../generated/prisma/client.ts";
+import { WIDGET_POSITIONS, WIDGET_THEMES } from "../assistants/assistant-rules.ts";
+import { spelledEnum } from "../common/enums.schema.ts";
 import { MessageRole } from "../conversations/conversations.schema.ts";
 import { type MessageOutcome, publicFunctionCall, storedFunctionCalls } from "../message-pipeline/index.ts";
 import { rateLimitHeaderWriter } from "../rate-limits/rate-limits.service.ts";
@@ -16,13 +18,20 @@ const WidgetFunctionCall = builder
     }),
   });
 
+const WidgetTheme = spelledEnum("WidgetTheme", WIDGET_THEMES);
+const WidgetPosition = spelledEnum("WidgetPosition", WIDGET_POSITIONS);
+
 const WidgetSettings = builder
-  .objectRef<{ theme: string; color: string; position: string }>("WidgetSettings")
+  .objectRef<{
+    theme: (typeof WIDGET_THEMES)[number];
+    color: string;
+    position: (typeof WIDGET_POSITIONS)[number];
+  }>("WidgetSettings")
   .implement({
     fields: (t) => ({
-      theme: t.exposeString("theme"),
+      theme: t.expose("theme", { type: WidgetTheme }),
       color: t.exposeString("color", { description: "Hex colour, e.g. #4f46e5." }),
-      position: t.exposeString("position"),
+      position: t.expose("position", { type: WidgetPosition }),
     }),
   });
 
@@ -42,10 +51,12 @@ const WidgetAssistant = builder
           const settings = (assistant.widgetSettings ?? {}) as Record<string, unknown>;
           const text = (key: string, fallback: string) =>
             typeof settings[key] === "string" ? (settings[key] as string) : fallback;
+          const choice = <Value extends string>(key: string, values: readonly Value[]) =>
+            (values as readonly string[]).includes(text(key, "")) ? (text(key, "") as Value) : values[0]!;
           return {
-            theme: text("theme", "light"),
+            theme: choice("theme", WIDGET_THEMES),
             color: text("color", "#4f46e5"),
-            position: text("position", "bottom-right"),
+            position: choice("position", WIDGET_POSITIONS),
           };
         },
       }),

@@ -1,0 +1,2 @@
+/** Assistants and their settings rules (GraphQL in `assistants.schema.ts`). */
+export { AssistantsService } from "./assistants.service.ts";

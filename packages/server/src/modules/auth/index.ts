@@ -1,0 +1,3 @@
+/** Login, sessions, credentials, and the ending of streams whose credential was revoked. */
+export { AuthService } from "./auth.service.ts";
+export { CredentialStreams } from "./credential-streams.ts";

@@ -1,0 +1,2 @@
+/** Campaigns (GraphQL in `campaigns.schema.ts`). */
+export { CampaignsService } from "./campaigns.service.ts";

@@ -1,0 +1,2 @@
+/** Leads of campaigns and their secondary contacts (GraphQL in `leads.schema.ts`). */
+export { LeadsService } from "./leads.service.ts";
