@@ -126,11 +126,12 @@ export type GenerateReplyInput = {
   variables?: unknown;
 };
 
-/** How an assistant searches its knowledge base: both rankings, embeddings, or full-text. */
+/** How an assistant uses its knowledge base: passages in the prompt by both rankings, embeddings or full text, or a search function the model calls (tool). */
 export type KnowledgebaseMode =
   | 'hybrid'
   | 'keyword'
-  | 'semantic';
+  | 'semantic'
+  | 'tool';
 
 export type KnowledgebaseStatus =
   /** Every document is processed and ready. */

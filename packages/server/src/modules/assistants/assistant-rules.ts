@@ -10,7 +10,12 @@ export const ASSISTANT_TYPES = ["inbound", "outbound", "web"] as const;
 export const ASSISTANT_STATUSES = ["active", "inactive"] as const;
 export const ENDPOINT_TYPES = ["vad", "semantic"] as const;
 export const AMBIENT_SOUNDS = ["none", "office", "cafe", "call_center", "street"] as const;
-export const KNOWLEDGEBASE_MODES = ["hybrid", "semantic", "keyword"] as const;
+/**
+ * How an assistant uses its knowledge base: the best passages for each message in the prompt, found
+ * by both rankings (`hybrid`), embeddings (`semantic`) or full text (`keyword`); or (`tool`) a search
+ * function the model calls when it decides to.
+ */
+export const KNOWLEDGEBASE_MODES = ["hybrid", "semantic", "keyword", "tool"] as const;
 export const POST_CALL_FIELD_TYPES = ["string", "bool", "number", "integer"] as const;
 export const WIDGET_THEMES = ["light", "dark"] as const;
 export const WIDGET_POSITIONS = ["bottom-right", "bottom-left"] as const;

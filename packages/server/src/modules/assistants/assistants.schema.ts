@@ -16,7 +16,8 @@ const AssistantTypeRef = spelledEnum("AssistantType", ASSISTANT_TYPES, {
 });
 const AssistantStatusRef = spelledEnum("AssistantStatus", ASSISTANT_STATUSES);
 const KnowledgebaseModeRef = spelledEnum("KnowledgebaseMode", KNOWLEDGEBASE_MODES, {
-  description: "How an assistant searches its knowledge base: both rankings, embeddings, or full-text.",
+  description:
+    "How an assistant uses its knowledge base: passages in the prompt by both rankings, embeddings or full text, or a search function the model calls (tool).",
 });
 const EndpointTypeRef = spelledEnum("EndpointType", ENDPOINT_TYPES, {
   description: "How the end of a caller's turn is detected: voice activity (vad) or meaning (semantic).",

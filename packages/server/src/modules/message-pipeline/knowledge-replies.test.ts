@@ -3,7 +3,8 @@ import { createAssistant } from "../../../test/fixtures/assistants.ts";
 import { createKnowledgebase, restUpload, waitForDocument } from "../../../test/fixtures/knowledge.ts";
 import { type FakeOpenAI, startFakeOpenAI } from "../../../test/support/fake-openai.ts";
 import { startTestApp, type TestAccount, type TestApp } from "../../../test/support/test-app.ts";
-import { FALLBACK_NOTICE } from "./reply-engine.ts";
+import { KNOWLEDGEBASE_MODES } from "../assistants/assistant-rules.ts";
+import { FALLBACK_NOTICE, knowledgeStrategy } from "./reply-engine.ts";
 
 const HANDBOOK = [
   "Opening hours: the shop opens Monday to Friday from 9:00 to 18:00 and is closed on Sundays.",
@@ -115,5 +116,19 @@ describe("without any language model configured", () => {
     } finally {
       await t.close();
     }
+  });
+});
+
+describe("knowledge modes", () => {
+  it("maps every mode the assistants API accepts to its search, and keeps older stored values working", () => {
+    expect(KNOWLEDGEBASE_MODES.map((mode) => knowledgeStrategy(mode))).toEqual([
+      { kind: "prompt", mode: "hybrid" },
+      { kind: "prompt", mode: "vector" },
+      { kind: "prompt", mode: "keyword" },
+      { kind: "tool" },
+    ]);
+    expect(knowledgeStrategy("vector")).toEqual({ kind: "prompt", mode: "vector" });
+    expect(knowledgeStrategy("function")).toEqual({ kind: "tool" });
+    expect(knowledgeStrategy("anything")).toEqual({ kind: "prompt", mode: "hybrid" });
   });
 });

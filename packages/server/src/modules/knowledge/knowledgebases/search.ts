@@ -48,11 +48,6 @@ interface Row {
   documentName: string;
 }
 
-/** A mode name as stored on assistants (`knowledgebase_mode`); anything unknown means hybrid. */
-export function searchModeOf(value: string | null | undefined): SearchMode {
-  return value === "vector" || value === "keyword" ? value : "hybrid";
-}
-
 export class KnowledgeSearch {
   constructor(
     private readonly db: Database,
