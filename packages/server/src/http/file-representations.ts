@@ -11,7 +11,7 @@ export type Encoding = "br" | "gzip" | "identity";
 /** One encoding of a file's bytes, with the strong ETag that names exactly these bytes. */
 export interface Representation {
   encoding: Encoding;
-  body: Uint8Array;
+  body: Uint8Array<ArrayBuffer>;
   etag: string;
 }
 
@@ -74,7 +74,7 @@ async function readVersion(path: string, compressible: boolean): Promise<FileVer
   };
 }
 
-async function compress(bytes: Uint8Array, encoding: "br" | "gzip"): Promise<Uint8Array> {
+async function compress(bytes: Uint8Array, encoding: "br" | "gzip"): Promise<Uint8Array<ArrayBuffer>> {
   const body =
     encoding === "br"
       ? await brotliAsync(bytes, {
