@@ -56,22 +56,24 @@ const app = await buildApp(
 );
 const base = await app.listen(0, "127.0.0.1");
 const path = "/widget/voxgate-chat.js";
-const variants = [
+const variants: { label: string; headers: Record<string, string> }[] = [
   { label: "identity (no Accept-Encoding)", headers: {} },
   { label: "gzip", headers: { "accept-encoding": "gzip" } },
   { label: "br (Chrome's Accept-Encoding)", headers: { "accept-encoding": "gzip, deflate, br, zstd" } },
 ];
 
-console.log(`GET ${path}, raw file ${kb(widgetFile.byteLength)} (${widgetFile.byteLength} B), ${runs} runs each`);
+console.log(
+  `GET ${path}, raw file ${kb(widgetFile.byteLength)} (${widgetFile.byteLength} B), ${runs} runs each`,
+);
 console.log(`${"".padEnd(32)}     body   of raw   on wire   1st req  median later`);
 for (const variant of variants) {
   const first = await get(base, path, variant.headers);
   const later: Measured[] = [];
   for (let run = 0; run < runs; run++) later.push(await get(base, path, variant.headers));
   const last = later.at(-1)!;
-  console.log(
-    `  ${variant.label.padEnd(30)} ${kb(last.body)} ${pct(last.body)} ${kb(last.wire)} ${first.ms.toFixed(1).padStart(7)} ms ${median(later.map((m) => m.ms)).toFixed(1).padStart(7)} ms`,
-  );
+  const ms = (value: number) => `${value.toFixed(1).padStart(7)} ms`;
+  const sizes = `${kb(last.body)} ${pct(last.body)} ${kb(last.wire)}`;
+  console.log(`  ${variant.label.padEnd(30)} ${sizes} ${ms(first.ms)} ${ms(median(later.map((m) => m.ms)))}`);
   const revalidated = await get(base, path, { ...variant.headers, "if-none-match": last.etag });
   console.log(`    revalidation with its ETag: ${revalidated.status}, ${kb(revalidated.wire)} on the wire`);
 }
