@@ -66,7 +66,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const route = async (request: Request, meta: RequestMeta): Promise<Response> => {
     const url = new URL(request.url);
     if (url.pathname === "/graphql") return graphql.handle(request, meta);
-    return (await rest(request, meta)) ?? (await health(url)) ?? (await staticFiles(url)) ?? notFound();
+    return (
+      (await rest(request, meta)) ?? (await health(url)) ?? (await staticFiles(request, url)) ?? notFound()
+    );
   };
   const answer = answerRequests(route, logger);
 
