@@ -1,27 +1,39 @@
 /**
  * What authentication costs a request, with the credential cache on and off (issue #11).
  *
- *   pnpm exec tsx bench/auth/run.ts [seconds-per-measurement]      (default 5)
+ *   pnpm exec tsx bench/auth/run.ts [--store=pglite|postgres|both] [--seconds=5]
  *
- * Starts two apps in this process, one with VOXGATE_CREDENTIAL_CACHE_SECONDS=30 and one with 0, on
- * loopback ports, each on an in-memory PGlite of its own, or both on PostgreSQL when DATABASE_URL is
- * set, with an account and an API key each. A
- * worker thread (its own event loop, so the client does not share the server's) keeps 32 keep-alive
- * requests in flight: authenticated `{ viewer { email } }` against anonymous `{ __typename }`, one
- * measurement at a time, in interleaved rounds. Prints the median req/s and the ratio. Figures only; the behaviour is asserted by
+ * Per store, starts two apps in this process, one with VOXGATE_CREDENTIAL_CACHE_SECONDS=30 and one
+ * with 0, on loopback ports, each with an account and an API key: on an in-memory PGlite of its own,
+ * or both on a throw-away PostgreSQL with Redis (test/support/services.ts; skipped when not
+ * installed). A worker thread (its own event loop, so the client does not share the server's) keeps
+ * 32 keep-alive requests in flight: authenticated `{ viewer { email } }` against anonymous
+ * `{ __typename }`, one measurement at a time, in interleaved rounds. Prints the median req/s and
+ * the ratio. Figures only; the behaviour is asserted by
  * packages/server/src/modules/auth/credential-cache.test.ts.
  */
 import { Worker } from "node:worker_threads";
-import { buildApp, createLogger, loadConfig } from "@voxgate/server";
+import { buildApp, createLogger, type DatabaseTarget, loadConfig } from "@voxgate/server";
+import {
+  findPostgresBinaries,
+  findRedisServer,
+  startPostgres,
+  startRedis,
+} from "../../packages/server/test/support/services.ts";
 
-const SECONDS = Number(process.argv[2] ?? 5);
+const options = new Map(
+  process.argv.slice(2).map((arg) => {
+    const [key, value] = arg.replace(/^--/, "").split("=");
+    return [key!, value ?? ""];
+  }),
+);
+const STORE = options.get("store") ?? "both";
+const SECONDS = Number(options.get("seconds") ?? 5);
 const CONCURRENCY = 32;
 const ROUNDS = 3;
+const VIEWER = "{ viewer { email } }";
 
 const base = loadConfig();
-const database = base.databaseUrl
-  ? ({ kind: "postgres", url: base.databaseUrl } as const)
-  : ({ kind: "pglite", dataDir: undefined } as const);
 
 /** The load generator: bounded by time, loopback only, every response checked for its answer. */
 const CLIENT = `
@@ -67,12 +79,13 @@ function measure(url: string, query: string, expect: string, token?: string, sec
   });
 }
 
-async function start(cacheSeconds: number) {
+async function start(database: DatabaseTarget, redisUrl: string | undefined, cacheSeconds: number) {
   const config = {
     ...base,
     logLevel: "silent" as const,
     seedDemo: false,
     publicBaseUrl: "http://bench.local",
+    redisUrl,
     credentialCacheSeconds: cacheSeconds,
   };
   const app = await buildApp(config, { database, logger: createLogger("silent") });
@@ -90,33 +103,54 @@ async function start(cacheSeconds: number) {
   return { app, email, token, url: await app.listen(0, "127.0.0.1") };
 }
 
-const on = await start(30);
-const off = await start(0);
+const median = (values: number[]) => values.toSorted((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
-const VIEWER = "{ viewer { email } }";
-const servers = { "off (0)": off, "on (30 s)": on };
-const results = new Map(Object.keys(servers).map((name) => [name, { typename: [] as number[], viewer: [] as number[] }]));
-for (const server of Object.values(servers)) await measure(server.url, VIEWER, server.email, server.token, 1);
-// Interleaved rounds, so that a neighbour's burst on the shared machine does not favour one side.
-for (let round = 0; round < ROUNDS; round++) {
-  for (const [name, server] of Object.entries(servers)) {
-    const result = results.get(name)!;
-    result.typename[round] = await measure(server.url, "{ __typename }", "Query");
-    result.viewer[round] = await measure(server.url, VIEWER, server.email, server.token);
+async function benchStore(label: string, database: DatabaseTarget, redisUrl?: string) {
+  const servers = {
+    "off (0)": await start(database, redisUrl, 0),
+    "on (30 s)": await start(database, redisUrl, 30),
+  };
+  try {
+    const results = new Map(
+      Object.keys(servers).map((name) => [name, { typename: [] as number[], viewer: [] as number[] }]),
+    );
+    for (const server of Object.values(servers)) {
+      await measure(server.url, VIEWER, server.email, server.token, 1);
+    }
+    // Interleaved rounds, so that a neighbour's burst on the shared machine does not favour one side.
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const [name, server] of Object.entries(servers)) {
+        const result = results.get(name)!;
+        result.typename.push(await measure(server.url, "{ __typename }", "Query"));
+        result.viewer.push(await measure(server.url, VIEWER, server.email, server.token));
+      }
+    }
+    console.log(
+      `\n${label}, concurrency ${CONCURRENCY}, medians of ${ROUNDS} rounds of ${SECONDS} s\n\n` +
+        "| cache | `{ __typename }` req/s | `{ viewer { email } }` req/s | viewer / typename |\n|---|---|---|---|",
+    );
+    for (const [name, result] of results) {
+      const typename = median(result.typename);
+      const viewer = median(result.viewer);
+      console.log(
+        `| ${name} | ${typename.toFixed(0)} | ${viewer.toFixed(0)} | ${((viewer / typename) * 100).toFixed(0)} % |`,
+      );
+    }
+  } finally {
+    await Promise.all(Object.values(servers).map((server) => server.app.close()));
   }
 }
 
-const median = (values: number[]) => values.toSorted((a, b) => a - b)[Math.floor(values.length / 2)]!;
-console.log(
-  `${database.kind}, concurrency ${CONCURRENCY}, medians of ${ROUNDS} rounds of ${SECONDS} s\n\n` +
-    "| cache | `{ __typename }` req/s | `{ viewer { email } }` req/s | viewer / typename |\n|---|---|---|---|",
-);
-for (const [name, result] of results) {
-  const typename = median(result.typename);
-  const viewer = median(result.viewer);
-  console.log(
-    `| ${name} | ${typename.toFixed(0)} | ${viewer.toFixed(0)} | ${((viewer / typename) * 100).toFixed(0)} % |`,
-  );
+if (STORE !== "postgres") await benchStore("PGlite (in memory)", { kind: "pglite", dataDir: undefined });
+if (STORE !== "pglite") {
+  if (findPostgresBinaries() && findRedisServer()) {
+    const [postgres, redis] = await Promise.all([startPostgres(), startRedis()]);
+    try {
+      await benchStore("PostgreSQL + Redis", { kind: "postgres", url: postgres.url }, redis.url);
+    } finally {
+      await Promise.all([postgres.stop(), redis.stop()]);
+    }
+  } else {
+    console.log("PostgreSQL or Redis is not installed (see README): the PostgreSQL run is skipped.");
+  }
 }
-
-await Promise.all([on.app.close(), off.app.close()]);
