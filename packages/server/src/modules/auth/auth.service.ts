@@ -6,14 +6,9 @@ import type { RateLimitReporter, RateLimitsService } from "../rate-limits/rate-l
 import type { CredentialCache } from "./credential-cache.ts";
 import { verifyAgainstDecoy, verifyPassword } from "./password.ts";
 import { hashToken, mintToken, parseToken, type TokenKind, tokenMatches } from "./tokens.ts";
+import type { Viewer } from "./viewer.ts";
 
-/** Who is calling, and with which credential. Every service call is scoped by `accountId`. */
-export interface Viewer {
-  userId: number;
-  accountId: number;
-  /** `expiresAt` is set for sessions: live streams opened with one end then. */
-  credential: { kind: "apiKey" | "session"; id: number; expiresAt?: Date };
-}
+export type { Viewer } from "./viewer.ts";
 
 /** Why a presented credential was refused (never which account it would have belonged to). */
 export type AuthFailure = "malformed" | "invalid" | "revoked" | "expired";

@@ -1,5 +1,5 @@
 import type { Lifecycle, ServiceDeps } from "../../deps.ts";
-import type { Viewer } from "./auth.service.ts";
+import type { Viewer } from "./viewer.ts";
 
 /** Enough for every live credential of a busy instance; past it the least recently used goes. */
 const MAX_ENTRIES = 10_000;
