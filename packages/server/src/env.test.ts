@@ -66,6 +66,16 @@ describe("configuration", () => {
   });
 });
 
+it("reads the credential cache TTL, where 0 turns the cache off", () => {
+  expect(loadConfig({}).credentialCacheSeconds).toBe(30);
+  expect(loadConfig({ VOXGATE_CREDENTIAL_CACHE_SECONDS: "0" }).credentialCacheSeconds).toBe(0);
+  for (const value of ["-1", "1.5", "3601", "soon"]) {
+    const problems = problemsOf({ VOXGATE_CREDENTIAL_CACHE_SECONDS: value });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(/^VOXGATE_CREDENTIAL_CACHE_SECONDS: /);
+  }
+});
+
 it("validates the trusted proxies list", () => {
   expect(loadConfig({ VOXGATE_TRUSTED_PROXIES: "10.0.0.0/8, 192.0.2.1" }).trustedProxies).toEqual([
     "10.0.0.0/8",

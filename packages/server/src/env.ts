@@ -54,6 +54,12 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   LOG_FORMAT: z.preprocess(emptyAsUndefined, z.enum(["json", "pretty"]).optional()),
   SESSION_TTL_HOURS: positiveInt.default(24 * 7),
+  VOXGATE_CREDENTIAL_CACHE_SECONDS: z.coerce
+    .number({ error: "must be a number" })
+    .int("must be a whole number")
+    .min(0, "must be 0 (no cache) or more")
+    .max(3600, "must be at most 3600")
+    .default(30),
   OPENAI_MODEL: z.string().min(1).default("gpt-4o-mini"),
   OPENAI_TIMEOUT_SECONDS: positiveInt.max(600, "must be at most 600").default(60),
   OPENAI_EMBEDDING_MODEL: z.string().min(1).default("text-embedding-3-small"),
@@ -144,6 +150,12 @@ export interface Config {
   /** JSON lines (the default in production) or readable lines (elsewhere). */
   logFormat: "json" | "pretty";
   sessionTtlHours: number;
+  /**
+   * How long a successful authentication is reused without asking the database; 0 turns the cache
+   * off. Revocations reach every instance's cache at once, so this only bounds staleness for changes
+   * that announce nothing.
+   */
+  credentialCacheSeconds: number;
   seedDemo: boolean;
 }
 
@@ -206,6 +218,7 @@ export function loadConfig(source: EnvInput | NodeJS.ProcessEnv = process.env): 
     logLevel: env.LOG_LEVEL,
     logFormat: env.LOG_FORMAT ?? (env.NODE_ENV === "production" ? "json" : "pretty"),
     sessionTtlHours: env.SESSION_TTL_HOURS,
+    credentialCacheSeconds: env.VOXGATE_CREDENTIAL_CACHE_SECONDS,
     seedDemo: env.VOXGATE_SEED_DEMO,
   };
 }

@@ -3,7 +3,7 @@ import { createJobQueue } from "./jobs/index.ts";
 import { AccountsService } from "./modules/accounts/index.ts";
 import { ApiKeysService } from "./modules/api-keys/index.ts";
 import { AssistantsService } from "./modules/assistants/index.ts";
-import { AuthService, CredentialStreams } from "./modules/auth/index.ts";
+import { AuthService, CredentialCache, CredentialStreams } from "./modules/auth/index.ts";
 import { BillingService, ReservationSweep } from "./modules/billing/index.ts";
 import { CallsService } from "./modules/calls/index.ts";
 import { CampaignsService } from "./modules/campaigns/index.ts";
@@ -38,13 +38,15 @@ export function createServices(deps: ServiceDeps) {
   // Numbers and their release sweep share one telephony provider.
   const telephony = new EmbeddedTelephonyProvider(deps.db.prisma);
   const campaigns = new CampaignsService(deps);
+  const credentials = new CredentialCache(deps);
   return {
     // First, so that it stops last: after the workers whose outbound requests use its connections.
     outboundConnections: safeFetchConnections,
-    auth: new AuthService(deps, { rateLimits }),
+    credentials,
+    auth: new AuthService(deps, { rateLimits, credentials }),
     credentialStreams: new CredentialStreams(deps),
     accounts: new AccountsService(deps, { billing }),
-    apiKeys: new ApiKeysService(deps),
+    apiKeys: new ApiKeysService(deps, { credentials }),
     jobs,
     knowledgebases,
     documents,

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { ServiceDeps } from "../../deps.ts";
 import { NotFoundError } from "../../errors.ts";
 import { parseInput, requiredString } from "../../validation.ts";
+import type { CredentialCache } from "../auth/credential-cache.ts";
 import { mintToken } from "../auth/tokens.ts";
 
 /** The account and user a key is issued for: the viewer over the API, an operator's choice in the CLI. */
@@ -13,7 +14,10 @@ export interface KeyOwner {
 const CreateApiKeyInput = z.object({ name: requiredString("name") });
 
 export class ApiKeysService {
-  constructor(private readonly deps: ServiceDeps) {}
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly parts: { credentials: CredentialCache },
+  ) {}
 
   /** Creates a key and returns its token: the only time the token exists outside the caller's hands. */
   async create(owner: KeyOwner, input: { name?: unknown }) {
@@ -43,7 +47,7 @@ export class ApiKeysService {
   async delete(accountId: number, id: number): Promise<void> {
     const { count } = await this.deps.db.prisma.apiKey.deleteMany({ where: { id, accountId } });
     if (count === 0) throw new NotFoundError("API key");
-    this.deps.pubsub.publish("credential:revoked", { kind: "apiKey", id });
+    this.parts.credentials.revoked({ kind: "apiKey", id });
     this.deps.logger.info("api key deleted", { accountId, apiKeyId: id });
   }
 }

@@ -3,16 +3,12 @@ import type { ServiceDeps } from "../../deps.ts";
 import { AppError } from "../../errors.ts";
 import { emailAddress, parseInput } from "../../validation.ts";
 import type { RateLimitReporter, RateLimitsService } from "../rate-limits/rate-limits.service.ts";
+import type { CredentialCache } from "./credential-cache.ts";
 import { verifyAgainstDecoy, verifyPassword } from "./password.ts";
-import { mintToken, parseToken, tokenMatches } from "./tokens.ts";
+import { hashToken, mintToken, parseToken, type TokenKind, tokenMatches } from "./tokens.ts";
+import type { Viewer } from "./viewer.ts";
 
-/** Who is calling, and with which credential. Every service call is scoped by `accountId`. */
-export interface Viewer {
-  userId: number;
-  accountId: number;
-  /** `expiresAt` is set for sessions: live streams opened with one end then. */
-  credential: { kind: "apiKey" | "session"; id: number; expiresAt?: Date };
-}
+export type { Viewer } from "./viewer.ts";
 
 /** Why a presented credential was refused (never which account it would have belonged to). */
 export type AuthFailure = "malformed" | "invalid" | "revoked" | "expired";
@@ -40,7 +36,7 @@ export class AuthService {
 
   constructor(
     private readonly deps: ServiceDeps,
-    private readonly parts: { rateLimits: RateLimitsService },
+    private readonly parts: { rateLimits: RateLimitsService; credentials: CredentialCache },
     /** `lastUsedAt` is written at most this often per credential, not on every request. */
     private readonly lastUsedWriteIntervalMs = 60_000,
   ) {}
@@ -58,11 +54,28 @@ export class AuthService {
     const parsed = token ? parseToken(token) : null;
     if (!token || !parsed) return { viewer: null, failure: "malformed" };
 
+    const { credentials } = this.parts;
+    const tokenHash = hashToken(token);
+    const cached = credentials.get(tokenHash);
+    if (cached) {
+      await this.touch(cached.credential.kind, cached.credential.id);
+      return { viewer: cached };
+    }
+    const mark = credentials.mark();
+    const result = await this.lookUp(token, parsed);
+    if (result.viewer) {
+      credentials.set(tokenHash, result.viewer, mark);
+      await this.touch(result.viewer.credential.kind, result.viewer.credential.id);
+    }
+    return result;
+  }
+
+  /** The database's answer for a well-formed token. */
+  private async lookUp(token: string, parsed: { kind: TokenKind; lookupId: string }): Promise<AuthResult> {
     const { prisma } = this.deps.db;
     if (parsed.kind === "apiKey") {
       const key = await prisma.apiKey.findUnique({ where: { lookupId: parsed.lookupId } });
       if (!key || !tokenMatches(token, key.tokenHash)) return { viewer: null, failure: "invalid" };
-      await this.touch("apiKey", key.id);
       return {
         viewer: { userId: key.userId, accountId: key.accountId, credential: { kind: "apiKey", id: key.id } },
       };
@@ -75,7 +88,6 @@ export class AuthService {
     if (!session || !tokenMatches(token, session.tokenHash)) return { viewer: null, failure: "invalid" };
     if (session.revokedAt) return { viewer: null, failure: "revoked" };
     if (session.expiresAt.getTime() <= Date.now()) return { viewer: null, failure: "expired" };
-    await this.touch("session", session.id);
     return {
       viewer: {
         userId: session.userId,
@@ -132,7 +144,7 @@ export class AuthService {
       where: { id: viewer.credential.id },
       data: { revokedAt: new Date() },
     });
-    this.deps.pubsub.publish("credential:revoked", { kind: "session", id: viewer.credential.id });
+    this.parts.credentials.revoked({ kind: "session", id: viewer.credential.id });
   }
 
   private async touch(kind: "apiKey" | "session", id: number): Promise<void> {

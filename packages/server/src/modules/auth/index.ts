@@ -1,3 +1,4 @@
 /** Login, sessions, credentials, and the ending of streams whose credential was revoked. */
 export { AuthService } from "./auth.service.ts";
+export { CredentialCache } from "./credential-cache.ts";
 export { CredentialStreams } from "./credential-streams.ts";

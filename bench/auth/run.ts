@@ -1,0 +1,156 @@
+/**
+ * What authentication costs a request, with the credential cache on and off (issue #11).
+ *
+ *   pnpm exec tsx bench/auth/run.ts [--store=pglite|postgres|both] [--seconds=5]
+ *
+ * Per store, starts two apps in this process, one with VOXGATE_CREDENTIAL_CACHE_SECONDS=30 and one
+ * with 0, on loopback ports, each with an account and an API key: on an in-memory PGlite of its own,
+ * or both on a throw-away PostgreSQL with Redis (test/support/services.ts; skipped when not
+ * installed). A worker thread (its own event loop, so the client does not share the server's) keeps
+ * 32 keep-alive requests in flight: authenticated `{ viewer { email } }` against anonymous
+ * `{ __typename }`, one measurement at a time, in interleaved rounds. Prints the median req/s and
+ * the ratio. Figures only; the behaviour is asserted by
+ * packages/server/src/modules/auth/credential-cache.test.ts.
+ */
+import { Worker } from "node:worker_threads";
+import { buildApp, createLogger, type DatabaseTarget, loadConfig } from "@voxgate/server";
+import {
+  findPostgresBinaries,
+  findRedisServer,
+  startPostgres,
+  startRedis,
+} from "../../packages/server/test/support/services.ts";
+
+const options = new Map(
+  process.argv.slice(2).map((arg) => {
+    const [key, value] = arg.replace(/^--/, "").split("=");
+    return [key!, value ?? ""];
+  }),
+);
+const STORE = options.get("store") ?? "both";
+const SECONDS = Number(options.get("seconds") ?? 5);
+const CONCURRENCY = 32;
+const ROUNDS = 3;
+const VIEWER = "{ viewer { email } }";
+
+const base = loadConfig();
+
+/** The load generator: bounded by time, loopback only, every response checked for its answer. */
+const CLIENT = `
+const { parentPort, workerData } = require("node:worker_threads");
+const http = require("node:http");
+const { url, body, token, seconds, concurrency, expect } = workerData;
+const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
+const target = new URL("/graphql", url);
+const headers = { "content-type": "application/json", "content-length": Buffer.byteLength(body) };
+if (token) headers.authorization = "Bearer " + token;
+const post = () => new Promise((resolve, reject) => {
+  const request = http.request(target, { method: "POST", agent, headers }, (response) => {
+    const chunks = [];
+    response.on("data", (chunk) => chunks.push(chunk));
+    response.on("end", () => {
+      const text = Buffer.concat(chunks).toString();
+      if (response.statusCode !== 200 || !text.includes(expect)) reject(new Error(text.slice(0, 200)));
+      else resolve();
+    });
+  });
+  request.on("error", reject);
+  request.end(body);
+});
+(async () => {
+  const until = Date.now() + seconds * 1000;
+  let done = 0;
+  await Promise.all(Array.from({ length: concurrency }, async () => {
+    while (Date.now() < until) { await post(); done++; }
+  }));
+  agent.destroy();
+  parentPort.postMessage(done / seconds);
+})().catch((error) => { throw error; });
+`;
+
+function measure(url: string, query: string, expect: string, token?: string, seconds = SECONDS) {
+  return new Promise<number>((resolve, reject) => {
+    const worker = new Worker(CLIENT, {
+      eval: true,
+      workerData: { url, body: JSON.stringify({ query }), token, seconds, concurrency: CONCURRENCY, expect },
+    });
+    worker.once("message", resolve);
+    worker.once("error", reject);
+  });
+}
+
+async function start(database: DatabaseTarget, redisUrl: string | undefined, cacheSeconds: number) {
+  const config = {
+    ...base,
+    logLevel: "silent" as const,
+    seedDemo: false,
+    publicBaseUrl: "http://bench.local",
+    redisUrl,
+    credentialCacheSeconds: cacheSeconds,
+  };
+  const app = await buildApp(config, { database, logger: createLogger("silent") });
+  const email = `bench-auth-${cacheSeconds}-${Date.now()}@example.com`;
+  const { account, user } = await app.services.accounts.create({
+    email,
+    password: "bench-password-1",
+    balance: "0",
+    timezone: "UTC",
+  });
+  const { token } = await app.services.apiKeys.create(
+    { accountId: account.id, userId: user.id },
+    { name: "bench" },
+  );
+  return { app, email, token, url: await app.listen(0, "127.0.0.1") };
+}
+
+const median = (values: number[]) => values.toSorted((a, b) => a - b)[Math.floor(values.length / 2)]!;
+
+async function benchStore(label: string, database: DatabaseTarget, redisUrl?: string) {
+  const servers = {
+    "off (0)": await start(database, redisUrl, 0),
+    "on (30 s)": await start(database, redisUrl, 30),
+  };
+  try {
+    const results = new Map(
+      Object.keys(servers).map((name) => [name, { typename: [] as number[], viewer: [] as number[] }]),
+    );
+    for (const server of Object.values(servers)) {
+      await measure(server.url, VIEWER, server.email, server.token, 1);
+    }
+    // Interleaved rounds, so that a neighbour's burst on the shared machine does not favour one side.
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const [name, server] of Object.entries(servers)) {
+        const result = results.get(name)!;
+        result.typename.push(await measure(server.url, "{ __typename }", "Query"));
+        result.viewer.push(await measure(server.url, VIEWER, server.email, server.token));
+      }
+    }
+    console.log(
+      `\n${label}, concurrency ${CONCURRENCY}, medians of ${ROUNDS} rounds of ${SECONDS} s\n\n` +
+        "| cache | `{ __typename }` req/s | `{ viewer { email } }` req/s | viewer / typename |\n|---|---|---|---|",
+    );
+    for (const [name, result] of results) {
+      const typename = median(result.typename);
+      const viewer = median(result.viewer);
+      console.log(
+        `| ${name} | ${typename.toFixed(0)} | ${viewer.toFixed(0)} | ${((viewer / typename) * 100).toFixed(0)} % |`,
+      );
+    }
+  } finally {
+    await Promise.all(Object.values(servers).map((server) => server.app.close()));
+  }
+}
+
+if (STORE !== "postgres") await benchStore("PGlite (in memory)", { kind: "pglite", dataDir: undefined });
+if (STORE !== "pglite") {
+  if (findPostgresBinaries() && findRedisServer()) {
+    const [postgres, redis] = await Promise.all([startPostgres(), startRedis()]);
+    try {
+      await benchStore("PostgreSQL + Redis", { kind: "postgres", url: postgres.url }, redis.url);
+    } finally {
+      await Promise.all([postgres.stop(), redis.stop()]);
+    }
+  } else {
+    console.log("PostgreSQL or Redis is not installed (see README): the PostgreSQL run is skipped.");
+  }
+}
