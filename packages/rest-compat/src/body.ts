@@ -81,7 +81,7 @@ async function readMultipart(
  * Reads at most `limit` bytes, or null when the body is longer. A declared length over the limit
  * is refused before a byte is read; any other body is cut as soon as it passes the limit.
  */
-async function readLimited(request: Request, limit: number): Promise<Buffer | null> {
+export async function readLimited(request: Request, limit: number): Promise<Buffer | null> {
   if (Number(request.headers.get("content-length") ?? "0") > limit) return null;
   const reader = request.body!.getReader();
   const chunks: Uint8Array[] = [];
@@ -91,7 +91,7 @@ async function readLimited(request: Request, limit: number): Promise<Buffer | nu
     if (done) break;
     size += value.byteLength;
     if (size > limit) {
-      await reader.cancel();
+      await reader.cancel().catch(() => {});
       return null;
     }
     chunks.push(value);

@@ -1,3 +1,5 @@
+import { readLimited } from "@voxgate/rest-compat";
+
 /**
  * A GraphQL request whose body is at most `limit` bytes, or null when it is larger. The body is
  * read as it streams and reading stops at the limit, so an oversized body (declared or chunked) is
@@ -11,33 +13,13 @@ export async function readBoundedBody(
 ): Promise<Request | null> {
   if (!request.body || request.method === "GET" || request.method === "HEAD") return request;
   if (request.headers.get("content-type")?.toLowerCase().startsWith("multipart/form-data")) return request;
-  const declared = Number(request.headers.get("content-length"));
-  if (Number.isFinite(declared) && declared > limit) return null;
-
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel().catch(() => {});
-      return null;
-    }
-    chunks.push(value);
-  }
-  const body = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    body.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
+  const body = await readLimited(request, limit);
+  if (body === null) return null;
   // The signal goes along: SSE subscriptions end when the client goes away.
   return new RequestCtor(request.url, {
     method: request.method,
     headers: request.headers,
-    body,
+    body: new Uint8Array(body.buffer as ArrayBuffer, body.byteOffset, body.byteLength),
     signal: request.signal,
   });
 }

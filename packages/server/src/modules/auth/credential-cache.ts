@@ -1,4 +1,5 @@
 import type { Lifecycle, ServiceDeps } from "../../deps.ts";
+import { listenForRevocations } from "./revocations.ts";
 import type { Viewer } from "./viewer.ts";
 
 /** Enough for every live credential of a busy instance; past it the least recently used goes. */
@@ -29,7 +30,7 @@ export class CredentialCache implements Lifecycle {
    * database may have answered before the revocation was written.
    */
   private revision = 0;
-  private revocations: AsyncIterator<unknown> | null = null;
+  private stopListening: (() => Promise<void>) | null = null;
   private readonly ttlMs: number;
 
   constructor(private readonly deps: ServiceDeps) {
@@ -37,20 +38,14 @@ export class CredentialCache implements Lifecycle {
   }
 
   start(): void {
-    const revocations = this.deps.pubsub.subscribe("credential:revoked")[Symbol.asyncIterator]();
-    this.revocations = revocations;
-    void (async () => {
-      for (;;) {
-        const { done, value } = await revocations.next();
-        if (done) return;
-        this.drop(value);
-      }
-    })().catch((error: unknown) => this.deps.logger.error("credential cache revocations stopped", { error }));
+    this.stopListening = listenForRevocations(this.deps, "credential cache", (credential) =>
+      this.drop(credential),
+    );
   }
 
   async stop(): Promise<void> {
-    await this.revocations?.return?.();
-    this.revocations = null;
+    await this.stopListening?.();
+    this.stopListening = null;
     this.entries.clear();
     this.hashOf.clear();
   }

@@ -1,5 +1,6 @@
 import type { Lifecycle, ServiceDeps } from "../../deps.ts";
 import type { Viewer } from "./auth.service.ts";
+import { listenForRevocations } from "./revocations.ts";
 
 export type StreamEnd = "revoked" | "expired";
 
@@ -14,25 +15,21 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
  */
 export class CredentialStreams implements Lifecycle {
   private readonly live = new Map<string, Set<(reason: StreamEnd) => void>>();
-  private revocations: AsyncIterator<unknown> | null = null;
+  private stopListening: (() => Promise<void>) | null = null;
 
   constructor(private readonly deps: ServiceDeps) {}
 
   start(): void {
-    const revocations = this.deps.pubsub.subscribe("credential:revoked")[Symbol.asyncIterator]();
-    this.revocations = revocations;
-    void (async () => {
-      for (;;) {
-        const { done, value } = await revocations.next();
-        if (done) return;
-        void this.endIfRevoked(value);
-      }
-    })().catch((error: unknown) => this.deps.logger.error("credential revocations stopped", { error }));
+    this.stopListening = listenForRevocations(
+      this.deps,
+      "credential streams",
+      (credential) => void this.endIfRevoked(credential),
+    );
   }
 
   async stop(): Promise<void> {
-    await this.revocations?.return?.();
-    this.revocations = null;
+    await this.stopListening?.();
+    this.stopListening = null;
   }
 
   /**
