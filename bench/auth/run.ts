@@ -8,12 +8,16 @@
  * or both on a throw-away PostgreSQL with Redis (test/support/services.ts; skipped when not
  * installed). A worker thread (its own event loop, so the client does not share the server's) keeps
  * 32 keep-alive requests in flight: authenticated `{ viewer { email } }` against anonymous
- * `{ __typename }`, one measurement at a time, in interleaved rounds. Prints the median req/s and
- * the ratio. Figures only; the behaviour is asserted by
+ * `{ __typename }` on the same app and on a bare graphql-yoga server (a one-field schema, default
+ * options) in this process, one measurement at a time, in interleaved rounds. Prints the median
+ * req/s and the ratios. Figures only; the behaviour is asserted by
  * packages/server/src/modules/auth/credential-cache.test.ts.
  */
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { Worker } from "node:worker_threads";
 import { buildApp, createLogger, type DatabaseTarget, loadConfig } from "@voxgate/server";
+import { createSchema, createYoga } from "graphql-yoga";
 import {
   findPostgresBinaries,
   findRedisServer,
@@ -103,6 +107,20 @@ async function start(database: DatabaseTarget, redisUrl: string | undefined, cac
   return { app, email, token, url: await app.listen(0, "127.0.0.1") };
 }
 
+/** The issue's baseline: what graphql-yoga alone answers over node:http in this process. */
+async function startBareYoga() {
+  const yoga = createYoga({
+    schema: createSchema({ typeDefs: "type Query { hello: String }", resolvers: {} }),
+    logging: false,
+  });
+  const server = createServer(yoga);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
 const median = (values: number[]) => values.toSorted((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 async function benchStore(label: string, database: DatabaseTarget, redisUrl?: string) {
@@ -110,9 +128,13 @@ async function benchStore(label: string, database: DatabaseTarget, redisUrl?: st
     "off (0)": await start(database, redisUrl, 0),
     "on (30 s)": await start(database, redisUrl, 30),
   };
+  const bare = await startBareYoga();
   try {
     const results = new Map(
-      Object.keys(servers).map((name) => [name, { typename: [] as number[], viewer: [] as number[] }]),
+      Object.keys(servers).map((name) => [
+        name,
+        { bare: [] as number[], typename: [] as number[], viewer: [] as number[] },
+      ]),
     );
     for (const server of Object.values(servers)) {
       await measure(server.url, VIEWER, server.email, server.token, 1);
@@ -121,22 +143,26 @@ async function benchStore(label: string, database: DatabaseTarget, redisUrl?: st
     for (let round = 0; round < ROUNDS; round++) {
       for (const [name, server] of Object.entries(servers)) {
         const result = results.get(name)!;
+        result.bare.push(await measure(bare.url, "{ __typename }", "Query"));
         result.typename.push(await measure(server.url, "{ __typename }", "Query"));
         result.viewer.push(await measure(server.url, VIEWER, server.email, server.token));
       }
     }
     console.log(
       `\n${label}, concurrency ${CONCURRENCY}, medians of ${ROUNDS} rounds of ${SECONDS} s\n\n` +
-        "| cache | `{ __typename }` req/s | `{ viewer { email } }` req/s | viewer / typename |\n|---|---|---|---|",
+        "| cache | bare Yoga `{ __typename }` req/s | app `{ __typename }` req/s | `{ viewer { email } }` req/s | viewer / bare Yoga | viewer / app typename |\n|---|---|---|---|---|---|",
     );
+    const percent = (part: number, whole: number) => `${((part / whole) * 100).toFixed(0)} %`;
     for (const [name, result] of results) {
+      const bareYoga = median(result.bare);
       const typename = median(result.typename);
       const viewer = median(result.viewer);
       console.log(
-        `| ${name} | ${typename.toFixed(0)} | ${viewer.toFixed(0)} | ${((viewer / typename) * 100).toFixed(0)} % |`,
+        `| ${name} | ${bareYoga.toFixed(0)} | ${typename.toFixed(0)} | ${viewer.toFixed(0)} | ${percent(viewer, bareYoga)} | ${percent(viewer, typename)} |`,
       );
     }
   } finally {
+    await bare.close();
     await Promise.all(Object.values(servers).map((server) => server.app.close()));
   }
 }

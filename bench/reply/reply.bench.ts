@@ -5,15 +5,18 @@
  * runs). The fake LLM's raw latency is measured in the same run, right before each store's, so the
  * difference is what the gateway adds (auth, limits, charge, retrieval, prompt, storage, events).
  *
- *   pnpm exec tsx bench/reply/reply.bench.ts [requests=200] [concurrency=4] [options]
+ *   pnpm exec tsx bench/reply/reply.bench.ts [requests=200] [concurrency=1,8] [options]
  *
  *   --store=pglite|postgres|both   default both (postgres is skipped when it is not installed)
  *   --postgres-url=postgres://...  use this (empty) database instead of starting a throw-away server
  *   --redis-url=redis://...        with --postgres-url: the Redis to use (none by default)
+ *   --cpu-prof=<dir>               write a CPU profile of each gateway measurement (and nothing else:
+ *                                  not start-up, not seeding) to <dir>, for Chrome DevTools
  */
 
 import { randomBytes } from "node:crypto";
-import { rmSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { Session } from "node:inspector/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type App, buildApp, createLogger, type DatabaseTarget, loadConfig } from "@voxgate/server";
@@ -39,7 +42,8 @@ const options = new Map(
     }),
 );
 const requests = Number(positional[0] ?? 200);
-const concurrency = Number(positional[1] ?? 4);
+/** Each store is measured at every one of these (comma-separated), c=1 for latency, c=8 for throughput. */
+const concurrencies = (positional[1] ?? "1,8").split(",").map(Number);
 const storeChoice = options.get("store") ?? "both";
 if (!["pglite", "postgres", "both"].includes(storeChoice)) {
   throw new Error(`--store must be pglite, postgres or both, not ${storeChoice}`);
@@ -47,11 +51,31 @@ if (!["pglite", "postgres", "both"].includes(storeChoice)) {
 
 interface Measurement {
   label: string;
+  concurrency: number;
   p50: number;
   p95: number;
   throughput: number;
   /** CPU time of this process (client, fake LLM and gateway alike) per request. */
   cpuMs: number;
+}
+
+const profileDir = options.get("cpu-prof");
+
+/** Runs `work` under the V8 profiler when --cpu-prof is given, writing `<dir>/<name>.cpuprofile`. */
+async function profiled<T>(name: string, work: () => Promise<T>): Promise<T> {
+  if (!profileDir) return work();
+  const session = new Session();
+  session.connect();
+  await session.post("Profiler.enable");
+  await session.post("Profiler.start");
+  try {
+    return await work();
+  } finally {
+    const { profile } = await session.post("Profiler.stop");
+    mkdirSync(profileDir, { recursive: true });
+    writeFileSync(join(profileDir, `${name}.cpuprofile`), JSON.stringify(profile));
+    session.disconnect();
+  }
 }
 
 const percentile = (sorted: number[], p: number) =>
@@ -62,7 +86,11 @@ const cpuMsNow = () => {
   return (usage.user + usage.system) / 1000;
 };
 
-async function measure(label: string, run: (index: number) => Promise<void>): Promise<Measurement> {
+async function measure(
+  label: string,
+  concurrency: number,
+  run: (index: number) => Promise<void>,
+): Promise<Measurement> {
   for (let i = 0; i < 10; i++) await run(-1 - i);
   const durations: number[] = [];
   let next = 0;
@@ -83,11 +111,51 @@ async function measure(label: string, run: (index: number) => Promise<void>): Pr
   durations.sort((a, b) => a - b);
   return {
     label,
+    concurrency,
     p50: percentile(durations, 50),
     p95: percentile(durations, 95),
     throughput: requests / seconds,
     cpuMs,
   };
+}
+
+const SUBJECTS = [
+  "returns",
+  "deliveries",
+  "warranty repairs",
+  "gift cards",
+  "invoices",
+  "store pickup",
+  "custom engraving",
+  "bulk orders",
+  "loyalty points",
+  "price matching",
+];
+const DETAILS = [
+  "Customers can ask at the counter or write to the support team, who answer every message within one working day.",
+  "The receipt or the order number is needed, and a photo helps when an item arrived damaged or incomplete.",
+  "Opening hours are Monday to Friday from nine to six, Saturday from ten to four; the shop is closed on public holidays.",
+  "Refunds go back to the card used for the purchase and appear on the statement after three to five banking days.",
+  "Fees are waived for members of the loyalty programme and for orders above one hundred and fifty euros.",
+  "Large parcels travel with a freight partner that calls the day before to agree on a two-hour delivery window.",
+  "Anything bought in the seasonal sale follows the same rules, except that engraved items cannot be exchanged.",
+  "The team keeps a written record of every request so that nobody has to explain the same thing twice.",
+];
+
+/**
+ * A small business's handbook: 229 sections on ten subjects worded alike, which the chunker (300
+ * tokens a passage) makes about 200 passages, so retrieval ranks among many similar passages as in a
+ * real knowledge base rather than picking the only match of three.
+ */
+function handbook(sections = 229): string {
+  return Array.from({ length: sections }, (_, i) => {
+    const subject = SUBJECTS[i % SUBJECTS.length]!;
+    const sentences = Array.from({ length: 9 }, (_, j) => DETAILS[(i + j * 3) % DETAILS.length]!);
+    return (
+      `Section ${i}: ${subject}, case ${i}. Request type ${i} about ${subject} is handled within ${(i % 9) + 1} days. ` +
+      sentences.join(" ")
+    );
+  }).join("\n\n");
 }
 
 /** One store's run: an account, a knowledge base, an assistant, then the fake LLM alone and the gateway. */
@@ -96,7 +164,7 @@ async function benchStore(
   fake: FakeOpenAI,
   database: DatabaseTarget,
   redisUrl: string | undefined,
-): Promise<{ store: string; chunks: number; raw: Measurement; gateway: Measurement }> {
+): Promise<{ store: string; chunks: number; rows: { raw: Measurement; gateway: Measurement }[] }> {
   const dataDir = join(tmpdir(), `voxgate-bench-${process.pid}-${randomBytes(4).toString("hex")}`);
   const config = loadConfig({
     PORT: "0",
@@ -122,10 +190,7 @@ async function benchStore(
       { name: "bench" },
     );
     const kb = await app.services.knowledgebases.create(account.id, { name: "Handbook" });
-    const text = Array.from(
-      { length: 40 },
-      (_, i) => `Topic ${i}: the shop handles request type ${i} within ${i + 1} days, Monday to Friday.`,
-    ).join("\n\n");
+    const text = handbook();
     const document = await app.services.documents.create(account.id, kb.id, {
       name: "Handbook",
       type: "txt",
@@ -144,33 +209,41 @@ async function benchStore(
       knowledgebaseMode: "hybrid",
     });
 
-    const raw = await measure("fake LLM alone (streamed completion)", async () => {
-      const response = await fetch(`${fake.baseUrl}/chat/completions`, {
-        method: "POST",
-        headers: { authorization: "Bearer sk-bench", "content-type": "application/json" },
-        body: JSON.stringify({
-          model: "m",
-          stream: true,
-          messages: [{ role: "user", content: "How long does it take?" }],
-        }),
+    const fakeAlone = (concurrency: number) =>
+      measure("fake LLM alone (streamed completion)", concurrency, async () => {
+        const response = await fetch(`${fake.baseUrl}/chat/completions`, {
+          method: "POST",
+          headers: { authorization: "Bearer sk-bench", "content-type": "application/json" },
+          body: JSON.stringify({
+            model: "m",
+            stream: true,
+            messages: [{ role: "user", content: "How long does it take?" }],
+          }),
+        });
+        await response.text();
       });
-      await response.text();
-    });
-    const gateway = await measure("generate-reply through the gateway", async (index) => {
-      const response = await fetch(`${url}/api/ai/generate-reply`, {
-        method: "POST",
-        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-        body: JSON.stringify({
-          assistant_id: assistant.id,
-          customer_identifier: `c-${index % 20}`,
-          message: `How long does request type ${Math.abs(index) % 40} take?`,
-        }),
+    const throughGateway = (concurrency: number) =>
+      measure("generate-reply through the gateway", concurrency, async (index) => {
+        const response = await fetch(`${url}/api/ai/generate-reply`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+          body: JSON.stringify({
+            assistant_id: assistant.id,
+            customer_identifier: `c-${index % 20}`,
+            message: `How long does request type ${Math.abs(index) % 200} about ${SUBJECTS[Math.abs(index) % SUBJECTS.length]} take?`,
+          }),
+        });
+        if (response.status !== 200) throw new Error(`status ${response.status}: ${await response.text()}`);
+        await response.arrayBuffer();
       });
-      if (response.status !== 200) throw new Error(`status ${response.status}: ${await response.text()}`);
-      await response.arrayBuffer();
-    });
+    const rows = [];
+    for (const concurrency of concurrencies) {
+      const raw = await fakeAlone(concurrency);
+      const gateway = await profiled(`${database.kind}-c${concurrency}`, () => throughGateway(concurrency));
+      rows.push({ raw, gateway });
+    }
     const chunks = await app.db.prisma.documentChunk.count({ where: { knowledgebaseId: kb.id } });
-    return { store, chunks, raw, gateway };
+    return { store, chunks, rows };
   } finally {
     await app.close();
     rmSync(dataDir, { recursive: true, force: true });
@@ -207,15 +280,17 @@ try {
   await fake.close();
 }
 
-console.log(`requests=${requests} concurrency=${concurrency} knowledge=hybrid, passages in the prompt`);
-for (const { store, chunks, raw, gateway } of results) {
+console.log(`requests=${requests} knowledge=hybrid, passages in the prompt`);
+for (const { store, chunks, rows } of results) {
   console.log(`\n${store}, ${chunks} chunks`);
-  for (const row of [raw, gateway]) {
+  for (const { raw, gateway } of rows) {
+    for (const row of [raw, gateway]) {
+      console.log(
+        `  c=${String(row.concurrency).padEnd(2)} ${row.label.padEnd(40)} p50 ${row.p50.toFixed(2).padStart(8)} ms  p95 ${row.p95.toFixed(2).padStart(8)} ms  ${row.throughput.toFixed(1).padStart(7)} req/s  CPU ${row.cpuMs.toFixed(2).padStart(6)} ms/req`,
+      );
+    }
     console.log(
-      `  ${row.label.padEnd(40)} p50 ${row.p50.toFixed(2).padStart(8)} ms  p95 ${row.p95.toFixed(2).padStart(8)} ms  ${row.throughput.toFixed(1).padStart(7)} req/s  CPU ${row.cpuMs.toFixed(2).padStart(6)} ms/req`,
+      `  c=${String(gateway.concurrency).padEnd(2)} gateway's own cost per reply: p50 ${(gateway.p50 - raw.p50).toFixed(2)} ms, CPU in this process ${(gateway.cpuMs - raw.cpuMs).toFixed(2)} ms`,
     );
   }
-  console.log(
-    `  gateway's own cost per reply: p50 ${(gateway.p50 - raw.p50).toFixed(2)} ms, CPU in this process ${(gateway.cpuMs - raw.cpuMs).toFixed(2)} ms`,
-  );
 }

@@ -95,8 +95,16 @@ export class KnowledgebasesService implements Lifecycle {
     if (!Number.isInteger(limit) || limit < 1 || limit > 50)
       fields.limit = ["The limit field must be between 1 and 50."];
     if (Object.keys(fields).length > 0) throw new ValidationError(fields);
-    await this.get(accountId, knowledgebaseId);
-    return this.retrieval.search(knowledgebaseId, query.trim(), limit, options.mode ?? "hybrid");
+    const passages = await this.retrieval.search(
+      { accountId, knowledgebaseId },
+      query.trim(),
+      limit,
+      options.mode ?? "hybrid",
+    );
+    // The search is scoped to the account already; only an empty answer needs telling apart from
+    // another account's knowledge base, which is not found.
+    if (passages.length === 0) await this.get(accountId, knowledgebaseId);
+    return passages;
   }
 
   async start(): Promise<void> {

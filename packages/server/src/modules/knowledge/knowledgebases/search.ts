@@ -40,6 +40,9 @@ const KEYWORD_CANDIDATES = 2_000;
 const COMMON_LEXEME_SHARE = 0.02;
 
 interface Row {
+  ranking: "vector" | "keyword";
+  /** 1 for the best passage of its ranking. */
+  rank: number;
   chunkId: number;
   content: string;
   source: string | null;
@@ -48,21 +51,71 @@ interface Row {
   documentName: string;
 }
 
+/** Numbered parameters of one statement, added as its text is written. */
+class Parameters {
+  readonly values: unknown[] = [];
+
+  add(value: unknown): string {
+    this.values.push(value);
+    return `$${this.values.length}`;
+  }
+}
+
 export class KnowledgeSearch {
   constructor(
     private readonly db: Database,
     private readonly embedder: Embedder,
   ) {}
 
-  async search(knowledgebaseId: number, query: string, limit: number, mode: SearchMode): Promise<Passage[]> {
-    if (mode === "vector") return this.vector(knowledgebaseId, query, limit);
-    if (mode === "keyword") return this.keyword(knowledgebaseId, query, limit);
-    const depth = Math.max(limit, FUSION_DEPTH);
-    // Concurrent on PostgreSQL (two pooled connections); PGlite runs them one after the other.
-    const [byVector, byKeyword] = await Promise.all([
-      this.vector(knowledgebaseId, query, depth),
-      this.keyword(knowledgebaseId, query, depth),
-    ]);
+  /**
+   * The best passages of one of the account's knowledge bases for `query` (none when it is another
+   * account's). Every ranking the mode needs is computed by one statement, so a reply pays one round
+   * trip for retrieval (plus the transaction that scopes the vector index settings) instead of one
+   * per step: on a loaded machine each round trip costs a system call on both sides.
+   */
+  async search(
+    scope: { accountId: number; knowledgebaseId: number },
+    query: string,
+    limit: number,
+    mode: SearchMode,
+  ): Promise<Passage[]> {
+    const depth = mode === "hybrid" ? Math.max(limit, FUSION_DEPTH) : limit;
+    const parameters = new Parameters();
+    const knowledgebaseId = parameters.add(scope.knowledgebaseId);
+    const accountId = parameters.add(scope.accountId);
+    const rankLimit = parameters.add(depth);
+    const steps: string[] = [];
+    const rankings: string[] = [];
+    if (mode !== "keyword") {
+      const [embedding] = await this.embedder.embed([query]);
+      this.vectorRanking(parameters, { knowledgebaseId, accountId, rankLimit }, embedding ?? [], steps, rankings);
+    }
+    if (mode !== "vector") {
+      this.keywordRanking(parameters, { knowledgebaseId, accountId, rankLimit }, query, steps, rankings);
+    }
+    if (rankings.length === 0) return [];
+    const statement = `WITH ${steps.join(",\n")}\n${rankings.join("\nUNION ALL\n")}`;
+    const prisma = this.db.prisma;
+    const rows =
+      mode === "keyword"
+        ? await prisma.$queryRawUnsafe<Row[]>(statement, ...parameters.values)
+        : await prisma.$transaction(async (tx) => {
+            // Local to the transaction: the settings never leak to the pooled connection's next user.
+            await tx.$queryRawUnsafe(
+              `SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), set_config('hnsw.ef_search', $1, true)`,
+              String(Math.max(MIN_EF_SEARCH, depth * 2)),
+            );
+            return tx.$queryRawUnsafe<Row[]>(statement, ...parameters.values);
+          });
+    const ranked = (ranking: Row["ranking"]) =>
+      rows
+        .filter((row) => row.ranking === ranking)
+        .sort((a, b) => Number(a.rank) - Number(b.rank))
+        .map(toPassage);
+    const byVector = ranked("vector");
+    const byKeyword = ranked("keyword");
+    if (mode === "vector") return byVector;
+    if (mode === "keyword") return byKeyword;
     const fused = new Map<number, Passage>();
     for (const ranking of [byVector, byKeyword]) {
       for (const [rank, passage] of ranking.entries()) {
@@ -81,38 +134,31 @@ export class KnowledgeSearch {
    * iterative scan keeps reading until `limit` passages pass them. For a knowledge base that is a small
    * share of the table the planner prefers the knowledgebaseId index and an exact sort (extended
    * statistics of migration 0003 give it the row count), which is both exact and fast.
-   * `relaxed_order` may return the index's results slightly out of order; the outer query sorts them.
+   * `relaxed_order` may return the index's results slightly out of order; the ranking sorts them.
    */
-  async vector(knowledgebaseId: number, query: string, limit: number): Promise<Passage[]> {
-    const [embedding] = await this.embedder.embed([query]);
+  private vectorRanking(
+    parameters: Parameters,
+    scope: { knowledgebaseId: string; accountId: string; rankLimit: string },
+    embedding: number[],
+    steps: string[],
+    rankings: string[],
+  ): void {
     const dims = this.embedder.dimensions;
-    const efSearch = Math.max(MIN_EF_SEARCH, limit * 2);
-    return this.db.prisma.$transaction(async (tx) => {
-      // Local to the transaction: the settings never leak to the pooled connection's next user.
-      await tx.$queryRawUnsafe(
-        `SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), set_config('hnsw.ef_search', $1, true)`,
-        String(efSearch),
-      );
-      const rows = await tx.$queryRawUnsafe<Row[]>(
-        `WITH nearest AS MATERIALIZED (
-           SELECT c."id", c."content", c."source", c."documentId",
-                  c."embedding"::vector(${dims}) <=> $2::vector(${dims}) AS "distance"
-           FROM "document_chunks" c
-           WHERE vector_dims(c."embedding") = ${dims} AND c."knowledgebaseId" = $1 AND c."embedder" = $3
-             AND EXISTS (SELECT 1 FROM "documents" d WHERE d."id" = c."documentId" AND d."status" = 'active')
-           ORDER BY c."embedding"::vector(${dims}) <=> $2::vector(${dims})
-           LIMIT $4)
-         SELECT n."id" AS "chunkId", n."content", n."source", n."documentId", d."name" AS "documentName",
-                1 - n."distance" AS "score"
-         FROM nearest n JOIN "documents" d ON d."id" = n."documentId"
-         ORDER BY n."distance", n."id"`,
-        knowledgebaseId,
-        toVectorLiteral(embedding ?? []),
-        this.embedder.id,
-        limit,
-      );
-      return rows.map(toPassage);
-    });
+    const question = parameters.add(toVectorLiteral(embedding));
+    const embedder = parameters.add(this.embedder.id);
+    steps.push(`nearest AS MATERIALIZED (
+         SELECT c."id", c."content", c."source", c."documentId",
+                c."embedding"::vector(${dims}) <=> ${question}::vector(${dims}) AS "distance"
+         FROM "document_chunks" c
+         WHERE vector_dims(c."embedding") = ${dims} AND c."knowledgebaseId" = ${scope.knowledgebaseId}
+           AND c."embedder" = ${embedder}
+           AND EXISTS (SELECT 1 FROM "documents" d WHERE d."id" = c."documentId" AND d."status" = 'active')
+         ORDER BY c."embedding"::vector(${dims}) <=> ${question}::vector(${dims})
+         LIMIT ${scope.rankLimit})`);
+    rankings.push(`(SELECT 'vector' AS "ranking", row_number() OVER (ORDER BY n."distance", n."id") AS "rank", n."id" AS "chunkId", n."content", n."source", n."documentId",
+              d."name" AS "documentName", 1 - n."distance" AS "score"
+       FROM nearest n JOIN "documents" d ON d."id" = n."documentId" AND d."accountId" = ${scope.accountId}
+       ORDER BY n."distance", n."id")`);
   }
 
   /**
@@ -123,72 +169,72 @@ export class KnowledgeSearch {
    * 2. passages containing any of the words that are not common (see COMMON_LEXEME_SHARE);
    * 3. passages containing any of the words.
    * Each step takes at most KEYWORD_CANDIDATES passages, so a question made of very common words ranks
-   * a sample of their matches rather than all of them.
+   * a sample of their matches rather than all of them. The words become lexemes as PostgreSQL's English
+   * configuration makes them (stemmed, stop words dropped), plus non-ASCII words as exact lexemes (see
+   * nonAsciiWords); their share of passages comes from the column's statistics (absent: rare, or never
+   * analysed). No lexeme at all (only stop words): no passage.
    */
-  async keyword(knowledgebaseId: number, query: string, limit: number): Promise<Passage[]> {
+  private keywordRanking(
+    parameters: Parameters,
+    scope: { knowledgebaseId: string; accountId: string; rankLimit: string },
+    query: string,
+    steps: string[],
+    rankings: string[],
+  ): void {
     const exotic = nonAsciiWords(query);
     const ascii = [...new Set(words(query))].filter((word) => !exotic.includes(word));
-    if (ascii.length === 0 && exotic.length === 0) return [];
-    const [queries] = await this.db.prisma.$queryRawUnsafe<
-      { everyWord: string | null; anyWord: string | null; anyRareWord: string | null }[]
-    >(
-      // Lexemes as PostgreSQL's English configuration makes them (stemmed, stop words dropped), plus
-      // non-ASCII words as exact lexemes (see nonAsciiWords); their share of passages from the
-      // column's statistics (absent: rare, or never analysed).
-      `WITH lexemes AS (
-         SELECT DISTINCT lexeme FROM unnest(tsvector_to_array(to_tsvector('english', $1)) || $2::text[]) AS lexeme
-       ),
-       shares AS (
+    if (ascii.length === 0 && exotic.length === 0) return;
+    const text = parameters.add(ascii.join(" "));
+    const exact = parameters.add(exotic);
+    const commonShare = parameters.add(COMMON_LEXEME_SHARE);
+    const candidates = parameters.add(KEYWORD_CANDIDATES);
+    const { knowledgebaseId, rankLimit } = scope;
+    const active = `EXISTS (SELECT 1 FROM "documents" d WHERE d."id" = c."documentId" AND d."status" = 'active')`;
+    steps.push(
+      `lexemes AS (
+         SELECT DISTINCT lexeme FROM unnest(tsvector_to_array(to_tsvector('english', ${text})) || ${exact}::text[]) AS lexeme
+       )`,
+      `shares AS (
          SELECT e.lexeme, e.share
          FROM pg_stats s, unnest(s."most_common_elems"::text::text[], s."most_common_elem_freqs") AS e(lexeme, share)
          WHERE s."schemaname" = current_schema() AND s."tablename" = 'document_chunks' AND s."attname" = 'searchVector'
-       )
-       SELECT string_agg(quote_literal(l.lexeme), ' & ') AS "everyWord",
-              string_agg(quote_literal(l.lexeme), ' | ') AS "anyWord",
-              string_agg(quote_literal(l.lexeme), ' | ') FILTER (WHERE coalesce(s.share, 0) <= $3) AS "anyRareWord"
-       FROM lexemes l LEFT JOIN shares s ON s.lexeme = l.lexeme`,
-      ascii.join(" "),
-      exotic,
-      COMMON_LEXEME_SHARE,
-    );
-    if (!queries?.anyWord) return [];
-    const rows = await this.db.prisma.$queryRawUnsafe<Row[]>(
-      `WITH every_word AS (
+       )`,
+      `queries AS MATERIALIZED (
+         SELECT string_agg(quote_literal(l.lexeme), ' & ')::tsquery AS "everyWord",
+                string_agg(quote_literal(l.lexeme), ' | ')::tsquery AS "anyWord",
+                string_agg(quote_literal(l.lexeme), ' | ') FILTER (WHERE coalesce(s.share, 0) <= ${commonShare})::tsquery AS "anyRareWord"
+         FROM lexemes l LEFT JOIN shares s ON s.lexeme = l.lexeme
+       )`,
+      `every_word AS (
          SELECT c."id" FROM "document_chunks" c
-         WHERE c."knowledgebaseId" = $1 AND c."searchVector" @@ $2::tsquery
-           AND EXISTS (SELECT 1 FROM "documents" d WHERE d."id" = c."documentId" AND d."status" = 'active')
-         LIMIT $5
-       ),
-       any_rare_word AS (
+         WHERE c."knowledgebaseId" = ${knowledgebaseId} AND c."searchVector" @@ (SELECT "everyWord" FROM queries)
+           AND ${active}
+         LIMIT ${candidates}
+       )`,
+      `any_rare_word AS (
          SELECT c."id" FROM "document_chunks" c
-         WHERE (SELECT count(*) FROM every_word) < $6
-           AND c."knowledgebaseId" = $1 AND c."searchVector" @@ $4::tsquery
-           AND EXISTS (SELECT 1 FROM "documents" d WHERE d."id" = c."documentId" AND d."status" = 'active')
-         LIMIT $5
-       ),
-       any_word AS (
+         WHERE (SELECT count(*) FROM every_word) < ${rankLimit}
+           AND c."knowledgebaseId" = ${knowledgebaseId} AND c."searchVector" @@ (SELECT "anyRareWord" FROM queries)
+           AND ${active}
+         LIMIT ${candidates}
+       )`,
+      `any_word AS (
          SELECT c."id" FROM "document_chunks" c
-         WHERE (SELECT count(*) FROM (SELECT "id" FROM every_word UNION SELECT "id" FROM any_rare_word) found) < $6
-           AND c."knowledgebaseId" = $1 AND c."searchVector" @@ $3::tsquery
-           AND EXISTS (SELECT 1 FROM "documents" d WHERE d."id" = c."documentId" AND d."status" = 'active')
-         LIMIT $5
-       ),
-       candidates AS (
+         WHERE (SELECT count(*) FROM (SELECT "id" FROM every_word UNION SELECT "id" FROM any_rare_word) found) < ${rankLimit}
+           AND c."knowledgebaseId" = ${knowledgebaseId} AND c."searchVector" @@ (SELECT "anyWord" FROM queries)
+           AND ${active}
+         LIMIT ${candidates}
+       )`,
+      `candidates AS (
          SELECT "id" FROM every_word UNION SELECT "id" FROM any_rare_word UNION SELECT "id" FROM any_word
-       )
-       SELECT c."id" AS "chunkId", c."content", c."source", c."documentId", d."name" AS "documentName",
-              ts_rank_cd(c."searchVector", $3::tsquery) AS "score"
-       FROM candidates JOIN "document_chunks" c ON c."id" = candidates."id" JOIN "documents" d ON d."id" = c."documentId"
-       ORDER BY "score" DESC, c."id"
-       LIMIT $6`,
-      knowledgebaseId,
-      queries.everyWord,
-      queries.anyWord,
-      queries.anyRareWord,
-      KEYWORD_CANDIDATES,
-      limit,
+       )`,
     );
-    return rows.map(toPassage);
+    rankings.push(`(SELECT 'keyword' AS "ranking", row_number() OVER (ORDER BY ts_rank_cd(c."searchVector", (SELECT "anyWord" FROM queries)) DESC, c."id") AS "rank", c."id" AS "chunkId", c."content", c."source", c."documentId",
+              d."name" AS "documentName", ts_rank_cd(c."searchVector", (SELECT "anyWord" FROM queries)) AS "score"
+       FROM candidates JOIN "document_chunks" c ON c."id" = candidates."id"
+         JOIN "documents" d ON d."id" = c."documentId" AND d."accountId" = ${scope.accountId}
+       ORDER BY "score" DESC, c."id"
+       LIMIT ${rankLimit})`);
   }
 
   /** The migration indexes the built-in and OpenAI default dimensions; another configured one gets its own. */
