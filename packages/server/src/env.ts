@@ -60,6 +60,12 @@ const EnvSchema = z.object({
     .min(0, "must be 0 (no cache) or more")
     .max(3600, "must be at most 3600")
     .default(30),
+  VOXGATE_ASSISTANT_CACHE_SECONDS: z.coerce
+    .number({ error: "must be a number" })
+    .int("must be a whole number")
+    .min(0, "must be 0 (no cache) or more")
+    .max(3600, "must be at most 3600")
+    .default(30),
   OPENAI_MODEL: z.string().min(1).default("gpt-4o-mini"),
   OPENAI_TIMEOUT_SECONDS: positiveInt.max(600, "must be at most 600").default(60),
   OPENAI_EMBEDDING_MODEL: z.string().min(1).default("text-embedding-3-small"),
@@ -156,6 +162,12 @@ export interface Config {
    * that announce nothing.
    */
   credentialCacheSeconds: number;
+  /**
+   * How long an instance reuses an assistant's reply settings without a database lookup; 0 turns the
+   * cache off. Changes through the API reach every instance's cache at once, so this only bounds
+   * staleness for changes that announce nothing.
+   */
+  assistantCacheSeconds: number;
   seedDemo: boolean;
 }
 
@@ -219,6 +231,7 @@ export function loadConfig(source: EnvInput | NodeJS.ProcessEnv = process.env): 
     logFormat: env.LOG_FORMAT ?? (env.NODE_ENV === "production" ? "json" : "pretty"),
     sessionTtlHours: env.SESSION_TTL_HOURS,
     credentialCacheSeconds: env.VOXGATE_CREDENTIAL_CACHE_SECONDS,
+    assistantCacheSeconds: env.VOXGATE_ASSISTANT_CACHE_SECONDS,
     seedDemo: env.VOXGATE_SEED_DEMO,
   };
 }

@@ -36,6 +36,8 @@ export type PubSubEvents = {
   "conversation:message": [conversationId: string, payload: { conversationId: string; messageId: number }];
   /** An API key was deleted or a session logged out: streams opened with it end, on every instance. */
   "credential:revoked": [payload: { kind: "apiKey" | "session"; id: number }];
+  /** An assistant's settings changed or it was deleted: cached reply settings are dropped on every instance. */
+  "assistant:changed": [payload: { assistantId: number }];
   /** Pieces of an assistant reply while the model is still writing it. */
   "conversation:reply-delta": [conversationId: string, payload: { conversationId: string; text: string }];
 };

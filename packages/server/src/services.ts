@@ -2,7 +2,7 @@ import type { ServiceDeps } from "./deps.ts";
 import { createJobQueue } from "./jobs/index.ts";
 import { AccountsService } from "./modules/accounts/index.ts";
 import { ApiKeysService } from "./modules/api-keys/index.ts";
-import { AssistantsService } from "./modules/assistants/index.ts";
+import { AssistantsService, ReplySettingsCache } from "./modules/assistants/index.ts";
 import { AuthService, CredentialCache, CredentialStreams } from "./modules/auth/index.ts";
 import { BillingService, ReservationSweep } from "./modules/billing/index.ts";
 import { CallsService } from "./modules/calls/index.ts";
@@ -34,7 +34,8 @@ export function createServices(deps: ServiceDeps) {
   const rateLimits = new RateLimitsService(deps);
   const billing = new BillingService(deps);
   const replyEngine = new ReplyEngine(deps, () => knowledgebases);
-  const messagePipeline = new MessagePipeline(deps, { billing, engine: replyEngine });
+  const replySettings = new ReplySettingsCache(deps);
+  const messagePipeline = new MessagePipeline(deps, { billing, engine: replyEngine, replySettings });
   // Numbers and their release sweep share one telephony provider.
   const telephony = new EmbeddedTelephonyProvider(deps.db.prisma);
   const campaigns = new CampaignsService(deps);
@@ -52,7 +53,8 @@ export function createServices(deps: ServiceDeps) {
     documents,
     ingestion,
     voices: new VoicesService(deps),
-    assistants: new AssistantsService(deps),
+    replySettings,
+    assistants: new AssistantsService(deps, { replySettings }),
     phoneNumbers: new PhoneNumbersService(deps, telephony),
     phoneNumberReleases: new PhoneNumberReleaseSweep(deps, telephony),
     calls: new CallsService(deps),
@@ -65,6 +67,6 @@ export function createServices(deps: ServiceDeps) {
     messagePipeline,
     conversations: new ConversationsService(deps, { pipeline: messagePipeline }),
     widget: new WidgetService(deps, { pipeline: messagePipeline, rateLimits }),
-    replies: new RepliesService(deps, { pipeline: messagePipeline, rateLimits }),
+    replies: new RepliesService(deps, { pipeline: messagePipeline, rateLimits, replySettings }),
   };
 }

@@ -12,6 +12,7 @@ import {
   CreateAssistantInput,
   UpdateAssistantInput,
 } from "./assistant-rules.ts";
+import type { ReplySettingsCache } from "./reply-settings.ts";
 
 /** The legacy API lists ten assistants per page unless asked otherwise. */
 export const ASSISTANTS_PER_PAGE = 10;
@@ -36,7 +37,10 @@ export interface AssistantFilterRequest {
 const live = (accountId: number) => ({ accountId, deletedAt: null }) satisfies Prisma.AssistantWhereInput;
 
 export class AssistantsService {
-  constructor(private readonly deps: ServiceDeps) {}
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly parts: { replySettings: ReplySettingsCache },
+  ) {}
 
   list(accountId: number, page: PageRequest, filter: AssistantFilterRequest = {}) {
     const { type, status, search } = parseInput(AssistantFilter, filter);
@@ -75,7 +79,12 @@ export class AssistantsService {
     const settings = parseInput(UpdateAssistantInput, input);
     const voiceId = settings.voiceId === undefined ? current.voiceId : settings.voiceId;
     await this.checkReferences(accountId, { ...settings, voiceId }, settings.mode ?? current.mode);
-    return this.deps.db.prisma.assistant.update({ where: { id: current.id }, data: toData(settings) });
+    const updated = await this.deps.db.prisma.assistant.update({
+      where: { id: current.id },
+      data: toData(settings),
+    });
+    this.parts.replySettings.changed(current.id);
+    return updated;
   }
 
   /** Soft delete: the assistant disappears from lists, its calls keep their history. */
@@ -85,6 +94,7 @@ export class AssistantsService {
       data: { deletedAt: now, phoneNumberId: null },
     });
     if (count === 0) throw new NotFoundError("Assistant");
+    this.parts.replySettings.changed(id);
     this.deps.logger.info("assistant deleted", { accountId, assistantId: id });
   }
 

@@ -1,6 +1,7 @@
 import type { ServiceDeps } from "../../deps.ts";
 import { AppError, ConversationNotFoundError } from "../../errors.ts";
 import { type Conversation, type Message, Prisma } from "../../generated/prisma/client.ts";
+import { type ReplySettings, type ReplySettingsCache, replySettingsColumns } from "../assistants/index.ts";
 import type { BillingService, Reservation } from "../billing/index.ts";
 import { isUuid } from "../common/uuid.ts";
 import { HISTORY_MAX_MESSAGES, type HistoryMessage, mergeVariables, type Variables } from "./prompt.ts";
@@ -34,29 +35,18 @@ export interface Charge {
 export interface MessagePipelineParts {
   billing: BillingService;
   engine: ReplyEngine;
+  replySettings: ReplySettingsCache;
 }
 
-/**
- * The assistant settings a reply reads. Every customer message loads them, and assistants have
- * dozens of columns: mapping only these makes that lookup about twice as cheap.
- */
-export const replyAssistantColumns = {
-  name: true,
-  systemPrompt: true,
-  initialMessage: true,
-  timezone: true,
-  llmTemperature: true,
-  knowledgebaseId: true,
-  knowledgebaseMode: true,
-  tools: true,
-  variables: true,
-  allowedOrigins: true,
-} satisfies Prisma.AssistantSelect;
+/** The assistant settings a reply reads (kept for compatibility: `replySettingsColumns`). */
+export const replyAssistantColumns = replySettingsColumns;
 
 /** A conversation with what the pipeline needs of its assistant. */
-export type ConversationWithAssistant = Conversation & {
-  assistant: Prisma.AssistantGetPayload<{ select: typeof replyAssistantColumns }>;
-};
+export type ConversationWithAssistant = Conversation & { assistant: ReplySettings };
+
+/** Every column of `conversations`, as Prisma's `Conversation` has them, for plain SQL reads. */
+export const CONVERSATION_COLUMNS = `"id", "accountId", "assistantId", "channel", "customerIdentifier", "variables",
+  "aiDisabled", "origin", "createdAt", "updatedAt"`;
 
 /** The function calls stored with a message (a JSON column). */
 export function storedFunctionCalls(message: Message): FunctionCallRecord[] {
@@ -80,13 +70,20 @@ export class MessagePipeline {
     return this.deps.db.prisma;
   }
 
-  /** A conversation whose assistant still exists, with the assistant's reply settings. */
-  conversation(id: string): Promise<ConversationWithAssistant | null> {
-    if (!isUuid(id)) return Promise.resolve(null);
-    return this.prisma.conversation.findFirst({
-      where: { id, assistant: { deletedAt: null } },
-      include: { assistant: { select: replyAssistantColumns } },
-    });
+  /**
+   * A conversation whose assistant still exists, with the assistant's reply settings (cached). Plain
+   * SQL: every widget message reads it, and Prisma compiles each query anew.
+   */
+  async conversation(id: string): Promise<ConversationWithAssistant | null> {
+    if (!isUuid(id)) return null;
+    const [conversation] = await this.deps.db.withConnection((sql) =>
+      sql.query<Conversation>(`SELECT ${CONVERSATION_COLUMNS} FROM "conversations" WHERE "id" = $1::uuid`, [
+        id,
+      ]),
+    );
+    if (!conversation) return null;
+    const assistant = await this.parts.replySettings.get(conversation.accountId, conversation.assistantId);
+    return assistant ? { ...conversation, assistant } : null;
   }
 
   /** The conversation's messages, oldest first (system messages are internal and left out). */
@@ -217,16 +214,15 @@ export class MessagePipeline {
 
   /** The newest messages the model may be sent (the one being answered comes on top), oldest first. */
   private async recentHistory(conversationId: string): Promise<HistoryMessage[]> {
-    const newestFirst = await this.prisma.message.findMany({
-      where: { conversationId, role: { in: ["user", "assistant", "operator"] } },
-      orderBy: { id: "desc" },
-      take: HISTORY_MAX_MESSAGES - 1,
-      select: { role: true, content: true },
-    });
-    return newestFirst.reverse().map((message) => ({
-      role: message.role as HistoryMessage["role"],
-      content: message.content,
-    }));
+    const newestFirst = await this.deps.db.withConnection((sql) =>
+      sql.query<HistoryMessage>(
+        `SELECT "role"::text AS "role", "content" FROM "messages"
+         WHERE "conversationId" = $1::uuid AND "role" IN ('user', 'assistant', 'operator')
+         ORDER BY "id" DESC LIMIT $2`,
+        [conversationId, HISTORY_MAX_MESSAGES - 1],
+      ),
+    );
+    return newestFirst.reverse();
   }
 
   /**

@@ -1,14 +1,16 @@
 import { z } from "zod";
 import type { ServiceDeps } from "../../deps.ts";
 import { NotFoundError } from "../../errors.ts";
+import type { Conversation } from "../../generated/prisma/client.ts";
 import { parseInput, requiredString } from "../../validation.ts";
+import type { ReplySettingsCache } from "../assistants/index.ts";
 import type { Viewer } from "../auth/auth.service.ts";
 import {
+  CONVERSATION_COLUMNS,
   type ConversationWithAssistant,
   type MessageOutcome,
   type MessagePipeline,
   messageText,
-  replyAssistantColumns,
   variablesInput,
 } from "../message-pipeline/index.ts";
 import type { RateLimitReporter, RateLimitsService } from "../rate-limits/rate-limits.service.ts";
@@ -44,7 +46,11 @@ export interface GenerateReplyInput {
 export class RepliesService {
   constructor(
     private readonly deps: ServiceDeps,
-    private readonly parts: { pipeline: MessagePipeline; rateLimits: RateLimitsService },
+    private readonly parts: {
+      pipeline: MessagePipeline;
+      rateLimits: RateLimitsService;
+      replySettings: ReplySettingsCache;
+    },
   ) {}
 
   async generateReply(
@@ -74,25 +80,29 @@ export class RepliesService {
 
   /**
    * Finds or creates the API conversation of one external customer of one of the account's
-   * assistants. Both are looked up at once; a conversation found under another account's
-   * assistant is never used, since the assistant check fails first.
+   * assistants. Both are looked up at once (the assistant's settings usually from the cache, the
+   * conversation in plain SQL); a conversation found under another account's assistant is never used,
+   * since the assistant check fails first.
    */
   private async apiConversation(
     accountId: number,
     assistantId: number,
     customerIdentifier: string,
   ): Promise<ConversationWithAssistant> {
-    const prisma = this.deps.db.prisma;
-    const key = { assistantId_customerIdentifier: { assistantId, customerIdentifier } };
     const [assistant, existing] = await Promise.all([
-      prisma.assistant.findFirst({
-        where: { id: assistantId, accountId, deletedAt: null },
-        select: replyAssistantColumns,
-      }),
-      prisma.conversation.findUnique({ where: key }),
+      this.parts.replySettings.get(accountId, assistantId),
+      this.deps.db.withConnection((sql) =>
+        sql.query<Conversation>(
+          `SELECT ${CONVERSATION_COLUMNS} FROM "conversations"
+           WHERE "assistantId" = $1 AND "customerIdentifier" = $2`,
+          [assistantId, customerIdentifier],
+        ),
+      ),
     ]);
     if (!assistant) throw new NotFoundError("Assistant", "ASSISTANT_NOT_FOUND");
-    if (existing) return { ...existing, assistant };
+    if (existing[0]) return { ...existing[0], assistant };
+    const prisma = this.deps.db.prisma;
+    const key = { assistantId_customerIdentifier: { assistantId, customerIdentifier } };
     try {
       const created = await prisma.conversation.create({
         data: { accountId, assistantId, channel: "api", customerIdentifier },

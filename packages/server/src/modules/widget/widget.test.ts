@@ -237,10 +237,10 @@ describe("public widget API", () => {
       extensions: { code: "FORBIDDEN" },
     });
 
-    // The owner moves the widget to another site: the conversation started on the old one stops there.
-    await t.app.db.prisma.assistant.update({
-      where: { id: assistant.id },
-      data: { allowedOrigins: ["https://new.example"] },
+    // The owner moves the widget to another site: the conversation started on the old one stops there
+    // (at once, though the instance keeps the assistant's settings in its cache).
+    await t.app.services.assistants.update(owner.accountId, assistant.id, {
+      allowedOrigins: ["https://new.example"],
     });
     expect((await send(SITE)).status).toBe(403);
     expect((await send("https://new.example")).status).toBe(200);

@@ -88,7 +88,13 @@ export class KnowledgeSearch {
     const rankings: string[] = [];
     if (mode !== "keyword") {
       const [embedding] = await this.embedder.embed([query]);
-      this.vectorRanking(parameters, { knowledgebaseId, accountId, rankLimit }, embedding ?? [], steps, rankings);
+      this.vectorRanking(
+        parameters,
+        { knowledgebaseId, accountId, rankLimit },
+        embedding ?? [],
+        steps,
+        rankings,
+      );
     }
     if (mode !== "vector") {
       this.keywordRanking(parameters, { knowledgebaseId, accountId, rankLimit }, query, steps, rankings);
