@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { snakeCasePath, timestampA, timestampB } from "./format.ts";
+import { snakeCase, snakeCasePath, timestampA, timestampB } from "./format.ts";
 
 describe("timestamps", () => {
   it("writes format A with six fractional digits in UTC", () => {
@@ -22,4 +22,11 @@ describe("timestamps", () => {
 it("turns input paths into the REST field names", () => {
   expect(snakeCasePath("secondaryContacts.0.phoneNumber")).toBe("secondary_contacts.0.phone_number");
   expect(snakeCasePath("name")).toBe("name");
+});
+
+it("converts a name the same way every time it is asked (the conversion is remembered)", () => {
+  for (let round = 0; round < 3; round++) {
+    expect(snakeCase("endCallOnVoicemail")).toBe("end_call_on_voicemail");
+    expect(snakeCase("id")).toBe("id");
+  }
 });

@@ -1,5 +1,5 @@
 import { paginationEnvelope } from "../envelope.ts";
-import { timestampA } from "../format.ts";
+import { snakeCase, timestampA } from "../format.ts";
 import { graphql } from "../generated/gql.ts";
 import type { RestAssistantFragment } from "../generated/graphql.ts";
 import { intParam, type RouteDefinition, route } from "../route.ts";
@@ -18,8 +18,6 @@ graphql(`
   }
 `);
 
-const snake = (name: string) => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
-
 /**
  * An assistant as the legacy API shows it: snake_case, format A timestamps, the 1/0 voicemail flag.
  * Its enum values need no mapping: none of them holds a hyphen.
@@ -29,7 +27,7 @@ export function restAssistant(
     Record<string, unknown>,
 ): Record<string, unknown> {
   const shown: Record<string, unknown> = {};
-  for (const [field, value] of Object.entries(assistant)) shown[snake(field)] = value;
+  for (const [field, value] of Object.entries(assistant)) shown[snakeCase(field)] = value;
   shown.end_call_on_voicemail = assistant.endCallOnVoicemail ? 1 : 0;
   shown.created_at = timestampA(assistant.createdAt);
   shown.updated_at = timestampA(assistant.updatedAt);

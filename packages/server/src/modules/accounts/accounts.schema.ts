@@ -30,8 +30,7 @@ builder.queryField("viewer", (t) =>
   t.withAuth({ authenticated: true }).prismaField({
     type: "User",
     description: "Who is calling, with their account and balance.",
-    resolve: (query, _root, _args, context) =>
-      context.prisma.user.findUniqueOrThrow({ ...query, where: { id: context.viewer.userId } }),
+    resolve: (query, _root, _args, context) => context.services.auth.viewerUser(context.viewer, query),
   }),
 );
 

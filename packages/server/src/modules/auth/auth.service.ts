@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { ServiceDeps } from "../../deps.ts";
 import { AppError } from "../../errors.ts";
+import type { User } from "../../generated/prisma/client.ts";
 import { emailAddress, parseInput } from "../../validation.ts";
 import type { RateLimitReporter, RateLimitsService } from "../rate-limits/rate-limits.service.ts";
 import type { CredentialCache } from "./credential-cache.ts";
@@ -70,31 +71,71 @@ export class AuthService {
     return result;
   }
 
-  /** The database's answer for a well-formed token. */
+  /**
+   * The database's answer for a well-formed token. Plain SQL: every request without a cached
+   * credential asks, and Prisma compiles each query anew (more than the query itself costs).
+   */
   private async lookUp(token: string, parsed: { kind: TokenKind; lookupId: string }): Promise<AuthResult> {
-    const { prisma } = this.deps.db;
     if (parsed.kind === "apiKey") {
-      const key = await prisma.apiKey.findUnique({ where: { lookupId: parsed.lookupId } });
+      const [key] = await this.deps.db.withConnection((sql) =>
+        sql.query<{ id: number; userId: number; accountId: number; tokenHash: string }>(
+          `SELECT "id", "userId", "accountId", "tokenHash" FROM "api_keys" WHERE "lookupId" = $1`,
+          [parsed.lookupId],
+        ),
+      );
       if (!key || !tokenMatches(token, key.tokenHash)) return { viewer: null, failure: "invalid" };
       return {
         viewer: { userId: key.userId, accountId: key.accountId, credential: { kind: "apiKey", id: key.id } },
       };
     }
 
-    const session = await prisma.sessionToken.findUnique({
-      where: { lookupId: parsed.lookupId },
-      include: { user: { select: { accountId: true } } },
-    });
+    const [session] = await this.deps.db.withConnection((sql) =>
+      sql.query<{
+        id: number;
+        userId: number;
+        accountId: number;
+        tokenHash: string;
+        expiresAt: Date;
+        revokedAt: Date | null;
+      }>(
+        `SELECT s."id", s."userId", u."accountId", s."tokenHash", s."expiresAt", s."revokedAt"
+         FROM "session_tokens" s JOIN "users" u ON u."id" = s."userId"
+         WHERE s."lookupId" = $1`,
+        [parsed.lookupId],
+      ),
+    );
     if (!session || !tokenMatches(token, session.tokenHash)) return { viewer: null, failure: "invalid" };
     if (session.revokedAt) return { viewer: null, failure: "revoked" };
-    if (session.expiresAt.getTime() <= Date.now()) return { viewer: null, failure: "expired" };
+    const expiresAt = new Date(session.expiresAt);
+    if (expiresAt.getTime() <= Date.now()) return { viewer: null, failure: "expired" };
     return {
       viewer: {
         userId: session.userId,
-        accountId: session.user.accountId,
-        credential: { kind: "session", id: session.id, expiresAt: session.expiresAt },
+        accountId: session.accountId,
+        credential: { kind: "session", id: session.id, expiresAt },
       },
     };
+  }
+
+  /**
+   * The caller's user row, as `viewer` shows it. Plain SQL when the query needs no relation (the
+   * usual `{ viewer { email } }`): it runs on every such request. `query` is Pothos's selection.
+   */
+  async viewerUser(viewer: Viewer, query: { include?: unknown; select?: unknown }): Promise<User> {
+    if (query.include === undefined && query.select === undefined) {
+      const [user] = await this.deps.db.withConnection((sql) =>
+        sql.query<User>(
+          `SELECT "id", "accountId", "email", "name", "passwordHash", "createdAt", "updatedAt"
+           FROM "users" WHERE "id" = $1`,
+          [viewer.userId],
+        ),
+      );
+      if (user) return user;
+    }
+    return this.deps.db.prisma.user.findUniqueOrThrow({
+      ...(query as object),
+      where: { id: viewer.userId },
+    });
   }
 
   /**
