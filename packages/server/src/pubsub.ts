@@ -53,7 +53,12 @@ export interface PubSubHandle {
 
 export function createEventBus(redisUrl: string | undefined, logger: Logger): PubSubHandle {
   if (!redisUrl) return { pubsub: createPubSub<PubSubEvents>(), close: async () => {} };
-  const publishClient = new Redis(redisUrl, { maxRetriesPerRequest: 3, lazyConnect: false });
+  // Events raised together (a reply's two messages, its balance change) leave in one write.
+  const publishClient = new Redis(redisUrl, {
+    maxRetriesPerRequest: 3,
+    lazyConnect: false,
+    enableAutoPipelining: true,
+  });
   const subscribeClient = new Redis(redisUrl, { maxRetriesPerRequest: 3, lazyConnect: false });
   // While Redis is away the clients reconnect on their own; each failed attempt is worth a line.
   for (const client of [publishClient, subscribeClient]) {

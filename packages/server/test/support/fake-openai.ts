@@ -19,6 +19,8 @@ export interface FakeChatReply {
   error?: { status: number; message: string; type?: string };
   /** Extra latency for this answer only, in milliseconds. */
   delayMs?: number;
+  /** Streamed answers: a pause before each piece of content, as a real model's tokens come apart. */
+  pieceDelayMs?: number;
   /** Answer only once this settles: lets a test act while the request is known to be in flight. */
   after?: Promise<unknown>;
 }
@@ -125,8 +127,9 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
         },
       }));
       const content = toolCalls.length > 0 ? (reply.content ?? null) : (reply.content ?? "");
-      if (recorded.stream) streamCompletion(response, id, recorded.model, content, toolCalls);
-      else {
+      if (recorded.stream) {
+        await streamCompletion(response, id, recorded.model, content, toolCalls, reply.pieceDelayMs ?? 0);
+      } else {
         sendJson(response, 200, {
           id,
           object: "chat.completion",
@@ -205,13 +208,14 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
 }
 
 /** Sends a completion as the API streams it: role, content in word-sized pieces, tool-call deltas, finish. */
-function streamCompletion(
+async function streamCompletion(
   response: ServerResponse,
   id: string,
   model: string,
   content: string | null,
   toolCalls: { id: string; type: "function"; function: { name: string; arguments: string } }[],
-): void {
+  pieceDelayMs: number,
+): Promise<void> {
   response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
   const created = Math.floor(Date.now() / 1000);
   const chunk = (delta: Record<string, unknown>, finishReason: string | null = null) =>
@@ -225,7 +229,10 @@ function streamCompletion(
       })}\n\n`,
     );
   chunk({ role: "assistant", content: "" });
-  for (const piece of content?.match(/\S+\s*|\s+/g) ?? []) chunk({ content: piece });
+  for (const piece of content?.match(/\S+\s*|\s+/g) ?? []) {
+    if (pieceDelayMs > 0) await sleep(pieceDelayMs);
+    chunk({ content: piece });
+  }
   for (const [index, call] of toolCalls.entries()) {
     chunk({
       tool_calls: [

@@ -192,7 +192,8 @@ describe("owner GraphQL", () => {
           { timeout: 15_000, interval: 25 },
         )
         .toBe(true);
-      fake.enqueue({ content: "Your order ships tomorrow." });
+      // Pieces that arrive together are published together: these come apart, as a real model's do.
+      fake.enqueue({ content: "Your order ships tomorrow.", pieceDelayMs: 50 });
       await t.rest("POST", `/api/conversations/${id}/messages`, { body: { message: "When?" } });
       const operator = await t.gql(
         `mutation($id: ID!) { sendOperatorMessage(input: { conversationId: $id, content: "Jane here, I can help." }) { role } }`,
