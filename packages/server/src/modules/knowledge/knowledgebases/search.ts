@@ -101,18 +101,10 @@ export class KnowledgeSearch {
     }
     if (rankings.length === 0) return [];
     const statement = `WITH ${steps.join(",\n")}\n${rankings.join("\nUNION ALL\n")}`;
-    const prisma = this.db.prisma;
     const rows =
       mode === "keyword"
-        ? await prisma.$queryRawUnsafe<Row[]>(statement, ...parameters.values)
-        : await prisma.$transaction(async (tx) => {
-            // Local to the transaction: the settings never leak to the pooled connection's next user.
-            await tx.$queryRawUnsafe(
-              `SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), set_config('hnsw.ef_search', $1, true)`,
-              String(Math.max(MIN_EF_SEARCH, depth * 2)),
-            );
-            return tx.$queryRawUnsafe<Row[]>(statement, ...parameters.values);
-          });
+        ? await this.db.withConnection((sql) => sql.query<Row>(statement, parameters.values))
+        : await this.withIndexSettings(Math.max(MIN_EF_SEARCH, depth * 2), statement, parameters.values);
     const ranked = (ranking: Row["ranking"]) =>
       rows
         .filter((row) => row.ranking === ranking)
@@ -131,6 +123,33 @@ export class KnowledgeSearch {
       }
     }
     return [...fused.values()].sort((a, b) => b.score - a.score || a.chunkId - b.chunkId).slice(0, limit);
+  }
+
+  /**
+   * Runs `statement` with the HNSW index settings of a vector search, local to a transaction so that
+   * they never leak to the pooled connection's next user. On PostgreSQL through the driver on a
+   * connection of its own, the transaction opened and set up in one round trip. PGlite has one session
+   * for the whole process: there only Prisma's transaction keeps other requests' statements out of it.
+   */
+  private async withIndexSettings(efSearch: number, statement: string, values: unknown[]): Promise<Row[]> {
+    const settings = `SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), set_config('hnsw.ef_search', '${Math.trunc(efSearch)}', true)`;
+    if (this.db.kind === "postgres") {
+      return this.db.withConnection(async (sql) => {
+        await sql.exec(`BEGIN; ${settings}`);
+        try {
+          const rows = await sql.query<Row>(statement, values);
+          await sql.exec("COMMIT");
+          return rows;
+        } catch (error) {
+          await sql.exec("ROLLBACK").catch(() => undefined);
+          throw error;
+        }
+      });
+    }
+    return this.db.prisma.$transaction(async (tx) => {
+      await tx.$queryRawUnsafe(settings);
+      return tx.$queryRawUnsafe<Row[]>(statement, ...values);
+    });
   }
 
   /**
