@@ -103,4 +103,3 @@ if (resolve(process.argv[1] ?? "") === fileURLToPath(import.meta.url)) {
   const files = compiledPackages.reduce((sum, dir) => sum + sourceFiles(dir).length, 0);
   process.stdout.write(`[voxgate] compiled ${files} files in ${Date.now() - started} ms\n`);
 }
-

@@ -9,7 +9,15 @@
 // Only Node built-ins are imported here: on a fresh clone nothing else is installed yet.
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { delimiter, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -96,7 +104,9 @@ function run(command, args, cwd) {
   const env = { ...process.env, PATH: [...bins, process.env.PATH].join(delimiter) };
   const result = spawnSync(command, args, { cwd, env, stdio: "inherit" });
   if (result.status !== 0) {
-    throw new Error(`${[command, ...args].join(" ")} failed (${result.error?.message ?? `exit ${result.status}`})`);
+    throw new Error(
+      `${[command, ...args].join(" ")} failed (${result.error?.message ?? `exit ${result.status}`})`,
+    );
   }
 }
 
@@ -128,7 +138,10 @@ export const steps = [
       "packages/server/prisma.config.ts",
       "packages/server/scripts/prisma.mjs",
     ],
-    outputs: ["packages/server/src/generated/prisma/client.ts", "packages/server/src/generated/pothos-types.ts"],
+    outputs: [
+      "packages/server/src/generated/prisma/client.ts",
+      "packages/server/src/generated/pothos-types.ts",
+    ],
     run: (root) => run(node, ["scripts/prisma.mjs", "generate"], join(root, "packages/server")),
   },
   {
@@ -181,7 +194,9 @@ if (resolve(process.argv[1] ?? "") === fileURLToPath(import.meta.url)) {
   const names = process.argv.slice(2);
   const unknown = names.filter((name) => !steps.some((step) => step.name === name));
   if (unknown.length > 0) {
-    process.stderr.write(`unknown step(s): ${unknown.join(", ")}; known: ${steps.map((s) => s.name).join(", ")}\n`);
+    process.stderr.write(
+      `unknown step(s): ${unknown.join(", ")}; known: ${steps.map((s) => s.name).join(", ")}\n`,
+    );
     process.exit(2);
   }
   try {

@@ -1,5 +1,6 @@
+import { createRequire } from "node:module";
 import { createPubSub } from "graphql-yoga";
-import { Redis } from "ioredis";
+import type { Redis } from "ioredis";
 import type { Logger } from "./logger.ts";
 
 /**
@@ -51,6 +52,8 @@ export interface PubSubHandle {
 
 export function createEventBus(redisUrl: string | undefined, logger: Logger): PubSubHandle {
   if (!redisUrl) return { pubsub: createPubSub<PubSubEvents>(), close: async () => {} };
+  // ioredis is loaded only with REDIS_URL: an embedded single instance never needs it.
+  const { Redis } = createRequire(import.meta.url)("ioredis") as typeof import("ioredis");
   const publishClient = new Redis(redisUrl, { maxRetriesPerRequest: 3, lazyConnect: false });
   const subscribeClient = new Redis(redisUrl, { maxRetriesPerRequest: 3, lazyConnect: false });
   // While Redis is away the clients reconnect on their own; each failed attempt is worth a line.

@@ -1,4 +1,5 @@
-import { Redis } from "ioredis";
+import { createRequire } from "node:module";
+import type { Redis } from "ioredis";
 import {
   type RateLimiterAbstract,
   RateLimiterMemory,
@@ -52,7 +53,9 @@ export class RateLimitsService {
       loginEmail: { points: loginThrottle.failuresPerEmail, duration: loginThrottle.windowSeconds },
       loginAddress: { points: loginThrottle.failuresPerAddress, duration: loginThrottle.windowSeconds },
     };
-    this.redis = redisUrl ? new Redis(redisUrl, { maxRetriesPerRequest: 1, lazyConnect: true }) : null;
+    // ioredis is loaded only with REDIS_URL: an embedded single instance never needs it.
+    const load = () => (createRequire(import.meta.url)("ioredis") as typeof import("ioredis")).Redis;
+    this.redis = redisUrl ? new (load())(redisUrl, { maxRetriesPerRequest: 1, lazyConnect: true }) : null;
     this.store = this.redis ? "redis" : "memory";
     const build = (name: LimitName): RateLimiterAbstract => {
       const options = { keyPrefix: `${deps.config.redisKeyPrefix}:rate-limit:${name}`, ...windows[name] };
