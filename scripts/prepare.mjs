@@ -15,6 +15,7 @@ import {
   readdirSync,
   readFileSync,
   renameSync,
+  rmSync,
   statSync,
   writeFileSync,
 } from "node:fs";
@@ -69,8 +70,12 @@ export function fingerprint(root, inputs, extra = "") {
   return hash.digest("hex");
 }
 
+function cacheDir(root) {
+  return join(root, "node_modules", ".cache", "voxgate");
+}
+
 function stampFile(root, name) {
-  return join(root, "node_modules", ".cache", "voxgate", `${name}.stamp`);
+  return join(cacheDir(root), `${name}.stamp`);
 }
 
 /** Whether a step must run: no stamp, a different fingerprint, or a missing output. */
@@ -174,20 +179,82 @@ export const steps = [
   },
 ];
 
-/** Runs the named steps (all by default) whose inputs changed; returns the names of those run. */
-export function prepare(names = steps.map((step) => step.name), root = repoRoot) {
-  const ran = [];
-  for (const step of steps.filter((candidate) => names.includes(candidate.name))) {
-    const { stale } = isStale(root, step);
-    if (!stale) continue;
-    process.stdout.write(`[voxgate] ${step.description}: inputs changed, running\n`);
-    step.run(root);
-    // Fingerprinted after the run: a step may rewrite its own inputs (the install writes manifests'
-    // normalised forms, the prisma step runs before the server step reads src/generated).
-    recordStamp(root, step, isStale(root, step).hash);
-    ran.push(step.name);
+/** Set for the steps' own processes (the install's postinstall scripts): their parent holds the lock. */
+const LOCK_HELD = "VOXGATE_PREPARE_LOCK_HELD";
+
+function sleepSync(ms) {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+function processAlive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error.code === "EPERM";
   }
-  return ran;
+}
+
+/**
+ * One preparation at a time per checkout (two `npm start`s, a test run beside a start): the lock
+ * is a directory, created atomically, naming its holder's pid; a holder that died leaves a lock the
+ * next one takes over.
+ */
+function withLock(root, work) {
+  if (process.env[LOCK_HELD]) return work();
+  const lock = join(cacheDir(root), "prepare.lock");
+  mkdirSync(cacheDir(root), { recursive: true });
+  let announced = false;
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch (error) {
+      if (error.code !== "EEXIST") throw error;
+    }
+    const pidFile = join(lock, "pid");
+    const holder = existsSync(pidFile) ? Number(readFileSync(pidFile, "utf8")) : Number.NaN;
+    if (Number.isInteger(holder) && !processAlive(holder)) {
+      rmSync(lock, { recursive: true, force: true });
+      continue;
+    }
+    if (!announced) process.stdout.write("[voxgate] waiting for another install or build of this checkout\n");
+    announced = true;
+    sleepSync(200);
+  }
+  writeFileSync(join(lock, "pid"), String(process.pid));
+  process.env[LOCK_HELD] = "1";
+  try {
+    return work();
+  } finally {
+    delete process.env[LOCK_HELD];
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Runs the named steps (all by default) whose inputs changed, in order; returns the names of those
+ * run. `root` and `steps` are replaceable for tests.
+ */
+export function prepare(names, options = {}) {
+  const root = options.root ?? repoRoot;
+  const all = options.steps ?? steps;
+  const wanted = names ?? all.map((step) => step.name);
+  return withLock(root, () => {
+    const ran = [];
+    for (const step of all.filter((candidate) => wanted.includes(candidate.name))) {
+      // Fingerprinted before the run, so that a file edited during a build makes the next start
+      // build again; each step is checked only once the previous one ran (the server build reads
+      // what the prisma step generates).
+      const { stale, hash } = isStale(root, step);
+      if (!stale) continue;
+      process.stdout.write(`[voxgate] ${step.description}: inputs changed, running\n`);
+      step.run(root);
+      recordStamp(root, step, hash);
+      ran.push(step.name);
+    }
+    return ran;
+  });
 }
 
 if (resolve(process.argv[1] ?? "") === fileURLToPath(import.meta.url)) {

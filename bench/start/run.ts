@@ -238,6 +238,8 @@ async function main() {
     // Untimed: creates the schema and the demo account, whose key the warm-up uses.
     const compiled = subjects[2]!;
     const first = await launch(compiled, env);
+    // The banner is written just after the server starts listening.
+    while (first.child.exitCode === null && !first.output().includes("Voxgate is running")) await sleep(20);
     const token = /API key\s+(vgk_\S+)/.exec(first.output())?.[1];
     await stop(first.child);
     if (!token) throw new Error(`no demo key in the first start's output:\n${first.output()}`);
