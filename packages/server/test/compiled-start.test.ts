@@ -118,8 +118,8 @@ describe("the compiled server", () => {
     await expect
       .poll(
         async () =>
-          (await gql("query ($id: Int!) { document(id: $id) { status pagesDone failureReason } }", { id })).body
-            .data.document,
+          (await gql("query ($id: Int!) { document(id: $id) { status pagesDone failureReason } }", { id }))
+            .body.data.document,
         { timeout: 30_000, interval: 100 },
       )
       .toEqual({ status: "ACTIVE", pagesDone: 2, failureReason: null });
