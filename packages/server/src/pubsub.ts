@@ -1,6 +1,6 @@
-import { createRequire } from "node:module";
 import { createPubSub } from "graphql-yoga";
 import type { Redis } from "ioredis";
+import { lazyRequire } from "./lazy-require.ts";
 import type { Logger } from "./logger.ts";
 
 /**
@@ -50,10 +50,12 @@ export interface PubSubHandle {
   close(): Promise<void>;
 }
 
+/** ioredis is loaded only with REDIS_URL: an embedded single instance never needs it. */
+const ioredis = lazyRequire<typeof import("ioredis")>("ioredis");
+
 export function createEventBus(redisUrl: string | undefined, logger: Logger): PubSubHandle {
   if (!redisUrl) return { pubsub: createPubSub<PubSubEvents>(), close: async () => {} };
-  // ioredis is loaded only with REDIS_URL: an embedded single instance never needs it.
-  const { Redis } = createRequire(import.meta.url)("ioredis") as typeof import("ioredis");
+  const { Redis } = ioredis();
   const publishClient = new Redis(redisUrl, { maxRetriesPerRequest: 3, lazyConnect: false });
   const subscribeClient = new Redis(redisUrl, { maxRetriesPerRequest: 3, lazyConnect: false });
   // While Redis is away the clients reconnect on their own; each failed attempt is worth a line.

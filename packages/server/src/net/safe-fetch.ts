@@ -1,17 +1,12 @@
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
-import { createRequire } from "node:module";
 import type { LookupFunction } from "node:net";
 import type { ReadableStream } from "node:stream/web";
 import ipaddr from "ipaddr.js";
 import type { Agent, buildConnector } from "undici";
-
-let loadedUndici: typeof import("undici") | undefined;
+import { lazyRequire } from "../lazy-require.ts";
 
 /** undici (~12 MB) is loaded by the first outbound request (webhook, website), not at start. */
-function undici(): typeof import("undici") {
-  loadedUndici ??= createRequire(import.meta.url)("undici") as typeof import("undici");
-  return loadedUndici;
-}
+const undici = lazyRequire<typeof import("undici")>("undici");
 
 export interface SafeFetchOptions {
   method?: string;
