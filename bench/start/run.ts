@@ -1,7 +1,7 @@
 /**
  * How fast a start answers and how much memory an idle server holds (issue #11).
  *
- *   pnpm exec tsx bench/start/run.ts [--store=pglite|postgres] [--rounds=3] [--idle=3]
+ *   pnpm exec tsx bench/start/run.ts [--store=pglite|postgres] [--rounds=3] [--idle=3] [--before]
  *
  * Starts, one after another, in interleaved rounds, each as a process group of its own on a loopback
  * port: bare graphql-yoga answering `{ __typename }` (bench/start/bare-yoga.mjs, the baseline), the
@@ -11,7 +11,8 @@
  * `{ __typename }` over HTTP; the resident memory after `--idle` seconds of idleness, of the server
  * process (the largest one in the group) and of the whole group; then again after a warm-up (300
  * authenticated `{ viewer { email } }`, 100 REST `GET /api/user/api-keys`, 20 widget script
- * downloads) and another idle pause. Prints medians over the rounds.
+ * downloads) and another idle pause. Prints medians over the rounds. --before adds what `npm start`
+ * ran before (install, builds and tsx on every start).
  *
  * The servers share one data directory (PGlite; created, migrated and seeded by an untimed first
  * start whose demo API key the warm-up uses) or, with --store=postgres, one throw-away PostgreSQL
@@ -39,6 +40,7 @@ const options = new Map(
 const STORE = options.get("store") ?? "pglite";
 const ROUNDS = Number(options.get("rounds") ?? 3);
 const IDLE_SECONDS = Number(options.get("idle") ?? 3);
+const BEFORE = options.has("before");
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const tsxCli = join(root, "node_modules/tsx/dist/cli.mjs");
@@ -76,6 +78,27 @@ const subjects: Subject[] = [
   },
   { name: "npm start", command: "npm", args: ["start", "--silent"], cwd: root, app: true },
 ];
+
+/**
+ * What `npm start` did before issue #11: `pnpm install --frozen-lockfile`, whose postinstall scripts
+ * rebuilt the widget (two Vite builds and the manifest) and regenerated the Prisma client on every
+ * start, then the server from source under tsx. Replayed command by command; the builds write the
+ * same files again, so the fingerprints stay valid.
+ */
+const before: Subject = {
+  name: "before: install + builds + tsx (old npm start)",
+  command: "sh",
+  args: [
+    "-c",
+    "node scripts/pnpm.mjs install --frozen-lockfile --ignore-scripts --silent" +
+      " && (cd packages/widget && node ../../scripts/pnpm.mjs run --silent build)" +
+      " && (cd packages/server && node ../../scripts/pnpm.mjs run --silent db:generate)" +
+      ` && cd packages/server && exec node ${tsxCli} src/main.ts`,
+  ],
+  cwd: root,
+  app: true,
+};
+if (BEFORE) subjects.push(before);
 
 interface Sample {
   startMs: number;
