@@ -2,6 +2,7 @@
  * How fast a start answers and how much memory an idle server holds (issue #11).
  *
  *   pnpm exec tsx bench/start/run.ts [--store=pglite|postgres] [--rounds=3] [--idle=3] [--before]
+ *     [--compare=<another installed checkout>]
  *
  * Starts, one after another, in interleaved rounds, each as a process group of its own on a loopback
  * port: bare graphql-yoga answering `{ __typename }` (bench/start/bare-yoga.mjs, the baseline), the
@@ -12,7 +13,8 @@
  * process (the largest one in the group) and of the whole group; then again after a warm-up (300
  * authenticated `{ viewer { email } }`, 100 REST `GET /api/user/api-keys`, 20 widget script
  * downloads) and another idle pause. Prints medians over the rounds. --before adds what `npm start`
- * ran before (install, builds and tsx on every start).
+ * ran before (install, builds and tsx on every start); --compare the server of another checkout
+ * (e.g. an older commit) from source.
  *
  * The servers share one data directory (PGlite; created, migrated and seeded by an untimed first
  * start whose demo API key the warm-up uses) or, with --store=postgres, one throw-away PostgreSQL
@@ -41,6 +43,7 @@ const STORE = options.get("store") ?? "pglite";
 const ROUNDS = Number(options.get("rounds") ?? 3);
 const IDLE_SECONDS = Number(options.get("idle") ?? 3);
 const BEFORE = options.has("before");
+const COMPARE = options.get("compare");
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const tsxCli = join(root, "node_modules/tsx/dist/cli.mjs");
@@ -99,6 +102,16 @@ const before: Subject = {
   app: true,
 };
 if (BEFORE) subjects.push(before);
+// Another checkout (installed), e.g. an older commit, its server from source under its own tsx.
+if (COMPARE) {
+  subjects.push({
+    name: `server from source at ${COMPARE} (tsx)`,
+    command: process.execPath,
+    args: [join(COMPARE, "node_modules/tsx/dist/cli.mjs"), "src/main.ts"],
+    cwd: join(COMPARE, "packages/server"),
+    app: true,
+  });
+}
 
 interface Sample {
   startMs: number;
