@@ -1,5 +1,6 @@
 import { createPubSub } from "graphql-yoga";
-import { Redis } from "ioredis";
+import type { Redis } from "ioredis";
+import { lazyRequire } from "./lazy-require.ts";
 import type { Logger } from "./logger.ts";
 
 /**
@@ -51,8 +52,12 @@ export interface PubSubHandle {
   close(): Promise<void>;
 }
 
+/** ioredis is loaded only with REDIS_URL: an embedded single instance never needs it. */
+const ioredis = lazyRequire<typeof import("ioredis")>("ioredis");
+
 export function createEventBus(redisUrl: string | undefined, logger: Logger): PubSubHandle {
   if (!redisUrl) return { pubsub: createPubSub<PubSubEvents>(), close: async () => {} };
+  const { Redis } = ioredis();
   // Events raised together (a reply's two messages, its balance change) leave in one write.
   const publishClient = new Redis(redisUrl, {
     maxRetriesPerRequest: 3,

@@ -1,4 +1,3 @@
-import { renderGraphiQL } from "@graphql-yoga/render-graphiql";
 import { createFetch } from "@whatwg-node/fetch";
 import { GraphQLError } from "graphql";
 import { createYoga, maskError, type Plugin, type YogaServerInstance } from "graphql-yoga";
@@ -69,7 +68,9 @@ export function createGraphQL(deps: ContextDeps & { logger: Logger }): {
       defaultQuery:
         "# Set the header Authorization: Bearer <your API key> below, then run:\nquery Me {\n  viewer { email account { name balance } }\n}\n",
     },
-    renderGraphiQL,
+    // The GraphiQL page (~35 MB of inlined scripts once loaded) is built for the first browser that asks.
+    renderGraphiQL: async (options) =>
+      (await import("@graphql-yoga/render-graphiql")).renderGraphiQL(options),
     maskedErrors: {
       isDev: false,
       maskError: (error, message) => {

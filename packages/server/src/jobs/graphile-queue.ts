@@ -1,12 +1,6 @@
-import {
-  Logger as GraphileLogger,
-  makeWorkerUtils,
-  type Runner,
-  run,
-  type Task,
-  type WorkerUtils,
-} from "graphile-worker";
+import type { Logger as GraphileLogger, Runner, Task, WorkerUtils } from "graphile-worker";
 import type pg from "pg";
+import { lazyRequire } from "../lazy-require.ts";
 import type { Logger } from "../logger.ts";
 import {
   DEFAULT_MAX_ATTEMPTS,
@@ -15,6 +9,9 @@ import {
   type JobQueue,
   type TaskDefinition,
 } from "./job-queue.ts";
+
+/** graphile-worker (~11 MB) serves PostgreSQL only: the embedded store never loads it. */
+const graphileWorker = lazyRequire<typeof import("graphile-worker")>("graphile-worker");
 
 /**
  * Jobs on PostgreSQL through graphile-worker: every instance runs a worker on the same tables, so
@@ -48,7 +45,7 @@ export class GraphileJobQueue implements JobQueue {
     const taskList: Record<string, Task> = {};
     for (const [name, definition] of this.tasks)
       taskList[name] = (payload, helpers) => this.runTask(definition, payload as JobPayload, helpers);
-    this.runner = await run({
+    this.runner = await graphileWorker().run({
       pgPool: this.deps.pgPool,
       concurrency: this.concurrency,
       noHandleSignals: true,
@@ -76,7 +73,7 @@ export class GraphileJobQueue implements JobQueue {
   }
 
   private async workerUtils(): Promise<WorkerUtils> {
-    this.utils ??= await makeWorkerUtils({
+    this.utils ??= await graphileWorker().makeWorkerUtils({
       pgPool: this.deps.pgPool,
       logger: graphileLogger(this.deps.logger),
     });
@@ -86,7 +83,7 @@ export class GraphileJobQueue implements JobQueue {
 
 /** graphile-worker's messages, sent to our logger at matching levels. */
 function graphileLogger(logger: Logger): GraphileLogger {
-  return new GraphileLogger((scope) => (level, message, meta) => {
+  return new (graphileWorker().Logger)((scope) => (level, message, meta) => {
     const fields = { scope, meta };
     if (level === "error") logger.error(message, fields);
     else if (level === "warning") logger.warn(message, fields);

@@ -2,7 +2,11 @@ import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import type { LookupFunction } from "node:net";
 import type { ReadableStream } from "node:stream/web";
 import ipaddr from "ipaddr.js";
-import { Agent, buildConnector, fetch as undiciFetch } from "undici";
+import type { Agent, buildConnector } from "undici";
+import { lazyRequire } from "../lazy-require.ts";
+
+/** undici (~12 MB) is loaded by the first outbound request (webhook, website), not at start. */
+const undici = lazyRequire<typeof import("undici")>("undici");
 
 export interface SafeFetchOptions {
   method?: string;
@@ -119,7 +123,7 @@ function sharedAgent(allowList: readonly string[]): Agent {
   const key = JSON.stringify(allowList.map((entry) => entry.trim().toLowerCase()).sort());
   let agent = sharedAgents.get(key);
   if (!agent) {
-    agent = new Agent({ connect: guardedConnector(new AddressPolicy(allowList)) });
+    agent = new (undici().Agent)({ connect: guardedConnector(new AddressPolicy(allowList)) });
     sharedAgents.set(key, agent);
   }
   return agent;
@@ -172,19 +176,21 @@ async function fetchFollowingRedirects(
   ]);
 
   for (let hop = 0; ; hop++) {
-    const response = await undiciFetch(currentUrl, {
-      method,
-      headers,
-      body,
-      redirect: "manual",
-      dispatcher,
-      signal,
-    }).catch((error: unknown) => {
-      const blocked = findCause(error, BlockedAddressError);
-      if (!blocked) throw error;
-      const refused = { url: currentUrl.href, address: blocked.address };
-      throw new OutboundRequestError("blocked_address", `${refused.url} (${refused.address})`, refused);
-    });
+    const response = await undici()
+      .fetch(currentUrl, {
+        method,
+        headers,
+        body,
+        redirect: "manual",
+        dispatcher,
+        signal,
+      })
+      .catch((error: unknown) => {
+        const blocked = findCause(error, BlockedAddressError);
+        if (!blocked) throw error;
+        const refused = { url: currentUrl.href, address: blocked.address };
+        throw new OutboundRequestError("blocked_address", `${refused.url} (${refused.address})`, refused);
+      });
     const location = response.headers.get("location");
     if (!REDIRECT_STATUSES.has(response.status) || location === null) {
       checkContentType(response.headers.get("content-type"), options.acceptContentTypes);
@@ -340,7 +346,7 @@ function guardedConnector(policy: AddressPolicy): buildConnector.connector {
     if (!hostAllowed && ipaddr.isValid(literal) && !policy.addressAllowed(literal)) {
       return callback(new BlockedAddressError(literal), null);
     }
-    const connect = buildConnector({ lookup });
+    const connect = undici().buildConnector({ lookup });
     connect(connectOptions, (error, socket) => {
       if (error) return callback(error, null);
       const remote = socket.remoteAddress ?? "";

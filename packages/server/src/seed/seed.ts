@@ -13,12 +13,16 @@ export interface DemoCredentials {
 
 /** Adds the languages and public voices that are missing; safe to run on every start. */
 export async function seedCatalog(prisma: PrismaClient): Promise<void> {
-  for (const language of LANGUAGES) {
-    await prisma.language.upsert({ where: { code: language.code }, create: language, update: {} });
+  // Every start runs this: read first and write only what is missing (usually nothing), rather than
+  // one upsert per language. skipDuplicates keeps two instances starting together from failing.
+  let languages = await prisma.language.findMany();
+  const known = new Set(languages.map((language) => language.code));
+  const newLanguages = LANGUAGES.filter((language) => !known.has(language.code));
+  if (newLanguages.length > 0) {
+    await prisma.language.createMany({ data: [...newLanguages], skipDuplicates: true });
+    languages = await prisma.language.findMany();
   }
-  const languageIds = new Map(
-    (await prisma.language.findMany()).map((language) => [language.code, language.id]),
-  );
+  const languageIds = new Map(languages.map((language) => [language.code, language.id]));
   const existing = new Set(
     (await prisma.voice.findMany({ where: { accountId: null }, select: { name: true } })).map(
       (voice) => voice.name,

@@ -1,5 +1,6 @@
-import OpenAI from "openai";
+import type OpenAI from "openai";
 import type { Config } from "../../env.ts";
+import { openai } from "../../openai.ts";
 
 /** Turns passages into vectors. `id` names the model and dimension: vectors of different ids never mix. */
 export interface Embedder {
@@ -92,7 +93,7 @@ export class OpenAIEmbedder implements Embedder {
     this.model = options.model;
     this.dimensions = options.dimensions;
     this.id = `openai:${options.model}:${options.dimensions}`;
-    this.client = new OpenAI({
+    this.client = new (openai().OpenAI)({
       apiKey: options.apiKey,
       ...(options.baseUrl ? { baseURL: options.baseUrl } : {}),
       maxRetries: 4,

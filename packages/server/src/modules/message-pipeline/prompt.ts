@@ -1,4 +1,4 @@
-import { encode } from "gpt-tokenizer";
+import { gptTokenizer } from "../../tokenizer.ts";
 
 /** Values a prompt may refer to as `{{name}}`. */
 export type Variables = Record<string, string | number | boolean | null>;
@@ -141,7 +141,7 @@ export function historyWindow(history: readonly HistoryMessage[]): HistoryMessag
   let tokens = 0;
   for (let index = history.length - 1; index >= 0 && kept.length < HISTORY_MAX_MESSAGES; index--) {
     const message = history[index]!;
-    const cost = encode(message.content).length + 4;
+    const cost = gptTokenizer().encode(message.content).length + 4;
     if (tokens + cost > HISTORY_MAX_TOKENS) {
       if (kept.length === 0)
         kept.push({ ...message, content: message.content.slice(0, HISTORY_MAX_TOKENS * 3) });

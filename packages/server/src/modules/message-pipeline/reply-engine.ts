@@ -1,4 +1,4 @@
-import OpenAI from "openai";
+import type OpenAI from "openai";
 import type {
   ChatCompletionMessageParam,
   ChatCompletionMessageToolCall,
@@ -6,6 +6,7 @@ import type {
 } from "openai/resources/chat/completions";
 import type { ServiceDeps } from "../../deps.ts";
 import { AppError, UpstreamFailedError } from "../../errors.ts";
+import { openai } from "../../openai.ts";
 import { storableText, storableValue } from "../../storable-text.ts";
 import {
   buildSystemPrompt,
@@ -105,7 +106,7 @@ export class ReplyEngine {
     const { apiKey, baseUrl, timeoutSeconds } = deps.config.openai;
     this.client =
       apiKey || baseUrl
-        ? new OpenAI({
+        ? new (openai().OpenAI)({
             // OpenAI-compatible local servers often need no key, but the client insists on one.
             apiKey: apiKey ?? "unused",
             ...(baseUrl ? { baseURL: baseUrl } : {}),
@@ -333,13 +334,14 @@ function refused(name: string, error: string): FunctionCallRecord {
 /** Words the failure for the customer and the log alike, without credentials or internals. */
 function upstreamError(error: unknown): AppError {
   if (error instanceof AppError) return error;
-  if (error instanceof OpenAI.APIConnectionTimeoutError) {
+  const sdk = openai();
+  if (error instanceof sdk.APIConnectionTimeoutError) {
     return new UpstreamFailedError("the AI provider did not answer in time.");
   }
-  if (error instanceof OpenAI.APIConnectionError) {
+  if (error instanceof sdk.APIConnectionError) {
     return new UpstreamFailedError("the AI provider could not be reached.");
   }
-  if (error instanceof OpenAI.APIError) {
+  if (error instanceof sdk.APIError) {
     const detail = (error.error as { message?: unknown } | undefined)?.message;
     return new UpstreamFailedError(
       `the AI provider answered HTTP ${error.status ?? "error"}${typeof detail === "string" ? ` (${detail})` : ""}.`,

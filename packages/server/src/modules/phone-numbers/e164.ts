@@ -1,5 +1,8 @@
-import { parsePhoneNumberFromString } from "libphonenumber-js/max";
+import { lazyRequire } from "../../lazy-require.ts";
 import { requiredString } from "../../validation.ts";
+
+/** The full numbering-plan metadata is loaded by the first number checked, not at start. */
+const libphonenumber = lazyRequire<typeof import("libphonenumber-js/max")>("libphonenumber-js/max");
 
 /** What the maintained numbering plan (libphonenumber, full metadata) says about a number. */
 export interface ParsedPhoneNumber {
@@ -14,7 +17,7 @@ export interface ParsedPhoneNumber {
  * punctuation), so that equal numbers are always equal strings.
  */
 export function parseE164(value: string): ParsedPhoneNumber | null {
-  const parsed = parsePhoneNumberFromString(value);
+  const parsed = libphonenumber().parsePhoneNumberFromString(value);
   if (!parsed?.isValid() || parsed.number !== value) return null;
   return { e164: parsed.number, countryCode: parsed.country ?? "ZZ" };
 }

@@ -1,4 +1,4 @@
-import { Redis } from "ioredis";
+import type { Redis } from "ioredis";
 import {
   type RateLimiterAbstract,
   RateLimiterMemory,
@@ -7,6 +7,10 @@ import {
 } from "rate-limiter-flexible";
 import type { ServiceDeps } from "../../deps.ts";
 import { RateLimitedError } from "../../errors.ts";
+import { lazyRequire } from "../../lazy-require.ts";
+
+/** ioredis is loaded only with REDIS_URL: an embedded single instance never needs it. */
+const ioredis = lazyRequire<typeof import("ioredis")>("ioredis");
 
 /** Where a caller stands against one limit, for the RateLimit-* response headers. */
 export interface RateLimitStatus {
@@ -52,7 +56,9 @@ export class RateLimitsService {
       loginEmail: { points: loginThrottle.failuresPerEmail, duration: loginThrottle.windowSeconds },
       loginAddress: { points: loginThrottle.failuresPerAddress, duration: loginThrottle.windowSeconds },
     };
-    this.redis = redisUrl ? new Redis(redisUrl, { maxRetriesPerRequest: 1, lazyConnect: true }) : null;
+    this.redis = redisUrl
+      ? new (ioredis().Redis)(redisUrl, { maxRetriesPerRequest: 1, lazyConnect: true })
+      : null;
     this.store = this.redis ? "redis" : "memory";
     const build = (name: LimitName): RateLimiterAbstract => {
       const options = { keyPrefix: `${deps.config.redisKeyPrefix}:rate-limit:${name}`, ...windows[name] };

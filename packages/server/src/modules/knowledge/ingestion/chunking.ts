@@ -1,5 +1,5 @@
 import { setImmediate as nextTurn } from "node:timers/promises";
-import { decode, encode } from "gpt-tokenizer";
+import { gptTokenizer } from "../../../tokenizer.ts";
 import type { Section } from "./extract.ts";
 
 export interface Chunk {
@@ -130,7 +130,7 @@ function* chunkSteps(section: Section, options: ChunkingOptions): Generator<Chun
  * cut between segments, and a segment longer than `maxTokens` by tokens.
  */
 function* pieces(text: string, options: ChunkingOptions): Generator<Piece | undefined> {
-  const tokenizer = options.tokenizer ?? { encode, decode };
+  const tokenizer = options.tokenizer ?? gptTokenizer();
   for (let position = 0; position < text.length; ) {
     SENTENCE.lastIndex = position;
     const raw = SENTENCE.exec(text)![0];

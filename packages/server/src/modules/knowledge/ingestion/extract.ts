@@ -1,5 +1,5 @@
 import { Worker } from "node:worker_threads";
-import mammoth from "mammoth";
+import { workerEntry } from "../../../worker-entry.ts";
 import { IngestionFailure } from "./failure.ts";
 import { decodeUtf8Text, type FileDocumentType } from "./file-types.ts";
 import type { PdfWorkerInput, PdfWorkerMessage } from "./pdf-worker.ts";
@@ -27,8 +27,7 @@ export async function extractFile(
 /**
  * pdf.js parses a page synchronously for hundreds of milliseconds at a time, which would stall every
  * request the instance serves; so it runs in a worker thread of its own, one per extraction, and is
- * terminated on abort (cancel, timeout, app stop). The entry is a `.mjs` file that registers tsx itself:
- * Node 20 does not apply `--import tsx` loader hooks to a worker's entry module.
+ * terminated on abort (cancel, timeout, app stop). See `workerEntry` for how its entry module is found.
  */
 export async function extractPdf(
   content: Uint8Array,
@@ -43,7 +42,7 @@ export async function extractPdf(
   // Transferring moves the upload to the worker without a copy; a view of part of a larger buffer
   // (which may be Node's shared Buffer pool) is copied instead.
   const data = wholeBuffer ? new Uint8Array(content.buffer as ArrayBuffer) : content.slice();
-  const worker = new Worker(new URL("./pdf-worker.mjs", import.meta.url), {
+  const worker = new Worker(workerEntry("pdf-worker", import.meta.url), {
     execArgv: [],
     workerData: { data } satisfies PdfWorkerInput,
     transferList: [data.buffer],
@@ -126,6 +125,8 @@ class ProgressRelay {
 }
 
 export async function extractDocx(content: Uint8Array): Promise<Section[]> {
+  // Loaded on the first DOCX, not at start: most instances never see one.
+  const { default: mammoth } = await import("mammoth");
   let value: string;
   try {
     ({ value } = await mammoth.extractRawText({ buffer: Buffer.from(content) }));

@@ -1,6 +1,4 @@
 import { createRequire } from "node:module";
-import { Readability } from "@mozilla/readability";
-import { parseHTML } from "linkedom";
 import { OutboundRequestError, safeFetch } from "../../../net/safe-fetch.ts";
 import type { ExtractProgress, Section } from "./extract.ts";
 import { IngestionFailure } from "./failure.ts";
@@ -33,6 +31,7 @@ export async function readWebsite(
   source: WebsiteSource,
   options: { allowList: readonly string[]; signal: AbortSignal; onProgress: ExtractProgress },
 ): Promise<Section[]> {
+  const html = await loadHtmlTools();
   const robotsByOrigin = new Map<string, Robots>();
   const fetchOptions = {
     allowList: options.allowList,
@@ -86,7 +85,7 @@ export async function readWebsite(
     if (!(response.headers.get("content-type") ?? "").includes("html")) {
       return { section: { source: finalUrl.href, text: body }, links: [] };
     }
-    return readHtml(body, finalUrl);
+    return readHtml(body, finalUrl, html);
   };
 
   const sections: Section[] = [];
@@ -137,7 +136,20 @@ export async function readWebsite(
   return sections;
 }
 
-function readHtml(html: string, url: URL): { section: Section; links: URL[] } {
+/** The HTML parser and Readability (~10 MB) are loaded by the first website read, not at start. */
+async function loadHtmlTools() {
+  const [{ parseHTML }, { Readability }] = await Promise.all([
+    import("linkedom"),
+    import("@mozilla/readability"),
+  ]);
+  return { parseHTML, Readability };
+}
+
+function readHtml(
+  html: string,
+  url: URL,
+  { parseHTML, Readability }: Awaited<ReturnType<typeof loadHtmlTools>>,
+): { section: Section; links: URL[] } {
   const { document } = parseHTML(html);
   const links: URL[] = [];
   for (const anchor of document.querySelectorAll("a[href]")) {
