@@ -11,13 +11,10 @@ import { ConversationsService } from "./modules/conversations/index.ts";
 import { createKnowledge } from "./modules/knowledge/index.ts";
 import { LeadsService } from "./modules/leads/index.ts";
 import { MessagePipeline, ReplyEngine } from "./modules/message-pipeline/index.ts";
-import {
-  EmbeddedTelephonyProvider,
-  PhoneNumberReleaseSweep,
-  PhoneNumbersService,
-} from "./modules/phone-numbers/index.ts";
+import { PhoneNumberReleaseSweep, PhoneNumbersService } from "./modules/phone-numbers/index.ts";
 import { RateLimitsService } from "./modules/rate-limits/index.ts";
 import { RepliesService } from "./modules/replies/index.ts";
+import { createTelephonyProvider } from "./modules/telephony/index.ts";
 import { VoicesService } from "./modules/voices/index.ts";
 import { WidgetService } from "./modules/widget/index.ts";
 import { safeFetchConnections } from "./net/safe-fetch.ts";
@@ -35,8 +32,9 @@ export function createServices(deps: ServiceDeps) {
   const billing = new BillingService(deps);
   const replyEngine = new ReplyEngine(deps, () => knowledgebases);
   const messagePipeline = new MessagePipeline(deps, { billing, engine: replyEngine });
-  // Numbers and their release sweep share one telephony provider.
-  const telephony = new EmbeddedTelephonyProvider(deps.db.prisma);
+  // Numbers, their release sweep and calls share one carrier; it reports call events to `calls`.
+  const telephony = createTelephonyProvider(deps, { jobs, replyEngine, events: () => calls });
+  const calls = new CallsService(deps, { carrier: telephony, billing, jobs });
   const campaigns = new CampaignsService(deps);
   const credentials = new CredentialCache(deps);
   return {
@@ -55,7 +53,8 @@ export function createServices(deps: ServiceDeps) {
     assistants: new AssistantsService(deps),
     phoneNumbers: new PhoneNumbersService(deps, telephony),
     phoneNumberReleases: new PhoneNumberReleaseSweep(deps, telephony),
-    calls: new CallsService(deps),
+    telephony,
+    calls,
     campaigns,
     leads: new LeadsService(deps, campaigns),
     billing,
