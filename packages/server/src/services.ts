@@ -14,7 +14,7 @@ import { MessagePipeline, ReplyEngine } from "./modules/message-pipeline/index.t
 import { PhoneNumberReleaseSweep, PhoneNumbersService } from "./modules/phone-numbers/index.ts";
 import { RateLimitsService } from "./modules/rate-limits/index.ts";
 import { RepliesService } from "./modules/replies/index.ts";
-import { createTelephonyProvider } from "./modules/telephony/index.ts";
+import { createTelephony } from "./modules/telephony/index.ts";
 import { VoicesService } from "./modules/voices/index.ts";
 import { WidgetService } from "./modules/widget/index.ts";
 import { safeFetchConnections } from "./net/safe-fetch.ts";
@@ -33,7 +33,11 @@ export function createServices(deps: ServiceDeps) {
   const replyEngine = new ReplyEngine(deps, () => knowledgebases);
   const messagePipeline = new MessagePipeline(deps, { billing, engine: replyEngine });
   // Numbers, their release sweep and calls share one carrier; it reports call events to `calls`.
-  const telephony = createTelephonyProvider(deps, { jobs, replyEngine, events: () => calls });
+  const { provider: telephony, twilioWebhooks } = createTelephony(deps, {
+    jobs,
+    replyEngine,
+    desk: () => calls,
+  });
   const calls = new CallsService(deps, { carrier: telephony, billing, jobs });
   const campaigns = new CampaignsService(deps);
   const credentials = new CredentialCache(deps);
@@ -54,6 +58,7 @@ export function createServices(deps: ServiceDeps) {
     phoneNumbers: new PhoneNumbersService(deps, telephony),
     phoneNumberReleases: new PhoneNumberReleaseSweep(deps, telephony),
     telephony,
+    twilioWebhooks,
     calls,
     campaigns,
     leads: new LeadsService(deps, campaigns),

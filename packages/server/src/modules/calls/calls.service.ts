@@ -14,7 +14,13 @@ import { parseInput } from "../../validation.ts";
 import type { BillingService } from "../billing/index.ts";
 import { type PageRequest, paginate } from "../common/pagination.ts";
 import { e164PhoneNumber } from "../phone-numbers/e164.ts";
-import type { CallCarrier, CallEventSink, ProviderCallEvent, TranscriptLine } from "../telephony/provider.ts";
+import type {
+  CallCarrier,
+  CallDesk,
+  InboundDecision,
+  ProviderCallEvent,
+  TranscriptLine,
+} from "../telephony/provider.ts";
 import { transcriptLineText } from "../telephony/transcript.ts";
 import {
   ACTIVE_DB_STATUSES,
@@ -29,6 +35,13 @@ import {
 import { nextDay, startOfLocalDay } from "./local-dates.ts";
 
 const TICK_TASK = "calls:tick";
+
+/** What a refused inbound caller hears. */
+export const INBOUND_REFUSALS = {
+  unavailable: "Sorry, this number cannot take your call right now. Goodbye.",
+  busy: "Sorry, all our lines are busy. Please call again later. Goodbye.",
+  unknownNumber: "Sorry, this number is not in service. Goodbye.",
+} as const;
 
 /** What the assistant says when Voxgate ends a call itself. */
 export const FAREWELLS = {
@@ -148,7 +161,7 @@ export interface CallProgress {
   totalCost?: string;
 }
 
-export class CallsService implements CallEventSink {
+export class CallsService implements CallDesk {
   private readonly finishedListeners: CallFinishedListener[] = [];
 
   constructor(
@@ -235,6 +248,7 @@ export class CallsService implements CallEventSink {
         callId: call.id,
         from: from.phoneNumber,
         to: input.to,
+        record: assistant.record,
       });
       // A fast carrier's first event may already have moved the call: only the id is written here.
       return await prisma.call.update({ where: { id: call.id }, data: { providerCallId } });
@@ -292,7 +306,7 @@ export class CallsService implements CallEventSink {
       return;
     }
     const from = toApiStatus(call.status);
-    let status = event.status;
+    let status = event.status ?? from;
     if (call.requestedEnd && ANSWERED_ENDINGS.includes(status)) status = toApiStatus(call.requestedEnd);
     const details = progressOf(event, call);
     if (status === from || isFinal(from)) {
@@ -325,6 +339,101 @@ export class CallsService implements CallEventSink {
     await this.tryTransition(call, status, details);
   }
 
+  /**
+   * A call arriving on one of the numbers: recorded `inbound` and answered by the number's
+   * assistant when the account has room for another call and money for its first minute
+   * (reserved); otherwise recorded `failed` with the reason and refused with a short spoken
+   * message. A call to a number no account holds is refused without a record. A repeated delivery
+   * of the same carrier call gets the decision made the first time.
+   */
+  async receiveInbound(request: {
+    carrier: string;
+    providerCallId: string;
+    to: string;
+    from: string;
+  }): Promise<InboundDecision> {
+    const prisma = this.deps.db.prisma;
+    const known = await prisma.call.findUnique({ where: { providerCallId: request.providerCallId } });
+    if (known) {
+      return known.status === "failed" && !known.startedAt
+        ? { accepted: false, callId: known.id, refusal: INBOUND_REFUSALS.unavailable }
+        : { accepted: true, callId: known.id };
+    }
+    const number = await prisma.phoneNumber.findFirst({
+      where: { phoneNumber: request.to, releasedAt: null, kind: { not: "caller_id" } },
+      orderBy: { id: "asc" },
+    });
+    if (!number) {
+      this.deps.logger.warn("inbound call to a number no account holds", { to: request.to });
+      return { accepted: false, callId: null, refusal: INBOUND_REFUSALS.unknownNumber };
+    }
+    const accountId = number.accountId;
+    const assistant = await prisma.assistant.findFirst({
+      where: { accountId, phoneNumberId: number.id, deletedAt: null },
+      orderBy: { id: "asc" },
+    });
+    const { maxConcurrentCalls, pricePerMinute } = this.deps.config.telephony;
+    const record = {
+      accountId,
+      assistantId: assistant?.id ?? null,
+      phoneNumberId: number.id,
+      type: "inbound" as const,
+      assistantName: assistant?.name ?? "",
+      assistantPhoneNumber: number.phoneNumber,
+      clientPhoneNumber: request.from,
+      providerName: request.carrier,
+      providerCallId: request.providerCallId,
+      maxDuration: assistant?.maxDuration ?? 0,
+    };
+    let refusal: { reason: string; words: string } | null = assistant
+      ? null
+      : { reason: "The number has no inbound assistant.", words: INBOUND_REFUSALS.unavailable };
+    let call: Call | null = null;
+    if (!refusal) {
+      try {
+        call = await prisma.$transaction(async (tx) => {
+          await tx.$queryRaw`SELECT "id" FROM "accounts" WHERE "id" = ${accountId}::integer FOR UPDATE`;
+          const running = await tx.call.count({
+            where: { accountId, type: { not: "web" }, status: { in: [...ACTIVE_DB_STATUSES] } },
+          });
+          if (running >= maxConcurrentCalls) throw new ConcurrentCallsLimitError(maxConcurrentCalls);
+          const created = await tx.call.create({ data: record });
+          await this.telephony.billing.reserveCallStart(tx, {
+            accountId,
+            callId: created.id,
+            amount: pricePerMinute,
+          });
+          return created;
+        });
+      } catch (error) {
+        if (error instanceof ConcurrentCallsLimitError) {
+          refusal = { reason: "Too many calls were running.", words: INBOUND_REFUSALS.busy };
+        } else if (error instanceof AppError && error.code === "INSUFFICIENT_BALANCE") {
+          refusal = {
+            reason: "The account had no balance for the call.",
+            words: INBOUND_REFUSALS.unavailable,
+          };
+        } else throw error;
+      }
+    }
+    if (refusal || !call) {
+      const refused = await prisma.call.create({ data: { ...record, endReason: refusal!.reason } });
+      await this.publish(refused, null);
+      const failed = await this.transition(refused.id, "failed");
+      this.deps.logger.info("inbound call refused", {
+        accountId,
+        callId: failed.id,
+        reason: refusal!.reason,
+      });
+      return { accepted: false, callId: failed.id, refusal: refusal!.words };
+    }
+    await this.publish(call, null);
+    // The carrier connects the call as soon as it is answered with the media stream.
+    await this.transition(call.id, "in-progress");
+    this.deps.logger.info("inbound call answered", { accountId, callId: call.id });
+    return { accepted: true, callId: call.id };
+  }
+
   /** One line of a running call's conversation, appended to its transcript. */
   async transcriptLine(callId: number, line: TranscriptLine): Promise<void> {
     const text = transcriptLineText(line);
@@ -351,7 +460,10 @@ export class CallsService implements CallEventSink {
       where: { id: call.id, requestedEnd: null, status: { in: [...ACTIVE_DB_STATUSES] } },
       data: { requestedEnd: toDbStatus(as), endReason: reason },
     });
-    await this.telephony.carrier.hangUp({ callId: call.id, providerCallId: call.providerCallId }, farewell);
+    await this.telephony.carrier.hangUp(
+      { callId: call.id, providerCallId: call.providerCallId, answered: call.status === "in_progress" },
+      farewell,
+    );
     this.deps.logger.info("call hang-up requested", { callId: call.id, as, reason });
     return prisma.call.findUniqueOrThrow({ where: { id: call.id } });
   }
@@ -447,12 +559,14 @@ export class CallsService implements CallEventSink {
    */
   private async afterTransition(call: Call) {
     const status = toApiStatus(call.status);
-    if (call.type !== "web" && status === "in-progress") {
+    // Only calls a carrier carries are billed by the minute (a web call is paid for by its messages).
+    const carried = call.providerName !== "";
+    if (carried && status === "in-progress") {
       await this.telephony.billing.settleCallStart(call.id);
       await this.scheduleTick(call, call.maxDuration > 0 ? Math.min(60, call.maxDuration) : 60);
     }
     if (!isFinal(status)) return;
-    if (call.type !== "web") {
+    if (carried) {
       if (call.startedAt) await this.chargeMinutes(call, minutesStarted(call.duration), "waive");
       else await this.telephony.billing.refundCallStart(call.id, "the call was not answered");
     }
@@ -522,7 +636,7 @@ export class CallsService implements CallEventSink {
       throw new InvalidCallTransitionError(from, status, CALL_TRANSITIONS[from]);
     const ending = isFinal(status);
     const startedAt = status === "in-progress" ? now : call.startedAt;
-    const speed = call.type === "web" ? 1 : this.deps.config.telephony.clockSpeed;
+    const speed = call.providerName === "" ? 1 : this.deps.config.telephony.clockSpeed;
     const data: Prisma.CallUpdateManyMutationInput = {
       ...progress,
       // A reason given earlier (Voxgate's own hang-up) is kept over the carrier's.
@@ -631,7 +745,9 @@ export const minutesStarted = (seconds: number) => Math.floor(Math.max(0, second
 function progressOf(event: ProviderCallEvent, call: Call): CallProgress {
   return {
     ...(event.answeredBy && !call.answeredBy ? { answeredBy: event.answeredBy } : {}),
-    ...(event.duration !== undefined && isFinal(event.status) ? { duration: event.duration } : {}),
+    ...(event.duration !== undefined && event.status && isFinal(event.status)
+      ? { duration: event.duration }
+      : {}),
     ...(event.carrierCost !== undefined ? { carrierCost: event.carrierCost } : {}),
     ...(event.recordingUrl ? { recordingUrl: event.recordingUrl } : {}),
     ...(event.reason && !call.endReason ? { endReason: event.reason } : {}),

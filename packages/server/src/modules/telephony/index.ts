@@ -3,11 +3,13 @@
  * (the embedded default) and Twilio. The voice engine plugs in at `MediaStreamHandler`.
  */
 
-export { createTelephonyProvider } from "./create-provider.ts";
+export { createTelephony } from "./create-provider.ts";
 export { EmbeddedNumbers } from "./embedded-numbers.ts";
 export type {
   CallCarrier,
+  CallDesk,
   CallEventSink,
+  InboundDecision,
   MediaStream,
   MediaStreamHandler,
   NumberProvider,
@@ -19,3 +21,10 @@ export type {
 export { SCRIPTED_CALLEE_LINES, SimulatedCallee } from "./simulated/callee.ts";
 export { SIMULATED_TIMING, SimulatedTelephonyProvider } from "./simulated/simulated-provider.ts";
 export { SIMULATED_TEST_NUMBERS, type SimulatedOutcome, simulatedOutcome } from "./simulated/test-numbers.ts";
+export { CarrierError, TWILIO_PATHS, TwilioTelephonyProvider } from "./twilio/twilio-provider.ts";
+export {
+  mediaStreamUrl,
+  type TwilioAnswer,
+  type TwilioParams,
+  TwilioWebhooks,
+} from "./twilio/twilio-webhooks.ts";

@@ -30,12 +30,22 @@ export interface CallCarrier {
    * Resolves once the carrier accepted the call, with its id for the call; rejects (a typed
    * UPSTREAM_FAILED error) when it refused. Progress then arrives as `ProviderCallEvent`s.
    */
-  placeCall(request: { callId: number; from: string; to: string }): Promise<{ providerCallId: string }>;
+  placeCall(request: {
+    callId: number;
+    from: string;
+    to: string;
+    /** Record the call (the assistant's `record` setting); the recording URL arrives as an event. */
+    record?: boolean;
+  }): Promise<{ providerCallId: string }>;
   /**
-   * Ends the call. With `farewell`, the callee hears it before the line drops. The carrier's own
-   * end event follows (the calls service records it); safe to repeat and on an ended call.
+   * Ends the call (`answered`: it is in progress; otherwise it is cancelled while it rings). With
+   * `farewell`, the callee hears it before the line drops. The carrier's own end event follows (the
+   * calls service records it); safe to repeat and on an ended call.
    */
-  hangUp(call: { callId: number; providerCallId: string | null }, farewell?: string): Promise<void>;
+  hangUp(
+    call: { callId: number; providerCallId: string | null; answered?: boolean },
+    farewell?: string,
+  ): Promise<void>;
 }
 
 /** A carrier: numbers and calls. */
@@ -49,7 +59,8 @@ export interface ProviderCallEvent {
   /** Set when the carrier knows Voxgate's id (the simulation); otherwise found by `providerCallId`. */
   callId?: number;
   providerCallId?: string;
-  status: ApiCallStatus;
+  /** Absent when the event only adds details (a recording, the carrier's price). */
+  status?: ApiCallStatus;
   /** "human" or "machine" once the carrier can tell who answered. */
   answeredBy?: string;
   /** Seconds from answer to end as the carrier counted them. */
@@ -71,6 +82,22 @@ export interface TranscriptLine {
 export interface CallEventSink {
   callEvent(event: ProviderCallEvent): Promise<void>;
   transcriptLine(callId: number, line: TranscriptLine): Promise<void>;
+}
+
+/** How an incoming call is answered: connected to its assistant, or refused with a spoken reason. */
+export type InboundDecision =
+  | { accepted: true; callId: number }
+  | { accepted: false; callId: number | null; refusal: string };
+
+/** The calls service as a carrier's webhooks see it. */
+export interface CallDesk extends CallEventSink {
+  /** A call arrives on one of Voxgate's numbers; repeated deliveries of one call get one decision. */
+  receiveInbound(request: {
+    carrier: string;
+    providerCallId: string;
+    to: string;
+    from: string;
+  }): Promise<InboundDecision>;
 }
 
 /**
