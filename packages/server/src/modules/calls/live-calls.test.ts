@@ -234,4 +234,59 @@ describe("outbound calls on the simulated carrier", () => {
     );
     await Promise.all(placed.map((attempt) => finalCall(attempt.data!.startCall.id)));
   });
+
+  it("places a call over REST (POST /api/user/make_call, an extension of the spec)", async () => {
+    const created = await t.rest<{ message: string; data: Record<string, unknown> }>(
+      "POST",
+      "/api/user/make_call",
+      {
+        token: owner.apiKey,
+        body: {
+          assistant_id: assistant.id,
+          phone_number: TEST_NUMBERS.answered,
+          variables: { customer_name: "Ada" },
+        },
+      },
+    );
+    expect(created.status).toBe(201);
+    expect(created.body.data).toMatchObject({
+      type: "outbound",
+      status: "initiated",
+      client_phone_number: TEST_NUMBERS.answered,
+      variables: { customer_name: "Ada" },
+      total_cost: 0,
+    });
+    const call = await finalCall(created.body.data.id as number);
+    const listed = await t.rest<{ data: Record<string, unknown>[] }>(
+      "GET",
+      `/api/user/calls?status=completed`,
+      {
+        token: owner.apiKey,
+      },
+    );
+    expect(listed.body.data.find((item) => item.id === call.id)).toMatchObject({
+      status: "completed",
+      answered_by: "human",
+      duration: call.duration,
+      total_cost: Number(call.totalCost),
+    });
+
+    const invalid = await t.rest<{ errors: Record<string, string[]> }>("POST", "/api/user/make_call", {
+      token: owner.apiKey,
+      body: { assistant_id: assistant.id, phone_number: "12345" },
+    });
+    expect(invalid.status).toBe(422);
+    expect(invalid.body.errors).toEqual({
+      phone_number: [
+        "The phone number field must be a valid phone number in E.164 format (e.g. +14155550123).",
+      ],
+    });
+    const missing = await t.rest<{ errors: Record<string, string[]> }>("POST", "/api/user/make_call", {
+      token: owner.apiKey,
+      body: { phone_number: TEST_NUMBERS.answered },
+    });
+    expect(missing.status).toBe(422);
+    expect(Object.keys(missing.body.errors)).toEqual(["assistant_id"]);
+    expect((await t.rest("POST", "/api/user/make_call", { body: {} })).status).toBe(401);
+  });
 });
