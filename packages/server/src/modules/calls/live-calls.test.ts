@@ -215,13 +215,16 @@ describe("outbound calls on the simulated carrier", () => {
     const refused = await startCall(broke, { assistantId: brokeAssistant.id, to: TEST_NUMBERS.answered });
     expect(refused.errors?.[0]?.extensions).toMatchObject({ code: "INSUFFICIENT_BALANCE" });
     expect(await t.app.db.prisma.call.count({ where: { accountId: broke.accountId } })).toBe(0);
+  });
 
+  it("caps the calls an account has running at once, however many arrive together", async () => {
     const busy = await t.createAccount({ balance: "100" });
     const busyNumber = await telephonyFixtures(t).addNumber(busy);
     const busyAssistant = await createAssistant(t, busy, { phoneNumberId: busyNumber.id });
+    // Calls that ring out: running while they ring, over without further work.
     const attempts = await Promise.all(
       Array.from({ length: 12 }, () =>
-        startCall(busy, { assistantId: busyAssistant.id, to: TEST_NUMBERS.staysOn }),
+        startCall(busy, { assistantId: busyAssistant.id, to: TEST_NUMBERS.noAnswer }),
       ),
     );
     const placed = attempts.filter((attempt) => attempt.data?.startCall);
@@ -229,10 +232,12 @@ describe("outbound calls on the simulated carrier", () => {
     for (const attempt of attempts.filter((attempt) => attempt.errors)) {
       expect(attempt.errors![0]!.extensions).toMatchObject({ code: "RATE_LIMITED", limit: 8 });
     }
-    await Promise.all(
-      placed.map((attempt) => t.app.services.calls.end(busy.accountId, attempt.data!.startCall.id)),
-    );
     await Promise.all(placed.map((attempt) => finalCall(attempt.data!.startCall.id)));
+    // Once they ended, the account may call again.
+    const next = await startCall(busy, { assistantId: busyAssistant.id, to: TEST_NUMBERS.busy });
+    expect(next.data?.startCall.status).toBe("initiated");
+    await finalCall(next.data!.startCall.id);
+    expect((await balanceOf(busy)).toFixed(2)).toBe("100.00");
   });
 
   it("places a call over REST (POST /api/user/make_call, an extension of the spec)", async () => {
