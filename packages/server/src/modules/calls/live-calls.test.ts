@@ -221,10 +221,10 @@ describe("outbound calls on the simulated carrier", () => {
     const busy = await t.createAccount({ balance: "100" });
     const busyNumber = await telephonyFixtures(t).addNumber(busy);
     const busyAssistant = await createAssistant(t, busy, { phoneNumberId: busyNumber.id });
-    // Calls that ring out: running while they ring, over without further work.
+    // Calls that stay on the line until they are ended.
     const attempts = await Promise.all(
       Array.from({ length: 12 }, () =>
-        startCall(busy, { assistantId: busyAssistant.id, to: TEST_NUMBERS.noAnswer }),
+        startCall(busy, { assistantId: busyAssistant.id, to: TEST_NUMBERS.staysOn }),
       ),
     );
     const placed = attempts.filter((attempt) => attempt.data?.startCall);
@@ -232,12 +232,21 @@ describe("outbound calls on the simulated carrier", () => {
     for (const attempt of attempts.filter((attempt) => attempt.errors)) {
       expect(attempt.errors![0]!.extensions).toMatchObject({ code: "RATE_LIMITED", limit: 8 });
     }
+    await Promise.all(
+      placed.map((attempt) => t.app.services.calls.end(busy.accountId, attempt.data!.startCall.id)),
+    );
     await Promise.all(placed.map((attempt) => finalCall(attempt.data!.startCall.id)));
     // Once they ended, the account may call again.
     const next = await startCall(busy, { assistantId: busyAssistant.id, to: TEST_NUMBERS.busy });
     expect(next.data?.startCall.status).toBe("initiated");
     await finalCall(next.data!.startCall.id);
-    expect((await balanceOf(busy)).toFixed(2)).toBe("100.00");
+    const spent = await t.app.db.prisma.call.aggregate({
+      where: { accountId: busy.accountId },
+      _sum: { totalCost: true },
+    });
+    expect((await balanceOf(busy)).toFixed(2)).toBe(
+      new Prisma.Decimal(100).sub(spent._sum.totalCost!).toFixed(2),
+    );
   });
 
   it("places a call over REST (POST /api/user/make_call, an extension of the spec)", async () => {

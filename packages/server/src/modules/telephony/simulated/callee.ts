@@ -10,8 +10,6 @@ export const SCRIPTED_CALLEE_LINES = [
   "Alright, thank you. Goodbye.",
 ] as const;
 
-const STAYING_ON_LINE = "Go on, I'm listening.";
-
 const VOICEMAIL_GREETING = "Hi, you've reached my voicemail. Please leave a message after the beep.";
 
 const PERSONA_PROMPT = [
@@ -54,25 +52,19 @@ export class SimulatedCallee {
     return `${opening} Sorry we missed you; we will call you back.`;
   }
 
-  /**
-   * Turn `turn` (from 1): the callee speaks, then the assistant answers unless the callee hung up.
-   * A callee who `staysOn` never hangs up: the call goes on until Voxgate ends it.
-   */
+  /** Turn `turn` (from 1): the callee speaks, then the assistant answers unless the callee hung up. */
   async exchange(
     callId: number,
     turn: number,
-    staysOn = false,
   ): Promise<{ customer: string; assistant: string | null; finished: boolean }> {
     const call = await this.load(callId);
-    const finished = !staysOn && turn >= SCRIPTED_CALLEE_LINES.length;
+    const finished = turn >= SCRIPTED_CALLEE_LINES.length;
     if (!call?.assistant) return { customer: SCRIPTED_CALLEE_LINES.at(-1)!, assistant: null, finished: true };
     const lines = parseTranscript(call.transcript);
     const variables = primitives(call.variables);
     const customer = this.engine.modelConfigured
       ? await this.personaLine(call.accountId, lines, variables, finished)
-      : staysOn
-        ? STAYING_ON_LINE
-        : SCRIPTED_CALLEE_LINES[Math.min(turn, SCRIPTED_CALLEE_LINES.length) - 1]!;
+      : SCRIPTED_CALLEE_LINES[Math.min(turn, SCRIPTED_CALLEE_LINES.length) - 1]!;
     if (finished) return { customer, assistant: null, finished };
     const history = [
       ...lines.map((line) => ({

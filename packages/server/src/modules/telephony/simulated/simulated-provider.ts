@@ -109,7 +109,9 @@ export class SimulatedTelephonyProvider extends EmbeddedNumbers implements Telep
           return;
         }
         await this.say(callId, "assistant", await this.callee.assistantOpening(callId));
-        await this.schedule(callId, { step: "turn", turn: 1 }, SIMULATED_TIMING.turn);
+        // Someone who stays on the line says nothing more: the call runs until Voxgate ends it.
+        if (outcome !== "stays-on")
+          await this.schedule(callId, { step: "turn", turn: 1 }, SIMULATED_TIMING.turn);
         return;
       }
       case "voicemail-message":
@@ -117,7 +119,7 @@ export class SimulatedTelephonyProvider extends EmbeddedNumbers implements Telep
         await report({ status: "ended_by_assistant", reason: "Voicemail message left." });
         return;
       case "turn": {
-        const exchange = await this.callee.exchange(callId, step.turn, outcome === "stays-on");
+        const exchange = await this.callee.exchange(callId, step.turn);
         await this.say(callId, "customer", exchange.customer);
         if (exchange.assistant) await this.say(callId, "assistant", exchange.assistant);
         if (exchange.finished) await report({ status: "completed" });

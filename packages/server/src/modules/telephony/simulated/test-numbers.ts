@@ -11,7 +11,7 @@ export const SIMULATED_TEST_NUMBERS: Readonly<Record<string, SimulatedOutcome>> 
   "5550102": "busy",
   "5550103": "failed",
   "5550104": "voicemail",
-  /** A person who keeps talking until Voxgate hangs up (max duration, balance, endCall). */
+  /** A person who answers and stays on the line, silent, until Voxgate hangs up (max duration, balance, endCall). */
   "5550105": "stays-on",
 };
 

@@ -111,6 +111,32 @@ describe("numbers through Twilio", () => {
   });
 });
 
+describe("releasing numbers through Twilio", () => {
+  it("releases a dedicated number on Twilio when its period ends, and removes a caller ID at once", async () => {
+    const dedicated = await telephonyFixtures(t).addNumber(owner);
+    const outcome = await t.app.services.phoneNumbers.release(owner.accountId, dedicated.id);
+    expect(outcome.releasedNow).toBe(false);
+    const deletePath = `/IncomingPhoneNumbers/${dedicated.providerRef}.json`;
+    expect(fake.requests.some((request) => request.resource === deletePath)).toBe(false);
+    await t.app.services.phoneNumberReleases.sweep(new Date(outcome.releasesAt!.getTime() + 1000));
+    expect(fake.requests.filter((request) => request.resource === deletePath)).toMatchObject([
+      { method: "DELETE" },
+    ]);
+
+    const callerId = await telephonyFixtures(t).addNumber(owner, { kind: "caller_id" });
+    expect(fake.requests.at(-1)).toMatchObject({
+      method: "POST",
+      resource: "/OutgoingCallerIds.json",
+      params: { PhoneNumber: callerId.phoneNumber },
+    });
+    await t.app.services.phoneNumbers.release(owner.accountId, callerId.id);
+    const [list, remove] = fake.requests.slice(-2);
+    expect(list).toMatchObject({ method: "GET", params: { PhoneNumber: callerId.phoneNumber } });
+    expect(remove).toMatchObject({ method: "DELETE" });
+    expect(remove!.resource).toMatch(/^\/OutgoingCallerIds\/PN[0-9a-f]{32}\.json$/);
+  });
+});
+
 describe("outbound calls through Twilio", () => {
   it("creates the call through the REST API with a status callback for every transition", async () => {
     const to = uniqueUsNumber();
