@@ -198,20 +198,21 @@ export class BillingService {
 
   /**
    * Charges minute `minute` of a running call, exactly once however often it is asked (a repeated
-   * provider callback, a timer and the end of the call racing): the call's row is locked while the
-   * ledger is checked, and the unique (callId, callMinute) index backs that up. Never overdraws.
+   * provider callback, a timer and the end of the call racing, two instances): one statement debits
+   * the balance (never below zero) and writes the entry unless the minute is already in the ledger,
+   * and the unique (callId, callMinute) index makes a concurrent duplicate fail as a whole, debit
+   * included; that failure is then read as "already charged".
    */
   async chargeCallMinute(charge: CallMinuteCharge): Promise<CallMinuteOutcome> {
-    const outcome = await this.deps.db.prisma.$transaction(async (tx) => {
-      await tx.$queryRaw`SELECT "id" FROM "calls" WHERE "id" = ${charge.callId}::integer FOR UPDATE`;
-      const [existing] = await tx.$queryRaw<{ id: number }[]>`
-        SELECT "id" FROM "ledger_entries"
-        WHERE "callId" = ${charge.callId}::integer AND "callMinute" = ${charge.minute}::integer`;
-      if (existing) return "already-charged" as const;
-      const [entry] = await tx.$queryRaw<{ id: number }[]>`
+    const prisma = this.deps.db.prisma;
+    let entry: { id: number } | undefined;
+    try {
+      [entry] = await prisma.$queryRaw<{ id: number }[]>`
         WITH debited AS (
           UPDATE "accounts" SET "balance" = "balance" - ${charge.amount}::numeric, "updatedAt" = now()
           WHERE "id" = ${charge.accountId} AND "balance" >= ${charge.amount}::numeric
+            AND NOT EXISTS (SELECT 1 FROM "ledger_entries"
+                            WHERE "callId" = ${charge.callId}::integer AND "callMinute" = ${charge.minute}::integer)
           RETURNING "balance")
         INSERT INTO "ledger_entries"
           ("accountId", "kind", "amount", "balanceAfter", "description", "callId", "callMinute")
@@ -220,12 +221,22 @@ export class BillingService {
                ${charge.minute}::integer
         FROM debited
         RETURNING "id"`;
-      return entry ? ("charged" as const) : ("insufficient-balance" as const);
-    });
-    if (outcome === "charged") {
-      this.deps.pubsub.publish("account:balance", charge.accountId, { accountId: charge.accountId });
+    } catch (error) {
+      if (!(await this.minuteCharged(charge))) throw error;
+      return "already-charged";
     }
-    return outcome;
+    if (entry) {
+      this.deps.pubsub.publish("account:balance", charge.accountId, { accountId: charge.accountId });
+      return "charged";
+    }
+    return (await this.minuteCharged(charge)) ? "already-charged" : "insufficient-balance";
+  }
+
+  private async minuteCharged(charge: CallMinuteCharge): Promise<boolean> {
+    const count = await this.deps.db.prisma.ledgerEntry.count({
+      where: { callId: charge.callId, callMinute: charge.minute },
+    });
+    return count > 0;
   }
 
   /** What a call cost its account so far: its minute charges less their refunds. */
