@@ -169,6 +169,35 @@ describe("outbound calls on the simulated carrier", () => {
     expect((await balanceOf(poor)).toFixed(2)).toBe("0.05");
   });
 
+  it("charges a call minute once however many ask for it at once, and never past the balance", async () => {
+    const response = await startCall(owner, { assistantId: assistant.id, to: TEST_NUMBERS.busy });
+    const callId = response.data!.startCall.id;
+    await finalCall(callId);
+    const before = await balanceOf(owner);
+    const outcomes = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        t.app.services.billing.chargeCallMinute({
+          accountId: owner.accountId,
+          callId,
+          minute: 7,
+          amount: PRICE,
+        }),
+      ),
+    );
+    expect(outcomes.filter((outcome) => outcome === "charged")).toHaveLength(1);
+    expect(outcomes.filter((outcome) => outcome === "already-charged")).toHaveLength(9);
+    expect((await balanceOf(owner)).toFixed(2)).toBe(before.sub(PRICE).toFixed(2));
+    expect(
+      await t.app.services.billing.chargeCallMinute({
+        accountId: owner.accountId,
+        callId,
+        minute: 8,
+        amount: "1000000",
+      }),
+    ).toBe("insufficient-balance");
+    expect((await balanceOf(owner)).toFixed(2)).toBe(before.sub(PRICE).toFixed(2));
+  });
+
   it("ends a call on request through the carrier", async () => {
     const response = await startCall(owner, { assistantId: assistant.id, to: TEST_NUMBERS.staysOn });
     const id = response.data!.startCall.id;
