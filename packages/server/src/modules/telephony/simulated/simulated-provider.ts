@@ -59,22 +59,25 @@ export class SimulatedTelephonyProvider extends EmbeddedNumbers implements Telep
     await this.schedule(call.callId, { step: "hang-up", farewell: farewell ?? null }, 0);
   }
 
+  /**
+   * A call has one pending progress step (each replaces the last) and, once Voxgate hangs up, one
+   * hang-up under a key of its own, so that a step running meanwhile cannot replace it.
+   */
   private async schedule(callId: number, step: Step, callSeconds: number) {
     const delayMs = (callSeconds * 1000) / this.deps.config.telephony.clockSpeed;
-    await this.jobs.enqueue(
-      STEP_TASK,
-      { callId, ...step },
-      { key: `simulated-call:${callId}`, runAt: new Date(Date.now() + delayMs) },
-    );
+    const key = step.step === "hang-up" ? `simulated-hang-up:${callId}` : `simulated-call:${callId}`;
+    await this.jobs.enqueue(STEP_TASK, { callId, ...step }, { key, runAt: new Date(Date.now() + delayMs) });
   }
 
   private async run(callId: number, step: Step) {
     const call = await this.deps.db.prisma.call.findUnique({
       where: { id: callId },
-      select: { clientPhoneNumber: true, status: true },
+      select: { clientPhoneNumber: true, status: true, requestedEnd: true },
     });
-    // A step left over from before a hang-up (or a repeated job) has nothing to do.
+    // A step of an ended call (or a repeated job) has nothing to do; once Voxgate asked to hang
+    // up, only the hang-up moves the call.
     if (!call || isFinal(toApiStatus(call.status))) return;
+    if (call.requestedEnd && step.step !== "hang-up") return;
     const outcome = simulatedOutcome(call.clientPhoneNumber);
     const report = (event: Omit<ProviderCallEvent, "callId">) =>
       this.events().callEvent({ callId, ...event });
