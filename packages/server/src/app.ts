@@ -9,6 +9,7 @@ import { createHealth, type Phase } from "./http/health.ts";
 import { createRestHandler } from "./http/rest.ts";
 import { answerRequests, closeServer, createNodeServer, listen } from "./http/server.ts";
 import { createStaticFiles, notFound } from "./http/static.ts";
+import { createTwilioRoutes } from "./http/twilio.ts";
 import { attachWebSocket } from "./http/websocket.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { createEventBus, type PubSub } from "./pubsub.ts";
@@ -63,11 +64,16 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const rest = createRestHandler(graphql.yoga, { config, logger });
   const health = createHealth({ db, pingRedis: events.ping, phase: () => phase });
   const staticFiles = createStaticFiles(config);
+  const twilio = createTwilioRoutes({ config, webhooks: services.twilioWebhooks, logger });
   const route = async (request: Request, meta: RequestMeta): Promise<Response> => {
     const url = new URL(request.url);
     if (url.pathname === "/graphql") return graphql.handle(request, meta);
     return (
-      (await rest(request, meta)) ?? (await health(url)) ?? (await staticFiles(request, url)) ?? notFound()
+      (await rest(request, meta)) ??
+      (await twilio(request, url)) ??
+      (await health(url)) ??
+      (await staticFiles(request, url)) ??
+      notFound()
     );
   };
   const answer = answerRequests(route, logger);
@@ -75,7 +81,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const trustedProxies = new TrustedProxies(config.trustedProxies);
   const server = createNodeServer(answer, trustedProxies);
   const webSocket = attachWebSocket(server, graphql.yoga, { services, trustedProxies, logger });
-  const backgroundServices = Object.values(services as Record<string, object>).filter(hasLifecycle);
+  const backgroundServices = Object.values(services as Record<string, object | null>)
+    .filter((service) => service !== null)
+    .filter(hasLifecycle);
 
   return {
     config,

@@ -85,3 +85,29 @@ it("validates the trusted proxies list", () => {
     /^VOXGATE_TRUSTED_PROXIES: must be/,
   );
 });
+
+it("picks the carrier: simulated by default; Twilio needs its credentials and a real clock", () => {
+  expect(loadConfig({}).telephony).toMatchObject({
+    provider: "simulated",
+    pricePerMinute: "0.10",
+    maxConcurrentCalls: 10,
+    clockSpeed: 1,
+    twilio: null,
+  });
+  const problems = problemsOf({ VOXGATE_TELEPHONY: "twilio", VOXGATE_CALL_CLOCK_SPEED: "10" });
+  for (const name of ["TWILIO_ACCOUNT_SID", "TWILIO_AUTH_TOKEN", "VOXGATE_CALL_CLOCK_SPEED"]) {
+    expect(problems.some((problem) => problem.startsWith(`${name}:`))).toBe(true);
+  }
+  expect(problemsOf({ TWILIO_ACCOUNT_SID: "not-a-sid" })[0]).toMatch(/^TWILIO_ACCOUNT_SID:/);
+  const twilio = loadConfig({
+    VOXGATE_TELEPHONY: "twilio",
+    TWILIO_ACCOUNT_SID: `AC${"a".repeat(32)}`,
+    TWILIO_AUTH_TOKEN: "secret",
+    TWILIO_API_BASE_URL: "http://127.0.0.1:9999/",
+  }).telephony;
+  expect(twilio.twilio).toEqual({
+    accountSid: `AC${"a".repeat(32)}`,
+    authToken: "secret",
+    apiBaseUrl: "http://127.0.0.1:9999",
+  });
+});

@@ -11,13 +11,10 @@ import { ConversationsService } from "./modules/conversations/index.ts";
 import { createKnowledge } from "./modules/knowledge/index.ts";
 import { LeadsService } from "./modules/leads/index.ts";
 import { MessagePipeline, ReplyEngine } from "./modules/message-pipeline/index.ts";
-import {
-  EmbeddedTelephonyProvider,
-  PhoneNumberReleaseSweep,
-  PhoneNumbersService,
-} from "./modules/phone-numbers/index.ts";
+import { PhoneNumberReleaseSweep, PhoneNumbersService } from "./modules/phone-numbers/index.ts";
 import { RateLimitsService } from "./modules/rate-limits/index.ts";
 import { RepliesService } from "./modules/replies/index.ts";
+import { createTelephony } from "./modules/telephony/index.ts";
 import { VoicesService } from "./modules/voices/index.ts";
 import { WidgetService } from "./modules/widget/index.ts";
 import { safeFetchConnections } from "./net/safe-fetch.ts";
@@ -36,8 +33,13 @@ export function createServices(deps: ServiceDeps) {
   const replyEngine = new ReplyEngine(deps, () => knowledgebases);
   const replySettings = new ReplySettingsCache(deps);
   const messagePipeline = new MessagePipeline(deps, { billing, engine: replyEngine, replySettings });
-  // Numbers and their release sweep share one telephony provider.
-  const telephony = new EmbeddedTelephonyProvider(deps.db.prisma);
+  // Numbers, their release sweep and calls share one carrier; it reports call events to `calls`.
+  const { provider: telephony, twilioWebhooks } = createTelephony(deps, {
+    jobs,
+    replyEngine,
+    desk: () => calls,
+  });
+  const calls = new CallsService(deps, { carrier: telephony, billing, jobs });
   const campaigns = new CampaignsService(deps);
   const credentials = new CredentialCache(deps);
   return {
@@ -57,7 +59,9 @@ export function createServices(deps: ServiceDeps) {
     assistants: new AssistantsService(deps, { replySettings }),
     phoneNumbers: new PhoneNumbersService(deps, telephony),
     phoneNumberReleases: new PhoneNumberReleaseSweep(deps, telephony),
-    calls: new CallsService(deps),
+    telephony,
+    twilioWebhooks,
+    calls,
     campaigns,
     leads: new LeadsService(deps, campaigns),
     billing,

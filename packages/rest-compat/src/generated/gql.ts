@@ -23,7 +23,9 @@ type Documents = {
     "\n      query RestAssistants($page: Int, $perPage: Int) {\n        assistants(page: $page, perPage: $perPage) {\n          items { ...RestAssistant }\n          pageInfo { total currentPage perPage lastPage }\n        }\n      }\n    ": typeof types.RestAssistantsDocument,
     "\n      mutation RestLogin($input: LoginInput!) {\n        login(input: $input) { token tokenType expiresAt viewer { id name email } }\n      }\n    ": typeof types.RestLoginDocument,
     "\n      mutation RestLogout { logout { revoked } }\n    ": typeof types.RestLogoutDocument,
-    "\n      query RestCalls($page: Int, $perPage: Int, $filter: CallFilter) {\n        calls(page: $page, perPage: $perPage, filter: $filter) {\n          items {\n            id assistantName campaignName type duration assistantPhoneNumber clientPhoneNumber status\n            transcript variables evaluation webhookResponse carrierCost totalCost answeredBy recordingUrl\n            createdAt updatedAt\n          }\n          pageInfo { total currentPage perPage lastPage }\n        }\n      }\n    ": typeof types.RestCallsDocument,
+    "\n  fragment RestCallFields on Call {\n    id assistantName campaignName type duration assistantPhoneNumber clientPhoneNumber status\n    transcript variables evaluation webhookResponse carrierCost totalCost answeredBy recordingUrl\n    createdAt updatedAt\n  }\n": typeof types.RestCallFieldsFragmentDoc,
+    "\n      query RestCalls($page: Int, $perPage: Int, $filter: CallFilter) {\n        calls(page: $page, perPage: $perPage, filter: $filter) {\n          items { ...RestCallFields }\n          pageInfo { total currentPage perPage lastPage }\n        }\n      }\n    ": typeof types.RestCallsDocument,
+    "\n      mutation RestMakeCall($input: StartCallInput!) { startCall(input: $input) { ...RestCallFields } }\n    ": typeof types.RestMakeCallDocument,
     "\n  fragment RestFunctionCall on FunctionCall { name arguments result error durationMs }\n": typeof types.RestFunctionCallFragmentDoc,
     "\n  fragment RestWidgetFunctionCall on WidgetFunctionCall { name succeeded }\n": typeof types.RestWidgetFunctionCallFragmentDoc,
     "\n      query RestConversationMessages($id: ID!) {\n        widgetConversation(id: $id) {\n          id\n          messages { id role content functionCalls { ...RestWidgetFunctionCall } createdAt }\n        }\n      }\n    ": typeof types.RestConversationMessagesDocument,
@@ -54,7 +56,9 @@ const documents: Documents = {
     "\n      query RestAssistants($page: Int, $perPage: Int) {\n        assistants(page: $page, perPage: $perPage) {\n          items { ...RestAssistant }\n          pageInfo { total currentPage perPage lastPage }\n        }\n      }\n    ": types.RestAssistantsDocument,
     "\n      mutation RestLogin($input: LoginInput!) {\n        login(input: $input) { token tokenType expiresAt viewer { id name email } }\n      }\n    ": types.RestLoginDocument,
     "\n      mutation RestLogout { logout { revoked } }\n    ": types.RestLogoutDocument,
-    "\n      query RestCalls($page: Int, $perPage: Int, $filter: CallFilter) {\n        calls(page: $page, perPage: $perPage, filter: $filter) {\n          items {\n            id assistantName campaignName type duration assistantPhoneNumber clientPhoneNumber status\n            transcript variables evaluation webhookResponse carrierCost totalCost answeredBy recordingUrl\n            createdAt updatedAt\n          }\n          pageInfo { total currentPage perPage lastPage }\n        }\n      }\n    ": types.RestCallsDocument,
+    "\n  fragment RestCallFields on Call {\n    id assistantName campaignName type duration assistantPhoneNumber clientPhoneNumber status\n    transcript variables evaluation webhookResponse carrierCost totalCost answeredBy recordingUrl\n    createdAt updatedAt\n  }\n": types.RestCallFieldsFragmentDoc,
+    "\n      query RestCalls($page: Int, $perPage: Int, $filter: CallFilter) {\n        calls(page: $page, perPage: $perPage, filter: $filter) {\n          items { ...RestCallFields }\n          pageInfo { total currentPage perPage lastPage }\n        }\n      }\n    ": types.RestCallsDocument,
+    "\n      mutation RestMakeCall($input: StartCallInput!) { startCall(input: $input) { ...RestCallFields } }\n    ": types.RestMakeCallDocument,
     "\n  fragment RestFunctionCall on FunctionCall { name arguments result error durationMs }\n": types.RestFunctionCallFragmentDoc,
     "\n  fragment RestWidgetFunctionCall on WidgetFunctionCall { name succeeded }\n": types.RestWidgetFunctionCallFragmentDoc,
     "\n      query RestConversationMessages($id: ID!) {\n        widgetConversation(id: $id) {\n          id\n          messages { id role content functionCalls { ...RestWidgetFunctionCall } createdAt }\n        }\n      }\n    ": types.RestConversationMessagesDocument,
@@ -112,7 +116,15 @@ export function graphql(source: "\n      mutation RestLogout { logout { revoked 
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n      query RestCalls($page: Int, $perPage: Int, $filter: CallFilter) {\n        calls(page: $page, perPage: $perPage, filter: $filter) {\n          items {\n            id assistantName campaignName type duration assistantPhoneNumber clientPhoneNumber status\n            transcript variables evaluation webhookResponse carrierCost totalCost answeredBy recordingUrl\n            createdAt updatedAt\n          }\n          pageInfo { total currentPage perPage lastPage }\n        }\n      }\n    "): typeof import('./graphql.ts').RestCallsDocument;
+export function graphql(source: "\n  fragment RestCallFields on Call {\n    id assistantName campaignName type duration assistantPhoneNumber clientPhoneNumber status\n    transcript variables evaluation webhookResponse carrierCost totalCost answeredBy recordingUrl\n    createdAt updatedAt\n  }\n"): typeof import('./graphql.ts').RestCallFieldsFragmentDoc;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      query RestCalls($page: Int, $perPage: Int, $filter: CallFilter) {\n        calls(page: $page, perPage: $perPage, filter: $filter) {\n          items { ...RestCallFields }\n          pageInfo { total currentPage perPage lastPage }\n        }\n      }\n    "): typeof import('./graphql.ts').RestCallsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      mutation RestMakeCall($input: StartCallInput!) { startCall(input: $input) { ...RestCallFields } }\n    "): typeof import('./graphql.ts').RestMakeCallDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -183,6 +183,16 @@ export type SendWidgetMessageInput = {
   message: string;
 };
 
+export type StartCallInput = {
+  assistantId: number;
+  /** The account's number to call from; default: the assistant's number. */
+  phoneNumberId?: number | null | undefined;
+  /** The number to call, E.164 (e.g. +14155550123). */
+  to: string;
+  /** Object of context values for this call. */
+  variables?: unknown;
+};
+
 export type StartWidgetConversationInput = {
   assistantUuid: string;
   variables?: unknown;
@@ -254,6 +264,8 @@ export type RestLogoutMutationVariables = Exact<{ [key: string]: never; }>;
 
 export type RestLogoutMutation = { logout: { revoked: boolean } };
 
+export type RestCallFieldsFragment = { id: number, assistantName: string, campaignName: string, type: CallType, duration: number, assistantPhoneNumber: string, clientPhoneNumber: string, status: CallStatus, transcript: string, variables: unknown, evaluation: unknown, webhookResponse: unknown, carrierCost: string, totalCost: string, answeredBy: string, recordingUrl: string, createdAt: string, updatedAt: string };
+
 export type RestCallsQueryVariables = Exact<{
   page?: number | null | undefined;
   perPage?: number | null | undefined;
@@ -262,6 +274,13 @@ export type RestCallsQueryVariables = Exact<{
 
 
 export type RestCallsQuery = { calls: { items: Array<{ id: number, assistantName: string, campaignName: string, type: CallType, duration: number, assistantPhoneNumber: string, clientPhoneNumber: string, status: CallStatus, transcript: string, variables: unknown, evaluation: unknown, webhookResponse: unknown, carrierCost: string, totalCost: string, answeredBy: string, recordingUrl: string, createdAt: string, updatedAt: string }>, pageInfo: { total: number, currentPage: number, perPage: number, lastPage: number } } };
+
+export type RestMakeCallMutationVariables = Exact<{
+  input: StartCallInput;
+}>;
+
+
+export type RestMakeCallMutation = { startCall: { id: number, assistantName: string, campaignName: string, type: CallType, duration: number, assistantPhoneNumber: string, clientPhoneNumber: string, status: CallStatus, transcript: string, variables: unknown, evaluation: unknown, webhookResponse: unknown, carrierCost: string, totalCost: string, answeredBy: string, recordingUrl: string, createdAt: string, updatedAt: string } };
 
 export type RestFunctionCallFragment = { name: string, arguments: unknown, result: unknown, error: string | null, durationMs: number };
 
@@ -470,6 +489,28 @@ export const RestAssistantFragmentDoc = new TypedDocumentString(`
   widgetSettings
 }
     `, {"fragmentName":"RestAssistant"}) as unknown as TypedDocumentString<RestAssistantFragment, unknown>;
+export const RestCallFieldsFragmentDoc = new TypedDocumentString(`
+    fragment RestCallFields on Call {
+  id
+  assistantName
+  campaignName
+  type
+  duration
+  assistantPhoneNumber
+  clientPhoneNumber
+  status
+  transcript
+  variables
+  evaluation
+  webhookResponse
+  carrierCost
+  totalCost
+  answeredBy
+  recordingUrl
+  createdAt
+  updatedAt
+}
+    `, {"fragmentName":"RestCallFields"}) as unknown as TypedDocumentString<RestCallFieldsFragment, unknown>;
 export const RestFunctionCallFragmentDoc = new TypedDocumentString(`
     fragment RestFunctionCall on FunctionCall {
   name
@@ -668,24 +709,7 @@ export const RestCallsDocument = new TypedDocumentString(`
     query RestCalls($page: Int, $perPage: Int, $filter: CallFilter) {
   calls(page: $page, perPage: $perPage, filter: $filter) {
     items {
-      id
-      assistantName
-      campaignName
-      type
-      duration
-      assistantPhoneNumber
-      clientPhoneNumber
-      status
-      transcript
-      variables
-      evaluation
-      webhookResponse
-      carrierCost
-      totalCost
-      answeredBy
-      recordingUrl
-      createdAt
-      updatedAt
+      ...RestCallFields
     }
     pageInfo {
       total
@@ -695,7 +719,52 @@ export const RestCallsDocument = new TypedDocumentString(`
     }
   }
 }
-    `) as unknown as TypedDocumentString<RestCallsQuery, RestCallsQueryVariables>;
+    fragment RestCallFields on Call {
+  id
+  assistantName
+  campaignName
+  type
+  duration
+  assistantPhoneNumber
+  clientPhoneNumber
+  status
+  transcript
+  variables
+  evaluation
+  webhookResponse
+  carrierCost
+  totalCost
+  answeredBy
+  recordingUrl
+  createdAt
+  updatedAt
+}`) as unknown as TypedDocumentString<RestCallsQuery, RestCallsQueryVariables>;
+export const RestMakeCallDocument = new TypedDocumentString(`
+    mutation RestMakeCall($input: StartCallInput!) {
+  startCall(input: $input) {
+    ...RestCallFields
+  }
+}
+    fragment RestCallFields on Call {
+  id
+  assistantName
+  campaignName
+  type
+  duration
+  assistantPhoneNumber
+  clientPhoneNumber
+  status
+  transcript
+  variables
+  evaluation
+  webhookResponse
+  carrierCost
+  totalCost
+  answeredBy
+  recordingUrl
+  createdAt
+  updatedAt
+}`) as unknown as TypedDocumentString<RestMakeCallMutation, RestMakeCallMutationVariables>;
 export const RestConversationMessagesDocument = new TypedDocumentString(`
     query RestConversationMessages($id: ID!) {
   widgetConversation(id: $id) {

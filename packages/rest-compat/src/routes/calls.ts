@@ -2,7 +2,9 @@ import { CALL_STATUS, CALL_TYPE } from "../enums.ts";
 import { paginationEnvelope } from "../envelope.ts";
 import { timestampB } from "../format.ts";
 import { graphql } from "../generated/gql.ts";
+import type { RestCallFieldsFragment } from "../generated/graphql.ts";
 import { intParam, type RouteDefinition, route } from "../route.ts";
+import { defaultErrorBody } from "../router.ts";
 
 const text = (value: string | null) => (value === null || value === "" ? undefined : value);
 
@@ -12,6 +14,40 @@ const text = (value: string | null) => (value === null || value === "" ? undefin
  */
 const phoneNumberFilter = (value: string | null) => text(value?.replace(/^ /, "+") ?? null);
 
+graphql(`
+  fragment RestCallFields on Call {
+    id assistantName campaignName type duration assistantPhoneNumber clientPhoneNumber status
+    transcript variables evaluation webhookResponse carrierCost totalCost answeredBy recordingUrl
+    createdAt updatedAt
+  }
+`);
+
+/** A call as the legacy API shows it. */
+function restCall(call: RestCallFieldsFragment) {
+  return {
+    id: call.id,
+    assistant_name: call.assistantName,
+    campaign_name: call.campaignName,
+    type: CALL_TYPE.rest(call.type),
+    duration: call.duration,
+    assistant_phone_number: call.assistantPhoneNumber,
+    client_phone_number: call.clientPhoneNumber,
+    status: CALL_STATUS.rest(call.status),
+    transcript: call.transcript,
+    variables: call.variables,
+    evaluation: call.evaluation,
+    webhook_response: call.webhookResponse,
+    carrier_cost: Number(call.carrierCost),
+    total_cost: Number(call.totalCost),
+    answered_by: call.answeredBy,
+    recording_url: call.recordingUrl,
+    created_at: timestampB(call.createdAt),
+    updated_at: timestampB(call.updatedAt),
+  };
+}
+
+const numericField = (value: unknown) => (typeof value === "string" ? intParam(value) : value);
+
 export const callRoutes: RouteDefinition[] = [
   route({
     method: "GET",
@@ -19,11 +55,7 @@ export const callRoutes: RouteDefinition[] = [
     operation: graphql(`
       query RestCalls($page: Int, $perPage: Int, $filter: CallFilter) {
         calls(page: $page, perPage: $perPage, filter: $filter) {
-          items {
-            id assistantName campaignName type duration assistantPhoneNumber clientPhoneNumber status
-            transcript variables evaluation webhookResponse carrierCost totalCost answeredBy recordingUrl
-            createdAt updatedAt
-          }
+          items { ...RestCallFields }
           pageInfo { total currentPage perPage lastPage }
         }
       }
@@ -44,26 +76,7 @@ export const callRoutes: RouteDefinition[] = [
     respond: ({ calls: page }, request) => {
       return {
         body: paginationEnvelope({
-          data: page.items.map((call) => ({
-            id: call.id,
-            assistant_name: call.assistantName,
-            campaign_name: call.campaignName,
-            type: CALL_TYPE.rest(call.type),
-            duration: call.duration,
-            assistant_phone_number: call.assistantPhoneNumber,
-            client_phone_number: call.clientPhoneNumber,
-            status: CALL_STATUS.rest(call.status),
-            transcript: call.transcript,
-            variables: call.variables,
-            evaluation: call.evaluation,
-            webhook_response: call.webhookResponse,
-            carrier_cost: Number(call.carrierCost),
-            total_cost: Number(call.totalCost),
-            answered_by: call.answeredBy,
-            recording_url: call.recordingUrl,
-            created_at: timestampB(call.createdAt),
-            updated_at: timestampB(call.updatedAt),
-          })),
+          data: page.items.map(restCall),
           pageInfo: page.pageInfo,
           path: request.endpointUrl,
           query: request.query,
@@ -83,5 +96,40 @@ export const callRoutes: RouteDefinition[] = [
             ),
           }
         : { message: error.message },
+  }),
+  // An extension of the spec (the path of the vendor's wider API): places an outbound phone call.
+  route({
+    method: "POST",
+    path: "/user/make_call",
+    operation: graphql(`
+      mutation RestMakeCall($input: StartCallInput!) { startCall(input: $input) { ...RestCallFields } }
+    `),
+    variables: ({ body }) => ({
+      input: {
+        assistantId: numericField(body.assistant_id),
+        to: body.phone_number,
+        phoneNumberId: numericField(body.phone_number_id),
+        variables: body.variables,
+      },
+    }),
+    respond: (data) => ({
+      status: 201,
+      body: { message: "Call started successfully.", data: restCall(data.startCall) },
+    }),
+    // The number to call is `to` in GraphQL and `phone_number` here.
+    errorBody: (error) =>
+      defaultErrorBody(
+        error.fields
+          ? {
+              ...error,
+              fields: Object.fromEntries(
+                Object.entries(error.fields).map(([field, messages]) => [
+                  field === "to" ? "phone_number" : field,
+                  messages,
+                ]),
+              ),
+            }
+          : error,
+      ),
   }),
 ];

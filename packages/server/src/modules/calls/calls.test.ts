@@ -348,7 +348,7 @@ describe("status transitions", () => {
         reason: "INVALID_CALL_TRANSITION",
         from: "initiated",
         to: "completed",
-        allowed: ["ringing", "in-progress", "failed"],
+        allowed: ["ringing", "in-progress", "busy", "no-answer", "failed"],
       },
     });
     await driveTo(call, ["ringing", "no-answer"]);

@@ -1,0 +1,198 @@
+import twilio from "twilio";
+import type { RequestOptions } from "twilio/lib/base/RequestClient.js";
+import type { ServiceDeps } from "../../../deps.ts";
+import { AppError, NumberUnavailableError } from "../../../errors.ts";
+import type { ProviderNumber, TelephonyProvider } from "../provider.ts";
+
+const TWILIO_API = "https://api.twilio.com";
+
+/** Twilio's error codes for a number that cannot be bought (taken, or not offered). */
+const NUMBER_UNAVAILABLE_CODES = new Set([21422, 21452]);
+/** "Call is not in-progress. Cannot redirect.": the call already ended, which is what hanging up wants. */
+const CALL_ALREADY_ENDED = 21220;
+
+/** The paths Twilio calls back on, under PUBLIC_BASE_URL (see src/http/twilio.ts). */
+export const TWILIO_PATHS = {
+  voice: "/telephony/twilio/voice",
+  outbound: "/telephony/twilio/outbound",
+  status: "/telephony/twilio/status",
+  recording: "/telephony/twilio/recording",
+  media: "/telephony/twilio/media",
+} as const;
+
+/** The carrier refused or failed a request; its words are kept for the logs and the call's end reason. */
+export class CarrierError extends AppError {
+  constructor(detail: string) {
+    super("UPSTREAM_FAILED", `The telephony provider refused the request: ${detail}`);
+  }
+}
+
+/**
+ * Sends every request of the official client to `baseUrl` instead of api.twilio.com, so tests (and
+ * a proxy) stand in for Twilio behind the same client code.
+ */
+class RebasedRequestClient extends twilio.RequestClient {
+  constructor(private readonly baseUrl: string) {
+    super();
+  }
+
+  override request<TData>(options: RequestOptions<TData>) {
+    const uri = options.uri.startsWith(TWILIO_API)
+      ? `${this.baseUrl}${options.uri.slice(TWILIO_API.length)}`
+      : options.uri;
+    return super.request<TData>({ ...options, uri });
+  }
+}
+
+/**
+ * Twilio through its official client: numbers are bought (with their voice webhook and status
+ * callback set to Voxgate) and released through the REST API; outbound calls are created with a
+ * status callback for every transition and answering machine detection; hanging up ends the call
+ * with an optional spoken goodbye. Twilio's events come back through the signed webhooks of
+ * src/http/twilio.ts.
+ */
+export class TwilioTelephonyProvider implements TelephonyProvider {
+  readonly name = "twilio";
+  private readonly client: twilio.Twilio;
+
+  constructor(
+    private readonly deps: ServiceDeps,
+    settings: { accountSid: string; authToken: string; apiBaseUrl: string | undefined },
+  ) {
+    this.client = twilio(settings.accountSid, settings.authToken, {
+      ...(settings.apiBaseUrl ? { httpClient: new RebasedRequestClient(settings.apiBaseUrl) } : {}),
+    });
+  }
+
+  private url(path: string, callId?: number) {
+    return `${this.deps.config.publicBaseUrl}${path}${callId === undefined ? "" : `?callId=${callId}`}`;
+  }
+
+  async purchaseNumber(request: { accountId: number; phoneNumber: string }) {
+    try {
+      const number = await this.client.incomingPhoneNumbers.create({
+        phoneNumber: request.phoneNumber,
+        voiceUrl: this.url(TWILIO_PATHS.voice),
+        voiceMethod: "POST",
+        statusCallback: this.url(TWILIO_PATHS.status),
+        statusCallbackMethod: "POST",
+      });
+      return { providerRef: number.sid };
+    } catch (error) {
+      if (NUMBER_UNAVAILABLE_CODES.has(codeOf(error))) throw new NumberUnavailableError();
+      throw this.failure("purchase a number", error);
+    }
+  }
+
+  async cancelSubscription(number: ProviderNumber) {
+    // Twilio bills a number monthly until it is released: nothing to cancel; the release sweep
+    // releases it when the period Voxgate billed ends.
+    this.deps.logger.info("twilio number kept until the end of its period", {
+      phoneNumber: number.phoneNumber,
+    });
+  }
+
+  async releaseNumber(number: ProviderNumber) {
+    if (!number.providerRef) return;
+    try {
+      await this.client.incomingPhoneNumbers(number.providerRef).remove();
+    } catch (error) {
+      if (statusOf(error) === 404) return;
+      throw this.failure("release a number", error);
+    }
+  }
+
+  async addCallerId(request: { accountId: number; phoneNumber: string }) {
+    try {
+      const validation = await this.client.validationRequests.create({
+        phoneNumber: request.phoneNumber,
+        friendlyName: `Voxgate account ${request.accountId}`,
+      });
+      return { providerRef: `validation:${validation.callSid ?? request.phoneNumber}` };
+    } catch (error) {
+      throw this.failure("register a caller ID", error);
+    }
+  }
+
+  async removeCallerId(number: ProviderNumber) {
+    try {
+      const callerIds = await this.client.outgoingCallerIds.list({ phoneNumber: number.phoneNumber });
+      for (const callerId of callerIds) await this.client.outgoingCallerIds(callerId.sid).remove();
+    } catch (error) {
+      if (statusOf(error) === 404) return;
+      throw this.failure("remove a caller ID", error);
+    }
+  }
+
+  async placeCall(request: { callId: number; from: string; to: string; record?: boolean }) {
+    try {
+      const call = await this.client.calls.create({
+        to: request.to,
+        from: request.from,
+        url: this.url(TWILIO_PATHS.outbound, request.callId),
+        method: "POST",
+        statusCallback: this.url(TWILIO_PATHS.status, request.callId),
+        statusCallbackMethod: "POST",
+        statusCallbackEvent: ["initiated", "ringing", "answered", "completed"],
+        machineDetection: "Enable",
+        ...(request.record
+          ? {
+              record: true,
+              recordingStatusCallback: this.url(TWILIO_PATHS.recording, request.callId),
+              recordingStatusCallbackMethod: "POST",
+            }
+          : {}),
+      });
+      return { providerCallId: call.sid };
+    } catch (error) {
+      throw this.failure("place a call", error);
+    }
+  }
+
+  async hangUp(
+    call: { callId: number; providerCallId: string | null; answered?: boolean },
+    farewell?: string,
+  ) {
+    if (!call.providerCallId) return;
+    const update = !call.answered
+      ? { status: "canceled" as const }
+      : farewell
+        ? { twiml: sayThenHangUp(farewell) }
+        : { status: "completed" as const };
+    try {
+      await this.client.calls(call.providerCallId).update(update);
+    } catch (error) {
+      if (statusOf(error) === 404 || codeOf(error) === CALL_ALREADY_ENDED) return;
+      throw this.failure("hang up a call", error);
+    }
+  }
+
+  /** What Twilio charged for an ended call (positive, 4 decimals), when it has priced it yet. */
+  async callPrice(providerCallId: string): Promise<string | undefined> {
+    try {
+      const call = await this.client.calls(providerCallId).fetch();
+      if (call.price === null || call.price === undefined) return undefined;
+      return Math.abs(Number(call.price)).toFixed(4);
+    } catch (error) {
+      this.deps.logger.warn("twilio call price not available", { providerCallId, error });
+      return undefined;
+    }
+  }
+
+  private failure(action: string, error: unknown): CarrierError {
+    this.deps.logger.warn(`twilio refused to ${action}`, { error });
+    const message = error instanceof Error ? error.message : String(error);
+    return new CarrierError(message);
+  }
+}
+
+/** TwiML that speaks `text` and hangs up. */
+export function sayThenHangUp(text: string): string {
+  const response = new twilio.twiml.VoiceResponse();
+  response.say(text);
+  response.hangup();
+  return response.toString();
+}
+
+const codeOf = (error: unknown) => Number((error as { code?: unknown } | null)?.code ?? 0);
+const statusOf = (error: unknown) => Number((error as { status?: unknown } | null)?.status ?? 0);

@@ -1,0 +1,153 @@
+import twilio from "twilio";
+import type { ServiceDeps } from "../../../deps.ts";
+import type { ApiCallStatus } from "../../calls/call-status.ts";
+import type { CallDesk, ProviderCallEvent } from "../provider.ts";
+import { TWILIO_PATHS, type TwilioTelephonyProvider } from "./twilio-provider.ts";
+
+/** Form fields of a Twilio webhook request. */
+export type TwilioParams = Record<string, string>;
+
+/** What a webhook answers: TwiML for the voice webhooks, nothing for the callbacks. */
+export type TwilioAnswer = { twiml: string } | { empty: true };
+
+/** Twilio's call statuses, in Voxgate's words. */
+const STATUSES: Readonly<Record<string, ApiCallStatus>> = {
+  queued: "initiated",
+  initiated: "initiated",
+  ringing: "ringing",
+  "in-progress": "in-progress",
+  completed: "completed",
+  busy: "busy",
+  "no-answer": "no-answer",
+  canceled: "failed",
+  failed: "failed",
+};
+
+/**
+ * Twilio's webhooks and callbacks, once the HTTP layer (src/http/twilio.ts) has read the form and
+ * checked its signature: an inbound call is answered with TwiML connecting a bidirectional Media
+ * Stream (or a spoken refusal), an answered outbound call likewise, and status and recording
+ * callbacks become carrier events for the calls service, which applies each move once.
+ */
+export class TwilioWebhooks {
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly provider: TwilioTelephonyProvider,
+    private readonly authToken: string,
+    private readonly desk: () => CallDesk,
+  ) {}
+
+  /**
+   * Whether `signature` (X-Twilio-Signature) is Twilio's HMAC-SHA1, with the account's auth token,
+   * of `url` (the public URL Twilio requested, query included) followed by the sorted form fields.
+   */
+  verify(url: string, params: TwilioParams, signature: string | null): boolean {
+    if (!signature) return false;
+    return twilio.validateRequest(this.authToken, signature, url, params);
+  }
+
+  async handle(path: string, callId: number | null, params: TwilioParams): Promise<TwilioAnswer> {
+    switch (path) {
+      case TWILIO_PATHS.voice:
+        return { twiml: await this.inbound(params) };
+      case TWILIO_PATHS.outbound:
+        return { twiml: await this.outboundAnswered(callId, params) };
+      case TWILIO_PATHS.status:
+        await this.status(callId, params);
+        return { empty: true };
+      case TWILIO_PATHS.recording:
+        if (params.RecordingUrl && params.RecordingStatus !== "failed") {
+          await this.desk().callEvent({ ...this.ids(callId, params), recordingUrl: params.RecordingUrl });
+        }
+        return { empty: true };
+      default:
+        return { empty: true };
+    }
+  }
+
+  private async inbound(params: TwilioParams): Promise<string> {
+    if (!params.CallSid || !params.To) return refusalTwiml("Sorry, this call cannot be taken. Goodbye.");
+    const decision = await this.desk().receiveInbound({
+      carrier: this.provider.name,
+      providerCallId: params.CallSid,
+      to: params.To,
+      from: params.From ?? "",
+    });
+    return decision.accepted ? this.streamTwiml(decision.callId) : refusalTwiml(decision.refusal);
+  }
+
+  private async outboundAnswered(callId: number | null, params: TwilioParams): Promise<string> {
+    if (callId === null) return refusalTwiml("Goodbye.");
+    await this.desk().callEvent({
+      ...this.ids(callId, params),
+      status: "in-progress",
+      ...answeredBy(params),
+    });
+    return this.streamTwiml(callId);
+  }
+
+  private async status(callId: number | null, params: TwilioParams) {
+    const status = STATUSES[params.CallStatus ?? ""];
+    if (!status) {
+      this.deps.logger.warn("twilio status callback with an unknown status", { status: params.CallStatus });
+      return;
+    }
+    const event: ProviderCallEvent = {
+      ...this.ids(callId, params),
+      status,
+      ...answeredBy(params),
+      ...(params.CallDuration !== undefined && /^\d+$/.test(params.CallDuration)
+        ? { duration: Number(params.CallDuration) }
+        : {}),
+      ...(status === "failed" ? { reason: failureReason(params) } : {}),
+    };
+    await this.desk().callEvent(event);
+    if (status === "completed" && params.CallSid) {
+      const carrierCost = await this.provider.callPrice(params.CallSid);
+      if (carrierCost !== undefined)
+        await this.desk().callEvent({ ...this.ids(callId, params), carrierCost });
+    }
+  }
+
+  private ids(callId: number | null, params: TwilioParams) {
+    return {
+      ...(callId !== null ? { callId } : {}),
+      ...(params.CallSid ? { providerCallId: params.CallSid } : {}),
+    };
+  }
+
+  /** `<Connect><Stream>`: Twilio opens a bidirectional Media Stream to Voxgate for the call's audio. */
+  private streamTwiml(callId: number): string {
+    const response = new twilio.twiml.VoiceResponse();
+    const stream = response.connect().stream({ url: mediaStreamUrl(this.deps.config.publicBaseUrl) });
+    stream.parameter({ name: "callId", value: String(callId) });
+    return response.toString();
+  }
+}
+
+/** The WebSocket URL of Media Streams, from PUBLIC_BASE_URL (https → wss). */
+export function mediaStreamUrl(publicBaseUrl: string): string {
+  return `${publicBaseUrl.replace(/^http/, "ws")}${TWILIO_PATHS.media}`;
+}
+
+function refusalTwiml(words: string): string {
+  const response = new twilio.twiml.VoiceResponse();
+  response.say(words);
+  response.hangup();
+  return response.toString();
+}
+
+/** Twilio's AnsweredBy (answering machine detection): human, or machine for machines and fax. */
+function answeredBy(params: TwilioParams): { answeredBy?: string } {
+  const value = params.AnsweredBy ?? "";
+  if (value === "human") return { answeredBy: "human" };
+  if (value.startsWith("machine") || value === "fax") return { answeredBy: "machine" };
+  return {};
+}
+
+function failureReason(params: TwilioParams): string {
+  if (params.CallStatus === "canceled") return "Hung up before the call was answered.";
+  const code = params.ErrorCode ? ` (Twilio error ${params.ErrorCode})` : "";
+  const sip = params.SipResponseCode ? ` (SIP ${params.SipResponseCode})` : "";
+  return `The carrier could not connect the call${code}${sip}.`;
+}

@@ -1,0 +1,337 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createAssistant } from "../../../../test/fixtures/assistants.ts";
+import { telephonyFixtures, uniqueUsNumber } from "../../../../test/fixtures/telephony.ts";
+import { type FakeTwilio, startFakeTwilio, twilioSignature } from "../../../../test/support/fake-twilio.ts";
+import {
+  PUBLIC_BASE_URL,
+  startTestApp,
+  type TestAccount,
+  type TestApp,
+} from "../../../../test/support/test-app.ts";
+import type { Assistant, Call, PhoneNumber } from "../../../generated/prisma/client.ts";
+import { toApiStatus } from "../../calls/call-status.ts";
+import { INBOUND_REFUSALS } from "../../calls/calls.service.ts";
+
+let t: TestApp;
+let fake: FakeTwilio;
+let owner: TestAccount;
+let number: PhoneNumber;
+let assistant: Assistant;
+
+/** Posts a Twilio webhook as Twilio does: a form, signed over the public URL unless told otherwise. */
+async function webhook(
+  pathAndQuery: string,
+  params: Record<string, string>,
+  signature: string | null = twilioSignature(fake.authToken, `${PUBLIC_BASE_URL}${pathAndQuery}`, params),
+) {
+  const response = await fetch(`${t.url}${pathAndQuery}`, {
+    method: "POST",
+    headers: {
+      "content-type": "application/x-www-form-urlencoded",
+      ...(signature ? { "x-twilio-signature": signature } : {}),
+    },
+    body: new URLSearchParams(params),
+  });
+  return { status: response.status, body: await response.text() };
+}
+
+const statusCallback = (call: Call, CallStatus: string, extra: Record<string, string> = {}) =>
+  webhook(`/telephony/twilio/status?callId=${call.id}`, {
+    AccountSid: fake.accountSid,
+    CallSid: call.providerCallId!,
+    CallStatus,
+    To: call.clientPhoneNumber,
+    From: call.assistantPhoneNumber,
+    ...extra,
+  });
+
+const reload = (call: Call) => t.app.db.prisma.call.findUniqueOrThrow({ where: { id: call.id } });
+const ledgerOf = (callId: number) =>
+  t.app.db.prisma.ledgerEntry.findMany({ where: { callId }, orderBy: { id: "asc" } });
+
+async function placeCall(to = uniqueUsNumber()) {
+  return t.app.services.calls.placeOutbound({ accountId: owner.accountId, assistantId: assistant.id, to });
+}
+
+beforeAll(async () => {
+  fake = await startFakeTwilio();
+  t = await startTestApp({
+    env: {
+      VOXGATE_TELEPHONY: "twilio",
+      TWILIO_ACCOUNT_SID: fake.accountSid,
+      TWILIO_AUTH_TOKEN: fake.authToken,
+      TWILIO_API_BASE_URL: fake.baseUrl,
+      VOXGATE_CALL_PRICE_PER_MINUTE: "0.10",
+    },
+  });
+  owner = await t.createAccount({ balance: "50" });
+  number = await telephonyFixtures(t).addNumber(owner);
+  assistant = await createAssistant(t, owner, { phoneNumberId: number.id });
+});
+
+afterAll(async () => {
+  await t?.close();
+  await fake?.close();
+});
+
+describe("X-Twilio-Signature", () => {
+  it("is computed as Twilio documents it, and checked the same way", () => {
+    // Twilio's published example.
+    const url = "https://mycompany.com/myapp.php?foo=1&bar=2";
+    const params = {
+      CallSid: "CA1234567890ABCDE",
+      Caller: "+14158675310",
+      Digits: "1234",
+      From: "+14158675310",
+      To: "+18005551212",
+    };
+    expect(twilioSignature("12345", url, params)).toBe("GvWf1cFY/Q7PnoempGyD5oXAezc=");
+    const webhooks = t.app.services.twilioWebhooks!;
+    expect(webhooks.verify(url, params, twilioSignature(fake.authToken, url, params))).toBe(true);
+    expect(webhooks.verify(url, params, "GvWf1cFY/Q7PnoempGyD5oXAezc=")).toBe(false);
+  });
+});
+
+describe("numbers through Twilio", () => {
+  it("buys a number with Voxgate's voice webhook and status callback, and refuses an unavailable one", async () => {
+    const bought = fake.requests.find((request) => request.resource === "/IncomingPhoneNumbers.json");
+    expect(bought?.params).toMatchObject({
+      PhoneNumber: number.phoneNumber,
+      VoiceUrl: `${PUBLIC_BASE_URL}/telephony/twilio/voice`,
+      VoiceMethod: "POST",
+      StatusCallback: `${PUBLIC_BASE_URL}/telephony/twilio/status`,
+    });
+    expect(number.providerName).toBe("twilio");
+    expect(number.providerRef).toMatch(/^PN[0-9a-f]{32}$/);
+    const taken = uniqueUsNumber();
+    fake.unavailableNumbers.add(taken);
+    await expect(telephonyFixtures(t).addNumber(owner, { phoneNumber: taken })).rejects.toMatchObject({
+      code: "CONFLICT",
+    });
+  });
+});
+
+describe("releasing numbers through Twilio", () => {
+  it("releases a dedicated number on Twilio when its period ends, and removes a caller ID at once", async () => {
+    const dedicated = await telephonyFixtures(t).addNumber(owner);
+    const outcome = await t.app.services.phoneNumbers.release(owner.accountId, dedicated.id);
+    expect(outcome.releasedNow).toBe(false);
+    const deletePath = `/IncomingPhoneNumbers/${dedicated.providerRef}.json`;
+    expect(fake.requests.some((request) => request.resource === deletePath)).toBe(false);
+    await t.app.services.phoneNumberReleases.sweep(new Date(outcome.releasesAt!.getTime() + 1000));
+    expect(fake.requests.filter((request) => request.resource === deletePath)).toMatchObject([
+      { method: "DELETE" },
+    ]);
+
+    const callerId = await telephonyFixtures(t).addNumber(owner, { kind: "caller_id" });
+    expect(fake.requests.at(-1)).toMatchObject({
+      method: "POST",
+      resource: "/OutgoingCallerIds.json",
+      params: { PhoneNumber: callerId.phoneNumber },
+    });
+    await t.app.services.phoneNumbers.release(owner.accountId, callerId.id);
+    const [list, remove] = fake.requests.slice(-2);
+    expect(list).toMatchObject({ method: "GET", params: { PhoneNumber: callerId.phoneNumber } });
+    expect(remove).toMatchObject({ method: "DELETE" });
+    expect(remove!.resource).toMatch(/^\/OutgoingCallerIds\/PN[0-9a-f]{32}\.json$/);
+  });
+});
+
+describe("outbound calls through Twilio", () => {
+  it("creates the call through the REST API with a status callback for every transition", async () => {
+    const to = uniqueUsNumber();
+    const call = await placeCall(to);
+    expect(call).toMatchObject({ status: "initiated", providerName: "twilio", clientPhoneNumber: to });
+    expect(call.providerCallId).toMatch(/^CA[0-9a-f]{32}$/);
+    const created = fake.requests.filter((request) => request.resource === "/Calls.json").at(-1)!;
+    expect(created.params).toMatchObject({
+      To: to,
+      From: number.phoneNumber,
+      Url: `${PUBLIC_BASE_URL}/telephony/twilio/outbound?callId=${call.id}`,
+      StatusCallback: `${PUBLIC_BASE_URL}/telephony/twilio/status?callId=${call.id}`,
+      StatusCallbackEvent: ["initiated", "ringing", "answered", "completed"],
+      MachineDetection: "Enable",
+    });
+  });
+
+  it("applies signed callbacks once, in the table's order, and bills the minutes Twilio counted", async () => {
+    const call = await placeCall();
+    expect((await statusCallback(call, "ringing")).status).toBe(204);
+    const answer = await webhook(`/telephony/twilio/outbound?callId=${call.id}`, {
+      AccountSid: fake.accountSid,
+      CallSid: call.providerCallId!,
+      CallStatus: "in-progress",
+      AnsweredBy: "human",
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toContain(`<Connect><Stream url="wss://voxgate.test/telephony/twilio/media">`);
+    expect(answer.body).toContain(`<Parameter name="callId" value="${call.id}"/>`);
+    expect(await reload(call)).toMatchObject({ status: "in_progress", answeredBy: "human" });
+    // Repeated and stale callbacks change nothing.
+    await statusCallback(call, "in-progress");
+    await statusCallback(call, "ringing");
+    expect((await reload(call)).status).toBe("in_progress");
+
+    await statusCallback(call, "completed", { CallDuration: "125" });
+    await statusCallback(call, "completed", { CallDuration: "125" });
+    await statusCallback(call, "in-progress");
+    const ended = await reload(call);
+    expect(ended).toMatchObject({ status: "completed", duration: 125 });
+    expect(ended.carrierCost.toFixed(4)).toBe("0.0130");
+    const entries = await ledgerOf(call.id);
+    // 125 seconds: minutes 1, 2 and 3 were started, each charged once.
+    expect(entries.map((entry) => [entry.callMinute, entry.amount.toFixed(2), entry.heldUntil])).toEqual([
+      [1, "-0.10", null],
+      [2, "-0.10", null],
+      [3, "-0.10", null],
+    ]);
+    expect(ended.totalCost.toFixed(2)).toBe("0.30");
+  });
+
+  it("applies an end that overtakes the answer, then ignores the late answer", async () => {
+    const call = await placeCall();
+    await statusCallback(call, "completed", { CallDuration: "30", AnsweredBy: "machine_end_beep" });
+    await statusCallback(call, "in-progress");
+    await statusCallback(call, "ringing");
+    const ended = await reload(call);
+    expect(ended).toMatchObject({ status: "completed", duration: 30, answeredBy: "machine" });
+    expect(ended.startedAt).not.toBeNull();
+    expect((await ledgerOf(call.id)).map((entry) => entry.callMinute)).toEqual([1]);
+  });
+
+  it("refunds a call that was never answered, once", async () => {
+    const call = await placeCall();
+    await statusCallback(call, "ringing");
+    await statusCallback(call, "no-answer");
+    await statusCallback(call, "no-answer");
+    expect(toApiStatus((await reload(call)).status)).toBe("no-answer");
+    expect((await ledgerOf(call.id)).map((entry) => [entry.kind, entry.amount.toFixed(2)])).toEqual([
+      ["call_debit", "-0.10"],
+      ["adjustment", "0.10"],
+    ]);
+  });
+
+  it("refuses unsigned and mis-signed callbacks with 403 and leaves the call alone", async () => {
+    const call = await placeCall();
+    const params = { AccountSid: fake.accountSid, CallSid: call.providerCallId!, CallStatus: "busy" };
+    const path = `/telephony/twilio/status?callId=${call.id}`;
+    expect((await webhook(path, params, null)).status).toBe(403);
+    expect((await webhook(path, params, "bm90IGEgc2lnbmF0dXJl")).status).toBe(403);
+    // Signed for other fields, or for another call's URL: refused too.
+    const other = twilioSignature(fake.authToken, `${PUBLIC_BASE_URL}${path}`, {
+      ...params,
+      CallStatus: "ringing",
+    });
+    expect((await webhook(path, params, other)).status).toBe(403);
+    const otherUrl = twilioSignature(
+      fake.authToken,
+      `${PUBLIC_BASE_URL}/telephony/twilio/status?callId=1`,
+      params,
+    );
+    expect((await webhook(path, params, otherUrl)).status).toBe(403);
+    expect((await reload(call)).status).toBe("initiated");
+    // The same request, correctly signed, is applied.
+    expect((await webhook(path, params)).status).toBe(204);
+    expect((await reload(call)).status).toBe("busy");
+  });
+
+  it("hangs up through the REST API; Twilio's end callback then ends the call as asked", async () => {
+    const call = await placeCall();
+    await statusCallback(call, "in-progress");
+    await t.app.services.calls.end(owner.accountId, call.id);
+    const update = fake.requests.filter(
+      (request) => request.resource === `/Calls/${call.providerCallId}.json`,
+    );
+    expect(update.at(-1)).toMatchObject({ method: "POST", params: { Status: "completed" } });
+    await statusCallback(call, "completed", { CallDuration: "12" });
+    expect(await reload(call)).toMatchObject({ status: "ended", endReason: "Ended through the API." });
+  });
+
+  it("records a carrier refusal as a failed call, refunded", async () => {
+    const to = uniqueUsNumber();
+    fake.undialableNumbers.add(to);
+    const call = await placeCall(to);
+    expect(call.status).toBe("failed");
+    expect(call.endReason).toContain("Phone number does not appear to be valid");
+    expect((await ledgerOf(call.id)).map((entry) => entry.amount.toFixed(2))).toEqual(["-0.10", "0.10"]);
+  });
+});
+
+describe("inbound calls through Twilio", () => {
+  const voice = (to: string, CallSid: string) =>
+    webhook("/telephony/twilio/voice", {
+      AccountSid: fake.accountSid,
+      CallSid,
+      CallStatus: "ringing",
+      To: to,
+      From: "+14155550199",
+      Direction: "inbound",
+    });
+
+  it("connects a call to the number's assistant through a Media Stream, once per call", async () => {
+    const callSid = `CA${"1".repeat(32)}`;
+    const first = await voice(number.phoneNumber, callSid);
+    const again = await voice(number.phoneNumber, callSid);
+    expect(first.status).toBe(200);
+    expect(first.body).toContain("<Connect><Stream");
+    expect(again.body).toBe(first.body);
+    const calls = await t.app.db.prisma.call.findMany({ where: { providerCallId: callSid } });
+    expect(calls).toHaveLength(1);
+    expect(calls[0]).toMatchObject({
+      type: "inbound",
+      status: "in_progress",
+      assistantId: assistant.id,
+      clientPhoneNumber: "+14155550199",
+      assistantPhoneNumber: number.phoneNumber,
+    });
+    await webhook("/telephony/twilio/status", {
+      AccountSid: fake.accountSid,
+      CallSid: callSid,
+      CallStatus: "completed",
+      CallDuration: "61",
+    });
+    const ended = await reload(calls[0]!);
+    expect(ended).toMatchObject({ status: "completed", duration: 61 });
+    expect(ended.totalCost.toFixed(2)).toBe("0.20");
+  });
+
+  it("refuses with a short spoken message when the number has no assistant or the account no money", async () => {
+    const bare = await telephonyFixtures(t).addNumber(owner);
+    const noAssistant = await voice(bare.phoneNumber, `CA${"2".repeat(32)}`);
+    expect(noAssistant.body).toContain(
+      `<Say>${INBOUND_REFUSALS.unavailable.replace("'", "&apos;")}</Say><Hangup/>`,
+    );
+    expect(
+      await t.app.db.prisma.call.findFirstOrThrow({ where: { providerCallId: `CA${"2".repeat(32)}` } }),
+    ).toMatchObject({ status: "failed", endReason: "The number has no inbound assistant.", type: "inbound" });
+
+    const broke = await t.createAccount({ balance: "0" });
+    const brokeNumber = await telephonyFixtures(t).addNumber(broke);
+    await createAssistant(t, broke, { phoneNumberId: brokeNumber.id });
+    const noMoney = await voice(brokeNumber.phoneNumber, `CA${"3".repeat(32)}`);
+    expect(noMoney.body).toContain("<Hangup/>");
+    expect(noMoney.body).not.toContain("<Connect>");
+    expect(
+      await t.app.db.prisma.call.findFirstOrThrow({ where: { providerCallId: `CA${"3".repeat(32)}` } }),
+    ).toMatchObject({ status: "failed", endReason: "The account had no balance for the call." });
+    expect(
+      await t.app.db.prisma.ledgerEntry.count({ where: { accountId: broke.accountId, kind: "call_debit" } }),
+    ).toBe(0);
+  });
+
+  it("answers only signed form POSTs", async () => {
+    const get = await fetch(`${t.url}/telephony/twilio/voice`);
+    expect(get.status).toBe(405);
+    const json = await fetch(`${t.url}/telephony/twilio/voice`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{}",
+    });
+    expect(json.status).toBe(415);
+    const unsigned = await voice(number.phoneNumber, `CA${"4".repeat(32)}`).then(() =>
+      webhook("/telephony/twilio/voice", { CallSid: `CA${"5".repeat(32)}`, To: number.phoneNumber }, null),
+    );
+    expect(unsigned.status).toBe(403);
+    expect(await t.app.db.prisma.call.count({ where: { providerCallId: `CA${"5".repeat(32)}` } })).toBe(0);
+  });
+});

@@ -1,0 +1,165 @@
+import { createHmac, randomBytes } from "node:crypto";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+/**
+ * A stand-in for Twilio's REST API (2010-04-01) as its documentation describes it: HTTP Basic auth
+ * with the account SID and auth token, form-encoded requests, JSON resources and Twilio-style
+ * errors ({code, message, status}). It implements what Voxgate uses: Calls (create, update, fetch),
+ * IncomingPhoneNumbers (create, delete), OutgoingCallerIds (list, delete) and ValidationRequests.
+ * The official `twilio` client reaches it through TWILIO_API_BASE_URL.
+ */
+
+export interface RecordedTwilioRequest {
+  method: string;
+  /** The path after /2010-04-01/Accounts/{AccountSid}, e.g. /Calls.json */
+  resource: string;
+  /** Form fields; a repeated field keeps every value. */
+  params: Record<string, string | string[]>;
+}
+
+export interface FakeTwilio {
+  baseUrl: string;
+  accountSid: string;
+  authToken: string;
+  requests: RecordedTwilioRequest[];
+  /** Numbers whose purchase Twilio refuses as unavailable (error 21422). */
+  unavailableNumbers: Set<string>;
+  /** Numbers to which creating a call fails (error 21217, invalid number). */
+  undialableNumbers: Set<string>;
+  /** The price Twilio reports when an ended call is fetched. */
+  callPrice: string;
+  close(): Promise<void>;
+}
+
+const sid = (prefix: string) => `${prefix}${randomBytes(16).toString("hex")}`;
+
+export async function startFakeTwilio(): Promise<FakeTwilio> {
+  const accountSid = sid("AC");
+  const authToken = randomBytes(16).toString("hex");
+  const requests: RecordedTwilioRequest[] = [];
+  const calls = new Map<string, Record<string, unknown>>();
+  const fake = {
+    accountSid,
+    authToken,
+    requests,
+    unavailableNumbers: new Set<string>(),
+    undialableNumbers: new Set<string>(),
+    callPrice: "-0.01300",
+  };
+  const expectedAuth = `Basic ${Buffer.from(`${accountSid}:${authToken}`).toString("base64")}`;
+
+  const server: Server = createServer(async (request: IncomingMessage, response: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+    const params: Record<string, string | string[]> = {};
+    for (const [name, value] of new URLSearchParams(Buffer.concat(chunks).toString("utf8"))) {
+      const existing = params[name];
+      params[name] = existing === undefined ? value : [...[existing].flat(), value];
+    }
+    const url = new URL(request.url ?? "/", "http://localhost");
+    const reply = (status: number, body?: unknown) => {
+      response.writeHead(status, { "content-type": "application/json" });
+      response.end(body === undefined ? "" : JSON.stringify(body));
+    };
+    const error = (status: number, code: number, message: string) =>
+      reply(status, { code, message, more_info: `https://www.twilio.com/docs/errors/${code}`, status });
+    if (request.headers.authorization !== expectedAuth) return error(401, 20003, "Authenticate");
+    const prefix = `/2010-04-01/Accounts/${accountSid}`;
+    if (!url.pathname.startsWith(prefix)) return error(404, 20404, "The requested resource was not found");
+    const resource = url.pathname.slice(prefix.length);
+    for (const [name, value] of url.searchParams) params[name] = value;
+    requests.push({ method: request.method ?? "GET", resource, params });
+    const one = (name: string) => String([params[name] ?? ""].flat()[0]);
+
+    if (request.method === "POST" && resource === "/Calls.json") {
+      if (fake.undialableNumbers.has(one("To"))) {
+        return error(400, 21217, "Phone number does not appear to be valid");
+      }
+      const call = {
+        sid: sid("CA"),
+        account_sid: accountSid,
+        to: one("To"),
+        from: one("From"),
+        status: "queued",
+        price: null,
+        direction: "outbound-api",
+      };
+      calls.set(call.sid, call);
+      return reply(201, call);
+    }
+    const callMatch = /^\/Calls\/(CA[0-9a-f]{32})\.json$/.exec(resource);
+    if (callMatch) {
+      const call = calls.get(callMatch[1]!);
+      if (!call) return error(404, 20404, "The requested resource was not found");
+      if (request.method === "POST") {
+        if (call.status === "completed")
+          return error(400, 21220, "Call is not in-progress. Cannot redirect.");
+        if (params.Status) call.status = one("Status");
+        return reply(200, call);
+      }
+      return reply(200, { ...call, price: fake.callPrice, price_unit: "USD" });
+    }
+    if (request.method === "POST" && resource === "/IncomingPhoneNumbers.json") {
+      if (fake.unavailableNumbers.has(one("PhoneNumber"))) {
+        return error(400, 21422, "PhoneNumber requested is not available");
+      }
+      return reply(201, { sid: sid("PN"), phone_number: one("PhoneNumber"), voice_url: one("VoiceUrl") });
+    }
+    if (request.method === "DELETE" && /^\/IncomingPhoneNumbers\/PN[0-9a-f]{32}\.json$/.test(resource)) {
+      response.writeHead(204).end();
+      return;
+    }
+    if (request.method === "POST" && resource === "/OutgoingCallerIds.json") {
+      return reply(201, {
+        account_sid: accountSid,
+        phone_number: one("PhoneNumber"),
+        friendly_name: one("FriendlyName"),
+        validation_code: "123456",
+        call_sid: sid("CA"),
+      });
+    }
+    if (request.method === "GET" && resource === "/OutgoingCallerIds.json") {
+      return reply(200, {
+        outgoing_caller_ids: [{ sid: sid("PN"), phone_number: one("PhoneNumber") }],
+        meta: { page: 0, page_size: 50, next_page_url: null, key: "outgoing_caller_ids" },
+        page: 0,
+        page_size: 50,
+        next_page_uri: null,
+      });
+    }
+    if (request.method === "DELETE" && /^\/OutgoingCallerIds\/PN[0-9a-f]{32}\.json$/.test(resource)) {
+      response.writeHead(204).end();
+      return;
+    }
+    return error(404, 20404, "The requested resource was not found");
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    ...fake,
+    baseUrl: `http://127.0.0.1:${port}`,
+    get callPrice() {
+      return fake.callPrice;
+    },
+    set callPrice(value: string) {
+      fake.callPrice = value;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/**
+ * X-Twilio-Signature as Twilio computes it: HMAC-SHA1 with the auth token over the full URL
+ * followed by each POST field's name and value, sorted by name; base64.
+ */
+export function twilioSignature(authToken: string, url: string, params: Record<string, string>): string {
+  const data = Object.keys(params)
+    .sort()
+    .reduce((text, name) => text + name + params[name], url);
+  return createHmac("sha1", authToken).update(data).digest("base64");
+}
