@@ -27,3 +27,6 @@ export const REST_BODY_LIMITS = {
   multipartBytes: MAX_UPLOAD_BYTES + 1 * MB,
   uploadBytes: MAX_UPLOAD_BYTES,
 } as const;
+
+/** The most calls one campaign may run at once (its `maxConcurrentCalls`); the account's cap applies too. */
+export const MAX_CAMPAIGN_CONCURRENT_CALLS = 50;

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { ServiceDeps } from "../../deps.ts";
 import { type FieldErrors, NotFoundError, ValidationError } from "../../errors.ts";
 import type { Prisma } from "../../generated/prisma/client.ts";
+import { MAX_CAMPAIGN_CONCURRENT_CALLS } from "../../limits.ts";
 import { ianaTimezone, parseInput, requiredString } from "../../validation.ts";
 import { type PageRequest, paginate } from "../common/pagination.ts";
 
@@ -51,6 +52,14 @@ const CampaignFields = z.object({
     .int("The retry interval minutes field must be an integer.")
     .min(5, "The retry interval minutes field must be between 5 and 10080 (one week).")
     .max(10080, "The retry interval minutes field must be between 5 and 10080 (one week)."),
+  maxConcurrentCalls: z
+    .number({ error: "The max concurrent calls field must be an integer." })
+    .int("The max concurrent calls field must be an integer.")
+    .min(1, `The max concurrent calls field must be between 1 and ${MAX_CAMPAIGN_CONCURRENT_CALLS}.`)
+    .max(
+      MAX_CAMPAIGN_CONCURRENT_CALLS,
+      `The max concurrent calls field must be between 1 and ${MAX_CAMPAIGN_CONCURRENT_CALLS}.`,
+    ),
 });
 
 const CreateCampaignInput = CampaignFields.partial().extend({ name: requiredString("name") });
@@ -140,7 +149,40 @@ export class CampaignsService {
         });
       }
     });
+    if (settings.status && settings.status !== current.status) {
+      this.deps.logger.info("campaign status changed", {
+        accountId,
+        campaignId: id,
+        from: current.status,
+        to: settings.status,
+      });
+      this.deps.pubsub.publish("campaign:progress", id, { campaignId: id });
+    }
     return this.get(accountId, id);
+  }
+
+  /**
+   * Marks active campaigns (one, or all) that have leads and none left to try as completed: every
+   * lead was reached, ran out of retries or is blacklisted. A campaign with no leads stays active,
+   * waiting for them. Returns the ids completed.
+   */
+  async completeIfDone(campaignId?: number): Promise<number[]> {
+    const prisma = this.deps.db.prisma;
+    const only = campaignId ?? null;
+    const done = await prisma.$queryRaw<{ id: number }[]>`
+      UPDATE "campaigns" c SET "status" = 'completed', "updatedAt" = now()
+      WHERE c."status" = 'active' AND c."deletedAt" IS NULL
+        AND (${only}::int IS NULL OR c."id" = ${only}::int)
+        AND EXISTS (SELECT 1 FROM "leads" l WHERE l."campaignId" = c."id")
+        AND NOT EXISTS (
+          SELECT 1 FROM "leads" l WHERE l."campaignId" = c."id"
+            AND l."status" IN ('created', 'scheduled', 'processing', 'rescheduled'))
+      RETURNING c."id"`;
+    for (const { id } of done) {
+      this.deps.logger.info("campaign completed", { campaignId: id });
+      this.deps.pubsub.publish("campaign:progress", id, { campaignId: id });
+    }
+    return done.map(({ id }) => id);
   }
 
   /** Soft delete: the campaign leaves lists; its leads can no longer be listed by it; calls keep its name. */
