@@ -1,3 +1,4 @@
+import { type Clock, systemClock } from "./clock.ts";
 import type { ServiceDeps } from "./deps.ts";
 import { createJobQueue } from "./jobs/index.ts";
 import { AccountsService } from "./modules/accounts/index.ts";
@@ -8,8 +9,9 @@ import { BillingService, ReservationSweep } from "./modules/billing/index.ts";
 import { CallsService } from "./modules/calls/index.ts";
 import { CampaignsService } from "./modules/campaigns/index.ts";
 import { ConversationsService } from "./modules/conversations/index.ts";
+import { DialerService, DialerSweep } from "./modules/dialer/index.ts";
 import { createKnowledge } from "./modules/knowledge/index.ts";
-import { LeadsService } from "./modules/leads/index.ts";
+import { LeadProgress, LeadsService } from "./modules/leads/index.ts";
 import { MessagePipeline, ReplyEngine } from "./modules/message-pipeline/index.ts";
 import {
   EmbeddedTelephonyProvider,
@@ -28,7 +30,7 @@ export type Services = ReturnType<typeof createServices>;
  * The composition root: every service is built here, once, and handed what it uses. Services with
  * background work (see `Lifecycle`) are started in this order and stopped in reverse.
  */
-export function createServices(deps: ServiceDeps) {
+export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {}) {
   const jobs = createJobQueue(deps, deps.config.workerConcurrency);
   const { knowledgebases, documents, ingestion } = createKnowledge(deps, jobs);
   const rateLimits = new RateLimitsService(deps);
@@ -38,6 +40,15 @@ export function createServices(deps: ServiceDeps) {
   // Numbers and their release sweep share one telephony provider.
   const telephony = new EmbeddedTelephonyProvider(deps.db.prisma);
   const campaigns = new CampaignsService(deps);
+  const calls = new CallsService(deps);
+  const leadProgress = new LeadProgress(deps);
+  const dialer = new DialerService(deps, {
+    calls,
+    campaigns,
+    leads: leadProgress,
+    jobs,
+    clock: options.clock ?? systemClock,
+  });
   const credentials = new CredentialCache(deps);
   return {
     // First, so that it stops last: after the workers whose outbound requests use its connections.
@@ -55,9 +66,11 @@ export function createServices(deps: ServiceDeps) {
     assistants: new AssistantsService(deps),
     phoneNumbers: new PhoneNumbersService(deps, telephony),
     phoneNumberReleases: new PhoneNumberReleaseSweep(deps, telephony),
-    calls: new CallsService(deps),
+    calls,
     campaigns,
-    leads: new LeadsService(deps, campaigns),
+    leads: new LeadsService(deps, { campaigns, progress: leadProgress }),
+    dialer,
+    dialerSweep: new DialerSweep(deps, dialer, campaigns),
     billing,
     reservationSweep: new ReservationSweep(deps, billing),
     rateLimits,

@@ -1,2 +1,3 @@
 /** Leads of campaigns and their secondary contacts (GraphQL in `leads.schema.ts`). */
 export { LeadsService } from "./leads.service.ts";
+export { LeadProgress } from "./lead-progress.ts";

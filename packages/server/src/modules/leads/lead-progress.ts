@@ -1,6 +1,6 @@
 import type { ServiceDeps } from "../../deps.ts";
 import { InvalidLeadTransitionError, NotFoundError } from "../../errors.ts";
-import type { LeadStatus, Prisma } from "../../generated/prisma/client.ts";
+import type { Lead, LeadStatus, Prisma } from "../../generated/prisma/client.ts";
 import { afterAttempt, LEAD_TRANSITIONS, leadStatusesBefore } from "./lead-status.ts";
 
 type Tx = Prisma.TransactionClient;
@@ -141,7 +141,7 @@ export class LeadProgress {
    * Puts a lead on the do-not-call list, or takes it off (it is then tried with the attempts it has
    * left). A call already running is not hung up; its outcome no longer moves the lead.
    */
-  async setBlacklisted(accountId: number, leadId: number, blacklisted: boolean) {
+  async setBlacklisted(accountId: number, leadId: number, blacklisted: boolean): Promise<Lead> {
     const prisma = this.deps.db.prisma;
     const lead = await prisma.lead.findFirst({ where: { id: leadId, accountId } });
     if (!lead) throw new NotFoundError("Lead");
@@ -159,6 +159,7 @@ export class LeadProgress {
         ...(blacklisted ? {} : { nextAttemptAt: null }),
       },
     });
+    // The dialer moved the lead meanwhile: decide again from where it is now.
     if (count === 0) return this.setBlacklisted(accountId, leadId, blacklisted);
     this.deps.logger.info(blacklisted ? "lead blacklisted" : "lead blacklist lifted", {
       accountId,
