@@ -1,7 +1,7 @@
+import type { Clock } from "./clock.ts";
 import type { RequestMeta } from "./context.ts";
 import { type Database, type DatabaseTarget, openDatabase } from "./db/client.ts";
 import { migrate } from "./db/migrate.ts";
-import type { Clock } from "./clock.ts";
 import { hasLifecycle } from "./deps.ts";
 import type { Config } from "./env.ts";
 import { TrustedProxies } from "./http/client-address.ts";

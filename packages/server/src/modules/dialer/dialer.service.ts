@@ -88,7 +88,7 @@ export class DialerService {
         { status: string; maxConcurrentCalls: number; rotationCursor: number }[]
       >`SELECT "status", "maxConcurrentCalls", "rotationCursor" FROM "campaigns"
         WHERE "id" = ${campaignId} AND "deletedAt" IS NULL FOR UPDATE`;
-      if (!locked || locked.status !== "active") return null;
+      if (locked?.status !== "active") return null;
       const busy = await this.slotsInUse(tx, campaignId);
       const claimed = await leads.claimDue(tx, campaignId, locked.maxConcurrentCalls - busy, now);
       if (claimed.length > 0) {
@@ -118,7 +118,13 @@ export class DialerService {
    * refusal that is the lead's own counts as a failed attempt.
    */
   private async dial(
-    campaign: { id: number; accountId: number; assistantId: number | null; maxRetries: number; retryIntervalMinutes: number },
+    campaign: {
+      id: number;
+      accountId: number;
+      assistantId: number | null;
+      maxRetries: number;
+      retryIntervalMinutes: number;
+    },
     lead: ClaimedLead,
     phoneNumberId: number | null,
   ): Promise<boolean> {
@@ -153,7 +159,11 @@ export class DialerService {
       await leads.release(lead);
       return false;
     }
-    this.deps.logger.info("campaign call placed", { campaignId: campaign.id, leadId: lead.id, callId: call.id });
+    this.deps.logger.info("campaign call placed", {
+      campaignId: campaign.id,
+      leadId: lead.id,
+      callId: call.id,
+    });
     await leads.markProcessing(lead, call.id);
     // A dial the provider refused at once may already be final: its outcome is applied here too.
     if (isFinal(toApiStatus(call.status))) await this.callFinished(call);
@@ -249,7 +259,8 @@ export class DialerService {
       else await this.collaborators.leads.markProcessing(lead, call.id);
     }
     const repaired = finished.length + stale.length;
-    if (repaired > 0) this.deps.logger.warn("dialer repaired leads", { processing: finished.length, stale: stale.length });
+    if (repaired > 0)
+      this.deps.logger.warn("dialer repaired leads", { processing: finished.length, stale: stale.length });
     return repaired;
   }
 
@@ -262,7 +273,9 @@ export class DialerService {
       WHERE c."status" = 'active' AND c."deletedAt" IS NULL AND EXISTS (
         SELECT 1 FROM "leads" l WHERE l."campaignId" = c."id"
           AND (l."status" = 'created' OR (l."status" = 'rescheduled' AND l."nextAttemptAt" <= ${now})))`;
-    const open = due.filter((campaign) => isWithinCallingWindow(now, campaign)).map((campaign) => campaign.id);
+    const open = due
+      .filter((campaign) => isWithinCallingWindow(now, campaign))
+      .map((campaign) => campaign.id);
     for (const campaignId of open) await this.requestDial(campaignId);
     return open;
   }

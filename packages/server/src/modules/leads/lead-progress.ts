@@ -60,7 +60,8 @@ export class LeadProgress {
     });
     if (count === 0) return false;
     const contact = await this.contactAt(prisma, lead.id, lead.contactIndex);
-    if (contact) await prisma.secondaryContact.update({ where: { id: contact.id }, data: { status: "processing" } });
+    if (contact)
+      await prisma.secondaryContact.update({ where: { id: contact.id }, data: { status: "processing" } });
     this.announce(lead.campaignId);
     return true;
   }
@@ -106,7 +107,12 @@ export class LeadProgress {
       } else if (lead.status !== "scheduled") return null;
       const secondaryContactCount = await tx.secondaryContact.count({ where: { leadId } });
       const next = afterAttempt(
-        { ...rules, contactIndex: lead.contactIndex, contactAttempts: lead.contactAttempts, secondaryContactCount },
+        {
+          ...rules,
+          contactIndex: lead.contactIndex,
+          contactAttempts: lead.contactAttempts,
+          secondaryContactCount,
+        },
         call.reached,
         now,
       );
@@ -176,6 +182,10 @@ export class LeadProgress {
 
   private contactAt(tx: Tx, leadId: number, contactIndex: number) {
     if (contactIndex === 0) return Promise.resolve(null);
-    return tx.secondaryContact.findFirst({ where: { leadId }, orderBy: { id: "asc" }, skip: contactIndex - 1 });
+    return tx.secondaryContact.findFirst({
+      where: { leadId },
+      orderBy: { id: "asc" },
+      skip: contactIndex - 1,
+    });
   }
 }

@@ -2,7 +2,13 @@ import { describe, expect, it } from "vitest";
 import { afterAttempt, LEAD_TRANSITIONS, leadStatusesBefore } from "./lead-status.ts";
 
 const now = new Date("2026-03-02T10:00:00Z");
-const plan = { contactIndex: 0, contactAttempts: 0, secondaryContactCount: 0, maxRetries: 2, retryIntervalMinutes: 30 };
+const plan = {
+  contactIndex: 0,
+  contactAttempts: 0,
+  secondaryContactCount: 0,
+  maxRetries: 2,
+  retryIntervalMinutes: 30,
+};
 
 describe("lead transitions", () => {
   it("never dials a blacklisted lead: only lifting the blacklist leaves it", () => {

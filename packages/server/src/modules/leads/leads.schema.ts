@@ -49,7 +49,8 @@ export const LeadRef = builder.objectRef<LeadWithDetails>("Lead").implement({
     nextAttemptAt: t.expose("nextAttemptAt", {
       type: "DateTime",
       nullable: true,
-      description: "A rescheduled lead is not dialled before this instant (and only inside the calling window).",
+      description:
+        "A rescheduled lead is not dialled before this instant (and only inside the calling window).",
     }),
     calls: t.field({
       type: [CallRef],

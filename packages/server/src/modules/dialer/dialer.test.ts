@@ -1,0 +1,481 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createAssistant } from "../../../test/fixtures/assistants.ts";
+import { telephonyFixtures, uniqueUsNumber } from "../../../test/fixtures/telephony.ts";
+import { subscribeWs } from "../../../test/support/subscriptions.ts";
+import {
+  freshDatabase,
+  ManualClock,
+  startTestApp,
+  type TestAccount,
+  type TestApp,
+  testDatabaseKind,
+} from "../../../test/support/test-app.ts";
+import { type DatabaseTarget, openDatabase } from "../../db/client.ts";
+
+/** The simulated carrier's documented test numbers (docs/calls.md); any other number is answered. */
+const NO_ANSWER = "+14155550101";
+const BUSY = "+14155550102";
+const FAILED = "+14155550103";
+const VOICEMAIL = "+14155550104";
+
+/** Simulated calls run 1000 times faster than real time; the dialer looks for due leads every 20 ms. */
+const FAST = { VOXGATE_CALL_CLOCK_SPEED: "1000", VOXGATE_DIALER_SWEEP_MS: "20" };
+/** A Monday, 10:00 UTC: inside a 09:00–17:00 UTC window. */
+const MONDAY_MORNING = "2026-03-02T10:00:00Z";
+
+type LeadRow = {
+  id: number;
+  phoneNumber: string;
+  status: string;
+  attempts: number;
+  nextAttemptAt: string | null;
+  secondaryContacts: { phoneNumber: string; status: string; attempts: number }[];
+  calls: {
+    id: number;
+    status: string;
+    clientPhoneNumber: string;
+    assistantPhoneNumber: string;
+    answeredBy: string;
+  }[];
+};
+
+const LEADS = `query($campaignId: Int!) { leads(campaignId: $campaignId, perPage: 100) { data {
+  id phoneNumber status attempts nextAttemptAt
+  secondaryContacts { phoneNumber status attempts }
+  calls { id status clientPhoneNumber assistantPhoneNumber answeredBy } } } }`;
+const PROGRESS = `query($id: Int!) { campaign(id: $id) { status progress { callsRunning withinCallingWindow
+  leads { created scheduled processing completed rescheduled reachedMaxRetries blacklisted total } } } }`;
+const SET_STATUS = `mutation($id: Int!, $status: CampaignStatus!) { updateCampaign(id: $id, input: { status: $status }) { status } }`;
+const BLACKLIST = `mutation($id: Int!, $blacklisted: Boolean!) { setLeadBlacklisted(id: $id, blacklisted: $blacklisted) { id status } }`;
+
+async function leadsOf(t: TestApp, account: TestAccount, campaignId: number): Promise<LeadRow[]> {
+  const response = await t.gql<{ leads: { data: LeadRow[] } }>(
+    LEADS,
+    { campaignId },
+    { token: account.apiKey },
+  );
+  expect(response.errors).toBeUndefined();
+  return response.data!.leads.data.sort((a, b) => a.id - b.id);
+}
+
+/** Polls until `done` holds; the test's own timeout bounds the wait. */
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/**
+ * Nothing is happening or due: no call running, no lead picked or on a call, no retry due at the
+ * clock's time. The campaign then waits for the clock.
+ */
+async function settled(t: TestApp, account: TestAccount, campaignId: number, clock: ManualClock) {
+  return until(
+    async () => {
+      const [leads, progress] = await Promise.all([
+        leadsOf(t, account, campaignId),
+        t.gql<{ campaign: { progress: { callsRunning: number } } }>(
+          PROGRESS,
+          { id: campaignId },
+          { token: account.apiKey },
+        ),
+      ]);
+      return { leads, callsRunning: progress.data!.campaign.progress.callsRunning };
+    },
+    ({ leads, callsRunning }) =>
+      callsRunning === 0 &&
+      leads.every(
+        (lead) =>
+          lead.status !== "scheduled" &&
+          lead.status !== "processing" &&
+          lead.status !== "created" &&
+          !(lead.status === "rescheduled" && new Date(lead.nextAttemptAt!) <= clock.now()),
+      ),
+  ).then(({ leads }) => leads);
+}
+
+async function campaignWith(
+  t: TestApp,
+  account: TestAccount,
+  settings: Record<string, unknown>,
+  leads: { phoneNumber: string; secondaryContacts?: { phoneNumber: string }[] }[],
+) {
+  const fixtures = telephonyFixtures(t);
+  const assistant = await createAssistant(t, account, {
+    name: "Dialer",
+    type: "outbound",
+    endCallOnVoicemail: true,
+  });
+  const numbers = [await fixtures.addNumber(account), await fixtures.addNumber(account)];
+  const campaign = await fixtures.createCampaign(account, {
+    assistantId: assistant.id,
+    phoneNumberIds: numbers.map((number) => number.id),
+    callingWindowStart: "09:00",
+    callingWindowEnd: "17:00",
+    timezone: "UTC",
+    maxRetries: 1,
+    retryIntervalMinutes: 30,
+    ...settings,
+  });
+  const created = [];
+  for (const lead of leads) {
+    created.push(
+      await t.app.services.leads.create(account.accountId, {
+        campaignId: campaign.id,
+        allowDuplicate: true,
+        ...lead,
+      }),
+    );
+  }
+  return { campaign, leads: created, numbers, assistant };
+}
+
+/** Follows the campaign's calls and remembers the most that ran at once. */
+async function watchConcurrency(t: TestApp, account: TestAccount, campaignId: number) {
+  const running = new Set<number>();
+  let most = 0;
+  const calls = new Set<number>();
+  const stream = await subscribeWs<{
+    callStatusChanged: { callId: number; status: string; previousStatus: string | null };
+  }>(
+    t.url,
+    `subscription($campaignId: Int) { callStatusChanged(campaignId: $campaignId) { callId status previousStatus } }`,
+    { connectionParams: { authorization: `Bearer ${account.apiKey}` }, variables: { campaignId } },
+  );
+  let stopped = false;
+  const reading = (async () => {
+    while (!stopped) {
+      const event = await stream.next(200).catch(() => null);
+      if (!event?.data) continue;
+      const { callId, status } = event.data.callStatusChanged;
+      calls.add(callId);
+      if (["initiated", "ringing", "in_progress"].includes(status)) running.add(callId);
+      else running.delete(callId);
+      most = Math.max(most, running.size);
+    }
+  })();
+  return {
+    get most() {
+      return most;
+    },
+    get seen() {
+      return calls.size;
+    },
+    async stop() {
+      stopped = true;
+      await stream.close();
+      await reading.catch(() => undefined);
+    },
+  };
+}
+
+describe("the campaign dialer on the simulated carrier", () => {
+  let t: TestApp;
+  let clock: ManualClock;
+  let alice: TestAccount;
+  let bob: TestAccount;
+
+  beforeAll(async () => {
+    clock = new ManualClock(MONDAY_MORNING);
+    t = await startTestApp({ env: FAST, clock });
+    [alice, bob] = await Promise.all([t.createAccount({ balance: "100" }), t.createAccount()]);
+  });
+  afterAll(() => t?.close());
+
+  it("reaches the expected statuses, retries after the interval, falls back to secondary contacts, keeps to its concurrency and bills exactly", async () => {
+    const human = uniqueUsNumber();
+    const { campaign, leads, numbers } = await campaignWith(t, alice, { maxConcurrentCalls: 2 }, [
+      { phoneNumber: human },
+      { phoneNumber: NO_ANSWER },
+      { phoneNumber: BUSY, secondaryContacts: [{ phoneNumber: FAILED }, { phoneNumber: uniqueUsNumber() }] },
+      { phoneNumber: VOICEMAIL },
+      { phoneNumber: uniqueUsNumber() },
+      { phoneNumber: FAILED },
+    ]);
+    const [reached, ringsOut, fallsBack, voicemail, blacklisted, fails] = leads.map(
+      (lead) => lead.id,
+    ) as number[];
+    expect(
+      (await t.gql(BLACKLIST, { id: blacklisted, blacklisted: true }, { token: alice.apiKey })).data,
+    ).toEqual({ setLeadBlacklisted: { id: blacklisted, status: "blacklisted" } });
+    const watch = await watchConcurrency(t, alice, campaign.id);
+    const progressStream = await subscribeWs<{
+      campaignProgress: { status: string; leads: { total: number } };
+    }>(t.url, `subscription($id: Int!) { campaignProgress(campaignId: $id) { status leads { total } } }`, {
+      connectionParams: { authorization: `Bearer ${alice.apiKey}` },
+      variables: { id: campaign.id },
+    });
+    expect((await progressStream.next()).data!.campaignProgress).toEqual({
+      status: "draft",
+      leads: { total: 6 },
+    });
+
+    await t.gql(SET_STATUS, { id: campaign.id, status: "active" }, { token: alice.apiKey });
+
+    // First round: everyone due is called once.
+    let rows = await settled(t, alice, campaign.id, clock);
+    const byId = (id: number) => rows.find((row) => row.id === id)!;
+    expect(byId(reached)).toMatchObject({ status: "completed", attempts: 1 });
+    for (const id of [ringsOut, fallsBack, voicemail, fails]) {
+      expect(byId(id)).toMatchObject({ status: "rescheduled", attempts: 1 });
+      expect(new Date(byId(id).nextAttemptAt!)).toEqual(new Date("2026-03-02T10:30:00Z"));
+    }
+    expect(byId(blacklisted)).toMatchObject({ status: "blacklisted", attempts: 0, calls: [] });
+    expect(byId(voicemail).calls).toEqual([expect.objectContaining({ answeredBy: "machine" })]);
+
+    // A minute before the interval is over nothing is due.
+    clock.advanceMinutes(29);
+    expect(await t.app.services.dialer.requestDueDials()).toEqual([]);
+    clock.advanceMinutes(1);
+    rows = await settled(t, alice, campaign.id, clock);
+    for (const id of [ringsOut, voicemail, fails]) {
+      expect(byId(id)).toMatchObject({ status: "reached-max-retries", attempts: 2 });
+    }
+    // The busy number used its retry; its first secondary contact was called at once, and failed.
+    expect(byId(fallsBack)).toMatchObject({ status: "rescheduled", attempts: 3 });
+    expect(byId(fallsBack).secondaryContacts.map((contact) => contact.status)).toEqual([
+      "rescheduled",
+      "created",
+    ]);
+
+    clock.advanceMinutes(30);
+    rows = await settled(t, alice, campaign.id, clock);
+    const chain = byId(fallsBack);
+    expect(chain).toMatchObject({ status: "completed", attempts: 5 });
+    expect(chain.calls.map((call) => call.clientPhoneNumber)).toEqual([
+      BUSY,
+      BUSY,
+      FAILED,
+      FAILED,
+      chain.secondaryContacts[1]!.phoneNumber,
+    ]);
+    expect(chain.calls.map((call) => call.status)).toEqual(["busy", "busy", "failed", "failed", "completed"]);
+    expect(chain.secondaryContacts).toEqual([
+      { phoneNumber: FAILED, status: "reached-max-retries", attempts: 2 },
+      expect.objectContaining({ status: "completed", attempts: 1 }),
+    ]);
+
+    // The campaign is done: completed, seen by the progress subscription.
+    const progress = await t.gql<{ campaign: Record<string, unknown> }>(
+      PROGRESS,
+      { id: campaign.id },
+      { token: alice.apiKey },
+    );
+    expect(progress.data!.campaign).toEqual({
+      status: "completed",
+      progress: {
+        callsRunning: 0,
+        withinCallingWindow: true,
+        leads: {
+          created: 0,
+          scheduled: 0,
+          processing: 0,
+          completed: 2,
+          rescheduled: 0,
+          reachedMaxRetries: 3,
+          blacklisted: 1,
+          total: 6,
+        },
+      },
+    });
+    await until(
+      () => progressStream.next(),
+      (event) => event.data?.campaignProgress.status === "completed",
+    );
+    await progressStream.close();
+
+    // Every call was the campaign's, from its numbers in turn, never more than two at once.
+    const calls = rows.flatMap((row) => row.calls);
+    expect(calls).toHaveLength(1 + 2 + 5 + 2 + 0 + 2);
+    await until(
+      async () => watch.seen,
+      (seen) => seen === calls.length,
+    );
+    await watch.stop();
+    expect(watch.most).toBeGreaterThan(0);
+    expect(watch.most).toBeLessThanOrEqual(2);
+    const fromEach = numbers.map(
+      (number) => calls.filter((call) => call.assistantPhoneNumber === number.phoneNumber).length,
+    );
+    expect(fromEach).toEqual([6, 6]);
+
+    // Billing: each call's ledger entries add up to its total cost, and the balance moved by exactly that.
+    const prisma = t.app.db.prisma;
+    const callRows = await prisma.call.findMany({ where: { campaignId: campaign.id } });
+    let spent = 0;
+    for (const call of callRows) {
+      const entries = await prisma.ledgerEntry.findMany({ where: { callId: call.id } });
+      const charged = -entries.reduce((sum, entry) => sum + Number(entry.amount), 0);
+      expect(charged.toFixed(4)).toBe(call.totalCost.toFixed(4));
+      spent += charged;
+    }
+    expect(spent).toBeGreaterThan(0);
+    const account = await prisma.account.findUniqueOrThrow({ where: { id: alice.accountId } });
+    expect(Number(account.balance).toFixed(4)).toBe((100 - spent).toFixed(4));
+  });
+
+  it("dials nobody while paused or outside the calling window, and only the account's own campaigns are visible", async () => {
+    const { campaign, leads } = await campaignWith(t, alice, { status: "paused" }, [
+      { phoneNumber: uniqueUsNumber() },
+    ]);
+    expect(await t.app.services.dialer.requestDueDials()).not.toContain(campaign.id);
+    await t.app.services.dialer.dialCampaign(campaign.id);
+    expect((await leadsOf(t, alice, campaign.id))[0]).toMatchObject({ status: "created", calls: [] });
+
+    // Active, but the window is 18:00–20:00 in Tokyo (09:00–11:00 UTC) and the clock says 11:30 UTC.
+    const tokyo = await campaignWith(
+      t,
+      alice,
+      { status: "active", timezone: "Asia/Tokyo", callingWindowStart: "18:00", callingWindowEnd: "20:00" },
+      [{ phoneNumber: uniqueUsNumber() }],
+    );
+    clock.advanceMinutes(30);
+    expect(clock.now().toISOString()).toBe("2026-03-02T11:30:00.000Z");
+    expect(await t.app.services.dialer.requestDueDials()).not.toContain(tokyo.campaign.id);
+    await t.app.services.dialer.dialCampaign(tokyo.campaign.id);
+    const progress = await t.gql<{
+      campaign: { progress: { withinCallingWindow: boolean; leads: { created: number } } };
+    }>(PROGRESS, { id: tokyo.campaign.id }, { token: alice.apiKey });
+    expect(progress.data!.campaign.progress).toMatchObject({
+      withinCallingWindow: false,
+      leads: { created: 1 },
+    });
+
+    // Another account sees none of it.
+    const notFound = await t.gql(BLACKLIST, { id: leads[0]!.id, blacklisted: true }, { token: bob.apiKey });
+    expect(notFound.errors?.[0]?.extensions?.code).toBe("NOT_FOUND");
+    const spy = await subscribeWs(
+      t.url,
+      `subscription($id: Int!) { campaignProgress(campaignId: $id) { status } }`,
+      {
+        connectionParams: { authorization: `Bearer ${bob.apiKey}` },
+        variables: { id: campaign.id },
+      },
+    );
+    expect((await spy.next()).errors?.[0]?.extensions?.code).toBe("NOT_FOUND");
+    await spy.close();
+  });
+
+  it("refuses a concurrency outside 1 to 50 with a field message", async () => {
+    const response = await t.gql(
+      `mutation { createCampaign(input: { name: "Too many", maxConcurrentCalls: 51 }) { id } }`,
+      {},
+      { token: alice.apiKey },
+    );
+    expect(response.errors?.[0]?.extensions).toMatchObject({
+      code: "VALIDATION_FAILED",
+      fields: { maxConcurrentCalls: ["The max concurrent calls field must be between 1 and 50."] },
+    });
+  });
+});
+
+describe("the dialer across restarts and instances", () => {
+  const cleanups: (() => Promise<void> | void)[] = [];
+
+  /** A database that outlives an app: a PGlite directory on disk, or a fresh PostgreSQL database. */
+  async function durableDatabase(): Promise<{ target: DatabaseTarget }> {
+    if (testDatabaseKind() === "postgres") {
+      const database = await freshDatabase();
+      cleanups.push(() => database.drop());
+      return database;
+    }
+    const dataDir = mkdtempSync(join(tmpdir(), "voxgate-dialer-"));
+    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    return { target: { kind: "pglite", dataDir } };
+  }
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+
+  it("reconciles a lead left processing on a call that ended while no instance listened", async () => {
+    const database = await durableDatabase();
+    const clock = new ManualClock(MONDAY_MORNING);
+    // Calls that ring for a while (speed 1): the first instance stops while the call is running.
+    const first = await startTestApp({
+      database: database.target,
+      clock,
+      env: { VOXGATE_DIALER_SWEEP_MS: "20" },
+    });
+    const owner = await first.createAccount({ balance: "50" });
+    const { campaign, leads } = await campaignWith(first, owner, { status: "active" }, [
+      { phoneNumber: NO_ANSWER },
+      { phoneNumber: uniqueUsNumber() },
+    ]);
+    const onCall = await until(
+      () => leadsOf(first, owner, campaign.id),
+      (rows) => rows.some((row) => row.status === "processing"),
+    );
+    const lead = onCall.find((row) => row.status === "processing")!;
+    await first.close();
+
+    // The call ended in the database (the carrier's last event was written) but the process died
+    // before the dialer heard of it.
+    const db = await openDatabase(database.target);
+    const callId = lead.calls[0]!.id;
+    await db.prisma.call.update({
+      where: { id: callId },
+      data: { status: "no_answer", endedAt: new Date() },
+    });
+    await db.close();
+
+    const second = await startTestApp({
+      database: database.target,
+      clock,
+      env: FAST,
+    });
+    cleanups.push(() => second.close());
+    const rows = await settled(second, owner, campaign.id, clock);
+    const after = rows.find((row) => row.id === lead.id)!;
+    expect(after.calls.map((call) => call.id)).toEqual([callId]);
+    expect(after).toMatchObject({ status: "rescheduled", attempts: 1 });
+    // Nothing lost: every lead was called exactly once.
+    expect(rows.map((row) => row.calls.length)).toEqual(leads.map(() => 1));
+  });
+
+  it.runIf(testDatabaseKind() === "postgres")(
+    "two instances on one PostgreSQL dial each lead once, within the campaign's concurrency",
+    async () => {
+      const database = await freshDatabase();
+      cleanups.push(() => database.drop());
+      const clock = new ManualClock(MONDAY_MORNING);
+      const one = await startTestApp({ database: database.target, clock, env: FAST });
+      cleanups.push(() => one.close());
+      const two = await startTestApp({ database: database.target, clock, env: FAST });
+      cleanups.push(() => two.close());
+      const owner = await one.createAccount({ balance: "100" });
+      const { campaign } = await campaignWith(
+        one,
+        owner,
+        { maxConcurrentCalls: 3 },
+        Array.from({ length: 12 }, () => ({ phoneNumber: uniqueUsNumber() })),
+      );
+      const watch = await watchConcurrency(two, owner, campaign.id);
+      await one.gql(SET_STATUS, { id: campaign.id, status: "active" }, { token: owner.apiKey });
+      // Both instances ask for dials of the campaign at the same moments.
+      await Promise.all([
+        one.app.services.dialer.dialCampaign(campaign.id),
+        two.app.services.dialer.dialCampaign(campaign.id),
+      ]);
+      const rows = await settled(two, owner, campaign.id, clock);
+      expect(rows.map((row) => row.status)).toEqual(rows.map(() => "completed"));
+      expect(rows.map((row) => row.calls.length)).toEqual(rows.map(() => 1));
+      await until(
+        async () => watch.seen,
+        (seen) => seen === 12,
+      );
+      await watch.stop();
+      expect(watch.most).toBeLessThanOrEqual(3);
+      const placedBy = await one.app.db.prisma.call.groupBy({
+        by: ["leadId"],
+        where: { campaignId: campaign.id },
+        _count: { _all: true },
+      });
+      expect(placedBy.every((group) => group._count._all === 1)).toBe(true);
+    },
+  );
+});
