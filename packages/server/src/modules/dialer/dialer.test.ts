@@ -197,9 +197,14 @@ describe("the campaign dialer on the simulated carrier", () => {
       { phoneNumber: uniqueUsNumber() },
       { phoneNumber: FAILED },
     ]);
-    const [reached, ringsOut, fallsBack, voicemail, blacklisted, fails] = leads.map(
-      (lead) => lead.id,
-    ) as number[];
+    const [reached, ringsOut, fallsBack, voicemail, blacklisted, fails] = leads.map((lead) => lead.id) as [
+      number,
+      number,
+      number,
+      number,
+      number,
+      number,
+    ];
     expect(
       (await t.gql(BLACKLIST, { id: blacklisted, blacklisted: true }, { token: alice.apiKey })).data,
     ).toEqual({ setLeadBlacklisted: { id: blacklisted, status: "blacklisted" } });
