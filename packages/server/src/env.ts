@@ -41,66 +41,104 @@ function isAddressOrRange(entry: string): boolean {
 
 const emptyAsUndefined = (value: unknown) => (value === "" ? undefined : value);
 
-const EnvSchema = z.object({
-  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
-  PORT: port.default(4000),
-  HOST: z.string().min(1).default("127.0.0.1"),
-  VOXGATE_DATA_DIR: z.string().min(1).default(`${repoRoot}.data`),
-  DATABASE_URL: z.preprocess(emptyAsUndefined, postgresUrl.optional()),
-  REDIS_URL: z.preprocess(emptyAsUndefined, redisUrl.optional()),
-  OPENAI_API_KEY: z.preprocess(emptyAsUndefined, z.string().optional()),
-  OPENAI_BASE_URL: z.preprocess(emptyAsUndefined, httpUrl.optional()),
-  PUBLIC_BASE_URL: z.preprocess(emptyAsUndefined, httpUrl.optional()),
-  LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
-  LOG_FORMAT: z.preprocess(emptyAsUndefined, z.enum(["json", "pretty"]).optional()),
-  SESSION_TTL_HOURS: positiveInt.default(24 * 7),
-  VOXGATE_CREDENTIAL_CACHE_SECONDS: z.coerce
-    .number({ error: "must be a number" })
-    .int("must be a whole number")
-    .min(0, "must be 0 (no cache) or more")
-    .max(3600, "must be at most 3600")
-    .default(30),
-  OPENAI_MODEL: z.string().min(1).default("gpt-4o-mini"),
-  OPENAI_TIMEOUT_SECONDS: positiveInt.max(600, "must be at most 600").default(60),
-  OPENAI_EMBEDDING_MODEL: z.string().min(1).default("text-embedding-3-small"),
-  OPENAI_EMBEDDING_DIMENSIONS: positiveInt.max(4000, "must be at most 4000").default(1536),
-  VOXGATE_OUTBOUND_ALLOWLIST: z.string().default(""),
-  VOXGATE_TRUSTED_PROXIES: z
-    .string()
-    .default("")
-    .transform((value) =>
-      value
-        .split(",")
-        .map((entry) => entry.trim())
-        .filter(Boolean),
-    )
-    .refine((entries) => entries.every(isAddressOrRange), {
-      message: "must be a comma-separated list of IP addresses or CIDR ranges",
-    }),
-  VOXGATE_MESSAGE_PRICE: moneyString.default("0.01"),
-  VOXGATE_REPLY_PRICE: moneyString.default("0.01"),
-  VOXGATE_REPLY_RATE_LIMIT_PER_MINUTE: positiveInt.default(5),
-  VOXGATE_WIDGET_RATE_LIMIT_PER_MINUTE: positiveInt.default(30),
-  VOXGATE_CONVERSATION_RATE_LIMIT_PER_MINUTE: positiveInt.default(10),
-  VOXGATE_LOGIN_FAILURES_PER_EMAIL: positiveInt.default(10),
-  VOXGATE_LOGIN_FAILURES_PER_ADDRESS: positiveInt.default(100),
-  VOXGATE_LOGIN_WINDOW_SECONDS: positiveInt.max(86_400, "must be at most 86400 (one day)").default(900),
-  VOXGATE_REDIS_KEY_PREFIX: z
-    .string()
-    .regex(/^[\w:.-]{1,64}$/, "must be 1 to 64 letters, digits, _ : . or -")
-    .default("voxgate"),
-  VOXGATE_DOCUMENT_TIMEOUT_SECONDS: positiveInt.default(300),
-  VOXGATE_RESERVATION_HOLD_SECONDS: positiveInt.max(86_400, "must be at most 86400").default(900),
-  VOXGATE_WORKER_CONCURRENCY: positiveInt.max(32, "must be at most 32").default(2),
-  VOXGATE_DIALER_SWEEP_MS: positiveInt
-    .min(10, "must be at least 10")
-    .max(3_600_000, "must be at most 3600000 (one hour)")
-    .default(5_000),
-  VOXGATE_SEED_DEMO: z
-    .enum(["true", "false"], { error: "must be true or false" })
-    .default("true")
-    .transform((value) => value === "true"),
-});
+const EnvSchema = z
+  .object({
+    NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+    PORT: port.default(4000),
+    HOST: z.string().min(1).default("127.0.0.1"),
+    VOXGATE_DATA_DIR: z.string().min(1).default(`${repoRoot}.data`),
+    DATABASE_URL: z.preprocess(emptyAsUndefined, postgresUrl.optional()),
+    REDIS_URL: z.preprocess(emptyAsUndefined, redisUrl.optional()),
+    OPENAI_API_KEY: z.preprocess(emptyAsUndefined, z.string().optional()),
+    OPENAI_BASE_URL: z.preprocess(emptyAsUndefined, httpUrl.optional()),
+    PUBLIC_BASE_URL: z.preprocess(emptyAsUndefined, httpUrl.optional()),
+    LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+    LOG_FORMAT: z.preprocess(emptyAsUndefined, z.enum(["json", "pretty"]).optional()),
+    SESSION_TTL_HOURS: positiveInt.default(24 * 7),
+    VOXGATE_CREDENTIAL_CACHE_SECONDS: z.coerce
+      .number({ error: "must be a number" })
+      .int("must be a whole number")
+      .min(0, "must be 0 (no cache) or more")
+      .max(3600, "must be at most 3600")
+      .default(30),
+    OPENAI_MODEL: z.string().min(1).default("gpt-4o-mini"),
+    OPENAI_TIMEOUT_SECONDS: positiveInt.max(600, "must be at most 600").default(60),
+    OPENAI_EMBEDDING_MODEL: z.string().min(1).default("text-embedding-3-small"),
+    OPENAI_EMBEDDING_DIMENSIONS: positiveInt.max(4000, "must be at most 4000").default(1536),
+    VOXGATE_OUTBOUND_ALLOWLIST: z.string().default(""),
+    VOXGATE_TRUSTED_PROXIES: z
+      .string()
+      .default("")
+      .transform((value) =>
+        value
+          .split(",")
+          .map((entry) => entry.trim())
+          .filter(Boolean),
+      )
+      .refine((entries) => entries.every(isAddressOrRange), {
+        message: "must be a comma-separated list of IP addresses or CIDR ranges",
+      }),
+    VOXGATE_MESSAGE_PRICE: moneyString.default("0.01"),
+    VOXGATE_REPLY_PRICE: moneyString.default("0.01"),
+    VOXGATE_REPLY_RATE_LIMIT_PER_MINUTE: positiveInt.default(5),
+    VOXGATE_WIDGET_RATE_LIMIT_PER_MINUTE: positiveInt.default(30),
+    VOXGATE_CONVERSATION_RATE_LIMIT_PER_MINUTE: positiveInt.default(10),
+    VOXGATE_LOGIN_FAILURES_PER_EMAIL: positiveInt.default(10),
+    VOXGATE_LOGIN_FAILURES_PER_ADDRESS: positiveInt.default(100),
+    VOXGATE_LOGIN_WINDOW_SECONDS: positiveInt.max(86_400, "must be at most 86400 (one day)").default(900),
+    VOXGATE_REDIS_KEY_PREFIX: z
+      .string()
+      .regex(/^[\w:.-]{1,64}$/, "must be 1 to 64 letters, digits, _ : . or -")
+      .default("voxgate"),
+    VOXGATE_DOCUMENT_TIMEOUT_SECONDS: positiveInt.default(300),
+    VOXGATE_RESERVATION_HOLD_SECONDS: positiveInt.max(86_400, "must be at most 86400").default(900),
+    VOXGATE_WORKER_CONCURRENCY: positiveInt.max(32, "must be at most 32").default(2),
+    VOXGATE_DIALER_SWEEP_MS: positiveInt
+      .min(10, "must be at least 10")
+      .max(3_600_000, "must be at most 3600000 (one hour)")
+      .default(5_000),
+    VOXGATE_SEED_DEMO: z
+      .enum(["true", "false"], { error: "must be true or false" })
+      .default("true")
+      .transform((value) => value === "true"),
+    VOXGATE_TELEPHONY: z
+      .enum(["simulated", "twilio"], { error: "must be simulated or twilio" })
+      .default("simulated"),
+    VOXGATE_CALL_PRICE_PER_MINUTE: moneyString.default("0.10"),
+    VOXGATE_MAX_CONCURRENT_CALLS: positiveInt.max(10_000, "must be at most 10000").default(10),
+    VOXGATE_CALL_CLOCK_SPEED: z.coerce
+      .number({ error: "must be a number" })
+      .min(1, "must be at least 1")
+      .max(1000, "must be at most 1000")
+      .default(1),
+    TWILIO_ACCOUNT_SID: z.preprocess(
+      emptyAsUndefined,
+      z
+        .string()
+        .regex(/^AC[0-9a-fA-F]{32}$/, "must be AC followed by 32 hex digits")
+        .optional(),
+    ),
+    TWILIO_AUTH_TOKEN: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),
+    TWILIO_API_BASE_URL: z.preprocess(emptyAsUndefined, httpUrl.optional()),
+  })
+  .superRefine((env, context) => {
+    if (env.VOXGATE_TELEPHONY !== "twilio") return;
+    for (const name of ["TWILIO_ACCOUNT_SID", "TWILIO_AUTH_TOKEN"] as const) {
+      if (!env[name])
+        context.addIssue({
+          code: "custom",
+          path: [name],
+          message: "is required when VOXGATE_TELEPHONY=twilio",
+        });
+    }
+    if (env.VOXGATE_CALL_CLOCK_SPEED !== 1) {
+      context.addIssue({
+        code: "custom",
+        path: ["VOXGATE_CALL_CLOCK_SPEED"],
+        message: "must be 1 with a real carrier (it speeds up simulated calls only)",
+      });
+    }
+  });
 
 export type EnvInput = Partial<Record<keyof z.input<typeof EnvSchema>, string>>;
 
@@ -167,6 +205,23 @@ export interface Config {
    */
   credentialCacheSeconds: number;
   seedDemo: boolean;
+  telephony: TelephonyConfig;
+}
+
+export interface TelephonyConfig {
+  /** The carrier of phone calls and numbers: the built-in simulation, or Twilio. */
+  provider: "simulated" | "twilio";
+  /** Charged per started minute of an answered call; one minute is reserved when a call starts. */
+  pricePerMinute: string;
+  /** Phone calls an account may have running (not yet ended) at once. */
+  maxConcurrentCalls: number;
+  /**
+   * How much faster than real time call clocks run (ringing, conversation, billing minutes,
+   * max duration): tests and demos of the simulated carrier use more than 1; a real carrier needs 1.
+   */
+  clockSpeed: number;
+  /** Set when the provider is Twilio. `apiBaseUrl` replaces https://api.twilio.com (a local fake in tests). */
+  twilio: { accountSid: string; authToken: string; apiBaseUrl: string | undefined } | null;
 }
 
 export class ConfigError extends Error {
@@ -231,6 +286,20 @@ export function loadConfig(source: EnvInput | NodeJS.ProcessEnv = process.env): 
     sessionTtlHours: env.SESSION_TTL_HOURS,
     credentialCacheSeconds: env.VOXGATE_CREDENTIAL_CACHE_SECONDS,
     seedDemo: env.VOXGATE_SEED_DEMO,
+    telephony: {
+      provider: env.VOXGATE_TELEPHONY,
+      pricePerMinute: env.VOXGATE_CALL_PRICE_PER_MINUTE,
+      maxConcurrentCalls: env.VOXGATE_MAX_CONCURRENT_CALLS,
+      clockSpeed: env.VOXGATE_CALL_CLOCK_SPEED,
+      twilio:
+        env.VOXGATE_TELEPHONY === "twilio" && env.TWILIO_ACCOUNT_SID && env.TWILIO_AUTH_TOKEN
+          ? {
+              accountSid: env.TWILIO_ACCOUNT_SID,
+              authToken: env.TWILIO_AUTH_TOKEN,
+              apiBaseUrl: env.TWILIO_API_BASE_URL?.replace(/\/+$/, ""),
+            }
+          : null,
+    },
   };
 }
 

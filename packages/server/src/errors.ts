@@ -137,6 +137,17 @@ export class InsufficientBalanceError extends AppError {
   }
 }
 
+/** The account already has as many phone calls running as it may; `limit` says how many. */
+export class ConcurrentCallsLimitError extends AppError {
+  constructor(limit: number) {
+    super(
+      "RATE_LIMITED",
+      `The account already has ${limit} call${limit === 1 ? "" : "s"} running, the most it may have at once.`,
+      { reason: "CONCURRENT_CALLS", limit },
+    );
+  }
+}
+
 export class PayloadTooLargeError extends AppError {
   constructor(message: string) {
     super("PAYLOAD_TOO_LARGE", message);

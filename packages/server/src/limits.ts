@@ -30,3 +30,12 @@ export const REST_BODY_LIMITS = {
 
 /** The most calls one campaign may run at once (its `maxConcurrentCalls`); the account's cap applies too. */
 export const MAX_CAMPAIGN_CONCURRENT_CALLS = 50;
+
+/** A call's variables (JSON): context for the assistant, not documents. */
+export const MAX_CALL_VARIABLES_BYTES = 16 * 1024;
+
+/** A call's stored transcript; lines past it are dropped (and logged), the call goes on. */
+export const MAX_TRANSCRIPT_CHARS = 200_000;
+
+/** A carrier webhook body (Twilio posts a few dozen form fields). */
+export const TELEPHONY_WEBHOOK_BODY_BYTES = 64 * 1024;

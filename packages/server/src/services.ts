@@ -13,13 +13,10 @@ import { DialerService, DialerSweep } from "./modules/dialer/index.ts";
 import { createKnowledge } from "./modules/knowledge/index.ts";
 import { LeadProgress, LeadsService } from "./modules/leads/index.ts";
 import { MessagePipeline, ReplyEngine } from "./modules/message-pipeline/index.ts";
-import {
-  EmbeddedTelephonyProvider,
-  PhoneNumberReleaseSweep,
-  PhoneNumbersService,
-} from "./modules/phone-numbers/index.ts";
+import { PhoneNumberReleaseSweep, PhoneNumbersService } from "./modules/phone-numbers/index.ts";
 import { RateLimitsService } from "./modules/rate-limits/index.ts";
 import { RepliesService } from "./modules/replies/index.ts";
+import { createTelephonyProvider } from "./modules/telephony/index.ts";
 import { VoicesService } from "./modules/voices/index.ts";
 import { WidgetService } from "./modules/widget/index.ts";
 import { safeFetchConnections } from "./net/safe-fetch.ts";
@@ -37,10 +34,10 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
   const billing = new BillingService(deps);
   const replyEngine = new ReplyEngine(deps, () => knowledgebases);
   const messagePipeline = new MessagePipeline(deps, { billing, engine: replyEngine });
-  // Numbers and their release sweep share one telephony provider.
-  const telephony = new EmbeddedTelephonyProvider(deps.db.prisma);
+  // Numbers, their release sweep and calls share one carrier; it reports call events to `calls`.
+  const telephony = createTelephonyProvider(deps, { jobs, replyEngine, events: () => calls });
+  const calls = new CallsService(deps, { carrier: telephony, billing, jobs });
   const campaigns = new CampaignsService(deps);
-  const calls = new CallsService(deps);
   const leadProgress = new LeadProgress(deps);
   const dialer = new DialerService(deps, {
     calls,
@@ -66,6 +63,7 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     assistants: new AssistantsService(deps),
     phoneNumbers: new PhoneNumbersService(deps, telephony),
     phoneNumberReleases: new PhoneNumberReleaseSweep(deps, telephony),
+    telephony,
     calls,
     campaigns,
     leads: new LeadsService(deps, { campaigns, progress: leadProgress }),

@@ -2,6 +2,7 @@ import type { Database } from "../db/client.ts";
 import type { Logger } from "../logger.ts";
 import {
   DEFAULT_MAX_ATTEMPTS,
+  type EnqueueOptions,
   JobInterruptedError,
   type JobPayload,
   type JobQueue,
@@ -40,18 +41,25 @@ export class EmbeddedJobQueue implements JobQueue {
     this.tasks.set(task, definition);
   }
 
-  async enqueue(task: string, payload: JobPayload, options: { key?: string } = {}): Promise<void> {
+  async enqueue(task: string, payload: JobPayload, options: EnqueueOptions = {}): Promise<void> {
     const maxAttempts = this.tasks.get(task)?.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
     const prisma = this.deps.db.prisma;
     const json = payload as never;
+    const runAt = options.runAt ?? new Date();
     if (options.key) {
+      // A running job keeps its row until it ends (then deletes it): its key goes to the new job,
+      // as graphile-worker's replace mode leaves a locked job alone and adds a new one.
+      await prisma.backgroundJob.updateMany({
+        where: { jobKey: options.key, lockedAt: { not: null } },
+        data: { jobKey: null },
+      });
       await prisma.backgroundJob.upsert({
         where: { jobKey: options.key },
-        create: { task, payload: json, jobKey: options.key, maxAttempts },
-        update: { task, payload: json, attempts: 0, maxAttempts, runAt: new Date(), lastError: null },
+        create: { task, payload: json, jobKey: options.key, maxAttempts, runAt },
+        update: { task, payload: json, attempts: 0, maxAttempts, runAt, lastError: null },
       });
     } else {
-      await prisma.backgroundJob.create({ data: { task, payload: json, maxAttempts } });
+      await prisma.backgroundJob.create({ data: { task, payload: json, maxAttempts, runAt } });
     }
     this.wake?.();
   }

@@ -10,6 +10,7 @@ import type pg from "pg";
 import type { Logger } from "../logger.ts";
 import {
   DEFAULT_MAX_ATTEMPTS,
+  type EnqueueOptions,
   JobInterruptedError,
   type JobPayload,
   type JobQueue,
@@ -35,10 +36,11 @@ export class GraphileJobQueue implements JobQueue {
     this.tasks.set(task, definition);
   }
 
-  async enqueue(task: string, payload: JobPayload, options: { key?: string } = {}): Promise<void> {
+  async enqueue(task: string, payload: JobPayload, options: EnqueueOptions = {}): Promise<void> {
     const utils = await this.workerUtils();
     await utils.addJob(task, payload, {
       maxAttempts: this.tasks.get(task)?.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
+      ...(options.runAt ? { runAt: options.runAt } : {}),
       ...(options.key ? { jobKey: options.key, jobKeyMode: "replace" as const } : {}),
     });
   }

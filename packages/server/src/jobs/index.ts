@@ -4,7 +4,7 @@ import { EmbeddedJobQueue } from "./embedded-queue.ts";
 import { GraphileJobQueue } from "./graphile-queue.ts";
 import type { JobQueue } from "./job-queue.ts";
 
-export type { JobContext, JobPayload, JobQueue, TaskDefinition } from "./job-queue.ts";
+export type { EnqueueOptions, JobContext, JobPayload, JobQueue, TaskDefinition } from "./job-queue.ts";
 
 /** graphile-worker on PostgreSQL (shared by every instance); the in-process runner on PGlite. */
 export function createJobQueue(deps: { db: Database; logger: Logger }, concurrency: number): JobQueue {

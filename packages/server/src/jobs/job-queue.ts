@@ -19,8 +19,16 @@ export interface TaskDefinition {
  */
 export interface JobQueue extends Lifecycle {
   define(task: string, definition: TaskDefinition): void;
-  /** `key` deduplicates: a pending job with the same key is replaced rather than doubled. */
-  enqueue(task: string, payload: JobPayload, options?: { key?: string }): Promise<void>;
+  /**
+   * `key` deduplicates: a pending job with the same key is replaced rather than doubled. `runAt`
+   * delays the job until then (a timer that survives restarts); default now.
+   */
+  enqueue(task: string, payload: JobPayload, options?: EnqueueOptions): Promise<void>;
+}
+
+export interface EnqueueOptions {
+  key?: string;
+  runAt?: Date;
 }
 
 export const DEFAULT_MAX_ATTEMPTS = 3;

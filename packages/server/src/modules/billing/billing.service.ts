@@ -23,6 +23,17 @@ export interface Charge {
   description: string;
 }
 
+/** One minute of a call: minute 1 is reserved when the call starts, the others charged as they start. */
+export interface CallMinuteCharge {
+  accountId: number;
+  callId: number;
+  /** From 1. */
+  minute: number;
+  amount: string;
+}
+
+export type CallMinuteOutcome = "charged" | "already-charged" | "insufficient-balance";
+
 const CreditInput = z.object({
   amount: moneyAmount().refine((value) => Number(value) > 0, "The amount field must be greater than 0."),
   description: z.string().max(255).default("Balance top-up"),
@@ -33,7 +44,8 @@ type Statements = Pick<Prisma.TransactionClient, "$queryRaw">;
 
 /**
  * Every movement of an account's balance, each with its ledger entry: credits (top-ups and the
- * opening balance) and charges for messages; no other module writes `accounts.balance` or the ledger.
+ * opening balance), charges for messages and for call minutes; no other module writes
+ * `accounts.balance` or the ledger.
  *
  * A message's charge is taken before the model is called, by one conditional UPDATE
  * (`balance >= price`), so concurrent messages can never overdraw an account: with money for 20
@@ -147,6 +159,82 @@ export class BillingService {
       WHERE "id" = ${reservation.ledgerEntryId}::integer AND "heldUntil" IS NOT NULL`;
   }
 
+  /**
+   * Reserves minute 1 of a call that is about to be dialled, in `tx`, the transaction that records
+   * the call: a held debit (refused with InsufficientBalanceError), kept once the call is answered
+   * (`settleCallStart`) and given back if it never is (`refundCallStart`).
+   */
+  async reserveCallStart(tx: Statements, charge: Omit<CallMinuteCharge, "minute">): Promise<void> {
+    const [entry] = await tx.$queryRaw<{ id: number }[]>`
+      WITH debited AS (
+        UPDATE "accounts" SET "balance" = "balance" - ${charge.amount}::numeric, "updatedAt" = now()
+        WHERE "id" = ${charge.accountId} AND "balance" >= ${charge.amount}::numeric
+        RETURNING "balance")
+      INSERT INTO "ledger_entries"
+        ("accountId", "kind", "amount", "balanceAfter", "description", "callId", "callMinute", "heldUntil")
+      SELECT ${charge.accountId}::integer, 'call_debit'::"ledger_kind", -(${charge.amount}::numeric), "balance",
+             ${`Call #${charge.callId}: minute 1 (reserved)`}::text, ${charge.callId}::integer, 1,
+             now() + make_interval(secs => ${this.deps.config.reservationHoldSeconds}::integer)
+      FROM debited
+      RETURNING "id"`;
+    if (!entry) throw new InsufficientBalanceError();
+    this.deps.pubsub.publish("account:balance", charge.accountId, { accountId: charge.accountId });
+  }
+
+  /** The call was answered: its reserved first minute is kept. Safe to repeat. */
+  async settleCallStart(callId: number): Promise<void> {
+    await this.deps.db.prisma.$executeRaw`
+      UPDATE "ledger_entries" SET "heldUntil" = NULL
+      WHERE "callId" = ${callId}::integer AND "callMinute" = 1 AND "heldUntil" IS NOT NULL`;
+  }
+
+  /** The call ended unanswered: its reserved first minute is given back, at most once. */
+  async refundCallStart(callId: number, reason: string): Promise<boolean> {
+    const [held] = await this.deps.db.prisma.$queryRaw<{ id: number }[]>`
+      SELECT "id" FROM "ledger_entries"
+      WHERE "callId" = ${callId}::integer AND "callMinute" = 1 AND "heldUntil" IS NOT NULL`;
+    return held ? this.refundHeld(Number(held.id), reason) : false;
+  }
+
+  /**
+   * Charges minute `minute` of a running call, exactly once however often it is asked (a repeated
+   * provider callback, a timer and the end of the call racing): the call's row is locked while the
+   * ledger is checked, and the unique (callId, callMinute) index backs that up. Never overdraws.
+   */
+  async chargeCallMinute(charge: CallMinuteCharge): Promise<CallMinuteOutcome> {
+    const outcome = await this.deps.db.prisma.$transaction(async (tx) => {
+      await tx.$queryRaw`SELECT "id" FROM "calls" WHERE "id" = ${charge.callId}::integer FOR UPDATE`;
+      const [existing] = await tx.$queryRaw<{ id: number }[]>`
+        SELECT "id" FROM "ledger_entries"
+        WHERE "callId" = ${charge.callId}::integer AND "callMinute" = ${charge.minute}::integer`;
+      if (existing) return "already-charged" as const;
+      const [entry] = await tx.$queryRaw<{ id: number }[]>`
+        WITH debited AS (
+          UPDATE "accounts" SET "balance" = "balance" - ${charge.amount}::numeric, "updatedAt" = now()
+          WHERE "id" = ${charge.accountId} AND "balance" >= ${charge.amount}::numeric
+          RETURNING "balance")
+        INSERT INTO "ledger_entries"
+          ("accountId", "kind", "amount", "balanceAfter", "description", "callId", "callMinute")
+        SELECT ${charge.accountId}::integer, 'call_debit'::"ledger_kind", -(${charge.amount}::numeric), "balance",
+               ${`Call #${charge.callId}: minute ${charge.minute}`}::text, ${charge.callId}::integer,
+               ${charge.minute}::integer
+        FROM debited
+        RETURNING "id"`;
+      return entry ? ("charged" as const) : ("insufficient-balance" as const);
+    });
+    if (outcome === "charged") {
+      this.deps.pubsub.publish("account:balance", charge.accountId, { accountId: charge.accountId });
+    }
+    return outcome;
+  }
+
+  /** What a call cost its account so far: its minute charges less their refunds. */
+  async callTotal(callId: number): Promise<string> {
+    const [row] = await this.deps.db.prisma.$queryRaw<{ total: string | null }[]>`
+      SELECT (-COALESCE(SUM("amount"), 0))::text AS "total" FROM "ledger_entries" WHERE "callId" = ${callId}::integer`;
+    return row?.total ?? "0";
+  }
+
   /** Gives the money back: the exchange it was held for was never stored. */
   private async release(reservation: Reservation): Promise<void> {
     if (reservation.ledgerEntryId === null) return;
@@ -158,11 +246,12 @@ export class BillingService {
    * settle or release them. Returns the ids of the debits refunded.
    */
   async refundExpiredHolds(): Promise<number[]> {
-    const expired = await this.deps.db.prisma.$queryRaw<{ id: number }[]>`
-      SELECT "id" FROM "ledger_entries" WHERE "heldUntil" < now() ORDER BY "heldUntil" LIMIT 500`;
+    const expired = await this.deps.db.prisma.$queryRaw<{ id: number; callId: number | null }[]>`
+      SELECT "id", "callId" FROM "ledger_entries" WHERE "heldUntil" < now() ORDER BY "heldUntil" LIMIT 500`;
     const refunded: number[] = [];
-    for (const { id } of expired) {
-      if (await this.refundHeld(Number(id), "the reply was interrupted")) refunded.push(Number(id));
+    for (const { id, callId } of expired) {
+      const reason = callId === null ? "the reply was interrupted" : "the call was never answered";
+      if (await this.refundHeld(Number(id), reason)) refunded.push(Number(id));
     }
     return refunded;
   }
@@ -178,14 +267,14 @@ export class BillingService {
       WITH released AS (
         UPDATE "ledger_entries" SET "heldUntil" = NULL
         WHERE "id" = ${debitId}::integer AND "heldUntil" IS NOT NULL
-        RETURNING "accountId", -"amount" AS "amount"),
+        RETURNING "accountId", -"amount" AS "amount", "callId"),
       credited AS (
         UPDATE "accounts" SET "balance" = "accounts"."balance" + released."amount", "updatedAt" = now()
         FROM released WHERE "accounts"."id" = released."accountId"
-        RETURNING "accounts"."id", "accounts"."balance", released."amount")
-      INSERT INTO "ledger_entries" ("accountId", "kind", "amount", "balanceAfter", "description")
+        RETURNING "accounts"."id", "accounts"."balance", released."amount", released."callId")
+      INSERT INTO "ledger_entries" ("accountId", "kind", "amount", "balanceAfter", "description", "callId")
       SELECT "id", 'adjustment'::"ledger_kind", "amount", "balance",
-             ${`Refund of debit #${debitId}: ${reason}`}::text
+             ${`Refund of debit #${debitId}: ${reason}`}::text, "callId"
       FROM credited
       RETURNING "accountId"`;
     if (!refund) return false;

@@ -35,7 +35,16 @@ export const CallRef = builder.prismaObject("Call", {
     webhookResponse: t.field({ type: "JSON", resolve: (call) => call.webhookResponse }),
     carrierCost: t.field({ type: "Decimal", resolve: (call) => call.carrierCost.toFixed(4) }),
     totalCost: t.field({ type: "Decimal", resolve: (call) => call.totalCost.toFixed(4) }),
-    answeredBy: t.exposeString("answeredBy"),
+    answeredBy: t.exposeString("answeredBy", {
+      description: "human or machine (voicemail) when the carrier could tell; empty otherwise.",
+    }),
+    endReason: t.exposeString("endReason", {
+      description:
+        "Why the call failed or Voxgate ended it (no balance, max duration, carrier error); empty otherwise.",
+    }),
+    provider: t.exposeString("providerName", {
+      description: "The carrier: simulated or twilio; empty for web calls.",
+    }),
     recordingUrl: t.exposeString("recordingUrl"),
     startedAt: t.expose("startedAt", { type: "DateTime", nullable: true }),
     endedAt: t.expose("endedAt", { type: "DateTime", nullable: true }),
@@ -99,6 +108,44 @@ builder.mutationField("startWebCall", (t) =>
         type: "web",
         variables: input.variables,
       }),
+  }),
+);
+
+const StartCallInput = builder.inputType("StartCallInput", {
+  fields: (t) => ({
+    assistantId: t.int({ required: true }),
+    to: t.string({ required: true, description: "The number to call, E.164 (e.g. +14155550123)." }),
+    phoneNumberId: t.int({
+      description: "The account's number to call from; default: the assistant's number.",
+    }),
+    variables: t.field({ type: "JSON", description: "Object of context values for this call." }),
+  }),
+});
+
+builder.mutationField("startCall", (t) =>
+  t.withAuth({ authenticated: true }).field({
+    type: CallRef,
+    description:
+      "Places an outbound phone call: reserves the first minute and dials. The call starts initiated; follow it with callStatusChanged. Refused with RATE_LIMITED when the account has its maximum of calls running, INSUFFICIENT_BALANCE without money for a minute.",
+    args: { input: t.arg({ type: StartCallInput, required: true }) },
+    resolve: (_root, { input }, context) =>
+      context.services.calls.placeOutbound({
+        accountId: context.viewer.accountId,
+        assistantId: input.assistantId,
+        to: input.to,
+        phoneNumberId: input.phoneNumberId,
+        variables: input.variables as Record<string, unknown> | undefined,
+      }),
+  }),
+);
+
+builder.mutationField("endCall", (t) =>
+  t.withAuth({ authenticated: true }).field({
+    type: CallRef,
+    description:
+      "Hangs up a call. A phone call ends when its carrier confirms (status ended, or failed if it was not answered yet); an ended call is returned unchanged.",
+    args: { id: t.arg.int({ required: true }) },
+    resolve: (_root, { id }, context) => context.services.calls.end(context.viewer.accountId, id),
   }),
 );
 

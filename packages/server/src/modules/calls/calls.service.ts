@@ -1,11 +1,24 @@
 import { z } from "zod";
 import type { ServiceDeps } from "../../deps.ts";
-import { InvalidCallTransitionError, NotFoundError, ValidationError } from "../../errors.ts";
+import {
+  AppError,
+  ConcurrentCallsLimitError,
+  InvalidCallTransitionError,
+  NotFoundError,
+  ValidationError,
+} from "../../errors.ts";
 import type { Call, Prisma } from "../../generated/prisma/client.ts";
+import type { JobQueue } from "../../jobs/index.ts";
+import { MAX_CALL_VARIABLES_BYTES, MAX_TRANSCRIPT_CHARS } from "../../limits.ts";
 import { parseInput } from "../../validation.ts";
+import type { BillingService } from "../billing/index.ts";
 import { type PageRequest, paginate } from "../common/pagination.ts";
 import { e164PhoneNumber } from "../phone-numbers/e164.ts";
+import type { CallCarrier, CallEventSink, ProviderCallEvent, TranscriptLine } from "../telephony/provider.ts";
+import { transcriptLineText } from "../telephony/transcript.ts";
 import {
+  ACTIVE_DB_STATUSES,
+  ANSWERED_ENDINGS,
   type ApiCallStatus,
   CALL_STATUSES,
   CALL_TRANSITIONS,
@@ -14,6 +27,14 @@ import {
   toDbStatus,
 } from "./call-status.ts";
 import { nextDay, startOfLocalDay } from "./local-dates.ts";
+
+const TICK_TASK = "calls:tick";
+
+/** What the assistant says when Voxgate ends a call itself. */
+export const FAREWELLS = {
+  balance: "I'm sorry, I have to end the call here. Goodbye.",
+  maxDuration: "I'm sorry, we have reached the time limit for this call. Goodbye.",
+} as const;
 
 export const CALLS_PER_PAGE = 15;
 export const CALL_TYPES = ["inbound", "outbound", "web"] as const;
@@ -68,6 +89,42 @@ const StartCallInput = z.object({
     .transform((value) => value ?? {}),
 });
 
+const variablesField = z
+  .record(z.string(), z.unknown(), { error: "The variables field must be an object." })
+  .nullish()
+  .transform((value) => value ?? {})
+  .refine(
+    (value) => Buffer.byteLength(JSON.stringify(value)) <= MAX_CALL_VARIABLES_BYTES,
+    `The variables field must not be larger than ${MAX_CALL_VARIABLES_BYTES / 1024} KB.`,
+  );
+
+const OutboundCallInput = z.object({
+  assistantId: z
+    .number({ error: "The assistant id field is required and must be an integer." })
+    .int("The assistant id field must be an integer."),
+  to: e164PhoneNumber("phone number"),
+  phoneNumberId: optionalId("phone number id"),
+  campaignId: optionalId("campaign id"),
+  leadId: optionalId("lead id"),
+  variables: variablesField,
+});
+
+/** A phone call to place: who calls (one of the account's assistants, from one of its numbers) and whom. */
+export interface OutboundCallRequest {
+  accountId: number;
+  assistantId: number;
+  /** E.164. */
+  to: string;
+  /** The caller number (the account's, not released); default: the assistant's number. */
+  phoneNumberId?: number | null;
+  campaignId?: number | null;
+  leadId?: number | null;
+  variables?: Record<string, unknown>;
+}
+
+/** Told once per call when it reaches a final status (after the write). */
+export type CallFinishedListener = (call: Call) => Promise<void>;
+
 /** As callers send it; every value is checked here. */
 export interface StartCallRequest {
   assistantId?: unknown;
@@ -80,6 +137,7 @@ export interface StartCallRequest {
 
 /** What the voice engine reports when a call moves on; every field is optional. */
 export interface CallProgress {
+  endReason?: string;
   duration?: number;
   transcript?: string;
   answeredBy?: string;
@@ -90,8 +148,321 @@ export interface CallProgress {
   totalCost?: string;
 }
 
-export class CallsService {
-  constructor(private readonly deps: ServiceDeps) {}
+export class CallsService implements CallEventSink {
+  private readonly finishedListeners: CallFinishedListener[] = [];
+
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly telephony: { carrier: CallCarrier; billing: BillingService; jobs: JobQueue },
+  ) {
+    telephony.jobs.define(TICK_TASK, {
+      run: (payload) => this.tick(Number(payload.callId)),
+      maxAttempts: 5,
+    });
+  }
+
+  /**
+   * Places a phone call: checks the input, that the assistant, number, campaign and lead are the
+   * account's, that the account has fewer calls running than allowed and money for the first
+   * minute (reserved here), records the call `initiated`, then asks the carrier to dial. A carrier
+   * that refuses leaves the call `failed` (with the carrier's reason) and its money refunded; the
+   * call is returned either way. Progress then comes from the carrier's events.
+   */
+  async placeOutbound(request: OutboundCallRequest): Promise<Call> {
+    const { accountId } = request;
+    const input = parseInput(OutboundCallInput, request);
+    const prisma = this.deps.db.prisma;
+    const assistant = await prisma.assistant.findFirst({
+      where: { id: input.assistantId, accountId, deletedAt: null },
+    });
+    if (!assistant) throw ValidationError.single("assistantId", "The selected assistant id is invalid.");
+    const phoneNumberId = input.phoneNumberId ?? assistant.phoneNumberId;
+    if (!phoneNumberId) {
+      throw ValidationError.single(
+        "phoneNumberId",
+        "The assistant has no phone number; the phone number id field is required.",
+      );
+    }
+    const from = await prisma.phoneNumber.findFirst({
+      where: { id: phoneNumberId, accountId, releasedAt: null },
+    });
+    if (!from) throw ValidationError.single("phoneNumberId", "The selected phone number id is invalid.");
+    if (from.kind === "sip") {
+      throw ValidationError.single("phoneNumberId", "A SIP number cannot place calls through the carrier.");
+    }
+    const campaign = input.campaignId
+      ? await prisma.campaign.findFirst({ where: { id: input.campaignId, accountId, deletedAt: null } })
+      : null;
+    if (input.campaignId && !campaign) {
+      throw ValidationError.single("campaignId", "The selected campaign id is invalid.");
+    }
+    if (input.leadId && (await prisma.lead.count({ where: { id: input.leadId, accountId } })) === 0) {
+      throw ValidationError.single("leadId", "The selected lead id is invalid.");
+    }
+    const { carrier, billing } = this.telephony;
+    const { maxConcurrentCalls, pricePerMinute } = this.deps.config.telephony;
+    const call = await prisma.$transaction(async (tx) => {
+      // The account row is the lock that makes count-then-insert safe between concurrent requests.
+      await tx.$queryRaw`SELECT "id" FROM "accounts" WHERE "id" = ${accountId}::integer FOR UPDATE`;
+      const running = await tx.call.count({
+        where: { accountId, type: { not: "web" }, status: { in: [...ACTIVE_DB_STATUSES] } },
+      });
+      if (running >= maxConcurrentCalls) throw new ConcurrentCallsLimitError(maxConcurrentCalls);
+      const created = await tx.call.create({
+        data: {
+          accountId,
+          assistantId: assistant.id,
+          campaignId: campaign?.id ?? null,
+          leadId: input.leadId ?? null,
+          phoneNumberId: from.id,
+          type: "outbound",
+          assistantName: assistant.name,
+          campaignName: campaign?.name ?? "",
+          assistantPhoneNumber: from.phoneNumber,
+          clientPhoneNumber: input.to,
+          variables: input.variables as Prisma.InputJsonObject,
+          providerName: carrier.name,
+          maxDuration: assistant.maxDuration,
+        },
+      });
+      await billing.reserveCallStart(tx, { accountId, callId: created.id, amount: pricePerMinute });
+      return created;
+    });
+    this.deps.logger.info("outbound call placed", { accountId, callId: call.id, carrier: carrier.name });
+    await this.publish(call, null);
+    try {
+      const { providerCallId } = await carrier.placeCall({
+        callId: call.id,
+        from: from.phoneNumber,
+        to: input.to,
+      });
+      // A fast carrier's first event may already have moved the call: only the id is written here.
+      return await prisma.call.update({ where: { id: call.id }, data: { providerCallId } });
+    } catch (error) {
+      const reason = error instanceof AppError ? error.message : "The carrier did not accept the call.";
+      this.deps.logger.warn("carrier refused a call", { callId: call.id, error });
+      return this.transition(call.id, "failed", { endReason: reason });
+    }
+  }
+
+  /**
+   * Hangs up a call through its carrier; the end arrives as the carrier's event (status `ended`,
+   * or `failed` for a call not yet answered). A web call, which has no carrier, ends at once. An
+   * ended call is returned as it is.
+   */
+  async end(accountId: number, callId: number): Promise<Call> {
+    const call = await this.get(accountId, callId);
+    if (isFinal(toApiStatus(call.status))) return call;
+    if (call.type === "web") {
+      return call.status === "in_progress"
+        ? this.transition(call.id, "ended", { endReason: "Ended through the API." })
+        : this.transition(call.id, "failed", { endReason: "Ended through the API before it connected." });
+    }
+    return this.hangUp(call, "ended", "Ended through the API.");
+  }
+
+  /** Registers a listener told once per call after it reached a final status. */
+  onCallFinished(listener: CallFinishedListener): void {
+    this.finishedListeners.push(listener);
+  }
+
+  /**
+   * A carrier's report about a call. Repeats and stale reports (a move the transition table does
+   * not allow from where the call is now) are logged and dropped, so each transition, and the money
+   * it moves, happens once. An end the carrier reports after Voxgate hung up takes the status
+   * Voxgate asked for.
+   */
+  async callEvent(event: ProviderCallEvent): Promise<void> {
+    const prisma = this.deps.db.prisma;
+    const call =
+      event.callId !== undefined
+        ? await prisma.call.findUnique({ where: { id: event.callId } })
+        : event.providerCallId
+          ? await prisma.call.findUnique({ where: { providerCallId: event.providerCallId } })
+          : null;
+    if (!call) {
+      this.deps.logger.warn("carrier event for an unknown call", { ...event });
+      return;
+    }
+    if (event.providerCallId && call.providerCallId && event.providerCallId !== call.providerCallId) {
+      this.deps.logger.warn("carrier event names another carrier call", {
+        callId: call.id,
+        providerCallId: event.providerCallId,
+      });
+      return;
+    }
+    const from = toApiStatus(call.status);
+    let status = event.status;
+    if (call.requestedEnd && ANSWERED_ENDINGS.includes(status)) status = toApiStatus(call.requestedEnd);
+    const details = progressOf(event, call);
+    if (status === from || isFinal(from)) {
+      // A repeat, or news about an ended call: details the carrier adds late (its cost, the
+      // recording) are kept; the status is not touched.
+      if (Object.keys(details).length > 0) {
+        await prisma.call.update({ where: { id: call.id }, data: details });
+      }
+      if (status !== from) this.refused(call, from, status, "the call has already ended");
+      return;
+    }
+    // An end that overtook the answer: the answer is applied first, dated from the duration.
+    if (
+      ANSWERED_ENDINGS.includes(status) &&
+      !CALL_TRANSITIONS[from].includes(status) &&
+      CALL_TRANSITIONS[from].includes("in-progress") &&
+      (event.duration ?? 0) > 0
+    ) {
+      const answeredAt = new Date(
+        Date.now() - (event.duration! * 1000) / this.deps.config.telephony.clockSpeed,
+      );
+      if (!(await this.tryTransition(call, "in-progress", { answeredBy: details.answeredBy }, answeredAt)))
+        return;
+      return this.callEvent({ ...event, callId: call.id });
+    }
+    if (!CALL_TRANSITIONS[from].includes(status)) {
+      this.refused(call, from, status, "not a move the transition table allows");
+      return;
+    }
+    await this.tryTransition(call, status, details);
+  }
+
+  /** One line of a running call's conversation, appended to its transcript. */
+  async transcriptLine(callId: number, line: TranscriptLine): Promise<void> {
+    const text = transcriptLineText(line);
+    const call = await this.deps.db.prisma.call.findUnique({
+      where: { id: callId },
+      select: { transcript: true },
+    });
+    if (!call) return;
+    if (call.transcript.length + text.length + 1 > MAX_TRANSCRIPT_CHARS) {
+      this.deps.logger.warn("transcript full; line dropped", { callId });
+      return;
+    }
+    // Appended in SQL, so that two lines written at once both stay.
+    await this.deps.db.prisma.$executeRaw`
+      UPDATE "calls" SET "transcript" = CASE WHEN "transcript" = '' THEN ${text}::text
+        ELSE "transcript" || E'\n' || ${text}::text END, "updatedAt" = now()
+      WHERE "id" = ${callId}::integer`;
+  }
+
+  /** Asks the carrier to end a call, remembering the status and reason it should end with. */
+  private async hangUp(call: Call, as: ApiCallStatus, reason: string, farewell?: string): Promise<Call> {
+    const prisma = this.deps.db.prisma;
+    await prisma.call.updateMany({
+      where: { id: call.id, requestedEnd: null, status: { in: [...ACTIVE_DB_STATUSES] } },
+      data: { requestedEnd: toDbStatus(as), endReason: reason },
+    });
+    await this.telephony.carrier.hangUp({ callId: call.id, providerCallId: call.providerCallId }, farewell);
+    this.deps.logger.info("call hang-up requested", { callId: call.id, as, reason });
+    return prisma.call.findUniqueOrThrow({ where: { id: call.id } });
+  }
+
+  /**
+   * The timer of a running call (a durable job, so it survives restarts): charges each minute as it
+   * starts, hangs up with a goodbye when the balance cannot pay for the next one or when the call
+   * reaches its max duration, and sets itself for the next of those moments.
+   */
+  private async tick(callId: number, now = new Date()): Promise<void> {
+    const call = await this.deps.db.prisma.call.findUnique({ where: { id: callId } });
+    if (call?.status !== "in_progress" || !call.startedAt || call.requestedEnd) return;
+    const speed = this.deps.config.telephony.clockSpeed;
+    const elapsed = ((now.getTime() - call.startedAt.getTime()) / 1000) * speed;
+    if (call.maxDuration > 0 && elapsed >= call.maxDuration) {
+      await this.hangUp(call, "ended_by_assistant", "Maximum duration reached.", FAREWELLS.maxDuration);
+      return;
+    }
+    const started = minutesStarted(elapsed);
+    if (!(await this.chargeMinutes(call, started, "hang-up"))) {
+      await this.hangUp(call, "ended_by_assistant", "The balance ran out.", FAREWELLS.balance);
+      return;
+    }
+    const nextMinute = started * 60;
+    const next = call.maxDuration > 0 ? Math.min(nextMinute, call.maxDuration) : nextMinute;
+    await this.scheduleTick(call, next);
+  }
+
+  private scheduleTick(call: Call, atCallSecond: number) {
+    const speed = this.deps.config.telephony.clockSpeed;
+    const runAt = new Date(call.startedAt!.getTime() + (atCallSecond * 1000) / speed);
+    return this.telephony.jobs.enqueue(
+      TICK_TASK,
+      { callId: call.id },
+      { key: `call-tick:${call.id}`, runAt },
+    );
+  }
+
+  /**
+   * Charges minutes 2..`through` not yet charged (minute 1 was reserved at the start) and records
+   * the call's cost. Returns false when the balance could not pay for one: then the rest is
+   * waived when the call has ended (`onShortfall` "waive"), or the caller hangs up.
+   */
+  private async chargeMinutes(
+    call: Call,
+    through: number,
+    onShortfall: "hang-up" | "waive",
+  ): Promise<boolean> {
+    let paid = true;
+    for (let minute = 2; minute <= through; minute++) {
+      const outcome = await this.telephony.billing.chargeCallMinute({
+        accountId: call.accountId,
+        callId: call.id,
+        minute,
+        amount: this.deps.config.telephony.pricePerMinute,
+      });
+      if (outcome === "insufficient-balance") {
+        paid = false;
+        if (onShortfall === "hang-up") break;
+        this.deps.logger.warn("call minute waived: no balance left", { callId: call.id, minute });
+      }
+    }
+    const totalCost = await this.telephony.billing.callTotal(call.id);
+    await this.deps.db.prisma.call.update({ where: { id: call.id }, data: { totalCost } });
+    return paid;
+  }
+
+  private refused(call: Call, from: ApiCallStatus, to: ApiCallStatus, why: string) {
+    this.deps.logger.warn("carrier event refused", { callId: call.id, from, to, why });
+  }
+
+  /** `transition`, with a lost race (another event moved the call first) logged instead of thrown. */
+  private async tryTransition(
+    call: Call,
+    status: ApiCallStatus,
+    progress: CallProgress,
+    at?: Date,
+  ): Promise<boolean> {
+    try {
+      await this.transition(call.id, status, progress, at);
+      return true;
+    } catch (error) {
+      if (!(error instanceof InvalidCallTransitionError)) throw error;
+      this.refused(call, toApiStatus(call.status), status, "another event moved the call first");
+      return false;
+    }
+  }
+
+  /**
+   * What a transition sets in motion, run once by whoever made it: the answer keeps the reserved
+   * minute and starts the call's timer; an end charges the minutes the timer had not reached (or
+   * refunds the reservation of a call never answered), then tells the listeners.
+   */
+  private async afterTransition(call: Call) {
+    const status = toApiStatus(call.status);
+    if (call.type !== "web" && status === "in-progress") {
+      await this.telephony.billing.settleCallStart(call.id);
+      await this.scheduleTick(call, call.maxDuration > 0 ? Math.min(60, call.maxDuration) : 60);
+    }
+    if (!isFinal(status)) return;
+    if (call.type !== "web") {
+      if (call.startedAt) await this.chargeMinutes(call, minutesStarted(call.duration), "waive");
+      else await this.telephony.billing.refundCallStart(call.id, "the call was not answered");
+    }
+    const ended = await this.deps.db.prisma.call.findUniqueOrThrow({ where: { id: call.id } });
+    for (const listener of this.finishedListeners) {
+      await listener(ended).catch((error: unknown) =>
+        this.deps.logger.error("a call-finished listener failed", { callId: call.id, error }),
+      );
+    }
+  }
 
   /**
    * Records a new call (status initiated) for one of the account's assistants, copying the
@@ -151,13 +522,16 @@ export class CallsService {
       throw new InvalidCallTransitionError(from, status, CALL_TRANSITIONS[from]);
     const ending = isFinal(status);
     const startedAt = status === "in-progress" ? now : call.startedAt;
+    const speed = call.type === "web" ? 1 : this.deps.config.telephony.clockSpeed;
     const data: Prisma.CallUpdateManyMutationInput = {
       ...progress,
+      // A reason given earlier (Voxgate's own hang-up) is kept over the carrier's.
+      ...(progress.endReason && call.endReason ? { endReason: call.endReason } : {}),
       status: toDbStatus(status),
       ...(status === "in-progress" ? { startedAt: now } : {}),
       ...(ending ? { endedAt: now } : {}),
       ...(ending && progress.duration === undefined && startedAt
-        ? { duration: Math.max(0, Math.round((now.getTime() - startedAt.getTime()) / 1000)) }
+        ? { duration: Math.max(0, Math.floor(((now.getTime() - startedAt.getTime()) / 1000) * speed)) }
         : {}),
     };
     const { count } = await prisma.call.updateMany({ where: { id: callId, status: call.status }, data });
@@ -167,8 +541,10 @@ export class CallsService {
       throw new InvalidCallTransitionError(current, status, CALL_TRANSITIONS[current]);
     }
     const updated = await prisma.call.findUniqueOrThrow({ where: { id: callId } });
+    this.deps.logger.info("call status changed", { callId, from, to: status });
     await this.publish(updated, from);
-    return updated;
+    await this.afterTransition(updated);
+    return prisma.call.findUniqueOrThrow({ where: { id: callId } });
   }
 
   async list(accountId: number, page: PageRequest, filter: CallFilterRequest = {}) {
@@ -246,4 +622,18 @@ export class CallsService {
       previousStatus,
     });
   }
+}
+
+/** Minutes begun after `seconds` of an answered call: a call is charged from its first second. */
+export const minutesStarted = (seconds: number) => Math.floor(Math.max(0, seconds) / 60) + 1;
+
+/** The details of a carrier event worth keeping on the call. */
+function progressOf(event: ProviderCallEvent, call: Call): CallProgress {
+  return {
+    ...(event.answeredBy && !call.answeredBy ? { answeredBy: event.answeredBy } : {}),
+    ...(event.duration !== undefined && isFinal(event.status) ? { duration: event.duration } : {}),
+    ...(event.carrierCost !== undefined ? { carrierCost: event.carrierCost } : {}),
+    ...(event.recordingUrl ? { recordingUrl: event.recordingUrl } : {}),
+    ...(event.reason && !call.endReason ? { endReason: event.reason } : {}),
+  };
 }

@@ -1,2 +1,9 @@
-/** Calls and their status transitions (GraphQL in `calls.schema.ts`). */
-export { CallsService } from "./calls.service.ts";
+/** Calls, their lifecycle (one transition table), carrier events, per-minute billing and limits. */
+export type { Call } from "../../generated/prisma/client.ts";
+export { type ApiCallStatus, CALL_TRANSITIONS, isFinal, toApiStatus } from "./call-status.ts";
+export {
+  type CallFinishedListener,
+  CallsService,
+  FAREWELLS,
+  type OutboundCallRequest,
+} from "./calls.service.ts";

@@ -17,7 +17,9 @@ export const STALE_CLAIM_SECONDS = 120;
 /** Final call statuses in which nobody answered. */
 const NOT_REACHED: ReadonlySet<CallStatus> = new Set(["busy", "no_answer", "failed"]);
 
-export const FINAL_CALL_STATUSES: CallStatus[] = CALL_STATUSES.filter(isFinal).map(toDbStatus);
+/** Final call statuses: as Prisma names them, and as the database stores them (raw SQL). */
+const FINAL_CALL_STATUSES: CallStatus[] = CALL_STATUSES.filter(isFinal).map(toDbStatus);
+const FINAL_CALL_STATUS_VALUES: string[] = CALL_STATUSES.filter(isFinal);
 
 export interface CampaignProgress {
   campaignId: number;
@@ -241,7 +243,7 @@ export class DialerService {
     const prisma = this.deps.db.prisma;
     const finished = await prisma.$queryRaw<{ callId: number }[]>`
       SELECT c."id" AS "callId" FROM "leads" l JOIN "calls" c ON c."id" = l."activeCallId"
-      WHERE l."status" = 'processing' AND c."status"::text = ANY(${FINAL_CALL_STATUSES}::text[])`;
+      WHERE l."status" = 'processing' AND c."status"::text = ANY(${FINAL_CALL_STATUS_VALUES}::text[])`;
     const stale = await prisma.$queryRaw<
       { id: number; campaignId: number; attempts: number; contactIndex: number; lastCallId: number | null }[]
     >`SELECT "id", "campaignId", "attempts", "contactIndex", "lastCallId" FROM "leads"

@@ -239,7 +239,7 @@ describe("the campaign dialer on the simulated carrier", () => {
     clock.advanceMinutes(1);
     rows = await settled(t, alice, campaign.id, clock);
     for (const id of [ringsOut, voicemail, fails]) {
-      expect(byId(id)).toMatchObject({ status: "reached-max-retries", attempts: 2 });
+      expect(byId(id)).toMatchObject({ status: "reached_max_retries", attempts: 2 });
     }
     // The busy number used its retry; its first secondary contact was called at once, and failed.
     expect(byId(fallsBack)).toMatchObject({ status: "rescheduled", attempts: 3 });
@@ -261,7 +261,7 @@ describe("the campaign dialer on the simulated carrier", () => {
     ]);
     expect(chain.calls.map((call) => call.status)).toEqual(["busy", "busy", "failed", "failed", "completed"]);
     expect(chain.secondaryContacts).toEqual([
-      { phoneNumber: FAILED, status: "reached-max-retries", attempts: 2 },
+      { phoneNumber: FAILED, status: "reached_max_retries", attempts: 2 },
       expect.objectContaining({ status: "completed", attempts: 1 }),
     ]);
 

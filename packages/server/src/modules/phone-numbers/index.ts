@@ -1,3 +1,2 @@
-/** Phone numbers, the telephony provider behind them and the release of dedicated numbers. */
+/** Phone numbers and the release of dedicated numbers (through the carrier in modules/telephony). */
 export { PhoneNumberReleaseSweep, PhoneNumbersService } from "./phone-numbers.service.ts";
-export { EmbeddedTelephonyProvider, type TelephonyProvider } from "./telephony-provider.ts";

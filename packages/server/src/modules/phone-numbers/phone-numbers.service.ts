@@ -4,8 +4,8 @@ import { AppError, NotFoundError, ValidationError } from "../../errors.ts";
 import type { PhoneNumber, PhoneNumberKind, Prisma } from "../../generated/prisma/client.ts";
 import { PeriodicSweep } from "../../jobs/periodic-sweep.ts";
 import { optionalString, parseInput } from "../../validation.ts";
+import type { NumberProvider } from "../telephony/provider.ts";
 import { e164PhoneNumber, parseE164 } from "./e164.ts";
-import type { TelephonyProvider } from "./telephony-provider.ts";
 
 export const PHONE_NUMBER_KINDS = ["normal", "sip", "caller_id"] as const;
 export const SUBSCRIPTION_STATUSES = ["active", "cancelled", "none"] as const;
@@ -73,7 +73,7 @@ const held = (accountId: number) => ({ accountId, releasedAt: null }) satisfies 
 export class PhoneNumbersService {
   constructor(
     private readonly deps: ServiceDeps,
-    private readonly provider: TelephonyProvider,
+    private readonly provider: NumberProvider,
   ) {}
 
   /** Every number the account holds; `smsReadyOnly` keeps SMS-capable numbers with an active subscription. */
@@ -212,7 +212,7 @@ const SWEEP_INTERVAL_MS = 60_000;
 export class PhoneNumberReleaseSweep extends PeriodicSweep {
   constructor(
     private readonly deps: ServiceDeps,
-    private readonly provider: TelephonyProvider,
+    private readonly provider: NumberProvider,
   ) {
     super("phone number release sweep", SWEEP_INTERVAL_MS, deps.logger);
   }

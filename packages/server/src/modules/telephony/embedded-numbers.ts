@@ -2,39 +2,17 @@ import { randomBytes } from "node:crypto";
 import type { PrismaClient } from "../../db/client.ts";
 import { NumberUnavailableError } from "../../errors.ts";
 import type { Prisma } from "../../generated/prisma/client.ts";
-
-/** A number as the provider knows it. */
-export interface ProviderNumber {
-  phoneNumber: string;
-  providerRef: string | null;
-}
+import type { NumberProvider, ProviderNumber } from "./provider.ts";
 
 /**
- * What Voxgate asks of a telephony carrier. Implementations for real carriers live beside the
- * embedded one; the phone-number service never talks to a carrier any other way.
- */
-export interface TelephonyProvider {
-  readonly name: string;
-  /** Buys a dedicated number; refuses (CONFLICT) a number someone else holds. */
-  purchaseNumber(request: { accountId: number; phoneNumber: string }): Promise<{ providerRef: string }>;
-  /** Stops renewing a dedicated number; the carrier keeps it working until the period ends. */
-  cancelSubscription(number: ProviderNumber): Promise<void>;
-  /** Gives a dedicated number back to the carrier. Safe to repeat. */
-  releaseNumber(number: ProviderNumber): Promise<void>;
-  /** Registers a number the customer owns elsewhere as an outbound caller ID. */
-  addCallerId(request: { accountId: number; phoneNumber: string }): Promise<{ providerRef: string }>;
-  removeCallerId(number: ProviderNumber): Promise<void>;
-}
-
-/**
- * The provider of the embedded mode: no carrier behind it. It keeps its state in the database
+ * Numbers of the simulated carrier: no carrier behind them. It keeps its state in the database
  * (a number is taken while some account holds it unreleased) and records every operation in
  * `ProviderOperation`, so that behaviour can be inspected and tested.
  */
-export class EmbeddedTelephonyProvider implements TelephonyProvider {
-  readonly name = "embedded";
+export class EmbeddedNumbers implements NumberProvider {
+  readonly name: string = "simulated";
 
-  constructor(private readonly prisma: PrismaClient) {}
+  constructor(protected readonly prisma: PrismaClient) {}
 
   async purchaseNumber(request: { accountId: number; phoneNumber: string }) {
     const held = await this.prisma.phoneNumber.count({

@@ -1,0 +1,97 @@
+import type { ApiCallStatus } from "../calls/call-status.ts";
+
+/** A number as the provider knows it. */
+export interface ProviderNumber {
+  phoneNumber: string;
+  providerRef: string | null;
+}
+
+/** The numbers side of a carrier: the phone-number service never talks to a carrier any other way. */
+export interface NumberProvider {
+  /** Stored on each number it provides (`phone_numbers.providerName`). */
+  readonly name: string;
+  /** Buys a dedicated number; refuses (CONFLICT) a number someone else holds. */
+  purchaseNumber(request: { accountId: number; phoneNumber: string }): Promise<{ providerRef: string }>;
+  /** Stops renewing a dedicated number; the carrier keeps it working until the period ends. */
+  cancelSubscription(number: ProviderNumber): Promise<void>;
+  /** Gives a dedicated number back to the carrier. Safe to repeat. */
+  releaseNumber(number: ProviderNumber): Promise<void>;
+  /** Registers a number the customer owns elsewhere as an outbound caller ID. */
+  addCallerId(request: { accountId: number; phoneNumber: string }): Promise<{ providerRef: string }>;
+  removeCallerId(number: ProviderNumber): Promise<void>;
+}
+
+/** What the calls service asks a carrier to do with a call. */
+export interface CallCarrier {
+  /** Stored on each call it carries (`calls.providerName`). */
+  readonly name: string;
+  /**
+   * Starts dialling `to` from `from` for the call `callId` (already recorded, status initiated).
+   * Resolves once the carrier accepted the call, with its id for the call; rejects (a typed
+   * UPSTREAM_FAILED error) when it refused. Progress then arrives as `ProviderCallEvent`s.
+   */
+  placeCall(request: { callId: number; from: string; to: string }): Promise<{ providerCallId: string }>;
+  /**
+   * Ends the call. With `farewell`, the callee hears it before the line drops. The carrier's own
+   * end event follows (the calls service records it); safe to repeat and on an ended call.
+   */
+  hangUp(call: { callId: number; providerCallId: string | null }, farewell?: string): Promise<void>;
+}
+
+/** A carrier: numbers and calls. */
+export interface TelephonyProvider extends NumberProvider, CallCarrier {}
+
+/**
+ * One thing a carrier reports about a call, already translated into Voxgate's statuses. Events may
+ * repeat and arrive out of order: the calls service applies each legal move once and ignores the rest.
+ */
+export interface ProviderCallEvent {
+  /** Set when the carrier knows Voxgate's id (the simulation); otherwise found by `providerCallId`. */
+  callId?: number;
+  providerCallId?: string;
+  status: ApiCallStatus;
+  /** "human" or "machine" once the carrier can tell who answered. */
+  answeredBy?: string;
+  /** Seconds from answer to end as the carrier counted them. */
+  duration?: number;
+  /** What the carrier charged for the call, when it says. */
+  carrierCost?: string;
+  recordingUrl?: string;
+  /** Why the call failed, in words (a carrier error). */
+  reason?: string;
+}
+
+/** One line of a call's conversation. */
+export interface TranscriptLine {
+  speaker: "assistant" | "customer";
+  text: string;
+}
+
+/** Where a carrier delivers what it learns about calls: implemented by the calls service. */
+export interface CallEventSink {
+  callEvent(event: ProviderCallEvent): Promise<void>;
+  transcriptLine(callId: number, line: TranscriptLine): Promise<void>;
+}
+
+/**
+ * The hand-off point to the voice engine (next issue): a carrier that streams a call's audio (Twilio
+ * Media Streams) gives each connected stream to the registered handler, which speaks for the
+ * assistant. Until one is registered, connected streams are closed at once and the call is ended.
+ */
+export interface MediaStream {
+  callId: number;
+  /** The carrier's id of this stream (Twilio's streamSid). */
+  streamId: string;
+  /** Audio from the caller: 8 kHz mu-law frames, base64, as the carrier sends them. */
+  onAudio(listener: (payload: string) => void): void;
+  onClose(listener: () => void): void;
+  /** Plays audio to the caller (same encoding). */
+  sendAudio(payload: string): void;
+  /** Drops audio queued for playing (barge-in). */
+  clearAudio(): void;
+  close(): void;
+}
+
+export interface MediaStreamHandler {
+  handle(stream: MediaStream): void | Promise<void>;
+}

@@ -1,0 +1,21 @@
+/** How a simulated callee answers. */
+export type SimulatedOutcome = "human" | "no-answer" | "busy" | "failed" | "voicemail" | "stays-on";
+
+/**
+ * The documented test numbers (docs/calls.md): North American numbers in the fictional 555-01xx
+ * block whose last digits pick a fixed outcome; every other number is answered by a person.
+ * Example: +14155550101 rings out.
+ */
+export const SIMULATED_TEST_NUMBERS: Readonly<Record<string, SimulatedOutcome>> = {
+  "5550101": "no-answer",
+  "5550102": "busy",
+  "5550103": "failed",
+  "5550104": "voicemail",
+  /** A person who keeps talking until Voxgate hangs up (max duration, balance, endCall). */
+  "5550105": "stays-on",
+};
+
+export function simulatedOutcome(to: string): SimulatedOutcome {
+  if (!to.startsWith("+1") || to.length !== 12) return "human";
+  return SIMULATED_TEST_NUMBERS[to.slice(-7)] ?? "human";
+}
