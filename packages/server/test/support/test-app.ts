@@ -207,4 +207,7 @@ export class ManualClock implements Clock {
   advanceMinutes(minutes: number) {
     this.at += minutes * 60_000;
   }
+  set(at: Date | string) {
+    this.at = new Date(at).getTime();
+  }
 }
