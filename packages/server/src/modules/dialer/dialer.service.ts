@@ -12,7 +12,13 @@ import type { OutboundCalls } from "./outbound-calls.ts";
 const DIAL_TASK = "dialer:campaign";
 
 /** A lead picked this long ago (database time) whose call never showed up was lost in a crash. */
-export const STALE_CLAIM_SECONDS = 120;
+const STALE_CLAIM_SECONDS = 120;
+
+/**
+ * A call that ended this long ago while its lead is still `processing` lost its outcome (the
+ * listener runs just after the call's final write; the sweep must not race it for every call).
+ */
+const LOST_OUTCOME_SECONDS = 30;
 
 /** Final call statuses in which nobody answered. */
 const NOT_REACHED: ReadonlySet<CallStatus> = new Set(["busy", "no_answer", "failed"]);
@@ -235,15 +241,16 @@ export class DialerService {
   }
 
   /**
-   * Repairs what a crash between two writes left: leads `processing` on a call that has ended
-   * get that call's outcome; leads picked long ago move to their call if it was placed, else go
+   * Repairs what a crash between two writes left: leads `processing` on a call that ended over
+   * half a minute ago get that call's outcome; leads picked long ago move to their call if it was placed, else go
    * back to wait. Returns how many leads were repaired.
    */
   async reconcile(): Promise<number> {
     const prisma = this.deps.db.prisma;
     const finished = await prisma.$queryRaw<{ callId: number }[]>`
       SELECT c."id" AS "callId" FROM "leads" l JOIN "calls" c ON c."id" = l."activeCallId"
-      WHERE l."status" = 'processing' AND c."status"::text = ANY(${FINAL_CALL_STATUS_VALUES}::text[])`;
+      WHERE l."status" = 'processing' AND c."status"::text = ANY(${FINAL_CALL_STATUS_VALUES}::text[])
+        AND COALESCE(c."endedAt", c."updatedAt") < now() - make_interval(secs => ${LOST_OUTCOME_SECONDS})`;
     const stale = await prisma.$queryRaw<
       { id: number; campaignId: number; attempts: number; contactIndex: number; lastCallId: number | null }[]
     >`SELECT "id", "campaignId", "attempts", "contactIndex", "lastCallId" FROM "leads"
