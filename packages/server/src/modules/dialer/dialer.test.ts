@@ -14,6 +14,7 @@ import {
   testDatabaseKind,
 } from "../../../test/support/test-app.ts";
 import { type DatabaseTarget, openDatabase } from "../../db/client.ts";
+import { LeadProgress } from "../leads/lead-progress.ts";
 
 /** The simulated carrier's documented test numbers (docs/calls.md); any other number is answered. */
 const NO_ANSWER = "+14155550101";
@@ -338,6 +339,17 @@ describe("the campaign dialer on the simulated carrier", { timeout: 120_000 }, (
       leads: { created: 1 },
     });
 
+    // On the do-not-call list and off it again: a lead never called starts over as created.
+    const lead = leads[0]!.id;
+    for (const [blacklisted, status] of [
+      [true, "blacklisted"],
+      [true, "blacklisted"],
+      [false, "created"],
+    ] as const) {
+      const moved = await t.gql(BLACKLIST, { id: lead, blacklisted }, { token: alice.apiKey });
+      expect(moved.data).toEqual({ setLeadBlacklisted: { id: lead, status } });
+    }
+
     // Another account sees none of it.
     const notFound = await t.gql(BLACKLIST, { id: leads[0]!.id, blacklisted: true }, { token: bob.apiKey });
     expect(notFound.errors?.[0]?.extensions?.code).toBe("NOT_FOUND");
@@ -427,6 +439,52 @@ describe("the dialer across restarts and instances", { timeout: 120_000 }, () =>
     expect(after).toMatchObject({ status: "rescheduled", attempts: 1 });
     // Nothing lost: every lead was called exactly once.
     expect(rows.map((row) => row.calls.length)).toEqual(leads.map(() => 1));
+  });
+
+  it("repairs leads picked by a process that died before or after placing their call", async () => {
+    const clock = new ManualClock(MONDAY_MORNING);
+    // Calls at twice real speed: the placed call is still ringing when the repair runs.
+    const t = await startTestApp({
+      clock,
+      env: { VOXGATE_CALL_CLOCK_SPEED: "2", VOXGATE_DIALER_SWEEP_MS: "20" },
+    });
+    cleanups.push(() => t.close());
+    const owner = await t.createAccount({ balance: "50" });
+    // Paused: only the repair moves these leads, the dialer does not pick them again.
+    const { campaign, leads, assistant, numbers } = await campaignWith(t, owner, { status: "paused" }, [
+      { phoneNumber: uniqueUsNumber() },
+      { phoneNumber: uniqueUsNumber() },
+    ]);
+    const prisma = t.app.db.prisma;
+    // What a dial job does first: pick the leads (then the process dies).
+    const { config, db, pubsub, logger } = t.app;
+    const progress = new LeadProgress({ config, db, pubsub, logger });
+    const claimed = await prisma.$transaction((tx) => progress.claimDue(tx, campaign.id, 2, clock.now()));
+    expect(claimed.map((lead) => lead.id)).toEqual(leads.map((lead) => lead.id));
+    // The second lead's call was placed before the process died; the first one's was not.
+    const call = await t.app.services.calls.placeOutbound({
+      accountId: owner.accountId,
+      assistantId: assistant.id,
+      to: leads[1]!.phoneNumber,
+      phoneNumberId: numbers[0]!.id,
+      campaignId: campaign.id,
+      leadId: leads[1]!.id,
+    });
+    // A fresh claim is left alone: its dial may still be running.
+    expect(await t.app.services.dialer.reconcile()).toBe(0);
+    await prisma.lead.updateMany({
+      where: { campaignId: campaign.id },
+      data: { claimedAt: new Date(Date.now() - 10 * 60_000) },
+    });
+    expect(await t.app.services.dialer.reconcile()).toBe(2);
+    const repaired = await leadsOf(t, owner, campaign.id);
+    expect(repaired.map((lead) => lead.status)).toEqual(["created", "processing"]);
+    const rows = await until(
+      () => leadsOf(t, owner, campaign.id),
+      (current) => current[1]!.status === "completed",
+    );
+    expect(rows[0]).toMatchObject({ status: "created", attempts: 0, calls: [] });
+    expect(rows[1]).toMatchObject({ status: "completed", attempts: 1, calls: [{ id: call.id }] });
   });
 
   it.runIf(testDatabaseKind() === "postgres")(
