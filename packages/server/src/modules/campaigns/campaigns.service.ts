@@ -111,7 +111,7 @@ export class CampaignsService {
 
   async create(accountId: number, input: Record<string, unknown>) {
     const settings = parseInput(CreateCampaignInput, input);
-    await this.check(accountId, settings, { start: "09:00", end: "17:00" });
+    await this.check(accountId, settings, { start: "09:00", end: "17:00", assistantId: null });
     const { phoneNumberIds, ...fields } = settings;
     const campaign = await this.deps.db.prisma.campaign.create({
       data: {
@@ -134,6 +134,7 @@ export class CampaignsService {
     await this.check(accountId, settings, {
       start: current.callingWindowStart,
       end: current.callingWindowEnd,
+      assistantId: current.assistantId,
     });
     const { phoneNumberIds, ...fields } = settings;
     await this.deps.db.prisma.$transaction(async (tx) => {
@@ -194,7 +195,15 @@ export class CampaignsService {
     if (count === 0) throw new NotFoundError("Campaign");
   }
 
-  private async check(accountId: number, settings: CampaignSettings, window: { start: string; end: string }) {
+  /**
+   * Checks references and the window against what the campaign will be (`current`: its stored
+   * values). A campaign set active must have an assistant, since the dialer calls with it.
+   */
+  private async check(
+    accountId: number,
+    settings: CampaignSettings,
+    current: { start: string; end: string; assistantId: number | null },
+  ) {
     const prisma = this.deps.db.prisma;
     const fields: FieldErrors = {};
     if (settings.assistantId) {
@@ -214,10 +223,13 @@ export class CampaignsService {
           fields[`phoneNumberIds.${index}`] = ["The selected phone number id is invalid."];
       });
     }
-    const start = settings.callingWindowStart ?? window.start;
-    const end = settings.callingWindowEnd ?? window.end;
+    const start = settings.callingWindowStart ?? current.start;
+    const end = settings.callingWindowEnd ?? current.end;
     if (start >= end)
       fields.callingWindowEnd = ["The calling window end must be after the calling window start."];
+    const assistantId = settings.assistantId === undefined ? current.assistantId : settings.assistantId;
+    if (settings.status === "active" && !assistantId && !fields.assistantId)
+      fields.assistantId = ["An active campaign needs an assistant to call with."];
     if (Object.keys(fields).length > 0) throw new ValidationError(fields);
   }
 }

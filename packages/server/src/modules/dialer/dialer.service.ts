@@ -88,7 +88,8 @@ export class DialerService {
     }
     if (!isWithinCallingWindow(now, campaign)) return;
     const rotation = campaign.phoneNumbers
-      .filter((entry) => !entry.phoneNumber.releasedAt)
+      // SIP numbers take calls but cannot place them through the carrier.
+      .filter((entry) => !entry.phoneNumber.releasedAt && entry.phoneNumber.kind !== "sip")
       .map((entry) => entry.phoneNumberId);
 
     const batch = await this.deps.db.prisma.$transaction(async (tx) => {
@@ -154,6 +155,10 @@ export class DialerService {
         variables: target.variables,
       });
     } catch (error) {
+      if (error instanceof ValidationError && "leadId" in error.fields) {
+        // The lead was deleted while it was being dialled: nothing to call, nothing to release.
+        return true;
+      }
       if (error instanceof ValidationError && isAboutTheNumber(error)) {
         this.deps.logger.warn("lead number refused", { leadId: lead.id, error: error.message });
         await leads.recordOutcome(lead.id, { id: null, reached: false }, campaign, clock.now());
