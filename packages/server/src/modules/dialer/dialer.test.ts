@@ -487,6 +487,37 @@ describe("the dialer across restarts and instances", { timeout: 120_000 }, () =>
     expect(rows[1]).toMatchObject({ status: "completed", attempts: 1, calls: [{ id: call.id }] });
   });
 
+  it("leaves a lead blacklisted during its call blacklisted when the call ends", async () => {
+    const clock = new ManualClock(MONDAY_MORNING);
+    // Calls at twice real speed: there is time to blacklist the lead while it rings.
+    const t = await startTestApp({
+      clock,
+      env: { VOXGATE_CALL_CLOCK_SPEED: "2", VOXGATE_DIALER_SWEEP_MS: "20" },
+    });
+    cleanups.push(() => t.close());
+    const owner = await t.createAccount({ balance: "50" });
+    const { campaign, leads } = await campaignWith(t, owner, { status: "active" }, [
+      { phoneNumber: NO_ANSWER },
+    ]);
+    await until(
+      () => leadsOf(t, owner, campaign.id),
+      (rows) => rows[0]!.status === "processing",
+    );
+    const moved = await t.gql(BLACKLIST, { id: leads[0]!.id, blacklisted: true }, { token: owner.apiKey });
+    expect(moved.data).toEqual({ setLeadBlacklisted: { id: leads[0]!.id, status: "blacklisted" } });
+    const [row] = await until(
+      () => leadsOf(t, owner, campaign.id),
+      (rows) => rows[0]!.calls[0]?.status === "no_answer",
+    );
+    // The call's outcome no longer moves it; the campaign has nobody left to call.
+    await until(
+      () => t.app.db.prisma.campaign.findUniqueOrThrow({ where: { id: campaign.id } }),
+      (current) => current.status === "completed",
+    );
+    expect((await leadsOf(t, owner, campaign.id))[0]).toMatchObject({ status: "blacklisted", attempts: 0 });
+    expect(row!.calls).toHaveLength(1);
+  });
+
   it.runIf(testDatabaseKind() === "postgres")(
     "two instances on one PostgreSQL dial each lead once, within the campaign's concurrency",
     async () => {
