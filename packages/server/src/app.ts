@@ -1,3 +1,4 @@
+import type { Clock } from "./clock.ts";
 import type { RequestMeta } from "./context.ts";
 import { type Database, type DatabaseTarget, openDatabase } from "./db/client.ts";
 import { migrate } from "./db/migrate.ts";
@@ -20,6 +21,8 @@ export interface AppOptions {
   logger?: Logger;
   /** Overrides where data lives (tests use an in-memory PGlite or a throw-away database). */
   database?: DatabaseTarget;
+  /** Overrides the wall clock services schedule by (tests move it forward instead of waiting). */
+  clock?: Clock;
 }
 
 export interface App {
@@ -55,7 +58,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
 
   const events = createEventBus(config.redisUrl, logger);
   const pubsub = events.pubsub;
-  const services = createServices({ config, db, pubsub, logger });
+  const services = createServices({ config, db, pubsub, logger }, { clock: options.clock });
   await seedCatalog(db.prisma);
   const demo = config.seedDemo ? await seedDemo(db.prisma, services) : null;
 

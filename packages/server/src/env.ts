@@ -99,6 +99,10 @@ const EnvSchema = z
     VOXGATE_DOCUMENT_TIMEOUT_SECONDS: positiveInt.default(300),
     VOXGATE_RESERVATION_HOLD_SECONDS: positiveInt.max(86_400, "must be at most 86400").default(900),
     VOXGATE_WORKER_CONCURRENCY: positiveInt.max(32, "must be at most 32").default(2),
+    VOXGATE_DIALER_SWEEP_MS: positiveInt
+      .min(10, "must be at least 10")
+      .max(3_600_000, "must be at most 3600000 (one hour)")
+      .default(5_000),
     VOXGATE_SEED_DEMO: z
       .enum(["true", "false"], { error: "must be true or false" })
       .default("true")
@@ -188,6 +192,12 @@ export interface Config {
    */
   reservationHoldSeconds: number;
   workerConcurrency: number;
+  /**
+   * The campaign dialer: how often each instance looks for leads that came due (retry times, a
+   * calling window that opened) and repairs leads a crash left behind. A finished call triggers
+   * the next dial at once; this bounds the wait for everything else.
+   */
+  dialer: { sweepIntervalMs: number };
   /** Base of every absolute URL the API returns (pagination links, widget script); no trailing slash. */
   publicBaseUrl: string;
   logLevel: "debug" | "info" | "warn" | "error" | "silent";
@@ -281,6 +291,7 @@ export function loadConfig(source: EnvInput | NodeJS.ProcessEnv = process.env): 
     documentTimeoutSeconds: env.VOXGATE_DOCUMENT_TIMEOUT_SECONDS,
     reservationHoldSeconds: env.VOXGATE_RESERVATION_HOLD_SECONDS,
     workerConcurrency: env.VOXGATE_WORKER_CONCURRENCY,
+    dialer: { sweepIntervalMs: env.VOXGATE_DIALER_SWEEP_MS },
     publicBaseUrl: (env.PUBLIC_BASE_URL ?? `http://${displayHost(env.HOST)}:${env.PORT}`).replace(/\/+$/, ""),
     logLevel: env.LOG_LEVEL,
     logFormat: env.LOG_FORMAT ?? (env.NODE_ENV === "production" ? "json" : "pretty"),

@@ -106,6 +106,19 @@ export class InvalidCallTransitionError extends AppError {
   }
 }
 
+/** Lead statuses in the database spelling; the message uses the API's. */
+export class InvalidLeadTransitionError extends AppError {
+  constructor(from: string, to: string, allowed: readonly string[]) {
+    const spell = (status: string) => status.replaceAll("_", "-");
+    super("CONFLICT", `A lead cannot go from ${spell(from)} to ${spell(to)}.`, {
+      reason: "INVALID_LEAD_TRANSITION",
+      from: spell(from),
+      to: spell(to),
+      allowed: allowed.map(spell),
+    });
+  }
+}
+
 export class NumberUnavailableError extends AppError {
   constructor() {
     super("CONFLICT", "The phone number is not available from the telephony provider.");

@@ -28,6 +28,9 @@ export const REST_BODY_LIMITS = {
   uploadBytes: MAX_UPLOAD_BYTES,
 } as const;
 
+/** The most calls one campaign may run at once (its `maxConcurrentCalls`); the account's cap applies too. */
+export const MAX_CAMPAIGN_CONCURRENT_CALLS = 50;
+
 /** A call's variables (JSON): context for the assistant, not documents. */
 export const MAX_CALL_VARIABLES_BYTES = 16 * 1024;
 

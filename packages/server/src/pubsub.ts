@@ -20,6 +20,8 @@ export type PubSubEvents = {
       previousStatus: string | null;
     },
   ];
+  /** Leads of the campaign moved or its status changed: subscribers re-read its counters. */
+  "campaign:progress": [campaignId: number, payload: { campaignId: number }];
   "document:status": [
     knowledgebaseId: number,
     payload: {

@@ -1,3 +1,4 @@
+import { type Clock, systemClock } from "./clock.ts";
 import type { ServiceDeps } from "./deps.ts";
 import { createJobQueue } from "./jobs/index.ts";
 import { AccountsService } from "./modules/accounts/index.ts";
@@ -8,8 +9,9 @@ import { BillingService, ReservationSweep } from "./modules/billing/index.ts";
 import { CallsService } from "./modules/calls/index.ts";
 import { CampaignsService } from "./modules/campaigns/index.ts";
 import { ConversationsService } from "./modules/conversations/index.ts";
+import { DialerService, DialerSweep } from "./modules/dialer/index.ts";
 import { createKnowledge } from "./modules/knowledge/index.ts";
-import { LeadsService } from "./modules/leads/index.ts";
+import { LeadProgress, LeadsService } from "./modules/leads/index.ts";
 import { MessagePipeline, ReplyEngine } from "./modules/message-pipeline/index.ts";
 import { PhoneNumberReleaseSweep, PhoneNumbersService } from "./modules/phone-numbers/index.ts";
 import { RateLimitsService } from "./modules/rate-limits/index.ts";
@@ -25,7 +27,7 @@ export type Services = ReturnType<typeof createServices>;
  * The composition root: every service is built here, once, and handed what it uses. Services with
  * background work (see `Lifecycle`) are started in this order and stopped in reverse.
  */
-export function createServices(deps: ServiceDeps) {
+export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {}) {
   const jobs = createJobQueue(deps, deps.config.workerConcurrency);
   const { knowledgebases, documents, ingestion } = createKnowledge(deps, jobs);
   const rateLimits = new RateLimitsService(deps);
@@ -41,6 +43,14 @@ export function createServices(deps: ServiceDeps) {
   });
   const calls = new CallsService(deps, { carrier: telephony, billing, jobs });
   const campaigns = new CampaignsService(deps);
+  const leadProgress = new LeadProgress(deps);
+  const dialer = new DialerService(deps, {
+    calls,
+    campaigns,
+    leads: leadProgress,
+    jobs,
+    clock: options.clock ?? systemClock,
+  });
   const credentials = new CredentialCache(deps);
   return {
     // First, so that it stops last: after the workers whose outbound requests use its connections.
@@ -63,7 +73,9 @@ export function createServices(deps: ServiceDeps) {
     twilioWebhooks,
     calls,
     campaigns,
-    leads: new LeadsService(deps, campaigns),
+    leads: new LeadsService(deps, { campaigns, progress: leadProgress }),
+    dialer,
+    dialerSweep: new DialerSweep(deps, dialer, campaigns),
     billing,
     reservationSweep: new ReservationSweep(deps, billing),
     rateLimits,

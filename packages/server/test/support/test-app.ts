@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import pg from "pg";
 import { inject } from "vitest";
 import { type App, buildApp } from "../../src/app.ts";
+import type { Clock } from "../../src/clock.ts";
 import type { DatabaseTarget } from "../../src/db/client.ts";
 import { type EnvInput, loadConfig } from "../../src/env.ts";
 import { createLogger, type Logger } from "../../src/logger.ts";
@@ -115,6 +116,8 @@ export async function startTestApp(
     logLevel?: "debug" | "info" | "warn" | "error" | "silent";
     /** Overrides `logLevel`: e.g. a logger that captures its lines. */
     logger?: Logger;
+    /** A clock the test moves forward (see `ManualClock`). */
+    clock?: Clock;
   } = {},
 ): Promise<TestApp> {
   const config = testConfig({
@@ -126,6 +129,7 @@ export async function startTestApp(
   const app = await buildApp(config, {
     database: options.database ?? fresh!.target,
     logger: options.logger ?? createLogger(options.logLevel ?? config.logLevel),
+    ...(options.clock ? { clock: options.clock } : {}),
   });
   const url = await app.listen(0, "127.0.0.1");
 
@@ -189,4 +193,21 @@ export async function startTestApp(
     },
   };
   return testApp;
+}
+
+/** A clock that stands still until the test moves it. */
+export class ManualClock implements Clock {
+  private at: number;
+  constructor(start: Date | string) {
+    this.at = new Date(start).getTime();
+  }
+  now() {
+    return new Date(this.at);
+  }
+  advanceMinutes(minutes: number) {
+    this.at += minutes * 60_000;
+  }
+  set(at: Date | string) {
+    this.at = new Date(at).getTime();
+  }
 }

@@ -1,11 +1,12 @@
 import { builder } from "../../builder.ts";
 import type { Prisma } from "../../generated/prisma/client.ts";
+import { MAX_CAMPAIGN_CONCURRENT_CALLS } from "../../limits.ts";
 import { spelledEnum } from "../common/enums.schema.ts";
 import { pageOf } from "../common/pagination.schema.ts";
 import { PhoneNumberRef } from "../phone-numbers/phone-numbers.schema.ts";
 import { CAMPAIGN_STATUSES, type withRotation } from "./campaigns.service.ts";
 
-const CampaignStatusRef = spelledEnum("CampaignStatus", CAMPAIGN_STATUSES, {
+export const CampaignStatusRef = spelledEnum("CampaignStatus", CAMPAIGN_STATUSES, {
   description: "Only an active campaign places calls.",
 });
 
@@ -56,6 +57,9 @@ export const CampaignRef = builder.objectRef<CampaignWithRotation>("Campaign").i
     }),
     callingWindow: t.field({ type: CallingWindow, resolve: (campaign) => campaign }),
     retry: t.field({ type: RetrySettings, resolve: (campaign) => campaign }),
+    maxConcurrentCalls: t.exposeInt("maxConcurrentCalls", {
+      description: `How many of the campaign's calls may run at once (1 to ${MAX_CAMPAIGN_CONCURRENT_CALLS}).`,
+    }),
     createdAt: t.expose("createdAt", { type: "DateTime" }),
     updatedAt: t.expose("updatedAt", { type: "DateTime" }),
   }),
@@ -100,6 +104,9 @@ function campaignSettings(t: PothosSchemaTypes.InputFieldBuilder<Types, "InputOb
     timezone: t.string({ description: "IANA zone of the calling window (default UTC)." }),
     maxRetries: t.int({ description: "0 to 10 (default 2)." }),
     retryIntervalMinutes: t.int({ description: "5 to 10080 (default 60)." }),
+    maxConcurrentCalls: t.int({
+      description: `1 to ${MAX_CAMPAIGN_CONCURRENT_CALLS} (default 1): calls of the campaign running at once.`,
+    }),
   };
 }
 

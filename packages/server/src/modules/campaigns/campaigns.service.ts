@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { ServiceDeps } from "../../deps.ts";
 import { type FieldErrors, NotFoundError, ValidationError } from "../../errors.ts";
 import type { Prisma } from "../../generated/prisma/client.ts";
+import { MAX_CAMPAIGN_CONCURRENT_CALLS } from "../../limits.ts";
 import { ianaTimezone, parseInput, requiredString } from "../../validation.ts";
 import { type PageRequest, paginate } from "../common/pagination.ts";
 
@@ -51,6 +52,14 @@ const CampaignFields = z.object({
     .int("The retry interval minutes field must be an integer.")
     .min(5, "The retry interval minutes field must be between 5 and 10080 (one week).")
     .max(10080, "The retry interval minutes field must be between 5 and 10080 (one week)."),
+  maxConcurrentCalls: z
+    .number({ error: "The max concurrent calls field must be an integer." })
+    .int("The max concurrent calls field must be an integer.")
+    .min(1, `The max concurrent calls field must be between 1 and ${MAX_CAMPAIGN_CONCURRENT_CALLS}.`)
+    .max(
+      MAX_CAMPAIGN_CONCURRENT_CALLS,
+      `The max concurrent calls field must be between 1 and ${MAX_CAMPAIGN_CONCURRENT_CALLS}.`,
+    ),
 });
 
 const CreateCampaignInput = CampaignFields.partial().extend({ name: requiredString("name") });
@@ -102,7 +111,7 @@ export class CampaignsService {
 
   async create(accountId: number, input: Record<string, unknown>) {
     const settings = parseInput(CreateCampaignInput, input);
-    await this.check(accountId, settings, { start: "09:00", end: "17:00" });
+    await this.check(accountId, settings, { start: "09:00", end: "17:00", assistantId: null });
     const { phoneNumberIds, ...fields } = settings;
     const campaign = await this.deps.db.prisma.campaign.create({
       data: {
@@ -125,6 +134,7 @@ export class CampaignsService {
     await this.check(accountId, settings, {
       start: current.callingWindowStart,
       end: current.callingWindowEnd,
+      assistantId: current.assistantId,
     });
     const { phoneNumberIds, ...fields } = settings;
     await this.deps.db.prisma.$transaction(async (tx) => {
@@ -140,7 +150,40 @@ export class CampaignsService {
         });
       }
     });
+    if (settings.status && settings.status !== current.status) {
+      this.deps.logger.info("campaign status changed", {
+        accountId,
+        campaignId: id,
+        from: current.status,
+        to: settings.status,
+      });
+      this.deps.pubsub.publish("campaign:progress", id, { campaignId: id });
+    }
     return this.get(accountId, id);
+  }
+
+  /**
+   * Marks active campaigns (one, or all) that have leads and none left to try as completed: every
+   * lead was reached, ran out of retries or is blacklisted. A campaign with no leads stays active,
+   * waiting for them. Returns the ids completed.
+   */
+  async completeIfDone(campaignId?: number): Promise<number[]> {
+    const prisma = this.deps.db.prisma;
+    const only = campaignId ?? null;
+    const done = await prisma.$queryRaw<{ id: number }[]>`
+      UPDATE "campaigns" c SET "status" = 'completed', "updatedAt" = now()
+      WHERE c."status" = 'active' AND c."deletedAt" IS NULL
+        AND (${only}::int IS NULL OR c."id" = ${only}::int)
+        AND EXISTS (SELECT 1 FROM "leads" l WHERE l."campaignId" = c."id")
+        AND NOT EXISTS (
+          SELECT 1 FROM "leads" l WHERE l."campaignId" = c."id"
+            AND l."status" IN ('created', 'scheduled', 'processing', 'rescheduled'))
+      RETURNING c."id"`;
+    for (const { id } of done) {
+      this.deps.logger.info("campaign completed", { campaignId: id });
+      this.deps.pubsub.publish("campaign:progress", id, { campaignId: id });
+    }
+    return done.map(({ id }) => id);
   }
 
   /** Soft delete: the campaign leaves lists; its leads can no longer be listed by it; calls keep its name. */
@@ -152,7 +195,15 @@ export class CampaignsService {
     if (count === 0) throw new NotFoundError("Campaign");
   }
 
-  private async check(accountId: number, settings: CampaignSettings, window: { start: string; end: string }) {
+  /**
+   * Checks references and the window against what the campaign will be (`current`: its stored
+   * values). A campaign set active must have an assistant, since the dialer calls with it.
+   */
+  private async check(
+    accountId: number,
+    settings: CampaignSettings,
+    current: { start: string; end: string; assistantId: number | null },
+  ) {
     const prisma = this.deps.db.prisma;
     const fields: FieldErrors = {};
     if (settings.assistantId) {
@@ -172,10 +223,13 @@ export class CampaignsService {
           fields[`phoneNumberIds.${index}`] = ["The selected phone number id is invalid."];
       });
     }
-    const start = settings.callingWindowStart ?? window.start;
-    const end = settings.callingWindowEnd ?? window.end;
+    const start = settings.callingWindowStart ?? current.start;
+    const end = settings.callingWindowEnd ?? current.end;
     if (start >= end)
       fields.callingWindowEnd = ["The calling window end must be after the calling window start."];
+    const assistantId = settings.assistantId === undefined ? current.assistantId : settings.assistantId;
+    if (settings.status === "active" && !assistantId && !fields.assistantId)
+      fields.assistantId = ["An active campaign needs an assistant to call with."];
     if (Object.keys(fields).length > 0) throw new ValidationError(fields);
   }
 }

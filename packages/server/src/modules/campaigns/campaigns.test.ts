@@ -105,6 +105,14 @@ describe("campaigns over GraphQL", () => {
         { name: "x", phoneNumberIds: [bobsNumber.id] },
         { "phoneNumberIds.0": ["The selected phone number id is invalid."] },
       ],
+      [
+        { name: "x", status: "active" },
+        { assistantId: ["An active campaign needs an assistant to call with."] },
+      ],
+      [
+        { name: "x", maxConcurrentCalls: 0 },
+        { maxConcurrentCalls: ["The max concurrent calls field must be between 1 and 50."] },
+      ],
     ] as const) {
       const response = await t.gql(CREATE, { input }, { token: alice.apiKey });
       expect(response.errors?.[0]?.extensions, JSON.stringify(input)).toEqual({
@@ -152,7 +160,12 @@ describe("campaigns over GraphQL", () => {
   it("lists newest first, filters by status and pages with the shared rules", async () => {
     const account = await t.createAccount();
     const draft = await fixtures.createCampaign(account, { name: "A" });
-    const active = await fixtures.createCampaign(account, { name: "B", status: "active" });
+    const caller = await createAssistant(t, account, { name: "Caller", type: "outbound" });
+    const active = await fixtures.createCampaign(account, {
+      name: "B",
+      status: "active",
+      assistantId: caller.id,
+    });
     const list = async (args: string) =>
       t.gql<{ campaigns: { items: { id: number }[]; pageInfo: { total: number; perPage: number } } }>(
         `{ campaigns${args ? `(${args})` : ""} { items { id } pageInfo { total perPage } } }`,

@@ -1,5 +1,6 @@
 import { builder } from "../../builder.ts";
 import type { Prisma } from "../../generated/prisma/client.ts";
+import { CallRef } from "../calls/calls.schema.ts";
 import { spelledEnum } from "../common/enums.schema.ts";
 import { pageOf } from "../common/pagination.schema.ts";
 import { LEAD_STATUSES, type leadDetails, leadStatusName } from "./leads.service.ts";
@@ -22,6 +23,7 @@ const SecondaryContact = builder.objectRef<SecondaryContactRow>("SecondaryContac
     phoneNumber: t.exposeString("phoneNumber"),
     variables: t.field({ type: "JSON", resolve: (contact) => contact.variables }),
     status: t.field({ type: LeadStatusRef, resolve: (contact) => leadStatusName(contact.status) }),
+    attempts: t.exposeInt("attempts", { description: "Calls placed to this number." }),
     createdAt: t.expose("createdAt", { type: "DateTime" }),
     updatedAt: t.expose("updatedAt", { type: "DateTime" }),
   }),
@@ -37,6 +39,24 @@ export const LeadRef = builder.objectRef<LeadWithDetails>("Lead").implement({
     status: t.field({ type: LeadStatusRef, resolve: (lead) => leadStatusName(lead.status) }),
     campaign: t.field({ type: LeadCampaign, resolve: (lead) => lead.campaign }),
     secondaryContacts: t.field({ type: [SecondaryContact], resolve: (lead) => lead.secondaryContacts }),
+    attempts: t.exposeInt("attempts", {
+      description: "Calls placed to the lead and its secondary contacts together.",
+    }),
+    currentContact: t.exposeInt("contactIndex", {
+      description:
+        "The number the dialer is at: 0 the lead's own, k the k-th secondary contact (in the order given).",
+    }),
+    nextAttemptAt: t.expose("nextAttemptAt", {
+      type: "DateTime",
+      nullable: true,
+      description:
+        "A rescheduled lead is not dialled before this instant (and only inside the calling window).",
+    }),
+    calls: t.field({
+      type: [CallRef],
+      description: "The calls placed to the lead and its secondary contacts, oldest first.",
+      resolve: (lead, _args, context) => context.services.leads.callHistory(lead.accountId, lead.id),
+    }),
     createdAt: t.expose("createdAt", { type: "DateTime" }),
     updatedAt: t.expose("updatedAt", { type: "DateTime" }),
   }),
@@ -95,6 +115,17 @@ builder.mutationField("createLead", (t) =>
     type: LeadRef,
     args: { input: t.arg({ type: CreateLeadInput, required: true }) },
     resolve: (_root, { input }, context) => context.services.leads.create(context.viewer.accountId, input),
+  }),
+);
+
+builder.mutationField("setLeadBlacklisted", (t) =>
+  t.withAuth({ authenticated: true }).field({
+    type: LeadRef,
+    description:
+      "Puts a lead on the do-not-call list (blacklisted: never dialled; a call running now finishes), or takes it off: it is then tried again with the attempts it has left.",
+    args: { id: t.arg.int({ required: true }), blacklisted: t.arg.boolean({ required: true }) },
+    resolve: (_root, { id, blacklisted }, context) =>
+      context.services.leads.setBlacklisted(context.viewer.accountId, id, blacklisted),
   }),
 );
 

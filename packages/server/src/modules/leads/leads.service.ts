@@ -6,6 +6,7 @@ import { parseInput } from "../../validation.ts";
 import type { CampaignsService } from "../campaigns/campaigns.service.ts";
 import { type PageRequest, paginate } from "../common/pagination.ts";
 import { e164PhoneNumber } from "../phone-numbers/e164.ts";
+import type { LeadProgress } from "./lead-progress.ts";
 
 export const LEADS_PER_PAGE = 15;
 
@@ -92,7 +93,7 @@ export const leadDetails = {
 export class LeadsService {
   constructor(
     private readonly deps: ServiceDeps,
-    private readonly campaigns: CampaignsService,
+    private readonly collaborators: { campaigns: CampaignsService; progress: LeadProgress },
   ) {}
 
   /**
@@ -102,8 +103,8 @@ export class LeadsService {
    */
   async create(accountId: number, request: CreateLeadRequest) {
     const input = parseInput(CreateLeadInput, request);
-    await this.campaigns.requireOwned(accountId, input.campaignId);
-    return this.deps.db.prisma.$transaction(async (tx) => {
+    await this.collaborators.campaigns.requireOwned(accountId, input.campaignId);
+    const created = await this.deps.db.prisma.$transaction(async (tx) => {
       await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('voxgate:lead-campaign'), ${input.campaignId}::int)`;
       if (!input.allowDuplicate) {
         const existing = await tx.lead.count({
@@ -134,11 +135,13 @@ export class LeadsService {
       this.deps.logger.info("lead created", { accountId, leadId: lead.id, campaignId: input.campaignId });
       return lead;
     });
+    this.collaborators.progress.announce(created.campaignId);
+    return created;
   }
 
   async list(accountId: number, page: PageRequest, filter: { campaignId?: unknown; status?: unknown } = {}) {
     const { campaignId, status } = parseInput(LeadFilter, filter);
-    if (campaignId) await this.campaigns.requireOwned(accountId, campaignId);
+    if (campaignId) await this.collaborators.campaigns.requireOwned(accountId, campaignId);
     const where: Prisma.LeadWhereInput = {
       accountId,
       ...(campaignId ? { campaignId } : {}),
@@ -164,10 +167,29 @@ export class LeadsService {
     return lead;
   }
 
+  /**
+   * Puts the lead on the do-not-call list (it is never dialled; a call running now finishes) or
+   * takes it off (it is tried again with the attempts it has left).
+   */
+  async setBlacklisted(accountId: number, id: number, blacklisted: boolean) {
+    await this.collaborators.progress.setBlacklisted(accountId, id, blacklisted);
+    return this.get(accountId, id);
+  }
+
+  /** The calls placed to the lead and its secondary contacts, oldest first. */
+  async callHistory(accountId: number, id: number) {
+    return this.deps.db.prisma.call.findMany({
+      where: { accountId, leadId: id },
+      orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+    });
+  }
+
   /** Deletes a lead with its secondary contacts; calls placed to it keep their history. */
   async delete(accountId: number, id: number) {
-    const { count } = await this.deps.db.prisma.lead.deleteMany({ where: { accountId, id } });
-    if (count === 0) throw new NotFoundError("Lead");
+    const lead = await this.deps.db.prisma.lead.findFirst({ where: { accountId, id } });
+    if (!lead) throw new NotFoundError("Lead");
+    await this.deps.db.prisma.lead.deleteMany({ where: { accountId, id } });
+    this.collaborators.progress.announce(lead.campaignId);
     this.deps.logger.info("lead deleted", { accountId, leadId: id });
   }
 }
