@@ -122,7 +122,9 @@ export async function openPglite(
     };
     worker.on("message", onMessage);
     worker.once("error", reject);
-    worker.once("exit", (code) => reject(new Error(`The embedded database did not start (exit code ${code}).`)));
+    worker.once("exit", (code) =>
+      reject(new Error(`The embedded database did not start (exit code ${code}).`)),
+    );
   }).catch(async (error: unknown) => {
     await worker.terminate();
     releaseLock();

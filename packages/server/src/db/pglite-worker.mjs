@@ -119,7 +119,8 @@ function serve(socket) {
   const abandon = async () => {
     if (!holding) return;
     try {
-      if (midExchange) await pglite.runExclusive(() => pglite.execProtocolRawStream(SYNC, { onRawData: () => {} }));
+      if (midExchange)
+        await pglite.runExclusive(() => pglite.execProtocolRawStream(SYNC, { onRawData: () => {} }));
       if (pglite.isInTransaction())
         await pglite.runExclusive(() => pglite.execProtocolRawStream(ROLLBACK, { onRawData: () => {} }));
     } finally {
