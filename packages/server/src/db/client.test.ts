@@ -116,4 +116,4 @@ it("lets a process end by itself once closed, and a killed one leaves nothing th
   cleanups.push(() => db.close());
   const rows = await db.prisma.$queryRawUnsafe<{ count: bigint }[]>(`SELECT count(*) AS "count" FROM "kept"`);
   expect(Number(rows[0]!.count)).toBe(2);
-});
+}, 120_000); // two processes and three starts of the database

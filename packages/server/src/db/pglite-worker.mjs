@@ -93,13 +93,7 @@ function serve(socket) {
       socket.end();
       return abandon();
     }
-    try {
-      await run(message);
-    } catch (error) {
-      process.stderr.write(`pglite worker: ${error instanceof Error ? error.message : String(error)}\n`);
-      socket.destroy();
-      return release();
-    }
+    await run(message);
     // Sync (S) or a simple Query (Q) ends an exchange; the turn passes on unless a transaction is open.
     if (isStartup || type === 0x53 || type === 0x51) {
       midExchange = false;
@@ -128,6 +122,15 @@ function serve(socket) {
     }
   };
 
+  /**
+   * One connection's failure ends that connection, not the database that the others share; closing
+   * it syncs and rolls back what it left (abandon, which always passes the turn on).
+   */
+  const fail = (/** @type {unknown} */ error) => {
+    process.stderr.write(`pglite worker: ${error instanceof Error ? error.message : String(error)}\n`);
+    socket.destroy();
+  };
+
   socket.on("data", (data) => {
     buffered = buffered.length === 0 ? data : Buffer.concat([buffered, data]);
     for (;;) {
@@ -147,7 +150,7 @@ function serve(socket) {
           return;
         }
         started = true;
-        chain = chain.then(() => handle(message, true));
+        chain = chain.then(() => handle(message, true)).catch(fail);
         continue;
       }
       if (buffered.length < 5) return;
@@ -155,14 +158,14 @@ function serve(socket) {
       if (buffered.length < length) return;
       const message = buffered.subarray(0, length);
       buffered = buffered.subarray(length);
-      chain = chain.then(() => handle(message, false));
+      chain = chain.then(() => handle(message, false)).catch(fail);
     }
   });
   socket.on("error", () => socket.destroy());
   socket.on("close", () => {
     closed = true;
     sockets.delete(socket);
-    chain = chain.then(abandon, abandon);
+    chain = chain.then(abandon).catch(fail);
   });
 }
 
