@@ -15,6 +15,8 @@ try {
 }
 
 const app = await buildApp(config).catch(fail);
+// Without its database the server can only answer errors: stop, so that a supervisor restarts it.
+app.db.onCrash(fail);
 await app.listen().catch(fail);
 const base = config.publicBaseUrl;
 const where = app.db.kind === "postgres" ? "PostgreSQL (DATABASE_URL)" : `PGlite in ${config.dataDir}`;

@@ -1,13 +1,126 @@
-import { afterEach, expect, it } from "vitest";
-import { openPglite } from "./client.ts";
+import { execFile } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { afterEach, describe, expect, it } from "vitest";
+import { testDatabaseKind } from "../../test/support/test-app.ts";
+import { DatabaseStoppedError, openPglite } from "./client.ts";
 
-afterEach(() => {
+const run = promisify(execFile);
+const serverDir = join(import.meta.dirname, "..", "..");
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
   process.exitCode = undefined;
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-it("keeps the process exit code when the embedded database closes", async () => {
-  const db = await openPglite(undefined);
-  process.exitCode = 3;
-  await db.close();
-  expect(process.exitCode).toBe(3);
+function tempDataDir(): string {
+  const dataDir = mkdtempSync(join(tmpdir(), "voxgate-db-"));
+  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
+  return dataDir;
+}
+
+// The embedded database's own behaviour: once, in the project that runs on it. Each test starts
+// PGlite one to three times (seconds each on a busy machine).
+describe.runIf(testDatabaseKind() === "pglite")("the embedded database", { timeout: 120_000 }, () => {
+  it("keeps the process exit code when the embedded database closes", async () => {
+    const db = await openPglite(undefined);
+    process.exitCode = 3;
+    await db.close();
+    expect(process.exitCode).toBe(3);
+  });
+
+  it("gives each connection the backend for a whole exchange, however large its messages", async () => {
+    const db = await openPglite(undefined);
+    cleanups.push(() => db.close());
+    // Parameters of several megabytes arrive in many socket reads: an exchange handed over between
+    // messages would let another connection's Parse replace this one's unnamed statement.
+    const large = "x".repeat(3_000_000);
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, async (_, client) => {
+        const results: unknown[] = [];
+        for (let round = 0; round < 3; round++) {
+          const rows = await db.withConnection((sql) =>
+            sql.query(`SELECT $1::int AS "n${client}", length($2::text) AS "size"`, [
+              round,
+              client % 2 ? large : "y",
+            ]),
+          );
+          results.push(rows[0]);
+        }
+        return results;
+      }),
+    );
+    answers.forEach((results, client) => {
+      expect(results).toEqual(
+        [0, 1, 2].map((round) => ({ [`n${client}`]: round, size: client % 2 ? large.length : 1 })),
+      );
+    });
+  });
+
+  it("keeps a transaction to its connection and rolls back one whose connection went away", async () => {
+    const db = await openPglite(undefined);
+    cleanups.push(() => db.close());
+    await db.withConnection((sql) => sql.exec(`CREATE TABLE "t" ("v" int)`));
+    const inside = db.withConnection(async (sql) => {
+      await sql.exec("BEGIN");
+      await sql.query(`INSERT INTO "t" VALUES (1)`);
+      // Another connection's statement waits for this transaction rather than joining it.
+      const other = db.prisma.$queryRawUnsafe<{ count: bigint }[]>(`SELECT count(*) AS "count" FROM "t"`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      await sql.exec("ROLLBACK");
+      return other;
+    });
+    expect(Number((await inside)[0]!.count)).toBe(0);
+
+    const client = await db.pgPool.connect();
+    await client.query("BEGIN");
+    await client.query(`INSERT INTO "t" VALUES (2)`);
+    client.release(new Error("drop this connection"));
+    const rows = await db.prisma.$queryRawUnsafe<{ count: bigint }[]>(`SELECT count(*) AS "count" FROM "t"`);
+    expect(Number(rows[0]!.count)).toBe(0);
+  });
+
+  it("fails clearly, without hanging, when the database thread dies", async () => {
+    const dataDir = tempDataDir();
+    const db = await openPglite(dataDir);
+    const crashed = new Promise<Error>((resolve) => db.onCrash(resolve));
+    await db.thread.terminate();
+    expect(await crashed).toBeInstanceOf(DatabaseStoppedError);
+    await expect(db.prisma.$queryRawUnsafe("SELECT 1")).rejects.toThrow();
+    await db.close();
+    // The lock is released, so a restarted server opens the same data directory.
+    const again = await openPglite(dataDir);
+    await again.close();
+  });
+
+  it("refuses a second open of one data directory in the same process, and allows it after close", async () => {
+    const dataDir = tempDataDir();
+    const db = await openPglite(dataDir);
+    await expect(openPglite(dataDir)).rejects.toThrow(`is in use by process ${process.pid}`);
+    await db.close();
+    expect(existsSync(join(dataDir, ".s.PGSQL.5432"))).toBe(false);
+    expect(existsSync(join(dataDir, "pglite.pid"))).toBe(false);
+  });
+
+  it("lets a process end by itself once closed, and a killed one leaves nothing that blocks the next", async () => {
+    const dataDir = tempDataDir();
+    const fixture = join(serverDir, "test", "fixtures", "embedded-database.ts");
+    // Node itself, not the tsx wrapper process, so that the kill reaches the process holding the database.
+    const node = (ending: string) =>
+      run(process.execPath, ["--import", "tsx", fixture, dataDir, ending], { cwd: serverDir });
+    await node("close");
+    const killed = await node("kill").then(
+      () => null,
+      (error: { signal: string }) => error.signal,
+    );
+    expect(killed).toBe("SIGKILL");
+    const db = await openPglite(dataDir);
+    cleanups.push(() => db.close());
+    const rows = await db.prisma.$queryRawUnsafe<{ count: bigint }[]>(
+      `SELECT count(*) AS "count" FROM "kept"`,
+    );
+    expect(Number(rows[0]!.count)).toBe(2);
+  });
 });

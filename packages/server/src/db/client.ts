@@ -1,10 +1,8 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { PGlite } from "@electric-sql/pglite";
-import { vector } from "@electric-sql/pglite/vector";
+import { dirname, join, resolve as resolvePath } from "node:path";
+import { Worker } from "node:worker_threads";
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
-import { PrismaPGlite } from "pglite-prisma-adapter";
 import { PrismaClient } from "../generated/prisma/client.ts";
 
 export type { PrismaClient };
@@ -21,15 +19,19 @@ export interface Database {
   /** The directory of an on-disk embedded database; files kept beside the data go under it. */
   dataDir?: string;
   prisma: PrismaClient;
-  /** The connection pool on PostgreSQL, for libraries that open their own sessions (the job queue). */
-  pgPool?: pg.Pool;
+  /** The connection pool, for libraries that open their own sessions (the job queue). */
+  pgPool: pg.Pool;
   /**
    * Runs `work` on one dedicated connection: statements inside see each other's session state
-   * (transactions, advisory locks). PGlite has a single connection, so work is serialised.
+   * (transactions, advisory locks). On PGlite every connection shares its single backend: a
+   * transaction has it to itself, but session-level advisory locks do not exclude other connections.
    */
   withConnection<T>(work: (sql: SqlRunner) => Promise<T>): Promise<T>;
-  /** Tells the driver that types were created (migrations ran), so that values of them are encoded right. */
-  typesChanged(): Promise<void>;
+  /**
+   * Called once if the database goes away for good while open: the embedded database's thread died
+   * (PostgreSQL connections recover by themselves, so it never calls there).
+   */
+  onCrash(listener: (error: Error) => void): void;
   close(): Promise<void>;
 }
 
@@ -47,55 +49,153 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
     : openPglite(target.dataDir, target.loadDataDir);
 }
 
-/** `loadDataDir` starts from a dump of another PGlite (tests start from an already migrated one). */
+/** How long a stopping embedded database may take to flush and close before its thread is ended. */
+const CLOSE_TIMEOUT_MS = 10_000;
+/** Unix socket paths longer than this do not fit `sockaddr_un`; a deeper data directory uses loopback. */
+const MAX_SOCKET_PATH = 100;
+/** node-postgres looks for `<host>/.s.PGSQL.<port>` when the host is a directory. */
+const SOCKET_PORT = 5432;
+
+export class DatabaseStoppedError extends Error {
+  constructor(cause: unknown) {
+    super(
+      `The embedded database stopped unexpectedly: ${cause instanceof Error ? cause.message : String(cause)}`,
+      { cause },
+    );
+    this.name = "DatabaseStoppedError";
+  }
+}
+
+type WorkerMessage =
+  | { kind: "ready"; address: { port: number } | { path: string } }
+  | { kind: "dump"; buffer: ArrayBuffer }
+  | { kind: "closed" };
+
+/**
+ * Opens PGlite in a worker thread of its own (src/db/pglite-worker.mjs) and connects to it as to a
+ * PostgreSQL server, so that queries, migrations and ingestion batches never block the thread that
+ * answers requests. `loadDataDir` starts from a dump of another PGlite (tests start from an already
+ * migrated one); without `dataDir` the database lives in memory.
+ */
 export async function openPglite(
   dataDir: string | undefined,
   loadDataDir?: Blob,
-): Promise<Database & { pglite: PGlite }> {
+): Promise<Database & { dumpDataDir(): Promise<Blob>; thread: Worker }> {
   let location: string | undefined;
+  let socketPath: string | undefined;
   let releaseLock = () => {};
   if (dataDir) {
     location = join(dataDir, "pglite");
     mkdirSync(location, { recursive: true });
     releaseLock = lockDataDir(dataDir);
+    const path = join(dataDir, `.s.PGSQL.${SOCKET_PORT}`);
+    if (path.length <= MAX_SOCKET_PATH) {
+      // Left by a crashed process (the lock above proves no live one owns it).
+      rmSync(path, { force: true });
+      socketPath = path;
+    }
   }
-  const pglite = await PGlite.create({
-    ...(location ? { dataDir: location } : {}),
-    ...(loadDataDir ? { loadDataDir } : {}),
-    extensions: { vector },
+  const initial = loadDataDir ? await loadDataDir.arrayBuffer() : undefined;
+  const worker = new Worker(new URL("./pglite-worker.mjs", import.meta.url), {
+    // The parent's loader flags (tsx) are not needed: the worker is plain JavaScript.
+    execArgv: [],
+    workerData: { location, loadDataDir: initial, socketPath },
+    ...(initial ? { transferList: [initial] } : {}),
   });
-  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
-  const runner: SqlRunner = {
-    exec: async (script) => {
-      await pglite.exec(script);
-    },
-    query: async <Row>(sql: string, params: unknown[] = []) => (await pglite.query<Row>(sql, params)).rows,
+  const crashListeners = new Set<(error: DatabaseStoppedError) => void>();
+  let closing = false;
+  let crashed: DatabaseStoppedError | null = null;
+  const exited = new Promise<void>((resolve) => worker.once("exit", () => resolve()));
+  const crash = (cause: unknown) => {
+    if (closing || crashed) return;
+    crashed = new DatabaseStoppedError(cause);
+    for (const listener of crashListeners) listener(crashed);
   };
-  let queue: Promise<unknown> = Promise.resolve();
+  worker.on("error", crash);
+  worker.on("exit", (code) => crash(new Error(`its thread exited with code ${code}`)));
+
+  const address = await new Promise<{ port: number } | { path: string }>((resolve, reject) => {
+    const onMessage = (message: WorkerMessage) => {
+      if (message.kind !== "ready") return;
+      worker.off("message", onMessage);
+      resolve(message.address);
+    };
+    worker.on("message", onMessage);
+    worker.once("error", reject);
+    worker.once("exit", (code) =>
+      reject(new Error(`The embedded database did not start (exit code ${code}).`)),
+    );
+  }).catch(async (error: unknown) => {
+    await worker.terminate();
+    releaseLock();
+    throw error;
+  });
+
+  const pool = new pg.Pool({
+    ...("path" in address
+      ? { host: dirname(address.path), port: SOCKET_PORT }
+      : { host: "127.0.0.1", port: address.port }),
+    user: "postgres",
+    database: "template1",
+    // One backend serves every connection in turn; a few connections let one wait at the backend
+    // while others are being read or written, and keep a long transaction from starving the pool.
+    max: 4,
+  });
+  const postgres = await connectPool(pool, () => "the embedded database").catch(async (error: unknown) => {
+    closing = true;
+    await worker.terminate();
+    releaseLock();
+    throw error;
+  });
   return {
+    ...postgres,
     kind: "pglite",
     ...(dataDir ? { dataDir } : {}),
-    pglite,
-    prisma,
-    withConnection: <T>(work: (sql: SqlRunner) => Promise<T>) => {
-      const run = queue.then(() => work(runner));
-      queue = run.catch(() => undefined);
-      return run;
+    thread: worker,
+    onCrash: (listener) => {
+      crashListeners.add(listener);
+      if (crashed) listener(crashed);
     },
-    // PGlite reads the array types once, when it opens: an enum created later (a fresh data directory
-    // migrated by this process) would have its arrays sent as plain strings ("malformed array literal").
-    typesChanged: () => pglite.refreshArrayTypes(),
+    dumpDataDir: () =>
+      new Promise<Blob>((resolve, reject) => {
+        const onMessage = (message: WorkerMessage) => {
+          if (message.kind !== "dump") return;
+          worker.off("message", onMessage);
+          resolve(new Blob([message.buffer]));
+        };
+        worker.on("message", onMessage);
+        worker.once("exit", () => reject(new Error("The embedded database stopped before its dump.")));
+        worker.postMessage({ kind: "dump" });
+      }),
     close: async () => {
-      await prisma.$disconnect();
-      // PGlite's Emscripten runtime sets process.exitCode to 0 when it shuts down, which would
-      // turn a failing CLI command or test run into a success: keep whatever was set before.
-      const exitCode = process.exitCode;
-      await pglite.close();
-      process.exitCode = exitCode;
-      releaseLock();
+      closing = true;
+      try {
+        await postgres.close();
+      } finally {
+        if (!crashed) {
+          worker.postMessage({ kind: "close" });
+          let timer: NodeJS.Timeout | undefined;
+          await Promise.race([
+            exited,
+            new Promise((resolve) => {
+              worker.on("message", (message: WorkerMessage) => {
+                if (message.kind === "closed") resolve(undefined);
+              });
+              timer = setTimeout(resolve, CLOSE_TIMEOUT_MS);
+            }),
+          ]);
+          clearTimeout(timer);
+        }
+        await worker.terminate();
+        if (socketPath) rmSync(socketPath, { force: true });
+        releaseLock();
+      }
     },
   };
 }
+
+/** Data directories opened by this process: the pid file alone cannot tell two opens in one process apart. */
+const openHere = new Set<string>();
 
 /**
  * PGlite is a single-process database: two processes writing one data directory corrupt it. A pid
@@ -103,20 +203,26 @@ export async function openPglite(
  */
 function lockDataDir(dataDir: string): () => void {
   const lockPath = join(dataDir, "pglite.pid");
+  const inUse = (holder: number) =>
+    new Error(
+      `The embedded database in ${dataDir} is in use by process ${holder} (a running server?). ` +
+        "Stop it first, or use DATABASE_URL with PostgreSQL for several processes.",
+    );
+  const key = resolvePath(dataDir);
+  if (openHere.has(key)) throw inUse(process.pid);
   try {
     writeFileSync(lockPath, String(process.pid), { flag: "wx" });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
     const holder = Number(readFileSync(lockPath, "utf8"));
-    if (holder !== process.pid && isAlive(holder)) {
-      throw new Error(
-        `The embedded database in ${dataDir} is in use by process ${holder} (a running server?). ` +
-          "Stop it first, or use DATABASE_URL with PostgreSQL for several processes.",
-      );
-    }
+    if (holder !== process.pid && isAlive(holder)) throw inUse(holder);
     writeFileSync(lockPath, String(process.pid));
   }
-  return () => rmSync(lockPath, { force: true });
+  openHere.add(key);
+  return () => {
+    openHere.delete(key);
+    rmSync(lockPath, { force: true });
+  };
 }
 
 function isAlive(pid: number): boolean {
@@ -130,7 +236,11 @@ function isAlive(pid: number): boolean {
 }
 
 async function openPostgres(url: string): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  return connectPool(new pg.Pool({ connectionString: url, max: 10 }), () => `DATABASE_URL (${redact(url)})`);
+}
+
+/** Both stores are reached the same way: node-postgres, Prisma's pg adapter, graphile-worker's pool. */
+async function connectPool(pool: pg.Pool, describe: () => string): Promise<Database> {
   // A connection that the server drops (restart, failover) emits "error" on the pool and on its client;
   // without listeners Node would crash the process. The pool discards that client, and the next query that
   // needs the database reports the failure to its caller.
@@ -138,7 +248,7 @@ async function openPostgres(url: string): Promise<Database> {
   pool.on("connect", (client) => client.on("error", () => {}));
   // Fail at start with a clear message rather than on the first request.
   const probe = await pool.connect().catch((error: Error) => {
-    throw new Error(`Cannot connect to DATABASE_URL (${redact(url)}): ${error.message}`);
+    throw new Error(`Cannot connect to ${describe()}: ${error.message}`);
   });
   probe.release();
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
@@ -160,8 +270,7 @@ async function openPostgres(url: string): Promise<Database> {
         client.release();
       }
     },
-    // node-postgres sends parameters as text and lets the server infer their types.
-    typesChanged: async () => {},
+    onCrash: () => {},
     close: async () => {
       await prisma.$disconnect();
       await pool.end();

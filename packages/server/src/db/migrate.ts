@@ -31,13 +31,7 @@ const MIGRATION_LOCK_KEY = 7_243_510_981;
  * and records them. Instances starting together on one PostgreSQL wait on an advisory lock.
  * An applied migration whose file changed since is an error, not something to paper over.
  */
-export async function migrate(db: Database, migrations = readMigrations()): Promise<string[]> {
-  const newlyApplied = await applyPending(db, migrations);
-  if (newlyApplied.length > 0) await db.typesChanged();
-  return newlyApplied;
-}
-
-function applyPending(db: Database, migrations: Migration[]): Promise<string[]> {
+export function migrate(db: Database, migrations: Migration[] = readMigrations()): Promise<string[]> {
   return db.withConnection(async (sql) => {
     if (db.kind === "postgres") await sql.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK_KEY]);
     try {

@@ -9,7 +9,7 @@ export type { EnqueueOptions, JobContext, JobPayload, JobQueue, TaskDefinition }
 /** graphile-worker on PostgreSQL (shared by every instance); the in-process runner on PGlite. */
 export function createJobQueue(deps: { db: Database; logger: Logger }, concurrency: number): JobQueue {
   const queue =
-    deps.db.kind === "postgres" && deps.db.pgPool
+    deps.db.kind === "postgres"
       ? new GraphileJobQueue({ pgPool: deps.db.pgPool, logger: deps.logger }, concurrency)
       : new EmbeddedJobQueue(deps, concurrency);
   return carryingRequestIds(queue);

@@ -23,7 +23,7 @@ declare module "vitest" {
 export default async function setup(project: TestProject) {
   const db = await openPglite(undefined);
   await migrate(db);
-  const template = await db.pglite.dumpDataDir("none");
+  const template = await db.dumpDataDir();
   const templatePath = join(mkdtempSync(join(tmpdir(), "voxgate-template-")), "pglite.tar");
   writeFileSync(templatePath, Buffer.from(await template.arrayBuffer()));
   await db.close();
