@@ -36,10 +36,10 @@ describe("extractPdf", () => {
     try {
       sections = await collect(
         extractPdf(
-        pdf,
-        async (done, total) => {
-          progress.push([done, total]);
-        },
+          pdf,
+          async (done, total) => {
+            progress.push([done, total]);
+          },
           new AbortController().signal,
         ),
       );

@@ -63,7 +63,9 @@ export async function* extractPdf(
   const inbox = new Inbox<PdfWorkerMessage>(signal);
   worker.on("message", (message: PdfWorkerMessage) => inbox.put(message));
   worker.on("error", (error) => inbox.fail(error));
-  worker.on("exit", (code) => inbox.fail(new Error(`The PDF worker exited with code ${code} before finishing.`)));
+  worker.on("exit", (code) =>
+    inbox.fail(new Error(`The PDF worker exited with code ${code} before finishing.`)),
+  );
   const progress = new ProgressRelay(onProgress);
   let failed: unknown = null;
   progress.onError((error) => {
