@@ -2,7 +2,7 @@ import { Worker } from "node:worker_threads";
 import mammoth from "mammoth";
 import { IngestionFailure } from "./failure.ts";
 import { decodeUtf8Text, type FileDocumentType } from "./file-types.ts";
-import type { PdfWorkerAck, PdfWorkerInput, PdfWorkerMessage } from "./pdf-worker.ts";
+import type { PdfWorkerAck, PdfWorkerInput, PdfWorkerMessage } from "./pdf-worker-messages.ts";
 
 /** A piece of a source with where it came from ("page 3", a URL): chunks keep it. */
 export interface Section {
@@ -37,9 +37,9 @@ export const PDF_PAGES_AHEAD = 16;
 /**
  * pdf.js parses a page synchronously for hundreds of milliseconds at a time, which would stall every
  * request the instance serves; so it runs in a worker thread of its own, one per extraction, and is
- * terminated on abort (cancel, timeout, app stop) or when the consumer stops reading. The entry is a
- * `.mjs` file that registers tsx itself: Node 20 does not apply `--import tsx` loader hooks to a
- * worker's entry module. Progress counts the pages the consumer has taken.
+ * terminated on abort (cancel, timeout, app stop) or when the consumer stops reading. The worker is
+ * plain JavaScript, so it runs as is with or without a build step and without tsx's loader, which
+ * more than doubled its memory. Progress counts the pages the consumer has taken.
  */
 export async function* extractPdf(
   content: Uint8Array,
