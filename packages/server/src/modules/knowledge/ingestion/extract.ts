@@ -1,5 +1,6 @@
 import { Worker } from "node:worker_threads";
 import mammoth from "mammoth";
+import { PDF_WORKER_HEAP } from "../../../limits.ts";
 import { IngestionFailure } from "./failure.ts";
 import { decodeUtf8Text, type FileDocumentType } from "./file-types.ts";
 import type { PdfWorkerAck, PdfWorkerInput, PdfWorkerMessage } from "./pdf-worker-messages.ts";
@@ -59,10 +60,19 @@ export async function* extractPdf(
     execArgv: [],
     workerData: { data, window } satisfies PdfWorkerInput,
     transferList: [data.buffer],
+    resourceLimits: PDF_WORKER_HEAP,
   });
   const inbox = new Inbox<PdfWorkerMessage>(signal);
   worker.on("message", (message: PdfWorkerMessage) => inbox.put(message));
-  worker.on("error", (error) => inbox.fail(error));
+  worker.on("error", (error) =>
+    inbox.fail(
+      (error as NodeJS.ErrnoException).code === "ERR_WORKER_OUT_OF_MEMORY"
+        ? new IngestionFailure(
+            `The PDF needs more than ${PDF_WORKER_HEAP.maxOldGenerationSizeMb} MB of memory to read; split it into smaller files.`,
+          )
+        : error,
+    ),
+  );
   worker.on("exit", (code) =>
     inbox.fail(new Error(`The PDF worker exited with code ${code} before finishing.`)),
   );
