@@ -29,9 +29,9 @@ export const REST_BODY_LIMITS = {
 } as const;
 
 /**
- * The PDF worker's heap. Without limits V8 sized it from the machine's memory and let garbage pile up:
+ * The heap of an extraction worker (PDF, DOCX). Without limits V8 sized it from the machine's memory and let garbage pile up:
  * ~220 MB over the process for a 2,000-page PDF, against ~100 MB with these (bench/ingest; pdf.js keeps
  * ~35 MB live on that file). The old-generation cap also bounds what one document can take: a PDF that
- * needs more fails with a reason instead of pushing the server out of memory.
+ * needs more (or a DOCX whose XML does) fails with a reason instead of pushing the server out of memory.
  */
-export const PDF_WORKER_HEAP = { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 16 } as const;
+export const EXTRACTION_WORKER_HEAP = { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 16 } as const;

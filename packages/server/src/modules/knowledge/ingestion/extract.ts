@@ -1,9 +1,14 @@
 import { Worker } from "node:worker_threads";
-import mammoth from "mammoth";
-import { PDF_WORKER_HEAP } from "../../../limits.ts";
+import { EXTRACTION_WORKER_HEAP } from "../../../limits.ts";
+import type {
+  DocxWorkerInput,
+  DocxWorkerMessage,
+  PdfWorkerAck,
+  PdfWorkerInput,
+  PdfWorkerMessage,
+} from "./extraction-worker-messages.ts";
 import { IngestionFailure } from "./failure.ts";
 import { decodeUtf8Text, type FileDocumentType } from "./file-types.ts";
-import type { PdfWorkerAck, PdfWorkerInput, PdfWorkerMessage } from "./pdf-worker-messages.ts";
 
 /** A piece of a source with where it came from ("page 3", a URL): chunks keep it. */
 export interface Section {
@@ -16,7 +21,8 @@ export type ExtractProgress = (pagesDone: number, pagesTotal: number) => Promise
 /**
  * The sections of a file, as they are read: a PDF's pages one by one, so that passages can be cut and
  * stored while later pages are still parsed, and no more than a few pages of text wait in memory.
- * `content` is handed over: a PDF's buffer is transferred to a worker thread, so callers must not reuse it.
+ * `content` is handed over: a PDF's or DOCX's buffer is transferred to a worker thread, so callers must
+ * not reuse it.
  */
 export async function* extractFile(
   type: FileDocumentType,
@@ -25,7 +31,7 @@ export async function* extractFile(
   signal: AbortSignal,
 ): AsyncGenerator<Section> {
   if (type === "pdf") yield* extractPdf(content, onProgress, signal);
-  else if (type === "docx") yield* await extractDocx(content);
+  else if (type === "docx") yield* await extractDocx(content, signal);
   else yield* extractText(content);
 }
 
@@ -38,9 +44,8 @@ export const PDF_PAGES_AHEAD = 16;
 /**
  * pdf.js parses a page synchronously for hundreds of milliseconds at a time, which would stall every
  * request the instance serves; so it runs in a worker thread of its own, one per extraction, and is
- * terminated on abort (cancel, timeout, app stop) or when the consumer stops reading. The worker is
- * plain JavaScript, so it runs as is with or without a build step and without tsx's loader, which
- * more than doubled its memory. Progress counts the pages the consumer has taken.
+ * terminated on abort (cancel, timeout, app stop) or when the consumer stops reading. Progress counts
+ * the pages the consumer has taken.
  */
 export async function* extractPdf(
   content: Uint8Array,
@@ -48,33 +53,11 @@ export async function* extractPdf(
   signal: AbortSignal,
   window = PDF_PAGES_AHEAD,
 ): AsyncGenerator<Section> {
-  signal.throwIfAborted();
-  const wholeBuffer =
-    content.buffer instanceof ArrayBuffer &&
-    content.byteOffset === 0 &&
-    content.byteLength === content.buffer.byteLength;
-  // Transferring moves the upload to the worker without a copy; a view of part of a larger buffer
-  // (which may be Node's shared Buffer pool) is copied instead.
-  const data = wholeBuffer ? new Uint8Array(content.buffer as ArrayBuffer) : content.slice();
-  const worker = new Worker(new URL("./pdf-worker.mjs", import.meta.url), {
-    execArgv: [],
-    workerData: { data, window } satisfies PdfWorkerInput,
-    transferList: [data.buffer],
-    resourceLimits: PDF_WORKER_HEAP,
-  });
-  const inbox = new Inbox<PdfWorkerMessage>(signal);
-  worker.on("message", (message: PdfWorkerMessage) => inbox.put(message));
-  worker.on("error", (error) =>
-    inbox.fail(
-      (error as NodeJS.ErrnoException).code === "ERR_WORKER_OUT_OF_MEMORY"
-        ? new IngestionFailure(
-            `The PDF needs more than ${PDF_WORKER_HEAP.maxOldGenerationSizeMb} MB of memory to read; split it into smaller files.`,
-          )
-        : error,
-    ),
-  );
-  worker.on("exit", (code) =>
-    inbox.fail(new Error(`The PDF worker exited with code ${code} before finishing.`)),
+  const { worker, inbox } = startExtractionWorker<PdfWorkerMessage>(
+    "./pdf-worker.mjs",
+    content,
+    (data) => ({ data, window }) satisfies PdfWorkerInput,
+    signal,
   );
   const progress = new ProgressRelay(onProgress);
   let failed: unknown = null;
@@ -104,6 +87,47 @@ export async function* extractPdf(
       "The PDF has no extractable text: its pages are probably scanned images. Upload a PDF with a text layer.",
     );
   }
+}
+
+/**
+ * A worker thread for one extraction, with `content` transferred to it and its messages in an inbox.
+ * Transferring moves the upload without a copy; a view of part of a larger buffer (which may be Node's
+ * shared Buffer pool) is copied instead. Workers are plain JavaScript, so they run as is with or without
+ * a build step and without tsx's loader, which more than doubled the PDF worker's memory.
+ */
+function startExtractionWorker<Message>(
+  entry: string,
+  content: Uint8Array,
+  input: (data: Uint8Array) => { data: Uint8Array },
+  signal: AbortSignal,
+): { worker: Worker; inbox: Inbox<Message> } {
+  signal.throwIfAborted();
+  const wholeBuffer =
+    content.buffer instanceof ArrayBuffer &&
+    content.byteOffset === 0 &&
+    content.byteLength === content.buffer.byteLength;
+  const data = wholeBuffer ? new Uint8Array(content.buffer as ArrayBuffer) : content.slice();
+  const worker = new Worker(new URL(entry, import.meta.url), {
+    execArgv: [],
+    workerData: input(data),
+    transferList: [data.buffer],
+    resourceLimits: EXTRACTION_WORKER_HEAP,
+  });
+  const inbox = new Inbox<Message>(signal);
+  worker.on("message", (message: Message) => inbox.put(message));
+  worker.on("error", (error) =>
+    inbox.fail(
+      (error as NodeJS.ErrnoException).code === "ERR_WORKER_OUT_OF_MEMORY"
+        ? new IngestionFailure(
+            `The file needs more than ${EXTRACTION_WORKER_HEAP.maxOldGenerationSizeMb} MB of memory to read; split it into smaller files.`,
+          )
+        : error,
+    ),
+  );
+  worker.on("exit", (code) =>
+    inbox.fail(new Error(`The extraction worker exited with code ${code} before finishing.`)),
+  );
+  return { worker, inbox };
 }
 
 /**
@@ -184,15 +208,23 @@ class ProgressRelay {
   }
 }
 
-export async function extractDocx(content: Uint8Array): Promise<Section[]> {
-  let value: string;
+/** mammoth reads the whole document synchronously: in a worker thread too, so requests go on meanwhile. */
+export async function extractDocx(content: Uint8Array, signal: AbortSignal): Promise<Section[]> {
+  const { worker, inbox } = startExtractionWorker<DocxWorkerMessage>(
+    "./docx-worker.mjs",
+    content,
+    (data) => ({ data }) satisfies DocxWorkerInput,
+    signal,
+  );
+  let message: DocxWorkerMessage;
   try {
-    ({ value } = await mammoth.extractRawText({ buffer: Buffer.from(content) }));
-  } catch {
-    throw new IngestionFailure("The DOCX file is corrupt or unreadable.");
+    message = await inbox.take();
+  } finally {
+    await worker.terminate();
   }
-  if (!value.trim()) throw new IngestionFailure("The DOCX document contains no text.");
-  return [{ source: null, text: value }];
+  if (message.kind === "failure") throw new IngestionFailure("The DOCX file is corrupt or unreadable.");
+  if (!message.text.trim()) throw new IngestionFailure("The DOCX document contains no text.");
+  return [{ source: null, text: message.text }];
 }
 
 export function extractText(content: Uint8Array): Section[] {

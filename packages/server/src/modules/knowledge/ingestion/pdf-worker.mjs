@@ -1,5 +1,5 @@
 // @ts-check
-// Plain JavaScript on purpose: see pdf-worker-messages.ts, which also describes the messages.
+// Plain JavaScript on purpose: see extraction-worker-messages.ts, which also describes the messages.
 import { parentPort, workerData } from "node:worker_threads";
 
 /**
@@ -8,17 +8,17 @@ import { parentPort, workerData } from "node:worker_threads";
  */
 const CLEANUP_EVERY_PAGES = 100;
 
-/** @param {import("./pdf-worker-messages.ts").PdfWorkerMessage} message */
+/** @param {import("./extraction-worker-messages.ts").PdfWorkerMessage} message */
 function send(message) {
   parentPort?.postMessage(message);
 }
 
-/** @param {import("./pdf-worker-messages.ts").PdfWorkerInput} input */
+/** @param {import("./extraction-worker-messages.ts").PdfWorkerInput} input */
 async function extract({ data, window }) {
   let pagesTaken = 0;
   /** @type {(() => void) | null} */
   let wake = null;
-  parentPort?.on("message", (/** @type {import("./pdf-worker-messages.ts").PdfWorkerAck} */ ack) => {
+  parentPort?.on("message", (/** @type {import("./extraction-worker-messages.ts").PdfWorkerAck} */ ack) => {
     pagesTaken = ack.pagesTaken;
     wake?.();
   });
@@ -66,4 +66,4 @@ async function extract({ data, window }) {
   }
 }
 
-await extract(/** @type {import("./pdf-worker-messages.ts").PdfWorkerInput} */ (workerData));
+await extract(/** @type {import("./extraction-worker-messages.ts").PdfWorkerInput} */ (workerData));
