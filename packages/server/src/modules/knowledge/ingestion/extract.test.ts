@@ -1,8 +1,9 @@
 import { subscribe, unsubscribe } from "node:diagnostics_channel";
 import type { Worker } from "node:worker_threads";
 import { describe, expect, it } from "vitest";
-import { makePdf } from "../../../../test/fixtures/knowledge.ts";
-import { extractPdf, type Section } from "./extract.ts";
+import { makeDocx, makePdf } from "../../../../test/fixtures/knowledge.ts";
+import { extractDocx, extractPdf, type Section } from "./extract.ts";
+import { IngestionFailure } from "./failure.ts";
 
 async function collect(sections: AsyncIterable<Section>): Promise<Section[]> {
   const all: Section[] = [];
@@ -99,6 +100,31 @@ describe("extractPdf", () => {
       expect(pagesSent).toBeLessThanOrEqual(3);
       await sections.return(undefined);
       expect(workers[0]!.threadId).toBe(-1);
+    } finally {
+      unsubscribe("worker_threads", onWorker);
+    }
+  });
+});
+
+describe("extractDocx", () => {
+  it("reads the text in a worker thread, and fails a corrupt file with the reason", async () => {
+    const workers: Worker[] = [];
+    const onWorker = (message: unknown) => workers.push((message as { worker: Worker }).worker);
+    subscribe("worker_threads", onWorker);
+    try {
+      const docx = await makeDocx(["Refunds reach the card within five days.", "The desk opens at nine."]);
+      const sections = await extractDocx(docx, new AbortController().signal);
+      expect(sections).toHaveLength(1);
+      expect(sections[0]!.text).toContain("Refunds reach the card within five days.");
+      expect(sections[0]!.text).toContain("The desk opens at nine.");
+      expect(workers).toHaveLength(1);
+      expect(workers[0]!.threadId).toBe(-1);
+      expect(docx.byteLength).toBe(0);
+
+      const corrupt = new Uint8Array([0x50, 0x4b, 0x03, 0x04, 1, 2, 3, 4, 5, 6, 7, 8]);
+      const failure = extractDocx(corrupt, new AbortController().signal);
+      await expect(failure).rejects.toBeInstanceOf(IngestionFailure);
+      await expect(failure).rejects.toThrow("The DOCX file is corrupt or unreadable.");
     } finally {
       unsubscribe("worker_threads", onWorker);
     }
