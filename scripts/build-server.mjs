@@ -6,7 +6,7 @@
 // Relative imports are rewritten from .ts to .js; a workspace package's name is rewritten to the
 // relative path of its compiled entry, so Node resolves no TypeScript at run time. Everything
 // else (node_modules) stays an import.
-import { readdirSync, readFileSync, rmSync } from "node:fs";
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
@@ -20,18 +20,31 @@ function isSource(name) {
   return name.endsWith(".ts") && !name.endsWith(".test.ts") && !name.endsWith(".d.ts");
 }
 
-/** Every source file of a package's src/ (tests excluded), sorted. */
-export function sourceFiles(packageDir) {
+/** Files of a package's src/ whose names pass `keep`, sorted. */
+function filesUnderSrc(packageDir, keep) {
   const files = [];
   const walk = (dir) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const path = join(dir, entry.name);
       if (entry.isDirectory()) walk(path);
-      else if (isSource(entry.name)) files.push(path);
+      else if (keep(entry.name)) files.push(path);
     }
   };
   walk(join(root, packageDir, "src"));
   return files.sort();
+}
+
+/** Every source file of a package's src/ (tests excluded), sorted. */
+export function sourceFiles(packageDir) {
+  return filesUnderSrc(packageDir, isSource);
+}
+
+/**
+ * Worker entry modules (the database, PDF and DOCX workers) are plain JavaScript already, because
+ * Node 20 applies no loader hooks to a worker's entry: they are copied beside the compiled files.
+ */
+export function javascriptFiles(packageDir) {
+  return filesUnderSrc(packageDir, (name) => name.endsWith(".mjs"));
 }
 
 /** `./src/index.ts` in a package's exports becomes `dist/index.js`. */
@@ -94,6 +107,12 @@ export async function buildServer() {
       logLevel: "warning",
       plugins: [rewriteImports(packageDir, workspace)],
     });
+    const srcDir = join(root, packageDir, "src");
+    for (const file of javascriptFiles(packageDir)) {
+      const target = join(outdir, relative(srcDir, file));
+      mkdirSync(dirname(target), { recursive: true });
+      copyFileSync(file, target);
+    }
   }
 }
 

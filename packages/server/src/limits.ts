@@ -39,3 +39,11 @@ export const MAX_TRANSCRIPT_CHARS = 200_000;
 
 /** A carrier webhook body (Twilio posts a few dozen form fields). */
 export const TELEPHONY_WEBHOOK_BODY_BYTES = 64 * 1024;
+
+/**
+ * The heap of an extraction worker (PDF, DOCX). Without limits V8 sized it from the machine's memory and let garbage pile up:
+ * ~220 MB over the process for a 2,000-page PDF, against ~100 MB with these (bench/ingest; pdf.js keeps
+ * ~35 MB live on that file). The old-generation cap also bounds what one document can take: a PDF that
+ * needs more (or a DOCX whose XML does) fails with a reason instead of pushing the server out of memory.
+ */
+export const EXTRACTION_WORKER_HEAP = { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 16 } as const;

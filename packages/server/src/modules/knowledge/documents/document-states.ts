@@ -155,7 +155,11 @@ export class DocumentStates implements IngestionReporter {
     change: (tx: Prisma.TransactionClient) => Promise<T>,
   ): Promise<T> {
     return this.deps.db.prisma.$transaction(async (tx) => {
-      await tx.$queryRaw`SELECT "id" FROM "knowledgebases" WHERE "id" = ${knowledgebaseId} FOR UPDATE`;
+      // NO KEY UPDATE serialises these changes as well, and unlike UPDATE does not block the key-share
+      // lock a passage INSERT takes on its knowledge base (foreign key): deleting a document whose
+      // passages are being stored deadlocked with that INSERT (seen since passages are stored while a
+      // document is still being read).
+      await tx.$queryRaw`SELECT "id" FROM "knowledgebases" WHERE "id" = ${knowledgebaseId} FOR NO KEY UPDATE`;
       const result = await change(tx);
       await tx.$executeRaw`
         UPDATE "knowledgebases" SET "status" = (

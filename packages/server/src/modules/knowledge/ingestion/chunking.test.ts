@@ -1,8 +1,9 @@
 import { decode, encode } from "gpt-tokenizer";
 import { describe, expect, it } from "vitest";
 import {
+  type Chunk,
   chunkSections,
-  chunkSectionsInTurns,
+  chunkStream,
   DEFAULT_CHUNKING,
   SEGMENT_CHARS,
   type Tokenizer,
@@ -18,20 +19,48 @@ const sections: Section[] = Array.from({ length: 40 }, (_, page) => ({
   ).join(" "),
 }));
 
+async function chunkInTurns(input: Section[], signal: AbortSignal): Promise<Chunk[]> {
+  const chunks: Chunk[] = [];
+  for await (const chunk of chunkStream(input, signal)) chunks.push(chunk);
+  return chunks;
+}
+
 describe("chunking in turns", () => {
   it("cuts the same passages, with their pages, as chunking in one go", async () => {
     const expected = chunkSections(sections);
-    const chunks = await chunkSectionsInTurns(sections, new AbortController().signal);
+    const chunks = await chunkInTurns(sections, new AbortController().signal);
     expect(expected.length).toBeGreaterThan(sections.length);
     expect(chunks).toEqual(expected);
     expect(new Set(chunks.map((chunk) => chunk.source)).size).toBe(sections.length);
+  });
+
+  it("cuts a section's passages as soon as it arrives, before the next section exists", async () => {
+    let releaseSecond!: () => void;
+    const secondAsked = new Promise<void>((resolve) => {
+      releaseSecond = resolve;
+    });
+    let secondGiven = false;
+    async function* arriving(): AsyncGenerator<Section> {
+      yield sections[0]!;
+      await secondAsked;
+      secondGiven = true;
+      yield sections[1]!;
+    }
+    const stream = chunkStream(arriving(), new AbortController().signal);
+    const first = await stream.next();
+    expect(first.value).toMatchObject({ source: "page 1" });
+    expect(secondGiven).toBe(false);
+    releaseSecond();
+    const rest: Chunk[] = [];
+    for await (const chunk of stream) rest.push(chunk);
+    expect([first.value, ...rest]).toEqual(chunkSections(sections.slice(0, 2)));
   });
 
   it("stops with the abort reason when processing is cancelled", async () => {
     const controller = new AbortController();
     const reason = new Error("the server is stopping");
     controller.abort(reason);
-    await expect(chunkSectionsInTurns(sections, controller.signal)).rejects.toBe(reason);
+    await expect(chunkInTurns(sections, controller.signal)).rejects.toBe(reason);
   });
 });
 
@@ -114,7 +143,7 @@ describe("chunking adversarial text", () => {
     const ticker = setInterval(() => ticks++, 1);
     const controller = new AbortController();
     const reason = new Error("the document took too long");
-    const chunking = chunkSectionsInTurns([section], controller.signal);
+    const chunking = chunkInTurns([section], controller.signal);
     // The abort can only be seen if the chunking gives the event loop a turn.
     setTimeout(() => controller.abort(reason), 5);
     await expect(chunking).rejects.toBe(reason);

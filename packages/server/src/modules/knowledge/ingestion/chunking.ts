@@ -57,21 +57,21 @@ export function chunkSections(sections: readonly Section[], options = DEFAULT_CH
 const TURN_MS = 20;
 
 /**
- * `chunkSections` inside the server: yielding to the event loop every `TURN_MS`, also within a
- * section (a text file is one section), and stopping when `signal` aborts, so the document time
- * limit and a stop interrupt it. Tokenising a 2,000-page PDF takes seconds; in one go it stalled
- * every request and subscription of the instance (bench/ingest measured 3 to 5 s).
+ * `chunkSections` inside the server: passages are produced as sections arrive (a PDF's pages while later
+ * ones are still parsed), yielding to the event loop every `TURN_MS`, also within a section (a text
+ * file is one section), and stopping when `signal` aborts, so the document time limit and a stop
+ * interrupt it. Tokenising a 2,000-page PDF takes seconds; in one go it stalled every request and
+ * subscription of the instance (bench/ingest measured 3 to 5 s).
  */
-export async function chunkSectionsInTurns(
-  sections: readonly Section[],
+export async function* chunkStream(
+  sections: Iterable<Section> | AsyncIterable<Section>,
   signal: AbortSignal,
   options = DEFAULT_CHUNKING,
-): Promise<Chunk[]> {
-  const chunks: Chunk[] = [];
+): AsyncGenerator<Chunk> {
   let turnStarted = performance.now();
-  for (const section of sections) {
+  for await (const section of sections) {
     for (const step of chunkSteps(section, options)) {
-      if (step) chunks.push(step);
+      if (step) yield step;
       if (performance.now() - turnStarted >= TURN_MS) {
         await nextTurn();
         signal.throwIfAborted();
@@ -80,7 +80,6 @@ export async function chunkSectionsInTurns(
     }
     signal.throwIfAborted();
   }
-  return chunks;
 }
 
 interface Piece {

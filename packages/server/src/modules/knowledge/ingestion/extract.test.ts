@@ -1,8 +1,15 @@
 import { subscribe, unsubscribe } from "node:diagnostics_channel";
 import type { Worker } from "node:worker_threads";
 import { describe, expect, it } from "vitest";
-import { makePdf } from "../../../../test/fixtures/knowledge.ts";
-import { extractPdf } from "./extract.ts";
+import { makeDocx, makePdf } from "../../../../test/fixtures/knowledge.ts";
+import { extractDocx, extractPdf, type Section } from "./extract.ts";
+import { IngestionFailure } from "./failure.ts";
+
+async function collect(sections: AsyncIterable<Section>): Promise<Section[]> {
+  const all: Section[] = [];
+  for await (const section of sections) all.push(section);
+  return all;
+}
 
 /** Full pages of text: a few hundred milliseconds of pdf.js work in all. */
 function densePages(pageCount: number): string[][] {
@@ -26,14 +33,16 @@ describe("extractPdf", () => {
     const progress: [number, number][] = [];
     let ticks = 0;
     const ticker = setInterval(() => ticks++, 1);
-    let sections: Awaited<ReturnType<typeof extractPdf>>;
+    let sections: Section[];
     try {
-      sections = await extractPdf(
-        pdf,
-        async (done, total) => {
-          progress.push([done, total]);
-        },
-        new AbortController().signal,
+      sections = await collect(
+        extractPdf(
+          pdf,
+          async (done, total) => {
+            progress.push([done, total]);
+          },
+          new AbortController().signal,
+        ),
       );
     } finally {
       clearInterval(ticker);
@@ -57,18 +66,67 @@ describe("extractPdf", () => {
     const controller = new AbortController();
     const reason = new Error("cancelled by the test");
     let pagesSeen = 0;
-    const extraction = extractPdf(
-      pdf,
-      async (done) => {
-        pagesSeen = done;
-        if (done === 2) controller.abort(reason);
-      },
-      controller.signal,
+    const extraction = collect(
+      extractPdf(
+        pdf,
+        async (done) => {
+          pagesSeen = done;
+          if (done === 2) controller.abort(reason);
+        },
+        controller.signal,
+      ),
     );
     await expect(extraction).rejects.toBe(reason);
     const seenAtAbort = pagesSeen;
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(seenAtAbort).toBeLessThan(40);
     expect(pagesSeen).toBe(seenAtAbort);
+  });
+
+  it("parses no further ahead of its reader than its window, and stops when the reader stops", async () => {
+    const pdf = await makePdf(densePages(30));
+    const workers: Worker[] = [];
+    const onWorker = (message: unknown) => workers.push((message as { worker: Worker }).worker);
+    subscribe("worker_threads", onWorker);
+    let pagesSent = 0;
+    const sections = extractPdf(pdf, async () => {}, new AbortController().signal, 3);
+    try {
+      const first = await sections.next();
+      expect(first.value).toMatchObject({ source: "page 1" });
+      workers[0]!.on("message", () => pagesSent++);
+      // The reader holds page 1 and takes nothing more: the worker may send pages 2 to 4 and must then
+      // wait. Waiting as long as it took to get the first page leaves it time to run far ahead if it could.
+      for (let round = 0; round < 5; round++) await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(pagesSent).toBeLessThanOrEqual(3);
+      await sections.return(undefined);
+      expect(workers[0]!.threadId).toBe(-1);
+    } finally {
+      unsubscribe("worker_threads", onWorker);
+    }
+  });
+});
+
+describe("extractDocx", () => {
+  it("reads the text in a worker thread, and fails a corrupt file with the reason", async () => {
+    const workers: Worker[] = [];
+    const onWorker = (message: unknown) => workers.push((message as { worker: Worker }).worker);
+    subscribe("worker_threads", onWorker);
+    try {
+      const docx = await makeDocx(["Refunds reach the card within five days.", "The desk opens at nine."]);
+      const sections = await extractDocx(docx, new AbortController().signal);
+      expect(sections).toHaveLength(1);
+      expect(sections[0]!.text).toContain("Refunds reach the card within five days.");
+      expect(sections[0]!.text).toContain("The desk opens at nine.");
+      expect(workers).toHaveLength(1);
+      expect(workers[0]!.threadId).toBe(-1);
+      expect(docx.byteLength).toBe(0);
+
+      const corrupt = new Uint8Array([0x50, 0x4b, 0x03, 0x04, 1, 2, 3, 4, 5, 6, 7, 8]);
+      const failure = extractDocx(corrupt, new AbortController().signal);
+      await expect(failure).rejects.toBeInstanceOf(IngestionFailure);
+      await expect(failure).rejects.toThrow("The DOCX file is corrupt or unreadable.");
+    } finally {
+      unsubscribe("worker_threads", onWorker);
+    }
   });
 });

@@ -1,8 +1,14 @@
 import { Worker } from "node:worker_threads";
-import { workerEntry } from "../../../worker-entry.ts";
+import { EXTRACTION_WORKER_HEAP } from "../../../limits.ts";
+import type {
+  DocxWorkerInput,
+  DocxWorkerMessage,
+  PdfWorkerAck,
+  PdfWorkerInput,
+  PdfWorkerMessage,
+} from "./extraction-worker-messages.ts";
 import { IngestionFailure } from "./failure.ts";
 import { decodeUtf8Text, type FileDocumentType } from "./file-types.ts";
-import type { PdfWorkerInput, PdfWorkerMessage } from "./pdf-worker.ts";
 
 /** A piece of a source with where it came from ("page 3", a URL): chunks keep it. */
 export interface Section {
@@ -12,81 +18,154 @@ export interface Section {
 
 export type ExtractProgress = (pagesDone: number, pagesTotal: number) => Promise<void>;
 
-/** `content` is handed over: a PDF's buffer is transferred to a worker thread, so callers must not reuse it. */
-export async function extractFile(
+/**
+ * The sections of a file, as they are read: a PDF's pages one by one, so that passages can be cut and
+ * stored while later pages are still parsed, and no more than a few pages of text wait in memory.
+ * `content` is handed over: a PDF's or DOCX's buffer is transferred to a worker thread, so callers must
+ * not reuse it.
+ */
+export async function* extractFile(
   type: FileDocumentType,
   content: Uint8Array,
   onProgress: ExtractProgress,
   signal: AbortSignal,
-): Promise<Section[]> {
-  if (type === "pdf") return extractPdf(content, onProgress, signal);
-  if (type === "docx") return extractDocx(content);
-  return extractText(content);
+): AsyncGenerator<Section> {
+  if (type === "pdf") yield* extractPdf(content, onProgress, signal);
+  else if (type === "docx") yield* await extractDocx(content, signal);
+  else yield* extractText(content);
 }
+
+/**
+ * Pages the PDF worker may parse ahead of the consumer. The consumer (chunking, embedding, storing) is
+ * the slower side, so this is what bounds the text in memory; a few pages keep the worker busy.
+ */
+export const PDF_PAGES_AHEAD = 16;
 
 /**
  * pdf.js parses a page synchronously for hundreds of milliseconds at a time, which would stall every
  * request the instance serves; so it runs in a worker thread of its own, one per extraction, and is
- * terminated on abort (cancel, timeout, app stop). See `workerEntry` for how its entry module is found.
+ * terminated on abort (cancel, timeout, app stop) or when the consumer stops reading. Progress counts
+ * the pages the consumer has taken.
  */
-export async function extractPdf(
+export async function* extractPdf(
   content: Uint8Array,
   onProgress: ExtractProgress,
   signal: AbortSignal,
-): Promise<Section[]> {
+  window = PDF_PAGES_AHEAD,
+): AsyncGenerator<Section> {
+  const { worker, inbox } = startExtractionWorker<PdfWorkerMessage>(
+    "./pdf-worker.mjs",
+    content,
+    (data) => ({ data, window }) satisfies PdfWorkerInput,
+    signal,
+  );
+  const progress = new ProgressRelay(onProgress);
+  let failed: unknown = null;
+  progress.onError((error) => {
+    failed = error;
+    inbox.fail(error);
+  });
+  let pagesWithText = 0;
+  try {
+    for (;;) {
+      const message = await inbox.take();
+      if (message.kind === "failure") throw new IngestionFailure(message.reason);
+      if (message.kind === "done") break;
+      worker.postMessage({ pagesTaken: message.pageNumber } satisfies PdfWorkerAck);
+      progress.report(message.pageNumber, message.pagesTotal);
+      if (!message.text.trim()) continue;
+      pagesWithText++;
+      yield { source: `page ${message.pageNumber}`, text: message.text };
+    }
+    await progress.settled();
+    if (failed) throw failed;
+  } finally {
+    await worker.terminate();
+  }
+  if (pagesWithText === 0) {
+    throw new IngestionFailure(
+      "The PDF has no extractable text: its pages are probably scanned images. Upload a PDF with a text layer.",
+    );
+  }
+}
+
+/**
+ * A worker thread for one extraction, with `content` transferred to it and its messages in an inbox.
+ * Transferring moves the upload without a copy; a view of part of a larger buffer (which may be Node's
+ * shared Buffer pool) is copied instead. Workers are plain JavaScript, so they run as is with or without
+ * a build step and without tsx's loader, which more than doubled the PDF worker's memory.
+ */
+function startExtractionWorker<Message>(
+  entry: string,
+  content: Uint8Array,
+  input: (data: Uint8Array) => { data: Uint8Array },
+  signal: AbortSignal,
+): { worker: Worker; inbox: Inbox<Message> } {
   signal.throwIfAborted();
   const wholeBuffer =
     content.buffer instanceof ArrayBuffer &&
     content.byteOffset === 0 &&
     content.byteLength === content.buffer.byteLength;
-  // Transferring moves the upload to the worker without a copy; a view of part of a larger buffer
-  // (which may be Node's shared Buffer pool) is copied instead.
   const data = wholeBuffer ? new Uint8Array(content.buffer as ArrayBuffer) : content.slice();
-  const worker = new Worker(workerEntry("pdf-worker", import.meta.url), {
+  const worker = new Worker(new URL(entry, import.meta.url), {
     execArgv: [],
-    workerData: { data } satisfies PdfWorkerInput,
+    workerData: input(data),
     transferList: [data.buffer],
+    resourceLimits: EXTRACTION_WORKER_HEAP,
   });
-  const sections: Section[] = [];
-  const progress = new ProgressRelay(onProgress);
-  try {
-    const outcome = await new Promise<PdfWorkerMessage>((resolve, reject) => {
-      const abort = () => reject(signal.reason);
-      signal.addEventListener("abort", abort, { once: true });
-      const settle = () => signal.removeEventListener("abort", abort);
-      worker.on("message", (message: PdfWorkerMessage) => {
-        if (message.kind === "page") {
-          if (message.text.trim())
-            sections.push({ source: `page ${message.pageNumber}`, text: message.text });
-          progress.report(message.pageNumber, message.pagesTotal).catch((error: unknown) => {
-            settle();
-            reject(error);
-          });
-          return;
-        }
-        settle();
-        resolve(message);
-      });
-      worker.on("error", (error) => {
-        settle();
-        reject(error);
-      });
-      worker.on("exit", (code) => {
-        settle();
-        reject(new Error(`The PDF worker exited with code ${code} before finishing.`));
-      });
+  const inbox = new Inbox<Message>(signal);
+  worker.on("message", (message: Message) => inbox.put(message));
+  worker.on("error", (error) =>
+    inbox.fail(
+      (error as NodeJS.ErrnoException).code === "ERR_WORKER_OUT_OF_MEMORY"
+        ? new IngestionFailure(
+            `The file needs more than ${EXTRACTION_WORKER_HEAP.maxOldGenerationSizeMb} MB of memory to read; split it into smaller files.`,
+          )
+        : error,
+    ),
+  );
+  worker.on("exit", (code) =>
+    inbox.fail(new Error(`The extraction worker exited with code ${code} before finishing.`)),
+  );
+  return { worker, inbox };
+}
+
+/**
+ * Messages waiting to be taken one at a time. An abort ends the taking at once; another failure (the
+ * worker's exit, which also follows its last message) only once the messages before it are taken.
+ */
+class Inbox<T> {
+  private readonly queue: T[] = [];
+  private failure: { error: unknown } | null = null;
+  private waiter: { resolve: (value: T) => void; reject: (error: unknown) => void } | null = null;
+
+  constructor(private readonly signal: AbortSignal) {
+    signal.addEventListener("abort", () => this.fail(signal.reason), { once: true });
+  }
+
+  put(message: T): void {
+    if (this.waiter) {
+      this.waiter.resolve(message);
+      this.waiter = null;
+    } else this.queue.push(message);
+  }
+
+  /** The first failure wins: the worker's exit after an error or abort is not the cause. */
+  fail(error: unknown): void {
+    if (this.failure) return;
+    this.failure = { error };
+    this.waiter?.reject(error);
+    this.waiter = null;
+  }
+
+  take(): Promise<T> {
+    if (this.signal.aborted) return Promise.reject(this.signal.reason);
+    if (this.queue.length > 0) return Promise.resolve(this.queue.shift()!);
+    if (this.failure) return Promise.reject(this.failure.error);
+    return new Promise((resolve, reject) => {
+      this.waiter = { resolve, reject };
     });
-    if (outcome.kind === "failure") throw new IngestionFailure(outcome.reason);
-    await progress.settled();
-  } finally {
-    await worker.terminate();
   }
-  if (sections.length === 0) {
-    throw new IngestionFailure(
-      "The PDF has no extractable text: its pages are probably scanned images. Upload a PDF with a text layer.",
-    );
-  }
-  return sections;
 }
 
 /**
@@ -98,12 +177,17 @@ class ProgressRelay {
   private pending: [number, number] | null = null;
   private busy = false;
 
+  private handleError: (error: unknown) => void = () => {};
+
   constructor(private readonly onProgress: ExtractProgress) {}
 
-  report(pagesDone: number, pagesTotal: number): Promise<void> {
+  onError(handler: (error: unknown) => void): void {
+    this.handleError = handler;
+  }
+
+  report(pagesDone: number, pagesTotal: number): void {
     this.pending = [pagesDone, pagesTotal];
-    if (!this.busy) this.running = this.drain();
-    return this.running;
+    if (!this.busy) this.running = this.drain().catch((error: unknown) => this.handleError(error));
   }
 
   settled(): Promise<void> {
@@ -124,17 +208,23 @@ class ProgressRelay {
   }
 }
 
-export async function extractDocx(content: Uint8Array): Promise<Section[]> {
-  // Loaded on the first DOCX, not at start: most instances never see one.
-  const { default: mammoth } = await import("mammoth");
-  let value: string;
+/** mammoth reads the whole document synchronously: in a worker thread too, so requests go on meanwhile. */
+export async function extractDocx(content: Uint8Array, signal: AbortSignal): Promise<Section[]> {
+  const { worker, inbox } = startExtractionWorker<DocxWorkerMessage>(
+    "./docx-worker.mjs",
+    content,
+    (data) => ({ data }) satisfies DocxWorkerInput,
+    signal,
+  );
+  let message: DocxWorkerMessage;
   try {
-    ({ value } = await mammoth.extractRawText({ buffer: Buffer.from(content) }));
-  } catch {
-    throw new IngestionFailure("The DOCX file is corrupt or unreadable.");
+    message = await inbox.take();
+  } finally {
+    await worker.terminate();
   }
-  if (!value.trim()) throw new IngestionFailure("The DOCX document contains no text.");
-  return [{ source: null, text: value }];
+  if (message.kind === "failure") throw new IngestionFailure("The DOCX file is corrupt or unreadable.");
+  if (!message.text.trim()) throw new IngestionFailure("The DOCX document contains no text.");
+  return [{ source: null, text: message.text }];
 }
 
 export function extractText(content: Uint8Array): Section[] {

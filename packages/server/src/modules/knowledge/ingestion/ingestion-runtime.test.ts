@@ -100,7 +100,8 @@ describe("processing across restarts", () => {
       await second.close();
       await database.drop();
     }
-  });
+    // Two apps on a persistent PGlite: 22 to 30 s on the 2 shared cores when other suites run.
+  }, 60_000);
 
   it("processes an upload made just before a stop after the restart, from the stored file", async () => {
     const database = await persistentDatabase();

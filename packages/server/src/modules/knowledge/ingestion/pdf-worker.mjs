@@ -1,4 +1,69 @@
-import { register } from "tsx/esm/api";
+// @ts-check
+// Plain JavaScript on purpose: see extraction-worker-messages.ts, which also describes the messages.
+import { parentPort, workerData } from "node:worker_threads";
 
-register();
-await import("./pdf-worker.ts");
+/**
+ * pdf.js keeps per-document caches (fonts, page dictionaries, colour spaces) that grow with every page
+ * read; they are emptied every so many pages.
+ */
+const CLEANUP_EVERY_PAGES = 100;
+
+/** @param {import("./extraction-worker-messages.ts").PdfWorkerMessage} message */
+function send(message) {
+  parentPort?.postMessage(message);
+}
+
+/** @param {import("./extraction-worker-messages.ts").PdfWorkerInput} input */
+async function extract({ data, window }) {
+  let pagesTaken = 0;
+  /** @type {(() => void) | null} */
+  let wake = null;
+  parentPort?.on("message", (/** @type {import("./extraction-worker-messages.ts").PdfWorkerAck} */ ack) => {
+    pagesTaken = ack.pagesTaken;
+    wake?.();
+  });
+  const { getDocument } = await import("pdfjs-dist/legacy/build/pdf.mjs");
+  const task = getDocument({
+    data,
+    isEvalSupported: false,
+    useSystemFonts: false,
+    disableFontFace: true,
+    verbosity: 0,
+  });
+  let pdf;
+  try {
+    pdf = await task.promise;
+  } catch (error) {
+    if (error instanceof Error && error.name === "PasswordException")
+      return send({ kind: "failure", reason: "The PDF is password-protected." });
+    return send({ kind: "failure", reason: "The PDF file is corrupt or unreadable." });
+  }
+  try {
+    for (let pageNumber = 1; pageNumber <= pdf.numPages; pageNumber++) {
+      // The reader is slower (it embeds and stores): wait for it rather than pile pages up.
+      while (pageNumber - 1 - pagesTaken >= window) {
+        await new Promise((resolve) => {
+          wake = () => resolve(undefined);
+        });
+        wake = null;
+      }
+      const page = await pdf.getPage(pageNumber);
+      const textContent = await page.getTextContent();
+      let text = "";
+      for (const item of textContent.items) {
+        if (!("str" in item)) continue;
+        text += item.str;
+        text += item.hasEOL ? "\n" : item.str.endsWith(" ") ? "" : " ";
+      }
+      page.cleanup();
+      if (pageNumber % CLEANUP_EVERY_PAGES === 0) await pdf.cleanup();
+      send({ kind: "page", pageNumber, pagesTotal: pdf.numPages, text });
+    }
+    send({ kind: "done" });
+  } finally {
+    await pdf.destroy();
+    parentPort?.removeAllListeners("message");
+  }
+}
+
+await extract(/** @type {import("./extraction-worker-messages.ts").PdfWorkerInput} */ (workerData));

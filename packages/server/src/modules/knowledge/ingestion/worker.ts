@@ -4,7 +4,7 @@ import type { Document, Prisma } from "../../../generated/prisma/client.ts";
 import type { JobContext, JobQueue } from "../../../jobs/index.ts";
 import { storableText } from "../../../storable-text.ts";
 import { type Embedder, nonAsciiWords, toVectorLiteral } from "../../embeddings/embedder.ts";
-import { type Chunk, chunkSectionsInTurns } from "./chunking.ts";
+import { type Chunk, chunkStream } from "./chunking.ts";
 import { extractFile, type Section } from "./extract.ts";
 import { IngestionFailure } from "./failure.ts";
 import { detectFileType } from "./file-types.ts";
@@ -17,6 +17,13 @@ import { readWebsite } from "./website.ts";
  */
 const MAX_PROCESSING_ATTEMPTS = 3;
 const EMBED_BATCH = 64;
+/**
+ * Passages per INSERT on PGlite, whose statements run on the event loop's thread: a statement of 64
+ * stalled it 2.4 to 3.2 s (HNSW inserts in WebAssembly), one of 16 0.9 to 1.0 s, and the document took
+ * no longer (bench/ingest, 300-page PDF: 49.7 against 60.4 s in the same conditions). PostgreSQL takes a
+ * whole embedding batch per statement.
+ */
+const PGLITE_ROWS_PER_INSERT = 16;
 /** Batches being written at once on PostgreSQL. */
 const STORE_CONCURRENCY = 2;
 /** Progress is stored and published at most this often, so a 500-page PDF does not mean 500 writes. */
@@ -150,20 +157,33 @@ export class IngestionWorker implements Lifecycle {
       await this.documents.report(documentId, {
         stage: document.type === "website" ? "fetching" : "parsing",
       });
-      const sections = (await this.readSource(document, signal)).map((section) => ({
-        ...section,
-        text: storableText(section.text),
-      }));
-      signal.throwIfAborted();
-      await this.documents.report(documentId, { stage: "chunking" });
-      const chunks = await chunkSectionsInTurns(sections, signal);
-      if (chunks.length === 0) throw new IngestionFailure("No text was found in the document.");
-      await this.documents.report(documentId, { stage: "embedding", chunkCount: 0 });
-      await this.storeChunks(document.id, document.knowledgebaseId, chunks, signal);
-      await this.documents.finish(documentId, { status: "active", chunkCount: chunks.length });
+      // One pipeline: sections are read, cut into passages, embedded and stored as they come, so a
+      // long PDF is parsed while its first pages are stored, and only a few batches are in memory.
+      const sections = this.readSource(document, signal);
+      const writer = new ChunkWriter(
+        this.deps,
+        this.embedder,
+        this.documents,
+        document.id,
+        document.knowledgebaseId,
+        signal,
+      );
+      let chunkCount: number;
+      try {
+        for await (const chunk of chunkStream(sections, signal)) await writer.add(chunk);
+        await this.documents.report(documentId, { stage: "embedding" });
+        chunkCount = await writer.finish();
+      } finally {
+        await writer.close();
+      }
+      if (chunkCount === 0) throw new IngestionFailure("No text was found in the document.");
+      await this.documents.finish(documentId, { status: "active", chunkCount });
     } catch (error) {
       if (job.signal.aborted) throw error;
       if (!(await this.documents.exists(documentId))) return;
+      // Passages are stored as they are cut, so a run that fails part-way leaves some: a failed
+      // document keeps none (a run that will start again clears them when it starts).
+      await prisma.documentChunk.deleteMany({ where: { documentId } });
       if (deadline.aborted) {
         return this.documents.finish(documentId, {
           status: "failed",
@@ -224,7 +244,11 @@ export class IngestionWorker implements Lifecycle {
       this.deps.logger.info("re-embedding documents", { count: stale.length, embedder: this.embedder.id });
   }
 
-  private async readSource(
+  /**
+   * The document's sections as they are read, made storable; when the source is read to its end, the
+   * document enters the "chunking" stage (what is left is cutting, embedding and storing).
+   */
+  private async *readSource(
     document: {
       id: number;
       type: string;
@@ -234,7 +258,40 @@ export class IngestionWorker implements Lifecycle {
       sizeBytes: number | null;
     },
     signal: AbortSignal,
-  ): Promise<Section[]> {
+  ): AsyncGenerator<Section> {
+    // One section is read ahead, so the stage changes as soon as the last one is read, not after it is
+    // chunked: a text file is a single section.
+    const sections = this.extractSource(document, signal);
+    try {
+      let next = await sections.next();
+      if (next.done) await this.enterChunking(document.id, signal);
+      while (!next.done) {
+        const section = next.value;
+        next = await sections.next();
+        if (next.done) await this.enterChunking(document.id, signal);
+        yield { ...section, text: storableText(section.text) };
+      }
+    } finally {
+      await sections.return(undefined);
+    }
+  }
+
+  private async enterChunking(documentId: number, signal: AbortSignal): Promise<void> {
+    signal.throwIfAborted();
+    await this.documents.report(documentId, { stage: "chunking" });
+  }
+
+  private async *extractSource(
+    document: {
+      id: number;
+      type: string;
+      url: string | null;
+      links: Prisma.JsonValue;
+      relativeLinksLimit: number | null;
+      sizeBytes: number | null;
+    },
+    signal: AbortSignal,
+  ): AsyncGenerator<Section> {
     let lastReport = 0;
     const onProgress = async (pagesDone: number, pagesTotal: number) => {
       const now = Date.now();
@@ -252,112 +309,141 @@ export class IngestionWorker implements Lifecycle {
         onProgress,
       });
       await this.documents.report(document.id, { stage: "parsing" });
-      return sections;
+      yield* sections;
+      return;
     }
     const content = await this.uploads.read(document.id, document.sizeBytes ?? 0);
     if (!content) throw new IngestionFailure("The uploaded file is no longer available; upload it again.");
     const type = detectFileType(content);
     if (type !== document.type)
       throw new IngestionFailure(`The file is not a valid ${document.type.toUpperCase()} file.`);
-    return extractFile(type, content, onProgress, signal);
+    yield* extractFile(type, content, onProgress, signal);
+  }
+}
+
+/**
+ * Embeds and stores a document's passages batch by batch as they are cut. Storing is bound by the HNSW
+ * index, which PostgreSQL maintains row by row, so on PostgreSQL two batches are written at once on
+ * two connections (each backend uses its own core) while the next batch is embedded; PGlite has one
+ * connection. `add` waits while that many writes are running, which holds back the chunking and, through
+ * it, the PDF worker: memory stays a few batches whatever the document's length.
+ */
+class ChunkWriter {
+  private readonly concurrency: number;
+  private readonly rowsPerInsert: number;
+  private readonly writing = new Set<Promise<void>>();
+  private failure: { error: unknown } | null = null;
+  private pending: Chunk[] = [];
+  private cut = 0;
+  private stored = 0;
+  private lastReport = Date.now();
+
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly embedder: Embedder,
+    private readonly documents: IngestionReporter,
+    private readonly documentId: number,
+    private readonly knowledgebaseId: number,
+    private readonly signal: AbortSignal,
+  ) {
+    const postgres = deps.db.kind === "postgres";
+    this.concurrency = postgres ? STORE_CONCURRENCY : 1;
+    this.rowsPerInsert = postgres ? EMBED_BATCH : PGLITE_ROWS_PER_INSERT;
   }
 
-  /**
-   * Embeds and stores passages batch by batch. Storing is bound by the HNSW index, which PostgreSQL
-   * maintains row by row, so on PostgreSQL two batches are written at once on two connections (each
-   * backend uses its own core) while the next batch is embedded; PGlite has one connection.
-   */
-  private async storeChunks(
-    documentId: number,
-    knowledgebaseId: number,
-    chunks: Chunk[],
-    signal: AbortSignal,
-  ): Promise<void> {
-    const concurrency = this.deps.db.kind === "postgres" ? STORE_CONCURRENCY : 1;
-    const writing = new Set<Promise<void>>();
-    let failure: { error: unknown } | null = null;
-    let stored = 0;
-    let lastReport = Date.now();
-    const settle = async (until: number) => {
-      while (writing.size > until) await Promise.race(writing);
-      if (failure) throw failure.error;
-      if (Date.now() - lastReport >= PROGRESS_INTERVAL_MS) {
-        lastReport = Date.now();
-        await this.documents.report(documentId, { chunkCount: stored });
-      }
-    };
+  async add(chunk: Chunk): Promise<void> {
+    this.pending.push(chunk);
+    if (this.pending.length >= EMBED_BATCH) await this.flush();
+  }
+
+  /** Stores what is left and waits for every write; the number of passages stored. */
+  async finish(): Promise<number> {
+    if (this.pending.length > 0) await this.flush();
+    await this.settle(0);
+    await this.documents.report(this.documentId, { chunkCount: this.stored });
+    return this.stored;
+  }
+
+  /** Waits for the writes still running, whatever happened: none may outlive the document's run. */
+  async close(): Promise<void> {
+    await Promise.allSettled(this.writing);
+  }
+
+  private async flush(): Promise<void> {
+    const batch = this.pending;
+    this.pending = [];
+    const firstOrdinal = this.cut;
+    this.cut += batch.length;
+    // PGlite answers through promises alone: without a turn of the event loop between batches,
+    // storing a large document would leave every request and subscription waiting until the end.
+    await nextTurn();
+    this.signal.throwIfAborted();
+    let vectors: number[][];
     try {
-      for (let start = 0; start < chunks.length; start += EMBED_BATCH) {
-        // PGlite answers through promises alone: without a turn of the event loop between batches,
-        // storing a large document would leave every request and subscription waiting until the end.
-        await nextTurn();
-        signal.throwIfAborted();
-        const batch = chunks.slice(start, start + EMBED_BATCH);
-        let vectors: number[][];
-        try {
-          vectors = await this.embedder.embed(
-            batch.map((chunk) => chunk.content),
-            signal,
-          );
-        } catch (error) {
-          if (signal.aborted) throw error;
-          throw new EmbeddingServiceError(error);
-        }
-        await settle(concurrency - 1);
-        const write: Promise<void> = this.insertChunks(documentId, knowledgebaseId, start, batch, vectors)
-          .then(
-            () => {
-              stored += batch.length;
-            },
-            (error: unknown) => {
-              failure ??= { error };
-            },
-          )
-          .finally(() => writing.delete(write));
-        writing.add(write);
-      }
-      await settle(0);
-    } finally {
-      // An abort or a failed batch must not leave writes running behind the caller's back.
-      await Promise.allSettled(writing);
+      vectors = await this.embedder.embed(
+        batch.map((chunk) => chunk.content),
+        this.signal,
+      );
+    } catch (error) {
+      if (this.signal.aborted) throw error;
+      throw new EmbeddingServiceError(error);
     }
-    await this.documents.report(documentId, { chunkCount: stored });
+    await this.settle(this.concurrency - 1);
+    const write: Promise<void> = this.insert(firstOrdinal, batch, vectors)
+      .then(
+        () => {
+          this.stored += batch.length;
+        },
+        (error: unknown) => {
+          this.failure ??= { error };
+        },
+      )
+      .finally(() => this.writing.delete(write));
+    this.writing.add(write);
+  }
+
+  private async settle(until: number): Promise<void> {
+    while (this.writing.size > until) await Promise.race(this.writing);
+    if (this.failure) throw this.failure.error;
+    if (Date.now() - this.lastReport >= PROGRESS_INTERVAL_MS) {
+      this.lastReport = Date.now();
+      await this.documents.report(this.documentId, { chunkCount: this.stored });
+    }
   }
 
   /**
-   * One statement per batch: arrays unnested into rows, so the statement text and its nine
-   * parameters are the same for every batch, whatever its size. Sent outside Prisma, whose raw
+   * One statement per batch (per `rowsPerInsert` on PGlite): arrays unnested into rows, so the statement
+   * text and its nine parameters are the same whatever the batch size. Sent outside Prisma, whose raw
    * queries pass every parameter through its query compiler.
    */
-  private async insertChunks(
-    documentId: number,
-    knowledgebaseId: number,
-    firstOrdinal: number,
-    batch: Chunk[],
-    vectors: number[][],
-  ): Promise<void> {
-    const params = [
-      documentId,
-      knowledgebaseId,
-      batch.map((_, index) => firstOrdinal + index),
-      batch.map((chunk) => chunk.content),
-      batch.map((chunk) => chunk.tokenCount),
-      batch.map((chunk) => chunk.source),
-      this.embedder.id,
-      vectors.map((vector) => toVectorLiteral(vector)),
-      batch.map((chunk) => nonAsciiWords(chunk.content).join(" ")),
-    ];
-    await this.deps.db.withConnection((sql) =>
-      sql.query(
-        `INSERT INTO "document_chunks"
-           ("documentId", "knowledgebaseId", "ordinal", "content", "tokenCount", "source", "embedder", "embedding", "searchVector")
-         SELECT $1, $2, row.ordinal, row.content, row.token_count, row.source, $7, row.embedding::vector,
-                to_tsvector('english', row.content) || array_to_tsvector(string_to_array(row.non_ascii, ' '))
-           FROM unnest($3::int[], $4::text[], $5::int[], $6::text[], $8::text[], $9::text[])
-             AS row(ordinal, content, token_count, source, embedding, non_ascii)`,
-        params,
-      ),
-    );
+  private async insert(firstOrdinal: number, batch: Chunk[], vectors: number[][]): Promise<void> {
+    for (let start = 0; start < batch.length; start += this.rowsPerInsert) {
+      // A turn between statements: see the PGlite note in `flush`.
+      if (start > 0) await nextTurn();
+      const rows = batch.slice(start, start + this.rowsPerInsert);
+      const params = [
+        this.documentId,
+        this.knowledgebaseId,
+        rows.map((_, index) => firstOrdinal + start + index),
+        rows.map((chunk) => chunk.content),
+        rows.map((chunk) => chunk.tokenCount),
+        rows.map((chunk) => chunk.source),
+        this.embedder.id,
+        vectors.slice(start, start + this.rowsPerInsert).map((vector) => toVectorLiteral(vector)),
+        rows.map((chunk) => nonAsciiWords(chunk.content).join(" ")),
+      ];
+      await this.deps.db.withConnection((sql) =>
+        sql.query(
+          `INSERT INTO "document_chunks"
+             ("documentId", "knowledgebaseId", "ordinal", "content", "tokenCount", "source", "embedder", "embedding", "searchVector")
+           SELECT $1, $2, row.ordinal, row.content, row.token_count, row.source, $7, row.embedding::vector,
+                  to_tsvector('english', row.content) || array_to_tsvector(string_to_array(row.non_ascii, ' '))
+             FROM unnest($3::int[], $4::text[], $5::int[], $6::text[], $8::text[], $9::text[])
+               AS row(ordinal, content, token_count, source, embedding, non_ascii)`,
+          params,
+        ),
+      );
+    }
   }
 }
 
