@@ -59,6 +59,29 @@ describe.runIf(testDatabaseKind() === "pglite")("the embedded database", { timeo
     });
   });
 
+  it("answers a statement that fails mid-exchange with one ReadyForQuery, so the next query gets its own rows", async () => {
+    const db = await openPglite(undefined);
+    cleanups.push(() => db.close());
+    await db.withConnection((sql) =>
+      sql.exec(
+        `CREATE TABLE parents (id int PRIMARY KEY); CREATE TABLE children (parent int REFERENCES parents (id));`,
+      ),
+    );
+    const client = await db.pgPool!.connect();
+    try {
+      // Queued together, node-postgres sends the second as soon as the first's cycle ends: a stray
+      // ReadyForQuery after the error would end the second before its rows arrive.
+      for (let round = 0; round < 3; round++) {
+        const failing = client.query("INSERT INTO children (parent) VALUES ($1)", [round]);
+        const next = client.query("SELECT $1::int AS round", [round]);
+        await expect(failing).rejects.toThrow(/foreign key/);
+        expect((await next).rows).toEqual([{ round }]);
+      }
+    } finally {
+      client.release();
+    }
+  });
+
   it("keeps a transaction to its connection and rolls back one whose connection went away", async () => {
     const db = await openPglite(undefined);
     cleanups.push(() => db.close());

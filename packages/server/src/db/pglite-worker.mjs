@@ -68,15 +68,41 @@ function serve(socket) {
   /** Messages are handled one at a time, in order, on this chain. */
   let chain = Promise.resolve();
 
-  /** @param {Uint8Array} message */
-  const run = (message) =>
-    pglite.runExclusive(() =>
+  /** Set by an ErrorResponse inside an extended-protocol exchange: PostgreSQL then skips to Sync. */
+  let failedExchange = false;
+
+  /**
+   * PGlite answers an error inside an extended-protocol exchange (Parse/Bind/Execute…) with a
+   * ReadyForQuery of its own, before the client's Sync earns the real one. A client that reads two
+   * would take the second as the end of its next query (an empty result). Only Sync and a simple
+   * Query end a cycle in PostgreSQL's protocol, so a ReadyForQuery after anything else is dropped.
+   * @param {Uint8Array} message
+   * @param {boolean} endsCycle
+   */
+  const run = (message, endsCycle) => {
+    let pending = Buffer.alloc(0);
+    return pglite.runExclusive(() =>
       pglite.execProtocolRawStream(message, {
         onRawData: (data) => {
-          if (!closed && data.length > 0) socket.write(Buffer.from(data));
+          if (closed || data.length === 0) return;
+          if (endsCycle) {
+            socket.write(Buffer.from(data));
+            return;
+          }
+          pending = pending.length === 0 ? Buffer.from(data) : Buffer.concat([pending, data]);
+          const kept = [];
+          while (pending.length >= 5 && pending.length >= 1 + pending.readInt32BE(1)) {
+            const size = 1 + pending.readInt32BE(1);
+            const type = pending[0];
+            if (type === 0x45) failedExchange = true;
+            if (type !== 0x5a) kept.push(pending.subarray(0, size));
+            pending = pending.subarray(size);
+          }
+          if (kept.length > 0) socket.write(Buffer.concat(kept));
         },
       }),
     );
+  };
 
   /** @param {Buffer} message */
   const handle = async (message, isStartup) => {
@@ -93,9 +119,13 @@ function serve(socket) {
       socket.end();
       return abandon();
     }
-    await run(message);
+    const endsCycle = isStartup || type === 0x53 || type === 0x51;
+    // After an error PostgreSQL ignores the rest of the exchange up to its Sync.
+    if (failedExchange && !endsCycle) return;
+    failedExchange = false;
+    await run(message, endsCycle);
     // Sync (S) or a simple Query (Q) ends an exchange; the turn passes on unless a transaction is open.
-    if (isStartup || type === 0x53 || type === 0x51) {
+    if (endsCycle) {
       midExchange = false;
       if (!pglite.isInTransaction()) release();
     } else {
