@@ -1,8 +1,11 @@
-import twilio from "twilio";
 import type { RequestOptions } from "twilio/lib/base/RequestClient.js";
 import type { ServiceDeps } from "../../../deps.ts";
 import { AppError, NumberUnavailableError } from "../../../errors.ts";
+import { lazyRequire } from "../../../lazy-require.ts";
 import type { ProviderNumber, TelephonyProvider } from "../provider.ts";
+
+/** The official client (~25 MB once loaded): only instances whose carrier is Twilio load it. */
+export const twilioLibrary = lazyRequire<typeof import("twilio")>("twilio");
 
 const TWILIO_API = "https://api.twilio.com";
 
@@ -29,19 +32,19 @@ export class CarrierError extends AppError {
 
 /**
  * Sends every request of the official client to `baseUrl` instead of api.twilio.com, so tests (and
- * a proxy) stand in for Twilio behind the same client code.
+ * a proxy) stand in for Twilio behind the same client code. Declared on first use: the base class
+ * is the lazily loaded library's.
  */
-class RebasedRequestClient extends twilio.RequestClient {
-  constructor(private readonly baseUrl: string) {
-    super();
+function rebasedRequestClient(baseUrl: string) {
+  class RebasedRequestClient extends twilioLibrary().RequestClient {
+    override request<TData>(options: RequestOptions<TData>) {
+      const uri = options.uri.startsWith(TWILIO_API)
+        ? `${baseUrl}${options.uri.slice(TWILIO_API.length)}`
+        : options.uri;
+      return super.request<TData>({ ...options, uri });
+    }
   }
-
-  override request<TData>(options: RequestOptions<TData>) {
-    const uri = options.uri.startsWith(TWILIO_API)
-      ? `${this.baseUrl}${options.uri.slice(TWILIO_API.length)}`
-      : options.uri;
-    return super.request<TData>({ ...options, uri });
-  }
+  return new RebasedRequestClient();
 }
 
 /**
@@ -53,14 +56,14 @@ class RebasedRequestClient extends twilio.RequestClient {
  */
 export class TwilioTelephonyProvider implements TelephonyProvider {
   readonly name = "twilio";
-  private readonly client: twilio.Twilio;
+  private readonly client: import("twilio").Twilio;
 
   constructor(
     private readonly deps: ServiceDeps,
     settings: { accountSid: string; authToken: string; apiBaseUrl: string | undefined },
   ) {
-    this.client = twilio(settings.accountSid, settings.authToken, {
-      ...(settings.apiBaseUrl ? { httpClient: new RebasedRequestClient(settings.apiBaseUrl) } : {}),
+    this.client = twilioLibrary()(settings.accountSid, settings.authToken, {
+      ...(settings.apiBaseUrl ? { httpClient: rebasedRequestClient(settings.apiBaseUrl) } : {}),
     });
   }
 
@@ -188,7 +191,7 @@ export class TwilioTelephonyProvider implements TelephonyProvider {
 
 /** TwiML that speaks `text` and hangs up. */
 export function sayThenHangUp(text: string): string {
-  const response = new twilio.twiml.VoiceResponse();
+  const response = new (twilioLibrary().twiml.VoiceResponse)();
   response.say(text);
   response.hangup();
   return response.toString();

@@ -1,8 +1,7 @@
-import twilio from "twilio";
 import type { ServiceDeps } from "../../../deps.ts";
 import type { ApiCallStatus } from "../../calls/call-status.ts";
 import type { CallDesk, ProviderCallEvent } from "../provider.ts";
-import { TWILIO_PATHS, type TwilioTelephonyProvider } from "./twilio-provider.ts";
+import { TWILIO_PATHS, type TwilioTelephonyProvider, twilioLibrary } from "./twilio-provider.ts";
 
 /** Form fields of a Twilio webhook request. */
 export type TwilioParams = Record<string, string>;
@@ -43,7 +42,7 @@ export class TwilioWebhooks {
    */
   verify(url: string, params: TwilioParams, signature: string | null): boolean {
     if (!signature) return false;
-    return twilio.validateRequest(this.authToken, signature, url, params);
+    return twilioLibrary().validateRequest(this.authToken, signature, url, params);
   }
 
   async handle(path: string, callId: number | null, params: TwilioParams): Promise<TwilioAnswer> {
@@ -118,7 +117,7 @@ export class TwilioWebhooks {
 
   /** `<Connect><Stream>`: Twilio opens a bidirectional Media Stream to Voxgate for the call's audio. */
   private streamTwiml(callId: number): string {
-    const response = new twilio.twiml.VoiceResponse();
+    const response = new (twilioLibrary().twiml.VoiceResponse)();
     const stream = response.connect().stream({ url: mediaStreamUrl(this.deps.config.publicBaseUrl) });
     stream.parameter({ name: "callId", value: String(callId) });
     return response.toString();
@@ -131,7 +130,7 @@ export function mediaStreamUrl(publicBaseUrl: string): string {
 }
 
 function refusalTwiml(words: string): string {
-  const response = new twilio.twiml.VoiceResponse();
+  const response = new (twilioLibrary().twiml.VoiceResponse)();
   response.say(words);
   response.hangup();
   return response.toString();
