@@ -36,7 +36,11 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
   const replySettings = new ReplySettingsCache(deps);
   const messagePipeline = new MessagePipeline(deps, { billing, engine: replyEngine, replySettings });
   // Numbers, their release sweep and calls share one carrier; it reports call events to `calls`.
-  const { provider: telephony, twilioWebhooks, inboundSimulator } = createTelephony(deps, {
+  const {
+    provider: telephony,
+    twilioWebhooks,
+    inboundSimulator,
+  } = createTelephony(deps, {
     jobs,
     replyEngine,
     desk: () => calls,

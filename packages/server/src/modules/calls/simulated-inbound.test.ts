@@ -186,7 +186,10 @@ describe("simulateInboundCall", () => {
     const response = await simulate(broke, { phoneNumberId: line.id, from: uniqueUsNumber() });
     expect(response.errors).toBeUndefined();
     const refused = response.data!.simulateInboundCall;
-    expect(refused).toMatchObject({ status: "failed", endReason: "The account had no balance for the call." });
+    expect(refused).toMatchObject({
+      status: "failed",
+      endReason: "The account had no balance for the call.",
+    });
     const call = await finalCall(refused.id);
     expect(call.startedAt).toBeNull();
     expect(await ledgerOf(call.id)).toEqual([]);
@@ -213,7 +216,11 @@ describe("simulateInboundCall", () => {
     expect(toApiStatus(call.status)).toBe("ended");
     expect(call.transcript).toBe("Assistant: Hello! How can I help?");
     expect(await ledgerOf(id)).toEqual(
-      Array.from({ length: minutesStarted(call.duration) }, (_, index) => ["call_debit", index + 1, `-${PRICE}`]),
+      Array.from({ length: minutesStarted(call.duration) }, (_, index) => [
+        "call_debit",
+        index + 1,
+        `-${PRICE}`,
+      ]),
     );
   });
 
