@@ -136,7 +136,7 @@ export class SimulatedTelephonyProvider
         await this.converse(callId, outcome === "stays-on");
         return;
       }
-      // An incoming call, answered when it arrived: the caller's number decides as the callee's does.
+      // An incoming call, in progress from its arrival; of the test numbers only stays-on applies to a caller.
       case "connected":
         await this.converse(callId, outcome === "stays-on");
         return;
