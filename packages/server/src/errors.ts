@@ -20,6 +20,7 @@ export type ErrorCode =
   | "ASSISTANT_NOT_FOUND"
   | "CONVERSATION_NOT_FOUND"
   | "UPSTREAM_FAILED"
+  | "SIMULATED_CARRIER_REQUIRED"
   // Operation limits (src/operation-limits.ts).
   | "QUERY_TOO_LARGE"
   | "QUERY_TOO_DEEP"
@@ -122,6 +123,17 @@ export class InvalidLeadTransitionError extends AppError {
 export class NumberUnavailableError extends AppError {
   constructor() {
     super("CONFLICT", "The phone number is not available from the telephony provider.");
+  }
+}
+
+/** A simulation asked of a server whose carrier is a real one (VOXGATE_TELEPHONY is not simulated). */
+export class SimulatedCarrierRequiredError extends AppError {
+  constructor(carrier: string) {
+    super(
+      "SIMULATED_CARRIER_REQUIRED",
+      `Calls can only be simulated on the simulated carrier; this server uses ${carrier}.`,
+      { carrier },
+    );
   }
 }
 

@@ -36,12 +36,16 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
   const replySettings = new ReplySettingsCache(deps);
   const messagePipeline = new MessagePipeline(deps, { billing, engine: replyEngine, replySettings });
   // Numbers, their release sweep and calls share one carrier; it reports call events to `calls`.
-  const { provider: telephony, twilioWebhooks } = createTelephony(deps, {
+  const {
+    provider: telephony,
+    twilioWebhooks,
+    inboundSimulator,
+  } = createTelephony(deps, {
     jobs,
     replyEngine,
     desk: () => calls,
   });
-  const calls = new CallsService(deps, { carrier: telephony, billing, jobs });
+  const calls = new CallsService(deps, { carrier: telephony, inboundSimulator, billing, jobs });
   const campaigns = new CampaignsService(deps);
   const leadProgress = new LeadProgress(deps);
   const dialer = new DialerService(deps, {

@@ -149,6 +149,24 @@ builder.mutationField("endCall", (t) =>
   }),
 );
 
+const SimulateInboundCallInput = builder.inputType("SimulateInboundCallInput", {
+  fields: (t) => ({
+    phoneNumberId: t.int({ required: true, description: "The account's number that rings." }),
+    from: t.string({ required: true, description: "The caller's number, E.164 (e.g. +14155550123)." }),
+  }),
+});
+
+builder.mutationField("simulateInboundCall", (t) =>
+  t.withAuth({ authenticated: true }).field({
+    type: CallRef,
+    description:
+      "Rings one of the account's numbers on the simulated carrier, as a caller would: answered by the number's inbound assistant (in_progress, then a simulated conversation), or refused (failed, with endReason) when the number has no assistant, the account no balance or its maximum of calls running. SIMULATED_CARRIER_REQUIRED on a real carrier; NOT_FOUND for a number the account does not hold.",
+    args: { input: t.arg({ type: SimulateInboundCallInput, required: true }) },
+    resolve: (_root, { input }, context) =>
+      context.services.calls.simulateInbound(context.viewer.accountId, input),
+  }),
+);
+
 const CallStatusChange = builder.objectRef<CallStatusEvent>("CallStatusChange").implement({
   fields: (t) => ({
     callId: t.exposeInt("callId"),

@@ -5,6 +5,7 @@ import {
   ConcurrentCallsLimitError,
   InvalidCallTransitionError,
   NotFoundError,
+  SimulatedCarrierRequiredError,
   ValidationError,
 } from "../../errors.ts";
 import type { Call, Prisma } from "../../generated/prisma/client.ts";
@@ -18,6 +19,7 @@ import type {
   CallCarrier,
   CallDesk,
   InboundDecision,
+  InboundSimulator,
   ProviderCallEvent,
   TranscriptLine,
 } from "../telephony/provider.ts";
@@ -122,6 +124,13 @@ const OutboundCallInput = z.object({
   variables: variablesField,
 });
 
+const SimulatedInboundInput = z.object({
+  phoneNumberId: z
+    .number({ error: "The phone number id field is required and must be an integer." })
+    .int("The phone number id field must be an integer."),
+  from: e164PhoneNumber("from"),
+});
+
 /** A phone call to place: who calls (one of the account's assistants, from one of its numbers) and whom. */
 export interface OutboundCallRequest {
   accountId: number;
@@ -166,7 +175,13 @@ export class CallsService implements CallDesk {
 
   constructor(
     private readonly deps: ServiceDeps,
-    private readonly telephony: { carrier: CallCarrier; billing: BillingService; jobs: JobQueue },
+    private readonly telephony: {
+      carrier: CallCarrier;
+      /** Set when the carrier is the simulation, which can ring the account's numbers itself. */
+      inboundSimulator: InboundSimulator | null;
+      billing: BillingService;
+      jobs: JobQueue;
+    },
   ) {
     telephony.jobs.define(TICK_TASK, {
       run: (payload) => this.tick(Number(payload.callId)),
@@ -432,6 +447,31 @@ export class CallsService implements CallDesk {
     await this.transition(call.id, "in-progress");
     this.deps.logger.info("inbound call answered", { accountId, callId: call.id });
     return { accepted: true, callId: call.id };
+  }
+
+  /**
+   * Rings one of the account's numbers from `from` on the simulated carrier, so the inbound path
+   * can be tried without a telephony account: the call is answered or refused by `receiveInbound`
+   * as a carrier's webhook would have it, and returned as recorded (in progress, or failed with the
+   * reason). Refused on a real carrier, and for a number the account does not hold.
+   */
+  async simulateInbound(accountId: number, request: { phoneNumberId?: unknown; from?: unknown }) {
+    const simulator = this.telephony.inboundSimulator;
+    if (!simulator) throw new SimulatedCarrierRequiredError(this.telephony.carrier.name);
+    const input = parseInput(SimulatedInboundInput, request);
+    const number = await this.deps.db.prisma.phoneNumber.findFirst({
+      where: { id: input.phoneNumberId, accountId },
+    });
+    if (!number) throw new NotFoundError("Phone number");
+    if (number.releasedAt) {
+      throw ValidationError.single("phoneNumberId", "The phone number has been released.");
+    }
+    if (number.kind === "caller_id") {
+      throw ValidationError.single("phoneNumberId", "A caller ID cannot receive calls.");
+    }
+    const decision = await simulator.simulateIncomingCall({ from: input.from, to: number.phoneNumber });
+    if (decision.callId === null) throw new NotFoundError("Phone number");
+    return this.get(accountId, decision.callId);
   }
 
   /** One line of a running call's conversation, appended to its transcript. */

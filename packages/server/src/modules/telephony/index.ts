@@ -10,6 +10,7 @@ export type {
   CallDesk,
   CallEventSink,
   InboundDecision,
+  InboundSimulator,
   MediaStream,
   MediaStreamHandler,
   NumberProvider,
@@ -18,7 +19,7 @@ export type {
   TelephonyProvider,
   TranscriptLine,
 } from "./provider.ts";
-export { SCRIPTED_CALLEE_LINES, SimulatedCallee } from "./simulated/callee.ts";
+export { SCRIPTED_CALLEE_LINES, SCRIPTED_CALLER_LINES, SimulatedCallee } from "./simulated/callee.ts";
 export { SIMULATED_TIMING, SimulatedTelephonyProvider } from "./simulated/simulated-provider.ts";
 export { SIMULATED_TEST_NUMBERS, type SimulatedOutcome, simulatedOutcome } from "./simulated/test-numbers.ts";
 export { CarrierError, TWILIO_PATHS, TwilioTelephonyProvider } from "./twilio/twilio-provider.ts";

@@ -100,6 +100,15 @@ export interface CallDesk extends CallEventSink {
   }): Promise<InboundDecision>;
 }
 
+/** A carrier that can make one of Voxgate's numbers ring by itself: the simulated one. */
+export interface InboundSimulator {
+  /**
+   * A call from `from` arrives on `to`, delivered to the calls service exactly as a carrier's
+   * webhook delivers one; an accepted call then runs its conversation like an outbound one.
+   */
+  simulateIncomingCall(request: { from: string; to: string }): Promise<InboundDecision>;
+}
+
 /**
  * The hand-off point to the voice engine (next issue): a carrier that streams a call's audio (Twilio
  * Media Streams) gives each connected stream to the registered handler, which speaks for the

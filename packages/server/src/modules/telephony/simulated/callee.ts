@@ -10,10 +10,21 @@ export const SCRIPTED_CALLEE_LINES = [
   "Alright, thank you. Goodbye.",
 ] as const;
 
+/** What a scripted caller (an incoming call) says, one line per turn; the last one ends the call. */
+export const SCRIPTED_CALLER_LINES = [
+  "Hi, I'm calling with a question about your service.",
+  "Alright. And what would you suggest I do next?",
+  "Great, that helps. Thank you, goodbye.",
+] as const;
+
 const VOICEMAIL_GREETING = "Hi, you've reached my voicemail. Please leave a message after the beep.";
 
-const PERSONA_PROMPT = [
-  "You are a person who just answered a phone call from a company's AI assistant.",
+const PERSONA_PROMPTS = {
+  outbound: "You are a person who just answered a phone call from a company's AI assistant.",
+  inbound: "You are a person who called a company and reached its AI assistant, with a question of your own.",
+} as const;
+
+const PERSONA_RULES = [
   "Answer briefly and naturally, in one or two short sentences, as a slightly busy but polite person.",
   "Never say you are an AI. When told this is your last reply, say goodbye.",
 ].join(" ");
@@ -44,7 +55,8 @@ export class SimulatedCallee {
   async assistantOpening(callId: number): Promise<string> {
     const call = await this.load(callId);
     const name = call?.assistant?.name ?? call?.assistantName ?? "the assistant";
-    return call?.assistant?.initialMessage.trim() || `Hello, this is ${name}. Do you have a minute?`;
+    const question = call?.type === "inbound" ? "How can I help you?" : "Do you have a minute?";
+    return call?.assistant?.initialMessage.trim() || `Hello, this is ${name}. ${question}`;
   }
 
   async voicemailMessage(callId: number): Promise<string> {
@@ -58,13 +70,14 @@ export class SimulatedCallee {
     turn: number,
   ): Promise<{ customer: string; assistant: string | null; finished: boolean }> {
     const call = await this.load(callId);
-    const finished = turn >= SCRIPTED_CALLEE_LINES.length;
-    if (!call?.assistant) return { customer: SCRIPTED_CALLEE_LINES.at(-1)!, assistant: null, finished: true };
+    const scripted = call?.type === "inbound" ? SCRIPTED_CALLER_LINES : SCRIPTED_CALLEE_LINES;
+    const finished = turn >= scripted.length;
+    if (!call?.assistant) return { customer: scripted.at(-1)!, assistant: null, finished: true };
     const lines = parseTranscript(call.transcript);
     const variables = primitives(call.variables);
     const customer = this.engine.modelConfigured
-      ? await this.personaLine(call.accountId, lines, variables, finished)
-      : SCRIPTED_CALLEE_LINES[Math.min(turn, SCRIPTED_CALLEE_LINES.length) - 1]!;
+      ? await this.personaLine(call.accountId, call.type === "inbound", lines, variables, finished)
+      : scripted[Math.min(turn, scripted.length) - 1]!;
     if (finished) return { customer, assistant: null, finished };
     const history = [
       ...lines.map((line) => ({
@@ -86,6 +99,7 @@ export class SimulatedCallee {
 
   private async personaLine(
     accountId: number,
+    calledIn: boolean,
     lines: { speaker: "assistant" | "customer"; text: string }[],
     variables: Record<string, Primitive>,
     last: boolean,
@@ -100,7 +114,7 @@ export class SimulatedCallee {
       accountId,
       assistant: {
         name: "Callee",
-        systemPrompt: PERSONA_PROMPT,
+        systemPrompt: `${calledIn ? PERSONA_PROMPTS.inbound : PERSONA_PROMPTS.outbound} ${PERSONA_RULES}`,
         initialMessage: "",
         timezone: "UTC",
         llmTemperature: "0.7",
@@ -121,6 +135,7 @@ export class SimulatedCallee {
       select: {
         accountId: true,
         assistantName: true,
+        type: true,
         transcript: true,
         variables: true,
         assistant: { select: { ...replyAssistantColumns, endCallOnVoicemail: true } },

@@ -3,7 +3,13 @@ import type { ServiceDeps } from "../../../deps.ts";
 import type { JobQueue } from "../../../jobs/index.ts";
 import { isFinal, toApiStatus } from "../../calls/call-status.ts";
 import { EmbeddedNumbers } from "../embedded-numbers.ts";
-import type { CallEventSink, ProviderCallEvent, TelephonyProvider } from "../provider.ts";
+import type {
+  CallDesk,
+  InboundDecision,
+  InboundSimulator,
+  ProviderCallEvent,
+  TelephonyProvider,
+} from "../provider.ts";
 import type { SimulatedCallee } from "./callee.ts";
 import { simulatedOutcome } from "./test-numbers.ts";
 
@@ -24,6 +30,7 @@ type Step =
   | { step: "busy" }
   | { step: "no-answer" }
   | { step: "answer" }
+  | { step: "connected" }
   | { step: "turn"; turn: number }
   | { step: "voicemail-message" }
   | { step: "hang-up"; farewell: string | null };
@@ -35,12 +42,15 @@ type Step =
  * outcome the dialled number decides (test-numbers.ts); once answered, it talks with the assistant
  * (callee.ts), and the conversation is the call's transcript.
  */
-export class SimulatedTelephonyProvider extends EmbeddedNumbers implements TelephonyProvider {
+export class SimulatedTelephonyProvider
+  extends EmbeddedNumbers
+  implements TelephonyProvider, InboundSimulator
+{
   constructor(
     private readonly deps: ServiceDeps,
     private readonly jobs: JobQueue,
     private readonly callee: SimulatedCallee,
-    private readonly events: () => CallEventSink,
+    private readonly events: () => CallDesk,
   ) {
     super(deps.db.prisma);
     jobs.define(STEP_TASK, {
@@ -53,6 +63,18 @@ export class SimulatedTelephonyProvider extends EmbeddedNumbers implements Telep
     const providerCallId = `SIM${randomBytes(16).toString("hex")}`;
     await this.schedule(request.callId, { step: "dial" }, SIMULATED_TIMING.dial);
     return { providerCallId };
+  }
+
+  /**
+   * Someone calls one of the numbers: the calls service decides as for a carrier's webhook (its
+   * refusal is what the caller hears before the line drops); an answered call starts with the
+   * assistant's greeting and the caller (a simulated person) talks with it until they hang up.
+   */
+  async simulateIncomingCall(request: { from: string; to: string }): Promise<InboundDecision> {
+    const providerCallId = `SIM${randomBytes(16).toString("hex")}`;
+    const decision = await this.events().receiveInbound({ carrier: this.name, providerCallId, ...request });
+    if (decision.accepted) await this.schedule(decision.callId, { step: "connected" }, 0);
+    return decision;
   }
 
   async hangUp(call: { callId: number }, farewell?: string) {
@@ -111,12 +133,13 @@ export class SimulatedTelephonyProvider extends EmbeddedNumbers implements Telep
           await this.schedule(callId, { step: "voicemail-message" }, SIMULATED_TIMING.turn);
           return;
         }
-        await this.say(callId, "assistant", await this.callee.assistantOpening(callId));
-        // Someone who stays on the line says nothing more: the call runs until Voxgate ends it.
-        if (outcome !== "stays-on")
-          await this.schedule(callId, { step: "turn", turn: 1 }, SIMULATED_TIMING.turn);
+        await this.converse(callId, outcome === "stays-on");
         return;
       }
+      // An incoming call, in progress from its arrival; of the test numbers only stays-on applies to a caller.
+      case "connected":
+        await this.converse(callId, outcome === "stays-on");
+        return;
       case "voicemail-message":
         await this.say(callId, "assistant", await this.callee.voicemailMessage(callId));
         await report({ status: "ended_by_assistant", reason: "Voicemail message left." });
@@ -138,6 +161,12 @@ export class SimulatedTelephonyProvider extends EmbeddedNumbers implements Telep
         }
         return;
     }
+  }
+
+  /** The assistant opens; someone who stays on the line says nothing more, until Voxgate ends the call. */
+  private async converse(callId: number, staysOn: boolean) {
+    await this.say(callId, "assistant", await this.callee.assistantOpening(callId));
+    if (!staysOn) await this.schedule(callId, { step: "turn", turn: 1 }, SIMULATED_TIMING.turn);
   }
 
   private say(callId: number, speaker: "assistant" | "customer", text: string) {

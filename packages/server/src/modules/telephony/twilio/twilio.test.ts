@@ -334,4 +334,17 @@ describe("inbound calls through Twilio", () => {
     expect(unsigned.status).toBe(403);
     expect(await t.app.db.prisma.call.count({ where: { providerCallId: `CA${"5".repeat(32)}` } })).toBe(0);
   });
+  it("refuses simulateInboundCall: only the simulated carrier rings numbers by itself", async () => {
+    const callsBefore = await t.app.db.prisma.call.count();
+    const response = await t.gql(
+      `mutation ($input: SimulateInboundCallInput!) { simulateInboundCall(input: $input) { id } }`,
+      { input: { phoneNumberId: number.id, from: "+14155550199" } },
+      { token: owner.apiKey },
+    );
+    expect(response.errors?.[0]?.extensions).toMatchObject({
+      code: "SIMULATED_CARRIER_REQUIRED",
+      carrier: "twilio",
+    });
+    expect(await t.app.db.prisma.call.count()).toBe(callsBefore);
+  });
 });

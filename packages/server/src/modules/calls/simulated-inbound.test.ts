@@ -1,0 +1,262 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createAssistant } from "../../../test/fixtures/assistants.ts";
+import { telephonyFixtures, uniqueUsNumber } from "../../../test/fixtures/telephony.ts";
+import { subscribeWs } from "../../../test/support/subscriptions.ts";
+import { startTestApp, type TestAccount, type TestApp } from "../../../test/support/test-app.ts";
+import type { Assistant, Call, PhoneNumber } from "../../generated/prisma/client.ts";
+import { Prisma } from "../../generated/prisma/client.ts";
+import { SCRIPTED_CALLER_LINES } from "../telephony/index.ts";
+import { isFinal, toApiStatus } from "./call-status.ts";
+import { minutesStarted } from "./calls.service.ts";
+
+const PRICE = "0.10";
+// Call clocks run 20 times faster: one call minute lasts 3 real seconds.
+const SPEED = "20";
+// The documented test number of a caller who stays on the line until Voxgate hangs up.
+const STAYS_ON = "+14155550105";
+
+let t: TestApp;
+let owner: TestAccount;
+let number: PhoneNumber;
+let assistant: Assistant;
+const finished: Call[] = [];
+
+const SIMULATE = /* GraphQL */ `
+  mutation ($input: SimulateInboundCallInput!) {
+    simulateInboundCall(input: $input) {
+      id status type provider endReason clientPhoneNumber assistantPhoneNumber assistantId
+    }
+  }`;
+
+type Simulated = {
+  simulateInboundCall: {
+    id: number;
+    status: string;
+    type: string;
+    provider: string;
+    endReason: string;
+    clientPhoneNumber: string;
+    assistantPhoneNumber: string;
+    assistantId: number | null;
+  };
+};
+
+const simulate = (account: TestAccount, input: Record<string, unknown>) =>
+  t.gql<Simulated>(SIMULATE, { input }, { token: account.apiKey });
+
+const STATUS_CHANGES = /* GraphQL */ `
+  subscription ($callId: Int, $assistantId: Int) {
+    callStatusChanged(callId: $callId, assistantId: $assistantId) { callId status previousStatus }
+  }`;
+
+type StatusChange = { callStatusChanged: { callId: number; status: string; previousStatus: string | null } };
+
+/** Waits until the call reached a final status and its listeners ran (the test's timeout bounds it). */
+async function finalCall(id: number): Promise<Call> {
+  for (;;) {
+    const call = await t.app.db.prisma.call.findUniqueOrThrow({ where: { id } });
+    if (isFinal(toApiStatus(call.status)) && finished.some((done) => done.id === id)) return call;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+const ledgerOf = async (callId: number) =>
+  (await t.app.db.prisma.ledgerEntry.findMany({ where: { callId }, orderBy: { id: "asc" } })).map((entry) => [
+    entry.kind,
+    entry.callMinute,
+    entry.amount.toFixed(2),
+  ]);
+
+const balanceOf = async (account: TestAccount) =>
+  (await t.app.db.prisma.account.findUniqueOrThrow({ where: { id: account.accountId } })).balance;
+
+beforeAll(async () => {
+  t = await startTestApp({
+    env: {
+      VOXGATE_CALL_CLOCK_SPEED: SPEED,
+      VOXGATE_CALL_PRICE_PER_MINUTE: PRICE,
+      VOXGATE_MAX_CONCURRENT_CALLS: "4",
+    },
+  });
+  t.app.services.calls.onCallFinished(async (call) => {
+    finished.push(call);
+  });
+  owner = await t.createAccount({ balance: "100" });
+  number = await telephonyFixtures(t).addNumber(owner);
+  assistant = await createAssistant(t, owner, { name: "Front desk", phoneNumberId: number.id });
+});
+
+afterAll(async () => {
+  await t?.close();
+});
+
+describe("simulateInboundCall", () => {
+  it("is answered by the number's inbound assistant, talks, ends and bills each started minute", async () => {
+    const before = await balanceOf(owner);
+    const from = uniqueUsNumber();
+    const events = await subscribeWs<StatusChange>(t.url, STATUS_CHANGES, {
+      connectionParams: { authorization: `Bearer ${owner.apiKey}` },
+      variables: { assistantId: assistant.id },
+    });
+    let call: Call;
+    try {
+      const response = await simulate(owner, { phoneNumberId: number.id, from });
+      expect(response.errors).toBeUndefined();
+      const answered = response.data!.simulateInboundCall;
+      expect(answered).toMatchObject({
+        status: "in_progress",
+        type: "inbound",
+        provider: "simulated",
+        clientPhoneNumber: from,
+        assistantPhoneNumber: number.phoneNumber,
+        assistantId: assistant.id,
+      });
+      call = await finalCall(answered.id);
+      const seen = [];
+      for (let index = 0; index < 3; index++) seen.push((await events.next()).data!.callStatusChanged);
+      expect(seen).toEqual([
+        { callId: answered.id, status: "initiated", previousStatus: null },
+        { callId: answered.id, status: "in_progress", previousStatus: "initiated" },
+        { callId: answered.id, status: "completed", previousStatus: "in_progress" },
+      ]);
+    } finally {
+      await events.close();
+    }
+    expect(toApiStatus(call.status)).toBe("completed");
+    expect(call.answeredBy).toBe("");
+    expect(call.endReason).toBe("");
+    // The assistant greets the caller, then the caller's lines and the assistant's answers alternate.
+    const lines = call.transcript.split("\n");
+    expect(lines[0]).toBe("Assistant: Hello! How can I help?");
+    expect(lines[1]).toBe(`Customer: ${SCRIPTED_CALLER_LINES[0]}`);
+    expect(lines.at(-1)).toBe(`Customer: ${SCRIPTED_CALLER_LINES.at(-1)}`);
+    expect(lines.filter((line) => line.startsWith("Customer: "))).toHaveLength(SCRIPTED_CALLER_LINES.length);
+
+    const minutes = minutesStarted(call.duration);
+    expect(minutes).toBeGreaterThanOrEqual(1);
+    expect(await ledgerOf(call.id)).toEqual(
+      Array.from({ length: minutes }, (_, index) => ["call_debit", index + 1, `-${PRICE}`]),
+    );
+    const cost = new Prisma.Decimal(PRICE).mul(minutes);
+    expect(call.totalCost.toFixed(2)).toBe(cost.toFixed(2));
+    expect((await balanceOf(owner)).toFixed(2)).toBe(before.sub(cost).toFixed(2));
+    expect(finished.filter((done) => done.id === call.id)).toHaveLength(1);
+  });
+
+  it("refuses a call to a number with no assistant: failed with the reason, nothing charged", async () => {
+    const before = await balanceOf(owner);
+    const idle = await telephonyFixtures(t).addNumber(owner);
+    const events = await subscribeWs<StatusChange>(t.url, STATUS_CHANGES, {
+      connectionParams: { authorization: `Bearer ${owner.apiKey}` },
+    });
+    try {
+      const response = await simulate(owner, { phoneNumberId: idle.id, from: uniqueUsNumber() });
+      expect(response.errors).toBeUndefined();
+      const refused = response.data!.simulateInboundCall;
+      expect(refused).toMatchObject({
+        status: "failed",
+        type: "inbound",
+        assistantId: null,
+        endReason: "The number has no inbound assistant.",
+        assistantPhoneNumber: idle.phoneNumber,
+      });
+      expect((await events.next()).data!.callStatusChanged).toEqual({
+        callId: refused.id,
+        status: "initiated",
+        previousStatus: null,
+      });
+      expect((await events.next()).data!.callStatusChanged).toEqual({
+        callId: refused.id,
+        status: "failed",
+        previousStatus: "initiated",
+      });
+      const call = await finalCall(refused.id);
+      expect(call.transcript).toBe("");
+      expect(await ledgerOf(call.id)).toEqual([]);
+      expect((await balanceOf(owner)).toFixed(2)).toBe(before.toFixed(2));
+    } finally {
+      await events.close();
+    }
+  });
+
+  it("refuses a call when the account cannot pay its first minute", async () => {
+    const broke = await t.createAccount({ balance: "0.05" });
+    const line = await telephonyFixtures(t).addNumber(broke);
+    await createAssistant(t, broke, { phoneNumberId: line.id });
+    const response = await simulate(broke, { phoneNumberId: line.id, from: uniqueUsNumber() });
+    expect(response.errors).toBeUndefined();
+    const refused = response.data!.simulateInboundCall;
+    expect(refused).toMatchObject({
+      status: "failed",
+      endReason: "The account had no balance for the call.",
+    });
+    const call = await finalCall(refused.id);
+    expect(call.startedAt).toBeNull();
+    expect(await ledgerOf(call.id)).toEqual([]);
+    expect((await balanceOf(broke)).toFixed(2)).toBe("0.05");
+  });
+
+  it("keeps a caller who stays on the line until endCall, billing the minute", async () => {
+    const response = await simulate(owner, { phoneNumberId: number.id, from: STAYS_ON });
+    expect(response.errors).toBeUndefined();
+    const id = response.data!.simulateInboundCall.id;
+    // The greeting is the last thing said: the caller stays silent.
+    for (;;) {
+      const { transcript } = await t.app.db.prisma.call.findUniqueOrThrow({ where: { id } });
+      if (transcript !== "") break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const ended = await t.gql<{ endCall: { id: number } }>(
+      `mutation ($id: Int!) { endCall(id: $id) { id } }`,
+      { id },
+      { token: owner.apiKey },
+    );
+    expect(ended.errors).toBeUndefined();
+    const call = await finalCall(id);
+    expect(toApiStatus(call.status)).toBe("ended");
+    expect(call.transcript).toBe("Assistant: Hello! How can I help?");
+    expect(await ledgerOf(id)).toEqual(
+      Array.from({ length: minutesStarted(call.duration) }, (_, index) => [
+        "call_debit",
+        index + 1,
+        `-${PRICE}`,
+      ]),
+    );
+  });
+
+  it("answers NOT_FOUND for another account's number, and rings nothing", async () => {
+    const stranger = await t.createAccount({ balance: "100" });
+    const callsBefore = await t.app.db.prisma.call.count();
+    const response = await simulate(stranger, { phoneNumberId: number.id, from: uniqueUsNumber() });
+    expect(response.errors?.[0]?.extensions?.code).toBe("NOT_FOUND");
+    expect(response.data).toBeNull();
+    expect(await t.app.db.prisma.call.count()).toBe(callsBefore);
+  });
+
+  it("refuses a released number and bad input with field messages", async () => {
+    const released = await telephonyFixtures(t).addNumber(owner);
+    await t.app.services.phoneNumbers.release(owner.accountId, released.id);
+    // The paid period ends and the release sweep gives the number back.
+    const later = new Date(Date.now() + 400 * 24 * 3600 * 1000);
+    expect(await t.app.services.phoneNumberReleases.sweep(later)).toContain(released.id);
+    const callsBefore = await t.app.db.prisma.call.count();
+
+    const onReleased = await simulate(owner, { phoneNumberId: released.id, from: uniqueUsNumber() });
+    expect(onReleased.errors?.[0]?.extensions).toMatchObject({
+      code: "VALIDATION_FAILED",
+      fields: { phoneNumberId: ["The phone number has been released."] },
+    });
+
+    const badFrom = await simulate(owner, { phoneNumberId: number.id, from: "0415 555 0100" });
+    expect(badFrom.errors?.[0]?.extensions).toMatchObject({
+      code: "VALIDATION_FAILED",
+      fields: {
+        from: ["The from field must be a valid phone number in E.164 format (e.g. +14155550123)."],
+      },
+    });
+    expect(await t.app.db.prisma.call.count()).toBe(callsBefore);
+
+    const anonymous = await t.gql(SIMULATE, { input: { phoneNumberId: number.id, from: uniqueUsNumber() } });
+    expect(anonymous.errors?.[0]?.extensions?.code).toBe("UNAUTHENTICATED");
+  });
+});
