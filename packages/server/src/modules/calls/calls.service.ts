@@ -218,15 +218,7 @@ export class CallsService implements CallDesk {
     if (from.kind === "sip") {
       throw ValidationError.single("phoneNumberId", "A SIP number cannot place calls through the carrier.");
     }
-    const campaign = input.campaignId
-      ? await prisma.campaign.findFirst({ where: { id: input.campaignId, accountId, deletedAt: null } })
-      : null;
-    if (input.campaignId && !campaign) {
-      throw ValidationError.single("campaignId", "The selected campaign id is invalid.");
-    }
-    if (input.leadId && (await prisma.lead.count({ where: { id: input.leadId, accountId } })) === 0) {
-      throw ValidationError.single("leadId", "The selected lead id is invalid.");
-    }
+    const campaign = await this.campaignAndLeadOf(accountId, input);
     const { carrier, billing } = this.telephony;
     const { maxConcurrentCalls, pricePerMinute } = this.deps.config.telephony;
     const call = await prisma.$transaction(async (tx) => {
@@ -630,15 +622,7 @@ export class CallsService implements CallDesk {
       include: { phoneNumber: true },
     });
     if (!assistant) throw ValidationError.single("assistantId", "The selected assistant id is invalid.");
-    const campaign = input.campaignId
-      ? await prisma.campaign.findFirst({ where: { id: input.campaignId, accountId, deletedAt: null } })
-      : null;
-    if (input.campaignId && !campaign) {
-      throw ValidationError.single("campaignId", "The selected campaign id is invalid.");
-    }
-    if (input.leadId && (await prisma.lead.count({ where: { id: input.leadId, accountId } })) === 0) {
-      throw ValidationError.single("leadId", "The selected lead id is invalid.");
-    }
+    const campaign = await this.campaignAndLeadOf(accountId, input);
     const call = await prisma.call.create({
       data: {
         accountId,
@@ -715,6 +699,24 @@ export class CallsService implements CallDesk {
     const call = await this.deps.db.prisma.call.findFirst({ where: { accountId, id } });
     if (!call) throw new NotFoundError("Call");
     return call;
+  }
+
+  /** The campaign a call belongs to, if any; it and the lead must be the account's (not deleted). */
+  private async campaignAndLeadOf(
+    accountId: number,
+    input: { campaignId?: number | null; leadId?: number | null },
+  ) {
+    const prisma = this.deps.db.prisma;
+    const campaign = input.campaignId
+      ? await prisma.campaign.findFirst({ where: { id: input.campaignId, accountId, deletedAt: null } })
+      : null;
+    if (input.campaignId && !campaign) {
+      throw ValidationError.single("campaignId", "The selected campaign id is invalid.");
+    }
+    if (input.leadId && (await prisma.lead.count({ where: { id: input.leadId, accountId } })) === 0) {
+      throw ValidationError.single("leadId", "The selected lead id is invalid.");
+    }
+    return campaign;
   }
 
   /**
