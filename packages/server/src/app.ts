@@ -17,6 +17,9 @@ import { createEventBus, type PubSub } from "./pubsub.ts";
 import { type DemoCredentials, seedCatalog, seedDemo } from "./seed/seed.ts";
 import { createServices, type Services } from "./services.ts";
 
+/** How long a start waits for Redis before starting the services that listen to it. */
+const REDIS_CONNECT_WAIT_MS = 10_000;
+
 export interface AppOptions {
   logger?: Logger;
   /** Overrides where data lives (tests use an in-memory PGlite or a throw-away database). */
@@ -98,6 +101,12 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     handle: (request) => answer(request, "unknown"),
     listen: async (port = config.port, host = config.host) => {
       const url = await listen(server, port, host);
+      // Subscriptions made while the Redis connection is still being set up can miss the events of
+      // the first moments (another instance's revocations, seen in multi-instance tests): services
+      // that listen start once it is up, or after a bounded wait when Redis is away.
+      if (events.connected && !(await events.connected(REDIS_CONNECT_WAIT_MS))) {
+        logger.warn("redis not reachable at start; events from other instances arrive once it is");
+      }
       for (const service of backgroundServices) await service.start();
       phase = "ready";
       return url;

@@ -51,6 +51,11 @@ export interface PubSubHandle {
   pubsub: PubSub;
   /** Resolves when Redis answers a PING (readiness); absent without Redis. */
   ping?: () => Promise<void>;
+  /**
+   * Resolves once both Redis connections are up, or after `timeoutMs` (Redis may come later: the
+   * clients reconnect by themselves, and readiness reports it). Absent without Redis.
+   */
+  connected?: (timeoutMs: number) => Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -77,6 +82,19 @@ export function createEventBus(redisUrl: string | undefined, logger: Logger): Pu
         logger.error("redis event delivery failed", { error }),
       ),
     }),
+    connected: (timeoutMs) => {
+      const up = (client: Redis) =>
+        client.status === "ready"
+          ? Promise.resolve()
+          : new Promise<void>((resolve) => client.once("ready", resolve));
+      let timer: NodeJS.Timeout | undefined;
+      return Promise.race([
+        Promise.all([up(publishClient), up(subscribeClient)]).then(() => true),
+        new Promise<boolean>((resolve) => {
+          timer = setTimeout(() => resolve(false), timeoutMs);
+        }),
+      ]).finally(() => clearTimeout(timer));
+    },
     ping: async () => {
       // A client that is reconnecting would queue the PING until Redis is back: not ready now.
       if (publishClient.status !== "ready") throw new Error(`Redis is ${publishClient.status}`);
