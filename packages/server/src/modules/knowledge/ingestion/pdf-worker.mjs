@@ -8,6 +8,14 @@ import { parentPort, workerData } from "node:worker_threads";
  */
 const CLEANUP_EVERY_PAGES = 100;
 
+// pdf.js inflates streams through DecompressionStream when there is one, which in Node is a native
+// zlib handle. This thread is terminated at arbitrary points (document timeout, heap limit, server
+// stop), and a zlib handle caught between its creation and its initialisation aborts the whole
+// process when the thread is torn down ("close before init", seen once in CI). Without these
+// globals pdf.js uses its own JavaScript inflate, which a terminated thread simply drops.
+Reflect.deleteProperty(globalThis, "DecompressionStream");
+Reflect.deleteProperty(globalThis, "CompressionStream");
+
 /** @param {import("./extraction-worker-messages.ts").PdfWorkerMessage} message */
 function send(message) {
   parentPort?.postMessage(message);
