@@ -19,6 +19,7 @@ import { Worker } from "node:worker_threads";
 import { buildApp, createLogger, type DatabaseTarget, loadConfig } from "@voxgate/server";
 import { createSchema, createYoga } from "graphql-yoga";
 import {
+import { GRAPHQL_POST_CLIENT } from "../support/graphql-post-client.ts";
   findPostgresBinaries,
   findRedisServer,
   startPostgres,
@@ -40,27 +41,8 @@ const VIEWER = "{ viewer { email } }";
 const base = loadConfig();
 
 /** The load generator: bounded by time, loopback only, every response checked for its answer. */
-const CLIENT = `
-const { parentPort, workerData } = require("node:worker_threads");
-const http = require("node:http");
-const { url, body, token, seconds, concurrency, expect } = workerData;
-const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
-const target = new URL("/graphql", url);
-const headers = { "content-type": "application/json", "content-length": Buffer.byteLength(body) };
-if (token) headers.authorization = "Bearer " + token;
-const post = () => new Promise((resolve, reject) => {
-  const request = http.request(target, { method: "POST", agent, headers }, (response) => {
-    const chunks = [];
-    response.on("data", (chunk) => chunks.push(chunk));
-    response.on("end", () => {
-      const text = Buffer.concat(chunks).toString();
-      if (response.statusCode !== 200 || !text.includes(expect)) reject(new Error(text.slice(0, 200)));
-      else resolve();
-    });
-  });
-  request.on("error", reject);
-  request.end(body);
-});
+const CLIENT = `${GRAPHQL_POST_CLIENT}
+const { seconds, concurrency } = workerData;
 (async () => {
   const until = Date.now() + seconds * 1000;
   let done = 0;
@@ -76,7 +58,7 @@ function measure(url: string, query: string, expect: string, token?: string, sec
   return new Promise<number>((resolve, reject) => {
     const worker = new Worker(CLIENT, {
       eval: true,
-      workerData: { url, body: JSON.stringify({ query }), token, seconds, concurrency: CONCURRENCY, expect },
+      workerData: { url, body: JSON.stringify({ query }), token, seconds, concurrency: CONCURRENCY, sockets: CONCURRENCY, expect },
     });
     worker.once("message", resolve);
     worker.once("error", reject);

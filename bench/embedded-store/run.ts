@@ -18,6 +18,7 @@ import { monitorEventLoopDelay } from "node:perf_hooks";
 import { Worker } from "node:worker_threads";
 import { buildApp, createLogger, loadConfig } from "@voxgate/server";
 import { pdfFixture } from "../ingest/fixtures.ts";
+import { GRAPHQL_POST_CLIENT } from "../support/graphql-post-client.ts";
 
 const flags = new Map(
   process.argv.slice(2).map((arg) => {
@@ -31,30 +32,8 @@ const IDLE_SECONDS = Number(flags.get("idle-seconds") ?? 10);
 const VIEWER = JSON.stringify({ query: "{ viewer { email } }" });
 
 /** The client: sequential requests, paced, each latency recorded until the parent says stop. */
-const CLIENT = `
-const { parentPort, workerData } = require("node:worker_threads");
-const http = require("node:http");
-const { url, body, token, expect, intervalMs } = workerData;
-const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-const target = new URL("/graphql", url);
-const headers = {
-  "content-type": "application/json",
-  "content-length": Buffer.byteLength(body),
-  authorization: "Bearer " + token,
-};
-const post = () => new Promise((resolve, reject) => {
-  const request = http.request(target, { method: "POST", agent, headers }, (response) => {
-    const chunks = [];
-    response.on("data", (chunk) => chunks.push(chunk));
-    response.on("end", () => {
-      const text = Buffer.concat(chunks).toString();
-      if (response.statusCode !== 200 || !text.includes(expect)) reject(new Error(text.slice(0, 200)));
-      else resolve();
-    });
-  });
-  request.on("error", reject);
-  request.end(body);
-});
+const CLIENT = `${GRAPHQL_POST_CLIENT}
+const { intervalMs } = workerData;
 let stopping = false;
 parentPort.on("message", () => { stopping = true; });
 (async () => {

@@ -1,16 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAssistant } from "../../../test/fixtures/assistants.ts";
+import { CALL_PRICE, type LiveCallsBench, startLiveCallsBench } from "../../../test/fixtures/live-calls.ts";
 import { telephonyFixtures } from "../../../test/fixtures/telephony.ts";
-import { startTestApp, type TestAccount, type TestApp } from "../../../test/support/test-app.ts";
+import type { TestAccount, TestApp } from "../../../test/support/test-app.ts";
 import type { Assistant, Call } from "../../generated/prisma/client.ts";
 import { Prisma } from "../../generated/prisma/client.ts";
 import { SCRIPTED_CALLEE_LINES } from "../telephony/index.ts";
-import { isFinal, toApiStatus } from "./call-status.ts";
+import { toApiStatus } from "./call-status.ts";
 import { FAREWELLS, minutesStarted } from "./calls.service.ts";
 
-const PRICE = "0.10";
-// Call clocks run 20 times faster: one call minute lasts 3 real seconds.
-const SPEED = "20";
+const PRICE = CALL_PRICE;
 
 const TEST_NUMBERS = {
   answered: "+14155550100",
@@ -24,7 +23,10 @@ const TEST_NUMBERS = {
 let t: TestApp;
 let owner: TestAccount;
 let assistant: Assistant;
-const finished: Call[] = [];
+let finished: Call[];
+let finalCall: LiveCallsBench["finalCall"];
+let ledgerOf: LiveCallsBench["ledgerOf"];
+let balanceOf: LiveCallsBench["balanceOf"];
 
 const START_CALL = /* GraphQL */ `
   mutation ($input: StartCallInput!) {
@@ -39,38 +41,10 @@ async function startCall(account: TestAccount, input: Record<string, unknown>) {
   );
 }
 
-/** Waits until the call reached a final status (the test's own timeout bounds the wait). */
-async function finalCall(id: number): Promise<Call> {
-  for (;;) {
-    const call = await t.app.db.prisma.call.findUniqueOrThrow({ where: { id } });
-    if (isFinal(toApiStatus(call.status))) {
-      // The listeners run after the final write: wait for them too.
-      if (finished.some((done) => done.id === id)) return call;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
-const ledgerOf = (callId: number) =>
-  t.app.db.prisma.ledgerEntry.findMany({ where: { callId }, orderBy: { id: "asc" } });
-
-const balanceOf = async (account: TestAccount) =>
-  (await t.app.db.prisma.account.findUniqueOrThrow({ where: { id: account.accountId } })).balance;
-
 beforeAll(async () => {
-  t = await startTestApp({
-    env: {
-      VOXGATE_CALL_CLOCK_SPEED: SPEED,
-      VOXGATE_CALL_PRICE_PER_MINUTE: PRICE,
-      VOXGATE_MAX_CONCURRENT_CALLS: "8",
-    },
-  });
-  t.app.services.calls.onCallFinished(async (call) => {
-    finished.push(call);
-  });
-  owner = await t.createAccount({ balance: "100" });
-  const number = await telephonyFixtures(t).addNumber(owner);
-  assistant = await createAssistant(t, owner, { phoneNumberId: number.id });
+  ({ t, owner, assistant, finished, finalCall, ledgerOf, balanceOf } = await startLiveCallsBench({
+    maxConcurrentCalls: 8,
+  }));
 });
 
 afterAll(async () => {

@@ -1,17 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAssistant } from "../../../test/fixtures/assistants.ts";
+import { CALL_PRICE, type LiveCallsBench, startLiveCallsBench } from "../../../test/fixtures/live-calls.ts";
 import { telephonyFixtures, uniqueUsNumber } from "../../../test/fixtures/telephony.ts";
 import { subscribeWs } from "../../../test/support/subscriptions.ts";
-import { startTestApp, type TestAccount, type TestApp } from "../../../test/support/test-app.ts";
+import type { TestAccount, TestApp } from "../../../test/support/test-app.ts";
 import type { Assistant, Call, PhoneNumber } from "../../generated/prisma/client.ts";
 import { Prisma } from "../../generated/prisma/client.ts";
 import { SCRIPTED_CALLER_LINES } from "../telephony/index.ts";
-import { isFinal, toApiStatus } from "./call-status.ts";
+import { toApiStatus } from "./call-status.ts";
 import { minutesStarted } from "./calls.service.ts";
 
-const PRICE = "0.10";
-// Call clocks run 20 times faster: one call minute lasts 3 real seconds.
-const SPEED = "20";
+const PRICE = CALL_PRICE;
 // The documented test number of a caller who stays on the line until Voxgate hangs up.
 const STAYS_ON = "+14155550105";
 
@@ -19,7 +18,10 @@ let t: TestApp;
 let owner: TestAccount;
 let number: PhoneNumber;
 let assistant: Assistant;
-const finished: Call[] = [];
+let finished: Call[];
+let finalCall: LiveCallsBench["finalCall"];
+let balanceOf: LiveCallsBench["balanceOf"];
+let ledgerEntries: LiveCallsBench["ledgerOf"];
 
 const SIMULATE = /* GraphQL */ `
   mutation ($input: SimulateInboundCallInput!) {
@@ -51,39 +53,20 @@ const STATUS_CHANGES = /* GraphQL */ `
 
 type StatusChange = { callStatusChanged: { callId: number; status: string; previousStatus: string | null } };
 
-/** Waits until the call reached a final status and its listeners ran (the test's timeout bounds it). */
-async function finalCall(id: number): Promise<Call> {
-  for (;;) {
-    const call = await t.app.db.prisma.call.findUniqueOrThrow({ where: { id } });
-    if (isFinal(toApiStatus(call.status)) && finished.some((done) => done.id === id)) return call;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 const ledgerOf = async (callId: number) =>
-  (await t.app.db.prisma.ledgerEntry.findMany({ where: { callId }, orderBy: { id: "asc" } })).map((entry) => [
-    entry.kind,
-    entry.callMinute,
-    entry.amount.toFixed(2),
-  ]);
-
-const balanceOf = async (account: TestAccount) =>
-  (await t.app.db.prisma.account.findUniqueOrThrow({ where: { id: account.accountId } })).balance;
+  (await ledgerEntries(callId)).map((entry) => [entry.kind, entry.callMinute, entry.amount.toFixed(2)]);
 
 beforeAll(async () => {
-  t = await startTestApp({
-    env: {
-      VOXGATE_CALL_CLOCK_SPEED: SPEED,
-      VOXGATE_CALL_PRICE_PER_MINUTE: PRICE,
-      VOXGATE_MAX_CONCURRENT_CALLS: "4",
-    },
-  });
-  t.app.services.calls.onCallFinished(async (call) => {
-    finished.push(call);
-  });
-  owner = await t.createAccount({ balance: "100" });
-  number = await telephonyFixtures(t).addNumber(owner);
-  assistant = await createAssistant(t, owner, { name: "Front desk", phoneNumberId: number.id });
+  ({
+    t,
+    owner,
+    number,
+    assistant,
+    finished,
+    finalCall,
+    balanceOf,
+    ledgerOf: ledgerEntries,
+  } = await startLiveCallsBench({ maxConcurrentCalls: 4, assistantName: "Front desk" }));
 });
 
 afterAll(async () => {

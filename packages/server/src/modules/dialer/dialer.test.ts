@@ -141,11 +141,6 @@ async function campaignWith(
   return { campaign, leads: created, numbers, assistant };
 }
 
-/**
- * The most calls that ran at once, from when each call was recorded (database time) to when it
- * ended. The dialer places a call only after the call whose slot it takes was written as ended, so
- * an end and a start never overlap.
- */
 function mostAtOnce(calls: { createdAt: Date; endedAt: Date | null }[]): number {
   const moments = calls.flatMap((call) => [
     { at: call.createdAt.getTime(), change: 1 },
@@ -381,6 +376,24 @@ describe("the campaign dialer on the simulated carrier", { timeout: 120_000 }, (
 describe("the dialer across restarts and instances", { timeout: 120_000 }, () => {
   const cleanups: (() => Promise<void> | void)[] = [];
 
+  /** An app whose calls run at twice real speed (they ring long enough to act on them), and an account. */
+  async function slowCallsApp() {
+    const clock = new ManualClock(MONDAY_MORNING);
+    const t = await startTestApp({
+      clock,
+      env: { VOXGATE_CALL_CLOCK_SPEED: "2", VOXGATE_DIALER_SWEEP_MS: "20" },
+    });
+    cleanups.push(() => t.close());
+    const owner = await t.createAccount({ balance: "50" });
+    return { clock, t, owner };
+  }
+
+  /**
+   * The most calls that ran at once, from when each call was recorded (database time) to when it
+   * ended. The dialer places a call only after the call whose slot it takes was written as ended, so
+   * an end and a start never overlap.
+   */
+
   /** A database that outlives an app: a PGlite directory on disk, or a fresh PostgreSQL database. */
   async function durableDatabase(): Promise<{ target: DatabaseTarget }> {
     if (testDatabaseKind() === "postgres") {
@@ -442,14 +455,8 @@ describe("the dialer across restarts and instances", { timeout: 120_000 }, () =>
   });
 
   it("repairs leads picked by a process that died before or after placing their call", async () => {
-    const clock = new ManualClock(MONDAY_MORNING);
-    // Calls at twice real speed: the placed call is still ringing when the repair runs.
-    const t = await startTestApp({
-      clock,
-      env: { VOXGATE_CALL_CLOCK_SPEED: "2", VOXGATE_DIALER_SWEEP_MS: "20" },
-    });
-    cleanups.push(() => t.close());
-    const owner = await t.createAccount({ balance: "50" });
+    // The placed call is still ringing when the repair runs.
+    const { clock, t, owner } = await slowCallsApp();
     // Paused: only the repair moves these leads, the dialer does not pick them again.
     const { campaign, leads, assistant, numbers } = await campaignWith(t, owner, { status: "paused" }, [
       { phoneNumber: uniqueUsNumber() },
@@ -488,14 +495,8 @@ describe("the dialer across restarts and instances", { timeout: 120_000 }, () =>
   });
 
   it("leaves a lead blacklisted during its call blacklisted when the call ends", async () => {
-    const clock = new ManualClock(MONDAY_MORNING);
-    // Calls at twice real speed: there is time to blacklist the lead while it rings.
-    const t = await startTestApp({
-      clock,
-      env: { VOXGATE_CALL_CLOCK_SPEED: "2", VOXGATE_DIALER_SWEEP_MS: "20" },
-    });
-    cleanups.push(() => t.close());
-    const owner = await t.createAccount({ balance: "50" });
+    // There is time to blacklist the lead while it rings.
+    const { t, owner } = await slowCallsApp();
     const { campaign, leads } = await campaignWith(t, owner, { status: "active" }, [
       { phoneNumber: NO_ANSWER },
     ]);

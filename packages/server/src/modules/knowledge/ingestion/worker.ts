@@ -63,6 +63,16 @@ export interface IngestionReporter {
   silentSince(before: Date): Promise<{ id: number; attempts: number }[]>;
 }
 
+/** What reading a document's source needs to know of it. */
+interface SourceDocument {
+  id: number;
+  type: string;
+  url: string | null;
+  links: Prisma.JsonValue;
+  relativeLinksLimit: number | null;
+  sizeBytes: number | null;
+}
+
 /**
  * The background processing of documents: read the source, extract text, cut passages, embed them
  * and store them for vector and full-text search. Runs from the job queue, never in a request; a
@@ -249,14 +259,7 @@ export class IngestionWorker implements Lifecycle {
    * document enters the "chunking" stage (what is left is cutting, embedding and storing).
    */
   private async *readSource(
-    document: {
-      id: number;
-      type: string;
-      url: string | null;
-      links: Prisma.JsonValue;
-      relativeLinksLimit: number | null;
-      sizeBytes: number | null;
-    },
+    document: SourceDocument,
     signal: AbortSignal,
   ): AsyncGenerator<Section> {
     // One section is read ahead, so the stage changes as soon as the last one is read, not after it is
@@ -282,14 +285,7 @@ export class IngestionWorker implements Lifecycle {
   }
 
   private async *extractSource(
-    document: {
-      id: number;
-      type: string;
-      url: string | null;
-      links: Prisma.JsonValue;
-      relativeLinksLimit: number | null;
-      sizeBytes: number | null;
-    },
+    document: SourceDocument,
     signal: AbortSignal,
   ): AsyncGenerator<Section> {
     let lastReport = 0;
