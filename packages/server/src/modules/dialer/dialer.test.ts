@@ -14,6 +14,7 @@ import {
   testDatabaseKind,
 } from "../../../test/support/test-app.ts";
 import { type DatabaseTarget, openDatabase } from "../../db/client.ts";
+import { discardEvents } from "../../events.ts";
 import { LeadProgress } from "../leads/lead-progress.ts";
 
 /** The simulated carrier's documented test numbers (docs/calls.md); any other number is answered. */
@@ -458,7 +459,7 @@ describe("the dialer across restarts and instances", { timeout: 120_000 }, () =>
     const prisma = t.app.db.prisma;
     // What a dial job does first: pick the leads (then the process dies).
     const { config, db, pubsub, logger } = t.app;
-    const progress = new LeadProgress({ config, db, pubsub, logger });
+    const progress = new LeadProgress({ config, db, pubsub, logger }, discardEvents);
     const claimed = await prisma.$transaction((tx) => progress.claimDue(tx, campaign.id, 2, clock.now()));
     expect(claimed.map((lead) => lead.id)).toEqual(leads.map((lead) => lead.id));
     // The second lead's call was placed before the process died; the first one's was not.
