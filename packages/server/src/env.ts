@@ -105,7 +105,9 @@ const EnvSchema = z
       .default(5_000),
     VOXGATE_WEBHOOK_TIMEOUT_MS: positiveInt.max(60_000, "must be at most 60000").default(10_000),
     VOXGATE_WEBHOOK_RETRY_BASE_MS: positiveInt.max(3_600_000, "must be at most 3600000").default(10_000),
-    VOXGATE_WEBHOOK_RETRY_MAX_DELAY_MS: positiveInt.max(86_400_000, "must be at most 86400000").default(14_400_000),
+    VOXGATE_WEBHOOK_RETRY_MAX_DELAY_MS: positiveInt
+      .max(86_400_000, "must be at most 86400000")
+      .default(14_400_000),
     VOXGATE_WEBHOOK_MAX_ATTEMPTS: positiveInt.max(50, "must be at most 50").default(17),
     VOXGATE_WEBHOOK_CONCURRENCY: positiveInt.max(256, "must be at most 256").default(16),
     VOXGATE_WEBHOOK_ACCOUNT_CONCURRENCY: positiveInt.max(64, "must be at most 64").default(4),

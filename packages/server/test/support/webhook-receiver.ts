@@ -28,7 +28,8 @@ export interface WebhookReceiver {
 /** A local endpoint standing in for a customer's webhook receiver. */
 export async function startWebhookReceiver(): Promise<WebhookReceiver> {
   const received: ReceivedWebhook[] = [];
-  const waiters: { match: (request: ReceivedWebhook) => boolean; resolve: (r: ReceivedWebhook) => void }[] = [];
+  const waiters: { match: (request: ReceivedWebhook) => boolean; resolve: (r: ReceivedWebhook) => void }[] =
+    [];
   let answer: (request: ReceivedWebhook, attempt: number) => ReceiverAnswer = () => ({
     status: 200,
     body: '{"ok":true}',

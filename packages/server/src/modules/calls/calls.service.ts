@@ -398,17 +398,16 @@ export class CallsService implements CallDesk {
       orderBy: { id: "asc" },
     });
     const { maxConcurrentCalls, pricePerMinute } = this.deps.config.telephony;
-    const variables =
-      assistant?.inboundWebhookUrl
-        ? await this.hooks.inboundVariables({
-            accountId,
-            assistantId: assistant.id,
-            url: assistant.inboundWebhookUrl,
-            from: request.from,
-            to: number.phoneNumber,
-            phoneNumberId: number.id,
-          })
-        : null;
+    const variables = assistant?.inboundWebhookUrl
+      ? await this.hooks.inboundVariables({
+          accountId,
+          assistantId: assistant.id,
+          url: assistant.inboundWebhookUrl,
+          from: request.from,
+          to: number.phoneNumber,
+          phoneNumberId: number.id,
+        })
+      : null;
     const record = {
       accountId,
       variables: (variables ?? {}) as Prisma.InputJsonObject,
@@ -660,7 +659,12 @@ export class CallsService implements CallDesk {
         outcome.status === "pending"
           ? { evaluationStatus: "pending", evaluationError: "" }
           : outcome.status === "done"
-            ? { evaluationStatus: "done", evaluation: outcome.evaluation, evaluationError: "", evaluatedAt: new Date() }
+            ? {
+                evaluationStatus: "done",
+                evaluation: outcome.evaluation,
+                evaluationError: "",
+                evaluatedAt: new Date(),
+              }
             : { evaluationStatus: "failed", evaluationError: outcome.error, evaluatedAt: new Date() },
     });
     if (outcome.status === "pending") return;

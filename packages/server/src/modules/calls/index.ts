@@ -5,7 +5,7 @@ export {
   type CallFinishedListener,
   CallsService,
   type EvaluationOutcome,
-  type InboundVariablesSource,
   FAREWELLS,
+  type InboundVariablesSource,
   type OutboundCallRequest,
 } from "./calls.service.ts";

@@ -9,9 +9,17 @@ export interface PostCallField {
 
 /** What is asked for when the assistant's schema is empty: the spec's sample keys. */
 export const DEFAULT_FIELDS: readonly PostCallField[] = [
-  { name: "sentiment", type: "string", description: "The customer's overall sentiment: positive, neutral or negative." },
+  {
+    name: "sentiment",
+    type: "string",
+    description: "The customer's overall sentiment: positive, neutral or negative.",
+  },
   { name: "outcome", type: "string", description: "What the conversation achieved, in a few words." },
-  { name: "score", type: "number", description: "How well the conversation went for the business, from 0 to 10." },
+  {
+    name: "score",
+    type: "number",
+    description: "How well the conversation went for the business, from 0 to 10.",
+  },
 ];
 
 const JSON_TYPES = { string: "string", bool: "boolean", number: "number", integer: "integer" } as const;

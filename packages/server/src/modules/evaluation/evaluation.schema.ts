@@ -9,7 +9,8 @@ const ConversationEvaluation = builder
       conversationId: t.exposeString("conversationId"),
       evaluation: t.field({
         type: "JSON",
-        description: "The assistant's post_call_schema fields (sentiment, outcome and score when it is empty).",
+        description:
+          "The assistant's post_call_schema fields (sentiment, outcome and score when it is empty).",
         resolve: (result) => result.evaluation,
       }),
       evaluatedAt: t.expose("evaluatedAt", { type: "DateTime" }),
@@ -33,12 +34,15 @@ builder.objectField(CallRef, "evaluationStatus", (t) =>
   }),
 );
 builder.objectField(CallRef, "evaluationError", (t) => t.exposeString("evaluationError"));
-builder.objectField(CallRef, "evaluatedAt", (t) => t.expose("evaluatedAt", { type: "DateTime", nullable: true }));
+builder.objectField(CallRef, "evaluatedAt", (t) =>
+  t.expose("evaluatedAt", { type: "DateTime", nullable: true }),
+);
 
 builder.subscriptionField("callEvaluated", (t) =>
   t.withAuth({ authenticated: true }).field({
     type: CallRef,
-    description: "The account's calls (or one call) as their post-call evaluation is stored or fails for good.",
+    description:
+      "The account's calls (or one call) as their post-call evaluation is stored or fails for good.",
     args: { callId: t.arg.int() },
     subscribe: async (_root, args, context) => {
       const accountId = context.viewer.accountId;

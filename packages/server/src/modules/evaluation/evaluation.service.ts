@@ -36,7 +36,11 @@ export class EvaluationService {
     const { apiKey, baseUrl } = deps.config.openai;
     this.client =
       apiKey || baseUrl
-        ? new (openai().OpenAI)({ apiKey: apiKey ?? "unused", ...(baseUrl ? { baseURL: baseUrl } : {}), maxRetries: 0 })
+        ? new (openai().OpenAI)({
+            apiKey: apiKey ?? "unused",
+            ...(baseUrl ? { baseURL: baseUrl } : {}),
+            maxRetries: 0,
+          })
         : null;
     collaborators.jobs.define(TASK, {
       run: (payload, { signal }) => this.runJob(Number(payload.callId), Number(payload.attempt ?? 1), signal),
@@ -53,7 +57,11 @@ export class EvaluationService {
     });
     if (!assistant?.postCallEvaluation) return;
     await this.collaborators.calls.recordEvaluation(call.id, { status: "pending" });
-    await this.collaborators.jobs.enqueue(TASK, { callId: call.id, attempt: 1 }, { key: `evaluation:${call.id}` });
+    await this.collaborators.jobs.enqueue(
+      TASK,
+      { callId: call.id, attempt: 1 },
+      { key: `evaluation:${call.id}` },
+    );
   }
 
   /** One try; a failure schedules the next (its own backoff) or, after the last, is recorded. */
@@ -62,10 +70,14 @@ export class EvaluationService {
       where: { id: callId },
       include: { assistant: { select: { postCallSchema: true } } },
     });
-    if (!call || call.evaluationStatus !== "pending") return;
+    if (call?.evaluationStatus !== "pending") return;
     const { maxAttempts, retryBaseMs } = this.deps.config.evaluation;
     try {
-      const evaluation = await this.evaluate(fieldsOf(call.assistant?.postCallSchema), call.transcript, signal);
+      const evaluation = await this.evaluate(
+        fieldsOf(call.assistant?.postCallSchema),
+        call.transcript,
+        signal,
+      );
       await this.collaborators.calls.recordEvaluation(callId, { status: "done", evaluation });
     } catch (error) {
       if (signal.aborted) throw error;
@@ -73,7 +85,11 @@ export class EvaluationService {
       if (this.client && attempt < maxAttempts) {
         this.deps.logger.warn("call evaluation failed, retrying", { callId, attempt, error: reason });
         const runAt = new Date(Date.now() + retryBaseMs * 2 ** (attempt - 1));
-        await this.collaborators.jobs.enqueue(TASK, { callId, attempt: attempt + 1 }, { key: `evaluation:${callId}`, runAt });
+        await this.collaborators.jobs.enqueue(
+          TASK,
+          { callId, attempt: attempt + 1 },
+          { key: `evaluation:${callId}`, runAt },
+        );
         return;
       }
       this.deps.logger.error("call evaluation failed for good", { callId, attempt, error: reason });
@@ -96,7 +112,8 @@ export class EvaluationService {
       orderBy: { id: "desc" },
       take: EVALUATION_MAX_MESSAGES,
     });
-    if (messages.length === 0) throw ValidationError.single("id", "The conversation has no messages to evaluate.");
+    if (messages.length === 0)
+      throw ValidationError.single("id", "The conversation has no messages to evaluate.");
     const transcript = messages
       .reverse()
       .map((message) => `${message.role === "user" ? "Customer" : "Assistant"}: ${message.content}`)

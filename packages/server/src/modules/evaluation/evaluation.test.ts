@@ -51,7 +51,9 @@ describe("post-call evaluation", () => {
       if (value?.callId === call.id) break;
     }
     await settled.return?.();
-    const read = await t.gql<{ call: { evaluation: unknown; evaluationStatus: string; evaluationError: string } }>(
+    const read = await t.gql<{
+      call: { evaluation: unknown; evaluationStatus: string; evaluationError: string };
+    }>(
       "query ($id: Int!) { call(id: $id) { evaluation evaluationStatus evaluationError } }",
       { id: call.id },
       { token: owner.apiKey },
@@ -75,7 +77,11 @@ describe("post-call evaluation", () => {
         strict: true,
         schema: {
           type: "object",
-          properties: { interested: { type: "boolean" }, next_step: { type: "string" }, seats: { type: "integer" } },
+          properties: {
+            interested: { type: "boolean" },
+            next_step: { type: "string" },
+            seats: { type: "integer" },
+          },
           required: ["interested", "next_step", "seats"],
           additionalProperties: false,
         },
@@ -83,8 +89,14 @@ describe("post-call evaluation", () => {
     });
     expect(request!.messages.at(-1)?.content).toContain("12 seats");
     // REST shows it in the spec's `evaluation` field.
-    const rest = await t.rest<{ data: { evaluation: unknown }[] }>("GET", "/api/user/calls", { token: owner.apiKey });
-    expect(rest.body.data[0]?.evaluation).toEqual({ interested: true, next_step: "Demo on Tuesday", seats: 12 });
+    const rest = await t.rest<{ data: { evaluation: unknown }[] }>("GET", "/api/user/calls", {
+      token: owner.apiKey,
+    });
+    expect(rest.body.data[0]?.evaluation).toEqual({
+      interested: true,
+      next_step: "Demo on Tuesday",
+      seats: 12,
+    });
   });
 
   it("retries a model that answers invalid JSON, then records the failure", async () => {
@@ -114,13 +126,18 @@ describe("post-call evaluation", () => {
   it("evaluates a chat conversation on demand with the spec's sample keys when the schema is empty", async () => {
     model.reset();
     const plain = await t.app.services.assistants.create(owner, { name: "Chat" });
-    const conversation = await t.app.services.conversations.startTest(owner.accountId, { assistantId: plain.id });
+    const conversation = await t.app.services.conversations.startTest(owner.accountId, {
+      assistantId: plain.id,
+    });
     await t.app.services.conversations.sendTestMessage(owner.accountId, {
       conversationId: conversation.id,
       message: "I love it",
     });
-    model.enqueue({ content: JSON.stringify({ sentiment: "positive", outcome: "Happy customer", score: 9 }) });
-    const MUTATION = "mutation ($id: String!) { evaluateConversation(id: $id) { conversationId evaluation } }";
+    model.enqueue({
+      content: JSON.stringify({ sentiment: "positive", outcome: "Happy customer", score: 9 }),
+    });
+    const MUTATION =
+      "mutation ($id: String!) { evaluateConversation(id: $id) { conversationId evaluation } }";
     const result = await t.gql<{ evaluateConversation: { evaluation: unknown } }>(
       MUTATION,
       { id: conversation.id },

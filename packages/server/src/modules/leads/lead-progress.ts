@@ -1,6 +1,6 @@
 import type { ServiceDeps } from "../../deps.ts";
-import type { EventSink } from "../../events.ts";
 import { InvalidLeadTransitionError, NotFoundError } from "../../errors.ts";
+import type { EventSink } from "../../events.ts";
 import type { Lead, LeadStatus, Prisma } from "../../generated/prisma/client.ts";
 import { afterAttempt, LEAD_TRANSITIONS, leadStatusesBefore } from "./lead-status.ts";
 

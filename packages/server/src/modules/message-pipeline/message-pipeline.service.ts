@@ -1,6 +1,6 @@
 import type { ServiceDeps } from "../../deps.ts";
-import type { EventSink } from "../../events.ts";
 import { AppError, ConversationNotFoundError } from "../../errors.ts";
+import type { EventSink } from "../../events.ts";
 import { type Conversation, type Message, Prisma } from "../../generated/prisma/client.ts";
 import { type ReplySettings, type ReplySettingsCache, replySettingsColumns } from "../assistants/index.ts";
 import type { BillingService, Reservation } from "../billing/index.ts";

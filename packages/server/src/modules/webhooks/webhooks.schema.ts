@@ -5,11 +5,18 @@ const WebhookAttemptRef = builder.prismaObject("WebhookAttempt", {
   description: "One HTTP attempt to deliver a webhook event.",
   fields: (t) => ({
     id: t.exposeInt("id"),
-    attempt: t.exposeInt("attempt", { description: "1 for the first attempt (counted again from 1 after a redelivery)." }),
+    attempt: t.exposeInt("attempt", {
+      description: "1 for the first attempt (counted again from 1 after a redelivery).",
+    }),
     statusCode: t.exposeInt("statusCode", { nullable: true, description: "Null when no response came." }),
-    error: t.exposeString("error", { nullable: true, description: "Why no usable response came (timeout, network, refused address)." }),
+    error: t.exposeString("error", {
+      nullable: true,
+      description: "Why no usable response came (timeout, network, refused address).",
+    }),
     latencyMs: t.exposeInt("latencyMs"),
-    responseBody: t.exposeString("responseBody", { description: "The first 2,000 characters of the response." }),
+    responseBody: t.exposeString("responseBody", {
+      description: "The first 2,000 characters of the response.",
+    }),
     createdAt: t.expose("createdAt", { type: "DateTime" }),
   }),
 });
@@ -19,12 +26,16 @@ const WebhookDeliveryRef = builder.prismaObject("WebhookEvent", {
   description: "One event for one endpoint and where its delivery stands (docs/webhooks.md).",
   fields: (t) => ({
     id: t.exposeInt("id"),
-    webhookId: t.exposeString("messageId", { description: "The webhook-id header: the same on every attempt." }),
+    webhookId: t.exposeString("messageId", {
+      description: "The webhook-id header: the same on every attempt.",
+    }),
     type: t.exposeString("type"),
     url: t.exposeString("url"),
     assistantId: t.exposeInt("assistantId", { nullable: true }),
     callId: t.exposeInt("callId", { nullable: true }),
-    status: t.exposeString("status", { description: "pending (not yet delivered, maybe retrying), delivered or failed." }),
+    status: t.exposeString("status", {
+      description: "pending (not yet delivered, maybe retrying), delivered or failed.",
+    }),
     attempts: t.exposeInt("attempts"),
     nextAttemptAt: t.field({
       type: "DateTime",
@@ -89,7 +100,8 @@ builder.mutationField("redeliverWebhook", (t) =>
 builder.mutationField("sendTestWebhook", (t) =>
   t.withAuth({ authenticated: true }).field({
     type: WebhookDeliveryRef,
-    description: "Queues a signed webhook.test event to `url`, or to the assistant's webhook URL; follow it in the log.",
+    description:
+      "Queues a signed webhook.test event to `url`, or to the assistant's webhook URL; follow it in the log.",
     args: { url: t.arg.string(), assistantId: t.arg.int() },
     resolve: (_root, args, context) => context.services.webhooks.sendTest(context.viewer.accountId, args),
   }),
@@ -102,7 +114,11 @@ const WebhookSecretInfo = builder
     fields: (t) => ({
       id: t.exposeInt("id"),
       createdAt: t.expose("createdAt", { type: "DateTime" }),
-      expiresAt: t.expose("expiresAt", { type: "DateTime", nullable: true, description: "Null for the current secret; set on one a rotation retired." }),
+      expiresAt: t.expose("expiresAt", {
+        type: "DateTime",
+        nullable: true,
+        description: "Null for the current secret; set on one a rotation retired.",
+      }),
     }),
   });
 

@@ -53,7 +53,11 @@ const settingsColumns = {
 
 const DeliveryFilter = z.object({
   type: z.string().max(64).nullish(),
-  status: z.enum(["pending", "delivered", "failed"], { error: "The status field must be pending, delivered or failed." }).nullish(),
+  status: z
+    .enum(["pending", "delivered", "failed"], {
+      error: "The status field must be pending, delivered or failed.",
+    })
+    .nullish(),
   callId: z.number().int().nullish(),
 });
 
@@ -61,7 +65,10 @@ const TestInput = z.object({
   url: z
     .string({ error: "The url field must be a string." })
     .max(2048, "The url field must not be greater than 2048 characters.")
-    .refine((value) => /^https?:\/\//.test(value) && URL.canParse(value), "The url field must be an http or https URL.")
+    .refine(
+      (value) => /^https?:\/\//.test(value) && URL.canParse(value),
+      "The url field must be an http or https URL.",
+    )
     .nullish(),
   assistantId: z.number({ error: "The assistant id field must be an integer." }).int().nullish(),
 });
@@ -93,7 +100,8 @@ export class WebhooksService implements EventSink, Lifecycle {
     private readonly collaborators: { jobs: JobQueue; calls: () => CallWebhookResponses },
   ) {
     collaborators.jobs.define(STREAM_TASK, {
-      run: (payload, { signal }) => this.runStream(Number(payload.accountId), String(payload.streamKey), signal),
+      run: (payload, { signal }) =>
+        this.runStream(Number(payload.accountId), String(payload.streamKey), signal),
       maxAttempts: 5,
     });
   }
@@ -363,7 +371,8 @@ export class WebhooksService implements EventSink, Lifecycle {
       }
       if (!(failure instanceof OutboundRequestError)) throw failure;
       error = failure.message;
-      retryable = failure.reason === "timeout" || failure.reason === "network" || failure.reason === "too_large";
+      retryable =
+        failure.reason === "timeout" || failure.reason === "network" || failure.reason === "too_large";
     }
     const latencyMs = Math.round(performance.now() - started);
     const now = new Date();
@@ -473,7 +482,11 @@ export class WebhooksService implements EventSink, Lifecycle {
       });
       await tx.webhookSecret.deleteMany({ where: { accountId, expiresAt: { lte: now } } });
       const created = await tx.webhookSecret.create({ data: { accountId, secret: newSecret() } });
-      return { secret: created.secret, createdAt: created.createdAt, previousExpiresAt: overlap > 0 ? retiresAt : null };
+      return {
+        secret: created.secret,
+        createdAt: created.createdAt,
+        previousExpiresAt: overlap > 0 ? retiresAt : null,
+      };
     });
   }
 
@@ -488,7 +501,11 @@ export class WebhooksService implements EventSink, Lifecycle {
 
   // ------------------------------------------------------------ the delivery log
 
-  deliveries(accountId: number, page: PageRequest, filter: { type?: unknown; status?: unknown; callId?: unknown } = {}) {
+  deliveries(
+    accountId: number,
+    page: PageRequest,
+    filter: { type?: unknown; status?: unknown; callId?: unknown } = {},
+  ) {
     const input = parseInput(DeliveryFilter, filter);
     const where: Prisma.WebhookEventWhereInput = {
       accountId,
@@ -539,9 +556,12 @@ export class WebhooksService implements EventSink, Lifecycle {
       if (!assistant) throw ValidationError.single("assistantId", "The selected assistant id is invalid.");
       url = assistant.webhookUrl;
     }
-    if (!url) throw ValidationError.single("url", "The url field is required when the assistant has no webhook url.");
+    if (!url)
+      throw ValidationError.single("url", "The url field is required when the assistant has no webhook url.");
     const messageId = newMessageId();
-    const data = { message: "A test event from Voxgate: your endpoint is reachable and can verify signatures." };
+    const data = {
+      message: "A test event from Voxgate: your endpoint is reachable and can verify signatures.",
+    };
     const row = await this.deps.db.prisma.webhookEvent.create({
       data: {
         messageId,
@@ -586,7 +606,7 @@ export class WebhooksService implements EventSink, Lifecycle {
       });
       if (response.status < 200 || response.status >= 300) throw new Error(`HTTP ${response.status}`);
       const parsed = InboundAnswer.safeParse(JSON.parse(response.body.toString("utf8")));
-      if (!parsed.success) throw new Error("the answer is not {\"variables\": {...}} within the size limit");
+      if (!parsed.success) throw new Error('the answer is not {"variables": {...}} within the size limit');
       return parsed.data.variables;
     } catch (error) {
       this.deps.logger.warn("inbound webhook failed; the call uses the assistant's defaults", {

@@ -3,7 +3,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
-import type { DatabaseTarget } from "../../db/client.ts";
 import {
   freshDatabase,
   startTestApp,
@@ -12,6 +11,7 @@ import {
   testDatabaseKind,
 } from "../../../test/support/test-app.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "../../../test/support/webhook-receiver.ts";
+import type { DatabaseTarget } from "../../db/client.ts";
 
 /** Local receivers are allowed through the SSRF guard; retries come after milliseconds, not minutes. */
 const ENV = {
@@ -45,7 +45,11 @@ describe("webhooks", () => {
   beforeAll(async () => {
     [t, receiver] = await Promise.all([startTestApp({ env: ENV }), startWebhookReceiver()]);
     owner = await t.createAccount();
-    const rotated = await t.gql<{ rotateWebhookSecret: { secret: string } }>(ROTATE, { overlap: 0 }, { token: owner.apiKey });
+    const rotated = await t.gql<{ rotateWebhookSecret: { secret: string } }>(
+      ROTATE,
+      { overlap: 0 },
+      { token: owner.apiKey },
+    );
     secret = rotated.data!.rotateWebhookSecret.secret;
   });
   afterAll(async () => {
@@ -54,7 +58,11 @@ describe("webhooks", () => {
   });
 
   async function deliveries(filter: Record<string, unknown>, token = owner.apiKey) {
-    const response = await t.gql<{ webhookDeliveries: { items: Delivery[] } }>(DELIVERIES, { filter }, { token });
+    const response = await t.gql<{ webhookDeliveries: { items: Delivery[] } }>(
+      DELIVERIES,
+      { filter },
+      { token },
+    );
     return response.data!.webhookDeliveries.items;
   }
 
@@ -87,10 +95,21 @@ describe("webhooks", () => {
     expect(new Set(mine.slice(0, 3).map((request) => request.id)).size).toBe(1);
     // An independent implementation of the specification verifies every request.
     const verifier = new Webhook(secret);
-    for (const request of mine) expect(verifier.verify(request.body, headersOf(request.headers))).toEqual(request.json);
-    expect(() => new Webhook(`whsec_${Buffer.alloc(32, 7).toString("base64")}`).verify(mine[0]!.body, headersOf(mine[0]!.headers))).toThrow();
+    for (const request of mine)
+      expect(verifier.verify(request.body, headersOf(request.headers))).toEqual(request.json);
+    expect(() =>
+      new Webhook(`whsec_${Buffer.alloc(32, 7).toString("base64")}`).verify(
+        mine[0]!.body,
+        headersOf(mine[0]!.headers),
+      ),
+    ).toThrow();
     const ended = mine[3]!.json.data;
-    expect(ended).toMatchObject({ id: call.id, status: "completed", assistant_id: assistant.id, recording_url: null });
+    expect(ended).toMatchObject({
+      id: call.id,
+      status: "completed",
+      assistant_id: assistant.id,
+      recording_url: null,
+    });
 
     await vi.waitFor(async () => {
       const log = await deliveries({ callId: call.id });
@@ -130,15 +149,25 @@ describe("webhooks", () => {
       const [failed] = (await deliveries({ type: "webhook.test" })).filter((delivery) => delivery.id === id);
       expect(failed).toMatchObject({ status: "failed", attempts: 1 });
     });
-    const again = await t.gql("mutation ($id: Int!) { redeliverWebhook(id: $id) { status } }", { id }, { token: owner.apiKey });
+    const again = await t.gql(
+      "mutation ($id: Int!) { redeliverWebhook(id: $id) { status } }",
+      { id },
+      { token: owner.apiKey },
+    );
     expect(again.errors).toBeUndefined();
     await vi.waitFor(async () => {
-      const [delivered] = (await deliveries({ type: "webhook.test" })).filter((delivery) => delivery.id === id);
+      const [delivered] = (await deliveries({ type: "webhook.test" })).filter(
+        (delivery) => delivery.id === id,
+      );
       expect(delivered).toMatchObject({ status: "delivered" });
     });
     expect(receiver.received.filter((request) => request.id === webhookId)).toHaveLength(2);
     const stranger = await t.createAccount();
-    const foreign = await t.gql("mutation ($id: Int!) { redeliverWebhook(id: $id) { status } }", { id }, { token: stranger.apiKey });
+    const foreign = await t.gql(
+      "mutation ($id: Int!) { redeliverWebhook(id: $id) { status } }",
+      { id },
+      { token: stranger.apiKey },
+    );
     expect(foreign.errors?.[0]?.extensions?.code).toBe("NOT_FOUND");
   });
 
@@ -173,7 +202,8 @@ describe("webhooks", () => {
       { token: owner.apiKey },
     );
     const request = await receiver.waitFor((r) => r.id === sent.data!.sendTestWebhook.webhookId);
-    for (const key of [secret, next]) expect(new Webhook(key).verify(request.body, headersOf(request.headers))).toEqual(request.json);
+    for (const key of [secret, next])
+      expect(new Webhook(key).verify(request.body, headersOf(request.headers))).toEqual(request.json);
     secret = next;
   });
 });
@@ -199,7 +229,9 @@ describe("webhook delivery across restarts and instances", () => {
       await first.close();
       const second = await startTestApp({ env: ENV, database: target });
       try {
-        const secondAttempt = receiver.waitFor((request) => request.id === id && receiver.received.filter((r) => r.id === id).length === 2);
+        const secondAttempt = receiver.waitFor(
+          (request) => request.id === id && receiver.received.filter((r) => r.id === id).length === 2,
+        );
         await secondAttempt;
         expect(receiver.received.filter((request) => request.id === id)).toHaveLength(2);
       } finally {
@@ -216,7 +248,10 @@ describe("webhook delivery across restarts and instances", () => {
     async () => {
       const receiver = await startWebhookReceiver();
       const { next: target, cleanup } = await durableDatabase();
-      const [a, b] = [await startTestApp({ env: ENV, database: target }), await startTestApp({ env: ENV, database: target })];
+      const [a, b] = [
+        await startTestApp({ env: ENV, database: target }),
+        await startTestApp({ env: ENV, database: target }),
+      ];
       try {
         const owner = await a.createAccount();
         const ids = await Promise.all(
@@ -247,7 +282,11 @@ describe("webhook delivery across restarts and instances", () => {
  * A database that outlives one app: a PostgreSQL database, or a PGlite directory on disk that the
  * first app fills from the migrated template (`first`) and later apps reopen (`next`).
  */
-async function durableDatabase(): Promise<{ first: DatabaseTarget; next: DatabaseTarget; cleanup(): Promise<void> }> {
+async function durableDatabase(): Promise<{
+  first: DatabaseTarget;
+  next: DatabaseTarget;
+  cleanup(): Promise<void>;
+}> {
   if (testDatabaseKind() === "postgres") {
     const database = await freshDatabase();
     return { first: database.target, next: database.target, cleanup: () => database.drop() };
