@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
+import { telephonyFixtures } from "../../../test/fixtures/telephony.ts";
 import {
   freshDatabase,
   startTestApp,
@@ -185,6 +186,38 @@ describe("webhooks", () => {
       expect(refused).toMatchObject({ status: "failed", attempts: 1 });
       expect(refused!.attemptLog[0]!.error).toContain("not allowed");
     });
+  });
+
+  it("asks the inbound webhook for a call's variables before answering, and falls back to the defaults", async () => {
+    const number = await telephonyFixtures(t).addNumber(owner);
+    await t.app.services.assistants.create(owner, {
+      name: "Reception",
+      phoneNumberId: number.id,
+      inboundWebhookUrl: receiver.url,
+    });
+    const calls = t.app.services.calls;
+    receiver.respondWith((request) =>
+      request.json.type === "call.inbound"
+        ? { status: 200, body: '{"variables":{"name":"Ada"}}' }
+        : { status: 200 },
+    );
+    const answered = await calls.simulateInbound(owner.accountId, {
+      phoneNumberId: number.id,
+      from: "+14155550123",
+    });
+    expect(answered.variables).toEqual({ name: "Ada" });
+    const asked = await receiver.waitFor((request) => request.json.type === "call.inbound");
+    expect(new Webhook(secret).verify(asked.body, headersOf(asked.headers))).toMatchObject({
+      data: { from: "+14155550123", to: number.phoneNumber, phone_number_id: number.id },
+    });
+    await calls.end(owner.accountId, answered.id);
+    receiver.respondWith(() => ({ status: 500 }));
+    const fallback = await calls.simulateInbound(owner.accountId, {
+      phoneNumberId: number.id,
+      from: "+14155550124",
+    });
+    expect(fallback).toMatchObject({ status: "in_progress", variables: {} });
+    await calls.end(owner.accountId, fallback.id);
   });
 
   it("signs with both secrets during a rotation's overlap", async () => {
