@@ -321,7 +321,9 @@ export class WebhooksService implements EventSink, Lifecycle {
         where: { accountId, deliveringUntil: { gt: now } },
       });
       if (running >= this.config.accountConcurrency) {
-        return { kind: "wait", at: new Date(now.getTime() + 250 + Math.random() * 500) };
+        // Looked at again in 1 to 2 s: often enough for a healthy endpoint, and a dead one's waiting
+        // streams do not keep the queue and the database busy asking (bench/webhooks).
+        return { kind: "wait", at: new Date(now.getTime() + 1_000 + Math.random() * 1_000) };
       }
       const event = await tx.webhookEvent.update({
         where: { id: head.id },
