@@ -29,7 +29,9 @@ const base = loadConfig({
 });
 const config = { ...base, logLevel: "silent" as const, seedDemo: false };
 const app = await buildApp(config, {
-  database: base.databaseUrl ? { kind: "postgres", url: base.databaseUrl } : { kind: "pglite", dataDir: undefined },
+  database: base.databaseUrl
+    ? { kind: "postgres", url: base.databaseUrl }
+    : { kind: "pglite", dataDir: undefined },
   logger: createLogger("silent"),
 });
 await app.listen(0, "127.0.0.1");
@@ -78,7 +80,9 @@ async function baseline() {
       while (next < EVENTS) {
         const id = `base_${next++}`;
         sent.set(id, performance.now());
-        await fetch(healthyUrl, { method: "POST", headers: { "webhook-id": id }, body: "{}" }).then((r) => r.text());
+        await fetch(healthyUrl, { method: "POST", headers: { "webhook-id": id }, body: "{}" }).then((r) =>
+          r.text(),
+        );
       }
     }),
   );
