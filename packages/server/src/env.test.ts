@@ -111,3 +111,22 @@ it("picks the carrier: simulated by default; Twilio needs its credentials and a 
     apiBaseUrl: "http://127.0.0.1:9999",
   });
 });
+
+it("retries webhooks for about a day by default and bounds every webhook and evaluation setting", () => {
+  expect(loadConfig({}).webhooks).toEqual({
+    timeoutMs: 10_000,
+    retryBaseMs: 10_000,
+    retryMaxDelayMs: 14_400_000,
+    maxAttempts: 17,
+    concurrency: 16,
+    accountConcurrency: 4,
+    inboundTimeoutMs: 3_000,
+  });
+  expect(loadConfig({}).evaluation).toEqual({ timeoutMs: 60_000, maxAttempts: 4, retryBaseMs: 30_000 });
+  const problems = problemsOf({
+    VOXGATE_WEBHOOK_MAX_ATTEMPTS: "0",
+    VOXGATE_INBOUND_WEBHOOK_TIMEOUT_MS: "60000",
+  });
+  expect(problems.some((problem) => problem.startsWith("VOXGATE_WEBHOOK_MAX_ATTEMPTS:"))).toBe(true);
+  expect(problems.some((problem) => problem.startsWith("VOXGATE_INBOUND_WEBHOOK_TIMEOUT_MS:"))).toBe(true);
+});

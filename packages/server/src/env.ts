@@ -103,6 +103,18 @@ const EnvSchema = z
       .min(10, "must be at least 10")
       .max(3_600_000, "must be at most 3600000 (one hour)")
       .default(5_000),
+    VOXGATE_WEBHOOK_TIMEOUT_MS: positiveInt.max(60_000, "must be at most 60000").default(10_000),
+    VOXGATE_WEBHOOK_RETRY_BASE_MS: positiveInt.max(3_600_000, "must be at most 3600000").default(10_000),
+    VOXGATE_WEBHOOK_RETRY_MAX_DELAY_MS: positiveInt
+      .max(86_400_000, "must be at most 86400000")
+      .default(14_400_000),
+    VOXGATE_WEBHOOK_MAX_ATTEMPTS: positiveInt.max(50, "must be at most 50").default(17),
+    VOXGATE_WEBHOOK_CONCURRENCY: positiveInt.max(256, "must be at most 256").default(16),
+    VOXGATE_WEBHOOK_ACCOUNT_CONCURRENCY: positiveInt.max(64, "must be at most 64").default(4),
+    VOXGATE_INBOUND_WEBHOOK_TIMEOUT_MS: positiveInt.max(10_000, "must be at most 10000").default(3_000),
+    VOXGATE_EVALUATION_TIMEOUT_MS: positiveInt.max(600_000, "must be at most 600000").default(60_000),
+    VOXGATE_EVALUATION_MAX_ATTEMPTS: positiveInt.max(10, "must be at most 10").default(4),
+    VOXGATE_EVALUATION_RETRY_BASE_MS: positiveInt.max(3_600_000, "must be at most 3600000").default(30_000),
     VOXGATE_SEED_DEMO: z
       .enum(["true", "false"], { error: "must be true or false" })
       .default("true")
@@ -218,6 +230,23 @@ export interface Config {
   assistantCacheSeconds: number;
   seedDemo: boolean;
   telephony: TelephonyConfig;
+  /**
+   * Delivery of webhooks (docs/webhooks.md): the time one attempt may take, the retry schedule
+   * (exponential from `retryBaseMs`, each delay at most `retryMaxDelayMs`, with jitter; about a day
+   * with the defaults), how many deliveries run at once in this instance and per account, and the
+   * time the inbound webhook has to answer before a call is answered with the assistant's defaults.
+   */
+  webhooks: {
+    timeoutMs: number;
+    retryBaseMs: number;
+    retryMaxDelayMs: number;
+    maxAttempts: number;
+    concurrency: number;
+    accountConcurrency: number;
+    inboundTimeoutMs: number;
+  };
+  /** Post-call evaluation: the model's time per attempt, attempts, and the first retry's delay (doubling). */
+  evaluation: { timeoutMs: number; maxAttempts: number; retryBaseMs: number };
 }
 
 export interface TelephonyConfig {
@@ -299,6 +328,20 @@ export function loadConfig(source: EnvInput | NodeJS.ProcessEnv = process.env): 
     credentialCacheSeconds: env.VOXGATE_CREDENTIAL_CACHE_SECONDS,
     assistantCacheSeconds: env.VOXGATE_ASSISTANT_CACHE_SECONDS,
     seedDemo: env.VOXGATE_SEED_DEMO,
+    webhooks: {
+      timeoutMs: env.VOXGATE_WEBHOOK_TIMEOUT_MS,
+      retryBaseMs: env.VOXGATE_WEBHOOK_RETRY_BASE_MS,
+      retryMaxDelayMs: env.VOXGATE_WEBHOOK_RETRY_MAX_DELAY_MS,
+      maxAttempts: env.VOXGATE_WEBHOOK_MAX_ATTEMPTS,
+      concurrency: env.VOXGATE_WEBHOOK_CONCURRENCY,
+      accountConcurrency: env.VOXGATE_WEBHOOK_ACCOUNT_CONCURRENCY,
+      inboundTimeoutMs: env.VOXGATE_INBOUND_WEBHOOK_TIMEOUT_MS,
+    },
+    evaluation: {
+      timeoutMs: env.VOXGATE_EVALUATION_TIMEOUT_MS,
+      maxAttempts: env.VOXGATE_EVALUATION_MAX_ATTEMPTS,
+      retryBaseMs: env.VOXGATE_EVALUATION_RETRY_BASE_MS,
+    },
     telephony: {
       provider: env.VOXGATE_TELEPHONY,
       pricePerMinute: env.VOXGATE_CALL_PRICE_PER_MINUTE,

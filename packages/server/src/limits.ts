@@ -47,3 +47,15 @@ export const TELEPHONY_WEBHOOK_BODY_BYTES = 64 * 1024;
  * needs more (or a DOCX whose XML does) fails with a reason instead of pushing the server out of memory.
  */
 export const EXTRACTION_WORKER_HEAP = { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 16 } as const;
+
+/** A webhook response kept in the delivery log (and a call's webhook_response): its first characters. */
+export const WEBHOOK_RESPONSE_LOG_CHARS = 2_000;
+
+/** The most of a webhook response read; a larger answer is cut off and counted as delivered by its status. */
+export const WEBHOOK_RESPONSE_MAX_BYTES = 64 * 1024;
+
+/** An inbound webhook's answer (variables for the call). */
+export const INBOUND_WEBHOOK_RESPONSE_MAX_BYTES = 32 * 1024;
+
+/** A conversation's messages an on-demand evaluation reads (the latest ones). */
+export const EVALUATION_MAX_MESSAGES = 200;

@@ -20,6 +20,8 @@ export type PubSubEvents = {
       previousStatus: string | null;
     },
   ];
+  /** A call's post-call evaluation was stored, or failed for good. */
+  "call:evaluated": [accountId: number, payload: { callId: number; status: "done" | "failed" }];
   /** Leads of the campaign moved or its status changed: subscribers re-read its counters. */
   "campaign:progress": [campaignId: number, payload: { campaignId: number }];
   "document:status": [

@@ -10,6 +10,7 @@ import { CallsService } from "./modules/calls/index.ts";
 import { CampaignsService } from "./modules/campaigns/index.ts";
 import { ConversationsService } from "./modules/conversations/index.ts";
 import { DialerService, DialerSweep } from "./modules/dialer/index.ts";
+import { EvaluationService } from "./modules/evaluation/index.ts";
 import { createKnowledge } from "./modules/knowledge/index.ts";
 import { LeadProgress, LeadsService } from "./modules/leads/index.ts";
 import { MessagePipeline, ReplyEngine } from "./modules/message-pipeline/index.ts";
@@ -18,6 +19,7 @@ import { RateLimitsService } from "./modules/rate-limits/index.ts";
 import { RepliesService } from "./modules/replies/index.ts";
 import { createTelephony } from "./modules/telephony/index.ts";
 import { VoicesService } from "./modules/voices/index.ts";
+import { type CallWebhookResponses, WebhooksService } from "./modules/webhooks/index.ts";
 import { WidgetService } from "./modules/widget/index.ts";
 import { safeFetchConnections } from "./net/safe-fetch.ts";
 
@@ -29,12 +31,23 @@ export type Services = ReturnType<typeof createServices>;
  */
 export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {}) {
   const jobs = createJobQueue(deps, deps.config.workerConcurrency);
-  const { knowledgebases, documents, ingestion } = createKnowledge(deps, jobs);
+  // Deliveries wait on other people's servers: a queue of their own, so they never hold up calls'
+  // timers or ingestion. Services report events to it through the EventSink interface.
+  const webhooks: WebhooksService = new WebhooksService(deps, {
+    jobs: createJobQueue(deps, deps.config.webhooks.concurrency),
+    calls: (): CallWebhookResponses => calls,
+  });
+  const { knowledgebases, documents, ingestion } = createKnowledge(deps, jobs, webhooks);
   const rateLimits = new RateLimitsService(deps);
   const billing = new BillingService(deps);
   const replyEngine = new ReplyEngine(deps, () => knowledgebases);
   const replySettings = new ReplySettingsCache(deps);
-  const messagePipeline = new MessagePipeline(deps, { billing, engine: replyEngine, replySettings });
+  const messagePipeline = new MessagePipeline(deps, {
+    billing,
+    engine: replyEngine,
+    replySettings,
+    events: webhooks,
+  });
   // Numbers, their release sweep and calls share one carrier; it reports call events to `calls`.
   const {
     provider: telephony,
@@ -45,9 +58,14 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     replyEngine,
     desk: () => calls,
   });
-  const calls = new CallsService(deps, { carrier: telephony, inboundSimulator, billing, jobs });
+  const calls: CallsService = new CallsService(
+    deps,
+    { carrier: telephony, inboundSimulator, billing, jobs },
+    { events: webhooks, inboundVariables: (request) => webhooks.inboundVariables(request) },
+  );
+  const evaluation = new EvaluationService(deps, { jobs, calls });
   const campaigns = new CampaignsService(deps);
-  const leadProgress = new LeadProgress(deps);
+  const leadProgress = new LeadProgress(deps, webhooks);
   const dialer = new DialerService(deps, {
     calls,
     campaigns,
@@ -65,6 +83,8 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     accounts: new AccountsService(deps, { billing }),
     apiKeys: new ApiKeysService(deps, { credentials }),
     jobs,
+    webhooks,
+    evaluation,
     knowledgebases,
     documents,
     ingestion,

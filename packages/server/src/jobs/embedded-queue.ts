@@ -65,8 +65,9 @@ export class EmbeddedJobQueue implements JobQueue {
   }
 
   async start(): Promise<void> {
+    // Only this queue's tasks: another queue of the same process (webhooks) may be running its own.
     const { count } = await this.deps.db.prisma.backgroundJob.updateMany({
-      where: { lockedAt: { not: null } },
+      where: { lockedAt: { not: null }, task: { in: [...this.tasks.keys()] } },
       data: { lockedAt: null },
     });
     if (count > 0) this.deps.logger.info("resuming interrupted jobs", { count });

@@ -33,6 +33,8 @@ export interface RecordedChatRequest {
   messages: { role: string; content?: string | null; tool_calls?: unknown[]; tool_call_id?: string }[];
   tools?: { type: string; function: { name: string; description?: string; parameters?: unknown } }[];
   tool_choice?: unknown;
+  /** Structured output asked for (`{type: "json_schema", json_schema: {...}}`). */
+  response_format?: unknown;
   authorization: string | undefined;
 }
 
@@ -106,6 +108,7 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
         ...(typeof body.temperature === "number" ? { temperature: body.temperature } : {}),
         ...(Array.isArray(body.tools) ? { tools: body.tools as RecordedChatRequest["tools"] } : {}),
         ...(body.tool_choice !== undefined ? { tool_choice: body.tool_choice } : {}),
+        ...(body.response_format !== undefined ? { response_format: body.response_format } : {}),
       };
       chatRequests.push(recorded);
       const reply = queue.shift() ?? responder(recorded);

@@ -191,7 +191,27 @@ export const AssistantFields = z.object({
   postCallEvaluation: z.boolean({ error: "The post call evaluation field must be true or false." }),
   postCallSchema: z
     .array(PostCallField, { error: "The post call schema field must be an array." })
-    .max(50, "The post call schema field must not have more than 50 items."),
+    .max(50, "The post call schema field must not have more than 50 items.")
+    .superRefine((fields, context) => {
+      // The names become the keys of the evaluation and of the JSON schema given to the model.
+      const seen = new Set<string>();
+      for (const [index, field] of fields.entries()) {
+        if (!/^[A-Za-z0-9_-]{1,64}$/.test(field.name)) {
+          context.addIssue({
+            code: "custom",
+            path: [index, "name"],
+            message: `The post call schema entry "${field.name}" must be named with at most 64 letters, digits, _ or -.`,
+          });
+        } else if (seen.has(field.name)) {
+          context.addIssue({
+            code: "custom",
+            path: [index, "name"],
+            message: `The post call schema entry "${field.name}" appears more than once.`,
+          });
+        }
+        seen.add(field.name);
+      }
+    }),
   fillers: wholeNumber("fillers", 0, 10),
   fillerConfig: FillerConfig,
   tools: z

@@ -325,6 +325,23 @@ describe("validation", () => {
       "postCallSchema.0.type",
       "The post call schema type field must be one of string, bool, number, integer.",
     ],
+    [
+      "a post-call field named with a space",
+      { postCallSchema: [{ name: "next step", type: "string" }] },
+      "postCallSchema.0.name",
+      'The post call schema entry "next step" must be named with at most 64 letters, digits, _ or -.',
+    ],
+    [
+      "two post-call fields of one name",
+      {
+        postCallSchema: [
+          { name: "score", type: "number" },
+          { name: "score", type: "integer" },
+        ],
+      },
+      "postCallSchema.1.name",
+      'The post call schema entry "score" appears more than once.',
+    ],
     ["tools that are not an array", { tools: { a: 1 } }, "tools", "The tools field must be an array."],
     [
       "a webhook URL that is not http",

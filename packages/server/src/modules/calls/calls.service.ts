@@ -8,6 +8,7 @@ import {
   SimulatedCarrierRequiredError,
   ValidationError,
 } from "../../errors.ts";
+import type { EventSink } from "../../events.ts";
 import type { Call, Prisma } from "../../generated/prisma/client.ts";
 import type { JobQueue } from "../../jobs/index.ts";
 import { MAX_CALL_VARIABLES_BYTES, MAX_TRANSCRIPT_CHARS } from "../../limits.ts";
@@ -170,6 +171,22 @@ export interface CallProgress {
   totalCost?: string;
 }
 
+/** Asks an assistant's inbound webhook for a call's variables; null: use the assistant's defaults. */
+export type InboundVariablesSource = (request: {
+  accountId: number;
+  assistantId: number;
+  url: string;
+  from: string;
+  to: string;
+  phoneNumberId: number;
+}) => Promise<Record<string, unknown> | null>;
+
+/** Where a call's evaluation stands; `evaluation` is set when it is done. */
+export type EvaluationOutcome =
+  | { status: "pending" }
+  | { status: "done"; evaluation: Prisma.InputJsonObject }
+  | { status: "failed"; error: string };
+
 export class CallsService implements CallDesk {
   private readonly finishedListeners: CallFinishedListener[] = [];
 
@@ -182,6 +199,7 @@ export class CallsService implements CallDesk {
       billing: BillingService;
       jobs: JobQueue;
     },
+    private readonly hooks: { events: EventSink; inboundVariables: InboundVariablesSource },
   ) {
     telephony.jobs.define(TICK_TASK, {
       run: (payload) => this.tick(Number(payload.callId)),
@@ -380,8 +398,19 @@ export class CallsService implements CallDesk {
       orderBy: { id: "asc" },
     });
     const { maxConcurrentCalls, pricePerMinute } = this.deps.config.telephony;
+    const variables = assistant?.inboundWebhookUrl
+      ? await this.hooks.inboundVariables({
+          accountId,
+          assistantId: assistant.id,
+          url: assistant.inboundWebhookUrl,
+          from: request.from,
+          to: number.phoneNumber,
+          phoneNumberId: number.id,
+        })
+      : null;
     const record = {
       accountId,
+      variables: (variables ?? {}) as Prisma.InputJsonObject,
       assistantId: assistant?.id ?? null,
       phoneNumberId: number.id,
       type: "inbound" as const,
@@ -608,6 +637,39 @@ export class CallsService implements CallDesk {
         this.deps.logger.error("a call-finished listener failed", { callId: call.id, error }),
       );
     }
+    // Read again: a listener may have queued the evaluation (its status is part of the event).
+    const final = await this.deps.db.prisma.call.findUniqueOrThrow({ where: { id: call.id } });
+    await this.hooks.events.emit({ type: "call.ended", call: final });
+  }
+
+  /** The last answer of the account's endpoint to the call's call.ended event (the webhooks module). */
+  async recordWebhookResponse(callId: number, response: Prisma.InputJsonObject): Promise<void> {
+    await this.deps.db.prisma.call.updateMany({ where: { id: callId }, data: { webhookResponse: response } });
+  }
+
+  /**
+   * Where the call's evaluation stands (the evaluation module). A result or a final failure is
+   * announced to subscribers and to the account's webhooks (call.evaluated).
+   */
+  async recordEvaluation(callId: number, outcome: EvaluationOutcome): Promise<void> {
+    const prisma = this.deps.db.prisma;
+    const call = await prisma.call.update({
+      where: { id: callId },
+      data:
+        outcome.status === "pending"
+          ? { evaluationStatus: "pending", evaluationError: "" }
+          : outcome.status === "done"
+            ? {
+                evaluationStatus: "done",
+                evaluation: outcome.evaluation,
+                evaluationError: "",
+                evaluatedAt: new Date(),
+              }
+            : { evaluationStatus: "failed", evaluationError: outcome.error, evaluatedAt: new Date() },
+    });
+    if (outcome.status === "pending") return;
+    this.deps.pubsub.publish("call:evaluated", call.accountId, { callId, status: outcome.status });
+    await this.hooks.events.emit({ type: "call.evaluated", call });
   }
 
   /**
@@ -770,6 +832,7 @@ export class CallsService implements CallDesk {
   }
 
   private async publish(call: Call, previousStatus: ApiCallStatus | null) {
+    if (previousStatus === null) await this.hooks.events.emit({ type: "call.started", call });
     this.deps.pubsub.publish("call:status", call.accountId, {
       callId: call.id,
       assistantId: call.assistantId,

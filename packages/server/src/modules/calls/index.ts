@@ -4,6 +4,8 @@ export { type ApiCallStatus, CALL_TRANSITIONS, isFinal, toApiStatus } from "./ca
 export {
   type CallFinishedListener,
   CallsService,
+  type EvaluationOutcome,
   FAREWELLS,
+  type InboundVariablesSource,
   type OutboundCallRequest,
 } from "./calls.service.ts";

@@ -13,7 +13,9 @@ import {
   type TestApp,
   testDatabaseKind,
 } from "../../../test/support/test-app.ts";
+import { startWebhookReceiver } from "../../../test/support/webhook-receiver.ts";
 import { type DatabaseTarget, openDatabase } from "../../db/client.ts";
+import { discardEvents } from "../../events.ts";
 import { LeadProgress } from "../leads/lead-progress.ts";
 
 /** The simulated carrier's documented test numbers (docs/calls.md); any other number is answered. */
@@ -23,7 +25,12 @@ const FAILED = "+14155550103";
 const VOICEMAIL = "+14155550104";
 
 /** Simulated calls run 1000 times faster than real time; the dialer looks for due leads every 20 ms. */
-const FAST = { VOXGATE_CALL_CLOCK_SPEED: "1000", VOXGATE_DIALER_SWEEP_MS: "20" };
+const FAST = {
+  VOXGATE_CALL_CLOCK_SPEED: "1000",
+  VOXGATE_DIALER_SWEEP_MS: "20",
+  // Webhook receivers of these tests listen on loopback.
+  VOXGATE_OUTBOUND_ALLOWLIST: "127.0.0.1",
+};
 /** A Monday, 10:00 UTC: inside a 09:00–17:00 UTC window. */
 const MONDAY_MORNING = "2026-03-02T10:00:00Z";
 
@@ -169,6 +176,33 @@ describe("the campaign dialer on the simulated carrier", { timeout: 120_000 }, (
     [alice, bob] = await Promise.all([t.createAccount({ balance: "100" }), t.createAccount()]);
   });
   afterAll(() => t?.close());
+
+  it("reports a lead's outcome from the dialer, with its campaign, in a lead.updated webhook", async () => {
+    const receiver = await startWebhookReceiver();
+    try {
+      const { campaign, leads, assistant } = await campaignWith(t, alice, {}, [
+        { phoneNumber: uniqueUsNumber() },
+      ]);
+      await t.app.services.assistants.update(alice.accountId, assistant.id, {
+        isWebhookActive: true,
+        webhookUrl: receiver.url,
+      });
+      await t.gql(SET_STATUS, { id: campaign.id, status: "active" }, { token: alice.apiKey });
+      const update = await receiver.waitFor(
+        (request) => request.json.type === "lead.updated" && request.json.data.status === "completed",
+      );
+      const ended = await receiver.waitFor((request) => request.json.type === "call.ended");
+      expect(update.json.data).toMatchObject({
+        id: leads[0]!.id,
+        campaign: { id: campaign.id, name: campaign.name },
+        attempts: 1,
+        call_id: ended.json.data.id,
+      });
+      expect(ended.json.data).toMatchObject({ campaign_id: campaign.id, lead_id: leads[0]!.id });
+    } finally {
+      await receiver.close();
+    }
+  });
 
   it("reaches the expected statuses, retries after the interval, falls back to secondary contacts, keeps to its concurrency and bills exactly", async () => {
     const human = uniqueUsNumber();
@@ -465,7 +499,7 @@ describe("the dialer across restarts and instances", { timeout: 120_000 }, () =>
     const prisma = t.app.db.prisma;
     // What a dial job does first: pick the leads (then the process dies).
     const { config, db, pubsub, logger } = t.app;
-    const progress = new LeadProgress({ config, db, pubsub, logger });
+    const progress = new LeadProgress({ config, db, pubsub, logger }, discardEvents);
     const claimed = await prisma.$transaction((tx) => progress.claimDue(tx, campaign.id, 2, clock.now()));
     expect(claimed.map((lead) => lead.id)).toEqual(leads.map((lead) => lead.id));
     // The second lead's call was placed before the process died; the first one's was not.

@@ -1,4 +1,5 @@
 import type { ServiceDeps } from "../../deps.ts";
+import type { EventSink } from "../../events.ts";
 import type { JobQueue } from "../../jobs/index.ts";
 import { createEmbedder } from "../embeddings/embedder.ts";
 import { DocumentStates } from "./documents/document-states.ts";
@@ -19,10 +20,10 @@ export type { Passage, SearchMode } from "./knowledgebases/search.ts";
  * documents (with `DocumentStates`, the one writer of a document's state), and ingestion, the
  * background worker that reports to `DocumentStates`. Listed in the order they start.
  */
-export function createKnowledge(deps: ServiceDeps, jobs: JobQueue) {
+export function createKnowledge(deps: ServiceDeps, jobs: JobQueue, events: EventSink) {
   const embedder = createEmbedder(deps.config);
   const uploads = createUploadStore(deps.db);
-  const states = new DocumentStates(deps, uploads);
+  const states = new DocumentStates(deps, uploads, events);
   const knowledgebases = new KnowledgebasesService(deps, new KnowledgeSearch(deps.db, embedder), uploads);
   const ingestion = new IngestionWorker(deps, jobs, embedder, uploads, states);
   const documents = new DocumentsService(deps, knowledgebases, states, uploads, ingestion);

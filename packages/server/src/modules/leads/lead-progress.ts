@@ -1,5 +1,6 @@
 import type { ServiceDeps } from "../../deps.ts";
 import { InvalidLeadTransitionError, NotFoundError } from "../../errors.ts";
+import type { EventSink } from "../../events.ts";
 import type { Lead, LeadStatus, Prisma } from "../../generated/prisma/client.ts";
 import { afterAttempt, LEAD_TRANSITIONS, leadStatusesBefore } from "./lead-status.ts";
 
@@ -28,7 +29,10 @@ export interface RetryRules {
  * sweep) cannot both apply a move. Each change is announced on the campaign's progress topic.
  */
 export class LeadProgress {
-  constructor(private readonly deps: ServiceDeps) {}
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly events: EventSink,
+  ) {}
 
   /**
    * Marks up to `limit` leads of the campaign that are due as `scheduled` and returns them, oldest
@@ -88,9 +92,10 @@ export class LeadProgress {
     rules: RetryRules,
     now: Date,
   ): Promise<boolean> {
-    const campaignId = await this.deps.db.prisma.$transaction(async (tx) => {
+    const applied = await this.deps.db.prisma.$transaction(async (tx) => {
       const [lead] = await tx.$queryRaw<
         {
+          accountId: number;
           campaignId: number;
           status: LeadStatus;
           contactIndex: number;
@@ -98,7 +103,7 @@ export class LeadProgress {
           activeCallId: number | null;
           lastCallId: number | null;
         }[]
-      >`SELECT "campaignId", "status", "contactIndex", "contactAttempts", "activeCallId", "lastCallId"
+      >`SELECT "accountId", "campaignId", "status", "contactIndex", "contactAttempts", "activeCallId", "lastCallId"
         FROM "leads" WHERE "id" = ${leadId} FOR UPDATE`;
       if (!lead || (lead.status !== "scheduled" && lead.status !== "processing")) return null;
       if (call.id !== null) {
@@ -136,10 +141,11 @@ export class LeadProgress {
           data: { status: next.contactStatus, attempts: { increment: 1 } },
         });
       }
-      return lead.campaignId;
+      return { campaignId: lead.campaignId, accountId: lead.accountId };
     });
-    if (campaignId === null) return false;
-    this.announce(campaignId);
+    if (applied === null) return false;
+    this.announce(applied.campaignId);
+    await this.events.emit({ type: "lead.updated", accountId: applied.accountId, leadId, callId: call.id });
     return true;
   }
 
@@ -172,6 +178,7 @@ export class LeadProgress {
       leadId,
     });
     this.announce(lead.campaignId);
+    await this.events.emit({ type: "lead.updated", accountId, leadId, callId: null });
     return prisma.lead.findUniqueOrThrow({ where: { id: leadId } });
   }
 

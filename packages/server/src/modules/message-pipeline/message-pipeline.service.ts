@@ -1,5 +1,6 @@
 import type { ServiceDeps } from "../../deps.ts";
 import { AppError, ConversationNotFoundError } from "../../errors.ts";
+import type { EventSink } from "../../events.ts";
 import { type Conversation, type Message, Prisma } from "../../generated/prisma/client.ts";
 import { type ReplySettings, type ReplySettingsCache, replySettingsColumns } from "../assistants/index.ts";
 import type { BillingService, Reservation } from "../billing/index.ts";
@@ -36,6 +37,7 @@ export interface MessagePipelineParts {
   billing: BillingService;
   engine: ReplyEngine;
   replySettings: ReplySettingsCache;
+  events: EventSink;
 }
 
 /** The assistant settings a reply reads (kept for compatibility: `replySettingsColumns`). */
@@ -114,7 +116,7 @@ export class MessagePipeline {
         variables: changedVariables,
       });
       const userMessage = messages[0]!;
-      this.announce(userMessage);
+      await this.announce(conversation, userMessage);
       return {
         conversation: updated,
         userMessage,
@@ -142,8 +144,8 @@ export class MessagePipeline {
         { variables: changedVariables, paidBy: reservation },
       );
       const [userMessage, replyMessage] = messages as [Message, Message];
-      this.announce(userMessage);
-      this.announce(replyMessage);
+      await this.announce(conversation, userMessage);
+      await this.announce(conversation, replyMessage);
       return {
         conversation: updated,
         userMessage,
@@ -159,7 +161,7 @@ export class MessagePipeline {
   async appendOperatorMessage(conversation: Conversation, content: string): Promise<Message> {
     const { messages } = await this.store(conversation, [{ role: "operator", content }]);
     const message = messages[0]!;
-    this.announce(message);
+    await this.announce(conversation, message);
     return message;
   }
 
@@ -277,10 +279,16 @@ export class MessagePipeline {
     };
   }
 
-  private announce(message: Message): void {
+  private async announce(conversation: Conversation, message: Message): Promise<void> {
     this.deps.pubsub.publish("conversation:message", message.conversationId, {
       conversationId: message.conversationId,
       messageId: message.id,
+    });
+    await this.parts.events.emit({
+      type: "conversation.message",
+      conversationId: message.conversationId,
+      assistantId: conversation.assistantId,
+      message,
     });
   }
 }

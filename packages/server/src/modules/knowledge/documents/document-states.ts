@@ -1,4 +1,5 @@
 import type { ServiceDeps } from "../../../deps.ts";
+import type { EventSink } from "../../../events.ts";
 import type { Document, Prisma } from "../../../generated/prisma/client.ts";
 import type { UploadStore } from "../ingestion/upload-store.ts";
 import type { IngestionOutcome, IngestionReporter, ProgressReport } from "../ingestion/worker.ts";
@@ -36,6 +37,7 @@ export class DocumentStates implements IngestionReporter {
   constructor(
     private readonly deps: ServiceDeps,
     private readonly uploads: UploadStore,
+    private readonly events: EventSink,
   ) {}
 
   /** Records a new document; announce it with `announce` once its work is queued. */
@@ -58,10 +60,12 @@ export class DocumentStates implements IngestionReporter {
     );
     await this.uploads.delete(document.id);
     await this.publish(document, "deleted");
+    await this.emitStatus(document, "deleted");
   }
 
   async announce(document: Document): Promise<void> {
     await this.publish(document);
+    await this.emitStatus(document, document.status);
   }
 
   // ------------------------------------------------------------ reports of ingestion
@@ -114,6 +118,7 @@ export class DocumentStates implements IngestionReporter {
       await this.uploads.delete(documentId);
       this.deps.logger.info("document processed", { documentId, status: outcome.status });
       await this.publish(finished);
+      await this.emitStatus(finished, (finished as Document).status);
     }
   }
 
@@ -172,6 +177,19 @@ export class DocumentStates implements IngestionReporter {
         )::"knowledgebase_status"
         WHERE "id" = ${knowledgebaseId}`;
       return result;
+    });
+  }
+
+  /** Status changes (not progress) are what the account's webhooks hear of (document.status). */
+  private emitStatus(document: Document, status: DocumentStatusValue | "deleted"): Promise<void> {
+    return this.events.emit({
+      type: "document.status",
+      accountId: document.accountId,
+      knowledgebaseId: document.knowledgebaseId,
+      documentId: document.id,
+      status,
+      failureReason: status === "failed" ? document.failureReason : null,
+      chunkCount: document.chunkCount,
     });
   }
 

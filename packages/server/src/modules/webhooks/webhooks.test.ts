@@ -1,0 +1,334 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Webhook } from "standardwebhooks";
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
+import { telephonyFixtures } from "../../../test/fixtures/telephony.ts";
+import {
+  freshDatabase,
+  startTestApp,
+  type TestAccount,
+  type TestApp,
+  testDatabaseKind,
+} from "../../../test/support/test-app.ts";
+import { startWebhookReceiver, type WebhookReceiver } from "../../../test/support/webhook-receiver.ts";
+import type { DatabaseTarget } from "../../db/client.ts";
+
+/** Local receivers are allowed through the SSRF guard; retries come after milliseconds, not minutes. */
+const ENV = {
+  VOXGATE_OUTBOUND_ALLOWLIST: "127.0.0.1",
+  VOXGATE_WEBHOOK_RETRY_BASE_MS: "20",
+  VOXGATE_WEBHOOK_RETRY_MAX_DELAY_MS: "3000",
+};
+
+const ROTATE = `mutation ($overlap: Int) { rotateWebhookSecret(overlapSeconds: $overlap) { secret previousExpiresAt } }`;
+const DELIVERIES = `query ($filter: WebhookDeliveryFilter) {
+  webhookDeliveries(filter: $filter) { items { id webhookId type status attempts attemptLog { attempt statusCode error } } }
+}`;
+
+type Delivery = {
+  id: number;
+  webhookId: string;
+  type: string;
+  status: string;
+  attempts: number;
+  attemptLog: { attempt: number; statusCode: number | null; error: string | null }[];
+};
+
+const headersOf = (headers: Record<string, unknown>) => headers as Record<string, string>;
+
+describe("webhooks", () => {
+  let t: TestApp;
+  let receiver: WebhookReceiver;
+  let owner: TestAccount;
+  let secret: string;
+
+  beforeAll(async () => {
+    [t, receiver] = await Promise.all([startTestApp({ env: ENV }), startWebhookReceiver()]);
+    owner = await t.createAccount();
+    const rotated = await t.gql<{ rotateWebhookSecret: { secret: string } }>(
+      ROTATE,
+      { overlap: 0 },
+      { token: owner.apiKey },
+    );
+    secret = rotated.data!.rotateWebhookSecret.secret;
+  });
+  afterAll(async () => {
+    await t?.close();
+    await receiver?.close();
+  });
+
+  async function deliveries(filter: Record<string, unknown>, token = owner.apiKey) {
+    const response = await t.gql<{ webhookDeliveries: { items: Delivery[] } }>(
+      DELIVERIES,
+      { filter },
+      { token },
+    );
+    return response.data!.webhookDeliveries.items;
+  }
+
+  it("signs call events, retries a failing endpoint, keeps them in order and logs every attempt", async () => {
+    const assistant = await t.app.services.assistants.create(owner, {
+      name: "Hooked",
+      isWebhookActive: true,
+      webhookUrl: receiver.url,
+      includeRecordingInWebhook: true,
+    });
+    // The first two attempts of call.started fail: call.ended must wait behind it.
+    receiver.respondWith((request, attempt) =>
+      request.json.type === "call.started" && attempt <= 2
+        ? { status: 503, body: "busy" }
+        : { status: 200, body: '{"received":true}' },
+    );
+    const calls = t.app.services.calls;
+    const call = await calls.start(owner.accountId, { assistantId: assistant.id, type: "web" });
+    await calls.transition(call.id, "in-progress");
+    await calls.transition(call.id, "completed");
+    await receiver.waitFor((request) => request.json.type === "call.ended");
+
+    const mine = receiver.received.filter((request) => request.json.data.id === call.id);
+    expect(mine.map((request) => request.json.type)).toEqual([
+      "call.started",
+      "call.started",
+      "call.started",
+      "call.ended",
+    ]);
+    expect(new Set(mine.slice(0, 3).map((request) => request.id)).size).toBe(1);
+    // An independent implementation of the specification verifies every request.
+    const verifier = new Webhook(secret);
+    for (const request of mine)
+      expect(verifier.verify(request.body, headersOf(request.headers))).toEqual(request.json);
+    expect(() =>
+      new Webhook(`whsec_${Buffer.alloc(32, 7).toString("base64")}`).verify(
+        mine[0]!.body,
+        headersOf(mine[0]!.headers),
+      ),
+    ).toThrow();
+    const ended = mine[3]!.json.data;
+    expect(ended).toMatchObject({
+      id: call.id,
+      status: "completed",
+      assistant_id: assistant.id,
+      recording_url: null,
+    });
+
+    await vi.waitFor(async () => {
+      const log = await deliveries({ callId: call.id });
+      expect(log.map((delivery) => [delivery.type, delivery.status])).toEqual([
+        ["call.ended", "delivered"],
+        ["call.started", "delivered"],
+      ]);
+      expect(log[1]!.attemptLog.map((attempt) => attempt.statusCode)).toEqual([503, 503, 200]);
+    });
+    const stored = await t.gql<{ call: { webhookResponse: Record<string, unknown> } }>(
+      "query ($id: Int!) { call(id: $id) { webhookResponse } }",
+      { id: call.id },
+      { token: owner.apiKey },
+    );
+    expect(stored.data!.call.webhookResponse).toMatchObject({
+      status: "delivered",
+      status_code: 200,
+      data: { received: true },
+      webhook_id: mine[3]!.id,
+    });
+    // Another account sees none of it.
+    const stranger = await t.createAccount();
+    expect(await deliveries({ callId: call.id }, stranger.apiKey)).toEqual([]);
+  });
+
+  it("does not retry a 4xx other than 408 and 429, and redelivers on demand with the same id", async () => {
+    receiver.respondWith((request, attempt) =>
+      request.json.type === "webhook.test" && attempt === 1 ? { status: 400, body: "no" } : { status: 204 },
+    );
+    const sent = await t.gql<{ sendTestWebhook: { id: number; webhookId: string } }>(
+      "mutation ($url: String) { sendTestWebhook(url: $url) { id webhookId } }",
+      { url: receiver.url },
+      { token: owner.apiKey },
+    );
+    const { id, webhookId } = sent.data!.sendTestWebhook;
+    await vi.waitFor(async () => {
+      const [failed] = (await deliveries({ type: "webhook.test" })).filter((delivery) => delivery.id === id);
+      expect(failed).toMatchObject({ status: "failed", attempts: 1 });
+    });
+    const again = await t.gql(
+      "mutation ($id: Int!) { redeliverWebhook(id: $id) { status } }",
+      { id },
+      { token: owner.apiKey },
+    );
+    expect(again.errors).toBeUndefined();
+    await vi.waitFor(async () => {
+      const [delivered] = (await deliveries({ type: "webhook.test" })).filter(
+        (delivery) => delivery.id === id,
+      );
+      expect(delivered).toMatchObject({ status: "delivered" });
+    });
+    expect(receiver.received.filter((request) => request.id === webhookId)).toHaveLength(2);
+    const stranger = await t.createAccount();
+    const foreign = await t.gql(
+      "mutation ($id: Int!) { redeliverWebhook(id: $id) { status } }",
+      { id },
+      { token: stranger.apiKey },
+    );
+    expect(foreign.errors?.[0]?.extensions?.code).toBe("NOT_FOUND");
+  });
+
+  it("refuses endpoints on private networks (SSRF guard) without retrying", async () => {
+    // The allow-list names 127.0.0.1 only: a private address is refused before connecting.
+    const sent = await t.gql<{ sendTestWebhook: { id: number } }>(
+      'mutation { sendTestWebhook(url: "http://10.255.255.1/hooks") { id } }',
+      {},
+      { token: owner.apiKey },
+    );
+    await vi.waitFor(async () => {
+      const [refused] = (await deliveries({ type: "webhook.test" })).filter(
+        (delivery) => delivery.id === sent.data!.sendTestWebhook.id,
+      );
+      expect(refused).toMatchObject({ status: "failed", attempts: 1 });
+      expect(refused!.attemptLog[0]!.error).toContain("not allowed");
+    });
+  });
+
+  it("asks the inbound webhook for a call's variables before answering, and falls back to the defaults", async () => {
+    const number = await telephonyFixtures(t).addNumber(owner);
+    await t.app.services.assistants.create(owner, {
+      name: "Reception",
+      phoneNumberId: number.id,
+      inboundWebhookUrl: receiver.url,
+    });
+    const calls = t.app.services.calls;
+    receiver.respondWith((request) =>
+      request.json.type === "call.inbound"
+        ? { status: 200, body: '{"variables":{"name":"Ada"}}' }
+        : { status: 200 },
+    );
+    const answered = await calls.simulateInbound(owner.accountId, {
+      phoneNumberId: number.id,
+      from: "+14155550123",
+    });
+    expect(answered.variables).toEqual({ name: "Ada" });
+    const asked = await receiver.waitFor((request) => request.json.type === "call.inbound");
+    expect(new Webhook(secret).verify(asked.body, headersOf(asked.headers))).toMatchObject({
+      data: { from: "+14155550123", to: number.phoneNumber, phone_number_id: number.id },
+    });
+    await calls.end(owner.accountId, answered.id);
+    receiver.respondWith(() => ({ status: 500 }));
+    const fallback = await calls.simulateInbound(owner.accountId, {
+      phoneNumberId: number.id,
+      from: "+14155550124",
+    });
+    expect(fallback).toMatchObject({ status: "in_progress", variables: {} });
+    await calls.end(owner.accountId, fallback.id);
+  });
+
+  it("signs with both secrets during a rotation's overlap", async () => {
+    const rotated = await t.gql<{ rotateWebhookSecret: { secret: string; previousExpiresAt: string } }>(
+      ROTATE,
+      { overlap: 3600 },
+      { token: owner.apiKey },
+    );
+    const next = rotated.data!.rotateWebhookSecret.secret;
+    expect(rotated.data!.rotateWebhookSecret.previousExpiresAt).not.toBeNull();
+    receiver.respondWith(() => ({ status: 200 }));
+    const sent = await t.gql<{ sendTestWebhook: { webhookId: string } }>(
+      "mutation ($url: String) { sendTestWebhook(url: $url) { webhookId } }",
+      { url: receiver.url },
+      { token: owner.apiKey },
+    );
+    const request = await receiver.waitFor((r) => r.id === sent.data!.sendTestWebhook.webhookId);
+    for (const key of [secret, next])
+      expect(new Webhook(key).verify(request.body, headersOf(request.headers))).toEqual(request.json);
+    secret = next;
+  });
+});
+
+describe("webhook delivery across restarts and instances", () => {
+  it("finishes a delivery that was waiting for its retry when the server stopped", async () => {
+    const receiver = await startWebhookReceiver();
+    const { first: firstTarget, next: target, cleanup } = await durableDatabase();
+    // The first attempt asks for a second's pause: the server stops during it.
+    receiver.respondWith((_request, attempt) =>
+      attempt === 1 ? { status: 429, headers: { "retry-after": "1" } } : { status: 200 },
+    );
+    try {
+      const first = await startTestApp({ env: ENV, database: firstTarget });
+      const owner = await first.createAccount();
+      const sent = await first.gql<{ sendTestWebhook: { webhookId: string } }>(
+        "mutation ($url: String) { sendTestWebhook(url: $url) { webhookId } }",
+        { url: receiver.url },
+        { token: owner.apiKey },
+      );
+      const id = sent.data!.sendTestWebhook.webhookId;
+      await receiver.waitFor((request) => request.id === id);
+      await first.close();
+      const second = await startTestApp({ env: ENV, database: target });
+      try {
+        const secondAttempt = receiver.waitFor(
+          (request) => request.id === id && receiver.received.filter((r) => r.id === id).length === 2,
+        );
+        await secondAttempt;
+        expect(receiver.received.filter((request) => request.id === id)).toHaveLength(2);
+      } finally {
+        await second.close();
+      }
+    } finally {
+      await receiver.close();
+      await cleanup();
+    }
+  });
+
+  it.skipIf(testDatabaseKind() !== "postgres")(
+    "delivers each event once when two instances share the work",
+    async () => {
+      const receiver = await startWebhookReceiver();
+      const { next: target, cleanup } = await durableDatabase();
+      const [a, b] = [
+        await startTestApp({ env: ENV, database: target }),
+        await startTestApp({ env: ENV, database: target }),
+      ];
+      try {
+        const owner = await a.createAccount();
+        const ids = await Promise.all(
+          Array.from({ length: 12 }, async (_, n) => {
+            const app = n % 2 === 0 ? a : b;
+            const sent = await app.gql<{ sendTestWebhook: { webhookId: string } }>(
+              "mutation ($url: String) { sendTestWebhook(url: $url) { webhookId } }",
+              { url: receiver.url },
+              { token: owner.apiKey },
+            );
+            return sent.data!.sendTestWebhook.webhookId;
+          }),
+        );
+        await Promise.all(ids.map((id) => receiver.waitFor((request) => request.id === id)));
+        const counts = ids.map((id) => receiver.received.filter((request) => request.id === id).length);
+        expect(counts).toEqual(ids.map(() => 1));
+      } finally {
+        await a.close();
+        await b.close();
+        await receiver.close();
+        await cleanup();
+      }
+    },
+  );
+});
+
+/**
+ * A database that outlives one app: a PostgreSQL database, or a PGlite directory on disk that the
+ * first app fills from the migrated template (`first`) and later apps reopen (`next`).
+ */
+async function durableDatabase(): Promise<{
+  first: DatabaseTarget;
+  next: DatabaseTarget;
+  cleanup(): Promise<void>;
+}> {
+  if (testDatabaseKind() === "postgres") {
+    const database = await freshDatabase();
+    return { first: database.target, next: database.target, cleanup: () => database.drop() };
+  }
+  const dataDir = mkdtempSync(join(tmpdir(), "voxgate-webhooks-"));
+  const loadDataDir = new Blob([readFileSync(inject("pgliteTemplatePath"))]);
+  return {
+    first: { kind: "pglite", dataDir, loadDataDir },
+    next: { kind: "pglite", dataDir },
+    cleanup: async () => rmSync(dataDir, { recursive: true, force: true }),
+  };
+}
