@@ -116,13 +116,20 @@ describe("conversations inbox", () => {
       { headers: { authorization: `Bearer ${alice.apiKey}` } },
     );
     try {
-      await t.gql(`mutation($id: ID!) { takeOverConversation(id: $id) { id } }`, { id }, { token: alice.apiKey });
+      await t.gql(
+        `mutation($id: ID!) { takeOverConversation(id: $id) { id } }`,
+        { id },
+        { token: alice.apiKey },
+      );
       await visitorSays(bobs, "not for alice");
       await visitorSays(id, "Hello?");
       const events = [await feed.next(), await feed.next()].map((event) => event.data?.conversationActivity);
       expect(events).toEqual([
         { conversation: { id, aiDisabled: true, unread: false }, message: null },
-        { conversation: { id, aiDisabled: true, unread: true }, message: { role: "user", content: "Hello?" } },
+        {
+          conversation: { id, aiDisabled: true, unread: true },
+          message: { role: "user", content: "Hello?" },
+        },
       ]);
     } finally {
       await feed.close();
