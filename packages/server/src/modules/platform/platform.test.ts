@@ -168,6 +168,28 @@ describe("platform administration", () => {
       { uuid: assistant.uuid },
     );
     expect(widget.errors?.[0]?.extensions?.code).toBe("NOT_FOUND");
+    const line = await t.app.db.prisma.phoneNumber.create({
+      data: {
+        accountId: victim.accountId,
+        phoneNumber: `+1415555${String(victim.accountId).padStart(4, "0")}`,
+        countryCode: "US",
+        kind: "normal",
+        label: "Suspended line",
+        subscriptionStatus: "active",
+        billingPeriodStart: new Date(),
+        billingPeriodEnd: new Date(Date.now() + 86_400_000),
+        providerName: "embedded",
+        providerRef: `suspended-${victim.accountId}`,
+      },
+    });
+    await t.app.db.prisma.assistant.update({ where: { id: assistant.id }, data: { phoneNumberId: line.id } });
+    const inbound = await t.app.services.calls.receiveInbound({
+      carrier: "simulated",
+      providerCallId: `suspended-call-${victim.accountId}`,
+      to: line.phoneNumber,
+      from: "+14155550100",
+    });
+    expect(inbound.accepted).toBe(false);
     const self = await t.gql(
       `mutation($id: Int!) { suspendAccount(accountId: $id, suspended: true) { id } }`,
       { id: operator.accountId },
