@@ -13,18 +13,19 @@
  * req/s and the ratios. Figures only; the behaviour is asserted by
  * packages/server/src/modules/auth/credential-cache.test.ts.
  */
+
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Worker } from "node:worker_threads";
 import { buildApp, createLogger, type DatabaseTarget, loadConfig } from "@voxgate/server";
 import { createSchema, createYoga } from "graphql-yoga";
 import {
-import { GRAPHQL_POST_CLIENT } from "../support/graphql-post-client.ts";
   findPostgresBinaries,
   findRedisServer,
   startPostgres,
   startRedis,
 } from "../../packages/server/test/support/services.ts";
+import { GRAPHQL_POST_CLIENT } from "../support/graphql-post-client.ts";
 
 const options = new Map(
   process.argv.slice(2).map((arg) => {
@@ -58,7 +59,15 @@ function measure(url: string, query: string, expect: string, token?: string, sec
   return new Promise<number>((resolve, reject) => {
     const worker = new Worker(CLIENT, {
       eval: true,
-      workerData: { url, body: JSON.stringify({ query }), token, seconds, concurrency: CONCURRENCY, sockets: CONCURRENCY, expect },
+      workerData: {
+        url,
+        body: JSON.stringify({ query }),
+        token,
+        seconds,
+        concurrency: CONCURRENCY,
+        sockets: CONCURRENCY,
+        expect,
+      },
     });
     worker.once("message", resolve);
     worker.once("error", reject);

@@ -12,6 +12,7 @@
  * active. Prints p50/p99/max of both phases, the longest event-loop stall of the server's thread in
  * each, and the ingestion rate. Figures only: nothing here asserts behaviour.
  */
+
 import { readFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { monitorEventLoopDelay } from "node:perf_hooks";

@@ -16,5 +16,6 @@ import "./modules/calls/calls.schema.ts";
 import "./modules/dialer/dialer.schema.ts";
 import "./modules/webhooks/webhooks.schema.ts";
 import "./modules/evaluation/evaluation.schema.ts";
+import "./modules/platform/platform.schema.ts";
 
 export const schema = builder.toSchema({ sortSchema: true });

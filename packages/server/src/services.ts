@@ -15,6 +15,7 @@ import { createKnowledge } from "./modules/knowledge/index.ts";
 import { LeadProgress, LeadsService } from "./modules/leads/index.ts";
 import { MessagePipeline, ReplyEngine } from "./modules/message-pipeline/index.ts";
 import { PhoneNumberReleaseSweep, PhoneNumbersService } from "./modules/phone-numbers/index.ts";
+import { PlatformService } from "./modules/platform/index.ts";
 import { RateLimitsService } from "./modules/rate-limits/index.ts";
 import { RepliesService } from "./modules/replies/index.ts";
 import { createTelephony } from "./modules/telephony/index.ts";
@@ -74,13 +75,15 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     clock: options.clock ?? systemClock,
   });
   const credentials = new CredentialCache(deps);
+  const accounts = new AccountsService(deps, { billing });
   return {
     // First, so that it stops last: after the workers whose outbound requests use its connections.
     outboundConnections: safeFetchConnections,
     credentials,
     auth: new AuthService(deps, { rateLimits, credentials }),
     credentialStreams: new CredentialStreams(deps),
-    accounts: new AccountsService(deps, { billing }),
+    accounts,
+    platform: new PlatformService(deps, { accounts, billing, credentials }),
     apiKeys: new ApiKeysService(deps, { credentials }),
     jobs,
     webhooks,

@@ -48,7 +48,7 @@ export type ConversationWithAssistant = Conversation & { assistant: ReplySetting
 
 /** Every column of `conversations`, as Prisma's `Conversation` has them, for plain SQL reads. */
 export const CONVERSATION_COLUMNS = `"id", "accountId", "assistantId", "channel", "customerIdentifier", "variables",
-  "aiDisabled", "origin", "createdAt", "updatedAt"`;
+  "aiDisabled", "origin", "lastMessageAt", "lastCustomerMessageId", "lastReadMessageId", "createdAt", "updatedAt"`;
 
 /** The function calls stored with a message (a JSON column). */
 export function storedFunctionCalls(message: Message): FunctionCallRecord[] {
@@ -265,6 +265,9 @@ export class MessagePipeline {
       touched AS (
         UPDATE "conversations"
         SET "updatedAt" = ${now}::timestamptz,
+            "lastMessageAt" = ${now}::timestamptz,
+            "lastCustomerMessageId" = GREATEST("lastCustomerMessageId",
+              COALESCE((SELECT max("id") FROM appended WHERE "role" = 'user'), 0)),
             "variables" = COALESCE(${variables === null ? null : JSON.stringify(variables)}::jsonb, "variables")
         WHERE "id" = ${conversation.id}::uuid)
       SELECT * FROM appended ORDER BY "id"`;
@@ -273,14 +276,27 @@ export class MessagePipeline {
       sql.query<Message>(statement.text, statement.values),
     );
     const { assistant: _assistant, ...plain } = conversation as ConversationWithAssistant;
+    const appended = stored.map((message) => ({ ...message, id: Number(message.id) }));
+    const customerIds = appended.filter((message) => message.role === "user").map((message) => message.id);
     return {
-      messages: stored.map((message) => ({ ...message, id: Number(message.id) })),
-      updated: { ...plain, updatedAt: now, variables: variables ?? conversation.variables },
+      messages: appended,
+      updated: {
+        ...plain,
+        updatedAt: now,
+        lastMessageAt: now,
+        lastCustomerMessageId: Math.max(conversation.lastCustomerMessageId, ...customerIds),
+        variables: variables ?? conversation.variables,
+      },
     };
   }
 
   private async announce(conversation: Conversation, message: Message): Promise<void> {
     this.deps.pubsub.publish("conversation:message", message.conversationId, {
+      conversationId: message.conversationId,
+      messageId: message.id,
+      role: message.role as "user" | "assistant" | "operator",
+    });
+    this.deps.pubsub.publish("conversation:activity", conversation.accountId, {
       conversationId: message.conversationId,
       messageId: message.id,
     });

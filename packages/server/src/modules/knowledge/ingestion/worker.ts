@@ -258,10 +258,7 @@ export class IngestionWorker implements Lifecycle {
    * The document's sections as they are read, made storable; when the source is read to its end, the
    * document enters the "chunking" stage (what is left is cutting, embedding and storing).
    */
-  private async *readSource(
-    document: SourceDocument,
-    signal: AbortSignal,
-  ): AsyncGenerator<Section> {
+  private async *readSource(document: SourceDocument, signal: AbortSignal): AsyncGenerator<Section> {
     // One section is read ahead, so the stage changes as soon as the last one is read, not after it is
     // chunked: a text file is a single section.
     const sections = this.extractSource(document, signal);
@@ -284,10 +281,7 @@ export class IngestionWorker implements Lifecycle {
     await this.documents.report(documentId, { stage: "chunking" });
   }
 
-  private async *extractSource(
-    document: SourceDocument,
-    signal: AbortSignal,
-  ): AsyncGenerator<Section> {
+  private async *extractSource(document: SourceDocument, signal: AbortSignal): AsyncGenerator<Section> {
     let lastReport = 0;
     const onProgress = async (pagesDone: number, pagesTotal: number) => {
       const now = Date.now();
