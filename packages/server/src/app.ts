@@ -4,6 +4,7 @@ import { type Database, type DatabaseTarget, openDatabase } from "./db/client.ts
 import { migrate } from "./db/migrate.ts";
 import { hasLifecycle } from "./deps.ts";
 import type { Config } from "./env.ts";
+import { createApiIndex } from "./http/api-index.ts";
 import { TrustedProxies } from "./http/client-address.ts";
 import { createGraphQL } from "./http/graphql.ts";
 import { createHealth, type Phase } from "./http/health.ts";
@@ -14,7 +15,7 @@ import { createTwilioRoutes } from "./http/twilio.ts";
 import { attachWebSocket } from "./http/websocket.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { createEventBus, type PubSub } from "./pubsub.ts";
-import { type DemoCredentials, seedCatalog, seedDemo } from "./seed/seed.ts";
+import { type DemoCredentials, demoAssistantUuid, seedCatalog, seedDemo } from "./seed/seed.ts";
 import { createServices, type Services } from "./services.ts";
 
 /** How long a start waits for Redis before starting the services that listen to it. */
@@ -36,6 +37,8 @@ export interface App {
   logger: Logger;
   /** Set on the start that created the demo account: its credentials, shown once. */
   demo: DemoCredentials | null;
+  /** The demo assistant's UUID while it exists (on every start, not only the first). */
+  demoAssistant: string | null;
   /** Answers one HTTP request in process, as the HTTP server does (client address "unknown"). */
   handle(request: Request): Promise<Response>;
   /** Starts listening, then the background workers; port 0 picks a free port. Resolves with the base URL. */
@@ -64,10 +67,12 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const services = createServices({ config, db, pubsub, logger }, { clock: options.clock });
   await seedCatalog(db.prisma);
   const demo = config.seedDemo ? await seedDemo(db.prisma, services) : null;
+  const demoAssistant = await demoAssistantUuid(db.prisma);
 
   let phase: Phase = "starting";
   const graphql = createGraphQL({ services, db, pubsub, logger });
   const rest = createRestHandler(graphql.yoga, { config, logger });
+  const apiIndex = createApiIndex(config);
   const health = createHealth({ db, pingRedis: events.ping, phase: () => phase });
   const staticFiles = createStaticFiles(config);
   const twilio = createTwilioRoutes({ config, webhooks: services.twilioWebhooks, logger });
@@ -75,6 +80,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     const url = new URL(request.url);
     if (url.pathname === "/graphql") return graphql.handle(request, meta);
     return (
+      apiIndex(request, url) ??
       (await rest(request, meta)) ??
       (await twilio(request, url)) ??
       (await health(url)) ??
@@ -98,6 +104,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     pubsub,
     logger,
     demo,
+    demoAssistant,
     handle: (request) => answer(request, "unknown"),
     listen: async (port = config.port, host = config.host) => {
       const url = await listen(server, port, host);
