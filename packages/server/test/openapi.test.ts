@@ -122,7 +122,7 @@ describe("the OpenAPI document of the REST API", () => {
       const operation = spec.paths[route.path][route.method.toLowerCase()];
       const example = route.doc.example;
       const extra = fill[key] ?? {};
-      const params = { ...example.params, ...(documentId ? { documentId } : {}), ...extra.params };
+      const params: Json = { ...example.params, ...(documentId ? { documentId } : {}), ...extra.params };
       const query = new URLSearchParams({ ...example.query, ...extra.query });
       const path = route.path.replace(/\{(\w+)\}/g, (_, name: string) => String(params[name]));
       const body = example.body === undefined ? undefined : { ...(example.body as Json), ...extra.body };
