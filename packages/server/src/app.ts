@@ -8,6 +8,7 @@ import { createApiIndex } from "./http/api-index.ts";
 import { TrustedProxies } from "./http/client-address.ts";
 import { createGraphQL } from "./http/graphql.ts";
 import { createHealth, type Phase } from "./http/health.ts";
+import { createMetricsEndpoint } from "./http/metrics.ts";
 import { createRestHandler } from "./http/rest.ts";
 import { answerRequests, closeServer, createNodeServer, listen } from "./http/server.ts";
 import { createStaticFiles, notFound } from "./http/static.ts";
@@ -73,12 +74,16 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const graphql = createGraphQL({ services, db, pubsub, logger });
   const rest = createRestHandler(graphql.yoga, { config, logger });
   const apiIndex = createApiIndex(config);
+  const metricsEndpoint = createMetricsEndpoint(db, config.metrics.token);
+  // On the main port only behind a token; a port of its own is for a network the public cannot reach.
+  const metricsOnMainPort = config.metrics.token !== undefined && config.metrics.port === undefined;
   const health = createHealth({ db, pingRedis: events.ping, phase: () => phase });
   const staticFiles = createStaticFiles(config);
   const twilio = createTwilioRoutes({ config, webhooks: services.twilioWebhooks, logger });
   const route = async (request: Request, meta: RequestMeta): Promise<Response> => {
     const url = new URL(request.url);
     if (url.pathname === "/graphql") return graphql.handle(request, meta);
+    if (url.pathname === "/metrics" && metricsOnMainPort) return metricsEndpoint(request);
     return (
       apiIndex(request, url) ??
       (await rest(request, meta)) ??
@@ -93,6 +98,14 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const trustedProxies = new TrustedProxies(config.trustedProxies);
   const server = createNodeServer(answer, trustedProxies);
   const webSocket = attachWebSocket(server, graphql.yoga, { services, trustedProxies, logger });
+  const metricsServer =
+    config.metrics.port === undefined
+      ? null
+      : createNodeServer(
+          async (request) =>
+            new URL(request.url).pathname === "/metrics" ? metricsEndpoint(request) : notFound(),
+          trustedProxies,
+        );
   const backgroundServices = Object.values(services as Record<string, object | null>)
     .filter((service) => service !== null)
     .filter(hasLifecycle);
@@ -108,6 +121,10 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     handle: (request) => answer(request, "unknown"),
     listen: async (port = config.port, host = config.host) => {
       const url = await listen(server, port, host);
+      if (metricsServer) {
+        const metricsUrl = await listen(metricsServer, config.metrics.port!, host);
+        logger.info("metrics served", { url: `${metricsUrl}/metrics` });
+      }
       // Subscriptions made while the Redis connection is still being set up can miss the events of
       // the first moments (another instance's revocations, seen in multi-instance tests): services
       // that listen start once it is up, or after a bounded wait when Redis is away.
@@ -123,6 +140,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       for (const service of backgroundServices.toReversed()) await service.stop();
       await webSocket.close();
       await closeServer(server);
+      if (metricsServer) await closeServer(metricsServer);
       await events.close();
       await db.close();
     },
