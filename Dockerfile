@@ -4,16 +4,12 @@
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 RUN corepack enable && corepack prepare pnpm@10.34.9 --activate
-# Manifests first: the dependency layer is reused until the lockfile or a manifest changes.
-COPY package.json pnpm-lock.yaml pnpm-workspace.yaml ./
-COPY packages/server/package.json packages/server/
-COPY packages/rest-compat/package.json packages/rest-compat/
-COPY packages/widget/package.json packages/widget/
-COPY scripts scripts
-# The install's postinstall steps (Prisma client, widget) need the sources: they run below instead.
-RUN VOXGATE_PREPARE_LOCK_HELD=1 pnpm install --frozen-lockfile --ignore-scripts
+# The lockfile alone fills pnpm's store: that layer is reused until the lockfile changes.
+COPY pnpm-lock.yaml pnpm-workspace.yaml ./
+RUN pnpm fetch
 COPY . .
-RUN pnpm rebuild && node scripts/prepare.mjs prisma widget server
+# What `npm run build` does: install (from the store), Prisma client, widget, server compiled to JavaScript.
+RUN node scripts/prepare.mjs
 
 FROM node:20-bookworm-slim AS runtime
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=4000 VOXGATE_DATA_DIR=/data
@@ -25,5 +21,5 @@ EXPOSE 4000
 VOLUME ["/data"]
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||4000)+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
-# node itself is PID 1's child-free process: SIGTERM from `docker stop` reaches the server directly.
+# Node is PID 1 (no npm or shell in between): SIGTERM from `docker stop` reaches the server's handler.
 CMD ["node", "packages/server/dist/main.js"]
