@@ -9,6 +9,7 @@ import { echoResponder, type FakeOpenAI, startFakeOpenAI } from "./support/fake-
 import { startTestApp, type TestAccount, type TestApp, testDatabaseKind } from "./support/test-app.ts";
 
 const restExamples = fileURLToPath(new URL("../../../examples/rest/", import.meta.url));
+const typedClient = fileURLToPath(new URL("../../../examples/typed-client/", import.meta.url));
 const scripts = readdirSync(restExamples).filter((name) => name.endsWith(".sh") && name !== "lib.sh");
 const run = promisify(execFile);
 
@@ -17,7 +18,7 @@ const run = promisify(execFile);
  * what a fresh `npm start` holds: an account with an assistant on a phone number. A script stops on
  * the first HTTP error status (lib.sh), so exit 0 means every request it made succeeded.
  */
-describe.skipIf(testDatabaseKind() === "postgres")("the REST examples", () => {
+describe.skipIf(testDatabaseKind() === "postgres")("the examples", () => {
   let t: TestApp;
   let model: FakeOpenAI;
   let owner: TestAccount;
@@ -61,6 +62,17 @@ describe.skipIf(testDatabaseKind() === "postgres")("the REST examples", () => {
       },
     });
     expect(stdout.trim().length).toBeGreaterThan(0);
+  });
+
+  it("runs the typed client's query, mutation and subscription", async () => {
+    const { stdout } = await run(`${typedClient}node_modules/.bin/tsx`, ["src/main.ts"], {
+      cwd: typedClient,
+      env: { PATH: process.env.PATH, VOXGATE_URL: t.url, VOXGATE_TOKEN: owner.apiKey },
+    });
+    expect(stdout).toContain(`signed in as ${owner.email}`);
+    expect(stdout).toMatch(
+      /created campaign #(\d+) "Typed client example"\ncampaign #\1 is draft with 0 leads/,
+    );
   });
 
   it("stops with the server's answer on an HTTP error", async () => {
