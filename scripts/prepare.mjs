@@ -128,6 +128,8 @@ export const steps = [
       ".npmrc",
       "package.json",
       ...packageManifests(root),
+      // A workspace project too (pnpm-workspace.yaml): its dependencies come with the same install.
+      "examples/typed-client/package.json",
     ],
     // Native modules and pnpm's layout depend on the Node build the install ran with.
     extra: () => `${process.version} ${process.platform} ${process.arch}`,

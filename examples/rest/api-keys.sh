@@ -1,24 +1,19 @@
 #!/usr/bin/env bash
-# API keys and login over the REST API. Usage: VOXGATE_TOKEN=vgk_... ./api-keys.sh [base-url]
-set -euo pipefail
-BASE="${1:-http://127.0.0.1:4000}/api"
-AUTH=(-H "Authorization: Bearer ${VOXGATE_TOKEN:?set VOXGATE_TOKEN to an API key or session token}")
+# API keys and login over the REST API. Usage: VOXGATE_TOKEN=vgk_... ./api-keys.sh
+# Login and logout run when VOXGATE_EMAIL and VOXGATE_PASSWORD are set (the first start prints the demo's).
+source "$(dirname "$0")/lib.sh"
 
-# Create a key: the token is in this response only.
-curl -sS "${AUTH[@]}" -H 'Content-Type: application/json' -d '{"name":"CRM integration"}' "$BASE/user/api-keys"
-echo
+# Create a key: the token is in this answer only.
+created=$(call POST /user/api-keys '{"name":"Example key"}')
+echo "$created"
 
-# List keys (no tokens).
-curl -sS "${AUTH[@]}" "$BASE/user/api-keys"
-echo
+# List the keys (never their tokens), then delete the one just created.
+keys=$(call GET /user/api-keys)
+echo "$keys"
+id=$(field "$keys" api_keys.0.id) # newest first
+call DELETE "/user/api-keys/$id"
 
-# Delete key 2.
-curl -sS "${AUTH[@]}" -X DELETE "$BASE/user/api-keys/2"
-echo
-
-# Log in with email and password for a session token, then log out.
-SESSION=$(curl -sS -H 'Content-Type: application/json' \
-  -d "{\"email\":\"${VOXGATE_EMAIL:-demo@voxgate.local}\",\"password\":\"${VOXGATE_PASSWORD:?set VOXGATE_PASSWORD}\"}" \
-  "$BASE/login" | sed -E 's/.*"token":"([^"]+)".*/\1/')
-curl -sS -X POST -H "Authorization: Bearer $SESSION" "$BASE/logout"
-echo
+if [ -n "${VOXGATE_EMAIL:-}" ] && [ -n "${VOXGATE_PASSWORD:-}" ]; then
+  login=$(public_call POST /login "{\"email\":\"$VOXGATE_EMAIL\",\"password\":\"$VOXGATE_PASSWORD\"}")
+  VOXGATE_TOKEN=$(field "$login" token) call POST /logout
+fi

@@ -1,17 +1,11 @@
 #!/usr/bin/env bash
-# Calls over the REST API. Usage: VOXGATE_TOKEN=vgk_... ./calls.sh [base-url]
-set -euo pipefail
-BASE="${1:-http://127.0.0.1:4000}/api"
-AUTH=(-H "Authorization: Bearer ${VOXGATE_TOKEN:?set VOXGATE_TOKEN to an API key or session token}")
+# Calls over the REST API: place one with the first assistant, then list. Usage: VOXGATE_TOKEN=vgk_... ./calls.sh
+# The simulated carrier (the default) answers any number; see docs/calls.md for its test numbers.
+source "$(dirname "$0")/lib.sh"
 
-# Newest calls, 15 per page.
-curl -sS "${AUTH[@]}" "$BASE/user/calls"
-echo
+assistants=$(call GET "/user/assistants/get?per_page=1")
+assistant_id=$(field "$assistants" data.0.id)
+call POST /user/make_call "{\"assistant_id\": $assistant_id, \"phone_number\": \"+14155550199\"}"
 
-# Completed outbound calls of assistant 1 in March 2026 (days in the account's time zone, both included).
-curl -sS "${AUTH[@]}" "$BASE/user/calls?status=completed&type=outbound&assistant_id=1&date_from=2026-03-01&date_to=2026-03-31"
-echo
-
-# Calls with one client, by number (E.164; + is %2B in a query string).
-curl -sS "${AUTH[@]}" "$BASE/user/calls?phone_number=%2B14155550123&per_page=50"
-echo
+call GET "/user/calls?per_page=5"
+call GET "/user/calls?type=outbound&status=initiated&date_from=2026-01-01"

@@ -1,25 +1,17 @@
-#!/usr/bin/env sh
-# The public widget API: no credential, only the assistant's UUID.
-# Usage: VOXGATE_URL=http://127.0.0.1:4000 ASSISTANT_UUID=... ./conversations.sh
-set -eu
-: "${VOXGATE_URL:=http://127.0.0.1:4000}"
+#!/usr/bin/env bash
+# The public widget API: no credential, only the assistant's UUID (what a website's widget does).
+# Usage: VOXGATE_TOKEN=vgk_... ./conversations.sh   (the token only looks up the first assistant's UUID;
+#        or give VOXGATE_ASSISTANT_UUID=... instead)
+source "$(dirname "$0")/lib.sh"
 
-echo "# The assistant's widget settings"
-curl -sS "$VOXGATE_URL/api/widget/assistants/$ASSISTANT_UUID"
-echo
+if [ -z "${VOXGATE_ASSISTANT_UUID:-}" ]; then
+  VOXGATE_ASSISTANT_UUID=$(field "$(call GET "/user/assistants/get?per_page=1")" data.0.uuid)
+fi
+public_call GET "/widget/assistants/$VOXGATE_ASSISTANT_UUID"
 
-echo "# Start a conversation (201); Origin must be allowed when the assistant lists origins"
-started=$(curl -sS -X POST "$VOXGATE_URL/api/widget/assistants/$ASSISTANT_UUID/conversations" \
-  -H "Content-Type: application/json" -H "Origin: https://shop.example" \
-  -d '{"variables": {"customer_name": "Grace"}}')
+started=$(public_call POST "/widget/assistants/$VOXGATE_ASSISTANT_UUID/conversations" '{"variables": {"name": "Ada"}}')
 echo "$started"
-conversation=$(printf '%s' "$started" | sed -n 's/.*"conversation_id":"\([^"]*\)".*/\1/p')
+conversation=$(field "$started" conversation_id)
 
-echo "# Send a message (costs 0.01 to the assistant's owner)"
-curl -sS -X POST "$VOXGATE_URL/api/conversations/$conversation/messages" \
-  -H "Content-Type: application/json" -d '{"message": "Where is my order?"}'
-echo
-
-echo "# Restore the session: the history, oldest first"
-curl -sS "$VOXGATE_URL/api/conversations/$conversation/messages"
-echo
+public_call POST "/conversations/$conversation/messages" '{"message": "Hello!"}'
+public_call GET "/conversations/$conversation/messages"

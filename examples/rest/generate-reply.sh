@@ -1,19 +1,13 @@
-#!/usr/bin/env sh
-# Ask an assistant to answer a customer of your integration.
-# Usage: VOXGATE_URL=http://127.0.0.1:4000 VOXGATE_TOKEN=vgk_... ASSISTANT_ID=1 ./generate-reply.sh
-set -eu
-: "${VOXGATE_URL:=http://127.0.0.1:4000}"
-: "${ASSISTANT_ID:=1}"
+#!/usr/bin/env bash
+# Ask the first assistant to answer a customer of your integration (charged per reply).
+# Usage: VOXGATE_TOKEN=vgk_... ./generate-reply.sh
+source "$(dirname "$0")/lib.sh"
 
-# The same customer_identifier continues the same conversation; variables are kept for later calls.
-curl -sS -i -X POST "$VOXGATE_URL/api/ai/generate-reply" \
-  -H "Authorization: Bearer $VOXGATE_TOKEN" \
-  -H "Content-Type: application/json" \
-  -d "{
-    \"assistant_id\": $ASSISTANT_ID,
-    \"customer_identifier\": \"+33612345678\",
-    \"message\": \"Hello, are you open on Sunday?\",
-    \"variables\": { \"customer_name\": \"Ada\" }
-  }"
-# 200 {"success":true,"conversation_id":"…","customer_identifier":"+33612345678","reply":"…","function_calls":[],"ai_disabled":false}
-# The response headers RateLimit-Limit / RateLimit-Remaining / RateLimit-Reset tell how many calls are left this minute.
+assistants=$(call GET "/user/assistants/get?per_page=1")
+assistant_id=$(field "$assistants" data.0.id)
+call POST /ai/generate-reply "{
+  \"assistant_id\": $assistant_id,
+  \"customer_identifier\": \"crm-contact-42\",
+  \"message\": \"Hello! What can you do for me?\",
+  \"variables\": {\"company\": \"Example Inc.\"}
+}"

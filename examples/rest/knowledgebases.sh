@@ -1,25 +1,24 @@
-#!/bin/sh
-# Knowledge bases over the legacy REST API. Usage: BASE=http://127.0.0.1:4000/api TOKEN=vgk_... KB=1 ./knowledgebases.sh
-set -eu
-auth="Authorization: Bearer ${TOKEN}"
+#!/usr/bin/env bash
+# Knowledge bases and documents over the REST API (the knowledge base is created over GraphQL).
+# Usage: VOXGATE_TOKEN=vgk_... ./knowledgebases.sh
+source "$(dirname "$0")/lib.sh"
 
-curl -sS -H "$auth" "$BASE/user/knowledgebases"
+kb=$(graphql 'mutation ($input: KnowledgebaseInput!) { createKnowledgebase(input: $input) { id } }' \
+  '{"input": {"name": "Example handbook", "description": "Made by examples/rest/knowledgebases.sh"}}')
+kb_id=$(field "$kb" data.createKnowledgebase.id)
+call GET /user/knowledgebases
 
-# A PDF upload (multipart, at most 20 MB).
-curl -sS -H "$auth" -F name="Manual" -F description="Product manual" -F type=pdf -F file=@manual.pdf \
-  "$BASE/user/knowledgebases/$KB/documents"
+# A text file, uploaded as multipart; it is processed in the background (status "processing" first).
+file=$(mktemp)
+trap 'rm -f "$file"' EXIT
+printf 'We are open Monday to Friday, 9:00 to 17:00.\n' >"$file"
+document=$(curl -sS --fail-with-body -H "Authorization: Bearer $VOXGATE_TOKEN" \
+  -F name="Opening hours" -F type=txt -F "file=@$file;type=text/plain" \
+  "$API/user/knowledgebases/$kb_id/documents")
+echo "$document"
+document_id=$(field "$document" data.id)
 
-# A website: the main URL and up to 5 same-site links.
-curl -sS -H "$auth" -H "Content-Type: application/json" \
-  -d '{"name":"Help centre","type":"website","url":"https://example.com/help","relative_links_limit":5}' \
-  "$BASE/user/knowledgebases/$KB/documents"
-
-# Exactly these pages.
-curl -sS -H "$auth" -H "Content-Type: application/json" \
-  -d '{"name":"Pricing","type":"website","links":[{"link":"https://example.com/pricing"}]}' \
-  "$BASE/user/knowledgebases/$KB/documents"
-
-curl -sS -H "$auth" "$BASE/user/knowledgebases/$KB/documents"
-curl -sS -X PUT -H "$auth" -H "Content-Type: application/json" -d '{"name":"Manual v2"}' \
-  "$BASE/user/knowledgebases/$KB/documents/1"
-curl -sS -X DELETE -H "$auth" "$BASE/user/knowledgebases/$KB/documents/1"
+call GET "/user/knowledgebases/$kb_id/documents"
+call GET "/user/knowledgebases/$kb_id/documents/$document_id"
+call PUT "/user/knowledgebases/$kb_id/documents/$document_id" '{"name": "Opening hours (summer)"}'
+call DELETE "/user/knowledgebases/$kb_id/documents/$document_id"

@@ -1,24 +1,18 @@
 #!/usr/bin/env bash
-# Leads over the REST API. Usage: VOXGATE_TOKEN=vgk_... ./leads.sh [base-url] [campaign-id]
-set -euo pipefail
-BASE="${1:-http://127.0.0.1:4000}/api"
-AUTH=(-H "Authorization: Bearer ${VOXGATE_TOKEN:?set VOXGATE_TOKEN to an API key or session token}")
-CAMPAIGN_ID="${2:-1}"
+# Leads over the REST API, in a campaign created over GraphQL. Usage: VOXGATE_TOKEN=vgk_... ./leads.sh
+source "$(dirname "$0")/lib.sh"
 
-# Create a lead with a secondary contact (201). allow_dupplicate is spelled so.
-curl -sS "${AUTH[@]}" -H 'Content-Type: application/json' -d "{
+campaign=$(graphql 'mutation ($input: CreateCampaignInput!) { createCampaign(input: $input) { id } }' \
+  '{"input": {"name": "Example campaign"}}')
+campaign_id=$(field "$campaign" data.createCampaign.id)
+
+lead=$(call POST /user/lead "{
   \"phone_number\": \"+14155550123\",
-  \"campaign_id\": $CAMPAIGN_ID,
-  \"variables\": {\"customer_name\": \"Ada Lovelace\", \"email\": \"ada@example.com\"},
-  \"allow_dupplicate\": false,
+  \"campaign_id\": $campaign_id,
+  \"variables\": {\"name\": \"Ada\"},
   \"secondary_contacts\": [{\"phone_number\": \"+14155550124\", \"variables\": {\"relation\": \"office\"}}]
-}" "$BASE/user/lead"
-echo
+}")
+echo "$lead"
 
-# Leads of the campaign that are still new.
-curl -sS "${AUTH[@]}" "$BASE/user/leads?campaign_id=$CAMPAIGN_ID&status=created"
-echo
-
-# Delete lead 1.
-curl -sS "${AUTH[@]}" -X DELETE "$BASE/user/leads/1"
-echo
+call GET "/user/leads?campaign_id=$campaign_id&status=created"
+call DELETE "/user/leads/$(field "$lead" data.id)"

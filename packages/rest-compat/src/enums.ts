@@ -29,6 +29,11 @@ export class RestEnum<Name extends string> {
     return this.names.get(value) ?? value.replaceAll("_", "-");
   }
 
+  /** Every REST spelling, for the API's reference. */
+  get values(): [string, ...string[]] {
+    return Object.values<string>(this.spellings) as [string, ...string[]];
+  }
+
   /** The REST spelling of a value GraphQL returned. */
   rest(name: Name): string {
     return this.spellings[name];

@@ -1,4 +1,5 @@
 import type { GraphQLFormattedError } from "graphql";
+import type { z } from "zod";
 import type { RestError } from "./errors.ts";
 import type { TypedDocumentString } from "./generated/graphql.ts";
 
@@ -54,6 +55,33 @@ type Loose<Value> = Value extends string | number | boolean | File | readonly un
   ? unknown
   : { [Name in keyof Value]-?: RestVariables<Value[Name]> };
 
+/**
+ * What the OpenAPI document (openapi/document.ts) says about a route beyond its method and path.
+ * Error statuses every route can answer (401 for routes with credentials, 413/415 for bodies, 422,
+ * 500) are added by the document; `errors` lists the route's own.
+ */
+export interface RouteDoc {
+  summary: string;
+  description?: string;
+  /** The section of the reference, e.g. "Knowledge bases". */
+  tag: string;
+  /** Path parameters' meaning (their kind comes from `params`). */
+  pathParams?: Record<string, string>;
+  query?: Record<string, z.ZodType>;
+  /** The request body; `multipart` when it can carry a file (JSON and form bodies are accepted too). */
+  body?: { schema: z.ZodType; multipart?: boolean };
+  response: { status?: number; description: string; schema: z.ZodType };
+  /** Statuses beyond the common ones, with what they mean here. */
+  errors?: Record<number, string>;
+  /** The error body when it is not `{message, errors?}`. */
+  errorSchema?: z.ZodType;
+  /**
+   * A request that succeeds against a server holding the named objects: the reference shows it and
+   * a test sends it (with ids of objects it created) and checks the answer against `response`.
+   */
+  example: { params?: Record<string, string | number>; query?: Record<string, string>; body?: unknown };
+}
+
 interface RouteFields {
   method: HttpMethod;
   /** Path under /api with `{name}` parameters, e.g. `/user/api-keys/{id}`. */
@@ -71,6 +99,7 @@ interface RouteFields {
    * invalid credential with 401 before its body is read or validated.
    */
   public?: boolean;
+  doc: RouteDoc;
 }
 
 /**

@@ -4,9 +4,11 @@ import { type Database, type DatabaseTarget, openDatabase } from "./db/client.ts
 import { migrate } from "./db/migrate.ts";
 import { hasLifecycle } from "./deps.ts";
 import type { Config } from "./env.ts";
+import { createApiIndex } from "./http/api-index.ts";
 import { TrustedProxies } from "./http/client-address.ts";
 import { createGraphQL } from "./http/graphql.ts";
 import { createHealth, type Phase } from "./http/health.ts";
+import { createMetricsEndpoint } from "./http/metrics.ts";
 import { createRestHandler } from "./http/rest.ts";
 import { answerRequests, closeServer, createNodeServer, listen } from "./http/server.ts";
 import { createStaticFiles, notFound } from "./http/static.ts";
@@ -15,7 +17,7 @@ import { attachWebSocket } from "./http/websocket.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { OperatorChannel } from "./operator-channel.ts";
 import { createEventBus, type PubSub } from "./pubsub.ts";
-import { type DemoCredentials, seedCatalog, seedDemo } from "./seed/seed.ts";
+import { type DemoCredentials, demoAssistantUuid, seedCatalog, seedDemo } from "./seed/seed.ts";
 import { createServices, type Services } from "./services.ts";
 
 /** How long a start waits for Redis before starting the services that listen to it. */
@@ -37,6 +39,8 @@ export interface App {
   logger: Logger;
   /** Set on the start that created the demo account: its credentials, shown once. */
   demo: DemoCredentials | null;
+  /** The demo assistant's UUID while it exists (on every start, not only the first). */
+  demoAssistant: string | null;
   /** Answers one HTTP request in process, as the HTTP server does (client address "unknown"). */
   handle(request: Request): Promise<Response>;
   /** Starts listening, then the background workers; port 0 picks a free port. Resolves with the base URL. */
@@ -65,17 +69,24 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const services = createServices({ config, db, pubsub, logger }, { clock: options.clock });
   await seedCatalog(db.prisma);
   const demo = config.seedDemo ? await seedDemo(db.prisma, services) : null;
+  const demoAssistant = await demoAssistantUuid(db.prisma);
 
   let phase: Phase = "starting";
   const graphql = createGraphQL({ services, db, pubsub, logger });
   const rest = createRestHandler(graphql.yoga, { config, logger });
+  const apiIndex = createApiIndex(config);
+  const metricsEndpoint = createMetricsEndpoint(db, config.metrics.token);
+  // On the main port only behind a token; a port of its own is for a network the public cannot reach.
+  const metricsOnMainPort = config.metrics.token !== undefined && config.metrics.port === undefined;
   const health = createHealth({ db, pingRedis: events.ping, phase: () => phase });
   const staticFiles = createStaticFiles(config);
   const twilio = createTwilioRoutes({ config, webhooks: services.twilioWebhooks, logger });
   const route = async (request: Request, meta: RequestMeta): Promise<Response> => {
     const url = new URL(request.url);
     if (url.pathname === "/graphql") return graphql.handle(request, meta);
+    if (url.pathname === "/metrics" && metricsOnMainPort) return metricsEndpoint(request);
     return (
+      apiIndex(request, url) ??
       (await rest(request, meta)) ??
       (await twilio(request, url)) ??
       (await health(url)) ??
@@ -91,6 +102,14 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   // The embedded store admits one process: the CLI reaches it through this server meanwhile.
   const operatorChannel =
     target.kind === "pglite" && target.dataDir ? new OperatorChannel(target.dataDir, services, logger) : null;
+  const metricsServer =
+    config.metrics.port === undefined
+      ? null
+      : createNodeServer(
+          async (request) =>
+            new URL(request.url).pathname === "/metrics" ? metricsEndpoint(request) : notFound(),
+          trustedProxies,
+        );
   const backgroundServices = Object.values(services as Record<string, object | null>)
     .filter((service) => service !== null)
     .filter(hasLifecycle);
@@ -102,9 +121,14 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     pubsub,
     logger,
     demo,
+    demoAssistant,
     handle: (request) => answer(request, "unknown"),
     listen: async (port = config.port, host = config.host) => {
       const url = await listen(server, port, host);
+      if (metricsServer) {
+        const metricsUrl = await listen(metricsServer, config.metrics.port!, host);
+        logger.info("metrics served", { url: `${metricsUrl}/metrics` });
+      }
       // Subscriptions made while the Redis connection is still being set up can miss the events of
       // the first moments (another instance's revocations, seen in multi-instance tests): services
       // that listen start once it is up, or after a bounded wait when Redis is away.
@@ -122,6 +146,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       for (const service of backgroundServices.toReversed()) await service.stop();
       await webSocket.close();
       await closeServer(server);
+      if (metricsServer) await closeServer(metricsServer);
       await events.close();
       await db.close();
     },

@@ -99,6 +99,8 @@ const EnvSchema = z
     VOXGATE_DOCUMENT_TIMEOUT_SECONDS: positiveInt.default(300),
     VOXGATE_RESERVATION_HOLD_SECONDS: positiveInt.max(86_400, "must be at most 86400").default(900),
     VOXGATE_WORKER_CONCURRENCY: positiveInt.max(32, "must be at most 32").default(2),
+    VOXGATE_METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
+    VOXGATE_METRICS_PORT: port.optional(),
     VOXGATE_DIALER_SWEEP_MS: positiveInt
       .min(10, "must be at least 10")
       .max(3_600_000, "must be at most 3600000 (one hour)")
@@ -204,6 +206,12 @@ export interface Config {
    */
   reservationHoldSeconds: number;
   workerConcurrency: number;
+  /**
+   * Prometheus /metrics: off unless a token protects it on the main port, or a port of its own (on
+   * HOST, for a network the public cannot reach) serves it; with both, the separate port also asks
+   * for the token.
+   */
+  metrics: { token: string | undefined; port: number | undefined };
   /**
    * The campaign dialer: how often each instance looks for leads that came due (retry times, a
    * calling window that opened) and repairs leads a crash left behind. A finished call triggers
@@ -320,6 +328,7 @@ export function loadConfig(source: EnvInput | NodeJS.ProcessEnv = process.env): 
     documentTimeoutSeconds: env.VOXGATE_DOCUMENT_TIMEOUT_SECONDS,
     reservationHoldSeconds: env.VOXGATE_RESERVATION_HOLD_SECONDS,
     workerConcurrency: env.VOXGATE_WORKER_CONCURRENCY,
+    metrics: { token: env.VOXGATE_METRICS_TOKEN, port: env.VOXGATE_METRICS_PORT },
     dialer: { sweepIntervalMs: env.VOXGATE_DIALER_SWEEP_MS },
     publicBaseUrl: (env.PUBLIC_BASE_URL ?? `http://${displayHost(env.HOST)}:${env.PORT}`).replace(/\/+$/, ""),
     logLevel: env.LOG_LEVEL,

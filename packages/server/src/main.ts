@@ -24,8 +24,8 @@ const lines = [
   "",
   `Voxgate is running (data: ${where}).`,
   `  GraphiQL     ${base}/graphql`,
-  `  REST API     ${base}/api`,
-  `  Widget demo  ${base}/widget/demo`,
+  `  REST API     ${base}/api (reference: ${base}/api/docs)`,
+  `  Widget demo  ${base}/widget/demo${app.demoAssistant ? `?assistant=${app.demoAssistant}` : ""}`,
 ];
 if (app.demo) {
   lines.push(

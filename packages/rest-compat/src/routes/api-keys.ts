@@ -1,11 +1,27 @@
+import { z } from "zod";
 import { timestampA } from "../format.ts";
 import { graphql } from "../generated/gql.ts";
+import { formatA, message } from "../openapi/schemas.ts";
 import { type RouteDefinition, route } from "../route.ts";
 
 export const apiKeyRoutes: RouteDefinition[] = [
   route({
     method: "POST",
     path: "/user/api-keys",
+    doc: {
+      tag: "API keys",
+      summary: "Create an API key (its token is shown only in this answer)",
+      body: { schema: z.object({ name: z.string().max(255) }) },
+      response: {
+        status: 201,
+        description: "Created",
+        schema: z.object({
+          message: z.string(),
+          api_key: z.object({ name: z.string(), token: z.string().startsWith("vgk_"), created_at: formatA }),
+        }),
+      },
+      example: { body: { name: "CRM" } },
+    },
     operation: graphql(`
       mutation RestCreateApiKey($input: CreateApiKeyInput!) {
         createApiKey(input: $input) { token apiKey { name createdAt } }
@@ -27,6 +43,24 @@ export const apiKeyRoutes: RouteDefinition[] = [
   route({
     method: "GET",
     path: "/user/api-keys",
+    doc: {
+      tag: "API keys",
+      summary: "List the account's API keys, newest first (never their tokens)",
+      response: {
+        description: "The keys",
+        schema: z.object({
+          api_keys: z.array(
+            z.object({
+              id: z.int(),
+              name: z.string(),
+              last_used_at: formatA.nullable(),
+              created_at: formatA,
+            }),
+          ),
+        }),
+      },
+      example: {},
+    },
     operation: graphql(`
       query RestApiKeys { apiKeys { id name lastUsedAt createdAt } }
     `),
@@ -44,6 +78,14 @@ export const apiKeyRoutes: RouteDefinition[] = [
   route({
     method: "DELETE",
     path: "/user/api-keys/{id}",
+    doc: {
+      tag: "API keys",
+      summary: "Delete an API key; it stops working at once",
+      pathParams: { id: "The key's id" },
+      response: { description: "Deleted", schema: message("API key deleted successfully.") },
+      errors: { 404: "Unknown key, or another account's" },
+      example: { params: { id: 1 } },
+    },
     params: { id: "int" },
     operation: graphql(`
       mutation RestDeleteApiKey($id: Int!) { deleteApiKey(id: $id) { deletedId } }

@@ -1,7 +1,9 @@
+import { z } from "zod";
 import { paginationEnvelope } from "../envelope.ts";
 import { snakeCase, timestampA } from "../format.ts";
 import { graphql } from "../generated/gql.ts";
 import type { RestAssistantFragment } from "../generated/graphql.ts";
+import { formatA, freeObject, pageQuery, paginated } from "../openapi/schemas.ts";
 import { intParam, type RouteDefinition, route } from "../route.ts";
 
 /** The GraphQL fields of an assistant, in the order of the spec's table. */
@@ -39,6 +41,32 @@ export const assistantRoutes: RouteDefinition[] = [
   route({
     method: "GET",
     path: "/user/assistants/get",
+    doc: {
+      tag: "Assistants",
+      summary: "List the account's assistants, oldest first",
+      description:
+        "Every field of the specification's table, snake_case; docs/assistants-and-telephony.md lists values and units.",
+      query: pageQuery,
+      response: {
+        description: "A page of assistants",
+        schema: paginated(
+          z.looseObject({
+            id: z.int(),
+            uuid: z.uuid(),
+            name: z.string(),
+            user_id: z.int(),
+            end_call_on_voicemail: z.union([z.literal(0), z.literal(1)]),
+            variables: freeObject,
+            widget_settings: freeObject,
+            tools: z.array(z.unknown()),
+            created_at: formatA,
+            updated_at: formatA,
+            deleted_at: z.null(),
+          }),
+        ),
+      },
+      example: { query: { per_page: "10", page: "1" } },
+    },
     operation: graphql(`
       query RestAssistants($page: Int, $perPage: Int) {
         assistants(page: $page, perPage: $perPage) {

@@ -1,8 +1,10 @@
+import { z } from "zod";
 import { CALL_STATUS, CALL_TYPE } from "../enums.ts";
 import { paginationEnvelope } from "../envelope.ts";
 import { timestampB } from "../format.ts";
 import { graphql } from "../generated/gql.ts";
 import type { RestCallFieldsFragment } from "../generated/graphql.ts";
+import { formatB, freeObject, pageQuery, paginated } from "../openapi/schemas.ts";
 import { intParam, type RouteDefinition, route } from "../route.ts";
 import { defaultErrorBody } from "../router.ts";
 
@@ -22,7 +24,28 @@ graphql(`
   }
 `);
 
-/** A call as the legacy API shows it. */
+/** A call as the legacy API shows it. */ /** The reference's shape of `restCall`. */
+const callSchema = z.object({
+  id: z.int(),
+  assistant_name: z.string().nullable(),
+  campaign_name: z.string().nullable(),
+  type: z.enum(CALL_TYPE.values),
+  duration: z.int().nullable(),
+  assistant_phone_number: z.string(),
+  client_phone_number: z.string().nullable(),
+  status: z.enum(CALL_STATUS.values),
+  transcript: z.string().nullable(),
+  variables: freeObject,
+  evaluation: freeObject,
+  webhook_response: freeObject,
+  carrier_cost: z.number(),
+  total_cost: z.number(),
+  answered_by: z.string().nullable(),
+  recording_url: z.string().nullable(),
+  created_at: formatB,
+  updated_at: formatB,
+});
+
 function restCall(call: RestCallFieldsFragment) {
   return {
     id: call.id,
@@ -52,6 +75,26 @@ export const callRoutes: RouteDefinition[] = [
   route({
     method: "GET",
     path: "/user/calls",
+    doc: {
+      tag: "Calls",
+      summary: "List the account's calls, newest first, with filters",
+      query: {
+        ...pageQuery,
+        status: z.enum(CALL_STATUS.values).optional(),
+        type: z.enum(CALL_TYPE.values).optional(),
+        phone_number: z.string().optional().meta({ description: "The client's number, E.164, exact match" }),
+        assistant_id: z.int().optional(),
+        campaign_id: z.int().optional(),
+        date_from: z.iso.date().optional().meta({ description: "First day, in the account's time zone" }),
+        date_to: z.iso
+          .date()
+          .optional()
+          .meta({ description: "Last day (inclusive), in the account's time zone" }),
+      },
+      response: { description: "A page of calls", schema: paginated(callSchema) },
+      errors: { 404: "`assistant_id` or `campaign_id` of another account" },
+      example: { query: { status: "completed", per_page: "5" } },
+    },
     operation: graphql(`
       query RestCalls($page: Int, $perPage: Int, $filter: CallFilter) {
         calls(page: $page, perPage: $perPage, filter: $filter) {
@@ -101,6 +144,30 @@ export const callRoutes: RouteDefinition[] = [
   route({
     method: "POST",
     path: "/user/make_call",
+    doc: {
+      tag: "Calls",
+      summary: "Place an outbound phone call with an assistant (an extension of the specification)",
+      body: {
+        schema: z.object({
+          assistant_id: z.int(),
+          phone_number: z.string().meta({ description: "The number to call, E.164" }),
+          phone_number_id: z.int().optional().meta({ description: "The account's number to call from" }),
+          variables: freeObject.optional(),
+        }),
+      },
+      response: {
+        status: 201,
+        description: "Started (status `initiated`)",
+        schema: z.object({ message: z.string(), data: callSchema }),
+      },
+      errors: {
+        402: "Not enough balance for a minute",
+        404: "Unknown assistant or phone number",
+        409: "The assistant has no phone number to call from",
+        429: "The account's concurrent-call limit is reached",
+      },
+      example: { body: { assistant_id: 1, phone_number: "+14155550123" } },
+    },
     operation: graphql(`
       mutation RestMakeCall($input: StartCallInput!) { startCall(input: $input) { ...RestCallFields } }
     `),

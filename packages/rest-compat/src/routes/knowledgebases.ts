@@ -1,6 +1,8 @@
+import { z } from "zod";
 import { timestampA } from "../format.ts";
 import { graphql } from "../generated/gql.ts";
 import type { RestDocumentFragment } from "../generated/graphql.ts";
+import { formatA, message } from "../openapi/schemas.ts";
 import { type RouteDefinition, route } from "../route.ts";
 
 // Fragments are found by name when an operation spreads them; this call declares it for codegen.
@@ -9,6 +11,20 @@ graphql(`
     id name description type typeLabel status statusLabel failureReason createdAt updatedAt
   }
 `);
+
+/** The reference's shape of `documentBody`. */
+const documentSchema = z.object({
+  id: z.int(),
+  name: z.string(),
+  description: z.string().nullable(),
+  type: z.enum(["website", "pdf", "txt", "docx"]),
+  type_label: z.string(),
+  status: z.enum(["processing", "active", "failed"]),
+  status_label: z.string(),
+  failure_reason: z.string().nullable(),
+  created_at: formatA,
+  updated_at: formatA,
+});
 
 function documentBody(document: RestDocumentFragment) {
   return {
@@ -40,6 +56,29 @@ export const knowledgebaseRoutes: RouteDefinition[] = [
   route({
     method: "GET",
     path: "/user/knowledgebases",
+    doc: {
+      tag: "Knowledge bases",
+      summary: "List the account's knowledge bases, newest first",
+      response: {
+        description: "The knowledge bases",
+        schema: z.object({
+          data: z.array(
+            z.object({
+              id: z.int(),
+              name: z.string(),
+              description: z.string().nullable(),
+              status: z.enum(["empty", "processing", "active", "failed"]),
+              status_label: z.string(),
+              documents_count: z.int(),
+              assistants_count: z.int(),
+              created_at: formatA,
+              updated_at: formatA,
+            }),
+          ),
+        }),
+      },
+      example: {},
+    },
     operation: graphql(`query RestKnowledgebases {
       knowledgebases { id name description status statusLabel documentsCount assistantsCount createdAt updatedAt }
     }
@@ -63,6 +102,14 @@ export const knowledgebaseRoutes: RouteDefinition[] = [
   route({
     method: "GET",
     path: "/user/knowledgebases/{knowledgebaseId}/documents",
+    doc: {
+      tag: "Knowledge bases",
+      summary: "List a knowledge base's documents, newest first",
+      pathParams: { knowledgebaseId: "The knowledge base" },
+      response: { description: "The documents", schema: z.object({ data: z.array(documentSchema) }) },
+      errors: { 404: "Unknown knowledge base, or another account's" },
+      example: { params: { knowledgebaseId: 1 } },
+    },
     params: { knowledgebaseId: "int" },
     operation: graphql(`query RestDocuments($knowledgebaseId: Int!) {
       documents(knowledgebaseId: $knowledgebaseId) { ...RestDocument }
@@ -74,6 +121,37 @@ export const knowledgebaseRoutes: RouteDefinition[] = [
   route({
     method: "POST",
     path: "/user/knowledgebases/{knowledgebaseId}/documents",
+    doc: {
+      tag: "Knowledge bases",
+      summary: "Add a document (a file, a website or pages); it is processed in the background",
+      description: "JSON, form or multipart; `file` (at most 20 MB) needs multipart.",
+      pathParams: { knowledgebaseId: "The knowledge base" },
+      body: {
+        multipart: true,
+        schema: z.object({
+          name: z.string().max(255),
+          description: z.string().max(255).optional(),
+          type: z.enum(["website", "pdf", "txt", "docx"]),
+          url: z.string().optional().meta({ description: "Websites: the main URL (or give links)" }),
+          links: z.array(z.object({ link: z.string() })).optional(),
+          relative_links_limit: z.int().min(1).max(50).optional(),
+          file: z.string().meta({ format: "binary", description: "pdf, txt, docx" }).optional(),
+        }),
+      },
+      response: {
+        status: 201,
+        description: "Created, status `processing`",
+        schema: z.object({
+          message: z.string(),
+          data: documentSchema.omit({ updated_at: true, failure_reason: true }),
+        }),
+      },
+      errors: { 404: "Unknown knowledge base, or another account's" },
+      example: {
+        params: { knowledgebaseId: 1 },
+        body: { name: "Opening hours", type: "website", url: "https://example.com/hours" },
+      },
+    },
     params: { knowledgebaseId: "int" },
     operation: graphql(`mutation RestCreateDocument($knowledgebaseId: Int!, $input: CreateDocumentInput!) {
       createDocument(knowledgebaseId: $knowledgebaseId, input: $input) { ...RestDocument }
@@ -103,6 +181,14 @@ export const knowledgebaseRoutes: RouteDefinition[] = [
   route({
     method: "GET",
     path: "/user/knowledgebases/{knowledgebaseId}/documents/{documentId}",
+    doc: {
+      tag: "Knowledge bases",
+      summary: "Read one document, with its processing status",
+      pathParams: { knowledgebaseId: "The knowledge base", documentId: "The document" },
+      response: { description: "The document", schema: z.object({ data: documentSchema }) },
+      errors: { 404: "Unknown document or knowledge base, or another account's" },
+      example: { params: { knowledgebaseId: 1, documentId: 1 } },
+    },
     params: { knowledgebaseId: "int", documentId: "int" },
     operation: graphql(`query RestDocument($id: Int!, $knowledgebaseId: Int!) {
       document(id: $id, knowledgebaseId: $knowledgebaseId) { ...RestDocument }
@@ -117,6 +203,26 @@ export const knowledgebaseRoutes: RouteDefinition[] = [
   route({
     method: "PUT",
     path: "/user/knowledgebases/{knowledgebaseId}/documents/{documentId}",
+    doc: {
+      tag: "Knowledge bases",
+      summary: "Rename a document or change its description",
+      pathParams: { knowledgebaseId: "The knowledge base", documentId: "The document" },
+      body: {
+        schema: z.object({
+          name: z.string().max(255).optional(),
+          description: z.string().max(255).optional(),
+        }),
+      },
+      response: {
+        description: "Updated",
+        schema: z.object({
+          message: z.string(),
+          data: documentSchema.omit({ created_at: true, failure_reason: true }),
+        }),
+      },
+      errors: { 404: "Unknown document or knowledge base, or another account's" },
+      example: { params: { knowledgebaseId: 1, documentId: 1 }, body: { name: "Opening hours (summer)" } },
+    },
     params: { knowledgebaseId: "int", documentId: "int" },
     operation:
       graphql(`mutation RestUpdateDocument($id: Int!, $knowledgebaseId: Int!, $input: UpdateDocumentInput!) {
@@ -148,6 +254,14 @@ export const knowledgebaseRoutes: RouteDefinition[] = [
   route({
     method: "DELETE",
     path: "/user/knowledgebases/{knowledgebaseId}/documents/{documentId}",
+    doc: {
+      tag: "Knowledge bases",
+      summary: "Delete a document and its chunks",
+      pathParams: { knowledgebaseId: "The knowledge base", documentId: "The document" },
+      response: { description: "Deleted", schema: message("Document deleted successfully.") },
+      errors: { 404: "Unknown document or knowledge base, or another account's" },
+      example: { params: { knowledgebaseId: 1, documentId: 1 } },
+    },
     params: { knowledgebaseId: "int", documentId: "int" },
     operation: graphql(`mutation RestDeleteDocument($id: Int!, $knowledgebaseId: Int!) {
       deleteDocument(id: $id, knowledgebaseId: $knowledgebaseId) { deletedId }

@@ -1,8 +1,10 @@
+import { z } from "zod";
 import { LEAD_STATUS } from "../enums.ts";
 import { paginationEnvelope } from "../envelope.ts";
 import { timestampB } from "../format.ts";
 import { graphql } from "../generated/gql.ts";
 import type { RestLeadFragment } from "../generated/graphql.ts";
+import { formatB, freeObject, message, pageQuery, paginated } from "../openapi/schemas.ts";
 import { intParam, type RouteDefinition, route } from "../route.ts";
 import { defaultErrorBody } from "../router.ts";
 
@@ -26,6 +28,23 @@ function restContact(contact: ContactData) {
     updated_at: timestampB(contact.updatedAt),
   };
 }
+
+const contactFields = {
+  id: z.int(),
+  phone_number: z.string(),
+  variables: freeObject,
+  status: z.enum(LEAD_STATUS.values),
+  created_at: formatB,
+  updated_at: formatB,
+};
+
+/** The reference's shape of `restLead`. */
+const leadSchema = z.object({
+  ...contactFields,
+  campaign_id: z.int(),
+  campaign: z.object({ id: z.int(), name: z.string() }),
+  secondary_contacts: z.array(z.object(contactFields)),
+});
 
 function restLead(lead: RestLeadFragment) {
   return {
@@ -64,6 +83,29 @@ export const leadRoutes: RouteDefinition[] = [
   route({
     method: "POST",
     path: "/user/lead",
+    doc: {
+      tag: "Leads",
+      summary: "Add a lead (and its secondary contacts) to a campaign",
+      body: {
+        schema: z.object({
+          phone_number: z.string().meta({ description: "E.164, e.g. +14155550123" }),
+          campaign_id: z.int(),
+          variables: freeObject.optional(),
+          allow_dupplicate: z.boolean().optional().meta({ description: "Spelled so. Default false" }),
+          secondary_contacts: z
+            .array(z.object({ phone_number: z.string(), variables: freeObject.optional() }))
+            .max(20)
+            .optional(),
+        }),
+      },
+      response: {
+        status: 201,
+        description: "Created",
+        schema: z.object({ message: z.string(), data: leadSchema }),
+      },
+      errors: { 404: "Unknown campaign, or another account's" },
+      example: { body: { phone_number: "+14155550123", campaign_id: 1, variables: { name: "Ada" } } },
+    },
     operation: graphql(`
       mutation RestCreateLead($input: CreateLeadInput!) { createLead(input: $input) { ...RestLead } }
     `),
@@ -102,6 +144,18 @@ export const leadRoutes: RouteDefinition[] = [
   route({
     method: "GET",
     path: "/user/leads",
+    doc: {
+      tag: "Leads",
+      summary: "List the account's leads, newest first",
+      query: {
+        ...pageQuery,
+        campaign_id: z.int().optional(),
+        status: z.enum(LEAD_STATUS.values).optional(),
+      },
+      response: { description: "A page of leads", schema: paginated(leadSchema) },
+      errors: { 404: "`campaign_id` of another account" },
+      example: { query: { campaign_id: "1" } },
+    },
     operation: graphql(`
       query RestLeads($page: Int, $perPage: Int, $campaignId: Int, $status: LeadStatus) {
         leads(page: $page, perPage: $perPage, campaignId: $campaignId, status: $status) {
@@ -130,6 +184,14 @@ export const leadRoutes: RouteDefinition[] = [
   route({
     method: "DELETE",
     path: "/user/leads/{id}",
+    doc: {
+      tag: "Leads",
+      summary: "Delete a lead and its secondary contacts",
+      pathParams: { id: "The lead" },
+      response: { description: "Deleted", schema: message("Lead deleted successfully.") },
+      errors: { 404: "Unknown lead, or another account's" },
+      example: { params: { id: 1 } },
+    },
     params: { id: "int" },
     operation: graphql(`
       mutation RestDeleteLead($id: Int!) { deleteLead(id: $id) { deletedId } }

@@ -1,11 +1,34 @@
+import { z } from "zod";
 import { timestampA } from "../format.ts";
 import { graphql } from "../generated/gql.ts";
+import { formatA, message } from "../openapi/schemas.ts";
 import { type RouteDefinition, route } from "../route.ts";
 
-const listRoute = (path: string, smsReadyOnly: boolean): RouteDefinition =>
+const phoneNumberSchema = z.object({
+  id: z.int(),
+  phone_number: z.string(),
+  country_code: z.string().nullable(),
+  type: z.enum(["normal", "sip", "caller_id"]),
+  type_label: z.string(),
+  sms_capable: z.boolean(),
+  region: z.string().nullable(),
+  has_active_subscription: z.boolean(),
+  created_at: formatA,
+});
+
+const listRoute = (path: string, smsReadyOnly: boolean, summary: string): RouteDefinition =>
   route({
     method: "GET",
     path,
+    doc: {
+      tag: "Phone numbers",
+      summary,
+      response: {
+        description: "The numbers, oldest first",
+        schema: z.object({ data: z.array(phoneNumberSchema) }),
+      },
+      example: {},
+    },
     operation: graphql(`
       query RestPhoneNumbers($smsReadyOnly: Boolean) {
         phoneNumbers(smsReadyOnly: $smsReadyOnly) {
@@ -32,12 +55,23 @@ const listRoute = (path: string, smsReadyOnly: boolean): RouteDefinition =>
   });
 
 export const phoneNumberRoutes: RouteDefinition[] = [
-  listRoute("/user/phone-numbers/all", false),
+  listRoute("/user/phone-numbers/all", false, "List every number the account holds"),
   // The legacy list: only numbers that can send SMS and are paid for.
-  listRoute("/user/phone-numbers", true),
+  listRoute("/user/phone-numbers", true, "List the SMS-capable numbers with an active subscription (legacy)"),
   route({
     method: "DELETE",
     path: "/user/phone-numbers/{id}",
+    doc: {
+      tag: "Phone numbers",
+      summary: "Release a number (a dedicated number at the end of its paid period)",
+      pathParams: { id: "The number" },
+      response: {
+        description: "Released, or its release scheduled",
+        schema: message("Phone number released successfully."),
+      },
+      errors: { 404: "Unknown number, or another account's", 409: "Release already scheduled" },
+      example: { params: { id: 1 } },
+    },
     params: { id: "int" },
     operation: graphql(`
       mutation RestReleasePhoneNumber($id: Int!) {

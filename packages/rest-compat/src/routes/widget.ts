@@ -1,6 +1,8 @@
+import { z } from "zod";
 import { WIDGET_POSITION } from "../enums.ts";
 import { timestampA } from "../format.ts";
 import { graphql } from "../generated/gql.ts";
+import { formatA } from "../openapi/schemas.ts";
 import { type RouteDefinition, route } from "../route.ts";
 
 /** Public endpoints the chat widget calls from customers' websites, before a conversation exists. */
@@ -8,6 +10,26 @@ export const widgetRoutes: RouteDefinition[] = [
   route({
     method: "GET",
     path: "/widget/assistants/{uuid}",
+    doc: {
+      tag: "Widget",
+      summary: "What the chat widget shows of an assistant (public)",
+      pathParams: { uuid: "The assistant's public UUID" },
+      response: {
+        description: "The assistant's public face",
+        schema: z.object({
+          uuid: z.uuid(),
+          name: z.string(),
+          initial_message: z.string().nullable(),
+          widget_settings: z.object({
+            theme: z.enum(["light", "dark"]),
+            color: z.string(),
+            position: z.enum(WIDGET_POSITION.values),
+          }),
+        }),
+      },
+      errors: { 404: "No such assistant" },
+      example: { params: { uuid: "9b2f7c1e-0000-4000-8000-000000000000" } },
+    },
     public: true,
     crossOrigin: true,
     operation: graphql(`
@@ -31,6 +53,30 @@ export const widgetRoutes: RouteDefinition[] = [
   route({
     method: "POST",
     path: "/widget/assistants/{uuid}/conversations",
+    doc: {
+      tag: "Widget",
+      summary: "Start a widget conversation with an assistant (public)",
+      pathParams: { uuid: "The assistant's public UUID" },
+      body: { schema: z.object({ variables: z.record(z.string(), z.unknown()).optional() }) },
+      response: {
+        status: 201,
+        description: "Started",
+        schema: z.object({
+          conversation_id: z.uuid(),
+          initial_message: z.string().nullable(),
+          created_at: formatA,
+        }),
+      },
+      errors: {
+        403: "The page's origin is not allowed by the assistant",
+        404: "No such assistant",
+        429: "Too many",
+      },
+      example: {
+        params: { uuid: "9b2f7c1e-0000-4000-8000-000000000000" },
+        body: { variables: { name: "Ada" } },
+      },
+    },
     public: true,
     crossOrigin: true,
     operation: graphql(`

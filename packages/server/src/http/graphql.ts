@@ -15,6 +15,7 @@ import { payloadTooLarge, readBoundedBody } from "../net/bounded-body.ts";
 import { operationLimitsPlugin } from "../operation-limits.ts";
 import { schema } from "../schema.ts";
 import { useWellFormedText } from "../well-formed-text.ts";
+import { metricsPlugin } from "./metrics.ts";
 
 /** What each transport hands Yoga besides the request: who is calling and the request's own meta. */
 export type ServerContext = RequestMeta & {
@@ -86,7 +87,7 @@ export function createGraphQL(deps: ContextDeps & { logger: Logger }): {
         request,
         meta: { clientAddress, requestId, responseHeaders },
       }),
-    plugins: [operationLimitsPlugin(), useWellFormedText(), endStreamsOfInvalidCredentials],
+    plugins: [operationLimitsPlugin(), useWellFormedText(), endStreamsOfInvalidCredentials, metricsPlugin()],
   });
 
   return {

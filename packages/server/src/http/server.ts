@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { createServerAdapter } from "@whatwg-node/server";
 import type { RequestMeta } from "../context.ts";
 import { type Logger, withRequestId } from "../logger.ts";
+import { areaOf, metrics } from "../metrics.ts";
 import { resolveClientAddress, type TrustedProxies } from "./client-address.ts";
 import { uploadAwareFetchApi } from "./graphql.ts";
 import { requestIdOf } from "./request-id.ts";
@@ -29,11 +30,16 @@ export function answerRequests(route: Route, logger: Logger) {
         response = Response.json({ message: "Server Error" }, { status: 500 });
       }
       response.headers.set("x-request-id", requestId);
+      const elapsed = performance.now() - started;
+      const path = pathOf(request);
+      const area = path === undefined ? "other" : areaOf(path);
+      metrics.httpRequests.inc({ method: request.method, area, status: response.status });
+      metrics.httpDuration.observe({ area }, elapsed / 1000);
       logger.info("request", {
         method: request.method,
-        path: pathOf(request),
+        path,
         status: response.status,
-        durationMs: Math.round(performance.now() - started),
+        durationMs: Math.round(elapsed),
         requestId,
         clientAddress,
       });

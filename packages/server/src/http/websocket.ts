@@ -5,6 +5,7 @@ import { WebSocketServer } from "ws";
 import { authorizationOf, type Context, type RequestMeta } from "../context.ts";
 import { MAX_GRAPHQL_MESSAGE_BYTES } from "../limits.ts";
 import { type Logger, withRequestId } from "../logger.ts";
+import { metrics } from "../metrics.ts";
 import type { Services } from "../services.ts";
 import { resolveClientAddress, type TrustedProxies } from "./client-address.ts";
 import type { Yoga } from "./graphql.ts";
@@ -50,6 +51,10 @@ export function attachWebSocket(
 
   // ws closes a socket whose message is larger with 1009 as soon as the frame header announces it.
   const wsServer = new WebSocketServer({ server, path: "/graphql", maxPayload: MAX_GRAPHQL_MESSAGE_BYTES });
+  wsServer.on("connection", (socket) => {
+    metrics.websocketsActive.inc();
+    socket.once("close", () => metrics.websocketsActive.dec());
+  });
   wsServer.on("headers", (headers, request) => {
     const { requestId, clientAddress } = upgradeOf(request);
     headers.push(`X-Request-Id: ${requestId}`);

@@ -1,5 +1,6 @@
 import type { Database } from "../db/client.ts";
 import type { Logger } from "../logger.ts";
+import { metrics } from "../metrics.ts";
 import {
   DEFAULT_MAX_ATTEMPTS,
   type EnqueueOptions,
@@ -141,6 +142,7 @@ export class EmbeddedJobQueue implements JobQueue {
           .catch(() => undefined);
         return;
       }
+      metrics.jobFailures.inc({ task: job.task });
       const message = error instanceof Error ? error.message : String(error);
       if (job.attempts >= job.maxAttempts) {
         this.deps.logger.error("job failed for good", { task: job.task, jobId: job.id, error });

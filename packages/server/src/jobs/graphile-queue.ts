@@ -2,6 +2,7 @@ import type { Logger as GraphileLogger, Runner, Task, WorkerUtils } from "graphi
 import type pg from "pg";
 import { lazyRequire } from "../lazy-require.ts";
 import type { Logger } from "../logger.ts";
+import { metrics } from "../metrics.ts";
 import {
   DEFAULT_MAX_ATTEMPTS,
   type EnqueueOptions,
@@ -46,7 +47,11 @@ export class GraphileJobQueue implements JobQueue {
     this.stopping = new AbortController();
     const taskList: Record<string, Task> = {};
     for (const [name, definition] of this.tasks)
-      taskList[name] = (payload, helpers) => this.runTask(definition, payload as JobPayload, helpers);
+      taskList[name] = (payload, helpers) =>
+        this.runTask(definition, payload as JobPayload, helpers).catch((error: unknown) => {
+          if (!this.stopping.signal.aborted) metrics.jobFailures.inc({ task: name });
+          throw error;
+        });
     this.runner = await graphileWorker().run({
       pgPool: this.deps.pgPool,
       concurrency: this.concurrency,

@@ -109,3 +109,13 @@ export async function seedDemo(prisma: PrismaClient, services: Services): Promis
   );
   return { email: DEMO_EMAIL, password, apiKey: token };
 }
+
+/** The demo assistant's public UUID, while the demo account and its assistant exist. */
+export async function demoAssistantUuid(prisma: PrismaClient): Promise<string | null> {
+  const assistant = await prisma.assistant.findFirst({
+    where: { deletedAt: null, user: { email: DEMO_EMAIL } },
+    orderBy: { id: "asc" },
+    select: { uuid: true },
+  });
+  return assistant?.uuid ?? null;
+}

@@ -3,6 +3,7 @@ import type { ServiceDeps } from "../../deps.ts";
 import { InsufficientBalanceError, NotFoundError } from "../../errors.ts";
 import { type Account, Prisma } from "../../generated/prisma/client.ts";
 import { PeriodicSweep } from "../../jobs/periodic-sweep.ts";
+import { metrics } from "../../metrics.ts";
 import { moneyAmount, parseInput } from "../../validation.ts";
 
 const RESERVATION_SWEEP_INTERVAL_MS = 60_000;
@@ -142,7 +143,10 @@ export class BillingService {
       FROM debited
       RETURNING "id"`;
     const entryId = entry ? Number(entry.id) : null;
-    if (entryId === null) throw new InsufficientBalanceError();
+    if (entryId === null) {
+      metrics.reservationsRefused.inc({ kind });
+      throw new InsufficientBalanceError();
+    }
     this.deps.pubsub.publish("account:balance", accountId, { accountId });
     return { accountId, amount, ledgerEntryId: entryId };
   }
@@ -177,7 +181,10 @@ export class BillingService {
              now() + make_interval(secs => ${this.deps.config.reservationHoldSeconds}::integer)
       FROM debited
       RETURNING "id"`;
-    if (!entry) throw new InsufficientBalanceError();
+    if (!entry) {
+      metrics.reservationsRefused.inc({ kind: "call" });
+      throw new InsufficientBalanceError();
+    }
     this.deps.pubsub.publish("account:balance", charge.accountId, { accountId: charge.accountId });
   }
 

@@ -6,6 +6,7 @@ import type {
 } from "openai/resources/chat/completions";
 import type { ServiceDeps } from "../../deps.ts";
 import { AppError, UpstreamFailedError } from "../../errors.ts";
+import { metrics } from "../../metrics.ts";
 import { openai } from "../../openai.ts";
 import { storableText, storableValue } from "../../storable-text.ts";
 import {
@@ -137,6 +138,15 @@ export class ReplyEngine {
   }
 
   async generate(request: ReplyRequest): Promise<ReplyResult> {
+    const stopTimer = metrics.replyDuration.startTimer();
+    try {
+      return await this.generateTimed(request);
+    } finally {
+      stopTimer();
+    }
+  }
+
+  private async generateTimed(request: ReplyRequest): Promise<ReplyResult> {
     const { assistant, passages } = request;
     const strategy = knowledgeStrategy(assistant.knowledgebaseMode);
     if (!this.client) return this.fallback(assistant, passages);
@@ -217,14 +227,17 @@ export class ReplyEngine {
     body: OpenAI.Chat.ChatCompletionCreateParamsNonStreaming,
     onDelta: ((text: string) => void) | undefined,
   ): Promise<OpenAI.Chat.ChatCompletionMessage> {
+    const stopTimer = metrics.modelDuration.startTimer();
     try {
       const stream = this.client!.chat.completions.stream({ ...body, stream: true });
       if (onDelta) stream.on("content", (delta) => onDelta(delta));
       const completion = await stream.finalChatCompletion();
       const message = completion.choices[0]?.message;
       if (!message) throw new UpstreamFailedError("the AI provider returned no answer.");
+      stopTimer({ status: "ok" });
       return message;
     } catch (error) {
+      stopTimer({ status: "error" });
       throw upstreamError(error);
     }
   }

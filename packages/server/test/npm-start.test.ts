@@ -1,0 +1,56 @@
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, inject, it } from "vitest";
+import { openPglite } from "../src/db/client.ts";
+import { getFreePort } from "./support/services.ts";
+import { testDatabaseKind } from "./support/test-app.ts";
+
+const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
+
+// What Docker and systemd do to `npm start`: one SIGTERM to the top process. Once, on PGlite.
+describe.skipIf(testDatabaseKind() === "postgres")("npm start under a supervisor", () => {
+  const dataDir = mkdtempSync(join(tmpdir(), "voxgate-npm-start-"));
+  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it("stops the server on SIGTERM to npm, releases the data directory and exits 0 without noise", async () => {
+    await (await openPglite(dataDir, new Blob([readFileSync(inject("pgliteTemplatePath"))]))).close();
+    const port = await getFreePort();
+    const npm = spawn("npm", ["start"], {
+      cwd: repoRoot,
+      env: {
+        PATH: process.env.PATH,
+        HOME: process.env.HOME,
+        VOXGATE_DATA_DIR: dataDir,
+        PORT: String(port),
+        LOG_LEVEL: "warn",
+        VOXGATE_SEED_DEMO: "true",
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    npm.stdout!.on("data", (chunk) => {
+      output += chunk;
+    });
+    npm.stderr!.on("data", (chunk) => {
+      output += chunk;
+    });
+    const exited = new Promise<number | null>((resolve) => npm.once("exit", (code) => resolve(code)));
+    await expect
+      .poll(() => output.includes("Voxgate is running") || npm.exitCode !== null, { timeout: 110_000 })
+      .toBe(true);
+    expect(output).toContain("Voxgate is running");
+    expect(existsSync(join(dataDir, "pglite.pid"))).toBe(true);
+    // The banner's widget demo opens the demo assistant.
+    expect(output).toMatch(/Widget demo\s+\S+\/widget\/demo\?assistant=[0-9a-f-]{36}/);
+
+    npm.kill("SIGTERM");
+    expect(await exited).toBe(0);
+    expect(existsSync(join(dataDir, "pglite.pid")), "the server let go of the data directory").toBe(false);
+    expect(output).not.toMatch(/ERR_PNPM|npm error|ELIFECYCLE/);
+    // Nothing holds the port any more.
+    await expect(fetch(`http://127.0.0.1:${port}/healthz`)).rejects.toThrow();
+  }, 120_000);
+});
