@@ -47,3 +47,14 @@ export const TELEPHONY_WEBHOOK_BODY_BYTES = 64 * 1024;
  * needs more (or a DOCX whose XML does) fails with a reason instead of pushing the server out of memory.
  */
 export const EXTRACTION_WORKER_HEAP = { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 16 } as const;
+
+/**
+ * A Twilio Media Streams socket: Twilio sends 50 media messages a second (20 ms frames of ~200
+ * bytes), plus marks and DTMF; anything far beyond is not Twilio. A stream token is used within
+ * seconds of the TwiML that carries it.
+ */
+export const MEDIA_STREAM_LIMITS = {
+  messageBytes: 64 * 1024,
+  messagesPerSecond: 200,
+  tokenSeconds: 60,
+} as const;

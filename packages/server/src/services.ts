@@ -17,6 +17,7 @@ import { PhoneNumberReleaseSweep, PhoneNumbersService } from "./modules/phone-nu
 import { RateLimitsService } from "./modules/rate-limits/index.ts";
 import { RepliesService } from "./modules/replies/index.ts";
 import { createTelephony } from "./modules/telephony/index.ts";
+import { VoiceService } from "./modules/voice/index.ts";
 import { VoicesService } from "./modules/voices/index.ts";
 import { WidgetService } from "./modules/widget/index.ts";
 import { safeFetchConnections } from "./net/safe-fetch.ts";
@@ -39,13 +40,16 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
   const {
     provider: telephony,
     twilioWebhooks,
+    twilioMedia,
     inboundSimulator,
   } = createTelephony(deps, {
     jobs,
     replyEngine,
     desk: () => calls,
+    media: () => voice,
   });
   const calls = new CallsService(deps, { carrier: telephony, inboundSimulator, billing, jobs });
+  const voice = new VoiceService(deps, { calls, replyEngine });
   const campaigns = new CampaignsService(deps);
   const leadProgress = new LeadProgress(deps);
   const dialer = new DialerService(deps, {
@@ -75,7 +79,9 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     phoneNumberReleases: new PhoneNumberReleaseSweep(deps, telephony),
     telephony,
     twilioWebhooks,
+    twilioMedia,
     calls,
+    voice,
     campaigns,
     leads: new LeadsService(deps, { campaigns, progress: leadProgress }),
     dialer,
