@@ -50,11 +50,12 @@ export const EXTRACTION_WORKER_HEAP = { maxOldGenerationSizeMb: 256, maxYoungGen
 
 /**
  * A Twilio Media Streams socket: Twilio sends 50 media messages a second (20 ms frames of ~200
- * bytes), plus marks and DTMF; anything far beyond is not Twilio. A stream token is used within
+ * bytes), plus marks and DTMF; the cap leaves room for a relay catching up after a network stall
+ * (and for tests sending audio faster than real time), and bounds what a rogue client costs. A stream token is used within
  * seconds of the TwiML that carries it.
  */
 export const MEDIA_STREAM_LIMITS = {
   messageBytes: 64 * 1024,
-  messagesPerSecond: 200,
+  messagesPerSecond: 1000,
   tokenSeconds: 60,
 } as const;

@@ -89,6 +89,8 @@ export class PipelineSession {
   private ending = false;
   private closed = false;
   private greeted = false;
+  /** Turns queued or running; silence is not counted meanwhile. */
+  private busy = 0;
   /** Serialises the caller's turns: one answer at a time, in order. */
   private work: Promise<void> = Promise.resolve();
 
@@ -138,9 +140,11 @@ export class PipelineSession {
 
   private checkSilence() {
     const { maxSilenceDuration, reengagementInterval } = this.settings;
-    if (maxSilenceDuration <= 0 || this.speaking || this.ending || this.detector.speaking) return;
+    if (maxSilenceDuration <= 0 || this.busy > 0 || this.ending || this.detector.speaking) return;
+    // Prompts count as silence: the caller said nothing through them.
     const quietMs = this.detector.now - this.quietSinceMs;
-    if (quietMs >= maxSilenceDuration * 1000) {
+    const silentMs = this.prompts * reengagementInterval * 1000 + quietMs;
+    if (silentMs >= maxSilenceDuration * 1000) {
       this.ending = true;
       this.enqueue(async () => {
         await this.say(VOICE_PHRASES.silenceGoodbye, false);
@@ -148,7 +152,7 @@ export class PipelineSession {
       });
       return;
     }
-    if (reengagementInterval > 0 && quietMs >= reengagementInterval * 1000 * (this.prompts + 1)) {
+    if (reengagementInterval > 0 && quietMs >= reengagementInterval * 1000) {
       this.prompts += 1;
       this.enqueue(() => this.say(VOICE_PHRASES.reengage, false));
     }
@@ -190,7 +194,9 @@ export class PipelineSession {
     let pending = "";
     let spoken = Promise.resolve();
     const signal = this.abort.signal;
+    let queued = 0;
     const speakSentence = (sentence: string) => {
+      queued += 1;
       spoken = spoken.then(() => this.speakSentence(utterance, sentence, signal));
     };
     let result = { text: "", endCall: false };
@@ -211,7 +217,7 @@ export class PipelineSession {
       if (!signal.aborted) throw error;
     }
     if (pending.trim() && !signal.aborted) speakSentence(pending.trim());
-    if (utterance.sentences.length === 0 && result.text) speakSentence(result.text);
+    if (queued === 0 && result.text && !signal.aborted) speakSentence(result.text);
     await spoken.catch((error: unknown) => {
       if (!signal.aborted) throw error;
     });
