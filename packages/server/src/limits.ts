@@ -58,4 +58,6 @@ export const MEDIA_STREAM_LIMITS = {
   messageBytes: 64 * 1024,
   messagesPerSecond: 1000,
   tokenSeconds: 60,
+  /** Caller audio kept while a stream starts (token check, loading the call): 5 s of 20 ms frames. */
+  bufferedFrames: 250,
 } as const;

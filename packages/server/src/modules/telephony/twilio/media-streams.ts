@@ -56,6 +56,8 @@ export class TwilioMediaStreams {
     const { logger } = this.deps;
     let stream: TwilioMediaStream | null = null;
     let starting = false;
+    /** Caller audio that arrives while the token is checked: the start of what the caller says. */
+    const early: Uint8Array[] = [];
     let windowStart = Date.now();
     let messages = 0;
     const refuse = (why: string) => {
@@ -85,12 +87,12 @@ export class TwilioMediaStreams {
           const token = message.start?.customParameters?.token;
           const streamSid = message.start?.streamSid ?? message.streamSid;
           if (typeof token !== "string" || typeof streamSid !== "string") return refuse("no token");
-          // Messages arriving while the token is checked are dropped: the caller's first 20 ms.
           this.redeemToken(token)
             .then((callId) => {
               if (callId === null) return refuse("invalid or used token");
               if (socket.readyState !== socket.OPEN) return;
               stream = new TwilioMediaStream(callId, streamSid, socket);
+              for (const frame of early.splice(0)) stream.emitAudio(frame);
               logger.info("twilio media stream connected", { callId, streamSid });
               return this.handler().handle(stream);
             })
@@ -101,10 +103,12 @@ export class TwilioMediaStreams {
           return;
         }
         case "media":
-          if (!stream) return starting ? undefined : refuse("media before start");
+          if (!stream && !starting) return refuse("media before start");
           if (typeof message.media?.payload !== "string") return;
           if (message.media.track && message.media.track !== "inbound") return;
-          stream.emitAudio(Buffer.from(message.media.payload, "base64"));
+          if (stream) stream.emitAudio(Buffer.from(message.media.payload, "base64"));
+          else if (early.length < MEDIA_STREAM_LIMITS.bufferedFrames)
+            early.push(Buffer.from(message.media.payload, "base64"));
           return;
         case "mark":
           if (typeof message.mark?.name === "string") stream?.emitMark(message.mark.name);
@@ -140,6 +144,8 @@ class TwilioMediaStream implements MediaStream {
   private readonly marks: ((name: string) => void)[] = [];
   private readonly digits: ((digit: string) => void)[] = [];
   private readonly closes: (() => void)[] = [];
+  /** Audio received before the engine listens (it loads the call first), handed over when it does. */
+  private pending: Uint8Array[] | null = [];
   private closed = false;
 
   constructor(
@@ -150,6 +156,9 @@ class TwilioMediaStream implements MediaStream {
 
   onAudio(listener: (muLaw: Uint8Array) => void) {
     this.audio.push(listener);
+    const pending = this.pending ?? [];
+    this.pending = null;
+    for (const frame of pending) listener(frame);
   }
   onMark(listener: (name: string) => void) {
     this.marks.push(listener);
@@ -180,6 +189,10 @@ class TwilioMediaStream implements MediaStream {
   }
 
   emitAudio(muLaw: Uint8Array) {
+    if (this.pending) {
+      if (this.pending.length < MEDIA_STREAM_LIMITS.bufferedFrames) this.pending.push(muLaw);
+      return;
+    }
     for (const listener of this.audio) listener(muLaw);
   }
   emitMark(name: string) {
