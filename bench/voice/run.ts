@@ -86,7 +86,7 @@ const ports = {
     onDelta("Sure. ");
     return { text: "Sure.", endCall: false };
   },
-  line: async () => {},
+  turn: async () => {},
   hangUp: async () => {},
   callerLeft: async () => {},
 };

@@ -20,6 +20,8 @@ export type PubSubEvents = {
       previousStatus: string | null;
     },
   ];
+  /** A turn of a live call was stored (voice engine). */
+  "call:turn": [accountId: number, payload: { callId: number; turnId: number }];
   /** Leads of the campaign moved or its status changed: subscribers re-read its counters. */
   "campaign:progress": [campaignId: number, payload: { campaignId: number }];
   "document:status": [

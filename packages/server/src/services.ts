@@ -17,7 +17,7 @@ import { PhoneNumberReleaseSweep, PhoneNumbersService } from "./modules/phone-nu
 import { RateLimitsService } from "./modules/rate-limits/index.ts";
 import { RepliesService } from "./modules/replies/index.ts";
 import { createTelephony } from "./modules/telephony/index.ts";
-import { VoiceService } from "./modules/voice/index.ts";
+import { CallTurnsService, VoiceService } from "./modules/voice/index.ts";
 import { VoicesService } from "./modules/voices/index.ts";
 import { WidgetService } from "./modules/widget/index.ts";
 import { safeFetchConnections } from "./net/safe-fetch.ts";
@@ -49,7 +49,8 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     media: () => voice,
   });
   const calls = new CallsService(deps, { carrier: telephony, inboundSimulator, billing, jobs });
-  const voice = new VoiceService(deps, { calls, replyEngine });
+  const callTurns = new CallTurnsService(deps, calls);
+  const voice = new VoiceService(deps, { calls, replyEngine, turns: callTurns });
   const campaigns = new CampaignsService(deps);
   const leadProgress = new LeadProgress(deps);
   const dialer = new DialerService(deps, {
@@ -81,6 +82,7 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     twilioWebhooks,
     twilioMedia,
     calls,
+    callTurns,
     voice,
     campaigns,
     leads: new LeadsService(deps, { campaigns, progress: leadProgress }),

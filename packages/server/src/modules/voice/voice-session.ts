@@ -51,12 +51,25 @@ export interface SessionPorts {
     onDelta: (text: string) => void,
     signal: AbortSignal,
   ): Promise<{ text: string; endCall: boolean }>;
-  /** A line of the transcript: what the caller said, or what the assistant said and was heard. */
-  line(speaker: "assistant" | "customer", text: string, timings?: TurnTimings): Promise<void>;
+  /** A finished turn: what the caller said, or what the assistant said and what of it was heard. */
+  turn(turn: SessionTurn): Promise<void>;
   /** Hang up, ended by the assistant. */
   hangUp(reason: string): Promise<void>;
   /** The caller hung up (the stream stopped without the session asking). */
   callerLeft(): Promise<void>;
+}
+
+export interface SessionTurn {
+  speaker: "assistant" | "customer";
+  /** The caller's transcript, or everything the assistant generated for the turn. */
+  text: string;
+  /** What the caller heard: `text`, or for an interrupted assistant turn the sentences played. */
+  heardText: string;
+  interrupted: boolean;
+  /** Media milliseconds from the start of the stream. */
+  startMs: number;
+  endMs: number;
+  timings: TurnTimings | null;
 }
 
 interface Utterance {
@@ -64,6 +77,8 @@ interface Utterance {
   /** Sentences whose marks came back before any clear: what the caller heard. */
   played: number;
   cleared: boolean;
+  /** Media ms of the first frame sent. */
+  startMs: number | null;
   timings: TurnTimings;
   done: Promise<void>;
   finish: () => void;
@@ -130,9 +145,10 @@ export class PipelineSession {
     if (event?.type === "end-of-turn") {
       const speechEndedAt = Date.now() - (this.detector.now - event.speechEndMs);
       const audio = event.audio;
+      const span = { startMs: Math.max(0, this.detector.now - audio.length / 8), endMs: event.speechEndMs };
       this.quietSinceMs = this.detector.now;
       this.prompts = 0;
-      this.enqueue(() => this.caller(audio, speechEndedAt));
+      this.enqueue(() => this.caller(audio, speechEndedAt, span));
       return;
     }
     this.checkSilence();
@@ -167,12 +183,19 @@ export class PipelineSession {
       });
   }
 
-  private async caller(audio: Int16Array, speechEndedAt: number) {
+  private async caller(audio: Int16Array, speechEndedAt: number, span: { startMs: number; endMs: number }) {
     const wav = wavFile(resample(audio, 8000, STT_SAMPLE_RATE), STT_SAMPLE_RATE);
     const text = await this.ports.transcribe(wav, this.abort.signal);
     if (!text) return;
     const transcriptAt = Date.now();
-    await this.ports.line("customer", text);
+    await this.ports.turn({
+      speaker: "customer",
+      text,
+      heardText: text,
+      interrupted: false,
+      ...span,
+      timings: null,
+    });
     if (!this.greeted) {
       // wait_for_customer: the callee spoke first; the greeting is the answer.
       this.history.push({ role: "user", content: text });
@@ -223,7 +246,7 @@ export class PipelineSession {
     });
     await this.finishUtterance(utterance);
     this.history.push({ role: "assistant", content: heardText(utterance) });
-    await this.ports.line("assistant", heardText(utterance), utterance.timings);
+    await this.assistantTurn(utterance, result.text || utterance.sentences.join(" "));
     if (result.endCall && !utterance.cleared) {
       this.ending = true;
       await this.ports.hangUp("The assistant ended the call.");
@@ -244,7 +267,20 @@ export class PipelineSession {
     }
     await this.finishUtterance(utterance);
     if (inHistory) this.history.push({ role: "assistant", content: heardText(utterance) });
-    await this.ports.line("assistant", heardText(utterance), utterance.timings);
+    await this.assistantTurn(utterance, text);
+  }
+
+  private assistantTurn(utterance: Utterance, generated: string) {
+    if (!generated) return Promise.resolve();
+    return this.ports.turn({
+      speaker: "assistant",
+      text: generated,
+      heardText: heardText(utterance),
+      interrupted: utterance.cleared,
+      startMs: utterance.startMs ?? this.detector.now,
+      endMs: this.detector.now,
+      timings: utterance.timings,
+    });
   }
 
   private utterance(timings: TurnTimings): Utterance {
@@ -252,7 +288,15 @@ export class PipelineSession {
     const done = new Promise<void>((resolve) => {
       finish = resolve;
     });
-    const utterance: Utterance = { sentences: [], played: 0, cleared: false, timings, done, finish };
+    const utterance: Utterance = {
+      sentences: [],
+      played: 0,
+      cleared: false,
+      startMs: null,
+      timings,
+      done,
+      finish,
+    };
     this.speaking = utterance;
     return utterance;
   }
@@ -285,6 +329,7 @@ export class PipelineSession {
     let offset = 0;
     while (bytes.length - offset >= FRAME_BYTES || (flush && offset < bytes.length)) {
       utterance.timings.firstAudioAt ??= Date.now();
+      utterance.startMs ??= this.detector.now;
       this.media.sendAudio(bytes.subarray(offset, Math.min(bytes.length, offset + FRAME_BYTES)));
       offset += FRAME_BYTES;
     }

@@ -2,6 +2,7 @@ import type { ServiceDeps } from "../../deps.ts";
 import type { CallsService } from "../calls/index.ts";
 import { END_CALL_TOOL_NAME, type ReplyEngine, replyAssistantColumns } from "../message-pipeline/index.ts";
 import type { MediaStream, MediaStreamHandler } from "../telephony/provider.ts";
+import type { CallTurnsService } from "./call-turns.service.ts";
 import { SpeechClient } from "./speech-client.ts";
 import { PipelineSession, type SessionSettings } from "./voice-session.ts";
 
@@ -25,7 +26,7 @@ export class VoiceService implements MediaStreamHandler {
 
   constructor(
     private readonly deps: ServiceDeps,
-    private readonly parts: { calls: CallsService; replyEngine: ReplyEngine },
+    private readonly parts: { calls: CallsService; replyEngine: ReplyEngine; turns: CallTurnsService },
   ) {
     this.speech = new SpeechClient(deps.config.voice);
   }
@@ -112,7 +113,7 @@ export class VoiceService implements MediaStreamHandler {
           endCall: result.functionCalls.some((record) => record.name === END_CALL_TOOL_NAME && !record.error),
         };
       },
-      line: (speaker, text) => (text ? calls.transcriptLine(call.id, { speaker, text }) : Promise.resolve()),
+      turn: (turn) => this.parts.turns.record(call, turn),
       hangUp: (reason) => calls.endByAssistant(call.id, reason),
       callerLeft: () => calls.customerHungUp(call.id),
     });

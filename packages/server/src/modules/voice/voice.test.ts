@@ -4,6 +4,7 @@ import { telephonyFixtures, uniqueUsNumber } from "../../../test/fixtures/teleph
 import { type FakeOpenAI, startFakeOpenAI } from "../../../test/support/fake-openai.ts";
 import { type FakeSpeech, startFakeSpeech, toneText } from "../../../test/support/fake-speech.ts";
 import { type FakeTwilio, startFakeTwilio, twilioSignature } from "../../../test/support/fake-twilio.ts";
+import { subscribeWs } from "../../../test/support/subscriptions.ts";
 import {
   PUBLIC_BASE_URL,
   startTestApp,
@@ -13,6 +14,9 @@ import {
 import { TwilioMediaClient } from "../../../test/support/twilio-media-client.ts";
 import type { Assistant, PhoneNumber } from "../../generated/prisma/client.ts";
 import { VOICE_PHRASES } from "./voice-session.ts";
+
+const TRANSCRIPT =
+  "subscription ($callId: Int!) { callTranscript(callId: $callId) { speaker text heardText interrupted } }";
 
 let t: TestApp;
 let twilio: FakeTwilio;
@@ -41,13 +45,17 @@ async function webhook(pathAndQuery: string, params: Record<string, string>) {
   return response.text();
 }
 
-/** Places a call with `assistant`, answers it as Twilio does, and connects its media stream. */
-async function answeredCall(assistant: Assistant) {
+/**
+ * Places a call with `assistant`, answers it as Twilio does, and connects its media stream;
+ * `beforeAnswer` runs once the call exists.
+ */
+async function answeredCall(assistant: Assistant, beforeAnswer?: (callId: number) => Promise<void>) {
   const call = await t.app.services.calls.placeOutbound({
     accountId: owner.accountId,
     assistantId: assistant.id,
     to: uniqueUsNumber(),
   });
+  await beforeAnswer?.(call.id);
   const twiml = await webhook(`/telephony/twilio/outbound?callId=${call.id}`, {
     AccountSid: twilio.accountSid,
     CallSid: call.providerCallId!,
@@ -89,7 +97,13 @@ describe("a phone conversation over Twilio Media Streams (pipeline mode)", () =>
 
   it("greets, hears the caller, answers in speech, stores the transcript and bills the minutes", async () => {
     const assistant = await createAssistant(t, owner, defaults);
-    const { call, token, client } = await answeredCall(assistant);
+    let live!: Awaited<ReturnType<typeof subscribeWs<{ callTranscript: Record<string, unknown> }>>>;
+    const { call, token, client } = await answeredCall(assistant, async (callId) => {
+      live = await subscribeWs(t.url, TRANSCRIPT, {
+        connectionParams: { authorization: `Bearer ${owner.apiKey}` },
+        variables: { callId },
+      });
+    });
     used = { callId: call.id, token };
     await client.waitFor((received) => marks(received) >= 2);
     expect(client.takeSpeech().replace(/\s+/g, "")).toBe(heard("Hello! How can I help?"));
@@ -105,6 +119,27 @@ describe("a phone conversation over Twilio Media Streams (pipeline mode)", () =>
         "Assistant: Hello! How can I help?\nCustomer: what time is it\nAssistant: Echo: what time is it",
       ),
     );
+
+    // Published live, turn by turn, and stored with the time of each stage.
+    const published = [];
+    for (let i = 0; i < 3; i++) published.push((await live.next(10_000)).data?.callTranscript);
+    await live.close();
+    expect(published).toMatchObject([
+      { speaker: "assistant", heardText: "Hello! How can I help?", interrupted: false },
+      { speaker: "customer", text: "what time is it" },
+      { speaker: "assistant", text: "Echo: what time is it", heardText: "Echo: what time is it" },
+    ]);
+    const { data } = await t.gql<{
+      call: { turns: { speaker: string; firstAudioAt: string | null }[]; latency: Record<string, number> };
+    }>(
+      "query ($id: Int!) { call(id: $id) { turns { speaker firstAudioAt } latency { turns firstAudioP50Ms firstAudioP95Ms transcriptP50Ms firstTokenP50Ms } } }",
+      { id: call.id },
+      { token: owner.apiKey },
+    );
+    expect(data?.call.turns.map((turn) => turn.speaker)).toEqual(["assistant", "customer", "assistant"]);
+    expect(data?.call.latency.turns).toBe(1);
+    expect(data?.call.latency.firstAudioP50Ms).toBeGreaterThanOrEqual(data!.call.latency.firstTokenP50Ms!);
+    expect(data?.call.latency.firstTokenP50Ms).toBeGreaterThanOrEqual(data!.call.latency.transcriptP50Ms!);
 
     // The caller hangs up: the stream stops, then Twilio's status callback ends the call.
     client.stop();
@@ -150,6 +185,15 @@ describe("a phone conversation over Twilio Media Streams (pipeline mode)", () =>
         "Assistant: One two three.\nCustomer: wait\nAssistant: Echo: wait",
       ),
     );
+    const [greeting] = await t.app.db.prisma.callTurn.findMany({
+      where: { callId: call.id },
+      orderBy: { id: "asc" },
+    });
+    expect(greeting).toMatchObject({
+      text: "One two three. Four five six. Seven eight nine.",
+      heardText: "One two three.",
+      interrupted: true,
+    });
     client.close();
   });
 
