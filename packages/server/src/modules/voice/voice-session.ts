@@ -393,7 +393,7 @@ export class PipelineSession {
 export function splitSentences(text: string): { sentences: string[]; rest: string } {
   const sentences: string[] = [];
   let consumed = 0;
-  for (const match of text.matchAll(/[^.!?\n]*[.!?\n]+(?=\s)/g)) {
+  for (const match of text.matchAll(/[\s\S]*?[.!?]+(?=\s)/g)) {
     const sentence = match[0].trim();
     if (sentence) sentences.push(sentence);
     consumed = match.index + match[0].length;
