@@ -151,7 +151,7 @@ async function concurrentCalls(calls: number) {
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
     const began = performance.now();
     lateness.push(began - due);
-    streams.forEach((stream, index) => stream.push(script[(tick + index) % script.length]!));
+    for (const [index, stream] of streams.entries()) stream.push(script[(tick + index) % script.length]!);
     cpu.push(performance.now() - began);
   }
   return { lateness, cpu };
