@@ -236,4 +236,33 @@ describe("a phone conversation over Twilio Media Streams (pipeline mode)", () =>
     expect((await reload(call.id)).endReason).toBe("No answer from the caller (silence).");
     client.close();
   });
+
+  it("refuses a call past the instance's capacity with a spoken message", async () => {
+    const assistant = await createAssistant(t, owner, defaults);
+    const first = await answeredCall(assistant);
+    await first.client.waitFor((received) => marks(received) >= 2);
+    const limits = t.app.config.voice;
+    const configured = limits.maxLiveSessions;
+    limits.maxLiveSessions = t.app.services.voice.liveSessions;
+    try {
+      const { call } = await answeredCall(assistant);
+      await eventually(async () =>
+        expect(twilio.requests).toContainEqual(
+          expect.objectContaining({
+            resource: `/Calls/${call.providerCallId}.json`,
+            params: expect.objectContaining({
+              Twiml: expect.stringContaining("cannot take your call right now"),
+            }),
+          }),
+        ),
+      );
+      expect(await reload(call.id)).toMatchObject({
+        requestedEnd: "ended_by_assistant",
+        endReason: "The server was at capacity.",
+      });
+    } finally {
+      limits.maxLiveSessions = configured;
+      first.client.close();
+    }
+  });
 });
