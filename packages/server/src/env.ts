@@ -39,6 +39,9 @@ function isAddressOrRange(entry: string): boolean {
   }
 }
 
+/** Where OpenAI's own API lives, for speech when no other base URL is configured. */
+const OPENAI_API_BASE = "https://api.openai.com/v1";
+
 const emptyAsUndefined = (value: unknown) => (value === "" ? undefined : value);
 
 const EnvSchema = z
@@ -71,6 +74,13 @@ const EnvSchema = z
     OPENAI_TIMEOUT_SECONDS: positiveInt.max(600, "must be at most 600").default(60),
     OPENAI_EMBEDDING_MODEL: z.string().min(1).default("text-embedding-3-small"),
     OPENAI_EMBEDDING_DIMENSIONS: positiveInt.max(4000, "must be at most 4000").default(1536),
+    OPENAI_TRANSCRIBE_MODEL: z.string().min(1).default("gpt-4o-mini-transcribe"),
+    OPENAI_TTS_MODEL: z.string().min(1).default("gpt-4o-mini-tts"),
+    OPENAI_STT_BASE_URL: z.preprocess(emptyAsUndefined, httpUrl.optional()),
+    OPENAI_STT_API_KEY: z.preprocess(emptyAsUndefined, z.string().optional()),
+    OPENAI_TTS_BASE_URL: z.preprocess(emptyAsUndefined, httpUrl.optional()),
+    OPENAI_TTS_API_KEY: z.preprocess(emptyAsUndefined, z.string().optional()),
+    VOXGATE_MAX_LIVE_MEDIA_SESSIONS: positiveInt.max(100_000, "must be at most 100000").default(100),
     VOXGATE_OUTBOUND_ALLOWLIST: z.string().default(""),
     VOXGATE_TRUSTED_PROXIES: z
       .string()
@@ -255,6 +265,20 @@ export interface Config {
   };
   /** Post-call evaluation: the model's time per attempt, attempts, and the first retry's delay (doubling). */
   evaluation: { timeoutMs: number; maxAttempts: number; retryBaseMs: number };
+  voice: VoiceConfig;
+}
+
+/** The media plane (modules/voice): speech endpoints and how many live calls one instance carries. */
+export interface VoiceConfig {
+  transcribeModel: string;
+  ttsModel: string;
+  /** `/audio/transcriptions` under this base (…/v1); defaults to OPENAI_BASE_URL and OPENAI_API_KEY. */
+  stt: { baseUrl: string; apiKey: string | undefined };
+  /** `/audio/speech` under this base; defaults to OPENAI_BASE_URL and OPENAI_API_KEY. */
+  tts: { baseUrl: string; apiKey: string | undefined };
+  timeoutSeconds: number;
+  /** Calls whose audio this instance relays at once; past it a call is refused with a spoken message. */
+  maxLiveSessions: number;
 }
 
 export interface TelephonyConfig {
@@ -350,6 +374,20 @@ export function loadConfig(source: EnvInput | NodeJS.ProcessEnv = process.env): 
       timeoutMs: env.VOXGATE_EVALUATION_TIMEOUT_MS,
       maxAttempts: env.VOXGATE_EVALUATION_MAX_ATTEMPTS,
       retryBaseMs: env.VOXGATE_EVALUATION_RETRY_BASE_MS,
+    },
+    voice: {
+      transcribeModel: env.OPENAI_TRANSCRIBE_MODEL,
+      ttsModel: env.OPENAI_TTS_MODEL,
+      stt: {
+        baseUrl: (env.OPENAI_STT_BASE_URL ?? env.OPENAI_BASE_URL ?? OPENAI_API_BASE).replace(/\/+$/, ""),
+        apiKey: env.OPENAI_STT_API_KEY ?? env.OPENAI_API_KEY,
+      },
+      tts: {
+        baseUrl: (env.OPENAI_TTS_BASE_URL ?? env.OPENAI_BASE_URL ?? OPENAI_API_BASE).replace(/\/+$/, ""),
+        apiKey: env.OPENAI_TTS_API_KEY ?? env.OPENAI_API_KEY,
+      },
+      timeoutSeconds: env.OPENAI_TIMEOUT_SECONDS,
+      maxLiveSessions: env.VOXGATE_MAX_LIVE_MEDIA_SESSIONS,
     },
     telephony: {
       provider: env.VOXGATE_TELEPHONY,

@@ -59,3 +59,17 @@ export const INBOUND_WEBHOOK_RESPONSE_MAX_BYTES = 32 * 1024;
 
 /** A conversation's messages an on-demand evaluation reads (the latest ones). */
 export const EVALUATION_MAX_MESSAGES = 200;
+
+/**
+ * A Twilio Media Streams socket: Twilio sends 50 media messages a second (20 ms frames of ~200
+ * bytes), plus marks and DTMF; the cap leaves room for a relay catching up after a network stall
+ * (and for tests sending audio faster than real time), and bounds what a rogue client costs. A stream token is used within
+ * seconds of the TwiML that carries it.
+ */
+export const MEDIA_STREAM_LIMITS = {
+  messageBytes: 64 * 1024,
+  messagesPerSecond: 1000,
+  tokenSeconds: 60,
+  /** Caller audio kept while a stream starts (token check, loading the call): 5 s of 20 ms frames. */
+  bufferedFrames: 250,
+} as const;

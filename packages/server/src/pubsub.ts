@@ -22,6 +22,8 @@ export type PubSubEvents = {
   ];
   /** A call's post-call evaluation was stored, or failed for good. */
   "call:evaluated": [accountId: number, payload: { callId: number; status: "done" | "failed" }];
+  /** A turn of a live call was stored (voice engine). */
+  "call:turn": [accountId: number, payload: { callId: number; turnId: number }];
   /** Leads of the campaign moved or its status changed: subscribers re-read its counters. */
   "campaign:progress": [campaignId: number, payload: { campaignId: number }];
   "document:status": [

@@ -13,6 +13,7 @@ import "./modules/assistants/assistants.schema.ts";
 import "./modules/campaigns/campaigns.schema.ts";
 import "./modules/leads/leads.schema.ts";
 import "./modules/calls/calls.schema.ts";
+import "./modules/voice/voice.schema.ts";
 import "./modules/dialer/dialer.schema.ts";
 import "./modules/webhooks/webhooks.schema.ts";
 import "./modules/evaluation/evaluation.schema.ts";

@@ -19,6 +19,7 @@ import { PlatformService } from "./modules/platform/index.ts";
 import { RateLimitsService } from "./modules/rate-limits/index.ts";
 import { RepliesService } from "./modules/replies/index.ts";
 import { createTelephony } from "./modules/telephony/index.ts";
+import { CallTurnsService, VoiceService } from "./modules/voice/index.ts";
 import { VoicesService } from "./modules/voices/index.ts";
 import { type CallWebhookResponses, WebhooksService } from "./modules/webhooks/index.ts";
 import { WidgetService } from "./modules/widget/index.ts";
@@ -53,11 +54,13 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
   const {
     provider: telephony,
     twilioWebhooks,
+    twilioMedia,
     inboundSimulator,
   } = createTelephony(deps, {
     jobs,
     replyEngine,
     desk: () => calls,
+    media: () => voice,
   });
   const calls: CallsService = new CallsService(
     deps,
@@ -65,6 +68,8 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     { events: webhooks, inboundVariables: (request) => webhooks.inboundVariables(request) },
   );
   const evaluation = new EvaluationService(deps, { jobs, calls });
+  const callTurns = new CallTurnsService(deps, calls);
+  const voice = new VoiceService(deps, { calls, replyEngine, turns: callTurns });
   const campaigns = new CampaignsService(deps);
   const leadProgress = new LeadProgress(deps, webhooks);
   const dialer = new DialerService(deps, {
@@ -98,7 +103,10 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     phoneNumberReleases: new PhoneNumberReleaseSweep(deps, telephony),
     telephony,
     twilioWebhooks,
+    twilioMedia,
     calls,
+    callTurns,
+    voice,
     campaigns,
     leads: new LeadsService(deps, { campaigns, progress: leadProgress }),
     dialer,

@@ -1,11 +1,13 @@
 import type { IncomingMessage, Server } from "node:http";
+import type { Duplex } from "node:stream";
 import { type DocumentNode, type ExecutionArgs, type ExecutionResult, GraphQLError } from "graphql";
 import { useServer } from "graphql-ws/use/ws";
 import { WebSocketServer } from "ws";
 import { authorizationOf, type Context, type RequestMeta } from "../context.ts";
-import { MAX_GRAPHQL_MESSAGE_BYTES } from "../limits.ts";
+import { MAX_GRAPHQL_MESSAGE_BYTES, MEDIA_STREAM_LIMITS } from "../limits.ts";
 import { type Logger, withRequestId } from "../logger.ts";
 import { metrics } from "../metrics.ts";
+import { TWILIO_PATHS } from "../modules/telephony/index.ts";
 import type { Services } from "../services.ts";
 import { resolveClientAddress, type TrustedProxies } from "./client-address.ts";
 import type { Yoga } from "./graphql.ts";
@@ -20,7 +22,9 @@ interface EnvelopedRoot {
 type UpgradeRequest = IncomingMessage & { headers: Record<string, string | string[] | undefined> };
 
 /**
- * graphql-ws on /graphql of `server`. Operations run through `yoga.getEnveloped()`, so they get the
+ * WebSocket upgrades of `server`, routed by path: graphql-ws on /graphql, and Twilio Media Streams
+ * on TWILIO_PATHS.media when the carrier is Twilio; any other path is refused (404) before the
+ * handshake. Operations run through `yoga.getEnveloped()`, so they get the
  * same plugins, limits and context as HTTP; their client address and request id are the upgrade
  * request's.
  */
@@ -50,11 +54,28 @@ export function attachWebSocket(
   };
 
   // ws closes a socket whose message is larger with 1009 as soon as the frame header announces it.
-  const wsServer = new WebSocketServer({ server, path: "/graphql", maxPayload: MAX_GRAPHQL_MESSAGE_BYTES });
-  wsServer.on("connection", (socket) => {
-    metrics.websocketsActive.inc();
-    socket.once("close", () => metrics.websocketsActive.dec());
-  });
+  const wsServer = new WebSocketServer({ noServer: true, maxPayload: MAX_GRAPHQL_MESSAGE_BYTES });
+  const media = deps.services.twilioMedia;
+  const mediaServer = media
+    ? new WebSocketServer({ noServer: true, maxPayload: MEDIA_STREAM_LIMITS.messageBytes })
+    : null;
+  mediaServer?.on("connection", (socket) => media!.accept(socket));
+  for (const socketServer of [wsServer, mediaServer]) {
+    socketServer?.on("connection", (socket) => {
+      metrics.websocketsActive.inc();
+      socket.once("close", () => metrics.websocketsActive.dec());
+    });
+  }
+  const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const path = new URL(request.url ?? "/", "http://localhost").pathname;
+    const target = path === "/graphql" ? wsServer : path === TWILIO_PATHS.media ? mediaServer : null;
+    if (!target) {
+      socket.end("HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n");
+      return;
+    }
+    target.handleUpgrade(request, socket, head, (client) => target.emit("connection", client, request));
+  };
+  server.on("upgrade", onUpgrade);
   wsServer.on("headers", (headers, request) => {
     const { requestId, clientAddress } = upgradeOf(request);
     headers.push(`X-Request-Id: ${requestId}`);
@@ -117,8 +138,11 @@ export function attachWebSocket(
 
   return {
     close: async () => {
+      server.off("upgrade", onUpgrade);
       await cleanup.dispose();
       wsServer.close();
+      for (const client of mediaServer?.clients ?? []) client.terminate();
+      mediaServer?.close();
     },
   };
 }

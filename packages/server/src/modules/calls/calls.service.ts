@@ -300,6 +300,28 @@ export class CallsService implements CallDesk {
     return this.hangUp(call, "ended", "Ended through the API.");
   }
 
+  /**
+   * The voice engine ends a running call itself (the assistant's end-call tool, silence, no capacity):
+   * hung up through the carrier, ending `ended_by_assistant` with `reason`; `farewell` is spoken by
+   * the carrier first. Nothing happens to a call that is not running or already being ended.
+   */
+  async endByAssistant(callId: number, reason: string, farewell?: string): Promise<void> {
+    const call = await this.deps.db.prisma.call.findUnique({ where: { id: callId } });
+    if (!call || isFinal(toApiStatus(call.status)) || call.requestedEnd) return;
+    await this.hangUp(call, "ended_by_assistant", reason, farewell);
+  }
+
+  /**
+   * The caller hung up (the media stream stopped without Voxgate asking): the carrier's end event,
+   * which follows, makes the call `ended_by_customer`. An end Voxgate asked for first is kept.
+   */
+  async customerHungUp(callId: number): Promise<void> {
+    await this.deps.db.prisma.call.updateMany({
+      where: { id: callId, requestedEnd: null, status: "in_progress" },
+      data: { requestedEnd: "ended_by_customer", endReason: "The caller hung up." },
+    });
+  }
+
   /** Registers a listener told once per call after it reached a final status. */
   onCallFinished(listener: CallFinishedListener): void {
     this.finishedListeners.push(listener);

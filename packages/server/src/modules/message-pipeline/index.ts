@@ -11,5 +11,5 @@ export {
   replyAssistantColumns,
   storedFunctionCalls,
 } from "./message-pipeline.service.ts";
-export { FALLBACK_NOTICE, ReplyEngine } from "./reply-engine.ts";
+export { END_CALL_TOOL_NAME, FALLBACK_NOTICE, ReplyEngine } from "./reply-engine.ts";
 export { type FunctionCallRecord, publicFunctionCall } from "./tools.ts";

@@ -1,34 +1,44 @@
 import type { ServiceDeps } from "../../deps.ts";
 import type { JobQueue } from "../../jobs/index.ts";
 import type { ReplyEngine } from "../message-pipeline/index.ts";
-import type { CallDesk, InboundSimulator, TelephonyProvider } from "./provider.ts";
+import type { CallDesk, InboundSimulator, MediaStreamHandler, TelephonyProvider } from "./provider.ts";
 import { SimulatedCallee } from "./simulated/callee.ts";
 import { SimulatedTelephonyProvider } from "./simulated/simulated-provider.ts";
+import { TwilioMediaStreams } from "./twilio/media-streams.ts";
 import { TwilioTelephonyProvider } from "./twilio/twilio-provider.ts";
 import { TwilioWebhooks } from "./twilio/twilio-webhooks.ts";
 
 /**
- * The carrier VOXGATE_TELEPHONY names, with Twilio's webhooks when it is Twilio, or the ringing of
+ * The carrier VOXGATE_TELEPHONY names, with Twilio's webhooks and media streams when it is Twilio, or the ringing of
  * simulated incoming calls when it is the simulation.
  */
 export function createTelephony(
   deps: ServiceDeps,
-  parts: { jobs: JobQueue; replyEngine: ReplyEngine; desk: () => CallDesk },
+  parts: {
+    jobs: JobQueue;
+    replyEngine: ReplyEngine;
+    desk: () => CallDesk;
+    /** The voice engine, given each authenticated media stream. */
+    media: () => MediaStreamHandler;
+  },
 ): {
   provider: TelephonyProvider;
   twilioWebhooks: TwilioWebhooks | null;
+  twilioMedia: TwilioMediaStreams | null;
   inboundSimulator: InboundSimulator | null;
 } {
   const twilio = deps.config.telephony.twilio;
   if (deps.config.telephony.provider === "twilio" && twilio) {
     const provider = new TwilioTelephonyProvider(deps, twilio);
+    const twilioMedia = new TwilioMediaStreams(deps, twilio.authToken, parts.media);
     return {
       provider,
-      twilioWebhooks: new TwilioWebhooks(deps, provider, twilio.authToken, parts.desk),
+      twilioWebhooks: new TwilioWebhooks(deps, provider, twilio.authToken, parts.desk, twilioMedia),
+      twilioMedia,
       inboundSimulator: null,
     };
   }
   const callee = new SimulatedCallee(deps, parts.replyEngine);
   const provider = new SimulatedTelephonyProvider(deps, parts.jobs, callee, parts.desk);
-  return { provider, twilioWebhooks: null, inboundSimulator: provider };
+  return { provider, twilioWebhooks: null, twilioMedia: null, inboundSimulator: provider };
 }

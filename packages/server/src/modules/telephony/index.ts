@@ -22,6 +22,7 @@ export type {
 export { SCRIPTED_CALLEE_LINES, SCRIPTED_CALLER_LINES, SimulatedCallee } from "./simulated/callee.ts";
 export { SIMULATED_TIMING, SimulatedTelephonyProvider } from "./simulated/simulated-provider.ts";
 export { SIMULATED_TEST_NUMBERS, type SimulatedOutcome, simulatedOutcome } from "./simulated/test-numbers.ts";
+export { TwilioMediaStreams } from "./twilio/media-streams.ts";
 export { CarrierError, TWILIO_PATHS, TwilioTelephonyProvider } from "./twilio/twilio-provider.ts";
 export {
   mediaStreamUrl,

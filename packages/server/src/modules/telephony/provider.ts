@@ -110,20 +110,27 @@ export interface InboundSimulator {
 }
 
 /**
- * The hand-off point to the voice engine (next issue): a carrier that streams a call's audio (Twilio
- * Media Streams) gives each connected stream to the registered handler, which speaks for the
- * assistant. Until one is registered, connected streams are closed at once and the call is ended.
+ * The hand-off point to the voice engine: a carrier that streams a call's audio (Twilio Media
+ * Streams) gives each authenticated stream to the registered handler, which speaks for the
+ * assistant.
  */
 export interface MediaStream {
   callId: number;
   /** The carrier's id of this stream (Twilio's streamSid). */
   streamId: string;
-  /** Audio from the caller: 8 kHz mu-law frames, base64, as the carrier sends them. */
-  onAudio(listener: (payload: string) => void): void;
+  /** Audio from the caller: 8 kHz mu-law frames as the carrier sends them (20 ms each on Twilio). */
+  onAudio(listener: (muLaw: Uint8Array) => void): void;
+  /** A mark sent with `sendMark` was reached: the audio before it was played (or cleared). */
+  onMark(listener: (name: string) => void): void;
+  /** A key the caller pressed (0-9, *, #). */
+  onDtmf(listener: (digit: string) => void): void;
+  /** The stream ended: the caller hung up, the call was redirected, or the connection dropped. */
   onClose(listener: () => void): void;
-  /** Plays audio to the caller (same encoding). */
-  sendAudio(payload: string): void;
-  /** Drops audio queued for playing (barge-in). */
+  /** Queues audio for the caller (same encoding). */
+  sendAudio(muLaw: Uint8Array): void;
+  /** Asks to be told (`onMark`) once the audio queued so far has been played. */
+  sendMark(name: string): void;
+  /** Drops audio queued for playing (barge-in); pending marks come back at once. */
   clearAudio(): void;
   close(): void;
 }

@@ -1,6 +1,7 @@
 import type { ServiceDeps } from "../../../deps.ts";
 import type { ApiCallStatus } from "../../calls/call-status.ts";
 import type { CallDesk, ProviderCallEvent } from "../provider.ts";
+import type { TwilioMediaStreams } from "./media-streams.ts";
 import { TWILIO_PATHS, type TwilioTelephonyProvider, twilioLibrary } from "./twilio-provider.ts";
 
 /** Form fields of a Twilio webhook request. */
@@ -34,6 +35,7 @@ export class TwilioWebhooks {
     private readonly provider: TwilioTelephonyProvider,
     private readonly authToken: string,
     private readonly desk: () => CallDesk,
+    private readonly media: TwilioMediaStreams,
   ) {}
 
   /**
@@ -72,7 +74,7 @@ export class TwilioWebhooks {
       to: params.To,
       from: params.From ?? "",
     });
-    return decision.accepted ? this.streamTwiml(decision.callId) : refusalTwiml(decision.refusal);
+    return decision.accepted ? await this.streamTwiml(decision.callId) : refusalTwiml(decision.refusal);
   }
 
   private async outboundAnswered(callId: number | null, params: TwilioParams): Promise<string> {
@@ -115,11 +117,15 @@ export class TwilioWebhooks {
     };
   }
 
-  /** `<Connect><Stream>`: Twilio opens a bidirectional Media Stream to Voxgate for the call's audio. */
-  private streamTwiml(callId: number): string {
+  /**
+   * `<Connect><Stream>`: Twilio opens a bidirectional Media Stream to Voxgate for the call's audio,
+   * presenting the single-use token it carries (see TwilioMediaStreams).
+   */
+  private async streamTwiml(callId: number): Promise<string> {
+    const token = await this.media.issueToken(callId);
     const response = new (twilioLibrary().twiml.VoiceResponse)();
     const stream = response.connect().stream({ url: mediaStreamUrl(this.deps.config.publicBaseUrl) });
-    stream.parameter({ name: "callId", value: String(callId) });
+    stream.parameter({ name: "token", value: token });
     return response.toString();
   }
 }

@@ -165,7 +165,10 @@ describe("outbound calls through Twilio", () => {
     });
     expect(answer.status).toBe(200);
     expect(answer.body).toContain(`<Connect><Stream url="wss://voxgate.test/telephony/twilio/media">`);
-    expect(answer.body).toContain(`<Parameter name="callId" value="${call.id}"/>`);
+    // The stream is opened with a signed, single-use token naming the call (media-streams.test.ts).
+    expect(answer.body).toMatch(
+      new RegExp(`<Parameter name="token" value="${call.id}\\.\\d+\\.[\\w-]{16}\\.[\\w-]{43}"/>`),
+    );
     expect(await reload(call)).toMatchObject({ status: "in_progress", answeredBy: "human" });
     // Repeated and stale callbacks change nothing.
     await statusCallback(call, "in-progress");
@@ -274,7 +277,9 @@ describe("inbound calls through Twilio", () => {
     const again = await voice(number.phoneNumber, callSid);
     expect(first.status).toBe(200);
     expect(first.body).toContain("<Connect><Stream");
-    expect(again.body).toBe(first.body);
+    // The same decision; each answer carries a fresh stream token (the last one issued is valid).
+    const withoutToken = (body: string) => body.replace(/name="token" value="[^"]*"/, "");
+    expect(withoutToken(again.body)).toBe(withoutToken(first.body));
     const calls = await t.app.db.prisma.call.findMany({ where: { providerCallId: callSid } });
     expect(calls).toHaveLength(1);
     expect(calls[0]).toMatchObject({

@@ -1,0 +1,183 @@
+/**
+ * What the voice engine adds to a call, on top of its speech and model services.
+ *
+ *   pnpm exec tsx bench/voice/run.ts [turns] [concurrent-calls]     (defaults 200 and 100)
+ *
+ * 1. Turn latency: one pipeline session (packages/server/src/modules/voice) on an in-memory media
+ *    stream, with in-process stand-ins for speech-to-text, the model and text-to-speech that answer
+ *    at once. Measured: from the caller's frame that completes the end of turn to the first audio
+ *    frame sent back. Baseline in the same run: the same stand-ins called directly in sequence (what
+ *    the turn costs without the engine). Target: engine-added ≤ 30 ms p50, ≤ 50 ms p95.
+ * 2. Concurrent calls: N sessions fed one 20 ms frame each every 20 ms (each caller speaks, pauses,
+ *    gets an answer), measuring how late each tick runs (frame jitter) and the CPU a tick takes.
+ *    Target: ≤ 1 ms p99 jitter at 100 calls.
+ */
+import { performance } from "node:perf_hooks";
+import { createLogger } from "../../packages/server/src/logger.ts";
+import type { MediaStream } from "../../packages/server/src/modules/telephony/provider.ts";
+import { pcmToMuLaw } from "../../packages/server/src/modules/voice/codec.ts";
+import {
+  PipelineSession,
+  type SessionSettings,
+} from "../../packages/server/src/modules/voice/voice-session.ts";
+import { synthesizeTones } from "../../packages/server/test/support/fake-speech.ts";
+
+const TURNS = Number(process.argv[2] ?? 200);
+const CALLS = Number(process.argv[3] ?? 100);
+const FRAME = 160;
+
+const settings: SessionSettings = {
+  initialMessage: "",
+  waitForCustomer: false,
+  allowInterruptions: true,
+  interruptSensitivity: 0.5,
+  endpointSensitivity: 0.5,
+  maxSilenceDuration: 0,
+  reengagementInterval: 0,
+  language: null,
+  voice: "alloy",
+  speechSpeed: 1,
+};
+const callerSpeech = pcmToMuLaw(synthesizeTones("hello there", 8000));
+const silence = pcmToMuLaw(new Int16Array(FRAME));
+const answerAudio = (() => {
+  const pcm = synthesizeTones("sure", 24_000);
+  return new Uint8Array(pcm.buffer, pcm.byteOffset, pcm.byteLength);
+})();
+
+class MemoryStream implements MediaStream {
+  readonly streamId = "bench";
+  private audio?: (frame: Uint8Array) => void;
+  private mark?: (name: string) => void;
+  onFirstAudio: (() => void) | null = null;
+  constructor(readonly callId: number) {}
+  onAudio(listener: (frame: Uint8Array) => void) {
+    this.audio = listener;
+  }
+  onMark(listener: (name: string) => void) {
+    this.mark = listener;
+  }
+  onDtmf() {}
+  onClose() {}
+  sendAudio() {
+    const first = this.onFirstAudio;
+    this.onFirstAudio = null;
+    first?.();
+  }
+  sendMark(name: string) {
+    // Played at once: the bench is about the engine, not the caller's ear.
+    queueMicrotask(() => this.mark?.(name));
+  }
+  clearAudio() {}
+  close() {}
+  push(frame: Uint8Array) {
+    this.audio?.(frame);
+  }
+}
+
+const ports = {
+  logger: createLogger("silent"),
+  transcribe: async () => "hello there",
+  synthesize: async () =>
+    (async function* () {
+      yield answerAudio;
+    })(),
+  reply: async (_history: unknown, onDelta: (text: string) => void) => {
+    onDelta("Sure. ");
+    return { text: "Sure.", endCall: false };
+  },
+  turn: async () => {},
+  hangUp: async () => {},
+  callerLeft: async () => {},
+};
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+const ms = (value: number) => `${value.toFixed(2)} ms`;
+
+async function turnLatency() {
+  const stream = new MemoryStream(1);
+  new PipelineSession(stream, settings, ports).start();
+  const engine: number[] = [];
+  for (let turn = 0; turn < TURNS; turn++) {
+    for (let offset = 0; offset < callerSpeech.length; offset += FRAME)
+      stream.push(callerSpeech.subarray(offset, offset + FRAME));
+    const answered = new Promise<number>((resolve) => {
+      stream.onFirstAudio = () => resolve(performance.now());
+    });
+    let lastPush = 0;
+    let done = false;
+    answered.then(() => {
+      done = true;
+    });
+    while (!done) {
+      lastPush = performance.now();
+      stream.push(silence);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    engine.push((await answered) - lastPush);
+  }
+  const baseline: number[] = [];
+  for (let turn = 0; turn < TURNS; turn++) {
+    const started = performance.now();
+    await ports.transcribe();
+    await ports.reply([], () => {});
+    for await (const _chunk of await ports.synthesize()) break;
+    baseline.push(performance.now() - started);
+  }
+  return { engine, baseline };
+}
+
+async function concurrentCalls(calls: number) {
+  const streams = Array.from({ length: calls }, (_, index) => {
+    const stream = new MemoryStream(index + 1);
+    new PipelineSession(stream, settings, ports).start();
+    return stream;
+  });
+  // Each caller: 0.5 s of speech, 1 s of silence (the answer comes back), repeated; staggered starts.
+  const script: Uint8Array[] = [];
+  for (let offset = 0; offset < callerSpeech.length; offset += FRAME)
+    script.push(callerSpeech.subarray(offset, offset + FRAME));
+  for (let i = 0; i < 50; i++) script.push(silence);
+  const ticks = 250; // 5 s
+  const lateness: number[] = [];
+  const cpu: number[] = [];
+  const start = performance.now();
+  for (let tick = 0; tick < ticks; tick++) {
+    const due = start + tick * 20;
+    const wait = due - performance.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    const began = performance.now();
+    lateness.push(began - due);
+    for (const [index, stream] of streams.entries()) stream.push(script[(tick + index) % script.length]!);
+    cpu.push(performance.now() - began);
+  }
+  return { lateness, cpu };
+}
+
+const { engine, baseline } = await turnLatency();
+console.log(`Turn latency over ${TURNS} turns (caller's end-of-turn frame → first audio frame out):`);
+console.log(
+  `  stand-ins called directly (baseline): p50 ${ms(percentile(baseline, 50))}, p95 ${ms(percentile(baseline, 95))}`,
+);
+console.log(
+  `  through the engine:                   p50 ${ms(percentile(engine, 50))}, p95 ${ms(percentile(engine, 95))}`,
+);
+console.log(
+  `  engine-added:                         p50 ${ms(percentile(engine, 50) - percentile(baseline, 50))}, p95 ${ms(percentile(engine, 95) - percentile(baseline, 95))}  (target ≤ 30 / ≤ 50 ms)`,
+);
+const idle = await concurrentCalls(0);
+console.log("Timer loop alone (baseline: what the machine adds to a 20 ms tick):");
+console.log(
+  `  tick lateness: p50 ${ms(percentile(idle.lateness, 50))}, p99 ${ms(percentile(idle.lateness, 99))}`,
+);
+const { lateness, cpu } = await concurrentCalls(CALLS);
+console.log(`${CALLS} concurrent calls, one 20 ms frame each per tick, 250 ticks:`);
+console.log(
+  `  tick lateness (frame jitter): p50 ${ms(percentile(lateness, 50))}, p99 ${ms(percentile(lateness, 99))}  (target p99 ≤ 1 ms)`,
+);
+console.log(
+  `  CPU per tick (all calls):     p50 ${ms(percentile(cpu, 50))}, p99 ${ms(percentile(cpu, 99))}; per call-frame p50 ${((percentile(cpu, 50) * 1000) / CALLS).toFixed(1)} µs`,
+);

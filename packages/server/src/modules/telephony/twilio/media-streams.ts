@@ -1,0 +1,213 @@
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import type { RawData, WebSocket } from "ws";
+import type { ServiceDeps } from "../../../deps.ts";
+import { MEDIA_STREAM_LIMITS } from "../../../limits.ts";
+import type { MediaStream, MediaStreamHandler } from "../provider.ts";
+
+/**
+ * Twilio Media Streams: the bidirectional WebSocket Twilio opens for `<Connect><Stream>`. The
+ * TwiML carries a stream token (a `<Parameter>`): signed with a key derived from the auth token,
+ * naming the call, valid for `MEDIA_STREAM_LIMITS.tokenSeconds` and usable once (its nonce is
+ * stored on the call and cleared when presented, in one conditional write, so two instances
+ * cannot both accept it). A forged, expired or replayed token closes the socket; the call is not
+ * touched. Accepted streams go to the voice engine as `MediaStream`s.
+ */
+export class TwilioMediaStreams {
+  private readonly key: Buffer;
+
+  constructor(
+    private readonly deps: ServiceDeps,
+    authToken: string,
+    private readonly handler: () => MediaStreamHandler,
+  ) {
+    this.key = createHmac("sha256", authToken).update("voxgate media stream token").digest();
+  }
+
+  /** A new token for the call's next stream; an earlier unused one stops working. */
+  async issueToken(callId: number, now = Date.now()): Promise<string> {
+    const nonce = randomBytes(12).toString("base64url");
+    await this.deps.db.prisma.call.update({ where: { id: callId }, data: { mediaStreamNonce: nonce } });
+    const expires = Math.floor(now / 1000) + MEDIA_STREAM_LIMITS.tokenSeconds;
+    const body = `${callId}.${expires}.${nonce}`;
+    return `${body}.${this.sign(body)}`;
+  }
+
+  /** The call a token opens, consuming it; null when it is forged, expired or already used. */
+  async redeemToken(token: string, now = Date.now()): Promise<number | null> {
+    const match = /^(\d{1,9})\.(\d{1,12})\.([\w-]{16})\.([\w-]{43})$/.exec(token);
+    if (!match) return null;
+    const [, callId, expires, nonce, signature] = match;
+    const expected = Buffer.from(this.sign(`${callId}.${expires}.${nonce}`));
+    if (!timingSafeEqual(expected, Buffer.from(signature!))) return null;
+    if (Number(expires) * 1000 < now) return null;
+    const { count } = await this.deps.db.prisma.call.updateMany({
+      where: { id: Number(callId), mediaStreamNonce: nonce! },
+      data: { mediaStreamNonce: null },
+    });
+    return count === 1 ? Number(callId) : null;
+  }
+
+  private sign(body: string): string {
+    return createHmac("sha256", this.key).update(body).digest("base64url");
+  }
+
+  /** Speaks Twilio's protocol on one connected socket. */
+  accept(socket: WebSocket): void {
+    const { logger } = this.deps;
+    let stream: TwilioMediaStream | null = null;
+    let starting = false;
+    /** Caller audio that arrives while the token is checked: the start of what the caller says. */
+    const early: Uint8Array[] = [];
+    let windowStart = Date.now();
+    let messages = 0;
+    const refuse = (why: string) => {
+      logger.warn("twilio media stream refused", { why });
+      socket.close(1008, why);
+    };
+    socket.on("message", (data: RawData, isBinary: boolean) => {
+      const now = Date.now();
+      if (now - windowStart >= 1000) {
+        windowStart = now;
+        messages = 0;
+      }
+      if (++messages > MEDIA_STREAM_LIMITS.messagesPerSecond) return refuse("too many messages");
+      if (isBinary) return refuse("binary message");
+      let message: TwilioMessage;
+      try {
+        message = JSON.parse(data.toString()) as TwilioMessage;
+      } catch {
+        return refuse("not JSON");
+      }
+      switch (message.event) {
+        case "connected":
+          return;
+        case "start": {
+          if (stream || starting) return refuse("second start");
+          starting = true;
+          const token = message.start?.customParameters?.token;
+          const streamSid = message.start?.streamSid ?? message.streamSid;
+          if (typeof token !== "string" || typeof streamSid !== "string") return refuse("no token");
+          this.redeemToken(token)
+            .then((callId) => {
+              if (callId === null) return refuse("invalid or used token");
+              if (socket.readyState !== socket.OPEN) return;
+              stream = new TwilioMediaStream(callId, streamSid, socket);
+              for (const frame of early.splice(0)) stream.emitAudio(frame);
+              logger.info("twilio media stream connected", { callId, streamSid });
+              return this.handler().handle(stream);
+            })
+            .catch((error: unknown) => {
+              logger.error("twilio media stream failed to start", { error });
+              socket.close(1011, "server error");
+            });
+          return;
+        }
+        case "media":
+          if (!stream && !starting) return refuse("media before start");
+          if (typeof message.media?.payload !== "string") return;
+          if (message.media.track && message.media.track !== "inbound") return;
+          if (stream) stream.emitAudio(Buffer.from(message.media.payload, "base64"));
+          else if (early.length < MEDIA_STREAM_LIMITS.bufferedFrames)
+            early.push(Buffer.from(message.media.payload, "base64"));
+          return;
+        case "mark":
+          if (typeof message.mark?.name === "string") stream?.emitMark(message.mark.name);
+          return;
+        case "dtmf":
+          if (typeof message.dtmf?.digit === "string" && /^[0-9*#]$/.test(message.dtmf.digit))
+            stream?.emitDtmf(message.dtmf.digit);
+          return;
+        case "stop":
+          socket.close(1000);
+          return;
+        default:
+          return;
+      }
+    });
+    socket.on("close", () => stream?.emitClose());
+    socket.on("error", (error) => logger.warn("twilio media socket error", { error }));
+  }
+}
+
+interface TwilioMessage {
+  event?: string;
+  streamSid?: string;
+  start?: { streamSid?: string; callSid?: string; customParameters?: Record<string, unknown> };
+  media?: { track?: string; payload?: unknown };
+  mark?: { name?: unknown };
+  dtmf?: { digit?: unknown };
+}
+
+/** One accepted stream, as the voice engine sees it. */
+class TwilioMediaStream implements MediaStream {
+  private readonly audio: ((muLaw: Uint8Array) => void)[] = [];
+  private readonly marks: ((name: string) => void)[] = [];
+  private readonly digits: ((digit: string) => void)[] = [];
+  private readonly closes: (() => void)[] = [];
+  /** Audio received before the engine listens (it loads the call first), handed over when it does. */
+  private pending: Uint8Array[] | null = [];
+  private closed = false;
+
+  constructor(
+    readonly callId: number,
+    readonly streamId: string,
+    private readonly socket: WebSocket,
+  ) {}
+
+  onAudio(listener: (muLaw: Uint8Array) => void) {
+    this.audio.push(listener);
+    const pending = this.pending ?? [];
+    this.pending = null;
+    for (const frame of pending) listener(frame);
+  }
+  onMark(listener: (name: string) => void) {
+    this.marks.push(listener);
+  }
+  onDtmf(listener: (digit: string) => void) {
+    this.digits.push(listener);
+  }
+  onClose(listener: () => void) {
+    if (this.closed) listener();
+    else this.closes.push(listener);
+  }
+
+  sendAudio(muLaw: Uint8Array) {
+    this.send({
+      event: "media",
+      streamSid: this.streamId,
+      media: { payload: Buffer.from(muLaw).toString("base64") },
+    });
+  }
+  sendMark(name: string) {
+    this.send({ event: "mark", streamSid: this.streamId, mark: { name } });
+  }
+  clearAudio() {
+    this.send({ event: "clear", streamSid: this.streamId });
+  }
+  close() {
+    this.socket.close(1000);
+  }
+
+  emitAudio(muLaw: Uint8Array) {
+    if (this.pending) {
+      if (this.pending.length < MEDIA_STREAM_LIMITS.bufferedFrames) this.pending.push(muLaw);
+      return;
+    }
+    for (const listener of this.audio) listener(muLaw);
+  }
+  emitMark(name: string) {
+    for (const listener of this.marks) listener(name);
+  }
+  emitDtmf(digit: string) {
+    for (const listener of this.digits) listener(digit);
+  }
+  emitClose() {
+    if (this.closed) return;
+    this.closed = true;
+    for (const listener of this.closes) listener();
+  }
+
+  private send(message: unknown) {
+    if (this.socket.readyState === this.socket.OPEN) this.socket.send(JSON.stringify(message));
+  }
+}

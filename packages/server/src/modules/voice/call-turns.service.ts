@@ -1,0 +1,94 @@
+import type { ServiceDeps } from "../../deps.ts";
+import type { CallTurn } from "../../generated/prisma/client.ts";
+import { storableText } from "../../storable-text.ts";
+import type { CallsService } from "../calls/index.ts";
+import type { SessionTurn } from "./voice-session.ts";
+
+/** Latency of a call's answered turns, from the caller's end of speech, in ms. */
+export interface CallLatency {
+  /** Assistant turns that answered a caller's speech and sent audio. */
+  turns: number;
+  /** To the first audio byte sent back (what the engine, speech and model add). */
+  firstAudioP50Ms: number | null;
+  firstAudioP95Ms: number | null;
+  /** To the transcript of the caller's turn. */
+  transcriptP50Ms: number | null;
+  /** To the model's first token. */
+  firstTokenP50Ms: number | null;
+}
+
+/**
+ * The turns of live calls (the one writer of `call_turns`): each turn is stored with its stage
+ * times, its heard text is appended to the call's flat `transcript` (REST), and `call:turn` is
+ * published for `callTranscript` subscribers.
+ */
+export class CallTurnsService {
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly calls: CallsService,
+  ) {}
+
+  async record(call: { id: number; accountId: number }, turn: SessionTurn): Promise<void> {
+    const date = (ms: number | null | undefined) => (ms ? new Date(ms) : null);
+    const stored = await this.deps.db.prisma.callTurn.create({
+      data: {
+        callId: call.id,
+        accountId: call.accountId,
+        speaker: turn.speaker,
+        text: storableText(turn.text),
+        heardText: storableText(turn.heardText),
+        interrupted: turn.interrupted,
+        startMs: Math.round(turn.startMs),
+        endMs: Math.round(turn.endMs),
+        speechEndedAt: date(turn.timings?.speechEndedAt),
+        transcriptAt: date(turn.timings?.transcriptAt),
+        firstTokenAt: date(turn.timings?.firstTokenAt),
+        firstAudioAt: date(turn.timings?.firstAudioAt),
+        playedAt: date(turn.timings?.playedAt),
+      },
+    });
+    if (turn.heardText)
+      await this.calls.transcriptLine(call.id, { speaker: turn.speaker, text: turn.heardText });
+    this.deps.pubsub.publish("call:turn", call.accountId, { callId: call.id, turnId: stored.id });
+  }
+
+  /** A call's turns in order; the call must be the account's. */
+  async list(accountId: number, callId: number): Promise<CallTurn[]> {
+    return this.deps.db.prisma.callTurn.findMany({ where: { callId, accountId }, orderBy: { id: "asc" } });
+  }
+
+  async get(accountId: number, turnId: number): Promise<CallTurn | null> {
+    return this.deps.db.prisma.callTurn.findFirst({ where: { id: turnId, accountId } });
+  }
+
+  async latency(accountId: number, callId: number): Promise<CallLatency> {
+    const turns = (await this.list(accountId, callId)).filter(
+      (turn) => turn.speaker === "assistant" && turn.speechEndedAt && turn.firstAudioAt,
+    );
+    const since = (turn: CallTurn, at: Date | null) =>
+      at ? at.getTime() - turn.speechEndedAt!.getTime() : null;
+    const values = (pick: (turn: CallTurn) => number | null) =>
+      turns.map(pick).filter((value): value is number => value !== null);
+    const firstAudio = values((turn) => since(turn, turn.firstAudioAt));
+    return {
+      turns: turns.length,
+      firstAudioP50Ms: percentile(firstAudio, 50),
+      firstAudioP95Ms: percentile(firstAudio, 95),
+      transcriptP50Ms: percentile(
+        values((turn) => since(turn, turn.transcriptAt)),
+        50,
+      ),
+      firstTokenP50Ms: percentile(
+        values((turn) => since(turn, turn.firstTokenAt)),
+        50,
+      ),
+    };
+  }
+}
+
+/** Nearest-rank percentile; null without values. */
+export function percentile(values: number[], p: number): number | null {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}

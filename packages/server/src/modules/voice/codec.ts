@@ -1,0 +1,136 @@
+/**
+ * Audio formats of the media plane: 8 kHz G.711 mu-law (telephony), 16-bit little-endian PCM at 8,
+ * 16 or 24 kHz (speech models), and WAV for uploads. Conversions are table-driven or linear so
+ * that one core can relay hundreds of calls.
+ */
+
+const BIAS = 0x84;
+const CLIP = 32635;
+
+const DECODE_TABLE = new Int16Array(256);
+for (let i = 0; i < 256; i++) {
+  const value = ~i & 0xff;
+  const sign = value & 0x80;
+  const exponent = (value >> 4) & 0x07;
+  const mantissa = value & 0x0f;
+  const magnitude = (((mantissa << 3) + BIAS) << exponent) - BIAS;
+  DECODE_TABLE[i] = sign ? -magnitude : magnitude;
+}
+
+// Indexed by the sample's magnitude >> 7 after biasing: the segment (exponent) of G.711.
+const EXPONENT_TABLE = new Uint8Array(256);
+for (let i = 0; i < 256; i++) EXPONENT_TABLE[i] = i === 0 ? 0 : Math.floor(Math.log2(i));
+
+function encodeSample(sample: number): number {
+  let value = sample;
+  const sign = value < 0 ? 0x80 : 0;
+  if (sign) value = -value;
+  if (value > CLIP) value = CLIP;
+  value += BIAS;
+  const exponent = EXPONENT_TABLE[(value >> 7) & 0xff]!;
+  const mantissa = (value >> (exponent + 3)) & 0x0f;
+  return ~(sign | (exponent << 4) | mantissa) & 0xff;
+}
+
+/** mu-law bytes to PCM samples. */
+export function muLawToPcm(muLaw: Uint8Array): Int16Array {
+  const pcm = new Int16Array(muLaw.length);
+  for (let i = 0; i < muLaw.length; i++) pcm[i] = DECODE_TABLE[muLaw[i]!]!;
+  return pcm;
+}
+
+/** PCM samples to mu-law bytes. */
+export function pcmToMuLaw(pcm: Int16Array): Uint8Array {
+  const out = new Uint8Array(pcm.length);
+  for (let i = 0; i < pcm.length; i++) out[i] = encodeSample(pcm[i]!);
+  return out;
+}
+
+/**
+ * Changes the sample rate by linear interpolation; going down, each output sample averages the
+ * input samples it covers, a cheap low-pass that keeps speech band aliasing inaudible on a phone.
+ */
+export function resample(input: Int16Array, fromRate: number, toRate: number): Int16Array {
+  if (fromRate === toRate) return input;
+  const ratio = fromRate / toRate;
+  const length = Math.floor(input.length / ratio);
+  const out = new Int16Array(length);
+  if (ratio > 1) {
+    for (let i = 0; i < length; i++) {
+      const start = Math.floor(i * ratio);
+      const end = Math.min(input.length, Math.floor((i + 1) * ratio));
+      let sum = 0;
+      for (let j = start; j < end; j++) sum += input[j]!;
+      out[i] = Math.round(sum / Math.max(1, end - start));
+    }
+    return out;
+  }
+  for (let i = 0; i < length; i++) {
+    const position = i * ratio;
+    const index = Math.floor(position);
+    const fraction = position - index;
+    const a = input[index]!;
+    const b = input[Math.min(index + 1, input.length - 1)]!;
+    out[i] = Math.round(a + (b - a) * fraction);
+  }
+  return out;
+}
+
+/** Little-endian 16-bit PCM bytes as samples (an odd trailing byte is left to the caller). */
+export function pcmFromBytes(bytes: Uint8Array): Int16Array {
+  const count = bytes.length >> 1;
+  const out = new Int16Array(count);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, count * 2);
+  for (let i = 0; i < count; i++) out[i] = view.getInt16(i * 2, true);
+  return out;
+}
+
+/** A mono 16-bit PCM WAV file. */
+export function wavFile(pcm: Int16Array, sampleRate: number): Buffer {
+  const data = pcm.length * 2;
+  const buffer = Buffer.alloc(44 + data);
+  buffer.write("RIFF", 0, "ascii");
+  buffer.writeUInt32LE(36 + data, 4);
+  buffer.write("WAVEfmt ", 8, "ascii");
+  buffer.writeUInt32LE(16, 16);
+  buffer.writeUInt16LE(1, 20);
+  buffer.writeUInt16LE(1, 22);
+  buffer.writeUInt32LE(sampleRate, 24);
+  buffer.writeUInt32LE(sampleRate * 2, 28);
+  buffer.writeUInt16LE(2, 32);
+  buffer.writeUInt16LE(16, 34);
+  buffer.write("data", 36, "ascii");
+  buffer.writeUInt32LE(data, 40);
+  for (let i = 0; i < pcm.length; i++) buffer.writeInt16LE(pcm[i]!, 44 + i * 2);
+  return buffer;
+}
+
+/** The samples of a mono 16-bit PCM WAV file, with its rate; null for anything else. */
+export function readWav(file: Uint8Array): { pcm: Int16Array; sampleRate: number } | null {
+  const buffer = Buffer.from(file.buffer, file.byteOffset, file.byteLength);
+  if (buffer.length < 12 || buffer.toString("ascii", 0, 4) !== "RIFF") return null;
+  let offset = 12;
+  let sampleRate = 0;
+  while (offset + 8 <= buffer.length) {
+    const id = buffer.toString("ascii", offset, offset + 4);
+    const size = buffer.readUInt32LE(offset + 4);
+    if (id === "fmt ") {
+      if (buffer.readUInt16LE(offset + 8) !== 1 || buffer.readUInt16LE(offset + 10) !== 1) return null;
+      if (buffer.readUInt16LE(offset + 22) !== 16) return null;
+      sampleRate = buffer.readUInt32LE(offset + 12);
+    } else if (id === "data" && sampleRate > 0) {
+      const end = Math.min(buffer.length, offset + 8 + size);
+      return { pcm: pcmFromBytes(buffer.subarray(offset + 8, end)), sampleRate };
+    }
+    offset += 8 + size + (size % 2);
+  }
+  return null;
+}
+
+/** Root-mean-square level of samples, 0..32768. */
+export function rms(pcm: Int16Array): number {
+  if (pcm.length === 0) return 0;
+  let sum = 0;
+  for (let i = 0; i < pcm.length; i++) sum += pcm[i]! * pcm[i]!;
+  return Math.sqrt(sum / pcm.length);
+}

@@ -1,0 +1,46 @@
+import { describe, expect, it } from "vitest";
+import { endpointMs, interruptMs, TurnDetector } from "./turn-detector.ts";
+import { splitSentences } from "./voice-session.ts";
+
+const frame = (level: number) => new Int16Array(160).map((_, i) => (i % 2 === 0 ? level : -level));
+
+function feed(detector: TurnDetector, level: number, ms: number) {
+  const events = [];
+  for (let at = 0; at < ms; at += 20) {
+    const event = detector.push(frame(level));
+    if (event && event.type !== "voice") events.push(event.type);
+  }
+  return events;
+}
+
+describe("end of turn", () => {
+  it("maps the sensitivities to waits: more sensitive is faster", () => {
+    expect([endpointMs(0), endpointMs(0.5), endpointMs(1)]).toEqual([1200, 750, 300]);
+    expect([interruptMs(0), interruptMs(0.5), interruptMs(1)]).toEqual([600, 375, 150]);
+  });
+
+  it("ignores clicks, starts on sustained voice and ends after the endpoint silence, with pre-roll", () => {
+    const detector = new TurnDetector(300);
+    expect(feed(detector, 4000, 40)).toEqual([]);
+    expect(feed(detector, 0, 400)).toEqual([]);
+    expect(feed(detector, 4000, 500)).toEqual(["speech-start"]);
+    expect(feed(detector, 0, 280)).toEqual([]);
+    const end = detector.push(frame(0));
+    expect(end?.type).toBe("end-of-turn");
+    if (end?.type !== "end-of-turn") return;
+    // 200 ms before the start, the speech, and the silence that ended it.
+    expect(end.audio.length / 8).toBeGreaterThanOrEqual(200 + 500 + 300 - 60);
+    expect(end.speechEndMs).toBe(40 + 400 + 500);
+  });
+});
+
+describe("sentences", () => {
+  it("cuts streamed text at sentence ends and keeps the unfinished rest", () => {
+    expect(splitSentences("Hello there! How are")).toEqual({ sentences: ["Hello there!"], rest: "How are" });
+    expect(splitSentences("Sure. It costs 3.50 dollars. ")).toEqual({
+      sentences: ["Sure.", "It costs 3.50 dollars."],
+      rest: "",
+    });
+    expect(splitSentences("No end yet")).toEqual({ sentences: [], rest: "No end yet" });
+  });
+});

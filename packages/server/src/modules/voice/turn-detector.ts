@@ -1,0 +1,118 @@
+import { rms } from "./codec.ts";
+
+/** Caller audio louder than this (RMS of 16-bit samples, about -36 dBFS) counts as voice. */
+export const VOICE_LEVEL = 500;
+/** Voice this long starts a turn: shorter clicks and pops are ignored. */
+const SPEECH_START_MS = 60;
+/** Audio kept from before the detected start, so that a turn's first syllable reaches speech-to-text. */
+const PRE_ROLL_MS = 200;
+
+/**
+ * Silence that ends the caller's turn, from `endpoint_sensitivity` (0..1): more sensitive ends
+ * sooner (300 ms at 1, 1200 ms at 0, 750 ms by default).
+ */
+export function endpointMs(sensitivity: number): number {
+  return Math.round(1200 - 900 * clamp01(sensitivity));
+}
+
+/**
+ * Voice the caller must sustain over the assistant before it stops talking, from
+ * `interrupt_sensitivity` (0..1): 150 ms at 1, 600 ms at 0. A backchannel ("mhm") is shorter.
+ */
+export function interruptMs(sensitivity: number): number {
+  return Math.round(600 - 450 * clamp01(sensitivity));
+}
+
+export type TurnEvent =
+  | { type: "speech-start" }
+  /** The caller kept talking `voicedMs` so far in this turn. */
+  | { type: "voice"; voicedMs: number }
+  /** The turn ended: its audio (8 kHz PCM, pre-roll included) and where its speech ended, in media ms. */
+  | { type: "end-of-turn"; audio: Int16Array; speechEndMs: number };
+
+/**
+ * Local, energy-based voice activity detection and end of turn on the caller's 8 kHz audio. Time
+ * is the media's own (the sum of frame lengths), so decisions do not depend on when frames arrive:
+ * a jittery network or a test sending faster than real time gets the same turns.
+ */
+export class TurnDetector {
+  private mediaMs = 0;
+  private voicedRun = 0;
+  private silentRun = 0;
+  private inSpeech = false;
+  private voicedMs = 0;
+  private lastVoiceMs = 0;
+  private preRoll: Int16Array[] = [];
+  private preRollMs = 0;
+  private turn: Int16Array[] = [];
+
+  constructor(private readonly endOfTurnMs: number) {}
+
+  /** Media time so far, in ms. */
+  get now(): number {
+    return this.mediaMs;
+  }
+
+  get speaking(): boolean {
+    return this.inSpeech;
+  }
+
+  /** One frame of 8 kHz PCM; returns what it changed. */
+  push(frame: Int16Array): TurnEvent | null {
+    const frameMs = frame.length / 8;
+    this.mediaMs += frameMs;
+    const voiced = rms(frame) >= VOICE_LEVEL;
+    if (!this.inSpeech) {
+      this.preRoll.push(frame);
+      this.preRollMs += frameMs;
+      while (this.preRollMs - this.preRoll[0]!.length / 8 >= PRE_ROLL_MS) {
+        this.preRollMs -= this.preRoll.shift()!.length / 8;
+      }
+      this.voicedRun = voiced ? this.voicedRun + frameMs : 0;
+      if (this.voicedRun < SPEECH_START_MS) return null;
+      this.inSpeech = true;
+      this.turn = this.preRoll;
+      this.preRoll = [];
+      this.preRollMs = 0;
+      this.voicedMs = this.voicedRun;
+      this.silentRun = 0;
+      this.lastVoiceMs = this.mediaMs;
+      return { type: "speech-start" };
+    }
+    this.turn.push(frame);
+    if (voiced) {
+      this.voicedMs += frameMs;
+      this.silentRun = 0;
+      this.lastVoiceMs = this.mediaMs;
+      return { type: "voice", voicedMs: this.voicedMs };
+    }
+    this.silentRun += frameMs;
+    if (this.silentRun < this.endOfTurnMs) return null;
+    const audio = concat(this.turn);
+    this.reset();
+    return { type: "end-of-turn", audio, speechEndMs: this.lastVoiceMs };
+  }
+
+  /** Forgets the turn in progress (its audio was handled another way, e.g. a barge-in). */
+  reset(): void {
+    this.inSpeech = false;
+    this.voicedRun = 0;
+    this.voicedMs = 0;
+    this.silentRun = 0;
+    this.turn = [];
+  }
+}
+
+function concat(frames: Int16Array[]): Int16Array {
+  const out = new Int16Array(frames.reduce((sum, frame) => sum + frame.length, 0));
+  let offset = 0;
+  for (const frame of frames) {
+    out.set(frame, offset);
+    offset += frame.length;
+  }
+  return out;
+}
+
+function clamp01(value: number): number {
+  return Number.isFinite(value) ? Math.min(1, Math.max(0, value)) : 0.5;
+}

@@ -1,0 +1,268 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { createAssistant } from "../../../test/fixtures/assistants.ts";
+import { telephonyFixtures, uniqueUsNumber } from "../../../test/fixtures/telephony.ts";
+import { type FakeOpenAI, startFakeOpenAI } from "../../../test/support/fake-openai.ts";
+import { type FakeSpeech, startFakeSpeech, toneText } from "../../../test/support/fake-speech.ts";
+import { type FakeTwilio, startFakeTwilio, twilioSignature } from "../../../test/support/fake-twilio.ts";
+import { subscribeWs } from "../../../test/support/subscriptions.ts";
+import {
+  PUBLIC_BASE_URL,
+  startTestApp,
+  type TestAccount,
+  type TestApp,
+} from "../../../test/support/test-app.ts";
+import { TwilioMediaClient } from "../../../test/support/twilio-media-client.ts";
+import type { Assistant, PhoneNumber } from "../../generated/prisma/client.ts";
+import { VOICE_PHRASES } from "./voice-session.ts";
+
+const TRANSCRIPT =
+  "subscription ($callId: Int!) { callTranscript(callId: $callId) { speaker text heardText interrupted } }";
+
+let t: TestApp;
+let twilio: FakeTwilio;
+let model: FakeOpenAI;
+let speech: FakeSpeech;
+let owner: TestAccount;
+let number: PhoneNumber;
+let mediaUrl: string;
+let defaults: { phoneNumberId: number };
+
+/** What tone speech keeps of a text, without the spaces sentence splitting drops. */
+const heard = (text: string) => toneText(text).replace(/\s+/g, "");
+const marks = (received: TwilioMediaClient["received"]) => received.filter((m) => m.event === "mark").length;
+const reload = (callId: number) => t.app.db.prisma.call.findUniqueOrThrow({ where: { id: callId } });
+const eventually = <T>(check: () => Promise<T>) => vi.waitFor(check, { timeout: 15_000, interval: 20 });
+
+async function webhook(pathAndQuery: string, params: Record<string, string>) {
+  const response = await fetch(`${t.url}${pathAndQuery}`, {
+    method: "POST",
+    headers: {
+      "content-type": "application/x-www-form-urlencoded",
+      "x-twilio-signature": twilioSignature(twilio.authToken, `${PUBLIC_BASE_URL}${pathAndQuery}`, params),
+    },
+    body: new URLSearchParams(params),
+  });
+  return response.text();
+}
+
+/**
+ * Places a call with `assistant`, answers it as Twilio does, and connects its media stream;
+ * `beforeAnswer` runs once the call exists.
+ */
+async function answeredCall(assistant: Assistant, beforeAnswer?: (callId: number) => Promise<void>) {
+  const call = await t.app.services.calls.placeOutbound({
+    accountId: owner.accountId,
+    assistantId: assistant.id,
+    to: uniqueUsNumber(),
+  });
+  await beforeAnswer?.(call.id);
+  const twiml = await webhook(`/telephony/twilio/outbound?callId=${call.id}`, {
+    AccountSid: twilio.accountSid,
+    CallSid: call.providerCallId!,
+    CallStatus: "in-progress",
+    AnsweredBy: "human",
+  });
+  const token = /<Parameter name="token" value="([^"]+)"\/>/.exec(twiml)![1]!;
+  const client = await TwilioMediaClient.connect(mediaUrl, token);
+  return { call, token, client };
+}
+
+beforeAll(async () => {
+  [twilio, model, speech] = await Promise.all([startFakeTwilio(), startFakeOpenAI(), startFakeSpeech()]);
+  t = await startTestApp({
+    model,
+    env: {
+      VOXGATE_TELEPHONY: "twilio",
+      TWILIO_ACCOUNT_SID: twilio.accountSid,
+      TWILIO_AUTH_TOKEN: twilio.authToken,
+      TWILIO_API_BASE_URL: twilio.baseUrl,
+      VOXGATE_CALL_PRICE_PER_MINUTE: "0.10",
+      OPENAI_STT_BASE_URL: speech.baseUrl,
+      OPENAI_TTS_BASE_URL: speech.baseUrl,
+    },
+  });
+  mediaUrl = `${t.url.replace(/^http/, "ws")}/telephony/twilio/media`;
+  owner = await t.createAccount({ balance: "50" });
+  number = await telephonyFixtures(t).addNumber(owner);
+  defaults = { phoneNumberId: number.id };
+});
+
+afterAll(async () => {
+  await t?.close();
+  await Promise.all([twilio?.close(), model?.close(), speech?.close()]);
+});
+
+describe("a phone conversation over Twilio Media Streams (pipeline mode)", () => {
+  let used: { callId: number; token: string };
+
+  it("greets, hears the caller, answers in speech, stores the transcript and bills the minutes", async () => {
+    const assistant = await createAssistant(t, owner, defaults);
+    let live!: Awaited<ReturnType<typeof subscribeWs<{ callTranscript: Record<string, unknown> }>>>;
+    const { call, token, client } = await answeredCall(assistant, async (callId) => {
+      live = await subscribeWs(t.url, TRANSCRIPT, {
+        connectionParams: { authorization: `Bearer ${owner.apiKey}` },
+        variables: { callId },
+      });
+    });
+    used = { callId: call.id, token };
+    await client.waitFor((received) => marks(received) >= 2);
+    expect(client.takeSpeech().replace(/\s+/g, "")).toBe(heard("Hello! How can I help?"));
+
+    client.speak("what time is it");
+    await client.waitFor((received) => marks(received) >= 3);
+    expect(speech.transcriptions.at(-1)).toBe("what time is it");
+    expect(client.takeSpeech().replace(/\s+/g, "")).toBe(heard("Echo: what time is it"));
+    expect(model.chatRequests.at(-1)?.tools?.map((tool) => tool.function.name)).toContain("end_call");
+    expect(speech.syntheses.at(-1)).toMatchObject({ voice: "alloy", response_format: "pcm" });
+    await eventually(async () =>
+      expect((await reload(call.id)).transcript).toBe(
+        "Assistant: Hello! How can I help?\nCustomer: what time is it\nAssistant: Echo: what time is it",
+      ),
+    );
+
+    // Published live, turn by turn, and stored with the time of each stage.
+    const published = [];
+    for (let i = 0; i < 3; i++) published.push((await live.next(10_000)).data?.callTranscript);
+    await live.close();
+    expect(published).toMatchObject([
+      { speaker: "assistant", heardText: "Hello! How can I help?", interrupted: false },
+      { speaker: "customer", text: "what time is it" },
+      { speaker: "assistant", text: "Echo: what time is it", heardText: "Echo: what time is it" },
+    ]);
+    const { data } = await t.gql<{
+      call: { turns: { speaker: string; firstAudioAt: string | null }[]; latency: Record<string, number> };
+    }>(
+      "query ($id: Int!) { call(id: $id) { turns { speaker firstAudioAt } latency { turns firstAudioP50Ms firstAudioP95Ms transcriptP50Ms firstTokenP50Ms } } }",
+      { id: call.id },
+      { token: owner.apiKey },
+    );
+    expect(data?.call.turns.map((turn) => turn.speaker)).toEqual(["assistant", "customer", "assistant"]);
+    expect(data?.call.latency.turns).toBe(1);
+    expect(data?.call.latency.firstAudioP50Ms).toBeGreaterThanOrEqual(data!.call.latency.firstTokenP50Ms!);
+    expect(data?.call.latency.firstTokenP50Ms).toBeGreaterThanOrEqual(data!.call.latency.transcriptP50Ms!);
+
+    // The caller hangs up: the stream stops, then Twilio's status callback ends the call.
+    client.stop();
+    await client.closed;
+    await eventually(async () => expect((await reload(call.id)).requestedEnd).toBe("ended_by_customer"));
+    await webhook(`/telephony/twilio/status?callId=${call.id}`, {
+      AccountSid: twilio.accountSid,
+      CallSid: call.providerCallId!,
+      CallStatus: "completed",
+      CallDuration: "75",
+    });
+    const ended = await reload(call.id);
+    expect(ended.status).toBe("ended_by_customer");
+    expect(ended.totalCost.toFixed(2)).toBe("0.20");
+  });
+
+  it("refuses a replayed, forged or missing stream token without touching the call", async () => {
+    const before = await reload(used.callId);
+    const [callId, expires, nonce] = used.token.split(".");
+    for (const token of [used.token, `${callId}.${expires}.${nonce}.${"A".repeat(43)}`, null]) {
+      const client = await TwilioMediaClient.connect(mediaUrl, token);
+      expect((await client.closed).code).toBe(1008);
+      expect(client.received).toEqual([]);
+    }
+    expect(await reload(used.callId)).toEqual(before);
+  });
+
+  it("stops talking when the caller barges in, and keeps only what was played", async () => {
+    const assistant = await createAssistant(t, owner, {
+      initialMessage: "One two three. Four five six. Seven eight nine.",
+      phoneNumberId: number.id,
+      interruptSensitivity: 1,
+    });
+    const { call, client } = await answeredCall(assistant);
+    client.autoAckMarks = false;
+    await client.waitFor((received) => marks(received) >= 3);
+    client.ackMarks(1);
+    client.autoAckMarks = true;
+    client.speak("wait");
+    await client.waitFor((received) => received.some((message) => message.event === "clear"));
+    await eventually(async () =>
+      expect((await reload(call.id)).transcript).toBe(
+        "Assistant: One two three.\nCustomer: wait\nAssistant: Echo: wait",
+      ),
+    );
+    const [greeting] = await t.app.db.prisma.callTurn.findMany({
+      where: { callId: call.id },
+      orderBy: { id: "asc" },
+    });
+    expect(greeting).toMatchObject({
+      text: "One two three. Four five six. Seven eight nine.",
+      heardText: "One two three.",
+      interrupted: true,
+    });
+    client.close();
+  });
+
+  it("runs the end_call tool mid-call and hangs up as the assistant", async () => {
+    const assistant = await createAssistant(t, owner, { initialMessage: "", phoneNumberId: number.id });
+    const { call, client } = await answeredCall(assistant);
+    model.enqueue({ toolCalls: [{ name: "end_call", arguments: {} }] }, { content: "Goodbye then." });
+    client.speak("bye");
+    await eventually(async () => expect((await reload(call.id)).requestedEnd).toBe("ended_by_assistant"));
+    expect(client.takeSpeech().replace(/\s+/g, "")).toBe(heard("Goodbye then."));
+    // The hang-up request follows the recorded intent.
+    await eventually(async () =>
+      expect(twilio.requests).toContainEqual(
+        expect.objectContaining({
+          method: "POST",
+          resource: `/Calls/${call.providerCallId}.json`,
+          params: expect.objectContaining({ Status: "completed" }),
+        }),
+      ),
+    );
+    client.close();
+  });
+
+  it("re-engages a silent caller, then says goodbye and hangs up", async () => {
+    const assistant = await createAssistant(t, owner, {
+      initialMessage: "",
+      maxSilenceDuration: 15,
+      reengagementInterval: 5,
+      phoneNumberId: number.id,
+    });
+    const { call, client } = await answeredCall(assistant);
+    for (let round = 1; round <= 3; round++) {
+      client.silence(5100);
+      await client.waitFor((received) => marks(received) >= round);
+    }
+    await eventually(async () => expect((await reload(call.id)).requestedEnd).toBe("ended_by_assistant"));
+    expect(client.takeSpeech().replace(/\s+/g, "")).toBe(
+      heard(`${VOICE_PHRASES.reengage}${VOICE_PHRASES.reengage}${VOICE_PHRASES.silenceGoodbye}`),
+    );
+    expect((await reload(call.id)).endReason).toBe("No answer from the caller (silence).");
+    client.close();
+  });
+
+  it("refuses a call past the instance's capacity with a spoken message", async () => {
+    const assistant = await createAssistant(t, owner, defaults);
+    const first = await answeredCall(assistant);
+    await first.client.waitFor((received) => marks(received) >= 2);
+    const limits = t.app.config.voice;
+    const configured = limits.maxLiveSessions;
+    limits.maxLiveSessions = t.app.services.voice.liveSessions;
+    try {
+      const { call } = await answeredCall(assistant);
+      await eventually(async () =>
+        expect(twilio.requests).toContainEqual(
+          expect.objectContaining({
+            resource: `/Calls/${call.providerCallId}.json`,
+            params: expect.objectContaining({
+              Twiml: expect.stringContaining("cannot take your call right now"),
+            }),
+          }),
+        ),
+      );
+      expect(await reload(call.id)).toMatchObject({
+        requestedEnd: "ended_by_assistant",
+        endReason: "The server was at capacity.",
+      });
+    } finally {
+      limits.maxLiveSessions = configured;
+      first.client.close();
+    }
+  });
+});
