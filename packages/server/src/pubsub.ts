@@ -36,9 +36,14 @@ export type PubSubEvents = {
       knowledgebaseStatus: "empty" | "processing" | "active" | "failed";
     },
   ];
-  "conversation:message": [conversationId: string, payload: { conversationId: string; messageId: number }];
+  "conversation:message": [
+    conversationId: string,
+    payload: { conversationId: string; messageId: number; role: "user" | "assistant" | "operator" },
+  ];
+  /** The account's inbox moved: a message stored (messageId) or a take-over/hand-back (messageId null). */
+  "conversation:activity": [accountId: number, payload: { conversationId: string; messageId: number | null }];
   /** An API key was deleted or a session logged out: streams opened with it end, on every instance. */
-  "credential:revoked": [payload: { kind: "apiKey" | "session"; id: number }];
+  "credential:revoked": [payload: { kind: "apiKey" | "session" | "account"; id: number }];
   /** An assistant's settings changed or it was deleted: cached reply settings are dropped on every instance. */
   "assistant:changed": [payload: { assistantId: number }];
   /** Pieces of an assistant reply while the model is still writing it. */

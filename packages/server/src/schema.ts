@@ -14,5 +14,6 @@ import "./modules/campaigns/campaigns.schema.ts";
 import "./modules/leads/leads.schema.ts";
 import "./modules/calls/calls.schema.ts";
 import "./modules/dialer/dialer.schema.ts";
+import "./modules/platform/platform.schema.ts";
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -14,6 +14,7 @@ import { createKnowledge } from "./modules/knowledge/index.ts";
 import { LeadProgress, LeadsService } from "./modules/leads/index.ts";
 import { MessagePipeline, ReplyEngine } from "./modules/message-pipeline/index.ts";
 import { PhoneNumberReleaseSweep, PhoneNumbersService } from "./modules/phone-numbers/index.ts";
+import { PlatformService } from "./modules/platform/index.ts";
 import { RateLimitsService } from "./modules/rate-limits/index.ts";
 import { RepliesService } from "./modules/replies/index.ts";
 import { createTelephony } from "./modules/telephony/index.ts";
@@ -63,6 +64,7 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     auth: new AuthService(deps, { rateLimits, credentials }),
     credentialStreams: new CredentialStreams(deps),
     accounts: new AccountsService(deps, { billing }),
+    platform: new PlatformService(deps),
     apiKeys: new ApiKeysService(deps, { credentials }),
     jobs,
     knowledgebases,

@@ -1,6 +1,6 @@
 import { builder } from "../../builder.ts";
 
-builder.prismaObject("Account", {
+export const AccountRef = builder.prismaObject("Account", {
   description: "A customer account: everything (keys, assistants, numbers, calls...) belongs to one.",
   fields: (t) => ({
     id: t.exposeInt("id"),
@@ -11,6 +11,18 @@ builder.prismaObject("Account", {
       resolve: (account) => account.balance.toFixed(4),
     }),
     timezone: t.exposeString("timezone", { description: "IANA time zone name." }),
+    isOperator: t.exposeBoolean("isOperator", {
+      description: "A platform operator: may list, create, credit and suspend every account.",
+    }),
+    suspended: t.boolean({
+      description: "Suspended by a platform operator: its keys, sessions, widget and calls are refused.",
+      resolve: (account) => account.suspendedAt !== null,
+    }),
+    ownerEmail: t.string({
+      nullable: true,
+      description: "Email of the account's first user (its owner).",
+      resolve: (account, _args, context) => context.services.accounts.ownerEmail(account.id),
+    }),
     createdAt: t.expose("createdAt", { type: "DateTime" }),
   }),
 });

@@ -54,6 +54,16 @@ export class AccountsService {
     });
   }
 
+  /** The email of the account's first user. */
+  async ownerEmail(accountId: number): Promise<string | null> {
+    const owner = await this.deps.db.prisma.user.findFirst({
+      where: { accountId },
+      orderBy: { id: "asc" },
+      select: { email: true },
+    });
+    return owner?.email ?? null;
+  }
+
   async findOwnerByEmail(email: string) {
     const user = await this.deps.db.prisma.user.findUnique({ where: { email: email.trim().toLowerCase() } });
     if (!user) throw new NotFoundError("User");

@@ -84,6 +84,22 @@ export const ConversationRef = builder.prismaObject("Conversation", {
     }),
     createdAt: t.expose("createdAt", { type: "DateTime" }),
     updatedAt: t.expose("updatedAt", { type: "DateTime" }),
+    lastMessageAt: t.expose("lastMessageAt", {
+      type: "DateTime",
+      nullable: true,
+      description: "When the newest message was stored; null before the first.",
+    }),
+    lastMessage: t.field({
+      type: ConversationMessage,
+      nullable: true,
+      description: "The newest message (an inbox preview); null before the first.",
+      resolve: (conversation, _args, context) => context.services.conversations.lastMessage(conversation),
+    }),
+    unread: t.boolean({
+      description:
+        "A customer message arrived after the account last read the conversation (markConversationRead).",
+      resolve: (conversation) => conversation.lastCustomerMessageId > conversation.lastReadMessageId,
+    }),
     messages: t.field({
       type: [ConversationMessage],
       description: "Every message, oldest first.",
@@ -101,13 +117,14 @@ builder.queryField("conversations", (t) =>
     args: {
       assistantId: t.arg.int(),
       channel: t.arg({ type: ConversationChannel }),
+      unreadOnly: t.arg.boolean({ description: "Only conversations with an unread customer message." }),
       page: t.arg.int(),
       perPage: t.arg.int(),
     },
     resolve: (_root, args, context) =>
       context.services.conversations.list(
         context.viewer.accountId,
-        { assistantId: args.assistantId, channel: args.channel },
+        { assistantId: args.assistantId, channel: args.channel, unreadOnly: args.unreadOnly },
         { page: args.page, perPage: args.perPage },
       ),
   }),
@@ -201,6 +218,16 @@ builder.mutationField("handBackConversation", (t) =>
   }),
 );
 
+builder.mutationField("markConversationRead", (t) =>
+  t.withAuth({ authenticated: true }).field({
+    type: ConversationRef,
+    description: "Marks every customer message of the conversation read, for the whole account.",
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_root, { id }, context) =>
+      context.services.conversations.markRead(context.viewer.accountId, String(id)),
+  }),
+);
+
 const SendOperatorMessageInput = builder.inputType("SendOperatorMessageInput", {
   fields: (t) => ({
     conversationId: t.id({ required: true }),
@@ -237,6 +264,37 @@ builder.subscriptionField("conversationMessageAdded", (t) =>
     },
     resolve: (event: { messageId: number }, _args, context) =>
       context.services.conversations.message(event.messageId),
+  }),
+);
+
+const ConversationActivity = builder
+  .objectRef<{ conversationId: string; messageId: number | null }>("ConversationActivity")
+  .implement({
+    description:
+      "Something happened in one of the account's conversations: a message was stored (message set), or it was taken over or handed back (message null).",
+    fields: (t) => ({
+      conversation: t.field({
+        type: ConversationRef,
+        description: "The conversation as it is now (unread mark, last message, aiDisabled).",
+        resolve: (event, _args, context) => context.services.conversations.activityConversation(event),
+      }),
+      message: t.field({
+        type: ConversationMessage,
+        nullable: true,
+        resolve: (event, _args, context) =>
+          event.messageId === null ? null : context.services.conversations.message(event.messageId),
+      }),
+    }),
+  });
+
+builder.subscriptionField("conversationActivity", (t) =>
+  t.withAuth({ authenticated: true }).field({
+    type: ConversationActivity,
+    description:
+      "Account-wide inbox feed: each message stored in any of the account's conversations, and each take-over or hand-back.",
+    subscribe: (_root, _args, context) =>
+      context.pubsub.subscribe("conversation:activity", context.viewer.accountId),
+    resolve: (event: { conversationId: string; messageId: number | null }) => event,
   }),
 );
 

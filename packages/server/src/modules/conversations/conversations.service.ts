@@ -21,6 +21,7 @@ const StartTestInput = z.object({
 const ListInput = z.object({
   assistantId: z.number().int().nullish(),
   channel: z.enum(["api", "widget", "test"]).nullish(),
+  unreadOnly: z.boolean().nullish(),
 });
 
 /**
@@ -39,14 +40,17 @@ export class ConversationsService {
 
   list(
     accountId: number,
-    filters: { assistantId?: number | null; channel?: string | null },
+    filters: { assistantId?: number | null; channel?: string | null; unreadOnly?: boolean | null },
     page: PageRequest,
   ) {
-    const { assistantId, channel } = parseInput(ListInput, filters);
+    const { assistantId, channel, unreadOnly } = parseInput(ListInput, filters);
     const where: Prisma.ConversationWhereInput = {
       accountId,
       ...(assistantId ? { assistantId } : {}),
       ...(channel ? { channel } : {}),
+      ...(unreadOnly
+        ? { lastCustomerMessageId: { gt: this.prisma.conversation.fields.lastReadMessageId } }
+        : {}),
     };
     return paginate(page, 15, {
       count: () => this.prisma.conversation.count({ where }),
@@ -77,6 +81,29 @@ export class ConversationsService {
   /** One stored message, for the message subscription that announced it. */
   message(id: number): Promise<Message> {
     return this.prisma.message.findUniqueOrThrow({ where: { id } });
+  }
+
+  /** The newest message of a conversation, for an inbox preview. */
+  lastMessage(conversation: Conversation): Promise<Message | null> {
+    if (conversation.lastMessageAt === null) return Promise.resolve(null);
+    return this.prisma.message.findFirst({
+      where: { conversationId: conversation.id },
+      orderBy: { id: "desc" },
+    });
+  }
+
+  /** Every customer message stored so far counts as read, for everyone of the account. */
+  async markRead(accountId: number, id: string): Promise<Conversation> {
+    await this.get(accountId, id);
+    return this.prisma.conversation.update({
+      where: { id },
+      data: { lastReadMessageId: { set: undefined } },
+    });
+  }
+
+  /** The conversation an inbox event names, as it is now. */
+  activityConversation(event: { conversationId: string }): Promise<Conversation> {
+    return this.prisma.conversation.findUniqueOrThrow({ where: { id: event.conversationId } });
   }
 
   /** A conversation in which the owner plays the customer, to try an assistant out. It is free. */

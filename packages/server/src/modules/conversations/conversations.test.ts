@@ -185,7 +185,11 @@ describe("owner GraphQL", () => {
               });
             }
             if (!probed.added) {
-              t.app.pubsub.publish("conversation:message", id, { conversationId: id, messageId: probe.id });
+              t.app.pubsub.publish("conversation:message", id, {
+                conversationId: id,
+                messageId: probe.id,
+                role: probe.role as "user",
+              });
             }
             return probed.deltas && probed.added;
           },

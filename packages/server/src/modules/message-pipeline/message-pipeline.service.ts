@@ -281,6 +281,7 @@ export class MessagePipeline {
     this.deps.pubsub.publish("conversation:message", message.conversationId, {
       conversationId: message.conversationId,
       messageId: message.id,
+      role: message.role as "user" | "assistant" | "operator",
     });
   }
 }

@@ -193,3 +193,19 @@ builder.mutationField("sendWidgetMessage", (t) =>
       ),
   }),
 );
+
+builder.subscriptionField("widgetConversationEvents", (t) =>
+  t.field({
+    type: WidgetMessage,
+    description:
+      "Public: the AI's and operators' messages of one widget conversation as they are stored (the visitor's own are not repeated), so that an operator's answer reaches an open widget at once. Over graphql-ws or SSE; same origin allow-list and per-client limit as the widget's other operations.",
+    args: { conversationId: t.arg.id({ required: true }) },
+    subscribe: async (_root, { conversationId }, context) =>
+      context.services.widget.events(
+        String(conversationId),
+        callerOf(context),
+        rateLimitHeaderWriter(context.responseHeaders),
+      ),
+    resolve: (message: Message) => message,
+  }),
+);

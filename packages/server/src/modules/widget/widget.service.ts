@@ -84,6 +84,15 @@ export class WidgetService {
     return this.parts.pipeline.messages(conversationId);
   }
 
+  /** The AI's and operators' messages of a widget conversation, as they are stored. */
+  async events(
+    _id: string,
+    _caller: WidgetCaller,
+    _report: RateLimitReporter,
+  ): Promise<AsyncIterable<Message>> {
+    throw new AppError("BAD_REQUEST", "Not implemented yet.");
+  }
+
   async sendMessage(
     input: { conversationId: string; message: unknown },
     caller: WidgetCaller,

@@ -1,0 +1,2 @@
+/** Platform administration by operators (GraphQL fields in `platform.schema.ts`). */
+export { PlatformService } from "./platform.service.ts";
