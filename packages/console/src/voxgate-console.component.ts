@@ -42,6 +42,7 @@ export class VoxgateConsole extends LitElement {
     notice: { state: true },
     busy: { state: true },
     restoring: { state: true },
+    isOperator: { state: true },
   };
 
   /** Where the Voxgate server is; defaults to the page's own origin (the console is served by it). */
@@ -52,6 +53,7 @@ export class VoxgateConsole extends LitElement {
   declare notice: string | null;
   declare busy: boolean;
   declare restoring: boolean;
+  declare isOperator: boolean;
 
   constructor() {
     super();
@@ -62,6 +64,7 @@ export class VoxgateConsole extends LitElement {
     this.notice = null;
     this.busy = false;
     this.restoring = true;
+    this.isOperator = false;
   }
 
   #api: ConsoleApi | null = null;
@@ -85,24 +88,26 @@ export class VoxgateConsole extends LitElement {
     this.#api?.close();
   }
 
-  private startSession(email: string): void {
+  private startSession(email: string, isOperator: boolean): void {
     this.#api?.close();
     this.#api = new ConsoleApi(
       this.base,
       () => loadSession()?.token ?? null,
       () => this.endSession("expired"),
     );
-    // The admin section asks the server, which alone decides who is a platform operator.
-    setSession({ api: this.#api, email, isOperator: false });
+    // Only hides the admin link: the server refuses a non-operator's admin requests regardless.
+    setSession({ api: this.#api, email, isOperator });
     this.email = email;
+    this.isOperator = isOperator;
   }
 
   private async restore(): Promise<void> {
     const stored = loadSession();
     if (stored) {
-      this.startSession(stored.email);
+      this.startSession(stored.email, false);
       try {
-        await this.#api!.request(ViewerQuery);
+        const { viewer } = await this.#api!.request(ViewerQuery);
+        this.startSession(viewer.email, viewer.account.isOperator);
         this.emit(true, "restored");
       } catch (error) {
         if (!(error instanceof ApiError && error.code === "UNAUTHENTICATED")) {
@@ -147,7 +152,7 @@ export class VoxgateConsole extends LitElement {
       });
       saveSession({ token: login.token, expiresAt: login.expiresAt, email: login.viewer.email });
       this.notice = null;
-      this.startSession(login.viewer.email);
+      this.startSession(login.viewer.email, login.viewer.account.isOperator);
       this.emit(true, "sign-in");
     } catch (error) {
       this.signInError =
@@ -183,7 +188,7 @@ export class VoxgateConsole extends LitElement {
       <div class="layout">
         <nav part="nav" aria-label="Sections">
           <ul>
-            ${NAV.map(
+            ${NAV.filter(([section]) => section !== "admin" || this.isOperator).map(
               ([section, label]) => html`<li>
                 <a href=${href(section)} aria-current=${this.route.section === section ? "page" : "false"}>${label}</a>
               </li>`,

@@ -26,6 +26,7 @@ const lines = [
   `  GraphiQL     ${base}/graphql`,
   `  REST API     ${base}/api`,
   `  Widget demo  ${base}/widget/demo`,
+  `  Console      ${base}/console/`,
 ];
 if (app.demo) {
   lines.push(

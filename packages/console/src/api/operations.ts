@@ -8,7 +8,7 @@ export const LoginMutation = graphql(`
     login(input: $input) {
       token
       expiresAt
-      viewer { id email name account { id name balance timezone } }
+      viewer { id email name account { id name balance timezone isOperator } }
     }
   }
 `);
@@ -21,7 +21,7 @@ export const LogoutMutation = graphql(`
 
 export const ViewerQuery = graphql(`
   query ConsoleViewer {
-    viewer { id email name account { id name balance timezone } }
+    viewer { id email name account { id name balance timezone isOperator } }
   }
 `);
 
@@ -148,9 +148,9 @@ export const SearchKnowledgebaseQuery = graphql(`
 `);
 
 export const ConversationsQuery = graphql(`
-  query ConsoleConversations($page: Int, $channel: ConversationChannel) {
-    conversations(page: $page, perPage: 30, channel: $channel) {
-      items { id assistantId channel aiDisabled customerIdentifier origin updatedAt }
+  query ConsoleConversations($page: Int, $channel: ConversationChannel, $unreadOnly: Boolean) {
+    conversations(page: $page, perPage: 30, channel: $channel, unreadOnly: $unreadOnly) {
+      items { id assistantId channel aiDisabled customerIdentifier origin updatedAt unread lastMessageAt lastMessage { id role content } }
       pageInfo { currentPage lastPage total }
     }
   }
@@ -315,5 +315,47 @@ export const DeleteApiKeyMutation = graphql(`
 export const BalanceSubscription = graphql(`
   subscription ConsoleBalance {
     balanceChanged { id balance }
+  }
+`);
+
+export const MarkConversationReadMutation = graphql(`
+  mutation ConsoleMarkRead($id: ID!) {
+    markConversationRead(id: $id) { id unread }
+  }
+`);
+
+export const ConversationActivitySubscription = graphql(`
+  subscription ConsoleConversationActivity {
+    conversationActivity {
+      conversation { id assistantId channel aiDisabled customerIdentifier origin updatedAt unread lastMessageAt lastMessage { id role content } }
+      message { id role content createdAt }
+    }
+  }
+`);
+
+export const PlatformAccountsQuery = graphql(`
+  query ConsolePlatformAccounts($page: Int, $search: String) {
+    platformAccounts(page: $page, perPage: 25, search: $search) {
+      items { id name ownerEmail balance suspended isOperator createdAt }
+      pageInfo { currentPage lastPage total }
+    }
+  }
+`);
+
+export const CreatePlatformAccountMutation = graphql(`
+  mutation ConsoleCreatePlatformAccount($input: CreatePlatformAccountInput!) {
+    createPlatformAccount(input: $input) { id }
+  }
+`);
+
+export const CreditAccountMutation = graphql(`
+  mutation ConsoleCreditAccount($accountId: Int!, $amount: Decimal!, $note: String) {
+    creditAccount(accountId: $accountId, amount: $amount, note: $note) { id balance }
+  }
+`);
+
+export const SuspendAccountMutation = graphql(`
+  mutation ConsoleSuspendAccount($accountId: Int!, $suspended: Boolean!) {
+    suspendAccount(accountId: $accountId, suspended: $suspended) { id suspended }
   }
 `);

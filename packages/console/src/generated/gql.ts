@@ -15,9 +15,9 @@ import * as types from './graphql.ts';
  * Learn more about it here: https://the-guild.dev/graphql/codegen/plugins/presets/preset-client#reducing-bundle-size
  */
 type Documents = {
-    "\n  mutation ConsoleLogin($input: LoginInput!) {\n    login(input: $input) {\n      token\n      expiresAt\n      viewer { id email name account { id name balance timezone } }\n    }\n  }\n": typeof types.ConsoleLoginDocument,
+    "\n  mutation ConsoleLogin($input: LoginInput!) {\n    login(input: $input) {\n      token\n      expiresAt\n      viewer { id email name account { id name balance timezone isOperator } }\n    }\n  }\n": typeof types.ConsoleLoginDocument,
     "\n  mutation ConsoleLogout {\n    logout { revoked }\n  }\n": typeof types.ConsoleLogoutDocument,
-    "\n  query ConsoleViewer {\n    viewer { id email name account { id name balance timezone } }\n  }\n": typeof types.ConsoleViewerDocument,
+    "\n  query ConsoleViewer {\n    viewer { id email name account { id name balance timezone isOperator } }\n  }\n": typeof types.ConsoleViewerDocument,
     "\n  query ConsoleAssistants($page: Int, $search: String) {\n    assistants(page: $page, perPage: 20, search: $search) {\n      items { id uuid name type mode status updatedAt phoneNumber { phoneNumber } }\n      pageInfo { currentPage lastPage total }\n    }\n  }\n": typeof types.ConsoleAssistantsDocument,
     "\n  query ConsoleAssistant($id: Int!) {\n    assistant(id: $id) {\n      id uuid name type mode status language timezone\n      systemPrompt initialMessage llmTemperature\n      voiceId speechSpeed voiceStability voiceSimilarity ambientSound ambientSoundVolume enableNoiseCancellation\n      maxDuration maxSilenceDuration waitForCustomer allowInterruptions interruptSensitivity minInterruptWords\n      endpointType endpointSensitivity reengagementInterval endCallOnVoicemail record phoneNumberId\n      knowledgebaseId knowledgebaseMode tools variables\n      postCallEvaluation postCallSchema\n      webhookUrl isWebhookActive sendWebhookOnlyOnCompleted includeRecordingInWebhook inboundWebhookUrl\n      widgetSettings allowedOrigins\n    }\n  }\n": typeof types.ConsoleAssistantDocument,
     "\n  query ConsoleAssistantChoices {\n    voices { id name gender supportedModes }\n    knowledgebases { id name }\n    phoneNumbers { id phoneNumber label }\n  }\n": typeof types.ConsoleAssistantChoicesDocument,
@@ -34,7 +34,7 @@ type Documents = {
     "\n  mutation ConsoleDeleteDocument($id: Int!) {\n    deleteDocument(id: $id) { deletedId }\n  }\n": typeof types.ConsoleDeleteDocumentDocument,
     "\n  subscription ConsoleKnowledgebaseStatus($id: Int!) {\n    knowledgebaseStatus(id: $id) {\n      status\n      document { documentId status stage pagesDone pagesTotal chunkCount failureReason }\n    }\n  }\n": typeof types.ConsoleKnowledgebaseStatusDocument,
     "\n  query ConsoleSearchKnowledgebase($id: Int!, $query: String!) {\n    searchKnowledgebase(id: $id, query: $query, limit: 8) { chunkId content documentName score source }\n  }\n": typeof types.ConsoleSearchKnowledgebaseDocument,
-    "\n  query ConsoleConversations($page: Int, $channel: ConversationChannel) {\n    conversations(page: $page, perPage: 30, channel: $channel) {\n      items { id assistantId channel aiDisabled customerIdentifier origin updatedAt }\n      pageInfo { currentPage lastPage total }\n    }\n  }\n": typeof types.ConsoleConversationsDocument,
+    "\n  query ConsoleConversations($page: Int, $channel: ConversationChannel, $unreadOnly: Boolean) {\n    conversations(page: $page, perPage: 30, channel: $channel, unreadOnly: $unreadOnly) {\n      items { id assistantId channel aiDisabled customerIdentifier origin updatedAt unread lastMessageAt lastMessage { id role content } }\n      pageInfo { currentPage lastPage total }\n    }\n  }\n": typeof types.ConsoleConversationsDocument,
     "\n  query ConsoleConversation($id: ID!) {\n    conversation(id: $id) {\n      id assistantId channel aiDisabled customerIdentifier origin updatedAt\n      messages { id role content createdAt }\n    }\n  }\n": typeof types.ConsoleConversationDocument,
     "\n  subscription ConsoleConversationMessage($conversationId: ID!) {\n    conversationMessageAdded(conversationId: $conversationId) { id role content createdAt }\n  }\n": typeof types.ConsoleConversationMessageDocument,
     "\n  mutation ConsoleTakeOver($id: ID!) {\n    takeOverConversation(id: $id) { id aiDisabled }\n  }\n": typeof types.ConsoleTakeOverDocument,
@@ -57,11 +57,17 @@ type Documents = {
     "\n  mutation ConsoleCreateApiKey($name: String!) {\n    createApiKey(input: { name: $name }) { token apiKey { id } }\n  }\n": typeof types.ConsoleCreateApiKeyDocument,
     "\n  mutation ConsoleDeleteApiKey($id: Int!) {\n    deleteApiKey(id: $id) { deletedId }\n  }\n": typeof types.ConsoleDeleteApiKeyDocument,
     "\n  subscription ConsoleBalance {\n    balanceChanged { id balance }\n  }\n": typeof types.ConsoleBalanceDocument,
+    "\n  mutation ConsoleMarkRead($id: ID!) {\n    markConversationRead(id: $id) { id unread }\n  }\n": typeof types.ConsoleMarkReadDocument,
+    "\n  subscription ConsoleConversationActivity {\n    conversationActivity {\n      conversation { id assistantId channel aiDisabled customerIdentifier origin updatedAt unread lastMessageAt lastMessage { id role content } }\n      message { id role content createdAt }\n    }\n  }\n": typeof types.ConsoleConversationActivityDocument,
+    "\n  query ConsolePlatformAccounts($page: Int, $search: String) {\n    platformAccounts(page: $page, perPage: 25, search: $search) {\n      items { id name ownerEmail balance suspended isOperator createdAt }\n      pageInfo { currentPage lastPage total }\n    }\n  }\n": typeof types.ConsolePlatformAccountsDocument,
+    "\n  mutation ConsoleCreatePlatformAccount($input: CreatePlatformAccountInput!) {\n    createPlatformAccount(input: $input) { id }\n  }\n": typeof types.ConsoleCreatePlatformAccountDocument,
+    "\n  mutation ConsoleCreditAccount($accountId: Int!, $amount: Decimal!, $note: String) {\n    creditAccount(accountId: $accountId, amount: $amount, note: $note) { id balance }\n  }\n": typeof types.ConsoleCreditAccountDocument,
+    "\n  mutation ConsoleSuspendAccount($accountId: Int!, $suspended: Boolean!) {\n    suspendAccount(accountId: $accountId, suspended: $suspended) { id suspended }\n  }\n": typeof types.ConsoleSuspendAccountDocument,
 };
 const documents: Documents = {
-    "\n  mutation ConsoleLogin($input: LoginInput!) {\n    login(input: $input) {\n      token\n      expiresAt\n      viewer { id email name account { id name balance timezone } }\n    }\n  }\n": types.ConsoleLoginDocument,
+    "\n  mutation ConsoleLogin($input: LoginInput!) {\n    login(input: $input) {\n      token\n      expiresAt\n      viewer { id email name account { id name balance timezone isOperator } }\n    }\n  }\n": types.ConsoleLoginDocument,
     "\n  mutation ConsoleLogout {\n    logout { revoked }\n  }\n": types.ConsoleLogoutDocument,
-    "\n  query ConsoleViewer {\n    viewer { id email name account { id name balance timezone } }\n  }\n": types.ConsoleViewerDocument,
+    "\n  query ConsoleViewer {\n    viewer { id email name account { id name balance timezone isOperator } }\n  }\n": types.ConsoleViewerDocument,
     "\n  query ConsoleAssistants($page: Int, $search: String) {\n    assistants(page: $page, perPage: 20, search: $search) {\n      items { id uuid name type mode status updatedAt phoneNumber { phoneNumber } }\n      pageInfo { currentPage lastPage total }\n    }\n  }\n": types.ConsoleAssistantsDocument,
     "\n  query ConsoleAssistant($id: Int!) {\n    assistant(id: $id) {\n      id uuid name type mode status language timezone\n      systemPrompt initialMessage llmTemperature\n      voiceId speechSpeed voiceStability voiceSimilarity ambientSound ambientSoundVolume enableNoiseCancellation\n      maxDuration maxSilenceDuration waitForCustomer allowInterruptions interruptSensitivity minInterruptWords\n      endpointType endpointSensitivity reengagementInterval endCallOnVoicemail record phoneNumberId\n      knowledgebaseId knowledgebaseMode tools variables\n      postCallEvaluation postCallSchema\n      webhookUrl isWebhookActive sendWebhookOnlyOnCompleted includeRecordingInWebhook inboundWebhookUrl\n      widgetSettings allowedOrigins\n    }\n  }\n": types.ConsoleAssistantDocument,
     "\n  query ConsoleAssistantChoices {\n    voices { id name gender supportedModes }\n    knowledgebases { id name }\n    phoneNumbers { id phoneNumber label }\n  }\n": types.ConsoleAssistantChoicesDocument,
@@ -78,7 +84,7 @@ const documents: Documents = {
     "\n  mutation ConsoleDeleteDocument($id: Int!) {\n    deleteDocument(id: $id) { deletedId }\n  }\n": types.ConsoleDeleteDocumentDocument,
     "\n  subscription ConsoleKnowledgebaseStatus($id: Int!) {\n    knowledgebaseStatus(id: $id) {\n      status\n      document { documentId status stage pagesDone pagesTotal chunkCount failureReason }\n    }\n  }\n": types.ConsoleKnowledgebaseStatusDocument,
     "\n  query ConsoleSearchKnowledgebase($id: Int!, $query: String!) {\n    searchKnowledgebase(id: $id, query: $query, limit: 8) { chunkId content documentName score source }\n  }\n": types.ConsoleSearchKnowledgebaseDocument,
-    "\n  query ConsoleConversations($page: Int, $channel: ConversationChannel) {\n    conversations(page: $page, perPage: 30, channel: $channel) {\n      items { id assistantId channel aiDisabled customerIdentifier origin updatedAt }\n      pageInfo { currentPage lastPage total }\n    }\n  }\n": types.ConsoleConversationsDocument,
+    "\n  query ConsoleConversations($page: Int, $channel: ConversationChannel, $unreadOnly: Boolean) {\n    conversations(page: $page, perPage: 30, channel: $channel, unreadOnly: $unreadOnly) {\n      items { id assistantId channel aiDisabled customerIdentifier origin updatedAt unread lastMessageAt lastMessage { id role content } }\n      pageInfo { currentPage lastPage total }\n    }\n  }\n": types.ConsoleConversationsDocument,
     "\n  query ConsoleConversation($id: ID!) {\n    conversation(id: $id) {\n      id assistantId channel aiDisabled customerIdentifier origin updatedAt\n      messages { id role content createdAt }\n    }\n  }\n": types.ConsoleConversationDocument,
     "\n  subscription ConsoleConversationMessage($conversationId: ID!) {\n    conversationMessageAdded(conversationId: $conversationId) { id role content createdAt }\n  }\n": types.ConsoleConversationMessageDocument,
     "\n  mutation ConsoleTakeOver($id: ID!) {\n    takeOverConversation(id: $id) { id aiDisabled }\n  }\n": types.ConsoleTakeOverDocument,
@@ -101,12 +107,18 @@ const documents: Documents = {
     "\n  mutation ConsoleCreateApiKey($name: String!) {\n    createApiKey(input: { name: $name }) { token apiKey { id } }\n  }\n": types.ConsoleCreateApiKeyDocument,
     "\n  mutation ConsoleDeleteApiKey($id: Int!) {\n    deleteApiKey(id: $id) { deletedId }\n  }\n": types.ConsoleDeleteApiKeyDocument,
     "\n  subscription ConsoleBalance {\n    balanceChanged { id balance }\n  }\n": types.ConsoleBalanceDocument,
+    "\n  mutation ConsoleMarkRead($id: ID!) {\n    markConversationRead(id: $id) { id unread }\n  }\n": types.ConsoleMarkReadDocument,
+    "\n  subscription ConsoleConversationActivity {\n    conversationActivity {\n      conversation { id assistantId channel aiDisabled customerIdentifier origin updatedAt unread lastMessageAt lastMessage { id role content } }\n      message { id role content createdAt }\n    }\n  }\n": types.ConsoleConversationActivityDocument,
+    "\n  query ConsolePlatformAccounts($page: Int, $search: String) {\n    platformAccounts(page: $page, perPage: 25, search: $search) {\n      items { id name ownerEmail balance suspended isOperator createdAt }\n      pageInfo { currentPage lastPage total }\n    }\n  }\n": types.ConsolePlatformAccountsDocument,
+    "\n  mutation ConsoleCreatePlatformAccount($input: CreatePlatformAccountInput!) {\n    createPlatformAccount(input: $input) { id }\n  }\n": types.ConsoleCreatePlatformAccountDocument,
+    "\n  mutation ConsoleCreditAccount($accountId: Int!, $amount: Decimal!, $note: String) {\n    creditAccount(accountId: $accountId, amount: $amount, note: $note) { id balance }\n  }\n": types.ConsoleCreditAccountDocument,
+    "\n  mutation ConsoleSuspendAccount($accountId: Int!, $suspended: Boolean!) {\n    suspendAccount(accountId: $accountId, suspended: $suspended) { id suspended }\n  }\n": types.ConsoleSuspendAccountDocument,
 };
 
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation ConsoleLogin($input: LoginInput!) {\n    login(input: $input) {\n      token\n      expiresAt\n      viewer { id email name account { id name balance timezone } }\n    }\n  }\n"): typeof import('./graphql.ts').ConsoleLoginDocument;
+export function graphql(source: "\n  mutation ConsoleLogin($input: LoginInput!) {\n    login(input: $input) {\n      token\n      expiresAt\n      viewer { id email name account { id name balance timezone isOperator } }\n    }\n  }\n"): typeof import('./graphql.ts').ConsoleLoginDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -114,7 +126,7 @@ export function graphql(source: "\n  mutation ConsoleLogout {\n    logout { revo
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query ConsoleViewer {\n    viewer { id email name account { id name balance timezone } }\n  }\n"): typeof import('./graphql.ts').ConsoleViewerDocument;
+export function graphql(source: "\n  query ConsoleViewer {\n    viewer { id email name account { id name balance timezone isOperator } }\n  }\n"): typeof import('./graphql.ts').ConsoleViewerDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -182,7 +194,7 @@ export function graphql(source: "\n  query ConsoleSearchKnowledgebase($id: Int!,
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query ConsoleConversations($page: Int, $channel: ConversationChannel) {\n    conversations(page: $page, perPage: 30, channel: $channel) {\n      items { id assistantId channel aiDisabled customerIdentifier origin updatedAt }\n      pageInfo { currentPage lastPage total }\n    }\n  }\n"): typeof import('./graphql.ts').ConsoleConversationsDocument;
+export function graphql(source: "\n  query ConsoleConversations($page: Int, $channel: ConversationChannel, $unreadOnly: Boolean) {\n    conversations(page: $page, perPage: 30, channel: $channel, unreadOnly: $unreadOnly) {\n      items { id assistantId channel aiDisabled customerIdentifier origin updatedAt unread lastMessageAt lastMessage { id role content } }\n      pageInfo { currentPage lastPage total }\n    }\n  }\n"): typeof import('./graphql.ts').ConsoleConversationsDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -271,6 +283,30 @@ export function graphql(source: "\n  mutation ConsoleDeleteApiKey($id: Int!) {\n
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  subscription ConsoleBalance {\n    balanceChanged { id balance }\n  }\n"): typeof import('./graphql.ts').ConsoleBalanceDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleMarkRead($id: ID!) {\n    markConversationRead(id: $id) { id unread }\n  }\n"): typeof import('./graphql.ts').ConsoleMarkReadDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription ConsoleConversationActivity {\n    conversationActivity {\n      conversation { id assistantId channel aiDisabled customerIdentifier origin updatedAt unread lastMessageAt lastMessage { id role content } }\n      message { id role content createdAt }\n    }\n  }\n"): typeof import('./graphql.ts').ConsoleConversationActivityDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsolePlatformAccounts($page: Int, $search: String) {\n    platformAccounts(page: $page, perPage: 25, search: $search) {\n      items { id name ownerEmail balance suspended isOperator createdAt }\n      pageInfo { currentPage lastPage total }\n    }\n  }\n"): typeof import('./graphql.ts').ConsolePlatformAccountsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleCreatePlatformAccount($input: CreatePlatformAccountInput!) {\n    createPlatformAccount(input: $input) { id }\n  }\n"): typeof import('./graphql.ts').ConsoleCreatePlatformAccountDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleCreditAccount($accountId: Int!, $amount: Decimal!, $note: String) {\n    creditAccount(accountId: $accountId, amount: $amount, note: $note) { id balance }\n  }\n"): typeof import('./graphql.ts').ConsoleCreditAccountDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleSuspendAccount($accountId: Int!, $suspended: Boolean!) {\n    suspendAccount(accountId: $accountId, suspended: $suspended) { id suspended }\n  }\n"): typeof import('./graphql.ts').ConsoleSuspendAccountDocument;
 
 
 export function graphql(source: string) {

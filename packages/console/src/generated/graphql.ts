@@ -192,6 +192,16 @@ export type CreateLeadInput = {
   variables?: unknown;
 };
 
+export type CreatePlatformAccountInput = {
+  email: string;
+  /** The owner's and the account's name; the email's local part if absent. */
+  name?: string | null | undefined;
+  /** Make the new account a platform operator (default false). */
+  operator?: boolean | null | undefined;
+  /** At least 8 characters. */
+  password: string;
+};
+
 export type DocumentEventStatus =
   | 'ACTIVE'
   /** The document was deleted. */
@@ -385,7 +395,7 @@ export type ConsoleLoginMutationVariables = Exact<{
 }>;
 
 
-export type ConsoleLoginMutation = { login: { token: string, expiresAt: string, viewer: { id: number, email: string, name: string, account: { id: number, name: string, balance: string, timezone: string } } } };
+export type ConsoleLoginMutation = { login: { token: string, expiresAt: string, viewer: { id: number, email: string, name: string, account: { id: number, name: string, balance: string, timezone: string, isOperator: boolean } } } };
 
 export type ConsoleLogoutMutationVariables = Exact<{ [key: string]: never; }>;
 
@@ -395,7 +405,7 @@ export type ConsoleLogoutMutation = { logout: { revoked: boolean } };
 export type ConsoleViewerQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type ConsoleViewerQuery = { viewer: { id: number, email: string, name: string, account: { id: number, name: string, balance: string, timezone: string } } };
+export type ConsoleViewerQuery = { viewer: { id: number, email: string, name: string, account: { id: number, name: string, balance: string, timezone: string, isOperator: boolean } } };
 
 export type ConsoleAssistantsQueryVariables = Exact<{
   page?: number | null | undefined;
@@ -513,10 +523,11 @@ export type ConsoleSearchKnowledgebaseQuery = { searchKnowledgebase: Array<{ chu
 export type ConsoleConversationsQueryVariables = Exact<{
   page?: number | null | undefined;
   channel?: ConversationChannel | null | undefined;
+  unreadOnly?: boolean | null | undefined;
 }>;
 
 
-export type ConsoleConversationsQuery = { conversations: { items: Array<{ id: string, assistantId: number, channel: ConversationChannel, aiDisabled: boolean, customerIdentifier: string | null, origin: string | null, updatedAt: string }>, pageInfo: { currentPage: number, lastPage: number, total: number } } };
+export type ConsoleConversationsQuery = { conversations: { items: Array<{ id: string, assistantId: number, channel: ConversationChannel, aiDisabled: boolean, customerIdentifier: string | null, origin: string | null, updatedAt: string, unread: boolean, lastMessageAt: string | null, lastMessage: { id: number, role: MessageRole, content: string } | null }>, pageInfo: { currentPage: number, lastPage: number, total: number } } };
 
 export type ConsoleConversationQueryVariables = Exact<{
   id: string | number;
@@ -666,6 +677,50 @@ export type ConsoleBalanceSubscriptionVariables = Exact<{ [key: string]: never; 
 
 export type ConsoleBalanceSubscription = { balanceChanged: { id: number, balance: string } };
 
+export type ConsoleMarkReadMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type ConsoleMarkReadMutation = { markConversationRead: { id: string, unread: boolean } };
+
+export type ConsoleConversationActivitySubscriptionVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ConsoleConversationActivitySubscription = { conversationActivity: { conversation: { id: string, assistantId: number, channel: ConversationChannel, aiDisabled: boolean, customerIdentifier: string | null, origin: string | null, updatedAt: string, unread: boolean, lastMessageAt: string | null, lastMessage: { id: number, role: MessageRole, content: string } | null }, message: { id: number, role: MessageRole, content: string, createdAt: string } | null } };
+
+export type ConsolePlatformAccountsQueryVariables = Exact<{
+  page?: number | null | undefined;
+  search?: string | null | undefined;
+}>;
+
+
+export type ConsolePlatformAccountsQuery = { platformAccounts: { items: Array<{ id: number, name: string, ownerEmail: string | null, balance: string, suspended: boolean, isOperator: boolean, createdAt: string }>, pageInfo: { currentPage: number, lastPage: number, total: number } } };
+
+export type ConsoleCreatePlatformAccountMutationVariables = Exact<{
+  input: CreatePlatformAccountInput;
+}>;
+
+
+export type ConsoleCreatePlatformAccountMutation = { createPlatformAccount: { id: number } };
+
+export type ConsoleCreditAccountMutationVariables = Exact<{
+  accountId: number;
+  amount: string;
+  note?: string | null | undefined;
+}>;
+
+
+export type ConsoleCreditAccountMutation = { creditAccount: { id: number, balance: string } };
+
+export type ConsoleSuspendAccountMutationVariables = Exact<{
+  accountId: number;
+  suspended: boolean;
+}>;
+
+
+export type ConsoleSuspendAccountMutation = { suspendAccount: { id: number, suspended: boolean } };
+
 export class TypedDocumentString<TResult, TVariables>
   extends String
   implements DocumentTypeDecoration<TResult, TVariables>
@@ -699,6 +754,7 @@ export const ConsoleLoginDocument = new TypedDocumentString(`
         name
         balance
         timezone
+        isOperator
       }
     }
   }
@@ -722,6 +778,7 @@ export const ConsoleViewerDocument = new TypedDocumentString(`
       name
       balance
       timezone
+      isOperator
     }
   }
 }
@@ -951,8 +1008,13 @@ export const ConsoleSearchKnowledgebaseDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<ConsoleSearchKnowledgebaseQuery, ConsoleSearchKnowledgebaseQueryVariables>;
 export const ConsoleConversationsDocument = new TypedDocumentString(`
-    query ConsoleConversations($page: Int, $channel: ConversationChannel) {
-  conversations(page: $page, perPage: 30, channel: $channel) {
+    query ConsoleConversations($page: Int, $channel: ConversationChannel, $unreadOnly: Boolean) {
+  conversations(
+    page: $page
+    perPage: 30
+    channel: $channel
+    unreadOnly: $unreadOnly
+  ) {
     items {
       id
       assistantId
@@ -961,6 +1023,13 @@ export const ConsoleConversationsDocument = new TypedDocumentString(`
       customerIdentifier
       origin
       updatedAt
+      unread
+      lastMessageAt
+      lastMessage {
+        id
+        role
+        content
+      }
     }
     pageInfo {
       currentPage
@@ -1274,3 +1343,82 @@ export const ConsoleBalanceDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ConsoleBalanceSubscription, ConsoleBalanceSubscriptionVariables>;
+export const ConsoleMarkReadDocument = new TypedDocumentString(`
+    mutation ConsoleMarkRead($id: ID!) {
+  markConversationRead(id: $id) {
+    id
+    unread
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleMarkReadMutation, ConsoleMarkReadMutationVariables>;
+export const ConsoleConversationActivityDocument = new TypedDocumentString(`
+    subscription ConsoleConversationActivity {
+  conversationActivity {
+    conversation {
+      id
+      assistantId
+      channel
+      aiDisabled
+      customerIdentifier
+      origin
+      updatedAt
+      unread
+      lastMessageAt
+      lastMessage {
+        id
+        role
+        content
+      }
+    }
+    message {
+      id
+      role
+      content
+      createdAt
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleConversationActivitySubscription, ConsoleConversationActivitySubscriptionVariables>;
+export const ConsolePlatformAccountsDocument = new TypedDocumentString(`
+    query ConsolePlatformAccounts($page: Int, $search: String) {
+  platformAccounts(page: $page, perPage: 25, search: $search) {
+    items {
+      id
+      name
+      ownerEmail
+      balance
+      suspended
+      isOperator
+      createdAt
+    }
+    pageInfo {
+      currentPage
+      lastPage
+      total
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsolePlatformAccountsQuery, ConsolePlatformAccountsQueryVariables>;
+export const ConsoleCreatePlatformAccountDocument = new TypedDocumentString(`
+    mutation ConsoleCreatePlatformAccount($input: CreatePlatformAccountInput!) {
+  createPlatformAccount(input: $input) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleCreatePlatformAccountMutation, ConsoleCreatePlatformAccountMutationVariables>;
+export const ConsoleCreditAccountDocument = new TypedDocumentString(`
+    mutation ConsoleCreditAccount($accountId: Int!, $amount: Decimal!, $note: String) {
+  creditAccount(accountId: $accountId, amount: $amount, note: $note) {
+    id
+    balance
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleCreditAccountMutation, ConsoleCreditAccountMutationVariables>;
+export const ConsoleSuspendAccountDocument = new TypedDocumentString(`
+    mutation ConsoleSuspendAccount($accountId: Int!, $suspended: Boolean!) {
+  suspendAccount(accountId: $accountId, suspended: $suspended) {
+    id
+    suspended
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleSuspendAccountMutation, ConsoleSuspendAccountMutationVariables>;

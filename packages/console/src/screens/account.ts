@@ -128,7 +128,7 @@ export class VxApiKeys extends Screen {
     }
   }
 
-  private async remove(id: number): Promise<void> {
+  private async deleteItem(id: number): Promise<void> {
     if (!confirm("Revoke this key? Requests using it are refused at once.")) return;
     await this.api.request(DeleteApiKeyMutation, { id });
     await this.load();
@@ -167,7 +167,7 @@ export class VxApiKeys extends Screen {
           : html`<div class="table-wrap"><table><thead><tr><th>Name</th><th>Created</th><th>Last used</th><th></th></tr></thead>
             <tbody>${this.items.map(
               (k) => html`<tr><td>${k.name}</td><td>${formatDate(k.createdAt)}</td><td>${formatDate(k.lastUsedAt)}</td>
-                <td><button class="danger" @click=${() => this.remove(k.id)} aria-label="Revoke ${k.name}">Revoke</button></td></tr>`,
+                <td><button class="danger" @click=${() => this.deleteItem(k.id)} aria-label="Revoke ${k.name}">Revoke</button></td></tr>`,
             )}</tbody></table></div>`
       }
     `;

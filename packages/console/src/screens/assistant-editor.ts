@@ -249,7 +249,7 @@ export class VxAssistantEditor extends Screen {
     }
   }
 
-  private async remove(): Promise<void> {
+  private async deleteItem(): Promise<void> {
     if (this.assistantId === null || !confirm("Delete this assistant? Its calls stay in the history.")) return;
     await this.api.request(DeleteAssistantMutation, { id: this.assistantId });
     navigate("assistants");
@@ -281,7 +281,7 @@ export class VxAssistantEditor extends Screen {
           ${this.saved ? html`<p class="ok" role="status">Saved.</p>` : nothing}
           <p class="row">
             <button class="primary" type="submit" ?disabled=${this.busy}>${isNew ? "Create assistant" : "Save changes"}</button>
-            ${isNew ? nothing : html`<button class="danger" type="button" @click=${this.remove}>Delete</button>`}
+            ${isNew ? nothing : html`<button class="danger" type="button" @click=${this.deleteItem}>Delete</button>`}
           </p>
         </form>
         ${isNew ? nothing : this.renderSide(values)}

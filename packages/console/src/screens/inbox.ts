@@ -1,9 +1,11 @@
 import { css, html, nothing } from "lit";
 import {
+  ConversationActivitySubscription,
   ConversationMessageSubscription,
   ConversationQuery,
   ConversationsQuery,
   HandBackMutation,
+  MarkConversationReadMutation,
   SendOperatorMessageMutation,
   TakeOverMutation,
 } from "../api/operations.ts";
@@ -39,6 +41,16 @@ export class VxInbox extends Screen {
     super.connectedCallback();
     void this.loadList();
     this.track(() => this.#unsubscribeOpen?.());
+    // Any conversation's activity moves it to the top of the list with its unread mark.
+    this.track(
+      this.api.subscribe(ConversationActivitySubscription, {}, ({ conversationActivity }) => {
+        const updated = conversationActivity.conversation;
+        if (updated.channel !== "widget" || !this.list) return;
+        const isOpen = updated.id === this.open?.id;
+        this.list = [{ ...updated, unread: updated.unread && !isOpen }, ...this.list.filter((c) => c.id !== updated.id)];
+        if (isOpen && updated.unread) void this.api.request(MarkConversationReadMutation, { id: updated.id });
+      }),
+    );
   }
 
   override willUpdate(changed: Map<string, unknown>): void {
@@ -61,8 +73,15 @@ export class VxInbox extends Screen {
     this.open = (await this.api.request(ConversationQuery, { id })).conversation;
     this.#unsubscribeOpen = this.api.subscribe(ConversationMessageSubscription, { conversationId: id }, (data) => {
       this.addMessage(data.conversationMessageAdded);
-      void this.loadList();
     });
+    await this.markRead(id);
+  }
+
+  private async markRead(id: string): Promise<void> {
+    const target = this.list?.find((c) => c.id === id);
+    if (target && !target.unread) return;
+    await this.api.request(MarkConversationReadMutation, { id });
+    this.list = this.list?.map((c) => (c.id === id ? { ...c, unread: false } : c)) ?? null;
   }
 
   private addMessage(message: Message): void {
@@ -110,9 +129,11 @@ export class VxInbox extends Screen {
                 : html`<ul>${this.list.map(
                     (c) => html`<li>
                       <a href=${href("inbox", c.id)} aria-current=${c.id === this.conversationId ? "true" : "false"}>
+                        ${c.unread ? html`<span class="dot" aria-label="Unread"></span>` : nothing}
                         <strong>${c.customerIdentifier ?? c.origin ?? "Visitor"}</strong>
                         ${c.aiDisabled ? html`<span class="badge">taken over</span>` : nothing}
-                        <br /><span class="muted">${formatDate(c.updatedAt)}</span>
+                        <br /><span class="preview">${c.lastMessage?.content ?? ""}</span>
+                        <br /><span class="muted">${formatDate(c.lastMessageAt ?? c.updatedAt)}</span>
                       </a></li>`,
                   )}</ul>`
           }
@@ -212,6 +233,20 @@ export class VxInbox extends Screen {
         margin-left: auto;
         background: var(--_accent);
         color: var(--_on-accent);
+      }
+      .dot {
+        display: inline-block;
+        width: 0.6rem;
+        height: 0.6rem;
+        border-radius: 50%;
+        background: var(--_accent);
+      }
+      .preview {
+        display: inline-block;
+        max-width: 100%;
+        overflow: hidden;
+        text-overflow: ellipsis;
+        white-space: nowrap;
       }
       .who {
         font-size: 0.8rem;

@@ -219,7 +219,7 @@ export class VxKnowledgebase extends Screen {
     await this.load();
   }
 
-  private async remove(doc: Doc): Promise<void> {
+  private async deleteItem(doc: Doc): Promise<void> {
     await this.api.request(DeleteDocumentMutation, { id: doc.id });
     await this.load();
   }
@@ -317,7 +317,7 @@ export class VxKnowledgebase extends Screen {
         <span class="muted">${progress}</span>
         <span style="margin-left:auto" class="row">
           ${doc.status === "FAILED" ? html`<button type="button" @click=${() => this.retry(doc)}>Retry</button>` : nothing}
-          <button type="button" class="danger" aria-label="Delete ${doc.name}" @click=${() => this.remove(doc)}>Delete</button>
+          <button type="button" class="danger" aria-label="Delete ${doc.name}" @click=${() => this.deleteItem(doc)}>Delete</button>
         </span>
       </div>
       ${doc.status === "PROCESSING" && doc.pagesTotal ? html`<progress max=${doc.pagesTotal} value=${doc.pagesDone} aria-label="Progress of ${doc.name}"></progress>` : nothing}
