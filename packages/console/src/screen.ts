@@ -33,6 +33,23 @@ export class Screen extends LitElement {
     return current;
   }
 
+  /**
+   * Runs a load whose failure has no form to show it: the app shows it in a banner. A refused
+   * session needs no message, since the app is already back at sign-in.
+   */
+  run(task: Promise<unknown>): void {
+    task.catch((error: unknown) => {
+      if (error instanceof ApiError && error.code === "UNAUTHENTICATED") return;
+      this.dispatchEvent(
+        new CustomEvent("vx-failure", {
+          detail: { message: error instanceof Error ? error.message : String(error) },
+          bubbles: true,
+          composed: true,
+        }),
+      );
+    });
+  }
+
   track(unsubscribe: () => void): void {
     this.#cleanups.push(unsubscribe);
   }

@@ -1,4 +1,5 @@
 import { html, LitElement, nothing } from "lit";
+import { keyed } from "lit/directives/keyed.js";
 import { ApiError, ConsoleApi } from "./api/client.ts";
 import { LoginMutation, LogoutMutation, ViewerQuery } from "./api/operations.ts";
 import { href, parseRoute, type Route } from "./router.ts";
@@ -43,6 +44,7 @@ export class VoxgateConsole extends LitElement {
     busy: { state: true },
     restoring: { state: true },
     isOperator: { state: true },
+    failure: { state: true },
   };
 
   /** Where the Voxgate server is; defaults to the page's own origin (the console is served by it). */
@@ -54,6 +56,8 @@ export class VoxgateConsole extends LitElement {
   declare busy: boolean;
   declare restoring: boolean;
   declare isOperator: boolean;
+  /** A screen's failed load (`vx-failure`), shown until the next navigation. */
+  declare failure: string | null;
 
   constructor() {
     super();
@@ -65,10 +69,15 @@ export class VoxgateConsole extends LitElement {
     this.busy = false;
     this.restoring = true;
     this.isOperator = false;
+    this.failure = null;
+    this.addEventListener("vx-failure", (event) => {
+      this.failure = event.detail.message;
+    });
   }
 
   #api: ConsoleApi | null = null;
   #onHash = () => {
+    this.failure = null;
     this.route = parseRoute(location.hash);
   };
 
@@ -195,7 +204,10 @@ export class VoxgateConsole extends LitElement {
             )}
           </ul>
         </nav>
-        <main id="main" part="main" tabindex="-1">${this.renderScreen()}</main>
+        <main id="main" part="main" tabindex="-1">
+          ${this.failure ? html`<p class="error" role="alert">${this.failure}</p>` : nothing}
+          ${keyed(this.route.section === "inbox" ? "inbox" : location.hash, this.renderScreen())}
+        </main>
       </div>
     `;
   }
@@ -257,6 +269,7 @@ export class VoxgateConsole extends LitElement {
 
 declare global {
   interface GlobalEventHandlersEventMap {
+    "vx-failure": CustomEvent<{ message: string }>;
     "voxgate-console-session": CustomEvent<VoxgateConsoleSessionDetail>;
   }
 }

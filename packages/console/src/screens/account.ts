@@ -25,7 +25,7 @@ export class VxPhoneNumbers extends Screen {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    void this.load();
+    this.run(this.load());
   }
 
   private async load(): Promise<void> {
@@ -104,7 +104,7 @@ export class VxApiKeys extends Screen {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    void this.load();
+    this.run(this.load());
   }
 
   private async load(): Promise<void> {
@@ -186,9 +186,11 @@ export class VxBilling extends Screen {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    void this.api.request(ViewerQuery).then((data) => {
-      this.viewer = data.viewer;
-    });
+    this.run(
+      this.api.request(ViewerQuery).then((data) => {
+        this.viewer = data.viewer;
+      }),
+    );
     this.track(
       this.api.subscribe(BalanceSubscription, {}, ({ balanceChanged }) => {
         if (this.viewer) this.viewer = { ...this.viewer, account: { ...this.viewer.account, balance: balanceChanged.balance } };

@@ -31,7 +31,7 @@ export class VxAdmin extends Screen {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    void this.load(1);
+    this.run(this.load(1));
   }
 
   private async load(page: number): Promise<void> {
@@ -107,7 +107,7 @@ export class VxAdmin extends Screen {
       <form class="row" role="search" @submit=${(event: Event) => {
         event.preventDefault();
         this.#search = String(new FormData(event.target as HTMLFormElement).get("q") ?? "");
-        void this.load(1);
+        this.run(this.load(1));
       }}>
         <label class="sr-only" for="q">Search accounts</label>
         <input id="q" name="q" type="search" placeholder="Name or email" style="max-width: 20rem" />

@@ -168,7 +168,7 @@ export class VxAssistantEditor extends Screen {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    void this.load();
+    this.run(this.load());
   }
 
   private async load(): Promise<void> {

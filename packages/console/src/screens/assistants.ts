@@ -19,7 +19,7 @@ export class VxAssistants extends Screen {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    void this.load(1);
+    this.run(this.load(1));
   }
 
   private async load(page: number): Promise<void> {
@@ -37,7 +37,7 @@ export class VxAssistants extends Screen {
       <form class="row" role="search" @submit=${(event: Event) => {
         event.preventDefault();
         this.#search = String(new FormData(event.target as HTMLFormElement).get("q") ?? "");
-        void this.load(1);
+        this.run(this.load(1));
       }}>
         <label class="sr-only" for="q">Search assistants</label>
         <input id="q" name="q" type="search" placeholder="Search by name" style="max-width:20rem" />

@@ -21,13 +21,13 @@ export class VxCalls extends Screen {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    void this.load(1);
+    this.run(this.load(1));
     this.track(
       this.api.subscribe(CallStatusSubscription, { callId: null }, ({ callStatusChanged }) => {
         if (!this.page) return;
         const known = this.page.items.some((c) => c.id === callStatusChanged.callId);
         if (!known) {
-          if (this.page.pageInfo.currentPage === 1) void this.load(1);
+          if (this.page.pageInfo.currentPage === 1) this.run(this.load(1));
           return;
         }
         this.page = {
@@ -58,7 +58,7 @@ export class VxCalls extends Screen {
       dateFrom: text("dateFrom"),
       dateTo: text("dateTo"),
     };
-    void this.load(1);
+    this.run(this.load(1));
   }
 
   override render() {
@@ -107,8 +107,8 @@ export class VxCall extends Screen {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    void this.load();
-    this.track(this.api.subscribe(CallStatusSubscription, { callId: this.callId }, () => void this.load()));
+    this.run(this.load());
+    this.track(this.api.subscribe(CallStatusSubscription, { callId: this.callId }, () => this.run(this.load())));
   }
 
   private async load(): Promise<void> {

@@ -32,9 +32,11 @@ export class VxCampaigns extends Screen {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    void this.api.request(CampaignsQuery).then((data) => {
-      this.items = data.campaigns.items;
-    });
+    this.run(
+      this.api.request(CampaignsQuery).then((data) => {
+        this.items = data.campaigns.items;
+      }),
+    );
   }
 
   override render() {
@@ -104,7 +106,7 @@ export class VxCampaign extends Screen {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    void this.load();
+    this.run(this.load());
     if (this.campaignId !== null) {
       this.track(
         this.api.subscribe(CampaignProgressSubscription, { campaignId: this.campaignId }, (data) => {

@@ -39,7 +39,7 @@ export class VxInbox extends Screen {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    void this.loadList();
+    this.run(this.loadList());
     this.track(() => this.#unsubscribeOpen?.());
     // Any conversation's activity moves it to the top of the list with its unread mark.
     this.track(
@@ -48,13 +48,13 @@ export class VxInbox extends Screen {
         if (updated.channel !== "widget" || !this.list) return;
         const isOpen = updated.id === this.open?.id;
         this.list = [{ ...updated, unread: updated.unread && !isOpen }, ...this.list.filter((c) => c.id !== updated.id)];
-        if (isOpen && updated.unread) void this.api.request(MarkConversationReadMutation, { id: updated.id });
+        if (isOpen && updated.unread) this.run(this.api.request(MarkConversationReadMutation, { id: updated.id }));
       }),
     );
   }
 
   override willUpdate(changed: Map<string, unknown>): void {
-    if (changed.has("conversationId")) void this.openConversation(this.conversationId);
+    if (changed.has("conversationId")) this.run(this.openConversation(this.conversationId));
   }
 
   private async loadList(): Promise<void> {

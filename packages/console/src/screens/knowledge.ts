@@ -33,7 +33,7 @@ export class VxKnowledgebases extends Screen {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    void this.load();
+    this.run(this.load());
   }
 
   private async load(): Promise<void> {
@@ -116,7 +116,7 @@ export class VxKnowledgebase extends Screen {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    void this.load();
+    this.run(this.load());
     this.track(
       this.api.subscribe(KnowledgebaseStatusSubscription, { id: this.knowledgebaseId }, ({ knowledgebaseStatus }) => {
         const change = knowledgebaseStatus.document;
@@ -130,7 +130,7 @@ export class VxKnowledgebase extends Screen {
           return;
         }
         if (!this.kb.documents.some((d) => d.id === change.documentId)) {
-          void this.load();
+          this.run(this.load());
           return;
         }
         this.kb = {
