@@ -12,6 +12,10 @@ export default defineProject({
   resolve: {
     alias: [{ find: /^graphql$/, replacement: serverRequire.resolve("graphql") }],
   },
+  // Known up front, so Vite never re-optimises (and reloads the test page) mid-run.
+  optimizeDeps: {
+    include: ["lit", "lit/directives/keyed.js", "graphql-ws", "csv-parse/browser/esm/sync"],
+  },
   test: {
     name: "console",
     include: ["test/**/*.test.ts"],

@@ -105,6 +105,9 @@ const GROUPS: { title: string; fields: Field[] }[] = [
   },
 ];
 
+/** Optional settings that an empty control clears (null); other empty controls keep the current value. */
+const CLEARABLE = new Set(["voiceId", "knowledgebaseId", "phoneNumberId", "webhookUrl", "inboundWebhookUrl", "language"]);
+
 const NEW_ASSISTANT: Values = {
   name: "",
   type: "web",
@@ -204,7 +207,7 @@ export class VxAssistantEditor extends Screen {
         let value: unknown = raw;
         if (field.kind === "bool") value = control.checked;
         else if (field.kind === "int" || field.kind === "float") {
-          value = raw.trim() === "" ? null : Number(raw);
+          value = raw.trim() === "" ? (this.assistantId !== null && CLEARABLE.has(field.key) ? null : undefined) : Number(raw);
           if (typeof value === "number" && Number.isNaN(value)) local[field.key] = [`The ${field.label.toLowerCase()} must be a number.`];
         } else if (field.kind === "decimal") value = raw.trim() === "" ? undefined : raw.trim();
         else if (field.kind === "json") {
@@ -214,8 +217,9 @@ export class VxAssistantEditor extends Screen {
             local[field.key] = [`The ${field.label.replace(" (JSON)", "").toLowerCase()} must be valid JSON.`];
           }
         } else if (field.kind === "lines") value = raw.split("\n").map((line) => line.trim()).filter(Boolean);
-        else if (field.key !== "name" && field.key !== "systemPrompt" && field.key !== "initialMessage" && raw === "")
-          value = null;
+        // An emptied optional link is cleared on an existing assistant, and simply left out of a new one.
+        else if (raw === "" && !["name", "systemPrompt", "initialMessage"].includes(field.key))
+          value = this.assistantId !== null && CLEARABLE.has(field.key) ? null : undefined;
         if (field.key.startsWith("widgetSettings.")) widget[field.key.slice("widgetSettings.".length)] = value;
         else if (value !== undefined) input[field.key] = value;
       }
@@ -322,7 +326,7 @@ export class VxAssistantEditor extends Screen {
     } else if (wide) {
       const text =
         field.kind === "json"
-          ? JSON.stringify(value ?? (field.key === "tools" ? [] : {}), null, 2)
+          ? JSON.stringify(value ?? (field.key === "variables" ? {} : []), null, 2)
           : field.kind === "lines"
             ? ((value as string[] | undefined) ?? []).join("\n")
             : String(value ?? "");

@@ -188,8 +188,10 @@ export class VxCampaign extends Screen {
   private async runImport(event: SubmitEvent): Promise<void> {
     event.preventDefault();
     const csv = this.csv;
+    // Read now: once dispatch ends, a shadow tree's event no longer names its target.
+    const form = event.target as HTMLFormElement;
     if (!csv || this.campaignId === null) return;
-    const data = new FormData(event.target as HTMLFormElement);
+    const data = new FormData(form);
     const allowDuplicate = data.get("allowDuplicate") === "on";
     const variables: Record<string, number> = {};
     csv.header.forEach((name, column) => {
@@ -213,7 +215,7 @@ export class VxCampaign extends Screen {
     this.importing = null;
     this.report = { created, refused };
     this.csv = null;
-    (event.target as HTMLFormElement).reset();
+    form.reset();
     await this.loadLeads(1);
   }
 

@@ -77,6 +77,12 @@ export class VxKnowledgebases extends Screen {
   }
 }
 
+/** The API's document type from a file's extension; anything else is sent as text and checked by the server. */
+function documentType(name: string): string {
+  const extension = name.toLowerCase().split(".").pop();
+  return extension === "pdf" || extension === "docx" ? extension : "txt";
+}
+
 type Doc = ConsoleKnowledgebaseQuery["knowledgebase"]["documents"][number];
 
 function formatBytes(bytes: number): string {
@@ -168,7 +174,7 @@ export class VxKnowledgebase extends Screen {
       try {
         const { createDocument } = await this.api.request(
           CreateDocumentMutation,
-          { knowledgebaseId: this.knowledgebaseId, input: { name: file.name, file: null } },
+          { knowledgebaseId: this.knowledgebaseId, input: { name: file.name, type: documentType(file.name), file: null } },
           { "input.file": file },
         );
         this.#files.set(createDocument.id, file);
