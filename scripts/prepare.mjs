@@ -175,7 +175,8 @@ export const steps = [
       "packages/console/src",
     ],
     outputs: ["packages/console/dist/index.html"],
-    run: (root) => run(node, [join(root, "scripts/pnpm.mjs"), "run", "build"], join(root, "packages/console")),
+    run: (root) =>
+      run(node, [join(root, "scripts/pnpm.mjs"), "run", "build"], join(root, "packages/console")),
   },
   {
     name: "server",

@@ -5,9 +5,9 @@
 //
 // Rebuilds both first; exits with status 1 when the console is over budget.
 import { readdirSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { createRequire } from "node:module";
 import { gzipSync } from "node:zlib";
 
 const BUDGET_KB = 70;
@@ -39,8 +39,14 @@ const widget = readFileSync(join(widgetRoot, "dist/voxgate-chat.js"));
 
 const within = gzip + page <= BUDGET_KB;
 console.log(`Console size, gzip -9 (budget ${BUDGET_KB.toFixed(2)} KB for the page and its scripts)`);
-console.log(`  dist/assets (${scripts.length} file(s))            ${gzip.toFixed(2)} KB  (${raw.toFixed(2)} KB raw)`);
+console.log(
+  `  dist/assets (${scripts.length} file(s))            ${gzip.toFixed(2)} KB  (${raw.toFixed(2)} KB raw)`,
+);
 console.log(`  dist/index.html                    ${page.toFixed(2)} KB`);
-console.log(`  total                              ${(gzip + page).toFixed(2)} KB  ${within ? "within budget" : "OVER BUDGET"}`);
-console.log(`  baseline: widget embed (with Lit)  ${gzipKb(widget).toFixed(2)} KB  (${(widget.byteLength / 1024).toFixed(2)} KB raw)`);
+console.log(
+  `  total                              ${(gzip + page).toFixed(2)} KB  ${within ? "within budget" : "OVER BUDGET"}`,
+);
+console.log(
+  `  baseline: widget embed (with Lit)  ${gzipKb(widget).toFixed(2)} KB  (${(widget.byteLength / 1024).toFixed(2)} KB raw)`,
+);
 if (!within) process.exitCode = 1;

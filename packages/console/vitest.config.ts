@@ -14,7 +14,15 @@ export default defineProject({
   },
   // Known up front, so Vite never re-optimises (and reloads the test page) mid-run.
   optimizeDeps: {
-    include: ["lit", "lit/directives/keyed.js", "graphql-ws", "csv-parse/browser/esm/sync"],
+    include: [
+      "lit",
+      "lit/directives/keyed.js",
+      "lit/directives/class-map.js",
+      "lit/directives/live.js",
+      "lit/directives/style-map.js",
+      "graphql-ws",
+      "csv-parse/browser/esm/sync",
+    ],
   },
   test: {
     name: "console",

@@ -10,7 +10,12 @@ export interface ParsedCsv {
 
 /** Parses CSV text with a header row; quoted fields, BOMs and ragged rows are handled by csv-parse. */
 export function parseCsv(text: string): ParsedCsv {
-  const records = parse(text, { bom: true, skip_empty_lines: true, relax_column_count: true, trim: true }) as string[][];
+  const records = parse(text, {
+    bom: true,
+    skip_empty_lines: true,
+    relax_column_count: true,
+    trim: true,
+  }) as string[][];
   const [header = [], ...rows] = records;
   return { header, rows };
 }
@@ -51,7 +56,11 @@ export function planImport(
     const line = index + 2;
     const raw = (row[mapping.phone] ?? "").replace(/[\s().-]/g, "");
     if (!E164_SHAPE.test(raw)) {
-      refused.push({ line, value: row[mapping.phone] ?? "", reason: "Not a phone number in E.164 format (e.g. +14155550123)." });
+      refused.push({
+        line,
+        value: row[mapping.phone] ?? "",
+        reason: "Not a phone number in E.164 format (e.g. +14155550123).",
+      });
       return;
     }
     if (!allowDuplicates && seen.has(raw)) {

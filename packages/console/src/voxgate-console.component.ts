@@ -134,7 +134,8 @@ export class VoxgateConsole extends LitElement {
     this.#api = null;
     setSession(null);
     this.email = null;
-    this.notice = reason === "expired" ? "Your session has expired. Please sign in again." : "You are signed out.";
+    this.notice =
+      reason === "expired" ? "Your session has expired. Please sign in again." : "You are signed out.";
     this.emit(false, reason);
   }
 
@@ -155,7 +156,11 @@ export class VoxgateConsole extends LitElement {
     this.busy = true;
     this.signInError = null;
     try {
-      const anonymous = new ConsoleApi(this.base, () => null, () => {});
+      const anonymous = new ConsoleApi(
+        this.base,
+        () => null,
+        () => {},
+      );
       const { login } = await anonymous.request(LoginMutation, {
         input: { email, password: String(form.get("password") ?? "") },
       });

@@ -1,5 +1,5 @@
-import { VxAdmin } from "./screens/admin.ts";
 import { VxApiKeys, VxBilling, VxPhoneNumbers } from "./screens/account.ts";
+import { VxAdmin } from "./screens/admin.ts";
 import { VxAssistantEditor } from "./screens/assistant-editor.ts";
 import { VxAssistants } from "./screens/assistants.ts";
 import { VxCall, VxCalls } from "./screens/calls.ts";

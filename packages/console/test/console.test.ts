@@ -1,6 +1,7 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, inject, it } from "vitest";
 import { commands, page, userEvent } from "vitest/browser";
-import { createAccount, mountConsole, unmountConsole } from "./support/console.ts";
+import "../../widget/src/voxgate-chat.ts";
+import { createAccount, graphql, mountConsole, unmountConsole } from "./support/console.ts";
 
 async function signIn(account: { email: string; password: string }, hash?: string) {
   mountConsole(hash);
@@ -58,7 +59,9 @@ describe("the operator console", () => {
     await signIn(await createAccount(), "#/assistants/new");
     await expect.element(page.getByRole("heading", { name: "New assistant" })).toBeVisible();
     await page.getByRole("button", { name: "Create assistant" }).click();
-    await expect.element(page.getByLabelText("Name", { exact: true })).toHaveAccessibleDescription(/name field is required/i);
+    await expect
+      .element(page.getByLabelText("Name", { exact: true }))
+      .toHaveAccessibleDescription(/name field is required/i);
 
     await page.getByLabelText("Name", { exact: true }).fill("Ada from the shop");
     await page.getByLabelText("System prompt").fill("You help customers of a shoe shop.");
@@ -69,7 +72,9 @@ describe("the operator console", () => {
 
     await page.getByLabelText("Test message").fill("Do you sell boots?");
     await userEvent.keyboard("{Enter}");
-    await expect.element(page.getByRole("log", { name: "Test conversation" })).toHaveTextContent("Echo: Do you sell boots?");
+    await expect
+      .element(page.getByRole("log", { name: "Test conversation" }))
+      .toHaveTextContent("Echo: Do you sell boots?");
     await commands.saveScreenshot("assistant");
   });
 
@@ -79,13 +84,19 @@ describe("the operator console", () => {
     await page.getByRole("button", { name: "Create knowledge base" }).click();
     await expect.element(page.getByRole("heading", { name: /Shop FAQ/ })).toBeVisible();
 
-    const file = new File(["Returns are accepted within 30 days of delivery with the receipt."], "returns.txt", {
-      type: "text/plain",
-    });
+    const file = new File(
+      ["Returns are accepted within 30 days of delivery with the receipt."],
+      "returns.txt",
+      {
+        type: "text/plain",
+      },
+    );
     const data = new DataTransfer();
     data.items.add(file);
     const screen = document.querySelector("voxgate-console")!.shadowRoot!.querySelector("vx-knowledgebase")!;
-    screen.shadowRoot!.querySelector(".drop")!.dispatchEvent(new DragEvent("drop", { dataTransfer: data, bubbles: true, cancelable: true }));
+    screen
+      .shadowRoot!.querySelector(".drop")!
+      .dispatchEvent(new DragEvent("drop", { dataTransfer: data, bubbles: true, cancelable: true }));
 
     await expect.element(page.getByText("returns.txt")).toBeVisible();
     await expect.element(page.getByText("active", { exact: true })).toBeVisible();
@@ -94,12 +105,18 @@ describe("the operator console", () => {
     // Too big for the server: refused before any byte is sent.
     const big = new DataTransfer();
     big.items.add(new File([new Uint8Array(20 * 1024 * 1024 + 1)], "huge.pdf", { type: "application/pdf" }));
-    screen.shadowRoot!.querySelector(".drop")!.dispatchEvent(new DragEvent("drop", { dataTransfer: big, bubbles: true, cancelable: true }));
-    await expect.element(page.getByRole("alert")).toHaveTextContent("huge.pdf is 20.0 MB: files may be at most 20 MB.");
+    screen
+      .shadowRoot!.querySelector(".drop")!
+      .dispatchEvent(new DragEvent("drop", { dataTransfer: big, bubbles: true, cancelable: true }));
+    await expect
+      .element(page.getByRole("alert"))
+      .toHaveTextContent("huge.pdf is 20.0 MB: files may be at most 20 MB.");
 
     await page.getByLabelText("Question").fill("returns within 30 days");
     await page.getByRole("button", { name: "Search" }).click();
-    await expect.element(page.getByText("Returns are accepted within 30 days of delivery with the receipt.")).toBeVisible();
+    await expect
+      .element(page.getByText("Returns are accepted within 30 days of delivery with the receipt."))
+      .toBeVisible();
     await commands.saveScreenshot("knowledge");
   });
 
@@ -126,16 +143,64 @@ describe("the operator console", () => {
     const refused = page.getByRole("table", { name: "Refused rows" });
     await expect.element(refused).toHaveTextContent(/3\s*not a number\s*Not a phone number in E\.164/);
     await expect.element(refused).toHaveTextContent("The same number appears earlier in the file.");
-    await expect.element(refused).toHaveTextContent(/6\s*\+10005550123\s*The phone number field must be a valid phone number/);
+    await expect
+      .element(refused)
+      .toHaveTextContent(/6\s*\+10005550123\s*The phone number field must be a valid phone number/);
     const leads = page.getByRole("table", { name: "Leads" });
     await expect.element(leads).toHaveTextContent("+442079460958");
     await expect.element(leads).toHaveTextContent('{"name":"Ada","city":"Paris"}');
     await commands.saveScreenshot("campaign-import");
   });
 
+  it("reads a widget conversation live in the inbox, takes it over and answers the visitor", async () => {
+    await signIn(await createAccount(), "#/inbox");
+    await expect.element(page.getByText("No widget conversations yet.")).toBeVisible();
+    const assistant = await graphql<{ createAssistant: { uuid: string } }>(
+      'mutation { createAssistant(input: { name: "Shop helper", type: web }) { uuid } }',
+    );
+
+    // A visitor on the shop's website, through the real widget.
+    const widget = document.createElement("voxgate-chat");
+    widget.setAttribute("assistant", assistant.createAssistant.uuid);
+    widget.setAttribute("api-base", inject("apiBase"));
+    document.body.append(widget);
+    await page.getByRole("button", { name: "Open chat" }).click();
+    await page.getByRole("textbox", { name: "Message" }).fill("Where is my order 1234?");
+    await userEvent.keyboard("{Enter}");
+    await expect.element(page.getByText("Echo: Where is my order 1234?")).toBeVisible();
+
+    // It arrives in the open inbox without a reload, unread.
+    const entry = page.getByRole("navigation", { name: "Conversations" }).getByRole("link");
+    await expect.element(entry).toHaveTextContent("Echo: Where is my order 1234?");
+    await expect.element(page.getByLabelText("Unread")).toBeVisible();
+    await entry.click();
+    const messages = page.getByRole("log", { name: "Messages" });
+    await expect.element(messages).toHaveTextContent("Where is my order 1234?");
+    await expect.element(page.getByLabelText("Unread")).not.toBeInTheDocument();
+
+    await page.getByRole("button", { name: "Take over" }).click();
+    await expect.element(page.getByText("You are answering (AI off)")).toBeVisible();
+    await page.getByRole("textbox", { name: "Message" }).fill("Is anyone there?");
+    await userEvent.keyboard("{Enter}");
+    await expect.element(messages).toHaveTextContent("Is anyone there?");
+
+    await page.getByLabelText("Reply as operator").fill("Hello, this is Sam: your order left this morning.");
+    await page.getByRole("button", { name: "Send reply" }).click();
+    await expect.element(messages).toHaveTextContent("Hello, this is Sam");
+    // The visitor's open widget shows it without sending anything.
+    await expect.element(page.getByText("Hello, this is Sam: your order left this morning.").first()).toBeVisible();
+    await expect
+      .poll(() => widget.shadowRoot!.textContent)
+      .toContain("Hello, this is Sam: your order left this morning.");
+    await commands.saveScreenshot("inbox");
+    widget.remove();
+  });
+
   it("refuses the admin section to a non-operator and opens it to an operator", async () => {
     await signIn(await createAccount(), "#/admin");
-    await expect.element(page.getByRole("alert")).toHaveTextContent("Only platform operators may use the administration section.");
+    await expect
+      .element(page.getByRole("alert"))
+      .toHaveTextContent("Only platform operators may use the administration section.");
     unmountConsole();
 
     const operator = await createAccount({ operator: true });

@@ -44,7 +44,11 @@ export class ConsoleApi {
     private readonly onUnauthenticated: () => void,
   ) {}
 
-  async request<R, V>(document: TypedDocumentString<R, V>, variables?: V, files?: Record<string, File>): Promise<R> {
+  async request<R, V>(
+    document: TypedDocumentString<R, V>,
+    variables?: V,
+    files?: Record<string, File>,
+  ): Promise<R> {
     const headers: Record<string, string> = {};
     const token = this.token();
     if (token) headers.authorization = `Bearer ${token}`;

@@ -9,8 +9,20 @@ import {
   ReleasePhoneNumberMutation,
   ViewerQuery,
 } from "../api/operations.ts";
-import type { ConsoleApiKeysQuery, ConsolePhoneNumbersQuery, ConsoleViewerQuery } from "../generated/graphql.ts";
-import { fieldError, type FormErrors, formatDate, formErrors, formMessage, noErrors, Screen } from "../screen.ts";
+import type {
+  ConsoleApiKeysQuery,
+  ConsolePhoneNumbersQuery,
+  ConsoleViewerQuery,
+} from "../generated/graphql.ts";
+import {
+  type FormErrors,
+  fieldError,
+  formatDate,
+  formErrors,
+  formMessage,
+  noErrors,
+  Screen,
+} from "../screen.ts";
 
 export class VxPhoneNumbers extends Screen {
   static override properties = { items: { state: true }, errors: { state: true } };
@@ -88,7 +100,12 @@ export class VxPhoneNumbers extends Screen {
 }
 
 export class VxApiKeys extends Screen {
-  static override properties = { items: { state: true }, errors: { state: true }, token: { state: true }, copied: { state: true } };
+  static override properties = {
+    items: { state: true },
+    errors: { state: true },
+    token: { state: true },
+    copied: { state: true },
+  };
   declare items: ConsoleApiKeysQuery["apiKeys"] | null;
   declare errors: FormErrors;
   declare token: string | null;
@@ -166,7 +183,9 @@ export class VxApiKeys extends Screen {
           ? html`<p role="status">Loading…</p>`
           : html`<div class="table-wrap"><table><thead><tr><th>Name</th><th>Created</th><th>Last used</th><th></th></tr></thead>
             <tbody>${this.items.map(
-              (k) => html`<tr><td>${k.name}</td><td>${formatDate(k.createdAt)}</td><td>${formatDate(k.lastUsedAt)}</td>
+              (
+                k,
+              ) => html`<tr><td>${k.name}</td><td>${formatDate(k.createdAt)}</td><td>${formatDate(k.lastUsedAt)}</td>
                 <td><button class="danger" @click=${() => this.deleteItem(k.id)} aria-label="Revoke ${k.name}">Revoke</button></td></tr>`,
             )}</tbody></table></div>`
       }
@@ -193,7 +212,11 @@ export class VxBilling extends Screen {
     );
     this.track(
       this.api.subscribe(BalanceSubscription, {}, ({ balanceChanged }) => {
-        if (this.viewer) this.viewer = { ...this.viewer, account: { ...this.viewer.account, balance: balanceChanged.balance } };
+        if (this.viewer)
+          this.viewer = {
+            ...this.viewer,
+            account: { ...this.viewer.account, balance: balanceChanged.balance },
+          };
       }),
     );
   }

@@ -7,14 +7,27 @@ import {
   SuspendAccountMutation,
 } from "../api/operations.ts";
 import type { ConsolePlatformAccountsQuery } from "../generated/graphql.ts";
-import { fieldError, type FormErrors, formatDate, formErrors, formMessage, noErrors, Screen } from "../screen.ts";
+import {
+  type FormErrors,
+  fieldError,
+  formatDate,
+  formErrors,
+  formMessage,
+  noErrors,
+  Screen,
+} from "../screen.ts";
 
 /**
  * Platform administration: every account, with credit and suspension. The server alone decides who
  * is a platform operator; anyone else sees its refusal here rather than an empty list.
  */
 export class VxAdmin extends Screen {
-  static override properties = { page: { state: true }, refused: { state: true }, errors: { state: true }, notice: { state: true } };
+  static override properties = {
+    page: { state: true },
+    refused: { state: true },
+    errors: { state: true },
+    notice: { state: true },
+  };
   declare page: ConsolePlatformAccountsQuery["platformAccounts"] | null;
   declare refused: boolean;
   declare errors: FormErrors;
@@ -36,7 +49,9 @@ export class VxAdmin extends Screen {
 
   private async load(page: number): Promise<void> {
     try {
-      this.page = (await this.api.request(PlatformAccountsQuery, { page, search: this.#search || null })).platformAccounts;
+      this.page = (
+        await this.api.request(PlatformAccountsQuery, { page, search: this.#search || null })
+      ).platformAccounts;
     } catch (error) {
       if (error instanceof ApiError && error.code === "FORBIDDEN") this.refused = true;
       else this.errors = formErrors(error);
@@ -85,7 +100,8 @@ export class VxAdmin extends Screen {
   }
 
   private async suspend(accountId: number, suspended: boolean): Promise<void> {
-    if (suspended && !confirm("Suspend this account? Its keys, sessions, widget and calls are refused.")) return;
+    if (suspended && !confirm("Suspend this account? Its keys, sessions, widget and calls are refused."))
+      return;
     try {
       await this.api.request(SuspendAccountMutation, { accountId, suspended });
       await this.load(this.page?.pageInfo.currentPage ?? 1);

@@ -10,9 +10,27 @@ import {
 } from "../api/operations.ts";
 import type { ConsoleAssistantChoicesQuery, ConsoleAssistantQuery } from "../generated/graphql.ts";
 import { href, navigate } from "../router.ts";
-import { describedBy, fieldError, type FormErrors, formErrors, formMessage, noErrors, Screen } from "../screen.ts";
+import {
+  describedBy,
+  type FormErrors,
+  fieldError,
+  formErrors,
+  formMessage,
+  noErrors,
+  Screen,
+} from "../screen.ts";
 
-type Kind = "text" | "textarea" | "int" | "float" | "decimal" | "bool" | "json" | "lines" | "color" | { options: string[] };
+type Kind =
+  | "text"
+  | "textarea"
+  | "int"
+  | "float"
+  | "decimal"
+  | "bool"
+  | "json"
+  | "lines"
+  | "color"
+  | { options: string[] };
 
 interface Field {
   key: string;
@@ -32,7 +50,12 @@ const GROUPS: { title: string; fields: Field[] }[] = [
       { key: "type", label: "Handles", kind: { options: ["inbound", "outbound", "web"] } },
       { key: "status", label: "Status", kind: { options: ["active", "inactive"] } },
       { key: "systemPrompt", label: "System prompt", kind: "textarea" },
-      { key: "initialMessage", label: "Greeting", kind: "text", hint: "The first message of every chat and call." },
+      {
+        key: "initialMessage",
+        label: "Greeting",
+        kind: "text",
+        hint: "The first message of every chat and call.",
+      },
       { key: "language", label: "Language code", kind: "text", hint: "e.g. en-US" },
       { key: "timezone", label: "Time zone", kind: "text", hint: "IANA, e.g. Europe/Paris" },
       { key: "llmTemperature", label: "Temperature", kind: "decimal" },
@@ -46,7 +69,11 @@ const GROUPS: { title: string; fields: Field[] }[] = [
       { key: "speechSpeed", label: "Speech speed", kind: "decimal" },
       { key: "voiceStability", label: "Voice stability", kind: "decimal" },
       { key: "voiceSimilarity", label: "Voice similarity", kind: "decimal" },
-      { key: "ambientSound", label: "Ambient sound", kind: { options: ["none", "office", "cafe", "street", "call_center"] } },
+      {
+        key: "ambientSound",
+        label: "Ambient sound",
+        kind: { options: ["none", "office", "cafe", "street", "call_center"] },
+      },
       { key: "ambientSoundVolume", label: "Ambient volume", kind: "decimal" },
       { key: "enableNoiseCancellation", label: "Noise cancellation", kind: "bool" },
     ],
@@ -72,7 +99,11 @@ const GROUPS: { title: string; fields: Field[] }[] = [
     title: "Knowledge and tools",
     fields: [
       { key: "knowledgebaseId", label: "Knowledge base", kind: "int" },
-      { key: "knowledgebaseMode", label: "Knowledge mode", kind: { options: ["hybrid", "semantic", "keyword", "tool"] } },
+      {
+        key: "knowledgebaseMode",
+        label: "Knowledge mode",
+        kind: { options: ["hybrid", "semantic", "keyword", "tool"] },
+      },
       { key: "tools", label: "Tools (JSON)", kind: "json" },
       { key: "variables", label: "Variables (JSON)", kind: "json" },
     ],
@@ -99,14 +130,30 @@ const GROUPS: { title: string; fields: Field[] }[] = [
     fields: [
       { key: "widgetSettings.theme", label: "Theme", kind: { options: ["light", "dark"] } },
       { key: "widgetSettings.color", label: "Colour", kind: "color" },
-      { key: "widgetSettings.position", label: "Position", kind: { options: ["bottom-right", "bottom-left"] } },
-      { key: "allowedOrigins", label: "Allowed websites", kind: "lines", hint: "One origin a line, e.g. https://shop.example; empty allows any." },
+      {
+        key: "widgetSettings.position",
+        label: "Position",
+        kind: { options: ["bottom-right", "bottom-left"] },
+      },
+      {
+        key: "allowedOrigins",
+        label: "Allowed websites",
+        kind: "lines",
+        hint: "One origin a line, e.g. https://shop.example; empty allows any.",
+      },
     ],
   },
 ];
 
 /** Optional settings that an empty control clears (null); other empty controls keep the current value. */
-const CLEARABLE = new Set(["voiceId", "knowledgebaseId", "phoneNumberId", "webhookUrl", "inboundWebhookUrl", "language"]);
+const CLEARABLE = new Set([
+  "voiceId",
+  "knowledgebaseId",
+  "phoneNumberId",
+  "webhookUrl",
+  "inboundWebhookUrl",
+  "language",
+]);
 
 const NEW_ASSISTANT: Values = {
   name: "",
@@ -154,7 +201,11 @@ export class VxAssistantEditor extends Screen {
   declare errors: FormErrors;
   declare saved: boolean;
   declare busy: boolean;
-  declare chat: { conversationId: string | null; lines: { role: string; content: string }[]; error: string | null };
+  declare chat: {
+    conversationId: string | null;
+    lines: { role: string; content: string }[];
+    error: string | null;
+  };
   declare widgetReady: boolean;
 
   constructor() {
@@ -207,25 +258,41 @@ export class VxAssistantEditor extends Screen {
         let value: unknown = raw;
         if (field.kind === "bool") value = control.checked;
         else if (field.kind === "int" || field.kind === "float") {
-          value = raw.trim() === "" ? (this.assistantId !== null && CLEARABLE.has(field.key) ? null : undefined) : Number(raw);
-          if (typeof value === "number" && Number.isNaN(value)) local[field.key] = [`The ${field.label.toLowerCase()} must be a number.`];
+          value =
+            raw.trim() === ""
+              ? this.assistantId !== null && CLEARABLE.has(field.key)
+                ? null
+                : undefined
+              : Number(raw);
+          if (typeof value === "number" && Number.isNaN(value))
+            local[field.key] = [`The ${field.label.toLowerCase()} must be a number.`];
         } else if (field.kind === "decimal") value = raw.trim() === "" ? undefined : raw.trim();
         else if (field.kind === "json") {
           try {
             value = raw.trim() === "" ? undefined : JSON.parse(raw);
           } catch {
-            local[field.key] = [`The ${field.label.replace(" (JSON)", "").toLowerCase()} must be valid JSON.`];
+            local[field.key] = [
+              `The ${field.label.replace(" (JSON)", "").toLowerCase()} must be valid JSON.`,
+            ];
           }
-        } else if (field.kind === "lines") value = raw.split("\n").map((line) => line.trim()).filter(Boolean);
+        } else if (field.kind === "lines")
+          value = raw
+            .split("\n")
+            .map((line) => line.trim())
+            .filter(Boolean);
         // An emptied optional link is cleared on an existing assistant, and simply left out of a new one.
         else if (raw === "" && !["name", "systemPrompt", "initialMessage"].includes(field.key))
           value = this.assistantId !== null && CLEARABLE.has(field.key) ? null : undefined;
-        if (field.key.startsWith("widgetSettings.")) widget[field.key.slice("widgetSettings.".length)] = value;
+        if (field.key.startsWith("widgetSettings."))
+          widget[field.key.slice("widgetSettings.".length)] = value;
         else if (value !== undefined) input[field.key] = value;
       }
     }
     input.widgetSettings = widget;
-    return { input, local: Object.keys(local).length ? { fields: local, message: "Some fields need attention." } : noErrors };
+    return {
+      input,
+      local: Object.keys(local).length ? { fields: local, message: "Some fields need attention." } : noErrors,
+    };
   }
 
   private async save(event: SubmitEvent): Promise<void> {
@@ -254,7 +321,8 @@ export class VxAssistantEditor extends Screen {
   }
 
   private async deleteItem(): Promise<void> {
-    if (this.assistantId === null || !confirm("Delete this assistant? Its calls stay in the history.")) return;
+    if (this.assistantId === null || !confirm("Delete this assistant? Its calls stay in the history."))
+      return;
     await this.api.request(DeleteAssistantMutation, { id: this.assistantId });
     navigate("assistants");
   }
@@ -332,7 +400,8 @@ export class VxAssistantEditor extends Screen {
             : String(value ?? "");
       control = html`<textarea id=${id} name=${field.key} .value=${text} aria-invalid=${invalid} aria-describedby=${described}></textarea>`;
     } else {
-      const type = field.kind === "color" ? "color" : field.kind === "int" || field.kind === "float" ? "number" : "text";
+      const type =
+        field.kind === "color" ? "color" : field.kind === "int" || field.kind === "float" ? "number" : "text";
       control = html`<input id=${id} name=${field.key} type=${type} step=${field.kind === "float" ? "any" : "1"}
         .value=${value === null || value === undefined ? "" : String(value)} aria-invalid=${invalid} aria-describedby=${described} />`;
     }
@@ -378,14 +447,22 @@ export class VxAssistantEditor extends Screen {
     const message = String(new FormData(form).get("message") ?? "").trim();
     if (!message || this.assistantId === null) return;
     form.reset();
-    this.chat = { ...this.chat, lines: [...this.chat.lines, { role: "user", content: message }], error: null };
+    this.chat = {
+      ...this.chat,
+      lines: [...this.chat.lines, { role: "user", content: message }],
+      error: null,
+    };
     try {
       let conversationId = this.chat.conversationId;
       if (!conversationId) {
-        conversationId = (await this.api.request(StartTestConversationMutation, { assistantId: this.assistantId }))
-          .startTestConversation.id;
+        conversationId = (
+          await this.api.request(StartTestConversationMutation, { assistantId: this.assistantId })
+        ).startTestConversation.id;
       }
-      const { sendTestMessage } = await this.api.request(SendTestMessageMutation, { conversationId, message });
+      const { sendTestMessage } = await this.api.request(SendTestMessageMutation, {
+        conversationId,
+        message,
+      });
       this.chat = {
         conversationId,
         lines: [...this.chat.lines, { role: "assistant", content: sendTestMessage.reply }],
@@ -413,6 +490,7 @@ export class VxAssistantEditor extends Screen {
 
 function flattenInput(input: Values): Values {
   const values: Values = { ...input };
-  for (const [key, value] of Object.entries((input.widgetSettings ?? {}) as Values)) values[`widgetSettings.${key}`] = value;
+  for (const [key, value] of Object.entries((input.widgetSettings ?? {}) as Values))
+    values[`widgetSettings.${key}`] = value;
   return values;
 }

@@ -24,7 +24,9 @@ export class VxAssistants extends Screen {
 
   private async load(page: number): Promise<void> {
     try {
-      this.page = (await this.api.request(AssistantsQuery, { page, search: this.#search || null })).assistants;
+      this.page = (
+        await this.api.request(AssistantsQuery, { page, search: this.#search || null })
+      ).assistants;
     } catch (error) {
       this.error = (error as Error).message;
     }

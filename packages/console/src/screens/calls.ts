@@ -4,7 +4,18 @@ import type { CallFilter, ConsoleCallQuery, ConsoleCallsQuery } from "../generat
 import { href } from "../router.ts";
 import { formatDate, Screen } from "../screen.ts";
 
-const STATUSES = ["initiated", "ringing", "in_progress", "completed", "ended", "ended_by_customer", "ended_by_assistant", "busy", "no_answer", "failed"];
+const STATUSES = [
+  "initiated",
+  "ringing",
+  "in_progress",
+  "completed",
+  "ended",
+  "ended_by_customer",
+  "ended_by_assistant",
+  "busy",
+  "no_answer",
+  "failed",
+];
 
 /** Calls with the REST API's filters; running calls change status live. */
 export class VxCalls extends Screen {
@@ -32,7 +43,9 @@ export class VxCalls extends Screen {
         }
         this.page = {
           ...this.page,
-          items: this.page.items.map((c) => (c.id === callStatusChanged.callId ? { ...c, ...callStatusChanged.call } : c)),
+          items: this.page.items.map((c) =>
+            c.id === callStatusChanged.callId ? { ...c, ...callStatusChanged.call } : c,
+          ),
         };
       }),
     );
@@ -80,7 +93,9 @@ export class VxCalls extends Screen {
           : html`<div class="table-wrap"><table aria-live="polite">
               <thead><tr><th>When</th><th>Type</th><th>Status</th><th>Assistant</th><th>Customer</th><th>Duration</th><th>Cost</th></tr></thead>
               <tbody>${page.items.map(
-                (c) => html`<tr><td><a href=${href("calls", c.id)}>${formatDate(c.createdAt)}</a></td><td>${c.type}</td>
+                (
+                  c,
+                ) => html`<tr><td><a href=${href("calls", c.id)}>${formatDate(c.createdAt)}</a></td><td>${c.type}</td>
                   <td><span class="badge">${c.status}</span></td><td>${c.assistantName}</td><td>${c.clientPhoneNumber}</td>
                   <td>${c.duration}s</td><td>${c.totalCost}</td></tr>`,
               )}</tbody></table></div>
@@ -94,7 +109,11 @@ export class VxCalls extends Screen {
 
 /** One call: status (live), transcript, evaluation, webhook response and recording. */
 export class VxCall extends Screen {
-  static override properties = { callId: { attribute: false }, call: { state: true }, error: { state: true } };
+  static override properties = {
+    callId: { attribute: false },
+    call: { state: true },
+    error: { state: true },
+  };
   declare callId: number;
   declare call: ConsoleCallQuery["call"] | null;
   declare error: string | null;
@@ -108,7 +127,9 @@ export class VxCall extends Screen {
   override connectedCallback(): void {
     super.connectedCallback();
     this.run(this.load());
-    this.track(this.api.subscribe(CallStatusSubscription, { callId: this.callId }, () => this.run(this.load())));
+    this.track(
+      this.api.subscribe(CallStatusSubscription, { callId: this.callId }, () => this.run(this.load())),
+    );
   }
 
   private async load(): Promise<void> {
@@ -121,7 +142,10 @@ export class VxCall extends Screen {
 
   override render() {
     const c = this.call;
-    if (!c) return this.error ? html`<p class="error" role="alert">${this.error}</p>` : html`<p role="status">Loading…</p>`;
+    if (!c)
+      return this.error
+        ? html`<p class="error" role="alert">${this.error}</p>`
+        : html`<p role="status">Loading…</p>`;
     return html`
       <p><a href=${href("calls")}>← Calls</a></p>
       <h1>Call ${c.id} <span class="badge" aria-live="polite">${c.status}</span></h1>

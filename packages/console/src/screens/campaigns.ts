@@ -8,15 +8,23 @@ import {
   LeadsQuery,
   UpdateCampaignMutation,
 } from "../api/operations.ts";
+import { guessPhoneColumn, type ParsedCsv, parseCsv, planImport, type RefusedRow } from "../csv-import.ts";
 import type {
   ConsoleCampaignChoicesQuery,
   ConsoleCampaignProgressSubscription,
   ConsoleCampaignsQuery,
   ConsoleLeadsQuery,
 } from "../generated/graphql.ts";
-import { guessPhoneColumn, type ParsedCsv, parseCsv, planImport, type RefusedRow } from "../csv-import.ts";
 import { href, navigate } from "../router.ts";
-import { describedBy, fieldError, type FormErrors, formErrors, formMessage, noErrors, Screen } from "../screen.ts";
+import {
+  describedBy,
+  type FormErrors,
+  fieldError,
+  formErrors,
+  formMessage,
+  noErrors,
+  Screen,
+} from "../screen.ts";
 
 type Campaign = ConsoleCampaignsQuery["campaigns"]["items"][number];
 type Progress = ConsoleCampaignProgressSubscription["campaignProgress"];
@@ -121,7 +129,9 @@ export class VxCampaign extends Screen {
     if (this.campaignId !== null) {
       const { campaigns } = await this.api.request(CampaignsQuery);
       this.campaign = campaigns.items.find((c) => c.id === this.campaignId) ?? null;
-      this.progress ??= this.campaign ? { campaignId: this.campaign.id, status: this.campaign.status, ...this.campaign.progress } : null;
+      this.progress ??= this.campaign
+        ? { campaignId: this.campaign.id, status: this.campaign.status, ...this.campaign.progress }
+        : null;
       await this.loadLeads(1);
     }
   }
@@ -164,7 +174,10 @@ export class VxCampaign extends Screen {
   private async setStatus(status: "active" | "paused"): Promise<void> {
     if (this.campaignId === null) return;
     try {
-      const { updateCampaign } = await this.api.request(UpdateCampaignMutation, { id: this.campaignId, input: { status } });
+      const { updateCampaign } = await this.api.request(UpdateCampaignMutation, {
+        id: this.campaignId,
+        input: { status },
+      });
       if (this.progress) this.progress = { ...this.progress, status: updateCampaign.status };
       this.errors = noErrors;
     } catch (error) {
@@ -181,7 +194,10 @@ export class VxCampaign extends Screen {
       this.phoneColumn = guessPhoneColumn(this.csv.header);
     } catch (error) {
       this.csv = null;
-      this.report = { created: 0, refused: [{ line: 0, value: file.name, reason: (error as Error).message }] };
+      this.report = {
+        created: 0,
+        refused: [{ line: 0, value: file.name, reason: (error as Error).message }],
+      };
     }
   }
 
@@ -203,12 +219,21 @@ export class VxCampaign extends Screen {
       this.importing = `Importing ${index + 1} of ${leads.length}…`;
       try {
         await this.api.request(CreateLeadMutation, {
-          input: { campaignId: this.campaignId, phoneNumber: lead.phoneNumber, variables: lead.variables, allowDuplicate },
+          input: {
+            campaignId: this.campaignId,
+            phoneNumber: lead.phoneNumber,
+            variables: lead.variables,
+            allowDuplicate,
+          },
         });
         created += 1;
       } catch (error) {
         const fields = formErrors(error).fields;
-        refused.push({ line: lead.line, value: lead.phoneNumber, reason: fields.phoneNumber?.join(" ") ?? (error as Error).message });
+        refused.push({
+          line: lead.line,
+          value: lead.phoneNumber,
+          reason: fields.phoneNumber?.join(" ") ?? (error as Error).message,
+        });
       }
     }
     refused.sort((a, b) => a.line - b.line);
@@ -290,7 +315,8 @@ export class VxCampaign extends Screen {
           (this.choices?.phoneNumbers ?? []).length === 0
             ? html`<p class="muted">No phone numbers yet: <a href=${href("numbers")}>add one</a>.</p>`
             : (this.choices?.phoneNumbers ?? []).map(
-                (p) => html`<label class="inline"><input type="checkbox" name="phoneNumberIds" value=${p.id} .checked=${selected.has(p.id)} /> ${p.phoneNumber} ${p.label}</label>`,
+                (p) =>
+                  html`<label class="inline"><input type="checkbox" name="phoneNumberIds" value=${p.id} .checked=${selected.has(p.id)} /> ${p.phoneNumber} ${p.label}</label>`,
               )
         }
         ${fieldError(this.errors, "phoneNumberIds")}
@@ -349,7 +375,8 @@ export class VxCampaign extends Screen {
         this.leads
           ? html`<div class="table-wrap"><table aria-label="Leads"><thead><tr><th>Phone number</th><th>Status</th><th>Attempts</th><th>Variables</th></tr></thead>
             <tbody>${this.leads.items.map(
-              (l) => html`<tr><td>${l.phoneNumber}</td><td>${l.status}</td><td>${l.attempts}</td><td><code>${JSON.stringify(l.variables)}</code></td></tr>`,
+              (l) =>
+                html`<tr><td>${l.phoneNumber}</td><td>${l.status}</td><td>${l.attempts}</td><td><code>${JSON.stringify(l.variables)}</code></td></tr>`,
             )}</tbody></table></div>
             <p class="row muted">${this.leads.pageInfo.total} lead(s) · page ${this.leads.pageInfo.currentPage} of ${this.leads.pageInfo.lastPage}
               <button ?disabled=${this.leads.pageInfo.currentPage <= 1} @click=${() => this.loadLeads(this.leads!.pageInfo.currentPage - 1)}>Previous</button>

@@ -47,8 +47,12 @@ export class VxInbox extends Screen {
         const updated = conversationActivity.conversation;
         if (updated.channel !== "widget" || !this.list) return;
         const isOpen = updated.id === this.open?.id;
-        this.list = [{ ...updated, unread: updated.unread && !isOpen }, ...this.list.filter((c) => c.id !== updated.id)];
-        if (isOpen && updated.unread) this.run(this.api.request(MarkConversationReadMutation, { id: updated.id }));
+        this.list = [
+          { ...updated, unread: updated.unread && !isOpen },
+          ...this.list.filter((c) => c.id !== updated.id),
+        ];
+        if (isOpen && updated.unread)
+          this.run(this.api.request(MarkConversationReadMutation, { id: updated.id }));
       }),
     );
   }
@@ -59,7 +63,9 @@ export class VxInbox extends Screen {
 
   private async loadList(): Promise<void> {
     try {
-      this.list = (await this.api.request(ConversationsQuery, { page: 1, channel: "widget" })).conversations.items;
+      this.list = (
+        await this.api.request(ConversationsQuery, { page: 1, channel: "widget" })
+      ).conversations.items;
     } catch (error) {
       this.error = (error as Error).message;
     }
@@ -71,9 +77,13 @@ export class VxInbox extends Screen {
     this.open = null;
     if (!id) return;
     this.open = (await this.api.request(ConversationQuery, { id })).conversation;
-    this.#unsubscribeOpen = this.api.subscribe(ConversationMessageSubscription, { conversationId: id }, (data) => {
-      this.addMessage(data.conversationMessageAdded);
-    });
+    this.#unsubscribeOpen = this.api.subscribe(
+      ConversationMessageSubscription,
+      { conversationId: id },
+      (data) => {
+        this.addMessage(data.conversationMessageAdded);
+      },
+    );
     await this.markRead(id);
   }
 

@@ -14,7 +14,7 @@ import type {
   ConsoleSearchKnowledgebaseQuery,
 } from "../generated/graphql.ts";
 import { href, navigate } from "../router.ts";
-import { fieldError, type FormErrors, formErrors, formMessage, noErrors, Screen } from "../screen.ts";
+import { type FormErrors, fieldError, formErrors, formMessage, noErrors, Screen } from "../screen.ts";
 
 /** The server's upload limit (packages/server/src/limits.ts MAX_UPLOAD_BYTES), checked before sending. */
 export const MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
@@ -124,39 +124,43 @@ export class VxKnowledgebase extends Screen {
     super.connectedCallback();
     this.run(this.load());
     this.track(
-      this.api.subscribe(KnowledgebaseStatusSubscription, { id: this.knowledgebaseId }, ({ knowledgebaseStatus }) => {
-        const change = knowledgebaseStatus.document;
-        if (!this.kb) return;
-        if (!change) {
-          this.kb = { ...this.kb, status: knowledgebaseStatus.status };
-          return;
-        }
-        if (change.status === "DELETED") {
-          this.kb = { ...this.kb, documents: this.kb.documents.filter((d) => d.id !== change.documentId) };
-          return;
-        }
-        if (!this.kb.documents.some((d) => d.id === change.documentId)) {
-          this.run(this.load());
-          return;
-        }
-        this.kb = {
-          ...this.kb,
-          status: knowledgebaseStatus.status,
-          documents: this.kb.documents.map((d) =>
-            d.id === change.documentId
-              ? {
-                  ...d,
-                  status: change.status as Doc["status"],
-                  stage: change.stage ?? null,
-                  pagesDone: change.pagesDone,
-                  pagesTotal: change.pagesTotal ?? null,
-                  chunkCount: change.chunkCount,
-                  failureReason: change.failureReason ?? null,
-                }
-              : d,
-          ),
-        };
-      }),
+      this.api.subscribe(
+        KnowledgebaseStatusSubscription,
+        { id: this.knowledgebaseId },
+        ({ knowledgebaseStatus }) => {
+          const change = knowledgebaseStatus.document;
+          if (!this.kb) return;
+          if (!change) {
+            this.kb = { ...this.kb, status: knowledgebaseStatus.status };
+            return;
+          }
+          if (change.status === "DELETED") {
+            this.kb = { ...this.kb, documents: this.kb.documents.filter((d) => d.id !== change.documentId) };
+            return;
+          }
+          if (!this.kb.documents.some((d) => d.id === change.documentId)) {
+            this.run(this.load());
+            return;
+          }
+          this.kb = {
+            ...this.kb,
+            status: knowledgebaseStatus.status,
+            documents: this.kb.documents.map((d) =>
+              d.id === change.documentId
+                ? {
+                    ...d,
+                    status: change.status as Doc["status"],
+                    stage: change.stage ?? null,
+                    pagesDone: change.pagesDone,
+                    pagesTotal: change.pagesTotal ?? null,
+                    chunkCount: change.chunkCount,
+                    failureReason: change.failureReason ?? null,
+                  }
+                : d,
+            ),
+          };
+        },
+      ),
     );
   }
 
@@ -174,7 +178,10 @@ export class VxKnowledgebase extends Screen {
       try {
         const { createDocument } = await this.api.request(
           CreateDocumentMutation,
-          { knowledgebaseId: this.knowledgebaseId, input: { name: file.name, type: documentType(file.name), file: null } },
+          {
+            knowledgebaseId: this.knowledgebaseId,
+            input: { name: file.name, type: documentType(file.name), file: null },
+          },
           { "input.file": file },
         );
         this.#files.set(createDocument.id, file);
@@ -234,8 +241,9 @@ export class VxKnowledgebase extends Screen {
     event.preventDefault();
     const query = String(new FormData(event.target as HTMLFormElement).get("query") ?? "");
     try {
-      this.results = (await this.api.request(SearchKnowledgebaseQuery, { id: this.knowledgebaseId, query }))
-        .searchKnowledgebase;
+      this.results = (
+        await this.api.request(SearchKnowledgebaseQuery, { id: this.knowledgebaseId, query })
+      ).searchKnowledgebase;
       this.searchError = null;
     } catch (error) {
       this.searchError = (error as Error).message;
@@ -302,7 +310,8 @@ export class VxKnowledgebase extends Screen {
           ? this.results.length === 0
             ? html`<p class="muted">No passage matches.</p>`
             : html`<ol>${this.results.map(
-                (r) => html`<li><p class="muted">${r.documentName} · score ${r.score.toFixed(3)}</p><pre>${r.content}</pre></li>`,
+                (r) =>
+                  html`<li><p class="muted">${r.documentName} · score ${r.score.toFixed(3)}</p><pre>${r.content}</pre></li>`,
               )}</ol>`
           : nothing
       }

@@ -13,7 +13,11 @@ export const saveScreenshot: BrowserCommand<[name: string]> = async (context, na
 };
 
 /** Resizes the test page, e.g. to a 390 px phone. */
-export const setViewport: BrowserCommand<[width: number, height: number]> = async (context, width, height) => {
+export const setViewport: BrowserCommand<[width: number, height: number]> = async (
+  context,
+  width,
+  height,
+) => {
   await context.page.setViewportSize({ width, height });
 };
 

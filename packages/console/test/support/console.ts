@@ -24,6 +24,19 @@ export function mountConsole(hash = "#/assistants"): VoxgateConsole {
 }
 
 export function unmountConsole(): void {
-  for (const element of document.querySelectorAll("voxgate-console")) element.remove();
+  for (const element of document.querySelectorAll("voxgate-console, voxgate-chat")) element.remove();
   localStorage.clear();
+}
+
+/** A GraphQL request as the signed-in console user, for arranging data no screen under test makes. */
+export async function graphql<T>(query: string): Promise<T> {
+  const { token } = JSON.parse(localStorage.getItem("voxgate-console:session") ?? "{}") as { token?: string };
+  const response = await fetch(`${inject("apiBase")}/graphql`, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+    body: JSON.stringify({ query }),
+  });
+  const body = (await response.json()) as { data?: T; errors?: unknown };
+  if (!body.data) throw new Error(`GraphQL failed: ${JSON.stringify(body.errors)}`);
+  return body.data;
 }

@@ -52,7 +52,10 @@ export default async function setup(project: TestProject) {
       VOXGATE_WIDGET_RATE_LIMIT_PER_MINUTE: "100000",
       VOXGATE_CONVERSATION_RATE_LIMIT_PER_MINUTE: "100000",
     });
-    const app = await buildApp(config, { database: { kind: "pglite", dataDir: undefined }, logger: createLogger("silent") });
+    const app = await buildApp(config, {
+      database: { kind: "pglite", dataDir: undefined },
+      logger: createLogger("silent"),
+    });
     cleanups.push(() => app.close());
     const url = await app.listen(0, "127.0.0.1");
     const control = await startControlServer(app);
@@ -81,7 +84,12 @@ async function startControlServer(app: App) {
       const body = await readJson(request);
       const email = `console-${randomBytes(5).toString("hex")}@example.com`;
       const password = `pw-${randomBytes(8).toString("hex")}`;
-      const { account } = await app.services.accounts.create({ email, password, balance: "10", timezone: "UTC" });
+      const { account } = await app.services.accounts.create({
+        email,
+        password,
+        balance: "10",
+        timezone: "UTC",
+      });
       if (body.operator === true) {
         await app.db.prisma.account.update({ where: { id: account.id }, data: { isOperator: true } });
       }

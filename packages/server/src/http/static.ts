@@ -104,7 +104,11 @@ export function createStaticFiles(config: Config): (request: Request, url: URL) 
     if (url.pathname.startsWith("/widget/") && !url.pathname.startsWith("/widget/demo")) {
       return serveStatic(request, widgetDistDir, url.pathname.slice("/widget/".length));
     }
-    if (url.pathname === "/console" || url.pathname === "/console/" || url.pathname === "/console/index.html") {
+    if (
+      url.pathname === "/console" ||
+      url.pathname === "/console/" ||
+      url.pathname === "/console/index.html"
+    ) {
       return serveStatic(request, consoleDistDir, "index.html", () => REVALIDATE);
     }
     if (url.pathname.startsWith("/console/")) {
