@@ -148,7 +148,7 @@ describe("the operator console", () => {
       .toHaveTextContent(/6\s*\+10005550123\s*The phone number field must be a valid phone number/);
     const leads = page.getByRole("table", { name: "Leads" });
     await expect.element(leads).toHaveTextContent("+442079460958");
-    await expect.element(leads).toHaveTextContent('{"name":"Ada","city":"Paris"}');
+    await expect.element(leads).toHaveTextContent('"city":"Paris"');
     await commands.saveScreenshot("campaign-import");
   });
 
