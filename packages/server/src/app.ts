@@ -13,6 +13,7 @@ import { createStaticFiles, notFound } from "./http/static.ts";
 import { createTwilioRoutes } from "./http/twilio.ts";
 import { attachWebSocket } from "./http/websocket.ts";
 import { createLogger, type Logger } from "./logger.ts";
+import { OperatorChannel } from "./operator-channel.ts";
 import { createEventBus, type PubSub } from "./pubsub.ts";
 import { type DemoCredentials, seedCatalog, seedDemo } from "./seed/seed.ts";
 import { createServices, type Services } from "./services.ts";
@@ -87,6 +88,9 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const trustedProxies = new TrustedProxies(config.trustedProxies);
   const server = createNodeServer(answer, trustedProxies);
   const webSocket = attachWebSocket(server, graphql.yoga, { services, trustedProxies, logger });
+  // The embedded store admits one process: the CLI reaches it through this server meanwhile.
+  const operatorChannel =
+    target.kind === "pglite" && target.dataDir ? new OperatorChannel(target.dataDir, services, logger) : null;
   const backgroundServices = Object.values(services as Record<string, object | null>)
     .filter((service) => service !== null)
     .filter(hasLifecycle);
@@ -108,11 +112,13 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
         logger.warn("redis not reachable at start; events from other instances arrive once it is");
       }
       for (const service of backgroundServices) await service.start();
+      await operatorChannel?.start();
       phase = "ready";
       return url;
     },
     close: async () => {
       phase = "stopping";
+      await operatorChannel?.close();
       for (const service of backgroundServices.toReversed()) await service.stop();
       await webSocket.close();
       await closeServer(server);

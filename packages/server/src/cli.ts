@@ -1,10 +1,9 @@
 import { parseArgs } from "node:util";
-import { buildApp } from "./app.ts";
-import { openDatabase } from "./db/client.ts";
-import { migrate } from "./db/migrate.ts";
 import { ConfigError, loadConfig } from "./env.ts";
 import { AppError, ValidationError } from "./errors.ts";
 import { createLogger } from "./logger.ts";
+import { sendToServer } from "./operator-channel.ts";
+import { runCommand, SERVICE_COMMANDS } from "./operator-commands.ts";
 
 const USAGE = `Usage: pnpm voxgate <command> [options] [--json]
 
@@ -12,13 +11,15 @@ Commands:
   migrate                                   Apply pending database migrations
   accounts:create --email E --password P    Create an account and its owner
            [--name N] [--account-name A] [--balance 10.00] [--timezone Europe/Paris]
-  accounts:list                             List accounts with their owners and balances
+           [--operator]                     ... as a platform operator (console admin section)
+  accounts:list                             List accounts with their owners, balances and flags
   api-keys:create --email E [--name N]      Issue an API key for the owner's account (token shown once)
   balance:credit --email E --amount 5.00    Credit an account's balance
            [--description D]
 
 Configuration comes from the same environment variables as the server (DATABASE_URL, VOXGATE_DATA_DIR...).
-With the embedded database, stop the server first: one process at a time may open it.
+With the embedded database and a server running on it, commands (but migrate) are run by that server,
+through the owner-only socket <data dir>/operator/cli.sock; with no server, the CLI opens the store itself.
 --json prints one JSON document on stdout, for scripts.`;
 
 function parseCommandLine() {
@@ -34,6 +35,7 @@ function parseCommandLine() {
         timezone: { type: "string" },
         amount: { type: "string" },
         description: { type: "string" },
+        operator: { type: "boolean", default: false },
         json: { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
       },
@@ -55,12 +57,6 @@ function print(human: string, machine: unknown): void {
   process.stdout.write(values.json ? `${JSON.stringify(machine, null, 2)}\n` : `${human}\n`);
 }
 
-function required(name: "email" | "password" | "amount"): string {
-  const value = values[name];
-  if (!value) throw new ValidationError({ [name]: [`--${name} is required.`] });
-  return value;
-}
-
 async function run(): Promise<void> {
   if (!command || values.help) {
     process.stdout.write(`${USAGE}\n`);
@@ -69,8 +65,11 @@ async function run(): Promise<void> {
   }
   const config = { ...loadConfig(), seedDemo: false };
   const logger = createLogger(values.json ? "silent" : "warn");
+  const { json: _json, help: _help, ...options } = values;
 
   if (command === "migrate") {
+    const { openDatabase } = await import("./db/client.ts");
+    const { migrate } = await import("./db/migrate.ts");
     const db = await openDatabase(
       config.databaseUrl
         ? { kind: "postgres", url: config.databaseUrl }
@@ -84,81 +83,22 @@ async function run(): Promise<void> {
     }
     return;
   }
+  if (!SERVICE_COMMANDS.includes(command)) {
+    throw new AppError("BAD_REQUEST", `Unknown command "${command}".\n\n${USAGE}`);
+  }
 
+  // A server holding the embedded store runs the command; otherwise this process opens the store.
+  const viaServer = config.databaseUrl ? null : await sendToServer(config.dataDir, command, options);
+  if (viaServer) {
+    print(viaServer.human, viaServer.machine);
+    return;
+  }
+  // Loaded only now: a command the server runs answers without loading (or compiling) the whole server.
+  const { buildApp } = await import("./app.ts");
   const app = await buildApp(config, { logger });
   try {
-    const { accounts, apiKeys, billing } = app.services;
-    switch (command) {
-      case "accounts:create": {
-        const { account, user } = await accounts.create({
-          email: required("email"),
-          password: required("password"),
-          name: values.name,
-          accountName: values["account-name"],
-          balance: values.balance ?? "0",
-          timezone: values.timezone ?? "UTC",
-        });
-        print(`Created account ${account.id} (${account.name}) with owner ${user.email}.`, {
-          account: {
-            id: account.id,
-            name: account.name,
-            balance: account.balance.toFixed(4),
-            timezone: account.timezone,
-          },
-          user: { id: user.id, email: user.email, name: user.name },
-        });
-        return;
-      }
-      case "accounts:list": {
-        const list = await accounts.list();
-        const rows = list.map((account) => ({
-          id: account.id,
-          name: account.name,
-          balance: account.balance.toFixed(4),
-          timezone: account.timezone,
-          owners: account.users.map((user) => user.email),
-        }));
-        print(
-          rows.length
-            ? rows
-                .map(
-                  (row) => `${row.id}\t${row.name}\t${row.balance}\t${row.timezone}\t${row.owners.join(",")}`,
-                )
-                .join("\n")
-            : "No accounts.",
-          { accounts: rows },
-        );
-        return;
-      }
-      case "api-keys:create": {
-        const user = await accounts.findOwnerByEmail(required("email"));
-        const { apiKey, token } = await apiKeys.create(
-          { accountId: user.accountId, userId: user.id },
-          { name: values.name ?? "CLI key" },
-        );
-        print(
-          `API key ${apiKey.id} (${apiKey.name}) for account ${user.accountId}. Shown only once:\n${token}`,
-          {
-            apiKey: { id: apiKey.id, name: apiKey.name, accountId: user.accountId },
-            token,
-          },
-        );
-        return;
-      }
-      case "balance:credit": {
-        const user = await accounts.findOwnerByEmail(required("email"));
-        const account = await billing.credit(user.accountId, {
-          amount: required("amount"),
-          ...(values.description ? { description: values.description } : {}),
-        });
-        print(`Balance of account ${account.id} is now ${account.balance.toFixed(4)}.`, {
-          account: { id: account.id, balance: account.balance.toFixed(4) },
-        });
-        return;
-      }
-      default:
-        throw new AppError("BAD_REQUEST", `Unknown command "${command}".\n\n${USAGE}`);
-    }
+    const output = await runCommand(app.services, command, options);
+    print(output.human, output.machine);
   } finally {
     await app.close();
   }

@@ -42,7 +42,7 @@ export class AppError extends GraphQLError {
 
 /** `reason` says why a presented credential was refused; null when none was presented. */
 export class UnauthenticatedError extends AppError {
-  constructor(reason: "malformed" | "invalid" | "revoked" | "expired" | null = null) {
+  constructor(reason: "malformed" | "invalid" | "revoked" | "expired" | "suspended" | null = null) {
     super("UNAUTHENTICATED", "Unauthenticated.", { reason: reason ?? "missing" });
   }
 }

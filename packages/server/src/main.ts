@@ -31,7 +31,7 @@ const lines = [
 if (app.demo) {
   lines.push(
     "",
-    "A demo account was created. These credentials are shown only this once:",
+    "A demo account was created (a platform operator on a fresh installation). These credentials are shown only this once:",
     `  email     ${app.demo.email}`,
     `  password  ${app.demo.password}`,
     `  API key   ${app.demo.apiKey}`,

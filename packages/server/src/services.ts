@@ -57,14 +57,15 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     clock: options.clock ?? systemClock,
   });
   const credentials = new CredentialCache(deps);
+  const accounts = new AccountsService(deps, { billing });
   return {
     // First, so that it stops last: after the workers whose outbound requests use its connections.
     outboundConnections: safeFetchConnections,
     credentials,
     auth: new AuthService(deps, { rateLimits, credentials }),
     credentialStreams: new CredentialStreams(deps),
-    accounts: new AccountsService(deps, { billing }),
-    platform: new PlatformService(deps),
+    accounts,
+    platform: new PlatformService(deps, { accounts, billing, credentials }),
     apiKeys: new ApiKeysService(deps, { credentials }),
     jobs,
     knowledgebases,

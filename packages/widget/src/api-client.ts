@@ -126,6 +126,48 @@ export class WidgetApi {
     );
   }
 
+  /**
+   * Operator messages of a conversation as they are stored (GraphQL over SSE), until `signal`
+   * aborts or the server refuses for good (deleted conversation, origin not allowed). A dropped
+   * stream is reopened after a pause that grows to 30 s; `onReconnected` then lets the caller fetch
+   * what it missed meanwhile.
+   */
+  async watchOperatorMessages(
+    conversationId: string,
+    onMessage: (message: { id: number; content: string }) => void,
+    options: { signal: AbortSignal; onReconnected: () => void },
+  ): Promise<void> {
+    const { signal } = options;
+    let pause = 1000;
+    for (let attempt = 0; !signal.aborted; attempt++) {
+      if (attempt > 0) {
+        await new Promise((resolve) => setTimeout(resolve, pause));
+        pause = Math.min(pause * 2, 30_000);
+        if (signal.aborted) return;
+        options.onReconnected();
+      }
+      try {
+        const response = await fetch(`${this.base}/graphql`, {
+          method: "POST",
+          headers: { "content-type": "application/json", accept: "text/event-stream" },
+          body: JSON.stringify({ query: EVENTS_QUERY, variables: { id: conversationId } }),
+          credentials: "omit",
+          signal,
+        });
+        if (!response.ok || !response.body) continue;
+        const refused = await readEvents(response.body, (payload) => {
+          pause = 1000;
+          const message = payload.data?.widgetConversationEvents;
+          if (message?.role === "operator") onMessage({ id: message.id, content: message.content });
+          return (payload.errors ?? []).some((error) => FINAL_CODES.includes(error.extensions?.code ?? ""));
+        });
+        if (refused) return;
+      } catch {
+        // Network failure or abort: the loop decides.
+      }
+    }
+  }
+
   private async request<T>(
     method: "GET" | "POST",
     path: string,
@@ -155,6 +197,50 @@ export class WidgetApi {
       response.status,
       response.status === 429 ? retryAfterSeconds(response.headers.get("retry-after")) : null,
     );
+  }
+}
+
+const EVENTS_QUERY = `subscription($id: ID!) { widgetConversationEvents(conversationId: $id) { id role content } }`;
+/** Refusals that a new attempt would only repeat. */
+const FINAL_CODES = ["FORBIDDEN", "CONVERSATION_NOT_FOUND", "NOT_FOUND"];
+
+interface EventPayload {
+  data?: { widgetConversationEvents?: { id: number; role: MessageRole; content: string } } | null;
+  errors?: { extensions?: { code?: string } }[];
+}
+
+/** Reads an SSE body; true when `onEvent` said to stop (a final refusal). */
+async function readEvents(body: ReadableStream<Uint8Array>, onEvent: (payload: EventPayload) => boolean) {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = "";
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return false;
+    buffer += decoder.decode(value, { stream: true });
+    let boundary = buffer.indexOf("\n\n");
+    while (boundary >= 0) {
+      const block = buffer.slice(0, boundary);
+      buffer = buffer.slice(boundary + 2);
+      const data = block
+        .split("\n")
+        .filter((line) => line.startsWith("data:"))
+        .map((line) => line.slice(5).trim())
+        .join("\n");
+      if (data) {
+        let payload: EventPayload | null = null;
+        try {
+          payload = JSON.parse(data) as EventPayload;
+        } catch {
+          // A malformed event is skipped; the next one may be fine.
+        }
+        if (payload && onEvent(payload)) {
+          await reader.cancel();
+          return true;
+        }
+      }
+      boundary = buffer.indexOf("\n\n");
+    }
   }
 }
 

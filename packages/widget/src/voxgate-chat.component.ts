@@ -168,6 +168,10 @@ export class VoxgateChat extends LitElement {
   private loadGeneration = 0;
   private toggledByUser = false;
   private countdown: ReturnType<typeof setInterval> | null = null;
+  /** The live stream of operator messages, open while the panel is open on a conversation. */
+  private watch: { conversationId: string; abort: AbortController } | null = null;
+  /** Operator messages on screen, by server id: the stream and the history may both bring one. */
+  private readonly shownOperatorIds = new Set<string>();
 
   constructor() {
     super();
@@ -198,6 +202,7 @@ export class VoxgateChat extends LitElement {
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     this.stopCountdown();
+    this.stopWatching();
   }
 
   private get text(): VoxgateChatStrings {
@@ -213,6 +218,7 @@ export class VoxgateChat extends LitElement {
   }
 
   protected override updated(changed: PropertyValues): void {
+    this.syncWatch();
     if (changed.has("open") && changed.get("open") !== undefined) this.afterToggle();
     if (changed.has("entries") || changed.has("waiting") || changed.has("open")) {
       const log = this.renderRoot.querySelector(".messages");
@@ -224,6 +230,7 @@ export class VoxgateChat extends LitElement {
     const generation = ++this.loadGeneration;
     const apiBase = this.effectiveApiBase;
     this.entries = [];
+    this.shownOperatorIds.clear();
     this.error = null;
     this.historyLoaded = false;
     if (!this.assistant || !apiBase) {
@@ -284,6 +291,11 @@ export class VoxgateChat extends LitElement {
       const greeting = this.greeting;
       const shown = history.messages.filter((message, index) => {
         if (!["user", "assistant", "operator"].includes(message.role)) return false;
+        if (message.role === "operator") {
+          // Already shown by the live stream, which can be quicker than the history.
+          if (this.shownOperatorIds.has(String(message.id))) return false;
+          this.shownOperatorIds.add(String(message.id));
+        }
         // The server may store the greeting as the first message; the widget already shows it.
         return !(index === 0 && message.role === "assistant" && message.content === greeting);
       });
@@ -309,6 +321,45 @@ export class VoxgateChat extends LitElement {
       this.showError(error, () => void this.loadHistory());
     } finally {
       this.historyLoading = false;
+    }
+  }
+
+  /** Operator replies reach an open panel at once, without the visitor writing first. */
+  private syncWatch(): void {
+    const api = this.api;
+    const conversationId = this.open && this.phase === "ready" ? this.conversationId : null;
+    if (this.watch?.conversationId === conversationId) return;
+    this.stopWatching();
+    if (!api || !conversationId) return;
+    const abort = new AbortController();
+    this.watch = { conversationId, abort };
+    void api.watchOperatorMessages(conversationId, (message) => this.showOperatorMessage(message), {
+      signal: abort.signal,
+      onReconnected: () => void this.catchUp(conversationId),
+    });
+  }
+
+  private stopWatching(): void {
+    this.watch?.abort.abort();
+    this.watch = null;
+  }
+
+  private showOperatorMessage(message: { id: number | string; content: string }): void {
+    const id = String(message.id);
+    if (this.shownOperatorIds.has(id)) return;
+    this.shownOperatorIds.add(id);
+    this.entries = [
+      ...this.entries,
+      { key: nextKey(), role: "operator", content: message.content, state: "sent" },
+    ];
+  }
+
+  /** After the stream was away: operator messages written meanwhile. */
+  private async catchUp(conversationId: string): Promise<void> {
+    const history = await this.api?.fetchHistory(conversationId).catch(() => null);
+    if (!history || conversationId !== this.conversationId) return;
+    for (const message of history.messages) {
+      if (message.role === "operator") this.showOperatorMessage(message);
     }
   }
 

@@ -1,6 +1,14 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { commands, page, userEvent } from "vitest/browser";
-import { createAssistant, mountWidget, part, parts, recordEvents, removeWidgets } from "./support/widget.ts";
+import {
+  createAssistant,
+  mountWidget,
+  part,
+  parts,
+  recordEvents,
+  removeWidgets,
+  storedConversationId,
+} from "./support/widget.ts";
 
 afterEach(removeWidgets);
 
@@ -231,5 +239,35 @@ describe("<voxgate-chat> against a real server", () => {
     await expect.element(page.getByText("5 von 2000")).toBeVisible();
     await userEvent.click(page.getByRole("button", { name: "Senden" }));
     await expect.element(page.getByText("Echo: Hallo")).toBeVisible();
+  });
+});
+
+describe("<voxgate-chat> and the business's operators", () => {
+  it("shows an operator's reply sent over GraphQL while the visitor waits, styled as a person", async () => {
+    const assistant = await createAssistant({ name: "Ada" });
+    const widget = mountWidget({ assistant: assistant.uuid, "api-base": assistant.apiBase });
+    await userEvent.click(page.getByRole("button", { name: "Open chat" }));
+    await userEvent.type(page.getByRole("textbox", { name: "Message" }), "Can a person help me?");
+    await userEvent.click(page.getByRole("button", { name: "Send" }));
+    await expect.element(page.getByText("Echo: Can a person help me?")).toBeVisible();
+    const conversationId = storedConversationId(widget)!;
+
+    const sent = await fetch(`${assistant.apiBase}/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${assistant.apiKey}` },
+      body: JSON.stringify({
+        query: `mutation($id: ID!) { sendOperatorMessage(input: { conversationId: $id, content: "Hi, Jane from support here." }) { id } }`,
+        variables: { id: conversationId },
+      }),
+    });
+    expect(((await sent.json()) as { errors?: unknown }).errors).toBeUndefined();
+
+    await expect.element(page.getByText("Hi, Jane from support here.")).toBeVisible();
+    expect(parts(widget, "message-operator").map((bubble) => bubble.textContent)).toEqual([
+      expect.stringContaining("Hi, Jane from support here."),
+    ]);
+    expect(parts(widget, "message-assistant").map((bubble) => bubble.textContent)).not.toContainEqual(
+      expect.stringContaining("Jane"),
+    );
   });
 });

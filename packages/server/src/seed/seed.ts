@@ -47,6 +47,8 @@ export async function seedCatalog(prisma: PrismaClient): Promise<void> {
 export async function seedDemo(prisma: PrismaClient, services: Services): Promise<DemoCredentials | null> {
   if (await prisma.user.findUnique({ where: { email: DEMO_EMAIL } })) return null;
   const password = randomBytes(12).toString("base64url");
+  // The first account of a fresh installation administers the platform (the console's admin section).
+  const operator = (await prisma.account.count()) === 0;
   let created: Awaited<ReturnType<Services["accounts"]["create"]>>;
   try {
     created = await services.accounts.create({
@@ -56,6 +58,7 @@ export async function seedDemo(prisma: PrismaClient, services: Services): Promis
       accountName: "Voxgate Demo",
       balance: "10.00",
       timezone: "UTC",
+      operator,
     });
   } catch (error) {
     // Another instance starting at the same moment seeded it first.

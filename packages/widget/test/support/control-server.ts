@@ -27,6 +27,8 @@ export interface AssistantSetup {
 export interface CreatedAssistant {
   uuid: string;
   accountId: number;
+  /** The owner's API key, for what the owner does over GraphQL (operator replies). */
+  apiKey: string;
   apiBase: string;
 }
 
@@ -56,7 +58,16 @@ export async function startControlServer(
           allowedOrigins: setup.allowedOrigins ?? [],
         },
       });
-      return { uuid: assistant.uuid, accountId: account.id, apiBase: urls[which] } satisfies CreatedAssistant;
+      const { token } = await app.services.apiKeys.create(
+        { accountId: account.id, userId: user.id },
+        { name: "widget test" },
+      );
+      return {
+        uuid: assistant.uuid,
+        accountId: account.id,
+        apiKey: token,
+        apiBase: urls[which],
+      } satisfies CreatedAssistant;
     },
     async "/balance"(body) {
       const app = apps[(body.server as "main" | "strict" | undefined) ?? "main"];

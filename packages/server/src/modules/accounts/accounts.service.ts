@@ -15,6 +15,7 @@ const CreateAccountInput = z.object({
   accountName: requiredString("account name").optional(),
   balance: moneyAmount("balance").default("0"),
   timezone: ianaTimezone().default("UTC"),
+  operator: z.boolean().default(false),
 });
 
 export class AccountsService {
@@ -32,7 +33,7 @@ export class AccountsService {
     const displayName = data.name ?? data.email.split("@")[0]!;
     return this.deps.db.prisma.$transaction(async (tx) => {
       const created = await tx.account.create({
-        data: { name: data.accountName ?? displayName, timezone: data.timezone },
+        data: { name: data.accountName ?? displayName, timezone: data.timezone, isOperator: data.operator },
       });
       const user = await tx.user.create({
         data: { accountId: created.id, email: data.email, name: displayName, passwordHash },

@@ -12,7 +12,7 @@ import type { Viewer } from "./viewer.ts";
 export type { Viewer } from "./viewer.ts";
 
 /** Why a presented credential was refused (never which account it would have belonged to). */
-export type AuthFailure = "malformed" | "invalid" | "revoked" | "expired";
+export type AuthFailure = "malformed" | "invalid" | "revoked" | "expired" | "suspended";
 
 export type AuthResult =
   | { viewer: Viewer; failure?: undefined }
@@ -78,12 +78,21 @@ export class AuthService {
   private async lookUp(token: string, parsed: { kind: TokenKind; lookupId: string }): Promise<AuthResult> {
     if (parsed.kind === "apiKey") {
       const [key] = await this.deps.db.withConnection((sql) =>
-        sql.query<{ id: number; userId: number; accountId: number; tokenHash: string }>(
-          `SELECT "id", "userId", "accountId", "tokenHash" FROM "api_keys" WHERE "lookupId" = $1`,
+        sql.query<{
+          id: number;
+          userId: number;
+          accountId: number;
+          tokenHash: string;
+          suspendedAt: Date | null;
+        }>(
+          `SELECT k."id", k."userId", k."accountId", k."tokenHash", a."suspendedAt"
+           FROM "api_keys" k JOIN "accounts" a ON a."id" = k."accountId"
+           WHERE k."lookupId" = $1`,
           [parsed.lookupId],
         ),
       );
       if (!key || !tokenMatches(token, key.tokenHash)) return { viewer: null, failure: "invalid" };
+      if (key.suspendedAt) return { viewer: null, failure: "suspended" };
       return {
         viewer: { userId: key.userId, accountId: key.accountId, credential: { kind: "apiKey", id: key.id } },
       };
@@ -97,15 +106,17 @@ export class AuthService {
         tokenHash: string;
         expiresAt: Date;
         revokedAt: Date | null;
+        suspendedAt: Date | null;
       }>(
-        `SELECT s."id", s."userId", u."accountId", s."tokenHash", s."expiresAt", s."revokedAt"
-         FROM "session_tokens" s JOIN "users" u ON u."id" = s."userId"
+        `SELECT s."id", s."userId", u."accountId", s."tokenHash", s."expiresAt", s."revokedAt", a."suspendedAt"
+         FROM "session_tokens" s JOIN "users" u ON u."id" = s."userId" JOIN "accounts" a ON a."id" = u."accountId"
          WHERE s."lookupId" = $1`,
         [parsed.lookupId],
       ),
     );
     if (!session || !tokenMatches(token, session.tokenHash)) return { viewer: null, failure: "invalid" };
     if (session.revokedAt) return { viewer: null, failure: "revoked" };
+    if (session.suspendedAt) return { viewer: null, failure: "suspended" };
     const expiresAt = new Date(session.expiresAt);
     if (expiresAt.getTime() <= Date.now()) return { viewer: null, failure: "expired" };
     return {

@@ -1,5 +1,5 @@
 import type { Lifecycle, ServiceDeps } from "../../deps.ts";
-import { listenForRevocations } from "./revocations.ts";
+import { listenForRevocations, type RevokedCredential } from "./revocations.ts";
 import type { Viewer } from "./viewer.ts";
 
 /** Enough for every live credential of a busy instance; past it the least recently used goes. */
@@ -11,7 +11,7 @@ interface Entry {
   until: number;
 }
 
-const credentialKey = (credential: Pick<Viewer["credential"], "kind" | "id">) =>
+const credentialKey = (credential: Pick<RevokedCredential, "kind" | "id">) =>
   `${credential.kind}:${credential.id}`;
 
 /**
@@ -82,13 +82,19 @@ export class CredentialCache implements Lifecycle {
    * Called once a credential is revoked in the database: forgets it here before the caller is
    * answered, then tells every instance (itself included, harmlessly) through the pubsub.
    */
-  revoked(credential: { kind: "apiKey" | "session"; id: number }): void {
+  revoked(credential: RevokedCredential): void {
     this.drop(credential);
     this.deps.pubsub.publish("credential:revoked", credential);
   }
 
-  private drop(credential: { kind: "apiKey" | "session"; id: number }): void {
+  private drop(credential: RevokedCredential): void {
     this.revision++;
+    if (credential.kind === "account") {
+      for (const [tokenHash, entry] of [...this.entries]) {
+        if (entry.viewer.accountId === credential.id) this.remove(tokenHash, entry);
+      }
+      return;
+    }
     const key = credentialKey(credential);
     const tokenHash = this.hashOf.get(key);
     if (tokenHash === undefined) return;

@@ -1,6 +1,6 @@
 import type { Lifecycle, ServiceDeps } from "../../deps.ts";
 import type { Viewer } from "./auth.service.ts";
-import { listenForRevocations } from "./revocations.ts";
+import { listenForRevocations, type RevokedCredential } from "./revocations.ts";
 
 export type StreamEnd = "revoked" | "expired";
 
@@ -15,6 +15,8 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
  */
 export class CredentialStreams implements Lifecycle {
   private readonly live = new Map<string, Set<(reason: StreamEnd) => void>>();
+  /** The same listeners by account, for a suspension. */
+  private readonly liveByAccount = new Map<number, Set<(reason: StreamEnd) => void>>();
   private stopListening: (() => Promise<void>) | null = null;
 
   constructor(private readonly deps: ServiceDeps) {}
@@ -57,9 +59,12 @@ export class CredentialStreams implements Lifecycle {
     const listeners = this.live.get(key) ?? new Set();
     listeners.add(listener);
     this.live.set(key, listeners);
+    const accountListeners = this.liveByAccount.get(viewer.accountId) ?? new Set();
+    accountListeners.add(listener);
+    this.liveByAccount.set(viewer.accountId, accountListeners);
     // A revocation announced between authenticating the caller and registering here went unheard:
     // one look at the credential, now that later revocations are heard, closes that gap.
-    void this.revokedInDatabase(viewer.credential).then(
+    void this.revokedInDatabase(viewer.credential, viewer.accountId).then(
       (revoked) => revoked && listener("revoked"),
       (error: unknown) => this.deps.logger.warn("could not re-check a credential", { error }),
     );
@@ -80,6 +85,10 @@ export class CredentialStreams implements Lifecycle {
       clearTimeout(timer);
       listeners.delete(listener);
       if (listeners.size === 0 && this.live.get(key) === listeners) this.live.delete(key);
+      accountListeners.delete(listener);
+      if (accountListeners.size === 0 && this.liveByAccount.get(viewer.accountId) === accountListeners) {
+        this.liveByAccount.delete(viewer.accountId);
+      }
       await source.return?.();
     };
 
@@ -112,8 +121,16 @@ export class CredentialStreams implements Lifecycle {
     return iterator;
   }
 
-  private async revokedInDatabase(credential: Viewer["credential"]): Promise<boolean> {
+  private async revokedInDatabase(credential: RevokedCredential, accountId?: number): Promise<boolean> {
     const { prisma } = this.deps.db;
+    if (accountId !== undefined || credential.kind === "account") {
+      const account = await prisma.account.findUnique({
+        where: { id: accountId ?? credential.id },
+        select: { suspendedAt: true },
+      });
+      if (account === null || account.suspendedAt !== null) return true;
+      if (credential.kind === "account") return false;
+    }
     if (credential.kind === "apiKey") {
       return (
         (await prisma.apiKey.findUnique({ where: { id: credential.id }, select: { id: true } })) === null
@@ -130,8 +147,11 @@ export class CredentialStreams implements Lifecycle {
    * Ends the streams of a credential announced as revoked, once the database agrees: an event from
    * a deployment on another database that shares the Redis server must not end ours.
    */
-  private async endIfRevoked(credential: Viewer["credential"]): Promise<void> {
-    const listeners = this.live.get(`${credential.kind}:${credential.id}`);
+  private async endIfRevoked(credential: RevokedCredential): Promise<void> {
+    const listeners =
+      credential.kind === "account"
+        ? this.liveByAccount.get(credential.id)
+        : this.live.get(`${credential.kind}:${credential.id}`);
     if (!listeners || listeners.size === 0) return;
     try {
       if (!(await this.revokedInDatabase(credential))) return;
@@ -139,6 +159,6 @@ export class CredentialStreams implements Lifecycle {
       // Unsure, the streams end: a live stream on a revoked credential is the worse mistake.
       this.deps.logger.warn("could not check a revoked credential", { error });
     }
-    for (const listener of listeners) listener("revoked");
+    for (const listener of [...listeners]) listener("revoked");
   }
 }

@@ -1,6 +1,7 @@
 import type { ServiceDeps } from "../../deps.ts";
 
-export type RevokedCredential = { kind: "apiKey" | "session"; id: number };
+/** A deleted key, a logged-out session, or every credential of a suspended account (`id` is the account's). */
+export type RevokedCredential = { kind: "apiKey" | "session" | "account"; id: number };
 
 /**
  * Calls `onRevoked` for each `credential:revoked` event, from this instance or (through Redis) any

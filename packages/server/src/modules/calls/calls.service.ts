@@ -369,6 +369,7 @@ export class CallsService implements CallDesk {
     const number = await prisma.phoneNumber.findFirst({
       where: { phoneNumber: request.to, releasedAt: null, kind: { not: "caller_id" } },
       orderBy: { id: "asc" },
+      include: { account: { select: { suspendedAt: true } } },
     });
     if (!number) {
       this.deps.logger.warn("inbound call to a number no account holds", { to: request.to });
@@ -392,9 +393,11 @@ export class CallsService implements CallDesk {
       providerCallId: request.providerCallId,
       maxDuration: assistant?.maxDuration ?? 0,
     };
-    let refusal: { reason: string; words: string } | null = assistant
-      ? null
-      : { reason: "The number has no inbound assistant.", words: INBOUND_REFUSALS.unavailable };
+    let refusal: { reason: string; words: string } | null = number.account.suspendedAt
+      ? { reason: "The account is suspended.", words: INBOUND_REFUSALS.unavailable }
+      : assistant
+        ? null
+        : { reason: "The number has no inbound assistant.", words: INBOUND_REFUSALS.unavailable };
     let call: Call | null = null;
     if (!refusal) {
       try {

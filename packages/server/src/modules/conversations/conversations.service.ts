@@ -95,10 +95,10 @@ export class ConversationsService {
   /** Every customer message stored so far counts as read, for everyone of the account. */
   async markRead(accountId: number, id: string): Promise<Conversation> {
     await this.get(accountId, id);
-    return this.prisma.conversation.update({
-      where: { id },
-      data: { lastReadMessageId: { set: undefined } },
-    });
+    // One statement on the row itself: two instances marking at once cannot move the mark backwards.
+    await this.prisma.$executeRaw`
+      UPDATE "conversations" SET "lastReadMessageId" = "lastCustomerMessageId" WHERE "id" = ${id}::uuid`;
+    return this.get(accountId, id);
   }
 
   /** The conversation an inbox event names, as it is now. */
@@ -145,6 +145,7 @@ export class ConversationsService {
   async setAiDisabled(accountId: number, id: string, aiDisabled: boolean): Promise<Conversation> {
     await this.get(accountId, id);
     const conversation = await this.prisma.conversation.update({ where: { id }, data: { aiDisabled } });
+    this.deps.pubsub.publish("conversation:activity", accountId, { conversationId: id, messageId: null });
     this.deps.logger.info(aiDisabled ? "conversation taken over" : "conversation handed back", {
       accountId,
       conversationId: id,

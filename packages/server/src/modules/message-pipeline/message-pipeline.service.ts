@@ -46,7 +46,7 @@ export type ConversationWithAssistant = Conversation & { assistant: ReplySetting
 
 /** Every column of `conversations`, as Prisma's `Conversation` has them, for plain SQL reads. */
 export const CONVERSATION_COLUMNS = `"id", "accountId", "assistantId", "channel", "customerIdentifier", "variables",
-  "aiDisabled", "origin", "createdAt", "updatedAt"`;
+  "aiDisabled", "origin", "lastMessageAt", "lastCustomerMessageId", "lastReadMessageId", "createdAt", "updatedAt"`;
 
 /** The function calls stored with a message (a JSON column). */
 export function storedFunctionCalls(message: Message): FunctionCallRecord[] {
@@ -114,7 +114,7 @@ export class MessagePipeline {
         variables: changedVariables,
       });
       const userMessage = messages[0]!;
-      this.announce(userMessage);
+      this.announce(userMessage, conversation.accountId);
       return {
         conversation: updated,
         userMessage,
@@ -142,8 +142,8 @@ export class MessagePipeline {
         { variables: changedVariables, paidBy: reservation },
       );
       const [userMessage, replyMessage] = messages as [Message, Message];
-      this.announce(userMessage);
-      this.announce(replyMessage);
+      this.announce(userMessage, conversation.accountId);
+      this.announce(replyMessage, conversation.accountId);
       return {
         conversation: updated,
         userMessage,
@@ -159,7 +159,7 @@ export class MessagePipeline {
   async appendOperatorMessage(conversation: Conversation, content: string): Promise<Message> {
     const { messages } = await this.store(conversation, [{ role: "operator", content }]);
     const message = messages[0]!;
-    this.announce(message);
+    this.announce(message, conversation.accountId);
     return message;
   }
 
@@ -263,6 +263,9 @@ export class MessagePipeline {
       touched AS (
         UPDATE "conversations"
         SET "updatedAt" = ${now}::timestamptz,
+            "lastMessageAt" = ${now}::timestamptz,
+            "lastCustomerMessageId" = GREATEST("lastCustomerMessageId",
+              COALESCE((SELECT max("id") FROM appended WHERE "role" = 'user'), 0)),
             "variables" = COALESCE(${variables === null ? null : JSON.stringify(variables)}::jsonb, "variables")
         WHERE "id" = ${conversation.id}::uuid)
       SELECT * FROM appended ORDER BY "id"`;
@@ -271,17 +274,29 @@ export class MessagePipeline {
       sql.query<Message>(statement.text, statement.values),
     );
     const { assistant: _assistant, ...plain } = conversation as ConversationWithAssistant;
+    const appended = stored.map((message) => ({ ...message, id: Number(message.id) }));
+    const customerIds = appended.filter((message) => message.role === "user").map((message) => message.id);
     return {
-      messages: stored.map((message) => ({ ...message, id: Number(message.id) })),
-      updated: { ...plain, updatedAt: now, variables: variables ?? conversation.variables },
+      messages: appended,
+      updated: {
+        ...plain,
+        updatedAt: now,
+        lastMessageAt: now,
+        lastCustomerMessageId: Math.max(conversation.lastCustomerMessageId, ...customerIds),
+        variables: variables ?? conversation.variables,
+      },
     };
   }
 
-  private announce(message: Message): void {
+  private announce(message: Message, accountId: number): void {
     this.deps.pubsub.publish("conversation:message", message.conversationId, {
       conversationId: message.conversationId,
       messageId: message.id,
       role: message.role as "user" | "assistant" | "operator",
+    });
+    this.deps.pubsub.publish("conversation:activity", accountId, {
+      conversationId: message.conversationId,
+      messageId: message.id,
     });
   }
 }

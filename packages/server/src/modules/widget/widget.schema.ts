@@ -206,6 +206,7 @@ builder.subscriptionField("widgetConversationEvents", (t) =>
         callerOf(context),
         rateLimitHeaderWriter(context.responseHeaders),
       ),
-    resolve: (message: Message) => message,
+    resolve: (event: { messageId: number }, _args, context) =>
+      context.services.widget.message(event.messageId),
   }),
 );

@@ -1,3 +1,4 @@
+import { filter, pipe } from "graphql-yoga";
 import { z } from "zod";
 import type { ServiceDeps } from "../../deps.ts";
 import { AppError, ConversationNotFoundError, NotFoundError } from "../../errors.ts";
@@ -17,6 +18,7 @@ import { originAllowed } from "./origins.ts";
 
 const TOO_MANY_MESSAGES = "Too many messages. Please wait a moment.";
 const TOO_MANY_CONVERSATIONS = "Too many conversations started. Please wait a moment.";
+const ACCOUNT_SUSPENDED = "This assistant is not available.";
 const ORIGIN_NOT_ALLOWED = "This origin is not allowed to use this assistant.";
 
 /** Where a public request comes from: the page's origin (as the browser reports it) and the client's address. */
@@ -39,7 +41,9 @@ export class WidgetService {
   /** What the widget shows before a conversation starts; a deleted assistant is not found. */
   async assistant(uuid: string) {
     const assistant = isUuid(uuid)
-      ? await this.deps.db.prisma.assistant.findFirst({ where: { uuid, deletedAt: null } })
+      ? await this.deps.db.prisma.assistant.findFirst({
+          where: { uuid, deletedAt: null, account: { suspendedAt: null } },
+        })
       : null;
     if (!assistant) throw new NotFoundError("Assistant");
     return assistant;
@@ -76,6 +80,10 @@ export class WidgetService {
     if (conversation?.channel !== "widget") throw new ConversationNotFoundError();
     if (!originAllowed(conversation.assistant.allowedOrigins, origin))
       throw new AppError("FORBIDDEN", ORIGIN_NOT_ALLOWED);
+    const suspended = await this.deps.db.prisma.account.count({
+      where: { id: conversation.accountId, suspendedAt: { not: null } },
+    });
+    if (suspended > 0) throw new AppError("FORBIDDEN", ACCOUNT_SUSPENDED);
     return conversation;
   }
 
@@ -85,12 +93,20 @@ export class WidgetService {
   }
 
   /** The AI's and operators' messages of a widget conversation, as they are stored. */
-  async events(
-    _id: string,
-    _caller: WidgetCaller,
-    _report: RateLimitReporter,
-  ): Promise<AsyncIterable<Message>> {
-    throw new AppError("BAD_REQUEST", "Not implemented yet.");
+  async events(id: string, caller: WidgetCaller, report: RateLimitReporter) {
+    // A (re)connection costs what a message does: a page cannot open streams faster than it could write.
+    await this.parts.rateLimits.consume("widgetMessage", caller.clientAddress, report, TOO_MANY_MESSAGES);
+    const conversation = await this.conversation(id, caller.origin);
+    return pipe(
+      this.deps.pubsub.subscribe("conversation:message", conversation.id),
+      // The visitor's own messages are already on their screen.
+      filter((event) => event.role !== "user"),
+    );
+  }
+
+  /** A message an event of `events` announced. */
+  message(id: number): Promise<Message> {
+    return this.deps.db.prisma.message.findUniqueOrThrow({ where: { id } });
   }
 
   async sendMessage(

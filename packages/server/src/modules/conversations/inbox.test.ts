@@ -1,0 +1,176 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createAssistant } from "../../../test/fixtures/assistants.ts";
+import { type FakeOpenAI, startFakeOpenAI } from "../../../test/support/fake-openai.ts";
+import { subscribeSse } from "../../../test/support/subscriptions.ts";
+import type { TestAccount, TestApp } from "../../../test/support/test-app.ts";
+import { startTestApp } from "../../../test/support/test-app.ts";
+
+const SITE = "https://shop.example";
+
+let t: TestApp;
+let fake: FakeOpenAI;
+let alice: TestAccount;
+let bob: TestAccount;
+
+beforeAll(async () => {
+  fake = await startFakeOpenAI();
+  t = await startTestApp({
+    model: fake,
+    env: {
+      VOXGATE_WIDGET_RATE_LIMIT_PER_MINUTE: "1000",
+      VOXGATE_CONVERSATION_RATE_LIMIT_PER_MINUTE: "1000",
+    },
+  });
+  [alice, bob] = await Promise.all([t.createAccount({ balance: "1" }), t.createAccount({ balance: "1" })]);
+});
+afterAll(async () => {
+  await t?.close();
+  await fake?.close();
+});
+
+async function widgetConversation(uuid: string): Promise<string> {
+  const started = await t.gql<{ startWidgetConversation: { conversationId: string } }>(
+    `mutation($uuid: String!) { startWidgetConversation(input: { assistantUuid: $uuid }) { conversationId } }`,
+    { uuid },
+    { headers: { origin: SITE } },
+  );
+  return started.data!.startWidgetConversation.conversationId;
+}
+
+async function visitorSays(conversationId: string, message: string) {
+  const sent = await t.gql(
+    `mutation($id: ID!, $message: String!) { sendWidgetMessage(input: { conversationId: $id, message: $message }) { reply } }`,
+    { id: conversationId, message },
+    { headers: { origin: SITE } },
+  );
+  expect(sent.errors).toBeUndefined();
+}
+
+type InboxItem = { id: string; unread: boolean; lastMessage: { content: string } | null };
+
+async function inbox(account: TestAccount, unreadOnly = false) {
+  const list = await t.gql<{ conversations: { items: InboxItem[] } }>(
+    `query($unreadOnly: Boolean) { conversations(unreadOnly: $unreadOnly, perPage: 50) { items { id unread lastMessageAt lastMessage { content } } } }`,
+    { unreadOnly },
+    { token: account.apiKey },
+  );
+  expect(list.errors).toBeUndefined();
+  return list.data!.conversations.items;
+}
+
+describe("conversations inbox", () => {
+  it("marks customer messages unread until read, previews the last message, filters unread", async () => {
+    const assistant = await createAssistant(t, alice, { allowedOrigins: [SITE] });
+    const first = await widgetConversation(assistant.uuid);
+    const second = await widgetConversation(assistant.uuid);
+    const silent = await widgetConversation(assistant.uuid);
+    await visitorSays(first, "Where is my order?");
+    await visitorSays(second, "Do you ship to Canada?");
+
+    const items = await inbox(alice);
+    expect(items.map((item) => [item.id, item.unread, item.lastMessage?.content ?? null])).toEqual([
+      [second, true, "Echo: Do you ship to Canada?"],
+      [first, true, "Echo: Where is my order?"],
+      [silent, false, null],
+    ]);
+
+    const read = await t.gql<{ markConversationRead: { unread: boolean } }>(
+      `mutation($id: ID!) { markConversationRead(id: $id) { unread } }`,
+      { id: first },
+      { token: alice.apiKey },
+    );
+    expect(read.data?.markConversationRead.unread).toBe(false);
+    expect((await inbox(alice, true)).map((item) => item.id)).toEqual([second]);
+    // An operator's or the AI's message is no reason to look again; a customer's is.
+    await t.gql(
+      `mutation($id: ID!) { sendOperatorMessage(input: { conversationId: $id, content: "On its way." }) { id } }`,
+      { id: first },
+      { token: alice.apiKey },
+    );
+    expect((await inbox(alice, true)).map((item) => item.id)).toEqual([second]);
+    await visitorSays(first, "Thanks!");
+    expect((await inbox(alice, true)).map((item) => item.id)).toEqual([first, second]);
+
+    const foreign = await t.gql(
+      `mutation($id: ID!) { markConversationRead(id: $id) { id } }`,
+      { id: second },
+      { token: bob.apiKey },
+    );
+    expect(foreign.errors?.[0]?.extensions?.code).toBe("NOT_FOUND");
+    expect(await inbox(bob)).toEqual([]);
+  });
+
+  it("streams the account's activity: messages and take-overs, nothing of other accounts", async () => {
+    const assistant = await createAssistant(t, alice, { allowedOrigins: [SITE] });
+    const other = await createAssistant(t, bob);
+    const id = await widgetConversation(assistant.uuid);
+    const bobs = await widgetConversation(other.uuid);
+    const feed = await subscribeSse<{
+      conversationActivity: {
+        conversation: { id: string; aiDisabled: boolean; unread: boolean };
+        message: { role: string; content: string } | null;
+      };
+    }>(
+      t.url,
+      `subscription { conversationActivity { conversation { id aiDisabled unread } message { role content } } }`,
+      { headers: { authorization: `Bearer ${alice.apiKey}` } },
+    );
+    try {
+      await t.gql(
+        `mutation($id: ID!) { takeOverConversation(id: $id) { id } }`,
+        { id },
+        { token: alice.apiKey },
+      );
+      await visitorSays(bobs, "not for alice");
+      await visitorSays(id, "Hello?");
+      const events = [await feed.next(), await feed.next()].map((event) => event.data?.conversationActivity);
+      expect(events).toEqual([
+        { conversation: { id, aiDisabled: true, unread: false }, message: null },
+        {
+          conversation: { id, aiDisabled: true, unread: true },
+          message: { role: "user", content: "Hello?" },
+        },
+      ]);
+    } finally {
+      await feed.close();
+    }
+  });
+
+  it("pushes operator and AI messages to the visitor's widget, from allowed origins only", async () => {
+    const assistant = await createAssistant(t, alice, { allowedOrigins: [SITE] });
+    const id = await widgetConversation(assistant.uuid);
+    const neighbour = await widgetConversation(assistant.uuid);
+    const query = `subscription($id: ID!) { widgetConversationEvents(conversationId: $id) { role content } }`;
+
+    const elsewhere = await subscribeSse(t.url, query, {
+      variables: { id },
+      headers: { origin: "https://evil.example" },
+    });
+    expect(JSON.stringify(await elsewhere.next())).toContain("FORBIDDEN");
+    await elsewhere.close();
+
+    const widget = await subscribeSse<{ widgetConversationEvents: { role: string; content: string } }>(
+      t.url,
+      query,
+      { variables: { id }, headers: { origin: SITE } },
+    );
+    try {
+      await visitorSays(neighbour, "someone else");
+      await visitorSays(id, "Hi");
+      await t.gql(
+        `mutation($id: ID!) { sendOperatorMessage(input: { conversationId: $id, content: "Jane here." }) { id } }`,
+        { id },
+        { token: alice.apiKey },
+      );
+      const received = [await widget.next(), await widget.next()].map(
+        (event) => event.data?.widgetConversationEvents,
+      );
+      expect(received).toEqual([
+        { role: "assistant", content: "Echo: Hi" },
+        { role: "operator", content: "Jane here." },
+      ]);
+    } finally {
+      await widget.close();
+    }
+  });
+});

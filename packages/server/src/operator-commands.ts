@@ -1,0 +1,113 @@
+import { AppError, ValidationError } from "./errors.ts";
+import type { Services } from "./services.ts";
+
+/** The options of an operator command, as `parseArgs` reads them from the command line. */
+export interface CommandOptions {
+  email?: string | undefined;
+  password?: string | undefined;
+  name?: string | undefined;
+  "account-name"?: string | undefined;
+  balance?: string | undefined;
+  timezone?: string | undefined;
+  amount?: string | undefined;
+  description?: string | undefined;
+  operator?: boolean | undefined;
+}
+
+/** What a command printed: a line for people, a document for `--json`. */
+export interface CommandOutput {
+  human: string;
+  machine: unknown;
+}
+
+/** Commands that need the services (every one but `migrate`), run by the CLI or, for it, by a running server. */
+export const SERVICE_COMMANDS = ["accounts:create", "accounts:list", "api-keys:create", "balance:credit"];
+
+function required(options: CommandOptions, name: "email" | "password" | "amount"): string {
+  const value = options[name];
+  if (!value) throw new ValidationError({ [name]: [`--${name} is required.`] });
+  return value;
+}
+
+export async function runCommand(
+  services: Pick<Services, "accounts" | "apiKeys" | "billing">,
+  command: string,
+  options: CommandOptions,
+): Promise<CommandOutput> {
+  const { accounts, apiKeys, billing } = services;
+  switch (command) {
+    case "accounts:create": {
+      const { account, user } = await accounts.create({
+        email: required(options, "email"),
+        password: required(options, "password"),
+        name: options.name,
+        accountName: options["account-name"],
+        balance: options.balance ?? "0",
+        timezone: options.timezone ?? "UTC",
+        operator: options.operator ?? false,
+      });
+      return {
+        human: `Created ${account.isOperator ? "platform operator " : ""}account ${account.id} (${account.name}) with owner ${user.email}.`,
+        machine: {
+          account: {
+            id: account.id,
+            name: account.name,
+            balance: account.balance.toFixed(4),
+            timezone: account.timezone,
+            isOperator: account.isOperator,
+          },
+          user: { id: user.id, email: user.email, name: user.name },
+        },
+      };
+    }
+    case "accounts:list": {
+      const list = await accounts.list();
+      const rows = list.map((account) => ({
+        id: account.id,
+        name: account.name,
+        balance: account.balance.toFixed(4),
+        timezone: account.timezone,
+        isOperator: account.isOperator,
+        suspended: account.suspendedAt !== null,
+        owners: account.users.map((user) => user.email),
+      }));
+      const flags = (row: (typeof rows)[number]) =>
+        [row.isOperator ? "operator" : "", row.suspended ? "suspended" : ""].filter(Boolean).join(",");
+      return {
+        human: rows.length
+          ? rows
+              .map(
+                (row) =>
+                  `${row.id}\t${row.name}\t${row.balance}\t${row.timezone}\t${row.owners.join(",")}\t${flags(row)}`,
+              )
+              .join("\n")
+          : "No accounts.",
+        machine: { accounts: rows },
+      };
+    }
+    case "api-keys:create": {
+      const user = await accounts.findOwnerByEmail(required(options, "email"));
+      const { apiKey, token } = await apiKeys.create(
+        { accountId: user.accountId, userId: user.id },
+        { name: options.name ?? "CLI key" },
+      );
+      return {
+        human: `API key ${apiKey.id} (${apiKey.name}) for account ${user.accountId}. Shown only once:\n${token}`,
+        machine: { apiKey: { id: apiKey.id, name: apiKey.name, accountId: user.accountId }, token },
+      };
+    }
+    case "balance:credit": {
+      const user = await accounts.findOwnerByEmail(required(options, "email"));
+      const account = await billing.credit(user.accountId, {
+        amount: required(options, "amount"),
+        ...(options.description ? { description: options.description } : {}),
+      });
+      return {
+        human: `Balance of account ${account.id} is now ${account.balance.toFixed(4)}.`,
+        machine: { account: { id: account.id, balance: account.balance.toFixed(4) } },
+      };
+    }
+    default:
+      throw new AppError("BAD_REQUEST", `Unknown command "${command}".`);
+  }
+}
