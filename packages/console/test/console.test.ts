@@ -189,7 +189,9 @@ describe("the operator console", () => {
     await userEvent.keyboard("{Enter}");
     await expect.element(messages).toHaveTextContent("Hello, this is Sam");
     // The visitor's open widget shows it without sending anything.
-    await expect.element(page.getByText("Hello, this is Sam: your order left this morning.").first()).toBeVisible();
+    await expect
+      .element(page.getByText("Hello, this is Sam: your order left this morning.").first())
+      .toBeVisible();
     await expect
       .poll(() => widget.shadowRoot!.textContent)
       .toContain("Hello, this is Sam: your order left this morning.");
