@@ -20,6 +20,7 @@ export default defineConfig({
     projects: [
       "packages/rest-compat",
       "packages/widget",
+      "packages/console",
       {
         extends: "./packages/server/vitest.config.ts",
         root: "packages/server",

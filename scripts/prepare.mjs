@@ -4,7 +4,7 @@
 // version for the install) under node_modules/.cache/voxgate/, and runs again only when that
 // fingerprint changes or one of its outputs is missing. Deleting node_modules starts from scratch.
 //
-//   node scripts/prepare.mjs [install] [prisma] [widget] [server]   (no names: all, in that order)
+//   node scripts/prepare.mjs [install] [prisma] [widget] [console] [server]   (no names: all, in that order)
 //
 // Only Node built-ins are imported here: on a fresh clone nothing else is installed yet.
 import { spawnSync } from "node:child_process";
@@ -164,6 +164,21 @@ export const steps = [
     ],
     outputs: ["packages/widget/dist/index.js", "packages/widget/dist/voxgate-chat.js"],
     run: (root) => run(node, [join(root, "scripts/pnpm.mjs"), "run", "build"], join(root, "packages/widget")),
+  },
+  {
+    name: "console",
+    description: "console build",
+    inputs: () => [
+      "pnpm-lock.yaml",
+      "packages/console/package.json",
+      "packages/console/tsconfig.json",
+      "packages/console/vite.config.ts",
+      "packages/console/index.html",
+      "packages/console/src",
+    ],
+    outputs: ["packages/console/dist/index.html"],
+    run: (root) =>
+      run(node, [join(root, "scripts/pnpm.mjs"), "run", "build"], join(root, "packages/console")),
   },
   {
     name: "server",

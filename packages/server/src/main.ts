@@ -26,6 +26,7 @@ const lines = [
   `  GraphiQL     ${base}/graphql`,
   `  REST API     ${base}/api (reference: ${base}/api/docs)`,
   `  Widget demo  ${base}/widget/demo${app.demoAssistant ? `?assistant=${app.demoAssistant}` : ""}`,
+  `  Console      ${base}/console/`,
 ];
 if (app.demo) {
   lines.push(

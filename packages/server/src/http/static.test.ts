@@ -139,4 +139,26 @@ describe("the widget's static files", () => {
       expect(JSON.parse(response.body.toString("utf8")), path).toEqual({ message: "Not found." });
     }
   });
+
+  it("serves the console's page for revalidation and its hashed assets as immutable", async () => {
+    const page = await rawGet(t.url, "/console/", { "accept-encoding": "gzip" });
+    expect(page.status).toBe(200);
+    expect(page.headers["content-type"]).toBe("text/html; charset=utf-8");
+    expect(page.headers["cache-control"]).toBe("no-cache");
+    const html = gunzipSync(page.body).toString("utf8");
+    expect(html).toContain("<voxgate-console>");
+    expect((await rawGet(t.url, "/console")).status).toBe(200);
+
+    const script = /src="(\/console\/assets\/[^"]+\.js)"/.exec(html)?.[1];
+    expect(script).toBeDefined();
+    const asset = await rawGet(t.url, script!, { "accept-encoding": "br" });
+    expect(asset.status).toBe(200);
+    expect(asset.headers["content-type"]).toBe("text/javascript; charset=utf-8");
+    expect(asset.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
+    expect(brotliDecompressSync(asset.body).toString("utf8")).toContain("voxgate-console");
+
+    for (const path of ["/console/..%2f..%2fserver%2fpackage.json", "/console/assets/missing.js"]) {
+      expect((await rawGet(t.url, path)).status, path).toBe(404);
+    }
+  });
 });

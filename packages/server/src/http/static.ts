@@ -6,6 +6,8 @@ import { etagMatches, FileRepresentations, negotiateEncoding } from "./file-repr
 
 const exampleDir = new URL("../../../../examples/", import.meta.url);
 const widgetDistDir = fileURLToPath(new URL("../../../widget/dist/", import.meta.url));
+/** The operator console's single-page build (packages/console, `vite build`). */
+const consoleDistDir = fileURLToPath(new URL("../../../console/dist/", import.meta.url));
 /** The embed script websites load with one tag. */
 const WIDGET_SCRIPT = "voxgate-chat.js";
 
@@ -27,6 +29,8 @@ const COMPRESSIBLE = new Set([".js", ".mjs", ".map", ".json", ".css", ".html"]);
  */
 const STABLE_CACHE = "public, max-age=300";
 const IMMUTABLE_CACHE = "public, max-age=31536000, immutable";
+/** The console's page names its scripts by content hash; the page itself is checked on every load. */
+const REVALIDATE = "no-cache";
 
 /** `name.<first 12 hex of sha256>.ext`: the content-hash URL of `name.ext`. */
 const HASHED_NAME = /^(.+)\.([0-9a-f]{12})(\.[a-z0-9]+)$/;
@@ -36,7 +40,10 @@ export function notFound(): Response {
   return Response.json({ message: "Not found." }, { status: 404 });
 }
 
-/** The widget's built files, its demo page and the index of entry points; other paths answer null. */
+/**
+ * The widget's built files, its demo page, the operator console and the index of entry points;
+ * other paths answer null.
+ */
 export function createStaticFiles(config: Config): (request: Request, url: URL) => Promise<Response | null> {
   const files = new FileRepresentations();
 
@@ -46,12 +53,17 @@ export function createStaticFiles(config: Config): (request: Request, url: URL) 
    * with `<hash>`; a stale hash is 404 rather than a redirect, because the URL promises these exact
    * bytes (a page may pin them with Subresource Integrity) and newer ones would break that promise.
    */
-  async function serveStatic(request: Request, root: string, relative: string): Promise<Response> {
+  async function serveStatic(
+    request: Request,
+    root: string,
+    relative: string,
+    cacheFor: (path: string) => string = () => STABLE_CACHE,
+  ): Promise<Response> {
     const path = resolve(root, relative);
     if (!path.startsWith(root) || relative.includes("\0")) return notFound();
     const compressible = COMPRESSIBLE.has(extname(path));
     let version = await files.get(path, compressible);
-    let cacheControl = STABLE_CACHE;
+    let cacheControl = cacheFor(relative);
     if (!version) {
       const hashed = HASHED_NAME.exec(basename(path));
       if (!hashed) return notFound();
@@ -92,6 +104,19 @@ export function createStaticFiles(config: Config): (request: Request, url: URL) 
     if (url.pathname.startsWith("/widget/") && !url.pathname.startsWith("/widget/demo")) {
       return serveStatic(request, widgetDistDir, url.pathname.slice("/widget/".length));
     }
+    if (
+      url.pathname === "/console" ||
+      url.pathname === "/console/" ||
+      url.pathname === "/console/index.html"
+    ) {
+      return serveStatic(request, consoleDistDir, "index.html", () => REVALIDATE);
+    }
+    if (url.pathname.startsWith("/console/")) {
+      // Vite names everything under assets/ by content hash: these bytes never change under that URL.
+      return serveStatic(request, consoleDistDir, url.pathname.slice("/console/".length), (path) =>
+        path.startsWith("assets/") ? IMMUTABLE_CACHE : STABLE_CACHE,
+      );
+    }
     if (url.pathname === "/widget/demo" || url.pathname === "/widget/demo/") {
       const html = await readFile(new URL("widget/index.html", exampleDir), "utf8");
       return new Response(html, { headers: { "content-type": "text/html; charset=utf-8" } });
@@ -103,6 +128,7 @@ export function createStaticFiles(config: Config): (request: Request, url: URL) 
         rest: `${config.publicBaseUrl}/api`,
         widgetScript: await widgetScriptUrl(),
         widgetDemo: `${config.publicBaseUrl}/widget/demo`,
+        console: `${config.publicBaseUrl}/console/`,
       });
     }
     return null;

@@ -1,0 +1,361 @@
+import { graphql } from "../generated/gql.ts";
+
+// Every operation the console sends. Codegen reads this file and types each document by its text,
+// so a field the schema drops fails `pnpm run check` instead of a screen at run time.
+
+export const LoginMutation = graphql(`
+  mutation ConsoleLogin($input: LoginInput!) {
+    login(input: $input) {
+      token
+      expiresAt
+      viewer { id email name account { id name balance timezone isOperator } }
+    }
+  }
+`);
+
+export const LogoutMutation = graphql(`
+  mutation ConsoleLogout {
+    logout { revoked }
+  }
+`);
+
+export const ViewerQuery = graphql(`
+  query ConsoleViewer {
+    viewer { id email name account { id name balance timezone isOperator } }
+  }
+`);
+
+export const AssistantsQuery = graphql(`
+  query ConsoleAssistants($page: Int, $search: String) {
+    assistants(page: $page, perPage: 20, search: $search) {
+      items { id uuid name type mode status updatedAt phoneNumber { phoneNumber } }
+      pageInfo { currentPage lastPage total }
+    }
+  }
+`);
+
+export const AssistantQuery = graphql(`
+  query ConsoleAssistant($id: Int!) {
+    assistant(id: $id) {
+      id uuid name type mode status language timezone
+      systemPrompt initialMessage llmTemperature
+      voiceId speechSpeed voiceStability voiceSimilarity ambientSound ambientSoundVolume enableNoiseCancellation
+      maxDuration maxSilenceDuration waitForCustomer allowInterruptions interruptSensitivity minInterruptWords
+      endpointType endpointSensitivity reengagementInterval endCallOnVoicemail record phoneNumberId
+      knowledgebaseId knowledgebaseMode tools variables
+      postCallEvaluation postCallSchema
+      webhookUrl isWebhookActive sendWebhookOnlyOnCompleted includeRecordingInWebhook inboundWebhookUrl
+      widgetSettings allowedOrigins
+    }
+  }
+`);
+
+export const AssistantChoicesQuery = graphql(`
+  query ConsoleAssistantChoices {
+    voices { id name gender supportedModes }
+    knowledgebases { id name }
+    phoneNumbers { id phoneNumber label }
+  }
+`);
+
+export const CreateAssistantMutation = graphql(`
+  mutation ConsoleCreateAssistant($input: CreateAssistantInput!) {
+    createAssistant(input: $input) { id }
+  }
+`);
+
+export const UpdateAssistantMutation = graphql(`
+  mutation ConsoleUpdateAssistant($id: Int!, $input: UpdateAssistantInput!) {
+    updateAssistant(id: $id, input: $input) { id updatedAt }
+  }
+`);
+
+export const DeleteAssistantMutation = graphql(`
+  mutation ConsoleDeleteAssistant($id: Int!) {
+    deleteAssistant(id: $id) { deletedId }
+  }
+`);
+
+export const StartTestConversationMutation = graphql(`
+  mutation ConsoleStartTest($assistantId: Int!) {
+    startTestConversation(input: { assistantId: $assistantId }) {
+      id
+      messages { id role content }
+    }
+  }
+`);
+
+export const SendTestMessageMutation = graphql(`
+  mutation ConsoleSendTest($conversationId: ID!, $message: String!) {
+    sendTestMessage(input: { conversationId: $conversationId, message: $message }) { reply }
+  }
+`);
+
+export const KnowledgebasesQuery = graphql(`
+  query ConsoleKnowledgebases {
+    knowledgebases { id name description status documentsCount assistantsCount }
+  }
+`);
+
+export const CreateKnowledgebaseMutation = graphql(`
+  mutation ConsoleCreateKnowledgebase($input: KnowledgebaseInput!) {
+    createKnowledgebase(input: $input) { id }
+  }
+`);
+
+export const DeleteKnowledgebaseMutation = graphql(`
+  mutation ConsoleDeleteKnowledgebase($id: Int!) {
+    deleteKnowledgebase(id: $id) { deletedId }
+  }
+`);
+
+export const KnowledgebaseQuery = graphql(`
+  query ConsoleKnowledgebase($id: Int!) {
+    knowledgebase(id: $id) {
+      id name description status
+      documents {
+        id name type status stage pagesDone pagesTotal chunkCount failureReason fileName url sizeBytes createdAt
+      }
+    }
+  }
+`);
+
+export const CreateDocumentMutation = graphql(`
+  mutation ConsoleCreateDocument($knowledgebaseId: Int!, $input: CreateDocumentInput!) {
+    createDocument(knowledgebaseId: $knowledgebaseId, input: $input) { id }
+  }
+`);
+
+export const DeleteDocumentMutation = graphql(`
+  mutation ConsoleDeleteDocument($id: Int!) {
+    deleteDocument(id: $id) { deletedId }
+  }
+`);
+
+export const KnowledgebaseStatusSubscription = graphql(`
+  subscription ConsoleKnowledgebaseStatus($id: Int!) {
+    knowledgebaseStatus(id: $id) {
+      status
+      document { documentId status stage pagesDone pagesTotal chunkCount failureReason }
+    }
+  }
+`);
+
+export const SearchKnowledgebaseQuery = graphql(`
+  query ConsoleSearchKnowledgebase($id: Int!, $query: String!) {
+    searchKnowledgebase(id: $id, query: $query, limit: 8) { chunkId content documentName score source }
+  }
+`);
+
+export const ConversationsQuery = graphql(`
+  query ConsoleConversations($page: Int, $channel: ConversationChannel, $unreadOnly: Boolean) {
+    conversations(page: $page, perPage: 30, channel: $channel, unreadOnly: $unreadOnly) {
+      items { id assistantId channel aiDisabled customerIdentifier origin updatedAt unread lastMessageAt lastMessage { id role content } }
+      pageInfo { currentPage lastPage total }
+    }
+  }
+`);
+
+export const ConversationQuery = graphql(`
+  query ConsoleConversation($id: ID!) {
+    conversation(id: $id) {
+      id assistantId channel aiDisabled customerIdentifier origin updatedAt
+      messages { id role content createdAt }
+    }
+  }
+`);
+
+export const ConversationMessageSubscription = graphql(`
+  subscription ConsoleConversationMessage($conversationId: ID!) {
+    conversationMessageAdded(conversationId: $conversationId) { id role content createdAt }
+  }
+`);
+
+export const TakeOverMutation = graphql(`
+  mutation ConsoleTakeOver($id: ID!) {
+    takeOverConversation(id: $id) { id aiDisabled }
+  }
+`);
+
+export const HandBackMutation = graphql(`
+  mutation ConsoleHandBack($id: ID!) {
+    handBackConversation(id: $id) { id aiDisabled }
+  }
+`);
+
+export const SendOperatorMessageMutation = graphql(`
+  mutation ConsoleSendOperatorMessage($conversationId: ID!, $content: String!) {
+    sendOperatorMessage(input: { conversationId: $conversationId, content: $content }) { id role content createdAt }
+  }
+`);
+
+export const CallsQuery = graphql(`
+  query ConsoleCalls($page: Int, $filter: CallFilter) {
+    calls(page: $page, perPage: 20, filter: $filter) {
+      items {
+        id type status assistantName clientPhoneNumber assistantPhoneNumber campaignName duration totalCost createdAt
+      }
+      pageInfo { currentPage lastPage total }
+    }
+  }
+`);
+
+export const CallQuery = graphql(`
+  query ConsoleCall($id: Int!) {
+    call(id: $id) {
+      id type status assistantName clientPhoneNumber assistantPhoneNumber campaignName duration totalCost
+      createdAt startedAt endedAt endReason answeredBy transcript evaluation webhookResponse recordingUrl variables
+    }
+  }
+`);
+
+export const CallStatusSubscription = graphql(`
+  subscription ConsoleCallStatus($callId: Int) {
+    callStatusChanged(callId: $callId) {
+      callId
+      status
+      call { id type status assistantName clientPhoneNumber assistantPhoneNumber campaignName duration totalCost createdAt }
+    }
+  }
+`);
+
+export const CampaignsQuery = graphql(`
+  query ConsoleCampaigns {
+    campaigns(perPage: 100) {
+      items {
+        id name status maxConcurrentCalls assistantId
+        callingWindow { start end timezone }
+        retry { maxRetries intervalMinutes }
+        phoneNumbers { id }
+        progress { callsRunning withinCallingWindow leads { total completed processing scheduled rescheduled reachedMaxRetries blacklisted created } }
+      }
+    }
+  }
+`);
+
+export const CampaignChoicesQuery = graphql(`
+  query ConsoleCampaignChoices {
+    assistants(perPage: 100, type: outbound) { items { id name } }
+    phoneNumbers { id phoneNumber label }
+  }
+`);
+
+export const CreateCampaignMutation = graphql(`
+  mutation ConsoleCreateCampaign($input: CreateCampaignInput!) {
+    createCampaign(input: $input) { id }
+  }
+`);
+
+export const UpdateCampaignMutation = graphql(`
+  mutation ConsoleUpdateCampaign($id: Int!, $input: UpdateCampaignInput!) {
+    updateCampaign(id: $id, input: $input) { id status }
+  }
+`);
+
+export const CampaignProgressSubscription = graphql(`
+  subscription ConsoleCampaignProgress($campaignId: Int!) {
+    campaignProgress(campaignId: $campaignId) {
+      campaignId status callsRunning withinCallingWindow
+      leads { total completed processing scheduled rescheduled reachedMaxRetries blacklisted created }
+    }
+  }
+`);
+
+export const LeadsQuery = graphql(`
+  query ConsoleLeads($campaignId: Int, $page: Int) {
+    leads(campaignId: $campaignId, page: $page, perPage: 20) {
+      items { id phoneNumber status attempts nextAttemptAt variables }
+      pageInfo { currentPage lastPage total }
+    }
+  }
+`);
+
+export const CreateLeadMutation = graphql(`
+  mutation ConsoleCreateLead($input: CreateLeadInput!) {
+    createLead(input: $input) { id }
+  }
+`);
+
+export const PhoneNumbersQuery = graphql(`
+  query ConsolePhoneNumbers {
+    phoneNumbers { id phoneNumber label kind typeLabel region smsCapable subscriptionStatus releaseRequestedAt }
+  }
+`);
+
+export const AddPhoneNumberMutation = graphql(`
+  mutation ConsoleAddPhoneNumber($input: AddPhoneNumberInput!) {
+    addPhoneNumber(input: $input) { id }
+  }
+`);
+
+export const ReleasePhoneNumberMutation = graphql(`
+  mutation ConsoleReleasePhoneNumber($id: Int!) {
+    releasePhoneNumber(id: $id) { phoneNumber { id } }
+  }
+`);
+
+export const ApiKeysQuery = graphql(`
+  query ConsoleApiKeys {
+    apiKeys { id name createdAt lastUsedAt }
+  }
+`);
+
+export const CreateApiKeyMutation = graphql(`
+  mutation ConsoleCreateApiKey($name: String!) {
+    createApiKey(input: { name: $name }) { token apiKey { id } }
+  }
+`);
+
+export const DeleteApiKeyMutation = graphql(`
+  mutation ConsoleDeleteApiKey($id: Int!) {
+    deleteApiKey(id: $id) { deletedId }
+  }
+`);
+
+export const BalanceSubscription = graphql(`
+  subscription ConsoleBalance {
+    balanceChanged { id balance }
+  }
+`);
+
+export const MarkConversationReadMutation = graphql(`
+  mutation ConsoleMarkRead($id: ID!) {
+    markConversationRead(id: $id) { id unread }
+  }
+`);
+
+export const ConversationActivitySubscription = graphql(`
+  subscription ConsoleConversationActivity {
+    conversationActivity {
+      conversation { id assistantId channel aiDisabled customerIdentifier origin updatedAt unread lastMessageAt lastMessage { id role content } }
+      message { id role content createdAt }
+    }
+  }
+`);
+
+export const PlatformAccountsQuery = graphql(`
+  query ConsolePlatformAccounts($page: Int, $search: String) {
+    platformAccounts(page: $page, perPage: 25, search: $search) {
+      items { id name ownerEmail balance suspended isOperator createdAt }
+      pageInfo { currentPage lastPage total }
+    }
+  }
+`);
+
+export const CreatePlatformAccountMutation = graphql(`
+  mutation ConsoleCreatePlatformAccount($input: CreatePlatformAccountInput!) {
+    createPlatformAccount(input: $input) { id }
+  }
+`);
+
+export const CreditAccountMutation = graphql(`
+  mutation ConsoleCreditAccount($accountId: Int!, $amount: Decimal!, $note: String) {
+    creditAccount(accountId: $accountId, amount: $amount, note: $note) { id balance }
+  }
+`);
+
+export const SuspendAccountMutation = graphql(`
+  mutation ConsoleSuspendAccount($accountId: Int!, $suspended: Boolean!) {
+    suspendAccount(accountId: $accountId, suspended: $suspended) { id suspended }
+  }
+`);

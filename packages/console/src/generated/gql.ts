@@ -1,0 +1,314 @@
+/* eslint-disable */
+import * as types from './graphql.ts';
+
+
+
+/**
+ * Map of all GraphQL operations in the project.
+ *
+ * This map has several performance disadvantages:
+ * 1. It is not tree-shakeable, so it will include all operations in the project.
+ * 2. It is not minifiable, so the string of a GraphQL query will be multiple times inside the bundle.
+ * 3. It does not support dead code elimination, so it will add unused operations.
+ *
+ * Therefore it is highly recommended to use the babel or swc plugin for production.
+ * Learn more about it here: https://the-guild.dev/graphql/codegen/plugins/presets/preset-client#reducing-bundle-size
+ */
+type Documents = {
+    "\n  mutation ConsoleLogin($input: LoginInput!) {\n    login(input: $input) {\n      token\n      expiresAt\n      viewer { id email name account { id name balance timezone isOperator } }\n    }\n  }\n": typeof types.ConsoleLoginDocument,
+    "\n  mutation ConsoleLogout {\n    logout { revoked }\n  }\n": typeof types.ConsoleLogoutDocument,
+    "\n  query ConsoleViewer {\n    viewer { id email name account { id name balance timezone isOperator } }\n  }\n": typeof types.ConsoleViewerDocument,
+    "\n  query ConsoleAssistants($page: Int, $search: String) {\n    assistants(page: $page, perPage: 20, search: $search) {\n      items { id uuid name type mode status updatedAt phoneNumber { phoneNumber } }\n      pageInfo { currentPage lastPage total }\n    }\n  }\n": typeof types.ConsoleAssistantsDocument,
+    "\n  query ConsoleAssistant($id: Int!) {\n    assistant(id: $id) {\n      id uuid name type mode status language timezone\n      systemPrompt initialMessage llmTemperature\n      voiceId speechSpeed voiceStability voiceSimilarity ambientSound ambientSoundVolume enableNoiseCancellation\n      maxDuration maxSilenceDuration waitForCustomer allowInterruptions interruptSensitivity minInterruptWords\n      endpointType endpointSensitivity reengagementInterval endCallOnVoicemail record phoneNumberId\n      knowledgebaseId knowledgebaseMode tools variables\n      postCallEvaluation postCallSchema\n      webhookUrl isWebhookActive sendWebhookOnlyOnCompleted includeRecordingInWebhook inboundWebhookUrl\n      widgetSettings allowedOrigins\n    }\n  }\n": typeof types.ConsoleAssistantDocument,
+    "\n  query ConsoleAssistantChoices {\n    voices { id name gender supportedModes }\n    knowledgebases { id name }\n    phoneNumbers { id phoneNumber label }\n  }\n": typeof types.ConsoleAssistantChoicesDocument,
+    "\n  mutation ConsoleCreateAssistant($input: CreateAssistantInput!) {\n    createAssistant(input: $input) { id }\n  }\n": typeof types.ConsoleCreateAssistantDocument,
+    "\n  mutation ConsoleUpdateAssistant($id: Int!, $input: UpdateAssistantInput!) {\n    updateAssistant(id: $id, input: $input) { id updatedAt }\n  }\n": typeof types.ConsoleUpdateAssistantDocument,
+    "\n  mutation ConsoleDeleteAssistant($id: Int!) {\n    deleteAssistant(id: $id) { deletedId }\n  }\n": typeof types.ConsoleDeleteAssistantDocument,
+    "\n  mutation ConsoleStartTest($assistantId: Int!) {\n    startTestConversation(input: { assistantId: $assistantId }) {\n      id\n      messages { id role content }\n    }\n  }\n": typeof types.ConsoleStartTestDocument,
+    "\n  mutation ConsoleSendTest($conversationId: ID!, $message: String!) {\n    sendTestMessage(input: { conversationId: $conversationId, message: $message }) { reply }\n  }\n": typeof types.ConsoleSendTestDocument,
+    "\n  query ConsoleKnowledgebases {\n    knowledgebases { id name description status documentsCount assistantsCount }\n  }\n": typeof types.ConsoleKnowledgebasesDocument,
+    "\n  mutation ConsoleCreateKnowledgebase($input: KnowledgebaseInput!) {\n    createKnowledgebase(input: $input) { id }\n  }\n": typeof types.ConsoleCreateKnowledgebaseDocument,
+    "\n  mutation ConsoleDeleteKnowledgebase($id: Int!) {\n    deleteKnowledgebase(id: $id) { deletedId }\n  }\n": typeof types.ConsoleDeleteKnowledgebaseDocument,
+    "\n  query ConsoleKnowledgebase($id: Int!) {\n    knowledgebase(id: $id) {\n      id name description status\n      documents {\n        id name type status stage pagesDone pagesTotal chunkCount failureReason fileName url sizeBytes createdAt\n      }\n    }\n  }\n": typeof types.ConsoleKnowledgebaseDocument,
+    "\n  mutation ConsoleCreateDocument($knowledgebaseId: Int!, $input: CreateDocumentInput!) {\n    createDocument(knowledgebaseId: $knowledgebaseId, input: $input) { id }\n  }\n": typeof types.ConsoleCreateDocumentDocument,
+    "\n  mutation ConsoleDeleteDocument($id: Int!) {\n    deleteDocument(id: $id) { deletedId }\n  }\n": typeof types.ConsoleDeleteDocumentDocument,
+    "\n  subscription ConsoleKnowledgebaseStatus($id: Int!) {\n    knowledgebaseStatus(id: $id) {\n      status\n      document { documentId status stage pagesDone pagesTotal chunkCount failureReason }\n    }\n  }\n": typeof types.ConsoleKnowledgebaseStatusDocument,
+    "\n  query ConsoleSearchKnowledgebase($id: Int!, $query: String!) {\n    searchKnowledgebase(id: $id, query: $query, limit: 8) { chunkId content documentName score source }\n  }\n": typeof types.ConsoleSearchKnowledgebaseDocument,
+    "\n  query ConsoleConversations($page: Int, $channel: ConversationChannel, $unreadOnly: Boolean) {\n    conversations(page: $page, perPage: 30, channel: $channel, unreadOnly: $unreadOnly) {\n      items { id assistantId channel aiDisabled customerIdentifier origin updatedAt unread lastMessageAt lastMessage { id role content } }\n      pageInfo { currentPage lastPage total }\n    }\n  }\n": typeof types.ConsoleConversationsDocument,
+    "\n  query ConsoleConversation($id: ID!) {\n    conversation(id: $id) {\n      id assistantId channel aiDisabled customerIdentifier origin updatedAt\n      messages { id role content createdAt }\n    }\n  }\n": typeof types.ConsoleConversationDocument,
+    "\n  subscription ConsoleConversationMessage($conversationId: ID!) {\n    conversationMessageAdded(conversationId: $conversationId) { id role content createdAt }\n  }\n": typeof types.ConsoleConversationMessageDocument,
+    "\n  mutation ConsoleTakeOver($id: ID!) {\n    takeOverConversation(id: $id) { id aiDisabled }\n  }\n": typeof types.ConsoleTakeOverDocument,
+    "\n  mutation ConsoleHandBack($id: ID!) {\n    handBackConversation(id: $id) { id aiDisabled }\n  }\n": typeof types.ConsoleHandBackDocument,
+    "\n  mutation ConsoleSendOperatorMessage($conversationId: ID!, $content: String!) {\n    sendOperatorMessage(input: { conversationId: $conversationId, content: $content }) { id role content createdAt }\n  }\n": typeof types.ConsoleSendOperatorMessageDocument,
+    "\n  query ConsoleCalls($page: Int, $filter: CallFilter) {\n    calls(page: $page, perPage: 20, filter: $filter) {\n      items {\n        id type status assistantName clientPhoneNumber assistantPhoneNumber campaignName duration totalCost createdAt\n      }\n      pageInfo { currentPage lastPage total }\n    }\n  }\n": typeof types.ConsoleCallsDocument,
+    "\n  query ConsoleCall($id: Int!) {\n    call(id: $id) {\n      id type status assistantName clientPhoneNumber assistantPhoneNumber campaignName duration totalCost\n      createdAt startedAt endedAt endReason answeredBy transcript evaluation webhookResponse recordingUrl variables\n    }\n  }\n": typeof types.ConsoleCallDocument,
+    "\n  subscription ConsoleCallStatus($callId: Int) {\n    callStatusChanged(callId: $callId) {\n      callId\n      status\n      call { id type status assistantName clientPhoneNumber assistantPhoneNumber campaignName duration totalCost createdAt }\n    }\n  }\n": typeof types.ConsoleCallStatusDocument,
+    "\n  query ConsoleCampaigns {\n    campaigns(perPage: 100) {\n      items {\n        id name status maxConcurrentCalls assistantId\n        callingWindow { start end timezone }\n        retry { maxRetries intervalMinutes }\n        phoneNumbers { id }\n        progress { callsRunning withinCallingWindow leads { total completed processing scheduled rescheduled reachedMaxRetries blacklisted created } }\n      }\n    }\n  }\n": typeof types.ConsoleCampaignsDocument,
+    "\n  query ConsoleCampaignChoices {\n    assistants(perPage: 100, type: outbound) { items { id name } }\n    phoneNumbers { id phoneNumber label }\n  }\n": typeof types.ConsoleCampaignChoicesDocument,
+    "\n  mutation ConsoleCreateCampaign($input: CreateCampaignInput!) {\n    createCampaign(input: $input) { id }\n  }\n": typeof types.ConsoleCreateCampaignDocument,
+    "\n  mutation ConsoleUpdateCampaign($id: Int!, $input: UpdateCampaignInput!) {\n    updateCampaign(id: $id, input: $input) { id status }\n  }\n": typeof types.ConsoleUpdateCampaignDocument,
+    "\n  subscription ConsoleCampaignProgress($campaignId: Int!) {\n    campaignProgress(campaignId: $campaignId) {\n      campaignId status callsRunning withinCallingWindow\n      leads { total completed processing scheduled rescheduled reachedMaxRetries blacklisted created }\n    }\n  }\n": typeof types.ConsoleCampaignProgressDocument,
+    "\n  query ConsoleLeads($campaignId: Int, $page: Int) {\n    leads(campaignId: $campaignId, page: $page, perPage: 20) {\n      items { id phoneNumber status attempts nextAttemptAt variables }\n      pageInfo { currentPage lastPage total }\n    }\n  }\n": typeof types.ConsoleLeadsDocument,
+    "\n  mutation ConsoleCreateLead($input: CreateLeadInput!) {\n    createLead(input: $input) { id }\n  }\n": typeof types.ConsoleCreateLeadDocument,
+    "\n  query ConsolePhoneNumbers {\n    phoneNumbers { id phoneNumber label kind typeLabel region smsCapable subscriptionStatus releaseRequestedAt }\n  }\n": typeof types.ConsolePhoneNumbersDocument,
+    "\n  mutation ConsoleAddPhoneNumber($input: AddPhoneNumberInput!) {\n    addPhoneNumber(input: $input) { id }\n  }\n": typeof types.ConsoleAddPhoneNumberDocument,
+    "\n  mutation ConsoleReleasePhoneNumber($id: Int!) {\n    releasePhoneNumber(id: $id) { phoneNumber { id } }\n  }\n": typeof types.ConsoleReleasePhoneNumberDocument,
+    "\n  query ConsoleApiKeys {\n    apiKeys { id name createdAt lastUsedAt }\n  }\n": typeof types.ConsoleApiKeysDocument,
+    "\n  mutation ConsoleCreateApiKey($name: String!) {\n    createApiKey(input: { name: $name }) { token apiKey { id } }\n  }\n": typeof types.ConsoleCreateApiKeyDocument,
+    "\n  mutation ConsoleDeleteApiKey($id: Int!) {\n    deleteApiKey(id: $id) { deletedId }\n  }\n": typeof types.ConsoleDeleteApiKeyDocument,
+    "\n  subscription ConsoleBalance {\n    balanceChanged { id balance }\n  }\n": typeof types.ConsoleBalanceDocument,
+    "\n  mutation ConsoleMarkRead($id: ID!) {\n    markConversationRead(id: $id) { id unread }\n  }\n": typeof types.ConsoleMarkReadDocument,
+    "\n  subscription ConsoleConversationActivity {\n    conversationActivity {\n      conversation { id assistantId channel aiDisabled customerIdentifier origin updatedAt unread lastMessageAt lastMessage { id role content } }\n      message { id role content createdAt }\n    }\n  }\n": typeof types.ConsoleConversationActivityDocument,
+    "\n  query ConsolePlatformAccounts($page: Int, $search: String) {\n    platformAccounts(page: $page, perPage: 25, search: $search) {\n      items { id name ownerEmail balance suspended isOperator createdAt }\n      pageInfo { currentPage lastPage total }\n    }\n  }\n": typeof types.ConsolePlatformAccountsDocument,
+    "\n  mutation ConsoleCreatePlatformAccount($input: CreatePlatformAccountInput!) {\n    createPlatformAccount(input: $input) { id }\n  }\n": typeof types.ConsoleCreatePlatformAccountDocument,
+    "\n  mutation ConsoleCreditAccount($accountId: Int!, $amount: Decimal!, $note: String) {\n    creditAccount(accountId: $accountId, amount: $amount, note: $note) { id balance }\n  }\n": typeof types.ConsoleCreditAccountDocument,
+    "\n  mutation ConsoleSuspendAccount($accountId: Int!, $suspended: Boolean!) {\n    suspendAccount(accountId: $accountId, suspended: $suspended) { id suspended }\n  }\n": typeof types.ConsoleSuspendAccountDocument,
+};
+const documents: Documents = {
+    "\n  mutation ConsoleLogin($input: LoginInput!) {\n    login(input: $input) {\n      token\n      expiresAt\n      viewer { id email name account { id name balance timezone isOperator } }\n    }\n  }\n": types.ConsoleLoginDocument,
+    "\n  mutation ConsoleLogout {\n    logout { revoked }\n  }\n": types.ConsoleLogoutDocument,
+    "\n  query ConsoleViewer {\n    viewer { id email name account { id name balance timezone isOperator } }\n  }\n": types.ConsoleViewerDocument,
+    "\n  query ConsoleAssistants($page: Int, $search: String) {\n    assistants(page: $page, perPage: 20, search: $search) {\n      items { id uuid name type mode status updatedAt phoneNumber { phoneNumber } }\n      pageInfo { currentPage lastPage total }\n    }\n  }\n": types.ConsoleAssistantsDocument,
+    "\n  query ConsoleAssistant($id: Int!) {\n    assistant(id: $id) {\n      id uuid name type mode status language timezone\n      systemPrompt initialMessage llmTemperature\n      voiceId speechSpeed voiceStability voiceSimilarity ambientSound ambientSoundVolume enableNoiseCancellation\n      maxDuration maxSilenceDuration waitForCustomer allowInterruptions interruptSensitivity minInterruptWords\n      endpointType endpointSensitivity reengagementInterval endCallOnVoicemail record phoneNumberId\n      knowledgebaseId knowledgebaseMode tools variables\n      postCallEvaluation postCallSchema\n      webhookUrl isWebhookActive sendWebhookOnlyOnCompleted includeRecordingInWebhook inboundWebhookUrl\n      widgetSettings allowedOrigins\n    }\n  }\n": types.ConsoleAssistantDocument,
+    "\n  query ConsoleAssistantChoices {\n    voices { id name gender supportedModes }\n    knowledgebases { id name }\n    phoneNumbers { id phoneNumber label }\n  }\n": types.ConsoleAssistantChoicesDocument,
+    "\n  mutation ConsoleCreateAssistant($input: CreateAssistantInput!) {\n    createAssistant(input: $input) { id }\n  }\n": types.ConsoleCreateAssistantDocument,
+    "\n  mutation ConsoleUpdateAssistant($id: Int!, $input: UpdateAssistantInput!) {\n    updateAssistant(id: $id, input: $input) { id updatedAt }\n  }\n": types.ConsoleUpdateAssistantDocument,
+    "\n  mutation ConsoleDeleteAssistant($id: Int!) {\n    deleteAssistant(id: $id) { deletedId }\n  }\n": types.ConsoleDeleteAssistantDocument,
+    "\n  mutation ConsoleStartTest($assistantId: Int!) {\n    startTestConversation(input: { assistantId: $assistantId }) {\n      id\n      messages { id role content }\n    }\n  }\n": types.ConsoleStartTestDocument,
+    "\n  mutation ConsoleSendTest($conversationId: ID!, $message: String!) {\n    sendTestMessage(input: { conversationId: $conversationId, message: $message }) { reply }\n  }\n": types.ConsoleSendTestDocument,
+    "\n  query ConsoleKnowledgebases {\n    knowledgebases { id name description status documentsCount assistantsCount }\n  }\n": types.ConsoleKnowledgebasesDocument,
+    "\n  mutation ConsoleCreateKnowledgebase($input: KnowledgebaseInput!) {\n    createKnowledgebase(input: $input) { id }\n  }\n": types.ConsoleCreateKnowledgebaseDocument,
+    "\n  mutation ConsoleDeleteKnowledgebase($id: Int!) {\n    deleteKnowledgebase(id: $id) { deletedId }\n  }\n": types.ConsoleDeleteKnowledgebaseDocument,
+    "\n  query ConsoleKnowledgebase($id: Int!) {\n    knowledgebase(id: $id) {\n      id name description status\n      documents {\n        id name type status stage pagesDone pagesTotal chunkCount failureReason fileName url sizeBytes createdAt\n      }\n    }\n  }\n": types.ConsoleKnowledgebaseDocument,
+    "\n  mutation ConsoleCreateDocument($knowledgebaseId: Int!, $input: CreateDocumentInput!) {\n    createDocument(knowledgebaseId: $knowledgebaseId, input: $input) { id }\n  }\n": types.ConsoleCreateDocumentDocument,
+    "\n  mutation ConsoleDeleteDocument($id: Int!) {\n    deleteDocument(id: $id) { deletedId }\n  }\n": types.ConsoleDeleteDocumentDocument,
+    "\n  subscription ConsoleKnowledgebaseStatus($id: Int!) {\n    knowledgebaseStatus(id: $id) {\n      status\n      document { documentId status stage pagesDone pagesTotal chunkCount failureReason }\n    }\n  }\n": types.ConsoleKnowledgebaseStatusDocument,
+    "\n  query ConsoleSearchKnowledgebase($id: Int!, $query: String!) {\n    searchKnowledgebase(id: $id, query: $query, limit: 8) { chunkId content documentName score source }\n  }\n": types.ConsoleSearchKnowledgebaseDocument,
+    "\n  query ConsoleConversations($page: Int, $channel: ConversationChannel, $unreadOnly: Boolean) {\n    conversations(page: $page, perPage: 30, channel: $channel, unreadOnly: $unreadOnly) {\n      items { id assistantId channel aiDisabled customerIdentifier origin updatedAt unread lastMessageAt lastMessage { id role content } }\n      pageInfo { currentPage lastPage total }\n    }\n  }\n": types.ConsoleConversationsDocument,
+    "\n  query ConsoleConversation($id: ID!) {\n    conversation(id: $id) {\n      id assistantId channel aiDisabled customerIdentifier origin updatedAt\n      messages { id role content createdAt }\n    }\n  }\n": types.ConsoleConversationDocument,
+    "\n  subscription ConsoleConversationMessage($conversationId: ID!) {\n    conversationMessageAdded(conversationId: $conversationId) { id role content createdAt }\n  }\n": types.ConsoleConversationMessageDocument,
+    "\n  mutation ConsoleTakeOver($id: ID!) {\n    takeOverConversation(id: $id) { id aiDisabled }\n  }\n": types.ConsoleTakeOverDocument,
+    "\n  mutation ConsoleHandBack($id: ID!) {\n    handBackConversation(id: $id) { id aiDisabled }\n  }\n": types.ConsoleHandBackDocument,
+    "\n  mutation ConsoleSendOperatorMessage($conversationId: ID!, $content: String!) {\n    sendOperatorMessage(input: { conversationId: $conversationId, content: $content }) { id role content createdAt }\n  }\n": types.ConsoleSendOperatorMessageDocument,
+    "\n  query ConsoleCalls($page: Int, $filter: CallFilter) {\n    calls(page: $page, perPage: 20, filter: $filter) {\n      items {\n        id type status assistantName clientPhoneNumber assistantPhoneNumber campaignName duration totalCost createdAt\n      }\n      pageInfo { currentPage lastPage total }\n    }\n  }\n": types.ConsoleCallsDocument,
+    "\n  query ConsoleCall($id: Int!) {\n    call(id: $id) {\n      id type status assistantName clientPhoneNumber assistantPhoneNumber campaignName duration totalCost\n      createdAt startedAt endedAt endReason answeredBy transcript evaluation webhookResponse recordingUrl variables\n    }\n  }\n": types.ConsoleCallDocument,
+    "\n  subscription ConsoleCallStatus($callId: Int) {\n    callStatusChanged(callId: $callId) {\n      callId\n      status\n      call { id type status assistantName clientPhoneNumber assistantPhoneNumber campaignName duration totalCost createdAt }\n    }\n  }\n": types.ConsoleCallStatusDocument,
+    "\n  query ConsoleCampaigns {\n    campaigns(perPage: 100) {\n      items {\n        id name status maxConcurrentCalls assistantId\n        callingWindow { start end timezone }\n        retry { maxRetries intervalMinutes }\n        phoneNumbers { id }\n        progress { callsRunning withinCallingWindow leads { total completed processing scheduled rescheduled reachedMaxRetries blacklisted created } }\n      }\n    }\n  }\n": types.ConsoleCampaignsDocument,
+    "\n  query ConsoleCampaignChoices {\n    assistants(perPage: 100, type: outbound) { items { id name } }\n    phoneNumbers { id phoneNumber label }\n  }\n": types.ConsoleCampaignChoicesDocument,
+    "\n  mutation ConsoleCreateCampaign($input: CreateCampaignInput!) {\n    createCampaign(input: $input) { id }\n  }\n": types.ConsoleCreateCampaignDocument,
+    "\n  mutation ConsoleUpdateCampaign($id: Int!, $input: UpdateCampaignInput!) {\n    updateCampaign(id: $id, input: $input) { id status }\n  }\n": types.ConsoleUpdateCampaignDocument,
+    "\n  subscription ConsoleCampaignProgress($campaignId: Int!) {\n    campaignProgress(campaignId: $campaignId) {\n      campaignId status callsRunning withinCallingWindow\n      leads { total completed processing scheduled rescheduled reachedMaxRetries blacklisted created }\n    }\n  }\n": types.ConsoleCampaignProgressDocument,
+    "\n  query ConsoleLeads($campaignId: Int, $page: Int) {\n    leads(campaignId: $campaignId, page: $page, perPage: 20) {\n      items { id phoneNumber status attempts nextAttemptAt variables }\n      pageInfo { currentPage lastPage total }\n    }\n  }\n": types.ConsoleLeadsDocument,
+    "\n  mutation ConsoleCreateLead($input: CreateLeadInput!) {\n    createLead(input: $input) { id }\n  }\n": types.ConsoleCreateLeadDocument,
+    "\n  query ConsolePhoneNumbers {\n    phoneNumbers { id phoneNumber label kind typeLabel region smsCapable subscriptionStatus releaseRequestedAt }\n  }\n": types.ConsolePhoneNumbersDocument,
+    "\n  mutation ConsoleAddPhoneNumber($input: AddPhoneNumberInput!) {\n    addPhoneNumber(input: $input) { id }\n  }\n": types.ConsoleAddPhoneNumberDocument,
+    "\n  mutation ConsoleReleasePhoneNumber($id: Int!) {\n    releasePhoneNumber(id: $id) { phoneNumber { id } }\n  }\n": types.ConsoleReleasePhoneNumberDocument,
+    "\n  query ConsoleApiKeys {\n    apiKeys { id name createdAt lastUsedAt }\n  }\n": types.ConsoleApiKeysDocument,
+    "\n  mutation ConsoleCreateApiKey($name: String!) {\n    createApiKey(input: { name: $name }) { token apiKey { id } }\n  }\n": types.ConsoleCreateApiKeyDocument,
+    "\n  mutation ConsoleDeleteApiKey($id: Int!) {\n    deleteApiKey(id: $id) { deletedId }\n  }\n": types.ConsoleDeleteApiKeyDocument,
+    "\n  subscription ConsoleBalance {\n    balanceChanged { id balance }\n  }\n": types.ConsoleBalanceDocument,
+    "\n  mutation ConsoleMarkRead($id: ID!) {\n    markConversationRead(id: $id) { id unread }\n  }\n": types.ConsoleMarkReadDocument,
+    "\n  subscription ConsoleConversationActivity {\n    conversationActivity {\n      conversation { id assistantId channel aiDisabled customerIdentifier origin updatedAt unread lastMessageAt lastMessage { id role content } }\n      message { id role content createdAt }\n    }\n  }\n": types.ConsoleConversationActivityDocument,
+    "\n  query ConsolePlatformAccounts($page: Int, $search: String) {\n    platformAccounts(page: $page, perPage: 25, search: $search) {\n      items { id name ownerEmail balance suspended isOperator createdAt }\n      pageInfo { currentPage lastPage total }\n    }\n  }\n": types.ConsolePlatformAccountsDocument,
+    "\n  mutation ConsoleCreatePlatformAccount($input: CreatePlatformAccountInput!) {\n    createPlatformAccount(input: $input) { id }\n  }\n": types.ConsoleCreatePlatformAccountDocument,
+    "\n  mutation ConsoleCreditAccount($accountId: Int!, $amount: Decimal!, $note: String) {\n    creditAccount(accountId: $accountId, amount: $amount, note: $note) { id balance }\n  }\n": types.ConsoleCreditAccountDocument,
+    "\n  mutation ConsoleSuspendAccount($accountId: Int!, $suspended: Boolean!) {\n    suspendAccount(accountId: $accountId, suspended: $suspended) { id suspended }\n  }\n": types.ConsoleSuspendAccountDocument,
+};
+
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleLogin($input: LoginInput!) {\n    login(input: $input) {\n      token\n      expiresAt\n      viewer { id email name account { id name balance timezone isOperator } }\n    }\n  }\n"): typeof import('./graphql.ts').ConsoleLoginDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleLogout {\n    logout { revoked }\n  }\n"): typeof import('./graphql.ts').ConsoleLogoutDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleViewer {\n    viewer { id email name account { id name balance timezone isOperator } }\n  }\n"): typeof import('./graphql.ts').ConsoleViewerDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleAssistants($page: Int, $search: String) {\n    assistants(page: $page, perPage: 20, search: $search) {\n      items { id uuid name type mode status updatedAt phoneNumber { phoneNumber } }\n      pageInfo { currentPage lastPage total }\n    }\n  }\n"): typeof import('./graphql.ts').ConsoleAssistantsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleAssistant($id: Int!) {\n    assistant(id: $id) {\n      id uuid name type mode status language timezone\n      systemPrompt initialMessage llmTemperature\n      voiceId speechSpeed voiceStability voiceSimilarity ambientSound ambientSoundVolume enableNoiseCancellation\n      maxDuration maxSilenceDuration waitForCustomer allowInterruptions interruptSensitivity minInterruptWords\n      endpointType endpointSensitivity reengagementInterval endCallOnVoicemail record phoneNumberId\n      knowledgebaseId knowledgebaseMode tools variables\n      postCallEvaluation postCallSchema\n      webhookUrl isWebhookActive sendWebhookOnlyOnCompleted includeRecordingInWebhook inboundWebhookUrl\n      widgetSettings allowedOrigins\n    }\n  }\n"): typeof import('./graphql.ts').ConsoleAssistantDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleAssistantChoices {\n    voices { id name gender supportedModes }\n    knowledgebases { id name }\n    phoneNumbers { id phoneNumber label }\n  }\n"): typeof import('./graphql.ts').ConsoleAssistantChoicesDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleCreateAssistant($input: CreateAssistantInput!) {\n    createAssistant(input: $input) { id }\n  }\n"): typeof import('./graphql.ts').ConsoleCreateAssistantDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleUpdateAssistant($id: Int!, $input: UpdateAssistantInput!) {\n    updateAssistant(id: $id, input: $input) { id updatedAt }\n  }\n"): typeof import('./graphql.ts').ConsoleUpdateAssistantDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleDeleteAssistant($id: Int!) {\n    deleteAssistant(id: $id) { deletedId }\n  }\n"): typeof import('./graphql.ts').ConsoleDeleteAssistantDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleStartTest($assistantId: Int!) {\n    startTestConversation(input: { assistantId: $assistantId }) {\n      id\n      messages { id role content }\n    }\n  }\n"): typeof import('./graphql.ts').ConsoleStartTestDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleSendTest($conversationId: ID!, $message: String!) {\n    sendTestMessage(input: { conversationId: $conversationId, message: $message }) { reply }\n  }\n"): typeof import('./graphql.ts').ConsoleSendTestDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleKnowledgebases {\n    knowledgebases { id name description status documentsCount assistantsCount }\n  }\n"): typeof import('./graphql.ts').ConsoleKnowledgebasesDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleCreateKnowledgebase($input: KnowledgebaseInput!) {\n    createKnowledgebase(input: $input) { id }\n  }\n"): typeof import('./graphql.ts').ConsoleCreateKnowledgebaseDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleDeleteKnowledgebase($id: Int!) {\n    deleteKnowledgebase(id: $id) { deletedId }\n  }\n"): typeof import('./graphql.ts').ConsoleDeleteKnowledgebaseDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleKnowledgebase($id: Int!) {\n    knowledgebase(id: $id) {\n      id name description status\n      documents {\n        id name type status stage pagesDone pagesTotal chunkCount failureReason fileName url sizeBytes createdAt\n      }\n    }\n  }\n"): typeof import('./graphql.ts').ConsoleKnowledgebaseDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleCreateDocument($knowledgebaseId: Int!, $input: CreateDocumentInput!) {\n    createDocument(knowledgebaseId: $knowledgebaseId, input: $input) { id }\n  }\n"): typeof import('./graphql.ts').ConsoleCreateDocumentDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleDeleteDocument($id: Int!) {\n    deleteDocument(id: $id) { deletedId }\n  }\n"): typeof import('./graphql.ts').ConsoleDeleteDocumentDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription ConsoleKnowledgebaseStatus($id: Int!) {\n    knowledgebaseStatus(id: $id) {\n      status\n      document { documentId status stage pagesDone pagesTotal chunkCount failureReason }\n    }\n  }\n"): typeof import('./graphql.ts').ConsoleKnowledgebaseStatusDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleSearchKnowledgebase($id: Int!, $query: String!) {\n    searchKnowledgebase(id: $id, query: $query, limit: 8) { chunkId content documentName score source }\n  }\n"): typeof import('./graphql.ts').ConsoleSearchKnowledgebaseDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleConversations($page: Int, $channel: ConversationChannel, $unreadOnly: Boolean) {\n    conversations(page: $page, perPage: 30, channel: $channel, unreadOnly: $unreadOnly) {\n      items { id assistantId channel aiDisabled customerIdentifier origin updatedAt unread lastMessageAt lastMessage { id role content } }\n      pageInfo { currentPage lastPage total }\n    }\n  }\n"): typeof import('./graphql.ts').ConsoleConversationsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleConversation($id: ID!) {\n    conversation(id: $id) {\n      id assistantId channel aiDisabled customerIdentifier origin updatedAt\n      messages { id role content createdAt }\n    }\n  }\n"): typeof import('./graphql.ts').ConsoleConversationDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription ConsoleConversationMessage($conversationId: ID!) {\n    conversationMessageAdded(conversationId: $conversationId) { id role content createdAt }\n  }\n"): typeof import('./graphql.ts').ConsoleConversationMessageDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleTakeOver($id: ID!) {\n    takeOverConversation(id: $id) { id aiDisabled }\n  }\n"): typeof import('./graphql.ts').ConsoleTakeOverDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleHandBack($id: ID!) {\n    handBackConversation(id: $id) { id aiDisabled }\n  }\n"): typeof import('./graphql.ts').ConsoleHandBackDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleSendOperatorMessage($conversationId: ID!, $content: String!) {\n    sendOperatorMessage(input: { conversationId: $conversationId, content: $content }) { id role content createdAt }\n  }\n"): typeof import('./graphql.ts').ConsoleSendOperatorMessageDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleCalls($page: Int, $filter: CallFilter) {\n    calls(page: $page, perPage: 20, filter: $filter) {\n      items {\n        id type status assistantName clientPhoneNumber assistantPhoneNumber campaignName duration totalCost createdAt\n      }\n      pageInfo { currentPage lastPage total }\n    }\n  }\n"): typeof import('./graphql.ts').ConsoleCallsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleCall($id: Int!) {\n    call(id: $id) {\n      id type status assistantName clientPhoneNumber assistantPhoneNumber campaignName duration totalCost\n      createdAt startedAt endedAt endReason answeredBy transcript evaluation webhookResponse recordingUrl variables\n    }\n  }\n"): typeof import('./graphql.ts').ConsoleCallDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription ConsoleCallStatus($callId: Int) {\n    callStatusChanged(callId: $callId) {\n      callId\n      status\n      call { id type status assistantName clientPhoneNumber assistantPhoneNumber campaignName duration totalCost createdAt }\n    }\n  }\n"): typeof import('./graphql.ts').ConsoleCallStatusDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleCampaigns {\n    campaigns(perPage: 100) {\n      items {\n        id name status maxConcurrentCalls assistantId\n        callingWindow { start end timezone }\n        retry { maxRetries intervalMinutes }\n        phoneNumbers { id }\n        progress { callsRunning withinCallingWindow leads { total completed processing scheduled rescheduled reachedMaxRetries blacklisted created } }\n      }\n    }\n  }\n"): typeof import('./graphql.ts').ConsoleCampaignsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleCampaignChoices {\n    assistants(perPage: 100, type: outbound) { items { id name } }\n    phoneNumbers { id phoneNumber label }\n  }\n"): typeof import('./graphql.ts').ConsoleCampaignChoicesDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleCreateCampaign($input: CreateCampaignInput!) {\n    createCampaign(input: $input) { id }\n  }\n"): typeof import('./graphql.ts').ConsoleCreateCampaignDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleUpdateCampaign($id: Int!, $input: UpdateCampaignInput!) {\n    updateCampaign(id: $id, input: $input) { id status }\n  }\n"): typeof import('./graphql.ts').ConsoleUpdateCampaignDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription ConsoleCampaignProgress($campaignId: Int!) {\n    campaignProgress(campaignId: $campaignId) {\n      campaignId status callsRunning withinCallingWindow\n      leads { total completed processing scheduled rescheduled reachedMaxRetries blacklisted created }\n    }\n  }\n"): typeof import('./graphql.ts').ConsoleCampaignProgressDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleLeads($campaignId: Int, $page: Int) {\n    leads(campaignId: $campaignId, page: $page, perPage: 20) {\n      items { id phoneNumber status attempts nextAttemptAt variables }\n      pageInfo { currentPage lastPage total }\n    }\n  }\n"): typeof import('./graphql.ts').ConsoleLeadsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleCreateLead($input: CreateLeadInput!) {\n    createLead(input: $input) { id }\n  }\n"): typeof import('./graphql.ts').ConsoleCreateLeadDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsolePhoneNumbers {\n    phoneNumbers { id phoneNumber label kind typeLabel region smsCapable subscriptionStatus releaseRequestedAt }\n  }\n"): typeof import('./graphql.ts').ConsolePhoneNumbersDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleAddPhoneNumber($input: AddPhoneNumberInput!) {\n    addPhoneNumber(input: $input) { id }\n  }\n"): typeof import('./graphql.ts').ConsoleAddPhoneNumberDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleReleasePhoneNumber($id: Int!) {\n    releasePhoneNumber(id: $id) { phoneNumber { id } }\n  }\n"): typeof import('./graphql.ts').ConsoleReleasePhoneNumberDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleApiKeys {\n    apiKeys { id name createdAt lastUsedAt }\n  }\n"): typeof import('./graphql.ts').ConsoleApiKeysDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleCreateApiKey($name: String!) {\n    createApiKey(input: { name: $name }) { token apiKey { id } }\n  }\n"): typeof import('./graphql.ts').ConsoleCreateApiKeyDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleDeleteApiKey($id: Int!) {\n    deleteApiKey(id: $id) { deletedId }\n  }\n"): typeof import('./graphql.ts').ConsoleDeleteApiKeyDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription ConsoleBalance {\n    balanceChanged { id balance }\n  }\n"): typeof import('./graphql.ts').ConsoleBalanceDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleMarkRead($id: ID!) {\n    markConversationRead(id: $id) { id unread }\n  }\n"): typeof import('./graphql.ts').ConsoleMarkReadDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription ConsoleConversationActivity {\n    conversationActivity {\n      conversation { id assistantId channel aiDisabled customerIdentifier origin updatedAt unread lastMessageAt lastMessage { id role content } }\n      message { id role content createdAt }\n    }\n  }\n"): typeof import('./graphql.ts').ConsoleConversationActivityDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsolePlatformAccounts($page: Int, $search: String) {\n    platformAccounts(page: $page, perPage: 25, search: $search) {\n      items { id name ownerEmail balance suspended isOperator createdAt }\n      pageInfo { currentPage lastPage total }\n    }\n  }\n"): typeof import('./graphql.ts').ConsolePlatformAccountsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleCreatePlatformAccount($input: CreatePlatformAccountInput!) {\n    createPlatformAccount(input: $input) { id }\n  }\n"): typeof import('./graphql.ts').ConsoleCreatePlatformAccountDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleCreditAccount($accountId: Int!, $amount: Decimal!, $note: String) {\n    creditAccount(accountId: $accountId, amount: $amount, note: $note) { id balance }\n  }\n"): typeof import('./graphql.ts').ConsoleCreditAccountDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleSuspendAccount($accountId: Int!, $suspended: Boolean!) {\n    suspendAccount(accountId: $accountId, suspended: $suspended) { id suspended }\n  }\n"): typeof import('./graphql.ts').ConsoleSuspendAccountDocument;
+
+
+export function graphql(source: string) {
+  return (documents as any)[source] ?? {};
+}

@@ -1,0 +1,1424 @@
+/* eslint-disable */
+/** Internal type. DO NOT USE DIRECTLY. */
+type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
+/** Internal type. DO NOT USE DIRECTLY. */
+export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
+import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
+export type AddPhoneNumberInput = {
+  kind: PhoneNumberKind;
+  label?: string | null | undefined;
+  /** E.164. */
+  phoneNumber: string;
+  /** Defaults to the country's name. */
+  region?: string | null | undefined;
+  /** Required for SIP numbers: where calls are routed. */
+  sipUri?: string | null | undefined;
+  /** Dedicated numbers only; defaults to true for them. */
+  smsCapable?: boolean | null | undefined;
+};
+
+/** Background sound mixed into the assistant's voice. */
+export type AmbientSound =
+  | 'cafe'
+  | 'call_center'
+  | 'none'
+  | 'office'
+  | 'street';
+
+/** pipeline: speech-to-text, LLM, text-to-speech; multimodal and dualplex: realtime speech models. */
+export type AssistantMode =
+  | 'dualplex'
+  | 'multimodal'
+  | 'pipeline';
+
+export type AssistantStatus =
+  | 'active'
+  | 'inactive';
+
+/** Which calls an assistant handles: inbound, outbound, or web (browser) calls. */
+export type AssistantType =
+  | 'inbound'
+  | 'outbound'
+  | 'web';
+
+export type CallFilter = {
+  assistantId?: number | null | undefined;
+  campaignId?: number | null | undefined;
+  /** YYYY-MM-DD, included, in the account's time zone. */
+  dateFrom?: string | null | undefined;
+  /** YYYY-MM-DD, included, in the account's time zone. */
+  dateTo?: string | null | undefined;
+  /** The client's number, E.164 (exact match). */
+  phoneNumber?: string | null | undefined;
+  status?: CallStatus | null | undefined;
+  type?: CallType | null | undefined;
+};
+
+/** Where a call is. Final: busy, no_answer, failed, and for an answered call ended, completed, ended_by_customer or ended_by_assistant. REST spells in_progress and no_answer with a hyphen. */
+export type CallStatus =
+  | 'busy'
+  | 'completed'
+  | 'ended'
+  | 'ended_by_assistant'
+  | 'ended_by_customer'
+  | 'failed'
+  | 'in_progress'
+  | 'initiated'
+  | 'no_answer'
+  | 'ringing';
+
+export type CallType =
+  | 'inbound'
+  | 'outbound'
+  | 'web';
+
+/** Only an active campaign places calls. */
+export type CampaignStatus =
+  | 'active'
+  | 'completed'
+  | 'draft'
+  | 'paused';
+
+/** Where a conversation comes from: generate-reply (api), the website widget, or the owner testing. */
+export type ConversationChannel =
+  | 'api'
+  | 'test'
+  | 'widget';
+
+export type CreateAssistantInput = {
+  allowInterruptions?: boolean | null | undefined;
+  /** Origins (scheme, host, optional port; no path) allowed to use the public widget API; empty or null allows any. */
+  allowedOrigins?: Array<string> | null | undefined;
+  ambientSound?: AmbientSound | null | undefined;
+  ambientSoundVolume?: string | null | undefined;
+  enableNoiseCancellation?: boolean | null | undefined;
+  endCallOnVoicemail?: boolean | null | undefined;
+  endpointSensitivity?: number | null | undefined;
+  endpointType?: EndpointType | null | undefined;
+  engineId?: number | null | undefined;
+  fillerConfig?: unknown;
+  fillers?: number | null | undefined;
+  flowsPlatformId?: number | null | undefined;
+  inboundWebhookUrl?: string | null | undefined;
+  includeRecordingInWebhook?: boolean | null | undefined;
+  initialMessage?: string | null | undefined;
+  instanceId?: number | null | undefined;
+  interruptSensitivity?: number | null | undefined;
+  isWebhookActive?: boolean | null | undefined;
+  knowledgebaseId?: number | null | undefined;
+  knowledgebaseMode?: KnowledgebaseMode | null | undefined;
+  language?: string | null | undefined;
+  languageId?: number | null | undefined;
+  llmModelId?: number | null | undefined;
+  llmTemperature?: string | null | undefined;
+  maxDuration?: number | null | undefined;
+  maxSilenceDuration?: number | null | undefined;
+  minInterruptWords?: number | null | undefined;
+  mode?: AssistantMode | null | undefined;
+  multimodalModelId?: number | null | undefined;
+  name: string;
+  phoneNumberId?: number | null | undefined;
+  postCallEvaluation?: boolean | null | undefined;
+  postCallSchema?: unknown;
+  record?: boolean | null | undefined;
+  reengagementInterval?: number | null | undefined;
+  sendWebhookOnlyOnCompleted?: boolean | null | undefined;
+  speechSpeed?: string | null | undefined;
+  status?: AssistantStatus | null | undefined;
+  synthesizerId?: number | null | undefined;
+  synthesizerProviderId?: number | null | undefined;
+  systemPrompt?: string | null | undefined;
+  timezone?: string | null | undefined;
+  tools?: unknown;
+  transcriberId?: number | null | undefined;
+  transcriberProviderId?: number | null | undefined;
+  type?: AssistantType | null | undefined;
+  variables?: unknown;
+  voiceId?: number | null | undefined;
+  voiceSimilarity?: string | null | undefined;
+  voiceStability?: string | null | undefined;
+  waitForCustomer?: boolean | null | undefined;
+  webhookUrl?: string | null | undefined;
+  widgetSettings?: unknown;
+};
+
+export type CreateCampaignInput = {
+  /** An assistant of the account. */
+  assistantId?: number | null | undefined;
+  /** HH:MM, after the start (default 17:00). */
+  callingWindowEnd?: string | null | undefined;
+  /** HH:MM (default 09:00). */
+  callingWindowStart?: string | null | undefined;
+  /** 1 to 50 (default 1): calls of the campaign running at once. */
+  maxConcurrentCalls?: number | null | undefined;
+  /** 0 to 10 (default 2). */
+  maxRetries?: number | null | undefined;
+  name: string;
+  /** The rotation in calling order; replaces the whole rotation on update. */
+  phoneNumberIds?: Array<number> | null | undefined;
+  /** 5 to 10080 (default 60). */
+  retryIntervalMinutes?: number | null | undefined;
+  /** Default draft. */
+  status?: CampaignStatus | null | undefined;
+  /** IANA zone of the calling window (default UTC). */
+  timezone?: string | null | undefined;
+};
+
+export type CreateDocumentInput = {
+  /** At most 255 characters. */
+  description?: string | null | undefined;
+  /** pdf, txt, docx: the file, at most 20 MB. */
+  file?: File | null | undefined;
+  /** Websites: exactly these pages (or give url). */
+  links?: Array<DocumentLinkInput> | null | undefined;
+  /** At most 255 characters. */
+  name?: string | null | undefined;
+  /** Websites with url: same-site links to follow, 1 to 50 (default 10). */
+  relativeLinksLimit?: number | null | undefined;
+  /** website, pdf, txt or docx. */
+  type?: string | null | undefined;
+  /** Websites: the main URL to read (or give links). */
+  url?: string | null | undefined;
+};
+
+export type CreateLeadInput = {
+  /** Allow a number already in the campaign (REST: allow_dupplicate). Default false. */
+  allowDuplicate?: boolean | null | undefined;
+  campaignId: number;
+  /** E.164, e.g. +14155550123. */
+  phoneNumber: string;
+  secondaryContacts?: Array<SecondaryContactInput> | null | undefined;
+  /** Object of strings, numbers or booleans. */
+  variables?: unknown;
+};
+
+export type CreatePlatformAccountInput = {
+  email: string;
+  /** The owner's and the account's name; the email's local part if absent. */
+  name?: string | null | undefined;
+  /** Make the new account a platform operator (default false). */
+  operator?: boolean | null | undefined;
+  /** At least 8 characters. */
+  password: string;
+};
+
+export type DocumentEventStatus =
+  | 'ACTIVE'
+  /** The document was deleted. */
+  | 'DELETED'
+  | 'FAILED'
+  | 'PROCESSING';
+
+export type DocumentLinkInput = {
+  link: string;
+};
+
+/** Where a processing document is. */
+export type DocumentStage =
+  /** Splitting the text into passages. */
+  | 'CHUNKING'
+  /** Embedding and storing the passages. */
+  | 'EMBEDDING'
+  /** Websites: reading the pages. */
+  | 'FETCHING'
+  /** Files: extracting the text. */
+  | 'PARSING'
+  /** Waiting for a worker. */
+  | 'QUEUED';
+
+export type DocumentStatus =
+  /** Processed and searchable. */
+  | 'ACTIVE'
+  /** Processing failed; failureReason says why. */
+  | 'FAILED'
+  /** Being read, split and embedded in the background. */
+  | 'PROCESSING';
+
+export type DocumentType =
+  | 'DOCX'
+  | 'PDF'
+  | 'TXT'
+  | 'WEBSITE';
+
+/** How the end of a caller's turn is detected: voice activity (vad) or meaning (semantic). */
+export type EndpointType =
+  | 'semantic'
+  | 'vad';
+
+export type KnowledgebaseInput = {
+  /** At most 255 characters. */
+  description?: string | null | undefined;
+  /** At most 255 characters; required on create. */
+  name?: string | null | undefined;
+};
+
+/** How an assistant uses its knowledge base: passages in the prompt by both rankings, embeddings or full text, or a search function the model calls (tool). */
+export type KnowledgebaseMode =
+  | 'hybrid'
+  | 'keyword'
+  | 'semantic'
+  | 'tool';
+
+export type KnowledgebaseStatus =
+  /** Every document is processed and ready. */
+  | 'ACTIVE'
+  /** No documents. */
+  | 'EMPTY'
+  /** Nothing is processing and at least one document failed. */
+  | 'FAILED'
+  /** At least one document is being processed. */
+  | 'PROCESSING';
+
+/** Where a lead is in its campaign. REST spells reached_max_retries with hyphens. */
+export type LeadStatus =
+  | 'blacklisted'
+  | 'completed'
+  | 'created'
+  | 'processing'
+  | 'reached_max_retries'
+  | 'rescheduled'
+  | 'scheduled';
+
+export type LoginInput = {
+  email: string;
+  password: string;
+};
+
+/** Who wrote a message: the customer (user), the AI (assistant) or a person of the business (operator). */
+export type MessageRole =
+  | 'assistant'
+  | 'operator'
+  | 'system'
+  | 'user';
+
+/** normal is a dedicated number bought through Voxgate; sip routes to a SIP URI; caller_id is a verified outbound caller ID. */
+export type PhoneNumberKind =
+  | 'caller_id'
+  | 'normal'
+  | 'sip';
+
+export type SecondaryContactInput = {
+  /** E.164. */
+  phoneNumber: string;
+  variables?: unknown;
+};
+
+/** active, cancelled (release scheduled) or none (SIP and caller ID, which have no subscription). */
+export type SubscriptionStatus =
+  | 'active'
+  | 'cancelled'
+  | 'none';
+
+/** Only the fields given change; null clears a nullable field. */
+export type UpdateAssistantInput = {
+  allowInterruptions?: boolean | null | undefined;
+  /** Origins (scheme, host, optional port; no path) allowed to use the public widget API; empty or null allows any. */
+  allowedOrigins?: Array<string> | null | undefined;
+  ambientSound?: AmbientSound | null | undefined;
+  ambientSoundVolume?: string | null | undefined;
+  enableNoiseCancellation?: boolean | null | undefined;
+  endCallOnVoicemail?: boolean | null | undefined;
+  endpointSensitivity?: number | null | undefined;
+  endpointType?: EndpointType | null | undefined;
+  engineId?: number | null | undefined;
+  fillerConfig?: unknown;
+  fillers?: number | null | undefined;
+  flowsPlatformId?: number | null | undefined;
+  inboundWebhookUrl?: string | null | undefined;
+  includeRecordingInWebhook?: boolean | null | undefined;
+  initialMessage?: string | null | undefined;
+  instanceId?: number | null | undefined;
+  interruptSensitivity?: number | null | undefined;
+  isWebhookActive?: boolean | null | undefined;
+  knowledgebaseId?: number | null | undefined;
+  knowledgebaseMode?: KnowledgebaseMode | null | undefined;
+  language?: string | null | undefined;
+  languageId?: number | null | undefined;
+  llmModelId?: number | null | undefined;
+  llmTemperature?: string | null | undefined;
+  maxDuration?: number | null | undefined;
+  maxSilenceDuration?: number | null | undefined;
+  minInterruptWords?: number | null | undefined;
+  mode?: AssistantMode | null | undefined;
+  multimodalModelId?: number | null | undefined;
+  name?: string | null | undefined;
+  phoneNumberId?: number | null | undefined;
+  postCallEvaluation?: boolean | null | undefined;
+  postCallSchema?: unknown;
+  record?: boolean | null | undefined;
+  reengagementInterval?: number | null | undefined;
+  sendWebhookOnlyOnCompleted?: boolean | null | undefined;
+  speechSpeed?: string | null | undefined;
+  status?: AssistantStatus | null | undefined;
+  synthesizerId?: number | null | undefined;
+  synthesizerProviderId?: number | null | undefined;
+  systemPrompt?: string | null | undefined;
+  timezone?: string | null | undefined;
+  tools?: unknown;
+  transcriberId?: number | null | undefined;
+  transcriberProviderId?: number | null | undefined;
+  type?: AssistantType | null | undefined;
+  variables?: unknown;
+  voiceId?: number | null | undefined;
+  voiceSimilarity?: string | null | undefined;
+  voiceStability?: string | null | undefined;
+  waitForCustomer?: boolean | null | undefined;
+  webhookUrl?: string | null | undefined;
+  widgetSettings?: unknown;
+};
+
+/** Only the fields given change. */
+export type UpdateCampaignInput = {
+  /** An assistant of the account. */
+  assistantId?: number | null | undefined;
+  /** HH:MM, after the start (default 17:00). */
+  callingWindowEnd?: string | null | undefined;
+  /** HH:MM (default 09:00). */
+  callingWindowStart?: string | null | undefined;
+  /** 1 to 50 (default 1): calls of the campaign running at once. */
+  maxConcurrentCalls?: number | null | undefined;
+  /** 0 to 10 (default 2). */
+  maxRetries?: number | null | undefined;
+  name?: string | null | undefined;
+  /** The rotation in calling order; replaces the whole rotation on update. */
+  phoneNumberIds?: Array<number> | null | undefined;
+  /** 5 to 10080 (default 60). */
+  retryIntervalMinutes?: number | null | undefined;
+  /** Default draft. */
+  status?: CampaignStatus | null | undefined;
+  /** IANA zone of the calling window (default UTC). */
+  timezone?: string | null | undefined;
+};
+
+export type ConsoleLoginMutationVariables = Exact<{
+  input: LoginInput;
+}>;
+
+
+export type ConsoleLoginMutation = { login: { token: string, expiresAt: string, viewer: { id: number, email: string, name: string, account: { id: number, name: string, balance: string, timezone: string, isOperator: boolean } } } };
+
+export type ConsoleLogoutMutationVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ConsoleLogoutMutation = { logout: { revoked: boolean } };
+
+export type ConsoleViewerQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ConsoleViewerQuery = { viewer: { id: number, email: string, name: string, account: { id: number, name: string, balance: string, timezone: string, isOperator: boolean } } };
+
+export type ConsoleAssistantsQueryVariables = Exact<{
+  page?: number | null | undefined;
+  search?: string | null | undefined;
+}>;
+
+
+export type ConsoleAssistantsQuery = { assistants: { items: Array<{ id: number, uuid: string, name: string, type: AssistantType, mode: AssistantMode, status: AssistantStatus, updatedAt: string, phoneNumber: { phoneNumber: string } | null }>, pageInfo: { currentPage: number, lastPage: number, total: number } } };
+
+export type ConsoleAssistantQueryVariables = Exact<{
+  id: number;
+}>;
+
+
+export type ConsoleAssistantQuery = { assistant: { id: number, uuid: string, name: string, type: AssistantType, mode: AssistantMode, status: AssistantStatus, language: string | null, timezone: string, systemPrompt: string, initialMessage: string, llmTemperature: string, voiceId: number | null, speechSpeed: string, voiceStability: string, voiceSimilarity: string, ambientSound: AmbientSound, ambientSoundVolume: string, enableNoiseCancellation: boolean, maxDuration: number, maxSilenceDuration: number, waitForCustomer: boolean, allowInterruptions: boolean, interruptSensitivity: number, minInterruptWords: number, endpointType: EndpointType, endpointSensitivity: number, reengagementInterval: number, endCallOnVoicemail: boolean, record: boolean, phoneNumberId: number | null, knowledgebaseId: number | null, knowledgebaseMode: KnowledgebaseMode, tools: unknown, variables: unknown, postCallEvaluation: boolean, postCallSchema: unknown, webhookUrl: string | null, isWebhookActive: boolean, sendWebhookOnlyOnCompleted: boolean, includeRecordingInWebhook: boolean, inboundWebhookUrl: string | null, widgetSettings: unknown, allowedOrigins: Array<string> } };
+
+export type ConsoleAssistantChoicesQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ConsoleAssistantChoicesQuery = { voices: Array<{ id: number, name: string, gender: string, supportedModes: Array<AssistantMode> }>, knowledgebases: Array<{ id: number, name: string }>, phoneNumbers: Array<{ id: number, phoneNumber: string, label: string }> };
+
+export type ConsoleCreateAssistantMutationVariables = Exact<{
+  input: CreateAssistantInput;
+}>;
+
+
+export type ConsoleCreateAssistantMutation = { createAssistant: { id: number } };
+
+export type ConsoleUpdateAssistantMutationVariables = Exact<{
+  id: number;
+  input: UpdateAssistantInput;
+}>;
+
+
+export type ConsoleUpdateAssistantMutation = { updateAssistant: { id: number, updatedAt: string } };
+
+export type ConsoleDeleteAssistantMutationVariables = Exact<{
+  id: number;
+}>;
+
+
+export type ConsoleDeleteAssistantMutation = { deleteAssistant: { deletedId: number } };
+
+export type ConsoleStartTestMutationVariables = Exact<{
+  assistantId: number;
+}>;
+
+
+export type ConsoleStartTestMutation = { startTestConversation: { id: string, messages: Array<{ id: number, role: MessageRole, content: string }> } };
+
+export type ConsoleSendTestMutationVariables = Exact<{
+  conversationId: string | number;
+  message: string;
+}>;
+
+
+export type ConsoleSendTestMutation = { sendTestMessage: { reply: string } };
+
+export type ConsoleKnowledgebasesQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ConsoleKnowledgebasesQuery = { knowledgebases: Array<{ id: number, name: string, description: string, status: KnowledgebaseStatus, documentsCount: number, assistantsCount: number }> };
+
+export type ConsoleCreateKnowledgebaseMutationVariables = Exact<{
+  input: KnowledgebaseInput;
+}>;
+
+
+export type ConsoleCreateKnowledgebaseMutation = { createKnowledgebase: { id: number } };
+
+export type ConsoleDeleteKnowledgebaseMutationVariables = Exact<{
+  id: number;
+}>;
+
+
+export type ConsoleDeleteKnowledgebaseMutation = { deleteKnowledgebase: { deletedId: number } };
+
+export type ConsoleKnowledgebaseQueryVariables = Exact<{
+  id: number;
+}>;
+
+
+export type ConsoleKnowledgebaseQuery = { knowledgebase: { id: number, name: string, description: string, status: KnowledgebaseStatus, documents: Array<{ id: number, name: string, type: DocumentType, status: DocumentStatus, stage: DocumentStage | null, pagesDone: number, pagesTotal: number | null, chunkCount: number, failureReason: string | null, fileName: string | null, url: string | null, sizeBytes: number | null, createdAt: string }> } };
+
+export type ConsoleCreateDocumentMutationVariables = Exact<{
+  knowledgebaseId: number;
+  input: CreateDocumentInput;
+}>;
+
+
+export type ConsoleCreateDocumentMutation = { createDocument: { id: number } };
+
+export type ConsoleDeleteDocumentMutationVariables = Exact<{
+  id: number;
+}>;
+
+
+export type ConsoleDeleteDocumentMutation = { deleteDocument: { deletedId: number } };
+
+export type ConsoleKnowledgebaseStatusSubscriptionVariables = Exact<{
+  id: number;
+}>;
+
+
+export type ConsoleKnowledgebaseStatusSubscription = { knowledgebaseStatus: { status: KnowledgebaseStatus, document: { documentId: number, status: DocumentEventStatus, stage: DocumentStage | null, pagesDone: number, pagesTotal: number | null, chunkCount: number, failureReason: string | null } | null } };
+
+export type ConsoleSearchKnowledgebaseQueryVariables = Exact<{
+  id: number;
+  query: string;
+}>;
+
+
+export type ConsoleSearchKnowledgebaseQuery = { searchKnowledgebase: Array<{ chunkId: number, content: string, documentName: string, score: number, source: string | null }> };
+
+export type ConsoleConversationsQueryVariables = Exact<{
+  page?: number | null | undefined;
+  channel?: ConversationChannel | null | undefined;
+  unreadOnly?: boolean | null | undefined;
+}>;
+
+
+export type ConsoleConversationsQuery = { conversations: { items: Array<{ id: string, assistantId: number, channel: ConversationChannel, aiDisabled: boolean, customerIdentifier: string | null, origin: string | null, updatedAt: string, unread: boolean, lastMessageAt: string | null, lastMessage: { id: number, role: MessageRole, content: string } | null }>, pageInfo: { currentPage: number, lastPage: number, total: number } } };
+
+export type ConsoleConversationQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type ConsoleConversationQuery = { conversation: { id: string, assistantId: number, channel: ConversationChannel, aiDisabled: boolean, customerIdentifier: string | null, origin: string | null, updatedAt: string, messages: Array<{ id: number, role: MessageRole, content: string, createdAt: string }> } };
+
+export type ConsoleConversationMessageSubscriptionVariables = Exact<{
+  conversationId: string | number;
+}>;
+
+
+export type ConsoleConversationMessageSubscription = { conversationMessageAdded: { id: number, role: MessageRole, content: string, createdAt: string } };
+
+export type ConsoleTakeOverMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type ConsoleTakeOverMutation = { takeOverConversation: { id: string, aiDisabled: boolean } };
+
+export type ConsoleHandBackMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type ConsoleHandBackMutation = { handBackConversation: { id: string, aiDisabled: boolean } };
+
+export type ConsoleSendOperatorMessageMutationVariables = Exact<{
+  conversationId: string | number;
+  content: string;
+}>;
+
+
+export type ConsoleSendOperatorMessageMutation = { sendOperatorMessage: { id: number, role: MessageRole, content: string, createdAt: string } };
+
+export type ConsoleCallsQueryVariables = Exact<{
+  page?: number | null | undefined;
+  filter?: CallFilter | null | undefined;
+}>;
+
+
+export type ConsoleCallsQuery = { calls: { items: Array<{ id: number, type: CallType, status: CallStatus, assistantName: string, clientPhoneNumber: string, assistantPhoneNumber: string, campaignName: string, duration: number, totalCost: string, createdAt: string }>, pageInfo: { currentPage: number, lastPage: number, total: number } } };
+
+export type ConsoleCallQueryVariables = Exact<{
+  id: number;
+}>;
+
+
+export type ConsoleCallQuery = { call: { id: number, type: CallType, status: CallStatus, assistantName: string, clientPhoneNumber: string, assistantPhoneNumber: string, campaignName: string, duration: number, totalCost: string, createdAt: string, startedAt: string | null, endedAt: string | null, endReason: string, answeredBy: string, transcript: string, evaluation: unknown, webhookResponse: unknown, recordingUrl: string, variables: unknown } };
+
+export type ConsoleCallStatusSubscriptionVariables = Exact<{
+  callId?: number | null | undefined;
+}>;
+
+
+export type ConsoleCallStatusSubscription = { callStatusChanged: { callId: number, status: CallStatus, call: { id: number, type: CallType, status: CallStatus, assistantName: string, clientPhoneNumber: string, assistantPhoneNumber: string, campaignName: string, duration: number, totalCost: string, createdAt: string } } };
+
+export type ConsoleCampaignsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ConsoleCampaignsQuery = { campaigns: { items: Array<{ id: number, name: string, status: CampaignStatus, maxConcurrentCalls: number, assistantId: number | null, callingWindow: { start: string, end: string, timezone: string }, retry: { maxRetries: number, intervalMinutes: number }, phoneNumbers: Array<{ id: number }>, progress: { callsRunning: number, withinCallingWindow: boolean, leads: { total: number, completed: number, processing: number, scheduled: number, rescheduled: number, reachedMaxRetries: number, blacklisted: number, created: number } } }> } };
+
+export type ConsoleCampaignChoicesQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ConsoleCampaignChoicesQuery = { assistants: { items: Array<{ id: number, name: string }> }, phoneNumbers: Array<{ id: number, phoneNumber: string, label: string }> };
+
+export type ConsoleCreateCampaignMutationVariables = Exact<{
+  input: CreateCampaignInput;
+}>;
+
+
+export type ConsoleCreateCampaignMutation = { createCampaign: { id: number } };
+
+export type ConsoleUpdateCampaignMutationVariables = Exact<{
+  id: number;
+  input: UpdateCampaignInput;
+}>;
+
+
+export type ConsoleUpdateCampaignMutation = { updateCampaign: { id: number, status: CampaignStatus } };
+
+export type ConsoleCampaignProgressSubscriptionVariables = Exact<{
+  campaignId: number;
+}>;
+
+
+export type ConsoleCampaignProgressSubscription = { campaignProgress: { campaignId: number, status: CampaignStatus, callsRunning: number, withinCallingWindow: boolean, leads: { total: number, completed: number, processing: number, scheduled: number, rescheduled: number, reachedMaxRetries: number, blacklisted: number, created: number } } };
+
+export type ConsoleLeadsQueryVariables = Exact<{
+  campaignId?: number | null | undefined;
+  page?: number | null | undefined;
+}>;
+
+
+export type ConsoleLeadsQuery = { leads: { items: Array<{ id: number, phoneNumber: string, status: LeadStatus, attempts: number, nextAttemptAt: string | null, variables: unknown }>, pageInfo: { currentPage: number, lastPage: number, total: number } } };
+
+export type ConsoleCreateLeadMutationVariables = Exact<{
+  input: CreateLeadInput;
+}>;
+
+
+export type ConsoleCreateLeadMutation = { createLead: { id: number } };
+
+export type ConsolePhoneNumbersQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ConsolePhoneNumbersQuery = { phoneNumbers: Array<{ id: number, phoneNumber: string, label: string, kind: PhoneNumberKind, typeLabel: string, region: string, smsCapable: boolean, subscriptionStatus: SubscriptionStatus, releaseRequestedAt: string | null }> };
+
+export type ConsoleAddPhoneNumberMutationVariables = Exact<{
+  input: AddPhoneNumberInput;
+}>;
+
+
+export type ConsoleAddPhoneNumberMutation = { addPhoneNumber: { id: number } };
+
+export type ConsoleReleasePhoneNumberMutationVariables = Exact<{
+  id: number;
+}>;
+
+
+export type ConsoleReleasePhoneNumberMutation = { releasePhoneNumber: { phoneNumber: { id: number } } };
+
+export type ConsoleApiKeysQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ConsoleApiKeysQuery = { apiKeys: Array<{ id: number, name: string, createdAt: string, lastUsedAt: string | null }> };
+
+export type ConsoleCreateApiKeyMutationVariables = Exact<{
+  name: string;
+}>;
+
+
+export type ConsoleCreateApiKeyMutation = { createApiKey: { token: string, apiKey: { id: number } } };
+
+export type ConsoleDeleteApiKeyMutationVariables = Exact<{
+  id: number;
+}>;
+
+
+export type ConsoleDeleteApiKeyMutation = { deleteApiKey: { deletedId: number } };
+
+export type ConsoleBalanceSubscriptionVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ConsoleBalanceSubscription = { balanceChanged: { id: number, balance: string } };
+
+export type ConsoleMarkReadMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type ConsoleMarkReadMutation = { markConversationRead: { id: string, unread: boolean } };
+
+export type ConsoleConversationActivitySubscriptionVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ConsoleConversationActivitySubscription = { conversationActivity: { conversation: { id: string, assistantId: number, channel: ConversationChannel, aiDisabled: boolean, customerIdentifier: string | null, origin: string | null, updatedAt: string, unread: boolean, lastMessageAt: string | null, lastMessage: { id: number, role: MessageRole, content: string } | null }, message: { id: number, role: MessageRole, content: string, createdAt: string } | null } };
+
+export type ConsolePlatformAccountsQueryVariables = Exact<{
+  page?: number | null | undefined;
+  search?: string | null | undefined;
+}>;
+
+
+export type ConsolePlatformAccountsQuery = { platformAccounts: { items: Array<{ id: number, name: string, ownerEmail: string | null, balance: string, suspended: boolean, isOperator: boolean, createdAt: string }>, pageInfo: { currentPage: number, lastPage: number, total: number } } };
+
+export type ConsoleCreatePlatformAccountMutationVariables = Exact<{
+  input: CreatePlatformAccountInput;
+}>;
+
+
+export type ConsoleCreatePlatformAccountMutation = { createPlatformAccount: { id: number } };
+
+export type ConsoleCreditAccountMutationVariables = Exact<{
+  accountId: number;
+  amount: string;
+  note?: string | null | undefined;
+}>;
+
+
+export type ConsoleCreditAccountMutation = { creditAccount: { id: number, balance: string } };
+
+export type ConsoleSuspendAccountMutationVariables = Exact<{
+  accountId: number;
+  suspended: boolean;
+}>;
+
+
+export type ConsoleSuspendAccountMutation = { suspendAccount: { id: number, suspended: boolean } };
+
+export class TypedDocumentString<TResult, TVariables>
+  extends String
+  implements DocumentTypeDecoration<TResult, TVariables>
+{
+  __apiType?: NonNullable<DocumentTypeDecoration<TResult, TVariables>['__apiType']>;
+  private value: string;
+  public __meta__?: Record<string, any> | undefined;
+
+  constructor(value: string, __meta__?: Record<string, any> | undefined) {
+    super(value);
+    this.value = value;
+    this.__meta__ = __meta__;
+  }
+
+  override toString(): string & DocumentTypeDecoration<TResult, TVariables> {
+    return this.value;
+  }
+}
+
+export const ConsoleLoginDocument = new TypedDocumentString(`
+    mutation ConsoleLogin($input: LoginInput!) {
+  login(input: $input) {
+    token
+    expiresAt
+    viewer {
+      id
+      email
+      name
+      account {
+        id
+        name
+        balance
+        timezone
+        isOperator
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleLoginMutation, ConsoleLoginMutationVariables>;
+export const ConsoleLogoutDocument = new TypedDocumentString(`
+    mutation ConsoleLogout {
+  logout {
+    revoked
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleLogoutMutation, ConsoleLogoutMutationVariables>;
+export const ConsoleViewerDocument = new TypedDocumentString(`
+    query ConsoleViewer {
+  viewer {
+    id
+    email
+    name
+    account {
+      id
+      name
+      balance
+      timezone
+      isOperator
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleViewerQuery, ConsoleViewerQueryVariables>;
+export const ConsoleAssistantsDocument = new TypedDocumentString(`
+    query ConsoleAssistants($page: Int, $search: String) {
+  assistants(page: $page, perPage: 20, search: $search) {
+    items {
+      id
+      uuid
+      name
+      type
+      mode
+      status
+      updatedAt
+      phoneNumber {
+        phoneNumber
+      }
+    }
+    pageInfo {
+      currentPage
+      lastPage
+      total
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleAssistantsQuery, ConsoleAssistantsQueryVariables>;
+export const ConsoleAssistantDocument = new TypedDocumentString(`
+    query ConsoleAssistant($id: Int!) {
+  assistant(id: $id) {
+    id
+    uuid
+    name
+    type
+    mode
+    status
+    language
+    timezone
+    systemPrompt
+    initialMessage
+    llmTemperature
+    voiceId
+    speechSpeed
+    voiceStability
+    voiceSimilarity
+    ambientSound
+    ambientSoundVolume
+    enableNoiseCancellation
+    maxDuration
+    maxSilenceDuration
+    waitForCustomer
+    allowInterruptions
+    interruptSensitivity
+    minInterruptWords
+    endpointType
+    endpointSensitivity
+    reengagementInterval
+    endCallOnVoicemail
+    record
+    phoneNumberId
+    knowledgebaseId
+    knowledgebaseMode
+    tools
+    variables
+    postCallEvaluation
+    postCallSchema
+    webhookUrl
+    isWebhookActive
+    sendWebhookOnlyOnCompleted
+    includeRecordingInWebhook
+    inboundWebhookUrl
+    widgetSettings
+    allowedOrigins
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleAssistantQuery, ConsoleAssistantQueryVariables>;
+export const ConsoleAssistantChoicesDocument = new TypedDocumentString(`
+    query ConsoleAssistantChoices {
+  voices {
+    id
+    name
+    gender
+    supportedModes
+  }
+  knowledgebases {
+    id
+    name
+  }
+  phoneNumbers {
+    id
+    phoneNumber
+    label
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleAssistantChoicesQuery, ConsoleAssistantChoicesQueryVariables>;
+export const ConsoleCreateAssistantDocument = new TypedDocumentString(`
+    mutation ConsoleCreateAssistant($input: CreateAssistantInput!) {
+  createAssistant(input: $input) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleCreateAssistantMutation, ConsoleCreateAssistantMutationVariables>;
+export const ConsoleUpdateAssistantDocument = new TypedDocumentString(`
+    mutation ConsoleUpdateAssistant($id: Int!, $input: UpdateAssistantInput!) {
+  updateAssistant(id: $id, input: $input) {
+    id
+    updatedAt
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleUpdateAssistantMutation, ConsoleUpdateAssistantMutationVariables>;
+export const ConsoleDeleteAssistantDocument = new TypedDocumentString(`
+    mutation ConsoleDeleteAssistant($id: Int!) {
+  deleteAssistant(id: $id) {
+    deletedId
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleDeleteAssistantMutation, ConsoleDeleteAssistantMutationVariables>;
+export const ConsoleStartTestDocument = new TypedDocumentString(`
+    mutation ConsoleStartTest($assistantId: Int!) {
+  startTestConversation(input: {assistantId: $assistantId}) {
+    id
+    messages {
+      id
+      role
+      content
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleStartTestMutation, ConsoleStartTestMutationVariables>;
+export const ConsoleSendTestDocument = new TypedDocumentString(`
+    mutation ConsoleSendTest($conversationId: ID!, $message: String!) {
+  sendTestMessage(input: {conversationId: $conversationId, message: $message}) {
+    reply
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleSendTestMutation, ConsoleSendTestMutationVariables>;
+export const ConsoleKnowledgebasesDocument = new TypedDocumentString(`
+    query ConsoleKnowledgebases {
+  knowledgebases {
+    id
+    name
+    description
+    status
+    documentsCount
+    assistantsCount
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleKnowledgebasesQuery, ConsoleKnowledgebasesQueryVariables>;
+export const ConsoleCreateKnowledgebaseDocument = new TypedDocumentString(`
+    mutation ConsoleCreateKnowledgebase($input: KnowledgebaseInput!) {
+  createKnowledgebase(input: $input) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleCreateKnowledgebaseMutation, ConsoleCreateKnowledgebaseMutationVariables>;
+export const ConsoleDeleteKnowledgebaseDocument = new TypedDocumentString(`
+    mutation ConsoleDeleteKnowledgebase($id: Int!) {
+  deleteKnowledgebase(id: $id) {
+    deletedId
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleDeleteKnowledgebaseMutation, ConsoleDeleteKnowledgebaseMutationVariables>;
+export const ConsoleKnowledgebaseDocument = new TypedDocumentString(`
+    query ConsoleKnowledgebase($id: Int!) {
+  knowledgebase(id: $id) {
+    id
+    name
+    description
+    status
+    documents {
+      id
+      name
+      type
+      status
+      stage
+      pagesDone
+      pagesTotal
+      chunkCount
+      failureReason
+      fileName
+      url
+      sizeBytes
+      createdAt
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleKnowledgebaseQuery, ConsoleKnowledgebaseQueryVariables>;
+export const ConsoleCreateDocumentDocument = new TypedDocumentString(`
+    mutation ConsoleCreateDocument($knowledgebaseId: Int!, $input: CreateDocumentInput!) {
+  createDocument(knowledgebaseId: $knowledgebaseId, input: $input) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleCreateDocumentMutation, ConsoleCreateDocumentMutationVariables>;
+export const ConsoleDeleteDocumentDocument = new TypedDocumentString(`
+    mutation ConsoleDeleteDocument($id: Int!) {
+  deleteDocument(id: $id) {
+    deletedId
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleDeleteDocumentMutation, ConsoleDeleteDocumentMutationVariables>;
+export const ConsoleKnowledgebaseStatusDocument = new TypedDocumentString(`
+    subscription ConsoleKnowledgebaseStatus($id: Int!) {
+  knowledgebaseStatus(id: $id) {
+    status
+    document {
+      documentId
+      status
+      stage
+      pagesDone
+      pagesTotal
+      chunkCount
+      failureReason
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleKnowledgebaseStatusSubscription, ConsoleKnowledgebaseStatusSubscriptionVariables>;
+export const ConsoleSearchKnowledgebaseDocument = new TypedDocumentString(`
+    query ConsoleSearchKnowledgebase($id: Int!, $query: String!) {
+  searchKnowledgebase(id: $id, query: $query, limit: 8) {
+    chunkId
+    content
+    documentName
+    score
+    source
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleSearchKnowledgebaseQuery, ConsoleSearchKnowledgebaseQueryVariables>;
+export const ConsoleConversationsDocument = new TypedDocumentString(`
+    query ConsoleConversations($page: Int, $channel: ConversationChannel, $unreadOnly: Boolean) {
+  conversations(
+    page: $page
+    perPage: 30
+    channel: $channel
+    unreadOnly: $unreadOnly
+  ) {
+    items {
+      id
+      assistantId
+      channel
+      aiDisabled
+      customerIdentifier
+      origin
+      updatedAt
+      unread
+      lastMessageAt
+      lastMessage {
+        id
+        role
+        content
+      }
+    }
+    pageInfo {
+      currentPage
+      lastPage
+      total
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleConversationsQuery, ConsoleConversationsQueryVariables>;
+export const ConsoleConversationDocument = new TypedDocumentString(`
+    query ConsoleConversation($id: ID!) {
+  conversation(id: $id) {
+    id
+    assistantId
+    channel
+    aiDisabled
+    customerIdentifier
+    origin
+    updatedAt
+    messages {
+      id
+      role
+      content
+      createdAt
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleConversationQuery, ConsoleConversationQueryVariables>;
+export const ConsoleConversationMessageDocument = new TypedDocumentString(`
+    subscription ConsoleConversationMessage($conversationId: ID!) {
+  conversationMessageAdded(conversationId: $conversationId) {
+    id
+    role
+    content
+    createdAt
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleConversationMessageSubscription, ConsoleConversationMessageSubscriptionVariables>;
+export const ConsoleTakeOverDocument = new TypedDocumentString(`
+    mutation ConsoleTakeOver($id: ID!) {
+  takeOverConversation(id: $id) {
+    id
+    aiDisabled
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleTakeOverMutation, ConsoleTakeOverMutationVariables>;
+export const ConsoleHandBackDocument = new TypedDocumentString(`
+    mutation ConsoleHandBack($id: ID!) {
+  handBackConversation(id: $id) {
+    id
+    aiDisabled
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleHandBackMutation, ConsoleHandBackMutationVariables>;
+export const ConsoleSendOperatorMessageDocument = new TypedDocumentString(`
+    mutation ConsoleSendOperatorMessage($conversationId: ID!, $content: String!) {
+  sendOperatorMessage(input: {conversationId: $conversationId, content: $content}) {
+    id
+    role
+    content
+    createdAt
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleSendOperatorMessageMutation, ConsoleSendOperatorMessageMutationVariables>;
+export const ConsoleCallsDocument = new TypedDocumentString(`
+    query ConsoleCalls($page: Int, $filter: CallFilter) {
+  calls(page: $page, perPage: 20, filter: $filter) {
+    items {
+      id
+      type
+      status
+      assistantName
+      clientPhoneNumber
+      assistantPhoneNumber
+      campaignName
+      duration
+      totalCost
+      createdAt
+    }
+    pageInfo {
+      currentPage
+      lastPage
+      total
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleCallsQuery, ConsoleCallsQueryVariables>;
+export const ConsoleCallDocument = new TypedDocumentString(`
+    query ConsoleCall($id: Int!) {
+  call(id: $id) {
+    id
+    type
+    status
+    assistantName
+    clientPhoneNumber
+    assistantPhoneNumber
+    campaignName
+    duration
+    totalCost
+    createdAt
+    startedAt
+    endedAt
+    endReason
+    answeredBy
+    transcript
+    evaluation
+    webhookResponse
+    recordingUrl
+    variables
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleCallQuery, ConsoleCallQueryVariables>;
+export const ConsoleCallStatusDocument = new TypedDocumentString(`
+    subscription ConsoleCallStatus($callId: Int) {
+  callStatusChanged(callId: $callId) {
+    callId
+    status
+    call {
+      id
+      type
+      status
+      assistantName
+      clientPhoneNumber
+      assistantPhoneNumber
+      campaignName
+      duration
+      totalCost
+      createdAt
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleCallStatusSubscription, ConsoleCallStatusSubscriptionVariables>;
+export const ConsoleCampaignsDocument = new TypedDocumentString(`
+    query ConsoleCampaigns {
+  campaigns(perPage: 100) {
+    items {
+      id
+      name
+      status
+      maxConcurrentCalls
+      assistantId
+      callingWindow {
+        start
+        end
+        timezone
+      }
+      retry {
+        maxRetries
+        intervalMinutes
+      }
+      phoneNumbers {
+        id
+      }
+      progress {
+        callsRunning
+        withinCallingWindow
+        leads {
+          total
+          completed
+          processing
+          scheduled
+          rescheduled
+          reachedMaxRetries
+          blacklisted
+          created
+        }
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleCampaignsQuery, ConsoleCampaignsQueryVariables>;
+export const ConsoleCampaignChoicesDocument = new TypedDocumentString(`
+    query ConsoleCampaignChoices {
+  assistants(perPage: 100, type: outbound) {
+    items {
+      id
+      name
+    }
+  }
+  phoneNumbers {
+    id
+    phoneNumber
+    label
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleCampaignChoicesQuery, ConsoleCampaignChoicesQueryVariables>;
+export const ConsoleCreateCampaignDocument = new TypedDocumentString(`
+    mutation ConsoleCreateCampaign($input: CreateCampaignInput!) {
+  createCampaign(input: $input) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleCreateCampaignMutation, ConsoleCreateCampaignMutationVariables>;
+export const ConsoleUpdateCampaignDocument = new TypedDocumentString(`
+    mutation ConsoleUpdateCampaign($id: Int!, $input: UpdateCampaignInput!) {
+  updateCampaign(id: $id, input: $input) {
+    id
+    status
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleUpdateCampaignMutation, ConsoleUpdateCampaignMutationVariables>;
+export const ConsoleCampaignProgressDocument = new TypedDocumentString(`
+    subscription ConsoleCampaignProgress($campaignId: Int!) {
+  campaignProgress(campaignId: $campaignId) {
+    campaignId
+    status
+    callsRunning
+    withinCallingWindow
+    leads {
+      total
+      completed
+      processing
+      scheduled
+      rescheduled
+      reachedMaxRetries
+      blacklisted
+      created
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleCampaignProgressSubscription, ConsoleCampaignProgressSubscriptionVariables>;
+export const ConsoleLeadsDocument = new TypedDocumentString(`
+    query ConsoleLeads($campaignId: Int, $page: Int) {
+  leads(campaignId: $campaignId, page: $page, perPage: 20) {
+    items {
+      id
+      phoneNumber
+      status
+      attempts
+      nextAttemptAt
+      variables
+    }
+    pageInfo {
+      currentPage
+      lastPage
+      total
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleLeadsQuery, ConsoleLeadsQueryVariables>;
+export const ConsoleCreateLeadDocument = new TypedDocumentString(`
+    mutation ConsoleCreateLead($input: CreateLeadInput!) {
+  createLead(input: $input) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleCreateLeadMutation, ConsoleCreateLeadMutationVariables>;
+export const ConsolePhoneNumbersDocument = new TypedDocumentString(`
+    query ConsolePhoneNumbers {
+  phoneNumbers {
+    id
+    phoneNumber
+    label
+    kind
+    typeLabel
+    region
+    smsCapable
+    subscriptionStatus
+    releaseRequestedAt
+  }
+}
+    `) as unknown as TypedDocumentString<ConsolePhoneNumbersQuery, ConsolePhoneNumbersQueryVariables>;
+export const ConsoleAddPhoneNumberDocument = new TypedDocumentString(`
+    mutation ConsoleAddPhoneNumber($input: AddPhoneNumberInput!) {
+  addPhoneNumber(input: $input) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleAddPhoneNumberMutation, ConsoleAddPhoneNumberMutationVariables>;
+export const ConsoleReleasePhoneNumberDocument = new TypedDocumentString(`
+    mutation ConsoleReleasePhoneNumber($id: Int!) {
+  releasePhoneNumber(id: $id) {
+    phoneNumber {
+      id
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleReleasePhoneNumberMutation, ConsoleReleasePhoneNumberMutationVariables>;
+export const ConsoleApiKeysDocument = new TypedDocumentString(`
+    query ConsoleApiKeys {
+  apiKeys {
+    id
+    name
+    createdAt
+    lastUsedAt
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleApiKeysQuery, ConsoleApiKeysQueryVariables>;
+export const ConsoleCreateApiKeyDocument = new TypedDocumentString(`
+    mutation ConsoleCreateApiKey($name: String!) {
+  createApiKey(input: {name: $name}) {
+    token
+    apiKey {
+      id
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleCreateApiKeyMutation, ConsoleCreateApiKeyMutationVariables>;
+export const ConsoleDeleteApiKeyDocument = new TypedDocumentString(`
+    mutation ConsoleDeleteApiKey($id: Int!) {
+  deleteApiKey(id: $id) {
+    deletedId
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleDeleteApiKeyMutation, ConsoleDeleteApiKeyMutationVariables>;
+export const ConsoleBalanceDocument = new TypedDocumentString(`
+    subscription ConsoleBalance {
+  balanceChanged {
+    id
+    balance
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleBalanceSubscription, ConsoleBalanceSubscriptionVariables>;
+export const ConsoleMarkReadDocument = new TypedDocumentString(`
+    mutation ConsoleMarkRead($id: ID!) {
+  markConversationRead(id: $id) {
+    id
+    unread
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleMarkReadMutation, ConsoleMarkReadMutationVariables>;
+export const ConsoleConversationActivityDocument = new TypedDocumentString(`
+    subscription ConsoleConversationActivity {
+  conversationActivity {
+    conversation {
+      id
+      assistantId
+      channel
+      aiDisabled
+      customerIdentifier
+      origin
+      updatedAt
+      unread
+      lastMessageAt
+      lastMessage {
+        id
+        role
+        content
+      }
+    }
+    message {
+      id
+      role
+      content
+      createdAt
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleConversationActivitySubscription, ConsoleConversationActivitySubscriptionVariables>;
+export const ConsolePlatformAccountsDocument = new TypedDocumentString(`
+    query ConsolePlatformAccounts($page: Int, $search: String) {
+  platformAccounts(page: $page, perPage: 25, search: $search) {
+    items {
+      id
+      name
+      ownerEmail
+      balance
+      suspended
+      isOperator
+      createdAt
+    }
+    pageInfo {
+      currentPage
+      lastPage
+      total
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsolePlatformAccountsQuery, ConsolePlatformAccountsQueryVariables>;
+export const ConsoleCreatePlatformAccountDocument = new TypedDocumentString(`
+    mutation ConsoleCreatePlatformAccount($input: CreatePlatformAccountInput!) {
+  createPlatformAccount(input: $input) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleCreatePlatformAccountMutation, ConsoleCreatePlatformAccountMutationVariables>;
+export const ConsoleCreditAccountDocument = new TypedDocumentString(`
+    mutation ConsoleCreditAccount($accountId: Int!, $amount: Decimal!, $note: String) {
+  creditAccount(accountId: $accountId, amount: $amount, note: $note) {
+    id
+    balance
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleCreditAccountMutation, ConsoleCreditAccountMutationVariables>;
+export const ConsoleSuspendAccountDocument = new TypedDocumentString(`
+    mutation ConsoleSuspendAccount($accountId: Int!, $suspended: Boolean!) {
+  suspendAccount(accountId: $accountId, suspended: $suspended) {
+    id
+    suspended
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleSuspendAccountMutation, ConsoleSuspendAccountMutationVariables>;

@@ -1,0 +1,267 @@
+import { css, html, nothing } from "lit";
+import {
+  ConversationActivitySubscription,
+  ConversationMessageSubscription,
+  ConversationQuery,
+  ConversationsQuery,
+  HandBackMutation,
+  MarkConversationReadMutation,
+  SendOperatorMessageMutation,
+  TakeOverMutation,
+} from "../api/operations.ts";
+import type { ConsoleConversationQuery, ConsoleConversationsQuery } from "../generated/graphql.ts";
+import { href } from "../router.ts";
+import { formatDate, Screen } from "../screen.ts";
+
+type Message = ConsoleConversationQuery["conversation"]["messages"][number];
+
+/** Chat conversations, newest activity first; one open on the side, live, to take over and answer. */
+export class VxInbox extends Screen {
+  static override properties = {
+    conversationId: { attribute: false },
+    list: { state: true },
+    open: { state: true },
+    error: { state: true },
+  };
+  declare conversationId: string | null;
+  declare list: ConsoleConversationsQuery["conversations"]["items"] | null;
+  declare open: ConsoleConversationQuery["conversation"] | null;
+  declare error: string | null;
+  #unsubscribeOpen: (() => void) | null = null;
+
+  constructor() {
+    super();
+    this.conversationId = null;
+    this.list = null;
+    this.open = null;
+    this.error = null;
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    this.run(this.loadList());
+    this.track(() => this.#unsubscribeOpen?.());
+    // Any conversation's activity moves it to the top of the list with its unread mark.
+    this.track(
+      this.api.subscribe(ConversationActivitySubscription, {}, ({ conversationActivity }) => {
+        const updated = conversationActivity.conversation;
+        if (updated.channel !== "widget" || !this.list) return;
+        const isOpen = updated.id === this.open?.id;
+        this.list = [
+          { ...updated, unread: updated.unread && !isOpen },
+          ...this.list.filter((c) => c.id !== updated.id),
+        ];
+        if (isOpen && updated.unread)
+          this.run(this.api.request(MarkConversationReadMutation, { id: updated.id }));
+      }),
+    );
+  }
+
+  override willUpdate(changed: Map<string, unknown>): void {
+    if (changed.has("conversationId")) this.run(this.openConversation(this.conversationId));
+  }
+
+  private async loadList(): Promise<void> {
+    try {
+      this.list = (
+        await this.api.request(ConversationsQuery, { page: 1, channel: "widget" })
+      ).conversations.items;
+    } catch (error) {
+      this.error = (error as Error).message;
+    }
+  }
+
+  private async openConversation(id: string | null): Promise<void> {
+    this.#unsubscribeOpen?.();
+    this.#unsubscribeOpen = null;
+    this.open = null;
+    if (!id) return;
+    this.open = (await this.api.request(ConversationQuery, { id })).conversation;
+    this.#unsubscribeOpen = this.api.subscribe(
+      ConversationMessageSubscription,
+      { conversationId: id },
+      (data) => {
+        this.addMessage(data.conversationMessageAdded);
+      },
+    );
+    await this.markRead(id);
+  }
+
+  private async markRead(id: string): Promise<void> {
+    const target = this.list?.find((c) => c.id === id);
+    if (target && !target.unread) return;
+    await this.api.request(MarkConversationReadMutation, { id });
+    this.list = this.list?.map((c) => (c.id === id ? { ...c, unread: false } : c)) ?? null;
+  }
+
+  private addMessage(message: Message): void {
+    if (!this.open || this.open.messages.some((m) => m.id === message.id)) return;
+    this.open = { ...this.open, messages: [...this.open.messages, message] };
+  }
+
+  private async setAi(takeOver: boolean): Promise<void> {
+    if (!this.open) return;
+    const result = takeOver
+      ? (await this.api.request(TakeOverMutation, { id: this.open.id })).takeOverConversation
+      : (await this.api.request(HandBackMutation, { id: this.open.id })).handBackConversation;
+    this.open = { ...this.open, aiDisabled: result.aiDisabled };
+  }
+
+  private async reply(event: SubmitEvent): Promise<void> {
+    event.preventDefault();
+    const form = event.target as HTMLFormElement;
+    const content = String(new FormData(form).get("content") ?? "").trim();
+    if (!content || !this.open) return;
+    try {
+      const { sendOperatorMessage } = await this.api.request(SendOperatorMessageMutation, {
+        conversationId: this.open.id,
+        content,
+      });
+      form.reset();
+      this.addMessage(sendOperatorMessage);
+      this.error = null;
+    } catch (error) {
+      this.error = (error as Error).message;
+    }
+  }
+
+  override render() {
+    return html`
+      <div class="row"><h1>Inbox</h1><button type="button" @click=${this.loadList}>Refresh</button></div>
+      ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : nothing}
+      <div class="inbox">
+        <nav aria-label="Conversations" class="list">
+          ${
+            this.list === null
+              ? html`<p role="status">Loading…</p>`
+              : this.list.length === 0
+                ? html`<p class="muted">No widget conversations yet.</p>`
+                : html`<ul>${this.list.map(
+                    (c) => html`<li>
+                      <a href=${href("inbox", c.id)} aria-current=${c.id === this.conversationId ? "true" : "false"}>
+                        ${c.unread ? html`<span class="dot" aria-label="Unread"></span>` : nothing}
+                        <strong>${c.customerIdentifier ?? c.origin ?? "Visitor"}</strong>
+                        ${c.aiDisabled ? html`<span class="badge">taken over</span>` : nothing}
+                        <br /><span class="preview">${c.lastMessage?.content ?? ""}</span>
+                        <br /><span class="muted">${formatDate(c.lastMessageAt ?? c.updatedAt)}</span>
+                      </a></li>`,
+                  )}</ul>`
+          }
+        </nav>
+        <section class="thread" aria-label="Conversation">
+          ${this.open ? this.renderThread(this.open) : html`<p class="muted">Choose a conversation.</p>`}
+        </section>
+      </div>
+    `;
+  }
+
+  private renderThread(conversation: ConsoleConversationQuery["conversation"]) {
+    return html`
+      <div class="row">
+        <span class="badge">${conversation.aiDisabled ? "You are answering (AI off)" : "The AI is answering"}</span>
+        ${
+          conversation.aiDisabled
+            ? html`<button type="button" @click=${() => this.setAi(false)}>Hand back to AI</button>`
+            : html`<button type="button" class="primary" @click=${() => this.setAi(true)}>Take over</button>`
+        }
+      </div>
+      <ol class="messages" role="log" aria-live="polite" aria-label="Messages">
+        ${conversation.messages
+          .filter((m) => m.role !== "system")
+          .map(
+            (m) => html`<li class="msg ${m.role}">
+              <span class="who">${m.role === "user" ? "Visitor" : m.role === "operator" ? "Operator" : "AI"}</span>
+              <p>${m.content}</p></li>`,
+          )}
+      </ol>
+      <form class="row" @submit=${this.reply}>
+        <label class="sr-only" for="reply">Reply as operator</label>
+        <textarea id="reply" name="content" rows="2" style="flex:1; min-height: 3rem" placeholder="Reply to the visitor"
+          @keydown=${(event: KeyboardEvent) => {
+            if (event.key === "Enter" && !event.shiftKey) {
+              event.preventDefault();
+              (event.target as HTMLTextAreaElement).form?.requestSubmit();
+            }
+          }}></textarea>
+        <button class="primary" type="submit">Send reply</button>
+      </form>
+    `;
+  }
+
+  static override styles = [
+    ...Screen.styles,
+    css`
+      .inbox {
+        display: flex;
+        flex-wrap: wrap;
+        gap: 1rem;
+      }
+      .list {
+        flex: 1 1 14rem;
+      }
+      .list ul {
+        list-style: none;
+        padding: 0;
+        margin: 0;
+      }
+      .list a {
+        display: block;
+        padding: 0.5rem;
+        border-bottom: 1px solid var(--_border);
+        text-decoration: none;
+        color: var(--_text);
+      }
+      .list a[aria-current="true"] {
+        background: var(--_surface);
+      }
+      .thread {
+        flex: 3 1 20rem;
+        min-width: 0;
+      }
+      .messages {
+        list-style: none;
+        padding: 0;
+        max-height: 60vh;
+        overflow-y: auto;
+      }
+      .msg {
+        margin: 0.5rem 0;
+        padding: 0.5rem 0.75rem;
+        border-radius: var(--_radius);
+        background: var(--_surface);
+        max-width: 85%;
+      }
+      .msg p {
+        margin: 0;
+        white-space: pre-wrap;
+      }
+      .msg.user {
+        margin-right: auto;
+      }
+      .msg.assistant,
+      .msg.operator {
+        margin-left: auto;
+        background: var(--_accent);
+        color: var(--_on-accent);
+      }
+      .dot {
+        display: inline-block;
+        width: 0.6rem;
+        height: 0.6rem;
+        border-radius: 50%;
+        background: var(--_accent);
+      }
+      .preview {
+        display: inline-block;
+        max-width: 100%;
+        overflow: hidden;
+        text-overflow: ellipsis;
+        white-space: nowrap;
+      }
+      .who {
+        font-size: 0.8rem;
+        font-weight: 700;
+      }
+    `,
+  ];
+}

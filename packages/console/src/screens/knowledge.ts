@@ -1,0 +1,388 @@
+import { css, html, nothing } from "lit";
+import {
+  CreateDocumentMutation,
+  CreateKnowledgebaseMutation,
+  DeleteDocumentMutation,
+  KnowledgebaseQuery,
+  KnowledgebaseStatusSubscription,
+  KnowledgebasesQuery,
+  SearchKnowledgebaseQuery,
+} from "../api/operations.ts";
+import type {
+  ConsoleKnowledgebaseQuery,
+  ConsoleKnowledgebasesQuery,
+  ConsoleSearchKnowledgebaseQuery,
+} from "../generated/graphql.ts";
+import { href, navigate } from "../router.ts";
+import { type FormErrors, fieldError, formErrors, formMessage, noErrors, Screen } from "../screen.ts";
+
+/** The server's upload limit (packages/server/src/limits.ts MAX_UPLOAD_BYTES), checked before sending. */
+export const MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
+const ACCEPTED = ".pdf,.docx,.txt,.md";
+
+export class VxKnowledgebases extends Screen {
+  static override properties = { items: { state: true }, errors: { state: true } };
+  declare items: ConsoleKnowledgebasesQuery["knowledgebases"] | null;
+  declare errors: FormErrors;
+
+  constructor() {
+    super();
+    this.items = null;
+    this.errors = noErrors;
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    this.run(this.load());
+  }
+
+  private async load(): Promise<void> {
+    this.items = (await this.api.request(KnowledgebasesQuery)).knowledgebases;
+  }
+
+  private async create(event: SubmitEvent): Promise<void> {
+    event.preventDefault();
+    const form = new FormData(event.target as HTMLFormElement);
+    try {
+      const { createKnowledgebase } = await this.api.request(CreateKnowledgebaseMutation, {
+        input: { name: String(form.get("name") ?? ""), description: String(form.get("description") ?? "") },
+      });
+      navigate("knowledge", createKnowledgebase.id);
+    } catch (error) {
+      this.errors = formErrors(error);
+    }
+  }
+
+  override render() {
+    return html`
+      <h1>Knowledge bases</h1>
+      ${
+        this.items === null
+          ? html`<p role="status">Loading…</p>`
+          : html`<div class="table-wrap"><table>
+              <thead><tr><th>Name</th><th>Status</th><th>Documents</th><th>Assistants</th></tr></thead>
+              <tbody>${this.items.map(
+                (kb) => html`<tr><td><a href=${href("knowledge", kb.id)}>${kb.name}</a></td>
+                  <td><span class="badge">${kb.status}</span></td><td>${kb.documentsCount}</td><td>${kb.assistantsCount}</td></tr>`,
+              )}</tbody></table></div>`
+      }
+      <form class="card" @submit=${this.create} novalidate>
+        <h2>New knowledge base</h2>
+        <label for="kb-name">Name</label><input id="kb-name" name="name" />${fieldError(this.errors, "name")}
+        <label for="kb-description">Description</label><input id="kb-description" name="description" />
+        ${formMessage(this.errors)}
+        <p><button class="primary" type="submit">Create knowledge base</button></p>
+      </form>
+    `;
+  }
+}
+
+/** The API's document type from a file's extension; anything else is sent as text and checked by the server. */
+function documentType(name: string): string {
+  const extension = name.toLowerCase().split(".").pop();
+  return extension === "pdf" || extension === "docx" ? extension : "txt";
+}
+
+type Doc = ConsoleKnowledgebaseQuery["knowledgebase"]["documents"][number];
+
+function formatBytes(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.ceil(bytes / 1024)} KB`;
+}
+
+/** One knowledge base: uploads, websites, live document progress, retries and a search. */
+export class VxKnowledgebase extends Screen {
+  static override properties = {
+    knowledgebaseId: { attribute: false },
+    kb: { state: true },
+    dragging: { state: true },
+    uploadErrors: { state: true },
+    siteErrors: { state: true },
+    results: { state: true },
+    searchError: { state: true },
+  };
+  declare knowledgebaseId: number;
+  declare kb: ConsoleKnowledgebaseQuery["knowledgebase"] | null;
+  declare dragging: boolean;
+  declare uploadErrors: string[];
+  declare siteErrors: FormErrors;
+  declare results: ConsoleSearchKnowledgebaseQuery["searchKnowledgebase"] | null;
+  declare searchError: string | null;
+  /** Files uploaded in this visit, so that a failed one can be sent again without picking it anew. */
+  #files = new Map<number, File>();
+
+  constructor() {
+    super();
+    this.kb = null;
+    this.dragging = false;
+    this.uploadErrors = [];
+    this.siteErrors = noErrors;
+    this.results = null;
+    this.searchError = null;
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    this.run(this.load());
+    this.track(
+      this.api.subscribe(
+        KnowledgebaseStatusSubscription,
+        { id: this.knowledgebaseId },
+        ({ knowledgebaseStatus }) => {
+          const change = knowledgebaseStatus.document;
+          if (!this.kb) return;
+          if (!change) {
+            this.kb = { ...this.kb, status: knowledgebaseStatus.status };
+            return;
+          }
+          if (change.status === "DELETED") {
+            this.kb = { ...this.kb, documents: this.kb.documents.filter((d) => d.id !== change.documentId) };
+            return;
+          }
+          if (!this.kb.documents.some((d) => d.id === change.documentId)) {
+            this.run(this.load());
+            return;
+          }
+          this.kb = {
+            ...this.kb,
+            status: knowledgebaseStatus.status,
+            documents: this.kb.documents.map((d) =>
+              d.id === change.documentId
+                ? {
+                    ...d,
+                    status: change.status as Doc["status"],
+                    stage: change.stage ?? null,
+                    pagesDone: change.pagesDone,
+                    pagesTotal: change.pagesTotal ?? null,
+                    chunkCount: change.chunkCount,
+                    failureReason: change.failureReason ?? null,
+                  }
+                : d,
+            ),
+          };
+        },
+      ),
+    );
+  }
+
+  private async load(): Promise<void> {
+    this.kb = (await this.api.request(KnowledgebaseQuery, { id: this.knowledgebaseId })).knowledgebase;
+  }
+
+  private async upload(files: File[]): Promise<void> {
+    const errors: string[] = [];
+    for (const file of files) {
+      if (file.size > MAX_UPLOAD_BYTES) {
+        errors.push(`${file.name} is ${formatBytes(file.size)}: files may be at most 20 MB.`);
+        continue;
+      }
+      try {
+        const { createDocument } = await this.api.request(
+          CreateDocumentMutation,
+          {
+            knowledgebaseId: this.knowledgebaseId,
+            input: { name: file.name, type: documentType(file.name), file: null },
+          },
+          { "input.file": file },
+        );
+        this.#files.set(createDocument.id, file);
+      } catch (error) {
+        errors.push(`${file.name}: ${(error as Error).message}`);
+      }
+    }
+    this.uploadErrors = errors;
+    await this.load();
+  }
+
+  private async addSite(event: SubmitEvent): Promise<void> {
+    event.preventDefault();
+    const form = event.target as HTMLFormElement;
+    const data = new FormData(form);
+    try {
+      await this.api.request(CreateDocumentMutation, {
+        knowledgebaseId: this.knowledgebaseId,
+        input: {
+          type: "website",
+          url: String(data.get("url") ?? ""),
+          relativeLinksLimit: Number(data.get("limit") || 0),
+        },
+      });
+      this.siteErrors = noErrors;
+      form.reset();
+      await this.load();
+    } catch (error) {
+      this.siteErrors = formErrors(error);
+    }
+  }
+
+  /** A document cannot be reprocessed in place: retry adds its source again and removes the failed one. */
+  private async retry(doc: Doc): Promise<void> {
+    const file = this.#files.get(doc.id);
+    if (doc.type === "WEBSITE" && doc.url) {
+      await this.api.request(CreateDocumentMutation, {
+        knowledgebaseId: this.knowledgebaseId,
+        input: { type: "website", url: doc.url },
+      });
+    } else if (file) {
+      await this.upload([file]);
+    } else {
+      this.renderRoot.querySelector<HTMLInputElement>("#file")?.click();
+      return;
+    }
+    await this.api.request(DeleteDocumentMutation, { id: doc.id });
+    await this.load();
+  }
+
+  private async deleteItem(doc: Doc): Promise<void> {
+    await this.api.request(DeleteDocumentMutation, { id: doc.id });
+    await this.load();
+  }
+
+  private async search(event: SubmitEvent): Promise<void> {
+    event.preventDefault();
+    const query = String(new FormData(event.target as HTMLFormElement).get("query") ?? "");
+    try {
+      this.results = (
+        await this.api.request(SearchKnowledgebaseQuery, { id: this.knowledgebaseId, query })
+      ).searchKnowledgebase;
+      this.searchError = null;
+    } catch (error) {
+      this.searchError = (error as Error).message;
+    }
+  }
+
+  override render() {
+    const kb = this.kb;
+    if (!kb) return html`<p role="status">Loading…</p>`;
+    return html`
+      <p><a href=${href("knowledge")}>← Knowledge bases</a></p>
+      <h1>${kb.name} <span class="badge" data-testid="kb-status">${kb.status}</span></h1>
+      <div
+        class="drop ${this.dragging ? "over" : ""}"
+        @dragover=${(event: DragEvent) => {
+          event.preventDefault();
+          this.dragging = true;
+        }}
+        @dragleave=${() => {
+          this.dragging = false;
+        }}
+        @drop=${(event: DragEvent) => {
+          event.preventDefault();
+          this.dragging = false;
+          void this.upload([...(event.dataTransfer?.files ?? [])]);
+        }}
+      >
+        <p><strong>Drop files here</strong> or
+          <label class="inline-label" for="file"><span class="linkish">choose files</span></label>
+          <input id="file" type="file" multiple accept=${ACCEPTED} class="sr-only" aria-label="Upload documents"
+            @change=${(event: Event) => {
+              const input = event.target as HTMLInputElement;
+              void this.upload([...(input.files ?? [])]).then(() => {
+                input.value = "";
+              });
+            }} /></p>
+        <p class="hint">PDF, DOCX or text files, at most 20 MB each.</p>
+      </div>
+      ${this.uploadErrors.map((message) => html`<p class="error" role="alert">${message}</p>`)}
+      <form class="row" @submit=${this.addSite} novalidate aria-label="Add a website">
+        <label class="sr-only" for="site-url">Website URL</label>
+        <input id="site-url" name="url" type="url" placeholder="https://example.com/help" style="flex: 3 1 14rem" />
+        <label class="sr-only" for="site-limit">Linked pages to follow</label>
+        <input id="site-limit" name="limit" type="number" min="0" value="0" style="flex: 1 1 6rem" title="Linked pages to follow" />
+        <button type="submit">Add website</button>
+      </form>
+      ${fieldError(this.siteErrors, "url")}${fieldError(this.siteErrors, "relativeLinksLimit")}${this.siteErrors.fields.url ? nothing : formMessage(this.siteErrors)}
+      <h2>Documents</h2>
+      ${
+        kb.documents.length === 0
+          ? html`<p class="muted">No documents yet.</p>`
+          : html`<ul class="docs" aria-live="polite">${kb.documents.map((doc) => this.renderDoc(doc))}</ul>`
+      }
+      <h2>Search</h2>
+      <p class="hint">The passages an assistant using this knowledge base would get for a question.</p>
+      <form class="row" role="search" @submit=${this.search}>
+        <label class="sr-only" for="kb-query">Question</label>
+        <input id="kb-query" name="query" style="flex:1" placeholder="A customer's question" />
+        <button type="submit">Search</button>
+      </form>
+      ${this.searchError ? html`<p class="error" role="alert">${this.searchError}</p>` : nothing}
+      ${
+        this.results
+          ? this.results.length === 0
+            ? html`<p class="muted">No passage matches.</p>`
+            : html`<ol>${this.results.map(
+                (r) =>
+                  html`<li><p class="muted">${r.documentName} · score ${r.score.toFixed(3)}</p><pre>${r.content}</pre></li>`,
+              )}</ol>`
+          : nothing
+      }
+    `;
+  }
+
+  private renderDoc(doc: Doc) {
+    const progress =
+      doc.status === "PROCESSING"
+        ? `${doc.stage?.toLowerCase() ?? "queued"}${doc.pagesTotal ? `, page ${doc.pagesDone} of ${doc.pagesTotal}` : ""}`
+        : doc.status === "ACTIVE"
+          ? `${doc.chunkCount} passages`
+          : "";
+    return html`<li class="doc" data-document=${doc.id}>
+      <div class="row">
+        <strong>${doc.name}</strong>
+        <span class="badge status-${doc.status.toLowerCase()}">${doc.status.toLowerCase()}</span>
+        <span class="muted">${progress}</span>
+        <span style="margin-left:auto" class="row">
+          ${doc.status === "FAILED" ? html`<button type="button" @click=${() => this.retry(doc)}>Retry</button>` : nothing}
+          <button type="button" class="danger" aria-label="Delete ${doc.name}" @click=${() => this.deleteItem(doc)}>Delete</button>
+        </span>
+      </div>
+      ${doc.status === "PROCESSING" && doc.pagesTotal ? html`<progress max=${doc.pagesTotal} value=${doc.pagesDone} aria-label="Progress of ${doc.name}"></progress>` : nothing}
+      ${doc.failureReason ? html`<p class="error">${doc.failureReason}</p>` : nothing}
+    </li>`;
+  }
+
+  static override styles = [
+    ...Screen.styles,
+    css`
+      .drop {
+        border: 2px dashed var(--_border);
+        border-radius: var(--_radius);
+        padding: 1rem;
+        text-align: center;
+        margin-bottom: 1rem;
+      }
+      .drop.over {
+        border-color: var(--_accent);
+        background: var(--_surface);
+      }
+      .linkish {
+        color: var(--_accent);
+        text-decoration: underline;
+        cursor: pointer;
+      }
+      .inline-label {
+        display: inline;
+        font-weight: normal;
+      }
+      .drop:focus-within {
+        outline: 3px solid var(--_accent);
+      }
+      .docs {
+        list-style: none;
+        padding: 0;
+      }
+      .doc {
+        border-bottom: 1px solid var(--_border);
+        padding: 0.5rem 0;
+      }
+      progress {
+        width: 100%;
+      }
+      .status-active {
+        color: var(--_ok);
+      }
+      .status-failed {
+        color: var(--_danger);
+      }
+    `,
+  ];
+}

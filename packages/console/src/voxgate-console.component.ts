@@ -1,0 +1,280 @@
+import { html, LitElement, nothing } from "lit";
+import { keyed } from "lit/directives/keyed.js";
+import { ApiError, ConsoleApi } from "./api/client.ts";
+import { LoginMutation, LogoutMutation, ViewerQuery } from "./api/operations.ts";
+import { href, parseRoute, type Route } from "./router.ts";
+import { setSession } from "./screen.ts";
+import { clearSession, loadSession, saveSession } from "./session.ts";
+import { consoleStyles } from "./voxgate-console.styles.ts";
+
+/** `voxgate-console-session`: fired on sign-in (signedIn true) and sign-out or expiry (false). */
+export interface VoxgateConsoleSessionDetail {
+  signedIn: boolean;
+  reason: "sign-in" | "sign-out" | "expired" | "restored";
+}
+
+const NAV: [section: string, label: string][] = [
+  ["assistants", "Assistants"],
+  ["knowledge", "Knowledge"],
+  ["inbox", "Inbox"],
+  ["calls", "Calls"],
+  ["campaigns", "Campaigns"],
+  ["numbers", "Phone numbers"],
+  ["keys", "API keys"],
+  ["billing", "Balance"],
+  ["admin", "Admin"],
+];
+
+/**
+ * The operator console: sign-in, then a navigation and one screen per section.
+ *
+ * @csspart nav - the section navigation
+ * @csspart main - the area holding the current screen
+ * @fires voxgate-console-session - when a session starts, is restored, ends or expires
+ */
+export class VoxgateConsole extends LitElement {
+  static override styles = consoleStyles;
+
+  static override properties = {
+    apiBase: { attribute: "api-base" },
+    email: { state: true },
+    route: { state: true },
+    signInError: { state: true },
+    notice: { state: true },
+    busy: { state: true },
+    restoring: { state: true },
+    isOperator: { state: true },
+    failure: { state: true },
+  };
+
+  /** Where the Voxgate server is; defaults to the page's own origin (the console is served by it). */
+  declare apiBase: string;
+  declare email: string | null;
+  declare route: Route;
+  declare signInError: string | null;
+  declare notice: string | null;
+  declare busy: boolean;
+  declare restoring: boolean;
+  declare isOperator: boolean;
+  /** A screen's failed load (`vx-failure`), shown until the next navigation. */
+  declare failure: string | null;
+
+  constructor() {
+    super();
+    this.apiBase = "";
+    this.email = null;
+    this.route = parseRoute(location.hash);
+    this.signInError = null;
+    this.notice = null;
+    this.busy = false;
+    this.restoring = true;
+    this.isOperator = false;
+    this.failure = null;
+    this.addEventListener("vx-failure", (event) => {
+      this.failure = event.detail.message;
+    });
+  }
+
+  #api: ConsoleApi | null = null;
+  #onHash = () => {
+    this.failure = null;
+    this.route = parseRoute(location.hash);
+  };
+
+  private get base(): string {
+    return (this.apiBase || location.origin).replace(/\/$/, "");
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    addEventListener("hashchange", this.#onHash);
+    void this.restore();
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    removeEventListener("hashchange", this.#onHash);
+    this.#api?.close();
+  }
+
+  private startSession(email: string, isOperator: boolean): void {
+    this.#api?.close();
+    this.#api = new ConsoleApi(
+      this.base,
+      () => loadSession()?.token ?? null,
+      () => this.endSession("expired"),
+    );
+    // Only hides the admin link: the server refuses a non-operator's admin requests regardless.
+    setSession({ api: this.#api, email, isOperator });
+    this.email = email;
+    this.isOperator = isOperator;
+  }
+
+  private async restore(): Promise<void> {
+    const stored = loadSession();
+    if (stored) {
+      this.startSession(stored.email, false);
+      try {
+        const { viewer } = await this.#api!.request(ViewerQuery);
+        this.startSession(viewer.email, viewer.account.isOperator);
+        this.emit(true, "restored");
+      } catch (error) {
+        if (!(error instanceof ApiError && error.code === "UNAUTHENTICATED")) {
+          this.notice = error instanceof Error ? error.message : String(error);
+        }
+      }
+    }
+    this.restoring = false;
+  }
+
+  private endSession(reason: "sign-out" | "expired"): void {
+    if (this.email === null) return;
+    clearSession();
+    this.#api?.close();
+    this.#api = null;
+    setSession(null);
+    this.email = null;
+    this.notice =
+      reason === "expired" ? "Your session has expired. Please sign in again." : "You are signed out.";
+    this.emit(false, reason);
+  }
+
+  private emit(signedIn: boolean, reason: VoxgateConsoleSessionDetail["reason"]): void {
+    this.dispatchEvent(
+      new CustomEvent<VoxgateConsoleSessionDetail>("voxgate-console-session", {
+        detail: { signedIn, reason },
+        bubbles: true,
+        composed: true,
+      }),
+    );
+  }
+
+  private async signIn(event: SubmitEvent): Promise<void> {
+    event.preventDefault();
+    const form = new FormData(event.target as HTMLFormElement);
+    const email = String(form.get("email") ?? "");
+    this.busy = true;
+    this.signInError = null;
+    try {
+      const anonymous = new ConsoleApi(
+        this.base,
+        () => null,
+        () => {},
+      );
+      const { login } = await anonymous.request(LoginMutation, {
+        input: { email, password: String(form.get("password") ?? "") },
+      });
+      saveSession({ token: login.token, expiresAt: login.expiresAt, email: login.viewer.email });
+      this.notice = null;
+      this.startSession(login.viewer.email, login.viewer.account.isOperator);
+      this.emit(true, "sign-in");
+    } catch (error) {
+      this.signInError =
+        error instanceof ApiError && error.code === "INVALID_CREDENTIALS"
+          ? "The email or password is not correct."
+          : error instanceof Error
+            ? error.message
+            : String(error);
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  private async signOut(): Promise<void> {
+    try {
+      await this.#api?.request(LogoutMutation);
+    } catch {
+      // The token is forgotten here whatever the server says; an expired one is already revoked.
+    }
+    this.endSession("sign-out");
+  }
+
+  override render() {
+    if (this.restoring) return html`<p class="loading" role="status">Loading…</p>`;
+    if (!this.email) return this.renderSignIn();
+    return html`
+      <a class="skip" href="#main" @click=${this.skipToMain}>Skip to content</a>
+      <header class="bar">
+        <strong class="brand">Voxgate</strong>
+        <span class="muted who">${this.email}</span>
+        <button type="button" @click=${this.signOut}>Sign out</button>
+      </header>
+      <div class="layout">
+        <nav part="nav" aria-label="Sections">
+          <ul>
+            ${NAV.filter(([section]) => section !== "admin" || this.isOperator).map(
+              ([section, label]) => html`<li>
+                <a href=${href(section)} aria-current=${this.route.section === section ? "page" : "false"}>${label}</a>
+              </li>`,
+            )}
+          </ul>
+        </nav>
+        <main id="main" part="main" tabindex="-1">
+          ${this.failure ? html`<p class="error" role="alert">${this.failure}</p>` : nothing}
+          ${keyed(this.route.section === "inbox" ? "inbox" : location.hash, this.renderScreen())}
+        </main>
+      </div>
+    `;
+  }
+
+  private skipToMain(event: Event): void {
+    event.preventDefault();
+    this.renderRoot.querySelector<HTMLElement>("main")?.focus();
+  }
+
+  private renderScreen() {
+    const { section, id, rest } = this.route;
+    switch (section) {
+      case "assistants":
+        return id
+          ? html`<vx-assistant-editor .assistantId=${id === "new" ? null : Number(id)}></vx-assistant-editor>`
+          : html`<vx-assistants></vx-assistants>`;
+      case "knowledge":
+        return id
+          ? html`<vx-knowledgebase .knowledgebaseId=${Number(id)}></vx-knowledgebase>`
+          : html`<vx-knowledgebases></vx-knowledgebases>`;
+      case "inbox":
+        return html`<vx-inbox .conversationId=${id}></vx-inbox>`;
+      case "calls":
+        return id ? html`<vx-call .callId=${Number(id)}></vx-call>` : html`<vx-calls></vx-calls>`;
+      case "campaigns":
+        return id
+          ? html`<vx-campaign .campaignId=${id === "new" ? null : Number(id)} .tab=${rest[0] ?? "settings"}></vx-campaign>`
+          : html`<vx-campaigns></vx-campaigns>`;
+      case "numbers":
+        return html`<vx-phone-numbers></vx-phone-numbers>`;
+      case "keys":
+        return html`<vx-api-keys></vx-api-keys>`;
+      case "billing":
+        return html`<vx-billing></vx-billing>`;
+      case "admin":
+        return html`<vx-admin></vx-admin>`;
+      default:
+        return html`<h1>Not found</h1><p>No such page. <a href=${href("assistants")}>Go to assistants</a>.</p>`;
+    }
+  }
+
+  private renderSignIn() {
+    return html`
+      <main class="sign-in" part="main">
+        <form class="card" @submit=${this.signIn} aria-labelledby="sign-in-title">
+          <h1 id="sign-in-title">Sign in to Voxgate</h1>
+          ${this.notice ? html`<p role="status" class="muted">${this.notice}</p>` : nothing}
+          <label for="email">Email</label>
+          <input id="email" name="email" type="email" autocomplete="username" required />
+          <label for="password">Password</label>
+          <input id="password" name="password" type="password" autocomplete="current-password" required />
+          ${this.signInError ? html`<p class="error" role="alert">${this.signInError}</p>` : nothing}
+          <p><button class="primary" type="submit" ?disabled=${this.busy}>Sign in</button></p>
+        </form>
+      </main>
+    `;
+  }
+}
+
+declare global {
+  interface GlobalEventHandlersEventMap {
+    "vx-failure": CustomEvent<{ message: string }>;
+    "voxgate-console-session": CustomEvent<VoxgateConsoleSessionDetail>;
+  }
+}

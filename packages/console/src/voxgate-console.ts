@@ -1,0 +1,36 @@
+import { VxApiKeys, VxBilling, VxPhoneNumbers } from "./screens/account.ts";
+import { VxAdmin } from "./screens/admin.ts";
+import { VxAssistantEditor } from "./screens/assistant-editor.ts";
+import { VxAssistants } from "./screens/assistants.ts";
+import { VxCall, VxCalls } from "./screens/calls.ts";
+import { VxCampaign, VxCampaigns } from "./screens/campaigns.ts";
+import { VxInbox } from "./screens/inbox.ts";
+import { VxKnowledgebase, VxKnowledgebases } from "./screens/knowledge.ts";
+import { VoxgateConsole } from "./voxgate-console.component.ts";
+
+// Registration apart from the components: a page that already defined a name keeps its own.
+const elements: [string, CustomElementConstructor][] = [
+  ["voxgate-console", VoxgateConsole],
+  ["vx-assistants", VxAssistants],
+  ["vx-assistant-editor", VxAssistantEditor],
+  ["vx-knowledgebases", VxKnowledgebases],
+  ["vx-knowledgebase", VxKnowledgebase],
+  ["vx-inbox", VxInbox],
+  ["vx-calls", VxCalls],
+  ["vx-call", VxCall],
+  ["vx-campaigns", VxCampaigns],
+  ["vx-campaign", VxCampaign],
+  ["vx-phone-numbers", VxPhoneNumbers],
+  ["vx-api-keys", VxApiKeys],
+  ["vx-billing", VxBilling],
+  ["vx-admin", VxAdmin],
+];
+for (const [name, element] of elements) if (!customElements.get(name)) customElements.define(name, element);
+
+export { VoxgateConsole };
+
+declare global {
+  interface HTMLElementTagNameMap {
+    "voxgate-console": VoxgateConsole;
+  }
+}

@@ -1,0 +1,214 @@
+import { afterEach, describe, expect, inject, it } from "vitest";
+import { commands, page, userEvent } from "vitest/browser";
+import "../../widget/src/voxgate-chat.ts";
+import { createAccount, graphql, mountConsole, unmountConsole } from "./support/console.ts";
+
+async function signIn(account: { email: string; password: string }, hash?: string) {
+  mountConsole(hash);
+  await page.getByLabelText("Email").fill(account.email);
+  await page.getByLabelText("Password").fill(account.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect.element(page.getByRole("button", { name: "Sign out" })).toBeVisible();
+}
+
+afterEach(() => {
+  unmountConsole();
+});
+
+describe("the operator console", () => {
+  it("signs in, keeps the session over a reload, refuses a wrong password and signs out", async () => {
+    const account = await createAccount();
+    mountConsole();
+    await page.getByLabelText("Email").fill(account.email);
+    await page.getByLabelText("Password").fill("not-the-password");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect.element(page.getByRole("alert")).toHaveTextContent("The email or password is not correct.");
+    await commands.saveScreenshot("sign-in");
+
+    await page.getByLabelText("Password").fill(account.password);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect.element(page.getByRole("heading", { name: "Assistants" })).toBeVisible();
+
+    // A reload is a new element reading the stored session.
+    document.querySelector("voxgate-console")!.remove();
+    mountConsole();
+    await expect.element(page.getByText(account.email)).toBeVisible();
+    // Non-operators get no admin link.
+    await expect.element(page.getByRole("link", { name: "Admin" })).not.toBeInTheDocument();
+
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await expect.element(page.getByText("You are signed out.")).toBeVisible();
+    expect(localStorage.length).toBe(0);
+  });
+
+  it("returns to sign-in when the stored session has been revoked", async () => {
+    const account = await createAccount();
+    await signIn(account);
+    const token = JSON.parse(localStorage.getItem("voxgate-console:session")!).token as string;
+    // Another tab signs out: the token is revoked on the server.
+    await fetch(`${document.querySelector("voxgate-console")!.apiBase}/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+      body: JSON.stringify({ query: "mutation { logout { revoked } }" }),
+    });
+    await page.getByRole("link", { name: "API keys" }).click();
+    await expect.element(page.getByText("Your session has expired. Please sign in again.")).toBeVisible();
+  });
+
+  it("creates an assistant, showing a field's message first, then previews its widget and chats with it", async () => {
+    await signIn(await createAccount(), "#/assistants/new");
+    await expect.element(page.getByRole("heading", { name: "New assistant" })).toBeVisible();
+    await page.getByRole("button", { name: "Create assistant" }).click();
+    await expect
+      .element(page.getByLabelText("Name", { exact: true }))
+      .toHaveAccessibleDescription(/name field is required/i);
+
+    await page.getByLabelText("Name", { exact: true }).fill("Ada from the shop");
+    await page.getByLabelText("System prompt").fill("You help customers of a shoe shop.");
+    await page.getByRole("button", { name: "Create assistant" }).click();
+    await expect.element(page.getByRole("heading", { name: "Ada from the shop" })).toBeVisible();
+    // The real widget from the server's embed bundle, with the assistant's appearance.
+    await expect.element(page.getByRole("button", { name: "Open chat" })).toBeVisible();
+
+    await page.getByLabelText("Test message").fill("Do you sell boots?");
+    await userEvent.keyboard("{Enter}");
+    await expect
+      .element(page.getByRole("log", { name: "Test conversation" }))
+      .toHaveTextContent("Echo: Do you sell boots?");
+    await commands.saveScreenshot("assistant");
+  });
+
+  it("uploads a document by drag and drop and shows it becoming active, then searches it", async () => {
+    await signIn(await createAccount(), "#/knowledge");
+    await page.getByLabelText("Name").fill("Shop FAQ");
+    await page.getByRole("button", { name: "Create knowledge base" }).click();
+    await expect.element(page.getByRole("heading", { name: /Shop FAQ/ })).toBeVisible();
+
+    const file = new File(
+      ["Returns are accepted within 30 days of delivery with the receipt."],
+      "returns.txt",
+      {
+        type: "text/plain",
+      },
+    );
+    const data = new DataTransfer();
+    data.items.add(file);
+    const screen = document.querySelector("voxgate-console")!.shadowRoot!.querySelector("vx-knowledgebase")!;
+    screen
+      .shadowRoot!.querySelector(".drop")!
+      .dispatchEvent(new DragEvent("drop", { dataTransfer: data, bubbles: true, cancelable: true }));
+
+    await expect.element(page.getByText("returns.txt")).toBeVisible();
+    await expect.element(page.getByText("active", { exact: true })).toBeVisible();
+    await expect.element(page.getByText("1 passages")).toBeVisible();
+
+    // Too big for the server: refused before any byte is sent.
+    const big = new DataTransfer();
+    big.items.add(new File([new Uint8Array(20 * 1024 * 1024 + 1)], "huge.pdf", { type: "application/pdf" }));
+    screen
+      .shadowRoot!.querySelector(".drop")!
+      .dispatchEvent(new DragEvent("drop", { dataTransfer: big, bubbles: true, cancelable: true }));
+    await expect
+      .element(page.getByRole("alert"))
+      .toHaveTextContent("huge.pdf is 20.0 MB: files may be at most 20 MB.");
+
+    await page.getByLabelText("Question").fill("returns within 30 days");
+    await page.getByRole("button", { name: "Search" }).click();
+    await expect
+      .element(page.getByText("Returns are accepted within 30 days of delivery with the receipt."))
+      .toBeVisible();
+    await commands.saveScreenshot("knowledge");
+  });
+
+  it("imports leads from CSV, reporting the refused rows", async () => {
+    await signIn(await createAccount(), "#/campaigns/new");
+    await page.getByLabelText("Name", { exact: true }).fill("Spring follow-up");
+    await page.getByRole("button", { name: "Create campaign" }).click();
+    await expect.element(page.getByRole("heading", { name: "Spring follow-up" })).toBeVisible();
+    await page.getByRole("tab", { name: "Leads" }).click();
+
+    const csv = [
+      "name,phone,city",
+      "Ada,+14155550123,Paris",
+      "Bob,not a number,Lyon",
+      "Cy,+14155550123,Nice",
+      'Dee,"+44 20 7946 0958",London',
+      "Eve,+10005550123,Rome",
+    ].join("\n");
+    await page.getByLabelText("CSV file").upload(new File([csv], "leads.csv", { type: "text/csv" }));
+    await expect.element(page.getByLabelText("Phone number column")).toHaveValue("1");
+    await page.getByRole("button", { name: "Import 5 row(s)" }).click();
+
+    await expect.element(page.getByText("2 lead(s) imported, 3 row(s) refused.")).toBeVisible();
+    const refused = page.getByRole("table", { name: "Refused rows" });
+    await expect.element(refused).toHaveTextContent(/3\s*not a number\s*Not a phone number in E\.164/);
+    await expect.element(refused).toHaveTextContent("The same number appears earlier in the file.");
+    await expect
+      .element(refused)
+      .toHaveTextContent(/6\s*\+10005550123\s*The phone number field must be a valid phone number/);
+    const leads = page.getByRole("table", { name: "Leads" });
+    await expect.element(leads).toHaveTextContent("+442079460958");
+    await expect.element(leads).toHaveTextContent('"city":"Paris"');
+    await commands.saveScreenshot("campaign-import");
+  });
+
+  it("reads a widget conversation live in the inbox, takes it over and answers the visitor", async () => {
+    await signIn(await createAccount(), "#/inbox");
+    await expect.element(page.getByText("No widget conversations yet.")).toBeVisible();
+    const assistant = await graphql<{ createAssistant: { uuid: string } }>(
+      'mutation { createAssistant(input: { name: "Shop helper", type: web }) { uuid } }',
+    );
+
+    // A visitor on the shop's website, through the real widget.
+    const widget = document.createElement("voxgate-chat");
+    widget.setAttribute("assistant", assistant.createAssistant.uuid);
+    widget.setAttribute("api-base", inject("apiBase"));
+    document.body.append(widget);
+    await page.getByRole("button", { name: "Open chat" }).click();
+    await page.getByRole("textbox", { name: "Message" }).fill("Where is my order 1234?");
+    await userEvent.keyboard("{Enter}");
+    await expect.element(page.getByText("Echo: Where is my order 1234?")).toBeVisible();
+
+    // It arrives in the open inbox without a reload, unread.
+    const entry = page.getByRole("navigation", { name: "Conversations" }).getByRole("link");
+    await expect.element(entry).toHaveTextContent("Echo: Where is my order 1234?");
+    await expect.element(page.getByLabelText("Unread")).toBeVisible();
+    await entry.click();
+    const messages = page.getByRole("log", { name: "Messages" });
+    await expect.element(messages).toHaveTextContent("Where is my order 1234?");
+    await expect.element(page.getByLabelText("Unread")).not.toBeInTheDocument();
+
+    await page.getByRole("button", { name: "Take over" }).click();
+    await expect.element(page.getByText("You are answering (AI off)")).toBeVisible();
+    await page.getByRole("textbox", { name: "Message" }).fill("Is anyone there?");
+    await userEvent.keyboard("{Enter}");
+    await expect.element(messages).toHaveTextContent("Is anyone there?");
+
+    // Enter sends, as in the widget (the visitor's open panel covers the console's button on this page).
+    await page.getByLabelText("Reply as operator").fill("Hello, this is Sam: your order left this morning.");
+    await userEvent.keyboard("{Enter}");
+    await expect.element(messages).toHaveTextContent("Hello, this is Sam");
+    // The visitor's open widget shows it without sending anything.
+    await expect
+      .element(page.getByText("Hello, this is Sam: your order left this morning.").first())
+      .toBeVisible();
+    await expect
+      .poll(() => widget.shadowRoot!.textContent)
+      .toContain("Hello, this is Sam: your order left this morning.");
+    await commands.saveScreenshot("inbox");
+    widget.remove();
+  });
+
+  it("refuses the admin section to a non-operator and opens it to an operator", async () => {
+    await signIn(await createAccount(), "#/admin");
+    await expect
+      .element(page.getByRole("alert"))
+      .toHaveTextContent("Only platform operators may use the administration section.");
+    unmountConsole();
+
+    const operator = await createAccount({ operator: true });
+    await signIn(operator, "#/admin");
+    await expect.element(page.getByRole("table", { name: "Accounts" })).toHaveTextContent(operator.email);
+    await commands.saveScreenshot("admin");
+  });
+});

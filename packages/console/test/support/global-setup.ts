@@ -1,0 +1,115 @@
+import { randomBytes } from "node:crypto";
+import { createServer, type IncomingMessage } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { TestProject } from "vitest/node";
+import { prepare } from "../../../../scripts/prepare.mjs";
+import { type App, buildApp } from "../../../server/src/app.ts";
+import { loadConfig } from "../../../server/src/env.ts";
+import { createLogger } from "../../../server/src/logger.ts";
+import { startFakeOpenAI } from "../../../server/test/support/fake-openai.ts";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** The real Voxgate server the console talks to. */
+    apiBase: string;
+    /** Arranges accounts for a test (see `startControlServer`). */
+    controlUrl: string;
+  }
+}
+
+export interface CreatedAccount {
+  email: string;
+  password: string;
+  accountId: number;
+}
+
+/**
+ * Starts one real Voxgate server (in-memory PGlite, answering through the real `openai` client from
+ * an OpenAI-compatible test server, which also embeds documents) and a control server that creates
+ * accounts, the one thing a test needs that no console screen does. The widget's embed build is
+ * made first (stamped, so only when its sources changed): the assistant preview loads it.
+ */
+export default async function setup(project: TestProject) {
+  prepare(["widget"]);
+  const cleanups: (() => Promise<void>)[] = [];
+  const teardown = async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup();
+  };
+  try {
+    const llm = await startFakeOpenAI();
+    cleanups.push(() => llm.close());
+    llm.respondWith((request) => {
+      const last = request.messages.findLast((message) => message.role === "user")?.content ?? "";
+      return { content: `Echo: ${last}` };
+    });
+    const config = loadConfig({
+      NODE_ENV: "test",
+      PORT: "0",
+      LOG_LEVEL: "silent",
+      VOXGATE_SEED_DEMO: "false",
+      OPENAI_API_KEY: "test-key",
+      OPENAI_BASE_URL: llm.baseUrl,
+      VOXGATE_WIDGET_RATE_LIMIT_PER_MINUTE: "100000",
+      VOXGATE_CONVERSATION_RATE_LIMIT_PER_MINUTE: "100000",
+    });
+    const app = await buildApp(config, {
+      database: { kind: "pglite", dataDir: undefined },
+      logger: createLogger("silent"),
+    });
+    cleanups.push(() => app.close());
+    const url = await app.listen(0, "127.0.0.1");
+    const control = await startControlServer(app);
+    cleanups.push(control.close);
+    project.provide("apiBase", url);
+    project.provide("controlUrl", control.url);
+  } catch (error) {
+    await teardown();
+    throw error;
+  }
+  return teardown;
+}
+
+async function startControlServer(app: App) {
+  const server = createServer(async (request, response) => {
+    const cors = { "access-control-allow-origin": "*", "access-control-allow-headers": "content-type" };
+    if (request.method === "OPTIONS") {
+      response.writeHead(204, cors).end();
+      return;
+    }
+    if (request.method !== "POST" || request.url !== "/accounts") {
+      response.writeHead(404, cors).end();
+      return;
+    }
+    try {
+      const body = await readJson(request);
+      const email = `console-${randomBytes(5).toString("hex")}@example.com`;
+      const password = `pw-${randomBytes(8).toString("hex")}`;
+      const { account } = await app.services.accounts.create({
+        email,
+        password,
+        balance: "10",
+        timezone: "UTC",
+      });
+      if (body.operator === true) {
+        await app.db.prisma.account.update({ where: { id: account.id }, data: { isOperator: true } });
+      }
+      response
+        .writeHead(200, { ...cors, "content-type": "application/json" })
+        .end(JSON.stringify({ email, password, accountId: account.id } satisfies CreatedAccount));
+    } catch (error) {
+      response.writeHead(500, cors).end(String(error));
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+async function readJson(request: IncomingMessage): Promise<Record<string, unknown>> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  const text = Buffer.concat(chunks).toString("utf8");
+  return text ? (JSON.parse(text) as Record<string, unknown>) : {};
+}

@@ -1,0 +1,44 @@
+import { createRequire } from "node:module";
+import { playwright } from "@vitest/browser-playwright";
+import { defineProject } from "vitest/config";
+import { chromiumLaunchOptions } from "../widget/test/support/chromium.ts";
+import { saveScreenshot, setViewport } from "./test/support/commands.ts";
+
+// The global setup runs the real server in process; like the server's own config, it must get the
+// CJS graphql that graphql-yoga gets, or `instanceof GraphQLError` fails across two copies.
+const serverRequire = createRequire(new URL("../server/package.json", import.meta.url));
+
+export default defineProject({
+  resolve: {
+    alias: [{ find: /^graphql$/, replacement: serverRequire.resolve("graphql") }],
+  },
+  // Known up front, so Vite never re-optimises (and reloads the test page) mid-run.
+  optimizeDeps: {
+    include: [
+      "lit",
+      "lit/directives/keyed.js",
+      "lit/directives/class-map.js",
+      "lit/directives/live.js",
+      "lit/directives/style-map.js",
+      "graphql-ws",
+      "csv-parse/browser/esm/sync",
+    ],
+  },
+  test: {
+    name: "console",
+    include: ["test/**/*.test.ts"],
+    globalSetup: ["test/support/global-setup.ts"],
+    testTimeout: 30_000,
+    hookTimeout: 120_000,
+    expect: { poll: { timeout: 10_000 } },
+    browser: {
+      enabled: true,
+      headless: true,
+      screenshotFailures: false,
+      viewport: { width: 1280, height: 860 },
+      provider: playwright({ launchOptions: chromiumLaunchOptions }),
+      instances: [{ browser: "chromium" }],
+      commands: { saveScreenshot, setViewport },
+    },
+  },
+});
