@@ -179,15 +179,17 @@ describe("the campaign dialer on the simulated carrier", { timeout: 120_000 }, (
 
   it("reports a lead's outcome from the dialer, with its campaign, in a lead.updated webhook", async () => {
     const receiver = await startWebhookReceiver();
+    // An account of its own: the next test checks alice's balance against her campaign's calls alone.
+    const carol = await t.createAccount({ balance: "100" });
     try {
-      const { campaign, leads, assistant } = await campaignWith(t, alice, {}, [
+      const { campaign, leads, assistant } = await campaignWith(t, carol, {}, [
         { phoneNumber: uniqueUsNumber() },
       ]);
-      await t.app.services.assistants.update(alice.accountId, assistant.id, {
+      await t.app.services.assistants.update(carol.accountId, assistant.id, {
         isWebhookActive: true,
         webhookUrl: receiver.url,
       });
-      await t.gql(SET_STATUS, { id: campaign.id, status: "active" }, { token: alice.apiKey });
+      await t.gql(SET_STATUS, { id: campaign.id, status: "active" }, { token: carol.apiKey });
       const update = await receiver.waitFor(
         (request) => request.json.type === "lead.updated" && request.json.data.status === "completed",
       );
