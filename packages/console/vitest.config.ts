@@ -28,7 +28,7 @@ export default defineProject({
     name: "console",
     include: ["test/**/*.test.ts"],
     globalSetup: ["test/support/global-setup.ts"],
-    testTimeout: 30_000,
+    testTimeout: 60_000,
     hookTimeout: 120_000,
     expect: { poll: { timeout: 10_000 } },
     browser: {
