@@ -1,7 +1,6 @@
 import { createServer } from "node:net";
-import { fileURLToPath } from "node:url";
-import { build } from "vite";
 import type { TestProject } from "vitest/node";
+import { prepare } from "../../../../scripts/prepare.mjs";
 import { type App, buildApp } from "../../../server/src/app.ts";
 import { loadConfig } from "../../../server/src/env.ts";
 import { createLogger } from "../../../server/src/logger.ts";
@@ -31,16 +30,15 @@ export const SLOW_MARKER = "(slowly)";
 /** The first time a message containing this arrives, the scripted model answers with an HTTP 400. */
 export const FAIL_ONCE_MARKER = "(model fails once)";
 
-const widgetRoot = fileURLToPath(new URL("../../", import.meta.url));
-
 /**
- * Builds the widget (the embed tests load dist/voxgate-chat.js from the server), then starts two
- * real Voxgate servers on loopback port 0 over in-memory PGlite, both answering through the real
- * `openai` client from an OpenAI-compatible test server.
+ * Builds the widget when its sources changed, as `npm start` does (the embed tests load
+ * dist/voxgate-chat.js from the server; a build of its own here would leave the package without its
+ * types, which the packing test checks), then starts two real Voxgate servers on loopback port 0
+ * over in-memory PGlite, both answering through the real `openai` client from an OpenAI-compatible
+ * test server.
  */
 export default async function setup(project: TestProject) {
-  await build({ root: widgetRoot, logLevel: "warn" });
-  await build({ root: widgetRoot, mode: "embed", logLevel: "warn" });
+  prepare(["widget"]);
 
   // Whatever started before a failure is stopped, or the test process would never exit.
   const cleanups: (() => Promise<void>)[] = [];
