@@ -37,6 +37,8 @@ interface Answer {
   calls: Promise<{ callId: string; output: string; endCall: boolean }>[];
   filled: boolean;
   finished: boolean;
+  /** Lets the next answer's speech start. */
+  release: () => void;
   /** Resolves a fixed phrase's `say` once spoken. */
   said: (() => void) | null;
 }
@@ -57,6 +59,10 @@ export class RealtimeSession extends MediaSession {
   /** The caller's last speech (model's VAD), which the next response answers. */
   private speech: { startMs: number; endMs: number; endedAt: number } | null = null;
   private speechStartMs = 0;
+  /** When the caller's last speech was transcribed (the model's input transcription). */
+  private transcribedAt = 0;
+  /** Dualplex: each answer's speech starts once the previous answer's was sent. */
+  private voiceLine: Promise<void> = Promise.resolve();
 
   constructor(
     media: MediaStream,
@@ -189,9 +195,10 @@ export class RealtimeSession extends MediaSession {
   private callerSaid(text: string) {
     const span = this.speech ?? { startMs: this.speechStartMs, endMs: this.detector.now };
     if (!text) return;
-    const transcriptAt = Date.now();
+    this.transcribedAt = Date.now();
+    // The transcription runs beside the model: it may arrive after the answer started.
     const timings = this.answer?.utterance.timings;
-    if (timings && timings.speechEndedAt !== null) timings.transcriptAt ??= transcriptAt;
+    if (timings && timings.speechEndedAt !== null) timings.transcriptAt ??= this.transcribedAt;
     this.ports
       .turn({
         speaker: "customer",
@@ -211,18 +218,29 @@ export class RealtimeSession extends MediaSession {
     const said = this.scripted.shift() ?? null;
     const speech = said ? null : this.speech;
     this.speech = null;
-    const utterance = this.utterance({ ...noTimings(), speechEndedAt: speech?.endedAt ?? null });
+    const utterance = this.utterance({
+      ...noTimings(),
+      speechEndedAt: speech?.endedAt ?? null,
+      transcriptAt: speech && this.transcribedAt >= speech.endedAt ? this.transcribedAt : null,
+    });
     this.busy += 1;
+    const previous = this.voiceLine;
+    let release = () => {};
+    this.voiceLine = new Promise<void>((resolve) => {
+      release = resolve;
+    });
     this.answer = {
       utterance,
       itemId: null,
       transcript: "",
       pending: "",
-      sentences: this.options.output === "text" ? this.sentenceQueue(utterance, this.abort.signal) : null,
+      sentences:
+        this.options.output === "text" ? this.sentenceQueue(utterance, this.abort.signal, previous) : null,
       carry: new Uint8Array(0),
       calls: [],
       filled: false,
       finished: false,
+      release,
       said,
     };
   }
@@ -283,6 +301,7 @@ export class RealtimeSession extends MediaSession {
         if (!this.closed) this.ports.logger.warn("voice turn failed", { callId: this.media.callId, error });
       })
       .finally(() => {
+        answer.release();
         this.busy -= 1;
         this.quietSinceMs = this.detector.now;
         answer.said?.();
@@ -305,11 +324,13 @@ export class RealtimeSession extends MediaSession {
       this.model.respond();
     }
     await answer.sentences?.drained();
+    answer.release();
     await this.finishUtterance(utterance);
     const heard = answer.sentences
       ? heardSentences(utterance)
       : heardShare(answer.transcript.trim(), utterance);
-    await this.assistantTurn(utterance, answer.transcript.trim(), heard);
+    // A dualplex filler is part of what the assistant said even when the model wrote nothing.
+    await this.assistantTurn(utterance, answer.transcript.trim() || utterance.sentences.join(" "), heard);
     if (endCall && !utterance.cleared) {
       this.ending = true;
       await this.ports.hangUp("The assistant ended the call.");

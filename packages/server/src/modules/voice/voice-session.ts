@@ -193,18 +193,24 @@ export abstract class MediaSession {
     if (this.detector.speaking) this.quietSinceMs = this.detector.now;
     if (event?.type === "voice" && event.voicedMs >= interruptMs(this.settings.interruptSensitivity))
       this.considerBargeIn();
+    // A turn said over the assistant that ended before its words were counted is counted whole.
+    if (event?.type === "end-of-turn" && this.settings.minInterruptWords > 1)
+      this.considerBargeIn(event.audio);
     return event;
   }
 
-  /** The caller talks over the assistant: barge in once they said `min_interrupt_words`. */
-  protected considerBargeIn() {
+  /**
+   * The caller talks over the assistant: barge in once they said `min_interrupt_words`, counted on
+   * a quick transcription of `audio` (the turn so far, or a whole turn that just ended).
+   */
+  protected considerBargeIn(audio?: Int16Array) {
     const utterance = this.speaking;
     if (!utterance || utterance.cleared || !this.settings.allowInterruptions) return;
     if (this.settings.minInterruptWords <= 1) return this.bargeIn();
-    // A quick transcription of what the caller said so far; "mhm" and "okay" do not stop the assistant.
-    if (this.counting) return;
+    // "Mhm" and "okay" do not stop the assistant. One count at a time while the caller talks.
+    if (!audio && this.counting) return;
     this.counting = true;
-    const audio = this.detector.currentAudio();
+    audio ??= this.detector.currentAudio();
     this.ports
       .transcribe(wavFile(resample(audio, 8000, STT_SAMPLE_RATE), STT_SAMPLE_RATE), this.abort.signal)
       .then((text) => {
@@ -302,8 +308,12 @@ export abstract class MediaSession {
   }
 
   /** Sentences spoken one after the other through text-to-speech, for one utterance. */
-  protected sentenceQueue(utterance: Utterance, signal: AbortSignal): SentenceQueue {
-    let spoken = Promise.resolve();
+  protected sentenceQueue(
+    utterance: Utterance,
+    signal: AbortSignal,
+    after = Promise.resolve(),
+  ): SentenceQueue {
+    let spoken = after;
     let queued = 0;
     return {
       get queued() {
