@@ -197,6 +197,31 @@ describe("a phone conversation over Twilio Media Streams (pipeline mode)", () =>
     client.close();
   });
 
+  it("with min_interrupt_words keeps talking through a backchannel and stops for real words", async () => {
+    const assistant = await createAssistant(t, owner, {
+      initialMessage: "One two three. Four five six. Seven eight nine.",
+      phoneNumberId: number.id,
+      interruptSensitivity: 1,
+      minInterruptWords: 2,
+    });
+    const { call, client } = await answeredCall(assistant);
+    client.autoAckMarks = false;
+    await client.waitFor((received) => marks(received) >= 3);
+    client.ackMarks(1);
+    const counted = speech.transcriptions.length;
+    client.speak("mhm");
+    // Its words were counted (the whole backchannel too, once it ended), and it was one word.
+    await eventually(async () => expect(speech.transcriptions.slice(counted)).toContain("mhm"));
+    expect(client.received.some((message) => message.event === "clear")).toBe(false);
+    client.speak("wait a moment");
+    await client.waitFor((received) => received.some((message) => message.event === "clear"));
+    client.autoAckMarks = true;
+    await eventually(async () =>
+      expect((await reload(call.id)).transcript).toMatch(/^Assistant: One two three\.\nCustomer: mhm\n/),
+    );
+    client.close();
+  });
+
   it("runs the end_call tool mid-call and hangs up as the assistant", async () => {
     const assistant = await createAssistant(t, owner, { initialMessage: "", phoneNumberId: number.id });
     const { call, client } = await answeredCall(assistant);
@@ -225,9 +250,13 @@ describe("a phone conversation over Twilio Media Streams (pipeline mode)", () =>
       phoneNumberId: number.id,
     });
     const { call, client } = await answeredCall(assistant);
+    // Time spent speaking a prompt is not silence: each round starts once the last prompt was played
+    // and stored (the audio is sent faster than real time).
     for (let round = 1; round <= 3; round++) {
       client.silence(5100);
-      await client.waitFor((received) => marks(received) >= round);
+      await eventually(async () =>
+        expect((await reload(call.id)).transcript.split("\n").filter(Boolean)).toHaveLength(round),
+      );
     }
     await eventually(async () => expect((await reload(call.id)).requestedEnd).toBe("ended_by_assistant"));
     expect(client.takeSpeech().replace(/\s+/g, "")).toBe(
