@@ -200,7 +200,8 @@ export class RealtimeConnection {
   }
 
   appendAudio(bytes: Uint8Array) {
-    this.send({ type: "input_audio_buffer.append", audio: Buffer.from(bytes).toString("base64") });
+    const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    this.send({ type: "input_audio_buffer.append", audio: view.toString("base64") });
   }
 
   /** Asks for an answer; `instructions` replace the session's for this one response. */
