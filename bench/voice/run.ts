@@ -159,17 +159,23 @@ async function concurrentCalls(calls: number) {
   for (let offset = 0; offset < callerSpeech.length; offset += FRAME)
     script.push(callerSpeech.subarray(offset, offset + FRAME));
   for (let i = 0; i < 50; i++) script.push(silence);
-  const ticks = 250; // 5 s
+  return tickLoop((tick) => {
+    for (const [index, stream] of streams.entries()) stream.push(script[(tick + index) % script.length]!);
+  });
+}
+
+/** 250 ticks of 20 ms (5 s), each feeding the calls: how late each tick ran, and the CPU it took. */
+async function tickLoop(feed: (tick: number) => void) {
   const lateness: number[] = [];
   const cpu: number[] = [];
   const start = performance.now();
-  for (let tick = 0; tick < ticks; tick++) {
+  for (let tick = 0; tick < 250; tick++) {
     const due = start + tick * 20;
     const wait = due - performance.now();
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
     const began = performance.now();
     lateness.push(began - due);
-    for (const [index, stream] of streams.entries()) stream.push(script[(tick + index) % script.length]!);
+    feed(tick);
     cpu.push(performance.now() - began);
   }
   return { lateness, cpu };
@@ -259,19 +265,9 @@ async function relayLatency(frames: number) {
 
 async function relayedJitter(calls: number) {
   const streams = await Promise.all(Array.from({ length: calls }, (_, index) => relayedCall(index + 1)));
-  const ticks = 250;
-  const lateness: number[] = [];
-  const cpu: number[] = [];
-  const start = performance.now();
-  for (let tick = 0; tick < ticks; tick++) {
-    const due = start + tick * 20;
-    const wait = due - performance.now();
-    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-    const began = performance.now();
-    lateness.push(began - due);
+  const { lateness, cpu } = await tickLoop(() => {
     for (const { stream } of streams) stream.push(callerSpeech.subarray(0, FRAME));
-    cpu.push(performance.now() - began);
-  }
+  });
   await new Promise((resolve) => setTimeout(resolve, 200));
   const relayed = streams.reduce((sum, { stream }) => sum + stream.sent, 0);
   for (const { model } of streams) model.close();
