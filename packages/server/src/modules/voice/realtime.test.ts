@@ -38,7 +38,7 @@ const transcriptOf = async (callId: number, lines: string[]) =>
 const sent = (index: number, type: string) =>
   realtime.sessions[index]!.received.filter((event) => event.type === type);
 
-async function answeredCall(assistant: Assistant) {
+async function answeredCall(assistant: Assistant, options: { connects?: boolean; holdMarks?: boolean } = {}) {
   const call = await t.app.services.calls.placeOutbound({
     accountId: owner.accountId,
     assistantId: assistant.id,
@@ -64,7 +64,10 @@ async function answeredCall(assistant: Assistant) {
   const token = /<Parameter name="token" value="([^"]+)"\/>/.exec(twiml)![1]!;
   const sessions = realtime.sessions.length;
   const client = await TwilioMediaClient.connect(mediaUrl, token);
-  await eventually(() => expect(realtime.sessions[sessions]?.received[0]?.type).toBe("session.update"));
+  // Held from the start: the greeting may come back before the model's session is seen below.
+  client.autoAckMarks = !options.holdMarks;
+  if (options.connects !== false)
+    await eventually(() => expect(realtime.sessions[sessions]?.received[0]?.type).toBe("session.update"));
   return { call, client, model: sessions };
 }
 
@@ -213,8 +216,7 @@ describe("multimodal mode (a realtime speech-to-speech model)", () => {
       phoneNumberId: number.id,
       interruptSensitivity: 1,
     });
-    const { call, client, model } = await answeredCall(assistant);
-    client.autoAckMarks = false;
+    const { call, client, model } = await answeredCall(assistant, { holdMarks: true });
     await client.waitFor((received) => marks(received) >= 3);
     // The caller heard the first sentence (700 ms of tone speech) when they spoke up.
     client.ackMarks(1);
@@ -284,5 +286,32 @@ describe("dualplex mode (the realtime model reasons in text, the assistant's voi
       heard("Let me see. I pressed the keys."),
     );
     client.close();
+  });
+});
+
+describe("a realtime model that cannot be reached", () => {
+  it("apologises through Twilio and ends the call as the assistant", async () => {
+    const assistant = await createAssistant(t, owner, { mode: "multimodal", phoneNumberId: number.id });
+    const settings = t.app.config.voice.realtime;
+    const configured = settings.baseUrl;
+    settings.baseUrl = "ws://127.0.0.1:9/v1";
+    try {
+      const { call, client } = await answeredCall(assistant, { connects: false });
+      await eventually(async () =>
+        expect(await reload(call.id)).toMatchObject({
+          requestedEnd: "ended_by_assistant",
+          endReason: "The speech model could not be reached.",
+        }),
+      );
+      expect(twilio.requests).toContainEqual(
+        expect.objectContaining({
+          resource: `/Calls/${call.providerCallId}.json`,
+          params: expect.objectContaining({ Twiml: expect.stringContaining("not available right now") }),
+        }),
+      );
+      client.close();
+    } finally {
+      settings.baseUrl = configured;
+    }
   });
 });

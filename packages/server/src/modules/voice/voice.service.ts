@@ -119,6 +119,11 @@ export class VoiceService implements MediaStreamHandler {
       variables: primitiveVariables(call.variables),
     };
     const engine = this.parts.replyEngine;
+    // Counted from here: connecting to a realtime model takes a while, and calls arriving meanwhile count too.
+    this.live += 1;
+    stream.onClose(() => {
+      this.live -= 1;
+    });
     const ports: SessionPorts = {
       logger,
       transcribe: (wav, signal) => this.speech.transcribe(wav, { language: settings.language, signal }),
@@ -156,6 +161,7 @@ export class VoiceService implements MediaStreamHandler {
         model = await this.realtime.connect(call.id);
       } catch (error) {
         logger.warn("realtime model unavailable; the call ends", { callId: call.id, error });
+        // Twilio speaks the apology and ends the stream (which releases the capacity).
         await calls.endByAssistant(call.id, "The speech model could not be reached.", MODEL_UNAVAILABLE);
         return;
       }
@@ -197,10 +203,6 @@ export class VoiceService implements MediaStreamHandler {
         options,
       );
     }
-    this.live += 1;
-    stream.onClose(() => {
-      this.live -= 1;
-    });
     logger.info("media session started", {
       callId: call.id,
       streamId: stream.streamId,
