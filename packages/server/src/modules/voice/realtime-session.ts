@@ -22,6 +22,9 @@ export interface RealtimePorts extends SessionPorts {
   ): Promise<{ output: string; endCall: boolean }>;
 }
 
+/** How long a fixed phrase asked of the model may take to start; past it the session goes on without it. */
+const SCRIPTED_PHRASE_TIMEOUT_MS = 15_000;
+
 /** One model response on its way to the caller. */
 interface Answer {
   utterance: Utterance;
@@ -121,9 +124,23 @@ export class RealtimeSession extends MediaSession {
       await this.assistantTurn(utterance, text, heard);
       return;
     }
-    // The model speaks with its own voice: it is asked for the words.
+    // The model speaks with its own voice: it is asked for the words. A model that never answers must
+    // not hold the call's later turns (the silence goodbye and hang-up) forever.
+    let timer: NodeJS.Timeout | undefined;
     await new Promise<void>((resolve) => {
-      this.scripted.push(resolve);
+      const said = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      timer = setTimeout(() => {
+        // Started in time: it resolves once played.
+        const waiting = this.scripted.indexOf(said);
+        if (waiting < 0) return;
+        this.scripted.splice(waiting, 1);
+        this.ports.logger.warn("realtime model did not speak a fixed phrase", { callId: this.media.callId });
+        resolve();
+      }, SCRIPTED_PHRASE_TIMEOUT_MS);
+      this.scripted.push(said);
       this.model.respond(`Say exactly this to the caller, word for word, and nothing else: "${text}"`);
     });
   }

@@ -246,6 +246,33 @@ describe("multimodal mode (a realtime speech-to-speech model)", () => {
   });
 });
 
+describe("multimodal mode with wait_for_customer", () => {
+  it("keeps the model quiet until the callee speaks, greets them, then lets the model answer", async () => {
+    const assistant = await createAssistant(t, owner, {
+      mode: "multimodal",
+      waitForCustomer: true,
+      phoneNumberId: number.id,
+    });
+    const { call, client, model } = await answeredCall(assistant);
+    expect(sent(model, "session.update")[0]?.session).toMatchObject({
+      audio: { input: { turn_detection: { create_response: false } } },
+    });
+    client.speak("hello");
+    await transcriptOf(call.id, ["Customer: hello", "Assistant: Hello! How can I help?"]);
+    expect(sent(model, "session.update")[1]?.session).toMatchObject({
+      audio: { input: { turn_detection: { create_response: true } } },
+    });
+    client.speak("thanks");
+    await transcriptOf(call.id, [
+      "Customer: hello",
+      "Assistant: Hello! How can I help?",
+      "Customer: thanks",
+      "Assistant: Echo: thanks",
+    ]);
+    client.close();
+  });
+});
+
 describe("dualplex mode (the realtime model reasons in text, the assistant's voice speaks)", () => {
   it("speaks the model's text through text-to-speech, with a filler while a tool runs and DTMF digits in-band", async () => {
     const assistant = await createAssistant(t, owner, {
@@ -303,11 +330,13 @@ describe("a realtime model that cannot be reached", () => {
           endReason: "The speech model could not be reached.",
         }),
       );
-      expect(twilio.requests).toContainEqual(
-        expect.objectContaining({
-          resource: `/Calls/${call.providerCallId}.json`,
-          params: expect.objectContaining({ Twiml: expect.stringContaining("not available right now") }),
-        }),
+      await eventually(() =>
+        expect(twilio.requests).toContainEqual(
+          expect.objectContaining({
+            resource: `/Calls/${call.providerCallId}.json`,
+            params: expect.objectContaining({ Twiml: expect.stringContaining("not available right now") }),
+          }),
+        ),
       );
       client.close();
     } finally {
