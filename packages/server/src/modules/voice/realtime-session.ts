@@ -25,6 +25,12 @@ export interface RealtimePorts extends SessionPorts {
 /** How long a fixed phrase asked of the model may take to start; past it the session goes on without it. */
 const SCRIPTED_PHRASE_TIMEOUT_MS = 15_000;
 
+/**
+ * Model audio between two marks at most: a barge-in's truncation is this precise, and the carrier is
+ * not sent a mark per (possibly tiny) delta.
+ */
+const MARK_EVERY_MS = 100;
+
 /** One model response on its way to the caller. */
 interface Answer {
   utterance: Utterance;
@@ -35,8 +41,9 @@ interface Answer {
   /** Dualplex: text not yet a whole sentence, and the sentences on their way through text-to-speech. */
   pending: string;
   sentences: SentenceQueue | null;
-  /** Multimodal: the part of a 20 ms frame the last delta left over. */
+  /** Multimodal: the part of a 20 ms frame the last delta left over, and the audio sent at the last mark. */
   carry: Uint8Array;
+  markedMs: number;
   calls: Promise<{ callId: string; output: string; endCall: boolean }>[];
   filled: boolean;
   finished: boolean;
@@ -254,6 +261,7 @@ export class RealtimeSession extends MediaSession {
       sentences:
         this.options.output === "text" ? this.sentenceQueue(utterance, this.abort.signal, previous) : null,
       carry: new Uint8Array(0),
+      markedMs: 0,
       calls: [],
       filled: false,
       finished: false,
@@ -269,9 +277,13 @@ export class RealtimeSession extends MediaSession {
     const { utterance } = answer;
     utterance.timings.firstTokenAt ??= Date.now();
     const bytes = Buffer.from(event.delta, "base64");
-    const sentBefore = utterance.sentMs;
     answer.carry = this.sendFrames(utterance, concatBytes(answer.carry, bytes), false);
-    if (utterance.sentMs > sentBefore) this.markPlayback(utterance);
+    if (utterance.sentMs - answer.markedMs >= MARK_EVERY_MS) this.mark(answer);
+  }
+
+  private mark(answer: Answer) {
+    answer.markedMs = answer.utterance.sentMs;
+    this.markPlayback(answer.utterance);
   }
 
   private textDelta(delta: string) {
@@ -329,9 +341,8 @@ export class RealtimeSession extends MediaSession {
     const { utterance } = answer;
     if (!utterance.cleared) {
       if (answer.sentences && answer.pending.trim()) answer.sentences.push(answer.pending.trim());
-      const sentBefore = utterance.sentMs;
       this.sendFrames(utterance, answer.carry, true);
-      if (utterance.sentMs > sentBefore) this.markPlayback(utterance);
+      if (utterance.sentMs > answer.markedMs) this.mark(answer);
     }
     const results = await Promise.all(answer.calls);
     const endCall = results.some((result) => result.endCall);
