@@ -3,14 +3,10 @@ import { createAssistant } from "../../../test/fixtures/assistants.ts";
 import { telephonyFixtures, uniqueUsNumber } from "../../../test/fixtures/telephony.ts";
 import { type FakeRealtime, startFakeRealtime } from "../../../test/support/fake-realtime.ts";
 import { type FakeSpeech, startFakeSpeech, toneText } from "../../../test/support/fake-speech.ts";
-import { type FakeTwilio, startFakeTwilio, twilioSignature } from "../../../test/support/fake-twilio.ts";
-import {
-  PUBLIC_BASE_URL,
-  startTestApp,
-  type TestAccount,
-  type TestApp,
-} from "../../../test/support/test-app.ts";
+import { type FakeTwilio, startFakeTwilio } from "../../../test/support/fake-twilio.ts";
+import { startTestApp, type TestAccount, type TestApp } from "../../../test/support/test-app.ts";
 import { TwilioMediaClient } from "../../../test/support/twilio-media-client.ts";
+import * as voiceCalls from "../../../test/support/voice-calls.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "../../../test/support/webhook-receiver.ts";
 import type { Assistant, PhoneNumber } from "../../generated/prisma/client.ts";
 
@@ -44,24 +40,7 @@ async function answeredCall(assistant: Assistant, options: { connects?: boolean;
     assistantId: assistant.id,
     to: uniqueUsNumber(),
   });
-  const path = `/telephony/twilio/outbound?callId=${call.id}`;
-  const params = {
-    AccountSid: twilio.accountSid,
-    CallSid: call.providerCallId!,
-    CallStatus: "in-progress",
-    AnsweredBy: "human",
-  };
-  const twiml = await (
-    await fetch(`${t.url}${path}`, {
-      method: "POST",
-      headers: {
-        "content-type": "application/x-www-form-urlencoded",
-        "x-twilio-signature": twilioSignature(twilio.authToken, `${PUBLIC_BASE_URL}${path}`, params),
-      },
-      body: new URLSearchParams(params),
-    })
-  ).text();
-  const token = /<Parameter name="token" value="([^"]+)"\/>/.exec(twiml)![1]!;
+  const token = await voiceCalls.answerOutbound(t, twilio, call);
   const sessions = realtime.sessions.length;
   const client = await TwilioMediaClient.connect(mediaUrl, token);
   // Held from the start: the greeting may come back before the model's session is seen below.
@@ -80,20 +59,14 @@ beforeAll(async () => {
   ]);
   t = await startTestApp({
     env: {
-      VOXGATE_TELEPHONY: "twilio",
-      TWILIO_ACCOUNT_SID: twilio.accountSid,
-      TWILIO_AUTH_TOKEN: twilio.authToken,
-      TWILIO_API_BASE_URL: twilio.baseUrl,
-      VOXGATE_CALL_PRICE_PER_MINUTE: "0.10",
+      ...voiceCalls.voiceCallEnv(twilio, speech),
       VOXGATE_OUTBOUND_ALLOWLIST: "127.0.0.1",
       OPENAI_REALTIME_BASE_URL: realtime.baseUrl,
       OPENAI_REALTIME_API_KEY: "sk-realtime",
       OPENAI_REALTIME_MODEL: "fake-realtime",
-      OPENAI_STT_BASE_URL: speech.baseUrl,
-      OPENAI_TTS_BASE_URL: speech.baseUrl,
     },
   });
-  mediaUrl = `${t.url.replace(/^http/, "ws")}/telephony/twilio/media`;
+  mediaUrl = voiceCalls.mediaStreamUrl(t);
   owner = await t.createAccount({ balance: "50" });
   number = await telephonyFixtures(t).addNumber(owner);
 });
@@ -186,25 +159,7 @@ describe("multimodal mode (a realtime speech-to-speech model)", () => {
     expect(answer.firstTokenAt!.getTime()).toBeLessThanOrEqual(answer.firstAudioAt!.getTime());
     expect(answer.firstAudioAt!.getTime()).toBeLessThanOrEqual(answer.playedAt!.getTime());
 
-    client.stop();
-    await client.closed;
-    await eventually(async () => expect((await reload(call.id)).requestedEnd).toBe("ended_by_customer"));
-    const status = `/telephony/twilio/status?callId=${call.id}`;
-    const params = {
-      AccountSid: twilio.accountSid,
-      CallSid: call.providerCallId!,
-      CallStatus: "completed",
-      CallDuration: "61",
-    };
-    await fetch(`${t.url}${status}`, {
-      method: "POST",
-      headers: {
-        "content-type": "application/x-www-form-urlencoded",
-        "x-twilio-signature": twilioSignature(twilio.authToken, `${PUBLIC_BASE_URL}${status}`, params),
-      },
-      body: new URLSearchParams(params),
-    });
-    const ended = await reload(call.id);
+    const ended = await voiceCalls.callerHangsUp(t, twilio, client, call, 61);
     expect(ended.status).toBe("ended_by_customer");
     expect(ended.totalCost.toFixed(2)).toBe("0.20");
   });
@@ -212,7 +167,7 @@ describe("multimodal mode (a realtime speech-to-speech model)", () => {
   it("on barge-in clears Twilio's audio, truncates the model's message at the played offset, and keeps what was heard", async () => {
     const assistant = await createAssistant(t, owner, {
       mode: "multimodal",
-      initialMessage: "One two three. Four five six. Seven eight nine.",
+      initialMessage: voiceCalls.THREE_SENTENCES,
       phoneNumberId: number.id,
       interruptSensitivity: 1,
     });
@@ -228,20 +183,7 @@ describe("multimodal mode (a realtime speech-to-speech model)", () => {
       content_index: 0,
       audio_end_ms: 700,
     });
-    await eventually(async () =>
-      expect((await reload(call.id)).transcript).toBe(
-        "Assistant: One two three.\nCustomer: wait\nAssistant: Echo: wait",
-      ),
-    );
-    const [greeting] = await t.app.db.prisma.callTurn.findMany({
-      where: { callId: call.id },
-      orderBy: { id: "asc" },
-    });
-    expect(greeting).toMatchObject({
-      text: "One two three. Four five six. Seven eight nine.",
-      heardText: "One two three.",
-      interrupted: true,
-    });
+    await voiceCalls.expectCutAfterFirstSentence(t, call.id);
     client.close();
   });
 });
