@@ -76,7 +76,7 @@ export class RealtimeClient {
       });
       socket.once("error", () => reject(new UpstreamFailedError("the realtime model could not be reached.")));
     });
-    return new RealtimeConnection(socket, dialect, model, callId, this.logger);
+    return new RealtimeConnection(socket, dialect, callId, this.logger);
   }
 }
 
@@ -89,7 +89,6 @@ export class RealtimeConnection {
   constructor(
     private readonly socket: WebSocket,
     private readonly dialect: "ga" | "beta",
-    private readonly model: string,
     callId: number,
     private readonly logger: Logger,
   ) {
@@ -143,17 +142,18 @@ export class RealtimeConnection {
       ...(options.language ? { language: options.language } : {}),
     };
     const format = AUDIO_FORMATS[options.audioFormat];
+    // The API speaks at 0.25 to 1.5 times its pace; speech_speed goes to 2.
+    const speed = Math.min(1.5, Math.max(0.25, options.speed));
     if (this.dialect === "ga") {
       this.send({
         type: "session.update",
         session: {
           type: "realtime",
-          model: this.model,
           instructions: options.instructions,
           output_modalities: [options.output],
           audio: {
             input: { format: format.ga, transcription, turn_detection: turnDetection },
-            output: { format: format.ga, voice: options.voice, speed: options.speed },
+            output: { format: format.ga, voice: options.voice, speed },
           },
           tools: options.tools,
           tool_choice: "auto",
@@ -167,7 +167,7 @@ export class RealtimeConnection {
         modalities: options.output === "audio" ? ["audio", "text"] : ["text"],
         instructions: options.instructions,
         voice: options.voice,
-        speed: options.speed,
+        speed,
         // The beta API takes 0.6 to 1.2.
         temperature: Math.min(1.2, Math.max(0.6, options.temperature)),
         input_audio_format: format.beta,
