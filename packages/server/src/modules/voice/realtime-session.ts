@@ -31,6 +31,12 @@ const SCRIPTED_PHRASE_TIMEOUT_MS = 15_000;
  */
 const MARK_EVERY_MS = 100;
 
+/** A fixed phrase asked of the model: told once the model has generated it, and once it was played. */
+interface ScriptedPhrase {
+  generated(): void;
+  played(): void;
+}
+
 /** One model response on its way to the caller. */
 interface Answer {
   utterance: Utterance;
@@ -46,11 +52,13 @@ interface Answer {
   markedMs: number;
   calls: Promise<{ callId: string; output: string; endCall: boolean }>[];
   filled: boolean;
+  /** Multimodal: a function other than end_call runs, so the model says a filler once this response is done. */
+  wantsFiller: boolean;
   finished: boolean;
   /** Lets the next answer's speech start. */
   release: () => void;
-  /** Resolves a fixed phrase's `say` once spoken. */
-  said: (() => void) | null;
+  /** When the response is a fixed phrase asked of the model: who waits for it. */
+  scripted: ScriptedPhrase | null;
 }
 
 /**
@@ -65,7 +73,7 @@ interface Answer {
 export class RealtimeSession extends MediaSession {
   private answer: Answer | null = null;
   /** Fixed phrases asked of the model, waiting for their response to start. */
-  private readonly scripted: (() => void)[] = [];
+  private readonly scripted: ScriptedPhrase[] = [];
   /** The caller's last speech (model's VAD), which the next response answers. */
   private speech: { startMs: number; endMs: number; endedAt: number } | null = null;
   private speechStartMs = 0;
@@ -131,25 +139,43 @@ export class RealtimeSession extends MediaSession {
       await this.assistantTurn(utterance, text, heard);
       return;
     }
-    // The model speaks with its own voice: it is asked for the words. A model that never answers must
-    // not hold the call's later turns (the silence goodbye and hang-up) forever.
-    let timer: NodeJS.Timeout | undefined;
-    await new Promise<void>((resolve) => {
-      const said = () => {
+    await this.askModelToSay(text).played;
+  }
+
+  /**
+   * The model speaks with its own voice: it is asked for the words. A model that never starts must
+   * not hold the call's later turns (the silence goodbye and hang-up) forever.
+   */
+  private askModelToSay(text: string): { generated: Promise<void>; played: Promise<void> } {
+    let generated = () => {};
+    let played = () => {};
+    const phrase: ScriptedPhrase = {
+      generated: () => generated(),
+      played: () => {
         clearTimeout(timer);
-        resolve();
-      };
-      timer = setTimeout(() => {
-        // Started in time: it resolves once played.
-        const waiting = this.scripted.indexOf(said);
-        if (waiting < 0) return;
-        this.scripted.splice(waiting, 1);
-        this.ports.logger.warn("realtime model did not speak a fixed phrase", { callId: this.media.callId });
-        resolve();
-      }, SCRIPTED_PHRASE_TIMEOUT_MS);
-      this.scripted.push(said);
-      this.model.respond(`Say exactly this to the caller, word for word, and nothing else: "${text}"`);
-    });
+        played();
+      },
+    };
+    const result = {
+      generated: new Promise<void>((resolve) => {
+        generated = resolve;
+      }),
+      played: new Promise<void>((resolve) => {
+        played = resolve;
+      }),
+    };
+    const timer = setTimeout(() => {
+      // Started in time: it resolves once played.
+      const waiting = this.scripted.indexOf(phrase);
+      if (waiting < 0) return;
+      this.scripted.splice(waiting, 1);
+      this.ports.logger.warn("realtime model did not speak a fixed phrase", { callId: this.media.callId });
+      generated();
+      played();
+    }, SCRIPTED_PHRASE_TIMEOUT_MS);
+    this.scripted.push(phrase);
+    this.model.respond(`Say exactly this to the caller, word for word, and nothing else: "${text}"`);
+    return result;
   }
 
   private onEvent(event: RealtimeEvent) {
@@ -239,8 +265,8 @@ export class RealtimeSession extends MediaSession {
   }
 
   private begin() {
-    const said = this.scripted.shift() ?? null;
-    const speech = said ? null : this.speech;
+    const scripted = this.scripted.shift() ?? null;
+    const speech = scripted ? null : this.speech;
     this.speech = null;
     const utterance = this.utterance({
       ...noTimings(),
@@ -264,9 +290,10 @@ export class RealtimeSession extends MediaSession {
       markedMs: 0,
       calls: [],
       filled: false,
+      wantsFiller: false,
       finished: false,
       release,
-      said,
+      scripted,
     };
   }
 
@@ -306,7 +333,11 @@ export class RealtimeSession extends MediaSession {
     const functions: CallFunctions = {
       sendDigits: (digits) => this.sendDigits(digits),
       onFunctionCall: () => {
-        if (answer.filled || !answer.sentences) return;
+        if (!answer.sentences) {
+          answer.wantsFiller = true;
+          return;
+        }
+        if (answer.filled) return;
         answer.filled = true;
         const filler = this.nextFiller();
         if (filler) answer.sentences.push(filler);
@@ -325,6 +356,7 @@ export class RealtimeSession extends MediaSession {
 
   private finish(answer: Answer) {
     answer.finished = true;
+    answer.scripted?.generated();
     this.complete(answer)
       .catch((error: unknown) => {
         if (!this.closed) this.ports.logger.warn("voice turn failed", { callId: this.media.callId, error });
@@ -333,7 +365,7 @@ export class RealtimeSession extends MediaSession {
         answer.release();
         this.busy -= 1;
         this.quietSinceMs = this.detector.now;
-        answer.said?.();
+        answer.scripted?.played();
       });
   }
 
@@ -344,7 +376,12 @@ export class RealtimeSession extends MediaSession {
       this.sendFrames(utterance, answer.carry, true);
       if (utterance.sentMs > answer.markedMs) this.mark(answer);
     }
+    // Multimodal: the model says the filler while the functions run; their results follow once it has
+    // (a model generates one response at a time).
+    const filler = answer.wantsFiller && !utterance.cleared ? this.nextFiller() : null;
+    const fillerSaid = filler ? this.askModelToSay(filler).generated : Promise.resolve();
     const results = await Promise.all(answer.calls);
+    await fillerSaid;
     const endCall = results.some((result) => result.endCall);
     // The model goes on at once (its next words queue behind these); the caller need not hear them first.
     if (results.length > 0 && !utterance.cleared && !endCall) {

@@ -77,10 +77,12 @@ afterAll(async () => {
 });
 
 describe("multimodal mode (a realtime speech-to-speech model)", () => {
-  it("relays mu-law both ways, runs a webhook tool mid-call, stores the turns and bills the minutes", async () => {
+  it("relays mu-law both ways, runs a webhook tool mid-call with a filler, stores the turns and bills the minutes", async () => {
     const assistant = await createAssistant(t, owner, {
       mode: "multimodal",
       phoneNumberId: number.id,
+      fillers: 1,
+      fillerConfig: { neutral: ["Just a second."] },
       systemPrompt: "You book tables for Chez Test.",
       tools: [
         {
@@ -147,9 +149,11 @@ describe("multimodal mode (a realtime speech-to-speech model)", () => {
       "Customer: what time is it",
       "Assistant: Echo: what time is it",
       "Customer: a table for four",
+      "Assistant: Just a second.",
       "Assistant: A table is free.",
     ]);
-    expect(spoken(client)).toBe(heard("A table is free."));
+    // The model said the filler while the webhook ran, then the answer from its result.
+    expect(spoken(client)).toBe(heard("Just a second. A table is free."));
     const turns = await t.app.db.prisma.callTurn.findMany({
       where: { callId: call.id },
       orderBy: { id: "asc" },
