@@ -249,19 +249,17 @@ export class RealtimeSession extends MediaSession {
     // The transcription runs beside the model: it may arrive after the answer started.
     const timings = this.answer?.utterance.timings;
     if (timings && timings.speechEndedAt !== null) timings.transcriptAt ??= this.transcribedAt;
-    this.ports
-      .turn({
-        speaker: "customer",
-        text,
-        heardText: text,
-        interrupted: false,
-        startMs: span.startMs,
-        endMs: span.endMs,
-        timings: null,
-      })
-      .catch((error: unknown) =>
-        this.ports.logger.warn("could not store the caller's turn", { callId: this.media.callId, error }),
-      );
+    this.recordTurn({
+      speaker: "customer",
+      text,
+      heardText: text,
+      interrupted: false,
+      startMs: span.startMs,
+      endMs: span.endMs,
+      timings: null,
+    }).catch((error: unknown) =>
+      this.ports.logger.warn("could not store the caller's turn", { callId: this.media.callId, error }),
+    );
   }
 
   private begin() {

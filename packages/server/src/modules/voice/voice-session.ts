@@ -145,6 +145,8 @@ export abstract class MediaSession {
   /** A barge-in's words are being counted (`min_interrupt_words`). */
   private counting = false;
   private fillerIndex = 0;
+  /** Turns are stored one after the other, in the order they happened. */
+  private stored: Promise<void> = Promise.resolve();
 
   constructor(
     protected readonly media: MediaStream,
@@ -294,9 +296,16 @@ export abstract class MediaSession {
     return utterance;
   }
 
+  /** Stores a turn after those before it (a caller's transcript may be slower to store than an answer). */
+  protected recordTurn(turn: SessionTurn): Promise<void> {
+    const recorded = this.stored.then(() => this.ports.turn(turn));
+    this.stored = recorded.catch(() => {});
+    return recorded;
+  }
+
   protected assistantTurn(utterance: Utterance, generated: string, heard: string) {
     if (!generated) return Promise.resolve();
-    return this.ports.turn({
+    return this.recordTurn({
       speaker: "assistant",
       text: generated,
       heardText: heard,
@@ -493,7 +502,7 @@ export class PipelineSession extends MediaSession {
     const text = await this.ports.transcribe(wav, this.abort.signal);
     if (!text) return;
     const transcriptAt = Date.now();
-    await this.ports.turn({
+    await this.recordTurn({
       speaker: "customer",
       text,
       heardText: text,
