@@ -73,3 +73,9 @@ export const MEDIA_STREAM_LIMITS = {
   /** Caller audio kept while a stream starts (token check, loading the call): 5 s of 20 ms frames. */
   bufferedFrames: 250,
 } as const;
+
+/**
+ * The largest event a realtime speech model (OpenAI Realtime protocol) may send one live call: audio
+ * deltas are a few KB, session echoes with long prompts and tools some hundred KB.
+ */
+export const MAX_REALTIME_EVENT_BYTES = 4 * MB;

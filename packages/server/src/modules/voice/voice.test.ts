@@ -3,15 +3,18 @@ import { createAssistant } from "../../../test/fixtures/assistants.ts";
 import { telephonyFixtures, uniqueUsNumber } from "../../../test/fixtures/telephony.ts";
 import { type FakeOpenAI, startFakeOpenAI } from "../../../test/support/fake-openai.ts";
 import { type FakeSpeech, startFakeSpeech, toneText } from "../../../test/support/fake-speech.ts";
-import { type FakeTwilio, startFakeTwilio, twilioSignature } from "../../../test/support/fake-twilio.ts";
+import { type FakeTwilio, startFakeTwilio } from "../../../test/support/fake-twilio.ts";
 import { subscribeWs } from "../../../test/support/subscriptions.ts";
-import {
-  PUBLIC_BASE_URL,
-  startTestApp,
-  type TestAccount,
-  type TestApp,
-} from "../../../test/support/test-app.ts";
+import { startTestApp, type TestAccount, type TestApp } from "../../../test/support/test-app.ts";
 import { TwilioMediaClient } from "../../../test/support/twilio-media-client.ts";
+import {
+  answerOutbound,
+  callerHangsUp,
+  expectCutAfterFirstSentence,
+  mediaStreamUrl,
+  THREE_SENTENCES,
+  voiceCallEnv,
+} from "../../../test/support/voice-calls.ts";
 import type { Assistant, PhoneNumber } from "../../generated/prisma/client.ts";
 import { VOICE_PHRASES } from "./voice-session.ts";
 
@@ -33,18 +36,6 @@ const marks = (received: TwilioMediaClient["received"]) => received.filter((m) =
 const reload = (callId: number) => t.app.db.prisma.call.findUniqueOrThrow({ where: { id: callId } });
 const eventually = <T>(check: () => Promise<T>) => vi.waitFor(check, { timeout: 15_000, interval: 20 });
 
-async function webhook(pathAndQuery: string, params: Record<string, string>) {
-  const response = await fetch(`${t.url}${pathAndQuery}`, {
-    method: "POST",
-    headers: {
-      "content-type": "application/x-www-form-urlencoded",
-      "x-twilio-signature": twilioSignature(twilio.authToken, `${PUBLIC_BASE_URL}${pathAndQuery}`, params),
-    },
-    body: new URLSearchParams(params),
-  });
-  return response.text();
-}
-
 /**
  * Places a call with `assistant`, answers it as Twilio does, and connects its media stream;
  * `beforeAnswer` runs once the call exists.
@@ -56,13 +47,7 @@ async function answeredCall(assistant: Assistant, beforeAnswer?: (callId: number
     to: uniqueUsNumber(),
   });
   await beforeAnswer?.(call.id);
-  const twiml = await webhook(`/telephony/twilio/outbound?callId=${call.id}`, {
-    AccountSid: twilio.accountSid,
-    CallSid: call.providerCallId!,
-    CallStatus: "in-progress",
-    AnsweredBy: "human",
-  });
-  const token = /<Parameter name="token" value="([^"]+)"\/>/.exec(twiml)![1]!;
+  const token = await answerOutbound(t, twilio, call);
   const client = await TwilioMediaClient.connect(mediaUrl, token);
   return { call, token, client };
 }
@@ -71,17 +56,9 @@ beforeAll(async () => {
   [twilio, model, speech] = await Promise.all([startFakeTwilio(), startFakeOpenAI(), startFakeSpeech()]);
   t = await startTestApp({
     model,
-    env: {
-      VOXGATE_TELEPHONY: "twilio",
-      TWILIO_ACCOUNT_SID: twilio.accountSid,
-      TWILIO_AUTH_TOKEN: twilio.authToken,
-      TWILIO_API_BASE_URL: twilio.baseUrl,
-      VOXGATE_CALL_PRICE_PER_MINUTE: "0.10",
-      OPENAI_STT_BASE_URL: speech.baseUrl,
-      OPENAI_TTS_BASE_URL: speech.baseUrl,
-    },
+    env: voiceCallEnv(twilio, speech),
   });
-  mediaUrl = `${t.url.replace(/^http/, "ws")}/telephony/twilio/media`;
+  mediaUrl = mediaStreamUrl(t);
   owner = await t.createAccount({ balance: "50" });
   number = await telephonyFixtures(t).addNumber(owner);
   defaults = { phoneNumberId: number.id };
@@ -142,16 +119,7 @@ describe("a phone conversation over Twilio Media Streams (pipeline mode)", () =>
     expect(data?.call.latency.firstTokenP50Ms).toBeGreaterThanOrEqual(data!.call.latency.transcriptP50Ms!);
 
     // The caller hangs up: the stream stops, then Twilio's status callback ends the call.
-    client.stop();
-    await client.closed;
-    await eventually(async () => expect((await reload(call.id)).requestedEnd).toBe("ended_by_customer"));
-    await webhook(`/telephony/twilio/status?callId=${call.id}`, {
-      AccountSid: twilio.accountSid,
-      CallSid: call.providerCallId!,
-      CallStatus: "completed",
-      CallDuration: "75",
-    });
-    const ended = await reload(call.id);
+    const ended = await callerHangsUp(t, twilio, client, call, 75);
     expect(ended.status).toBe("ended_by_customer");
     expect(ended.totalCost.toFixed(2)).toBe("0.20");
   });
@@ -169,7 +137,7 @@ describe("a phone conversation over Twilio Media Streams (pipeline mode)", () =>
 
   it("stops talking when the caller barges in, and keeps only what was played", async () => {
     const assistant = await createAssistant(t, owner, {
-      initialMessage: "One two three. Four five six. Seven eight nine.",
+      initialMessage: THREE_SENTENCES,
       phoneNumberId: number.id,
       interruptSensitivity: 1,
     });
@@ -180,20 +148,32 @@ describe("a phone conversation over Twilio Media Streams (pipeline mode)", () =>
     client.autoAckMarks = true;
     client.speak("wait");
     await client.waitFor((received) => received.some((message) => message.event === "clear"));
+    await expectCutAfterFirstSentence(t, call.id);
+    client.close();
+  });
+
+  it("with min_interrupt_words keeps talking through a backchannel and stops for real words", async () => {
+    const assistant = await createAssistant(t, owner, {
+      initialMessage: THREE_SENTENCES,
+      phoneNumberId: number.id,
+      interruptSensitivity: 1,
+      minInterruptWords: 2,
+    });
+    const { call, client } = await answeredCall(assistant);
+    client.autoAckMarks = false;
+    await client.waitFor((received) => marks(received) >= 3);
+    client.ackMarks(1);
+    const counted = speech.transcriptions.length;
+    client.speak("mhm");
+    // Its words were counted (the whole backchannel too, once it ended), and it was one word.
+    await eventually(async () => expect(speech.transcriptions.slice(counted)).toContain("mhm"));
+    expect(client.received.some((message) => message.event === "clear")).toBe(false);
+    client.speak("wait a moment");
+    await client.waitFor((received) => received.some((message) => message.event === "clear"));
+    client.autoAckMarks = true;
     await eventually(async () =>
-      expect((await reload(call.id)).transcript).toBe(
-        "Assistant: One two three.\nCustomer: wait\nAssistant: Echo: wait",
-      ),
+      expect((await reload(call.id)).transcript).toMatch(/^Assistant: One two three\.\nCustomer: mhm\n/),
     );
-    const [greeting] = await t.app.db.prisma.callTurn.findMany({
-      where: { callId: call.id },
-      orderBy: { id: "asc" },
-    });
-    expect(greeting).toMatchObject({
-      text: "One two three. Four five six. Seven eight nine.",
-      heardText: "One two three.",
-      interrupted: true,
-    });
     client.close();
   });
 
@@ -225,9 +205,13 @@ describe("a phone conversation over Twilio Media Streams (pipeline mode)", () =>
       phoneNumberId: number.id,
     });
     const { call, client } = await answeredCall(assistant);
+    // Time spent speaking a prompt is not silence: each round starts once the last prompt was played
+    // and stored (the audio is sent faster than real time).
     for (let round = 1; round <= 3; round++) {
       client.silence(5100);
-      await client.waitFor((received) => marks(received) >= round);
+      await eventually(async () =>
+        expect((await reload(call.id)).transcript.split("\n").filter(Boolean)).toHaveLength(round),
+      );
     }
     await eventually(async () => expect((await reload(call.id)).requestedEnd).toBe("ended_by_assistant"));
     expect(client.takeSpeech().replace(/\s+/g, "")).toBe(
