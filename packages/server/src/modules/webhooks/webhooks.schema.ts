@@ -1,5 +1,6 @@
 import { builder } from "../../builder.ts";
 import { pageOf } from "../common/pagination.schema.ts";
+import { rateLimitHeaderWriter } from "../rate-limits/rate-limits.service.ts";
 
 const WebhookAttemptRef = builder.prismaObject("WebhookAttempt", {
   description: "One HTTP attempt to deliver a webhook event.",
@@ -101,9 +102,14 @@ builder.mutationField("sendTestWebhook", (t) =>
   t.withAuth({ authenticated: true }).field({
     type: WebhookDeliveryRef,
     description:
-      "Queues a signed webhook.test event to `url`, or to the assistant's webhook URL; follow it in the log.",
+      "Queues a signed webhook.test event to `url`, or to the assistant's webhook URL; follow it in the log. At most 10 per minute per account (RateLimit-* headers).",
     args: { url: t.arg.string(), assistantId: t.arg.int() },
-    resolve: (_root, args, context) => context.services.webhooks.sendTest(context.viewer.accountId, args),
+    resolve: (_root, args, context) =>
+      context.services.webhooks.sendTest(
+        context.viewer.accountId,
+        args,
+        rateLimitHeaderWriter(context.responseHeaders),
+      ),
   }),
 );
 
