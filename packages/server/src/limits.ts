@@ -73,3 +73,9 @@ export const MEDIA_STREAM_LIMITS = {
   /** Caller audio kept while a stream starts (token check, loading the call): 5 s of 20 ms frames. */
   bufferedFrames: 250,
 } as const;
+
+/**
+ * The longest call recording kept (seconds): 2 hours, the longest max_duration. Beyond it the rest
+ * of the call is not recorded; a recording holds 8 KB a second in memory until the call ends.
+ */
+export const MAX_RECORDING_SECONDS = 7_200;

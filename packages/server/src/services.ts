@@ -19,7 +19,7 @@ import { PlatformService } from "./modules/platform/index.ts";
 import { RateLimitsService } from "./modules/rate-limits/index.ts";
 import { RepliesService } from "./modules/replies/index.ts";
 import { createTelephony } from "./modules/telephony/index.ts";
-import { CallTurnsService, VoiceService } from "./modules/voice/index.ts";
+import { CallTurnsService, Recordings, VoiceService } from "./modules/voice/index.ts";
 import { VoicesService } from "./modules/voices/index.ts";
 import { type CallWebhookResponses, WebhookLogRetention, WebhooksService } from "./modules/webhooks/index.ts";
 import { WidgetService } from "./modules/widget/index.ts";
@@ -61,7 +61,7 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     jobs,
     replyEngine,
     desk: () => calls,
-    media: () => voice,
+    media: () => recordings,
   });
   const calls: CallsService = new CallsService(
     deps,
@@ -71,6 +71,8 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
   const evaluation = new EvaluationService(deps, { jobs, calls, rateLimits });
   const callTurns = new CallTurnsService(deps, calls);
   const voice = new VoiceService(deps, { calls, replyEngine, turns: callTurns });
+  // Recording decorates the media plane: streams of calls that record are mixed on their way.
+  const recordings = new Recordings(deps, { inner: voice, calls });
   const campaigns = new CampaignsService(deps);
   const leadProgress = new LeadProgress(deps, webhooks);
   const dialer = new DialerService(deps, {
@@ -109,6 +111,7 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     calls,
     callTurns,
     voice,
+    recordings,
     campaigns,
     leads: new LeadsService(deps, { campaigns, progress: leadProgress }),
     dialer,

@@ -97,7 +97,9 @@ export class AssistantsService {
    * The account's first webhook signing secret, made when an assistant first turns webhooks on and
    * returned in that answer only: the owner can verify from the first delivery.
    */
-  private async withFirstSecret(assistant: Assistant): Promise<Assistant & { webhookSigningSecret?: string }> {
+  private async withFirstSecret(
+    assistant: Assistant,
+  ): Promise<Assistant & { webhookSigningSecret?: string }> {
     if (!assistant.isWebhookActive || !assistant.webhookUrl) return assistant;
     const secret = await this.parts.webhookSecrets.issueFirstSecret(assistant.accountId);
     return secret ? { ...assistant, webhookSigningSecret: secret } : assistant;

@@ -164,7 +164,6 @@ export interface CallProgress {
   duration?: number;
   transcript?: string;
   answeredBy?: string;
-  recordingUrl?: string;
   evaluation?: Prisma.InputJsonObject;
   webhookResponse?: Prisma.InputJsonObject;
   carrierCost?: string;
@@ -274,7 +273,6 @@ export class CallsService implements CallDesk {
         callId: call.id,
         from: from.phoneNumber,
         to: input.to,
-        record: assistant.record,
       });
       // A fast carrier's first event may already have moved the call: only the id is written here.
       return await prisma.call.update({ where: { id: call.id }, data: { providerCallId } });
@@ -671,6 +669,11 @@ export class CallsService implements CallDesk {
     });
   }
 
+  /** Where the call's recording is served, once it is stored (the voice module's recordings). */
+  async recordRecordingUrl(callId: number, url: string): Promise<void> {
+    await this.deps.db.prisma.call.updateMany({ where: { id: callId }, data: { recordingUrl: url } });
+  }
+
   /** The last answer of the account's endpoint to the call's call.ended event (the webhooks module). */
   async recordWebhookResponse(callId: number, response: Prisma.InputJsonObject): Promise<void> {
     await this.deps.db.prisma.call.updateMany({ where: { id: callId }, data: { webhookResponse: response } });
@@ -895,7 +898,6 @@ function progressOf(event: ProviderCallEvent, call: Call): CallProgress {
       ? { duration: event.duration }
       : {}),
     ...(event.carrierCost !== undefined ? { carrierCost: event.carrierCost } : {}),
-    ...(event.recordingUrl ? { recordingUrl: event.recordingUrl } : {}),
     ...(event.reason && !call.endReason ? { endReason: event.reason } : {}),
   };
 }

@@ -575,7 +575,9 @@ export class WebhooksService implements EventSink, Lifecycle {
         data: { expiresAt: retiresAt },
       });
       await tx.webhookSecret.deleteMany({ where: { accountId, expiresAt: { lte: now } } });
-      const created = await tx.webhookSecret.create({ data: { accountId, secret: newSecret(), shownAt: now } });
+      const created = await tx.webhookSecret.create({
+        data: { accountId, secret: newSecret(), shownAt: now },
+      });
       return {
         secret: created.secret,
         createdAt: created.createdAt,
