@@ -517,9 +517,11 @@ describe("webhook delivery across restarts and instances", () => {
     async () => {
       const receiver = await startWebhookReceiver();
       const { next: target, cleanup } = await durableDatabase();
+      // Twelve test events from one account: above the rate limit the other tests use.
+      const env = { ...ENV, VOXGATE_TEST_WEBHOOK_RATE_LIMIT_PER_MINUTE: "100" };
       const [a, b] = [
-        await startTestApp({ env: ENV, database: target }),
-        await startTestApp({ env: ENV, database: target }),
+        await startTestApp({ env, database: target }),
+        await startTestApp({ env, database: target }),
       ];
       try {
         const owner = await a.createAccount();
