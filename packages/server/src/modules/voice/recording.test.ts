@@ -9,7 +9,7 @@ import {
   synthesizeTones,
   toneText,
 } from "../../../test/support/fake-speech.ts";
-import { type FakeTwilio, startFakeTwilio, twilioSignature } from "../../../test/support/fake-twilio.ts";
+import { type FakeTwilio, postTwilioWebhook, startFakeTwilio } from "../../../test/support/fake-twilio.ts";
 import {
   PUBLIC_BASE_URL,
   startTestApp,
@@ -45,18 +45,6 @@ afterAll(async () => {
   await t?.close();
   await Promise.all([twilio?.close(), model?.close(), speech?.close()]);
 });
-
-async function twilioWebhook(pathAndQuery: string, params: Record<string, string>) {
-  const response = await fetch(`${t.url}${pathAndQuery}`, {
-    method: "POST",
-    headers: {
-      "content-type": "application/x-www-form-urlencoded",
-      "x-twilio-signature": twilioSignature(twilio.authToken, `${PUBLIC_BASE_URL}${pathAndQuery}`, params),
-    },
-    body: new URLSearchParams(params),
-  });
-  return response.text();
-}
 
 /** A mu-law WAV's format fields and its samples as linear PCM. */
 function parseMuLawWav(file: Buffer) {
@@ -110,12 +98,16 @@ describe("call recording", () => {
       assistantId: assistant.id,
       to: uniqueUsNumber(),
     });
-    const twiml = await twilioWebhook(`/telephony/twilio/outbound?callId=${call.id}`, {
-      AccountSid: twilio.accountSid,
-      CallSid: call.providerCallId!,
-      CallStatus: "in-progress",
-      AnsweredBy: "human",
-    });
+    const twiml = await postTwilioWebhook(
+      { appUrl: t.url, authToken: twilio.authToken },
+      `/telephony/twilio/outbound?callId=${call.id}`,
+      {
+        AccountSid: twilio.accountSid,
+        CallSid: call.providerCallId!,
+        CallStatus: "in-progress",
+        AnsweredBy: "human",
+      },
+    );
     const token = /<Parameter name="token" value="([^"]+)"\/>/.exec(twiml)![1]!;
     const client = await TwilioMediaClient.connect(
       `${t.url.replace(/^http/, "ws")}/telephony/twilio/media`,

@@ -3,14 +3,9 @@ import { createAssistant } from "../../../test/fixtures/assistants.ts";
 import { telephonyFixtures, uniqueUsNumber } from "../../../test/fixtures/telephony.ts";
 import { type FakeOpenAI, startFakeOpenAI } from "../../../test/support/fake-openai.ts";
 import { type FakeSpeech, startFakeSpeech, toneText } from "../../../test/support/fake-speech.ts";
-import { type FakeTwilio, startFakeTwilio, twilioSignature } from "../../../test/support/fake-twilio.ts";
+import { type FakeTwilio, postTwilioWebhook, startFakeTwilio } from "../../../test/support/fake-twilio.ts";
 import { subscribeWs } from "../../../test/support/subscriptions.ts";
-import {
-  PUBLIC_BASE_URL,
-  startTestApp,
-  type TestAccount,
-  type TestApp,
-} from "../../../test/support/test-app.ts";
+import { startTestApp, type TestAccount, type TestApp } from "../../../test/support/test-app.ts";
 import { TwilioMediaClient } from "../../../test/support/twilio-media-client.ts";
 import type { Assistant, PhoneNumber } from "../../generated/prisma/client.ts";
 import { VOICE_PHRASES } from "./voice-session.ts";
@@ -33,17 +28,8 @@ const marks = (received: TwilioMediaClient["received"]) => received.filter((m) =
 const reload = (callId: number) => t.app.db.prisma.call.findUniqueOrThrow({ where: { id: callId } });
 const eventually = <T>(check: () => Promise<T>) => vi.waitFor(check, { timeout: 15_000, interval: 20 });
 
-async function webhook(pathAndQuery: string, params: Record<string, string>) {
-  const response = await fetch(`${t.url}${pathAndQuery}`, {
-    method: "POST",
-    headers: {
-      "content-type": "application/x-www-form-urlencoded",
-      "x-twilio-signature": twilioSignature(twilio.authToken, `${PUBLIC_BASE_URL}${pathAndQuery}`, params),
-    },
-    body: new URLSearchParams(params),
-  });
-  return response.text();
-}
+const webhook = (pathAndQuery: string, params: Record<string, string>) =>
+  postTwilioWebhook({ appUrl: t.url, authToken: twilio.authToken }, pathAndQuery, params);
 
 /**
  * Places a call with `assistant`, answers it as Twilio does, and connects its media stream;

@@ -42,6 +42,16 @@ type Delivery = {
 
 const headersOf = (headers: Record<string, unknown>) => headers as Record<string, string>;
 
+/** A web call (started: its call.started is recorded) of a new assistant sending its events to `url`. */
+async function hookedWebCall(t: TestApp, owner: TestAccount, url: string) {
+  const assistant = await t.app.services.assistants.create(owner, {
+    name: "Hooked",
+    isWebhookActive: true,
+    webhookUrl: url,
+  });
+  return t.app.services.calls.start(owner.accountId, { assistantId: assistant.id, type: "web" });
+}
+
 describe("webhooks", () => {
   let t: TestApp;
   let receiver: WebhookReceiver;
@@ -249,15 +259,7 @@ describe("webhooks", () => {
   it("records an event only with the change that raises it (the outbox)", async () => {
     const prisma = t.app.db.prisma;
     const webhooks = t.app.services.webhooks;
-    const assistant = await t.app.services.assistants.create(owner, {
-      name: "Outbox",
-      isWebhookActive: true,
-      webhookUrl: receiver.url,
-    });
-    const call = await t.app.services.calls.start(owner.accountId, {
-      assistantId: assistant.id,
-      type: "web",
-    });
+    const call = await hookedWebCall(t, owner, receiver.url);
     await receiver.waitFor(
       (request) => request.json.type === "call.started" && request.json.data.id === call.id,
     );
@@ -482,15 +484,7 @@ describe("webhook delivery across restarts and instances", () => {
       await receiver.waitFor((request) => request.id === id);
       // Deliveries stop (as in a crash right after a commit); a call's start is committed meanwhile.
       await first.app.services.webhooks.stop();
-      const assistant = await first.app.services.assistants.create(owner, {
-        name: "Hooked",
-        isWebhookActive: true,
-        webhookUrl: receiver.url,
-      });
-      const call = await first.app.services.calls.start(owner.accountId, {
-        assistantId: assistant.id,
-        type: "web",
-      });
+      const call = await hookedWebCall(first, owner, receiver.url);
       await first.close();
       expect(receiver.received.some((request) => request.json.type === "call.started")).toBe(false);
       const second = await startTestApp({ env: ENV, database: target });
