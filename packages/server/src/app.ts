@@ -9,6 +9,7 @@ import { TrustedProxies } from "./http/client-address.ts";
 import { createGraphQL } from "./http/graphql.ts";
 import { createHealth, type Phase } from "./http/health.ts";
 import { createMetricsEndpoint } from "./http/metrics.ts";
+import { createRecordingRoutes } from "./http/recordings.ts";
 import { createRestHandler } from "./http/rest.ts";
 import { answerRequests, closeServer, createNodeServer, listen } from "./http/server.ts";
 import { createStaticFiles, notFound } from "./http/static.ts";
@@ -81,6 +82,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const health = createHealth({ db, pingRedis: events.ping, phase: () => phase });
   const staticFiles = createStaticFiles(config);
   const twilio = createTwilioRoutes({ config, webhooks: services.twilioWebhooks, logger });
+  const recordings = createRecordingRoutes({ auth: services.auth, recordings: services.recordings });
   const route = async (request: Request, meta: RequestMeta): Promise<Response> => {
     const url = new URL(request.url);
     if (url.pathname === "/graphql") return graphql.handle(request, meta);
@@ -89,6 +91,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       apiIndex(request, url) ??
       (await rest(request, meta)) ??
       (await twilio(request, url)) ??
+      (await recordings(request, url)) ??
       (await health(url)) ??
       (await staticFiles(request, url)) ??
       notFound()

@@ -121,12 +121,15 @@ it("retries webhooks for about a day by default and bounds every webhook and eva
     concurrency: 16,
     accountConcurrency: 4,
     inboundTimeoutMs: 3_000,
+    logRetentionDays: 30,
   });
   expect(loadConfig({}).evaluation).toEqual({ timeoutMs: 60_000, maxAttempts: 4, retryBaseMs: 30_000 });
   const problems = problemsOf({
     VOXGATE_WEBHOOK_MAX_ATTEMPTS: "0",
     VOXGATE_INBOUND_WEBHOOK_TIMEOUT_MS: "60000",
+    VOXGATE_WEBHOOK_LOG_RETENTION_DAYS: "0",
   });
   expect(problems.some((problem) => problem.startsWith("VOXGATE_WEBHOOK_MAX_ATTEMPTS:"))).toBe(true);
   expect(problems.some((problem) => problem.startsWith("VOXGATE_INBOUND_WEBHOOK_TIMEOUT_MS:"))).toBe(true);
+  expect(problems.some((problem) => problem.startsWith("VOXGATE_WEBHOOK_LOG_RETENTION_DAYS:"))).toBe(true);
 });

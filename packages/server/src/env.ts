@@ -131,6 +131,9 @@ const EnvSchema = z
     VOXGATE_WEBHOOK_CONCURRENCY: positiveInt.max(256, "must be at most 256").default(16),
     VOXGATE_WEBHOOK_ACCOUNT_CONCURRENCY: positiveInt.max(64, "must be at most 64").default(4),
     VOXGATE_INBOUND_WEBHOOK_TIMEOUT_MS: positiveInt.max(10_000, "must be at most 10000").default(3_000),
+    VOXGATE_WEBHOOK_LOG_RETENTION_DAYS: positiveInt.max(3650, "must be at most 3650").default(30),
+    VOXGATE_TEST_WEBHOOK_RATE_LIMIT_PER_MINUTE: positiveInt.default(10),
+    VOXGATE_EVALUATION_RATE_LIMIT_PER_MINUTE: positiveInt.default(10),
     VOXGATE_EVALUATION_TIMEOUT_MS: positiveInt.max(600_000, "must be at most 600000").default(60_000),
     VOXGATE_EVALUATION_MAX_ATTEMPTS: positiveInt.max(10, "must be at most 10").default(4),
     VOXGATE_EVALUATION_RETRY_BASE_MS: positiveInt.max(3_600_000, "must be at most 3600000").default(30_000),
@@ -208,7 +211,14 @@ export interface Config {
    * Requests per minute: generate-reply per API token; widget requests per client IP; widget
    * messages per conversation.
    */
-  rateLimits: { replyPerMinute: number; widgetPerMinute: number; conversationPerMinute: number };
+  rateLimits: {
+    replyPerMinute: number;
+    widgetPerMinute: number;
+    conversationPerMinute: number;
+    /** sendTestWebhook and evaluateConversation, per account. */
+    testWebhookPerMinute: number;
+    evaluationPerMinute: number;
+  };
   /**
    * Failed logins allowed per email and per client address within a fixed window; beyond either,
    * logins answer RATE_LIMITED until the window ends. A successful login clears its email's count.
@@ -269,6 +279,8 @@ export interface Config {
     concurrency: number;
     accountConcurrency: number;
     inboundTimeoutMs: number;
+    /** Delivered and failed events (and their attempts) older than this are deleted from the log. */
+    logRetentionDays: number;
   };
   /** Post-call evaluation: the model's time per attempt, attempts, and the first retry's delay (doubling). */
   evaluation: { timeoutMs: number; maxAttempts: number; retryBaseMs: number };
@@ -355,6 +367,8 @@ export function loadConfig(source: EnvInput | NodeJS.ProcessEnv = process.env): 
       replyPerMinute: env.VOXGATE_REPLY_RATE_LIMIT_PER_MINUTE,
       widgetPerMinute: env.VOXGATE_WIDGET_RATE_LIMIT_PER_MINUTE,
       conversationPerMinute: env.VOXGATE_CONVERSATION_RATE_LIMIT_PER_MINUTE,
+      testWebhookPerMinute: env.VOXGATE_TEST_WEBHOOK_RATE_LIMIT_PER_MINUTE,
+      evaluationPerMinute: env.VOXGATE_EVALUATION_RATE_LIMIT_PER_MINUTE,
     },
     loginThrottle: {
       failuresPerEmail: env.VOXGATE_LOGIN_FAILURES_PER_EMAIL,
@@ -382,6 +396,7 @@ export function loadConfig(source: EnvInput | NodeJS.ProcessEnv = process.env): 
       concurrency: env.VOXGATE_WEBHOOK_CONCURRENCY,
       accountConcurrency: env.VOXGATE_WEBHOOK_ACCOUNT_CONCURRENCY,
       inboundTimeoutMs: env.VOXGATE_INBOUND_WEBHOOK_TIMEOUT_MS,
+      logRetentionDays: env.VOXGATE_WEBHOOK_LOG_RETENTION_DAYS,
     },
     evaluation: {
       timeoutMs: env.VOXGATE_EVALUATION_TIMEOUT_MS,

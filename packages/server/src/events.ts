@@ -1,4 +1,4 @@
-import type { Call, Message } from "./generated/prisma/client.ts";
+import { type Call, Prisma } from "./generated/prisma/client.ts";
 
 /**
  * What happened in the domain that an account may want to hear about outside Voxgate (its
@@ -8,13 +8,17 @@ import type { Call, Message } from "./generated/prisma/client.ts";
 export type DomainEvent =
   /** A call was recorded (answered or not: a dial that fails still starts and ends). */
   | { type: "call.started"; call: Call }
-  /** A call reached its final status; its charges are settled. */
+  /**
+   * A call reached its final status (recorded in the transaction of that transition). Its content
+   * is completed by `call.settled` once the charges are settled.
+   */
   | { type: "call.ended"; call: Call }
+  /** The ended call's charges are settled (and its evaluation queued): call.ended may go out. */
+  | { type: "call.settled"; call: Call }
   /** The post-call evaluation of an ended call was stored (or failed for good). */
   | { type: "call.evaluated"; call: Call }
   /** A lead of a campaign moved: a call's outcome applied by the dialer, or the do-not-call list. */
   | { type: "lead.updated"; accountId: number; leadId: number; callId: number | null }
-  | { type: "conversation.message"; conversationId: string; assistantId: number; message: Message }
   /** A document's status changed: processing (added), active, failed, or deleted. */
   | {
       type: "document.status";
@@ -28,13 +32,33 @@ export type DomainEvent =
 
 export type DomainEventType = DomainEvent["type"];
 
+/** The conversation whose messages a statement appends (conversation.message events). */
+export interface MessageSource {
+  conversationId: string;
+  accountId: number;
+  assistantId: number;
+}
+
 /**
- * Where services report domain events. `emit` never throws: a listener's failure must not undo or
- * fail the work that raised the event (it is logged by the sink).
+ * Where services report domain events: a transactional outbox. `emit` records the event in `tx`,
+ * the transaction of the change that raised it, so the event exists iff the change committed; a
+ * failure to record it fails the change. Delivery starts once the transaction commits.
  */
 export interface EventSink {
-  emit(event: DomainEvent): Promise<void>;
+  emit(tx: Prisma.TransactionClient, event: DomainEvent): Promise<void>;
+  /**
+   * The body of a CTE recording a conversation.message event for each customer, assistant and
+   * operator row of `appended` (a CTE of the same statement returning the new messages' id,
+   * role, content and createdAt): chat messages are stored by one statement, and so are their
+   * events. It returns one row per event; `messagesRecorded` starts their delivery afterwards.
+   */
+  messageEventsSql(source: MessageSource, appended: Prisma.Sql): Prisma.Sql;
+  messagesRecorded(source: MessageSource): Promise<void>;
 }
 
 /** For tests and tools that build a service alone: events go nowhere. */
-export const discardEvents: EventSink = { emit: async () => {} };
+export const discardEvents: EventSink = {
+  emit: async () => {},
+  messageEventsSql: () => Prisma.sql`SELECT 1 WHERE false`,
+  messagesRecorded: async () => {},
+};

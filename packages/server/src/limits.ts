@@ -79,3 +79,9 @@ export const MEDIA_STREAM_LIMITS = {
  * deltas are a few KB, session echoes with long prompts and tools some hundred KB.
  */
 export const MAX_REALTIME_EVENT_BYTES = 4 * MB;
+
+/**
+ * The longest call recording kept (seconds): 2 hours, the longest max_duration. Beyond it the rest
+ * of the call is not recorded; a recording holds 8 KB a second in memory until the call ends.
+ */
+export const MAX_RECORDING_SECONDS = 7_200;

@@ -19,9 +19,9 @@ import { PlatformService } from "./modules/platform/index.ts";
 import { RateLimitsService } from "./modules/rate-limits/index.ts";
 import { RepliesService } from "./modules/replies/index.ts";
 import { createTelephony } from "./modules/telephony/index.ts";
-import { CallTurnsService, VoiceService } from "./modules/voice/index.ts";
+import { CallTurnsService, Recordings, VoiceService } from "./modules/voice/index.ts";
 import { VoicesService } from "./modules/voices/index.ts";
-import { type CallWebhookResponses, WebhooksService } from "./modules/webhooks/index.ts";
+import { type CallWebhookResponses, WebhookLogRetention, WebhooksService } from "./modules/webhooks/index.ts";
 import { WidgetService } from "./modules/widget/index.ts";
 import { safeFetchConnections } from "./net/safe-fetch.ts";
 
@@ -33,14 +33,15 @@ export type Services = ReturnType<typeof createServices>;
  */
 export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {}) {
   const jobs = createJobQueue(deps, deps.config.workerConcurrency);
+  const rateLimits = new RateLimitsService(deps);
   // Deliveries wait on other people's servers: a queue of their own, so they never hold up calls'
   // timers or ingestion. Services report events to it through the EventSink interface.
   const webhooks: WebhooksService = new WebhooksService(deps, {
     jobs: createJobQueue(deps, deps.config.webhooks.concurrency),
     calls: (): CallWebhookResponses => calls,
+    rateLimits,
   });
   const { knowledgebases, documents, ingestion } = createKnowledge(deps, jobs, webhooks);
-  const rateLimits = new RateLimitsService(deps);
   const billing = new BillingService(deps);
   const replyEngine = new ReplyEngine(deps, () => knowledgebases);
   const replySettings = new ReplySettingsCache(deps);
@@ -60,16 +61,18 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     jobs,
     replyEngine,
     desk: () => calls,
-    media: () => voice,
+    media: () => recordings,
   });
   const calls: CallsService = new CallsService(
     deps,
     { carrier: telephony, inboundSimulator, billing, jobs },
     { events: webhooks, inboundVariables: (request) => webhooks.inboundVariables(request) },
   );
-  const evaluation = new EvaluationService(deps, { jobs, calls });
+  const evaluation = new EvaluationService(deps, { jobs, calls, rateLimits });
   const callTurns = new CallTurnsService(deps, calls);
   const voice = new VoiceService(deps, { calls, replyEngine, turns: callTurns });
+  // Recording decorates the media plane: streams of calls that record are mixed on their way.
+  const recordings = new Recordings(deps, { inner: voice, calls });
   const campaigns = new CampaignsService(deps);
   const leadProgress = new LeadProgress(deps, webhooks);
   const dialer = new DialerService(deps, {
@@ -92,13 +95,14 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     apiKeys: new ApiKeysService(deps, { credentials }),
     jobs,
     webhooks,
+    webhookLogRetention: new WebhookLogRetention(deps, webhooks, options.clock ?? systemClock),
     evaluation,
     knowledgebases,
     documents,
     ingestion,
     voices: new VoicesService(deps),
     replySettings,
-    assistants: new AssistantsService(deps, { replySettings }),
+    assistants: new AssistantsService(deps, { replySettings, webhookSecrets: webhooks }),
     phoneNumbers: new PhoneNumbersService(deps, telephony),
     phoneNumberReleases: new PhoneNumberReleaseSweep(deps, telephony),
     telephony,
@@ -107,6 +111,7 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     calls,
     callTurns,
     voice,
+    recordings,
     campaigns,
     leads: new LeadsService(deps, { campaigns, progress: leadProgress }),
     dialer,

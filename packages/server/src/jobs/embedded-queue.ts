@@ -44,7 +44,7 @@ export class EmbeddedJobQueue implements JobQueue {
 
   async enqueue(task: string, payload: JobPayload, options: EnqueueOptions = {}): Promise<void> {
     const maxAttempts = this.tasks.get(task)?.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
-    const prisma = this.deps.db.prisma;
+    const prisma = options.tx ?? this.deps.db.prisma;
     const json = payload as never;
     const runAt = options.runAt ?? new Date();
     if (options.key) {

@@ -35,9 +35,19 @@ export class GraphileJobQueue implements JobQueue {
   }
 
   async enqueue(task: string, payload: JobPayload, options: EnqueueOptions = {}): Promise<void> {
+    const maxAttempts = this.tasks.get(task)?.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
+    if (options.tx) {
+      // graphile-worker's own SQL entry point (what addJob runs), on the caller's connection.
+      await options.tx.$executeRaw`SELECT graphile_worker.add_job(
+        identifier => ${task}::text, payload => ${JSON.stringify(payload)}::json,
+        run_at => ${options.runAt ?? null}::timestamptz, max_attempts => ${maxAttempts}::int,
+        job_key => ${options.key ?? null}::text,
+        job_key_mode => ${options.key ? "replace" : null}::text)`;
+      return;
+    }
     const utils = await this.workerUtils();
     await utils.addJob(task, payload, {
-      maxAttempts: this.tasks.get(task)?.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
+      maxAttempts,
       ...(options.runAt ? { runAt: options.runAt } : {}),
       ...(options.key ? { jobKey: options.key, jobKeyMode: "replace" as const } : {}),
     });

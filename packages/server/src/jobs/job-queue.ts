@@ -1,4 +1,5 @@
 import type { Lifecycle } from "../deps.ts";
+import type { Prisma } from "../generated/prisma/client.ts";
 
 export type JobPayload = Record<string, unknown>;
 
@@ -29,6 +30,11 @@ export interface JobQueue extends Lifecycle {
 export interface EnqueueOptions {
   key?: string;
   runAt?: Date;
+  /**
+   * Enqueue within this transaction: the job exists iff the transaction commits (a transactional
+   * outbox: the work and the record that asks for it are one change).
+   */
+  tx?: Prisma.TransactionClient;
 }
 
 export const DEFAULT_MAX_ATTEMPTS = 3;

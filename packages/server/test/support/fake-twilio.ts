@@ -1,6 +1,7 @@
 import { createHmac, randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { PUBLIC_BASE_URL } from "./test-app.ts";
 
 /**
  * A stand-in for Twilio's REST API (2010-04-01) as its documentation describes it: HTTP Basic auth
@@ -162,4 +163,24 @@ export function twilioSignature(authToken: string, url: string, params: Record<s
     .sort()
     .reduce((text, name) => text + name + params[name], url);
   return createHmac("sha1", authToken).update(data).digest("base64");
+}
+
+/**
+ * POSTs one of Twilio's webhooks to the app at `appUrl` as Twilio does: a form signed for the URL
+ * Twilio was given (PUBLIC_BASE_URL + path + query). Returns the answer's text (TwiML or empty).
+ */
+export async function postTwilioWebhook(
+  target: { appUrl: string; authToken: string },
+  pathAndQuery: string,
+  params: Record<string, string>,
+): Promise<string> {
+  const response = await fetch(`${target.appUrl}${pathAndQuery}`, {
+    method: "POST",
+    headers: {
+      "content-type": "application/x-www-form-urlencoded",
+      "x-twilio-signature": twilioSignature(target.authToken, `${PUBLIC_BASE_URL}${pathAndQuery}`, params),
+    },
+    body: new URLSearchParams(params),
+  });
+  return response.text();
 }

@@ -11,6 +11,8 @@ export class TwilioMediaClient {
   readonly received: { event: string; name?: string }[] = [];
   /** Inbound mu-law audio from Voxgate, concatenated. */
   private audio: number[] = [];
+  /** Samples of audio Voxgate has sent so far (what the caller heard, 8 kHz). */
+  heardSamples = 0;
   /** When false, marks are kept (audio "still playing") until `ackMarks`. */
   autoAckMarks = true;
   private heldMarks: string[] = [];
@@ -31,8 +33,12 @@ export class TwilioMediaClient {
         media?: { payload: string };
         mark?: { name: string };
       };
-      if (message.event === "media") this.audio.push(...Buffer.from(message.media!.payload, "base64"));
-      else this.received.push({ event: message.event, ...(message.mark ? { name: message.mark.name } : {}) });
+      if (message.event === "media") {
+        const muLaw = Buffer.from(message.media!.payload, "base64");
+        this.audio.push(...muLaw);
+        this.heardSamples += muLaw.length;
+      } else
+        this.received.push({ event: message.event, ...(message.mark ? { name: message.mark.name } : {}) });
       if (message.event === "mark") {
         if (this.autoAckMarks) this.send({ event: "mark", mark: { name: message.mark!.name } });
         else this.heldMarks.push(message.mark!.name);

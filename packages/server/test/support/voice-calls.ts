@@ -1,7 +1,7 @@
 import { expect, vi } from "vitest";
 import type { FakeSpeech } from "./fake-speech.ts";
-import { type FakeTwilio, twilioSignature } from "./fake-twilio.ts";
-import { PUBLIC_BASE_URL, type TestApp } from "./test-app.ts";
+import { type FakeTwilio, postTwilioWebhook } from "./fake-twilio.ts";
+import type { TestApp } from "./test-app.ts";
 import type { TwilioMediaClient } from "./twilio-media-client.ts";
 
 /** What the voice tests share: Twilio's side of a call's webhooks, and the barge-in's expected outcome. */
@@ -23,21 +23,13 @@ export function voiceCallEnv(twilio: FakeTwilio, speech: FakeSpeech) {
 export const mediaStreamUrl = (t: TestApp) => `${t.url.replace(/^http/, "ws")}/telephony/twilio/media`;
 
 /** Posts a webhook to the app signed as Twilio signs it; the answer's text (TwiML). */
-export async function twilioWebhook(
+export function twilioWebhook(
   t: TestApp,
   twilio: FakeTwilio,
   pathAndQuery: string,
   params: Record<string, string>,
 ): Promise<string> {
-  const response = await fetch(`${t.url}${pathAndQuery}`, {
-    method: "POST",
-    headers: {
-      "content-type": "application/x-www-form-urlencoded",
-      "x-twilio-signature": twilioSignature(twilio.authToken, `${PUBLIC_BASE_URL}${pathAndQuery}`, params),
-    },
-    body: new URLSearchParams(params),
-  });
-  return response.text();
+  return postTwilioWebhook({ appUrl: t.url, authToken: twilio.authToken }, pathAndQuery, params);
 }
 
 /** A person answers an outbound call: the media stream token of the TwiML Voxgate answers. */

@@ -34,6 +34,12 @@ export const AssistantRef = builder.prismaObject("Assistant", {
     uuid: t.exposeString("uuid"),
     userId: t.exposeInt("userId"),
     name: t.exposeString("name"),
+    webhookSigningSecret: t.string({
+      nullable: true,
+      description:
+        "The account's webhook signing secret (whsec_…), only in the answer of the createAssistant or updateAssistant that first turns webhooks on in the account: store it, it is not shown again (rotateWebhookSecret makes a new one).",
+      resolve: (assistant) => (assistant as { webhookSigningSecret?: string }).webhookSigningSecret ?? null,
+    }),
     type: t.expose("type", { type: AssistantTypeRef }),
     status: t.expose("status", { type: AssistantStatusRef }),
     mode: t.field({ type: AssistantModeRef, resolve: (assistant) => assistant.mode }),

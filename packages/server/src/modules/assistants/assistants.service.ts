@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { ServiceDeps } from "../../deps.ts";
 import { type FieldErrors, NotFoundError, ValidationError } from "../../errors.ts";
-import type { AssistantMode, Prisma } from "../../generated/prisma/client.ts";
+import type { Assistant, AssistantMode, Prisma } from "../../generated/prisma/client.ts";
 import { parseInput } from "../../validation.ts";
 import { type PageRequest, paginate } from "../common/pagination.ts";
 import { visibleVoices } from "../voices/voices.service.ts";
@@ -13,6 +13,12 @@ import {
   UpdateAssistantInput,
 } from "./assistant-rules.ts";
 import type { ReplySettingsCache } from "./reply-settings.ts";
+
+/** Where the account's webhook signing secret comes from (the webhooks module). */
+export interface FirstWebhookSecret {
+  /** A new secret if the account has none yet (returned this once), else null. */
+  issueFirstSecret(accountId: number): Promise<string | null>;
+}
 
 /** The legacy API lists ten assistants per page unless asked otherwise. */
 export const ASSISTANTS_PER_PAGE = 10;
@@ -39,7 +45,7 @@ const live = (accountId: number) => ({ accountId, deletedAt: null }) satisfies P
 export class AssistantsService {
   constructor(
     private readonly deps: ServiceDeps,
-    private readonly parts: { replySettings: ReplySettingsCache },
+    private readonly parts: { replySettings: ReplySettingsCache; webhookSecrets: FirstWebhookSecret },
   ) {}
 
   list(accountId: number, page: PageRequest, filter: AssistantFilterRequest = {}) {
@@ -70,7 +76,7 @@ export class AssistantsService {
       data: { ...toData(settings), name: settings.name, accountId: owner.accountId, userId: owner.userId },
     });
     this.deps.logger.info("assistant created", { accountId: owner.accountId, assistantId: assistant.id });
-    return assistant;
+    return this.withFirstSecret(assistant);
   }
 
   /** Changes the given fields only; null clears a nullable one. */
@@ -84,7 +90,19 @@ export class AssistantsService {
       data: toData(settings),
     });
     this.parts.replySettings.changed(current.id);
-    return updated;
+    return this.withFirstSecret(updated);
+  }
+
+  /**
+   * The account's first webhook signing secret, made when an assistant first turns webhooks on and
+   * returned in that answer only: the owner can verify from the first delivery.
+   */
+  private async withFirstSecret(
+    assistant: Assistant,
+  ): Promise<Assistant & { webhookSigningSecret?: string }> {
+    if (!assistant.isWebhookActive || !assistant.webhookUrl) return assistant;
+    const secret = await this.parts.webhookSecrets.issueFirstSecret(assistant.accountId);
+    return secret ? { ...assistant, webhookSigningSecret: secret } : assistant;
   }
 
   /** Soft delete: the assistant disappears from lists, its calls keep their history. */

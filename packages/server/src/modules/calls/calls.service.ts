@@ -164,7 +164,6 @@ export interface CallProgress {
   duration?: number;
   transcript?: string;
   answeredBy?: string;
-  recordingUrl?: string;
   evaluation?: Prisma.InputJsonObject;
   webhookResponse?: Prisma.InputJsonObject;
   carrierCost?: string;
@@ -264,6 +263,7 @@ export class CallsService implements CallDesk {
         },
       });
       await billing.reserveCallStart(tx, { accountId, callId: created.id, amount: pricePerMinute });
+      await this.hooks.events.emit(tx, { type: "call.started", call: created });
       return created;
     });
     this.deps.logger.info("outbound call placed", { accountId, callId: call.id, carrier: carrier.name });
@@ -273,7 +273,6 @@ export class CallsService implements CallDesk {
         callId: call.id,
         from: from.phoneNumber,
         to: input.to,
-        record: assistant.record,
       });
       // A fast carrier's first event may already have moved the call: only the id is written here.
       return await prisma.call.update({ where: { id: call.id }, data: { providerCallId } });
@@ -464,6 +463,7 @@ export class CallsService implements CallDesk {
             callId: created.id,
             amount: pricePerMinute,
           });
+          await this.hooks.events.emit(tx, { type: "call.started", call: created });
           return created;
         });
       } catch (error) {
@@ -478,7 +478,7 @@ export class CallsService implements CallDesk {
       }
     }
     if (refusal || !call) {
-      const refused = await prisma.call.create({ data: { ...record, endReason: refusal!.reason } });
+      const refused = await this.created({ ...record, endReason: refusal!.reason });
       await this.publish(refused, null);
       const failed = await this.transition(refused.id, "failed");
       this.deps.logger.info("inbound call refused", {
@@ -663,8 +663,15 @@ export class CallsService implements CallDesk {
       );
     }
     // Read again: a listener may have queued the evaluation (its status is part of the event).
-    const final = await this.deps.db.prisma.call.findUniqueOrThrow({ where: { id: call.id } });
-    await this.hooks.events.emit({ type: "call.ended", call: final });
+    await this.deps.db.prisma.$transaction(async (tx) => {
+      const final = await tx.call.findUniqueOrThrow({ where: { id: call.id } });
+      await this.hooks.events.emit(tx, { type: "call.settled", call: final });
+    });
+  }
+
+  /** Where the call's recording is served, once it is stored (the voice module's recordings). */
+  async recordRecordingUrl(callId: number, url: string): Promise<void> {
+    await this.deps.db.prisma.call.updateMany({ where: { id: callId }, data: { recordingUrl: url } });
   }
 
   /** The last answer of the account's endpoint to the call's call.ended event (the webhooks module). */
@@ -677,24 +684,36 @@ export class CallsService implements CallDesk {
    * announced to subscribers and to the account's webhooks (call.evaluated).
    */
   async recordEvaluation(callId: number, outcome: EvaluationOutcome): Promise<void> {
-    const prisma = this.deps.db.prisma;
-    const call = await prisma.call.update({
-      where: { id: callId },
-      data:
-        outcome.status === "pending"
-          ? { evaluationStatus: "pending", evaluationError: "" }
-          : outcome.status === "done"
-            ? {
-                evaluationStatus: "done",
-                evaluation: outcome.evaluation,
-                evaluationError: "",
-                evaluatedAt: new Date(),
-              }
-            : { evaluationStatus: "failed", evaluationError: outcome.error, evaluatedAt: new Date() },
+    const call = await this.deps.db.prisma.$transaction(async (tx) => {
+      const updated = await tx.call.update({
+        where: { id: callId },
+        data:
+          outcome.status === "pending"
+            ? { evaluationStatus: "pending", evaluationError: "" }
+            : outcome.status === "done"
+              ? {
+                  evaluationStatus: "done",
+                  evaluation: outcome.evaluation,
+                  evaluationError: "",
+                  evaluatedAt: new Date(),
+                }
+              : { evaluationStatus: "failed", evaluationError: outcome.error, evaluatedAt: new Date() },
+      });
+      if (outcome.status !== "pending")
+        await this.hooks.events.emit(tx, { type: "call.evaluated", call: updated });
+      return updated;
     });
     if (outcome.status === "pending") return;
     this.deps.pubsub.publish("call:evaluated", call.accountId, { callId, status: outcome.status });
-    await this.hooks.events.emit({ type: "call.evaluated", call });
+  }
+
+  /** A new call row and its call.started event, together. */
+  private created(data: Prisma.CallUncheckedCreateInput): Promise<Call> {
+    return this.deps.db.prisma.$transaction(async (tx) => {
+      const call = await tx.call.create({ data });
+      await this.hooks.events.emit(tx, { type: "call.started", call });
+      return call;
+    });
   }
 
   /**
@@ -710,20 +729,18 @@ export class CallsService implements CallDesk {
     });
     if (!assistant) throw ValidationError.single("assistantId", "The selected assistant id is invalid.");
     const campaign = await this.campaignAndLeadOf(accountId, input);
-    const call = await prisma.call.create({
-      data: {
-        accountId,
-        assistantId: assistant.id,
-        campaignId: campaign?.id ?? null,
-        leadId: input.leadId ?? null,
-        phoneNumberId: input.type === "web" ? null : (assistant.phoneNumberId ?? null),
-        type: input.type,
-        assistantName: assistant.name,
-        campaignName: campaign?.name ?? "",
-        assistantPhoneNumber: input.type === "web" ? "" : (assistant.phoneNumber?.phoneNumber ?? ""),
-        clientPhoneNumber: input.clientPhoneNumber ?? "",
-        variables: input.variables as Prisma.InputJsonObject,
-      },
+    const call = await this.created({
+      accountId,
+      assistantId: assistant.id,
+      campaignId: campaign?.id ?? null,
+      leadId: input.leadId ?? null,
+      phoneNumberId: input.type === "web" ? null : (assistant.phoneNumberId ?? null),
+      type: input.type,
+      assistantName: assistant.name,
+      campaignName: campaign?.name ?? "",
+      assistantPhoneNumber: input.type === "web" ? "" : (assistant.phoneNumber?.phoneNumber ?? ""),
+      clientPhoneNumber: input.clientPhoneNumber ?? "",
+      variables: input.variables as Prisma.InputJsonObject,
     });
     this.deps.logger.info("call started", { accountId, callId: call.id, type: call.type });
     await this.publish(call, null);
@@ -759,13 +776,16 @@ export class CallsService implements CallDesk {
         ? { duration: Math.max(0, Math.floor(((now.getTime() - startedAt.getTime()) / 1000) * speed)) }
         : {}),
     };
-    const { count } = await prisma.call.updateMany({ where: { id: callId, status: call.status }, data });
-    if (count === 0) {
-      const moved = await prisma.call.findUniqueOrThrow({ where: { id: callId } });
-      const current = toApiStatus(moved.status);
-      throw new InvalidCallTransitionError(current, status, CALL_TRANSITIONS[current]);
-    }
-    const updated = await prisma.call.findUniqueOrThrow({ where: { id: callId } });
+    const updated = await prisma.$transaction(async (tx) => {
+      const { count } = await tx.call.updateMany({ where: { id: callId, status: call.status }, data });
+      const current = await tx.call.findUniqueOrThrow({ where: { id: callId } });
+      if (count === 0) {
+        const moved = toApiStatus(current.status);
+        throw new InvalidCallTransitionError(moved, status, CALL_TRANSITIONS[moved]);
+      }
+      if (ending) await this.hooks.events.emit(tx, { type: "call.ended", call: current });
+      return current;
+    });
     this.deps.logger.info("call status changed", { callId, from, to: status });
     await this.publish(updated, from);
     await this.afterTransition(updated);
@@ -857,7 +877,6 @@ export class CallsService implements CallDesk {
   }
 
   private async publish(call: Call, previousStatus: ApiCallStatus | null) {
-    if (previousStatus === null) await this.hooks.events.emit({ type: "call.started", call });
     this.deps.pubsub.publish("call:status", call.accountId, {
       callId: call.id,
       assistantId: call.assistantId,
@@ -879,7 +898,6 @@ function progressOf(event: ProviderCallEvent, call: Call): CallProgress {
       ? { duration: event.duration }
       : {}),
     ...(event.carrierCost !== undefined ? { carrierCost: event.carrierCost } : {}),
-    ...(event.recordingUrl ? { recordingUrl: event.recordingUrl } : {}),
     ...(event.reason && !call.endReason ? { endReason: event.reason } : {}),
   };
 }

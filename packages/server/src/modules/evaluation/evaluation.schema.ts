@@ -1,6 +1,7 @@
 import { filter, pipe } from "graphql-yoga";
 import { builder } from "../../builder.ts";
 import { CallRef } from "../calls/calls.schema.ts";
+import { rateLimitHeaderWriter } from "../rate-limits/rate-limits.service.ts";
 
 const ConversationEvaluation = builder
   .objectRef<{ conversationId: string; evaluation: unknown; evaluatedAt: Date }>("ConversationEvaluation")
@@ -21,10 +22,14 @@ builder.mutationField("evaluateConversation", (t) =>
   t.withAuth({ authenticated: true }).field({
     type: ConversationEvaluation,
     description:
-      "Evaluates a chat conversation now with its assistant's post_call_schema (its latest 200 messages); nothing is stored.",
+      "Evaluates a chat conversation now with its assistant's post_call_schema (its latest 200 messages); nothing is stored. At most 10 per minute per account (RateLimit-* headers).",
     args: { id: t.arg.string({ required: true }) },
     resolve: (_root, { id }, context) =>
-      context.services.evaluation.evaluateConversation(context.viewer.accountId, id),
+      context.services.evaluation.evaluateConversation(
+        context.viewer.accountId,
+        id,
+        rateLimitHeaderWriter(context.responseHeaders),
+      ),
   }),
 );
 

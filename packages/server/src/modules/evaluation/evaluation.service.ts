@@ -6,6 +6,7 @@ import type { JobQueue } from "../../jobs/index.ts";
 import { EVALUATION_MAX_MESSAGES } from "../../limits.ts";
 import { openai } from "../../openai.ts";
 import type { EvaluationOutcome } from "../calls/index.ts";
+import type { RateLimitReporter, RateLimitsService } from "../rate-limits/rate-limits.service.ts";
 import { fieldsOf, jsonSchemaOf, type PostCallField, validatorOf } from "./evaluation-schema.ts";
 
 const TASK = "evaluation:call";
@@ -31,7 +32,7 @@ export class EvaluationService {
 
   constructor(
     private readonly deps: ServiceDeps,
-    private readonly collaborators: { jobs: JobQueue; calls: EvaluatedCalls },
+    private readonly collaborators: { jobs: JobQueue; calls: EvaluatedCalls; rateLimits: RateLimitsService },
   ) {
     const { apiKey, baseUrl } = deps.config.openai;
     this.client =
@@ -98,7 +99,15 @@ export class EvaluationService {
   }
 
   /** Evaluates a chat conversation now (nothing is stored): its latest messages, by the assistant's schema. */
-  async evaluateConversation(accountId: number, conversationId: string) {
+  async evaluateConversation(accountId: number, conversationId: string, report: RateLimitReporter) {
+    // Each evaluation is a model request the account is not charged for: bounded per account.
+    const limit = this.deps.config.rateLimits.evaluationPerMinute;
+    await this.collaborators.rateLimits.consume(
+      "evaluation",
+      String(accountId),
+      report,
+      `Too many evaluations: at most ${limit} per minute per account.`,
+    );
     const prisma = this.deps.db.prisma;
     const conversation = /^[0-9a-f-]{36}$/i.test(conversationId)
       ? await prisma.conversation.findFirst({

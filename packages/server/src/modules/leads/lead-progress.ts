@@ -141,11 +141,16 @@ export class LeadProgress {
           data: { status: next.contactStatus, attempts: { increment: 1 } },
         });
       }
-      return { campaignId: lead.campaignId, accountId: lead.accountId };
+      await this.events.emit(tx, {
+        type: "lead.updated",
+        accountId: lead.accountId,
+        leadId,
+        callId: call.id,
+      });
+      return { campaignId: lead.campaignId };
     });
     if (applied === null) return false;
     this.announce(applied.campaignId);
-    await this.events.emit({ type: "lead.updated", accountId: applied.accountId, leadId, callId: call.id });
     return true;
   }
 
@@ -162,14 +167,18 @@ export class LeadProgress {
     if (!LEAD_TRANSITIONS[lead.status].includes(to)) {
       throw new InvalidLeadTransitionError(lead.status, to, LEAD_TRANSITIONS[lead.status]);
     }
-    const { count } = await prisma.lead.updateMany({
-      where: { id: leadId, status: lead.status },
-      data: {
-        status: to,
-        activeCallId: null,
-        claimedAt: null,
-        ...(blacklisted ? {} : { nextAttemptAt: null }),
-      },
+    const count = await prisma.$transaction(async (tx) => {
+      const { count } = await tx.lead.updateMany({
+        where: { id: leadId, status: lead.status },
+        data: {
+          status: to,
+          activeCallId: null,
+          claimedAt: null,
+          ...(blacklisted ? {} : { nextAttemptAt: null }),
+        },
+      });
+      if (count > 0) await this.events.emit(tx, { type: "lead.updated", accountId, leadId, callId: null });
+      return count;
     });
     // The dialer moved the lead meanwhile: decide again from where it is now.
     if (count === 0) return this.setBlacklisted(accountId, leadId, blacklisted);
@@ -178,7 +187,6 @@ export class LeadProgress {
       leadId,
     });
     this.announce(lead.campaignId);
-    await this.events.emit({ type: "lead.updated", accountId, leadId, callId: null });
     return prisma.lead.findUniqueOrThrow({ where: { id: leadId } });
   }
 

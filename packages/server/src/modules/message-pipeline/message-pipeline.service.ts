@@ -245,6 +245,11 @@ export class MessagePipeline {
   ): Promise<{ messages: Message[]; updated: Conversation }> {
     const now = new Date();
     const variables = options.variables ?? null;
+    const source = {
+      conversationId: conversation.id,
+      accountId: conversation.accountId,
+      assistantId: conversation.assistantId,
+    };
     const rows = messages.map(
       (message) =>
         Prisma.sql`(${conversation.id}::uuid, ${message.role}::"message_role", ${message.content}::text,
@@ -269,14 +274,19 @@ export class MessagePipeline {
             "lastCustomerMessageId" = GREATEST("lastCustomerMessageId",
               COALESCE((SELECT max("id") FROM appended WHERE "role" = 'user'), 0)),
             "variables" = COALESCE(${variables === null ? null : JSON.stringify(variables)}::jsonb, "variables")
-        WHERE "id" = ${conversation.id}::uuid)
-      SELECT * FROM appended ORDER BY "id"`;
+        WHERE "id" = ${conversation.id}::uuid),
+      events AS (${this.parts.events.messageEventsSql(source, Prisma.sql`appended`)})
+      SELECT *, (SELECT count(*) FROM events)::int AS "eventCount" FROM appended ORDER BY "id"`;
     // Through the driver rather than Prisma's raw query, which costs more than the statement itself.
     const stored = await this.deps.db.withConnection((sql) =>
-      sql.query<Message>(statement.text, statement.values),
+      sql.query<Message & { eventCount: number }>(statement.text, statement.values),
     );
+    if ((stored[0]?.eventCount ?? 0) > 0) await this.parts.events.messagesRecorded(source);
     const { assistant: _assistant, ...plain } = conversation as ConversationWithAssistant;
-    const appended = stored.map((message) => ({ ...message, id: Number(message.id) }));
+    const appended = stored.map(({ eventCount: _count, ...message }) => ({
+      ...message,
+      id: Number(message.id),
+    }));
     const customerIds = appended.filter((message) => message.role === "user").map((message) => message.id);
     return {
       messages: appended,
@@ -290,6 +300,7 @@ export class MessagePipeline {
     };
   }
 
+  /** Tells subscribers (webhooks recorded their events with the messages, in `store`). */
   private async announce(conversation: Conversation, message: Message): Promise<void> {
     this.deps.pubsub.publish("conversation:message", message.conversationId, {
       conversationId: message.conversationId,
@@ -299,12 +310,6 @@ export class MessagePipeline {
     this.deps.pubsub.publish("conversation:activity", conversation.accountId, {
       conversationId: message.conversationId,
       messageId: message.id,
-    });
-    await this.parts.events.emit({
-      type: "conversation.message",
-      conversationId: message.conversationId,
-      assistantId: conversation.assistantId,
-      message,
     });
   }
 }

@@ -32,7 +32,9 @@ export type LimitName =
   | "widgetMessage"
   | "conversationMessage"
   | "loginEmail"
-  | "loginAddress";
+  | "loginAddress"
+  | "testWebhook"
+  | "evaluation";
 
 /**
  * Fixed-window limits per key. With REDIS_URL the counters live in Redis, so the limit holds across
@@ -55,6 +57,8 @@ export class RateLimitsService {
       conversationMessage: perMinute(rateLimits.conversationPerMinute),
       loginEmail: { points: loginThrottle.failuresPerEmail, duration: loginThrottle.windowSeconds },
       loginAddress: { points: loginThrottle.failuresPerAddress, duration: loginThrottle.windowSeconds },
+      testWebhook: perMinute(rateLimits.testWebhookPerMinute),
+      evaluation: perMinute(rateLimits.evaluationPerMinute),
     };
     this.redis = redisUrl
       ? new (ioredis().Redis)(redisUrl, { maxRetriesPerRequest: 1, lazyConnect: true })
@@ -76,6 +80,8 @@ export class RateLimitsService {
       conversationMessage: build("conversationMessage"),
       loginEmail: build("loginEmail"),
       loginAddress: build("loginAddress"),
+      testWebhook: build("testWebhook"),
+      evaluation: build("evaluation"),
     };
   }
 

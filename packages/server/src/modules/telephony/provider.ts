@@ -30,13 +30,7 @@ export interface CallCarrier {
    * Resolves once the carrier accepted the call, with its id for the call; rejects (a typed
    * UPSTREAM_FAILED error) when it refused. Progress then arrives as `ProviderCallEvent`s.
    */
-  placeCall(request: {
-    callId: number;
-    from: string;
-    to: string;
-    /** Record the call (the assistant's `record` setting); the recording URL arrives as an event. */
-    record?: boolean;
-  }): Promise<{ providerCallId: string }>;
+  placeCall(request: { callId: number; from: string; to: string }): Promise<{ providerCallId: string }>;
   /**
    * Ends the call (`answered`: it is in progress; otherwise it is cancelled while it rings). With
    * `farewell`, the callee hears it before the line drops. The carrier's own end event follows (the
@@ -59,7 +53,7 @@ export interface ProviderCallEvent {
   /** Set when the carrier knows Voxgate's id (the simulation); otherwise found by `providerCallId`. */
   callId?: number;
   providerCallId?: string;
-  /** Absent when the event only adds details (a recording, the carrier's price). */
+  /** Absent when the event only adds details (the carrier's price). */
   status?: ApiCallStatus;
   /** "human" or "machine" once the carrier can tell who answered. */
   answeredBy?: string;
@@ -67,7 +61,6 @@ export interface ProviderCallEvent {
   duration?: number;
   /** What the carrier charged for the call, when it says. */
   carrierCost?: string;
-  recordingUrl?: string;
   /** Why the call failed, in words (a carrier error). */
   reason?: string;
 }

@@ -1,4 +1,5 @@
 /** The media plane: live calls' audio, turns and speech (see docs/voice.md). */
 export { type CallLatency, CallTurnsService } from "./call-turns.service.ts";
+export { Recordings, recordingPath } from "./recording.ts";
 export { CAPACITY_REFUSAL, VoiceService } from "./voice.service.ts";
 export { VOICE_PHRASES } from "./voice-session.ts";

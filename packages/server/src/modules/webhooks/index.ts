@@ -1,4 +1,5 @@
 /** Signed webhooks: events, signing secrets, durable delivery with retries, the delivery log. */
+export { WebhookLogRetention } from "./log-retention.ts";
 export {
   type CallWebhookResponses,
   type InboundCallRequest,

@@ -1,5 +1,6 @@
 import { builder } from "../../builder.ts";
 import { pageOf } from "../common/pagination.schema.ts";
+import { rateLimitHeaderWriter } from "../rate-limits/rate-limits.service.ts";
 
 const WebhookAttemptRef = builder.prismaObject("WebhookAttempt", {
   description: "One HTTP attempt to deliver a webhook event.",
@@ -101,25 +102,41 @@ builder.mutationField("sendTestWebhook", (t) =>
   t.withAuth({ authenticated: true }).field({
     type: WebhookDeliveryRef,
     description:
-      "Queues a signed webhook.test event to `url`, or to the assistant's webhook URL; follow it in the log.",
+      "Queues a signed webhook.test event to `url`, or to the assistant's webhook URL; follow it in the log. At most 10 per minute per account (RateLimit-* headers).",
     args: { url: t.arg.string(), assistantId: t.arg.int() },
-    resolve: (_root, args, context) => context.services.webhooks.sendTest(context.viewer.accountId, args),
+    resolve: (_root, args, context) =>
+      context.services.webhooks.sendTest(
+        context.viewer.accountId,
+        args,
+        rateLimitHeaderWriter(context.responseHeaders),
+      ),
   }),
 );
+
+type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
+
+/** When a secret was made and until when it (or the one it replaced) signs, as both secret types show it. */
+function secretLifetime<Parent extends { createdAt: Date }>(
+  t: PothosSchemaTypes.ObjectFieldBuilder<Types, Parent>,
+  until: { resolve: (parent: Parent) => Date | null; description: string },
+) {
+  return {
+    createdAt: t.field({ type: "DateTime", resolve: (parent) => parent.createdAt }),
+    until: t.field({ type: "DateTime", nullable: true, ...until }),
+  };
+}
 
 const WebhookSecretInfo = builder
   .objectRef<{ id: number; createdAt: Date; expiresAt: Date | null }>("WebhookSigningSecret")
   .implement({
     description: "A signing secret, without its value (shown once, when it is made).",
-    fields: (t) => ({
-      id: t.exposeInt("id"),
-      createdAt: t.expose("createdAt", { type: "DateTime" }),
-      expiresAt: t.expose("expiresAt", {
-        type: "DateTime",
-        nullable: true,
+    fields: (t) => {
+      const { createdAt, until } = secretLifetime(t, {
+        resolve: (secret) => secret.expiresAt,
         description: "Null for the current secret; set on one a rotation retired.",
-      }),
-    }),
+      });
+      return { id: t.exposeInt("id"), createdAt, expiresAt: until };
+    },
   });
 
 builder.queryField("webhookSigningSecrets", (t) =>
@@ -133,15 +150,17 @@ builder.queryField("webhookSigningSecrets", (t) =>
 const RotatedSecret = builder
   .objectRef<{ secret: string; createdAt: Date; previousExpiresAt: Date | null }>("RotatedWebhookSecret")
   .implement({
-    fields: (t) => ({
-      secret: t.exposeString("secret", { description: "whsec_…: not shown again, store it now." }),
-      createdAt: t.expose("createdAt", { type: "DateTime" }),
-      previousExpiresAt: t.expose("previousExpiresAt", {
-        type: "DateTime",
-        nullable: true,
+    fields: (t) => {
+      const { createdAt, until } = secretLifetime(t, {
+        resolve: (rotated) => rotated.previousExpiresAt,
         description: "Until when the previous secret also signs; null when it stopped at once.",
-      }),
-    }),
+      });
+      return {
+        secret: t.exposeString("secret", { description: "whsec_…: not shown again, store it now." }),
+        createdAt,
+        previousExpiresAt: until,
+      };
+    },
   });
 
 builder.mutationField("rotateWebhookSecret", (t) =>

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import type { Lifecycle, ServiceDeps } from "../../deps.ts";
 import { NotFoundError, ValidationError } from "../../errors.ts";
-import type { DomainEvent, EventSink } from "../../events.ts";
-import type { Prisma, WebhookEvent } from "../../generated/prisma/client.ts";
+import type { DomainEvent, EventSink, MessageSource } from "../../events.ts";
+import { type Call, Prisma, type WebhookEvent } from "../../generated/prisma/client.ts";
 import type { JobQueue } from "../../jobs/index.ts";
 import {
   INBOUND_WEBHOOK_RESPONSE_MAX_BYTES,
@@ -13,6 +13,7 @@ import {
 import { OutboundRequestError, safeFetch } from "../../net/safe-fetch.ts";
 import { parseInput } from "../../validation.ts";
 import { type PageRequest, paginate } from "../common/pagination.ts";
+import type { RateLimitReporter, RateLimitsService } from "../rate-limits/rate-limits.service.ts";
 import { callData, envelope, isCompletedCall, type WebhookSettings } from "./payloads.ts";
 import { isRetryable, newMessageId, newSecret, retryDelayMs, signedHeaders } from "./signing.ts";
 
@@ -23,6 +24,16 @@ const LOCK_NAMESPACE = 0x5748;
 const LEASE_MARGIN_MS = 30_000;
 /** Deliveries one job makes before handing the stream to a new job (fairness between streams). */
 const DELIVERIES_PER_JOB = 20;
+/** The retention sweep's advisory lock (with LOCK_NAMESPACE); account ids, the other keys, are positive. */
+const RETENTION_LOCK_KEY = -1;
+/** Events deleted per statement by the retention sweep: short transactions on a large log. */
+const PURGE_BATCH = 5_000;
+/**
+ * How long a call.ended waits for its call's charges to be settled (`call.settled`, normally a few
+ * milliseconds later); past it, after a crash in between, it goes out as it was recorded.
+ */
+const CALL_ENDED_HOLD_MS = 120_000;
+const NO_RECORDING = { includeRecordingInWebhook: false } as WebhookSettings;
 /** How often each instance looks for due deliveries whose job was lost (a crash between write and enqueue). */
 const SWEEP_INTERVAL_MS = 30_000;
 export const DELIVERIES_PER_PAGE = 20;
@@ -97,7 +108,11 @@ export class WebhooksService implements EventSink, Lifecycle {
 
   constructor(
     private readonly deps: ServiceDeps,
-    private readonly collaborators: { jobs: JobQueue; calls: () => CallWebhookResponses },
+    private readonly collaborators: {
+      jobs: JobQueue;
+      calls: () => CallWebhookResponses;
+      rateLimits: RateLimitsService;
+    },
   ) {
     collaborators.jobs.define(STREAM_TASK, {
       run: (payload, { signal }) =>
@@ -131,26 +146,62 @@ export class WebhooksService implements EventSink, Lifecycle {
     await this.collaborators.jobs.stop();
   }
 
-  // ------------------------------------------------------------ events in
+  // ------------------------------------------------------------ events in (the outbox)
 
-  async emit(event: DomainEvent): Promise<void> {
-    try {
-      for (const outgoing of await this.outgoing(event)) await this.record(outgoing);
-    } catch (error) {
-      this.deps.logger.error("a webhook event could not be recorded", { type: event.type, error });
+  /**
+   * Records the event's rows in `tx`, the transaction of the change that raised it, with the job
+   * that delivers them: both exist iff the change commits. A call.ended is held until its call is
+   * settled (`call.settled` completes and releases it); if that never comes (a crash in between),
+   * it goes out when the hold ends with what it had.
+   */
+  async emit(tx: Prisma.TransactionClient, event: DomainEvent): Promise<void> {
+    if (event.type === "call.settled") return this.release(tx, event.call);
+    const held = event.type === "call.ended";
+    const nextAttemptAt = held ? new Date(Date.now() + CALL_ENDED_HOLD_MS) : new Date();
+    for (const outgoing of await this.outgoing(tx, event)) {
+      await tx.webhookEvent.create({
+        data: {
+          ...outgoing,
+          messageId: newMessageId(),
+          payload: outgoing.payload as Prisma.InputJsonObject,
+          nextAttemptAt,
+        },
+      });
+      // Now, not at the hold's end: the job's key is the stream's, and events ahead of a held one go
+      // out meanwhile (the stream's job waits on the held head by itself).
+      await this.schedule(outgoing.accountId, outgoing.streamKey, { tx });
     }
   }
 
+  /** The settled call.ended: its content completed (costs, evaluation status), sent now. */
+  private async release(tx: Prisma.TransactionClient, call: Call): Promise<void> {
+    const held = await tx.webhookEvent.findMany({
+      where: { callId: call.id, type: "call.ended", status: "pending", attempts: 0 },
+      select: { id: true, accountId: true, streamKey: true },
+    });
+    if (held.length === 0) return;
+    const settings = (await this.settingsOf(tx, call.assistantId)) ?? NO_RECORDING;
+    const payload = envelope("call.ended", callData(call, settings, "ended")) as Prisma.InputJsonObject;
+    const now = new Date();
+    await tx.webhookEvent.updateMany({
+      where: { id: { in: held.map((row) => row.id) } },
+      data: { payload, nextAttemptAt: now },
+    });
+    for (const row of held) await this.schedule(row.accountId, row.streamKey, { tx });
+  }
+
   /** The event's rows: one per endpoint that wants it (none when webhooks are off). */
-  private async outgoing(event: DomainEvent): Promise<NewEvent[]> {
-    const prisma = this.deps.db.prisma;
+  private async outgoing(
+    tx: Prisma.TransactionClient,
+    event: Exclude<DomainEvent, { type: "call.settled" }>,
+  ): Promise<NewEvent[]> {
     const at = new Date();
     switch (event.type) {
       case "call.started":
       case "call.ended":
       case "call.evaluated": {
         const { call } = event;
-        const settings = await this.settingsOf(call.assistantId);
+        const settings = await this.settingsOf(tx, call.assistantId);
         if (!settings) return [];
         if (settings.sendWebhookOnlyOnCompleted && (event.type === "call.started" || !isCompletedCall(call)))
           return [];
@@ -168,11 +219,11 @@ export class WebhooksService implements EventSink, Lifecycle {
         ];
       }
       case "lead.updated": {
-        const lead = await prisma.lead.findFirst({
+        const lead = await tx.lead.findFirst({
           where: { id: event.leadId, accountId: event.accountId },
           include: { campaign: { select: { id: true, name: true, status: true, assistantId: true } } },
         });
-        const settings = lead && (await this.settingsOf(lead.campaign.assistantId));
+        const settings = lead && (await this.settingsOf(tx, lead.campaign.assistantId));
         if (!lead || !settings) return [];
         const data = {
           id: lead.id,
@@ -196,39 +247,10 @@ export class WebhooksService implements EventSink, Lifecycle {
           },
         ];
       }
-      case "conversation.message": {
-        const { message } = event;
-        const assistant = await prisma.assistant.findFirst({
-          where: { id: event.assistantId, deletedAt: null, isWebhookActive: true, webhookUrl: { not: null } },
-          select: { accountId: true, webhookUrl: true },
-        });
-        if (!assistant) return [];
-        const data = {
-          conversation_id: event.conversationId,
-          assistant_id: event.assistantId,
-          message: {
-            id: message.id,
-            role: message.role,
-            content: message.content,
-            created_at: message.createdAt.toISOString(),
-          },
-        };
-        return [
-          {
-            accountId: assistant.accountId,
-            assistantId: event.assistantId,
-            callId: null,
-            type: event.type,
-            url: assistant.webhookUrl!,
-            streamKey: `conversation:${event.conversationId}`,
-            payload: envelope(event.type, data, at),
-          },
-        ];
-      }
       case "document.status": {
         // A document belongs to a knowledge base, not an assistant: every assistant using the base
         // with webhooks on hears of it, once per endpoint.
-        const assistants = await prisma.assistant.findMany({
+        const assistants = await tx.assistant.findMany({
           where: {
             accountId: event.accountId,
             knowledgebaseId: event.knowledgebaseId,
@@ -260,28 +282,58 @@ export class WebhooksService implements EventSink, Lifecycle {
     }
   }
 
-  private async settingsOf(assistantId: number | null): Promise<WebhookSettings | null> {
+  /**
+   * conversation.message rows for the messages `appended` (a CTE of the statement storing them)
+   * when the conversation's assistant has webhooks on; the payload is what `envelope` makes.
+   */
+  messageEventsSql(source: MessageSource, appended: Prisma.Sql): Prisma.Sql {
+    const iso = (column: Prisma.Sql) =>
+      Prisma.sql`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+    return Prisma.sql`
+      INSERT INTO "webhook_events"
+        ("messageId", "accountId", "assistantId", "type", "url", "streamKey", "payload", "updatedAt")
+      SELECT 'msg_' || replace(gen_random_uuid()::text, '-', ''), ${source.accountId}::integer,
+             a."id", 'conversation.message', a."webhookUrl",
+             ${`conversation:${source.conversationId}`}::text,
+             jsonb_build_object('type', 'conversation.message', 'timestamp', ${iso(Prisma.sql`now()`)},
+               'data', jsonb_build_object(
+                 'conversation_id', ${source.conversationId}::text, 'assistant_id', a."id",
+                 'message', jsonb_build_object('id', m."id", 'role', m."role", 'content', m."content",
+                                               'created_at', ${iso(Prisma.sql`m."createdAt"`)}))),
+             now()
+      FROM ${appended} m
+      JOIN "assistants" a ON a."id" = ${source.assistantId}::integer
+       AND a."deletedAt" IS NULL AND a."isWebhookActive" AND a."webhookUrl" IS NOT NULL
+      ORDER BY m."id"
+      RETURNING "id"`;
+  }
+
+  /** Starts delivering what `messageEventsSql` recorded (once its statement committed). */
+  async messagesRecorded(source: MessageSource): Promise<void> {
+    await this.schedule(source.accountId, `conversation:${source.conversationId}`);
+  }
+
+  private async settingsOf(
+    tx: Prisma.TransactionClient,
+    assistantId: number | null,
+  ): Promise<WebhookSettings | null> {
     if (assistantId === null) return null;
-    const settings = await this.deps.db.prisma.assistant.findFirst({
+    const settings = await tx.assistant.findFirst({
       where: { id: assistantId, deletedAt: null },
       select: settingsColumns,
     });
     return settings?.isWebhookActive && settings.webhookUrl ? settings : null;
   }
 
-  private async record(event: NewEvent): Promise<WebhookEvent> {
-    const row = await this.deps.db.prisma.webhookEvent.create({
-      data: { ...event, messageId: newMessageId(), payload: event.payload as Prisma.InputJsonObject },
-    });
-    await this.schedule(row.accountId, row.streamKey);
-    return row;
-  }
-
-  private schedule(accountId: number, streamKey: string, runAt?: Date) {
+  private schedule(
+    accountId: number,
+    streamKey: string,
+    options: { runAt?: Date; tx?: Prisma.TransactionClient } = {},
+  ) {
     return this.collaborators.jobs.enqueue(
       STREAM_TASK,
       { accountId, streamKey },
-      { key: `webhook-stream:${streamKey}`, ...(runAt ? { runAt } : {}) },
+      { key: `webhook-stream:${streamKey}`, ...options },
     );
   }
 
@@ -292,7 +344,7 @@ export class WebhooksService implements EventSink, Lifecycle {
     for (let delivered = 0; delivered < DELIVERIES_PER_JOB; delivered++) {
       const claim = await this.claim(accountId, streamKey);
       if (claim.kind === "wait") {
-        await this.schedule(accountId, streamKey, claim.at);
+        await this.schedule(accountId, streamKey, { runAt: claim.at });
         return;
       }
       if (claim.kind !== "deliver") return;
@@ -446,6 +498,29 @@ export class WebhooksService implements EventSink, Lifecycle {
     for (const stream of due) await this.schedule(stream.accountId, stream.streamKey);
   }
 
+  /**
+   * Deletes delivered and failed events (their attempts go with them) last touched before `cutoff`,
+   * in batches. One instance at a time: null when another is already at it.
+   */
+  async purgeLog(cutoff: Date): Promise<number | null> {
+    let deleted = 0;
+    for (;;) {
+      const batch = await this.deps.db.prisma.$transaction(async (tx) => {
+        const [lock] = await tx.$queryRaw<{ taken: boolean }[]>`
+          SELECT pg_try_advisory_xact_lock(${LOCK_NAMESPACE}::integer, ${RETENTION_LOCK_KEY}::integer) AS "taken"`;
+        if (!lock?.taken) return null;
+        return tx.$executeRaw`
+          DELETE FROM "webhook_events" WHERE "id" IN (
+            SELECT "id" FROM "webhook_events"
+            WHERE "status" IN ('delivered', 'failed') AND "updatedAt" < ${cutoff}::timestamptz
+            LIMIT ${PURGE_BATCH}::integer)`;
+      });
+      if (batch === null) return deleted > 0 ? deleted : null;
+      deleted += batch;
+      if (batch < PURGE_BATCH) return deleted;
+    }
+  }
+
   // ------------------------------------------------------------ signing secrets
 
   /** The secrets that sign now: the current one and any retiring within its overlap window. */
@@ -456,9 +531,26 @@ export class WebhooksService implements EventSink, Lifecycle {
       orderBy: { id: "desc" },
     });
     if (active.length > 0) return active.map((row) => row.secret);
-    // Nobody has asked for one yet: deliveries are still signed; the owner rotates to learn a secret.
+    // Nobody was given one yet (a test event before any assistant turned webhooks on): deliveries are
+    // still signed; the first assistant with webhooks on, or a rotation, gives the owner a secret.
     const created = await prisma.webhookSecret.create({ data: { accountId, secret: newSecret() } });
     return [created.secret];
+  }
+
+  /**
+   * The account's first secret its owner sees, made now if it has never been given one: a secret
+   * made earlier to sign a delivery nobody has seen is replaced (nobody can be verifying with it).
+   */
+  async issueFirstSecret(accountId: number): Promise<string | null> {
+    return this.deps.db.prisma.$transaction(async (tx) => {
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(${LOCK_NAMESPACE}::integer, ${accountId}::integer)`;
+      if ((await tx.webhookSecret.count({ where: { accountId, shownAt: { not: null } } })) > 0) return null;
+      await tx.webhookSecret.deleteMany({ where: { accountId } });
+      const created = await tx.webhookSecret.create({
+        data: { accountId, secret: newSecret(), shownAt: new Date() },
+      });
+      return created.secret;
+    });
   }
 
   /**
@@ -483,7 +575,9 @@ export class WebhooksService implements EventSink, Lifecycle {
         data: { expiresAt: retiresAt },
       });
       await tx.webhookSecret.deleteMany({ where: { accountId, expiresAt: { lte: now } } });
-      const created = await tx.webhookSecret.create({ data: { accountId, secret: newSecret() } });
+      const created = await tx.webhookSecret.create({
+        data: { accountId, secret: newSecret(), shownAt: now },
+      });
       return {
         secret: created.secret,
         createdAt: created.createdAt,
@@ -547,7 +641,18 @@ export class WebhooksService implements EventSink, Lifecycle {
   }
 
   /** A `webhook.test` event to `url` (or the assistant's webhook URL), delivered like any other. */
-  async sendTest(accountId: number, request: { url?: unknown; assistantId?: unknown }) {
+  async sendTest(
+    accountId: number,
+    request: { url?: unknown; assistantId?: unknown },
+    report: RateLimitReporter,
+  ) {
+    const limit = this.deps.config.rateLimits.testWebhookPerMinute;
+    await this.collaborators.rateLimits.consume(
+      "testWebhook",
+      String(accountId),
+      report,
+      `Too many test webhooks: at most ${limit} per minute per account.`,
+    );
     const input = parseInput(TestInput, request);
     let url = input.url ?? null;
     if (!url && input.assistantId) {

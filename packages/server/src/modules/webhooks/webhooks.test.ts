@@ -3,9 +3,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
+import { createKnowledgebase, gqlUpload, waitForDocument } from "../../../test/fixtures/knowledge.ts";
 import { telephonyFixtures } from "../../../test/fixtures/telephony.ts";
 import {
   freshDatabase,
+  ManualClock,
   startTestApp,
   type TestAccount,
   type TestApp,
@@ -19,7 +21,10 @@ const ENV = {
   VOXGATE_OUTBOUND_ALLOWLIST: "127.0.0.1",
   VOXGATE_WEBHOOK_RETRY_BASE_MS: "20",
   VOXGATE_WEBHOOK_RETRY_MAX_DELAY_MS: "3000",
+  VOXGATE_TEST_WEBHOOK_RATE_LIMIT_PER_MINUTE: "3",
+  VOXGATE_EVALUATION_RATE_LIMIT_PER_MINUTE: "2",
 };
+const SEND_TEST = "mutation ($url: String) { sendTestWebhook(url: $url) { id webhookId } }";
 
 const ROTATE = `mutation ($overlap: Int) { rotateWebhookSecret(overlapSeconds: $overlap) { secret previousExpiresAt } }`;
 const DELIVERIES = `query ($filter: WebhookDeliveryFilter) {
@@ -37,14 +42,25 @@ type Delivery = {
 
 const headersOf = (headers: Record<string, unknown>) => headers as Record<string, string>;
 
+/** A web call (started: its call.started is recorded) of a new assistant sending its events to `url`. */
+async function hookedWebCall(t: TestApp, owner: TestAccount, url: string) {
+  const assistant = await t.app.services.assistants.create(owner, {
+    name: "Hooked",
+    isWebhookActive: true,
+    webhookUrl: url,
+  });
+  return t.app.services.calls.start(owner.accountId, { assistantId: assistant.id, type: "web" });
+}
+
 describe("webhooks", () => {
   let t: TestApp;
   let receiver: WebhookReceiver;
   let owner: TestAccount;
   let secret: string;
+  const clock = new ManualClock(new Date());
 
   beforeAll(async () => {
-    [t, receiver] = await Promise.all([startTestApp({ env: ENV }), startWebhookReceiver()]);
+    [t, receiver] = await Promise.all([startTestApp({ env: ENV, clock }), startWebhookReceiver()]);
     owner = await t.createAccount();
     const rotated = await t.gql<{ rotateWebhookSecret: { secret: string } }>(
       ROTATE,
@@ -239,10 +255,217 @@ describe("webhooks", () => {
       expect(new Webhook(key).verify(request.body, headersOf(request.headers))).toEqual(request.json);
     secret = next;
   });
+
+  it("records an event only with the change that raises it (the outbox)", async () => {
+    const prisma = t.app.db.prisma;
+    const webhooks = t.app.services.webhooks;
+    const call = await hookedWebCall(t, owner, receiver.url);
+    await receiver.waitFor(
+      (request) => request.json.type === "call.started" && request.json.data.id === call.id,
+    );
+    const ended = { type: "call.evaluated" as const, call: { ...call, evaluationStatus: "done" } };
+    // A change that fails after its event was recorded takes the event with it.
+    await expect(
+      prisma.$transaction(async (tx) => {
+        await webhooks.emit(tx, ended);
+        throw new Error("the change failed");
+      }),
+    ).rejects.toThrow("the change failed");
+    expect(await prisma.webhookEvent.count({ where: { callId: call.id, type: "call.evaluated" } })).toBe(0);
+    // The same change committed: recorded and delivered.
+    await prisma.$transaction((tx) => webhooks.emit(tx, ended));
+    await receiver.waitFor(
+      (request) => request.json.type === "call.evaluated" && request.json.data.id === call.id,
+    );
+    expect(await prisma.webhookEvent.count({ where: { callId: call.id, type: "call.evaluated" } })).toBe(1);
+  });
+
+  it("delivers conversation.message for customer and operator messages, signed", async () => {
+    const assistant = await t.app.services.assistants.create(owner, {
+      name: "Chatty",
+      isWebhookActive: true,
+      webhookUrl: receiver.url,
+    });
+    const conversations = t.app.services.conversations;
+    const conversation = await conversations.startTest(owner.accountId, { assistantId: assistant.id });
+    await conversations.setAiDisabled(owner.accountId, conversation.id, true);
+    await conversations.sendTestMessage(owner.accountId, {
+      conversationId: conversation.id,
+      message: "Hi there",
+    });
+    const operator = await conversations.sendOperatorMessage(owner.accountId, {
+      conversationId: conversation.id,
+      content: "A person here: how can I help?",
+    });
+    const mine = (request: { json: { type: string; data: Record<string, unknown> } }) =>
+      request.json.type === "conversation.message" && request.json.data.conversation_id === conversation.id;
+    await receiver.waitFor(
+      (request) =>
+        mine(request) &&
+        request.json.data.message !== undefined &&
+        (request.json.data.message as { role: string }).role === "operator",
+    );
+    const received = receiver.received.filter(mine);
+    expect(received.map((request) => request.json.data.message)).toEqual([
+      expect.objectContaining({ role: "user", content: "Hi there" }),
+      {
+        id: operator.id,
+        role: "operator",
+        content: "A person here: how can I help?",
+        created_at: operator.createdAt.toISOString(),
+      },
+    ]);
+    const verifier = new Webhook(secret);
+    for (const request of received) {
+      expect(verifier.verify(request.body, headersOf(request.headers))).toEqual(request.json);
+      expect(request.json).toMatchObject({ data: { assistant_id: assistant.id } });
+      expect(new Date(request.json.timestamp).toISOString()).toBe(request.json.timestamp);
+    }
+    // Webhooks off: messages are stored, no event is recorded.
+    await t.app.services.assistants.update(owner.accountId, assistant.id, { isWebhookActive: false });
+    await conversations.sendOperatorMessage(owner.accountId, {
+      conversationId: conversation.id,
+      content: "Bye",
+    });
+    expect(await deliveries({ type: "conversation.message" })).toHaveLength(2);
+  });
+
+  it("delivers document.status as a document is added, processed and deleted", async () => {
+    const kb = await createKnowledgebase(t, owner.apiKey);
+    await t.app.services.assistants.create(owner, {
+      name: "Librarian",
+      knowledgebaseId: kb,
+      isWebhookActive: true,
+      webhookUrl: receiver.url,
+    });
+    const created = await gqlUpload<{ createDocument: { id: number } }>(
+      t,
+      owner.apiKey,
+      `mutation ($kb: Int!, $input: CreateDocumentInput!) { createDocument(knowledgebaseId: $kb, input: $input) { id } }`,
+      { kb, input: { name: "Notes", type: "txt" } },
+      { name: "notes.txt", content: new TextEncoder().encode("The office cat is named Biscuit.") },
+    );
+    const documentId = created.data!.createDocument.id;
+    expect((await waitForDocument(t, owner.apiKey, documentId)).status).toBe("ACTIVE");
+    await t.gql(
+      "mutation ($id: Int!) { deleteDocument(id: $id) { deletedId } }",
+      { id: documentId },
+      {
+        token: owner.apiKey,
+      },
+    );
+    const ofDocument = (request: { json: { type: string; data: Record<string, unknown> } }) =>
+      request.json.type === "document.status" && request.json.data.document_id === documentId;
+    await receiver.waitFor((request) => ofDocument(request) && request.json.data.status === "deleted");
+    const received = receiver.received.filter(ofDocument);
+    expect(received.map((request) => request.json.data)).toEqual([
+      {
+        document_id: documentId,
+        knowledgebase_id: kb,
+        status: "processing",
+        failure_reason: null,
+        chunk_count: 0,
+      },
+      expect.objectContaining({ status: "active", failure_reason: null, chunk_count: 1 }),
+      expect.objectContaining({ status: "deleted" }),
+    ]);
+    for (const request of received)
+      expect(new Webhook(secret).verify(request.body, headersOf(request.headers))).toEqual(request.json);
+  });
+
+  it("shows the first signing secret in the answer that turns webhooks on, once", async () => {
+    const newcomer = await t.createAccount();
+    // A test event before any assistant has webhooks on is signed with a secret nobody was shown…
+    const early = await t.gql<{ sendTestWebhook: { webhookId: string } }>(
+      SEND_TEST,
+      { url: receiver.url },
+      {
+        token: newcomer.apiKey,
+      },
+    );
+    await receiver.waitFor((request) => request.id === early.data!.sendTestWebhook.webhookId);
+    const CREATE = `mutation ($input: CreateAssistantInput!) { createAssistant(input: $input) { id webhookSigningSecret } }`;
+    const input = { name: "First", isWebhookActive: true, webhookUrl: receiver.url };
+    const first = await t.gql<{ createAssistant: { webhookSigningSecret: string | null } }>(
+      CREATE,
+      { input },
+      { token: newcomer.apiKey },
+    );
+    // …so the first assistant with webhooks on replaces it with one its owner sees.
+    const shown = first.data!.createAssistant.webhookSigningSecret;
+    expect(shown).toMatch(/^whsec_/);
+    const second = await t.gql<{ createAssistant: { webhookSigningSecret: string | null } }>(
+      CREATE,
+      { input: { ...input, name: "Second" } },
+      { token: newcomer.apiKey },
+    );
+    expect(second.data!.createAssistant.webhookSigningSecret).toBeNull();
+    const later = await t.gql<{ sendTestWebhook: { webhookId: string } }>(
+      SEND_TEST,
+      { url: receiver.url },
+      {
+        token: newcomer.apiKey,
+      },
+    );
+    const request = await receiver.waitFor((r) => r.id === later.data!.sendTestWebhook.webhookId);
+    expect(new Webhook(shown!).verify(request.body, headersOf(request.headers))).toEqual(request.json);
+  });
+
+  it("limits test events and conversation evaluations per account, with the seconds to wait", async () => {
+    const busy = await t.createAccount();
+    for (let n = 0; n < 3; n++) {
+      const sent = await t.gql(SEND_TEST, { url: receiver.url }, { token: busy.apiKey });
+      expect(sent.errors).toBeUndefined();
+    }
+    const refused = await t.gql(SEND_TEST, { url: receiver.url }, { token: busy.apiKey });
+    expect(refused.errors?.[0]?.extensions).toMatchObject({
+      code: "RATE_LIMITED",
+      retryAfter: expect.any(Number),
+    });
+    // Another account has its own budget.
+    const other = await t.createAccount();
+    expect((await t.gql(SEND_TEST, { url: receiver.url }, { token: other.apiKey })).errors).toBeUndefined();
+
+    const EVALUATE = "mutation ($id: String!) { evaluateConversation(id: $id) { evaluation } }";
+    const missing = { id: "00000000-0000-4000-8000-000000000000" };
+    for (let n = 0; n < 2; n++) {
+      const answer = await t.gql(EVALUATE, missing, { token: busy.apiKey });
+      expect(answer.errors?.[0]?.extensions?.code).toBe("NOT_FOUND");
+    }
+    const limited = await t.gql(EVALUATE, missing, { token: busy.apiKey });
+    expect(limited.errors?.[0]?.extensions).toMatchObject({
+      code: "RATE_LIMITED",
+      retryAfter: expect.any(Number),
+    });
+  });
+
+  it("deletes finished deliveries past the retention period, and keeps those still pending", async () => {
+    receiver.respondWith(() => ({ status: 503 }));
+    const keeper = await t.createAccount();
+    const sent = await t.gql<{ sendTestWebhook: { id: number; webhookId: string } }>(
+      SEND_TEST,
+      { url: receiver.url },
+      { token: keeper.apiKey },
+    );
+    const pending = sent.data!.sendTestWebhook;
+    await receiver.waitFor((request) => request.id === pending.webhookId);
+    const retention = t.app.services.webhookLogRetention;
+    expect((await deliveries({})).length).toBeGreaterThan(1);
+    clock.advanceMinutes(29 * 24 * 60);
+    expect(await retention.sweep()).toBe(0);
+    clock.advanceMinutes(2 * 24 * 60);
+    expect(await retention.sweep()).toBeGreaterThan(0);
+    expect(await deliveries({})).toEqual([]);
+    expect(
+      await t.app.db.prisma.webhookAttempt.count({ where: { event: { accountId: owner.accountId } } }),
+    ).toBe(0);
+    const kept = await deliveries({}, keeper.apiKey);
+    expect(kept.map((delivery) => [delivery.id, delivery.status])).toEqual([[pending.id, "pending"]]);
+  });
 });
 
 describe("webhook delivery across restarts and instances", () => {
-  it("finishes a delivery that was waiting for its retry when the server stopped", async () => {
+  it("finishes a delivery waiting for its retry, and delivers an event committed while no worker ran", async () => {
     const receiver = await startWebhookReceiver();
     const { first: firstTarget, next: target, cleanup } = await durableDatabase();
     // The first attempt asks for a second's pause: the server stops during it.
@@ -259,7 +482,11 @@ describe("webhook delivery across restarts and instances", () => {
       );
       const id = sent.data!.sendTestWebhook.webhookId;
       await receiver.waitFor((request) => request.id === id);
+      // Deliveries stop (as in a crash right after a commit); a call's start is committed meanwhile.
+      await first.app.services.webhooks.stop();
+      const call = await hookedWebCall(first, owner, receiver.url);
       await first.close();
+      expect(receiver.received.some((request) => request.json.type === "call.started")).toBe(false);
       const second = await startTestApp({ env: ENV, database: target });
       try {
         const secondAttempt = receiver.waitFor(
@@ -267,6 +494,9 @@ describe("webhook delivery across restarts and instances", () => {
         );
         await secondAttempt;
         expect(receiver.received.filter((request) => request.id === id)).toHaveLength(2);
+        await receiver.waitFor(
+          (request) => request.json.type === "call.started" && request.json.data.id === call.id,
+        );
       } finally {
         await second.close();
       }
@@ -281,9 +511,11 @@ describe("webhook delivery across restarts and instances", () => {
     async () => {
       const receiver = await startWebhookReceiver();
       const { next: target, cleanup } = await durableDatabase();
+      // Twelve test events from one account: above the rate limit the other tests use.
+      const env = { ...ENV, VOXGATE_TEST_WEBHOOK_RATE_LIMIT_PER_MINUTE: "100" };
       const [a, b] = [
-        await startTestApp({ env: ENV, database: target }),
-        await startTestApp({ env: ENV, database: target }),
+        await startTestApp({ env, database: target }),
+        await startTestApp({ env, database: target }),
       ];
       try {
         const owner = await a.createAccount();

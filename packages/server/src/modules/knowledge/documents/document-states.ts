@@ -40,32 +40,43 @@ export class DocumentStates implements IngestionReporter {
     private readonly events: EventSink,
   ) {}
 
-  /** Records a new document; announce it with `announce` once its work is queued. */
+  /**
+   * Records a new document with its document.status event; announce it to subscribers with
+   * `announce` once its work is queued.
+   */
   insert(data: Prisma.DocumentUncheckedCreateInput): Promise<Document> {
-    return this.withKnowledgebaseLock(data.knowledgebaseId, (tx) => tx.document.create({ data }));
+    return this.withKnowledgebaseLock(data.knowledgebaseId, async (tx) => {
+      const document = await tx.document.create({ data });
+      await this.emitStatus(tx, document, document.status);
+      return document;
+    });
   }
 
-  /** Takes back a document nobody was told of yet (its upload could not be stored). */
+  /**
+   * Takes back a document subscribers were not told of (its upload could not be stored); webhooks
+   * heard of it with the insert, so they hear of its deletion too.
+   */
   async discard(document: Document): Promise<void> {
-    await this.withKnowledgebaseLock(document.knowledgebaseId, (tx) =>
-      tx.document.deleteMany({ where: { id: document.id } }),
-    );
+    await this.delete(document);
     await this.uploads.delete(document.id);
   }
 
   /** Deletes a document and its passages, even while it is processing (its worker then stops). */
   async remove(document: Document): Promise<void> {
-    await this.withKnowledgebaseLock(document.knowledgebaseId, (tx) =>
-      tx.document.deleteMany({ where: { id: document.id } }),
-    );
+    await this.delete(document);
     await this.uploads.delete(document.id);
     await this.publish(document, "deleted");
-    await this.emitStatus(document, "deleted");
+  }
+
+  private delete(document: Document): Promise<void> {
+    return this.withKnowledgebaseLock(document.knowledgebaseId, async (tx) => {
+      const { count } = await tx.document.deleteMany({ where: { id: document.id } });
+      if (count > 0) await this.emitStatus(tx, document, "deleted");
+    });
   }
 
   async announce(document: Document): Promise<void> {
     await this.publish(document);
-    await this.emitStatus(document, document.status);
   }
 
   // ------------------------------------------------------------ reports of ingestion
@@ -112,13 +123,13 @@ export class DocumentStates implements IngestionReporter {
         },
       });
       if (count === 0) return;
-      finished = await tx.document.findUnique({ where: { id: documentId } });
+      finished = await tx.document.findUniqueOrThrow({ where: { id: documentId } });
+      await this.emitStatus(tx, finished, finished.status);
     });
     if (finished) {
       await this.uploads.delete(documentId);
       this.deps.logger.info("document processed", { documentId, status: outcome.status });
       await this.publish(finished);
-      await this.emitStatus(finished, (finished as Document).status);
     }
   }
 
@@ -181,8 +192,12 @@ export class DocumentStates implements IngestionReporter {
   }
 
   /** Status changes (not progress) are what the account's webhooks hear of (document.status). */
-  private emitStatus(document: Document, status: DocumentStatusValue | "deleted"): Promise<void> {
-    return this.events.emit({
+  private emitStatus(
+    tx: Prisma.TransactionClient,
+    document: Document,
+    status: DocumentStatusValue | "deleted",
+  ): Promise<void> {
+    return this.events.emit(tx, {
       type: "document.status",
       accountId: document.accountId,
       knowledgebaseId: document.knowledgebaseId,

@@ -19,7 +19,6 @@ export const TWILIO_PATHS = {
   voice: "/telephony/twilio/voice",
   outbound: "/telephony/twilio/outbound",
   status: "/telephony/twilio/status",
-  recording: "/telephony/twilio/recording",
   media: "/telephony/twilio/media",
 } as const;
 
@@ -127,7 +126,7 @@ export class TwilioTelephonyProvider implements TelephonyProvider {
     }
   }
 
-  async placeCall(request: { callId: number; from: string; to: string; record?: boolean }) {
+  async placeCall(request: { callId: number; from: string; to: string }) {
     try {
       const call = await this.client.calls.create({
         to: request.to,
@@ -138,13 +137,6 @@ export class TwilioTelephonyProvider implements TelephonyProvider {
         statusCallbackMethod: "POST",
         statusCallbackEvent: ["initiated", "ringing", "answered", "completed"],
         machineDetection: "Enable",
-        ...(request.record
-          ? {
-              record: true,
-              recordingStatusCallback: this.url(TWILIO_PATHS.recording, request.callId),
-              recordingStatusCallbackMethod: "POST",
-            }
-          : {}),
       });
       return { providerCallId: call.sid };
     } catch (error) {

@@ -56,11 +56,6 @@ export class TwilioWebhooks {
       case TWILIO_PATHS.status:
         await this.status(callId, params);
         return { empty: true };
-      case TWILIO_PATHS.recording:
-        if (params.RecordingUrl && params.RecordingStatus !== "failed") {
-          await this.desk().callEvent({ ...this.ids(callId, params), recordingUrl: params.RecordingUrl });
-        }
-        return { empty: true };
       default:
         return { empty: true };
     }

@@ -1,0 +1,131 @@
+import type { Lifecycle, ServiceDeps } from "../../deps.ts";
+import { NotFoundError } from "../../errors.ts";
+import type { MediaStream, MediaStreamHandler } from "../telephony/provider.ts";
+import { CallMix } from "./recording-mix.ts";
+import { createRecordingStore, type RecordingStore, type StoredRecording } from "./recording-store.ts";
+
+/** What recording needs of the calls module, the one writer of calls: where a call's recording is. */
+export interface RecordedCalls {
+  recordRecordingUrl(callId: number, url: string): Promise<void>;
+}
+
+/** Where a call's recording is served (`src/http/recordings.ts`), under PUBLIC_BASE_URL. */
+export function recordingPath(callId: number): string {
+  return `/recordings/${callId}.wav`;
+}
+
+/**
+ * Call recording (the assistant's `record`): a decorator of the media plane's handler. A stream of
+ * a call whose assistant records is handed on wrapped, so that the caller's audio coming in and the
+ * assistant's going out are mixed on their way (`CallMix`); when the stream closes the mix is
+ * stored as a mu-law WAV (`RecordingStore`) and the call's `recordingUrl` points at it. Works with
+ * any carrier that streams media; the voice engine does not know it is recorded.
+ */
+export class Recordings implements MediaStreamHandler, Lifecycle {
+  private readonly store: RecordingStore;
+  private readonly saving = new Set<Promise<void>>();
+
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly parts: { inner: MediaStreamHandler; calls: RecordedCalls },
+  ) {
+    this.store = createRecordingStore(deps.db);
+  }
+
+  async start(): Promise<void> {
+    await this.store.removeOrphans();
+  }
+
+  /** Recordings still being written are finished first. */
+  async stop(): Promise<void> {
+    await Promise.allSettled([...this.saving]);
+    await this.store.close();
+  }
+
+  async handle(stream: MediaStream): Promise<void> {
+    const call = await this.deps.db.prisma.call.findUnique({
+      where: { id: stream.callId },
+      select: { assistant: { select: { record: true } } },
+    });
+    if (!call?.assistant?.record) return this.parts.inner.handle(stream);
+    const mix = new CallMix();
+    // First of the stream's listeners: a caller's frame is on the timeline before the engine answers it.
+    stream.onAudio((muLaw) => mix.caller(muLaw));
+    stream.onClose(() => {
+      const saved = this.save(stream.callId, mix).finally(() => this.saving.delete(saved));
+      this.saving.add(saved);
+    });
+    return this.parts.inner.handle(new RecordedStream(stream, mix));
+  }
+
+  /** The account's call recording, or NOT_FOUND (another account's call is not found either). */
+  async open(accountId: number, callId: number): Promise<StoredRecording> {
+    const owned = await this.deps.db.prisma.call.count({ where: { id: callId, accountId } });
+    const recording = owned > 0 ? await this.store.open(callId) : null;
+    if (!recording) throw new NotFoundError("Recording");
+    return recording;
+  }
+
+  private async save(callId: number, mix: CallMix): Promise<void> {
+    try {
+      await this.store.save(callId, mix.wav());
+      await this.parts.calls.recordRecordingUrl(
+        callId,
+        `${this.deps.config.publicBaseUrl}${recordingPath(callId)}`,
+      );
+      this.deps.logger.info("call recording stored", { callId, seconds: mix.seconds });
+    } catch (error) {
+      this.deps.logger.error("a call recording could not be stored", { callId, error });
+    }
+  }
+}
+
+/** The stream the engine sees: the same, with what it sends to the caller mixed into the recording. */
+class RecordedStream implements MediaStream {
+  constructor(
+    private readonly stream: MediaStream,
+    private readonly mix: CallMix,
+  ) {}
+
+  get callId() {
+    return this.stream.callId;
+  }
+
+  get streamId() {
+    return this.stream.streamId;
+  }
+
+  onAudio(listener: (muLaw: Uint8Array) => void) {
+    this.stream.onAudio(listener);
+  }
+
+  onMark(listener: (name: string) => void) {
+    this.stream.onMark(listener);
+  }
+
+  onDtmf(listener: (digit: string) => void) {
+    this.stream.onDtmf(listener);
+  }
+
+  onClose(listener: () => void) {
+    this.stream.onClose(listener);
+  }
+
+  sendAudio(muLaw: Uint8Array) {
+    this.mix.assistant(muLaw);
+    this.stream.sendAudio(muLaw);
+  }
+
+  sendMark(name: string) {
+    this.stream.sendMark(name);
+  }
+
+  clearAudio() {
+    this.mix.clear();
+    this.stream.clearAudio();
+  }
+
+  close() {
+    this.stream.close();
+  }
+}
