@@ -82,6 +82,41 @@ describe.runIf(testDatabaseKind() === "pglite")("the embedded database", { timeo
     }
   });
 
+  it("serves a request's statement before background statements that were waiting longer", async () => {
+    const db = await openPglite(undefined);
+    cleanups.push(() => db.close());
+    // Connections opened beforehand, so that each query below is written to its socket at once.
+    let open = () => {};
+    const opened = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    const background = ["b1", "b2"].map((name) =>
+      db.withBackgroundConnection(async (sql) => {
+        await sql.query("SELECT 1");
+        await opened;
+        return sql.query<{ name: string }>("SELECT $1::text AS name", [name]);
+      }),
+    );
+    const request = await db.pgPool.connect();
+    const holder = await db.pgPool.connect();
+    try {
+      const finished: string[] = [];
+      // An open transaction holds the single backend, so everything sent meanwhile queues in the worker.
+      await holder.query("BEGIN");
+      open();
+      const waiting = background.map((query) => query.then(([row]) => finished.push(row!.name)));
+      await new Promise((resolve) => setImmediate(resolve));
+      waiting.push(request.query("SELECT 'request' AS name").then(() => finished.push("request")));
+      await holder.query("COMMIT");
+      await Promise.all(waiting);
+      expect(finished[0]).toBe("request");
+      expect(finished.toSorted()).toEqual(["b1", "b2", "request"]);
+    } finally {
+      request.release();
+      holder.release();
+    }
+  });
+
   it("keeps a transaction to its connection and rolls back one whose connection went away", async () => {
     const db = await openPglite(undefined);
     cleanups.push(() => db.close());

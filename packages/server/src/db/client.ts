@@ -28,6 +28,13 @@ export interface Database {
    */
   withConnection<T>(work: (sql: SqlRunner) => Promise<T>): Promise<T>;
   /**
+   * `withConnection` for background work that no request waits on (ingestion's batches). On the
+   * embedded store its exchanges yield the single backend to requests' (see pglite-worker.mjs), so
+   * such work keeps each statement short; on PostgreSQL, where every connection has a backend of its
+   * own, it is `withConnection`.
+   */
+  withBackgroundConnection<T>(work: (sql: SqlRunner) => Promise<T>): Promise<T>;
+  /**
    * Called once if the database goes away for good while open: the embedded database's thread died
    * (PostgreSQL connections recover by themselves, so it never calls there).
    */
@@ -51,6 +58,8 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
 
 /** How long a stopping embedded database may take to flush and close before its thread is ended. */
 const CLOSE_TIMEOUT_MS = 10_000;
+/** Must match BACKGROUND_APPLICATION in pglite-worker.mjs. */
+const BACKGROUND_APPLICATION = "voxgate:background";
 /** Unix socket paths longer than this do not fit `sockaddr_un`; a deeper data directory uses loopback. */
 const MAX_SOCKET_PATH = 100;
 /** node-postgres looks for `<host>/.s.PGSQL.<port>` when the host is a directory. */
@@ -131,16 +140,20 @@ export async function openPglite(
     throw error;
   });
 
-  const pool = new pg.Pool({
+  const server = {
     ...("path" in address
       ? { host: dirname(address.path), port: SOCKET_PORT }
       : { host: "127.0.0.1", port: address.port }),
     user: "postgres",
     database: "template1",
-    // One backend serves every connection in turn; a few connections let one wait at the backend
-    // while others are being read or written, and keep a long transaction from starving the pool.
-    max: 4,
-  });
+  };
+  // One backend serves every connection in turn; a few connections let one wait at the backend
+  // while others are being read or written, and keep a long transaction from starving the pool.
+  const pool = new pg.Pool({ ...server, max: 4 });
+  // The worker serves these connections after any waiting request's (their application name says so).
+  const backgroundPool = new pg.Pool({ ...server, max: 2, application_name: BACKGROUND_APPLICATION });
+  backgroundPool.on("error", () => {});
+  backgroundPool.on("connect", (client) => client.on("error", () => {}));
   const postgres = await connectPool(pool, () => "the embedded database").catch(async (error: unknown) => {
     closing = true;
     await worker.terminate();
@@ -149,6 +162,7 @@ export async function openPglite(
   });
   return {
     ...postgres,
+    withBackgroundConnection: (work) => runOnConnection(backgroundPool, work),
     kind: "pglite",
     ...(dataDir ? { dataDir } : {}),
     thread: worker,
@@ -170,7 +184,7 @@ export async function openPglite(
     close: async () => {
       closing = true;
       try {
-        await postgres.close();
+        await Promise.all([postgres.close(), backgroundPool.end()]);
       } finally {
         if (!crashed) {
           worker.postMessage({ kind: "close" });
@@ -256,26 +270,29 @@ async function connectPool(pool: pg.Pool, describe: () => string): Promise<Datab
     kind: "postgres",
     prisma,
     pgPool: pool,
-    withConnection: async (work) => {
-      const client = await pool.connect();
-      try {
-        return await work({
-          exec: async (script) => {
-            await client.query(script);
-          },
-          query: async <Row>(sql: string, params: unknown[] = []) =>
-            (await client.query(sql, params)).rows as Row[],
-        });
-      } finally {
-        client.release();
-      }
-    },
+    withConnection: (work) => runOnConnection(pool, work),
+    withBackgroundConnection: (work) => runOnConnection(pool, work),
     onCrash: () => {},
     close: async () => {
       await prisma.$disconnect();
       await pool.end();
     },
   };
+}
+
+async function runOnConnection<T>(pool: pg.Pool, work: (sql: SqlRunner) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    return await work({
+      exec: async (script) => {
+        await client.query(script);
+      },
+      query: async <Row>(sql: string, params: unknown[] = []) =>
+        (await client.query(sql, params)).rows as Row[],
+    });
+  } finally {
+    client.release();
+  }
 }
 
 export function redact(url: string): string {

@@ -24,31 +24,91 @@ const pglite = await PGlite.create({
   extensions: { vector },
 });
 
+/** Connections that announce this `application_name` do background work (ingestion, jobs). */
+const BACKGROUND_APPLICATION = "voxgate:background";
+/**
+ * After an interactive exchange, the backend is kept this long for the next interactive one before a
+ * waiting background exchange gets it: a request runs a few queries one after another, with a little
+ * work of the app's between them, and should not wait behind a background statement before each.
+ */
+const INTERACTIVE_GRACE_MS = 4;
+/** A background exchange waits at most this long behind interactive ones, so load never starves it. */
+const BACKGROUND_MAX_WAIT_MS = 250;
+
 /**
  * PGlite is one PostgreSQL backend; each client connection gets it for a whole exchange (messages up
  * to Sync or a simple Query), and for a whole transaction when one is open, so that exchanges of
  * different connections never interleave (an unnamed statement or portal of one would be bound by
  * another). @electric-sql/pglite-socket 0.1.x hands the backend over between single messages, which
  * mixes connections up as soon as a message spans two socket reads (multi-megabyte parameters).
+ *
+ * Interactive exchanges (requests) go before background ones, so a request waits for at most the one
+ * background statement already running; background work keeps its statements short for that reason.
  */
 class Turns {
   /** @type {Array<() => void>} */
-  waiting = [];
+  interactive = [];
+  /** @type {Array<{ grant: () => void; since: number }>} */
+  background = [];
   held = false;
+  /** When an interactive exchange last gave the backend back (performance.now()). */
+  interactiveEnded = -Infinity;
+  /** @type {NodeJS.Timeout | null} */
+  graceTimer = null;
 
-  /** @returns {Promise<void>} */
-  take() {
-    if (!this.held) {
+  /** @param {boolean} isBackground @returns {Promise<void>} */
+  take(isBackground) {
+    if (!this.held && !this.graceTimer && (!isBackground || !this.inGrace())) {
       this.held = true;
       return Promise.resolve();
     }
-    return new Promise((resolve) => this.waiting.push(resolve));
+    return new Promise((resolve) => {
+      if (isBackground) this.background.push({ grant: resolve, since: performance.now() });
+      else this.interactive.push(resolve);
+      if (!this.held) this.next();
+    });
   }
 
-  give() {
-    const next = this.waiting.shift();
-    if (next) next();
-    else this.held = false;
+  /** @param {boolean} wasBackground */
+  give(wasBackground) {
+    if (!wasBackground) this.interactiveEnded = performance.now();
+    this.held = false;
+    this.next();
+  }
+
+  inGrace() {
+    return performance.now() - this.interactiveEnded < INTERACTIVE_GRACE_MS;
+  }
+
+  next() {
+    if (this.held) return;
+    if (this.graceTimer) {
+      clearTimeout(this.graceTimer);
+      this.graceTimer = null;
+    }
+    const oldest = this.background[0];
+    const starved = oldest !== undefined && performance.now() - oldest.since >= BACKGROUND_MAX_WAIT_MS;
+    const interactive = starved ? undefined : this.interactive.shift();
+    if (interactive) {
+      this.held = true;
+      interactive();
+      return;
+    }
+    if (!oldest) return;
+    if (!starved && this.inGrace()) {
+      const remaining = INTERACTIVE_GRACE_MS - (performance.now() - this.interactiveEnded);
+      this.graceTimer = setTimeout(
+        () => {
+          this.graceTimer = null;
+          this.next();
+        },
+        Math.max(1, remaining),
+      );
+      return;
+    }
+    this.background.shift();
+    this.held = true;
+    oldest.grant();
   }
 }
 
@@ -65,6 +125,8 @@ function serve(socket) {
   let holding = false;
   let midExchange = false;
   let closed = false;
+  /** Set from the startup message: whether this connection's exchanges yield to interactive ones. */
+  let isBackground = false;
   /** Messages are handled one at a time, in order, on this chain. */
   let chain = Promise.resolve();
 
@@ -107,8 +169,9 @@ function serve(socket) {
   /** @param {Buffer} message */
   const handle = async (message, isStartup) => {
     if (closed) return;
+    if (isStartup) isBackground = applicationName(message) === BACKGROUND_APPLICATION;
     if (!holding) {
-      await turns.take();
+      await turns.take(isBackground);
       holding = true;
       if (closed) return release();
     }
@@ -136,7 +199,7 @@ function serve(socket) {
   const release = () => {
     if (!holding) return;
     holding = false;
-    turns.give();
+    turns.give(isBackground);
   };
 
   /** A connection that goes away mid-exchange or mid-transaction must not leave its state to the next one. */
@@ -199,6 +262,19 @@ function serve(socket) {
   });
 }
 
+/**
+ * The `application_name` parameter of a startup message (length, protocol version, then
+ * name/value pairs as NUL-terminated strings), or undefined.
+ * @param {Buffer} message
+ */
+function applicationName(message) {
+  const fields = message.subarray(8).toString("utf8").split("\0");
+  for (let index = 0; index + 1 < fields.length; index += 2) {
+    if (fields[index] === "application_name") return fields[index + 1];
+  }
+  return undefined;
+}
+
 /** @param {string} sql */
 function queryMessage(sql) {
   const text = Buffer.from(`${sql}\0`);
@@ -227,7 +303,7 @@ parentPort?.on("message", async (/** @type {{ kind: string }} */ request) => {
     server.close();
     for (const socket of sockets) socket.destroy();
     // Waits for the exchange in progress, so that what a client was told is committed is on disk.
-    await turns.take();
+    await turns.take(false);
     await pglite.close();
     parentPort?.postMessage({ kind: "closed" });
     parentPort?.close();

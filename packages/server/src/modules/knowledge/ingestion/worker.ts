@@ -18,12 +18,15 @@ import { readWebsite } from "./website.ts";
 const MAX_PROCESSING_ATTEMPTS = 3;
 const EMBED_BATCH = 64;
 /**
- * Passages per INSERT on PGlite, whose statements run on the event loop's thread: a statement of 64
- * stalled it 2.4 to 3.2 s (HNSW inserts in WebAssembly), one of 16 0.9 to 1.0 s, and the document took
- * no longer (bench/ingest, 300-page PDF: 49.7 against 60.4 s in the same conditions). PostgreSQL takes a
- * whole embedding batch per statement.
+ * How long one INSERT of passages may hold the embedded store's single backend. A request that arrives
+ * meanwhile waits for the statement to end (requests go first after it: see src/db/pglite-worker.mjs),
+ * so the rows per statement follow the measured cost of a row, which grows with the HNSW index: 16 rows
+ * held it 0.3 to 0.9 s once the table had a few thousand passages. PostgreSQL, with a backend per
+ * connection, takes a whole embedding batch per statement.
  */
-const PGLITE_ROWS_PER_INSERT = 16;
+const PGLITE_STATEMENT_TARGET_MS = 30;
+/** Rows of the first PGlite statement, before any has been measured. */
+const PGLITE_FIRST_ROWS = 4;
 /** Batches being written at once on PostgreSQL. */
 const STORE_CONCURRENCY = 2;
 /** Progress is stored and published at most this often, so a 500-page PDF does not mean 500 writes. */
@@ -320,7 +323,8 @@ export class IngestionWorker implements Lifecycle {
  */
 class ChunkWriter {
   private readonly concurrency: number;
-  private readonly rowsPerInsert: number;
+  /** PGlite: rows per statement follow the measured milliseconds a row (null on PostgreSQL: a batch each). */
+  private readonly rowCost: RowCost | null;
   private readonly writing = new Set<Promise<void>>();
   private failure: { error: unknown } | null = null;
   private pending: Chunk[] = [];
@@ -338,7 +342,7 @@ class ChunkWriter {
   ) {
     const postgres = deps.db.kind === "postgres";
     this.concurrency = postgres ? STORE_CONCURRENCY : 1;
-    this.rowsPerInsert = postgres ? EMBED_BATCH : PGLITE_ROWS_PER_INSERT;
+    this.rowCost = postgres ? null : new RowCost();
   }
 
   async add(chunk: Chunk): Promise<void> {
@@ -364,8 +368,7 @@ class ChunkWriter {
     this.pending = [];
     const firstOrdinal = this.cut;
     this.cut += batch.length;
-    // PGlite answers through promises alone: without a turn of the event loop between batches,
-    // storing a large document would leave every request and subscription waiting until the end.
+    // Chunking and the offline embedder run on the thread that answers requests: a turn between batches.
     await nextTurn();
     this.signal.throwIfAborted();
     let vectors: number[][];
@@ -402,15 +405,16 @@ class ChunkWriter {
   }
 
   /**
-   * One statement per batch (per `rowsPerInsert` on PGlite): arrays unnested into rows, so the statement
-   * text and its nine parameters are the same whatever the batch size. Sent outside Prisma, whose raw
-   * queries pass every parameter through its query compiler.
+   * One statement per batch (on PGlite, as many rows as fit the statement target): arrays unnested into
+   * rows, so the statement text and its nine parameters are the same whatever the number of rows. Sent
+   * outside Prisma, whose raw queries pass every parameter through its query compiler.
    */
   private async insert(firstOrdinal: number, batch: Chunk[], vectors: number[][]): Promise<void> {
-    for (let start = 0; start < batch.length; start += this.rowsPerInsert) {
-      // A turn between statements: see the PGlite note in `flush`.
-      if (start > 0) await nextTurn();
-      const rows = batch.slice(start, start + this.rowsPerInsert);
+    let start = 0;
+    while (start < batch.length) {
+      const count = this.rowCost?.rowsFor(PGLITE_STATEMENT_TARGET_MS) ?? batch.length;
+      const end = Math.min(batch.length, start + count);
+      const rows = batch.slice(start, end);
       const params = [
         this.documentId,
         this.knowledgebaseId,
@@ -419,10 +423,11 @@ class ChunkWriter {
         rows.map((chunk) => chunk.tokenCount),
         rows.map((chunk) => chunk.source),
         this.embedder.id,
-        vectors.slice(start, start + this.rowsPerInsert).map((vector) => toVectorLiteral(vector)),
+        vectors.slice(start, end).map((vector) => toVectorLiteral(vector)),
         rows.map((chunk) => nonAsciiWords(chunk.content).join(" ")),
       ];
-      await this.deps.db.withConnection((sql) =>
+      const began = performance.now();
+      await this.deps.db.withBackgroundConnection((sql) =>
         sql.query(
           `INSERT INTO "document_chunks"
              ("documentId", "knowledgebaseId", "ordinal", "content", "tokenCount", "source", "embedder", "embedding", "searchVector")
@@ -433,7 +438,28 @@ class ChunkWriter {
           params,
         ),
       );
+      this.rowCost?.record(rows.length, performance.now() - began);
+      start = end;
     }
+  }
+}
+
+/**
+ * The cost of a stored row on the embedded store, measured from the statements themselves (it grows with
+ * the indexes and varies with the text), and the rows that fit a statement of a given duration. The
+ * estimate follows recent statements (exponential average), so it tracks the table's growth.
+ */
+export class RowCost {
+  private msPerRow: number | null = null;
+
+  rowsFor(targetMs: number): number {
+    if (this.msPerRow === null) return PGLITE_FIRST_ROWS;
+    return Math.max(1, Math.min(EMBED_BATCH, Math.floor(targetMs / this.msPerRow)));
+  }
+
+  record(rows: number, elapsedMs: number): void {
+    const sample = elapsedMs / rows;
+    this.msPerRow = this.msPerRow === null ? sample : 0.7 * this.msPerRow + 0.3 * sample;
   }
 }
 
