@@ -218,4 +218,86 @@ describe("the operator console", () => {
     await expect.element(page.getByRole("table", { name: "Accounts" })).toHaveTextContent(operator.email);
     await commands.saveScreenshot("admin");
   });
+
+  it("shows the balance with its ledger, and an account's ledger to an operator", async () => {
+    const account = await createAccount();
+    await signIn(account, "#/billing");
+    const ledger = page.getByRole("table", { name: "Ledger" });
+    await expect.element(ledger).toHaveTextContent("Opening balance");
+    await expect.element(ledger).toHaveTextContent("10.0000");
+    await commands.saveScreenshot("ledger");
+    unmountConsole();
+
+    const operator = await createAccount({ operator: true });
+    await signIn(operator, `#/admin/${account.accountId}`);
+    await expect.element(page.getByRole("heading", { name: `Account ${account.accountId}` })).toBeVisible();
+    await expect.element(page.getByRole("table", { name: "Ledger" })).toHaveTextContent("Opening balance");
+  });
+
+  it("lists webhook deliveries, sends a test event and redelivers it", async () => {
+    await signIn(await createAccount(), "#/webhooks");
+    await expect.element(page.getByText("No deliveries yet.")).toBeVisible();
+    await page.getByLabelText("Webhook URL").fill("not a url");
+    await page.getByRole("button", { name: "Send test event" }).click();
+    await expect.element(page.getByRole("alert")).toBeVisible();
+    await page.getByLabelText("Webhook URL").fill(`${inject("controlUrl")}/hook`);
+    await page.getByRole("button", { name: "Send test event" }).click();
+    await expect.element(page.getByText(/Test event \d+ queued\./)).toBeVisible();
+    const table = page.getByRole("table", { name: "Webhook deliveries" });
+    await expect.element(table).toHaveTextContent("webhook.test");
+    await expect
+      .poll(
+        async () => {
+          await page.getByRole("button", { name: "Refresh" }).click();
+          return table.element().textContent;
+        },
+        { timeout: 30_000, interval: 500 },
+      )
+      .toMatch(/delivered.*200/s);
+    await commands.saveScreenshot("webhooks");
+    await page.getByRole("button", { name: /Redeliver event/ }).click();
+    await expect.element(page.getByText(/Event \d+ \(webhook\.test\) queued again\./)).toBeVisible();
+  });
+
+  it("fits a 390 px phone and 200% zoom: no sideways scroll, navigation and main actions reachable", async () => {
+    const operator = await createAccount({ operator: true });
+    // 200% zoom of a 1280 × 800 screen lays the page out in 640 × 400 CSS pixels.
+    const sizes: [number, number][] = [
+      [390, 844],
+      [640, 400],
+    ];
+    const screens: [hash: string, action: string, role: "button" | "link"][] = [
+      ["#/assistants", "New assistant", "link"],
+      ["#/knowledge", "Create knowledge base", "button"],
+      ["#/calls", "Filter", "button"],
+      ["#/numbers", "Add number", "button"],
+      ["#/keys", "Create key", "button"],
+      ["#/webhooks", "Send test event", "button"],
+      ["#/billing", "Next", "button"],
+      ["#/admin", "Create account", "button"],
+    ];
+    try {
+      await signIn(operator);
+      for (const [width, height] of sizes) {
+        await commands.setViewport(width, height);
+        for (const [hash, action, role] of screens) {
+          location.hash = hash;
+          const control = page.getByRole(role, { name: action, exact: true });
+          await expect.element(control).toBeInTheDocument();
+          control.element().scrollIntoView();
+          await expect.element(control, { message: `${action} at ${width}px` }).toBeVisible();
+          const root = document.documentElement;
+          expect(root.scrollWidth, `${hash} at ${width}px`).toBeLessThanOrEqual(root.clientWidth);
+        }
+        for (const name of ["Assistants", "Inbox", "Webhooks", "Balance", "Admin"]) {
+          const link = page.getByRole("link", { name, exact: true });
+          link.element().scrollIntoView();
+          await expect.element(link).toBeVisible();
+        }
+        if (width === 390) await commands.saveScreenshot("phone");
+      }
+    } finally {
+      await commands.setViewport(1280, 860);
+    }
+  });
 });

@@ -51,6 +51,8 @@ export default async function setup(project: TestProject) {
       OPENAI_BASE_URL: llm.baseUrl,
       VOXGATE_WIDGET_RATE_LIMIT_PER_MINUTE: "100000",
       VOXGATE_CONVERSATION_RATE_LIMIT_PER_MINUTE: "100000",
+      // Webhooks go to the control server's /hook on loopback.
+      VOXGATE_OUTBOUND_ALLOWLIST: "127.0.0.1",
     });
     const app = await buildApp(config, {
       database: { kind: "pglite", dataDir: undefined },
@@ -74,6 +76,12 @@ async function startControlServer(app: App) {
     const cors = { "access-control-allow-origin": "*", "access-control-allow-headers": "content-type" };
     if (request.method === "OPTIONS") {
       response.writeHead(204, cors).end();
+      return;
+    }
+    // A webhook receiver that accepts every event, for the delivery log.
+    if (request.method === "POST" && request.url === "/hook") {
+      await readJson(request);
+      response.writeHead(200, { "content-type": "application/json" }).end('{"ok":true}');
       return;
     }
     if (request.method !== "POST" || request.url !== "/accounts") {
