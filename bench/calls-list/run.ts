@@ -11,20 +11,14 @@
  * because p95 on a shared 2-core machine mostly measures the neighbours).
  */
 import { performance } from "node:perf_hooks";
-import { buildApp, createLogger, loadConfig, type Prisma } from "@voxgate/server";
+import type { Prisma } from "@voxgate/server";
+import { inProcessApp } from "../support/in-process-app.ts";
 
 const CALLS_PER_ACCOUNT = Number(process.argv[2] ?? 20_000);
 const ITERATIONS = 40;
 const TARGET_P50_MS = 100;
 
-const base = loadConfig();
-const config = { ...base, logLevel: "silent" as const, seedDemo: false, publicBaseUrl: "http://bench.local" };
-const app = await buildApp(config, {
-  database: base.databaseUrl
-    ? { kind: "postgres", url: base.databaseUrl }
-    : { kind: "pglite", dataDir: undefined },
-  logger: createLogger("silent"),
-});
+const app = await inProcessApp();
 const prisma = app.db.prisma;
 
 async function seedAccount(label: string) {

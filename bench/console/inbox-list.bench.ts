@@ -10,20 +10,13 @@
  * conversation after the list query. Runs on an in-memory PGlite, or PostgreSQL with DATABASE_URL.
  */
 import { performance } from "node:perf_hooks";
-import { buildApp, createLogger, loadConfig } from "@voxgate/server";
+import { inProcessApp } from "../support/in-process-app.ts";
 
 const CONVERSATIONS = Number(process.argv[2] ?? 50);
 const MESSAGES = Number(process.argv[3] ?? 20);
 const ITERATIONS = 30;
 
-const base = loadConfig();
-const config = { ...base, logLevel: "silent" as const, seedDemo: false, publicBaseUrl: "http://bench.local" };
-const app = await buildApp(config, {
-  database: base.databaseUrl
-    ? { kind: "postgres", url: base.databaseUrl }
-    : { kind: "pglite", dataDir: undefined },
-  logger: createLogger("silent"),
-});
+const app = await inProcessApp();
 const prisma = app.db.prisma;
 
 const { account, user } = await app.services.accounts.create({

@@ -279,7 +279,9 @@ describe("the operator console", () => {
     try {
       await signIn(operator);
       for (const [width, height] of sizes) {
-        await commands.setViewport(width, height);
+        // The test iframe itself: what the console's media queries and rem sizes see.
+        await page.viewport(width, height);
+        expect(window.innerWidth).toBe(width);
         for (const [hash, action, role] of screens) {
           location.hash = hash;
           const control = page.getByRole(role, { name: action, exact: true });
@@ -294,10 +296,14 @@ describe("the operator console", () => {
           link.element().scrollIntoView();
           await expect.element(link).toBeVisible();
         }
-        if (width === 390) await commands.saveScreenshot("phone");
+        if (width === 390) {
+          location.hash = "#/webhooks";
+          await expect.element(page.getByRole("heading", { name: "Webhooks" })).toBeVisible();
+          await commands.saveScreenshot("phone");
+        }
       }
     } finally {
-      await commands.setViewport(1280, 860);
+      await page.viewport(1280, 860);
     }
   });
 });
