@@ -111,7 +111,10 @@ describe("platform administration", () => {
       ).data;
     });
     expect(owners?.platformAccounts.items).toContainEqual({ id: alice.accountId, ownerEmail: alice.email });
-    expect(owners?.platformAccounts.items).toContainEqual({ id: operator.accountId, ownerEmail: operator.email });
+    expect(owners?.platformAccounts.items).toContainEqual({
+      id: operator.accountId,
+      ownerEmail: operator.email,
+    });
     // One statement for the page's owners, not one per account.
     expect(statements.filter((sql) => /FROM "users"|"public"\."users"/.test(sql))).toHaveLength(1);
     const all = await t.gql<{ platformAccounts: { pageInfo: { total: number } } }>(
