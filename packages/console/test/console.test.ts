@@ -120,6 +120,29 @@ describe("the operator console", () => {
     await commands.saveScreenshot("knowledge");
   });
 
+  it("retries a failed document in place: the server processes it again from its kept source", async () => {
+    await signIn(await createAccount(), "#/knowledge");
+    await page.getByLabelText("Name").fill("Hours");
+    await page.getByRole("button", { name: "Create knowledge base" }).click();
+    await expect.element(page.getByRole("heading", { name: /Hours/ })).toBeVisible();
+    const knowledgebaseId = Number(location.hash.split("/")[2]);
+    const site = `${inject("controlUrl")}/site`;
+    await graphql(
+      `mutation { createDocument(knowledgebaseId: ${knowledgebaseId}, input: { name: "Opening hours", type: "website", links: [{ link: "${site}" }] }) { id } }`,
+    );
+    await expect.element(page.getByText(`The site answered HTTP 404 for ${site}.`)).toBeVisible();
+    await fetch(`${inject("controlUrl")}/publish`, { method: "POST" });
+    await page.getByRole("button", { name: "Retry" }).click();
+    await expect.element(page.getByText("active", { exact: true })).toBeVisible();
+    // The same document, not a new one added beside it.
+    expect(
+      document
+        .querySelector("voxgate-console")!
+        .shadowRoot!.querySelector("vx-knowledgebase")!
+        .shadowRoot!.querySelectorAll("li.doc"),
+    ).toHaveLength(1);
+  });
+
   it("imports leads from CSV, reporting the refused rows", async () => {
     await signIn(await createAccount(), "#/campaigns/new");
     await page.getByLabelText("Name", { exact: true }).fill("Spring follow-up");

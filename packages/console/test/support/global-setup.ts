@@ -72,9 +72,26 @@ export default async function setup(project: TestProject) {
 }
 
 async function startControlServer(app: App) {
+  // A page that answers 404 until POST /publish, for a document that fails and then succeeds.
+  let published = false;
   const server = createServer(async (request, response) => {
     const cors = { "access-control-allow-origin": "*", "access-control-allow-headers": "content-type" };
     if (request.method === "OPTIONS") {
+      response.writeHead(204, cors).end();
+      return;
+    }
+    if (request.url === "/site") {
+      response
+        .writeHead(published ? 200 : 404, { "content-type": "text/html; charset=utf-8" })
+        .end(
+          published
+            ? "<html><body><main><h1>Opening hours</h1><p>The shop opens at nine every morning, Sundays included.</p></main></body></html>"
+            : "<p>not found</p>",
+        );
+      return;
+    }
+    if (request.method === "POST" && request.url === "/publish") {
+      published = true;
       response.writeHead(204, cors).end();
       return;
     }
