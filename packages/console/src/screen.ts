@@ -69,9 +69,9 @@ export interface PageInfo {
 
 export const loading = html`<p role="status">Loading…</p>`;
 
-/** "12 call(s) · page 1 of 2" (`noun` "call(s)") with Previous and Next, which call `go` with the page. */
-export function pager(info: PageInfo, noun: string, go: (page: number) => void) {
-  return html`<p class="row muted">${info.total} ${noun} · page ${info.currentPage} of ${info.lastPage}
+/** "12 calls · page 1 of 2" (`noun` ["call", "calls"]) with Previous and Next, which call `go` with the page. */
+export function pager(info: PageInfo, noun: [one: string, many: string], go: (page: number) => void) {
+  return html`<p class="row muted">${info.total} ${info.total === 1 ? noun[0] : noun[1]} · page ${info.currentPage} of ${info.lastPage}
     <button ?disabled=${info.currentPage <= 1} @click=${() => go(info.currentPage - 1)}>Previous</button>
     <button ?disabled=${info.currentPage >= info.lastPage} @click=${() => go(info.currentPage + 1)}>Next</button></p>`;
 }

@@ -96,7 +96,7 @@ export class VxAdmin extends DataScreen<ConsolePlatformAccountsQuery["platformAc
                     <button type="submit">Credit</button></form></td>
                 </tr>`,
               )}</tbody></table></div>
-            ${pager(page.pageInfo, "account(s)", (next) => void this.load(next))}`,
+            ${pager(page.pageInfo, ["account", "accounts"], (next) => void this.load(next))}`,
       )}
       <form class="card" @submit=${this.create} novalidate>
         <h2>New account</h2>

@@ -36,7 +36,7 @@ export class VxAssistants extends DataScreen<ConsoleAssistantsQuery["assistants"
                   <td>${formatDate(a.updatedAt)}</td>
                 </tr>`,
               )}</tbody></table></div>
-            ${pager(page.pageInfo, "assistant(s)", (next) => void this.load(next))}`,
+            ${pager(page.pageInfo, ["assistant", "assistants"], (next) => void this.load(next))}`,
       )}
     `;
   }

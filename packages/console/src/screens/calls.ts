@@ -80,7 +80,7 @@ export class VxCalls extends DataScreen<ConsoleCallsQuery["calls"]> {
                   <td><span class="badge">${c.status}</span></td><td>${c.assistantName}</td><td>${c.clientPhoneNumber}</td>
                   <td>${c.duration}s</td><td>${c.totalCost}</td></tr>`,
               )}</tbody></table></div>
-            ${pager(page.pageInfo, "call(s)", (next) => void this.load(next))}`,
+            ${pager(page.pageInfo, ["call", "calls"], (next) => void this.load(next))}`,
       )}
     `;
   }

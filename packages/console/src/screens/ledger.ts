@@ -54,7 +54,7 @@ export class VxLedger extends DataScreen<ConsoleLedgerQuery["ledgerEntries"]> {
                 <td class="num">${entry.balanceAfter}</td>
               </tr>`,
             )}</tbody></table></div>
-          ${pager(ledger.pageInfo, "entries", (page) => void this.load(page))}`,
+          ${pager(ledger.pageInfo, ["entry", "entries"], (page) => void this.load(page))}`,
     );
   }
 }

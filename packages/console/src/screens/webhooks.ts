@@ -87,7 +87,7 @@ export class VxWebhooks extends DataScreen<ConsoleWebhookDeliveriesQuery["webhoo
                   <td><button type="button" @click=${() => this.redeliver(d)} aria-label="Redeliver event ${d.id}">Redeliver</button></td>
                 </tr>`,
               )}</tbody></table></div>
-            ${pager(page.pageInfo, "deliveries", (next) => void this.load(next))}`,
+            ${pager(page.pageInfo, ["delivery", "deliveries"], (next) => void this.load(next))}`,
       )}
     `;
   }
