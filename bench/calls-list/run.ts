@@ -12,7 +12,7 @@
  */
 import { performance } from "node:perf_hooks";
 import type { Prisma } from "@voxgate/server";
-import { inProcessApp } from "../support/in-process-app.ts";
+import { inProcessApp, percentile, timeSamples } from "../support/in-process-app.ts";
 
 const CALLS_PER_ACCOUNT = Number(process.argv[2] ?? 20_000);
 const ITERATIONS = 40;
@@ -95,21 +95,7 @@ const cases: { name: string; query: string; where: Prisma.CallWhereInput; skip?:
   { name: "page 500 (deep offset)", query: "page=500", where: {}, skip: 499 * 15 },
 ];
 
-function percentile(samples: number[], fraction: number): number {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))]!;
-}
-
-async function time(run: () => Promise<void>): Promise<number[]> {
-  for (let warm = 0; warm < 3; warm++) await run();
-  const samples: number[] = [];
-  for (let iteration = 0; iteration < ITERATIONS; iteration++) {
-    const started = performance.now();
-    await run();
-    samples.push(performance.now() - started);
-  }
-  return samples;
-}
+const time = (run: () => Promise<void>) => timeSamples(run, ITERATIONS);
 
 const rows: string[][] = [];
 let failures = 0;

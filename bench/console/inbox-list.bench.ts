@@ -9,8 +9,7 @@
  * and the previews read as the API read them before they were batched: one `findFirst` per
  * conversation after the list query. Runs on an in-memory PGlite, or PostgreSQL with DATABASE_URL.
  */
-import { performance } from "node:perf_hooks";
-import { inProcessApp } from "../support/in-process-app.ts";
+import { inProcessApp, percentile, timeSamples } from "../support/in-process-app.ts";
 
 const CONVERSATIONS = Number(process.argv[2] ?? 50);
 const MESSAGES = Number(process.argv[3] ?? 20);
@@ -56,20 +55,7 @@ async function gql(query: string): Promise<void> {
   if (body.errors) throw new Error(JSON.stringify(body.errors));
 }
 
-function median(samples: number[]): number {
-  return [...samples].sort((a, b) => a - b)[Math.floor(samples.length / 2)]!;
-}
-
-async function time(run: () => Promise<void>): Promise<number> {
-  for (let warm = 0; warm < 3; warm++) await run();
-  const samples: number[] = [];
-  for (let iteration = 0; iteration < ITERATIONS; iteration++) {
-    const started = performance.now();
-    await run();
-    samples.push(performance.now() - started);
-  }
-  return median(samples);
-}
+const time = async (run: () => Promise<void>) => percentile(await timeSamples(run, ITERATIONS), 0.5);
 
 /** Counts the statements `run` sends, on every connection the pool lends out meanwhile. */
 async function statements(run: () => Promise<void>): Promise<number> {

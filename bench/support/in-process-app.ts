@@ -1,3 +1,4 @@
+import { performance } from "node:perf_hooks";
 import { buildApp, createLogger, loadConfig } from "@voxgate/server";
 
 /**
@@ -18,4 +19,21 @@ export async function inProcessApp() {
       : { kind: "pglite", dataDir: undefined },
     logger: createLogger("silent"),
   });
+}
+
+/** `run`'s durations in ms, `iterations` times after 3 warm-up runs. */
+export async function timeSamples(run: () => Promise<void>, iterations: number): Promise<number[]> {
+  for (let warm = 0; warm < 3; warm++) await run();
+  const samples: number[] = [];
+  for (let iteration = 0; iteration < iterations; iteration++) {
+    const started = performance.now();
+    await run();
+    samples.push(performance.now() - started);
+  }
+  return samples;
+}
+
+export function percentile(samples: number[], fraction: number): number {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))]!;
 }
