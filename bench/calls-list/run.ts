@@ -11,20 +11,14 @@
  * because p95 on a shared 2-core machine mostly measures the neighbours).
  */
 import { performance } from "node:perf_hooks";
-import { buildApp, createLogger, loadConfig, type Prisma } from "@voxgate/server";
+import type { Prisma } from "@voxgate/server";
+import { inProcessApp, percentile, timeSamples } from "../support/in-process-app.ts";
 
 const CALLS_PER_ACCOUNT = Number(process.argv[2] ?? 20_000);
 const ITERATIONS = 40;
 const TARGET_P50_MS = 100;
 
-const base = loadConfig();
-const config = { ...base, logLevel: "silent" as const, seedDemo: false, publicBaseUrl: "http://bench.local" };
-const app = await buildApp(config, {
-  database: base.databaseUrl
-    ? { kind: "postgres", url: base.databaseUrl }
-    : { kind: "pglite", dataDir: undefined },
-  logger: createLogger("silent"),
-});
+const app = await inProcessApp();
 const prisma = app.db.prisma;
 
 async function seedAccount(label: string) {
@@ -101,21 +95,7 @@ const cases: { name: string; query: string; where: Prisma.CallWhereInput; skip?:
   { name: "page 500 (deep offset)", query: "page=500", where: {}, skip: 499 * 15 },
 ];
 
-function percentile(samples: number[], fraction: number): number {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))]!;
-}
-
-async function time(run: () => Promise<void>): Promise<number[]> {
-  for (let warm = 0; warm < 3; warm++) await run();
-  const samples: number[] = [];
-  for (let iteration = 0; iteration < ITERATIONS; iteration++) {
-    const started = performance.now();
-    await run();
-    samples.push(performance.now() - started);
-  }
-  return samples;
-}
+const time = (run: () => Promise<void>) => timeSamples(run, ITERATIONS);
 
 const rows: string[][] = [];
 let failures = 0;

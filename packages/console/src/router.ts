@@ -17,6 +17,7 @@ export const SECTIONS = [
   "campaigns",
   "numbers",
   "keys",
+  "webhooks",
   "billing",
   "admin",
 ] as const;

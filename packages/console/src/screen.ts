@@ -1,4 +1,4 @@
-import { html, LitElement, nothing } from "lit";
+import { html, LitElement, nothing, type PropertyDeclarations } from "lit";
 import { ApiError, type ConsoleApi, type FieldErrors } from "./api/client.ts";
 import { shared, tokens } from "./styles.ts";
 
@@ -57,6 +57,102 @@ export class Screen extends LitElement {
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     for (const cleanup of this.#cleanups.splice(0)) cleanup();
+  }
+}
+
+/** Where a page of a list sits, as every paged query answers it. */
+export interface PageInfo {
+  currentPage: number;
+  lastPage: number;
+  total: number;
+}
+
+export const loading = html`<p role="status">Loading…</p>`;
+
+/** "12 calls · page 1 of 2" (`noun` ["call", "calls"]) with Previous and Next, which call `go` with the page. */
+export function pager(info: PageInfo, noun: [one: string, many: string], go: (page: number) => void) {
+  return html`<p class="row muted">${info.total} ${info.total === 1 ? noun[0] : noun[1]} · page ${info.currentPage} of ${info.lastPage}
+    <button ?disabled=${info.currentPage <= 1} @click=${() => go(info.currentPage - 1)}>Previous</button>
+    <button ?disabled=${info.currentPage >= info.lastPage} @click=${() => go(info.currentPage + 1)}>Next</button></p>`;
+}
+
+/**
+ * A screen built around one thing it loads (a list page, a record): `data` is null until the first
+ * load, a failed load shows its message in place (`failure`), and `errors` holds the messages of the
+ * screen's form. Subclasses say what to load (`fetch`) and show it with `loaded`.
+ */
+export abstract class DataScreen<Data> extends Screen {
+  static override properties: PropertyDeclarations = {
+    data: { state: true },
+    failure: { state: true },
+    errors: { state: true },
+  };
+  declare data: Data | null;
+  declare failure: ApiError | null;
+  declare errors: FormErrors;
+  /** The page last asked for, reloaded after a change. */
+  protected page = 1;
+
+  constructor() {
+    super();
+    this.data = null;
+    this.failure = null;
+    this.errors = noErrors;
+  }
+
+  protected abstract fetch(page: number): Promise<Data>;
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    void this.load();
+  }
+
+  /** Loads page `page` (or the current one again); a refused session needs no message, sign-in shows. */
+  protected async load(page = this.page): Promise<void> {
+    try {
+      this.data = await this.fetch(page);
+      this.page = page;
+      this.failure = null;
+    } catch (error) {
+      if (error instanceof ApiError && error.code === "UNAUTHENTICATED") return;
+      this.failure =
+        error instanceof ApiError
+          ? error
+          : new ApiError(String((error as Error)?.message ?? error), "UNKNOWN");
+    }
+  }
+
+  /**
+   * Runs a form's action: on success the form is cleared, its messages too, and the data reloaded; a
+   * refusal puts the server's messages under the form's fields.
+   */
+  protected async submit(event: SubmitEvent, action: (data: FormData) => Promise<unknown>): Promise<void> {
+    event.preventDefault();
+    const form = event.target as HTMLFormElement;
+    try {
+      await action(new FormData(form));
+      this.errors = noErrors;
+      form.reset();
+      await this.load();
+    } catch (error) {
+      this.errors = formErrors(error);
+    }
+  }
+
+  /** Runs a button's action, then reloads; a refusal shows as the form message. */
+  protected async act(action: () => Promise<unknown>): Promise<void> {
+    try {
+      await action();
+      await this.load();
+    } catch (error) {
+      this.errors = formErrors(error);
+    }
+  }
+
+  /** The failed load's message, "Loading…", or `content` of the data. */
+  protected loaded(content: (data: Data) => unknown) {
+    if (this.failure) return html`<p class="error" role="alert">${this.failure.message}</p>`;
+    return this.data === null ? loading : content(this.data);
   }
 }
 

@@ -169,6 +169,15 @@ export const shared = css`
     border-bottom: 1px solid var(--_border);
     vertical-align: top;
   }
+  td.num,
+  th.num {
+    text-align: right;
+    font-variant-numeric: tabular-nums;
+    white-space: nowrap;
+  }
+  td.debit {
+    color: var(--_danger);
+  }
   a {
     color: var(--_accent);
   }

@@ -21,6 +21,7 @@ const NAV: [section: string, label: string][] = [
   ["campaigns", "Campaigns"],
   ["numbers", "Phone numbers"],
   ["keys", "API keys"],
+  ["webhooks", "Webhooks"],
   ["billing", "Balance"],
   ["admin", "Admin"],
 ];
@@ -245,10 +246,14 @@ export class VoxgateConsole extends LitElement {
         return html`<vx-phone-numbers></vx-phone-numbers>`;
       case "keys":
         return html`<vx-api-keys></vx-api-keys>`;
+      case "webhooks":
+        return html`<vx-webhooks></vx-webhooks>`;
       case "billing":
         return html`<vx-billing></vx-billing>`;
       case "admin":
-        return html`<vx-admin></vx-admin>`;
+        return id
+          ? html`<vx-admin-account .accountId=${Number(id)}></vx-admin-account>`
+          : html`<vx-admin></vx-admin>`;
       default:
         return html`<h1>Not found</h1><p>No such page. <a href=${href("assistants")}>Go to assistants</a>.</p>`;
     }

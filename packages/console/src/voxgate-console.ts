@@ -1,11 +1,13 @@
 import { VxApiKeys, VxBilling, VxPhoneNumbers } from "./screens/account.ts";
-import { VxAdmin } from "./screens/admin.ts";
+import { VxAdmin, VxAdminAccount } from "./screens/admin.ts";
 import { VxAssistantEditor } from "./screens/assistant-editor.ts";
 import { VxAssistants } from "./screens/assistants.ts";
 import { VxCall, VxCalls } from "./screens/calls.ts";
 import { VxCampaign, VxCampaigns } from "./screens/campaigns.ts";
 import { VxInbox } from "./screens/inbox.ts";
 import { VxKnowledgebase, VxKnowledgebases } from "./screens/knowledge.ts";
+import { VxLedger } from "./screens/ledger.ts";
+import { VxWebhooks } from "./screens/webhooks.ts";
 import { VoxgateConsole } from "./voxgate-console.component.ts";
 
 // Registration apart from the components: a page that already defined a name keeps its own.
@@ -23,7 +25,10 @@ const elements: [string, CustomElementConstructor][] = [
   ["vx-phone-numbers", VxPhoneNumbers],
   ["vx-api-keys", VxApiKeys],
   ["vx-billing", VxBilling],
+  ["vx-ledger", VxLedger],
+  ["vx-webhooks", VxWebhooks],
   ["vx-admin", VxAdmin],
+  ["vx-admin-account", VxAdminAccount],
 ];
 for (const [name, element] of elements) if (!customElements.get(name)) customElements.define(name, element);
 

@@ -120,6 +120,29 @@ describe("the operator console", () => {
     await commands.saveScreenshot("knowledge");
   });
 
+  it("retries a failed document in place: the server processes it again from its kept source", async () => {
+    await signIn(await createAccount(), "#/knowledge");
+    await page.getByLabelText("Name").fill("Hours");
+    await page.getByRole("button", { name: "Create knowledge base" }).click();
+    await expect.element(page.getByRole("heading", { name: /Hours/ })).toBeVisible();
+    const knowledgebaseId = Number(location.hash.split("/")[2]);
+    const site = `${inject("controlUrl")}/site`;
+    await graphql(
+      `mutation { createDocument(knowledgebaseId: ${knowledgebaseId}, input: { name: "Opening hours", type: "website", links: [{ link: "${site}" }] }) { id } }`,
+    );
+    await expect.element(page.getByText(`The site answered HTTP 404 for ${site}.`)).toBeVisible();
+    await fetch(`${inject("controlUrl")}/publish`, { method: "POST" });
+    await page.getByRole("button", { name: "Retry" }).click();
+    await expect.element(page.getByText("active", { exact: true })).toBeVisible();
+    // The same document, not a new one added beside it.
+    expect(
+      document
+        .querySelector("voxgate-console")!
+        .shadowRoot!.querySelector("vx-knowledgebase")!
+        .shadowRoot!.querySelectorAll("li.doc"),
+    ).toHaveLength(1);
+  });
+
   it("imports leads from CSV, reporting the refused rows", async () => {
     await signIn(await createAccount(), "#/campaigns/new");
     await page.getByLabelText("Name", { exact: true }).fill("Spring follow-up");
@@ -217,5 +240,93 @@ describe("the operator console", () => {
     await signIn(operator, "#/admin");
     await expect.element(page.getByRole("table", { name: "Accounts" })).toHaveTextContent(operator.email);
     await commands.saveScreenshot("admin");
+  });
+
+  it("shows the balance with its ledger, and an account's ledger to an operator", async () => {
+    const account = await createAccount();
+    await signIn(account, "#/billing");
+    const ledger = page.getByRole("table", { name: "Ledger" });
+    await expect.element(ledger).toHaveTextContent("Opening balance");
+    await expect.element(ledger).toHaveTextContent("10.0000");
+    await commands.saveScreenshot("ledger");
+    unmountConsole();
+
+    const operator = await createAccount({ operator: true });
+    await signIn(operator, `#/admin/${account.accountId}`);
+    await expect.element(page.getByRole("heading", { name: `Account ${account.accountId}` })).toBeVisible();
+    await expect.element(page.getByRole("table", { name: "Ledger" })).toHaveTextContent("Opening balance");
+  });
+
+  it("lists webhook deliveries, sends a test event and redelivers it", async () => {
+    await signIn(await createAccount(), "#/webhooks");
+    await expect.element(page.getByText("No deliveries yet.")).toBeVisible();
+    await page.getByLabelText("Webhook URL").fill("not a url");
+    await page.getByRole("button", { name: "Send test event" }).click();
+    await expect.element(page.getByRole("alert")).toBeVisible();
+    await page.getByLabelText("Webhook URL").fill(`${inject("controlUrl")}/hook`);
+    await page.getByRole("button", { name: "Send test event" }).click();
+    await expect.element(page.getByText(/Test event \d+ queued\./)).toBeVisible();
+    const table = page.getByRole("table", { name: "Webhook deliveries" });
+    await expect.element(table).toHaveTextContent("webhook.test");
+    await expect
+      .poll(
+        async () => {
+          await page.getByRole("button", { name: "Refresh" }).click();
+          return table.element().textContent;
+        },
+        { timeout: 30_000, interval: 500 },
+      )
+      .toMatch(/delivered.*200/s);
+    await commands.saveScreenshot("webhooks");
+    await page.getByRole("button", { name: /Redeliver event/ }).click();
+    await expect.element(page.getByText(/Event \d+ \(webhook\.test\) queued again\./)).toBeVisible();
+  });
+
+  it("fits a 390 px phone and 200% zoom: no sideways scroll, navigation and main actions reachable", async () => {
+    const operator = await createAccount({ operator: true });
+    // 200% zoom of a 1280 × 800 screen lays the page out in 640 × 400 CSS pixels.
+    const sizes: [number, number][] = [
+      [390, 844],
+      [640, 400],
+    ];
+    const screens: [hash: string, action: string, role: "button" | "link"][] = [
+      ["#/assistants", "New assistant", "link"],
+      ["#/knowledge", "Create knowledge base", "button"],
+      ["#/calls", "Filter", "button"],
+      ["#/numbers", "Add number", "button"],
+      ["#/keys", "Create key", "button"],
+      ["#/webhooks", "Send test event", "button"],
+      ["#/billing", "Next", "button"],
+      ["#/admin", "Create account", "button"],
+    ];
+    try {
+      await signIn(operator);
+      for (const [width, height] of sizes) {
+        // The test iframe itself: what the console's media queries and rem sizes see.
+        await page.viewport(width, height);
+        expect(window.innerWidth).toBe(width);
+        for (const [hash, action, role] of screens) {
+          location.hash = hash;
+          const control = page.getByRole(role, { name: action, exact: true });
+          await expect.element(control).toBeInTheDocument();
+          control.element().scrollIntoView();
+          await expect.element(control, { message: `${action} at ${width}px` }).toBeVisible();
+          const root = document.documentElement;
+          expect(root.scrollWidth, `${hash} at ${width}px`).toBeLessThanOrEqual(root.clientWidth);
+        }
+        for (const name of ["Assistants", "Inbox", "Webhooks", "Balance", "Admin"]) {
+          const link = page.getByRole("link", { name, exact: true });
+          link.element().scrollIntoView();
+          await expect.element(link).toBeVisible();
+        }
+        if (width === 390) {
+          location.hash = "#/webhooks";
+          await expect.element(page.getByRole("heading", { name: "Webhooks" })).toBeVisible();
+          await commands.saveScreenshot("phone");
+        }
+      }
+    } finally {
+      await page.viewport(1280, 860);
+    }
   });
 });

@@ -13,6 +13,8 @@ Commands:
            [--name N] [--account-name A] [--balance 10.00] [--timezone Europe/Paris]
            [--operator]                     ... as a platform operator (console admin section)
   accounts:list                             List accounts with their owners, balances and flags
+  accounts:grant-operator --email E         Make the user's account a platform operator
+  accounts:revoke-operator --email E        Take the platform operator role away (applies at once)
   api-keys:create --email E [--name N]      Issue an API key for the owner's account (token shown once)
   balance:credit --email E --amount 5.00    Credit an account's balance
            [--description D]

@@ -8,6 +8,7 @@ import type { ZodError } from "zod";
 export type ErrorCode =
   | "UNAUTHENTICATED"
   | "INVALID_CREDENTIALS"
+  | "ACCOUNT_SUSPENDED"
   | "FORBIDDEN"
   | "NOT_FOUND"
   | "VALIDATION_FAILED"

@@ -76,6 +76,28 @@ describe.runIf(testDatabaseKind() === "pglite")(
         account: { isOperator: true },
         user: { email: "ops@example.com" },
       });
+      const ADMIN = `{ platformAccounts(search: "ops@example.com") { items { ownerEmail } } }`;
+      expect((await t.gql(ADMIN, {}, { token: alice.apiKey })).errors?.[0]?.extensions?.code).toBe(
+        "FORBIDDEN",
+      );
+      const granted = await cli("accounts:grant-operator", "--email", alice.email);
+      expect(granted.output).toEqual({
+        account: { id: alice.accountId, name: expect.any(String), isOperator: true },
+      });
+      const admitted = await t.gql(ADMIN, {}, { token: alice.apiKey });
+      expect(admitted.data).toEqual({ platformAccounts: { items: [{ ownerEmail: "ops@example.com" }] } });
+      const revoked = await cli("accounts:revoke-operator", "--email", alice.email);
+      expect(revoked.output).toMatchObject({ account: { id: alice.accountId, isOperator: false } });
+      // The same API key, cached by the server: the role is read on every call.
+      expect((await t.gql(ADMIN, {}, { token: alice.apiKey })).errors?.[0]?.extensions?.code).toBe(
+        "FORBIDDEN",
+      );
+      const unknown = await cli("accounts:grant-operator", "--email", "nobody@example.com");
+      expect(unknown).toEqual({
+        code: 1,
+        output: { error: { code: "NOT_FOUND", message: "User not found." } },
+      });
+
       const refused = await cli("balance:credit", "--email", alice.email);
       expect(refused).toEqual({
         code: 1,

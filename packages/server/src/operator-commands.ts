@@ -21,7 +21,14 @@ export interface CommandOutput {
 }
 
 /** Commands that need the services (every one but `migrate`), run by the CLI or, for it, by a running server. */
-export const SERVICE_COMMANDS = ["accounts:create", "accounts:list", "api-keys:create", "balance:credit"];
+export const SERVICE_COMMANDS = [
+  "accounts:create",
+  "accounts:list",
+  "accounts:grant-operator",
+  "accounts:revoke-operator",
+  "api-keys:create",
+  "balance:credit",
+];
 
 function required(options: CommandOptions, name: "email" | "password" | "amount"): string {
   const value = options[name];
@@ -83,6 +90,15 @@ export async function runCommand(
               .join("\n")
           : "No accounts.",
         machine: { accounts: rows },
+      };
+    }
+    case "accounts:grant-operator":
+    case "accounts:revoke-operator": {
+      const user = await accounts.findOwnerByEmail(required(options, "email"));
+      const account = await accounts.setOperator(user.accountId, command === "accounts:grant-operator");
+      return {
+        human: `Account ${account.id} (${account.name}) ${account.isOperator ? "is now" : "is no longer"} a platform operator.`,
+        machine: { account: { id: account.id, name: account.name, isOperator: account.isOperator } },
       };
     }
     case "api-keys:create": {

@@ -18,5 +18,6 @@ import "./modules/dialer/dialer.schema.ts";
 import "./modules/webhooks/webhooks.schema.ts";
 import "./modules/evaluation/evaluation.schema.ts";
 import "./modules/platform/platform.schema.ts";
+import "./modules/billing/billing.schema.ts";
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -359,3 +359,39 @@ export const SuspendAccountMutation = graphql(`
     suspendAccount(accountId: $accountId, suspended: $suspended) { id suspended }
   }
 `);
+
+export const LedgerQuery = graphql(`
+  query ConsoleLedger($accountId: Int, $page: Int) {
+    ledgerEntries(accountId: $accountId, page: $page, perPage: 25) {
+      items { id kind amount balanceAfter description pending callId createdAt }
+      pageInfo { currentPage lastPage total }
+    }
+  }
+`);
+
+export const WebhookDeliveriesQuery = graphql(`
+  query ConsoleWebhookDeliveries($page: Int, $filter: WebhookDeliveryFilter) {
+    webhookDeliveries(page: $page, perPage: 20, filter: $filter) {
+      items { id webhookId type url status attempts nextAttemptAt lastStatusCode lastError deliveredAt createdAt }
+      pageInfo { currentPage lastPage total }
+    }
+  }
+`);
+
+export const RedeliverWebhookMutation = graphql(`
+  mutation ConsoleRedeliverWebhook($id: Int!) {
+    redeliverWebhook(id: $id) { id status attempts }
+  }
+`);
+
+export const SendTestWebhookMutation = graphql(`
+  mutation ConsoleSendTestWebhook($url: String) {
+    sendTestWebhook(url: $url) { id status }
+  }
+`);
+
+export const ReprocessDocumentMutation = graphql(`
+  mutation ConsoleReprocessDocument($id: Int!) {
+    reprocessDocument(id: $id) { id status stage failureReason }
+  }
+`);

@@ -63,6 +63,11 @@ type Documents = {
     "\n  mutation ConsoleCreatePlatformAccount($input: CreatePlatformAccountInput!) {\n    createPlatformAccount(input: $input) { id }\n  }\n": typeof types.ConsoleCreatePlatformAccountDocument,
     "\n  mutation ConsoleCreditAccount($accountId: Int!, $amount: Decimal!, $note: String) {\n    creditAccount(accountId: $accountId, amount: $amount, note: $note) { id balance }\n  }\n": typeof types.ConsoleCreditAccountDocument,
     "\n  mutation ConsoleSuspendAccount($accountId: Int!, $suspended: Boolean!) {\n    suspendAccount(accountId: $accountId, suspended: $suspended) { id suspended }\n  }\n": typeof types.ConsoleSuspendAccountDocument,
+    "\n  query ConsoleLedger($accountId: Int, $page: Int) {\n    ledgerEntries(accountId: $accountId, page: $page, perPage: 25) {\n      items { id kind amount balanceAfter description pending callId createdAt }\n      pageInfo { currentPage lastPage total }\n    }\n  }\n": typeof types.ConsoleLedgerDocument,
+    "\n  query ConsoleWebhookDeliveries($page: Int, $filter: WebhookDeliveryFilter) {\n    webhookDeliveries(page: $page, perPage: 20, filter: $filter) {\n      items { id webhookId type url status attempts nextAttemptAt lastStatusCode lastError deliveredAt createdAt }\n      pageInfo { currentPage lastPage total }\n    }\n  }\n": typeof types.ConsoleWebhookDeliveriesDocument,
+    "\n  mutation ConsoleRedeliverWebhook($id: Int!) {\n    redeliverWebhook(id: $id) { id status attempts }\n  }\n": typeof types.ConsoleRedeliverWebhookDocument,
+    "\n  mutation ConsoleSendTestWebhook($url: String) {\n    sendTestWebhook(url: $url) { id status }\n  }\n": typeof types.ConsoleSendTestWebhookDocument,
+    "\n  mutation ConsoleReprocessDocument($id: Int!) {\n    reprocessDocument(id: $id) { id status stage failureReason }\n  }\n": typeof types.ConsoleReprocessDocumentDocument,
 };
 const documents: Documents = {
     "\n  mutation ConsoleLogin($input: LoginInput!) {\n    login(input: $input) {\n      token\n      expiresAt\n      viewer { id email name account { id name balance timezone isOperator } }\n    }\n  }\n": types.ConsoleLoginDocument,
@@ -113,6 +118,11 @@ const documents: Documents = {
     "\n  mutation ConsoleCreatePlatformAccount($input: CreatePlatformAccountInput!) {\n    createPlatformAccount(input: $input) { id }\n  }\n": types.ConsoleCreatePlatformAccountDocument,
     "\n  mutation ConsoleCreditAccount($accountId: Int!, $amount: Decimal!, $note: String) {\n    creditAccount(accountId: $accountId, amount: $amount, note: $note) { id balance }\n  }\n": types.ConsoleCreditAccountDocument,
     "\n  mutation ConsoleSuspendAccount($accountId: Int!, $suspended: Boolean!) {\n    suspendAccount(accountId: $accountId, suspended: $suspended) { id suspended }\n  }\n": types.ConsoleSuspendAccountDocument,
+    "\n  query ConsoleLedger($accountId: Int, $page: Int) {\n    ledgerEntries(accountId: $accountId, page: $page, perPage: 25) {\n      items { id kind amount balanceAfter description pending callId createdAt }\n      pageInfo { currentPage lastPage total }\n    }\n  }\n": types.ConsoleLedgerDocument,
+    "\n  query ConsoleWebhookDeliveries($page: Int, $filter: WebhookDeliveryFilter) {\n    webhookDeliveries(page: $page, perPage: 20, filter: $filter) {\n      items { id webhookId type url status attempts nextAttemptAt lastStatusCode lastError deliveredAt createdAt }\n      pageInfo { currentPage lastPage total }\n    }\n  }\n": types.ConsoleWebhookDeliveriesDocument,
+    "\n  mutation ConsoleRedeliverWebhook($id: Int!) {\n    redeliverWebhook(id: $id) { id status attempts }\n  }\n": types.ConsoleRedeliverWebhookDocument,
+    "\n  mutation ConsoleSendTestWebhook($url: String) {\n    sendTestWebhook(url: $url) { id status }\n  }\n": types.ConsoleSendTestWebhookDocument,
+    "\n  mutation ConsoleReprocessDocument($id: Int!) {\n    reprocessDocument(id: $id) { id status stage failureReason }\n  }\n": types.ConsoleReprocessDocumentDocument,
 };
 
 /**
@@ -307,6 +317,26 @@ export function graphql(source: "\n  mutation ConsoleCreditAccount($accountId: I
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation ConsoleSuspendAccount($accountId: Int!, $suspended: Boolean!) {\n    suspendAccount(accountId: $accountId, suspended: $suspended) { id suspended }\n  }\n"): typeof import('./graphql.ts').ConsoleSuspendAccountDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleLedger($accountId: Int, $page: Int) {\n    ledgerEntries(accountId: $accountId, page: $page, perPage: 25) {\n      items { id kind amount balanceAfter description pending callId createdAt }\n      pageInfo { currentPage lastPage total }\n    }\n  }\n"): typeof import('./graphql.ts').ConsoleLedgerDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleWebhookDeliveries($page: Int, $filter: WebhookDeliveryFilter) {\n    webhookDeliveries(page: $page, perPage: 20, filter: $filter) {\n      items { id webhookId type url status attempts nextAttemptAt lastStatusCode lastError deliveredAt createdAt }\n      pageInfo { currentPage lastPage total }\n    }\n  }\n"): typeof import('./graphql.ts').ConsoleWebhookDeliveriesDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleRedeliverWebhook($id: Int!) {\n    redeliverWebhook(id: $id) { id status attempts }\n  }\n"): typeof import('./graphql.ts').ConsoleRedeliverWebhookDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleSendTestWebhook($url: String) {\n    sendTestWebhook(url: $url) { id status }\n  }\n"): typeof import('./graphql.ts').ConsoleSendTestWebhookDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleReprocessDocument($id: Int!) {\n    reprocessDocument(id: $id) { id status stage failureReason }\n  }\n"): typeof import('./graphql.ts').ConsoleReprocessDocumentDocument;
 
 
 export function graphql(source: string) {

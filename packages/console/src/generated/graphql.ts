@@ -279,6 +279,14 @@ export type LeadStatus =
   | 'rescheduled'
   | 'scheduled';
 
+/** credit: a top-up, the opening balance or a refund of a charge whose work failed; message_debit, reply_debit: a message or generated reply; call_debit: one minute of a call; adjustment: a correction. */
+export type LedgerEntryKind =
+  | 'adjustment'
+  | 'call_debit'
+  | 'credit'
+  | 'message_debit'
+  | 'reply_debit';
+
 export type LoginInput = {
   email: string;
   password: string;
@@ -388,6 +396,14 @@ export type UpdateCampaignInput = {
   status?: CampaignStatus | null | undefined;
   /** IANA zone of the calling window (default UTC). */
   timezone?: string | null | undefined;
+};
+
+export type WebhookDeliveryFilter = {
+  callId?: number | null | undefined;
+  /** pending, delivered or failed. */
+  status?: string | null | undefined;
+  /** An event type, e.g. call.ended. */
+  type?: string | null | undefined;
 };
 
 export type ConsoleLoginMutationVariables = Exact<{
@@ -720,6 +736,43 @@ export type ConsoleSuspendAccountMutationVariables = Exact<{
 
 
 export type ConsoleSuspendAccountMutation = { suspendAccount: { id: number, suspended: boolean } };
+
+export type ConsoleLedgerQueryVariables = Exact<{
+  accountId?: number | null | undefined;
+  page?: number | null | undefined;
+}>;
+
+
+export type ConsoleLedgerQuery = { ledgerEntries: { items: Array<{ id: number, kind: LedgerEntryKind, amount: string, balanceAfter: string, description: string, pending: boolean, callId: number | null, createdAt: string }>, pageInfo: { currentPage: number, lastPage: number, total: number } } };
+
+export type ConsoleWebhookDeliveriesQueryVariables = Exact<{
+  page?: number | null | undefined;
+  filter?: WebhookDeliveryFilter | null | undefined;
+}>;
+
+
+export type ConsoleWebhookDeliveriesQuery = { webhookDeliveries: { items: Array<{ id: number, webhookId: string, type: string, url: string, status: string, attempts: number, nextAttemptAt: string | null, lastStatusCode: number | null, lastError: string | null, deliveredAt: string | null, createdAt: string }>, pageInfo: { currentPage: number, lastPage: number, total: number } } };
+
+export type ConsoleRedeliverWebhookMutationVariables = Exact<{
+  id: number;
+}>;
+
+
+export type ConsoleRedeliverWebhookMutation = { redeliverWebhook: { id: number, status: string, attempts: number } };
+
+export type ConsoleSendTestWebhookMutationVariables = Exact<{
+  url?: string | null | undefined;
+}>;
+
+
+export type ConsoleSendTestWebhookMutation = { sendTestWebhook: { id: number, status: string } };
+
+export type ConsoleReprocessDocumentMutationVariables = Exact<{
+  id: number;
+}>;
+
+
+export type ConsoleReprocessDocumentMutation = { reprocessDocument: { id: number, status: DocumentStatus, stage: DocumentStage | null, failureReason: string | null } };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
@@ -1422,3 +1475,75 @@ export const ConsoleSuspendAccountDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ConsoleSuspendAccountMutation, ConsoleSuspendAccountMutationVariables>;
+export const ConsoleLedgerDocument = new TypedDocumentString(`
+    query ConsoleLedger($accountId: Int, $page: Int) {
+  ledgerEntries(accountId: $accountId, page: $page, perPage: 25) {
+    items {
+      id
+      kind
+      amount
+      balanceAfter
+      description
+      pending
+      callId
+      createdAt
+    }
+    pageInfo {
+      currentPage
+      lastPage
+      total
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleLedgerQuery, ConsoleLedgerQueryVariables>;
+export const ConsoleWebhookDeliveriesDocument = new TypedDocumentString(`
+    query ConsoleWebhookDeliveries($page: Int, $filter: WebhookDeliveryFilter) {
+  webhookDeliveries(page: $page, perPage: 20, filter: $filter) {
+    items {
+      id
+      webhookId
+      type
+      url
+      status
+      attempts
+      nextAttemptAt
+      lastStatusCode
+      lastError
+      deliveredAt
+      createdAt
+    }
+    pageInfo {
+      currentPage
+      lastPage
+      total
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleWebhookDeliveriesQuery, ConsoleWebhookDeliveriesQueryVariables>;
+export const ConsoleRedeliverWebhookDocument = new TypedDocumentString(`
+    mutation ConsoleRedeliverWebhook($id: Int!) {
+  redeliverWebhook(id: $id) {
+    id
+    status
+    attempts
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleRedeliverWebhookMutation, ConsoleRedeliverWebhookMutationVariables>;
+export const ConsoleSendTestWebhookDocument = new TypedDocumentString(`
+    mutation ConsoleSendTestWebhook($url: String) {
+  sendTestWebhook(url: $url) {
+    id
+    status
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleSendTestWebhookMutation, ConsoleSendTestWebhookMutationVariables>;
+export const ConsoleReprocessDocumentDocument = new TypedDocumentString(`
+    mutation ConsoleReprocessDocument($id: Int!) {
+  reprocessDocument(id: $id) {
+    id
+    status
+    stage
+    failureReason
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleReprocessDocumentMutation, ConsoleReprocessDocumentMutationVariables>;

@@ -14,76 +14,44 @@ import type {
   ConsolePhoneNumbersQuery,
   ConsoleViewerQuery,
 } from "../generated/graphql.ts";
-import {
-  type FormErrors,
-  fieldError,
-  formatDate,
-  formErrors,
-  formMessage,
-  noErrors,
-  Screen,
-} from "../screen.ts";
+import { DataScreen, fieldError, formatDate, formMessage } from "../screen.ts";
 
-export class VxPhoneNumbers extends Screen {
-  static override properties = { items: { state: true }, errors: { state: true } };
-  declare items: ConsolePhoneNumbersQuery["phoneNumbers"] | null;
-  declare errors: FormErrors;
-
-  constructor() {
-    super();
-    this.items = null;
-    this.errors = noErrors;
+export class VxPhoneNumbers extends DataScreen<ConsolePhoneNumbersQuery["phoneNumbers"]> {
+  protected override async fetch() {
+    return (await this.api.request(PhoneNumbersQuery)).phoneNumbers;
   }
 
-  override connectedCallback(): void {
-    super.connectedCallback();
-    this.run(this.load());
-  }
-
-  private async load(): Promise<void> {
-    this.items = (await this.api.request(PhoneNumbersQuery)).phoneNumbers;
-  }
-
-  private async add(event: SubmitEvent): Promise<void> {
-    event.preventDefault();
-    const form = event.target as HTMLFormElement;
-    const data = new FormData(form);
-    try {
-      await this.api.request(AddPhoneNumberMutation, {
+  private add(event: SubmitEvent): Promise<void> {
+    return this.submit(event, (data) =>
+      this.api.request(AddPhoneNumberMutation, {
         input: {
           kind: String(data.get("kind")) as "normal",
           phoneNumber: String(data.get("phoneNumber") ?? ""),
           label: String(data.get("label") ?? "") || null,
           sipUri: String(data.get("sipUri") ?? "") || null,
         },
-      });
-      this.errors = noErrors;
-      form.reset();
-      await this.load();
-    } catch (error) {
-      this.errors = formErrors(error);
-    }
+      }),
+    );
   }
 
   private async release(id: number): Promise<void> {
     if (!confirm("Release this number?")) return;
-    await this.api.request(ReleasePhoneNumberMutation, { id });
-    await this.load();
+    await this.act(() => this.api.request(ReleasePhoneNumberMutation, { id }));
   }
 
   override render() {
     return html`
       <h1>Phone numbers</h1>
-      ${
-        this.items === null
-          ? html`<p role="status">Loading…</p>`
-          : html`<div class="table-wrap"><table><thead><tr><th>Number</th><th>Label</th><th>Kind</th><th>Subscription</th><th></th></tr></thead>
-            <tbody>${this.items.map(
+      ${this.loaded(
+        (
+          items,
+        ) => html`<div class="table-wrap"><table><thead><tr><th>Number</th><th>Label</th><th>Kind</th><th>Subscription</th><th></th></tr></thead>
+            <tbody>${items.map(
               (p) => html`<tr><td>${p.phoneNumber}</td><td>${p.label}</td><td>${p.typeLabel}</td>
                 <td>${p.releaseRequestedAt ? "releasing" : p.subscriptionStatus}</td>
                 <td>${p.releaseRequestedAt ? nothing : html`<button class="danger" @click=${() => this.release(p.id)} aria-label="Release ${p.phoneNumber}">Release</button>`}</td></tr>`,
-            )}</tbody></table></div>`
-      }
+            )}</tbody></table></div>`,
+      )}
       <form class="card" @submit=${this.add} novalidate>
         <h2>Add a number</h2>
         <div class="grid">
@@ -99,56 +67,34 @@ export class VxPhoneNumbers extends Screen {
   }
 }
 
-export class VxApiKeys extends Screen {
-  static override properties = {
-    items: { state: true },
-    errors: { state: true },
-    token: { state: true },
-    copied: { state: true },
-  };
-  declare items: ConsoleApiKeysQuery["apiKeys"] | null;
-  declare errors: FormErrors;
+export class VxApiKeys extends DataScreen<ConsoleApiKeysQuery["apiKeys"]> {
+  static override properties = { token: { state: true }, copied: { state: true } };
   declare token: string | null;
   declare copied: boolean;
 
   constructor() {
     super();
-    this.items = null;
-    this.errors = noErrors;
     this.token = null;
     this.copied = false;
   }
 
-  override connectedCallback(): void {
-    super.connectedCallback();
-    this.run(this.load());
+  protected override async fetch() {
+    return (await this.api.request(ApiKeysQuery)).apiKeys;
   }
 
-  private async load(): Promise<void> {
-    this.items = (await this.api.request(ApiKeysQuery)).apiKeys;
-  }
-
-  private async create(event: SubmitEvent): Promise<void> {
-    event.preventDefault();
-    const form = event.target as HTMLFormElement;
-    try {
+  private create(event: SubmitEvent): Promise<void> {
+    return this.submit(event, async (data) => {
       const { createApiKey } = await this.api.request(CreateApiKeyMutation, {
-        name: String(new FormData(form).get("name") ?? ""),
+        name: String(data.get("name") ?? ""),
       });
       this.token = createApiKey.token;
       this.copied = false;
-      this.errors = noErrors;
-      form.reset();
-      await this.load();
-    } catch (error) {
-      this.errors = formErrors(error);
-    }
+    });
   }
 
   private async deleteItem(id: number): Promise<void> {
     if (!confirm("Revoke this key? Requests using it are refused at once.")) return;
-    await this.api.request(DeleteApiKeyMutation, { id });
-    await this.load();
+    await this.act(() => this.api.request(DeleteApiKeyMutation, { id }));
   }
 
   private async copy(): Promise<void> {
@@ -178,57 +124,47 @@ export class VxApiKeys extends Screen {
         <button class="primary" type="submit">Create key</button>
       </form>
       ${fieldError(this.errors, "name")}${this.errors.fields.name ? nothing : formMessage(this.errors)}
-      ${
-        this.items === null
-          ? html`<p role="status">Loading…</p>`
-          : html`<div class="table-wrap"><table><thead><tr><th>Name</th><th>Created</th><th>Last used</th><th></th></tr></thead>
-            <tbody>${this.items.map(
+      ${this.loaded(
+        (
+          items,
+        ) => html`<div class="table-wrap"><table><thead><tr><th>Name</th><th>Created</th><th>Last used</th><th></th></tr></thead>
+            <tbody>${items.map(
               (
                 k,
               ) => html`<tr><td>${k.name}</td><td>${formatDate(k.createdAt)}</td><td>${formatDate(k.lastUsedAt)}</td>
                 <td><button class="danger" @click=${() => this.deleteItem(k.id)} aria-label="Revoke ${k.name}">Revoke</button></td></tr>`,
-            )}</tbody></table></div>`
-      }
+            )}</tbody></table></div>`,
+      )}
     `;
   }
 }
 
-/** The balance, live; the ledger needs a query the API does not offer yet. */
-export class VxBilling extends Screen {
-  static override properties = { viewer: { state: true } };
-  declare viewer: ConsoleViewerQuery["viewer"] | null;
-
-  constructor() {
-    super();
-    this.viewer = null;
-  }
-
+/** The balance, live, and the ledger of every movement. */
+export class VxBilling extends DataScreen<ConsoleViewerQuery["viewer"]> {
   override connectedCallback(): void {
     super.connectedCallback();
-    this.run(
-      this.api.request(ViewerQuery).then((data) => {
-        this.viewer = data.viewer;
-      }),
-    );
     this.track(
       this.api.subscribe(BalanceSubscription, {}, ({ balanceChanged }) => {
-        if (this.viewer)
-          this.viewer = {
-            ...this.viewer,
-            account: { ...this.viewer.account, balance: balanceChanged.balance },
-          };
+        if (this.data)
+          this.data = { ...this.data, account: { ...this.data.account, balance: balanceChanged.balance } };
       }),
     );
+  }
+
+  protected override async fetch() {
+    return (await this.api.request(ViewerQuery)).viewer;
   }
 
   override render() {
-    const v = this.viewer;
-    if (!v) return html`<p role="status">Loading…</p>`;
-    return html`
-      <h1>Balance</h1>
-      <p class="card"><span class="muted">${v.account.name}</span><br />
-        <strong style="font-size: 2rem" aria-live="polite" data-testid="balance">${v.account.balance}</strong></p>
-      <p class="hint">Updated live as messages, replies and calls are charged.</p>
-    `;
+    return this.loaded(
+      (v) => html`
+        <h1>Balance</h1>
+        <p class="card"><span class="muted">${v.account.name}</span><br />
+          <strong style="font-size: 2rem" aria-live="polite" data-testid="balance">${v.account.balance}</strong></p>
+        <p class="hint">Updated live as messages, replies and calls are charged.</p>
+        <h2>Ledger</h2>
+        <vx-ledger></vx-ledger>
+      `,
+    );
   }
 }

@@ -16,6 +16,7 @@ import {
   fieldError,
   formErrors,
   formMessage,
+  loading,
   noErrors,
   Screen,
 } from "../screen.ts";
@@ -337,7 +338,7 @@ export class VxAssistantEditor extends Screen {
 
   override render() {
     const values = this.values;
-    if (!values) return html`${formMessage(this.errors)}<p role="status">Loading…</p>`;
+    if (!values) return html`${formMessage(this.errors)}${loading}`;
     const isNew = this.assistantId === null;
     return html`
       <p><a href=${href("assistants")}>← Assistants</a></p>

@@ -2,7 +2,7 @@ import { html, nothing } from "lit";
 import { CallQuery, CallStatusSubscription, CallsQuery } from "../api/operations.ts";
 import type { CallFilter, ConsoleCallQuery, ConsoleCallsQuery } from "../generated/graphql.ts";
 import { href } from "../router.ts";
-import { formatDate, Screen } from "../screen.ts";
+import { DataScreen, formatDate, pager } from "../screen.ts";
 
 const STATUSES = [
   "initiated",
@@ -18,32 +18,22 @@ const STATUSES = [
 ];
 
 /** Calls with the REST API's filters; running calls change status live. */
-export class VxCalls extends Screen {
-  static override properties = { page: { state: true }, error: { state: true } };
-  declare page: ConsoleCallsQuery["calls"] | null;
-  declare error: string | null;
+export class VxCalls extends DataScreen<ConsoleCallsQuery["calls"]> {
   #filter: CallFilter = {};
-
-  constructor() {
-    super();
-    this.page = null;
-    this.error = null;
-  }
 
   override connectedCallback(): void {
     super.connectedCallback();
-    this.run(this.load(1));
     this.track(
       this.api.subscribe(CallStatusSubscription, { callId: null }, ({ callStatusChanged }) => {
-        if (!this.page) return;
-        const known = this.page.items.some((c) => c.id === callStatusChanged.callId);
+        if (!this.data) return;
+        const known = this.data.items.some((c) => c.id === callStatusChanged.callId);
         if (!known) {
-          if (this.page.pageInfo.currentPage === 1) this.run(this.load(1));
+          if (this.page === 1) void this.load(1);
           return;
         }
-        this.page = {
-          ...this.page,
-          items: this.page.items.map((c) =>
+        this.data = {
+          ...this.data,
+          items: this.data.items.map((c) =>
             c.id === callStatusChanged.callId ? { ...c, ...callStatusChanged.call } : c,
           ),
         };
@@ -51,13 +41,8 @@ export class VxCalls extends Screen {
     );
   }
 
-  private async load(page: number): Promise<void> {
-    try {
-      this.page = (await this.api.request(CallsQuery, { page, filter: this.#filter })).calls;
-      this.error = null;
-    } catch (error) {
-      this.error = (error as Error).message;
-    }
+  protected override async fetch(page: number) {
+    return (await this.api.request(CallsQuery, { page, filter: this.#filter })).calls;
   }
 
   private applyFilter(event: SubmitEvent): void {
@@ -71,11 +56,10 @@ export class VxCalls extends Screen {
       dateFrom: text("dateFrom"),
       dateTo: text("dateTo"),
     };
-    this.run(this.load(1));
+    void this.load(1);
   }
 
   override render() {
-    const page = this.page;
     return html`
       <h1>Calls</h1>
       <form class="grid" @submit=${this.applyFilter} aria-label="Filter calls">
@@ -86,11 +70,8 @@ export class VxCalls extends Screen {
         <div><label for="to">To</label><input id="to" name="dateTo" type="date" /></div>
         <div style="align-self: end"><button type="submit">Filter</button></div>
       </form>
-      ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : nothing}
-      ${
-        !page
-          ? html`<p role="status">Loading…</p>`
-          : html`<div class="table-wrap"><table aria-live="polite">
+      ${this.loaded(
+        (page) => html`<div class="table-wrap"><table aria-live="polite">
               <thead><tr><th>When</th><th>Type</th><th>Status</th><th>Assistant</th><th>Customer</th><th>Duration</th><th>Cost</th></tr></thead>
               <tbody>${page.items.map(
                 (
@@ -99,53 +80,31 @@ export class VxCalls extends Screen {
                   <td><span class="badge">${c.status}</span></td><td>${c.assistantName}</td><td>${c.clientPhoneNumber}</td>
                   <td>${c.duration}s</td><td>${c.totalCost}</td></tr>`,
               )}</tbody></table></div>
-            <p class="row muted">${page.pageInfo.total} call(s) · page ${page.pageInfo.currentPage} of ${page.pageInfo.lastPage}
-              <button ?disabled=${page.pageInfo.currentPage <= 1} @click=${() => this.load(page.pageInfo.currentPage - 1)}>Previous</button>
-              <button ?disabled=${page.pageInfo.currentPage >= page.pageInfo.lastPage} @click=${() => this.load(page.pageInfo.currentPage + 1)}>Next</button></p>`
-      }
+            ${pager(page.pageInfo, ["call", "calls"], (next) => void this.load(next))}`,
+      )}
     `;
   }
 }
 
 /** One call: status (live), transcript, evaluation, webhook response and recording. */
-export class VxCall extends Screen {
-  static override properties = {
-    callId: { attribute: false },
-    call: { state: true },
-    error: { state: true },
-  };
+export class VxCall extends DataScreen<ConsoleCallQuery["call"]> {
+  static override properties = { callId: { attribute: false } };
   declare callId: number;
-  declare call: ConsoleCallQuery["call"] | null;
-  declare error: string | null;
-
-  constructor() {
-    super();
-    this.call = null;
-    this.error = null;
-  }
 
   override connectedCallback(): void {
     super.connectedCallback();
-    this.run(this.load());
-    this.track(
-      this.api.subscribe(CallStatusSubscription, { callId: this.callId }, () => this.run(this.load())),
-    );
+    this.track(this.api.subscribe(CallStatusSubscription, { callId: this.callId }, () => void this.load()));
   }
 
-  private async load(): Promise<void> {
-    try {
-      this.call = (await this.api.request(CallQuery, { id: this.callId })).call;
-    } catch (error) {
-      this.error = (error as Error).message;
-    }
+  protected override async fetch() {
+    return (await this.api.request(CallQuery, { id: this.callId })).call;
   }
 
   override render() {
-    const c = this.call;
-    if (!c)
-      return this.error
-        ? html`<p class="error" role="alert">${this.error}</p>`
-        : html`<p role="status">Loading…</p>`;
+    return this.loaded((c) => this.renderCall(c));
+  }
+
+  private renderCall(c: ConsoleCallQuery["call"]) {
     return html`
       <p><a href=${href("calls")}>← Calls</a></p>
       <h1>Call ${c.id} <span class="badge" aria-live="polite">${c.status}</span></h1>

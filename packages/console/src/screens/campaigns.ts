@@ -17,11 +17,13 @@ import type {
 } from "../generated/graphql.ts";
 import { href, navigate } from "../router.ts";
 import {
+  DataScreen,
   describedBy,
   type FormErrors,
   fieldError,
   formErrors,
   formMessage,
+  loading,
   noErrors,
   Screen,
 } from "../screen.ts";
@@ -29,40 +31,25 @@ import {
 type Campaign = ConsoleCampaignsQuery["campaigns"]["items"][number];
 type Progress = ConsoleCampaignProgressSubscription["campaignProgress"];
 
-export class VxCampaigns extends Screen {
-  static override properties = { items: { state: true } };
-  declare items: Campaign[] | null;
-
-  constructor() {
-    super();
-    this.items = null;
-  }
-
-  override connectedCallback(): void {
-    super.connectedCallback();
-    this.run(
-      this.api.request(CampaignsQuery).then((data) => {
-        this.items = data.campaigns.items;
-      }),
-    );
+export class VxCampaigns extends DataScreen<Campaign[]> {
+  protected override async fetch() {
+    return (await this.api.request(CampaignsQuery)).campaigns.items;
   }
 
   override render() {
     return html`
       <div class="row"><h1>Campaigns</h1><a class="badge" href=${href("campaigns", "new")}>New campaign</a></div>
-      ${
-        this.items === null
-          ? html`<p role="status">Loading…</p>`
-          : this.items.length === 0
-            ? html`<p>No campaigns yet.</p>`
-            : html`<div class="table-wrap"><table>
+      ${this.loaded((items) =>
+        items.length === 0
+          ? html`<p>No campaigns yet.</p>`
+          : html`<div class="table-wrap"><table>
               <thead><tr><th>Name</th><th>Status</th><th>Leads</th><th>Completed</th><th>Window</th></tr></thead>
-              <tbody>${this.items.map(
+              <tbody>${items.map(
                 (c) => html`<tr><td><a href=${href("campaigns", c.id)}>${c.name}</a></td><td>${c.status}</td>
                   <td>${c.progress.leads.total}</td><td>${c.progress.leads.completed}</td>
                   <td>${c.callingWindow.start}–${c.callingWindow.end} ${c.callingWindow.timezone}</td></tr>`,
-              )}</tbody></table></div>`
-      }
+              )}</tbody></table></div>`,
+      )}
     `;
   }
 }
@@ -245,7 +232,7 @@ export class VxCampaign extends Screen {
   }
 
   override render() {
-    if (this.campaignId !== null && !this.campaign) return html`<p role="status">Loading…</p>`;
+    if (this.campaignId !== null && !this.campaign) return loading;
     const c = this.campaign;
     return html`
       <p><a href=${href("campaigns")}>← Campaigns</a></p>
@@ -381,7 +368,7 @@ export class VxCampaign extends Screen {
             <p class="row muted">${this.leads.pageInfo.total} lead(s) · page ${this.leads.pageInfo.currentPage} of ${this.leads.pageInfo.lastPage}
               <button ?disabled=${this.leads.pageInfo.currentPage <= 1} @click=${() => this.loadLeads(this.leads!.pageInfo.currentPage - 1)}>Previous</button>
               <button ?disabled=${this.leads.pageInfo.currentPage >= this.leads.pageInfo.lastPage} @click=${() => this.loadLeads(this.leads!.pageInfo.currentPage + 1)}>Next</button></p>`
-          : html`<p role="status">Loading…</p>`
+          : loading
       }
     `;
   }

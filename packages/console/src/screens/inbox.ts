@@ -11,7 +11,7 @@ import {
 } from "../api/operations.ts";
 import type { ConsoleConversationQuery, ConsoleConversationsQuery } from "../generated/graphql.ts";
 import { href } from "../router.ts";
-import { formatDate, Screen } from "../screen.ts";
+import { formatDate, loading, Screen } from "../screen.ts";
 
 type Message = ConsoleConversationQuery["conversation"]["messages"][number];
 
@@ -133,7 +133,7 @@ export class VxInbox extends Screen {
         <nav aria-label="Conversations" class="list">
           ${
             this.list === null
-              ? html`<p role="status">Loading…</p>`
+              ? loading
               : this.list.length === 0
                 ? html`<p class="muted">No widget conversations yet.</p>`
                 : html`<ul>${this.list.map(

@@ -6,6 +6,7 @@ import {
   KnowledgebaseQuery,
   KnowledgebaseStatusSubscription,
   KnowledgebasesQuery,
+  ReprocessDocumentMutation,
   SearchKnowledgebaseQuery,
 } from "../api/operations.ts";
 import type {
@@ -14,58 +15,46 @@ import type {
   ConsoleSearchKnowledgebaseQuery,
 } from "../generated/graphql.ts";
 import { href, navigate } from "../router.ts";
-import { type FormErrors, fieldError, formErrors, formMessage, noErrors, Screen } from "../screen.ts";
+import {
+  DataScreen,
+  type FormErrors,
+  fieldError,
+  formErrors,
+  formMessage,
+  loading,
+  noErrors,
+  Screen,
+} from "../screen.ts";
 
 /** The server's upload limit (packages/server/src/limits.ts MAX_UPLOAD_BYTES), checked before sending. */
 export const MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
 const ACCEPTED = ".pdf,.docx,.txt,.md";
 
-export class VxKnowledgebases extends Screen {
-  static override properties = { items: { state: true }, errors: { state: true } };
-  declare items: ConsoleKnowledgebasesQuery["knowledgebases"] | null;
-  declare errors: FormErrors;
-
-  constructor() {
-    super();
-    this.items = null;
-    this.errors = noErrors;
+export class VxKnowledgebases extends DataScreen<ConsoleKnowledgebasesQuery["knowledgebases"]> {
+  protected override async fetch() {
+    return (await this.api.request(KnowledgebasesQuery)).knowledgebases;
   }
 
-  override connectedCallback(): void {
-    super.connectedCallback();
-    this.run(this.load());
-  }
-
-  private async load(): Promise<void> {
-    this.items = (await this.api.request(KnowledgebasesQuery)).knowledgebases;
-  }
-
-  private async create(event: SubmitEvent): Promise<void> {
-    event.preventDefault();
-    const form = new FormData(event.target as HTMLFormElement);
-    try {
+  private create(event: SubmitEvent): Promise<void> {
+    return this.submit(event, async (form) => {
       const { createKnowledgebase } = await this.api.request(CreateKnowledgebaseMutation, {
         input: { name: String(form.get("name") ?? ""), description: String(form.get("description") ?? "") },
       });
       navigate("knowledge", createKnowledgebase.id);
-    } catch (error) {
-      this.errors = formErrors(error);
-    }
+    });
   }
 
   override render() {
     return html`
       <h1>Knowledge bases</h1>
-      ${
-        this.items === null
-          ? html`<p role="status">Loading…</p>`
-          : html`<div class="table-wrap"><table>
+      ${this.loaded(
+        (items) => html`<div class="table-wrap"><table>
               <thead><tr><th>Name</th><th>Status</th><th>Documents</th><th>Assistants</th></tr></thead>
-              <tbody>${this.items.map(
+              <tbody>${items.map(
                 (kb) => html`<tr><td><a href=${href("knowledge", kb.id)}>${kb.name}</a></td>
                   <td><span class="badge">${kb.status}</span></td><td>${kb.documentsCount}</td><td>${kb.assistantsCount}</td></tr>`,
-              )}</tbody></table></div>`
-      }
+              )}</tbody></table></div>`,
+      )}
       <form class="card" @submit=${this.create} novalidate>
         <h2>New knowledge base</h2>
         <label for="kb-name">Name</label><input id="kb-name" name="name" />${fieldError(this.errors, "name")}
@@ -107,8 +96,6 @@ export class VxKnowledgebase extends Screen {
   declare siteErrors: FormErrors;
   declare results: ConsoleSearchKnowledgebaseQuery["searchKnowledgebase"] | null;
   declare searchError: string | null;
-  /** Files uploaded in this visit, so that a failed one can be sent again without picking it anew. */
-  #files = new Map<number, File>();
 
   constructor() {
     super();
@@ -176,7 +163,7 @@ export class VxKnowledgebase extends Screen {
         continue;
       }
       try {
-        const { createDocument } = await this.api.request(
+        await this.api.request(
           CreateDocumentMutation,
           {
             knowledgebaseId: this.knowledgebaseId,
@@ -184,7 +171,6 @@ export class VxKnowledgebase extends Screen {
           },
           { "input.file": file },
         );
-        this.#files.set(createDocument.id, file);
       } catch (error) {
         errors.push(`${file.name}: ${(error as Error).message}`);
       }
@@ -214,21 +200,14 @@ export class VxKnowledgebase extends Screen {
     }
   }
 
-  /** A document cannot be reprocessed in place: retry adds its source again and removes the failed one. */
+  /** Processes the failed document again from what the server kept (its file or its addresses). */
   private async retry(doc: Doc): Promise<void> {
-    const file = this.#files.get(doc.id);
-    if (doc.type === "WEBSITE" && doc.url) {
-      await this.api.request(CreateDocumentMutation, {
-        knowledgebaseId: this.knowledgebaseId,
-        input: { type: "website", url: doc.url },
-      });
-    } else if (file) {
-      await this.upload([file]);
-    } else {
-      this.renderRoot.querySelector<HTMLInputElement>("#file")?.click();
-      return;
+    try {
+      await this.api.request(ReprocessDocumentMutation, { id: doc.id });
+      this.uploadErrors = [];
+    } catch (error) {
+      this.uploadErrors = [`${doc.name}: ${(error as Error).message}`];
     }
-    await this.api.request(DeleteDocumentMutation, { id: doc.id });
     await this.load();
   }
 
@@ -252,7 +231,7 @@ export class VxKnowledgebase extends Screen {
 
   override render() {
     const kb = this.kb;
-    if (!kb) return html`<p role="status">Loading…</p>`;
+    if (!kb) return loading;
     return html`
       <p><a href=${href("knowledge")}>← Knowledge bases</a></p>
       <h1>${kb.name} <span class="badge" data-testid="kb-status">${kb.status}</span></h1>

@@ -51,6 +51,8 @@ export default async function setup(project: TestProject) {
       OPENAI_BASE_URL: llm.baseUrl,
       VOXGATE_WIDGET_RATE_LIMIT_PER_MINUTE: "100000",
       VOXGATE_CONVERSATION_RATE_LIMIT_PER_MINUTE: "100000",
+      // Webhooks go to the control server's /hook on loopback.
+      VOXGATE_OUTBOUND_ALLOWLIST: "127.0.0.1",
     });
     const app = await buildApp(config, {
       database: { kind: "pglite", dataDir: undefined },
@@ -70,10 +72,33 @@ export default async function setup(project: TestProject) {
 }
 
 async function startControlServer(app: App) {
+  // A page that answers 404 until POST /publish, for a document that fails and then succeeds.
+  let published = false;
   const server = createServer(async (request, response) => {
     const cors = { "access-control-allow-origin": "*", "access-control-allow-headers": "content-type" };
     if (request.method === "OPTIONS") {
       response.writeHead(204, cors).end();
+      return;
+    }
+    if (request.url === "/site") {
+      response
+        .writeHead(published ? 200 : 404, { "content-type": "text/html; charset=utf-8" })
+        .end(
+          published
+            ? "<html><body><main><h1>Opening hours</h1><p>The shop opens at nine every morning, Sundays included.</p></main></body></html>"
+            : "<p>not found</p>",
+        );
+      return;
+    }
+    if (request.method === "POST" && request.url === "/publish") {
+      published = true;
+      response.writeHead(204, cors).end();
+      return;
+    }
+    // A webhook receiver that accepts every event, for the delivery log.
+    if (request.method === "POST" && request.url === "/hook") {
+      await readJson(request);
+      response.writeHead(200, { "content-type": "application/json" }).end('{"ok":true}');
       return;
     }
     if (request.method !== "POST" || request.url !== "/accounts") {

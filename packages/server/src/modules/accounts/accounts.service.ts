@@ -1,9 +1,11 @@
 import { z } from "zod";
 import type { ServiceDeps } from "../../deps.ts";
 import { NotFoundError, ValidationError } from "../../errors.ts";
+import type { Account } from "../../generated/prisma/client.ts";
 import { emailAddress, ianaTimezone, moneyAmount, parseInput, requiredString } from "../../validation.ts";
 import { hashPassword } from "../auth/password.ts";
 import type { BillingService } from "../billing/index.ts";
+import { BatchLoader } from "../common/batch-loader.ts";
 
 const CreateAccountInput = z.object({
   email: emailAddress(),
@@ -56,13 +58,31 @@ export class AccountsService {
   }
 
   /** The email of the account's first user. */
-  async ownerEmail(accountId: number): Promise<string | null> {
-    const owner = await this.deps.db.prisma.user.findFirst({
-      where: { accountId },
-      orderBy: { id: "asc" },
-      select: { email: true },
+  /** The first user's email; a page of accounts asks in one statement (the admin list). */
+  ownerEmail(accountId: number): Promise<string | null> {
+    return this.ownerEmails.load(accountId);
+  }
+
+  private readonly ownerEmails = new BatchLoader<number, string | null>(async (accountIds) => {
+    const owners = await this.deps.db.prisma.$queryRaw<{ accountId: number; email: string }[]>`
+      SELECT DISTINCT ON ("accountId") "accountId", "email" FROM "users"
+      WHERE "accountId" = ANY(${accountIds}::int[])
+      ORDER BY "accountId", "id"`;
+    return new Map(owners.map((owner) => [owner.accountId, owner.email]));
+  }, null);
+
+  /**
+   * Grants or takes away the platform operator role (the operator CLI). Services read the role on every
+   * call, so the change applies to the account's open sessions at once.
+   */
+  async setOperator(accountId: number, operator: boolean): Promise<Account> {
+    const [account] = await this.deps.db.prisma.account.updateManyAndReturn({
+      where: { id: accountId },
+      data: { isOperator: operator },
     });
-    return owner?.email ?? null;
+    if (!account) throw new NotFoundError("Account");
+    this.deps.logger.info(operator ? "operator role granted" : "operator role revoked", { accountId });
+    return account;
   }
 
   async findOwnerByEmail(email: string) {

@@ -164,7 +164,10 @@ export class AuthService {
     const { rateLimits } = this.parts;
     await rateLimits.consume("loginAddress", clientAddress, report, TOO_MANY_LOGINS);
     await rateLimits.consume("loginEmail", email, report, TOO_MANY_LOGINS);
-    const user = await this.deps.db.prisma.user.findUnique({ where: { email } });
+    const user = await this.deps.db.prisma.user.findUnique({
+      where: { email },
+      include: { account: { select: { suspendedAt: true } } },
+    });
     const valid = user
       ? await verifyPassword(password, user.passwordHash)
       : await verifyAgainstDecoy(password);
@@ -174,6 +177,13 @@ export class AuthService {
     // the address: one known password must not reset the budget for guessing others from there.
     await rateLimits.reset("loginEmail", email);
     await rateLimits.reward("loginAddress", clientAddress);
+    // Said only after the password is right, so that it reveals nothing to a guesser.
+    if (user.account.suspendedAt) {
+      throw new AppError(
+        "ACCOUNT_SUSPENDED",
+        "This account is suspended. Please contact the platform operator.",
+      );
+    }
 
     const minted = mintToken("session");
     const expiresAt = new Date(Date.now() + this.deps.config.sessionTtlHours * 3_600_000);

@@ -1,10 +1,13 @@
 import { z } from "zod";
 import type { ServiceDeps } from "../../deps.ts";
 import { InsufficientBalanceError, NotFoundError } from "../../errors.ts";
-import { type Account, Prisma } from "../../generated/prisma/client.ts";
+import { type Account, type LedgerEntry, Prisma } from "../../generated/prisma/client.ts";
 import { PeriodicSweep } from "../../jobs/periodic-sweep.ts";
 import { metrics } from "../../metrics.ts";
 import { moneyAmount, parseInput } from "../../validation.ts";
+import { requireOperator } from "../auth/operator-role.ts";
+import type { Viewer } from "../auth/viewer.ts";
+import { type Page, type PageRequest, paginate } from "../common/pagination.ts";
 
 const RESERVATION_SWEEP_INTERVAL_MS = 60_000;
 
@@ -35,6 +38,10 @@ export interface CallMinuteCharge {
 
 export type CallMinuteOutcome = "charged" | "already-charged" | "insufficient-balance";
 
+const LedgerInput = z.object({
+  accountId: z.number({ error: "The account id field must be an integer." }).int().positive(),
+});
+
 const CreditInput = z.object({
   amount: moneyAmount().refine((value) => Number(value) > 0, "The amount field must be greater than 0."),
   description: z.string().max(255).default("Balance top-up"),
@@ -61,6 +68,35 @@ type Statements = Pick<Prisma.TransactionClient, "$queryRaw">;
  */
 export class BillingService {
   constructor(private readonly deps: ServiceDeps) {}
+
+  /**
+   * An account's ledger, newest first: the caller's own account, or (`accountId`) any account for a
+   * platform operator; FORBIDDEN to others, so that nobody learns whether an account exists.
+   */
+  async ledger(
+    viewer: Viewer,
+    accountId: number | null | undefined,
+    page: PageRequest,
+  ): Promise<Page<LedgerEntry>> {
+    const { accountId: target } = parseInput(LedgerInput, { accountId: accountId ?? viewer.accountId });
+    if (target !== viewer.accountId) {
+      await requireOperator(this.deps.db.prisma, viewer, "read another account's ledger");
+      if (!(await this.deps.db.prisma.account.findUnique({ where: { id: target }, select: { id: true } }))) {
+        throw new NotFoundError("Account");
+      }
+    }
+    const where = { accountId: target };
+    return paginate(page, 25, {
+      count: () => this.deps.db.prisma.ledgerEntry.count({ where }),
+      items: (skip, take) =>
+        this.deps.db.prisma.ledgerEntry.findMany({
+          where,
+          orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+          skip,
+          take,
+        }),
+    });
+  }
 
   /** Adds money to an account (a top-up), records it in the ledger and tells subscribers. */
   async credit(accountId: number, input: { amount: unknown; description?: unknown }): Promise<Account> {

@@ -404,3 +404,70 @@ describe("reservations interrupted by a stopped process", () => {
     expect(await balance()).toBe(afterReply);
   });
 });
+
+describe("ledger history", () => {
+  const LEDGER = `query($accountId: Int, $page: Int, $perPage: Int) {
+    ledgerEntries(accountId: $accountId, page: $page, perPage: $perPage) {
+      items { kind amount balanceAfter description pending }
+      pageInfo { total currentPage lastPage }
+    }
+  }`;
+  type Ledger = {
+    ledgerEntries: {
+      items: { kind: string; amount: string; balanceAfter: string; description: string; pending: boolean }[];
+      pageInfo: { total: number; currentPage: number; lastPage: number };
+    };
+  };
+
+  it("pages the caller's own ledger newest first; only a platform operator reads another account's", async () => {
+    const owner = await t.createAccount({ balance: "1" });
+    const other = await t.createAccount({ balance: "3" });
+    for (const amount of ["0.25", "0.5", "2"])
+      await t.app.services.billing.credit(owner.accountId, { amount, description: `Top-up ${amount}` });
+
+    const first = await t.gql<Ledger>(LEDGER, { perPage: 3 }, { token: owner.apiKey });
+    expect(first.errors).toBeUndefined();
+    expect(first.data?.ledgerEntries.pageInfo).toEqual({ total: 4, currentPage: 1, lastPage: 2 });
+    expect(first.data?.ledgerEntries.items).toEqual([
+      { kind: "credit", amount: "2.0000", balanceAfter: "3.7500", description: "Top-up 2", pending: false },
+      { kind: "credit", amount: "0.5000", balanceAfter: "1.7500", description: "Top-up 0.5", pending: false },
+      {
+        kind: "credit",
+        amount: "0.2500",
+        balanceAfter: "1.2500",
+        description: "Top-up 0.25",
+        pending: false,
+      },
+    ]);
+    const second = await t.gql<Ledger>(LEDGER, { perPage: 3, page: 2 }, { token: owner.apiKey });
+    expect(second.data?.ledgerEntries.items.map((entry) => entry.description)).toEqual(["Opening balance"]);
+
+    const foreign = await t.gql<Ledger>(LEDGER, { accountId: other.accountId }, { token: owner.apiKey });
+    expect(foreign.errors?.[0]?.extensions?.code).toBe("FORBIDDEN");
+    expect(foreign.data).toBeNull();
+    const bad = await t.gql<Ledger>(LEDGER, { perPage: 500 }, { token: owner.apiKey });
+    expect(bad.errors?.[0]?.extensions?.code).toBe("VALIDATION_FAILED");
+
+    const { account, user } = await t.app.services.accounts.create({
+      email: `ledger-ops-${randomUUID()}@example.com`,
+      password: "operator-pass",
+      operator: true,
+    });
+    const { token } = await t.app.services.apiKeys.create(
+      { accountId: account.id, userId: user.id },
+      { name: "ops" },
+    );
+    const audited = await t.gql<Ledger>(LEDGER, { accountId: other.accountId }, { token });
+    expect(audited.data?.ledgerEntries.items).toEqual([
+      {
+        kind: "credit",
+        amount: "3.0000",
+        balanceAfter: "3.0000",
+        description: "Opening balance",
+        pending: false,
+      },
+    ]);
+    const missing = await t.gql<Ledger>(LEDGER, { accountId: 2_000_000_000 }, { token });
+    expect(missing.errors?.[0]?.extensions?.code).toBe("NOT_FOUND");
+  });
+});

@@ -3,6 +3,7 @@ import type { ServiceDeps } from "../../deps.ts";
 import { AppError, NotFoundError } from "../../errors.ts";
 import type { Conversation, Message, Prisma } from "../../generated/prisma/client.ts";
 import { parseInput } from "../../validation.ts";
+import { BatchLoader } from "../common/batch-loader.ts";
 import { type PageRequest, paginate } from "../common/pagination.ts";
 import { isUuid } from "../common/uuid.ts";
 import {
@@ -86,11 +87,20 @@ export class ConversationsService {
   /** The newest message of a conversation, for an inbox preview. */
   lastMessage(conversation: Conversation): Promise<Message | null> {
     if (conversation.lastMessageAt === null) return Promise.resolve(null);
-    return this.prisma.message.findFirst({
-      where: { conversationId: conversation.id },
-      orderBy: { id: "desc" },
-    });
+    return this.lastMessages.load(conversation.id);
   }
+
+  /** An inbox page's previews in two statements, whatever its length. */
+  private readonly lastMessages = new BatchLoader<string, Message | null>(async (conversationIds) => {
+    const newest = await this.prisma.$queryRaw<{ id: number }[]>`
+      SELECT DISTINCT ON ("conversationId") "id" FROM "messages"
+      WHERE "conversationId" = ANY(${conversationIds}::uuid[])
+      ORDER BY "conversationId", "id" DESC`;
+    const messages = await this.prisma.message.findMany({
+      where: { id: { in: newest.map((row) => row.id) } },
+    });
+    return new Map(messages.map((message) => [message.conversationId, message]));
+  }, null);
 
   /** Every customer message stored so far counts as read, for everyone of the account. */
   async markRead(accountId: number, id: string): Promise<Conversation> {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAssistant } from "../../../test/fixtures/assistants.ts";
 import { type FakeOpenAI, startFakeOpenAI } from "../../../test/support/fake-openai.ts";
+import { statementsDuring } from "../../../test/support/query-count.ts";
 import { subscribeSse } from "../../../test/support/subscriptions.ts";
 import type { TestAccount, TestApp } from "../../../test/support/test-app.ts";
 import { startTestApp } from "../../../test/support/test-app.ts";
@@ -59,6 +60,23 @@ async function inbox(account: TestAccount, unreadOnly = false) {
 }
 
 describe("conversations inbox", () => {
+  it("reads a page's last messages in two statements, however many conversations it holds", async () => {
+    const account = await t.createAccount({ balance: "1" });
+    const assistant = await createAssistant(t, account, { allowedOrigins: [SITE] });
+    const conversations = await Promise.all([1, 2, 3, 4].map(() => widgetConversation(assistant.uuid)));
+    for (const [index, id] of conversations.entries()) await visitorSays(id, `Question ${index}`);
+
+    let items: InboxItem[] = [];
+    const statements = await statementsDuring(t.app.db.pgPool, async () => {
+      items = await inbox(account);
+    });
+    expect(items.map((item) => [item.id, item.lastMessage?.content])).toEqual(
+      conversations.map((id, index) => [id, `Echo: Question ${index}`]).reverse(),
+    );
+    // One per conversation before (4 here); now the newest ids, then those messages.
+    expect(statements.filter((sql) => /"messages"/.test(sql))).toHaveLength(2);
+  });
+
   it("marks customer messages unread until read, previews the last message, filters unread", async () => {
     const assistant = await createAssistant(t, alice, { allowedOrigins: [SITE] });
     const first = await widgetConversation(assistant.uuid);

@@ -278,6 +278,17 @@ builder.mutationField("updateDocument", (t) =>
   }),
 );
 
+builder.mutationField("reprocessDocument", (t) =>
+  t.withAuth({ authenticated: true }).prismaField({
+    type: Document,
+    description:
+      "Processes a FAILED document again from its stored source (a website's addresses, or the uploaded file, kept while the document is failed); returns it PROCESSING. CONFLICT with `extensions.reason` DOCUMENT_NOT_FAILED, or DOCUMENT_SOURCE_MISSING when its file is no longer stored (failed before files were kept).",
+    args: { id: t.arg.int({ required: true }), knowledgebaseId: t.arg.int() },
+    resolve: (_query, _root, { id, knowledgebaseId }, context) =>
+      context.services.documents.reprocess(context.viewer.accountId, id, knowledgebaseId ?? undefined),
+  }),
+);
+
 builder.mutationField("deleteDocument", (t) =>
   t.withAuth({ authenticated: true }).field({
     type: DeletedPayload,

@@ -18,7 +18,12 @@ const CREATE_DOCUMENT = `mutation ($kb: Int!, $input: CreateDocumentInput!) {
 }`;
 
 /** A small local site: pages linking to each other, a robots.txt, a redirect to the metadata address. */
-async function startSite(): Promise<{ server: Server; url: string; hits: string[] }> {
+async function startSite(): Promise<{
+  server: Server;
+  url: string;
+  hits: string[];
+  pages: Record<string, string>;
+}> {
   const hits: string[] = [];
   const pages: Record<string, string> = {
     "/": `<html><head><title>Acme Help</title></head><body><nav><a href="/shipping">Shipping</a> <a href="/returns#top">Returns</a> <a href="/private/admin">Admin</a> <a href="https://elsewhere.example/">Out</a></nav>
@@ -47,7 +52,7 @@ async function startSite(): Promise<{ server: Server; url: string; hits: string[
     response.end(page);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, hits };
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, hits, pages };
 }
 
 describe("knowledge bases and documents", () => {
@@ -379,6 +384,68 @@ describe("knowledge bases and documents", () => {
     expect(secret.data?.searchKnowledgebase.some((passage) => passage.content.includes("hunter2"))).toBe(
       false,
     );
+  });
+
+  it("reprocesses a failed document from its stored source, for its own account only", async () => {
+    const REPROCESS = `mutation ($id: Int!) { reprocessDocument(id: $id) { id status stage failureReason } }`;
+    const reprocess = (id: number, token = owner.apiKey) =>
+      t.gql<{ reprocessDocument: { id: number; status: string } }>(REPROCESS, { id }, { token });
+    const kb = await createKnowledgebase(t, owner.apiKey);
+    const website = await t.gql<{ createDocument: { id: number } }>(
+      CREATE_DOCUMENT,
+      { kb, input: { name: "Hours", type: "website", links: [{ link: `${site.url}/hours` }] } },
+      { token: owner.apiKey },
+    );
+    const id = website.data!.createDocument.id;
+    expect(await waitForDocument(t, owner.apiKey, id)).toMatchObject({
+      status: "FAILED",
+      failureReason: `The site answered HTTP 404 for ${site.url}/hours.`,
+    });
+
+    expect((await reprocess(id, stranger.apiKey)).errors?.[0]?.extensions?.code).toBe("NOT_FOUND");
+    site.pages["/hours"] =
+      `<html><body><main><h1>Opening hours</h1><p>The ceramics museum opens at nine every morning, Sunday included.</p></main></body></html>`;
+    const again = await reprocess(id);
+    expect(again.data?.reprocessDocument).toMatchObject({ id, status: "PROCESSING", failureReason: null });
+    expect(await waitForDocument(t, owner.apiKey, id)).toMatchObject({
+      status: "ACTIVE",
+      failureReason: null,
+    });
+    const search = await t.gql<{ searchKnowledgebase: { content: string }[] }>(
+      `query ($id: Int!) { searchKnowledgebase(id: $id, query: "museum opening", mode: KEYWORD) { content } }`,
+      { id: kb },
+      { token: owner.apiKey },
+    );
+    expect(search.data?.searchKnowledgebase[0]?.content).toContain("opens at nine");
+    expect((await reprocess(id)).errors?.[0]?.extensions).toMatchObject({
+      code: "CONFLICT",
+      reason: "DOCUMENT_NOT_FAILED",
+    });
+
+    // A failed upload keeps its file: processing again reads it (and fails the same way), until it is gone.
+    const corrupt = await gqlUpload<{ createDocument: { id: number } }>(
+      t,
+      owner.apiKey,
+      CREATE_DOCUMENT,
+      { kb, input: { name: "Broken", type: "pdf" } },
+      { name: "broken.pdf", content: new TextEncoder().encode("%PDF-1.7\n1 0 obj << >> no xref") },
+    );
+    const fileId = corrupt.data!.createDocument.id;
+    const reason = "The PDF file is corrupt or unreadable.";
+    expect(await waitForDocument(t, owner.apiKey, fileId)).toMatchObject({
+      status: "FAILED",
+      failureReason: reason,
+    });
+    expect((await reprocess(fileId)).data?.reprocessDocument.status).toBe("PROCESSING");
+    expect(await waitForDocument(t, owner.apiKey, fileId)).toMatchObject({
+      status: "FAILED",
+      failureReason: reason,
+    });
+    await t.app.services.ingestion.uploads.delete(fileId);
+    expect((await reprocess(fileId)).errors?.[0]?.extensions).toMatchObject({
+      code: "CONFLICT",
+      reason: "DOCUMENT_SOURCE_MISSING",
+    });
   });
 
   it("reads exactly the given links, and refuses a redirect to a private address", async () => {

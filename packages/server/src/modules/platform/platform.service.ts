@@ -6,6 +6,7 @@ import { parseInput } from "../../validation.ts";
 import type { AccountsService } from "../accounts/index.ts";
 import type { Viewer } from "../auth/auth.service.ts";
 import type { CredentialCache } from "../auth/index.ts";
+import { requireOperator } from "../auth/operator-role.ts";
 import type { BillingService } from "../billing/index.ts";
 import { type Page, type PageRequest, paginate } from "../common/pagination.ts";
 
@@ -40,15 +41,8 @@ export class PlatformService {
     return this.deps.db.prisma;
   }
 
-  /** Read on every call, not cached: a role taken away applies at once. */
-  private async requireOperator(viewer: Viewer): Promise<void> {
-    const account = await this.prisma.account.findUnique({
-      where: { id: viewer.accountId },
-      select: { isOperator: true },
-    });
-    if (!account?.isOperator) {
-      throw new AppError("FORBIDDEN", "Only platform operators may administer accounts.");
-    }
+  private requireOperator(viewer: Viewer): Promise<void> {
+    return requireOperator(this.prisma, viewer, "administer accounts");
   }
 
   async listAccounts(

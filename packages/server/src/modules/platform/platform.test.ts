@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAssistant } from "../../../test/fixtures/assistants.ts";
+import { statementsDuring } from "../../../test/support/query-count.ts";
 import { subscribeWs } from "../../../test/support/subscriptions.ts";
 import type { TestAccount, TestApp } from "../../../test/support/test-app.ts";
 import { startTestApp } from "../../../test/support/test-app.ts";
@@ -94,6 +95,28 @@ describe("platform administration", () => {
       items: [{ id: newId, name: "New Customer" }],
       pageInfo: { total: 1 },
     });
+    let owners:
+      | { platformAccounts: { items: { id: number; ownerEmail: string | null }[] } }
+      | null
+      | undefined;
+    const statements = await statementsDuring(t.app.db.pgPool, async () => {
+      owners = (
+        await t.gql<NonNullable<typeof owners>>(
+          `{ platformAccounts(perPage: 5) { items { id ownerEmail } } }`,
+          {},
+          {
+            token: operator.apiKey,
+          },
+        )
+      ).data;
+    });
+    expect(owners?.platformAccounts.items).toContainEqual({ id: alice.accountId, ownerEmail: alice.email });
+    expect(owners?.platformAccounts.items).toContainEqual({
+      id: operator.accountId,
+      ownerEmail: operator.email,
+    });
+    // One statement for the page's owners, not one per account.
+    expect(statements.filter((sql) => /FROM "users"|"public"\."users"/.test(sql))).toHaveLength(1);
     const all = await t.gql<{ platformAccounts: { pageInfo: { total: number } } }>(
       `{ platformAccounts(perPage: 1) { pageInfo { total } } }`,
       {},
@@ -163,6 +186,20 @@ describe("platform administration", () => {
     const ended = await stream.next();
     expect(JSON.stringify(ended)).toMatch(/revoked|UNAUTHENTICATED/);
     await stream.close();
+    const login = (password: string) =>
+      t.gql(
+        `mutation($email: String!, $password: String!) { login(input: { email: $email, password: $password }) { token } }`,
+        { email: victim.email, password },
+      );
+    const refusedLogin = await login(victim.password);
+    expect(refusedLogin.data).toBeNull();
+    expect(refusedLogin.errors?.[0]?.extensions?.code).toBe("ACCOUNT_SUSPENDED");
+    // A wrong password is told nothing about the suspension.
+    expect((await login("not-the-password")).errors?.[0]?.extensions?.code).toBe("INVALID_CREDENTIALS");
+    const restLogin = await t.rest<{ message: string }>("POST", "/api/login", {
+      body: { email: victim.email, password: victim.password },
+    });
+    expect(restLogin.status).toBe(403);
     const widget = await t.gql(
       `mutation($uuid: String!) { startWidgetConversation(input: { assistantUuid: $uuid }) { conversationId } }`,
       { uuid: assistant.uuid },
@@ -204,5 +241,6 @@ describe("platform administration", () => {
     );
     const restored = await t.gql(`{ viewer { id } }`, {}, { token: victim.apiKey });
     expect(restored.errors).toBeUndefined();
+    expect((await login(victim.password)).errors).toBeUndefined();
   });
 });

@@ -75,6 +75,30 @@ export class DocumentStates implements IngestionReporter {
     });
   }
 
+  /**
+   * Puts a failed document back in the queue's hands, as new: the conditional update lets only one of
+   * two concurrent requests through, and null tells the other (or a document that is not failed).
+   */
+  async restart(document: Document): Promise<Document | null> {
+    return this.withKnowledgebaseLock(document.knowledgebaseId, async (tx) => {
+      const { count } = await tx.document.updateMany({
+        where: { id: document.id, status: "failed" },
+        data: {
+          status: "processing",
+          stage: "queued",
+          failureReason: null,
+          attempts: 0,
+          startedAt: null,
+          finishedAt: null,
+          pagesDone: 0,
+          pagesTotal: null,
+          chunkCount: 0,
+        },
+      });
+      return count === 0 ? null : tx.document.findUnique({ where: { id: document.id } });
+    });
+  }
+
   async announce(document: Document): Promise<void> {
     await this.publish(document);
   }
@@ -127,7 +151,8 @@ export class DocumentStates implements IngestionReporter {
       await this.emitStatus(tx, finished, finished.status);
     });
     if (finished) {
-      await this.uploads.delete(documentId);
+      // A failed document keeps its upload: `restart` processes it again from there.
+      if (outcome.status === "active") await this.uploads.delete(documentId);
       this.deps.logger.info("document processed", { documentId, status: outcome.status });
       await this.publish(finished);
     }

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { ServiceDeps } from "../../../deps.ts";
-import { NotFoundError, PayloadTooLargeError, ValidationError } from "../../../errors.ts";
+import { AppError, NotFoundError, PayloadTooLargeError, ValidationError } from "../../../errors.ts";
 import type { Document } from "../../../generated/prisma/client.ts";
 import { MAX_UPLOAD_BYTES } from "../../../limits.ts";
 import { optionalString, parseInput, requiredString } from "../../../validation.ts";
@@ -234,6 +234,40 @@ export class DocumentsService {
         ...(changes.description !== undefined ? { description: changes.description } : {}),
       },
     });
+  }
+
+  /**
+   * Processes a failed document again from what it keeps: a website's addresses, or the uploaded file
+   * (kept while a document is failed). Returns at once with status processing, like `create`.
+   */
+  async reprocess(accountId: number, id: number, knowledgebaseId?: number): Promise<Document> {
+    const document = await this.get(accountId, id, knowledgebaseId);
+    if (document.status !== "failed") {
+      throw new AppError(
+        "CONFLICT",
+        `Only a failed document can be processed again; this one is ${document.status}.`,
+        {
+          reason: "DOCUMENT_NOT_FAILED",
+        },
+      );
+    }
+    if (document.type !== "website" && !(await this.uploads.has(id, document.sizeBytes ?? 0))) {
+      throw new AppError(
+        "CONFLICT",
+        "The uploaded file of this document is no longer stored: upload it again as a new document.",
+        { reason: "DOCUMENT_SOURCE_MISSING" },
+      );
+    }
+    const restarted = await this.states.restart(document);
+    if (!restarted) {
+      throw new AppError("CONFLICT", "The document is already being processed again.", {
+        reason: "DOCUMENT_NOT_FAILED",
+      });
+    }
+    await this.ingestion.queue(id);
+    this.deps.logger.info("document reprocessing", { accountId, documentId: id });
+    await this.states.announce(restarted);
+    return restarted;
   }
 
   /** Deletes a document and its passages at once, even while it is processing (the worker then stops). */

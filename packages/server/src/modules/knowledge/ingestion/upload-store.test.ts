@@ -39,18 +39,27 @@ describe("upload store (files beside PGlite, parts in PostgreSQL)", () => {
     expect(await uploads.storedDocumentIds()).not.toContain(document.id);
   });
 
-  it("removes uploads of finished or deleted documents and keeps those still processing", async () => {
+  it("removes uploads of active or deleted documents and keeps those processing or failed", async () => {
     const uploads = t.app.services.ingestion.uploads;
-    const [waiting, finished, deleted] = await Promise.all([documentRow(5), documentRow(5), documentRow(5)]);
-    for (const document of [waiting, finished, deleted])
+    const [waiting, finished, deleted, failed] = await Promise.all([
+      documentRow(5),
+      documentRow(5),
+      documentRow(5),
+      documentRow(5),
+    ]);
+    for (const document of [waiting, finished, deleted, failed])
       await uploads.save(document.id, new File(["hello"], "note.txt"));
     await t.app.db.prisma.document.update({ where: { id: finished.id }, data: { status: "active" } });
+    await t.app.db.prisma.document.update({ where: { id: failed.id }, data: { status: "failed" } });
     await t.app.db.prisma.document.delete({ where: { id: deleted.id } });
 
     await uploads.removeOrphans();
 
     const stored = await uploads.storedDocumentIds();
     expect(stored).toContain(waiting.id);
+    expect(stored).toContain(failed.id);
+    expect(await uploads.has(failed.id, 5)).toBe(true);
+    expect(await uploads.has(finished.id, 5)).toBe(false);
     expect(stored).not.toContain(finished.id);
     expect(stored).not.toContain(deleted.id);
     expect((await uploads.read(waiting.id, 5))?.toString()).toBe("hello");

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, open, readdir, readFile, rename, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, open, readdir, readFile, rename, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Database } from "../../../db/client.ts";
@@ -12,12 +12,15 @@ export interface UploadStore {
   save(documentId: number, file: UploadedFile): Promise<void>;
   /** The file, or null when it is missing or incomplete (the server stopped while it was saved). */
   read(documentId: number, sizeBytes: number): Promise<Buffer | null>;
+  /** Whether the whole file is stored (what `read` would return), without reading it. */
+  has(documentId: number, sizeBytes: number): Promise<boolean>;
   delete(documentId: number): Promise<void>;
   /** Documents that have an upload stored, in id order. */
   storedDocumentIds(): Promise<number[]>;
   /**
-   * Removes uploads whose document is gone or no longer processing: deleted with its knowledge base
-   * or account, or a stop between finishing a document and deleting its upload.
+   * Removes uploads whose document is gone or active: deleted with its knowledge base or account, or
+   * a stop between finishing a document and deleting its upload. A failed document keeps its upload,
+   * so that it can be processed again without uploading it again.
    */
   removeOrphans(): Promise<void>;
   close(): Promise<void>;
@@ -92,6 +95,14 @@ class DatabaseUploadStore implements UploadStore {
     return offset === sizeBytes ? content : null;
   }
 
+  async has(documentId: number, sizeBytes: number): Promise<boolean> {
+    const [row] = await this.query<{ size: string }>(
+      `SELECT COALESCE(SUM(octet_length("content")), 0)::text AS "size" FROM "document_uploads" WHERE "documentId" = $1`,
+      [documentId],
+    );
+    return Number(row?.size ?? 0) === sizeBytes;
+  }
+
   async delete(documentId: number): Promise<void> {
     await this.query(`DELETE FROM "document_uploads" WHERE "documentId" = $1`, [documentId]);
   }
@@ -104,10 +115,10 @@ class DatabaseUploadStore implements UploadStore {
   }
 
   async removeOrphans(): Promise<void> {
-    // Deleted documents take their parts with them (foreign key cascade); finished ones may not.
+    // Deleted documents take their parts with them (foreign key cascade); active ones may not.
     await this.query(
       `DELETE FROM "document_uploads" AS upload USING "documents" AS document
-        WHERE document."id" = upload."documentId" AND document."status" <> 'processing'`,
+        WHERE document."id" = upload."documentId" AND document."status" = 'active'`,
     );
   }
 
@@ -157,6 +168,16 @@ class DirectoryUploadStore implements UploadStore {
     }
   }
 
+  async has(documentId: number, sizeBytes: number): Promise<boolean> {
+    if (!this.directory) return false;
+    try {
+      return (await stat(join(await this.directory, String(documentId)))).size === sizeBytes;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
+      throw error;
+    }
+  }
+
   /** A `.partial` file is left alone: a failed save removes its own, and the sweep removes a crashed one. */
   async delete(documentId: number): Promise<void> {
     if (!this.directory) return;
@@ -170,11 +191,11 @@ class DirectoryUploadStore implements UploadStore {
   async removeOrphans(): Promise<void> {
     const entries = await this.entries();
     if (entries.length === 0) return;
-    const processing = await this.db.prisma.document.findMany({
-      where: { id: { in: entries.map((entry) => entry.documentId) }, status: "processing" },
+    const unfinished = await this.db.prisma.document.findMany({
+      where: { id: { in: entries.map((entry) => entry.documentId) }, status: { not: "active" } },
       select: { id: true },
     });
-    const keep = new Set(processing.map((document) => document.id));
+    const keep = new Set(unfinished.map((document) => document.id));
     const directory = await this.directory!;
     for (const entry of entries) {
       if (!keep.has(entry.documentId)) await rm(join(directory, entry.name), { force: true });
