@@ -18,9 +18,10 @@ import { PhoneNumberReleaseSweep, PhoneNumbersService } from "./modules/phone-nu
 import { PlatformService } from "./modules/platform/index.ts";
 import { RateLimitsService } from "./modules/rate-limits/index.ts";
 import { RepliesService } from "./modules/replies/index.ts";
-import { createTelephony } from "./modules/telephony/index.ts";
+import { createTelephony, mediaCapacity } from "./modules/telephony/index.ts";
 import { CallTurnsService, VoiceService } from "./modules/voice/index.ts";
 import { VoicesService } from "./modules/voices/index.ts";
+import { WebCallSockets, WebCallsService } from "./modules/web-calls/index.ts";
 import { type CallWebhookResponses, WebhooksService } from "./modules/webhooks/index.ts";
 import { WidgetService } from "./modules/widget/index.ts";
 import { safeFetchConnections } from "./net/safe-fetch.ts";
@@ -50,6 +51,11 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     replySettings,
     events: webhooks,
   });
+  // Admission control: a new call (phone or web) is refused while this instance relays all it may.
+  const capacity = mediaCapacity(
+    () => voice.liveSessions,
+    () => deps.config.voice.maxLiveSessions,
+  );
   // Numbers, their release sweep and calls share one carrier; it reports call events to `calls`.
   const {
     provider: telephony,
@@ -61,10 +67,12 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     replyEngine,
     desk: () => calls,
     media: () => voice,
+    capacity,
   });
+  const webCallSockets = new WebCallSockets(deps, { desk: () => calls, engine: () => voice, capacity });
   const calls: CallsService = new CallsService(
     deps,
-    { carrier: telephony, inboundSimulator, billing, jobs },
+    { carrier: telephony, inboundSimulator, billing, jobs, webCarrier: () => webCallSockets },
     { events: webhooks, inboundVariables: (request) => webhooks.inboundVariables(request) },
   );
   const evaluation = new EvaluationService(deps, { jobs, calls });
@@ -81,6 +89,7 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
   });
   const credentials = new CredentialCache(deps);
   const accounts = new AccountsService(deps, { billing });
+  const widget = new WidgetService(deps, { pipeline: messagePipeline, rateLimits });
   return {
     // First, so that it stops last: after the workers whose outbound requests use its connections.
     outboundConnections: safeFetchConnections,
@@ -117,7 +126,9 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     replyEngine,
     messagePipeline,
     conversations: new ConversationsService(deps, { pipeline: messagePipeline }),
-    widget: new WidgetService(deps, { pipeline: messagePipeline, rateLimits }),
+    widget,
+    webCalls: new WebCallsService(deps, { widget, calls, rateLimits, capacity }),
+    webCallSockets,
     replies: new RepliesService(deps, { pipeline: messagePipeline, rateLimits, replySettings }),
   };
 }
