@@ -21,7 +21,11 @@ export default defineConfig(({ mode }) =>
             input: "src/embed.ts",
             preserveEntrySignatures: false,
             // The web call's code is a chunk beside the embed, fetched by the first call only.
-            output: { format: "es", entryFileNames: "voxgate-chat.js", chunkFileNames: "voxgate-voice-[hash].js" },
+            output: {
+              format: "es",
+              entryFileNames: "voxgate-chat.js",
+              chunkFileNames: "voxgate-voice-[hash].js",
+            },
           },
         },
       }

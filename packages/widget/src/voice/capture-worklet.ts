@@ -11,7 +11,8 @@ class VoxgateCapture extends AudioWorkletProcessor {
   constructor(options) {
     super();
     this.ratio = sampleRate / options.processorOptions.wireRate;
-    this.frame = new Int16Array(options.processorOptions.wireRate / 50);
+    this.frameLength = options.processorOptions.wireRate / 50;
+    this.frame = new Int16Array(this.frameLength);
     this.filled = 0;
     this.position = 0;
     this.sum = 0;
@@ -30,9 +31,10 @@ class VoxgateCapture extends AudioWorkletProcessor {
       this.sum = 0;
       this.count = 0;
       this.frame[this.filled++] = sample < 0 ? sample * 0x8000 : sample * 0x7fff;
-      if (this.filled === this.frame.length) {
+      if (this.filled === this.frameLength) {
+        // Transferred, not copied: the sent buffer is detached, so each frame gets a new one.
         this.port.postMessage(this.frame.buffer, [this.frame.buffer]);
-        this.frame = new Int16Array(this.frame.length);
+        this.frame = new Int16Array(this.frameLength);
         this.filled = 0;
       }
     }

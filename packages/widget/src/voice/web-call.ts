@@ -78,7 +78,9 @@ export class WebCall {
     const socket = new WebSocket(url);
     socket.binaryType = "arraybuffer";
     this.socket = socket;
+    // Without outputs the node is a sink the context pulls by itself, with nothing to play.
     const capture = new AudioWorkletNode(context, CAPTURE_PROCESSOR, {
+      numberOfOutputs: 0,
       processorOptions: { wireRate: started.sample_rate },
     });
     capture.port.onmessage = (event: MessageEvent<ArrayBuffer>) => {

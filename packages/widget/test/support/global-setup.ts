@@ -5,8 +5,10 @@ import { type App, buildApp } from "../../../server/src/app.ts";
 import { loadConfig } from "../../../server/src/env.ts";
 import { createLogger } from "../../../server/src/logger.ts";
 import { type FakeOpenAI, startFakeOpenAI } from "../../../server/test/support/fake-openai.ts";
+import { startFakeSpeech } from "../../../server/test/support/fake-speech.ts";
 import { DEMO_QUESTION } from "./commands.ts";
 import { startControlServer } from "./control-server.ts";
+import { removeFakeMicrophone } from "./fake-microphone.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -49,10 +51,16 @@ export default async function setup(project: TestProject) {
     const llm = await startFakeOpenAI();
     cleanups.push(() => llm.close());
     scriptReplies(llm);
+    // Web calls hear and speak through the fake speech server (tone speech).
+    const speech = await startFakeSpeech();
+    cleanups.push(() => speech.close());
+    cleanups.push(async () => removeFakeMicrophone());
     const generous = "100000";
     const main = await startServer(llm, {
       VOXGATE_WIDGET_RATE_LIMIT_PER_MINUTE: generous,
       VOXGATE_CONVERSATION_RATE_LIMIT_PER_MINUTE: generous,
+      OPENAI_STT_BASE_URL: speech.baseUrl,
+      OPENAI_TTS_BASE_URL: speech.baseUrl,
     });
     cleanups.push(() => main.app.close());
     const strict = await startServer(llm, {
