@@ -1,16 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createAssistant } from "../../../test/fixtures/assistants.ts";
 import { telephonyFixtures, uniqueUsNumber } from "../../../test/fixtures/telephony.ts";
-import { type FakeOpenAI, startFakeOpenAI } from "../../../test/support/fake-openai.ts";
-import { type FakeSpeech, startFakeSpeech, toneText } from "../../../test/support/fake-speech.ts";
-import { type FakeTwilio, startFakeTwilio, twilioSignature } from "../../../test/support/fake-twilio.ts";
+import { startVoiceApp, type VoiceApp } from "../../../test/fixtures/voice-app.ts";
+import type { FakeOpenAI } from "../../../test/support/fake-openai.ts";
+import { type FakeSpeech, toneText } from "../../../test/support/fake-speech.ts";
+import type { FakeTwilio } from "../../../test/support/fake-twilio.ts";
 import { subscribeWs } from "../../../test/support/subscriptions.ts";
-import {
-  PUBLIC_BASE_URL,
-  startTestApp,
-  type TestAccount,
-  type TestApp,
-} from "../../../test/support/test-app.ts";
+import type { TestAccount, TestApp } from "../../../test/support/test-app.ts";
 import { TwilioMediaClient } from "../../../test/support/twilio-media-client.ts";
 import type { Assistant, PhoneNumber } from "../../generated/prisma/client.ts";
 import { VOICE_PHRASES } from "./voice-session.ts";
@@ -18,6 +14,7 @@ import { VOICE_PHRASES } from "./voice-session.ts";
 const TRANSCRIPT =
   "subscription ($callId: Int!) { callTranscript(callId: $callId) { speaker text heardText interrupted } }";
 
+let voiceApp: VoiceApp;
 let t: TestApp;
 let twilio: FakeTwilio;
 let model: FakeOpenAI;
@@ -33,17 +30,8 @@ const marks = (received: TwilioMediaClient["received"]) => received.filter((m) =
 const reload = (callId: number) => t.app.db.prisma.call.findUniqueOrThrow({ where: { id: callId } });
 const eventually = <T>(check: () => Promise<T>) => vi.waitFor(check, { timeout: 15_000, interval: 20 });
 
-async function webhook(pathAndQuery: string, params: Record<string, string>) {
-  const response = await fetch(`${t.url}${pathAndQuery}`, {
-    method: "POST",
-    headers: {
-      "content-type": "application/x-www-form-urlencoded",
-      "x-twilio-signature": twilioSignature(twilio.authToken, `${PUBLIC_BASE_URL}${pathAndQuery}`, params),
-    },
-    body: new URLSearchParams(params),
-  });
-  return response.text();
-}
+const webhook = (pathAndQuery: string, params: Record<string, string>) =>
+  voiceApp.webhook(pathAndQuery, params);
 
 /**
  * Places a call with `assistant`, answers it as Twilio does, and connects its media stream;
@@ -68,19 +56,8 @@ async function answeredCall(assistant: Assistant, beforeAnswer?: (callId: number
 }
 
 beforeAll(async () => {
-  [twilio, model, speech] = await Promise.all([startFakeTwilio(), startFakeOpenAI(), startFakeSpeech()]);
-  t = await startTestApp({
-    model,
-    env: {
-      VOXGATE_TELEPHONY: "twilio",
-      TWILIO_ACCOUNT_SID: twilio.accountSid,
-      TWILIO_AUTH_TOKEN: twilio.authToken,
-      TWILIO_API_BASE_URL: twilio.baseUrl,
-      VOXGATE_CALL_PRICE_PER_MINUTE: "0.10",
-      OPENAI_STT_BASE_URL: speech.baseUrl,
-      OPENAI_TTS_BASE_URL: speech.baseUrl,
-    },
-  });
+  voiceApp = await startVoiceApp();
+  ({ t, twilio, model, speech } = voiceApp);
   mediaUrl = `${t.url.replace(/^http/, "ws")}/telephony/twilio/media`;
   owner = await t.createAccount({ balance: "50" });
   number = await telephonyFixtures(t).addNumber(owner);
@@ -88,8 +65,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await t?.close();
-  await Promise.all([twilio?.close(), model?.close(), speech?.close()]);
+  await voiceApp?.close();
 });
 
 describe("a phone conversation over Twilio Media Streams (pipeline mode)", () => {

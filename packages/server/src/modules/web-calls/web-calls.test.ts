@@ -1,15 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createAssistant } from "../../../test/fixtures/assistants.ts";
 import { telephonyFixtures, uniqueUsNumber } from "../../../test/fixtures/telephony.ts";
-import { type FakeOpenAI, startFakeOpenAI } from "../../../test/support/fake-openai.ts";
-import { type FakeSpeech, startFakeSpeech, toneText } from "../../../test/support/fake-speech.ts";
-import { type FakeTwilio, startFakeTwilio, twilioSignature } from "../../../test/support/fake-twilio.ts";
-import {
-  PUBLIC_BASE_URL,
-  startTestApp,
-  type TestAccount,
-  type TestApp,
-} from "../../../test/support/test-app.ts";
+import { startVoiceApp, type VoiceApp } from "../../../test/fixtures/voice-app.ts";
+import type { FakeOpenAI } from "../../../test/support/fake-openai.ts";
+import { type FakeSpeech, toneText } from "../../../test/support/fake-speech.ts";
+import type { FakeTwilio } from "../../../test/support/fake-twilio.ts";
+import type { TestAccount, TestApp } from "../../../test/support/test-app.ts";
 import { WebCallClient } from "../../../test/support/web-call-client.ts";
 import type { Assistant } from "../../generated/prisma/client.ts";
 import { AT_CAPACITY_WORDS } from "../telephony/index.ts";
@@ -17,6 +13,7 @@ import { newWebCallToken } from "./web-call-token.ts";
 
 const SITE = "https://shop.example";
 
+let voiceApp: VoiceApp;
 let t: TestApp;
 let twilio: FakeTwilio;
 let model: FakeOpenAI;
@@ -55,19 +52,8 @@ async function connectedCall(assistant: Assistant) {
 }
 
 beforeAll(async () => {
-  [twilio, model, speech] = await Promise.all([startFakeTwilio(), startFakeOpenAI(), startFakeSpeech()]);
-  t = await startTestApp({
-    model,
-    env: {
-      VOXGATE_TELEPHONY: "twilio",
-      TWILIO_ACCOUNT_SID: twilio.accountSid,
-      TWILIO_AUTH_TOKEN: twilio.authToken,
-      TWILIO_API_BASE_URL: twilio.baseUrl,
-      VOXGATE_CALL_PRICE_PER_MINUTE: "0.10",
-      OPENAI_STT_BASE_URL: speech.baseUrl,
-      OPENAI_TTS_BASE_URL: speech.baseUrl,
-    },
-  });
+  voiceApp = await startVoiceApp();
+  ({ t, twilio, model, speech } = voiceApp);
   socketUrl = `${t.url.replace(/^http/, "ws")}/widget/web-call`;
   owner = await t.createAccount({ balance: "50" });
   voiceAssistant = await createAssistant(t, owner, {
@@ -77,8 +63,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await t?.close();
-  await Promise.all([twilio?.close(), model?.close(), speech?.close()]);
+  await voiceApp?.close();
 });
 
 describe("a web call from the widget", () => {
@@ -241,19 +226,7 @@ describe("admission control", () => {
         To: number.phoneNumber,
         From: uniqueUsNumber(),
       };
-      const response = await fetch(`${t.url}/telephony/twilio/voice`, {
-        method: "POST",
-        headers: {
-          "content-type": "application/x-www-form-urlencoded",
-          "x-twilio-signature": twilioSignature(
-            twilio.authToken,
-            `${PUBLIC_BASE_URL}/telephony/twilio/voice`,
-            params,
-          ),
-        },
-        body: new URLSearchParams(params),
-      });
-      const twiml = await response.text();
+      const twiml = await voiceApp.webhook("/telephony/twilio/voice", params);
       expect(twiml).toContain(`<Say>${AT_CAPACITY_WORDS}</Say><Hangup/>`);
       expect(twiml).not.toContain("<Stream");
       const call = await t.app.db.prisma.call.findUniqueOrThrow({
