@@ -2,9 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createAssistant } from "../../../test/fixtures/assistants.ts";
 import { telephonyFixtures, uniqueUsNumber } from "../../../test/fixtures/telephony.ts";
 import { startVoiceApp, type VoiceApp } from "../../../test/fixtures/voice-app.ts";
-import type { FakeOpenAI } from "../../../test/support/fake-openai.ts";
-import { type FakeSpeech, toneText } from "../../../test/support/fake-speech.ts";
-import type { FakeTwilio } from "../../../test/support/fake-twilio.ts";
+import { toneText } from "../../../test/support/fake-speech.ts";
 import type { TestAccount, TestApp } from "../../../test/support/test-app.ts";
 import { WebCallClient } from "../../../test/support/web-call-client.ts";
 import type { Assistant } from "../../generated/prisma/client.ts";
@@ -15,9 +13,6 @@ const SITE = "https://shop.example";
 
 let voiceApp: VoiceApp;
 let t: TestApp;
-let twilio: FakeTwilio;
-let model: FakeOpenAI;
-let speech: FakeSpeech;
 let owner: TestAccount;
 let socketUrl: string;
 let voiceAssistant: Assistant;
@@ -53,7 +48,7 @@ async function connectedCall(assistant: Assistant) {
 
 beforeAll(async () => {
   voiceApp = await startVoiceApp();
-  ({ t, twilio, model, speech } = voiceApp);
+  t = voiceApp.t;
   socketUrl = `${t.url.replace(/^http/, "ws")}/widget/web-call`;
   owner = await t.createAccount({ balance: "50" });
   voiceAssistant = await createAssistant(t, owner, {
@@ -87,7 +82,7 @@ describe("a web call from the widget", () => {
 
     client.speak("what time is it");
     await client.waitFor(() => client.count("mark") >= 3);
-    expect(speech.transcriptions.at(-1)).toBe("what time is it");
+    expect(voiceApp.speech.transcriptions.at(-1)).toBe("what time is it");
     expect(client.takeSpeech().replace(/\s+/g, "")).toBe(heard("Echo: what time is it"));
     await client.waitFor((received) => received.filter((m) => m.type === "transcript").length >= 3);
     expect(client.received.filter((m) => m.type === "transcript")).toMatchObject([
@@ -191,7 +186,10 @@ describe("a web call from the widget", () => {
       initialMessage: "",
     });
     const { callId, client } = await connectedCall(assistant);
-    model.enqueue({ toolCalls: [{ name: "end_call", arguments: {} }] }, { content: "Goodbye then." });
+    voiceApp.model.enqueue(
+      { toolCalls: [{ name: "end_call", arguments: {} }] },
+      { content: "Goodbye then." },
+    );
     client.speak("bye");
     await client.closed;
     expect(client.takeSpeech().replace(/\s+/g, "")).toBe(heard("Goodbye then."));
@@ -221,7 +219,7 @@ describe("admission control", () => {
       const number = await telephonyFixtures(t).addNumber(owner);
       await createAssistant(t, owner, { phoneNumberId: number.id });
       const params = {
-        AccountSid: twilio.accountSid,
+        AccountSid: voiceApp.twilio.accountSid,
         CallSid: `CA${"1".repeat(32)}`,
         To: number.phoneNumber,
         From: uniqueUsNumber(),
