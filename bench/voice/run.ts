@@ -1,7 +1,7 @@
 /**
  * What the voice engine adds to a call, on top of its speech and model services.
  *
- *   pnpm exec tsx bench/voice/run.ts [turns] [concurrent-calls]     (defaults 200 and 100)
+ *   pnpm exec tsx bench/voice/run.ts [turns] [concurrent-calls] [relayed-calls]   (defaults 200, 100, 100)
  *
  * 1. Turn latency: one pipeline session (packages/server/src/modules/voice) on an in-memory media
  *    stream, with in-process stand-ins for speech-to-text, the model and text-to-speech that answer
@@ -11,19 +11,32 @@
  * 2. Concurrent calls: N sessions fed one 20 ms frame each every 20 ms (each caller speaks, pauses,
  *    gets an answer), measuring how late each tick runs (frame jitter) and the CPU a tick takes.
  *    Target: ≤ 1 ms p99 jitter at 100 calls.
+ * 3. Multimodal relay: realtime sessions (multimodal mode) over real loopback WebSockets to a model
+ *    that echoes each appended frame back as response audio at once (test/support/realtime-echo.ts,
+ *    a child process). Measured: caller frame in → sent to the model → its audio delta → frame out to the
+ *    caller, next to the baseline of a bare WebSocket client doing the same round trip to the same
+ *    server; then tick lateness with N relayed calls fed a frame each every 20 ms.
  */
+import { fork } from "node:child_process";
 import { performance } from "node:perf_hooks";
 import { createLogger } from "../../packages/server/src/logger.ts";
 import type { MediaStream } from "../../packages/server/src/modules/telephony/provider.ts";
 import { pcmToMuLaw } from "../../packages/server/src/modules/voice/codec.ts";
 import {
+  RealtimeClient,
+  type RealtimeSessionOptions,
+} from "../../packages/server/src/modules/voice/realtime-client.ts";
+import { RealtimeSession } from "../../packages/server/src/modules/voice/realtime-session.ts";
+import {
   PipelineSession,
   type SessionSettings,
 } from "../../packages/server/src/modules/voice/voice-session.ts";
 import { synthesizeTones } from "../../packages/server/test/support/fake-speech.ts";
+import { bareRoundTrips, REALTIME_ECHO_SCRIPT } from "../../packages/server/test/support/realtime-echo.ts";
 
 const TURNS = Number(process.argv[2] ?? 200);
 const CALLS = Number(process.argv[3] ?? 100);
+const RELAYED = Number(process.argv[4] ?? 100);
 const FRAME = 160;
 
 const settings: SessionSettings = {
@@ -31,12 +44,14 @@ const settings: SessionSettings = {
   waitForCustomer: false,
   allowInterruptions: true,
   interruptSensitivity: 0.5,
+  minInterruptWords: 1,
   endpointSensitivity: 0.5,
   maxSilenceDuration: 0,
   reengagementInterval: 0,
   language: null,
   voice: "alloy",
   speechSpeed: 1,
+  fillers: [],
 };
 const callerSpeech = pcmToMuLaw(synthesizeTones("hello there", 8000));
 const silence = pcmToMuLaw(new Int16Array(FRAME));
@@ -50,6 +65,8 @@ class MemoryStream implements MediaStream {
   private audio?: (frame: Uint8Array) => void;
   private mark?: (name: string) => void;
   onFirstAudio: (() => void) | null = null;
+  /** Frames sent to the caller so far. */
+  sent = 0;
   constructor(readonly callId: number) {}
   onAudio(listener: (frame: Uint8Array) => void) {
     this.audio = listener;
@@ -60,6 +77,7 @@ class MemoryStream implements MediaStream {
   onDtmf() {}
   onClose() {}
   sendAudio() {
+    this.sent += 1;
     const first = this.onFirstAudio;
     this.onFirstAudio = null;
     first?.();
@@ -141,17 +159,23 @@ async function concurrentCalls(calls: number) {
   for (let offset = 0; offset < callerSpeech.length; offset += FRAME)
     script.push(callerSpeech.subarray(offset, offset + FRAME));
   for (let i = 0; i < 50; i++) script.push(silence);
-  const ticks = 250; // 5 s
+  return tickLoop((tick) => {
+    for (const [index, stream] of streams.entries()) stream.push(script[(tick + index) % script.length]!);
+  });
+}
+
+/** 250 ticks of 20 ms (5 s), each feeding the calls: how late each tick ran, and the CPU it took. */
+async function tickLoop(feed: (tick: number) => void) {
   const lateness: number[] = [];
   const cpu: number[] = [];
   const start = performance.now();
-  for (let tick = 0; tick < ticks; tick++) {
+  for (let tick = 0; tick < 250; tick++) {
     const due = start + tick * 20;
     const wait = due - performance.now();
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
     const began = performance.now();
     lateness.push(began - due);
-    for (const [index, stream] of streams.entries()) stream.push(script[(tick + index) % script.length]!);
+    feed(tick);
     cpu.push(performance.now() - began);
   }
   return { lateness, cpu };
@@ -181,3 +205,98 @@ console.log(
 console.log(
   `  CPU per tick (all calls):     p50 ${ms(percentile(cpu, 50))}, p99 ${ms(percentile(cpu, 99))}; per call-frame p50 ${((percentile(cpu, 50) * 1000) / CALLS).toFixed(1)} µs`,
 );
+
+// 3. Multimodal relay through a realtime model that answers at once.
+const echo = fork(REALTIME_ECHO_SCRIPT, [], {
+  execArgv: ["--import", "tsx"],
+  stdio: ["ignore", "pipe", "inherit", "ipc"],
+});
+const port = await new Promise<number>((resolve) =>
+  echo.stdout!.once("data", (data) => resolve(Number(String(data).trim()))),
+);
+const realtime = new RealtimeClient(
+  { baseUrl: `ws://127.0.0.1:${port}/v1`, apiKey: "bench", model: "bench", dialect: "ga" },
+  10,
+  ports.logger,
+);
+const relayOptions: RealtimeSessionOptions = {
+  instructions: "",
+  tools: [],
+  output: "audio",
+  voice: "alloy",
+  speed: 1,
+  temperature: 0.8,
+  audioFormat: "g711_ulaw",
+  transcribeModel: "bench",
+  language: null,
+  turnDetection: { type: "server_vad", silenceMs: 750 },
+  createResponse: true,
+};
+// The caller's frames come back as the model's voice: talking over it must not clear it.
+const relaySettings: SessionSettings = { ...settings, allowInterruptions: false };
+
+async function relayedCall(id: number) {
+  const stream = new MemoryStream(id);
+  const model = await realtime.connect(id);
+  const runFunction = async () => ({ output: "{}", endCall: false });
+  new RealtimeSession(stream, relaySettings, { ...ports, runFunction }, model, relayOptions).start();
+  return { stream, model };
+}
+
+const untilSent = (stream: MemoryStream, count: number) =>
+  new Promise<void>((resolve) => {
+    const check = () => (stream.sent >= count ? resolve() : setImmediate(check));
+    check();
+  });
+
+async function relayLatency(frames: number) {
+  const { stream, model } = await relayedCall(1);
+  const engine: number[] = [];
+  for (let i = 0; i < frames; i++) {
+    const started = performance.now();
+    stream.push(callerSpeech.subarray(0, FRAME));
+    await untilSent(stream, i + 1);
+    engine.push(performance.now() - started);
+  }
+  model.close();
+  const baseline = await bareRoundTrips(port, callerSpeech.subarray(0, FRAME), frames);
+  return { engine, baseline };
+}
+
+async function relayedJitter(calls: number) {
+  const streams = await Promise.all(Array.from({ length: calls }, (_, index) => relayedCall(index + 1)));
+  const { lateness, cpu } = await tickLoop(() => {
+    for (const { stream } of streams) stream.push(callerSpeech.subarray(0, FRAME));
+  });
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  const relayed = streams.reduce((sum, { stream }) => sum + stream.sent, 0);
+  for (const { model } of streams) model.close();
+  return { lateness, cpu, relayed };
+}
+
+const relay = await relayLatency(TURNS * 2);
+console.log(
+  `Multimodal relay over ${TURNS * 2} frames (caller frame in → model → audio frame out, loopback):`,
+);
+console.log(
+  `  bare WebSocket round trip (baseline): p50 ${ms(percentile(relay.baseline, 50))}, p95 ${ms(percentile(relay.baseline, 95))}`,
+);
+console.log(
+  `  through a realtime session:          p50 ${ms(percentile(relay.engine, 50))}, p95 ${ms(percentile(relay.engine, 95))}`,
+);
+console.log(
+  `  engine-added:                        p50 ${ms(percentile(relay.engine, 50) - percentile(relay.baseline, 50))}, p95 ${ms(percentile(relay.engine, 95) - percentile(relay.baseline, 95))}`,
+);
+const relayIdle = await concurrentCalls(0);
+console.log(
+  `Timer loop alone again (baseline): p50 ${ms(percentile(relayIdle.lateness, 50))}, p99 ${ms(percentile(relayIdle.lateness, 99))}`,
+);
+const jitter = await relayedJitter(RELAYED);
+console.log(`${RELAYED} relayed multimodal calls, one 20 ms frame each per tick, 250 ticks:`);
+console.log(
+  `  tick lateness (frame jitter): p50 ${ms(percentile(jitter.lateness, 50))}, p99 ${ms(percentile(jitter.lateness, 99))}  (target p99 ≤ 1 ms)`,
+);
+console.log(
+  `  CPU per tick (all calls):     p50 ${ms(percentile(jitter.cpu, 50))}, p99 ${ms(percentile(jitter.cpu, 99))}; frames relayed back ${jitter.relayed} of ${RELAYED * 250}`,
+);
+echo.kill();

@@ -1,25 +1,10 @@
 import type { CodegenConfig } from "@graphql-codegen/cli";
+import { typedDocumentsConfig } from "../../packages/server/scripts/typed-documents.codegen.ts";
 
 /** `pnpm codegen` types the documents in src/ from the server's printed schema into src/generated/. */
-const config: CodegenConfig = {
+const config: CodegenConfig = typedDocumentsConfig({
   schema: "../../packages/server/schema.graphql",
   documents: ["src/main.ts"],
-  emitLegacyCommonJSImports: false,
-  importExtension: ".ts",
-  generates: {
-    "src/generated/": {
-      preset: "client",
-      presetConfig: { fragmentMasking: false },
-      config: {
-        documentMode: "string",
-        enumsAsTypes: true,
-        useTypeImports: true,
-        skipTypename: true,
-        strictScalars: true,
-        scalars: { DateTime: "string", Decimal: "string", JSON: "unknown", File: "File" },
-      },
-    },
-  },
-};
+});
 
 export default config;

@@ -22,6 +22,9 @@ const redisUrl = z.string().refine((value) => /^rediss?:\/\//.test(value) && URL
 const httpUrl = z.string().refine((value) => /^https?:\/\//.test(value) && URL.canParse(value), {
   message: "must be an http:// or https:// URL",
 });
+const httpOrWsUrl = z.string().refine((value) => /^(https?|wss?):\/\//.test(value) && URL.canParse(value), {
+  message: "must be an http(s):// or ws(s):// URL",
+});
 
 const positiveInt = z.coerce.number({ error: "must be a number" }).int("must be a whole number").positive();
 
@@ -80,6 +83,10 @@ const EnvSchema = z
     OPENAI_STT_API_KEY: z.preprocess(emptyAsUndefined, z.string().optional()),
     OPENAI_TTS_BASE_URL: z.preprocess(emptyAsUndefined, httpUrl.optional()),
     OPENAI_TTS_API_KEY: z.preprocess(emptyAsUndefined, z.string().optional()),
+    OPENAI_REALTIME_MODEL: z.string().min(1).default("gpt-realtime"),
+    OPENAI_REALTIME_BASE_URL: z.preprocess(emptyAsUndefined, httpOrWsUrl.optional()),
+    OPENAI_REALTIME_API_KEY: z.preprocess(emptyAsUndefined, z.string().optional()),
+    OPENAI_REALTIME_DIALECT: z.enum(["ga", "beta"]).default("ga"),
     VOXGATE_MAX_LIVE_MEDIA_SESSIONS: positiveInt.max(100_000, "must be at most 100000").default(100),
     VOXGATE_OUTBOUND_ALLOWLIST: z.string().default(""),
     VOXGATE_TRUSTED_PROXIES: z
@@ -277,6 +284,12 @@ export interface VoiceConfig {
   /** `/audio/speech` under this base; defaults to OPENAI_BASE_URL and OPENAI_API_KEY. */
   tts: { baseUrl: string; apiKey: string | undefined };
   timeoutSeconds: number;
+  /**
+   * The speech-to-speech model of multimodal and dualplex calls (OpenAI Realtime protocol over a
+   * WebSocket at `{baseUrl}/realtime?model=…`); `dialect` picks the GA event and session shapes or the
+   * beta ones that many self-hosted servers still speak.
+   */
+  realtime: { baseUrl: string; apiKey: string | undefined; model: string; dialect: "ga" | "beta" };
   /** Calls whose audio this instance relays at once; past it a call is refused with a spoken message. */
   maxLiveSessions: number;
 }
@@ -387,6 +400,14 @@ export function loadConfig(source: EnvInput | NodeJS.ProcessEnv = process.env): 
         apiKey: env.OPENAI_TTS_API_KEY ?? env.OPENAI_API_KEY,
       },
       timeoutSeconds: env.OPENAI_TIMEOUT_SECONDS,
+      realtime: {
+        baseUrl: (env.OPENAI_REALTIME_BASE_URL ?? env.OPENAI_BASE_URL ?? OPENAI_API_BASE)
+          .replace(/\/+$/, "")
+          .replace(/^http/, "ws"),
+        apiKey: env.OPENAI_REALTIME_API_KEY ?? env.OPENAI_API_KEY,
+        model: env.OPENAI_REALTIME_MODEL,
+        dialect: env.OPENAI_REALTIME_DIALECT,
+      },
       maxLiveSessions: env.VOXGATE_MAX_LIVE_MEDIA_SESSIONS,
     },
     telephony: {

@@ -75,6 +75,12 @@ export const MEDIA_STREAM_LIMITS = {
 } as const;
 
 /**
+ * The largest event a realtime speech model (OpenAI Realtime protocol) may send one live call: audio
+ * deltas are a few KB, session echoes with long prompts and tools some hundred KB.
+ */
+export const MAX_REALTIME_EVENT_BYTES = 4 * MB;
+
+/**
  * A browser web call's WebSocket (modules/web-calls). Audio is PCM16 mono at `sampleRate` both
  * ways; browsers send a frame every 20-100 ms (`frameBytes` is 250 ms of audio), so the message
  * rate leaves room for bursts after a stalled tab without letting one client flood the server.

@@ -104,32 +104,20 @@ export function databaseRegistry(db: Database): Registry {
     const rows = await db.prisma.$queryRawUnsafe<{ status: string; count: bigint | number }[]>(sql);
     return rows.map((row) => ({ status: String(row.status), count: Number(row.count) }));
   };
-  new Gauge({
-    name: "voxgate_documents",
-    help: "Knowledge-base documents by status",
-    labelNames: ["status"] as const,
-    registers: [registry],
-    async collect() {
-      this.reset();
-      for (const row of await byStatus(
-        `SELECT "status"::text AS status, count(*) AS count FROM "documents" GROUP BY 1`,
-      ))
-        this.set({ status: row.status }, row.count);
-    },
-  });
-  new Gauge({
-    name: "voxgate_calls",
-    help: "Phone and web calls by status",
-    labelNames: ["status"] as const,
-    registers: [registry],
-    async collect() {
-      this.reset();
-      for (const row of await byStatus(
-        `SELECT "status"::text AS status, count(*) AS count FROM "calls" GROUP BY 1`,
-      ))
-        this.set({ status: row.status }, row.count);
-    },
-  });
+  const countByStatus = (name: string, help: string, table: string) =>
+    new Gauge({
+      name,
+      help,
+      labelNames: ["status"] as const,
+      registers: [registry],
+      async collect() {
+        this.reset();
+        const sql = `SELECT "status"::text AS status, count(*) AS count FROM "${table}" GROUP BY 1`;
+        for (const row of await byStatus(sql)) this.set({ status: row.status }, row.count);
+      },
+    });
+  countByStatus("voxgate_documents", "Knowledge-base documents by status", "documents");
+  countByStatus("voxgate_calls", "Phone and web calls by status", "calls");
   new Gauge({
     name: "voxgate_jobs_queued",
     help: "Background jobs waiting or running (the queue's depth)",

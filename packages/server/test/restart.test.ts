@@ -1,13 +1,12 @@
 import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
 import { buildApp } from "../src/app.ts";
-import type { DatabaseTarget } from "../src/db/client.ts";
+import { openDatabase } from "../src/db/client.ts";
 import { createLogger } from "../src/logger.ts";
-import { freshDatabase, startTestApp, testConfig, testDatabaseKind } from "./support/test-app.ts";
+import { type DurableDatabase, durableDatabase as durableFixture } from "./fixtures/durable-database.ts";
+import { startTestApp, testConfig, testDatabaseKind } from "./support/test-app.ts";
 
 const run = promisify(execFile);
 const tsx = join(import.meta.dirname, "..", "node_modules", ".bin", "tsx");
@@ -16,26 +15,20 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-/** A durable database for this test: a PGlite data directory on disk, or a fresh PostgreSQL database. */
-async function durableDatabase(): Promise<{ target: DatabaseTarget; env: Record<string, string> }> {
-  if (testDatabaseKind() === "postgres") {
-    const database = await freshDatabase();
-    cleanups.push(() => database.drop());
-    const url = (database.target as { url: string }).url;
-    return { target: database.target, env: { DATABASE_URL: url } };
-  }
-  const dataDir = mkdtempSync(join(tmpdir(), "voxgate-restart-"));
-  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
-  return { target: { kind: "pglite", dataDir }, env: { VOXGATE_DATA_DIR: dataDir } };
+/** A durable database for this test, dropped after it. */
+async function durableDatabase(): Promise<DurableDatabase> {
+  const database = await durableFixture();
+  cleanups.push(() => database.drop());
+  return database;
 }
 
 describe("restarts", () => {
   it("seeds the demo account once and keeps every record across a restart", async () => {
-    const { target } = await durableDatabase();
+    const database = await durableDatabase();
     const config = testConfig({ VOXGATE_SEED_DEMO: "true" });
     const logger = createLogger("silent");
 
-    const first = await buildApp(config, { database: target, logger });
+    const first = await buildApp(config, { database: database.first, logger });
     const demo = first.demo;
     expect(demo?.apiKey).toMatch(/^vgk_/);
     expect(await first.db.prisma.assistant.count()).toBe(1);
@@ -43,7 +36,7 @@ describe("restarts", () => {
     expect(await first.db.prisma.voice.count({ where: { accountId: null } })).toBeGreaterThan(5);
     await first.close();
 
-    const second = await buildApp(config, { database: target, logger });
+    const second = await buildApp(config, { database: database.next, logger });
     try {
       expect(second.demo).toBeNull();
       expect(await second.db.prisma.user.count()).toBe(1);
@@ -64,10 +57,10 @@ describe("restarts", () => {
   it.runIf(testDatabaseKind() === "pglite")(
     "refuses a second process on the same embedded data directory",
     async () => {
-      const { target } = await durableDatabase();
-      const app = await buildApp(testConfig(), { database: target, logger: createLogger("silent") });
+      const database = await durableDatabase();
+      const app = await buildApp(testConfig(), { database: database.first, logger: createLogger("silent") });
       cleanups.push(() => app.close());
-      const dataDir = (target as { dataDir: string }).dataDir;
+      const dataDir = (database.first as { dataDir: string }).dataDir;
       const cli = run(tsx, ["src/cli.ts", "accounts:list", "--json"], {
         cwd: join(import.meta.dirname, ".."),
         env: { ...process.env, VOXGATE_DATA_DIR: dataDir },
@@ -83,7 +76,10 @@ describe("restarts", () => {
 
 describe("operator CLI", () => {
   it("creates an account, issues a key that works, credits and lists, with --json output", async () => {
-    const { target, env } = await durableDatabase();
+    const database = await durableDatabase();
+    const { env } = database;
+    // The CLI opens a database that is already migrated, as an operator's would be.
+    await (await openDatabase(database.first)).close();
     const cli = async (...args: string[]) => {
       const { stdout } = await run(tsx, ["src/cli.ts", ...args, "--json"], {
         cwd: join(import.meta.dirname, ".."),
@@ -124,7 +120,7 @@ describe("operator CLI", () => {
     expect(invalid?.code).toBe(1);
     expect(JSON.parse(invalid!.stdout).error.code).toBe("VALIDATION_FAILED");
 
-    const t = await startTestApp({ database: target });
+    const t = await startTestApp({ database: database.next });
     cleanups.push(() => t.close());
     const keys = await t.rest<{ api_keys: { name: string }[] }>("GET", "/api/user/api-keys", {
       token: key.token,

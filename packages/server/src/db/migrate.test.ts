@@ -15,7 +15,7 @@ afterEach(async () => {
 
 /** An empty database (no migrations applied) of the project's kind. */
 async function emptyDatabase(): Promise<Database> {
-  const fresh = await freshDatabase();
+  const fresh = await freshDatabase({ unmigrated: true });
   drops.push(fresh.drop);
   const target =
     fresh.target.kind === "postgres" ? fresh.target : { kind: "pglite" as const, dataDir: undefined };

@@ -56,17 +56,23 @@ export function testDatabaseKind(): "pglite" | "postgres" {
   return inject("postgresAdminUrl") ? "postgres" : "pglite";
 }
 
-/** A fresh, migrated, empty database for one test app. */
-export async function freshDatabase(): Promise<{ target: DatabaseTarget; drop(): Promise<void> }> {
+/**
+ * A fresh, migrated, empty database for one test app; with `unmigrated`, without even the migrations
+ * (PostgreSQL only: an in-memory PGlite without `loadDataDir` is that already).
+ */
+export async function freshDatabase(
+  options: { unmigrated?: boolean } = {},
+): Promise<{ target: DatabaseTarget; drop(): Promise<void> }> {
   const adminUrl = inject("postgresAdminUrl");
   if (!adminUrl) {
     const loadDataDir = new Blob([readFileSync(inject("pgliteTemplatePath"))]);
     return { target: { kind: "pglite", dataDir: undefined, loadDataDir }, drop: async () => {} };
   }
   const name = `vg_${randomBytes(6).toString("hex")}`;
+  const template = options.unmigrated ? null : inject("postgresTemplate");
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ""}`);
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;

@@ -110,9 +110,19 @@ export class TwilioMediaClient {
 
   /** What the assistant said since the last call, read back from its audio. */
   takeSpeech(): string {
+    return this.decode(this.takeAudio());
+  }
+
+  /** The assistant's audio since the last call, as 8 kHz PCM. */
+  takeAudio(): Int16Array {
     const audio = Uint8Array.from(this.audio);
     this.audio = [];
-    return decodeTones(muLawToPcm(audio), 8000);
+    return muLawToPcm(audio);
+  }
+
+  /** Tone speech read back from 8 kHz PCM. */
+  decode(pcm: Int16Array): string {
+    return decodeTones(pcm, 8000);
   }
 
   /** Resolves once a message matching `test` has arrived (already or later). */

@@ -1,29 +1,14 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createAssistant } from "../../../test/fixtures/assistants.ts";
+import { durableDatabase } from "../../../test/fixtures/durable-database.ts";
 import { telephonyFixtures } from "../../../test/fixtures/telephony.ts";
-import { freshDatabase, startTestApp, testDatabaseKind } from "../../../test/support/test-app.ts";
-import type { DatabaseTarget } from "../../db/client.ts";
+import { startTestApp } from "../../../test/support/test-app.ts";
 import { minutesStarted } from "./calls.service.ts";
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
-
-/** A database that outlives an app: a PGlite directory on disk, or a fresh PostgreSQL database. */
-async function durableDatabase(): Promise<DatabaseTarget> {
-  if (testDatabaseKind() === "postgres") {
-    const database = await freshDatabase();
-    cleanups.push(() => database.drop());
-    return database.target;
-  }
-  const dataDir = mkdtempSync(join(tmpdir(), "voxgate-calls-restart-"));
-  cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
-  return { kind: "pglite", dataDir };
-}
 
 const env = { VOXGATE_CALL_CLOCK_SPEED: "20", VOXGATE_CALL_PRICE_PER_MINUTE: "0.10" };
 
@@ -32,7 +17,8 @@ describe("calls across a restart", () => {
     timeout: 90_000,
   }, async () => {
     const database = await durableDatabase();
-    const first = await startTestApp({ env, database });
+    cleanups.push(() => database.drop());
+    const first = await startTestApp({ env, database: database.first });
     let closed = false;
     cleanups.push(() => (closed ? undefined : first.close()));
     const owner = await first.createAccount({ balance: "20" });
@@ -51,7 +37,7 @@ describe("calls across a restart", () => {
     await first.close();
     closed = true;
 
-    const second = await startTestApp({ env, database });
+    const second = await startTestApp({ env, database: database.next });
     cleanups.push(() => second.close());
     // The second server's workers took over the call's timers as they started.
     for (;;) {

@@ -1,8 +1,6 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createAssistant } from "../../../test/fixtures/assistants.ts";
+import { durableDatabase } from "../../../test/fixtures/durable-database.ts";
 import { telephonyFixtures, uniqueUsNumber } from "../../../test/fixtures/telephony.ts";
 import { subscribeWs } from "../../../test/support/subscriptions.ts";
 import {
@@ -14,7 +12,7 @@ import {
   testDatabaseKind,
 } from "../../../test/support/test-app.ts";
 import { startWebhookReceiver } from "../../../test/support/webhook-receiver.ts";
-import { type DatabaseTarget, openDatabase } from "../../db/client.ts";
+import { openDatabase } from "../../db/client.ts";
 import { discardEvents } from "../../events.ts";
 import { LeadProgress } from "../leads/lead-progress.ts";
 
@@ -412,12 +410,12 @@ describe("the campaign dialer on the simulated carrier", { timeout: 120_000 }, (
 describe("the dialer across restarts and instances", { timeout: 120_000 }, () => {
   const cleanups: (() => Promise<void> | void)[] = [];
 
-  /** An app whose calls run at twice real speed (they ring long enough to act on them), and an account. */
+  /** An app whose calls run at four times real speed (an unanswered one rings 7.5 s: long enough to act on it), and an account. */
   async function slowCallsApp() {
     const clock = new ManualClock(MONDAY_MORNING);
     const t = await startTestApp({
       clock,
-      env: { VOXGATE_CALL_CLOCK_SPEED: "2", VOXGATE_DIALER_SWEEP_MS: "20" },
+      env: { VOXGATE_CALL_CLOCK_SPEED: "4", VOXGATE_DIALER_SWEEP_MS: "20" },
     });
     cleanups.push(() => t.close());
     const owner = await t.createAccount({ balance: "50" });
@@ -430,27 +428,17 @@ describe("the dialer across restarts and instances", { timeout: 120_000 }, () =>
    * an end and a start never overlap.
    */
 
-  /** A database that outlives an app: a PGlite directory on disk, or a fresh PostgreSQL database. */
-  async function durableDatabase(): Promise<{ target: DatabaseTarget }> {
-    if (testDatabaseKind() === "postgres") {
-      const database = await freshDatabase();
-      cleanups.push(() => database.drop());
-      return database;
-    }
-    const dataDir = mkdtempSync(join(tmpdir(), "voxgate-dialer-"));
-    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
-    return { target: { kind: "pglite", dataDir } };
-  }
   afterEach(async () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   });
 
   it("reconciles a lead left processing on a call that ended while no instance listened", async () => {
     const database = await durableDatabase();
+    cleanups.push(() => database.drop());
     const clock = new ManualClock(MONDAY_MORNING);
     // Calls that ring for a while (speed 1): the first instance stops while the call is running.
     const first = await startTestApp({
-      database: database.target,
+      database: database.first,
       clock,
       env: { VOXGATE_DIALER_SWEEP_MS: "20" },
     });
@@ -467,17 +455,17 @@ describe("the dialer across restarts and instances", { timeout: 120_000 }, () =>
     await first.close();
 
     // The call ended in the database (the carrier's last event was written) but the process died
-    // before the dialer heard of it.
-    const db = await openDatabase(database.target);
+    // before the dialer heard of it, a minute ago: past the grace the dialer gives its own listener.
+    const db = await openDatabase(database.next);
     const callId = lead.calls[0]!.id;
     await db.prisma.call.update({
       where: { id: callId },
-      data: { status: "no_answer", endedAt: new Date() },
+      data: { status: "no_answer", endedAt: new Date(Date.now() - 60_000) },
     });
     await db.close();
 
     const second = await startTestApp({
-      database: database.target,
+      database: database.next,
       clock,
       env: FAST,
     });

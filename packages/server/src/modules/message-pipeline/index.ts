@@ -11,5 +11,14 @@ export {
   replyAssistantColumns,
   storedFunctionCalls,
 } from "./message-pipeline.service.ts";
-export { END_CALL_TOOL_NAME, FALLBACK_NOTICE, ReplyEngine } from "./reply-engine.ts";
+export { primitiveVariables, type Variables } from "./prompt.ts";
+export {
+  END_CALL_TOOL_NAME,
+  FALLBACK_NOTICE,
+  type LiveCallFunctions,
+  type RealtimeFunction,
+  ReplyEngine,
+  type ReplyRequest,
+  SEND_DTMF_TOOL_NAME,
+} from "./reply-engine.ts";
 export { type FunctionCallRecord, publicFunctionCall } from "./tools.ts";

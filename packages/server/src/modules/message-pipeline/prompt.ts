@@ -18,6 +18,18 @@ export function substituteVariables(template: string, variables: Variables): str
 }
 
 /** Later layers win: assistant defaults, then the conversation's, then the request's. */
+/** The string, number, boolean and null entries of a stored JSON object (a call's variables). */
+export function primitiveVariables(value: unknown): Variables {
+  const result: Variables = {};
+  if (!value || typeof value !== "object" || Array.isArray(value)) return result;
+  for (const [key, entry] of Object.entries(value)) {
+    if (entry === null || ["string", "number", "boolean"].includes(typeof entry)) {
+      result[key] = entry as Variables[string];
+    }
+  }
+  return result;
+}
+
 export function mergeVariables(...layers: (Variables | null | undefined)[]): Variables {
   return Object.assign({}, ...layers.filter(Boolean)) as Variables;
 }

@@ -1,17 +1,8 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAssistant } from "../../../test/fixtures/assistants.ts";
+import { durableDatabase } from "../../../test/fixtures/durable-database.ts";
 import { telephonyFixtures, uniqueUsNumber } from "../../../test/fixtures/telephony.ts";
-import {
-  freshDatabase,
-  startTestApp,
-  type TestAccount,
-  type TestApp,
-  testDatabaseKind,
-} from "../../../test/support/test-app.ts";
-import type { DatabaseTarget } from "../../db/client.ts";
+import { startTestApp, type TestAccount, type TestApp } from "../../../test/support/test-app.ts";
 
 const FORMAT_A = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 
@@ -313,20 +304,10 @@ describe("scheduled release across a restart", () => {
     for (const cleanup of cleanups.reverse()) await cleanup();
   });
 
-  async function durableDatabase(): Promise<DatabaseTarget> {
-    if (testDatabaseKind() === "postgres") {
-      const database = await freshDatabase();
-      cleanups.push(() => database.drop());
-      return database.target;
-    }
-    const dataDir = mkdtempSync(join(tmpdir(), "voxgate-release-"));
-    cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
-    return { kind: "pglite", dataDir };
-  }
-
   it("releases a number whose period ended while the server was down, as soon as a new server starts", async () => {
     const database = await durableDatabase();
-    const first = await startTestApp({ database });
+    cleanups.push(() => database.drop());
+    const first = await startTestApp({ database: database.first });
     const owner = await first.createAccount();
     const dedicated = await telephonyFixtures(first).addNumber(owner);
     const assistant = await createAssistant(first, owner, { phoneNumberId: dedicated.id });
@@ -340,7 +321,7 @@ describe("scheduled release across a restart", () => {
     });
     await first.close();
 
-    const second = await startTestApp({ database });
+    const second = await startTestApp({ database: database.next });
     try {
       await expect
         .poll(

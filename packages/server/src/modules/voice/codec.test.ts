@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { muLawToPcm, pcmToMuLaw, readWav, resample, rms, wavFile } from "./codec.ts";
+import { dtmfTones, muLawToPcm, pcmToMuLaw, readWav, resample, rms, wavFile } from "./codec.ts";
 
 function tone(frequency: number, rate: number, seconds: number, amplitude = 8000): Int16Array {
   const out = new Int16Array(Math.round(rate * seconds));
@@ -41,5 +41,29 @@ describe("WAV", () => {
     expect(read?.sampleRate).toBe(16_000);
     expect(Array.from(read!.pcm)).toEqual(Array.from(samples));
     expect(readWav(Buffer.from("not a wav"))).toBeNull();
+  });
+});
+
+/** Power of one frequency in 8 kHz samples (Goertzel), as a DTMF receiver measures it. */
+function power(samples: Int16Array, frequency: number): number {
+  const k = 2 * Math.cos((2 * Math.PI * frequency) / 8000);
+  let [s1, s2] = [0, 0];
+  for (const sample of samples) [s1, s2] = [sample + k * s1 - s2, s1];
+  return s1 * s1 + s2 * s2 - k * s1 * s2;
+}
+
+describe("DTMF", () => {
+  it("plays each key as its row and column tones for 100 ms, then 100 ms of silence, through mu-law", () => {
+    const keys = "5#";
+    const pcm = muLawToPcm(pcmToMuLaw(dtmfTones(keys)));
+    expect(pcm.length).toBe(2 * 1600);
+    const all = [697, 770, 852, 941, 1209, 1336, 1477, 1633];
+    const expected = { "5": [770, 1336], "#": [941, 1477] } as const;
+    [...keys].forEach((key, index) => {
+      const tone = pcm.subarray(index * 1600, index * 1600 + 800);
+      const strongest = [...all].sort((a, b) => power(tone, b) - power(tone, a)).slice(0, 2);
+      expect(strongest.sort((a, b) => a - b)).toEqual(expected[key as keyof typeof expected]);
+      expect(rms(pcm.subarray(index * 1600 + 800, (index + 1) * 1600))).toBe(0);
+    });
   });
 });

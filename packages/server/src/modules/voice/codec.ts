@@ -134,3 +134,36 @@ export function rms(pcm: Int16Array): number {
   for (let i = 0; i < pcm.length; i++) sum += pcm[i]! * pcm[i]!;
   return Math.sqrt(sum / pcm.length);
 }
+
+const DTMF_ROWS = [697, 770, 852, 941];
+const DTMF_COLUMNS = [1209, 1336, 1477, 1633];
+const DTMF_KEYS = ["123A", "456B", "789C", "*0#D"];
+/** Each key sounds this long, then this long of silence: above the 40 ms minimum ITU-T Q.24 asks receivers to detect. */
+const DTMF_TONE_MS = 100;
+const DTMF_GAP_MS = 100;
+/** Each of the two tones at about -10 dBFS: loud enough for IVRs, clear of clipping when summed. */
+const DTMF_AMPLITUDE = 10_000;
+
+/**
+ * Keypad digits as in-band DTMF at 8 kHz (a tone pair per key, then a gap). Twilio Media Streams
+ * has no event to send DTMF, but its audio reaches the other side as any other sound does, so an
+ * IVR hears the keys as it would from a handset.
+ */
+export function dtmfTones(digits: string): Int16Array {
+  const toneSamples = DTMF_TONE_MS * 8;
+  const keySamples = (DTMF_TONE_MS + DTMF_GAP_MS) * 8;
+  const out = new Int16Array(digits.length * keySamples);
+  [...digits.toUpperCase()].forEach((digit, index) => {
+    const row = DTMF_KEYS.findIndex((keys) => keys.includes(digit));
+    if (row < 0) return;
+    const low = DTMF_ROWS[row]!;
+    const high = DTMF_COLUMNS[DTMF_KEYS[row]!.indexOf(digit)]!;
+    for (let i = 0; i < toneSamples; i++) {
+      const t = i / 8000;
+      out[index * keySamples + i] = Math.round(
+        DTMF_AMPLITUDE * (Math.sin(2 * Math.PI * low * t) + Math.sin(2 * Math.PI * high * t)),
+      );
+    }
+  });
+  return out;
+}

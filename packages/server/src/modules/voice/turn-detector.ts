@@ -93,6 +93,11 @@ export class TurnDetector {
     return { type: "end-of-turn", audio, speechEndMs: this.lastVoiceMs };
   }
 
+  /** The audio of the turn in progress so far (pre-roll included); empty between turns. */
+  currentAudio(): Int16Array {
+    return concat(this.turn);
+  }
+
   /** Forgets the turn in progress (its audio was handled another way, e.g. a barge-in). */
   reset(): void {
     this.inSpeech = false;

@@ -1,8 +1,8 @@
 import type { Logger } from "../../logger.ts";
 import type { MediaStream } from "../telephony/provider.ts";
-import { muLawToPcm, pcmFromBytes, pcmToMuLaw, resample, wavFile } from "./codec.ts";
+import { dtmfTones, muLawToPcm, pcmFromBytes, pcmToMuLaw, resample, wavFile } from "./codec.ts";
 import { TTS_SAMPLE_RATE } from "./speech-client.ts";
-import { endpointMs, interruptMs, TurnDetector } from "./turn-detector.ts";
+import { endpointMs, interruptMs, TurnDetector, type TurnEvent } from "./turn-detector.ts";
 
 /** 20 ms of 8 kHz mu-law: the frame Twilio sends and expects. */
 const FRAME_BYTES = 160;
@@ -20,6 +20,8 @@ export interface SessionSettings {
   waitForCustomer: boolean;
   allowInterruptions: boolean;
   interruptSensitivity: number;
+  /** Words the caller must say over the assistant before it stops (1: any sustained voice). */
+  minInterruptWords: number;
   endpointSensitivity: number;
   /** Seconds of silence after which the call ends; 0 turns silence handling off. */
   maxSilenceDuration: number;
@@ -29,6 +31,8 @@ export interface SessionSettings {
   /** The provider's voice name (voice catalogue's providerVoiceId). */
   voice: string;
   speechSpeed: number;
+  /** Phrases spoken while a function runs (`fillers` on); empty when off. */
+  fillers: string[];
 }
 
 /** Per-stage times of one assistant turn, in epoch ms (null where the stage did not happen). */
@@ -40,17 +44,19 @@ export interface TurnTimings {
   playedAt: number | null;
 }
 
-/** What the session needs from the rest of the server; the voice service implements it. */
+/** What a live call's functions can do to the call while the model runs them. */
+export interface CallFunctions {
+  /** Plays keypad digits to the other side (in-band DTMF). */
+  sendDigits(digits: string): Promise<void>;
+  /** A function is about to run: a filler covers the wait. */
+  onFunctionCall(name: string): void;
+}
+
+/** What every session needs from the rest of the server; the voice service implements it. */
 export interface SessionPorts {
   logger: Logger;
   transcribe(wav: Buffer, signal: AbortSignal): Promise<string>;
   synthesize(text: string, signal: AbortSignal): Promise<AsyncIterable<Uint8Array>>;
-  /** The assistant's answer to the conversation so far, streamed through `onDelta`. */
-  reply(
-    history: { role: "user" | "assistant"; content: string }[],
-    onDelta: (text: string) => void,
-    signal: AbortSignal,
-  ): Promise<{ text: string; endCall: boolean }>;
   /** A finished turn: what the caller said, or what the assistant said and what of it was heard. */
   turn(turn: SessionTurn): Promise<void>;
   /** Hang up, ended by the assistant. */
@@ -59,11 +65,21 @@ export interface SessionPorts {
   callerLeft(): Promise<void>;
 }
 
+export interface PipelinePorts extends SessionPorts {
+  /** The assistant's answer to the conversation so far, streamed through `onDelta`. */
+  reply(
+    history: { role: "user" | "assistant"; content: string }[],
+    onDelta: (text: string) => void,
+    signal: AbortSignal,
+    functions: CallFunctions,
+  ): Promise<{ text: string; endCall: boolean }>;
+}
+
 export interface SessionTurn {
   speaker: "assistant" | "customer";
   /** The caller's transcript, or everything the assistant generated for the turn. */
   text: string;
-  /** What the caller heard: `text`, or for an interrupted assistant turn the sentences played. */
+  /** What the caller heard: `text`, or for an interrupted assistant turn the part played. */
   heardText: string;
   interrupted: boolean;
   /** Media milliseconds from the start of the stream. */
@@ -72,10 +88,15 @@ export interface SessionTurn {
   timings: TurnTimings | null;
 }
 
-interface Utterance {
+/** One assistant turn on its way to the caller's ear. */
+export interface Utterance {
+  /** Sentences spoken through text-to-speech (pipeline and dualplex). */
   sentences: string[];
-  /** Sentences whose marks came back before any clear: what the caller heard. */
+  /** Marks that came back before any clear: sentences (or audio chunks) the caller heard. */
   played: number;
+  /** Media ms of audio sent, and of audio the marks say was played. */
+  sentMs: number;
+  playedMs: number;
   cleared: boolean;
   /** Media ms of the first frame sent. */
   startMs: number | null;
@@ -84,77 +105,128 @@ interface Utterance {
   finish: () => void;
 }
 
+/** Sentences on their way through text-to-speech, one after the other. */
+export interface SentenceQueue {
+  readonly queued: number;
+  push(sentence: string): void;
+  /** Resolves once every queued sentence was sent; a barge-in's abort is not a failure. */
+  drained(): Promise<void>;
+}
+
+export const noTimings = (): TurnTimings => ({
+  speechEndedAt: null,
+  transcriptAt: null,
+  firstTokenAt: null,
+  firstAudioAt: null,
+  playedAt: null,
+});
+
 /**
- * One live call in pipeline mode: local end-of-turn on the caller's audio, speech-to-text of the
- * turn, the reply engine's answer streamed sentence by sentence through text-to-speech back as
- * mu-law frames with a mark after each sentence. The caller talking over the assistant (when
- * allowed) clears its audio and cuts its turn to what the marks say was played. Silence gets
- * re-engagement prompts, then a goodbye and a hang-up. The media clock (frames received) drives
- * every timing decision, so the same audio always gives the same conversation.
+ * What every mode shares for one live call: the media clock (frames received) and local voice
+ * activity, frames and marks out (the caller's ear), barge-in with `min_interrupt_words`, silence
+ * prompts and the goodbye, the greeting, text-to-speech by sentence, fillers, DTMF out, and the
+ * stored turns. Subclasses decide what the caller's audio becomes and where answers come from.
  */
-export class PipelineSession {
-  private readonly detector: TurnDetector;
-  private readonly history: { role: "user" | "assistant"; content: string }[] = [];
-  private speaking: Utterance | null = null;
-  private abort = new AbortController();
+export abstract class MediaSession {
+  protected readonly detector: TurnDetector;
+  protected speaking: Utterance | null = null;
+  protected abort = new AbortController();
   private marks = 0;
-  private readonly pendingMarks = new Map<string, Utterance>();
-  private quietSinceMs = 0;
+  private readonly pendingMarks = new Map<string, { utterance: Utterance; sentMs: number }>();
+  protected quietSinceMs = 0;
   private prompts = 0;
-  private ending = false;
-  private closed = false;
-  private greeted = false;
-  /** Turns queued or running; silence is not counted meanwhile. */
-  private busy = 0;
-  /** Serialises the caller's turns: one answer at a time, in order. */
+  protected ending = false;
+  protected closed = false;
+  protected greeted = false;
+  /** Answers queued, running or playing; silence is not counted meanwhile. */
+  protected busy = 0;
+  /** Serialises the assistant's turns: one at a time, in order. */
   private work: Promise<void> = Promise.resolve();
+  /** A barge-in's words are being counted (`min_interrupt_words`). */
+  private counting = false;
+  private fillerIndex = 0;
+  /** Turns are stored one after the other, in the order they happened. */
+  private stored: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly media: MediaStream,
-    private readonly settings: SessionSettings,
-    private readonly ports: SessionPorts,
+    protected readonly media: MediaStream,
+    protected readonly settings: SessionSettings,
+    protected readonly ports: SessionPorts,
   ) {
     this.detector = new TurnDetector(endpointMs(settings.endpointSensitivity));
-    media.onAudio((frame) => this.onAudio(frame));
-    media.onMark((name) => this.onMark(name));
-    media.onDtmf((digit) =>
-      this.enqueue(() => this.answer(`(The caller pressed ${digit} on the keypad.)`, null)),
-    );
-    media.onClose(() => this.onClose());
   }
 
-  /** The assistant speaks first unless it waits for the caller. */
+  /**
+   * Listens to the stream (audio the carrier kept while the call loaded comes at once), then the
+   * assistant speaks first unless it waits for the caller.
+   */
   start(): void {
+    const { media } = this;
+    media.onAudio((frame) => {
+      if (!this.closed) this.onFrame(frame);
+    });
+    media.onMark((name) => this.onMark(name));
+    media.onDtmf((digit) => this.onDigit(digit));
+    media.onClose(() => this.onClose());
     if (!this.settings.waitForCustomer) this.greet();
   }
 
-  private greet() {
+  /** One frame of the caller's audio (8 kHz mu-law). */
+  protected abstract onFrame(muLaw: Uint8Array): void;
+  /** A key the caller pressed. */
+  protected abstract onDigit(digit: string): void;
+  /** Speaks a fixed text (greeting, prompts, goodbye) as its own assistant turn. */
+  protected abstract say(text: string, inHistory: boolean): Promise<void>;
+  /** The caller interrupted `utterance`; its audio is already cleared. */
+  protected interrupted(_utterance: Utterance): void {}
+  /** The stream ended. */
+  protected stopped(): void {}
+
+  protected greet() {
     if (this.greeted) return;
     this.greeted = true;
     const opening = this.settings.initialMessage.trim();
     if (opening) this.enqueue(() => this.say(opening, true));
   }
 
-  private onAudio(muLaw: Uint8Array) {
-    if (this.closed) return;
+  /** Local voice activity on a caller frame: the media clock, silence, and barge-in. */
+  protected listen(muLaw: Uint8Array): TurnEvent | null {
     const event = this.detector.push(muLawToPcm(muLaw));
     if (this.detector.speaking) this.quietSinceMs = this.detector.now;
-    if (event?.type === "voice" && this.speaking && this.settings.allowInterruptions) {
-      if (event.voicedMs >= interruptMs(this.settings.interruptSensitivity)) this.bargeIn();
-    }
-    if (event?.type === "end-of-turn") {
-      const speechEndedAt = Date.now() - (this.detector.now - event.speechEndMs);
-      const audio = event.audio;
-      const span = { startMs: Math.max(0, this.detector.now - audio.length / 8), endMs: event.speechEndMs };
-      this.quietSinceMs = this.detector.now;
-      this.prompts = 0;
-      this.enqueue(() => this.caller(audio, speechEndedAt, span));
-      return;
-    }
-    this.checkSilence();
+    if (event?.type === "voice" && event.voicedMs >= interruptMs(this.settings.interruptSensitivity))
+      this.considerBargeIn();
+    // A turn said over the assistant that ended before its words were counted is counted whole.
+    if (event?.type === "end-of-turn" && this.settings.minInterruptWords > 1)
+      this.considerBargeIn(event.audio);
+    return event;
   }
 
-  private checkSilence() {
+  /**
+   * The caller talks over the assistant: barge in once they said `min_interrupt_words`, counted on
+   * a quick transcription of `audio` (the turn so far, or a whole turn that just ended).
+   */
+  protected considerBargeIn(audio?: Int16Array) {
+    const utterance = this.speaking;
+    if (!utterance || utterance.cleared || !this.settings.allowInterruptions) return;
+    if (this.settings.minInterruptWords <= 1) return this.bargeIn();
+    // "Mhm" and "okay" do not stop the assistant. One count at a time while the caller talks.
+    if (!audio && this.counting) return;
+    this.counting = true;
+    audio ??= this.detector.currentAudio();
+    this.ports
+      .transcribe(wavFile(resample(audio, 8000, STT_SAMPLE_RATE), STT_SAMPLE_RATE), this.abort.signal)
+      .then((text) => {
+        if (wordCount(text) >= this.settings.minInterruptWords && this.speaking === utterance) this.bargeIn();
+      })
+      .catch((error: unknown) =>
+        this.ports.logger.warn("could not count the barge-in's words", { callId: this.media.callId, error }),
+      )
+      .finally(() => {
+        this.counting = false;
+      });
+  }
+
+  protected checkSilence() {
     const { maxSilenceDuration, reengagementInterval } = this.settings;
     if (maxSilenceDuration <= 0 || this.busy > 0 || this.ending || this.detector.speaking) return;
     // Prompts count as silence: the caller said nothing through them.
@@ -174,116 +246,27 @@ export class PipelineSession {
     }
   }
 
-  private enqueue(task: () => Promise<void>) {
+  /** The caller said something: silence starts again. */
+  protected heardCaller() {
+    this.quietSinceMs = this.detector.now;
+    this.prompts = 0;
+  }
+
+  protected enqueue(task: () => Promise<void>) {
+    this.busy += 1;
     this.work = this.work
       .then(() => (this.closed ? undefined : task()))
       .catch((error: unknown) => {
         if (!this.abort.signal.aborted)
           this.ports.logger.warn("voice turn failed", { callId: this.media.callId, error });
+      })
+      .finally(() => {
+        this.busy -= 1;
+        this.quietSinceMs = this.detector.now;
       });
   }
 
-  private async caller(audio: Int16Array, speechEndedAt: number, span: { startMs: number; endMs: number }) {
-    const wav = wavFile(resample(audio, 8000, STT_SAMPLE_RATE), STT_SAMPLE_RATE);
-    const text = await this.ports.transcribe(wav, this.abort.signal);
-    if (!text) return;
-    const transcriptAt = Date.now();
-    await this.ports.turn({
-      speaker: "customer",
-      text,
-      heardText: text,
-      interrupted: false,
-      ...span,
-      timings: null,
-    });
-    if (!this.greeted) {
-      // wait_for_customer: the callee spoke first; the greeting is the answer.
-      this.history.push({ role: "user", content: text });
-      this.greet();
-      return;
-    }
-    await this.answer(text, { speechEndedAt, transcriptAt });
-  }
-
-  private async answer(text: string, stages: { speechEndedAt: number; transcriptAt: number } | null) {
-    this.history.push({ role: "user", content: text });
-    const utterance = this.utterance({
-      speechEndedAt: stages?.speechEndedAt ?? null,
-      transcriptAt: stages?.transcriptAt ?? null,
-      firstTokenAt: null,
-      firstAudioAt: null,
-      playedAt: null,
-    });
-    let pending = "";
-    let spoken = Promise.resolve();
-    const signal = this.abort.signal;
-    let queued = 0;
-    const speakSentence = (sentence: string) => {
-      queued += 1;
-      spoken = spoken.then(() => this.speakSentence(utterance, sentence, signal));
-    };
-    let result = { text: "", endCall: false };
-    try {
-      result = await this.ports.reply(
-        this.history,
-        (delta) => {
-          utterance.timings.firstTokenAt ??= Date.now();
-          pending += delta;
-          const { sentences, rest } = splitSentences(pending);
-          pending = rest;
-          for (const sentence of sentences) speakSentence(sentence);
-        },
-        signal,
-      );
-    } catch (error) {
-      // A barge-in aborted the reply: what was already played is still the assistant's turn.
-      if (!signal.aborted) throw error;
-    }
-    if (pending.trim() && !signal.aborted) speakSentence(pending.trim());
-    if (queued === 0 && result.text && !signal.aborted) speakSentence(result.text);
-    await spoken.catch((error: unknown) => {
-      if (!signal.aborted) throw error;
-    });
-    await this.finishUtterance(utterance);
-    this.history.push({ role: "assistant", content: heardText(utterance) });
-    await this.assistantTurn(utterance, result.text || utterance.sentences.join(" "));
-    if (result.endCall && !utterance.cleared) {
-      this.ending = true;
-      await this.ports.hangUp("The assistant ended the call.");
-    }
-  }
-
-  /** Speaks a fixed text (greeting, prompts, goodbye) as its own assistant turn. */
-  private async say(text: string, inHistory: boolean) {
-    const utterance = this.utterance({
-      speechEndedAt: null,
-      transcriptAt: null,
-      firstTokenAt: null,
-      firstAudioAt: null,
-      playedAt: null,
-    });
-    for (const sentence of splitSentences(`${text} `).sentences) {
-      await this.speakSentence(utterance, sentence, this.abort.signal);
-    }
-    await this.finishUtterance(utterance);
-    if (inHistory) this.history.push({ role: "assistant", content: heardText(utterance) });
-    await this.assistantTurn(utterance, text);
-  }
-
-  private assistantTurn(utterance: Utterance, generated: string) {
-    if (!generated) return Promise.resolve();
-    return this.ports.turn({
-      speaker: "assistant",
-      text: generated,
-      heardText: heardText(utterance),
-      interrupted: utterance.cleared,
-      startMs: utterance.startMs ?? this.detector.now,
-      endMs: this.detector.now,
-      timings: utterance.timings,
-    });
-  }
-
-  private utterance(timings: TurnTimings): Utterance {
+  protected utterance(timings: TurnTimings): Utterance {
     let finish = () => {};
     const done = new Promise<void>((resolve) => {
       finish = resolve;
@@ -291,6 +274,8 @@ export class PipelineSession {
     const utterance: Utterance = {
       sentences: [],
       played: 0,
+      sentMs: 0,
+      playedMs: 0,
       cleared: false,
       startMs: null,
       timings,
@@ -299,6 +284,66 @@ export class PipelineSession {
     };
     this.speaking = utterance;
     return utterance;
+  }
+
+  /** Speaks `text` through text-to-speech as one utterance, resolved once played (or cleared). */
+  protected async speak(text: string): Promise<Utterance> {
+    const utterance = this.utterance(noTimings());
+    for (const sentence of splitSentences(`${text} `).sentences) {
+      await this.speakSentence(utterance, sentence, this.abort.signal);
+    }
+    await this.finishUtterance(utterance);
+    return utterance;
+  }
+
+  /** Stores a turn after those before it (a caller's transcript may be slower to store than an answer). */
+  protected recordTurn(turn: SessionTurn): Promise<void> {
+    const recorded = this.stored.then(() => this.ports.turn(turn));
+    this.stored = recorded.catch(() => {});
+    return recorded;
+  }
+
+  protected assistantTurn(utterance: Utterance, generated: string, heard: string) {
+    if (!generated) return Promise.resolve();
+    return this.recordTurn({
+      speaker: "assistant",
+      text: generated,
+      heardText: heard,
+      interrupted: utterance.cleared,
+      startMs: utterance.startMs ?? this.detector.now,
+      endMs: this.detector.now,
+      timings: utterance.timings,
+    });
+  }
+
+  /** Sentences spoken one after the other through text-to-speech, for one utterance. */
+  protected sentenceQueue(
+    utterance: Utterance,
+    signal: AbortSignal,
+    after = Promise.resolve(),
+  ): SentenceQueue {
+    let spoken = after;
+    let queued = 0;
+    return {
+      get queued() {
+        return queued;
+      },
+      push: (sentence: string) => {
+        queued += 1;
+        spoken = spoken.then(() => this.speakSentence(utterance, sentence, signal));
+      },
+      drained: () =>
+        spoken.catch((error: unknown) => {
+          if (!signal.aborted) throw error;
+        }),
+    };
+  }
+
+  /** The next filler phrase, or null when fillers are off. */
+  protected nextFiller(): string | null {
+    const { fillers } = this.settings;
+    if (fillers.length === 0) return null;
+    return fillers[this.fillerIndex++ % fillers.length]!;
   }
 
   private async speakSentence(utterance: Utterance, sentence: string, signal: AbortSignal) {
@@ -319,26 +364,46 @@ export class PipelineSession {
     }
     if (utterance.cleared || this.closed) return;
     this.sendFrames(utterance, out, true);
-    const name = `s${++this.marks}`;
-    this.pendingMarks.set(name, utterance);
-    this.media.sendMark(name);
+    this.markPlayback(utterance);
   }
 
   /** Sends whole 20 ms frames (and the remainder when `flush`); returns what is left. */
-  private sendFrames(utterance: Utterance, bytes: Uint8Array, flush: boolean): Uint8Array {
+  protected sendFrames(utterance: Utterance, bytes: Uint8Array, flush: boolean): Uint8Array {
     let offset = 0;
     while (bytes.length - offset >= FRAME_BYTES || (flush && offset < bytes.length)) {
       utterance.timings.firstAudioAt ??= Date.now();
       utterance.startMs ??= this.detector.now;
-      this.media.sendAudio(bytes.subarray(offset, Math.min(bytes.length, offset + FRAME_BYTES)));
+      const frame = bytes.subarray(offset, Math.min(bytes.length, offset + FRAME_BYTES));
+      this.media.sendAudio(frame);
+      utterance.sentMs += frame.length / 8;
       offset += FRAME_BYTES;
     }
     return bytes.slice(Math.min(offset, bytes.length));
   }
 
-  /** Resolves once every sentence of the utterance was played (or cleared). */
-  private async finishUtterance(utterance: Utterance) {
-    if (![...this.pendingMarks.values()].includes(utterance)) utterance.finish();
+  /** Asks the carrier to say when the audio sent so far for `utterance` has been played. */
+  protected markPlayback(utterance: Utterance) {
+    const name = `s${++this.marks}`;
+    this.pendingMarks.set(name, { utterance, sentMs: utterance.sentMs });
+    this.media.sendMark(name);
+  }
+
+  /** Keypad digits as tones on the caller's line; the stream stays up. */
+  protected async sendDigits(digits: string) {
+    const tones = pcmToMuLaw(dtmfTones(digits));
+    for (let offset = 0; offset < tones.length; offset += FRAME_BYTES)
+      this.media.sendAudio(tones.subarray(offset, offset + FRAME_BYTES));
+    this.ports.logger.info("dtmf sent", { callId: this.media.callId, digits: digits.length });
+  }
+
+  private waitingFor(utterance: Utterance): boolean {
+    for (const entry of this.pendingMarks.values()) if (entry.utterance === utterance) return true;
+    return false;
+  }
+
+  /** Resolves once every audio of the utterance was played (or cleared). */
+  protected async finishUtterance(utterance: Utterance) {
+    if (!this.waitingFor(utterance)) utterance.finish();
     await utterance.done;
     if (this.speaking === utterance) {
       this.speaking = null;
@@ -347,14 +412,16 @@ export class PipelineSession {
   }
 
   private onMark(name: string) {
-    const utterance = this.pendingMarks.get(name);
-    if (!utterance) return;
+    const entry = this.pendingMarks.get(name);
+    if (!entry) return;
+    const { utterance } = entry;
     this.pendingMarks.delete(name);
     if (!utterance.cleared) {
       utterance.played += 1;
+      utterance.playedMs = entry.sentMs;
       utterance.timings.playedAt = Date.now();
     }
-    if (![...this.pendingMarks.values()].includes(utterance)) utterance.finish();
+    if (!this.waitingFor(utterance)) utterance.finish();
   }
 
   /** The caller talks over the assistant: its queued audio is dropped and its turn cut to what was played. */
@@ -366,9 +433,15 @@ export class PipelineSession {
     // Work in flight (the model, speech) is for a turn the caller no longer waits for.
     this.abort.abort();
     this.abort = new AbortController();
-    this.ports.logger.info("barge-in", { callId: this.media.callId, played: utterance.played });
-    // Marks still pending are the cleared ones: the carrier returns them, but they were not heard.
-    for (const [name, owner] of this.pendingMarks) if (owner === utterance) this.pendingMarks.delete(name);
+    this.ports.logger.info("barge-in", { callId: this.media.callId, playedMs: utterance.playedMs });
+    // Marks still pending are the cleared ones (an earlier turn's too, when answers overlapped): the
+    // carrier returns them, but they were not heard.
+    for (const [name, { utterance: owner }] of this.pendingMarks) {
+      this.pendingMarks.delete(name);
+      owner.cleared = true;
+      owner.finish();
+    }
+    this.interrupted(utterance);
     utterance.finish();
   }
 
@@ -376,8 +449,9 @@ export class PipelineSession {
     if (this.closed) return;
     this.closed = true;
     this.abort.abort();
-    for (const utterance of this.pendingMarks.values()) utterance.finish();
+    for (const { utterance } of this.pendingMarks.values()) utterance.finish();
     this.speaking?.finish();
+    this.stopped();
     if (!this.ending) {
       this.ports.callerLeft().catch((error: unknown) =>
         this.ports.logger.warn("could not record the caller's hang-up", {
@@ -386,6 +460,119 @@ export class PipelineSession {
         }),
       );
     }
+  }
+}
+
+/**
+ * One live call in pipeline mode: local end-of-turn on the caller's audio, speech-to-text of the
+ * turn, the reply engine's answer streamed sentence by sentence through text-to-speech back as
+ * mu-law frames with a mark after each sentence. The media clock (frames received) drives every
+ * timing decision, so the same audio always gives the same conversation.
+ */
+export class PipelineSession extends MediaSession {
+  private readonly history: { role: "user" | "assistant"; content: string }[] = [];
+
+  constructor(
+    media: MediaStream,
+    settings: SessionSettings,
+    private readonly pipeline: PipelinePorts,
+  ) {
+    super(media, settings, pipeline);
+  }
+
+  protected onFrame(muLaw: Uint8Array) {
+    const event = this.listen(muLaw);
+    if (event?.type === "end-of-turn") {
+      const speechEndedAt = Date.now() - (this.detector.now - event.speechEndMs);
+      const audio = event.audio;
+      const span = { startMs: Math.max(0, this.detector.now - audio.length / 8), endMs: event.speechEndMs };
+      this.heardCaller();
+      this.enqueue(() => this.caller(audio, speechEndedAt, span));
+      return;
+    }
+    this.checkSilence();
+  }
+
+  protected onDigit(digit: string) {
+    this.enqueue(() => this.answer(`(The caller pressed ${digit} on the keypad.)`, null));
+  }
+
+  private async caller(audio: Int16Array, speechEndedAt: number, span: { startMs: number; endMs: number }) {
+    const wav = wavFile(resample(audio, 8000, STT_SAMPLE_RATE), STT_SAMPLE_RATE);
+    const text = await this.ports.transcribe(wav, this.abort.signal);
+    if (!text) return;
+    const transcriptAt = Date.now();
+    await this.recordTurn({
+      speaker: "customer",
+      text,
+      heardText: text,
+      interrupted: false,
+      ...span,
+      timings: null,
+    });
+    if (!this.greeted) {
+      // wait_for_customer: the callee spoke first; the greeting is the answer.
+      this.history.push({ role: "user", content: text });
+      this.greet();
+      return;
+    }
+    await this.answer(text, { speechEndedAt, transcriptAt });
+  }
+
+  private async answer(text: string, stages: { speechEndedAt: number; transcriptAt: number } | null) {
+    this.history.push({ role: "user", content: text });
+    const utterance = this.utterance({
+      ...noTimings(),
+      speechEndedAt: stages?.speechEndedAt ?? null,
+      transcriptAt: stages?.transcriptAt ?? null,
+    });
+    let pending = "";
+    const signal = this.abort.signal;
+    const sentences = this.sentenceQueue(utterance, signal);
+    let filled = false;
+    let result = { text: "", endCall: false };
+    try {
+      result = await this.pipeline.reply(
+        this.history,
+        (delta) => {
+          utterance.timings.firstTokenAt ??= Date.now();
+          pending += delta;
+          const split = splitSentences(pending);
+          pending = split.rest;
+          for (const sentence of split.sentences) sentences.push(sentence);
+        },
+        signal,
+        {
+          sendDigits: (digits) => this.sendDigits(digits),
+          onFunctionCall: () => {
+            const filler = filled ? null : this.nextFiller();
+            filled = true;
+            if (filler) sentences.push(filler);
+          },
+        },
+      );
+    } catch (error) {
+      // A barge-in aborted the reply: what was already played is still the assistant's turn.
+      if (!signal.aborted) throw error;
+    }
+    if (pending.trim() && !signal.aborted) sentences.push(pending.trim());
+    if (sentences.queued === 0 && result.text && !signal.aborted) sentences.push(result.text);
+    await sentences.drained();
+    await this.finishUtterance(utterance);
+    const heard = heardSentences(utterance);
+    this.history.push({ role: "assistant", content: heard });
+    await this.assistantTurn(utterance, result.text || utterance.sentences.join(" "), heard);
+    if (result.endCall && !utterance.cleared) {
+      this.ending = true;
+      await this.ports.hangUp("The assistant ended the call.");
+    }
+  }
+
+  protected async say(text: string, inHistory: boolean) {
+    const utterance = await this.speak(text);
+    const heard = heardSentences(utterance);
+    if (inHistory) this.history.push({ role: "assistant", content: heard });
+    await this.assistantTurn(utterance, text, heard);
   }
 }
 
@@ -401,13 +588,19 @@ export function splitSentences(text: string): { sentences: string[]; rest: strin
   return { sentences, rest: text.slice(consumed).trimStart() };
 }
 
-function heardText(utterance: Utterance): string {
+/** What the caller heard of an utterance spoken by sentences: those whose marks came back. */
+export function heardSentences(utterance: Utterance): string {
   return utterance.sentences
     .slice(0, utterance.cleared ? utterance.played : utterance.sentences.length)
     .join(" ");
 }
 
-function concatBytes(a: Uint8Array, b: Uint8Array): Uint8Array {
+/** Words in a transcript (a barge-in's), for `min_interrupt_words`. */
+export function wordCount(text: string): number {
+  return text.split(/\s+/).filter((word) => /[\p{L}\p{N}]/u.test(word)).length;
+}
+
+export function concatBytes(a: Uint8Array, b: Uint8Array): Uint8Array {
   if (a.length === 0) return b;
   if (b.length === 0) return a;
   const out = new Uint8Array(a.length + b.length);

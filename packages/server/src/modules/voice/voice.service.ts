@@ -1,27 +1,43 @@
 import type { ServiceDeps } from "../../deps.ts";
 import type { CallsService } from "../calls/index.ts";
-import { END_CALL_TOOL_NAME, type ReplyEngine, replyAssistantColumns } from "../message-pipeline/index.ts";
+import {
+  END_CALL_TOOL_NAME,
+  primitiveVariables,
+  type ReplyEngine,
+  type ReplyRequest,
+  replyAssistantColumns,
+} from "../message-pipeline/index.ts";
 import type { MediaStream, MediaStreamHandler } from "../telephony/provider.ts";
 import type { CallTurnsService } from "./call-turns.service.ts";
+import { RealtimeClient, type RealtimeSessionOptions } from "./realtime-client.ts";
+import { RealtimeSession } from "./realtime-session.ts";
 import { SpeechClient } from "./speech-client.ts";
-import { PipelineSession, type SessionSettings } from "./voice-session.ts";
+import { endpointMs } from "./turn-detector.ts";
+import { PipelineSession, type SessionPorts, type SessionSettings } from "./voice-session.ts";
 
 /** What a caller hears when this instance already carries as many calls as it may. */
 export const CAPACITY_REFUSAL =
   "Sorry, we cannot take your call right now. Please call again later. Goodbye.";
 
+/** What a caller hears when the realtime model of a multimodal or dualplex assistant cannot be reached. */
+export const MODEL_UNAVAILABLE =
+  "Sorry, our assistant is not available right now. Please call again later. Goodbye.";
+
 /** A catalogue voice without a provider voice speaks with this one. */
 const DEFAULT_PROVIDER_VOICE = "alloy";
 
-type Primitive = string | number | boolean | null;
+/** Said while a function runs when `fillers` is on and `filler_config` has no neutral phrase. */
+const DEFAULT_FILLER = "One moment, please.";
 
 /**
  * The media plane's entry: each connected media stream of a running call gets a session speaking
- * for its assistant, within the instance's capacity (`VOXGATE_MAX_LIVE_MEDIA_SESSIONS`); past it
- * the caller hears a short refusal and the call ends `ended_by_assistant`.
+ * for its assistant in the assistant's mode (pipeline, or a realtime model in multimodal and
+ * dualplex), within the instance's capacity (`VOXGATE_MAX_LIVE_MEDIA_SESSIONS`); past it the caller
+ * hears a short refusal and the call ends `ended_by_assistant`.
  */
 export class VoiceService implements MediaStreamHandler {
   private readonly speech: SpeechClient;
+  private readonly realtime: RealtimeClient;
   private live = 0;
 
   constructor(
@@ -29,6 +45,11 @@ export class VoiceService implements MediaStreamHandler {
     private readonly parts: { calls: CallsService; replyEngine: ReplyEngine; turns: CallTurnsService },
   ) {
     this.speech = new SpeechClient(deps.config.voice);
+    this.realtime = new RealtimeClient(
+      deps.config.voice.realtime,
+      deps.config.voice.timeoutSeconds,
+      deps.logger,
+    );
   }
 
   /** Sessions this instance runs now. */
@@ -54,14 +75,19 @@ export class VoiceService implements MediaStreamHandler {
         assistant: {
           select: {
             ...replyAssistantColumns,
+            mode: true,
             language: true,
             waitForCustomer: true,
             allowInterruptions: true,
             interruptSensitivity: true,
+            minInterruptWords: true,
+            endpointType: true,
             endpointSensitivity: true,
             maxSilenceDuration: true,
             reengagementInterval: true,
             speechSpeed: true,
+            fillers: true,
+            fillerConfig: true,
             voice: { select: { providerVoiceId: true } },
           },
         },
@@ -78,57 +104,125 @@ export class VoiceService implements MediaStreamHandler {
       waitForCustomer: assistant.waitForCustomer,
       allowInterruptions: assistant.allowInterruptions,
       interruptSensitivity: assistant.interruptSensitivity,
+      minInterruptWords: assistant.minInterruptWords,
       endpointSensitivity: assistant.endpointSensitivity,
       maxSilenceDuration: assistant.maxSilenceDuration,
       reengagementInterval: assistant.reengagementInterval,
       language: assistant.language,
       voice: assistant.voice?.providerVoiceId || DEFAULT_PROVIDER_VOICE,
       speechSpeed: Number(assistant.speechSpeed.toString()),
+      fillers: assistant.fillers > 0 ? fillerPhrases(assistant.fillerConfig) : [],
     };
-    const variables = primitives(call.variables);
+    const request: Omit<ReplyRequest, "history" | "passages"> = {
+      accountId: call.accountId,
+      assistant,
+      variables: primitiveVariables(call.variables),
+    };
     const engine = this.parts.replyEngine;
+    // Counted from here: connecting to a realtime model takes a while, and calls arriving meanwhile count too.
     this.live += 1;
     stream.onClose(() => {
       this.live -= 1;
     });
-    const session = new PipelineSession(stream, settings, {
+    const ports: SessionPorts = {
       logger,
       transcribe: (wav, signal) => this.speech.transcribe(wav, { language: settings.language, signal }),
       synthesize: (text, signal) =>
         this.speech.synthesize(text, { voice: settings.voice, speed: settings.speechSpeed, signal }),
-      reply: async (history, onDelta) => {
-        const question = history.findLast((message) => message.role === "user")?.content ?? "";
-        const passages = await engine.knowledgeFor(call.accountId, assistant, question);
-        const result = await engine.generate({
-          accountId: call.accountId,
-          assistant,
-          history,
-          passages,
-          variables,
-          onDelta,
-          endCallTool: true,
-        });
-        return {
-          text: result.reply,
-          endCall: result.functionCalls.some((record) => record.name === END_CALL_TOOL_NAME && !record.error),
-        };
-      },
       turn: (turn) => this.parts.turns.record(call, turn),
       hangUp: (reason) => calls.endByAssistant(call.id, reason),
       callerLeft: () => calls.customerHungUp(call.id),
+    };
+    let session: PipelineSession | RealtimeSession;
+    if (assistant.mode === "pipeline") {
+      session = new PipelineSession(stream, settings, {
+        ...ports,
+        reply: async (history, onDelta, _signal, functions) => {
+          const question = history.findLast((message) => message.role === "user")?.content ?? "";
+          const passages = await engine.knowledgeFor(call.accountId, assistant, question);
+          const result = await engine.generate({
+            ...request,
+            history,
+            passages,
+            onDelta,
+            liveCall: functions,
+          });
+          return {
+            text: result.reply,
+            endCall: result.functionCalls.some(
+              (record) => record.name === END_CALL_TOOL_NAME && !record.error,
+            ),
+          };
+        },
+      });
+    } else {
+      let model: Awaited<ReturnType<RealtimeClient["connect"]>>;
+      try {
+        model = await this.realtime.connect(call.id);
+      } catch (error) {
+        logger.warn("realtime model unavailable; the call ends", { callId: call.id, error });
+        // Twilio speaks the apology and ends the stream (which releases the capacity).
+        await calls.endByAssistant(call.id, "The speech model could not be reached.", MODEL_UNAVAILABLE);
+        return;
+      }
+      const { instructions, tools } = engine.liveCallSetup(request);
+      const options: RealtimeSessionOptions = {
+        instructions,
+        tools,
+        output: assistant.mode === "multimodal" ? "audio" : "text",
+        voice: settings.voice,
+        speed: settings.speechSpeed,
+        temperature: Number(assistant.llmTemperature.toString()),
+        audioFormat: "g711_ulaw",
+        transcribeModel: this.deps.config.voice.transcribeModel,
+        language: settings.language,
+        turnDetection:
+          assistant.endpointType === "semantic"
+            ? { type: "semantic_vad", eagerness: eagerness(settings.endpointSensitivity) }
+            : { type: "server_vad", silenceMs: endpointMs(settings.endpointSensitivity) },
+        createResponse: !settings.waitForCustomer,
+      };
+      session = new RealtimeSession(
+        stream,
+        settings,
+        {
+          ...ports,
+          runFunction: async (name, args, functions) => {
+            const record = await engine.runLiveFunction(
+              { ...request, history: [], passages: [], liveCall: functions },
+              name,
+              args,
+            );
+            return {
+              output: JSON.stringify(record.error ? { error: record.error } : { result: record.result }),
+              endCall: record.name === END_CALL_TOOL_NAME && !record.error,
+            };
+          },
+        },
+        model,
+        options,
+      );
+    }
+    logger.info("media session started", {
+      callId: call.id,
+      streamId: stream.streamId,
+      mode: assistant.mode,
     });
-    logger.info("media session started", { callId: call.id, streamId: stream.streamId });
     session.start();
   }
 }
 
-function primitives(value: unknown): Record<string, Primitive> {
-  const result: Record<string, Primitive> = {};
-  if (!value || typeof value !== "object" || Array.isArray(value)) return result;
-  for (const [key, entry] of Object.entries(value)) {
-    if (entry === null || ["string", "number", "boolean"].includes(typeof entry)) {
-      result[key] = entry as Primitive;
-    }
-  }
-  return result;
+/** `filler_config`'s neutral phrases (any phrase suits a wait of unknown outcome), or a default. */
+function fillerPhrases(config: unknown): string[] {
+  const neutral = (config as { neutral?: unknown } | null)?.neutral;
+  const phrases = Array.isArray(neutral)
+    ? neutral.filter((phrase): phrase is string => typeof phrase === "string" && phrase.trim() !== "")
+    : [];
+  return phrases.length > 0 ? phrases.map((phrase) => phrase.trim()) : [DEFAULT_FILLER];
+}
+
+/** `endpoint_sensitivity` as semantic VAD's eagerness: more sensitive ends turns sooner. */
+function eagerness(sensitivity: number): "low" | "medium" | "high" {
+  if (sensitivity < 1 / 3) return "low";
+  return sensitivity > 2 / 3 ? "high" : "medium";
 }

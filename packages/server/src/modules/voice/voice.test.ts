@@ -1,20 +1,26 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createAssistant } from "../../../test/fixtures/assistants.ts";
 import { telephonyFixtures, uniqueUsNumber } from "../../../test/fixtures/telephony.ts";
-import { startVoiceApp, type VoiceApp } from "../../../test/fixtures/voice-app.ts";
-import type { FakeOpenAI } from "../../../test/support/fake-openai.ts";
-import { type FakeSpeech, toneText } from "../../../test/support/fake-speech.ts";
-import type { FakeTwilio } from "../../../test/support/fake-twilio.ts";
+import { type FakeOpenAI, startFakeOpenAI } from "../../../test/support/fake-openai.ts";
+import { type FakeSpeech, startFakeSpeech, toneText } from "../../../test/support/fake-speech.ts";
+import { type FakeTwilio, startFakeTwilio } from "../../../test/support/fake-twilio.ts";
 import { subscribeWs } from "../../../test/support/subscriptions.ts";
-import type { TestAccount, TestApp } from "../../../test/support/test-app.ts";
+import { startTestApp, type TestAccount, type TestApp } from "../../../test/support/test-app.ts";
 import { TwilioMediaClient } from "../../../test/support/twilio-media-client.ts";
+import {
+  answerOutbound,
+  callerHangsUp,
+  expectCutAfterFirstSentence,
+  mediaStreamUrl,
+  THREE_SENTENCES,
+  voiceCallEnv,
+} from "../../../test/support/voice-calls.ts";
 import type { Assistant, PhoneNumber } from "../../generated/prisma/client.ts";
 import { VOICE_PHRASES } from "./voice-session.ts";
 
 const TRANSCRIPT =
   "subscription ($callId: Int!) { callTranscript(callId: $callId) { speaker text heardText interrupted } }";
 
-let voiceApp: VoiceApp;
 let t: TestApp;
 let twilio: FakeTwilio;
 let model: FakeOpenAI;
@@ -30,9 +36,6 @@ const marks = (received: TwilioMediaClient["received"]) => received.filter((m) =
 const reload = (callId: number) => t.app.db.prisma.call.findUniqueOrThrow({ where: { id: callId } });
 const eventually = <T>(check: () => Promise<T>) => vi.waitFor(check, { timeout: 15_000, interval: 20 });
 
-const webhook = (pathAndQuery: string, params: Record<string, string>) =>
-  voiceApp.webhook(pathAndQuery, params);
-
 /**
  * Places a call with `assistant`, answers it as Twilio does, and connects its media stream;
  * `beforeAnswer` runs once the call exists.
@@ -44,28 +47,26 @@ async function answeredCall(assistant: Assistant, beforeAnswer?: (callId: number
     to: uniqueUsNumber(),
   });
   await beforeAnswer?.(call.id);
-  const twiml = await webhook(`/telephony/twilio/outbound?callId=${call.id}`, {
-    AccountSid: twilio.accountSid,
-    CallSid: call.providerCallId!,
-    CallStatus: "in-progress",
-    AnsweredBy: "human",
-  });
-  const token = /<Parameter name="token" value="([^"]+)"\/>/.exec(twiml)![1]!;
+  const token = await answerOutbound(t, twilio, call);
   const client = await TwilioMediaClient.connect(mediaUrl, token);
   return { call, token, client };
 }
 
 beforeAll(async () => {
-  voiceApp = await startVoiceApp();
-  ({ t, twilio, model, speech } = voiceApp);
-  mediaUrl = `${t.url.replace(/^http/, "ws")}/telephony/twilio/media`;
+  [twilio, model, speech] = await Promise.all([startFakeTwilio(), startFakeOpenAI(), startFakeSpeech()]);
+  t = await startTestApp({
+    model,
+    env: voiceCallEnv(twilio, speech),
+  });
+  mediaUrl = mediaStreamUrl(t);
   owner = await t.createAccount({ balance: "50" });
   number = await telephonyFixtures(t).addNumber(owner);
   defaults = { phoneNumberId: number.id };
 });
 
 afterAll(async () => {
-  await voiceApp?.close();
+  await t?.close();
+  await Promise.all([twilio?.close(), model?.close(), speech?.close()]);
 });
 
 describe("a phone conversation over Twilio Media Streams (pipeline mode)", () => {
@@ -118,16 +119,7 @@ describe("a phone conversation over Twilio Media Streams (pipeline mode)", () =>
     expect(data?.call.latency.firstTokenP50Ms).toBeGreaterThanOrEqual(data!.call.latency.transcriptP50Ms!);
 
     // The caller hangs up: the stream stops, then Twilio's status callback ends the call.
-    client.stop();
-    await client.closed;
-    await eventually(async () => expect((await reload(call.id)).requestedEnd).toBe("ended_by_customer"));
-    await webhook(`/telephony/twilio/status?callId=${call.id}`, {
-      AccountSid: twilio.accountSid,
-      CallSid: call.providerCallId!,
-      CallStatus: "completed",
-      CallDuration: "75",
-    });
-    const ended = await reload(call.id);
+    const ended = await callerHangsUp(t, twilio, client, call, 75);
     expect(ended.status).toBe("ended_by_customer");
     expect(ended.totalCost.toFixed(2)).toBe("0.20");
   });
@@ -145,7 +137,7 @@ describe("a phone conversation over Twilio Media Streams (pipeline mode)", () =>
 
   it("stops talking when the caller barges in, and keeps only what was played", async () => {
     const assistant = await createAssistant(t, owner, {
-      initialMessage: "One two three. Four five six. Seven eight nine.",
+      initialMessage: THREE_SENTENCES,
       phoneNumberId: number.id,
       interruptSensitivity: 1,
     });
@@ -156,20 +148,32 @@ describe("a phone conversation over Twilio Media Streams (pipeline mode)", () =>
     client.autoAckMarks = true;
     client.speak("wait");
     await client.waitFor((received) => received.some((message) => message.event === "clear"));
+    await expectCutAfterFirstSentence(t, call.id);
+    client.close();
+  });
+
+  it("with min_interrupt_words keeps talking through a backchannel and stops for real words", async () => {
+    const assistant = await createAssistant(t, owner, {
+      initialMessage: THREE_SENTENCES,
+      phoneNumberId: number.id,
+      interruptSensitivity: 1,
+      minInterruptWords: 2,
+    });
+    const { call, client } = await answeredCall(assistant);
+    client.autoAckMarks = false;
+    await client.waitFor((received) => marks(received) >= 3);
+    client.ackMarks(1);
+    const counted = speech.transcriptions.length;
+    client.speak("mhm");
+    // Its words were counted (the whole backchannel too, once it ended), and it was one word.
+    await eventually(async () => expect(speech.transcriptions.slice(counted)).toContain("mhm"));
+    expect(client.received.some((message) => message.event === "clear")).toBe(false);
+    client.speak("wait a moment");
+    await client.waitFor((received) => received.some((message) => message.event === "clear"));
+    client.autoAckMarks = true;
     await eventually(async () =>
-      expect((await reload(call.id)).transcript).toBe(
-        "Assistant: One two three.\nCustomer: wait\nAssistant: Echo: wait",
-      ),
+      expect((await reload(call.id)).transcript).toMatch(/^Assistant: One two three\.\nCustomer: mhm\n/),
     );
-    const [greeting] = await t.app.db.prisma.callTurn.findMany({
-      where: { callId: call.id },
-      orderBy: { id: "asc" },
-    });
-    expect(greeting).toMatchObject({
-      text: "One two three. Four five six. Seven eight nine.",
-      heardText: "One two three.",
-      interrupted: true,
-    });
     client.close();
   });
 
@@ -201,9 +205,13 @@ describe("a phone conversation over Twilio Media Streams (pipeline mode)", () =>
       phoneNumberId: number.id,
     });
     const { call, client } = await answeredCall(assistant);
+    // Time spent speaking a prompt is not silence: each round starts once the last prompt was played
+    // and stored (the audio is sent faster than real time).
     for (let round = 1; round <= 3; round++) {
       client.silence(5100);
-      await client.waitFor((received) => marks(received) >= round);
+      await eventually(async () =>
+        expect((await reload(call.id)).transcript.split("\n").filter(Boolean)).toHaveLength(round),
+      );
     }
     await eventually(async () => expect((await reload(call.id)).requestedEnd).toBe("ended_by_assistant"));
     expect(client.takeSpeech().replace(/\s+/g, "")).toBe(

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  freshDatabase,
   startTestApp,
   type TestAccount,
   type TestApp,
@@ -132,9 +133,8 @@ describe("a new install", () => {
   // directory (PGlite) or an empty database (PostgreSQL), migrated by the process that then answers.
   it("filters voices by mode in the process that created the database", async () => {
     const dataDir = mkdtempSync(join(tmpdir(), "voxgate-new-install-"));
-    const fresh = await startTestApp(
-      testDatabaseKind() === "pglite" ? { database: { kind: "pglite", dataDir } } : {},
-    );
+    const empty = testDatabaseKind() === "postgres" ? await freshDatabase({ unmigrated: true }) : null;
+    const fresh = await startTestApp({ database: empty?.target ?? { kind: "pglite", dataDir } });
     try {
       const account = await fresh.createAccount();
       const expected = PUBLIC_VOICES.filter((voice) => voice.modes.includes("dualplex")).map(
@@ -154,6 +154,7 @@ describe("a new install", () => {
       expect(gql.data!.voices.map((voice) => voice.name).sort()).toEqual([...expected].sort());
     } finally {
       await fresh.close();
+      await empty?.drop();
       rmSync(dataDir, { recursive: true, force: true });
     }
   });

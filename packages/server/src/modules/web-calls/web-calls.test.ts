@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createAssistant } from "../../../test/fixtures/assistants.ts";
 import { telephonyFixtures, uniqueUsNumber } from "../../../test/fixtures/telephony.ts";
-import { startVoiceApp, type VoiceApp } from "../../../test/fixtures/voice-app.ts";
-import { toneText } from "../../../test/support/fake-speech.ts";
-import type { TestAccount, TestApp } from "../../../test/support/test-app.ts";
+import { type FakeOpenAI, startFakeOpenAI } from "../../../test/support/fake-openai.ts";
+import { type FakeSpeech, startFakeSpeech, toneText } from "../../../test/support/fake-speech.ts";
+import { type FakeTwilio, startFakeTwilio } from "../../../test/support/fake-twilio.ts";
+import { startTestApp, type TestAccount, type TestApp } from "../../../test/support/test-app.ts";
+import { twilioWebhook, voiceCallEnv } from "../../../test/support/voice-calls.ts";
 import { WebCallClient } from "../../../test/support/web-call-client.ts";
 import type { Assistant } from "../../generated/prisma/client.ts";
 import { AT_CAPACITY_WORDS } from "../telephony/index.ts";
@@ -11,7 +13,9 @@ import { newWebCallToken } from "./web-call-token.ts";
 
 const SITE = "https://shop.example";
 
-let voiceApp: VoiceApp;
+let twilio: FakeTwilio;
+let model: FakeOpenAI;
+let speech: FakeSpeech;
 let t: TestApp;
 let owner: TestAccount;
 let socketUrl: string;
@@ -47,8 +51,8 @@ async function connectedCall(assistant: Assistant) {
 }
 
 beforeAll(async () => {
-  voiceApp = await startVoiceApp();
-  t = voiceApp.t;
+  [twilio, model, speech] = await Promise.all([startFakeTwilio(), startFakeOpenAI(), startFakeSpeech()]);
+  t = await startTestApp({ model, env: voiceCallEnv(twilio, speech) });
   socketUrl = `${t.url.replace(/^http/, "ws")}/widget/web-call`;
   owner = await t.createAccount({ balance: "50" });
   voiceAssistant = await createAssistant(t, owner, {
@@ -58,7 +62,8 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await voiceApp?.close();
+  await t?.close();
+  await Promise.all([twilio?.close(), model?.close(), speech?.close()]);
 });
 
 describe("a web call from the widget", () => {
@@ -82,7 +87,7 @@ describe("a web call from the widget", () => {
 
     client.speak("what time is it");
     await client.waitFor(() => client.count("mark") >= 3);
-    expect(voiceApp.speech.transcriptions.at(-1)).toBe("what time is it");
+    expect(speech.transcriptions.at(-1)).toBe("what time is it");
     expect(client.takeSpeech().replace(/\s+/g, "")).toBe(heard("Echo: what time is it"));
     await client.waitFor((received) => received.filter((m) => m.type === "transcript").length >= 3);
     expect(client.received.filter((m) => m.type === "transcript")).toMatchObject([
@@ -186,10 +191,7 @@ describe("a web call from the widget", () => {
       initialMessage: "",
     });
     const { callId, client } = await connectedCall(assistant);
-    voiceApp.model.enqueue(
-      { toolCalls: [{ name: "end_call", arguments: {} }] },
-      { content: "Goodbye then." },
-    );
+    model.enqueue({ toolCalls: [{ name: "end_call", arguments: {} }] }, { content: "Goodbye then." });
     client.speak("bye");
     await client.closed;
     expect(client.takeSpeech().replace(/\s+/g, "")).toBe(heard("Goodbye then."));
@@ -219,12 +221,12 @@ describe("admission control", () => {
       const number = await telephonyFixtures(t).addNumber(owner);
       await createAssistant(t, owner, { phoneNumberId: number.id });
       const params = {
-        AccountSid: voiceApp.twilio.accountSid,
+        AccountSid: twilio.accountSid,
         CallSid: `CA${"1".repeat(32)}`,
         To: number.phoneNumber,
         From: uniqueUsNumber(),
       };
-      const twiml = await voiceApp.webhook("/telephony/twilio/voice", params);
+      const twiml = await twilioWebhook(t, twilio, "/telephony/twilio/voice", params);
       expect(twiml).toContain(`<Say>${AT_CAPACITY_WORDS}</Say><Hangup/>`);
       expect(twiml).not.toContain("<Stream");
       const call = await t.app.db.prisma.call.findUniqueOrThrow({

@@ -1,6 +1,6 @@
 import type { ServiceDeps } from "../../../deps.ts";
-import type { ReplyEngine } from "../../message-pipeline/index.ts";
-import { replyAssistantColumns } from "../../message-pipeline/index.ts";
+import type { ReplyEngine, Variables } from "../../message-pipeline/index.ts";
+import { primitiveVariables, replyAssistantColumns } from "../../message-pipeline/index.ts";
 import { parseTranscript } from "../transcript.ts";
 
 /** What a scripted callee says, one line per turn; the last one ends the call. */
@@ -28,8 +28,6 @@ const PERSONA_RULES = [
   "Answer briefly and naturally, in one or two short sentences, as a slightly busy but polite person.",
   "Never say you are an AI. When told this is your last reply, say goodbye.",
 ].join(" ");
-
-type Primitive = string | number | boolean | null;
 
 /**
  * The two voices of a simulated call: the callee (an LLM persona through the configured model,
@@ -74,7 +72,7 @@ export class SimulatedCallee {
     const finished = turn >= scripted.length;
     if (!call?.assistant) return { customer: scripted.at(-1)!, assistant: null, finished: true };
     const lines = parseTranscript(call.transcript);
-    const variables = primitives(call.variables);
+    const variables = primitiveVariables(call.variables);
     const customer = this.engine.modelConfigured
       ? await this.personaLine(call.accountId, call.type === "inbound", lines, variables, finished)
       : scripted[Math.min(turn, scripted.length) - 1]!;
@@ -101,7 +99,7 @@ export class SimulatedCallee {
     accountId: number,
     calledIn: boolean,
     lines: { speaker: "assistant" | "customer"; text: string }[],
-    variables: Record<string, Primitive>,
+    variables: Variables,
     last: boolean,
   ): Promise<string> {
     // The persona sees the call from the other side: the assistant's lines are what it hears.
@@ -142,15 +140,4 @@ export class SimulatedCallee {
       },
     });
   }
-}
-
-function primitives(value: unknown): Record<string, Primitive> {
-  const result: Record<string, Primitive> = {};
-  if (!value || typeof value !== "object" || Array.isArray(value)) return result;
-  for (const [key, entry] of Object.entries(value)) {
-    if (entry === null || ["string", "number", "boolean"].includes(typeof entry)) {
-      result[key] = entry as Primitive;
-    }
-  }
-  return result;
 }
