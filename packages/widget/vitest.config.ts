@@ -3,6 +3,7 @@ import { playwright } from "@vitest/browser-playwright";
 import { defineProject } from "vitest/config";
 import { chromiumLaunchOptions } from "./test/support/chromium.ts";
 import { emulateColorScheme, showDemoPage } from "./test/support/commands.ts";
+import { fakeMicrophoneArgs } from "./test/support/fake-microphone.ts";
 
 // The global setup runs the real server in process; like the server's own config, it must get the
 // CJS graphql that graphql-yoga gets, or `instanceof GraphQLError` fails across two copies.
@@ -25,8 +26,12 @@ export default defineProject({
       headless: true,
       screenshotFailures: false,
       viewport: { width: 1280, height: 800 },
+      // The web call test talks through a fake microphone that plays a generated WAV.
       provider: playwright({
-        launchOptions: chromiumLaunchOptions,
+        launchOptions: {
+          ...chromiumLaunchOptions,
+          args: [...chromiumLaunchOptions.args, ...fakeMicrophoneArgs()],
+        },
       }),
       instances: [{ browser: "chromium" }],
       commands: { emulateColorScheme, showDemoPage },

@@ -20,6 +20,7 @@ export const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   VALIDATION_FAILED: 422,
   RATE_LIMITED: 429,
   UPSTREAM_FAILED: 502,
+  AT_CAPACITY: 503,
 };
 
 /** An error as the REST layer sees it: a code, a message and, for validation, field messages. */
@@ -29,7 +30,7 @@ export interface RestError {
   message: string;
   /** Field messages keyed by snake_case path, as the legacy API names its fields. */
   fields?: Record<string, string[]>;
-  /** Seconds to wait before retrying, for RATE_LIMITED. */
+  /** Seconds to wait before retrying, for RATE_LIMITED and AT_CAPACITY. */
   retryAfter?: number;
 }
 

@@ -22,6 +22,7 @@ export type ErrorCode =
   | "CONVERSATION_NOT_FOUND"
   | "UPSTREAM_FAILED"
   | "SIMULATED_CARRIER_REQUIRED"
+  | "AT_CAPACITY"
   // Operation limits (src/operation-limits.ts).
   | "QUERY_TOO_LARGE"
   | "QUERY_TOO_DEEP"
@@ -171,5 +172,16 @@ export class PayloadTooLargeError extends AppError {
 export class OperationLimitError extends AppError {
   constructor(code: ErrorCode, message: string, limit: number) {
     super(code, message, { limit });
+  }
+}
+
+/**
+ * This instance already relays as many live calls as it may (VOXGATE_MAX_LIVE_MEDIA_SESSIONS):
+ * a new call is refused cleanly instead of degrading every running one. REST answers 503 with
+ * Retry-After.
+ */
+export class AtCapacityError extends AppError {
+  constructor(retryAfter: number) {
+    super("AT_CAPACITY", "The voice service is busy. Please try again shortly.", { retryAfter });
   }
 }

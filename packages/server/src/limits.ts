@@ -85,3 +85,23 @@ export const MAX_REALTIME_EVENT_BYTES = 4 * MB;
  * of the call is not recorded; a recording holds 8 KB a second in memory until the call ends.
  */
 export const MAX_RECORDING_SECONDS = 7_200;
+
+/**
+ * A browser web call's WebSocket (modules/web-calls). Audio is PCM16 mono at `sampleRate` both
+ * ways; browsers send a frame every 20-100 ms (`frameBytes` is 250 ms of audio), so the message
+ * rate leaves room for bursts after a stalled tab without letting one client flood the server.
+ * The token is fetched and used within seconds; a call whose browser never connects is failed
+ * (and its reserved minute refunded) `connectGraceSeconds` after the token expired. A socket
+ * silent (no audio, no control message) for `idleSeconds` is treated as a visitor who left.
+ */
+export const WEB_CALL_LIMITS = {
+  sampleRate: 16_000,
+  frameBytes: 8_000,
+  controlBytes: 1_024,
+  messagesPerSecond: 200,
+  tokenSeconds: 30,
+  connectGraceSeconds: 5,
+  idleSeconds: 30,
+  /** Seconds a refused start (instance at capacity) asks the browser to wait. */
+  retryAfterSeconds: 15,
+} as const;

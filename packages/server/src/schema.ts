@@ -7,6 +7,7 @@ import "./modules/knowledge/knowledge.schema.ts";
 import "./modules/conversations/conversations.schema.ts";
 import "./modules/replies/replies.schema.ts";
 import "./modules/widget/widget.schema.ts";
+import "./modules/web-calls/web-calls.schema.ts";
 import "./modules/voices/voices.schema.ts";
 import "./modules/phone-numbers/phone-numbers.schema.ts";
 import "./modules/assistants/assistants.schema.ts";

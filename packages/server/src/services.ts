@@ -18,9 +18,10 @@ import { PhoneNumberReleaseSweep, PhoneNumbersService } from "./modules/phone-nu
 import { PlatformService } from "./modules/platform/index.ts";
 import { RateLimitsService } from "./modules/rate-limits/index.ts";
 import { RepliesService } from "./modules/replies/index.ts";
-import { createTelephony } from "./modules/telephony/index.ts";
+import { createTelephony, mediaCapacity } from "./modules/telephony/index.ts";
 import { CallTurnsService, Recordings, VoiceService } from "./modules/voice/index.ts";
 import { VoicesService } from "./modules/voices/index.ts";
+import { WebCallSockets, WebCallsService } from "./modules/web-calls/index.ts";
 import { type CallWebhookResponses, WebhookLogRetention, WebhooksService } from "./modules/webhooks/index.ts";
 import { WidgetService } from "./modules/widget/index.ts";
 import { safeFetchConnections } from "./net/safe-fetch.ts";
@@ -51,6 +52,11 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     replySettings,
     events: webhooks,
   });
+  // Admission control: a new call (phone or web) is refused while this instance relays all it may.
+  const capacity = mediaCapacity(
+    () => voice.liveSessions,
+    () => deps.config.voice.maxLiveSessions,
+  );
   // Numbers, their release sweep and calls share one carrier; it reports call events to `calls`.
   const {
     provider: telephony,
@@ -62,16 +68,18 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     replyEngine,
     desk: () => calls,
     media: () => recordings,
+    capacity,
   });
+  const webCallSockets = new WebCallSockets(deps, { desk: () => calls, engine: () => recordings, capacity });
   const calls: CallsService = new CallsService(
     deps,
-    { carrier: telephony, inboundSimulator, billing, jobs },
+    { carrier: telephony, inboundSimulator, billing, jobs, webCarrier: () => webCallSockets },
     { events: webhooks, inboundVariables: (request) => webhooks.inboundVariables(request) },
   );
   const evaluation = new EvaluationService(deps, { jobs, calls, rateLimits });
   const callTurns = new CallTurnsService(deps, calls);
   const voice = new VoiceService(deps, { calls, replyEngine, turns: callTurns });
-  // Recording decorates the media plane: streams of calls that record are mixed on their way.
+  // Recording decorates the media plane: streams of calls that record (phone and web) are mixed on their way.
   const recordings = new Recordings(deps, { inner: voice, calls });
   const campaigns = new CampaignsService(deps);
   const leadProgress = new LeadProgress(deps, webhooks);
@@ -84,6 +92,7 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
   });
   const credentials = new CredentialCache(deps);
   const accounts = new AccountsService(deps, { billing });
+  const widget = new WidgetService(deps, { pipeline: messagePipeline, rateLimits });
   return {
     // First, so that it stops last: after the workers whose outbound requests use its connections.
     outboundConnections: safeFetchConnections,
@@ -122,7 +131,9 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     replyEngine,
     messagePipeline,
     conversations: new ConversationsService(deps, { pipeline: messagePipeline }),
-    widget: new WidgetService(deps, { pipeline: messagePipeline, rateLimits }),
+    widget,
+    webCalls: new WebCallsService(deps, { widget, calls, rateLimits, capacity }),
+    webCallSockets,
     replies: new RepliesService(deps, { pipeline: messagePipeline, rateLimits, replySettings }),
   };
 }

@@ -7,6 +7,8 @@ export interface WidgetSettings {
   theme: string;
   color: string;
   position: string;
+  /** Whether visitors may call the assistant (the widget shows a call button). */
+  voice?: boolean;
 }
 
 export interface AssistantProfile {
@@ -20,6 +22,17 @@ export interface StartedConversation {
   conversation_id: string;
   initial_message: string;
   created_at: string;
+}
+
+/** A web call the server started: connect its audio with the single-use token, soon. */
+export interface StartedWebCall {
+  call_id: number;
+  token: string;
+  expires_at: string;
+  /** The WebSocket path, on the API's server. */
+  socket_path: string;
+  /** Samples per second of the PCM16 audio, both ways. */
+  sample_rate: number;
 }
 
 export type MessageRole = "user" | "assistant" | "operator";
@@ -61,7 +74,10 @@ export type WidgetErrorKind =
   | "rate-limited"
   | "invalid-message"
   | "network"
-  | "server";
+  | "server"
+  | "at-capacity"
+  | "microphone-denied"
+  | "call-failed";
 
 export class WidgetApiError extends Error {
   constructor(
@@ -69,7 +85,7 @@ export class WidgetApiError extends Error {
     message: string,
     /** HTTP status; 0 when the server never answered. */
     readonly status: number,
-    /** Seconds to wait before retrying, from `Retry-After` on 429. */
+    /** Seconds to wait before retrying, from `Retry-After` on 429 and 503. */
     readonly retryAfterSeconds: number | null = null,
   ) {
     super(message);
@@ -101,6 +117,17 @@ export class WidgetApi {
     return this.request<StartedConversation>(
       "POST",
       `/api/widget/assistants/${encodeURIComponent(assistantUuid)}/conversations`,
+      "assistant-not-found",
+      QUICK_TIMEOUT_MS,
+      {},
+    );
+  }
+
+  /** Starts a web call (voice) with an assistant whose widget settings enable it. */
+  startWebCall(assistantUuid: string): Promise<StartedWebCall> {
+    return this.request<StartedWebCall>(
+      "POST",
+      `/api/widget/assistants/${encodeURIComponent(assistantUuid)}/web-calls`,
       "assistant-not-found",
       QUICK_TIMEOUT_MS,
       {},
@@ -195,7 +222,9 @@ export class WidgetApi {
       kindOf(response.status, notFoundKind),
       text,
       response.status,
-      response.status === 429 ? retryAfterSeconds(response.headers.get("retry-after")) : null,
+      response.status === 429 || response.status === 503
+        ? retryAfterSeconds(response.headers.get("retry-after"))
+        : null,
     );
   }
 }
@@ -258,6 +287,8 @@ function kindOf(status: number, notFoundKind: WidgetErrorKind): WidgetErrorKind 
       return "invalid-message";
     case 429:
       return "rate-limited";
+    case 503:
+      return "at-capacity";
     default:
       return "server";
   }

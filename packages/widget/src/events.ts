@@ -25,12 +25,25 @@ export interface VoxgateErrorDetail {
   message: string;
 }
 
+/** `voxgate-call-start`: the visitor's web call is live (audio flows both ways). */
+export interface VoxgateCallStartDetail {
+  callId: number;
+}
+
+/** `voxgate-call-end`: the web call is over; `status` is the call's final status when the server said it. */
+export interface VoxgateCallEndDetail {
+  callId: number;
+  status: string | null;
+}
+
 export interface VoxgateEventMap {
   "voxgate-open": CustomEvent<VoxgateToggleDetail>;
   "voxgate-close": CustomEvent<VoxgateToggleDetail>;
   "voxgate-message-sent": CustomEvent<VoxgateMessageSentDetail>;
   "voxgate-message-received": CustomEvent<VoxgateMessageReceivedDetail>;
   "voxgate-error": CustomEvent<VoxgateErrorDetail>;
+  "voxgate-call-start": CustomEvent<VoxgateCallStartDetail>;
+  "voxgate-call-end": CustomEvent<VoxgateCallEndDetail>;
 }
 
 declare global {
@@ -40,5 +53,7 @@ declare global {
     "voxgate-message-sent": CustomEvent<VoxgateMessageSentDetail>;
     "voxgate-message-received": CustomEvent<VoxgateMessageReceivedDetail>;
     "voxgate-error": CustomEvent<VoxgateErrorDetail>;
+    "voxgate-call-start": CustomEvent<VoxgateCallStartDetail>;
+    "voxgate-call-end": CustomEvent<VoxgateCallEndDetail>;
   }
 }

@@ -5,6 +5,7 @@ export type {
   FunctionCallOutcome,
   HistoryMessage,
   MessageRole,
+  StartedWebCall,
   WidgetErrorKind,
   WidgetPosition,
   WidgetSettings,
@@ -12,6 +13,8 @@ export type {
 } from "./api-client.ts";
 export { WidgetApi, WidgetApiError } from "./api-client.ts";
 export type {
+  VoxgateCallEndDetail,
+  VoxgateCallStartDetail,
   VoxgateErrorDetail,
   VoxgateEventMap,
   VoxgateMessageReceivedDetail,

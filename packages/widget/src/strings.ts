@@ -38,6 +38,18 @@ export interface VoxgateChatStrings {
   errorOriginNotAllowed: string;
   errorInvalidMessage: string;
   errorServer: string;
+  /** The call button (voice, when the assistant takes calls) and its states. */
+  callButton: string;
+  hangUpButton: string;
+  callConnecting: string;
+  callLive: string;
+  callEnded: string;
+  /** Screen-reader prefixes of what was said on a call. */
+  saidOnCallVisitor: string;
+  saidOnCallAssistant: string;
+  errorMicrophoneDenied: string;
+  errorAtCapacity: string;
+  errorCallFailed: string;
 }
 
 export const defaultStrings: VoxgateChatStrings = {
@@ -67,6 +79,16 @@ export const defaultStrings: VoxgateChatStrings = {
   errorOriginNotAllowed: "This chat isn't available on this website.",
   errorInvalidMessage: "This message can't be sent. Please change it and try again.",
   errorServer: "Something went wrong on our side. Please try again.",
+  callButton: "Call the assistant",
+  hangUpButton: "Hang up",
+  callConnecting: "Connecting your call…",
+  callLive: "On a call: speak now",
+  callEnded: "Call ended",
+  saidOnCallVisitor: "You said on the call:",
+  saidOnCallAssistant: "Assistant said on the call:",
+  errorMicrophoneDenied: "We can't use your microphone. Allow it in your browser to call.",
+  errorAtCapacity: "All our lines are busy. Please try again in a moment.",
+  errorCallFailed: "The call could not be connected. Please try again.",
 };
 
 /** Fills `{name}` placeholders; unknown placeholders stay visible so a translator notices them. */

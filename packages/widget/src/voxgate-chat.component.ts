@@ -16,6 +16,7 @@ import type { VoxgateEventMap } from "./events.ts";
 import { renderMarkdown } from "./markdown.ts";
 import { SessionStore } from "./session-store.ts";
 import { defaultStrings, format, type VoxgateChatStrings } from "./strings.ts";
+import type { WebCall } from "./voice/web-call.ts";
 import { voxgateChatStyles } from "./voxgate-chat.styles.ts";
 
 /** The server refuses longer messages; the widget says so before sending. */
@@ -26,6 +27,14 @@ interface ChatEntry {
   role: MessageRole;
   content: string;
   state: "sent" | "sending" | "failed";
+  /** Said on a web call (its live transcript), not written. */
+  spoken?: boolean;
+}
+
+/** The visitor's web call, while one is under way or just ended. */
+interface CallView {
+  state: "connecting" | "live" | "ended";
+  callId: number | null;
 }
 
 interface ShownError {
@@ -59,6 +68,9 @@ const nextKey = () => `entry-${++entryCounter}`;
 const chatIcon = html`<svg viewBox="0 0 24 24" aria-hidden="true">
   <path d="M4 3h16a2 2 0 0 1 2 2v11a2 2 0 0 1-2 2H8l-5 4V5a2 2 0 0 1 1-2z" />
 </svg>`;
+const phoneIcon = html`<svg viewBox="0 0 24 24" aria-hidden="true">
+  <path d="M6.6 10.8a15.1 15.1 0 0 0 6.6 6.6l2.2-2.2a1 1 0 0 1 1-.25 11.4 11.4 0 0 0 3.6.57 1 1 0 0 1 1 1V20a1 1 0 0 1-1 1A17 17 0 0 1 3 4a1 1 0 0 1 1-1h3.5a1 1 0 0 1 1 1c0 1.25.2 2.45.57 3.57a1 1 0 0 1-.25 1z" />
+</svg>`;
 const closeIcon = html`<svg viewBox="0 0 24 24" aria-hidden="true">
   <path d="M6.4 5 12 10.6 17.6 5 19 6.4 13.4 12l5.6 5.6-1.4 1.4-5.6-5.6L6.4 19 5 17.6l5.6-5.6L5 6.4z" />
 </svg>`;
@@ -73,14 +85,18 @@ const closeIcon = html`<svg viewBox="0 0 24 24" aria-hidden="true">
  * @event voxgate-message-sent - The server accepted the visitor's message. `detail: { conversationId, message }`.
  * @event voxgate-message-received - The assistant replied. `detail: { conversationId, message, functionCalls }`.
  * @event voxgate-error - Something failed; the visitor sees a kind explanation. `detail: { kind, status, message }`.
+ * @event voxgate-call-start - The visitor's web call is live. `detail: { callId }`.
+ * @event voxgate-call-end - The web call ended. `detail: { callId, status }` (the call's final status, or null if the connection dropped).
  *
  * @csspart launcher - The round button that opens and closes the panel.
  * @csspart panel - The chat panel (a non-modal dialog).
  * @csspart header - The panel's top bar.
  * @csspart title - The panel title.
  * @csspart close-button - The close button in the header.
+ * @csspart call-button - The call / hang-up button in the header (when the assistant takes web calls).
+ * @csspart call-status - The line under the header saying where the call stands.
  * @csspart messages - The scrolling list of messages (an ARIA live log).
- * @csspart message - Every message bubble; also `message-user`, `message-assistant` or `message-operator`.
+ * @csspart message - Every message bubble; also `message-user`, `message-assistant` or `message-operator`, and `message-spoken` for what was said on a call.
  * @csspart typing - The typing indicator.
  * @csspart error - The error notice.
  * @csspart retry-button - The notice's retry button.
@@ -129,6 +145,7 @@ export class VoxgateChat extends LitElement {
     draft: { state: true },
     error: { state: true },
     now: { state: true },
+    call: { state: true },
   };
 
   /** The assistant's uuid. */
@@ -159,6 +176,7 @@ export class VoxgateChat extends LitElement {
   declare private error: ShownError | null;
   /** Ticks once a second while a rate-limit countdown is shown. */
   declare private now: number;
+  declare private call: CallView | null;
 
   private api: WidgetApi | null = null;
   private store: SessionStore | null = null;
@@ -172,6 +190,7 @@ export class VoxgateChat extends LitElement {
   private watch: { conversationId: string; abort: AbortController } | null = null;
   /** Operator messages on screen, by server id: the stream and the history may both bring one. */
   private readonly shownOperatorIds = new Set<string>();
+  private webCall: WebCall | null = null;
 
   constructor() {
     super();
@@ -185,6 +204,7 @@ export class VoxgateChat extends LitElement {
     this.draft = "";
     this.error = null;
     this.now = Date.now();
+    this.call = null;
   }
 
   /** Opens the panel and moves focus into it. */
@@ -203,6 +223,7 @@ export class VoxgateChat extends LitElement {
     super.disconnectedCallback();
     this.stopCountdown();
     this.stopWatching();
+    this.webCall?.hangUp();
   }
 
   private get text(): VoxgateChatStrings {
@@ -432,6 +453,80 @@ export class VoxgateChat extends LitElement {
     }
   }
 
+  /**
+   * Starts a web call: the server admits it (voice enabled, origin, balance, capacity) while the
+   * voice code loads; that code is a chunk of its own, so pages where nobody calls never fetch it.
+   */
+  private async startCall(): Promise<void> {
+    const api = this.api;
+    const assistant = this.assistant;
+    const apiBase = this.effectiveApiBase;
+    if (!api || !assistant || !apiBase || (this.call && this.call.state !== "ended")) return;
+    this.error = null;
+    this.stopCountdown();
+    this.call = { state: "connecting", callId: null };
+    const voice = import("./voice/web-call.ts");
+    try {
+      const [started, { WebCall }] = await Promise.all([api.startWebCall(assistant), voice]);
+      const call: CallView = { state: "connecting", callId: started.call_id };
+      this.call = call;
+      const webCall = new WebCall({
+        onLive: () => {
+          this.call = { ...call, state: "live" };
+          this.emit("voxgate-call-start", { callId: started.call_id });
+        },
+        onTranscript: (line) => {
+          this.entries = [
+            ...this.entries,
+            {
+              key: nextKey(),
+              role: line.speaker === "customer" ? "user" : "assistant",
+              content: line.text,
+              state: "sent",
+              spoken: true,
+            },
+          ];
+        },
+        onEnd: (end) => {
+          this.webCall = null;
+          this.call = { ...call, state: "ended" };
+          if (end.message) {
+            this.entries = [
+              ...this.entries,
+              { key: nextKey(), role: "assistant", content: end.message, state: "sent", spoken: true },
+            ];
+          }
+          this.emit("voxgate-call-end", { callId: started.call_id, status: end.status });
+        },
+        onFailure: (failure, message) => {
+          this.webCall = null;
+          this.call = null;
+          // A microphone the visitor refused stays refused until they change it: no retry for it.
+          const retry = failure === "microphone-denied" ? null : () => void this.startCall();
+          this.showError(new WidgetApiError(failure, message, 0), retry);
+          this.emit("voxgate-call-end", { callId: started.call_id, status: null });
+        },
+      });
+      this.webCall = webCall;
+      await webCall.connect(apiBase, started);
+    } catch (failure) {
+      this.webCall = null;
+      this.call = null;
+      const error = asApiError(failure);
+      const canRetry = error.kind !== "origin-not-allowed" && error.kind !== "assistant-not-found";
+      this.showError(error, canRetry ? () => void this.startCall() : null);
+    }
+  }
+
+  private onCallButtonClick(): void {
+    if (this.call && this.call.state !== "ended") {
+      if (this.webCall) this.webCall.hangUp();
+      else this.call = null;
+      return;
+    }
+    void this.startCall();
+  }
+
   private setEntryState(entry: ChatEntry, state: ChatEntry["state"]): void {
     entry.state = state;
     this.entries = [...this.entries];
@@ -440,7 +535,7 @@ export class VoxgateChat extends LitElement {
   private showError(error: WidgetApiError, retry: (() => void) | null): void {
     const text = this.text;
     const retryAt =
-      error.kind === "rate-limited" && error.retryAfterSeconds !== null
+      (error.kind === "rate-limited" || error.kind === "at-capacity") && error.retryAfterSeconds !== null
         ? Date.now() + error.retryAfterSeconds * 1000
         : null;
     this.error = {
@@ -532,6 +627,7 @@ export class VoxgateChat extends LitElement {
       >
         <header class="header" part="header">
           <h2 id="title" class="title" part="title">${title}</h2>
+          ${this.renderCallButton(text)}
           <button
             type="button"
             class="close-button"
@@ -542,7 +638,8 @@ export class VoxgateChat extends LitElement {
             ×
           </button>
         </header>
-        ${this.renderMessages(text)} ${this.renderError(text)} ${this.renderForm(text)}
+        ${this.renderCallStatus(text)} ${this.renderMessages(text)} ${this.renderError(text)}
+        ${this.renderForm(text)}
       </section>
       <button
         type="button"
@@ -556,6 +653,35 @@ export class VoxgateChat extends LitElement {
         ${this.open ? closeIcon : chatIcon}
       </button>
     </div>`;
+  }
+
+  private renderCallButton(text: VoxgateChatStrings) {
+    if (!this.profile?.widget_settings.voice) return nothing;
+    const active = this.call !== null && this.call.state !== "ended";
+    return html`<button
+      type="button"
+      class=${classMap({ "call-button": true, active })}
+      part="call-button"
+      aria-label=${active ? text.hangUpButton : text.callButton}
+      title=${active ? text.hangUpButton : text.callButton}
+      data-state=${this.call?.state ?? "idle"}
+      @click=${this.onCallButtonClick}
+    >
+      ${phoneIcon}
+    </button>`;
+  }
+
+  private renderCallStatus(text: VoxgateChatStrings) {
+    if (!this.call) return nothing;
+    const label =
+      this.call.state === "connecting"
+        ? text.callConnecting
+        : this.call.state === "live"
+          ? text.callLive
+          : text.callEnded;
+    return html`<p class="call-status" part="call-status" role="status" data-state=${this.call.state}>
+      ${label}
+    </p>`;
   }
 
   private renderMessages(text: VoxgateChatStrings) {
@@ -582,15 +708,23 @@ export class VoxgateChat extends LitElement {
   }
 
   private renderEntry(entry: ChatEntry, text: VoxgateChatStrings) {
-    const from =
-      entry.role === "user"
+    const from = entry.spoken
+      ? entry.role === "user"
+        ? text.saidOnCallVisitor
+        : text.saidOnCallAssistant
+      : entry.role === "user"
         ? text.fromVisitor
         : entry.role === "operator"
           ? text.fromOperator
           : text.fromAssistant;
     return html`<div
-      class=${classMap({ message: true, [entry.role]: true, failed: entry.state === "failed" })}
-      part="message message-${entry.role}"
+      class=${classMap({
+        message: true,
+        [entry.role]: true,
+        failed: entry.state === "failed",
+        spoken: entry.spoken === true,
+      })}
+      part="message message-${entry.role}${entry.spoken ? " message-spoken" : ""}"
       data-state=${entry.state}
     >
       <span class="visually-hidden">${from}</span>
@@ -687,6 +821,12 @@ function errorText(kind: WidgetErrorKind, text: VoxgateChatStrings): string {
       return text.errorInvalidMessage;
     case "server":
       return text.errorServer;
+    case "at-capacity":
+      return text.errorAtCapacity;
+    case "microphone-denied":
+      return text.errorMicrophoneDenied;
+    case "call-failed":
+      return text.errorCallFailed;
   }
 }
 

@@ -146,6 +146,48 @@ export const voxgateChatStyles = css`
     line-height: 1;
   }
 
+  .call-button {
+    margin-left: auto;
+    display: inline-flex;
+    align-items: center;
+    justify-content: center;
+    width: 34px;
+    height: 34px;
+    border: 1px solid currentColor;
+    border-radius: 50%;
+    background: transparent;
+    color: inherit;
+    padding: 0;
+  }
+
+  .call-button svg {
+    width: 18px;
+    height: 18px;
+    fill: currentColor;
+  }
+
+  .call-button.active {
+    background: var(--_danger);
+    border-color: var(--_danger);
+    color: #ffffff;
+  }
+
+  .call-button.active svg {
+    transform: rotate(135deg);
+  }
+
+  .call-status {
+    margin: 0;
+    padding: 6px 16px;
+    font-size: 0.9em;
+    color: var(--_muted);
+    border-bottom: 1px solid var(--_border);
+  }
+
+  .message.spoken {
+    font-style: italic;
+  }
+
   .messages {
     flex: 1;
     overflow-y: auto;

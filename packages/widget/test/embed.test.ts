@@ -22,14 +22,20 @@ async function pageWith(html: string) {
 }
 
 describe("the embed script served by the server", () => {
-  it("is one self-contained module with a JavaScript content type", async () => {
+  it("is one self-contained module with a JavaScript content type, importing only its voice chunk, on a call", async () => {
     const response = await fetch(`${inject("apiBase")}/widget/voxgate-chat.js`);
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("text/javascript; charset=utf-8");
     const source = await response.text();
     expect(source).not.toMatch(/\bfrom\s*["'`]lit/);
-    expect(source).not.toMatch(/\bimport\s*\(/);
     expect(source).toContain("voxgate-chat");
+    // The web call's code loads when a visitor calls, from beside the script.
+    const imports = [...source.matchAll(/\bimport\s*\(\s*[`"'](.+?)[`"']/g)].map((match) => match[1]);
+    expect(imports).toEqual([expect.stringMatching(/^\.\/voxgate-voice-[\w-]+\.js$/)]);
+    const chunk = await fetch(new URL(imports[0]!, `${inject("apiBase")}/widget/voxgate-chat.js`));
+    expect(chunk.status).toBe(200);
+    expect(chunk.headers.get("content-type")).toBe("text/javascript; charset=utf-8");
+    expect(await chunk.text()).toContain("AudioWorkletNode");
   });
 
   it("loaded twice, defines the element once, throws nothing and talks to the server it came from", async () => {

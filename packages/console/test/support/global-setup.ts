@@ -2,10 +2,8 @@ import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { TestProject } from "vitest/node";
-import { prepare } from "../../../../scripts/prepare.mjs";
-import { type App, buildApp } from "../../../server/src/app.ts";
-import { loadConfig } from "../../../server/src/env.ts";
-import { createLogger } from "../../../server/src/logger.ts";
+import type { App } from "../../../server/src/app.ts";
+import { browserTestSetup, startInProcessServer } from "../../../server/test/support/browser-test-servers.ts";
 import { startFakeOpenAI } from "../../../server/test/support/fake-openai.ts";
 
 declare module "vitest" {
@@ -29,46 +27,26 @@ export interface CreatedAccount {
  * accounts, the one thing a test needs that no console screen does. The widget's embed build is
  * made first (stamped, so only when its sources changed): the assistant preview loads it.
  */
-export default async function setup(project: TestProject) {
-  prepare(["widget"]);
-  const cleanups: (() => Promise<void>)[] = [];
-  const teardown = async () => {
-    for (const cleanup of cleanups.reverse()) await cleanup();
-  };
-  try {
+export default function setup(project: TestProject) {
+  return browserTestSetup(async (cleanups) => {
     const llm = await startFakeOpenAI();
     cleanups.push(() => llm.close());
     llm.respondWith((request) => {
       const last = request.messages.findLast((message) => message.role === "user")?.content ?? "";
       return { content: `Echo: ${last}` };
     });
-    const config = loadConfig({
-      NODE_ENV: "test",
-      PORT: "0",
-      LOG_LEVEL: "silent",
-      VOXGATE_SEED_DEMO: "false",
-      OPENAI_API_KEY: "test-key",
-      OPENAI_BASE_URL: llm.baseUrl,
+    const { app, url } = await startInProcessServer(llm.baseUrl, {
       VOXGATE_WIDGET_RATE_LIMIT_PER_MINUTE: "100000",
       VOXGATE_CONVERSATION_RATE_LIMIT_PER_MINUTE: "100000",
       // Webhooks go to the control server's /hook on loopback.
       VOXGATE_OUTBOUND_ALLOWLIST: "127.0.0.1",
     });
-    const app = await buildApp(config, {
-      database: { kind: "pglite", dataDir: undefined },
-      logger: createLogger("silent"),
-    });
     cleanups.push(() => app.close());
-    const url = await app.listen(0, "127.0.0.1");
     const control = await startControlServer(app);
     cleanups.push(control.close);
     project.provide("apiBase", url);
     project.provide("controlUrl", control.url);
-  } catch (error) {
-    await teardown();
-    throw error;
-  }
-  return teardown;
+  });
 }
 
 async function startControlServer(app: App) {

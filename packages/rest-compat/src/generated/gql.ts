@@ -44,8 +44,9 @@ type Documents = {
     "\n      query RestPhoneNumbers($smsReadyOnly: Boolean) {\n        phoneNumbers(smsReadyOnly: $smsReadyOnly) {\n          id phoneNumber countryCode kind typeLabel smsCapable region hasActiveSubscription createdAt\n        }\n      }\n    ": typeof types.RestPhoneNumbersDocument,
     "\n      mutation RestReleasePhoneNumber($id: Int!) {\n        releasePhoneNumber(id: $id) { releasedNow releasesAt }\n      }\n    ": typeof types.RestReleasePhoneNumberDocument,
     "\n      query RestVoices($mode: AssistantMode, $languageId: Int) {\n        voices(mode: $mode, languageId: $languageId) { id name languageId gender }\n      }\n    ": typeof types.RestVoicesDocument,
-    "\n      query RestWidgetAssistant($uuid: String!) {\n        widgetAssistant(uuid: $uuid) { uuid name initialMessage widgetSettings { theme color position } }\n      }\n    ": typeof types.RestWidgetAssistantDocument,
+    "\n      query RestWidgetAssistant($uuid: String!) {\n        widgetAssistant(uuid: $uuid) { uuid name initialMessage widgetSettings { theme color position voice } }\n      }\n    ": typeof types.RestWidgetAssistantDocument,
     "\n      mutation RestStartWidgetConversation($input: StartWidgetConversationInput!) {\n        startWidgetConversation(input: $input) { conversationId initialMessage createdAt }\n      }\n    ": typeof types.RestStartWidgetConversationDocument,
+    "\n      mutation RestStartWidgetWebCall($input: StartWidgetWebCallInput!) {\n        startWidgetWebCall(input: $input) { callId token expiresAt socketPath sampleRate }\n      }\n    ": typeof types.RestStartWidgetWebCallDocument,
 };
 const documents: Documents = {
     "\n      mutation RestGenerateReply($input: GenerateReplyInput!) {\n        generateReply(input: $input) {\n          conversationId customerIdentifier reply functionCalls { ...RestFunctionCall } aiDisabled\n        }\n      }\n    ": types.RestGenerateReplyDocument,
@@ -77,8 +78,9 @@ const documents: Documents = {
     "\n      query RestPhoneNumbers($smsReadyOnly: Boolean) {\n        phoneNumbers(smsReadyOnly: $smsReadyOnly) {\n          id phoneNumber countryCode kind typeLabel smsCapable region hasActiveSubscription createdAt\n        }\n      }\n    ": types.RestPhoneNumbersDocument,
     "\n      mutation RestReleasePhoneNumber($id: Int!) {\n        releasePhoneNumber(id: $id) { releasedNow releasesAt }\n      }\n    ": types.RestReleasePhoneNumberDocument,
     "\n      query RestVoices($mode: AssistantMode, $languageId: Int) {\n        voices(mode: $mode, languageId: $languageId) { id name languageId gender }\n      }\n    ": types.RestVoicesDocument,
-    "\n      query RestWidgetAssistant($uuid: String!) {\n        widgetAssistant(uuid: $uuid) { uuid name initialMessage widgetSettings { theme color position } }\n      }\n    ": types.RestWidgetAssistantDocument,
+    "\n      query RestWidgetAssistant($uuid: String!) {\n        widgetAssistant(uuid: $uuid) { uuid name initialMessage widgetSettings { theme color position voice } }\n      }\n    ": types.RestWidgetAssistantDocument,
     "\n      mutation RestStartWidgetConversation($input: StartWidgetConversationInput!) {\n        startWidgetConversation(input: $input) { conversationId initialMessage createdAt }\n      }\n    ": types.RestStartWidgetConversationDocument,
+    "\n      mutation RestStartWidgetWebCall($input: StartWidgetWebCallInput!) {\n        startWidgetWebCall(input: $input) { callId token expiresAt socketPath sampleRate }\n      }\n    ": types.RestStartWidgetWebCallDocument,
 };
 
 /**
@@ -200,11 +202,15 @@ export function graphql(source: "\n      query RestVoices($mode: AssistantMode, 
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n      query RestWidgetAssistant($uuid: String!) {\n        widgetAssistant(uuid: $uuid) { uuid name initialMessage widgetSettings { theme color position } }\n      }\n    "): typeof import('./graphql.ts').RestWidgetAssistantDocument;
+export function graphql(source: "\n      query RestWidgetAssistant($uuid: String!) {\n        widgetAssistant(uuid: $uuid) { uuid name initialMessage widgetSettings { theme color position voice } }\n      }\n    "): typeof import('./graphql.ts').RestWidgetAssistantDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n      mutation RestStartWidgetConversation($input: StartWidgetConversationInput!) {\n        startWidgetConversation(input: $input) { conversationId initialMessage createdAt }\n      }\n    "): typeof import('./graphql.ts').RestStartWidgetConversationDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      mutation RestStartWidgetWebCall($input: StartWidgetWebCallInput!) {\n        startWidgetWebCall(input: $input) { callId token expiresAt socketPath sampleRate }\n      }\n    "): typeof import('./graphql.ts').RestStartWidgetWebCallDocument;
 
 
 export function graphql(source: string) {

@@ -198,6 +198,10 @@ export type StartWidgetConversationInput = {
   variables?: unknown;
 };
 
+export type StartWidgetWebCallInput = {
+  assistantUuid: string;
+};
+
 /** Only name and description can change. The other fields are accepted only to be refused with a clear message: to change content, delete the document and create a new one. */
 export type UpdateDocumentInput = {
   description?: string | null | undefined;
@@ -400,7 +404,7 @@ export type RestWidgetAssistantQueryVariables = Exact<{
 }>;
 
 
-export type RestWidgetAssistantQuery = { widgetAssistant: { uuid: string, name: string, initialMessage: string, widgetSettings: { theme: WidgetTheme, color: string, position: WidgetPosition } } };
+export type RestWidgetAssistantQuery = { widgetAssistant: { uuid: string, name: string, initialMessage: string, widgetSettings: { theme: WidgetTheme, color: string, position: WidgetPosition, voice: boolean } } };
 
 export type RestStartWidgetConversationMutationVariables = Exact<{
   input: StartWidgetConversationInput;
@@ -408,6 +412,13 @@ export type RestStartWidgetConversationMutationVariables = Exact<{
 
 
 export type RestStartWidgetConversationMutation = { startWidgetConversation: { conversationId: string, initialMessage: string, createdAt: string } };
+
+export type RestStartWidgetWebCallMutationVariables = Exact<{
+  input: StartWidgetWebCallInput;
+}>;
+
+
+export type RestStartWidgetWebCallMutation = { startWidgetWebCall: { callId: number, token: string, expiresAt: string, socketPath: string, sampleRate: number } };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
@@ -1003,6 +1014,7 @@ export const RestWidgetAssistantDocument = new TypedDocumentString(`
       theme
       color
       position
+      voice
     }
   }
 }
@@ -1016,3 +1028,14 @@ export const RestStartWidgetConversationDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<RestStartWidgetConversationMutation, RestStartWidgetConversationMutationVariables>;
+export const RestStartWidgetWebCallDocument = new TypedDocumentString(`
+    mutation RestStartWidgetWebCall($input: StartWidgetWebCallInput!) {
+  startWidgetWebCall(input: $input) {
+    callId
+    token
+    expiresAt
+    socketPath
+    sampleRate
+  }
+}
+    `) as unknown as TypedDocumentString<RestStartWidgetWebCallMutation, RestStartWidgetWebCallMutationVariables>;

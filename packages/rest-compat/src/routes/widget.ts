@@ -24,6 +24,7 @@ export const widgetRoutes: RouteDefinition[] = [
             theme: z.enum(["light", "dark"]),
             color: z.string(),
             position: z.enum(WIDGET_POSITION.values),
+            voice: z.boolean(),
           }),
         }),
       },
@@ -34,7 +35,7 @@ export const widgetRoutes: RouteDefinition[] = [
     crossOrigin: true,
     operation: graphql(`
       query RestWidgetAssistant($uuid: String!) {
-        widgetAssistant(uuid: $uuid) { uuid name initialMessage widgetSettings { theme color position } }
+        widgetAssistant(uuid: $uuid) { uuid name initialMessage widgetSettings { theme color position voice } }
       }
     `),
     variables: ({ params }) => ({ uuid: params.uuid }),
@@ -96,6 +97,54 @@ export const widgetRoutes: RouteDefinition[] = [
         conversation_id: startWidgetConversation.conversationId,
         initial_message: startWidgetConversation.initialMessage,
         created_at: timestampA(startWidgetConversation.createdAt),
+      },
+    }),
+  }),
+  route({
+    method: "POST",
+    path: "/widget/assistants/{uuid}/web-calls",
+    doc: {
+      tag: "Widget",
+      summary: "Start a web call (voice, from the browser) with an assistant (public)",
+      description:
+        "Only for assistants whose widget_settings.voice is true. Reserves the first minute; open the returned WebSocket path with ?token= within the token's life (docs/voice.md).",
+      pathParams: { uuid: "The assistant's public UUID" },
+      response: {
+        status: 201,
+        description: "Started: connect the audio with the token",
+        schema: z.object({
+          call_id: z.number().int(),
+          token: z.string(),
+          expires_at: formatA,
+          socket_path: z.string(),
+          sample_rate: z.number().int(),
+        }),
+      },
+      errors: {
+        402: "The owner's balance cannot pay the first minute",
+        403: "Voice is off for this assistant, or the page's origin is not allowed",
+        404: "No such assistant",
+        429: "Too many",
+        503: "The server carries all the calls it may (Retry-After)",
+      },
+      example: { params: { uuid: "9b2f7c1e-0000-4000-8000-000000000000" } },
+    },
+    public: true,
+    crossOrigin: true,
+    operation: graphql(`
+      mutation RestStartWidgetWebCall($input: StartWidgetWebCallInput!) {
+        startWidgetWebCall(input: $input) { callId token expiresAt socketPath sampleRate }
+      }
+    `),
+    variables: ({ params }) => ({ input: { assistantUuid: params.uuid } }),
+    respond: ({ startWidgetWebCall }) => ({
+      status: 201,
+      body: {
+        call_id: startWidgetWebCall.callId,
+        token: startWidgetWebCall.token,
+        expires_at: timestampA(startWidgetWebCall.expiresAt),
+        socket_path: startWidgetWebCall.socketPath,
+        sample_rate: startWidgetWebCall.sampleRate,
       },
     }),
   }),

@@ -4,10 +4,11 @@ import { type DocumentNode, type ExecutionArgs, type ExecutionResult, GraphQLErr
 import { useServer } from "graphql-ws/use/ws";
 import { WebSocketServer } from "ws";
 import { authorizationOf, type Context, type RequestMeta } from "../context.ts";
-import { MAX_GRAPHQL_MESSAGE_BYTES, MEDIA_STREAM_LIMITS } from "../limits.ts";
+import { MAX_GRAPHQL_MESSAGE_BYTES, MEDIA_STREAM_LIMITS, WEB_CALL_LIMITS } from "../limits.ts";
 import { type Logger, withRequestId } from "../logger.ts";
 import { metrics } from "../metrics.ts";
 import { TWILIO_PATHS } from "../modules/telephony/index.ts";
+import { WEB_CALL_PATH } from "../modules/web-calls/index.ts";
 import type { Services } from "../services.ts";
 import { resolveClientAddress, type TrustedProxies } from "./client-address.ts";
 import type { Yoga } from "./graphql.ts";
@@ -22,8 +23,8 @@ interface EnvelopedRoot {
 type UpgradeRequest = IncomingMessage & { headers: Record<string, string | string[] | undefined> };
 
 /**
- * WebSocket upgrades of `server`, routed by path: graphql-ws on /graphql, and Twilio Media Streams
- * on TWILIO_PATHS.media when the carrier is Twilio; any other path is refused (404) before the
+ * WebSocket upgrades of `server`, routed by path: graphql-ws on /graphql, browser web calls on
+ * WEB_CALL_PATH, and Twilio Media Streams on TWILIO_PATHS.media when the carrier is Twilio; any other path is refused (404) before the
  * handshake. Operations run through `yoga.getEnveloped()`, so they get the
  * same plugins, limits and context as HTTP; their client address and request id are the upgrade
  * request's.
@@ -60,7 +61,15 @@ export function attachWebSocket(
     ? new WebSocketServer({ noServer: true, maxPayload: MEDIA_STREAM_LIMITS.messageBytes })
     : null;
   mediaServer?.on("connection", (socket) => media!.accept(socket));
-  for (const socketServer of [wsServer, mediaServer]) {
+  // A binary frame of audio or a control message; a bigger one closes the socket (1009).
+  const webCallServer = new WebSocketServer({
+    noServer: true,
+    maxPayload: Math.max(WEB_CALL_LIMITS.frameBytes, WEB_CALL_LIMITS.controlBytes),
+  });
+  webCallServer.on("connection", (socket, request: IncomingMessage) =>
+    deps.services.webCallSockets.accept(socket, request),
+  );
+  for (const socketServer of [wsServer, mediaServer, webCallServer]) {
     socketServer?.on("connection", (socket) => {
       metrics.websocketsActive.inc();
       socket.once("close", () => metrics.websocketsActive.dec());
@@ -68,7 +77,14 @@ export function attachWebSocket(
   }
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
     const path = new URL(request.url ?? "/", "http://localhost").pathname;
-    const target = path === "/graphql" ? wsServer : path === TWILIO_PATHS.media ? mediaServer : null;
+    const target =
+      path === "/graphql"
+        ? wsServer
+        : path === TWILIO_PATHS.media
+          ? mediaServer
+          : path === WEB_CALL_PATH
+            ? webCallServer
+            : null;
     if (!target) {
       socket.end("HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n");
       return;
@@ -143,6 +159,8 @@ export function attachWebSocket(
       wsServer.close();
       for (const client of mediaServer?.clients ?? []) client.terminate();
       mediaServer?.close();
+      for (const client of webCallServer.clients) client.terminate();
+      webCallServer.close();
     },
   };
 }

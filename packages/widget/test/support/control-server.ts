@@ -5,7 +5,8 @@ import type { App } from "../../../server/src/app.ts";
 
 /**
  * Lets browser tests arrange server-side facts that no public endpoint exposes: a fresh account and
- * assistant per test, an emptied balance, a deleted conversation. It changes data only; every widget
+ * assistant per test, an emptied balance, a deleted conversation, a server at capacity, and reads a
+ * web call's record. It changes data only; every widget
  * request still goes to the real Voxgate server.
  */
 export interface ControlServer {
@@ -20,7 +21,7 @@ export interface AssistantSetup {
   balance?: string;
   name?: string;
   initialMessage?: string;
-  widgetSettings?: { theme: string; color: string; position: string };
+  widgetSettings?: { theme: string; color: string; position: string; voice?: boolean };
   allowedOrigins?: string[];
 }
 
@@ -32,11 +33,20 @@ export interface CreatedAssistant {
   apiBase: string;
 }
 
+/** A web call as the server stored it. */
+export interface CallRecord {
+  status: string;
+  type: string;
+  totalCost: string;
+  turns: { speaker: string; text: string; played: boolean }[];
+}
+
 export async function startControlServer(
   apps: { main: App; strict: App },
   urls: { main: string; strict: string },
 ): Promise<ControlServer> {
   const relay = await startRelay(new URL(urls.main));
+  let configuredCapacity: number | null = null;
   const handlers: Record<string, (body: Record<string, unknown>) => Promise<unknown>> = {
     async "/assistants"(body) {
       const setup = body as AssistantSetup;
@@ -81,6 +91,29 @@ export async function startControlServer(
       const app = apps[(body.server as "main" | "strict" | undefined) ?? "main"];
       const { count } = await app.db.prisma.conversation.deleteMany({ where: { id: String(body.id) } });
       return { deleted: count };
+    },
+    async "/calls/get"(body) {
+      const app = apps.main;
+      const id = Number(body.id);
+      const call = await app.db.prisma.call.findUniqueOrThrow({ where: { id } });
+      const turns = await app.db.prisma.callTurn.findMany({ where: { callId: id }, orderBy: { id: "asc" } });
+      return {
+        status: call.status,
+        type: call.type,
+        totalCost: call.totalCost.toFixed(2),
+        turns: turns.map((turn) => ({
+          speaker: turn.speaker,
+          text: turn.text,
+          played: turn.playedAt !== null,
+        })),
+      } satisfies CallRecord;
+    },
+    /** Sets the main server's capacity of live calls (null: back to its configuration). */
+    async "/capacity"(body) {
+      const voice = apps.main.config.voice;
+      configuredCapacity ??= voice.maxLiveSessions;
+      voice.maxLiveSessions = typeof body.live === "number" ? body.live : configuredCapacity;
+      return { ok: true };
     },
     async "/network"(body) {
       relay.setUp(body.up === true);

@@ -1,12 +1,11 @@
 import { createServer } from "node:net";
 import type { TestProject } from "vitest/node";
-import { prepare } from "../../../../scripts/prepare.mjs";
-import { type App, buildApp } from "../../../server/src/app.ts";
-import { loadConfig } from "../../../server/src/env.ts";
-import { createLogger } from "../../../server/src/logger.ts";
+import { browserTestSetup, startInProcessServer } from "../../../server/test/support/browser-test-servers.ts";
 import { type FakeOpenAI, startFakeOpenAI } from "../../../server/test/support/fake-openai.ts";
+import { startFakeSpeech } from "../../../server/test/support/fake-speech.ts";
 import { DEMO_QUESTION } from "./commands.ts";
 import { startControlServer } from "./control-server.ts";
+import { removeFakeMicrophone } from "./fake-microphone.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -37,25 +36,24 @@ export const FAIL_ONCE_MARKER = "(model fails once)";
  * over in-memory PGlite, both answering through the real `openai` client from an OpenAI-compatible
  * test server.
  */
-export default async function setup(project: TestProject) {
-  prepare(["widget"]);
-
-  // Whatever started before a failure is stopped, or the test process would never exit.
-  const cleanups: (() => Promise<void>)[] = [];
-  const teardown = async () => {
-    for (const cleanup of cleanups.reverse()) await cleanup();
-  };
-  try {
+export default function setup(project: TestProject) {
+  return browserTestSetup(async (cleanups) => {
     const llm = await startFakeOpenAI();
     cleanups.push(() => llm.close());
     scriptReplies(llm);
+    // Web calls hear and speak through the fake speech server (tone speech).
+    const speech = await startFakeSpeech();
+    cleanups.push(() => speech.close());
+    cleanups.push(async () => removeFakeMicrophone());
     const generous = "100000";
-    const main = await startServer(llm, {
+    const main = await startInProcessServer(llm.baseUrl, {
       VOXGATE_WIDGET_RATE_LIMIT_PER_MINUTE: generous,
       VOXGATE_CONVERSATION_RATE_LIMIT_PER_MINUTE: generous,
+      OPENAI_STT_BASE_URL: speech.baseUrl,
+      OPENAI_TTS_BASE_URL: speech.baseUrl,
     });
     cleanups.push(() => main.app.close());
-    const strict = await startServer(llm, {
+    const strict = await startInProcessServer(llm.baseUrl, {
       VOXGATE_WIDGET_RATE_LIMIT_PER_MINUTE: generous,
       VOXGATE_CONVERSATION_RATE_LIMIT_PER_MINUTE: "2",
     });
@@ -71,11 +69,7 @@ export default async function setup(project: TestProject) {
     project.provide("controlUrl", control.url);
     project.provide("flakyApiBase", control.flakyApiBase);
     project.provide("closedApiBase", `http://127.0.0.1:${await closedPort()}`);
-  } catch (error) {
-    await teardown();
-    throw error;
-  }
-  return teardown;
+  });
 }
 
 function scriptReplies(llm: FakeOpenAI) {
@@ -95,24 +89,6 @@ function scriptReplies(llm: FakeOpenAI) {
           : `Echo: ${last}`;
     return { content, delayMs: last.includes(SLOW_MARKER) ? 1500 : 0 };
   });
-}
-
-async function startServer(llm: FakeOpenAI, env: Record<string, string>): Promise<{ app: App; url: string }> {
-  const config = loadConfig({
-    NODE_ENV: "test",
-    PORT: "0",
-    LOG_LEVEL: "silent",
-    VOXGATE_SEED_DEMO: "false",
-    OPENAI_API_KEY: "test-key",
-    OPENAI_BASE_URL: llm.baseUrl,
-    ...env,
-  });
-  const app = await buildApp(config, {
-    database: { kind: "pglite", dataDir: undefined },
-    logger: createLogger("silent"),
-  });
-  const url = await app.listen(0, "127.0.0.1");
-  return { app, url };
 }
 
 /** A port that was free a moment ago and is closed now: connections to it are refused. */

@@ -1,7 +1,7 @@
 import { inject } from "vitest";
 import "../../src/voxgate-chat.ts";
 import type { VoxgateChat } from "../../src/voxgate-chat.component.ts";
-import type { AssistantSetup, CreatedAssistant } from "./control-server.ts";
+import type { AssistantSetup, CallRecord, CreatedAssistant } from "./control-server.ts";
 
 export type { CreatedAssistant };
 
@@ -26,6 +26,15 @@ export function setBalance(assistant: CreatedAssistant, balance: string, server:
 
 export function deleteConversation(id: string, server: "main" | "strict" = "main") {
   return control<{ deleted: number }>("/conversations/delete", { id, server });
+}
+
+export function readCall(id: number) {
+  return control<CallRecord>("/calls/get", { id });
+}
+
+/** Limits the main server to `live` calls at once (null: its configured capacity). */
+export function setCapacity(live: number | null) {
+  return control("/capacity", { live });
 }
 
 /** Cuts (false) or restores (true) the connection behind `inject("flakyApiBase")`. */

@@ -113,11 +113,12 @@ export const WidgetSettings = z
         )
         .default("#4f46e5"),
       position: oneOf("widgetSettings.position", WIDGET_POSITIONS).default("bottom-right"),
+      voice: z.boolean({ error: "The widget settings voice field must be true or false." }).default(false),
     },
     {
       error: (issue) =>
         issue.code === "unrecognized_keys"
-          ? "The widget settings field accepts only the keys theme, color and position."
+          ? "The widget settings field accepts only the keys theme, color, position and voice."
           : "The widget settings field must be an object.",
     },
   )

@@ -38,6 +38,10 @@ import {
 import { nextDay, startOfLocalDay } from "./local-dates.ts";
 
 const TICK_TASK = "calls:tick";
+const WEB_CONNECT_DEADLINE_TASK = "calls:web-connect-deadline";
+
+/** `providerName` of a browser web call: carried by Voxgate's own WebSocket, billed by the minute. */
+export const WEB_CARRIER = "web";
 
 /** What a refused inbound caller hears. */
 export const INBOUND_REFUSALS = {
@@ -197,6 +201,8 @@ export class CallsService implements CallDesk {
       inboundSimulator: InboundSimulator | null;
       billing: BillingService;
       jobs: JobQueue;
+      /** Hangs up browser web calls (their socket may be on another instance). */
+      webCarrier: () => Pick<CallCarrier, "hangUp">;
     },
     private readonly hooks: { events: EventSink; inboundVariables: InboundVariablesSource },
   ) {
@@ -204,6 +210,61 @@ export class CallsService implements CallDesk {
       run: (payload) => this.tick(Number(payload.callId)),
       maxAttempts: 5,
     });
+    telephony.jobs.define(WEB_CONNECT_DEADLINE_TASK, {
+      run: (payload) => this.webConnectDeadline(Number(payload.callId)),
+      maxAttempts: 5,
+    });
+  }
+
+  /**
+   * A browser web call from the public widget: recorded `initiated` with its first minute reserved
+   * (INSUFFICIENT_BALANCE when the account cannot pay it), `mediaStreamNonce` holding the digest of
+   * its single-use connect token (`digestFor` its id). It goes in progress when the browser connects with the token
+   * (`callEvent`, as a carrier reports an answer); one that never connects fails at `connectBy`,
+   * refunded. Web calls do not count against the account's concurrent phone calls.
+   */
+  async startWebCall(request: {
+    accountId: number;
+    assistant: { id: number; name: string; maxDuration: number };
+    digestFor: (callId: number) => string;
+    connectBy: Date;
+  }): Promise<Call> {
+    const { accountId, assistant } = request;
+    const call = await this.deps.db.prisma.$transaction(async (tx) => {
+      const created = await tx.call.create({
+        data: {
+          accountId,
+          assistantId: assistant.id,
+          type: "web",
+          assistantName: assistant.name,
+          providerName: WEB_CARRIER,
+          maxDuration: assistant.maxDuration,
+        },
+      });
+      await this.telephony.billing.reserveCallStart(tx, {
+        accountId,
+        callId: created.id,
+        amount: this.deps.config.telephony.pricePerMinute,
+      });
+      return tx.call.update({
+        where: { id: created.id },
+        data: { mediaStreamNonce: request.digestFor(created.id) },
+      });
+    });
+    this.deps.logger.info("web call started", { accountId, callId: call.id });
+    await this.publish(call, null);
+    await this.telephony.jobs.enqueue(
+      WEB_CONNECT_DEADLINE_TASK,
+      { callId: call.id },
+      { key: `web-connect:${call.id}`, runAt: request.connectBy },
+    );
+    return call;
+  }
+
+  private async webConnectDeadline(callId: number): Promise<void> {
+    const call = await this.deps.db.prisma.call.findUnique({ where: { id: callId } });
+    if (call?.status !== "initiated") return;
+    await this.tryTransition(call, "failed", { endReason: "The browser never connected." });
   }
 
   /**
@@ -389,7 +450,9 @@ export class CallsService implements CallDesk {
    * A call arriving on one of the numbers: recorded `inbound` and answered by the number's
    * assistant when the account has room for another call and money for its first minute
    * (reserved); otherwise recorded `failed` with the reason and refused with a short spoken
-   * message. A call to a number no account holds is refused without a record. A repeated delivery
+   * message (`refusal`, decided by the carrier's side before the account is looked at, refuses it
+   * too: the instance is at capacity). A call to a number no account holds is refused without a
+   * record. A repeated delivery
    * of the same carrier call gets the decision made the first time.
    */
   async receiveInbound(request: {
@@ -397,6 +460,7 @@ export class CallsService implements CallDesk {
     providerCallId: string;
     to: string;
     from: string;
+    refusal?: { reason: string; words: string };
   }): Promise<InboundDecision> {
     const prisma = this.deps.db.prisma;
     const known = await prisma.call.findUnique({ where: { providerCallId: request.providerCallId } });
@@ -443,11 +507,13 @@ export class CallsService implements CallDesk {
       providerCallId: request.providerCallId,
       maxDuration: assistant?.maxDuration ?? 0,
     };
-    let refusal: { reason: string; words: string } | null = number.account.suspendedAt
-      ? { reason: "The account is suspended.", words: INBOUND_REFUSALS.unavailable }
-      : assistant
-        ? null
-        : { reason: "The number has no inbound assistant.", words: INBOUND_REFUSALS.unavailable };
+    let refusal: { reason: string; words: string } | null = request.refusal
+      ? request.refusal
+      : number.account.suspendedAt
+        ? { reason: "The account is suspended.", words: INBOUND_REFUSALS.unavailable }
+        : assistant
+          ? null
+          : { reason: "The number has no inbound assistant.", words: INBOUND_REFUSALS.unavailable };
     let call: Call | null = null;
     if (!refusal) {
       try {
@@ -546,7 +612,8 @@ export class CallsService implements CallDesk {
       where: { id: call.id, requestedEnd: null, status: { in: [...ACTIVE_DB_STATUSES] } },
       data: { requestedEnd: toDbStatus(as), endReason: reason },
     });
-    await this.telephony.carrier.hangUp(
+    const carrier = call.providerName === WEB_CARRIER ? this.telephony.webCarrier() : this.telephony.carrier;
+    await carrier.hangUp(
       { callId: call.id, providerCallId: call.providerCallId, answered: call.status === "in_progress" },
       farewell,
     );

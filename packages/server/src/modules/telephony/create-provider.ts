@@ -1,7 +1,13 @@
 import type { ServiceDeps } from "../../deps.ts";
 import type { JobQueue } from "../../jobs/index.ts";
 import type { ReplyEngine } from "../message-pipeline/index.ts";
-import type { CallDesk, InboundSimulator, MediaStreamHandler, TelephonyProvider } from "./provider.ts";
+import type {
+  CallDesk,
+  InboundSimulator,
+  MediaCapacity,
+  MediaStreamHandler,
+  TelephonyProvider,
+} from "./provider.ts";
 import { SimulatedCallee } from "./simulated/callee.ts";
 import { SimulatedTelephonyProvider } from "./simulated/simulated-provider.ts";
 import { TwilioMediaStreams } from "./twilio/media-streams.ts";
@@ -20,6 +26,8 @@ export function createTelephony(
     desk: () => CallDesk;
     /** The voice engine, given each authenticated media stream. */
     media: () => MediaStreamHandler;
+    /** Admission control: inbound calls past it are refused before they connect. */
+    capacity: MediaCapacity;
   },
 ): {
   provider: TelephonyProvider;
@@ -33,7 +41,14 @@ export function createTelephony(
     const twilioMedia = new TwilioMediaStreams(deps, twilio.authToken, parts.media);
     return {
       provider,
-      twilioWebhooks: new TwilioWebhooks(deps, provider, twilio.authToken, parts.desk, twilioMedia),
+      twilioWebhooks: new TwilioWebhooks(
+        deps,
+        provider,
+        twilio.authToken,
+        parts.desk,
+        twilioMedia,
+        parts.capacity,
+      ),
       twilioMedia,
       inboundSimulator: null,
     };

@@ -3,6 +3,7 @@
  * (the embedded default) and Twilio. The voice engine plugs in at `MediaStreamHandler`.
  */
 
+export { AT_CAPACITY_REASON, AT_CAPACITY_WORDS, mediaCapacity } from "./capacity.ts";
 export { createTelephony } from "./create-provider.ts";
 export { EmbeddedNumbers } from "./embedded-numbers.ts";
 export type {
@@ -11,6 +12,7 @@ export type {
   CallEventSink,
   InboundDecision,
   InboundSimulator,
+  MediaCapacity,
   MediaStream,
   MediaStreamHandler,
   NumberProvider,

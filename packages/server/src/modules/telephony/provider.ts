@@ -90,6 +90,8 @@ export interface CallDesk extends CallEventSink {
     providerCallId: string;
     to: string;
     from: string;
+    /** Refuse the call with these words and record why (e.g. the instance is at capacity). */
+    refusal?: { reason: string; words: string };
   }): Promise<InboundDecision>;
 }
 
@@ -130,4 +132,10 @@ export interface MediaStream {
 
 export interface MediaStreamHandler {
   handle(stream: MediaStream): void | Promise<void>;
+}
+
+/** How loaded this instance's media plane is: admission control reads it before a call connects. */
+export interface MediaCapacity {
+  /** Whether one more live call would exceed the instance's capacity. */
+  full(): boolean;
 }

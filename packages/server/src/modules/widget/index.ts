@@ -1,2 +1,4 @@
 /** The public widget API (GraphQL types and fields in `widget.schema.ts`). */
-export { WidgetService } from "./widget.service.ts";
+
+export { widgetVoiceEnabled } from "./voice-setting.ts";
+export { type WidgetCaller, WidgetService } from "./widget.service.ts";

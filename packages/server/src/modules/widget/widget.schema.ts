@@ -6,6 +6,7 @@ import { spelledEnum } from "../common/enums.schema.ts";
 import { MessageRole } from "../conversations/conversations.schema.ts";
 import { type MessageOutcome, publicFunctionCall, storedFunctionCalls } from "../message-pipeline/index.ts";
 import { rateLimitHeaderWriter } from "../rate-limits/rate-limits.service.ts";
+import { widgetVoiceEnabled } from "./voice-setting.ts";
 
 const WidgetFunctionCall = builder
   .objectRef<ReturnType<typeof publicFunctionCall>>("WidgetFunctionCall")
@@ -26,12 +27,16 @@ const WidgetSettings = builder
     theme: (typeof WIDGET_THEMES)[number];
     color: string;
     position: (typeof WIDGET_POSITIONS)[number];
+    voice: boolean;
   }>("WidgetSettings")
   .implement({
     fields: (t) => ({
       theme: t.expose("theme", { type: WidgetTheme }),
       color: t.exposeString("color", { description: "Hex colour, e.g. #4f46e5." }),
       position: t.expose("position", { type: WidgetPosition }),
+      voice: t.exposeBoolean("voice", {
+        description: "Whether the widget shows a call button: visitors may talk to the assistant (web call).",
+      }),
     }),
   });
 
@@ -57,6 +62,7 @@ const WidgetAssistant = builder
             theme: choice("theme", WIDGET_THEMES),
             color: text("color", "#4f46e5"),
             position: choice("position", WIDGET_POSITIONS),
+            voice: widgetVoiceEnabled(settings),
           };
         },
       }),
@@ -92,7 +98,10 @@ const StartWidgetConversationInput = builder.inputType("StartWidgetConversationI
 /** The page a browser request comes from, as the browser reports it. */
 const originOf = (context: Context) => context.request?.headers.get("origin") ?? null;
 
-const callerOf = (context: Context) => ({ origin: originOf(context), clientAddress: context.clientAddress });
+export const callerOf = (context: Context) => ({
+  origin: originOf(context),
+  clientAddress: context.clientAddress,
+});
 
 builder.mutationField("startWidgetConversation", (t) =>
   t.field({

@@ -49,15 +49,20 @@ export class WidgetService {
     return assistant;
   }
 
+  /** The assistant as a page of `origin` may use it: FORBIDDEN when its allow-list leaves the page out. */
+  async publicAssistant(uuid: string, origin: string | null) {
+    const assistant = await this.assistant(uuid);
+    if (!originAllowed(assistant.allowedOrigins, origin)) throw new AppError("FORBIDDEN", ORIGIN_NOT_ALLOWED);
+    return assistant;
+  }
+
   async startConversation(
     input: { assistantUuid: string; variables?: unknown },
     caller: WidgetCaller,
     report: RateLimitReporter,
   ): Promise<{ conversation: Conversation; initialMessage: string }> {
     await this.parts.rateLimits.consume("widgetStart", caller.clientAddress, report, TOO_MANY_CONVERSATIONS);
-    const assistant = await this.assistant(input.assistantUuid);
-    if (!originAllowed(assistant.allowedOrigins, caller.origin))
-      throw new AppError("FORBIDDEN", ORIGIN_NOT_ALLOWED);
+    const assistant = await this.publicAssistant(input.assistantUuid, caller.origin);
     const { variables } = parseInput(z.object({ variables: variablesInput }), { variables: input.variables });
     const conversation = await this.deps.db.prisma.conversation.create({
       data: {

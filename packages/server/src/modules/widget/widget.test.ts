@@ -50,7 +50,7 @@ describe("public widget API", () => {
       uuid: assistant.uuid,
       name: "Shop helper",
       initial_message: "Hi there!",
-      widget_settings: { theme: "dark", color: "#ff0000", position: "bottom-left" },
+      widget_settings: { theme: "dark", color: "#ff0000", position: "bottom-left", voice: false },
     });
     expect(shown.headers.get("access-control-allow-origin")).toBe(SITE);
 

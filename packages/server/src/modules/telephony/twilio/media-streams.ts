@@ -2,7 +2,8 @@ import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import type { RawData, WebSocket } from "ws";
 import type { ServiceDeps } from "../../../deps.ts";
 import { MEDIA_STREAM_LIMITS } from "../../../limits.ts";
-import type { MediaStream, MediaStreamHandler } from "../provider.ts";
+import { MediaStreamBase } from "../media-stream-base.ts";
+import type { MediaStreamHandler } from "../provider.ts";
 
 /**
  * Twilio Media Streams: the bidirectional WebSocket Twilio opens for `<Connect><Stream>`. The
@@ -139,36 +140,13 @@ interface TwilioMessage {
 }
 
 /** One accepted stream, as the voice engine sees it. */
-class TwilioMediaStream implements MediaStream {
-  private readonly audio: ((muLaw: Uint8Array) => void)[] = [];
-  private readonly marks: ((name: string) => void)[] = [];
-  private readonly digits: ((digit: string) => void)[] = [];
-  private readonly closes: (() => void)[] = [];
-  /** Audio received before the engine listens (it loads the call first), handed over when it does. */
-  private pending: Uint8Array[] | null = [];
-  private closed = false;
-
+class TwilioMediaStream extends MediaStreamBase {
   constructor(
-    readonly callId: number,
-    readonly streamId: string,
+    callId: number,
+    streamId: string,
     private readonly socket: WebSocket,
-  ) {}
-
-  onAudio(listener: (muLaw: Uint8Array) => void) {
-    this.audio.push(listener);
-    const pending = this.pending ?? [];
-    this.pending = null;
-    for (const frame of pending) listener(frame);
-  }
-  onMark(listener: (name: string) => void) {
-    this.marks.push(listener);
-  }
-  onDtmf(listener: (digit: string) => void) {
-    this.digits.push(listener);
-  }
-  onClose(listener: () => void) {
-    if (this.closed) listener();
-    else this.closes.push(listener);
+  ) {
+    super(callId, streamId, MEDIA_STREAM_LIMITS.bufferedFrames);
   }
 
   sendAudio(muLaw: Uint8Array) {
@@ -186,25 +164,6 @@ class TwilioMediaStream implements MediaStream {
   }
   close() {
     this.socket.close(1000);
-  }
-
-  emitAudio(muLaw: Uint8Array) {
-    if (this.pending) {
-      if (this.pending.length < MEDIA_STREAM_LIMITS.bufferedFrames) this.pending.push(muLaw);
-      return;
-    }
-    for (const listener of this.audio) listener(muLaw);
-  }
-  emitMark(name: string) {
-    for (const listener of this.marks) listener(name);
-  }
-  emitDtmf(digit: string) {
-    for (const listener of this.digits) listener(digit);
-  }
-  emitClose() {
-    if (this.closed) return;
-    this.closed = true;
-    for (const listener of this.closes) listener();
   }
 
   private send(message: unknown) {

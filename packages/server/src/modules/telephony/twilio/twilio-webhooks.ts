@@ -1,6 +1,7 @@
 import type { ServiceDeps } from "../../../deps.ts";
 import type { ApiCallStatus } from "../../calls/call-status.ts";
-import type { CallDesk, ProviderCallEvent } from "../provider.ts";
+import { AT_CAPACITY_REASON, AT_CAPACITY_WORDS } from "../capacity.ts";
+import type { CallDesk, MediaCapacity, ProviderCallEvent } from "../provider.ts";
 import type { TwilioMediaStreams } from "./media-streams.ts";
 import { TWILIO_PATHS, type TwilioTelephonyProvider, twilioLibrary } from "./twilio-provider.ts";
 
@@ -36,6 +37,7 @@ export class TwilioWebhooks {
     private readonly authToken: string,
     private readonly desk: () => CallDesk,
     private readonly media: TwilioMediaStreams,
+    private readonly capacity: MediaCapacity,
   ) {}
 
   /**
@@ -68,6 +70,8 @@ export class TwilioWebhooks {
       providerCallId: params.CallSid,
       to: params.To,
       from: params.From ?? "",
+      // Refused at the door rather than connected to a media plane that has no room for it.
+      ...(this.capacity.full() ? { refusal: { reason: AT_CAPACITY_REASON, words: AT_CAPACITY_WORDS } } : {}),
     });
     return decision.accepted ? await this.streamTwiml(decision.callId) : refusalTwiml(decision.refusal);
   }

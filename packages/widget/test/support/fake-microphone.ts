@@ -1,0 +1,31 @@
+import { rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { wavFile } from "../../../server/src/modules/voice/codec.ts";
+import { synthesizeTones } from "../../../server/test/support/fake-speech.ts";
+import { SPOKEN_ON_CALL } from "./call-script.ts";
+
+const RATE = 48_000;
+const path = join(tmpdir(), `voxgate-widget-microphone-${process.pid}.wav`);
+
+/**
+ * Writes the WAV Chromium plays as its microphone (`--use-file-for-fake-audio-capture`, once:
+ * `%noloop`): a second of silence while the call connects, the words, then silence that ends the
+ * visitor's turn. Returns Chromium's flags.
+ */
+export function fakeMicrophoneArgs(): string[] {
+  const words = synthesizeTones(SPOKEN_ON_CALL, RATE);
+  const audio = new Int16Array(RATE + words.length + RATE * 3);
+  audio.set(words, RATE);
+  writeFileSync(path, wavFile(audio, RATE));
+  return [
+    "--use-fake-ui-for-media-stream",
+    "--use-fake-device-for-media-stream",
+    `--use-file-for-fake-audio-capture=${path}%noloop`,
+    "--autoplay-policy=no-user-gesture-required",
+  ];
+}
+
+export function removeFakeMicrophone(): void {
+  rmSync(path, { force: true });
+}
