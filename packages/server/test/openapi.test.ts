@@ -28,7 +28,10 @@ describe("the OpenAPI document of the REST API", () => {
     const fixtures = telephonyFixtures(t);
     const number = await fixtures.addNumber(owner);
     const spareNumber = await fixtures.addNumber(owner);
-    const assistant = await createAssistant(t, owner, { phoneNumberId: number.id });
+    const assistant = await createAssistant(t, owner, {
+      phoneNumberId: number.id,
+      widgetSettings: { voice: true },
+    });
     const campaign = await fixtures.createCampaign(owner);
     const knowledgebaseId = await createKnowledgebase(t, owner.apiKey);
     const conversation = await t.rest<Json>(
@@ -59,6 +62,7 @@ describe("the OpenAPI document of the REST API", () => {
       "DELETE /user/phone-numbers/{id}": { params: { id: spareNumber.id } },
       "GET /widget/assistants/{uuid}": { params: { uuid: assistant.uuid } },
       "POST /widget/assistants/{uuid}/conversations": { params: { uuid: assistant.uuid } },
+      "POST /widget/assistants/{uuid}/web-calls": { params: { uuid: assistant.uuid } },
       "GET /conversations/{uuid}/messages": { params: { uuid: conversation.body.conversation_id } },
       "POST /conversations/{uuid}/messages": { params: { uuid: conversation.body.conversation_id } },
     });
