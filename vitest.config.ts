@@ -1,4 +1,4 @@
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 import { findPostgresBinaries, findRedisServer } from "./packages/server/test/support/services.ts";
 
 // The server suite runs twice: on the embedded PGlite, and on a real PostgreSQL (pgvector) with
@@ -13,6 +13,22 @@ if (!haveServices) {
     "[voxgate] PostgreSQL/Redis not installed: skipping the server:postgres project (see README).",
   );
 }
+
+// Tests of pure logic (no database, no app): the PostgreSQL pass would only repeat them.
+const storeIndependentTests = [
+  "src/env.test.ts",
+  "test/build-stamps.test.ts",
+  "src/net/safe-fetch.test.ts",
+  "src/modules/calls/local-dates.test.ts",
+  "src/modules/dialer/calling-window.test.ts",
+  "src/modules/knowledge/ingestion/chunking.test.ts",
+  "src/modules/knowledge/ingestion/extract.test.ts",
+  "src/modules/leads/lead-status.test.ts",
+  "src/modules/voice/codec.test.ts",
+  "src/modules/voice/realtime-client.test.ts",
+  "src/modules/voice/turn-detector.test.ts",
+  "src/modules/webhooks/signing.test.ts",
+];
 
 export default defineConfig({
   test: {
@@ -31,7 +47,11 @@ export default defineConfig({
             {
               extends: "./packages/server/vitest.config.ts",
               root: "packages/server",
-              test: { name: "server:postgres", env: { VOXGATE_TEST_DB: "postgres" } },
+              test: {
+                name: "server:postgres",
+                env: { VOXGATE_TEST_DB: "postgres" },
+                exclude: [...configDefaults.exclude, ...storeIndependentTests],
+              },
             },
           ]
         : []),

@@ -1,11 +1,17 @@
 import { execFile } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { subscribeWs } from "../test/support/subscriptions.ts";
-import { startTestApp, type TestAccount, type TestApp, testDatabaseKind } from "../test/support/test-app.ts";
+import {
+  pgliteTemplate,
+  startTestApp,
+  type TestAccount,
+  type TestApp,
+  testDatabaseKind,
+} from "../test/support/test-app.ts";
 
 const run = promisify(execFile);
 const serverDir = join(import.meta.dirname, "..");
@@ -36,7 +42,7 @@ describe.runIf(testDatabaseKind() === "pglite")(
     beforeAll(async () => {
       dataDir = mkdtempSync(join(tmpdir(), "voxgate-cli-"));
       // From the suite's migrated template: a fresh on-disk store would spend seconds migrating.
-      const loadDataDir = new Blob([readFileSync(inject("pgliteTemplatePath"))]);
+      const loadDataDir = pgliteTemplate();
       t = await startTestApp({ database: { kind: "pglite", dataDir, loadDataDir } });
       alice = await t.createAccount({ balance: "1" });
     });

@@ -8,7 +8,7 @@ import { prepare } from "../../../scripts/prepare.mjs";
 import { openPglite } from "../src/db/client.ts";
 import { makePdf } from "./fixtures/knowledge.ts";
 import { getFreePort } from "./support/services.ts";
-import { freshDatabase, ownRateLimitKeys, testDatabaseKind } from "./support/test-app.ts";
+import { freshDatabase, ownRateLimitKeys, pgliteTemplate, testDatabaseKind } from "./support/test-app.ts";
 
 const serverDir = fileURLToPath(new URL("../", import.meta.url));
 const distDir = join(serverDir, "dist");
@@ -43,7 +43,7 @@ describe("the compiled server", () => {
       // A data directory holding the suite's migrated template, so the start does not migrate from zero.
       const dataDir = mkdtempSync(join(tmpdir(), "voxgate-compiled-"));
       cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
-      const template = new Blob([readFileSync(inject("pgliteTemplatePath"))]);
+      const template = pgliteTemplate();
       await (await openPglite(dataDir, template)).close();
       env.VOXGATE_DATA_DIR = dataDir;
     }

@@ -1,12 +1,12 @@
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, describe, expect, inject, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { openPglite } from "../src/db/client.ts";
 import { getFreePort } from "./support/services.ts";
-import { testDatabaseKind } from "./support/test-app.ts";
+import { pgliteTemplate, testDatabaseKind } from "./support/test-app.ts";
 
 const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
 
@@ -16,7 +16,7 @@ describe.skipIf(testDatabaseKind() === "postgres")("npm start under a supervisor
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
   it("stops the server on SIGTERM to npm, releases the data directory and exits 0 without noise", async () => {
-    await (await openPglite(dataDir, new Blob([readFileSync(inject("pgliteTemplatePath"))]))).close();
+    await (await openPglite(dataDir, pgliteTemplate())).close();
     const port = await getFreePort();
     const npm = spawn("npm", ["start"], {
       cwd: repoRoot,

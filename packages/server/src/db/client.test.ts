@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
-import { testDatabaseKind } from "../../test/support/test-app.ts";
+import { pgliteTemplate, testDatabaseKind } from "../../test/support/test-app.ts";
 import { DatabaseStoppedError, openPglite } from "./client.ts";
 
 const run = promisify(execFile);
@@ -22,17 +22,17 @@ function tempDataDir(): string {
 }
 
 // The embedded database's own behaviour: once, in the project that runs on it. Each test starts
-// PGlite one to three times (seconds each on a busy machine).
+// PGlite one to three times, from the suite's migrated template rather than a fresh initdb.
 describe.runIf(testDatabaseKind() === "pglite")("the embedded database", { timeout: 120_000 }, () => {
   it("keeps the process exit code when the embedded database closes", async () => {
-    const db = await openPglite(undefined);
+    const db = await openPglite(undefined, pgliteTemplate());
     process.exitCode = 3;
     await db.close();
     expect(process.exitCode).toBe(3);
   });
 
   it("gives each connection the backend for a whole exchange, however large its messages", async () => {
-    const db = await openPglite(undefined);
+    const db = await openPglite(undefined, pgliteTemplate());
     cleanups.push(() => db.close());
     // Parameters of several megabytes arrive in many socket reads: an exchange handed over between
     // messages would let another connection's Parse replace this one's unnamed statement.
@@ -60,7 +60,7 @@ describe.runIf(testDatabaseKind() === "pglite")("the embedded database", { timeo
   });
 
   it("answers a statement that fails mid-exchange with one ReadyForQuery, so the next query gets its own rows", async () => {
-    const db = await openPglite(undefined);
+    const db = await openPglite(undefined, pgliteTemplate());
     cleanups.push(() => db.close());
     await db.withConnection((sql) =>
       sql.exec(
@@ -83,7 +83,7 @@ describe.runIf(testDatabaseKind() === "pglite")("the embedded database", { timeo
   });
 
   it("serves a request's statement before background statements that were waiting longer", async () => {
-    const db = await openPglite(undefined);
+    const db = await openPglite(undefined, pgliteTemplate());
     cleanups.push(() => db.close());
     // Connections opened beforehand, so that each query below is written to its socket at once.
     let open = () => {};
@@ -118,7 +118,7 @@ describe.runIf(testDatabaseKind() === "pglite")("the embedded database", { timeo
   });
 
   it("keeps a transaction to its connection and rolls back one whose connection went away", async () => {
-    const db = await openPglite(undefined);
+    const db = await openPglite(undefined, pgliteTemplate());
     cleanups.push(() => db.close());
     await db.withConnection((sql) => sql.exec(`CREATE TABLE "t" ("v" int)`));
     const inside = db.withConnection(async (sql) => {
@@ -142,7 +142,7 @@ describe.runIf(testDatabaseKind() === "pglite")("the embedded database", { timeo
 
   it("fails clearly, without hanging, when the database thread dies", async () => {
     const dataDir = tempDataDir();
-    const db = await openPglite(dataDir);
+    const db = await openPglite(dataDir, pgliteTemplate());
     const crashed = new Promise<Error>((resolve) => db.onCrash(resolve));
     await db.thread.terminate();
     expect(await crashed).toBeInstanceOf(DatabaseStoppedError);
@@ -155,7 +155,7 @@ describe.runIf(testDatabaseKind() === "pglite")("the embedded database", { timeo
 
   it("refuses a second open of one data directory in the same process, and allows it after close", async () => {
     const dataDir = tempDataDir();
-    const db = await openPglite(dataDir);
+    const db = await openPglite(dataDir, pgliteTemplate());
     await expect(openPglite(dataDir)).rejects.toThrow(`is in use by process ${process.pid}`);
     await db.close();
     expect(existsSync(join(dataDir, ".s.PGSQL.5432"))).toBe(false);

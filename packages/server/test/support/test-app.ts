@@ -56,6 +56,11 @@ export function testDatabaseKind(): "pglite" | "postgres" {
   return inject("postgresAdminUrl") ? "postgres" : "pglite";
 }
 
+/** The suite's migrated PGlite data directory: opening from it skips initdb and every migration. */
+export function pgliteTemplate(): Blob {
+  return new Blob([readFileSync(inject("pgliteTemplatePath"))]);
+}
+
 /**
  * A fresh, migrated, empty database for one test app; with `unmigrated`, without even the migrations
  * (PostgreSQL only: an in-memory PGlite without `loadDataDir` is that already).
@@ -65,8 +70,10 @@ export async function freshDatabase(
 ): Promise<{ target: DatabaseTarget; drop(): Promise<void> }> {
   const adminUrl = inject("postgresAdminUrl");
   if (!adminUrl) {
-    const loadDataDir = new Blob([readFileSync(inject("pgliteTemplatePath"))]);
-    return { target: { kind: "pglite", dataDir: undefined, loadDataDir }, drop: async () => {} };
+    return {
+      target: { kind: "pglite", dataDir: undefined, loadDataDir: pgliteTemplate() },
+      drop: async () => {},
+    };
   }
   const name = `vg_${randomBytes(6).toString("hex")}`;
   const template = options.unmigrated ? null : inject("postgresTemplate");
