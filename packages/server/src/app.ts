@@ -60,7 +60,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     options.database ??
     (config.databaseUrl
       ? { kind: "postgres", url: config.databaseUrl }
-      : { kind: "pglite", dataDir: config.dataDir });
+      : { kind: "pglite", dataDir: config.dataDir, sharedBuffers: config.pgliteSharedBuffers });
   const db = await openDatabase(target);
   const applied = await migrate(db);
   if (applied.length > 0) logger.info("migrations applied", { migrations: applied });

@@ -1,0 +1,16 @@
+import { PGlite } from "@electric-sql/pglite";
+import { vector } from "@electric-sql/pglite/vector";
+const mb = (n) => Math.round(n / 1048576);
+const extra = JSON.parse(process.argv[3] || "{}");
+const t0 = performance.now();
+const before = process.memoryUsage().rss;
+const pg = await PGlite.create({ dataDir: process.argv[2], extensions: { vector }, ...extra });
+const t1 = performance.now();
+const r = await pg.query("show shared_buffers");
+const w = await pg.query("show work_mem");
+await pg.query("select count(*) from pg_class");
+global.gc?.();
+await new Promise((r) => setTimeout(r, 1000));
+const m = process.memoryUsage();
+console.log(JSON.stringify({ open_ms: Math.round(t1 - t0), before: mb(before), rss: mb(m.rss), ab: mb(m.arrayBuffers), heap: mb(m.heapUsed), sb: r.rows[0], wm: w.rows[0] }));
+await pg.close();
