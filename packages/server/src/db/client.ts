@@ -2,10 +2,9 @@ import { type ChildProcess, fork } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve as resolvePath } from "node:path";
 import { fileURLToPath } from "node:url";
-import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
-import { DEFAULT_PGLITE_SHARED_BUFFERS } from "../env.ts";
-import { PrismaClient } from "../generated/prisma/client.ts";
+import { type Config, DEFAULT_PGLITE_SHARED_BUFFERS } from "../env.ts";
+import type { PrismaClient } from "../generated/prisma/client.ts";
 
 export type { PrismaClient };
 
@@ -47,6 +46,13 @@ export interface Database {
 export type DatabaseTarget =
   | { kind: "pglite"; dataDir: string | undefined; loadDataDir?: Blob; sharedBuffers?: string }
   | { kind: "postgres"; url: string };
+
+/** Where the configuration says data lives. */
+export function databaseTarget(config: Config): DatabaseTarget {
+  return config.databaseUrl
+    ? { kind: "postgres", url: config.databaseUrl }
+    : { kind: "pglite", dataDir: config.dataDir, sharedBuffers: config.pgliteSharedBuffers };
+}
 
 /**
  * Opens the configured store: a real PostgreSQL when a URL is given, otherwise PGlite on disk
@@ -277,6 +283,12 @@ async function connectPool(pool: pg.Pool, describe: () => string): Promise<Datab
     throw new Error(`Cannot connect to ${describe()}: ${error.message}`);
   });
   probe.release();
+  // Loaded here rather than with this module, so that a server can start its embedded database's
+  // process before loading these and the rest of its code (see main.ts).
+  const [{ PrismaClient }, { PrismaPg }] = await Promise.all([
+    import("../generated/prisma/client.ts"),
+    import("@prisma/adapter-pg"),
+  ]);
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
   return {
     kind: "postgres",
