@@ -10,9 +10,10 @@
  * packages/server/dist/main.js`) and `npm start` itself (installs and builds up to date, so it only
  * checks their fingerprints). Measures the time from spawn to the first 200 answer to
  * `{ __typename }` over HTTP; the resident memory after `--idle` seconds of idleness, of the server
- * process (the largest one in the group) and of the whole group; then again after a warm-up (300
- * authenticated `{ viewer { email } }`, 100 REST `GET /api/user/api-keys`, 20 widget script
- * downloads) and another idle pause. Prints medians over the rounds. --before adds what `npm start`
+ * process (the largest one in the group besides the embedded database's own), of that database
+ * process and of the whole group; then again after a warm-up (300 authenticated
+ * `{ viewer { email } }`, 100 REST `GET /api/user/api-keys`, 20 widget script downloads) and
+ * another idle pause. Prints medians over the rounds. --before adds what `npm start`
  * ran before (install, builds and tsx on every start); --compare the server of another checkout
  * (e.g. an older commit) from source.
  *
@@ -117,6 +118,7 @@ interface Sample {
   startMs: number;
   idleServerMb: number;
   idleGroupMb: number;
+  idleDatabaseMb: number;
   warmServerMb: number;
   warmGroupMb: number;
 }
@@ -125,8 +127,8 @@ interface Sample {
 const PAGE_BYTES = 4096;
 
 /** Resident memory in MB of each process of a process group, from /proc (Linux). */
-function groupRss(pgid: number): number[] {
-  const sizes: number[] = [];
+function groupRss(pgid: number): { mb: number; database: boolean }[] {
+  const sizes: { mb: number; database: boolean }[] = [];
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
     try {
@@ -135,7 +137,8 @@ function groupRss(pgid: number): number[] {
       const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
       if (Number(fields[2]) !== pgid) continue;
       const [, resident] = readFileSync(`/proc/${entry}/statm`, "utf8").split(" ");
-      sizes.push((Number(resident) * PAGE_BYTES) / 1e6);
+      const command = readFileSync(`/proc/${entry}/cmdline`, "utf8");
+      sizes.push({ mb: (Number(resident) * PAGE_BYTES) / 1e6, database: command.includes("pglite-worker") });
     } catch {
       // The process ended between listing and reading.
     }
@@ -143,9 +146,14 @@ function groupRss(pgid: number): number[] {
   return sizes;
 }
 
+/** The server is the largest process of the group that is not the embedded database's own. */
 function memory(pgid: number) {
   const sizes = groupRss(pgid);
-  return { server: Math.max(...sizes), group: sizes.reduce((sum, size) => sum + size, 0) };
+  return {
+    server: Math.max(...sizes.filter((size) => !size.database).map((size) => size.mb)),
+    database: sizes.filter((size) => size.database).reduce((sum, size) => sum + size.mb, 0),
+    group: sizes.reduce((sum, size) => sum + size.mb, 0),
+  };
 }
 
 async function post(url: string, query: string, token?: string) {
@@ -241,6 +249,7 @@ async function measureOnce(subject: Subject, env: NodeJS.ProcessEnv, token: stri
       startMs,
       idleServerMb: idle.server,
       idleGroupMb: idle.group,
+      idleDatabaseMb: idle.database,
       warmServerMb: warm.server,
       warmGroupMb: warm.group,
     };
@@ -295,14 +304,15 @@ async function main() {
     console.log(
       `\nstore: ${STORE === "postgres" ? "PostgreSQL (DATABASE_URL)" : "PGlite (data directory)"}; ` +
         `medians of ${ROUNDS} rounds; memory after ${IDLE_SECONDS} s idle\n\n` +
-        "| subject | spawn → first answer | × bare | server RSS idle | group RSS idle | server RSS after warm-up | group RSS after warm-up | server idle × bare |\n" +
-        "|---|---|---|---|---|---|---|---|",
+        "| subject | spawn → first answer | × bare | server RSS idle | database process RSS idle | group RSS idle | server RSS after warm-up | group RSS after warm-up | server idle × bare |\n" +
+        "|---|---|---|---|---|---|---|---|---|",
     );
     for (const [name, list] of samples) {
       const start = median(list.map((s) => s.startMs));
       const idle = median(list.map((s) => s.idleServerMb));
       console.log(
         `| ${name} | ${start.toFixed(0)} ms | ${(start / bareStart).toFixed(1)} | ${idle.toFixed(0)} MB | ` +
+          `${median(list.map((s) => s.idleDatabaseMb)).toFixed(0)} MB | ` +
           `${median(list.map((s) => s.idleGroupMb)).toFixed(0)} MB | ${median(list.map((s) => s.warmServerMb)).toFixed(0)} MB | ` +
           `${median(list.map((s) => s.warmGroupMb)).toFixed(0)} MB | ${(idle / bareIdle).toFixed(1)} |`,
       );

@@ -1,6 +1,6 @@
 import type { Clock } from "./clock.ts";
 import type { RequestMeta } from "./context.ts";
-import { type Database, type DatabaseTarget, openDatabase } from "./db/client.ts";
+import { type Database, type DatabaseTarget, databaseTarget, openDatabase } from "./db/client.ts";
 import { migrate } from "./db/migrate.ts";
 import { hasLifecycle } from "./deps.ts";
 import type { Config } from "./env.ts";
@@ -28,6 +28,11 @@ export interface AppOptions {
   logger?: Logger;
   /** Overrides where data lives (tests use an in-memory PGlite or a throw-away database). */
   database?: DatabaseTarget;
+  /**
+   * The configured database, already being opened: main.ts starts it before loading the app's
+   * modules, so that the embedded database boots in its process while this one loads code.
+   */
+  opening?: Promise<Database>;
   /** Overrides the wall clock services schedule by (tests move it forward instead of waiting). */
   clock?: Clock;
 }
@@ -56,12 +61,7 @@ export interface App {
  */
 export async function buildApp(config: Config, options: AppOptions = {}): Promise<App> {
   const logger = options.logger ?? createLogger(config.logLevel, { format: config.logFormat });
-  const target: DatabaseTarget =
-    options.database ??
-    (config.databaseUrl
-      ? { kind: "postgres", url: config.databaseUrl }
-      : { kind: "pglite", dataDir: config.dataDir });
-  const db = await openDatabase(target);
+  const db = await (options.opening ?? openDatabase(options.database ?? databaseTarget(config)));
   const applied = await migrate(db);
   if (applied.length > 0) logger.info("migrations applied", { migrations: applied });
 
@@ -104,7 +104,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const webSocket = attachWebSocket(server, graphql.yoga, { services, trustedProxies, logger });
   // The embedded store admits one process: the CLI reaches it through this server meanwhile.
   const operatorChannel =
-    target.kind === "pglite" && target.dataDir ? new OperatorChannel(target.dataDir, services, logger) : null;
+    db.kind === "pglite" && db.dataDir ? new OperatorChannel(db.dataDir, services, logger) : null;
   const metricsServer =
     config.metrics.port === undefined
       ? null

@@ -76,6 +76,17 @@ it("reads the credential cache TTL, where 0 turns the cache off", () => {
   }
 });
 
+it("reads the embedded database's buffer pool as a PostgreSQL size, refusing anything else", () => {
+  expect(loadConfig({}).pgliteSharedBuffers).toBe("16MB");
+  expect(loadConfig({ VOXGATE_PGLITE_SHARED_BUFFERS: "512kB" }).pgliteSharedBuffers).toBe("512kB");
+  // Passed to PostgreSQL as `-c shared_buffers=<value>`: nothing but a number and a unit gets through.
+  for (const value of ["16", "16mb", "0MB", "16MB -c fsync=off", "1TB"]) {
+    const problems = problemsOf({ VOXGATE_PGLITE_SHARED_BUFFERS: value });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(/^VOXGATE_PGLITE_SHARED_BUFFERS: must be a size/);
+  }
+});
+
 it("validates the trusted proxies list", () => {
   expect(loadConfig({ VOXGATE_TRUSTED_PROXIES: "10.0.0.0/8, 192.0.2.1" }).trustedProxies).toEqual([
     "10.0.0.0/8",

@@ -5,6 +5,13 @@ import { z } from "zod";
 /** The repository root: the embedded data directory defaults to `<repo>/.data` (git-ignored). */
 const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
 
+/**
+ * The embedded database's buffer pool unless VOXGATE_PGLITE_SHARED_BUFFERS says otherwise: PGlite's
+ * own 128 MB made up most of an idle server's memory, and its data files stay in the operating
+ * system's cache besides.
+ */
+export const DEFAULT_PGLITE_SHARED_BUFFERS = "16MB";
+
 const port = z.coerce
   .number({ error: "must be a port number" })
   .int("must be a whole number")
@@ -53,6 +60,10 @@ const EnvSchema = z
     PORT: port.default(4000),
     HOST: z.string().min(1).default("127.0.0.1"),
     VOXGATE_DATA_DIR: z.string().min(1).default(`${repoRoot}.data`),
+    VOXGATE_PGLITE_SHARED_BUFFERS: z
+      .string()
+      .regex(/^[1-9]\d{0,5}(kB|MB|GB)$/, "must be a size such as 16MB, 512kB or 1GB")
+      .default(DEFAULT_PGLITE_SHARED_BUFFERS),
     DATABASE_URL: z.preprocess(emptyAsUndefined, postgresUrl.optional()),
     REDIS_URL: z.preprocess(emptyAsUndefined, redisUrl.optional()),
     OPENAI_API_KEY: z.preprocess(emptyAsUndefined, z.string().optional()),
@@ -188,6 +199,11 @@ export interface Config {
   port: number;
   host: string;
   dataDir: string;
+  /**
+   * The embedded database's buffer pool (PostgreSQL's shared_buffers), resident from its start: more
+   * keeps a large knowledge base's pages in the database, less keeps an idle server small.
+   */
+  pgliteSharedBuffers: string;
   databaseUrl: string | undefined;
   redisUrl: string | undefined;
   openai: {
@@ -348,6 +364,7 @@ export function loadConfig(source: EnvInput | NodeJS.ProcessEnv = process.env): 
     port: env.PORT,
     host: env.HOST,
     dataDir: env.VOXGATE_DATA_DIR,
+    pgliteSharedBuffers: env.VOXGATE_PGLITE_SHARED_BUFFERS,
     databaseUrl: env.DATABASE_URL,
     redisUrl: env.REDIS_URL,
     openai: {

@@ -1,4 +1,4 @@
-import { buildApp } from "./app.ts";
+import { databaseTarget, openDatabase } from "./db/client.ts";
 import { ConfigError, loadConfig } from "./env.ts";
 
 function fail(error: unknown): never {
@@ -14,7 +14,13 @@ try {
   throw error;
 }
 
-const app = await buildApp(config).catch(fail);
+// The embedded database boots in a process of its own (seconds of WebAssembly start and recovery):
+// it starts before the app's modules load, so that the two overlap on a machine with two cores.
+const opening = openDatabase(databaseTarget(config));
+// Awaited by buildApp; until then a failure must not count as an unhandled rejection.
+opening.catch(() => {});
+const { buildApp } = await import("./app.ts");
+const app = await buildApp(config, { opening }).catch(fail);
 // Without its database the server can only answer errors: stop, so that a supervisor restarts it.
 app.db.onCrash(fail);
 await app.listen().catch(fail);

@@ -140,11 +140,11 @@ describe.runIf(testDatabaseKind() === "pglite")("the embedded database", { timeo
     expect(Number(rows[0]!.count)).toBe(0);
   });
 
-  it("fails clearly, without hanging, when the database thread dies", async () => {
+  it("fails clearly, without hanging, when the database process dies", async () => {
     const dataDir = tempDataDir();
     const db = await openPglite(dataDir, pgliteTemplate());
     const crashed = new Promise<Error>((resolve) => db.onCrash(resolve));
-    await db.thread.terminate();
+    db.process.kill("SIGKILL");
     expect(await crashed).toBeInstanceOf(DatabaseStoppedError);
     await expect(db.prisma.$queryRawUnsafe("SELECT 1")).rejects.toThrow();
     await db.close();
@@ -162,7 +162,7 @@ describe.runIf(testDatabaseKind() === "pglite")("the embedded database", { timeo
     expect(existsSync(join(dataDir, "pglite.pid"))).toBe(false);
   });
 
-  it("lets a process end by itself once closed, and a killed one leaves nothing that blocks the next", async () => {
+  it("lets a process end by itself once closed; a killed one's database flushes, exits and blocks nothing", async () => {
     const dataDir = tempDataDir();
     const fixture = join(serverDir, "test", "fixtures", "embedded-database.ts");
     // Node itself, not the tsx wrapper process, so that the kill reaches the process holding the database.
@@ -171,9 +171,13 @@ describe.runIf(testDatabaseKind() === "pglite")("the embedded database", { timeo
     await node("close");
     const killed = await node("kill").then(
       () => null,
-      (error: { signal: string }) => error.signal,
+      (error: { signal: string; stdout: string }) => error,
     );
-    expect(killed).toBe("SIGKILL");
+    expect(killed?.signal).toBe("SIGKILL");
+    // The database's own process outlives its parent only to flush: it must not stay behind.
+    const orphan = Number(/database process (\d+)/.exec(killed?.stdout ?? "")?.[1]);
+    expect(orphan).toBeGreaterThan(0);
+    while (isAlive(orphan)) await new Promise((resolve) => setTimeout(resolve, 20));
     const db = await openPglite(dataDir);
     cleanups.push(() => db.close());
     const rows = await db.prisma.$queryRawUnsafe<{ count: bigint }[]>(
@@ -182,3 +186,12 @@ describe.runIf(testDatabaseKind() === "pglite")("the embedded database", { timeo
     expect(Number(rows[0]!.count)).toBe(2);
   });
 });
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

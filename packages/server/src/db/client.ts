@@ -1,9 +1,10 @@
+import { type ChildProcess, fork } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve as resolvePath } from "node:path";
-import { Worker } from "node:worker_threads";
-import { PrismaPg } from "@prisma/adapter-pg";
+import { fileURLToPath } from "node:url";
 import pg from "pg";
-import { PrismaClient } from "../generated/prisma/client.ts";
+import { type Config, DEFAULT_PGLITE_SHARED_BUFFERS } from "../env.ts";
+import type { PrismaClient } from "../generated/prisma/client.ts";
 
 export type { PrismaClient };
 
@@ -35,7 +36,7 @@ export interface Database {
    */
   withBackgroundConnection<T>(work: (sql: SqlRunner) => Promise<T>): Promise<T>;
   /**
-   * Called once if the database goes away for good while open: the embedded database's thread died
+   * Called once if the database goes away for good while open: the embedded database's process died
    * (PostgreSQL connections recover by themselves, so it never calls there).
    */
   onCrash(listener: (error: Error) => void): void;
@@ -43,8 +44,15 @@ export interface Database {
 }
 
 export type DatabaseTarget =
-  | { kind: "pglite"; dataDir: string | undefined; loadDataDir?: Blob }
+  | { kind: "pglite"; dataDir: string | undefined; loadDataDir?: Blob; sharedBuffers?: string }
   | { kind: "postgres"; url: string };
+
+/** Where the configuration says data lives. */
+export function databaseTarget(config: Config): DatabaseTarget {
+  return config.databaseUrl
+    ? { kind: "postgres", url: config.databaseUrl }
+    : { kind: "pglite", dataDir: config.dataDir, sharedBuffers: config.pgliteSharedBuffers };
+}
 
 /**
  * Opens the configured store: a real PostgreSQL when a URL is given, otherwise PGlite on disk
@@ -53,10 +61,10 @@ export type DatabaseTarget =
 export async function openDatabase(target: DatabaseTarget): Promise<Database> {
   return target.kind === "postgres"
     ? openPostgres(target.url)
-    : openPglite(target.dataDir, target.loadDataDir);
+    : openPglite(target.dataDir, target.loadDataDir, target.sharedBuffers);
 }
 
-/** How long a stopping embedded database may take to flush and close before its thread is ended. */
+/** How long a stopping embedded database may take to flush and close before its process is killed. */
 const CLOSE_TIMEOUT_MS = 10_000;
 /** Must match BACKGROUND_APPLICATION in pglite-worker.mjs. */
 const BACKGROUND_APPLICATION = "voxgate:background";
@@ -77,19 +85,21 @@ export class DatabaseStoppedError extends Error {
 
 type WorkerMessage =
   | { kind: "ready"; address: { port: number } | { path: string } }
-  | { kind: "dump"; buffer: ArrayBuffer }
+  | { kind: "dump"; buffer: Uint8Array }
   | { kind: "closed" };
 
 /**
- * Opens PGlite in a worker thread of its own (src/db/pglite-worker.mjs) and connects to it as to a
+ * Opens PGlite in a child process of its own (src/db/pglite-worker.mjs) and connects to it as to a
  * PostgreSQL server, so that queries, migrations and ingestion batches never block the thread that
- * answers requests. `loadDataDir` starts from a dump of another PGlite (tests start from an already
- * migrated one); without `dataDir` the database lives in memory.
+ * answers requests, and the database's WebAssembly memory (over 100 MB) is not the server's heap to
+ * collect or its process to bloat. `loadDataDir` starts from a dump of another PGlite (tests start
+ * from an already migrated one); without `dataDir` the database lives in memory.
  */
 export async function openPglite(
   dataDir: string | undefined,
   loadDataDir?: Blob,
-): Promise<Database & { dumpDataDir(): Promise<Blob>; thread: Worker }> {
+  sharedBuffers = DEFAULT_PGLITE_SHARED_BUFFERS,
+): Promise<Database & { dumpDataDir(): Promise<Blob>; process: ChildProcess }> {
   let location: string | undefined;
   let socketPath: string | undefined;
   let releaseLock = () => {};
@@ -104,38 +114,46 @@ export async function openPglite(
       socketPath = path;
     }
   }
-  const initial = loadDataDir ? await loadDataDir.arrayBuffer() : undefined;
-  const worker = new Worker(new URL("./pglite-worker.mjs", import.meta.url), {
-    // The parent's loader flags (tsx) are not needed: the worker is plain JavaScript.
+  const initial = loadDataDir ? new Uint8Array(await loadDataDir.arrayBuffer()) : undefined;
+  const child = fork(fileURLToPath(new URL("./pglite-worker.mjs", import.meta.url)), {
+    // The parent's loader flags (tsx) and inspector are not needed: the child is plain JavaScript.
     execArgv: [],
-    workerData: { location, loadDataDir: initial, socketPath },
-    ...(initial ? { transferList: [initial] } : {}),
+    // Structured clone, so that a dump travels as bytes rather than as JSON.
+    serialization: "advanced",
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
   });
+  child.send({ location, loadDataDir: initial, socketPath, sharedBuffers });
   const crashListeners = new Set<(error: DatabaseStoppedError) => void>();
   let closing = false;
   let crashed: DatabaseStoppedError | null = null;
-  const exited = new Promise<void>((resolve) => worker.once("exit", () => resolve()));
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   const crash = (cause: unknown) => {
     if (closing || crashed) return;
     crashed = new DatabaseStoppedError(cause);
     for (const listener of crashListeners) listener(crashed);
   };
-  worker.on("error", crash);
-  worker.on("exit", (code) => crash(new Error(`its thread exited with code ${code}`)));
+  const kill = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    await exited;
+  };
+  child.on("error", crash);
+  child.on("exit", (code, signal) =>
+    crash(new Error(`its process exited with ${signal ? `signal ${signal}` : `code ${code}`}`)),
+  );
 
   const address = await new Promise<{ port: number } | { path: string }>((resolve, reject) => {
     const onMessage = (message: WorkerMessage) => {
       if (message.kind !== "ready") return;
-      worker.off("message", onMessage);
+      child.off("message", onMessage);
       resolve(message.address);
     };
-    worker.on("message", onMessage);
-    worker.once("error", reject);
-    worker.once("exit", (code) =>
+    child.on("message", onMessage);
+    child.once("error", reject);
+    child.once("exit", (code) =>
       reject(new Error(`The embedded database did not start (exit code ${code}).`)),
     );
   }).catch(async (error: unknown) => {
-    await worker.terminate();
+    await kill();
     releaseLock();
     throw error;
   });
@@ -150,13 +168,13 @@ export async function openPglite(
   // One backend serves every connection in turn; a few connections let one wait at the backend
   // while others are being read or written, and keep a long transaction from starving the pool.
   const pool = new pg.Pool({ ...server, max: 4 });
-  // The worker serves these connections after any waiting request's (their application name says so).
+  // The child serves these connections after any waiting request's (their application name says so).
   const backgroundPool = new pg.Pool({ ...server, max: 2, application_name: BACKGROUND_APPLICATION });
   backgroundPool.on("error", () => {});
   backgroundPool.on("connect", (client) => client.on("error", () => {}));
   const postgres = await connectPool(pool, () => "the embedded database").catch(async (error: unknown) => {
     closing = true;
-    await worker.terminate();
+    await kill();
     releaseLock();
     throw error;
   });
@@ -165,7 +183,7 @@ export async function openPglite(
     withBackgroundConnection: (work) => runOnConnection(backgroundPool, work),
     kind: "pglite",
     ...(dataDir ? { dataDir } : {}),
-    thread: worker,
+    process: child,
     onCrash: (listener) => {
       crashListeners.add(listener);
       if (crashed) listener(crashed);
@@ -174,12 +192,12 @@ export async function openPglite(
       new Promise<Blob>((resolve, reject) => {
         const onMessage = (message: WorkerMessage) => {
           if (message.kind !== "dump") return;
-          worker.off("message", onMessage);
-          resolve(new Blob([message.buffer]));
+          child.off("message", onMessage);
+          resolve(new Blob([message.buffer as Uint8Array<ArrayBuffer>]));
         };
-        worker.on("message", onMessage);
-        worker.once("exit", () => reject(new Error("The embedded database stopped before its dump.")));
-        worker.postMessage({ kind: "dump" });
+        child.on("message", onMessage);
+        child.once("exit", () => reject(new Error("The embedded database stopped before its dump.")));
+        child.send({ kind: "dump" });
       }),
     close: async () => {
       closing = true;
@@ -187,12 +205,12 @@ export async function openPglite(
         await Promise.all([postgres.close(), backgroundPool.end()]);
       } finally {
         if (!crashed) {
-          worker.postMessage({ kind: "close" });
+          child.send({ kind: "close" });
           let timer: NodeJS.Timeout | undefined;
           await Promise.race([
             exited,
             new Promise((resolve) => {
-              worker.on("message", (message: WorkerMessage) => {
+              child.on("message", (message: WorkerMessage) => {
                 if (message.kind === "closed") resolve(undefined);
               });
               timer = setTimeout(resolve, CLOSE_TIMEOUT_MS);
@@ -200,7 +218,7 @@ export async function openPglite(
           ]);
           clearTimeout(timer);
         }
-        await worker.terminate();
+        await kill();
         if (socketPath) rmSync(socketPath, { force: true });
         releaseLock();
       }
@@ -265,6 +283,12 @@ async function connectPool(pool: pg.Pool, describe: () => string): Promise<Datab
     throw new Error(`Cannot connect to ${describe()}: ${error.message}`);
   });
   probe.release();
+  // Loaded here rather than with this module, so that a server can start its embedded database's
+  // process before loading these and the rest of its code (see main.ts).
+  const [{ PrismaClient }, { PrismaPg }] = await Promise.all([
+    import("../generated/prisma/client.ts"),
+    import("@prisma/adapter-pg"),
+  ]);
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
   return {
     kind: "postgres",

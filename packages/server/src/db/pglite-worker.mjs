@@ -1,16 +1,33 @@
-// The embedded PostgreSQL (PGlite, WebAssembly) in a worker thread of its own, so that queries and
-// ingestion batches never run on the thread that answers HTTP. The app reaches it as an ordinary
-// PostgreSQL server: node-postgres over a Unix socket in the data directory (loopback port 0 for an
-// in-memory database), the same adapter and code paths as a real PostgreSQL.
+// The embedded PostgreSQL (PGlite, WebAssembly) in a child process of its own (src/db/client.ts forks
+// it), so that queries and ingestion batches never run on the thread that answers HTTP, and its
+// WebAssembly memory is not the server's. The app reaches it as an ordinary PostgreSQL server:
+// node-postgres over a Unix socket in the data directory (loopback port 0 for an in-memory
+// database), the same adapter and code paths as a real PostgreSQL.
 //
-// Plain JavaScript on purpose: no TypeScript loader is needed in the worker, under tsx or compiled.
+// Plain JavaScript on purpose: no TypeScript loader is needed here, under tsx or compiled.
 import { createServer } from "node:net";
-import { parentPort, workerData } from "node:worker_threads";
 import { PGlite } from "@electric-sql/pglite";
 import { vector } from "@electric-sql/pglite/vector";
 
-/** @type {{ location?: string; loadDataDir?: ArrayBuffer; socketPath?: string }} */
-const options = workerData;
+// The parent stops this process through the IPC channel once its clients are done, so that what a
+// client was told is committed is on disk. A terminal's Ctrl-C reaches the whole process group: the
+// signal is left to the parent, which closes the database in order.
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) process.on(signal, () => {});
+// Before the database is open, a parent that goes away leaves nothing to flush.
+const exitEarly = () => process.exit(0);
+process.once("disconnect", exitEarly);
+
+/** The first message carries the options; a dump to start from (tests) can be tens of megabytes. */
+const options = await new Promise((resolve) => process.once("message", resolve));
+/** @type {{ location?: string; loadDataDir?: Uint8Array; socketPath?: string; sharedBuffers: string }} */
+const { location, loadDataDir, socketPath, sharedBuffers } = options;
+
+/**
+ * PGlite's own start parameters (its defaults) plus the buffer pool's size. PostgreSQL zeroes its
+ * shared buffers at start, so they are resident from the first moment: PGlite's default of 128 MB
+ * was most of the process's memory while idle. The data files stay in the operating system's cache.
+ */
+const START_PARAMS = [...PGlite.defaultStartParams, "-c", `shared_buffers=${sharedBuffers}`];
 
 const SSL_REQUEST = 80877103;
 const CANCEL_REQUEST = 80877102;
@@ -19,9 +36,19 @@ const SYNC = Buffer.from([0x53, 0, 0, 0, 4]);
 const ROLLBACK = queryMessage("ROLLBACK");
 
 const pglite = await PGlite.create({
-  ...(options.location ? { dataDir: options.location } : {}),
-  ...(options.loadDataDir ? { loadDataDir: new Blob([options.loadDataDir]) } : {}),
+  ...(location ? { dataDir: location } : {}),
+  ...(loadDataDir ? { loadDataDir: new Blob([loadDataDir]) } : {}),
   extensions: { vector },
+  startParams: START_PARAMS,
+});
+let closing = false;
+// The parent died without closing it (killed): nobody can reach the database any more, and a new
+// server may take the data directory over, so flush what is committed and go.
+process.off("disconnect", exitEarly);
+process.once("disconnect", () => {
+  if (closing) return;
+  closing = true;
+  pglite.close().finally(() => process.exit(0));
 });
 
 /** Connections that announce this `application_name` do background work (ingestion, jobs). */
@@ -287,30 +314,29 @@ function queryMessage(sql) {
 const server = createServer(serve);
 await new Promise((resolve, reject) => {
   server.once("error", reject);
-  if (options.socketPath) server.listen(options.socketPath, () => resolve(undefined));
+  if (socketPath) server.listen(socketPath, () => resolve(undefined));
   else server.listen(0, "127.0.0.1", () => resolve(undefined));
 });
 const address = server.address();
 
-parentPort?.on("message", async (/** @type {{ kind: string }} */ request) => {
+process.on("message", async (/** @type {{ kind: string }} */ request) => {
   if (request.kind === "dump") {
     const dump = await pglite.dumpDataDir("none");
-    const buffer = await dump.arrayBuffer();
-    parentPort?.postMessage({ kind: "dump", buffer }, [buffer]);
+    process.send?.({ kind: "dump", buffer: new Uint8Array(await dump.arrayBuffer()) });
     return;
   }
   if (request.kind === "close") {
+    closing = true;
     server.close();
     for (const socket of sockets) socket.destroy();
     // Waits for the exchange in progress, so that what a client was told is committed is on disk.
     await turns.take(false);
     await pglite.close();
-    parentPort?.postMessage({ kind: "closed" });
-    parentPort?.close();
+    process.send?.({ kind: "closed" }, () => process.disconnect());
   }
 });
 
-parentPort?.postMessage({
+process.send?.({
   kind: "ready",
-  address: typeof address === "object" && address ? { port: address.port } : { path: options.socketPath },
+  address: typeof address === "object" && address ? { port: address.port } : { path: socketPath },
 });
