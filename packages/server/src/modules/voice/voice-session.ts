@@ -142,6 +142,8 @@ export abstract class MediaSession {
   protected busy = 0;
   /** Serialises the assistant's turns: one at a time, in order. */
   private work: Promise<void> = Promise.resolve();
+  /** Bumped when the conversation is abandoned (a voicemail's beep): turns queued before it are dropped. */
+  private epoch = 0;
   /** A barge-in's words are being counted (`min_interrupt_words`). */
   private counting = false;
   private fillerIndex = 0;
@@ -226,6 +228,22 @@ export abstract class MediaSession {
       });
   }
 
+  /**
+   * An answering machine's greeting ended (the beep): what was being said is cut, the message is
+   * spoken, then `done` drops the line. Nothing else is said meanwhile.
+   */
+  leaveVoicemail(message: string, done: () => Promise<void>) {
+    if (this.closed || this.ending) return;
+    this.ending = true;
+    this.ports.logger.info("leaving a voicemail message", { callId: this.media.callId });
+    this.cutSpeech();
+    this.epoch += 1;
+    this.enqueue(async () => {
+      await this.say(message, false);
+      await done();
+    });
+  }
+
   protected checkSilence() {
     const { maxSilenceDuration, reengagementInterval } = this.settings;
     if (maxSilenceDuration <= 0 || this.busy > 0 || this.ending || this.detector.speaking) return;
@@ -254,8 +272,9 @@ export abstract class MediaSession {
 
   protected enqueue(task: () => Promise<void>) {
     this.busy += 1;
+    const epoch = this.epoch;
     this.work = this.work
-      .then(() => (this.closed ? undefined : task()))
+      .then(() => (this.closed || epoch !== this.epoch ? undefined : task()))
       .catch((error: unknown) => {
         if (!this.abort.signal.aborted)
           this.ports.logger.warn("voice turn failed", { callId: this.media.callId, error });
@@ -428,12 +447,19 @@ export abstract class MediaSession {
   private bargeIn() {
     const utterance = this.speaking;
     if (!utterance || utterance.cleared) return;
-    utterance.cleared = true;
-    this.media.clearAudio();
-    // Work in flight (the model, speech) is for a turn the caller no longer waits for.
+    this.ports.logger.info("barge-in", { callId: this.media.callId, playedMs: utterance.playedMs });
+    this.cutSpeech();
+  }
+
+  /** Drops the assistant's queued audio and the work in flight; its turn is cut to what was played. */
+  private cutSpeech() {
+    // Work in flight (the model, speech) is for a turn nobody waits for any more.
     this.abort.abort();
     this.abort = new AbortController();
-    this.ports.logger.info("barge-in", { callId: this.media.callId, playedMs: utterance.playedMs });
+    const utterance = this.speaking;
+    if (!utterance || utterance.cleared) return;
+    utterance.cleared = true;
+    this.media.clearAudio();
     // Marks still pending are the cleared ones (an earlier turn's too, when answers overlapped): the
     // carrier returns them, but they were not heard.
     for (const [name, { utterance: owner }] of this.pendingMarks) {

@@ -39,6 +39,8 @@ export class VoiceService implements MediaStreamHandler {
   private readonly speech: SpeechClient;
   private readonly realtime: RealtimeClient;
   private live = 0;
+  /** This instance's live sessions, by call: an answering machine's beep reaches its session here. */
+  private readonly sessions = new Map<number, PipelineSession | RealtimeSession>();
 
   constructor(
     private readonly deps: ServiceDeps,
@@ -50,6 +52,12 @@ export class VoiceService implements MediaStreamHandler {
       deps.config.voice.timeoutSeconds,
       deps.logger,
     );
+    parts.calls.onVoicemailBeep((callId, message) => {
+      const session = this.sessions.get(callId);
+      if (!session) return false;
+      session.leaveVoicemail(message, () => parts.calls.voicemailLeft(callId));
+      return true;
+    });
   }
 
   /** Sessions this instance runs now. */
@@ -208,6 +216,8 @@ export class VoiceService implements MediaStreamHandler {
       streamId: stream.streamId,
       mode: assistant.mode,
     });
+    this.sessions.set(call.id, session);
+    stream.onClose(() => this.sessions.delete(call.id));
     session.start();
   }
 }

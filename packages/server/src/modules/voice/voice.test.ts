@@ -13,6 +13,7 @@ import {
   expectCutAfterFirstSentence,
   mediaStreamUrl,
   THREE_SENTENCES,
+  twilioWebhook,
   voiceCallEnv,
 } from "../../../test/support/voice-calls.ts";
 import type { Assistant, PhoneNumber } from "../../generated/prisma/client.ts";
@@ -248,5 +249,79 @@ describe("a phone conversation over Twilio Media Streams (pipeline mode)", () =>
       limits.maxLiveSessions = configured;
       first.client.close();
     }
+  });
+});
+
+describe("voicemail (Twilio's asynchronous answering machine detection)", () => {
+  const amd = (call: { id: number; providerCallId: string | null }, AnsweredBy: string) =>
+    twilioWebhook(t, twilio, `/telephony/twilio/amd?callId=${call.id}`, {
+      AccountSid: twilio.accountSid,
+      CallSid: call.providerCallId!,
+      AnsweredBy,
+      MachineDetectionDuration: "2400",
+    });
+  const updatesOf = (call: { providerCallId: string | null }) =>
+    twilio.requests.filter((request) => request.resource === `/Calls/${call.providerCallId}.json`);
+
+  it("waits for the beep, leaves the assistant's message in its voice, then hangs up; a replay does nothing", async () => {
+    const assistant = await createAssistant(t, owner, {
+      ...defaults,
+      initialMessage: "Hi, this is Solar Co.",
+      endCallOnVoicemail: false,
+    });
+    const { call, client } = await answeredCall(assistant);
+    expect(twilio.requests.find((r) => r.params.Url?.toString().endsWith(`callId=${call.id}`))?.params).toMatchObject({
+      MachineDetection: "DetectMessageEnd",
+      AsyncAmd: "true",
+      AsyncAmdStatusCallback: `https://voxgate.test/telephony/twilio/amd?callId=${call.id}`,
+    });
+    await client.waitFor((received) => marks(received) >= 1);
+    client.takeSpeech();
+    // The greeting plays on after machine_start; the message waits for the end of it.
+    await amd(call, "machine_start");
+    expect(await reload(call.id)).toMatchObject({ answeredBy: "machine", requestedEnd: null });
+    await amd(call, "machine_end_beep");
+    await amd(call, "machine_end_beep");
+    await eventually(async () => expect(updatesOf(call)).toHaveLength(1));
+    // Spoken on the stream (not by Twilio's <Say>), then the line dropped without another word.
+    expect(updatesOf(call)[0]!.params).toMatchObject({ Status: "completed" });
+    expect(client.takeSpeech().replace(/\s+/g, "")).toBe(heard("Hi, this is Solar Co."));
+    expect(await reload(call.id)).toMatchObject({
+      answeredBy: "machine",
+      requestedEnd: "ended_by_assistant",
+      endReason: "Voicemail message left.",
+    });
+    const turns = await t.app.db.prisma.callTurn.findMany({ where: { callId: call.id }, orderBy: { id: "asc" } });
+    expect(turns.map((turn) => [turn.speaker, turn.text])).toEqual([
+      ["assistant", "Hi, this is Solar Co."],
+      ["assistant", "Hi, this is Solar Co."],
+    ]);
+    client.close();
+  });
+
+  it("hangs up at once with end_call_on_voicemail, and refuses an unsigned or unknown verdict", async () => {
+    const assistant = await createAssistant(t, owner, { ...defaults, endCallOnVoicemail: true });
+    const { call, client } = await answeredCall(assistant);
+    expect(twilio.requests.find((r) => r.params.Url?.toString().endsWith(`callId=${call.id}`))?.params).toMatchObject({
+      MachineDetection: "Enable",
+      AsyncAmd: "true",
+    });
+    const forged = await fetch(`${t.url}/telephony/twilio/amd?callId=${call.id}`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", "x-twilio-signature": "forged" },
+      body: new URLSearchParams({ CallSid: call.providerCallId!, AnsweredBy: "machine_start" }),
+    });
+    expect(forged.status).toBe(403);
+    await amd(call, "robot");
+    expect(await reload(call.id)).toMatchObject({ answeredBy: "human", requestedEnd: null });
+    await amd(call, "machine_start");
+    await amd(call, "machine_start");
+    expect(updatesOf(call)).toMatchObject([{ params: { Status: "completed" } }]);
+    expect(await reload(call.id)).toMatchObject({
+      answeredBy: "machine",
+      requestedEnd: "ended_by_assistant",
+      endReason: "Voicemail reached.",
+    });
+    client.close();
   });
 });
