@@ -512,7 +512,8 @@ export class CallsService implements CallDesk {
           select: { endCallOnVoicemail: true, initialMessage: true, name: true },
         })
       : null;
-    if (!assistant || assistant.endCallOnVoicemail) return this.endByAssistant(call.id, VOICEMAIL_REASONS.hungUp);
+    if (!assistant || assistant.endCallOnVoicemail)
+      return this.endByAssistant(call.id, VOICEMAIL_REASONS.hungUp);
     // machine_start: the greeting plays on; the message waits for its end (the beep).
     if (event.verdict === "machine_start") return;
     const claimed = await prisma.call.updateMany({

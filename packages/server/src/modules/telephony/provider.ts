@@ -119,7 +119,11 @@ export interface CallDesk extends CallEventSink {
     refusal?: { reason: string; words: string };
   }): Promise<InboundDecision>;
   /** Who (or what) answered an outbound call, as the carrier's answering machine detection says. */
-  answeringMachine(event: { callId?: number; providerCallId?: string; verdict: MachineVerdict }): Promise<void>;
+  answeringMachine(event: {
+    callId?: number;
+    providerCallId?: string;
+    verdict: MachineVerdict;
+  }): Promise<void>;
 }
 
 /** A carrier that can make one of Voxgate's numbers ring by itself: the simulated one. */

@@ -270,7 +270,9 @@ describe("voicemail (Twilio's asynchronous answering machine detection)", () => 
       endCallOnVoicemail: false,
     });
     const { call, client } = await answeredCall(assistant);
-    expect(twilio.requests.find((r) => r.params.Url?.toString().endsWith(`callId=${call.id}`))?.params).toMatchObject({
+    expect(
+      twilio.requests.find((r) => r.params.Url?.toString().endsWith(`callId=${call.id}`))?.params,
+    ).toMatchObject({
       MachineDetection: "DetectMessageEnd",
       AsyncAmd: "true",
       AsyncAmdStatusCallback: `https://voxgate.test/telephony/twilio/amd?callId=${call.id}`,
@@ -291,7 +293,10 @@ describe("voicemail (Twilio's asynchronous answering machine detection)", () => 
       requestedEnd: "ended_by_assistant",
       endReason: "Voicemail message left.",
     });
-    const turns = await t.app.db.prisma.callTurn.findMany({ where: { callId: call.id }, orderBy: { id: "asc" } });
+    const turns = await t.app.db.prisma.callTurn.findMany({
+      where: { callId: call.id },
+      orderBy: { id: "asc" },
+    });
     expect(turns.map((turn) => [turn.speaker, turn.text])).toEqual([
       ["assistant", "Hi, this is Solar Co."],
       ["assistant", "Hi, this is Solar Co."],
@@ -302,7 +307,9 @@ describe("voicemail (Twilio's asynchronous answering machine detection)", () => 
   it("hangs up at once with end_call_on_voicemail, and refuses an unsigned or unknown verdict", async () => {
     const assistant = await createAssistant(t, owner, { ...defaults, endCallOnVoicemail: true });
     const { call, client } = await answeredCall(assistant);
-    expect(twilio.requests.find((r) => r.params.Url?.toString().endsWith(`callId=${call.id}`))?.params).toMatchObject({
+    expect(
+      twilio.requests.find((r) => r.params.Url?.toString().endsWith(`callId=${call.id}`))?.params,
+    ).toMatchObject({
       MachineDetection: "Enable",
       AsyncAmd: "true",
     });
