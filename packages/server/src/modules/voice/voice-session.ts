@@ -2,6 +2,7 @@ import type { Logger } from "../../logger.ts";
 import type { MediaStream } from "../telephony/provider.ts";
 import { dtmfTones, muLawToPcm, pcmFromBytes, pcmToMuLaw, resample, wavFile } from "./codec.ts";
 import { TTS_SAMPLE_RATE } from "./speech-client.ts";
+import { looksUnfinished, semanticWaits } from "./semantic-turn.ts";
 import { endpointMs, interruptMs, TurnDetector, type TurnEvent } from "./turn-detector.ts";
 
 /** 20 ms of 8 kHz mu-law: the frame Twilio sends and expects. */
@@ -23,6 +24,8 @@ export interface SessionSettings {
   /** Words the caller must say over the assistant before it stops (1: any sustained voice). */
   minInterruptWords: number;
   endpointSensitivity: number;
+  /** Pipeline mode's `endpoint_type: semantic`: the end of turn reads the transcript (semantic-turn.ts). */
+  semanticEndOfTurn: boolean;
   /** Seconds of silence after which the call ends; 0 turns silence handling off. */
   maxSilenceDuration: number;
   /** Seconds of silence between re-engagement prompts. */
@@ -155,7 +158,11 @@ export abstract class MediaSession {
     protected readonly settings: SessionSettings,
     protected readonly ports: SessionPorts,
   ) {
-    this.detector = new TurnDetector(endpointMs(settings.endpointSensitivity));
+    this.detector = new TurnDetector(
+      settings.semanticEndOfTurn
+        ? semanticWaits(settings.endpointSensitivity).settled
+        : endpointMs(settings.endpointSensitivity),
+    );
   }
 
   /**
@@ -497,6 +504,11 @@ export abstract class MediaSession {
  */
 export class PipelineSession extends MediaSession {
   private readonly history: { role: "user" | "assistant"; content: string }[] = [];
+  /** What the caller said before a pause in mid-thought (semantic end of turn), and when they began. */
+  private carry: { text: string; startMs: number } | null = null;
+  private lastSpeechStartMs = -1;
+  /** A turn that reads as unfinished waits until the caller goes on (true) or the wait is over (false). */
+  private resumeWait: { untilMs: number; resolve: (resumed: boolean) => void } | null = null;
 
   constructor(
     media: MediaStream,
@@ -508,6 +520,10 @@ export class PipelineSession extends MediaSession {
 
   protected onFrame(muLaw: Uint8Array) {
     const event = this.listen(muLaw);
+    if (event?.type === "speech-start") {
+      this.lastSpeechStartMs = this.detector.now;
+      this.endResumeWait(true);
+    } else if (this.resumeWait && this.detector.now >= this.resumeWait.untilMs) this.endResumeWait(false);
     if (event?.type === "end-of-turn") {
       const speechEndedAt = Date.now() - (this.detector.now - event.speechEndMs);
       const audio = event.audio;
@@ -523,17 +539,50 @@ export class PipelineSession extends MediaSession {
     this.enqueue(() => this.answer(`(The caller pressed ${digit} on the keypad.)`, null));
   }
 
+  protected override stopped() {
+    this.endResumeWait(false);
+  }
+
+  private endResumeWait(resumed: boolean) {
+    const wait = this.resumeWait;
+    this.resumeWait = null;
+    wait?.resolve(resumed);
+  }
+
+  /**
+   * Semantic end of turn: a transcript that reads as unfinished waits, up to the longer bound after
+   * the caller's last word, for them to go on; true when they did (the text is then carried into
+   * their next turn).
+   */
+  private callerGoesOn(text: string, speechEndMs: number): Promise<boolean> {
+    if (!this.settings.semanticEndOfTurn || !looksUnfinished(text)) return Promise.resolve(false);
+    if (this.lastSpeechStartMs > speechEndMs) return Promise.resolve(true);
+    const untilMs = speechEndMs + semanticWaits(this.settings.endpointSensitivity).unfinished;
+    if (this.closed || this.detector.now >= untilMs) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      this.resumeWait = { untilMs, resolve };
+    });
+  }
+
   private async caller(audio: Int16Array, speechEndedAt: number, span: { startMs: number; endMs: number }) {
     const wav = wavFile(resample(audio, 8000, STT_SAMPLE_RATE), STT_SAMPLE_RATE);
-    const text = await this.ports.transcribe(wav, this.abort.signal);
+    const piece = await this.ports.transcribe(wav, this.abort.signal);
+    const text = [this.carry?.text, piece].filter(Boolean).join(" ");
+    const startMs = this.carry?.startMs ?? span.startMs;
+    this.carry = null;
     if (!text) return;
+    if (await this.callerGoesOn(text, span.endMs)) {
+      this.carry = { text, startMs };
+      return;
+    }
     const transcriptAt = Date.now();
     await this.recordTurn({
       speaker: "customer",
       text,
       heardText: text,
       interrupted: false,
-      ...span,
+      startMs,
+      endMs: span.endMs,
       timings: null,
     });
     if (!this.greeted) {

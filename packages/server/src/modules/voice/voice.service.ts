@@ -114,6 +114,8 @@ export class VoiceService implements MediaStreamHandler {
       interruptSensitivity: assistant.interruptSensitivity,
       minInterruptWords: assistant.minInterruptWords,
       endpointSensitivity: assistant.endpointSensitivity,
+      // Realtime modes leave the end of turn to the model (semantic_vad).
+      semanticEndOfTurn: assistant.mode === "pipeline" && assistant.endpointType === "semantic",
       maxSilenceDuration: assistant.maxSilenceDuration,
       reengagementInterval: assistant.reengagementInterval,
       language: assistant.language,

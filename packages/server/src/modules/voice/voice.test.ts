@@ -252,6 +252,25 @@ describe("a phone conversation over Twilio Media Streams (pipeline mode)", () =>
   });
 });
 
+describe("semantic end of turn (pipeline mode)", () => {
+  it("waits for a caller who paused mid-sentence and answers the whole thought once", async () => {
+    const assistant = await createAssistant(t, owner, { ...defaults, endpointType: "semantic" });
+    const { call, client } = await answeredCall(assistant);
+    await client.waitFor((received) => marks(received) >= 2);
+    // A pause of 900 ms would end a turn with vad (750 ms), but after a comma the wait is 1.5 s; 400 ms
+    // of silence ends a finished one (375 ms, where vad would still wait).
+    client.speak("i want the blue one,", 900);
+    client.speak("and a red one.", 400);
+    await eventually(async () =>
+      expect((await reload(call.id)).transcript).toBe(
+        "Assistant: Hello! How can I help?\nCustomer: i want the blue one, and a red one.\nAssistant: Echo: i want the blue one, and a red one.",
+      ),
+    );
+    expect(speech.transcriptions.slice(-2)).toEqual(["i want the blue one,", "and a red one."]);
+    client.close();
+  });
+});
+
 describe("voicemail (Twilio's asynchronous answering machine detection)", () => {
   const amd = (call: { id: number; providerCallId: string | null }, AnsweredBy: string) =>
     twilioWebhook(t, twilio, `/telephony/twilio/amd?callId=${call.id}`, {
