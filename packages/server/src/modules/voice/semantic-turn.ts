@@ -5,7 +5,9 @@ import { endpointMs } from "./turn-detector.ts";
  * fillers. A turn whose transcript ends on one of them is the caller pausing mid-thought.
  */
 const CONTINUATIONS = new Set([
-  ..."and but or nor so because cause since although though while if unless until when whereas then than".split(" "),
+  ..."and but or nor so because cause since although though while if unless until when whereas then than".split(
+    " ",
+  ),
   ..."to of in on at for with from by about into onto over under between after before like as".split(" "),
   ..."a an the my your our their his her its this that these those which who whose what where".split(" "),
   ..."um umm uh uhh er erm hmm mm well basically actually i i'm we're you're it's is are was were".split(" "),
@@ -22,7 +24,10 @@ const MAX_UNFINISHED_WAIT_MS = 2500;
  */
 export function semanticWaits(sensitivity: number): { settled: number; unfinished: number } {
   const vad = endpointMs(sensitivity);
-  return { settled: Math.max(200, Math.round(vad / 2)), unfinished: Math.min(MAX_UNFINISHED_WAIT_MS, vad * 2) };
+  return {
+    settled: Math.max(200, Math.round(vad / 2)),
+    unfinished: Math.min(MAX_UNFINISHED_WAIT_MS, vad * 2),
+  };
 }
 
 /**

@@ -1,8 +1,8 @@
 import type { Logger } from "../../logger.ts";
 import type { MediaStream } from "../telephony/provider.ts";
 import { dtmfTones, muLawToPcm, pcmFromBytes, pcmToMuLaw, resample, wavFile } from "./codec.ts";
-import { TTS_SAMPLE_RATE } from "./speech-client.ts";
 import { looksUnfinished, semanticWaits } from "./semantic-turn.ts";
+import { TTS_SAMPLE_RATE } from "./speech-client.ts";
 import { endpointMs, interruptMs, TurnDetector, type TurnEvent } from "./turn-detector.ts";
 
 /** 20 ms of 8 kHz mu-law: the frame Twilio sends and expects. */

@@ -281,6 +281,9 @@ describe("voicemail (Twilio's asynchronous answering machine detection)", () => 
     });
   const updatesOf = (call: { providerCallId: string | null }) =>
     twilio.requests.filter((request) => request.resource === `/Calls/${call.providerCallId}.json`);
+  /** The parameters the call was created with on Twilio. */
+  const createdWith = (call: { id: number }) =>
+    twilio.requests.find((request) => request.params.Url?.toString().endsWith(`callId=${call.id}`))?.params;
 
   it("waits for the beep, leaves the assistant's message in its voice, then hangs up; a replay does nothing", async () => {
     const assistant = await createAssistant(t, owner, {
@@ -289,9 +292,7 @@ describe("voicemail (Twilio's asynchronous answering machine detection)", () => 
       endCallOnVoicemail: false,
     });
     const { call, client } = await answeredCall(assistant);
-    expect(
-      twilio.requests.find((r) => r.params.Url?.toString().endsWith(`callId=${call.id}`))?.params,
-    ).toMatchObject({
+    expect(createdWith(call)).toMatchObject({
       MachineDetection: "DetectMessageEnd",
       AsyncAmd: "true",
       AsyncAmdStatusCallback: `https://voxgate.test/telephony/twilio/amd?callId=${call.id}`,
@@ -326,9 +327,7 @@ describe("voicemail (Twilio's asynchronous answering machine detection)", () => 
   it("hangs up at once with end_call_on_voicemail, and refuses an unsigned or unknown verdict", async () => {
     const assistant = await createAssistant(t, owner, { ...defaults, endCallOnVoicemail: true });
     const { call, client } = await answeredCall(assistant);
-    expect(
-      twilio.requests.find((r) => r.params.Url?.toString().endsWith(`callId=${call.id}`))?.params,
-    ).toMatchObject({
+    expect(createdWith(call)).toMatchObject({
       MachineDetection: "Enable",
       AsyncAmd: "true",
     });
