@@ -144,6 +144,12 @@ export interface MediaStream {
   callId: number;
   /** The carrier's id of this stream (Twilio's streamSid). */
   streamId: string;
+  /**
+   * Set on a stream of whole text turns instead of speech (a simulated call): the caller's words
+   * arrive as text, the assistant's sentences leave as text; the audio side carries silence only,
+   * which keeps the engine's clock.
+   */
+  text?: TextMedia;
   /** Audio from the caller: 8 kHz mu-law frames as the carrier sends them (20 ms each on Twilio). */
   onAudio(listener: (muLaw: Uint8Array) => void): void;
   /** A mark sent with `sendMark` was reached: the audio before it was played (or cleared). */
@@ -159,6 +165,14 @@ export interface MediaStream {
   /** Drops audio queued for playing (barge-in); pending marks come back at once. */
   clearAudio(): void;
   close(): void;
+}
+
+/** The text side of a `MediaStream`. */
+export interface TextMedia {
+  /** The caller's words, one whole turn at a time. */
+  onText(listener: (text: string) => void): void;
+  /** One sentence the assistant says. */
+  sendText(text: string): void;
 }
 
 export interface MediaStreamHandler {

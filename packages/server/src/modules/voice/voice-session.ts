@@ -177,8 +177,14 @@ export abstract class MediaSession {
     media.onMark((name) => this.onMark(name));
     media.onDtmf((digit) => this.onDigit(digit));
     media.onClose(() => this.onClose());
+    media.text?.onText((text) => {
+      if (!this.closed) this.onText(text);
+    });
     if (!this.settings.waitForCustomer) this.greet();
   }
+
+  /** A whole turn of the caller's as text (a text stream); a mode without text turns ignores it. */
+  protected onText(_text: string): void {}
 
   /** One frame of the caller's audio (8 kHz mu-law). */
   protected abstract onFrame(muLaw: Uint8Array): void;
@@ -375,6 +381,14 @@ export abstract class MediaSession {
   private async speakSentence(utterance: Utterance, sentence: string, signal: AbortSignal) {
     if (utterance.cleared || signal.aborted || this.closed) return;
     utterance.sentences.push(sentence);
+    if (this.media.text) {
+      // A text stream: the sentence is the "audio", played once its mark comes back.
+      utterance.timings.firstAudioAt ??= Date.now();
+      utterance.startMs ??= this.detector.now;
+      this.media.text.sendText(sentence);
+      this.markPlayback(utterance);
+      return;
+    }
     const audio = await this.ports.synthesize(sentence, signal);
     let carry: Uint8Array = new Uint8Array(0);
     let out: Uint8Array = new Uint8Array(0);
@@ -564,9 +578,19 @@ export class PipelineSession extends MediaSession {
     });
   }
 
+  protected override onText(text: string) {
+    const now = this.detector.now;
+    this.heardCaller();
+    this.enqueue(() => this.callerSaid(text, Date.now(), { startMs: now, endMs: now }));
+  }
+
   private async caller(audio: Int16Array, speechEndedAt: number, span: { startMs: number; endMs: number }) {
     const wav = wavFile(resample(audio, 8000, STT_SAMPLE_RATE), STT_SAMPLE_RATE);
-    const piece = await this.ports.transcribe(wav, this.abort.signal);
+    await this.callerSaid(await this.ports.transcribe(wav, this.abort.signal), speechEndedAt, span);
+  }
+
+  /** The caller's turn, transcribed (or said as text): stored, then answered. */
+  private async callerSaid(piece: string, speechEndedAt: number, span: { startMs: number; endMs: number }) {
     const text = [this.carry?.text, piece].filter(Boolean).join(" ");
     const startMs = this.carry?.startMs ?? span.startMs;
     this.carry = null;
