@@ -46,6 +46,7 @@ const settings: SessionSettings = {
   interruptSensitivity: 0.5,
   minInterruptWords: 1,
   endpointSensitivity: 0.5,
+  semanticEndOfTurn: false,
   maxSilenceDuration: 0,
   reengagementInterval: 0,
   language: null,

@@ -33,6 +33,7 @@ export type Services = ReturnType<typeof createServices>;
  * background work (see `Lifecycle`) are started in this order and stopped in reverse.
  */
 export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {}) {
+  const clock = options.clock ?? systemClock;
   const jobs = createJobQueue(deps, deps.config.workerConcurrency);
   const rateLimits = new RateLimitsService(deps);
   // Deliveries wait on other people's servers: a queue of their own, so they never hold up calls'
@@ -70,7 +71,12 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     media: () => recordings,
     capacity,
   });
-  const webCallSockets = new WebCallSockets(deps, { desk: () => calls, engine: () => recordings, capacity });
+  const webCallSockets = new WebCallSockets(deps, {
+    desk: () => calls,
+    engine: () => recordings,
+    capacity,
+    clock,
+  });
   const calls: CallsService = new CallsService(
     deps,
     { carrier: telephony, inboundSimulator, billing, jobs, webCarrier: () => webCallSockets },
@@ -88,7 +94,7 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     campaigns,
     leads: leadProgress,
     jobs,
-    clock: options.clock ?? systemClock,
+    clock,
   });
   const credentials = new CredentialCache(deps);
   const accounts = new AccountsService(deps, { billing });
@@ -104,7 +110,7 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     apiKeys: new ApiKeysService(deps, { credentials }),
     jobs,
     webhooks,
-    webhookLogRetention: new WebhookLogRetention(deps, webhooks, options.clock ?? systemClock),
+    webhookLogRetention: new WebhookLogRetention(deps, webhooks, clock),
     evaluation,
     knowledgebases,
     documents,
@@ -132,7 +138,7 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     messagePipeline,
     conversations: new ConversationsService(deps, { pipeline: messagePipeline }),
     widget,
-    webCalls: new WebCallsService(deps, { widget, calls, rateLimits, capacity }),
+    webCalls: new WebCallsService(deps, { widget, calls, rateLimits, capacity, clock }),
     webCallSockets,
     replies: new RepliesService(deps, { pipeline: messagePipeline, rateLimits, replySettings }),
   };

@@ -7,7 +7,7 @@ import type { TwilioWebhooks } from "../modules/telephony/index.ts";
 const PREFIX = "/telephony/twilio/";
 
 /**
- * Twilio's webhooks (voice, outbound answer, status and recording callbacks) under
+ * Twilio's webhooks (voice, outbound answer, status, answering machine detection and recording callbacks) under
  * /telephony/twilio/. Each must be a form POST of at most TELEPHONY_WEBHOOK_BODY_BYTES whose
  * X-Twilio-Signature matches the URL Twilio was given (PUBLIC_BASE_URL + path + query) and its
  * fields; anything else is refused (403 for a missing or wrong signature) before it reaches a

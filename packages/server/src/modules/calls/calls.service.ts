@@ -21,6 +21,7 @@ import type {
   CallDesk,
   InboundDecision,
   InboundSimulator,
+  MachineVerdict,
   ProviderCallEvent,
   TranscriptLine,
 } from "../telephony/provider.ts";
@@ -55,6 +56,19 @@ export const FAREWELLS = {
   balance: "I'm sorry, I have to end the call here. Goodbye.",
   maxDuration: "I'm sorry, we have reached the time limit for this call. Goodbye.",
 } as const;
+
+/** Why an answering machine ended a call (`endReason`). */
+export const VOICEMAIL_REASONS = {
+  hungUp: "Voicemail reached.",
+  messageLeft: "Voicemail message left.",
+  fax: "A fax machine answered.",
+} as const;
+
+/**
+ * Speaks `message` on the live call `callId` and then tells `voicemailLeft`; false when this
+ * instance carries no live session of the call.
+ */
+export type VoicemailSpeaker = (callId: number, message: string) => boolean;
 
 export const CALLS_PER_PAGE = 15;
 export const CALL_TYPES = ["inbound", "outbound", "web"] as const;
@@ -192,6 +206,7 @@ export type EvaluationOutcome =
 
 export class CallsService implements CallDesk {
   private readonly finishedListeners: CallFinishedListener[] = [];
+  private voicemailSpeaker: VoicemailSpeaker = () => false;
 
   constructor(
     private readonly deps: ServiceDeps,
@@ -334,6 +349,7 @@ export class CallsService implements CallDesk {
         callId: call.id,
         from: from.phoneNumber,
         to: input.to,
+        onMachine: assistant.endCallOnVoicemail ? "hang-up" : "leave-message",
       });
       // A fast carrier's first event may already have moved the call: only the id is written here.
       return await prisma.call.update({ where: { id: call.id }, data: { providerCallId } });
@@ -395,23 +411,8 @@ export class CallsService implements CallDesk {
    */
   async callEvent(event: ProviderCallEvent): Promise<void> {
     const prisma = this.deps.db.prisma;
-    const call =
-      event.callId !== undefined
-        ? await prisma.call.findUnique({ where: { id: event.callId } })
-        : event.providerCallId
-          ? await prisma.call.findUnique({ where: { providerCallId: event.providerCallId } })
-          : null;
-    if (!call) {
-      this.deps.logger.warn("carrier event for an unknown call", { ...event });
-      return;
-    }
-    if (event.providerCallId && call.providerCallId && event.providerCallId !== call.providerCallId) {
-      this.deps.logger.warn("carrier event names another carrier call", {
-        callId: call.id,
-        providerCallId: event.providerCallId,
-      });
-      return;
-    }
+    const call = await this.eventCall(event);
+    if (!call) return;
     const from = toApiStatus(call.status);
     let status = event.status ?? from;
     if (call.requestedEnd && ANSWERED_ENDINGS.includes(status)) status = toApiStatus(call.requestedEnd);
@@ -444,6 +445,92 @@ export class CallsService implements CallDesk {
       return;
     }
     await this.tryTransition(call, status, details);
+  }
+
+  /** The call a carrier's event is about; null (logged) when unknown or naming another carrier call. */
+  private async eventCall(event: { callId?: number; providerCallId?: string }): Promise<Call | null> {
+    const prisma = this.deps.db.prisma;
+    const call =
+      event.callId !== undefined
+        ? await prisma.call.findUnique({ where: { id: event.callId } })
+        : event.providerCallId
+          ? await prisma.call.findUnique({ where: { providerCallId: event.providerCallId } })
+          : null;
+    if (!call) {
+      this.deps.logger.warn("carrier event for an unknown call", { ...event });
+      return null;
+    }
+    if (event.providerCallId && call.providerCallId && event.providerCallId !== call.providerCallId) {
+      this.deps.logger.warn("carrier event names another carrier call", {
+        callId: call.id,
+        providerCallId: event.providerCallId,
+      });
+      return null;
+    }
+    return call;
+  }
+
+  /** The voice engine speaks voicemail messages on the live calls it carries. */
+  onVoicemailBeep(speaker: VoicemailSpeaker): void {
+    this.voicemailSpeaker = speaker;
+  }
+
+  /**
+   * The carrier's answering machine detection on an answered outbound call: `answered_by` is
+   * recorded; a fax is hung up on; a machine is hung up on at once when the assistant has
+   * `end_call_on_voicemail`, otherwise, once its greeting ended (`machine_end_*`), the assistant's
+   * message is left (by the live session when this instance carries it, else spoken by the carrier)
+   * and the call ends. Safe to repeat: the end is claimed by one conditional write.
+   */
+  async answeringMachine(event: {
+    callId?: number;
+    providerCallId?: string;
+    verdict: MachineVerdict;
+  }): Promise<void> {
+    const prisma = this.deps.db.prisma;
+    const call = await this.eventCall(event);
+    if (!call) return;
+    if (call.status !== "in_progress" || call.type !== "outbound") {
+      this.deps.logger.info("answering machine verdict ignored", {
+        callId: call.id,
+        status: call.status,
+        verdict: event.verdict,
+      });
+      return;
+    }
+    const machine = event.verdict !== "human" && event.verdict !== "unknown";
+    // The detection's verdict outranks an AnsweredBy the answer webhook may have carried.
+    const answeredBy = machine ? "machine" : "human";
+    if (event.verdict !== "unknown" && call.answeredBy !== answeredBy)
+      await prisma.call.update({ where: { id: call.id }, data: { answeredBy } });
+    this.deps.logger.info("answering machine verdict", { callId: call.id, verdict: event.verdict });
+    if (!machine) return;
+    if (event.verdict === "fax") return this.endByAssistant(call.id, VOICEMAIL_REASONS.fax);
+    const assistant = call.assistantId
+      ? await prisma.assistant.findUnique({
+          where: { id: call.assistantId },
+          select: { endCallOnVoicemail: true, initialMessage: true, name: true },
+        })
+      : null;
+    if (!assistant || assistant.endCallOnVoicemail)
+      return this.endByAssistant(call.id, VOICEMAIL_REASONS.hungUp);
+    // machine_start: the greeting plays on; the message waits for its end (the beep).
+    if (event.verdict === "machine_start") return;
+    const claimed = await prisma.call.updateMany({
+      where: { id: call.id, requestedEnd: null, status: "in_progress" },
+      data: { requestedEnd: "ended_by_assistant", endReason: VOICEMAIL_REASONS.messageLeft },
+    });
+    if (claimed.count === 0) return;
+    const message = voicemailMessage(assistant);
+    if (this.voicemailSpeaker(call.id, message)) return;
+    await this.hangUp(call, "ended_by_assistant", VOICEMAIL_REASONS.messageLeft, message);
+  }
+
+  /** The live session spoke the voicemail message `answeringMachine` asked for: the line drops. */
+  async voicemailLeft(callId: number): Promise<void> {
+    const call = await this.deps.db.prisma.call.findUnique({ where: { id: callId } });
+    if (call?.status !== "in_progress") return;
+    await this.hangUp(call, "ended_by_assistant", VOICEMAIL_REASONS.messageLeft);
   }
 
   /**
@@ -952,6 +1039,14 @@ export class CallsService implements CallDesk {
       previousStatus,
     });
   }
+}
+
+/** What an answering machine records: the assistant's opening, or a short note of who called. */
+export function voicemailMessage(assistant: { initialMessage: string; name: string }): string {
+  return (
+    assistant.initialMessage.trim() ||
+    `Hello, this is ${assistant.name}. Sorry we missed you; we will call you back.`
+  );
 }
 
 /** Minutes begun after `seconds` of an answered call: a call is charged from its first second. */

@@ -30,7 +30,16 @@ export interface CallCarrier {
    * Resolves once the carrier accepted the call, with its id for the call; rejects (a typed
    * UPSTREAM_FAILED error) when it refused. Progress then arrives as `ProviderCallEvent`s.
    */
-  placeCall(request: { callId: number; from: string; to: string }): Promise<{ providerCallId: string }>;
+  placeCall(request: {
+    callId: number;
+    from: string;
+    to: string;
+    /**
+     * What the assistant does when an answering machine picks up, so the carrier's detection
+     * reports early (a machine is hung up on) or once its greeting ended (a message is left).
+     */
+    onMachine?: "hang-up" | "leave-message";
+  }): Promise<{ providerCallId: string }>;
   /**
    * Ends the call (`answered`: it is in progress; otherwise it is cancelled while it rings). With
    * `farewell`, the callee hears it before the line drops. The carrier's own end event follows (the
@@ -71,6 +80,22 @@ export interface TranscriptLine {
   text: string;
 }
 
+/**
+ * An answering machine detection verdict, in Twilio's words (AnsweredBy): `machine_start` as soon
+ * as a machine is recognised, `machine_end_*` once its greeting ended (after the beep, silence, or
+ * anything else), `human`, `fax`, `unknown`.
+ */
+export const MACHINE_VERDICTS = [
+  "human",
+  "unknown",
+  "fax",
+  "machine_start",
+  "machine_end_beep",
+  "machine_end_silence",
+  "machine_end_other",
+] as const;
+export type MachineVerdict = (typeof MACHINE_VERDICTS)[number];
+
 /** Where a carrier delivers what it learns about calls: implemented by the calls service. */
 export interface CallEventSink {
   callEvent(event: ProviderCallEvent): Promise<void>;
@@ -93,6 +118,12 @@ export interface CallDesk extends CallEventSink {
     /** Refuse the call with these words and record why (e.g. the instance is at capacity). */
     refusal?: { reason: string; words: string };
   }): Promise<InboundDecision>;
+  /** Who (or what) answered an outbound call, as the carrier's answering machine detection says. */
+  answeringMachine(event: {
+    callId?: number;
+    providerCallId?: string;
+    verdict: MachineVerdict;
+  }): Promise<void>;
 }
 
 /** A carrier that can make one of Voxgate's numbers ring by itself: the simulated one. */
@@ -113,6 +144,12 @@ export interface MediaStream {
   callId: number;
   /** The carrier's id of this stream (Twilio's streamSid). */
   streamId: string;
+  /**
+   * Set on a stream of whole text turns instead of speech (a simulated call): the caller's words
+   * arrive as text, the assistant's sentences leave as text; the audio side carries silence only,
+   * which keeps the engine's clock.
+   */
+  text?: TextMedia;
   /** Audio from the caller: 8 kHz mu-law frames as the carrier sends them (20 ms each on Twilio). */
   onAudio(listener: (muLaw: Uint8Array) => void): void;
   /** A mark sent with `sendMark` was reached: the audio before it was played (or cleared). */
@@ -128,6 +165,14 @@ export interface MediaStream {
   /** Drops audio queued for playing (barge-in); pending marks come back at once. */
   clearAudio(): void;
   close(): void;
+}
+
+/** The text side of a `MediaStream`. */
+export interface TextMedia {
+  /** The caller's words, one whole turn at a time. */
+  onText(listener: (text: string) => void): void;
+  /** One sentence the assistant says. */
+  sendText(text: string): void;
 }
 
 export interface MediaStreamHandler {

@@ -1,6 +1,7 @@
 import type { Logger } from "../../logger.ts";
 import type { MediaStream } from "../telephony/provider.ts";
 import { dtmfTones, muLawToPcm, pcmFromBytes, pcmToMuLaw, resample, wavFile } from "./codec.ts";
+import { looksUnfinished, semanticWaits } from "./semantic-turn.ts";
 import { TTS_SAMPLE_RATE } from "./speech-client.ts";
 import { endpointMs, interruptMs, TurnDetector, type TurnEvent } from "./turn-detector.ts";
 
@@ -23,6 +24,8 @@ export interface SessionSettings {
   /** Words the caller must say over the assistant before it stops (1: any sustained voice). */
   minInterruptWords: number;
   endpointSensitivity: number;
+  /** Pipeline mode's `endpoint_type: semantic`: the end of turn reads the transcript (semantic-turn.ts). */
+  semanticEndOfTurn: boolean;
   /** Seconds of silence after which the call ends; 0 turns silence handling off. */
   maxSilenceDuration: number;
   /** Seconds of silence between re-engagement prompts. */
@@ -142,6 +145,8 @@ export abstract class MediaSession {
   protected busy = 0;
   /** Serialises the assistant's turns: one at a time, in order. */
   private work: Promise<void> = Promise.resolve();
+  /** Bumped when the conversation is abandoned (a voicemail's beep): turns queued before it are dropped. */
+  private epoch = 0;
   /** A barge-in's words are being counted (`min_interrupt_words`). */
   private counting = false;
   private fillerIndex = 0;
@@ -153,7 +158,11 @@ export abstract class MediaSession {
     protected readonly settings: SessionSettings,
     protected readonly ports: SessionPorts,
   ) {
-    this.detector = new TurnDetector(endpointMs(settings.endpointSensitivity));
+    this.detector = new TurnDetector(
+      settings.semanticEndOfTurn
+        ? semanticWaits(settings.endpointSensitivity).settled
+        : endpointMs(settings.endpointSensitivity),
+    );
   }
 
   /**
@@ -168,8 +177,14 @@ export abstract class MediaSession {
     media.onMark((name) => this.onMark(name));
     media.onDtmf((digit) => this.onDigit(digit));
     media.onClose(() => this.onClose());
+    media.text?.onText((text) => {
+      if (!this.closed) this.onText(text);
+    });
     if (!this.settings.waitForCustomer) this.greet();
   }
+
+  /** A whole turn of the caller's as text (a text stream); a mode without text turns ignores it. */
+  protected onText(_text: string): void {}
 
   /** One frame of the caller's audio (8 kHz mu-law). */
   protected abstract onFrame(muLaw: Uint8Array): void;
@@ -226,6 +241,22 @@ export abstract class MediaSession {
       });
   }
 
+  /**
+   * An answering machine's greeting ended (the beep): what was being said is cut, the message is
+   * spoken, then `done` drops the line. Nothing else is said meanwhile.
+   */
+  leaveVoicemail(message: string, done: () => Promise<void>) {
+    if (this.closed || this.ending) return;
+    this.ending = true;
+    this.ports.logger.info("leaving a voicemail message", { callId: this.media.callId });
+    this.cutSpeech();
+    this.epoch += 1;
+    this.enqueue(async () => {
+      await this.say(message, false);
+      await done();
+    });
+  }
+
   protected checkSilence() {
     const { maxSilenceDuration, reengagementInterval } = this.settings;
     if (maxSilenceDuration <= 0 || this.busy > 0 || this.ending || this.detector.speaking) return;
@@ -254,8 +285,9 @@ export abstract class MediaSession {
 
   protected enqueue(task: () => Promise<void>) {
     this.busy += 1;
+    const epoch = this.epoch;
     this.work = this.work
-      .then(() => (this.closed ? undefined : task()))
+      .then(() => (this.closed || epoch !== this.epoch ? undefined : task()))
       .catch((error: unknown) => {
         if (!this.abort.signal.aborted)
           this.ports.logger.warn("voice turn failed", { callId: this.media.callId, error });
@@ -349,6 +381,14 @@ export abstract class MediaSession {
   private async speakSentence(utterance: Utterance, sentence: string, signal: AbortSignal) {
     if (utterance.cleared || signal.aborted || this.closed) return;
     utterance.sentences.push(sentence);
+    if (this.media.text) {
+      // A text stream: the sentence is the "audio", played once its mark comes back.
+      utterance.timings.firstAudioAt ??= Date.now();
+      utterance.startMs ??= this.detector.now;
+      this.media.text.sendText(sentence);
+      this.markPlayback(utterance);
+      return;
+    }
     const audio = await this.ports.synthesize(sentence, signal);
     let carry: Uint8Array = new Uint8Array(0);
     let out: Uint8Array = new Uint8Array(0);
@@ -428,12 +468,19 @@ export abstract class MediaSession {
   private bargeIn() {
     const utterance = this.speaking;
     if (!utterance || utterance.cleared) return;
-    utterance.cleared = true;
-    this.media.clearAudio();
-    // Work in flight (the model, speech) is for a turn the caller no longer waits for.
+    this.ports.logger.info("barge-in", { callId: this.media.callId, playedMs: utterance.playedMs });
+    this.cutSpeech();
+  }
+
+  /** Drops the assistant's queued audio and the work in flight; its turn is cut to what was played. */
+  private cutSpeech() {
+    // Work in flight (the model, speech) is for a turn nobody waits for any more.
     this.abort.abort();
     this.abort = new AbortController();
-    this.ports.logger.info("barge-in", { callId: this.media.callId, playedMs: utterance.playedMs });
+    const utterance = this.speaking;
+    if (!utterance || utterance.cleared) return;
+    utterance.cleared = true;
+    this.media.clearAudio();
     // Marks still pending are the cleared ones (an earlier turn's too, when answers overlapped): the
     // carrier returns them, but they were not heard.
     for (const [name, { utterance: owner }] of this.pendingMarks) {
@@ -471,6 +518,11 @@ export abstract class MediaSession {
  */
 export class PipelineSession extends MediaSession {
   private readonly history: { role: "user" | "assistant"; content: string }[] = [];
+  /** What the caller said before a pause in mid-thought (semantic end of turn), and when they began. */
+  private carry: { text: string; startMs: number } | null = null;
+  private lastSpeechStartMs = -1;
+  /** A turn that reads as unfinished waits until the caller goes on (true) or the wait is over (false). */
+  private resumeWait: { untilMs: number; resolve: (resumed: boolean) => void } | null = null;
 
   constructor(
     media: MediaStream,
@@ -482,6 +534,10 @@ export class PipelineSession extends MediaSession {
 
   protected onFrame(muLaw: Uint8Array) {
     const event = this.listen(muLaw);
+    if (event?.type === "speech-start") {
+      this.lastSpeechStartMs = this.detector.now;
+      this.endResumeWait(true);
+    } else if (this.resumeWait && this.detector.now >= this.resumeWait.untilMs) this.endResumeWait(false);
     if (event?.type === "end-of-turn") {
       const speechEndedAt = Date.now() - (this.detector.now - event.speechEndMs);
       const audio = event.audio;
@@ -497,17 +553,60 @@ export class PipelineSession extends MediaSession {
     this.enqueue(() => this.answer(`(The caller pressed ${digit} on the keypad.)`, null));
   }
 
+  protected override stopped() {
+    this.endResumeWait(false);
+  }
+
+  private endResumeWait(resumed: boolean) {
+    const wait = this.resumeWait;
+    this.resumeWait = null;
+    wait?.resolve(resumed);
+  }
+
+  /**
+   * Semantic end of turn: a transcript that reads as unfinished waits, up to the longer bound after
+   * the caller's last word, for them to go on; true when they did (the text is then carried into
+   * their next turn).
+   */
+  private callerGoesOn(text: string, speechEndMs: number): Promise<boolean> {
+    if (!this.settings.semanticEndOfTurn || !looksUnfinished(text)) return Promise.resolve(false);
+    if (this.lastSpeechStartMs > speechEndMs) return Promise.resolve(true);
+    const untilMs = speechEndMs + semanticWaits(this.settings.endpointSensitivity).unfinished;
+    if (this.closed || this.detector.now >= untilMs) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      this.resumeWait = { untilMs, resolve };
+    });
+  }
+
+  protected override onText(text: string) {
+    const now = this.detector.now;
+    this.heardCaller();
+    this.enqueue(() => this.callerSaid(text, Date.now(), { startMs: now, endMs: now }));
+  }
+
   private async caller(audio: Int16Array, speechEndedAt: number, span: { startMs: number; endMs: number }) {
     const wav = wavFile(resample(audio, 8000, STT_SAMPLE_RATE), STT_SAMPLE_RATE);
-    const text = await this.ports.transcribe(wav, this.abort.signal);
+    await this.callerSaid(await this.ports.transcribe(wav, this.abort.signal), speechEndedAt, span);
+  }
+
+  /** The caller's turn, transcribed (or said as text): stored, then answered. */
+  private async callerSaid(piece: string, speechEndedAt: number, span: { startMs: number; endMs: number }) {
+    const text = [this.carry?.text, piece].filter(Boolean).join(" ");
+    const startMs = this.carry?.startMs ?? span.startMs;
+    this.carry = null;
     if (!text) return;
+    if (await this.callerGoesOn(text, span.endMs)) {
+      this.carry = { text, startMs };
+      return;
+    }
     const transcriptAt = Date.now();
     await this.recordTurn({
       speaker: "customer",
       text,
       heardText: text,
       interrupted: false,
-      ...span,
+      startMs,
+      endMs: span.endMs,
       timings: null,
     });
     if (!this.greeted) {

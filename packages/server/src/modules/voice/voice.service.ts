@@ -39,6 +39,8 @@ export class VoiceService implements MediaStreamHandler {
   private readonly speech: SpeechClient;
   private readonly realtime: RealtimeClient;
   private live = 0;
+  /** This instance's live sessions, by call: an answering machine's beep reaches its session here. */
+  private readonly sessions = new Map<number, PipelineSession | RealtimeSession>();
 
   constructor(
     private readonly deps: ServiceDeps,
@@ -50,6 +52,12 @@ export class VoiceService implements MediaStreamHandler {
       deps.config.voice.timeoutSeconds,
       deps.logger,
     );
+    parts.calls.onVoicemailBeep((callId, message) => {
+      const session = this.sessions.get(callId);
+      if (!session) return false;
+      session.leaveVoicemail(message, () => parts.calls.voicemailLeft(callId));
+      return true;
+    });
   }
 
   /** Sessions this instance runs now. */
@@ -106,6 +114,8 @@ export class VoiceService implements MediaStreamHandler {
       interruptSensitivity: assistant.interruptSensitivity,
       minInterruptWords: assistant.minInterruptWords,
       endpointSensitivity: assistant.endpointSensitivity,
+      // Realtime modes leave the end of turn to the model (semantic_vad).
+      semanticEndOfTurn: assistant.mode === "pipeline" && assistant.endpointType === "semantic",
       maxSilenceDuration: assistant.maxSilenceDuration,
       reengagementInterval: assistant.reengagementInterval,
       language: assistant.language,
@@ -208,6 +218,8 @@ export class VoiceService implements MediaStreamHandler {
       streamId: stream.streamId,
       mode: assistant.mode,
     });
+    this.sessions.set(call.id, session);
+    stream.onClose(() => this.sessions.delete(call.id));
     session.start();
   }
 }

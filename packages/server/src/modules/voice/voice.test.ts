@@ -13,6 +13,7 @@ import {
   expectCutAfterFirstSentence,
   mediaStreamUrl,
   THREE_SENTENCES,
+  twilioWebhook,
   voiceCallEnv,
 } from "../../../test/support/voice-calls.ts";
 import type { Assistant, PhoneNumber } from "../../generated/prisma/client.ts";
@@ -248,5 +249,104 @@ describe("a phone conversation over Twilio Media Streams (pipeline mode)", () =>
       limits.maxLiveSessions = configured;
       first.client.close();
     }
+  });
+});
+
+describe("semantic end of turn (pipeline mode)", () => {
+  it("waits for a caller who paused mid-sentence and answers the whole thought once", async () => {
+    const assistant = await createAssistant(t, owner, { ...defaults, endpointType: "semantic" });
+    const { call, client } = await answeredCall(assistant);
+    await client.waitFor((received) => marks(received) >= 2);
+    // A pause of 900 ms would end a turn with vad (750 ms), but after a comma the wait is 1.5 s; 400 ms
+    // of silence ends a finished one (375 ms, where vad would still wait).
+    client.speak("i want the blue one,", 900);
+    client.speak("and a red one.", 400);
+    await eventually(async () =>
+      expect((await reload(call.id)).transcript).toBe(
+        "Assistant: Hello! How can I help?\nCustomer: i want the blue one, and a red one.\nAssistant: Echo: i want the blue one, and a red one.",
+      ),
+    );
+    expect(speech.transcriptions.slice(-2)).toEqual(["i want the blue one,", "and a red one."]);
+    client.close();
+  });
+});
+
+describe("voicemail (Twilio's asynchronous answering machine detection)", () => {
+  const amd = (call: { id: number; providerCallId: string | null }, AnsweredBy: string) =>
+    twilioWebhook(t, twilio, `/telephony/twilio/amd?callId=${call.id}`, {
+      AccountSid: twilio.accountSid,
+      CallSid: call.providerCallId!,
+      AnsweredBy,
+      MachineDetectionDuration: "2400",
+    });
+  const updatesOf = (call: { providerCallId: string | null }) =>
+    twilio.requests.filter((request) => request.resource === `/Calls/${call.providerCallId}.json`);
+  /** The parameters the call was created with on Twilio. */
+  const createdWith = (call: { id: number }) =>
+    twilio.requests.find((request) => request.params.Url?.toString().endsWith(`callId=${call.id}`))?.params;
+
+  it("waits for the beep, leaves the assistant's message in its voice, then hangs up; a replay does nothing", async () => {
+    const assistant = await createAssistant(t, owner, {
+      ...defaults,
+      initialMessage: "Hi, this is Solar Co.",
+      endCallOnVoicemail: false,
+    });
+    const { call, client } = await answeredCall(assistant);
+    expect(createdWith(call)).toMatchObject({
+      MachineDetection: "DetectMessageEnd",
+      AsyncAmd: "true",
+      AsyncAmdStatusCallback: `https://voxgate.test/telephony/twilio/amd?callId=${call.id}`,
+    });
+    await client.waitFor((received) => marks(received) >= 1);
+    client.takeSpeech();
+    // The greeting plays on after machine_start; the message waits for the end of it.
+    await amd(call, "machine_start");
+    expect(await reload(call.id)).toMatchObject({ answeredBy: "machine", requestedEnd: null });
+    await amd(call, "machine_end_beep");
+    await amd(call, "machine_end_beep");
+    await eventually(async () => expect(updatesOf(call)).toHaveLength(1));
+    // Spoken on the stream (not by Twilio's <Say>), then the line dropped without another word.
+    expect(updatesOf(call)[0]!.params).toMatchObject({ Status: "completed" });
+    expect(client.takeSpeech().replace(/\s+/g, "")).toBe(heard("Hi, this is Solar Co."));
+    expect(await reload(call.id)).toMatchObject({
+      answeredBy: "machine",
+      requestedEnd: "ended_by_assistant",
+      endReason: "Voicemail message left.",
+    });
+    const turns = await t.app.db.prisma.callTurn.findMany({
+      where: { callId: call.id },
+      orderBy: { id: "asc" },
+    });
+    expect(turns.map((turn) => [turn.speaker, turn.text])).toEqual([
+      ["assistant", "Hi, this is Solar Co."],
+      ["assistant", "Hi, this is Solar Co."],
+    ]);
+    client.close();
+  });
+
+  it("hangs up at once with end_call_on_voicemail, and refuses an unsigned or unknown verdict", async () => {
+    const assistant = await createAssistant(t, owner, { ...defaults, endCallOnVoicemail: true });
+    const { call, client } = await answeredCall(assistant);
+    expect(createdWith(call)).toMatchObject({
+      MachineDetection: "Enable",
+      AsyncAmd: "true",
+    });
+    const forged = await fetch(`${t.url}/telephony/twilio/amd?callId=${call.id}`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", "x-twilio-signature": "forged" },
+      body: new URLSearchParams({ CallSid: call.providerCallId!, AnsweredBy: "machine_start" }),
+    });
+    expect(forged.status).toBe(403);
+    await amd(call, "robot");
+    expect(await reload(call.id)).toMatchObject({ answeredBy: "human", requestedEnd: null });
+    await amd(call, "machine_start");
+    await amd(call, "machine_start");
+    expect(updatesOf(call)).toMatchObject([{ params: { Status: "completed" } }]);
+    expect(await reload(call.id)).toMatchObject({
+      answeredBy: "machine",
+      requestedEnd: "ended_by_assistant",
+      endReason: "Voicemail reached.",
+    });
+    client.close();
   });
 });

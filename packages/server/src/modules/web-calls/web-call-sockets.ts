@@ -1,5 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import type { RawData, WebSocket } from "ws";
+import type { Clock } from "../../clock.ts";
 import type { ServiceDeps } from "../../deps.ts";
 import { WEB_CALL_LIMITS } from "../../limits.ts";
 import { isFinal, toApiStatus } from "../calls/index.ts";
@@ -44,6 +45,8 @@ export class WebCallSockets implements Pick<CallCarrier, "hangUp"> {
       desk: () => WebCallDesk;
       engine: () => MediaStreamHandler;
       capacity: MediaCapacity;
+      /** The clock tokens are dated by (WebCallsService's). */
+      clock: Clock;
     },
   ) {}
 
@@ -62,7 +65,7 @@ export class WebCallSockets implements Pick<CallCarrier, "hangUp"> {
       socket.close(code, why);
     };
     const token = new URL(request.url ?? "/", "http://localhost").searchParams.get("token") ?? "";
-    const named = readWebCallToken(token, Date.now());
+    const named = readWebCallToken(token, this.parts.clock.now().getTime());
     if (!named) {
       refuse(1008, "invalid or expired token");
       return;
@@ -122,9 +125,11 @@ export class WebCallSockets implements Pick<CallCarrier, "hangUp"> {
     const prisma = this.deps.db.prisma;
     const call = await prisma.call.findFirst({
       where: { id: callId, type: "web", mediaStreamNonce: digest },
-      select: { id: true, accountId: true, assistant: { select: { allowedOrigins: true } } },
+      select: { id: true, accountId: true, status: true, assistant: { select: { allowedOrigins: true } } },
     });
     if (!call?.assistant) return { outcome: "refused", why: "invalid or used token" };
+    // Failed meanwhile: the browser came after the connect deadline (and the refund).
+    if (call.status !== "initiated") return { outcome: "refused", why: "call ended" };
     if (!originAllowed(call.assistant.allowedOrigins, origin))
       return { outcome: "refused", why: "origin not allowed" };
     const { count } = await prisma.call.updateMany({

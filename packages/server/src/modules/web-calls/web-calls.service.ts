@@ -1,3 +1,4 @@
+import type { Clock } from "../../clock.ts";
 import type { ServiceDeps } from "../../deps.ts";
 import { AppError, AtCapacityError } from "../../errors.ts";
 import { WEB_CALL_LIMITS } from "../../limits.ts";
@@ -36,6 +37,8 @@ export class WebCallsService {
       calls: CallsService;
       rateLimits: RateLimitsService;
       capacity: MediaCapacity;
+      /** Dates the token and the connect deadline (a test's clock sets the deadline's job due). */
+      clock: Clock;
     },
   ) {}
 
@@ -51,7 +54,7 @@ export class WebCallsService {
       this.deps.logger.warn("web call refused: instance at capacity", { assistantId: assistant.id });
       throw new AtCapacityError(WEB_CALL_LIMITS.retryAfterSeconds);
     }
-    const token = newWebCallToken(Date.now());
+    const token = newWebCallToken(this.parts.clock.now().getTime());
     let issued = "";
     const call = await this.parts.calls.startWebCall({
       accountId: assistant.accountId,

@@ -44,22 +44,12 @@ export class SimulatedCallee {
     return VOICEMAIL_GREETING;
   }
 
-  async hangsUpOnVoicemail(callId: number): Promise<boolean> {
-    const call = await this.load(callId);
-    return call?.assistant?.endCallOnVoicemail ?? false;
-  }
-
   /** What the assistant says first when a person answers. */
   async assistantOpening(callId: number): Promise<string> {
     const call = await this.load(callId);
     const name = call?.assistant?.name ?? call?.assistantName ?? "the assistant";
     const question = call?.type === "inbound" ? "How can I help you?" : "Do you have a minute?";
     return call?.assistant?.initialMessage.trim() || `Hello, this is ${name}. ${question}`;
-  }
-
-  async voicemailMessage(callId: number): Promise<string> {
-    const opening = await this.assistantOpening(callId);
-    return `${opening} Sorry we missed you; we will call you back.`;
   }
 
   /** Turn `turn` (from 1): the callee speaks, then the assistant answers unless the callee hung up. */
@@ -136,7 +126,7 @@ export class SimulatedCallee {
         type: true,
         transcript: true,
         variables: true,
-        assistant: { select: { ...replyAssistantColumns, endCallOnVoicemail: true } },
+        assistant: { select: replyAssistantColumns },
       },
     });
   }

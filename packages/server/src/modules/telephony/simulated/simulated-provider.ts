@@ -22,7 +22,8 @@ export const SIMULATED_TIMING = {
   busy: 2,
   noAnswer: 30,
   turn: 5,
-  voicemailMessage: 8,
+  /** A voicemail greeting, from the answer to its beep. */
+  voicemailGreeting: 8,
 } as const;
 
 type Step =
@@ -32,7 +33,7 @@ type Step =
   | { step: "answer" }
   | { step: "connected" }
   | { step: "turn"; turn: number }
-  | { step: "voicemail-message" }
+  | { step: "voicemail-beep" }
   | { step: "hang-up"; farewell: string | null };
 
 /**
@@ -123,16 +124,15 @@ export class SimulatedTelephonyProvider
         return;
       case "answer": {
         const machine = outcome === "voicemail";
-        await report({ status: "in-progress", answeredBy: machine ? "machine" : "human" });
+        await report({ status: "in-progress" });
         if (machine) {
+          // As Twilio's detection reports: a machine at once, then the end of its greeting.
           await this.say(callId, "customer", this.callee.voicemailGreeting());
-          if (await this.callee.hangsUpOnVoicemail(callId)) {
-            await report({ status: "ended_by_assistant", reason: "Voicemail reached." });
-            return;
-          }
-          await this.schedule(callId, { step: "voicemail-message" }, SIMULATED_TIMING.turn);
+          await this.schedule(callId, { step: "voicemail-beep" }, SIMULATED_TIMING.voicemailGreeting);
+          await this.events().answeringMachine({ callId, verdict: "machine_start" });
           return;
         }
+        await this.events().answeringMachine({ callId, verdict: "human" });
         await this.converse(callId, outcome === "stays-on");
         return;
       }
@@ -140,9 +140,8 @@ export class SimulatedTelephonyProvider
       case "connected":
         await this.converse(callId, outcome === "stays-on");
         return;
-      case "voicemail-message":
-        await this.say(callId, "assistant", await this.callee.voicemailMessage(callId));
-        await report({ status: "ended_by_assistant", reason: "Voicemail message left." });
+      case "voicemail-beep":
+        await this.events().answeringMachine({ callId, verdict: "machine_end_beep" });
         return;
       case "turn": {
         const exchange = await this.callee.exchange(callId, step.turn);

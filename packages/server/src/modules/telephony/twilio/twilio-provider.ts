@@ -19,6 +19,7 @@ export const TWILIO_PATHS = {
   voice: "/telephony/twilio/voice",
   outbound: "/telephony/twilio/outbound",
   status: "/telephony/twilio/status",
+  amd: "/telephony/twilio/amd",
   media: "/telephony/twilio/media",
 } as const;
 
@@ -126,7 +127,17 @@ export class TwilioTelephonyProvider implements TelephonyProvider {
     }
   }
 
-  async placeCall(request: { callId: number; from: string; to: string }) {
+  /**
+   * Answering machine detection runs asynchronously (the stream connects at once, so a person hears
+   * no detection delay) and reports to the AMD callback: as soon as a machine is recognised when the
+   * assistant hangs up on voicemail, once the greeting ended (the beep) when it leaves a message.
+   */
+  async placeCall(request: {
+    callId: number;
+    from: string;
+    to: string;
+    onMachine?: "hang-up" | "leave-message";
+  }) {
     try {
       const call = await this.client.calls.create({
         to: request.to,
@@ -136,7 +147,10 @@ export class TwilioTelephonyProvider implements TelephonyProvider {
         statusCallback: this.url(TWILIO_PATHS.status, request.callId),
         statusCallbackMethod: "POST",
         statusCallbackEvent: ["initiated", "ringing", "answered", "completed"],
-        machineDetection: "Enable",
+        machineDetection: request.onMachine === "leave-message" ? "DetectMessageEnd" : "Enable",
+        asyncAmd: "true",
+        asyncAmdStatusCallback: this.url(TWILIO_PATHS.amd, request.callId),
+        asyncAmdStatusCallbackMethod: "POST",
       });
       return { providerCallId: call.sid };
     } catch (error) {

@@ -1,7 +1,13 @@
 import type { ServiceDeps } from "../../../deps.ts";
 import type { ApiCallStatus } from "../../calls/call-status.ts";
 import { AT_CAPACITY_REASON, AT_CAPACITY_WORDS } from "../capacity.ts";
-import type { CallDesk, MediaCapacity, ProviderCallEvent } from "../provider.ts";
+import {
+  type CallDesk,
+  MACHINE_VERDICTS,
+  type MachineVerdict,
+  type MediaCapacity,
+  type ProviderCallEvent,
+} from "../provider.ts";
 import type { TwilioMediaStreams } from "./media-streams.ts";
 import { TWILIO_PATHS, type TwilioTelephonyProvider, twilioLibrary } from "./twilio-provider.ts";
 
@@ -58,6 +64,9 @@ export class TwilioWebhooks {
       case TWILIO_PATHS.status:
         await this.status(callId, params);
         return { empty: true };
+      case TWILIO_PATHS.amd:
+        await this.machineDetection(callId, params);
+        return { empty: true };
       default:
         return { empty: true };
     }
@@ -107,6 +116,16 @@ export class TwilioWebhooks {
       if (carrierCost !== undefined)
         await this.desk().callEvent({ ...this.ids(callId, params), carrierCost });
     }
+  }
+
+  /** The asynchronous answering machine detection's verdict (AsyncAmdStatusCallback). */
+  private async machineDetection(callId: number | null, params: TwilioParams) {
+    const verdict = params.AnsweredBy ?? "";
+    if (!(MACHINE_VERDICTS as readonly string[]).includes(verdict)) {
+      this.deps.logger.warn("twilio AMD callback with an unknown verdict", { callId, verdict });
+      return;
+    }
+    await this.desk().answeringMachine({ ...this.ids(callId, params), verdict: verdict as MachineVerdict });
   }
 
   private ids(callId: number | null, params: TwilioParams) {

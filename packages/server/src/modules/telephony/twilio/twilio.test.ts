@@ -150,7 +150,10 @@ describe("outbound calls through Twilio", () => {
       Url: `${PUBLIC_BASE_URL}/telephony/twilio/outbound?callId=${call.id}`,
       StatusCallback: `${PUBLIC_BASE_URL}/telephony/twilio/status?callId=${call.id}`,
       StatusCallbackEvent: ["initiated", "ringing", "answered", "completed"],
-      MachineDetection: "Enable",
+      // The assistant leaves a message on voicemail: the verdict comes once the greeting ended.
+      MachineDetection: "DetectMessageEnd",
+      AsyncAmd: "true",
+      AsyncAmdStatusCallback: `${PUBLIC_BASE_URL}/telephony/twilio/amd?callId=${call.id}`,
     });
   });
 
