@@ -1,6 +1,7 @@
 import type { Lifecycle, ServiceDeps } from "../../deps.ts";
 import { NotFoundError } from "../../errors.ts";
 import type { MediaStream, MediaStreamHandler } from "../telephony/provider.ts";
+import { toMuLaw8k } from "./codec.ts";
 import { CallMix } from "./recording-mix.ts";
 import { createRecordingStore, type RecordingStore, type StoredRecording } from "./recording-store.ts";
 
@@ -50,7 +51,7 @@ export class Recordings implements MediaStreamHandler, Lifecycle {
     if (!call?.assistant?.record) return this.parts.inner.handle(stream);
     const mix = new CallMix();
     // First of the stream's listeners: a caller's frame is on the timeline before the engine answers it.
-    stream.onAudio((muLaw) => mix.caller(muLaw));
+    stream.onAudio((frame) => mix.caller(toMuLaw8k(stream.format, frame)));
     stream.onClose(() => {
       const saved = this.save(stream.callId, mix).finally(() => this.saving.delete(saved));
       this.saving.add(saved);
@@ -95,7 +96,11 @@ class RecordedStream implements MediaStream {
     return this.stream.streamId;
   }
 
-  onAudio(listener: (muLaw: Uint8Array) => void) {
+  get format() {
+    return this.stream.format;
+  }
+
+  onAudio(listener: (frame: Uint8Array) => void) {
     this.stream.onAudio(listener);
   }
 
@@ -111,9 +116,9 @@ class RecordedStream implements MediaStream {
     this.stream.onClose(listener);
   }
 
-  sendAudio(muLaw: Uint8Array) {
-    this.mix.assistant(muLaw);
-    this.stream.sendAudio(muLaw);
+  sendAudio(frame: Uint8Array) {
+    this.mix.assistant(toMuLaw8k(this.stream.format, frame));
+    this.stream.sendAudio(frame);
   }
 
   sendMark(name: string) {

@@ -10,7 +10,7 @@ import {
 import type { MediaStream, MediaStreamHandler } from "../telephony/provider.ts";
 import type { CallTurnsService } from "./call-turns.service.ts";
 import { RealtimeClient, type RealtimeSessionOptions } from "./realtime-client.ts";
-import { RealtimeSession } from "./realtime-session.ts";
+import { modelAudioFormat, RealtimeSession } from "./realtime-session.ts";
 import { SpeechClient } from "./speech-client.ts";
 import { endpointMs } from "./turn-detector.ts";
 import { PipelineSession, type SessionPorts, type SessionSettings } from "./voice-session.ts";
@@ -25,6 +25,9 @@ export const MODEL_UNAVAILABLE =
 
 /** A catalogue voice without a provider voice speaks with this one. */
 const DEFAULT_PROVIDER_VOICE = "alloy";
+
+/** Caller audio per append to a realtime model: bench/voice measured the trade (see its README). */
+const REALTIME_APPEND_MS = 60;
 
 /** Said while a function runs when `fillers` is on and `filler_config` has no neutral phrase. */
 const DEFAULT_FILLER = "One moment, please.";
@@ -173,7 +176,8 @@ export class VoiceService implements MediaStreamHandler {
         voice: settings.voice,
         speed: settings.speechSpeed,
         temperature: Number(assistant.llmTemperature.toString()),
-        audioFormat: "g711_ulaw",
+        audioFormat: modelAudioFormat(stream.format),
+        appendMs: REALTIME_APPEND_MS,
         transcribeModel: this.deps.config.voice.transcribeModel,
         language: settings.language,
         turnDetection:

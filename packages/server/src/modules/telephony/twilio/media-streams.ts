@@ -3,7 +3,7 @@ import type { RawData, WebSocket } from "ws";
 import type { ServiceDeps } from "../../../deps.ts";
 import { MEDIA_STREAM_LIMITS } from "../../../limits.ts";
 import { MediaStreamBase } from "../media-stream-base.ts";
-import type { MediaStreamHandler } from "../provider.ts";
+import { type MediaStreamHandler, PHONE_FORMAT } from "../provider.ts";
 
 /**
  * Twilio Media Streams: the bidirectional WebSocket Twilio opens for `<Connect><Stream>`. The
@@ -146,7 +146,7 @@ class TwilioMediaStream extends MediaStreamBase {
     streamId: string,
     private readonly socket: WebSocket,
   ) {
-    super(callId, streamId, MEDIA_STREAM_LIMITS.bufferedFrames);
+    super(callId, streamId, PHONE_FORMAT, MEDIA_STREAM_LIMITS.bufferedFrames);
   }
 
   sendAudio(muLaw: Uint8Array) {
