@@ -8,6 +8,7 @@ import {
   replyAssistantColumns,
 } from "../message-pipeline/index.ts";
 import type { MediaStream, MediaStreamHandler } from "../telephony/provider.ts";
+import { AmbientStream, ambientBed, ambientKind } from "./ambient.ts";
 import type { CallTurnsService } from "./call-turns.service.ts";
 import { RealtimeClient, type RealtimeSessionOptions } from "./realtime-client.ts";
 import { modelAudioFormat, RealtimeSession } from "./realtime-session.ts";
@@ -91,6 +92,8 @@ export class VoiceService implements MediaStreamHandler {
             speechSpeed: true,
             fillers: true,
             fillerConfig: true,
+            ambientSound: true,
+            ambientSoundVolume: true,
             voice: { select: { providerVoiceId: true } },
           },
         },
@@ -122,6 +125,11 @@ export class VoiceService implements MediaStreamHandler {
       variables: primitiveVariables(call.variables),
     };
     const engine = this.parts.replyEngine;
+    const media = withAmbience(
+      stream,
+      assistant.ambientSound,
+      Number(assistant.ambientSoundVolume.toString()),
+    );
     // Counted from here: connecting to a realtime model takes a while, and calls arriving meanwhile count too.
     this.live += 1;
     stream.onClose(() => {
@@ -138,7 +146,7 @@ export class VoiceService implements MediaStreamHandler {
     };
     let session: PipelineSession | RealtimeSession;
     if (assistant.mode === "pipeline") {
-      session = new PipelineSession(stream, settings, {
+      session = new PipelineSession(media, settings, {
         ...ports,
         reply: async (history, onDelta, _signal, functions) => {
           const question = history.findLast((message) => message.role === "user")?.content ?? "";
@@ -187,7 +195,7 @@ export class VoiceService implements MediaStreamHandler {
         createResponse: !settings.waitForCustomer,
       };
       session = new RealtimeSession(
-        stream,
+        media,
         settings,
         {
           ...ports,
@@ -214,6 +222,13 @@ export class VoiceService implements MediaStreamHandler {
     });
     session.start();
   }
+}
+
+/** The stream with the assistant's `ambient_sound` under everything it sends, or as it is for `none`. */
+function withAmbience(stream: MediaStream, sound: string, volume: number): MediaStream {
+  const kind = ambientKind(sound);
+  if (!kind || volume <= 0) return stream;
+  return new AmbientStream(stream, ambientBed(kind, stream.format.sampleRate), volume);
 }
 
 /** `filler_config`'s neutral phrases (any phrase suits a wait of unknown outcome), or a default. */
