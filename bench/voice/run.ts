@@ -281,6 +281,10 @@ async function relayedJitter(calls: number, appendMs: number) {
   const streams = await Promise.all(
     Array.from({ length: calls }, (_, index) => relayedCall(index + 1, appendMs)),
   );
+  // Calls start at different times: their appends fall on different ticks, not all on the same one.
+  for (const [index, { stream }] of streams.entries())
+    for (let frame = 0; frame < index % (appendMs / 20); frame++)
+      stream.push(callerSpeech.subarray(0, FRAME));
   const { lateness, cpu } = await tickLoop(() => {
     for (const { stream } of streams) stream.push(callerSpeech.subarray(0, FRAME));
   });

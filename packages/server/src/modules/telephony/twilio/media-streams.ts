@@ -141,20 +141,25 @@ interface TwilioMessage {
 
 /** One accepted stream, as the voice engine sees it. */
 class TwilioMediaStream extends MediaStreamBase {
+  private readonly mediaPrefix: string;
+
   constructor(
     callId: number,
     streamId: string,
     private readonly socket: WebSocket,
   ) {
     super(callId, streamId, PHONE_FORMAT, MEDIA_STREAM_LIMITS.bufferedFrames);
+    this.mediaPrefix = `{"event":"media","streamSid":${JSON.stringify(streamId)},"media":{"payload":"`;
   }
 
+  /**
+   * 50 a second per call: the message is built as a string around the base64 payload (which needs
+   * no escaping) rather than as an object serialised each time, and the frame is not copied.
+   */
   sendAudio(muLaw: Uint8Array) {
-    this.send({
-      event: "media",
-      streamSid: this.streamId,
-      media: { payload: Buffer.from(muLaw).toString("base64") },
-    });
+    if (this.socket.readyState !== this.socket.OPEN) return;
+    const payload = Buffer.from(muLaw.buffer, muLaw.byteOffset, muLaw.byteLength).toString("base64");
+    this.socket.send(`${this.mediaPrefix}${payload}"}}`);
   }
   sendMark(name: string) {
     this.send({ event: "mark", streamSid: this.streamId, mark: { name } });
