@@ -1,5 +1,7 @@
-import type { MediaFormat, MediaStream } from "../telephony/provider.ts";
+import { seededRandom } from "../../seeded-random.ts";
+import type { MediaStream } from "../telephony/provider.ts";
 import { decodeAudio, encodeAudio } from "./codec.ts";
+import { MediaStreamDecorator } from "./stream-decorator.ts";
 
 /** The beds of `ambient_sound` (`none` has none). */
 export type AmbientKind = "office" | "cafe" | "call_center" | "street";
@@ -47,7 +49,7 @@ export function ambientBed(kind: AmbientKind, sampleRate: number): Int16Array {
  * never sees the bed: it is not counted as assistant speech, marks and barge-in are unchanged.
  * Recording, wrapped outside, gets the mix the caller hears.
  */
-export class AmbientStream implements MediaStream {
+export class AmbientStream extends MediaStreamDecorator {
   private position = 0;
   /** Media ms of caller audio received, and up to which audio was sent to the caller. */
   private clockMs = 0;
@@ -55,26 +57,15 @@ export class AmbientStream implements MediaStream {
   private readonly frameSamples: number;
 
   constructor(
-    private readonly stream: MediaStream,
+    stream: MediaStream,
     private readonly bed: Int16Array,
     private readonly volume: number,
   ) {
+    super(stream);
     this.frameSamples = stream.format.sampleRate / 50;
   }
 
-  get callId() {
-    return this.stream.callId;
-  }
-
-  get streamId() {
-    return this.stream.streamId;
-  }
-
-  get format(): MediaFormat {
-    return this.stream.format;
-  }
-
-  onAudio(listener: (frame: Uint8Array) => void) {
+  override onAudio(listener: (frame: Uint8Array) => void) {
     // After the session had the frame: what it sends in answer is queued before the silence is filled.
     this.stream.onAudio((frame) => {
       listener(frame);
@@ -82,19 +73,7 @@ export class AmbientStream implements MediaStream {
     });
   }
 
-  onMark(listener: (name: string) => void) {
-    this.stream.onMark(listener);
-  }
-
-  onDtmf(listener: (digit: string) => void) {
-    this.stream.onDtmf(listener);
-  }
-
-  onClose(listener: () => void) {
-    this.stream.onClose(listener);
-  }
-
-  sendAudio(frame: Uint8Array) {
+  override sendAudio(frame: Uint8Array) {
     const { format } = this.stream;
     const pcm = decodeAudio(format, frame);
     this.mixInto(pcm);
@@ -102,18 +81,10 @@ export class AmbientStream implements MediaStream {
     this.stream.sendAudio(encodeAudio(format, pcm, format.sampleRate));
   }
 
-  sendMark(name: string) {
-    this.stream.sendMark(name);
-  }
-
-  clearAudio() {
+  override clearAudio() {
     // The carrier drops what was queued: the bed resumes from the caller's clock.
     this.queuedUntilMs = this.clockMs;
     this.stream.clearAudio();
-  }
-
-  close() {
-    this.stream.close();
   }
 
   private tick(frame: Uint8Array) {
@@ -141,18 +112,6 @@ export class AmbientStream implements MediaStream {
   private ms(samples: number): number {
     return (samples * 1000) / this.stream.format.sampleRate;
   }
-}
-
-/** mulberry32: a small seeded generator, so a bed is the same every time. */
-function random(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Pink noise (equal energy per octave: a room's air), Paul Kellet's economy filter on white noise. */
@@ -309,7 +268,7 @@ function horn(sampleRate: number, gain: number) {
 const SEEDS: Record<AmbientKind, number> = { office: 11, cafe: 23, call_center: 37, street: 41 };
 
 function synthesise(kind: AmbientKind, sampleRate: number): Int16Array {
-  const rand = random(SEEDS[kind]);
+  const rand = seededRandom(SEEDS[kind]);
   const loop = BED_SECONDS * sampleRate;
   const fade = Math.floor(CROSSFADE_SECONDS * sampleRate);
   const length = loop + fade;

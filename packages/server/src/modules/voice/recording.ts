@@ -4,6 +4,7 @@ import type { MediaStream, MediaStreamHandler } from "../telephony/provider.ts";
 import { toMuLaw8k } from "./codec.ts";
 import { CallMix } from "./recording-mix.ts";
 import { createRecordingStore, type RecordingStore, type StoredRecording } from "./recording-store.ts";
+import { MediaStreamDecorator } from "./stream-decorator.ts";
 
 /** What recording needs of the calls module, the one writer of calls: where a call's recording is. */
 export interface RecordedCalls {
@@ -82,55 +83,21 @@ export class Recordings implements MediaStreamHandler, Lifecycle {
 }
 
 /** The stream the engine sees: the same, with what it sends to the caller mixed into the recording. */
-class RecordedStream implements MediaStream {
+class RecordedStream extends MediaStreamDecorator {
   constructor(
-    private readonly stream: MediaStream,
+    stream: MediaStream,
     private readonly mix: CallMix,
-  ) {}
-
-  get callId() {
-    return this.stream.callId;
+  ) {
+    super(stream);
   }
 
-  get streamId() {
-    return this.stream.streamId;
-  }
-
-  get format() {
-    return this.stream.format;
-  }
-
-  onAudio(listener: (frame: Uint8Array) => void) {
-    this.stream.onAudio(listener);
-  }
-
-  onMark(listener: (name: string) => void) {
-    this.stream.onMark(listener);
-  }
-
-  onDtmf(listener: (digit: string) => void) {
-    this.stream.onDtmf(listener);
-  }
-
-  onClose(listener: () => void) {
-    this.stream.onClose(listener);
-  }
-
-  sendAudio(frame: Uint8Array) {
+  override sendAudio(frame: Uint8Array) {
     this.mix.assistant(toMuLaw8k(this.stream.format, frame));
     this.stream.sendAudio(frame);
   }
 
-  sendMark(name: string) {
-    this.stream.sendMark(name);
-  }
-
-  clearAudio() {
+  override clearAudio() {
     this.mix.clear();
     this.stream.clearAudio();
-  }
-
-  close() {
-    this.stream.close();
   }
 }
