@@ -1,6 +1,6 @@
 import { seededRandom } from "../../seeded-random.ts";
 import type { MediaStream } from "../telephony/provider.ts";
-import { decodeAudio, encodeAudio } from "./codec.ts";
+import { decodeAudio, encodeAudio, resample } from "./codec.ts";
 import { MediaStreamDecorator } from "./stream-decorator.ts";
 
 /** The beds of `ambient_sound` (`none` has none). */
@@ -25,17 +25,25 @@ const BED_PEAK = 12_000;
 /** Bed audio kept queued ahead of the caller's clock in silences: covers a late frame or two. */
 const LEAD_MS = 40;
 
-const beds = new Map<string, Int16Array>();
+/** Beds are synthesised at 8 kHz (a phone's band is all of any room's character that matters). */
+const BED_RATE = 8000;
+
+const beds = new Map<string, Promise<Int16Array>>();
 
 /**
  * The bed of `kind` at `sampleRate`, synthesised the first time (seeded, so every call and every
- * instance hears the same one) and cached: no recordings to download or license.
+ * instance hears the same one) and cached for the process: no recordings to download or license.
+ * Synthesis yields to the event loop between its stages, so that the calls already running do not
+ * stall while a first call with a new kind waits for it.
  */
-export function ambientBed(kind: AmbientKind, sampleRate: number): Int16Array {
+export function ambientBed(kind: AmbientKind, sampleRate: number): Promise<Int16Array> {
   const key = `${kind}:${sampleRate}`;
   let bed = beds.get(key);
   if (!bed) {
-    bed = synthesise(kind, sampleRate);
+    bed =
+      sampleRate === BED_RATE
+        ? synthesise(kind)
+        : ambientBed(kind, BED_RATE).then((base) => normalise(resample(base, BED_RATE, sampleRate)));
     beds.set(key, bed);
   }
   return bed;
@@ -183,9 +191,15 @@ function lowPass(input: Float64Array, sampleRate: number, cutoff: number): Float
  * Murmur of `voices` people talking out of earshot: band-passed pink noise per voice, its level
  * following syllables (3–6 a second) in phrases with pauses, so it sounds like speech, not hiss.
  */
-function babble(length: number, sampleRate: number, rand: () => number, voices: number): Float64Array {
+async function babble(
+  length: number,
+  sampleRate: number,
+  rand: () => number,
+  voices: number,
+): Promise<Float64Array> {
   const out = new Float64Array(length);
   for (let v = 0; v < voices; v++) {
+    await yieldToCalls();
     const voice = bandPass(pink(length, rand), sampleRate, 450 + rand() * 900, 0.9);
     const syllableHz = 3 + rand() * 3;
     let phase = rand() * Math.PI * 2;
@@ -267,7 +281,8 @@ function horn(sampleRate: number, gain: number) {
 
 const SEEDS: Record<AmbientKind, number> = { office: 11, cafe: 23, call_center: 37, street: 41 };
 
-function synthesise(kind: AmbientKind, sampleRate: number): Int16Array {
+async function synthesise(kind: AmbientKind): Promise<Int16Array> {
+  const sampleRate = BED_RATE;
   const rand = seededRandom(SEEDS[kind]);
   const loop = BED_SECONDS * sampleRate;
   const fade = Math.floor(CROSSFADE_SECONDS * sampleRate);
@@ -277,14 +292,14 @@ function synthesise(kind: AmbientKind, sampleRate: number): Int16Array {
     case "office": {
       // Ventilation, a distant conversation, typing now and then.
       raw = lowPass(pink(length, rand), sampleRate, 700);
-      const murmur = babble(length, sampleRate, rand, 2);
+      const murmur = await babble(length, sampleRate, rand, 2);
       for (let i = 0; i < length; i++) raw[i] = raw[i]! * 0.6 + murmur[i]! * 0.25;
       sprinkle(raw, sampleRate, rand, 3, click(sampleRate, rand, 0.5));
       break;
     }
     case "cafe": {
       // Many voices, cups and glasses, the room's rumble.
-      raw = babble(length, sampleRate, rand, 7);
+      raw = await babble(length, sampleRate, rand, 7);
       const room = lowPass(brown(length, rand), sampleRate, 300);
       for (let i = 0; i < length; i++) raw[i] = raw[i]! + room[i]! * 0.4;
       sprinkle(raw, sampleRate, rand, 0.6, clink(sampleRate, rand, 0.25));
@@ -292,7 +307,7 @@ function synthesise(kind: AmbientKind, sampleRate: number): Int16Array {
     }
     case "call_center": {
       // Colleagues close by on their own calls, keyboards.
-      raw = babble(length, sampleRate, rand, 4);
+      raw = await babble(length, sampleRate, rand, 4);
       const air = lowPass(pink(length, rand), sampleRate, 900);
       for (let i = 0; i < length; i++) raw[i] = raw[i]! * 1.4 + air[i]! * 0.2;
       sprinkle(raw, sampleRate, rand, 5, click(sampleRate, rand, 0.35));
@@ -306,6 +321,7 @@ function synthesise(kind: AmbientKind, sampleRate: number): Int16Array {
       break;
     }
   }
+  await yieldToCalls();
   // The end fades into the start: the loop point is inaudible.
   const looped = new Float64Array(loop);
   looped.set(raw.subarray(0, loop));
@@ -313,11 +329,20 @@ function synthesise(kind: AmbientKind, sampleRate: number): Int16Array {
     const share = i / fade;
     looped[i] = raw[i]! * share + raw[loop + i]! * (1 - share);
   }
+  return normalise(looped);
+}
+
+/** A bed at its level (`BED_RMS`), its rare peaks limited. */
+function normalise(samples: Float64Array | Int16Array): Int16Array {
   let sum = 0;
-  for (const sample of looped) sum += sample * sample;
-  const scale = BED_RMS / Math.max(1e-9, Math.sqrt(sum / loop));
-  const bed = new Int16Array(loop);
-  for (let i = 0; i < loop; i++)
-    bed[i] = Math.round(Math.max(-BED_PEAK, Math.min(BED_PEAK, looped[i]! * scale)));
+  for (const sample of samples) sum += sample * sample;
+  const scale = BED_RMS / Math.max(1e-9, Math.sqrt(sum / samples.length));
+  const bed = new Int16Array(samples.length);
+  for (let i = 0; i < samples.length; i++)
+    bed[i] = Math.round(Math.max(-BED_PEAK, Math.min(BED_PEAK, samples[i]! * scale)));
   return bed;
+}
+
+function yieldToCalls(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }

@@ -125,16 +125,16 @@ export class VoiceService implements MediaStreamHandler {
       variables: primitiveVariables(call.variables),
     };
     const engine = this.parts.replyEngine;
-    const media = withAmbience(
-      stream,
-      assistant.ambientSound,
-      Number(assistant.ambientSoundVolume.toString()),
-    );
     // Counted from here: connecting to a realtime model takes a while, and calls arriving meanwhile count too.
     this.live += 1;
     stream.onClose(() => {
       this.live -= 1;
     });
+    const media = await withAmbience(
+      stream,
+      assistant.ambientSound,
+      Number(assistant.ambientSoundVolume.toString()),
+    );
     const ports: SessionPorts = {
       logger,
       transcribe: (wav, signal) => this.speech.transcribe(wav, { language: settings.language, signal }),
@@ -225,10 +225,10 @@ export class VoiceService implements MediaStreamHandler {
 }
 
 /** The stream with the assistant's `ambient_sound` under everything it sends, or as it is for `none`. */
-function withAmbience(stream: MediaStream, sound: string, volume: number): MediaStream {
+async function withAmbience(stream: MediaStream, sound: string, volume: number): Promise<MediaStream> {
   const kind = ambientKind(sound);
   if (!kind || volume <= 0) return stream;
-  return new AmbientStream(stream, ambientBed(kind, stream.format.sampleRate), volume);
+  return new AmbientStream(stream, await ambientBed(kind, stream.format.sampleRate), volume);
 }
 
 /** `filler_config`'s neutral phrases (any phrase suits a wait of unknown outcome), or a default. */
