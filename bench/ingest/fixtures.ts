@@ -8,22 +8,11 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { seededRandom } from "../../packages/server/src/seeded-random.ts";
 
 // pdf-lib is a devDependency of the server package, not of the repository root.
 const serverRequire = createRequire(new URL("../../packages/server/package.json", import.meta.url));
 const pdfLib = serverRequire("pdf-lib") as typeof import("pdf-lib");
-
-/** Mulberry32: a small seeded generator, so every run benchmarks the same content. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const FUNCTION_WORDS =
   "the of and to in a is that for it as with was on be by at this from or which an are have has not but they their can its".split(

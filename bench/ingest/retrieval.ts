@@ -6,7 +6,8 @@
 import { buildApp, createLogger, loadConfig } from "@voxgate/server";
 import { LocalHashEmbedder, toVectorLiteral } from "../../packages/server/src/modules/embeddings/embedder.ts";
 import type { Passage, SearchMode } from "../../packages/server/src/modules/knowledge/index.ts";
-import { ProseGenerator, seededRandom } from "./fixtures.ts";
+import { seededRandom } from "../../packages/server/src/seeded-random.ts";
+import { ProseGenerator } from "./fixtures.ts";
 import { percentile } from "./measure.ts";
 
 type App = Awaited<ReturnType<typeof buildApp>>;

@@ -1,7 +1,8 @@
 /**
  * What the voice engine adds to a call, on top of its speech and model services.
  *
- *   pnpm exec tsx bench/voice/run.ts [turns] [concurrent-calls] [relayed-calls]   (defaults 200, 100, 100)
+ *   pnpm exec tsx bench/voice/run.ts [turns] [concurrent-calls] [relayed-calls] [append-ms,…] [rounds]
+ *   (defaults 200, 100, 100, "20,60,100", 2)
  *
  * 1. Turn latency: one pipeline session (packages/server/src/modules/voice) on an in-memory media
  *    stream, with in-process stand-ins for speech-to-text, the model and text-to-speech that answer
@@ -15,12 +16,15 @@
  *    that echoes each appended frame back as response audio at once (test/support/realtime-echo.ts,
  *    a child process). Measured: caller frame in → sent to the model → its audio delta → frame out to the
  *    caller, next to the baseline of a bare WebSocket client doing the same round trip to the same
- *    server; then tick lateness with N relayed calls fed a frame each every 20 ms.
+ *    server; then tick lateness with N relayed calls fed a frame each every 20 ms. Each of the
+ *    append sizes given (caller audio per input_audio_buffer.append; 20 ms is one append per frame,
+ *    as before batching) is measured in turn, `rounds` times, alternating, so that the machine's
+ *    load falls on every size alike.
  */
 import { fork } from "node:child_process";
 import { performance } from "node:perf_hooks";
 import { createLogger } from "../../packages/server/src/logger.ts";
-import type { MediaStream } from "../../packages/server/src/modules/telephony/provider.ts";
+import { type MediaStream, PHONE_FORMAT } from "../../packages/server/src/modules/telephony/provider.ts";
 import { pcmToMuLaw } from "../../packages/server/src/modules/voice/codec.ts";
 import {
   RealtimeClient,
@@ -37,6 +41,8 @@ import { bareRoundTrips, REALTIME_ECHO_SCRIPT } from "../../packages/server/test
 const TURNS = Number(process.argv[2] ?? 200);
 const CALLS = Number(process.argv[3] ?? 100);
 const RELAYED = Number(process.argv[4] ?? 100);
+const APPEND_SIZES = (process.argv[5] ?? "20,60,100").split(",").map(Number);
+const ROUNDS = Number(process.argv[6] ?? 2);
 const FRAME = 160;
 
 const settings: SessionSettings = {
@@ -63,6 +69,7 @@ const answerAudio = (() => {
 
 class MemoryStream implements MediaStream {
   readonly streamId = "bench";
+  readonly format = PHONE_FORMAT;
   private audio?: (frame: Uint8Array) => void;
   private mark?: (name: string) => void;
   onFirstAudio: (() => void) | null = null;
@@ -228,6 +235,7 @@ const relayOptions: RealtimeSessionOptions = {
   speed: 1,
   temperature: 0.8,
   audioFormat: "g711_ulaw",
+  appendMs: 20,
   transcribeModel: "bench",
   language: null,
   turnDetection: { type: "server_vad", silenceMs: 750 },
@@ -236,11 +244,14 @@ const relayOptions: RealtimeSessionOptions = {
 // The caller's frames come back as the model's voice: talking over it must not clear it.
 const relaySettings: SessionSettings = { ...settings, allowInterruptions: false };
 
-async function relayedCall(id: number) {
+async function relayedCall(id: number, appendMs: number) {
   const stream = new MemoryStream(id);
   const model = await realtime.connect(id);
   const runFunction = async () => ({ output: "{}", endCall: false });
-  new RealtimeSession(stream, relaySettings, { ...ports, runFunction }, model, relayOptions).start();
+  new RealtimeSession(stream, relaySettings, { ...ports, runFunction }, model, {
+    ...relayOptions,
+    appendMs,
+  }).start();
   return { stream, model };
 }
 
@@ -250,54 +261,67 @@ const untilSent = (stream: MemoryStream, count: number) =>
     check();
   });
 
-async function relayLatency(frames: number) {
-  const { stream, model } = await relayedCall(1);
+/** From the caller's frame that completes an append to the first frame of its echo sent back. */
+async function relayLatency(appends: number, appendMs: number) {
+  const { stream, model } = await relayedCall(1, appendMs);
+  const perAppend = appendMs / 20;
   const engine: number[] = [];
-  for (let i = 0; i < frames; i++) {
+  for (let i = 0; i < appends; i++) {
+    for (let j = 1; j < perAppend; j++) stream.push(callerSpeech.subarray(0, FRAME));
     const started = performance.now();
     stream.push(callerSpeech.subarray(0, FRAME));
-    await untilSent(stream, i + 1);
+    await untilSent(stream, i * perAppend + 1);
     engine.push(performance.now() - started);
+    await untilSent(stream, (i + 1) * perAppend);
   }
   model.close();
-  const baseline = await bareRoundTrips(port, callerSpeech.subarray(0, FRAME), frames);
-  return { engine, baseline };
+  return engine;
 }
 
-async function relayedJitter(calls: number) {
-  const streams = await Promise.all(Array.from({ length: calls }, (_, index) => relayedCall(index + 1)));
+async function relayedJitter(calls: number, appendMs: number) {
+  const streams = await Promise.all(
+    Array.from({ length: calls }, (_, index) => relayedCall(index + 1, appendMs)),
+  );
+  // Calls start at different times: their appends fall on different ticks, not all on the same one.
+  for (const [index, { stream }] of streams.entries())
+    for (let frame = 0; frame < index % (appendMs / 20); frame++)
+      stream.push(callerSpeech.subarray(0, FRAME));
   const { lateness, cpu } = await tickLoop(() => {
     for (const { stream } of streams) stream.push(callerSpeech.subarray(0, FRAME));
   });
   await new Promise((resolve) => setTimeout(resolve, 200));
   const relayed = streams.reduce((sum, { stream }) => sum + stream.sent, 0);
   for (const { model } of streams) model.close();
+  await new Promise((resolve) => setTimeout(resolve, 200));
   return { lateness, cpu, relayed };
 }
 
-const relay = await relayLatency(TURNS * 2);
+const baselineTrips = await bareRoundTrips(port, callerSpeech.subarray(0, FRAME), TURNS * 2);
 console.log(
-  `Multimodal relay over ${TURNS * 2} frames (caller frame in → model → audio frame out, loopback):`,
+  `Multimodal relay over ${TURNS * 2} appends (caller frame completing an append → model → first audio frame out, loopback):`,
 );
 console.log(
-  `  bare WebSocket round trip (baseline): p50 ${ms(percentile(relay.baseline, 50))}, p95 ${ms(percentile(relay.baseline, 95))}`,
+  `  bare WebSocket round trip (baseline): p50 ${ms(percentile(baselineTrips, 50))}, p95 ${ms(percentile(baselineTrips, 95))}`,
 );
+for (const appendMs of APPEND_SIZES) {
+  const engine = await relayLatency(TURNS * 2, appendMs);
+  console.log(
+    `  appends of ${appendMs} ms: p50 ${ms(percentile(engine, 50))}, p95 ${ms(percentile(engine, 95))}; engine-added p50 ${ms(percentile(engine, 50) - percentile(baselineTrips, 50))}, p95 ${ms(percentile(engine, 95) - percentile(baselineTrips, 95))} (the model hears up to ${appendMs - 20} ms later)`,
+  );
+}
 console.log(
-  `  through a realtime session:          p50 ${ms(percentile(relay.engine, 50))}, p95 ${ms(percentile(relay.engine, 95))}`,
+  `${RELAYED} relayed multimodal calls, one 20 ms frame each per tick, 250 ticks, ${ROUNDS} rounds:`,
 );
-console.log(
-  `  engine-added:                        p50 ${ms(percentile(relay.engine, 50) - percentile(relay.baseline, 50))}, p95 ${ms(percentile(relay.engine, 95) - percentile(relay.baseline, 95))}`,
-);
-const relayIdle = await concurrentCalls(0);
-console.log(
-  `Timer loop alone again (baseline): p50 ${ms(percentile(relayIdle.lateness, 50))}, p99 ${ms(percentile(relayIdle.lateness, 99))}`,
-);
-const jitter = await relayedJitter(RELAYED);
-console.log(`${RELAYED} relayed multimodal calls, one 20 ms frame each per tick, 250 ticks:`);
-console.log(
-  `  tick lateness (frame jitter): p50 ${ms(percentile(jitter.lateness, 50))}, p99 ${ms(percentile(jitter.lateness, 99))}  (target p99 ≤ 1 ms)`,
-);
-console.log(
-  `  CPU per tick (all calls):     p50 ${ms(percentile(jitter.cpu, 50))}, p99 ${ms(percentile(jitter.cpu, 99))}; frames relayed back ${jitter.relayed} of ${RELAYED * 250}`,
-);
+for (let round = 1; round <= ROUNDS; round++) {
+  const relayIdle = await concurrentCalls(0);
+  console.log(
+    `  round ${round}, timer loop alone (baseline): p50 ${ms(percentile(relayIdle.lateness, 50))}, p99 ${ms(percentile(relayIdle.lateness, 99))}`,
+  );
+  for (const appendMs of APPEND_SIZES) {
+    const jitter = await relayedJitter(RELAYED, appendMs);
+    console.log(
+      `  round ${round}, appends of ${String(appendMs).padStart(3)} ms: tick lateness p50 ${ms(percentile(jitter.lateness, 50))}, p99 ${ms(percentile(jitter.lateness, 99))} (target ≤ 1 ms); CPU per tick p50 ${ms(percentile(jitter.cpu, 50))}, p99 ${ms(percentile(jitter.cpu, 99))}, ${((percentile(jitter.cpu, 50) * 1000) / RELAYED).toFixed(1)} µs per call-frame; frames back ${jitter.relayed} of ${RELAYED * 250}`,
+    );
+  }
+}
 echo.kill();

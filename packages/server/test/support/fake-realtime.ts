@@ -1,19 +1,20 @@
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import { type WebSocket, WebSocketServer } from "ws";
-import { muLawToPcm, pcmToMuLaw, rms } from "../../src/modules/voice/codec.ts";
+import { muLawToPcm, pcmBytes, pcmFromBytes, pcmToMuLaw, rms } from "../../src/modules/voice/codec.ts";
 import { decodeTones, synthesizeTones } from "./fake-speech.ts";
 
 /**
  * A stand-in for the OpenAI Realtime API (GA dialect) as a local WebSocket server at
  * `/v1/realtime?model=…` with a bearer key. It follows the documented flow: `session.update` →
- * `session.updated`; `input_audio_buffer.append` of G.711 mu-law runs an energy VAD (the session's
+ * `session.updated`; `input_audio_buffer.append` of G.711 mu-law (`audio/pcmu`) or 24 kHz PCM16
+ * (`audio/pcm`, as the session's `audio.input.format` says) runs an energy VAD (the session's
  * `silence_duration_ms`) that sends `speech_started` / `speech_stopped` / `committed`, transcribes
  * the turn (tone speech, as `fake-speech.ts`) into `…input_audio_transcription.completed`, and with
  * `create_response` answers; `response.create` answers too. An answer is scripted (`enqueue`) or
  * "Echo: <what the caller said>", or for a response whose instructions quote a text, that text. It
  * streams per sentence an `output_audio_transcript.delta` and an `output_audio.delta` (tone speech
- * in mu-law), or with `output_modalities: ["text"]` an `output_text.delta`; a scripted function call
+ * in the session's output format), or with `output_modalities: ["text"]` an `output_text.delta`; a scripted function call
  * is an `output_item.added` + `function_call_arguments.done`. `response.cancel` stops a response in
  * flight (`status: "cancelled"`), `conversation.item.truncate` is acknowledged with `…truncated`.
  */
@@ -94,11 +95,19 @@ export async function startFakeRealtime(): Promise<FakeRealtime> {
       ((state.session.audio as { input?: { turn_detection?: Record<string, unknown> } } | undefined)?.input
         ?.turn_detection ?? {}) as { silence_duration_ms?: number; create_response?: boolean };
 
+    const isPcm = (side: "input" | "output") =>
+      (state.session.audio as Record<string, { format?: { type?: string } }> | undefined)?.[side]?.format
+        ?.type === "audio/pcm";
+    const rate = (side: "input" | "output") => (isPcm(side) ? 24_000 : 8000);
+
     function append(base64: string) {
-      const pcm = muLawToPcm(Buffer.from(base64, "base64"));
-      for (let offset = 0; offset < pcm.length; offset += 160) {
-        const frame = pcm.subarray(offset, offset + 160);
-        const frameMs = frame.length / 8;
+      const bytes = Buffer.from(base64, "base64");
+      const inputRate = rate("input");
+      const pcm = isPcm("input") ? pcmFromBytes(bytes) : muLawToPcm(bytes);
+      const frameSamples = inputRate / 50;
+      for (let offset = 0; offset < pcm.length; offset += frameSamples) {
+        const frame = pcm.subarray(offset, offset + frameSamples);
+        const frameMs = (frame.length * 1000) / inputRate;
         state.audioMs += frameMs;
         const voiced = rms(frame) >= VOICE_LEVEL;
         if (!inSpeech) {
@@ -135,7 +144,7 @@ export async function startFakeRealtime(): Promise<FakeRealtime> {
           at += part.length;
         }
         turn = [];
-        lastTranscript = decodeTones(audio, 8000);
+        lastTranscript = decodeTones(audio, inputRate);
         send({
           type: "conversation.item.input_audio_transcription.completed",
           item_id: itemId,
@@ -189,7 +198,8 @@ export async function startFakeRealtime(): Promise<FakeRealtime> {
             continue;
           }
           send({ type: "response.output_audio_transcript.delta", ...where, delta: sentence });
-          const audio = pcmToMuLaw(synthesizeTones(sentence.trim(), 8000));
+          const tones = synthesizeTones(sentence.trim(), rate("output"));
+          const audio = isPcm("output") ? pcmBytes(tones) : pcmToMuLaw(tones);
           send({
             type: "response.output_audio.delta",
             ...where,

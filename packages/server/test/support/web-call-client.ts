@@ -79,8 +79,17 @@ export class WebCallClient {
 
   /** What the assistant said since the last call, read back from its audio. */
   takeSpeech(): string {
-    const pcm = pcmFromBytes(Buffer.concat(this.audio.splice(0)));
-    return decodeTones(resample(pcm, this.sampleRate, 8000), 8000);
+    return decodeTones(resample(this.takeAudio(), this.sampleRate, 8000), 8000);
+  }
+
+  /** The audio received since the last call, as samples. */
+  takeAudio(): Int16Array {
+    return pcmFromBytes(Buffer.concat(this.audio.splice(0)));
+  }
+
+  /** Bytes of audio received and not taken yet. */
+  get audioBytes(): number {
+    return this.audio.reduce((sum, chunk) => sum + chunk.length, 0);
   }
 
   count(type: string) {

@@ -1,4 +1,4 @@
-import type { MediaStream } from "./provider.ts";
+import type { MediaFormat, MediaStream } from "./provider.ts";
 
 /**
  * The listener side of a `MediaStream`, shared by the transports (Twilio Media Streams, the
@@ -6,7 +6,7 @@ import type { MediaStream } from "./provider.ts";
  * up to `bufferedFrames`, and handed over when it does; close is told once, also to late listeners.
  */
 export abstract class MediaStreamBase implements MediaStream {
-  private readonly audio: ((muLaw: Uint8Array) => void)[] = [];
+  private readonly audio: ((frame: Uint8Array) => void)[] = [];
   private readonly marks: ((name: string) => void)[] = [];
   private readonly digits: ((digit: string) => void)[] = [];
   private readonly closes: (() => void)[] = [];
@@ -16,15 +16,16 @@ export abstract class MediaStreamBase implements MediaStream {
   constructor(
     readonly callId: number,
     readonly streamId: string,
+    readonly format: MediaFormat,
     private readonly bufferedFrames: number,
   ) {}
 
-  abstract sendAudio(muLaw: Uint8Array): void;
+  abstract sendAudio(frame: Uint8Array): void;
   abstract sendMark(name: string): void;
   abstract clearAudio(): void;
   abstract close(): void;
 
-  onAudio(listener: (muLaw: Uint8Array) => void) {
+  onAudio(listener: (frame: Uint8Array) => void) {
     this.audio.push(listener);
     const pending = this.pending ?? [];
     this.pending = null;
@@ -41,12 +42,12 @@ export abstract class MediaStreamBase implements MediaStream {
     else this.closes.push(listener);
   }
 
-  emitAudio(muLaw: Uint8Array) {
+  emitAudio(frame: Uint8Array) {
     if (this.pending) {
-      if (this.pending.length < this.bufferedFrames) this.pending.push(muLaw);
+      if (this.pending.length < this.bufferedFrames) this.pending.push(frame);
       return;
     }
-    for (const listener of this.audio) listener(muLaw);
+    for (const listener of this.audio) listener(frame);
   }
   emitMark(name: string) {
     for (const listener of this.marks) listener(name);

@@ -140,6 +140,15 @@ export interface InboundSimulator {
  * Streams) gives each authenticated stream to the registered handler, which speaks for the
  * assistant.
  */
+/**
+ * How a stream's audio is encoded, both ways: a phone line's 8 kHz G.711 mu-law, or a browser's
+ * 16 kHz PCM16 (mono, little-endian). The session picks what it asks of a model from it.
+ */
+export type MediaFormat = { encoding: "pcmu"; sampleRate: 8000 } | { encoding: "pcm16"; sampleRate: 16000 };
+
+export const PHONE_FORMAT: MediaFormat = { encoding: "pcmu", sampleRate: 8000 };
+export const WEB_FORMAT: MediaFormat = { encoding: "pcm16", sampleRate: 16000 };
+
 export interface MediaStream {
   callId: number;
   /** The carrier's id of this stream (Twilio's streamSid). */
@@ -150,16 +159,18 @@ export interface MediaStream {
    * which keeps the engine's clock.
    */
   text?: TextMedia;
-  /** Audio from the caller: 8 kHz mu-law frames as the carrier sends them (20 ms each on Twilio). */
-  onAudio(listener: (muLaw: Uint8Array) => void): void;
+  /** The encoding of `onAudio`'s and `sendAudio`'s bytes. */
+  format: MediaFormat;
+  /** Audio from the caller in `format`, in 20 ms frames. */
+  onAudio(listener: (frame: Uint8Array) => void): void;
   /** A mark sent with `sendMark` was reached: the audio before it was played (or cleared). */
   onMark(listener: (name: string) => void): void;
   /** A key the caller pressed (0-9, *, #). */
   onDtmf(listener: (digit: string) => void): void;
   /** The stream ended: the caller hung up, the call was redirected, or the connection dropped. */
   onClose(listener: () => void): void;
-  /** Queues audio for the caller (same encoding). */
-  sendAudio(muLaw: Uint8Array): void;
+  /** Queues audio for the caller (in `format`). */
+  sendAudio(frame: Uint8Array): void;
   /** Asks to be told (`onMark`) once the audio queued so far has been played. */
   sendMark(name: string): void;
   /** Drops audio queued for playing (barge-in); pending marks come back at once. */

@@ -4,6 +4,8 @@
  * that one core can relay hundreds of calls.
  */
 
+import type { MediaFormat } from "../telephony/provider.ts";
+
 const BIAS = 0x84;
 const CLIP = 32635;
 
@@ -166,4 +168,34 @@ export function dtmfTones(digits: string): Int16Array {
     }
   });
   return out;
+}
+
+/** Samples as little-endian 16-bit PCM bytes. */
+export function pcmBytes(pcm: Int16Array): Uint8Array {
+  const out = new Uint8Array(pcm.length * 2);
+  const view = new DataView(out.buffer);
+  for (let i = 0; i < pcm.length; i++) view.setInt16(i * 2, pcm[i]!, true);
+  return out;
+}
+
+/** A stream's bytes as samples at the stream's rate. */
+export function decodeAudio(format: MediaFormat, bytes: Uint8Array): Int16Array {
+  return format.encoding === "pcmu" ? muLawToPcm(bytes) : pcmFromBytes(bytes);
+}
+
+/** Samples at `rate` as bytes in a stream's format (resampled to its rate). */
+export function encodeAudio(format: MediaFormat, pcm: Int16Array, rate: number): Uint8Array {
+  const samples = resample(pcm, rate, format.sampleRate);
+  return format.encoding === "pcmu" ? pcmToMuLaw(samples) : pcmBytes(samples);
+}
+
+/** A stream's bytes as 8 kHz mu-law: the phone's format, which recordings and tones are kept in. */
+export function toMuLaw8k(format: MediaFormat, bytes: Uint8Array): Uint8Array {
+  if (format.encoding === "pcmu") return bytes;
+  return pcmToMuLaw(resample(pcmFromBytes(bytes), format.sampleRate, 8000));
+}
+
+/** Bytes of 20 ms of audio in a stream's format. */
+export function frameBytes(format: MediaFormat): number {
+  return (format.sampleRate / 50) * (format.encoding === "pcmu" ? 1 : 2);
 }

@@ -22,6 +22,7 @@ const options: RealtimeSessionOptions = {
   speed: 1,
   temperature: 0.2,
   audioFormat: "g711_ulaw",
+  appendMs: 20,
   transcribeModel: "whisper-1",
   language: "fr",
   turnDetection: { type: "semantic_vad", eagerness: "high" },

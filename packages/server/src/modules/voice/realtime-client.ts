@@ -14,8 +14,10 @@ export interface RealtimeSessionOptions {
   voice: string;
   speed: number;
   temperature: number;
-  /** G.711 mu-law both ways: Twilio's frames pass through untouched. */
-  audioFormat: "g711_ulaw";
+  /** G.711 mu-law both ways (a phone's frames pass through untouched), or 24 kHz PCM16 (web calls). */
+  audioFormat: "g711_ulaw" | "pcm";
+  /** Caller audio per `input_audio_buffer.append` (a multiple of 20 ms). */
+  appendMs: number;
   transcribeModel: string;
   language: string | null;
   /** The model's own end of turn: energy (`server_vad`) or a turn model (`semantic_vad`). */
@@ -44,7 +46,10 @@ const BETA_EVENT_NAMES: Record<string, string> = {
   "response.text.done": "response.output_text.done",
 };
 
-const AUDIO_FORMATS = { g711_ulaw: { ga: { type: "audio/pcmu" }, beta: "g711_ulaw" } } as const;
+const AUDIO_FORMATS = {
+  g711_ulaw: { ga: { type: "audio/pcmu" }, beta: "g711_ulaw" },
+  pcm: { ga: { type: "audio/pcm", rate: 24_000 }, beta: "pcm16" },
+} as const;
 
 /**
  * Opens OpenAI Realtime sessions over a WebSocket (`{base}/realtime?model=…`, bearer key), for
@@ -199,9 +204,14 @@ export class RealtimeConnection {
     });
   }
 
+  /**
+   * Appends caller audio. The event is built as a string (base64 needs no JSON escaping): at 100
+   * calls, an object and its serialisation per append were a visible share of the garbage collected.
+   */
   appendAudio(bytes: Uint8Array) {
+    if (this.socket.readyState !== WebSocket.OPEN) return;
     const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    this.send({ type: "input_audio_buffer.append", audio: view.toString("base64") });
+    this.socket.send(`{"type":"input_audio_buffer.append","audio":"${view.toString("base64")}"}`);
   }
 
   /** Asks for an answer; `instructions` replace the session's for this one response. */

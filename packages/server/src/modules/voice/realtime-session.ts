@@ -1,4 +1,5 @@
-import type { MediaStream } from "../telephony/provider.ts";
+import type { MediaFormat, MediaStream } from "../telephony/provider.ts";
+import { decodeAudio, pcmBytes, resample } from "./codec.ts";
 import type { RealtimeConnection, RealtimeEvent, RealtimeSessionOptions } from "./realtime-client.ts";
 import {
   type CallFunctions,
@@ -31,6 +32,18 @@ const SCRIPTED_PHRASE_TIMEOUT_MS = 15_000;
  */
 const MARK_EVERY_MS = 100;
 
+/** The Realtime API's PCM: 16-bit mono little-endian at 24 kHz, the only rate it takes. */
+const MODEL_PCM_RATE = 24_000;
+
+/**
+ * What a stream's audio is sent to the model as: a phone's mu-law passes through untouched
+ * (G.711 both ways); a browser's 16 kHz PCM goes as PCM, resampled to the model's 24 kHz, rather
+ * than squeezed through the phone's 8 kHz mu-law.
+ */
+export function modelAudioFormat(format: MediaFormat): RealtimeSessionOptions["audioFormat"] {
+  return format.encoding === "pcmu" ? "g711_ulaw" : "pcm";
+}
+
 /** A fixed phrase asked of the model: told once the model has generated it, and once it was played. */
 interface ScriptedPhrase {
   generated(): void;
@@ -47,8 +60,12 @@ interface Answer {
   /** Dualplex: text not yet a whole sentence, and the sentences on their way through text-to-speech. */
   pending: string;
   sentences: SentenceQueue | null;
-  /** Multimodal: the part of a 20 ms frame the last delta left over, and the audio sent at the last mark. */
+  /**
+   * Multimodal: the part of a 20 ms frame the last delta left over, the model's PCM bytes not yet
+   * resampled (a whole triple of samples at a time), and the audio sent at the last mark.
+   */
   carry: Uint8Array;
+  modelCarry: Uint8Array;
   markedMs: number;
   calls: Promise<{ callId: string; output: string; endCall: boolean }>[];
   filled: boolean;
@@ -62,8 +79,9 @@ interface Answer {
 }
 
 /**
- * One live call through a realtime speech model (OpenAI Realtime protocol). The caller's mu-law
- * frames go to the model untouched (G.711 both ways); the model's voice activity and end of turn
+ * One live call through a realtime speech model (OpenAI Realtime protocol). A phone caller's mu-law
+ * frames go to the model untouched (G.711 both ways), a browser's PCM as 24 kHz PCM (see
+ * `modelAudioFormat`); the model's voice activity and end of turn
  * decide when it answers. In `multimodal` mode its audio comes back and is relayed frame by frame;
  * in `dualplex` mode it answers in text, spoken sentence by sentence by the assistant's
  * text-to-speech voice. Barge-in, silence, the greeting, marks and stored turns are the shared
@@ -81,6 +99,9 @@ export class RealtimeSession extends MediaSession {
   private transcribedAt = 0;
   /** Dualplex: each answer's speech starts once the previous answer's was sent. */
   private voiceLine: Promise<void> = Promise.resolve();
+  /** Caller audio not yet appended to the model (one buffer for the call, reused). */
+  private readonly batch: Uint8Array;
+  private batched = 0;
 
   constructor(
     media: MediaStream,
@@ -90,6 +111,9 @@ export class RealtimeSession extends MediaSession {
     private readonly options: RealtimeSessionOptions,
   ) {
     super(media, settings, realtime);
+    // 20 ms of the model's audio: 160 bytes of mu-law, or 960 of 24 kHz PCM.
+    const modelFrame = options.audioFormat === "pcm" ? (MODEL_PCM_RATE / 50) * 2 : 160;
+    this.batch = new Uint8Array(Math.max(1, Math.round(options.appendMs / 20)) * modelFrame);
   }
 
   override start(): void {
@@ -108,10 +132,35 @@ export class RealtimeSession extends MediaSession {
     super.start();
   }
 
-  protected onFrame(muLaw: Uint8Array) {
-    this.listen(muLaw);
-    this.model.appendAudio(muLaw);
+  protected onFrame(frame: Uint8Array) {
+    this.listen(frame);
+    this.appendToModel(this.options.audioFormat === "pcm" ? this.toModelPcm(frame) : frame);
     this.checkSilence();
+  }
+
+  private toModelPcm(frame: Uint8Array): Uint8Array {
+    const { format } = this.media;
+    return pcmBytes(resample(decodeAudio(format, frame), format.sampleRate, MODEL_PCM_RATE));
+  }
+
+  /**
+   * Caller audio goes to the model in appends of `appendMs`, not per 20 ms frame: a socket write
+   * and an event per frame each way is what limited how many calls one core relays (bench/voice).
+   * The model hears the audio that much later; its VAD's decisions are unchanged.
+   */
+  private appendToModel(bytes: Uint8Array) {
+    const { batch } = this;
+    let offset = 0;
+    while (offset < bytes.length) {
+      const count = Math.min(bytes.length - offset, batch.length - this.batched);
+      batch.set(bytes.subarray(offset, offset + count), this.batched);
+      this.batched += count;
+      offset += count;
+      if (this.batched === batch.length) {
+        this.model.appendAudio(batch);
+        this.batched = 0;
+      }
+    }
   }
 
   protected onDigit(digit: string) {
@@ -285,6 +334,7 @@ export class RealtimeSession extends MediaSession {
       sentences:
         this.options.output === "text" ? this.sentenceQueue(utterance, this.abort.signal, previous) : null,
       carry: new Uint8Array(0),
+      modelCarry: new Uint8Array(0),
       markedMs: 0,
       calls: [],
       filled: false,
@@ -301,7 +351,11 @@ export class RealtimeSession extends MediaSession {
     if (typeof event.item_id === "string") answer.itemId ??= event.item_id;
     const { utterance } = answer;
     utterance.timings.firstTokenAt ??= Date.now();
-    const bytes = Buffer.from(event.delta, "base64");
+    let bytes: Uint8Array = Buffer.from(event.delta, "base64");
+    if (this.options.audioFormat === "pcm")
+      bytes = this.speechIn(bytes, answer.modelCarry, MODEL_PCM_RATE, (rest) => {
+        answer.modelCarry = rest;
+      });
     answer.carry = this.sendFrames(utterance, concatBytes(answer.carry, bytes), false);
     if (utterance.sentMs - answer.markedMs >= MARK_EVERY_MS) this.mark(answer);
   }

@@ -7,6 +7,7 @@ import { type FakeTwilio, startFakeTwilio } from "../../../test/support/fake-twi
 import { startTestApp, type TestAccount, type TestApp } from "../../../test/support/test-app.ts";
 import { TwilioMediaClient } from "../../../test/support/twilio-media-client.ts";
 import * as voiceCalls from "../../../test/support/voice-calls.ts";
+import { WebCallClient } from "../../../test/support/web-call-client.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "../../../test/support/webhook-receiver.ts";
 import type { Assistant, PhoneNumber } from "../../generated/prisma/client.ts";
 
@@ -259,6 +260,48 @@ describe("dualplex mode (the realtime model reasons in text, the assistant's voi
       heard("Let me see. I pressed the keys."),
     );
     client.close();
+  });
+});
+
+describe("a web call to a realtime model (PCM16, not the phone's mu-law)", () => {
+  it("sends the browser's audio as 24 kHz PCM and plays the model's back at 16 kHz, recorded on the call clock", async () => {
+    const site = "https://shop.example";
+    const assistant = await createAssistant(t, owner, {
+      mode: "multimodal",
+      record: true,
+      widgetSettings: { voice: true },
+      allowedOrigins: [site],
+    });
+    const started = await t.rest<{ call_id: number; token: string }>(
+      "POST",
+      `/api/widget/assistants/${assistant.uuid}/web-calls`,
+      { headers: { origin: site } },
+    );
+    expect(started.status).toBe(201);
+    const model = realtime.sessions.length;
+    const url = `${t.url.replace(/^http/, "ws")}/widget/web-call`;
+    const client = await WebCallClient.connect(url, started.body.token, { origin: site });
+    await eventually(() => expect(realtime.sessions[model]?.received[0]?.type).toBe("session.update"));
+    const pcm = { type: "audio/pcm", rate: 24_000 };
+    expect(sent(model, "session.update")[0]!.session).toMatchObject({
+      audio: { input: { format: pcm }, output: { format: pcm } },
+    });
+    const callId = started.body.call_id;
+    await transcriptOf(callId, ["Assistant: Hello! How can I help?"]);
+    // Tone speech: each character is its own pitch, so the words read back only if every
+    // frequency survived 24 kHz → 16 kHz on the way out (and 16 → 24 kHz on the way in, below).
+    expect(client.takeSpeech().replace(/\s+/g, "")).toBe(heard("Hello! How can I help?"));
+    client.speak("what time is it");
+    await transcriptOf(callId, [
+      "Assistant: Hello! How can I help?",
+      "Customer: what time is it",
+      "Assistant: Echo: what time is it",
+    ]);
+    expect(client.takeSpeech().replace(/\s+/g, "")).toBe(heard("Echo: what time is it"));
+    // 24 kHz: the model's VAD counted the audio at the rate the session announced.
+    expect(realtime.sessions[model]!.audioMs).toBeGreaterThanOrEqual(toneText("what time is it").length * 50);
+    client.close();
+    await eventually(async () => expect((await reload(callId)).recordingUrl).toMatch(/\.wav$/));
   });
 });
 

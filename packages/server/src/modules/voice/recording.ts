@@ -1,8 +1,10 @@
 import type { Lifecycle, ServiceDeps } from "../../deps.ts";
 import { NotFoundError } from "../../errors.ts";
 import type { MediaStream, MediaStreamHandler } from "../telephony/provider.ts";
+import { toMuLaw8k } from "./codec.ts";
 import { CallMix } from "./recording-mix.ts";
 import { createRecordingStore, type RecordingStore, type StoredRecording } from "./recording-store.ts";
+import { MediaStreamDecorator } from "./stream-decorator.ts";
 
 /** What recording needs of the calls module, the one writer of calls: where a call's recording is. */
 export interface RecordedCalls {
@@ -50,7 +52,7 @@ export class Recordings implements MediaStreamHandler, Lifecycle {
     if (!call?.assistant?.record) return this.parts.inner.handle(stream);
     const mix = new CallMix();
     // First of the stream's listeners: a caller's frame is on the timeline before the engine answers it.
-    stream.onAudio((muLaw) => mix.caller(muLaw));
+    stream.onAudio((frame) => mix.caller(toMuLaw8k(stream.format, frame)));
     stream.onClose(() => {
       const saved = this.save(stream.callId, mix).finally(() => this.saving.delete(saved));
       this.saving.add(saved);
@@ -81,51 +83,21 @@ export class Recordings implements MediaStreamHandler, Lifecycle {
 }
 
 /** The stream the engine sees: the same, with what it sends to the caller mixed into the recording. */
-class RecordedStream implements MediaStream {
+class RecordedStream extends MediaStreamDecorator {
   constructor(
-    private readonly stream: MediaStream,
+    stream: MediaStream,
     private readonly mix: CallMix,
-  ) {}
-
-  get callId() {
-    return this.stream.callId;
+  ) {
+    super(stream);
   }
 
-  get streamId() {
-    return this.stream.streamId;
+  override sendAudio(frame: Uint8Array) {
+    this.mix.assistant(toMuLaw8k(this.stream.format, frame));
+    this.stream.sendAudio(frame);
   }
 
-  onAudio(listener: (muLaw: Uint8Array) => void) {
-    this.stream.onAudio(listener);
-  }
-
-  onMark(listener: (name: string) => void) {
-    this.stream.onMark(listener);
-  }
-
-  onDtmf(listener: (digit: string) => void) {
-    this.stream.onDtmf(listener);
-  }
-
-  onClose(listener: () => void) {
-    this.stream.onClose(listener);
-  }
-
-  sendAudio(muLaw: Uint8Array) {
-    this.mix.assistant(muLaw);
-    this.stream.sendAudio(muLaw);
-  }
-
-  sendMark(name: string) {
-    this.stream.sendMark(name);
-  }
-
-  clearAudio() {
+  override clearAudio() {
     this.mix.clear();
     this.stream.clearAudio();
-  }
-
-  close() {
-    this.stream.close();
   }
 }

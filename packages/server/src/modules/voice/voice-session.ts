@@ -1,12 +1,10 @@
 import type { Logger } from "../../logger.ts";
 import type { MediaStream } from "../telephony/provider.ts";
-import { dtmfTones, muLawToPcm, pcmFromBytes, pcmToMuLaw, resample, wavFile } from "./codec.ts";
+import { decodeAudio, dtmfTones, encodeAudio, frameBytes, pcmFromBytes, resample, wavFile } from "./codec.ts";
 import { looksUnfinished, semanticWaits } from "./semantic-turn.ts";
 import { TTS_SAMPLE_RATE } from "./speech-client.ts";
 import { endpointMs, interruptMs, TurnDetector, type TurnEvent } from "./turn-detector.ts";
 
-/** 20 ms of 8 kHz mu-law: the frame Twilio sends and expects. */
-const FRAME_BYTES = 160;
 /** Speech-to-text gets 16 kHz: what most models (Whisper and its servers) are trained on. */
 const STT_SAMPLE_RATE = 16_000;
 
@@ -152,6 +150,8 @@ export abstract class MediaSession {
   private fillerIndex = 0;
   /** Turns are stored one after the other, in the order they happened. */
   private stored: Promise<void> = Promise.resolve();
+  /** 20 ms of audio in the stream's format: the frame sent to the caller. */
+  protected readonly frameBytes: number;
 
   constructor(
     protected readonly media: MediaStream,
@@ -163,6 +163,7 @@ export abstract class MediaSession {
         ? semanticWaits(settings.endpointSensitivity).settled
         : endpointMs(settings.endpointSensitivity),
     );
+    this.frameBytes = frameBytes(media.format);
   }
 
   /**
@@ -186,8 +187,8 @@ export abstract class MediaSession {
   /** A whole turn of the caller's as text (a text stream); a mode without text turns ignores it. */
   protected onText(_text: string): void {}
 
-  /** One frame of the caller's audio (8 kHz mu-law). */
-  protected abstract onFrame(muLaw: Uint8Array): void;
+  /** One frame of the caller's audio, in the stream's format. */
+  protected abstract onFrame(frame: Uint8Array): void;
   /** A key the caller pressed. */
   protected abstract onDigit(digit: string): void;
   /** Speaks a fixed text (greeting, prompts, goodbye) as its own assistant turn. */
@@ -204,9 +205,10 @@ export abstract class MediaSession {
     if (opening) this.enqueue(() => this.say(opening, true));
   }
 
-  /** Local voice activity on a caller frame: the media clock, silence, and barge-in. */
-  protected listen(muLaw: Uint8Array): TurnEvent | null {
-    const event = this.detector.push(muLawToPcm(muLaw));
+  /** Local voice activity on a caller frame (heard at 8 kHz): the media clock, silence, and barge-in. */
+  protected listen(frame: Uint8Array): TurnEvent | null {
+    const { format } = this.media;
+    const event = this.detector.push(resample(decodeAudio(format, frame), format.sampleRate, 8000));
     if (this.detector.speaking) this.quietSinceMs = this.detector.now;
     if (event?.type === "voice" && event.voicedMs >= interruptMs(this.settings.interruptSensitivity))
       this.considerBargeIn();
@@ -394,12 +396,10 @@ export abstract class MediaSession {
     let out: Uint8Array = new Uint8Array(0);
     for await (const chunk of audio) {
       if (utterance.cleared || this.closed) break;
-      const bytes = concatBytes(carry, chunk);
-      // Whole triples of 16-bit samples only, so that the 3:1 decimation never straddles chunks.
-      const usable = bytes.length - (bytes.length % 6);
-      carry = bytes.slice(usable);
-      const samples = pcmFromBytes(bytes.subarray(0, usable));
-      out = concatBytes(out, pcmToMuLaw(resample(samples, TTS_SAMPLE_RATE, 8000)));
+      out = concatBytes(
+        out,
+        this.speechIn(chunk, carry, TTS_SAMPLE_RATE, (rest) => (carry = rest)),
+      );
       out = this.sendFrames(utterance, out, false);
     }
     if (utterance.cleared || this.closed) return;
@@ -407,16 +407,38 @@ export abstract class MediaSession {
     this.markPlayback(utterance);
   }
 
-  /** Sends whole 20 ms frames (and the remainder when `flush`); returns what is left. */
+  /**
+   * 16-bit PCM at `rate` (a speech model's, in chunks of any length) as bytes in the stream's
+   * format; `carry` is what the last chunk left over and `keep` takes what this one leaves: whole
+   * triples of samples only, so that 24 kHz's 3:1 (to 8 kHz) or 3:2 (to 16 kHz) steps never
+   * straddle chunks.
+   */
+  protected speechIn(
+    chunk: Uint8Array,
+    carry: Uint8Array,
+    rate: number,
+    keep: (rest: Uint8Array) => void,
+  ): Uint8Array {
+    const bytes = concatBytes(carry, chunk);
+    const usable = bytes.length - (bytes.length % 6);
+    keep(bytes.slice(usable));
+    return encodeAudio(this.media.format, pcmFromBytes(bytes.subarray(0, usable)), rate);
+  }
+
+  /**
+   * Sends whole 20 ms frames of the stream's format (and the remainder when `flush`); returns
+   * what is left.
+   */
   protected sendFrames(utterance: Utterance, bytes: Uint8Array, flush: boolean): Uint8Array {
+    const size = this.frameBytes;
     let offset = 0;
-    while (bytes.length - offset >= FRAME_BYTES || (flush && offset < bytes.length)) {
+    while (bytes.length - offset >= size || (flush && offset < bytes.length)) {
       utterance.timings.firstAudioAt ??= Date.now();
       utterance.startMs ??= this.detector.now;
-      const frame = bytes.subarray(offset, Math.min(bytes.length, offset + FRAME_BYTES));
+      const frame = bytes.subarray(offset, Math.min(bytes.length, offset + size));
       this.media.sendAudio(frame);
-      utterance.sentMs += frame.length / 8;
-      offset += FRAME_BYTES;
+      utterance.sentMs += (frame.length * 20) / size;
+      offset += size;
     }
     return bytes.slice(Math.min(offset, bytes.length));
   }
@@ -430,9 +452,9 @@ export abstract class MediaSession {
 
   /** Keypad digits as tones on the caller's line; the stream stays up. */
   protected async sendDigits(digits: string) {
-    const tones = pcmToMuLaw(dtmfTones(digits));
-    for (let offset = 0; offset < tones.length; offset += FRAME_BYTES)
-      this.media.sendAudio(tones.subarray(offset, offset + FRAME_BYTES));
+    const tones = encodeAudio(this.media.format, dtmfTones(digits), 8000);
+    for (let offset = 0; offset < tones.length; offset += this.frameBytes)
+      this.media.sendAudio(tones.subarray(offset, offset + this.frameBytes));
     this.ports.logger.info("dtmf sent", { callId: this.media.callId, digits: digits.length });
   }
 
@@ -513,7 +535,7 @@ export abstract class MediaSession {
 /**
  * One live call in pipeline mode: local end-of-turn on the caller's audio, speech-to-text of the
  * turn, the reply engine's answer streamed sentence by sentence through text-to-speech back as
- * mu-law frames with a mark after each sentence. The media clock (frames received) drives every
+ * frames in the stream's format with a mark after each sentence. The media clock (frames received) drives every
  * timing decision, so the same audio always gives the same conversation.
  */
 export class PipelineSession extends MediaSession {
@@ -532,8 +554,8 @@ export class PipelineSession extends MediaSession {
     super(media, settings, pipeline);
   }
 
-  protected onFrame(muLaw: Uint8Array) {
-    const event = this.listen(muLaw);
+  protected onFrame(frame: Uint8Array) {
+    const event = this.listen(frame);
     if (event?.type === "speech-start") {
       this.lastSpeechStartMs = this.detector.now;
       this.endResumeWait(true);

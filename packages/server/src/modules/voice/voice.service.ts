@@ -8,9 +8,10 @@ import {
   replyAssistantColumns,
 } from "../message-pipeline/index.ts";
 import type { MediaStream, MediaStreamHandler } from "../telephony/provider.ts";
+import { AmbientStream, ambientBed, ambientKind } from "./ambient.ts";
 import type { CallTurnsService } from "./call-turns.service.ts";
 import { RealtimeClient, type RealtimeSessionOptions } from "./realtime-client.ts";
-import { RealtimeSession } from "./realtime-session.ts";
+import { modelAudioFormat, RealtimeSession } from "./realtime-session.ts";
 import { SpeechClient } from "./speech-client.ts";
 import { endpointMs } from "./turn-detector.ts";
 import { PipelineSession, type SessionPorts, type SessionSettings } from "./voice-session.ts";
@@ -25,6 +26,9 @@ export const MODEL_UNAVAILABLE =
 
 /** A catalogue voice without a provider voice speaks with this one. */
 const DEFAULT_PROVIDER_VOICE = "alloy";
+
+/** Caller audio per append to a realtime model: bench/voice measured the trade (see its README). */
+const REALTIME_APPEND_MS = 60;
 
 /** Said while a function runs when `fillers` is on and `filler_config` has no neutral phrase. */
 const DEFAULT_FILLER = "One moment, please.";
@@ -96,6 +100,8 @@ export class VoiceService implements MediaStreamHandler {
             speechSpeed: true,
             fillers: true,
             fillerConfig: true,
+            ambientSound: true,
+            ambientSoundVolume: true,
             voice: { select: { providerVoiceId: true } },
           },
         },
@@ -134,6 +140,11 @@ export class VoiceService implements MediaStreamHandler {
     stream.onClose(() => {
       this.live -= 1;
     });
+    const media = await withAmbience(
+      stream,
+      assistant.ambientSound,
+      Number(assistant.ambientSoundVolume.toString()),
+    );
     const ports: SessionPorts = {
       logger,
       transcribe: (wav, signal) => this.speech.transcribe(wav, { language: settings.language, signal }),
@@ -145,7 +156,7 @@ export class VoiceService implements MediaStreamHandler {
     };
     let session: PipelineSession | RealtimeSession;
     if (assistant.mode === "pipeline") {
-      session = new PipelineSession(stream, settings, {
+      session = new PipelineSession(media, settings, {
         ...ports,
         reply: async (history, onDelta, _signal, functions) => {
           const question = history.findLast((message) => message.role === "user")?.content ?? "";
@@ -183,7 +194,8 @@ export class VoiceService implements MediaStreamHandler {
         voice: settings.voice,
         speed: settings.speechSpeed,
         temperature: Number(assistant.llmTemperature.toString()),
-        audioFormat: "g711_ulaw",
+        audioFormat: modelAudioFormat(stream.format),
+        appendMs: REALTIME_APPEND_MS,
         transcribeModel: this.deps.config.voice.transcribeModel,
         language: settings.language,
         turnDetection:
@@ -193,7 +205,7 @@ export class VoiceService implements MediaStreamHandler {
         createResponse: !settings.waitForCustomer,
       };
       session = new RealtimeSession(
-        stream,
+        media,
         settings,
         {
           ...ports,
@@ -222,6 +234,13 @@ export class VoiceService implements MediaStreamHandler {
     stream.onClose(() => this.sessions.delete(call.id));
     session.start();
   }
+}
+
+/** The stream with the assistant's `ambient_sound` under everything it sends, or as it is for `none`. */
+async function withAmbience(stream: MediaStream, sound: string, volume: number): Promise<MediaStream> {
+  const kind = ambientKind(sound);
+  if (!kind || volume <= 0) return stream;
+  return new AmbientStream(stream, await ambientBed(kind, stream.format.sampleRate), volume);
 }
 
 /** `filler_config`'s neutral phrases (any phrase suits a wait of unknown outcome), or a default. */

@@ -6,16 +6,19 @@ import { WEB_CALL_LIMITS } from "../../limits.ts";
 import { isFinal, toApiStatus } from "../calls/index.ts";
 import { AT_CAPACITY_REASON, AT_CAPACITY_WORDS } from "../telephony/capacity.ts";
 import { MediaStreamBase } from "../telephony/media-stream-base.ts";
-import type { CallCarrier, CallEventSink, MediaCapacity, MediaStreamHandler } from "../telephony/provider.ts";
-import { muLawToPcm, pcmFromBytes, pcmToMuLaw, resample } from "../voice/codec.ts";
+import {
+  type CallCarrier,
+  type CallEventSink,
+  type MediaCapacity,
+  type MediaStreamHandler,
+  WEB_FORMAT,
+} from "../telephony/provider.ts";
 import { originAllowed } from "../widget/origins.ts";
 import { readWebCallToken } from "./web-call-token.ts";
 
 /** The WebSocket path browsers open with `?token=` (routed in src/http/websocket.ts). */
 export const WEB_CALL_PATH = "/widget/web-call";
 
-/** The engine's side of the media plane: 8 kHz mu-law, 20 ms frames. */
-const ENGINE_RATE = 8_000;
 /** 20 ms of browser audio (PCM16 at the wire rate), the unit handed to the engine. */
 const WIRE_FRAME_BYTES = (WEB_CALL_LIMITS.sampleRate / 50) * 2;
 
@@ -178,8 +181,7 @@ class WebCallConnection {
     let data = this.carry.length > 0 ? Buffer.concat([this.carry, bytes]) : bytes;
     const whole = data.length - (data.length % WIRE_FRAME_BYTES);
     for (let offset = 0; offset < whole; offset += WIRE_FRAME_BYTES) {
-      const pcm = pcmFromBytes(data.subarray(offset, offset + WIRE_FRAME_BYTES));
-      this.stream.emitAudio(pcmToMuLaw(resample(pcm, WEB_CALL_LIMITS.sampleRate, ENGINE_RATE)));
+      this.stream.emitAudio(data.subarray(offset, offset + WIRE_FRAME_BYTES));
     }
     data = data.subarray(whole);
     this.carry = Buffer.from(data);
@@ -300,21 +302,20 @@ class WebCallConnection {
   }
 }
 
-/** The browser's audio as the engine hears it (8 kHz mu-law), and the engine's back at the wire rate. */
+/**
+ * The browser's audio as it is on the wire (16 kHz PCM16): the engine converts what it needs, and a
+ * realtime model gets PCM without passing through the phone's 8 kHz mu-law.
+ */
 class BrowserMediaStream extends MediaStreamBase {
   constructor(
     callId: number,
     private readonly socket: WebSocket,
   ) {
-    super(callId, `web-${callId}`, 250);
+    super(callId, `web-${callId}`, WEB_FORMAT, 250);
   }
 
-  sendAudio(muLaw: Uint8Array) {
-    if (this.socket.readyState !== this.socket.OPEN) return;
-    const pcm = resample(muLawToPcm(muLaw), ENGINE_RATE, WEB_CALL_LIMITS.sampleRate);
-    const bytes = Buffer.alloc(pcm.length * 2);
-    for (let i = 0; i < pcm.length; i++) bytes.writeInt16LE(pcm[i]!, i * 2);
-    this.socket.send(bytes);
+  sendAudio(frame: Uint8Array) {
+    if (this.socket.readyState === this.socket.OPEN) this.socket.send(frame);
   }
   sendMark(name: string) {
     this.send({ type: "mark", name });

@@ -200,6 +200,46 @@ describe("a web call from the widget", () => {
   });
 });
 
+describe("ambient_sound", () => {
+  /** What the visitor hears after the greeting while neither side speaks for three seconds. */
+  async function silence(ambientSound: string, ambientSoundVolume: string) {
+    const assistant = await createAssistant(t, owner, {
+      widgetSettings: { voice: true },
+      allowedOrigins: [SITE],
+      ambientSound,
+      ambientSoundVolume,
+    });
+    const { callId, client } = await connectedCall(assistant);
+    await client.waitFor(() => client.count("mark") >= 2);
+    client.takeAudio();
+    for (let frame = 0; frame < 150; frame++) client.sendBytes(new Uint8Array(640));
+    // Frames are answered as they arrive: everything sent for them is in before the close.
+    client.close();
+    await client.closed;
+    const audio = client.takeAudio();
+    let sum = 0;
+    for (const sample of audio) sum += sample * sample;
+    const turns = await t.app.db.prisma.callTurn.count({ where: { callId } });
+    return { ms: audio.length / 16, rms: audio.length ? Math.sqrt(sum / audio.length) : 0, turns };
+  }
+
+  it("fills the silences with the bed at its volume, not as speech, and sends nothing in them for none", async () => {
+    const none = await silence("none", "1");
+    expect(none.ms).toBe(0);
+    const loud = await silence("cafe", "1");
+    const quiet = await silence("cafe", "0.25");
+    // The greeting (1.1 s, sent at once) was queued ahead; the bed fills the rest of the 3 s after it.
+    expect(loud.ms).toBeGreaterThanOrEqual(1500);
+    expect(quiet.ms).toBeGreaterThanOrEqual(1500);
+    // About -26 dBFS at volume 1 (RMS 1600 of 32768 over the whole bed), scaled by the volume.
+    expect(loud.rms).toBeGreaterThan(1000);
+    expect(loud.rms / quiet.rms).toBeGreaterThan(3.5);
+    expect(loud.rms / quiet.rms).toBeLessThan(4.5);
+    // The bed is no turn of the assistant's (the greeting is the only one).
+    expect([none.turns, loud.turns, quiet.turns]).toEqual([1, 1, 1]);
+  });
+});
+
 describe("admission control", () => {
   it("refuses web calls and inbound phone calls past the instance's capacity", async () => {
     const limits = t.app.config.voice;
