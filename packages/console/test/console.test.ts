@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, inject, it } from "vitest";
 import { commands, page, userEvent } from "vitest/browser";
 import "../../widget/src/voxgate-chat.ts";
+import { SPOKEN_ON_CALL } from "../../widget/test/support/call-script.ts";
 import { createAccount, graphql, mountConsole, unmountConsole } from "./support/console.ts";
 
 async function signIn(account: { email: string; password: string }, hash?: string) {
@@ -76,6 +77,44 @@ describe("the operator console", () => {
       .element(page.getByRole("log", { name: "Test conversation" }))
       .toHaveTextContent("Echo: Do you sell boots?");
     await commands.saveScreenshot("assistant");
+  });
+
+  it("makes a test call from the assistant editor: the fake microphone reaches the server, the transcript shows live", {
+    timeout: 120_000,
+  }, async () => {
+    await signIn(await createAccount());
+    // No greeting: the caller speaks first, as in the widget's own web-call test.
+    const { createAssistant } = await graphql<{ createAssistant: { id: number } }>(
+      'mutation { createAssistant(input: { name: "Voice desk", type: web, initialMessage: "" }) { id } }',
+    );
+    location.hash = `#/assistants/${createAssistant.id}`;
+    await expect.element(page.getByText(/and save to make a test call/)).toBeVisible();
+    await page.getByLabelText("Calls from the widget (voice)").click();
+    await page.getByRole("button", { name: "Save changes" }).click();
+    await expect.element(page.getByText("Saved.")).toBeVisible();
+
+    await page.getByRole("button", { name: "Test call", exact: true }).click();
+    const state = page.getByTestId("test-call-state");
+    await expect.element(state, { timeout: 30_000 }).toHaveTextContent(/Call \d+: live, speak now/);
+    const callId = Number(/Call (\d+)/.exec(state.element().textContent ?? "")![1]);
+    // The microphone's words reach the server as the caller's turn, and are answered.
+    await expect
+      .poll(
+        async () =>
+          (await graphql<{ call: { transcript: string } }>(`{ call(id: ${callId}) { transcript } }`)).call
+            .transcript,
+        { timeout: 30_000, interval: 250 },
+      )
+      .toContain(`Echo: ${SPOKEN_ON_CALL}`);
+    // The preview widget shows both turns as they are heard and answered.
+    const widget = document
+      .querySelector("voxgate-console")!
+      .shadowRoot!.querySelector("vx-assistant-editor")!
+      .shadowRoot!.querySelector("voxgate-chat")!;
+    await expect.poll(() => widget.shadowRoot!.textContent).toContain(`Echo: ${SPOKEN_ON_CALL}`);
+    await commands.saveScreenshot("test-call");
+    await page.getByRole("button", { name: "Hang up" }).click();
+    await expect.element(state).toHaveTextContent(/Call \d+: ended \(ended_by_customer\)/);
   });
 
   it("uploads a document by drag and drop and shows it becoming active, then searches it", async () => {
@@ -261,6 +300,32 @@ describe("the operator console", () => {
     await signIn(operator, `#/admin/${account.accountId}`);
     await expect.element(page.getByRole("heading", { name: `Account ${account.accountId}` })).toBeVisible();
     await expect.element(page.getByRole("table", { name: "Ledger" })).toHaveTextContent("Opening balance");
+  });
+
+  it("shows the first webhook signing secret once, and rotates it with an overlap", async () => {
+    await signIn(await createAccount(), "#/assistants/new");
+    await page.getByLabelText("Name", { exact: true }).fill("Hooked");
+    await page.getByLabelText("Call webhook URL").fill(`${inject("controlUrl")}/hook`);
+    await page.getByLabelText("Send the call webhook").click();
+    await page.getByRole("button", { name: "Create assistant" }).click();
+    await expect.element(page.getByRole("heading", { name: "Hooked" })).toBeVisible();
+    const shown = page.getByTestId("shown-once");
+    await expect.element(shown).toHaveTextContent(/^whsec_/);
+    const first = shown.element().textContent!;
+    await page.getByRole("button", { name: "Done" }).click();
+    await expect.element(shown).not.toBeInTheDocument();
+
+    location.hash = "#/webhooks";
+    const secrets = page.getByRole("list", { name: "Signing secrets" });
+    await expect.element(secrets).toHaveTextContent("current");
+    window.confirm = () => true;
+    await page.getByLabelText("Keep the previous secret signing for").selectOptions("3600");
+    await page.getByRole("button", { name: "Rotate secret" }).click();
+    await expect.element(shown).toHaveTextContent(/^whsec_/);
+    expect(shown.element().textContent).not.toBe(first);
+    await expect.element(page.getByText(/The previous secret also signs until/)).toBeVisible();
+    await expect.element(secrets).toHaveTextContent(/retired, signs until/);
+    await commands.saveScreenshot("webhook-secrets");
   });
 
   it("lists webhook deliveries, sends a test event and redelivers it", async () => {
