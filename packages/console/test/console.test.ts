@@ -97,23 +97,30 @@ describe("the operator console", () => {
     const state = page.getByTestId("test-call-state");
     await expect.element(state, { timeout: 30_000 }).toHaveTextContent(/Call \d+: live, speak now/);
     const callId = Number(/Call (\d+)/.exec(state.element().textContent ?? "")![1]);
-    // The microphone's words reach the server as the caller's turn, and are answered.
+    // The microphone's words reach the server as the caller's turn...
+    const turns = async () =>
+      (
+        await graphql<{ call: { turns: { speaker: string; text: string }[] } }>(
+          `{ call(id: ${callId}) { turns { speaker text } } }`,
+        )
+      ).call.turns;
     await expect
-      .poll(
-        async () =>
-          (await graphql<{ call: { transcript: string } }>(`{ call(id: ${callId}) { transcript } }`)).call
-            .transcript,
-        { timeout: 30_000, interval: 250 },
-      )
-      .toContain(`Echo: ${SPOKEN_ON_CALL}`);
-    // The preview widget shows both turns as they are heard and answered.
+      .poll(turns, { timeout: 30_000, interval: 250 })
+      .toContainEqual({ speaker: "customer", text: SPOKEN_ON_CALL });
+    // ...which the preview widget shows live, then the assistant's spoken answer.
     const widget = document
       .querySelector("voxgate-console")!
       .shadowRoot!.querySelector("vx-assistant-editor")!
       .shadowRoot!.querySelector("voxgate-chat")!;
-    await expect.poll(() => widget.shadowRoot!.textContent).toContain(`Echo: ${SPOKEN_ON_CALL}`);
+    await expect.poll(() => widget.shadowRoot!.textContent).toContain(SPOKEN_ON_CALL);
+    await expect
+      .poll(async () => JSON.stringify(await turns()) + widget.shadowRoot!.textContent, {
+        timeout: 45_000,
+        interval: 500,
+      })
+      .toContain(`Echo: ${SPOKEN_ON_CALL}`);
     await commands.saveScreenshot("test-call");
-    await page.getByRole("button", { name: "Hang up" }).click();
+    await page.getByRole("button", { name: "End call" }).click();
     await expect.element(state).toHaveTextContent(/Call \d+: ended \(ended_by_customer\)/);
   });
 

@@ -224,6 +224,11 @@ export class VoxgateChat extends LitElement {
     return this.startCall();
   }
 
+  /** Ends the running web call, as the hang-up button does; nothing when no call runs. */
+  hangUp(): void {
+    this.webCall?.hangUp();
+  }
+
   /** Closes the panel and returns focus to the launcher. */
   hide(): void {
     this.toggledByUser = true;

@@ -474,6 +474,11 @@ export class VxAssistantEditor extends Screen {
           ? html`<p class="row">
               <button type="button" ?disabled=${!this.widgetReady || this.testCall?.state === "connecting" || this.testCall?.state === "live"}
                 @click=${this.startTestCall}>Test call</button>
+              ${
+                this.testCall?.state === "live"
+                  ? html`<button type="button" class="danger" @click=${() => this.previewWidget?.hangUp()}>End call</button>`
+                  : nothing
+              }
               <span role="status" aria-live="polite" data-testid="test-call-state">${
                 this.testCall
                   ? html`${this.testCall.callId === null ? "Call" : html`<a href=${href("calls", this.testCall.callId)}>Call ${this.testCall.callId}</a>`}: ${
@@ -499,11 +504,15 @@ export class VxAssistantEditor extends Screen {
     </aside>`;
   }
 
+  private get previewWidget() {
+    return this.renderRoot.querySelector("voxgate-chat") as
+      | (HTMLElement & { callAssistant(): Promise<void>; hangUp(): void })
+      | null;
+  }
+
   /** Starts a web call through the preview widget: its own voice code, loaded when first needed. */
   private async startTestCall(): Promise<void> {
-    const widget = this.renderRoot.querySelector("voxgate-chat") as
-      | (HTMLElement & { callAssistant(): Promise<void> })
-      | null;
+    const widget = this.previewWidget;
     if (!widget) return;
     this.testCall = { callId: null, state: "connecting" };
     await widget.callAssistant();
