@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, inject, it } from "vitest";
+import { afterEach, describe, expect, inject, it, onTestFinished } from "vitest";
 import { commands, page, userEvent } from "vitest/browser";
 import "../../widget/src/voxgate-chat.ts";
 import { SPOKEN_ON_CALL } from "../../widget/test/support/call-script.ts";
@@ -325,7 +325,11 @@ describe("the operator console", () => {
     location.hash = "#/webhooks";
     const secrets = page.getByRole("list", { name: "Signing secrets" });
     await expect.element(secrets).toHaveTextContent("current");
+    const confirm = window.confirm;
     window.confirm = () => true;
+    onTestFinished(() => {
+      window.confirm = confirm;
+    });
     await page.getByLabelText("Keep the previous secret signing for").selectOptions("3600");
     await page.getByRole("button", { name: "Rotate secret" }).click();
     await expect.element(shown).toHaveTextContent(/^whsec_/);
