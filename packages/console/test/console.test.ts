@@ -119,6 +119,8 @@ describe("the operator console", () => {
         interval: 500,
       })
       .toContain(`Echo: ${SPOKEN_ON_CALL}`);
+    // show() focused the widget's message box, which scrolled the page: the picture starts at the top.
+    window.scrollTo(0, 0);
     await commands.saveScreenshot("test-call");
     await page.getByRole("button", { name: "End call" }).click();
     await expect.element(state).toHaveTextContent(/Call \d+: ended \(ended_by_customer\)/);

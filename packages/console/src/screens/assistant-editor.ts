@@ -560,7 +560,7 @@ export class VxAssistantEditor extends Screen {
       .editor form { flex: 2 1 28rem; min-width: 0; }
       .editor aside { flex: 1 1 20rem; min-width: 0; }
       /* The transform makes the widget's fixed position relative to this box. */
-      .preview { position: relative; height: 36rem; max-height: 80vh; border: 1px dashed var(--_border); border-radius: var(--_radius); overflow: hidden; transform: translateZ(0); }
+      .preview { position: relative; height: 42rem; max-height: 80vh; border: 1px dashed var(--_border); border-radius: var(--_radius); overflow: hidden; transform: translateZ(0); }
       .chat { max-height: 20rem; overflow-y: auto; }
       .line.user { text-align: right; }
     `,
