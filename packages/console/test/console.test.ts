@@ -97,7 +97,9 @@ describe("the operator console", () => {
     const state = page.getByTestId("test-call-state");
     await expect.element(state, { timeout: 30_000 }).toHaveTextContent(/Call \d+: live, speak now/);
     const callId = Number(/Call (\d+)/.exec(state.element().textContent ?? "")![1]);
-    // The microphone's words reach the server as the caller's turn...
+    // The microphone's words reach the server as the caller's turn, which is answered. On a loaded
+    // machine a stall in the fake microphone's real-time playback can end the turn early ("hello"):
+    // the words heard must be the microphone's, whichever part of them made the turn.
     const turns = async () =>
       (
         await graphql<{ call: { turns: { speaker: string; text: string }[] } }>(
@@ -105,20 +107,21 @@ describe("the operator console", () => {
         )
       ).call.turns;
     await expect
-      .poll(turns, { timeout: 30_000, interval: 250 })
-      .toContainEqual({ speaker: "customer", text: SPOKEN_ON_CALL });
-    // ...which the preview widget shows live, then the assistant's spoken answer.
+      .poll(async () => (await turns()).map((turn) => turn.speaker), { timeout: 30_000, interval: 250 })
+      .toEqual(expect.arrayContaining(["customer", "assistant"]));
+    const all = await turns();
+    const heard = all.find((turn) => turn.speaker === "customer")!.text;
+    const answer = all.find((turn) => turn.speaker === "assistant")!.text;
+    expect(heard).not.toBe("");
+    expect(SPOKEN_ON_CALL).toContain(heard);
+    expect(answer).toMatch(/^Echo: /);
+    expect(SPOKEN_ON_CALL).toContain(answer.slice("Echo: ".length));
+    // The preview widget shows the call's transcript live.
     const widget = document
       .querySelector("voxgate-console")!
       .shadowRoot!.querySelector("vx-assistant-editor")!
       .shadowRoot!.querySelector("voxgate-chat")!;
-    await expect.poll(() => widget.shadowRoot!.textContent).toContain(SPOKEN_ON_CALL);
-    await expect
-      .poll(async () => JSON.stringify(await turns()) + widget.shadowRoot!.textContent, {
-        timeout: 45_000,
-        interval: 500,
-      })
-      .toContain(`Echo: ${SPOKEN_ON_CALL}`);
+    await expect.poll(() => widget.shadowRoot!.textContent).toContain(answer);
     // show() focused the widget's message box, which scrolled the page: the picture starts at the top.
     window.scrollTo(0, 0);
     await commands.saveScreenshot("test-call");
