@@ -2,6 +2,7 @@ import { createRequire } from "node:module";
 import { playwright } from "@vitest/browser-playwright";
 import { defineProject } from "vitest/config";
 import { chromiumLaunchOptions } from "../widget/test/support/chromium.ts";
+import { fakeMicrophoneArgs } from "../widget/test/support/fake-microphone.ts";
 import { saveScreenshot, setViewport } from "./test/support/commands.ts";
 
 // The global setup runs the real server in process; like the server's own config, it must get the
@@ -36,7 +37,13 @@ export default defineProject({
       headless: true,
       screenshotFailures: false,
       viewport: { width: 1280, height: 860 },
-      provider: playwright({ launchOptions: chromiumLaunchOptions }),
+      // The test call talks through a fake microphone that plays a generated WAV, as the widget's does.
+      provider: playwright({
+        launchOptions: {
+          ...chromiumLaunchOptions,
+          args: [...chromiumLaunchOptions.args, ...fakeMicrophoneArgs("console")],
+        },
+      }),
       instances: [{ browser: "chromium" }],
       commands: { saveScreenshot, setViewport },
     },

@@ -155,7 +155,10 @@ export const shared = css`
     font-weight: 700;
     padding: 0 0.25rem;
   }
+  /* Positioned, so that the absolutely positioned .sr-only labels inside a wide table are clipped by
+     this box instead of widening the page from where the table would run off it. */
   .table-wrap {
+    position: relative;
     overflow-x: auto;
   }
   table {
@@ -200,7 +203,11 @@ export const shared = css`
     position: absolute;
     width: 1px;
     height: 1px;
+    margin: -1px;
+    padding: 0;
+    border: 0;
     overflow: hidden;
-    clip: rect(0 0 0 0);
+    clip-path: inset(50%);
+    white-space: nowrap;
   }
 `;

@@ -8,6 +8,7 @@ import { VxInbox } from "./screens/inbox.ts";
 import { VxKnowledgebase, VxKnowledgebases } from "./screens/knowledge.ts";
 import { VxLedger } from "./screens/ledger.ts";
 import { VxWebhooks } from "./screens/webhooks.ts";
+import { VxShownOnce } from "./shown-once.ts";
 import { VoxgateConsole } from "./voxgate-console.component.ts";
 
 // Registration apart from the components: a page that already defined a name keeps its own.
@@ -29,6 +30,7 @@ const elements: [string, CustomElementConstructor][] = [
   ["vx-webhooks", VxWebhooks],
   ["vx-admin", VxAdmin],
   ["vx-admin-account", VxAdminAccount],
+  ["vx-shown-once", VxShownOnce],
 ];
 for (const [name, element] of elements) if (!customElements.get(name)) customElements.define(name, element);
 

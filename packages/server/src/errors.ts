@@ -145,6 +145,13 @@ export class RateLimitedError extends AppError {
   }
 }
 
+/** The platform operator suspended the account: it may not sign in nor place calls until reinstated. */
+export class AccountSuspendedError extends AppError {
+  constructor() {
+    super("ACCOUNT_SUSPENDED", "This account is suspended. Please contact the platform operator.");
+  }
+}
+
 export class InsufficientBalanceError extends AppError {
   constructor() {
     super("INSUFFICIENT_BALANCE", "Insufficient balance. Please top up your account.");

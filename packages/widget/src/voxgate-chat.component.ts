@@ -213,6 +213,22 @@ export class VoxgateChat extends LitElement {
     this.open = true;
   }
 
+  /**
+   * Opens the panel and starts a web call, as the call button does (nothing when the assistant has
+   * voice off or a call is already running): for a page's own "call us" button, or the console's
+   * test call.
+   */
+  callAssistant(): Promise<void> {
+    this.show();
+    if (!this.profile?.widget_settings.voice) return Promise.resolve();
+    return this.startCall();
+  }
+
+  /** Ends the running web call, as the hang-up button does; nothing when no call runs. */
+  hangUp(): void {
+    this.webCall?.hangUp();
+  }
+
   /** Closes the panel and returns focus to the launcher. */
   hide(): void {
     this.toggledByUser = true;

@@ -60,13 +60,13 @@ export const AssistantChoicesQuery = graphql(`
 
 export const CreateAssistantMutation = graphql(`
   mutation ConsoleCreateAssistant($input: CreateAssistantInput!) {
-    createAssistant(input: $input) { id }
+    createAssistant(input: $input) { id webhookSigningSecret }
   }
 `);
 
 export const UpdateAssistantMutation = graphql(`
   mutation ConsoleUpdateAssistant($id: Int!, $input: UpdateAssistantInput!) {
-    updateAssistant(id: $id, input: $input) { id updatedAt }
+    updateAssistant(id: $id, input: $input) { id updatedAt webhookSigningSecret }
   }
 `);
 
@@ -393,5 +393,17 @@ export const SendTestWebhookMutation = graphql(`
 export const ReprocessDocumentMutation = graphql(`
   mutation ConsoleReprocessDocument($id: Int!) {
     reprocessDocument(id: $id) { id status stage failureReason }
+  }
+`);
+
+export const WebhookSigningSecretsQuery = graphql(`
+  query ConsoleWebhookSigningSecrets {
+    webhookSigningSecrets { id createdAt expiresAt }
+  }
+`);
+
+export const RotateWebhookSecretMutation = graphql(`
+  mutation ConsoleRotateWebhookSecret($overlapSeconds: Int) {
+    rotateWebhookSecret(overlapSeconds: $overlapSeconds) { secret createdAt previousExpiresAt }
   }
 `);

@@ -21,8 +21,8 @@ type Documents = {
     "\n  query ConsoleAssistants($page: Int, $search: String) {\n    assistants(page: $page, perPage: 20, search: $search) {\n      items { id uuid name type mode status updatedAt phoneNumber { phoneNumber } }\n      pageInfo { currentPage lastPage total }\n    }\n  }\n": typeof types.ConsoleAssistantsDocument,
     "\n  query ConsoleAssistant($id: Int!) {\n    assistant(id: $id) {\n      id uuid name type mode status language timezone\n      systemPrompt initialMessage llmTemperature\n      voiceId speechSpeed voiceStability voiceSimilarity ambientSound ambientSoundVolume enableNoiseCancellation\n      maxDuration maxSilenceDuration waitForCustomer allowInterruptions interruptSensitivity minInterruptWords\n      endpointType endpointSensitivity reengagementInterval endCallOnVoicemail record phoneNumberId\n      knowledgebaseId knowledgebaseMode tools variables\n      postCallEvaluation postCallSchema\n      webhookUrl isWebhookActive sendWebhookOnlyOnCompleted includeRecordingInWebhook inboundWebhookUrl\n      widgetSettings allowedOrigins\n    }\n  }\n": typeof types.ConsoleAssistantDocument,
     "\n  query ConsoleAssistantChoices {\n    voices { id name gender supportedModes }\n    knowledgebases { id name }\n    phoneNumbers { id phoneNumber label }\n  }\n": typeof types.ConsoleAssistantChoicesDocument,
-    "\n  mutation ConsoleCreateAssistant($input: CreateAssistantInput!) {\n    createAssistant(input: $input) { id }\n  }\n": typeof types.ConsoleCreateAssistantDocument,
-    "\n  mutation ConsoleUpdateAssistant($id: Int!, $input: UpdateAssistantInput!) {\n    updateAssistant(id: $id, input: $input) { id updatedAt }\n  }\n": typeof types.ConsoleUpdateAssistantDocument,
+    "\n  mutation ConsoleCreateAssistant($input: CreateAssistantInput!) {\n    createAssistant(input: $input) { id webhookSigningSecret }\n  }\n": typeof types.ConsoleCreateAssistantDocument,
+    "\n  mutation ConsoleUpdateAssistant($id: Int!, $input: UpdateAssistantInput!) {\n    updateAssistant(id: $id, input: $input) { id updatedAt webhookSigningSecret }\n  }\n": typeof types.ConsoleUpdateAssistantDocument,
     "\n  mutation ConsoleDeleteAssistant($id: Int!) {\n    deleteAssistant(id: $id) { deletedId }\n  }\n": typeof types.ConsoleDeleteAssistantDocument,
     "\n  mutation ConsoleStartTest($assistantId: Int!) {\n    startTestConversation(input: { assistantId: $assistantId }) {\n      id\n      messages { id role content }\n    }\n  }\n": typeof types.ConsoleStartTestDocument,
     "\n  mutation ConsoleSendTest($conversationId: ID!, $message: String!) {\n    sendTestMessage(input: { conversationId: $conversationId, message: $message }) { reply }\n  }\n": typeof types.ConsoleSendTestDocument,
@@ -68,6 +68,8 @@ type Documents = {
     "\n  mutation ConsoleRedeliverWebhook($id: Int!) {\n    redeliverWebhook(id: $id) { id status attempts }\n  }\n": typeof types.ConsoleRedeliverWebhookDocument,
     "\n  mutation ConsoleSendTestWebhook($url: String) {\n    sendTestWebhook(url: $url) { id status }\n  }\n": typeof types.ConsoleSendTestWebhookDocument,
     "\n  mutation ConsoleReprocessDocument($id: Int!) {\n    reprocessDocument(id: $id) { id status stage failureReason }\n  }\n": typeof types.ConsoleReprocessDocumentDocument,
+    "\n  query ConsoleWebhookSigningSecrets {\n    webhookSigningSecrets { id createdAt expiresAt }\n  }\n": typeof types.ConsoleWebhookSigningSecretsDocument,
+    "\n  mutation ConsoleRotateWebhookSecret($overlapSeconds: Int) {\n    rotateWebhookSecret(overlapSeconds: $overlapSeconds) { secret createdAt previousExpiresAt }\n  }\n": typeof types.ConsoleRotateWebhookSecretDocument,
 };
 const documents: Documents = {
     "\n  mutation ConsoleLogin($input: LoginInput!) {\n    login(input: $input) {\n      token\n      expiresAt\n      viewer { id email name account { id name balance timezone isOperator } }\n    }\n  }\n": types.ConsoleLoginDocument,
@@ -76,8 +78,8 @@ const documents: Documents = {
     "\n  query ConsoleAssistants($page: Int, $search: String) {\n    assistants(page: $page, perPage: 20, search: $search) {\n      items { id uuid name type mode status updatedAt phoneNumber { phoneNumber } }\n      pageInfo { currentPage lastPage total }\n    }\n  }\n": types.ConsoleAssistantsDocument,
     "\n  query ConsoleAssistant($id: Int!) {\n    assistant(id: $id) {\n      id uuid name type mode status language timezone\n      systemPrompt initialMessage llmTemperature\n      voiceId speechSpeed voiceStability voiceSimilarity ambientSound ambientSoundVolume enableNoiseCancellation\n      maxDuration maxSilenceDuration waitForCustomer allowInterruptions interruptSensitivity minInterruptWords\n      endpointType endpointSensitivity reengagementInterval endCallOnVoicemail record phoneNumberId\n      knowledgebaseId knowledgebaseMode tools variables\n      postCallEvaluation postCallSchema\n      webhookUrl isWebhookActive sendWebhookOnlyOnCompleted includeRecordingInWebhook inboundWebhookUrl\n      widgetSettings allowedOrigins\n    }\n  }\n": types.ConsoleAssistantDocument,
     "\n  query ConsoleAssistantChoices {\n    voices { id name gender supportedModes }\n    knowledgebases { id name }\n    phoneNumbers { id phoneNumber label }\n  }\n": types.ConsoleAssistantChoicesDocument,
-    "\n  mutation ConsoleCreateAssistant($input: CreateAssistantInput!) {\n    createAssistant(input: $input) { id }\n  }\n": types.ConsoleCreateAssistantDocument,
-    "\n  mutation ConsoleUpdateAssistant($id: Int!, $input: UpdateAssistantInput!) {\n    updateAssistant(id: $id, input: $input) { id updatedAt }\n  }\n": types.ConsoleUpdateAssistantDocument,
+    "\n  mutation ConsoleCreateAssistant($input: CreateAssistantInput!) {\n    createAssistant(input: $input) { id webhookSigningSecret }\n  }\n": types.ConsoleCreateAssistantDocument,
+    "\n  mutation ConsoleUpdateAssistant($id: Int!, $input: UpdateAssistantInput!) {\n    updateAssistant(id: $id, input: $input) { id updatedAt webhookSigningSecret }\n  }\n": types.ConsoleUpdateAssistantDocument,
     "\n  mutation ConsoleDeleteAssistant($id: Int!) {\n    deleteAssistant(id: $id) { deletedId }\n  }\n": types.ConsoleDeleteAssistantDocument,
     "\n  mutation ConsoleStartTest($assistantId: Int!) {\n    startTestConversation(input: { assistantId: $assistantId }) {\n      id\n      messages { id role content }\n    }\n  }\n": types.ConsoleStartTestDocument,
     "\n  mutation ConsoleSendTest($conversationId: ID!, $message: String!) {\n    sendTestMessage(input: { conversationId: $conversationId, message: $message }) { reply }\n  }\n": types.ConsoleSendTestDocument,
@@ -123,6 +125,8 @@ const documents: Documents = {
     "\n  mutation ConsoleRedeliverWebhook($id: Int!) {\n    redeliverWebhook(id: $id) { id status attempts }\n  }\n": types.ConsoleRedeliverWebhookDocument,
     "\n  mutation ConsoleSendTestWebhook($url: String) {\n    sendTestWebhook(url: $url) { id status }\n  }\n": types.ConsoleSendTestWebhookDocument,
     "\n  mutation ConsoleReprocessDocument($id: Int!) {\n    reprocessDocument(id: $id) { id status stage failureReason }\n  }\n": types.ConsoleReprocessDocumentDocument,
+    "\n  query ConsoleWebhookSigningSecrets {\n    webhookSigningSecrets { id createdAt expiresAt }\n  }\n": types.ConsoleWebhookSigningSecretsDocument,
+    "\n  mutation ConsoleRotateWebhookSecret($overlapSeconds: Int) {\n    rotateWebhookSecret(overlapSeconds: $overlapSeconds) { secret createdAt previousExpiresAt }\n  }\n": types.ConsoleRotateWebhookSecretDocument,
 };
 
 /**
@@ -152,11 +156,11 @@ export function graphql(source: "\n  query ConsoleAssistantChoices {\n    voices
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation ConsoleCreateAssistant($input: CreateAssistantInput!) {\n    createAssistant(input: $input) { id }\n  }\n"): typeof import('./graphql.ts').ConsoleCreateAssistantDocument;
+export function graphql(source: "\n  mutation ConsoleCreateAssistant($input: CreateAssistantInput!) {\n    createAssistant(input: $input) { id webhookSigningSecret }\n  }\n"): typeof import('./graphql.ts').ConsoleCreateAssistantDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation ConsoleUpdateAssistant($id: Int!, $input: UpdateAssistantInput!) {\n    updateAssistant(id: $id, input: $input) { id updatedAt }\n  }\n"): typeof import('./graphql.ts').ConsoleUpdateAssistantDocument;
+export function graphql(source: "\n  mutation ConsoleUpdateAssistant($id: Int!, $input: UpdateAssistantInput!) {\n    updateAssistant(id: $id, input: $input) { id updatedAt webhookSigningSecret }\n  }\n"): typeof import('./graphql.ts').ConsoleUpdateAssistantDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -337,6 +341,14 @@ export function graphql(source: "\n  mutation ConsoleSendTestWebhook($url: Strin
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation ConsoleReprocessDocument($id: Int!) {\n    reprocessDocument(id: $id) { id status stage failureReason }\n  }\n"): typeof import('./graphql.ts').ConsoleReprocessDocumentDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleWebhookSigningSecrets {\n    webhookSigningSecrets { id createdAt expiresAt }\n  }\n"): typeof import('./graphql.ts').ConsoleWebhookSigningSecretsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleRotateWebhookSecret($overlapSeconds: Int) {\n    rotateWebhookSecret(overlapSeconds: $overlapSeconds) { secret createdAt previousExpiresAt }\n  }\n"): typeof import('./graphql.ts').ConsoleRotateWebhookSecretDocument;
 
 
 export function graphql(source: string) {

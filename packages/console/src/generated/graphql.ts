@@ -448,7 +448,7 @@ export type ConsoleCreateAssistantMutationVariables = Exact<{
 }>;
 
 
-export type ConsoleCreateAssistantMutation = { createAssistant: { id: number } };
+export type ConsoleCreateAssistantMutation = { createAssistant: { id: number, webhookSigningSecret: string | null } };
 
 export type ConsoleUpdateAssistantMutationVariables = Exact<{
   id: number;
@@ -456,7 +456,7 @@ export type ConsoleUpdateAssistantMutationVariables = Exact<{
 }>;
 
 
-export type ConsoleUpdateAssistantMutation = { updateAssistant: { id: number, updatedAt: string } };
+export type ConsoleUpdateAssistantMutation = { updateAssistant: { id: number, updatedAt: string, webhookSigningSecret: string | null } };
 
 export type ConsoleDeleteAssistantMutationVariables = Exact<{
   id: number;
@@ -774,6 +774,18 @@ export type ConsoleReprocessDocumentMutationVariables = Exact<{
 
 export type ConsoleReprocessDocumentMutation = { reprocessDocument: { id: number, status: DocumentStatus, stage: DocumentStage | null, failureReason: string | null } };
 
+export type ConsoleWebhookSigningSecretsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ConsoleWebhookSigningSecretsQuery = { webhookSigningSecrets: Array<{ id: number, createdAt: string, expiresAt: string | null }> };
+
+export type ConsoleRotateWebhookSecretMutationVariables = Exact<{
+  overlapSeconds?: number | null | undefined;
+}>;
+
+
+export type ConsoleRotateWebhookSecretMutation = { rotateWebhookSecret: { secret: string, createdAt: string, previousExpiresAt: string | null } };
+
 export class TypedDocumentString<TResult, TVariables>
   extends String
   implements DocumentTypeDecoration<TResult, TVariables>
@@ -931,6 +943,7 @@ export const ConsoleCreateAssistantDocument = new TypedDocumentString(`
     mutation ConsoleCreateAssistant($input: CreateAssistantInput!) {
   createAssistant(input: $input) {
     id
+    webhookSigningSecret
   }
 }
     `) as unknown as TypedDocumentString<ConsoleCreateAssistantMutation, ConsoleCreateAssistantMutationVariables>;
@@ -939,6 +952,7 @@ export const ConsoleUpdateAssistantDocument = new TypedDocumentString(`
   updateAssistant(id: $id, input: $input) {
     id
     updatedAt
+    webhookSigningSecret
   }
 }
     `) as unknown as TypedDocumentString<ConsoleUpdateAssistantMutation, ConsoleUpdateAssistantMutationVariables>;
@@ -1547,3 +1561,21 @@ export const ConsoleReprocessDocumentDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ConsoleReprocessDocumentMutation, ConsoleReprocessDocumentMutationVariables>;
+export const ConsoleWebhookSigningSecretsDocument = new TypedDocumentString(`
+    query ConsoleWebhookSigningSecrets {
+  webhookSigningSecrets {
+    id
+    createdAt
+    expiresAt
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleWebhookSigningSecretsQuery, ConsoleWebhookSigningSecretsQueryVariables>;
+export const ConsoleRotateWebhookSecretDocument = new TypedDocumentString(`
+    mutation ConsoleRotateWebhookSecret($overlapSeconds: Int) {
+  rotateWebhookSecret(overlapSeconds: $overlapSeconds) {
+    secret
+    createdAt
+    previousExpiresAt
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleRotateWebhookSecretMutation, ConsoleRotateWebhookSecretMutationVariables>;

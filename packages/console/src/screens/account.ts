@@ -68,14 +68,12 @@ export class VxPhoneNumbers extends DataScreen<ConsolePhoneNumbersQuery["phoneNu
 }
 
 export class VxApiKeys extends DataScreen<ConsoleApiKeysQuery["apiKeys"]> {
-  static override properties = { token: { state: true }, copied: { state: true } };
+  static override properties = { token: { state: true } };
   declare token: string | null;
-  declare copied: boolean;
 
   constructor() {
     super();
     this.token = null;
-    this.copied = false;
   }
 
   protected override async fetch() {
@@ -88,7 +86,6 @@ export class VxApiKeys extends DataScreen<ConsoleApiKeysQuery["apiKeys"]> {
         name: String(data.get("name") ?? ""),
       });
       this.token = createApiKey.token;
-      this.copied = false;
     });
   }
 
@@ -97,27 +94,13 @@ export class VxApiKeys extends DataScreen<ConsoleApiKeysQuery["apiKeys"]> {
     await this.act(() => this.api.request(DeleteApiKeyMutation, { id }));
   }
 
-  private async copy(): Promise<void> {
-    if (!this.token) return;
-    await navigator.clipboard.writeText(this.token);
-    this.copied = true;
-  }
-
   override render() {
     return html`
       <h1>API keys</h1>
-      ${
-        this.token
-          ? html`<div class="card" role="status">
-              <p><strong>Copy your new key now: it is shown only once.</strong></p>
-              <p class="row"><code data-testid="new-token">${this.token}</code>
-                <button type="button" @click=${this.copy}>${this.copied ? "Copied" : "Copy"}</button>
-                <button type="button" @click=${() => {
-                  this.token = null;
-                }}>Done</button></p>
-            </div>`
-          : nothing
-      }
+      <vx-shown-once .value=${this.token} .heading=${"Copy your new key now: it is shown only once."}
+        @vx-dismiss=${() => {
+          this.token = null;
+        }}></vx-shown-once>
       <form class="row" @submit=${this.create} novalidate>
         <label class="sr-only" for="key-name">Key name</label>
         <input id="key-name" name="name" placeholder="Name, e.g. CRM integration" style="max-width: 20rem" />

@@ -1,4 +1,5 @@
 import { css, html, nothing, type TemplateResult } from "lit";
+import { keyed } from "lit/directives/keyed.js";
 import {
   AssistantChoicesQuery,
   AssistantQuery,
@@ -136,6 +137,7 @@ const GROUPS: { title: string; fields: Field[] }[] = [
         label: "Position",
         kind: { options: ["bottom-right", "bottom-left"] },
       },
+      { key: "widgetSettings.voice", label: "Calls from the widget (voice)", kind: "bool" },
       {
         key: "allowedOrigins",
         label: "Allowed websites",
@@ -170,9 +172,15 @@ const NEW_ASSISTANT: Values = {
 function flatten(assistant: ConsoleAssistantQuery["assistant"]): Values {
   const values: Values = { ...assistant };
   const widget = (assistant.widgetSettings ?? {}) as Record<string, unknown>;
-  for (const key of ["theme", "color", "position"]) values[`widgetSettings.${key}`] = widget[key];
+  for (const key of ["theme", "color", "position", "voice"]) values[`widgetSettings.${key}`] = widget[key];
   return values;
 }
+
+/**
+ * The signing secret a createAssistant returned, for the editor it opens next: the server shows it
+ * once, and the navigation to the new assistant must not lose it.
+ */
+let secretForNextEditor: string | null = null;
 
 /** Loads the widget's embed script from the server once, so the preview is the real widget. */
 let widgetScript: Promise<unknown> | null = null;
@@ -195,6 +203,8 @@ export class VxAssistantEditor extends Screen {
     busy: { state: true },
     chat: { state: true },
     widgetReady: { state: true },
+    signingSecret: { state: true },
+    testCall: { state: true },
   };
   declare assistantId: number | null;
   declare values: Values | null;
@@ -208,6 +218,8 @@ export class VxAssistantEditor extends Screen {
     error: string | null;
   };
   declare widgetReady: boolean;
+  declare signingSecret: string | null;
+  declare testCall: { callId: number | null; state: string } | null;
 
   constructor() {
     super();
@@ -219,6 +231,9 @@ export class VxAssistantEditor extends Screen {
     this.busy = false;
     this.chat = { conversationId: null, lines: [], error: null };
     this.widgetReady = false;
+    this.signingSecret = secretForNextEditor;
+    secretForNextEditor = null;
+    this.testCall = null;
   }
 
   override connectedCallback(): void {
@@ -308,9 +323,14 @@ export class VxAssistantEditor extends Screen {
         const { createAssistant } = await this.api.request(CreateAssistantMutation, {
           input: input as never,
         });
+        secretForNextEditor = createAssistant.webhookSigningSecret ?? null;
         navigate("assistants", createAssistant.id);
       } else {
-        await this.api.request(UpdateAssistantMutation, { id: this.assistantId, input: input as never });
+        const { updateAssistant } = await this.api.request(UpdateAssistantMutation, {
+          id: this.assistantId,
+          input: input as never,
+        });
+        this.signingSecret = updateAssistant.webhookSigningSecret ?? this.signingSecret;
         this.values = { ...this.values, ...flattenInput(input) };
         this.saved = true;
       }
@@ -343,6 +363,11 @@ export class VxAssistantEditor extends Screen {
     return html`
       <p><a href=${href("assistants")}>← Assistants</a></p>
       <h1>${isNew ? "New assistant" : values.name}</h1>
+      <vx-shown-once .value=${this.signingSecret} .heading=${"Copy the account's webhook signing secret now: it is shown only once."}
+        .detail=${"It signs every webhook of the account's assistants (Standard Webhooks). Rotate it in Webhooks."}
+        @vx-dismiss=${() => {
+          this.signingSecret = null;
+        }}></vx-shown-once>
       <div class="editor">
         <form novalidate @submit=${this.save} @input=${this.onInput} aria-label="Assistant settings">
           ${GROUPS.map(
@@ -410,22 +435,59 @@ export class VxAssistantEditor extends Screen {
   }
 
   private renderSide(values: Values) {
+    const voice = values["widgetSettings.voice"] === true;
     return html`<aside aria-label="Preview and test">
       <h2>Widget preview</h2>
       <div class="preview" part="preview">
         ${
           this.widgetReady
-            ? html`<voxgate-chat
-                assistant=${String(values.uuid)}
-                api-base=${this.api.apiBase}
-                theme=${String(values["widgetSettings.theme"] ?? "light")}
-                color=${String(values["widgetSettings.color"] ?? "#4f46e5")}
-                position=${String(values["widgetSettings.position"] ?? "bottom-right")}
-                style="--voxgate-z-index: 1"
-              ></voxgate-chat>`
+            ? // A new element when voice is saved on or off: the widget reads the assistant once.
+              keyed(
+                voice,
+                html`<voxgate-chat
+                  assistant=${String(values.uuid)}
+                  api-base=${this.api.apiBase}
+                  theme=${String(values["widgetSettings.theme"] ?? "light")}
+                  color=${String(values["widgetSettings.color"] ?? "#4f46e5")}
+                  position=${String(values["widgetSettings.position"] ?? "bottom-right")}
+                  style="--voxgate-z-index: 1"
+                  @voxgate-call-start=${(event: CustomEvent<{ callId: number }>) => {
+                    this.testCall = { callId: event.detail.callId, state: "live" };
+                  }}
+                  @voxgate-call-end=${(event: CustomEvent<{ callId: number; status: string | null }>) => {
+                    this.testCall = {
+                      callId: event.detail.callId,
+                      state: event.detail.status ? `ended (${event.detail.status})` : "failed",
+                    };
+                  }}
+                ></voxgate-chat>`,
+              )
             : html`<p class="muted">Loading the widget…</p>`
         }
       </div>
+      <h2>Test call</h2>
+      <p class="hint">Calls the assistant from this browser with your microphone, through the preview above, which
+        shows the call and its transcript as it happens. A test call is a web call like a visitor's: it is recorded
+        and billed by the minute (speech recognition and synthesis cost per minute, unlike a test chat).</p>
+      ${
+        voice
+          ? html`<p class="row">
+              <button type="button" ?disabled=${!this.widgetReady || this.testCall?.state === "connecting" || this.testCall?.state === "live"}
+                @click=${this.startTestCall}>Test call</button>
+              ${
+                this.testCall?.state === "live"
+                  ? html`<button type="button" class="danger" @click=${() => this.previewWidget?.hangUp()}>End call</button>`
+                  : nothing
+              }
+              <span role="status" aria-live="polite" data-testid="test-call-state">${
+                this.testCall
+                  ? html`${this.testCall.callId === null ? "Call" : html`<a href=${href("calls", this.testCall.callId)}>Call ${this.testCall.callId}</a>`}: ${
+                      this.testCall.state === "live" ? "live, speak now" : this.testCall.state
+                    }`
+                  : nothing
+              }</span></p>`
+          : html`<p class="muted">Tick “Calls from the widget (voice)” and save to make a test call.</p>`
+      }
       <p class="hint">Embed: <code>&lt;script type="module" src="${this.api.apiBase}/widget/voxgate-chat.js"&gt;&lt;/script&gt;
         &lt;voxgate-chat assistant="${String(values.uuid)}"&gt;&lt;/voxgate-chat&gt;</code></p>
       <h2>Try it</h2>
@@ -440,6 +502,22 @@ export class VxAssistantEditor extends Screen {
         <button type="submit">Send</button>
       </form>
     </aside>`;
+  }
+
+  private get previewWidget() {
+    return this.renderRoot.querySelector("voxgate-chat") as
+      | (HTMLElement & { callAssistant(): Promise<void>; hangUp(): void })
+      | null;
+  }
+
+  /** Starts a web call through the preview widget: its own voice code, loaded when first needed. */
+  private async startTestCall(): Promise<void> {
+    const widget = this.previewWidget;
+    if (!widget) return;
+    this.testCall = { callId: null, state: "connecting" };
+    await widget.callAssistant();
+    // Refused before it started (the widget shows why): nothing is running.
+    if (this.testCall?.state === "connecting") this.testCall = null;
   }
 
   private async sendTest(event: SubmitEvent): Promise<void> {
@@ -482,7 +560,7 @@ export class VxAssistantEditor extends Screen {
       .editor form { flex: 2 1 28rem; min-width: 0; }
       .editor aside { flex: 1 1 20rem; min-width: 0; }
       /* The transform makes the widget's fixed position relative to this box. */
-      .preview { position: relative; height: 36rem; max-height: 80vh; border: 1px dashed var(--_border); border-radius: var(--_radius); overflow: hidden; transform: translateZ(0); }
+      .preview { position: relative; height: 42rem; max-height: 80vh; border: 1px dashed var(--_border); border-radius: var(--_radius); overflow: hidden; transform: translateZ(0); }
       .chat { max-height: 20rem; overflow-y: auto; }
       .line.user { text-align: right; }
     `,

@@ -17,6 +17,7 @@ import type {
 import { href, navigate } from "../router.ts";
 import {
   DataScreen,
+  describedBy,
   type FormErrors,
   fieldError,
   formErrors,
@@ -183,13 +184,24 @@ export class VxKnowledgebase extends Screen {
     event.preventDefault();
     const form = event.target as HTMLFormElement;
     const data = new FormData(form);
+    const limit = String(data.get("limit") ?? "").trim();
+    // The server's range (documents.service.ts); an empty field leaves its default.
+    if (limit !== "" && !/^\d+$/.test(limit)) {
+      this.siteErrors = {
+        fields: { relativeLinksLimit: ["Linked pages to follow must be a whole number from 1 to 50."] },
+        message: null,
+      };
+      return;
+    }
     try {
       await this.api.request(CreateDocumentMutation, {
         knowledgebaseId: this.knowledgebaseId,
         input: {
           type: "website",
+          // The server requires a name; the address names the document, as uploaded files are named.
+          name: String(data.get("url") ?? "").trim() || null,
           url: String(data.get("url") ?? ""),
-          relativeLinksLimit: Number(data.get("limit") || 0),
+          relativeLinksLimit: limit === "" ? null : Number(limit),
         },
       });
       this.siteErrors = noErrors;
@@ -264,12 +276,14 @@ export class VxKnowledgebase extends Screen {
       ${this.uploadErrors.map((message) => html`<p class="error" role="alert">${message}</p>`)}
       <form class="row" @submit=${this.addSite} novalidate aria-label="Add a website">
         <label class="sr-only" for="site-url">Website URL</label>
-        <input id="site-url" name="url" type="url" placeholder="https://example.com/help" style="flex: 3 1 14rem" />
-        <label class="sr-only" for="site-limit">Linked pages to follow</label>
-        <input id="site-limit" name="limit" type="number" min="0" value="0" style="flex: 1 1 6rem" title="Linked pages to follow" />
+        <input id="site-url" name="url" type="url" placeholder="https://example.com/help" style="flex: 3 1 14rem"
+          aria-describedby=${describedBy(this.siteErrors, "url")} />
+        <label class="inline" for="site-limit">Linked pages to follow (1 to 50)</label>
+        <input id="site-limit" name="limit" type="number" min="1" max="50" step="1" value="10" style="flex: 0 1 6rem"
+          aria-describedby=${describedBy(this.siteErrors, "relativeLinksLimit")} />
         <button type="submit">Add website</button>
       </form>
-      ${fieldError(this.siteErrors, "url")}${fieldError(this.siteErrors, "relativeLinksLimit")}${this.siteErrors.fields.url ? nothing : formMessage(this.siteErrors)}
+      ${fieldError(this.siteErrors, "url")}${fieldError(this.siteErrors, "relativeLinksLimit")}${this.siteErrors.fields.url || this.siteErrors.fields.relativeLinksLimit ? nothing : formMessage(this.siteErrors)}
       <h2>Documents</h2>
       ${
         kb.documents.length === 0

@@ -1,11 +1,25 @@
 import { html, nothing } from "lit";
 import {
   RedeliverWebhookMutation,
+  RotateWebhookSecretMutation,
   SendTestWebhookMutation,
   WebhookDeliveriesQuery,
+  WebhookSigningSecretsQuery,
 } from "../api/operations.ts";
-import type { ConsoleWebhookDeliveriesQuery } from "../generated/graphql.ts";
-import { DataScreen, fieldError, formatDate, formMessage, pager } from "../screen.ts";
+import type {
+  ConsoleWebhookDeliveriesQuery,
+  ConsoleWebhookSigningSecretsQuery,
+} from "../generated/graphql.ts";
+import {
+  DataScreen,
+  type FormErrors,
+  fieldError,
+  formatDate,
+  formErrors,
+  formMessage,
+  noErrors,
+  pager,
+} from "../screen.ts";
 
 type Delivery = ConsoleWebhookDeliveriesQuery["webhookDeliveries"]["items"][number];
 
@@ -17,13 +31,56 @@ function response(delivery: Delivery) {
 
 /** The account's webhook delivery log: each event's state and attempts, redelivery, and a test event. */
 export class VxWebhooks extends DataScreen<ConsoleWebhookDeliveriesQuery["webhookDeliveries"]> {
-  static override properties = { notice: { state: true } };
+  static override properties = {
+    notice: { state: true },
+    secrets: { state: true },
+    rotated: { state: true },
+    rotateErrors: { state: true },
+  };
   declare notice: string | null;
+  declare secrets: ConsoleWebhookSigningSecretsQuery["webhookSigningSecrets"] | null;
+  declare rotated: { secret: string; detail: string } | null;
+  declare rotateErrors: FormErrors;
   #status: string | null = null;
 
   constructor() {
     super();
     this.notice = null;
+    this.secrets = null;
+    this.rotated = null;
+    this.rotateErrors = noErrors;
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    this.run(this.loadSecrets());
+  }
+
+  private async loadSecrets(): Promise<void> {
+    this.secrets = (await this.api.request(WebhookSigningSecretsQuery)).webhookSigningSecrets;
+  }
+
+  /** A new signing secret, shown once; the previous one keeps signing for the chosen overlap. */
+  private async rotate(event: SubmitEvent): Promise<void> {
+    event.preventDefault();
+    const overlapSeconds = Number(new FormData(event.target as HTMLFormElement).get("overlap") ?? 86_400);
+    if (!confirm("Make a new signing secret? Receivers must be given it before the old one stops signing."))
+      return;
+    try {
+      const { rotateWebhookSecret } = await this.api.request(RotateWebhookSecretMutation, {
+        overlapSeconds,
+      });
+      this.rotated = {
+        secret: rotateWebhookSecret.secret,
+        detail: rotateWebhookSecret.previousExpiresAt
+          ? `The previous secret also signs until ${formatDate(rotateWebhookSecret.previousExpiresAt)}: each request carries both signatures meanwhile.`
+          : "The previous secret stopped signing at once.",
+      };
+      this.rotateErrors = noErrors;
+      await this.loadSecrets();
+    } catch (error) {
+      this.rotateErrors = formErrors(error);
+    }
   }
 
   protected override async fetch(page: number) {
@@ -55,6 +112,8 @@ export class VxWebhooks extends DataScreen<ConsoleWebhookDeliveriesQuery["webhoo
   override render() {
     return html`
       <h1>Webhooks</h1>
+      ${this.renderSecrets()}
+      <h2>Delivery log</h2>
       <p class="hint">Every event sent to your webhook URLs, newest first. Failed deliveries are retried with a growing pause; redeliver sends one again at once.</p>
       ${this.notice ? html`<p class="ok" role="status">${this.notice}</p>` : nothing}
       <form class="row" @submit=${this.sendTest} novalidate aria-label="Send a test event">
@@ -90,5 +149,38 @@ export class VxWebhooks extends DataScreen<ConsoleWebhookDeliveriesQuery["webhoo
             ${pager(page.pageInfo, ["delivery", "deliveries"], (next) => void this.load(next))}`,
       )}
     `;
+  }
+
+  private renderSecrets() {
+    const secrets = this.secrets;
+    return html`<section aria-labelledby="secrets-title">
+      <h2 id="secrets-title">Signing secrets</h2>
+      <p class="hint">Every webhook carries Standard Webhooks signatures (<code>webhook-signature</code>) made with the account's secret. A secret is shown once, when it is made: the first when an assistant turns webhooks on, later ones here.</p>
+      <vx-shown-once .value=${this.rotated?.secret ?? null} .heading=${"Copy the new signing secret now: it is shown only once."}
+        .detail=${this.rotated?.detail ?? null} @vx-dismiss=${() => {
+          this.rotated = null;
+        }}></vx-shown-once>
+      ${
+        secrets === null
+          ? nothing
+          : secrets.length === 0
+            ? html`<p class="muted">No signing secret yet: it is made when an assistant first turns webhooks on, or by a rotation.</p>`
+            : html`<ul aria-label="Signing secrets">${secrets.map(
+                (secret) =>
+                  html`<li>Made ${formatDate(secret.createdAt)} · ${
+                    secret.expiresAt ? `retired, signs until ${formatDate(secret.expiresAt)}` : "current"
+                  }</li>`,
+              )}</ul>`
+      }
+      <form class="row" @submit=${this.rotate} aria-label="Rotate the signing secret">
+        <label class="inline" for="overlap">Keep the previous secret signing for</label>
+        <select id="overlap" name="overlap" style="max-width: 12rem" aria-describedby=${this.rotateErrors.fields.overlapSeconds ? "error-overlapSeconds" : nothing}>
+          <option value="0">no time</option><option value="3600">1 hour</option>
+          <option value="86400" selected>1 day</option><option value="604800">7 days</option>
+        </select>
+        <button type="submit">Rotate secret</button>
+      </form>
+      ${fieldError(this.rotateErrors, "overlapSeconds")}${this.rotateErrors.fields.overlapSeconds ? nothing : formMessage(this.rotateErrors)}
+    </section>`;
   }
 }

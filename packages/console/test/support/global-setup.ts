@@ -5,6 +5,8 @@ import type { TestProject } from "vitest/node";
 import type { App } from "../../../server/src/app.ts";
 import { browserTestSetup, startInProcessServer } from "../../../server/test/support/browser-test-servers.ts";
 import { startFakeOpenAI } from "../../../server/test/support/fake-openai.ts";
+import { startFakeSpeech } from "../../../server/test/support/fake-speech.ts";
+import { removeFakeMicrophone } from "../../../widget/test/support/fake-microphone.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -35,7 +37,13 @@ export default function setup(project: TestProject) {
       const last = request.messages.findLast((message) => message.role === "user")?.content ?? "";
       return { content: `Echo: ${last}` };
     });
+    // The test call hears and speaks through the fake speech server (tone speech).
+    const speech = await startFakeSpeech();
+    cleanups.push(() => speech.close());
+    cleanups.push(async () => removeFakeMicrophone("console"));
     const { app, url } = await startInProcessServer(llm.baseUrl, {
+      OPENAI_STT_BASE_URL: speech.baseUrl,
+      OPENAI_TTS_BASE_URL: speech.baseUrl,
       VOXGATE_WIDGET_RATE_LIMIT_PER_MINUTE: "100000",
       VOXGATE_CONVERSATION_RATE_LIMIT_PER_MINUTE: "100000",
       // Webhooks go to the control server's /hook on loopback.

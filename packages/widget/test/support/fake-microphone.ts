@@ -6,14 +6,16 @@ import { synthesizeTones } from "../../../server/test/support/fake-speech.ts";
 import { SPOKEN_ON_CALL } from "./call-script.ts";
 
 const RATE = 48_000;
-const path = join(tmpdir(), `voxgate-widget-microphone-${process.pid}.wav`);
+/** One file per test project (the widget's, the console's), so one's cleanup never removes the other's. */
+const pathFor = (project: string) => join(tmpdir(), `voxgate-${project}-microphone-${process.pid}.wav`);
 
 /**
  * Writes the WAV Chromium plays as its microphone (`--use-file-for-fake-audio-capture`, once:
  * `%noloop`): a second of silence while the call connects, the words, then silence that ends the
  * visitor's turn. Returns Chromium's flags.
  */
-export function fakeMicrophoneArgs(): string[] {
+export function fakeMicrophoneArgs(project = "widget"): string[] {
+  const path = pathFor(project);
   const words = synthesizeTones(SPOKEN_ON_CALL, RATE);
   const audio = new Int16Array(RATE + words.length + RATE * 3);
   audio.set(words, RATE);
@@ -26,6 +28,6 @@ export function fakeMicrophoneArgs(): string[] {
   ];
 }
 
-export function removeFakeMicrophone(): void {
-  rmSync(path, { force: true });
+export function removeFakeMicrophone(project = "widget"): void {
+  rmSync(pathFor(project), { force: true });
 }

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { ServiceDeps } from "../../deps.ts";
-import { AppError } from "../../errors.ts";
+import { AccountSuspendedError, AppError } from "../../errors.ts";
 import type { User } from "../../generated/prisma/client.ts";
 import { emailAddress, parseInput } from "../../validation.ts";
 import type { RateLimitReporter, RateLimitsService } from "../rate-limits/rate-limits.service.ts";
@@ -178,12 +178,7 @@ export class AuthService {
     await rateLimits.reset("loginEmail", email);
     await rateLimits.reward("loginAddress", clientAddress);
     // Said only after the password is right, so that it reveals nothing to a guesser.
-    if (user.account.suspendedAt) {
-      throw new AppError(
-        "ACCOUNT_SUSPENDED",
-        "This account is suspended. Please contact the platform operator.",
-      );
-    }
+    if (user.account.suspendedAt) throw new AccountSuspendedError();
 
     const minted = mintToken("session");
     const expiresAt = new Date(Date.now() + this.deps.config.sessionTtlHours * 3_600_000);

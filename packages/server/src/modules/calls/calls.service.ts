@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { ServiceDeps } from "../../deps.ts";
 import {
+  AccountSuspendedError,
   AppError,
   ConcurrentCallsLimitError,
   InvalidCallTransitionError,
@@ -315,8 +316,13 @@ export class CallsService implements CallDesk {
     const { carrier, billing } = this.telephony;
     const { maxConcurrentCalls, pricePerMinute } = this.deps.config.telephony;
     const call = await prisma.$transaction(async (tx) => {
-      // The account row is the lock that makes count-then-insert safe between concurrent requests.
-      await tx.$queryRaw`SELECT "id" FROM "accounts" WHERE "id" = ${accountId}::integer FOR UPDATE`;
+      // The account row is the lock that makes count-then-insert safe between concurrent requests;
+      // read under it, a suspension that commits first is always seen (a campaign's dialler has no
+      // credential that authentication would have refused).
+      const [account] = await tx.$queryRaw<{ suspended: boolean }[]>`
+        SELECT "suspendedAt" IS NOT NULL AS "suspended" FROM "accounts"
+        WHERE "id" = ${accountId}::integer FOR UPDATE`;
+      if (account?.suspended) throw new AccountSuspendedError();
       const running = await tx.call.count({
         where: { accountId, type: { not: "web" }, status: { in: [...ACTIVE_DB_STATUSES] } },
       });
@@ -571,16 +577,18 @@ export class CallsService implements CallDesk {
       orderBy: { id: "asc" },
     });
     const { maxConcurrentCalls, pricePerMinute } = this.deps.config.telephony;
-    const variables = assistant?.inboundWebhookUrl
-      ? await this.hooks.inboundVariables({
-          accountId,
-          assistantId: assistant.id,
-          url: assistant.inboundWebhookUrl,
-          from: request.from,
-          to: number.phoneNumber,
-          phoneNumberId: number.id,
-        })
-      : null;
+    // A suspended account's webhook is not asked: the call is refused whatever it would answer.
+    const variables =
+      assistant?.inboundWebhookUrl && !number.account.suspendedAt
+        ? await this.hooks.inboundVariables({
+            accountId,
+            assistantId: assistant.id,
+            url: assistant.inboundWebhookUrl,
+            from: request.from,
+            to: number.phoneNumber,
+            phoneNumberId: number.id,
+          })
+        : null;
     const record = {
       accountId,
       variables: (variables ?? {}) as Prisma.InputJsonObject,

@@ -8,7 +8,7 @@ import type { Assistant, Call, PhoneNumber } from "../../generated/prisma/client
 import { Prisma } from "../../generated/prisma/client.ts";
 import { SCRIPTED_CALLER_LINES } from "../telephony/index.ts";
 import { toApiStatus } from "./call-status.ts";
-import { minutesStarted } from "./calls.service.ts";
+import { INBOUND_REFUSALS, minutesStarted } from "./calls.service.ts";
 
 const PRICE = CALL_PRICE;
 // The documented test number of a caller who stays on the line until Voxgate hangs up.
@@ -205,6 +205,65 @@ describe("simulateInboundCall", () => {
         `-${PRICE}`,
       ]),
     );
+  });
+
+  it("refuses every call of a suspended account: inbound politely and unbilled, outbound and its campaign with ACCOUNT_SUSPENDED", async () => {
+    const frozen = await t.createAccount({ balance: "5" });
+    const line = await telephonyFixtures(t).addNumber(frozen);
+    const desk = await createAssistant(t, frozen, { name: "Frozen desk", phoneNumberId: line.id });
+    const campaign = await telephonyFixtures(t).createCampaign(frozen, {
+      assistantId: desk.id,
+      phoneNumberIds: [line.id],
+      callingWindowStart: "00:00",
+      callingWindowEnd: "23:59",
+      timezone: "UTC",
+    });
+    await t.app.services.leads.create(frozen.accountId, {
+      campaignId: campaign.id,
+      phoneNumber: uniqueUsNumber(),
+    });
+    await t.app.db.prisma.account.update({
+      where: { id: frozen.accountId },
+      data: { suspendedAt: new Date() },
+    });
+
+    // Its key is refused, so only the carrier can ring its number: through the entry point every
+    // carrier's inbound call takes (the simulator's and Twilio's webhook).
+    const byKey = await simulate(frozen, { phoneNumberId: line.id, from: uniqueUsNumber() });
+    expect(byKey.errors?.[0]?.extensions?.code).toBe("UNAUTHENTICATED");
+    const decision = await t.app.services.calls.receiveInbound({
+      carrier: "simulated",
+      providerCallId: `sim-suspended-${frozen.accountId}`,
+      to: line.phoneNumber,
+      from: uniqueUsNumber(),
+    });
+    expect(decision).toMatchObject({ accepted: false, refusal: INBOUND_REFUSALS.unavailable });
+    const refused = await finalCall(decision.callId!);
+    expect(refused).toMatchObject({
+      status: "failed",
+      type: "inbound",
+      endReason: "The account is suspended.",
+      startedAt: null,
+    });
+    expect(await ledgerOf(refused.id)).toEqual([]);
+    expect((await balanceOf(frozen)).toFixed(2)).toBe("5.00");
+
+    await expect(
+      t.app.services.calls.placeOutbound({
+        accountId: frozen.accountId,
+        assistantId: desk.id,
+        to: uniqueUsNumber(),
+      }),
+    ).rejects.toMatchObject({ code: "ACCOUNT_SUSPENDED" });
+    // Its campaign, started before the suspension, dials no one while it lasts.
+    await t.app.db.prisma.campaign.update({ where: { id: campaign.id }, data: { status: "active" } });
+    await t.app.services.dialer.dialCampaign(campaign.id);
+    expect(
+      await t.app.db.prisma.call.count({ where: { accountId: frozen.accountId, type: "outbound" } }),
+    ).toBe(0);
+    expect(
+      await t.app.db.prisma.lead.count({ where: { campaignId: campaign.id, status: "processing" } }),
+    ).toBe(0);
   });
 
   it("answers NOT_FOUND for another account's number, and rings nothing", async () => {

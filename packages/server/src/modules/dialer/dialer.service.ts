@@ -78,10 +78,17 @@ export class DialerService {
       where: { id: campaignId, deletedAt: null, status: "active" },
       include: {
         assistant: { select: { id: true, deletedAt: true } },
+        account: { select: { suspendedAt: true } },
         phoneNumbers: { orderBy: { position: "asc" }, include: { phoneNumber: true } },
       },
     });
     if (!campaign) return;
+    // Its leads wait, unclaimed, until the platform operator reinstates the account; placeOutbound
+    // refuses too, for a suspension that lands between this read and a dial.
+    if (campaign.account.suspendedAt) {
+      this.deps.logger.info("campaign of a suspended account; nothing dialled", { campaignId });
+      return;
+    }
     if (!campaign.assistant || campaign.assistant.deletedAt) {
       this.deps.logger.warn("active campaign has no assistant; nothing dialled", { campaignId });
       return;

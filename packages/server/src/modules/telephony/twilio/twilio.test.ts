@@ -327,6 +327,31 @@ describe("inbound calls through Twilio", () => {
     ).toBe(0);
   });
 
+  it("refuses a suspended account's number with a short spoken message, recorded failed and unbilled", async () => {
+    const frozen = await t.createAccount({ balance: "50" });
+    const line = await telephonyFixtures(t).addNumber(frozen);
+    await createAssistant(t, frozen, { phoneNumberId: line.id });
+    await t.app.db.prisma.account.update({
+      where: { id: frozen.accountId },
+      data: { suspendedAt: new Date() },
+    });
+    const callSid = `CA${"7".repeat(32)}`;
+    const refused = await voice(line.phoneNumber, callSid);
+    expect(refused.status).toBe(200);
+    expect(refused.body).toContain(
+      `<Say>${INBOUND_REFUSALS.unavailable.replace("'", "&apos;")}</Say><Hangup/>`,
+    );
+    expect(refused.body).not.toContain("<Connect>");
+    expect(await t.app.db.prisma.call.findFirstOrThrow({ where: { providerCallId: callSid } })).toMatchObject(
+      { status: "failed", endReason: "The account is suspended.", startedAt: null },
+    );
+    expect(
+      await t.app.db.prisma.ledgerEntry.count({
+        where: { accountId: frozen.accountId, callId: { not: null } },
+      }),
+    ).toBe(0);
+  });
+
   it("answers only signed form POSTs", async () => {
     const get = await fetch(`${t.url}/telephony/twilio/voice`);
     expect(get.status).toBe(405);
