@@ -217,7 +217,7 @@ const TOPIC_WORD_SHARE = 0.25;
  * without that, every passage is about equally far from every question and "nearest" means little
  * (an HNSW index then finds near-ties rather than the exact top 5).
  */
-class TopicalProse {
+export class TopicalProse {
   private readonly topics: string[][];
 
   constructor(

@@ -97,7 +97,8 @@ async function run(): Promise<void> {
   }
   // Loaded only now: a command the server runs answers without loading (or compiling) the whole server.
   const { buildApp } = await import("./app.ts");
-  const app = await buildApp(config, { logger });
+  // A command counts no tokens; the tokenizer would cost it a second of start.
+  const app = await buildApp(config, { logger, preloadTokenizer: false });
   try {
     const output = await runCommand(app.services, command, options);
     print(output.human, output.machine);

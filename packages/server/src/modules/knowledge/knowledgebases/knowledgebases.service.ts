@@ -108,7 +108,7 @@ export class KnowledgebasesService implements Lifecycle {
   }
 
   async start(): Promise<void> {
-    await this.retrieval.ensureVectorIndex();
+    await this.retrieval.arrangeVectorIndexes();
   }
 
   stop(): void {}

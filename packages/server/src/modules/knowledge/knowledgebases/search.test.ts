@@ -18,7 +18,8 @@ function filler(seed: number, count: number): string {
  * other chunk is nearer to the question. Sorting is priced out (`enable_sort = off`), so vector search
  * must read the HNSW index in distance order and skip the other knowledge base's chunks, as it does
  * for a large knowledge base on PostgreSQL: a plain HNSW scan would stop after its first `ef_search`
- * candidates, all of them filtered out.
+ * candidates, all of them filtered out. The embedded store keeps no vector index: there the same
+ * questions are answered by an exact scan.
  */
 describe("knowledge search through the indexes", () => {
   let t: TestApp;
@@ -143,6 +144,29 @@ describe("knowledge search through the indexes", () => {
         mode,
       ).toBe(true);
     }
+  });
+
+  it("keeps an HNSW index on PostgreSQL and none on the embedded store, whose start drops one an older database has", async () => {
+    const hnswIndexes = async () =>
+      (
+        await t.app.db.prisma.$queryRawUnsafe<{ indexname: string }[]>(
+          `SELECT indexname::text FROM pg_indexes WHERE tablename = 'document_chunks' AND indexname LIKE '%hnsw' ORDER BY indexname`,
+        )
+      ).map((row) => row.indexname);
+    if (t.app.db.kind === "postgres") {
+      expect(await hnswIndexes()).toContain("document_chunks_embedding_384_hnsw");
+      return;
+    }
+    expect(await hnswIndexes()).toEqual([]);
+    await t.app.db.prisma.$executeRawUnsafe(
+      `CREATE INDEX "document_chunks_embedding_384_hnsw" ON "document_chunks"
+       USING hnsw (("embedding"::vector(384)) vector_cosine_ops) WHERE vector_dims("embedding") = 384`,
+    );
+    await t.app.services.knowledgebases.start();
+    expect(await hnswIndexes()).toEqual([]);
+    expect(
+      (await search(tiny, QUERY, 3, "vector")).map((passage) => passage.content.split(" filler")[0]),
+    ).toEqual([QUERY, QUERY_WORDS.slice(0, -1).join(" "), QUERY_WORDS.slice(0, -2).join(" ")]);
   });
 });
 

@@ -101,8 +101,9 @@ export class KnowledgeSearch {
     }
     if (rankings.length === 0) return [];
     const statement = `WITH ${steps.join(",\n")}\n${rankings.join("\nUNION ALL\n")}`;
+    // The embedded store has no vector index (see arrangeVectorIndexes), so no index settings either.
     const rows =
-      mode === "keyword"
+      mode === "keyword" || this.db.kind === "pglite"
         ? await this.db.withConnection((sql) => sql.query<Row>(statement, parameters.values))
         : await this.withIndexSettings(Math.max(MIN_EF_SEARCH, depth * 2), statement, parameters.values);
     const ranked = (ranking: Row["ranking"]) =>
@@ -126,29 +127,22 @@ export class KnowledgeSearch {
   }
 
   /**
-   * Runs `statement` with the HNSW index settings of a vector search, local to a transaction so that
-   * they never leak to the pooled connection's next user. On PostgreSQL through the driver on a
-   * connection of its own, the transaction opened and set up in one round trip. PGlite has one session
-   * for the whole process: there only Prisma's transaction keeps other requests' statements out of it.
+   * Runs `statement` with the HNSW index settings of a vector search (PostgreSQL), local to a
+   * transaction so that they never leak to the pooled connection's next user: on a connection of its
+   * own, the transaction opened and set up in one round trip.
    */
-  private async withIndexSettings(efSearch: number, statement: string, values: unknown[]): Promise<Row[]> {
+  private withIndexSettings(efSearch: number, statement: string, values: unknown[]): Promise<Row[]> {
     const settings = `SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), set_config('hnsw.ef_search', '${Math.trunc(efSearch)}', true)`;
-    if (this.db.kind === "postgres") {
-      return this.db.withConnection(async (sql) => {
-        await sql.exec(`BEGIN; ${settings}`);
-        try {
-          const rows = await sql.query<Row>(statement, values);
-          await sql.exec("COMMIT");
-          return rows;
-        } catch (error) {
-          await sql.exec("ROLLBACK").catch(() => undefined);
-          throw error;
-        }
-      });
-    }
-    return this.db.prisma.$transaction(async (tx) => {
-      await tx.$queryRawUnsafe(settings);
-      return tx.$queryRawUnsafe<Row[]>(statement, ...values);
+    return this.db.withConnection(async (sql) => {
+      await sql.exec(`BEGIN; ${settings}`);
+      try {
+        const rows = await sql.query<Row>(statement, values);
+        await sql.exec("COMMIT");
+        return rows;
+      } catch (error) {
+        await sql.exec("ROLLBACK").catch(() => undefined);
+        throw error;
+      }
     });
   }
 
@@ -262,8 +256,25 @@ export class KnowledgeSearch {
        LIMIT ${rankLimit})`);
   }
 
-  /** The migration indexes the built-in and OpenAI default dimensions; another configured one gets its own. */
-  async ensureVectorIndex(): Promise<void> {
+  /**
+   * The vector index, decided per store (measurements in docs/knowledge-bases.md). PostgreSQL keeps
+   * HNSW: the migration indexes the built-in and OpenAI default dimensions, and another configured one
+   * gets its own. The embedded store keeps none: PGlite maintains HNSW row by row in WebAssembly, two
+   * thirds of the cost of storing a passage, and holds its single backend meanwhile, while an exact
+   * scan of one knowledge base at the sizes an embedded install holds is fast and never misses a passage.
+   */
+  async arrangeVectorIndexes(): Promise<void> {
+    if (this.db.kind === "pglite") {
+      await this.db.withConnection(async (sql) => {
+        const indexes = await sql.query<{ indexname: string }>(
+          `SELECT indexname FROM pg_indexes
+           WHERE schemaname = current_schema() AND tablename = 'document_chunks'
+             AND indexname LIKE 'document\\_chunks\\_embedding\\_%\\_hnsw'`,
+        );
+        for (const { indexname } of indexes) await sql.exec(`DROP INDEX IF EXISTS "${indexname}"`);
+      });
+      return;
+    }
     const dims = this.embedder.dimensions;
     if (dims > MAX_INDEXED_DIMENSIONS) return;
     await this.db.prisma.$executeRawUnsafe(
