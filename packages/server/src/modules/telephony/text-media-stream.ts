@@ -1,5 +1,5 @@
 import { MediaStreamBase } from "./media-stream-base.ts";
-import type { TextMedia } from "./provider.ts";
+import { PHONE_FORMAT, type TextMedia } from "./provider.ts";
 
 /** 20 ms of 8 kHz mu-law silence (0xff is mu-law's zero). */
 const SILENT_FRAME = new Uint8Array(160).fill(0xff);
@@ -19,7 +19,7 @@ export class TextMediaStream extends MediaStreamBase {
   private ended = false;
 
   constructor(callId: number, streamId: string) {
-    super(callId, streamId, 0);
+    super(callId, streamId, PHONE_FORMAT, 0);
     this.text = {
       onText: (listener) => this.callerTurns.push(listener),
       sendText: (text) => {
