@@ -507,7 +507,7 @@ describe("webhook delivery across restarts and instances", () => {
   });
 
   it.skipIf(testDatabaseKind() !== "postgres")(
-    "delivers each event once when two instances share the work",
+    "delivers each event once, and sweeps the log on one instance at a time, when two instances share the work",
     async () => {
       const receiver = await startWebhookReceiver();
       const { next: target, cleanup } = await durableDatabase();
@@ -533,6 +533,41 @@ describe("webhook delivery across restarts and instances", () => {
         await Promise.all(ids.map((id) => receiver.waitFor((request) => request.id === id)));
         const counts = ids.map((id) => receiver.received.filter((request) => request.id === id).length);
         expect(counts).toEqual(ids.map(() => 1));
+
+        // Retention: more finished events than one batch of the sweep deletes, a day old: past the
+        // cutoff used here (an hour ago, which leaves the events just delivered), not past the one of
+        // the sweeps both instances ran at start (30 days).
+        const prisma = a.app.db.prisma;
+        const aged = new Date(Date.now() - 86_400_000);
+        const finished = 6_000;
+        await prisma.webhookEvent.createMany({
+          data: Array.from({ length: finished }, (_, n) => ({
+            messageId: `msg_aged${n}`,
+            accountId: owner.accountId,
+            type: "webhook.test",
+            url: receiver.url,
+            streamKey: `test:aged${n}`,
+            payload: {},
+            status: n % 2 === 0 ? ("delivered" as const) : ("failed" as const),
+            updatedAt: aged,
+          })),
+        });
+        const aging = { accountId: owner.accountId, messageId: { startsWith: "msg_aged" } };
+        const cutoff = new Date(Date.now() - 3_600_000);
+        // While one instance holds the sweep's try-lock (its namespace "WH", key -1), the other skips.
+        await prisma.$transaction(async (tx) => {
+          await tx.$executeRaw`SELECT pg_advisory_xact_lock(${0x5748}::integer, -1)`;
+          expect(await b.app.services.webhooks.purgeLog(cutoff)).toBeNull();
+        });
+        expect(await prisma.webhookEvent.count({ where: aging })).toBe(finished);
+        // Both at once: no error, every event deleted once (the counts add up), none left.
+        const swept = await Promise.all([
+          a.app.services.webhooks.purgeLog(cutoff),
+          b.app.services.webhooks.purgeLog(cutoff),
+        ]);
+        expect(swept.some((deleted) => deleted !== null)).toBe(true);
+        expect((swept[0] ?? 0) + (swept[1] ?? 0)).toBe(finished);
+        expect(await prisma.webhookEvent.count({ where: aging })).toBe(0);
       } finally {
         await a.close();
         await b.close();
