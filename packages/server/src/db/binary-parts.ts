@@ -31,7 +31,8 @@ export class PartsTable {
     let pending: Buffer[] = [];
     let pendingBytes = 0;
     const flush = async (bytes: number) => {
-      const whole = Buffer.concat(pending, pendingBytes);
+      // A single pending piece is cut, not copied: a large chunk becomes many parts in linear time.
+      const whole = pending.length === 1 ? pending[0]! : Buffer.concat(pending, pendingBytes);
       // pg sends a Buffer parameter as binary bytea: no base64 or hex text on the way in.
       await this.query(
         `INSERT INTO "${this.table}" ("${this.keyColumn}", "part", "content") VALUES ($1, $2, $3)`,
