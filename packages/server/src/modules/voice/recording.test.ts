@@ -197,11 +197,21 @@ describe("call.ended and the recording", () => {
   const deliveredEnd = (callId: number) =>
     receiver.waitFor((request) => request.json.type === "call.ended" && request.json.data.id === callId);
 
-  /** An answered outbound call of `assistant`, its media stream connected and being recorded. */
-  async function recordedCall(assistantId: number) {
+  /**
+   * An answered outbound call of a new recording assistant with webhooks on, its media stream
+   * connected and being recorded.
+   */
+  async function recordedCall(includeRecordingInWebhook: boolean) {
+    const assistant = await createAssistant(t, owner, {
+      phoneNumberId: number.id,
+      record: true,
+      isWebhookActive: true,
+      webhookUrl: receiver.url,
+      includeRecordingInWebhook,
+    });
     const call = await t.app.services.calls.placeOutbound({
       accountId: owner.accountId,
-      assistantId,
+      assistantId: assistant.id,
       to: uniqueUsNumber(),
     });
     const client = await TwilioMediaClient.connect(mediaStreamUrl(t), await answerOutbound(t, twilio, call));
@@ -216,14 +226,7 @@ describe("call.ended and the recording", () => {
   }
 
   it("waits for a recording whose stream closes after the carrier's end, and carries its URL", async () => {
-    const assistant = await createAssistant(t, owner, {
-      phoneNumberId: number.id,
-      record: true,
-      isWebhookActive: true,
-      webhookUrl: receiver.url,
-      includeRecordingInWebhook: true,
-    });
-    const { call, client } = await recordedCall(assistant.id);
+    const { call, client } = await recordedCall(true);
     await client.waitFor(() => client.received.some((message) => message.event === "mark"));
     // Twilio's status callback comes first: the call is settled, its end held for the recording.
     await callCompleted(t, twilio, call, 7);
@@ -257,13 +260,7 @@ describe("call.ended and the recording", () => {
   });
 
   it("does not wait for the recording, nor name it, when the assistant leaves it out", async () => {
-    const assistant = await createAssistant(t, owner, {
-      phoneNumberId: number.id,
-      record: true,
-      isWebhookActive: true,
-      webhookUrl: receiver.url,
-    });
-    const { call, client } = await recordedCall(assistant.id);
+    const { call, client } = await recordedCall(false);
     await callCompleted(t, twilio, call, 3);
     // Sent while the stream is still open: nothing held it.
     const ended = await deliveredEnd(call.id);
