@@ -10,11 +10,14 @@ export type DomainEvent =
   | { type: "call.started"; call: Call }
   /**
    * A call reached its final status (recorded in the transaction of that transition). Its content
-   * is completed by `call.settled` once the charges are settled.
+   * is completed by `call.settled` once the charges are settled, and by `call.recorded` when the
+   * recording is still being made.
    */
   | { type: "call.ended"; call: Call }
   /** The ended call's charges are settled (and its evaluation queued): call.ended may go out. */
   | { type: "call.settled"; call: Call }
+  /** The call's recording was stored, or its media stream closed without one: call.ended may go out. */
+  | { type: "call.recorded"; call: Call }
   /** The post-call evaluation of an ended call was stored (or failed for good). */
   | { type: "call.evaluated"; call: Call }
   /** A lead of a campaign moved: a call's outcome applied by the dialer, or the do-not-call list. */

@@ -48,7 +48,7 @@ export async function answerOutbound(
 }
 
 /** Twilio's final status callback: the call completed after `seconds`. */
-function callCompleted(
+export function callCompleted(
   t: TestApp,
   twilio: FakeTwilio,
   call: { id: number; providerCallId: string | null },

@@ -831,9 +831,34 @@ export class CallsService implements CallDesk {
     });
   }
 
-  /** Where the call's recording is served, once it is stored (the voice module's recordings). */
-  async recordRecordingUrl(callId: number, url: string): Promise<void> {
-    await this.deps.db.prisma.call.updateMany({ where: { id: callId }, data: { recordingUrl: url } });
+  /**
+   * The call's media stream is being recorded (the voice module's recordings): its call.ended,
+   * when it asks for the recording, waits for `recordingStored` or `recordingFailed`.
+   */
+  async recordingStarted(callId: number): Promise<void> {
+    await this.deps.db.prisma.call.updateMany({
+      where: { id: callId },
+      data: { recordingStatus: "recording" },
+    });
+  }
+
+  /** Where the call's recording is served, once it is stored. */
+  recordingStored(callId: number, url: string): Promise<void> {
+    return this.recordingSettled(callId, { recordingStatus: "stored", recordingUrl: url });
+  }
+
+  /** The stream closed without a recording (it could not be stored): nothing to wait for any more. */
+  recordingFailed(callId: number): Promise<void> {
+    return this.recordingSettled(callId, { recordingStatus: "failed" });
+  }
+
+  private async recordingSettled(callId: number, data: Prisma.CallUpdateManyMutationInput) {
+    await this.deps.db.prisma.$transaction(async (tx) => {
+      const { count } = await tx.call.updateMany({ where: { id: callId }, data });
+      if (count === 0) return;
+      const call = await tx.call.findUniqueOrThrow({ where: { id: callId } });
+      await this.hooks.events.emit(tx, { type: "call.recorded", call });
+    });
   }
 
   /** The last answer of the account's endpoint to the call's call.ended event (the webhooks module). */

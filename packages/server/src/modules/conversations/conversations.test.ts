@@ -1,38 +1,19 @@
 import { createClient } from "graphql-ws";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { createAssistant } from "../../../test/fixtures/assistants.ts";
-import { type FakeOpenAI, startFakeOpenAI } from "../../../test/support/fake-openai.ts";
-import type { TestAccount, TestApp } from "../../../test/support/test-app.ts";
-import { startTestApp } from "../../../test/support/test-app.ts";
+import { useChatTestApp } from "../../../test/fixtures/chat-app.ts";
 
 const SITE = "https://shop.example";
 const SUBSCRIPTION_PROBE = "(subscription probe)";
 
-let t: TestApp;
-let fake: FakeOpenAI;
-let alice: TestAccount;
-let bob: TestAccount;
-
-beforeAll(async () => {
-  fake = await startFakeOpenAI();
-  t = await startTestApp({
-    model: fake,
-    env: {
-      VOXGATE_WIDGET_RATE_LIMIT_PER_MINUTE: "1000",
-      VOXGATE_CONVERSATION_RATE_LIMIT_PER_MINUTE: "1000",
-    },
-  });
-  [alice, bob] = await Promise.all([t.createAccount({ balance: "1" }), t.createAccount({ balance: "1" })]);
+const chat = useChatTestApp({
+  VOXGATE_WIDGET_RATE_LIMIT_PER_MINUTE: "1000",
+  VOXGATE_CONVERSATION_RATE_LIMIT_PER_MINUTE: "1000",
 });
-afterAll(async () => {
-  await t?.close();
-  await fake?.close();
-});
-afterEach(() => fake.reset());
 
 async function startConversation(uuid: string, body: unknown = {}, origin = SITE) {
-  return t.rest<Record<string, unknown>>("POST", `/api/widget/assistants/${uuid}/conversations`, {
+  return chat.t.rest<Record<string, unknown>>("POST", `/api/widget/assistants/${uuid}/conversations`, {
     body,
     headers: { origin },
   });
@@ -40,29 +21,29 @@ async function startConversation(uuid: string, body: unknown = {}, origin = SITE
 
 describe("owner GraphQL", () => {
   it("lists and reads only the account's conversations; another account's id is NOT_FOUND", async () => {
-    const assistant = await createAssistant(t, alice);
+    const assistant = await createAssistant(chat.t, chat.alice);
     const id = String((await startConversation(assistant.uuid)).body.conversation_id);
-    await t.rest("POST", `/api/conversations/${id}/messages`, { body: { message: "hello" } });
+    await chat.t.rest("POST", `/api/conversations/${id}/messages`, { body: { message: "hello" } });
 
-    const list = await t.gql<{
+    const list = await chat.t.gql<{
       conversations: { items: { id: string; channel: string }[]; pageInfo: { total: number } };
     }>(
       `query($assistantId: Int) { conversations(assistantId: $assistantId, perPage: 10) { items { id channel } pageInfo { total } } }`,
       { assistantId: assistant.id },
-      { token: alice.apiKey },
+      { token: chat.alice.apiKey },
     );
     expect(list.data?.conversations.items).toEqual([{ id, channel: "widget" }]);
-    const bobList = await t.gql<{ conversations: { items: { id: string }[] } }>(
+    const bobList = await chat.t.gql<{ conversations: { items: { id: string }[] } }>(
       `{ conversations { items { id } } }`,
       {},
-      { token: bob.apiKey },
+      { token: chat.bob.apiKey },
     );
     expect(bobList.data?.conversations.items.map((item) => item.id)).not.toContain(id);
 
-    const single = await t.gql<{ conversation: { messages: { role: string; content: string }[] } }>(
+    const single = await chat.t.gql<{ conversation: { messages: { role: string; content: string }[] } }>(
       `query($id: ID!) { conversation(id: $id) { messages { role content } } }`,
       { id },
-      { token: alice.apiKey },
+      { token: chat.alice.apiKey },
     );
     expect(single.data?.conversation.messages).toEqual([
       { role: "user", content: "hello" },
@@ -75,23 +56,23 @@ describe("owner GraphQL", () => {
       `mutation($id: ID!) { sendOperatorMessage(input: { conversationId: $id, content: "hi" }) { id } }`,
       `mutation($id: ID!) { sendTestMessage(input: { conversationId: $id, message: "hi" }) { reply } }`,
     ]) {
-      const refused = await t.gql(query, { id }, { token: bob.apiKey });
+      const refused = await chat.t.gql(query, { id }, { token: chat.bob.apiKey });
       expect(refused.errors?.[0]?.extensions?.code, query).toBe("NOT_FOUND");
     }
-    const anonymous = await t.gql(`{ conversations { items { id } } }`);
+    const anonymous = await chat.t.gql(`{ conversations { items { id } } }`);
     expect(anonymous.errors?.[0]?.extensions?.code).toBe("UNAUTHENTICATED");
   });
 
   it("runs free test conversations for the owner, on their own assistants only", async () => {
-    const account = await t.createAccount({ balance: "0" });
-    const assistant = await createAssistant(t, account);
-    const started = await t.gql<{ startTestConversation: { id: string; channel: string } }>(
+    const account = await chat.t.createAccount({ balance: "0" });
+    const assistant = await createAssistant(chat.t, account);
+    const started = await chat.t.gql<{ startTestConversation: { id: string; channel: string } }>(
       `mutation($id: Int!) { startTestConversation(input: { assistantId: $id, variables: { plan: "gold" } }) { id channel } }`,
       { id: assistant.id },
       { token: account.apiKey },
     );
     expect(started.data?.startTestConversation.channel).toBe("test");
-    const sent = await t.gql<{
+    const sent = await chat.t.gql<{
       sendTestMessage: { reply: string; aiDisabled: boolean; replyMessage: { role: string } };
     }>(
       `mutation($id: ID!) { sendTestMessage(input: { conversationId: $id, message: "try me" }) { reply aiDisabled replyMessage { role } } }`,
@@ -104,18 +85,18 @@ describe("owner GraphQL", () => {
       replyMessage: { role: "assistant" },
     });
     expect(
-      await t.app.db.prisma.ledgerEntry.count({
+      await chat.t.app.db.prisma.ledgerEntry.count({
         where: { accountId: account.accountId, kind: "message_debit" },
       }),
     ).toBe(0);
 
-    const foreign = await t.gql(
+    const foreign = await chat.t.gql(
       `mutation($id: Int!) { startTestConversation(input: { assistantId: $id }) { id } }`,
       { id: assistant.id },
-      { token: bob.apiKey },
+      { token: chat.bob.apiKey },
     );
     expect(foreign.errors?.[0]?.extensions?.code).toBe("ASSISTANT_NOT_FOUND");
-    const tooLong = await t.gql(
+    const tooLong = await chat.t.gql(
       `mutation($id: ID!) { sendTestMessage(input: { conversationId: $id, message: "${"x".repeat(2001)}" }) { reply } }`,
       { id: started.data?.startTestConversation.id },
       { token: account.apiKey },
@@ -127,18 +108,18 @@ describe("owner GraphQL", () => {
   });
 
   it("streams the reply token by token and announces stored messages over graphql-ws; operator messages reach the widget", async () => {
-    const assistant = await createAssistant(t, alice);
+    const assistant = await createAssistant(chat.t, chat.alice);
     const id = String((await startConversation(assistant.uuid)).body.conversation_id);
     const client = createClient({
-      url: `${t.url.replace("http", "ws")}/graphql`,
+      url: `${chat.t.url.replace("http", "ws")}/graphql`,
       webSocketImpl: WebSocket,
-      connectionParams: { authorization: `Bearer ${alice.apiKey}` },
+      connectionParams: { authorization: `Bearer ${chat.alice.apiKey}` },
     });
     // Probes are published through the server's own event bus (through Redis on the postgres
     // project) until each subscription has received one: from then on both are registered end to
     // end, however slow the machine. Probes are recognised by their text and kept out of the results.
     const probeConversation = String((await startConversation(assistant.uuid)).body.conversation_id);
-    const probe = await t.app.db.prisma.message.create({
+    const probe = await chat.t.app.db.prisma.message.create({
       data: { conversationId: probeConversation, role: "operator", content: SUBSCRIPTION_PROBE },
     });
     const probed = { deltas: false, added: false };
@@ -179,13 +160,13 @@ describe("owner GraphQL", () => {
         .poll(
           () => {
             if (!probed.deltas) {
-              t.app.pubsub.publish("conversation:reply-delta", id, {
+              chat.t.app.pubsub.publish("conversation:reply-delta", id, {
                 conversationId: id,
                 text: SUBSCRIPTION_PROBE,
               });
             }
             if (!probed.added) {
-              t.app.pubsub.publish("conversation:message", id, {
+              chat.t.app.pubsub.publish("conversation:message", id, {
                 conversationId: id,
                 messageId: probe.id,
                 role: probe.role as "user",
@@ -197,12 +178,12 @@ describe("owner GraphQL", () => {
         )
         .toBe(true);
       // Pieces that arrive together are published together: these come apart, as a real model's do.
-      fake.enqueue({ content: "Your order ships tomorrow.", pieceDelayMs: 50 });
-      await t.rest("POST", `/api/conversations/${id}/messages`, { body: { message: "When?" } });
-      const operator = await t.gql(
+      chat.fake.enqueue({ content: "Your order ships tomorrow.", pieceDelayMs: 50 });
+      await chat.t.rest("POST", `/api/conversations/${id}/messages`, { body: { message: "When?" } });
+      const operator = await chat.t.gql(
         `mutation($id: ID!) { sendOperatorMessage(input: { conversationId: $id, content: "Jane here, I can help." }) { role } }`,
         { id },
-        { token: alice.apiKey },
+        { token: chat.alice.apiKey },
       );
       expect(operator.errors).toBeUndefined();
       await expect.poll(() => added.length).toBe(3);
@@ -213,16 +194,16 @@ describe("owner GraphQL", () => {
         { role: "assistant", content: "Your order ships tomorrow." },
         { role: "operator", content: "Jane here, I can help." },
       ]);
-      const history = await t.rest<{ messages: { role: string }[] }>(
+      const history = await chat.t.rest<{ messages: { role: string }[] }>(
         "GET",
         `/api/conversations/${id}/messages`,
       );
       expect(history.body.messages.map((message) => message.role)).toEqual(["user", "assistant", "operator"]);
 
       const foreign = createClient({
-        url: `${t.url.replace("http", "ws")}/graphql`,
+        url: `${chat.t.url.replace("http", "ws")}/graphql`,
         webSocketImpl: WebSocket,
-        connectionParams: { authorization: `Bearer ${bob.apiKey}` },
+        connectionParams: { authorization: `Bearer ${chat.bob.apiKey}` },
       });
       const errors: unknown[] = [];
       await new Promise<void>((resolve) => {

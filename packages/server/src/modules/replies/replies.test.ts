@@ -1,46 +1,29 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createAssistant } from "../../../test/fixtures/assistants.ts";
+import { useChatTestApp } from "../../../test/fixtures/chat-app.ts";
 import { startWebhookServer } from "../../../test/fixtures/webhooks.ts";
-import { type FakeOpenAI, startFakeOpenAI } from "../../../test/support/fake-openai.ts";
-import type { TestAccount, TestApp } from "../../../test/support/test-app.ts";
+import type { TestAccount } from "../../../test/support/test-app.ts";
 import { startTestApp } from "../../../test/support/test-app.ts";
 
-let t: TestApp;
-let fake: FakeOpenAI;
-let alice: TestAccount;
-let bob: TestAccount;
-
-beforeAll(async () => {
-  fake = await startFakeOpenAI();
-  t = await startTestApp({
-    model: fake,
-    env: {
-      OPENAI_MODEL: "fake-model",
-      VOXGATE_OUTBOUND_ALLOWLIST: "127.0.0.1",
-      VOXGATE_REPLY_RATE_LIMIT_PER_MINUTE: "1000",
-      VOXGATE_REPLY_PRICE: "0.02",
-    },
-  });
-  [alice, bob] = await Promise.all([t.createAccount({ balance: "1" }), t.createAccount({ balance: "1" })]);
+const chat = useChatTestApp({
+  OPENAI_MODEL: "fake-model",
+  VOXGATE_OUTBOUND_ALLOWLIST: "127.0.0.1",
+  VOXGATE_REPLY_RATE_LIMIT_PER_MINUTE: "1000",
+  VOXGATE_REPLY_PRICE: "0.02",
 });
-afterAll(async () => {
-  await t?.close();
-  await fake?.close();
-});
-afterEach(() => fake.reset());
 
 const generate = (token: string, body: unknown) =>
-  t.rest<Record<string, unknown>>("POST", "/api/ai/generate-reply", { token, body });
+  chat.t.rest<Record<string, unknown>>("POST", "/api/ai/generate-reply", { token, body });
 
 async function balanceOf(account: TestAccount): Promise<string> {
-  const row = await t.app.db.prisma.account.findUniqueOrThrow({ where: { id: account.accountId } });
+  const row = await chat.t.app.db.prisma.account.findUniqueOrThrow({ where: { id: account.accountId } });
   return row.balance.toFixed(4);
 }
 
 describe("POST /api/ai/generate-reply", () => {
   it("answers through the model, keeps one conversation per customer and sends the history", async () => {
-    const assistant = await createAssistant(t, alice);
-    const first = await generate(alice.apiKey, {
+    const assistant = await createAssistant(chat.t, chat.alice);
+    const first = await generate(chat.alice.apiKey, {
       assistant_id: assistant.id,
       customer_identifier: "+33612345678",
       message: "Do you open on Sunday?",
@@ -57,33 +40,33 @@ describe("POST /api/ai/generate-reply", () => {
       ai_disabled: false,
     });
     expect(first.body.conversation_id).toMatch(/^[0-9a-f-]{36}$/);
-    expect(fake.chatRequests[0]).toMatchObject({
+    expect(chat.fake.chatRequests[0]).toMatchObject({
       model: "fake-model",
       temperature: 0.7,
       stream: true,
       authorization: "Bearer sk-test",
     });
 
-    const second = await generate(alice.apiKey, {
+    const second = await generate(chat.alice.apiKey, {
       assistant_id: String(assistant.id),
       customer_identifier: "+33612345678",
       message: "And on Monday?",
     });
     expect(second.body.conversation_id).toBe(first.body.conversation_id);
-    const sent = fake.chatRequests[1]!.messages.map((message) => [message.role, message.content]);
+    const sent = chat.fake.chatRequests[1]!.messages.map((message) => [message.role, message.content]);
     expect(sent.slice(1)).toEqual([
       ["user", "Do you open on Sunday?"],
       ["assistant", "Echo: Do you open on Sunday?"],
       ["user", "And on Monday?"],
     ]);
 
-    const other = await generate(alice.apiKey, {
+    const other = await generate(chat.alice.apiKey, {
       assistant_id: assistant.id,
       customer_identifier: "crm-42",
       message: "Hi",
     });
     expect(other.body.conversation_id).not.toBe(first.body.conversation_id);
-    const stored = await t.app.db.prisma.message.findMany({
+    const stored = await chat.t.app.db.prisma.message.findMany({
       where: { conversationId: String(first.body.conversation_id) },
       orderBy: { id: "asc" },
     });
@@ -91,37 +74,37 @@ describe("POST /api/ai/generate-reply", () => {
   });
 
   it("substitutes variables (assistant < conversation < request), keeps them, and tells the time in the assistant's zone", async () => {
-    const assistant = await createAssistant(t, alice, {
+    const assistant = await createAssistant(chat.t, chat.alice, {
       systemPrompt: "Customer: {{name}}. Plan: {{ plan }}. City: {{city}}. Unknown: {{missing}}.",
       variables: { name: "Anonymous", plan: "free", city: "Lyon" },
       timezone: "Asia/Tokyo",
     });
-    await generate(alice.apiKey, {
+    await generate(chat.alice.apiKey, {
       assistant_id: assistant.id,
       customer_identifier: "vars-1",
       message: "hello",
       variables: { name: "Ada", plan: "pro" },
     });
-    await generate(alice.apiKey, {
+    await generate(chat.alice.apiKey, {
       assistant_id: assistant.id,
       customer_identifier: "vars-1",
       message: "again",
       variables: { plan: "enterprise" },
     });
-    const [firstPrompt, secondPrompt] = fake.chatRequests.map((request) => request.messages[0]!);
+    const [firstPrompt, secondPrompt] = chat.fake.chatRequests.map((request) => request.messages[0]!);
     expect(firstPrompt!.role).toBe("system");
     expect(firstPrompt!.content).toContain("Customer: Ada. Plan: pro. City: Lyon. Unknown: {{missing}}.");
     expect(secondPrompt!.content).toContain("Customer: Ada. Plan: enterprise. City: Lyon.");
     expect(secondPrompt!.content).toMatch(/Current date and time: .*\(Asia\/Tokyo, UTC\+09:00\)/);
-    const conversation = await t.app.db.prisma.conversation.findFirstOrThrow({
+    const conversation = await chat.t.app.db.prisma.conversation.findFirstOrThrow({
       where: { assistantId: assistant.id, customerIdentifier: "vars-1" },
     });
     expect(conversation.variables).toEqual({ name: "Ada", plan: "enterprise" });
   });
 
   it("charges the reply price exactly, with a ledger entry linked to the customer's message", async () => {
-    const account = await t.createAccount({ balance: "0.05" });
-    const assistant = await createAssistant(t, account);
+    const account = await chat.t.createAccount({ balance: "0.05" });
+    const assistant = await createAssistant(chat.t, account);
     const reply = await generate(account.apiKey, {
       assistant_id: assistant.id,
       customer_identifier: "c",
@@ -129,13 +112,13 @@ describe("POST /api/ai/generate-reply", () => {
     });
     expect(reply.status).toBe(200);
     expect(await balanceOf(account)).toBe("0.0300");
-    const entries = await t.app.db.prisma.ledgerEntry.findMany({
+    const entries = await chat.t.app.db.prisma.ledgerEntry.findMany({
       where: { accountId: account.accountId, kind: "reply_debit" },
     });
     expect(entries).toHaveLength(1);
     expect(entries[0]!.amount.toFixed(4)).toBe("-0.0200");
     expect(entries[0]!.balanceAfter.toFixed(4)).toBe("0.0300");
-    const message = await t.app.db.prisma.message.findUniqueOrThrow({
+    const message = await chat.t.app.db.prisma.message.findUniqueOrThrow({
       where: { id: entries[0]!.messageId! },
     });
     expect(message).toMatchObject({
@@ -146,8 +129,8 @@ describe("POST /api/ai/generate-reply", () => {
   });
 
   it("refuses invalid input with 422, the documented body and field messages, and charges nothing", async () => {
-    const assistant = await createAssistant(t, alice);
-    const before = await balanceOf(alice);
+    const assistant = await createAssistant(chat.t, chat.alice);
+    const before = await balanceOf(chat.alice);
     const cases: [Record<string, unknown>, string, string][] = [
       [{ customer_identifier: "x", message: "hi" }, "assistant_id", "The assistant id field is required."],
       [
@@ -188,7 +171,7 @@ describe("POST /api/ai/generate-reply", () => {
       ],
     ];
     for (const [body, field, message] of cases) {
-      const response = await generate(alice.apiKey, body);
+      const response = await generate(chat.alice.apiKey, body);
       expect(response.status, JSON.stringify(body)).toBe(422);
       expect(response.body).toEqual({
         success: false,
@@ -197,16 +180,19 @@ describe("POST /api/ai/generate-reply", () => {
         errors: { [field]: [message] },
       });
     }
-    expect(fake.chatRequests).toHaveLength(0);
-    expect(await balanceOf(alice)).toBe(before);
+    expect(chat.fake.chatRequests).toHaveLength(0);
+    expect(await balanceOf(chat.alice)).toBe(before);
   });
 
   it("answers ASSISTANT_NOT_FOUND for another account's, a deleted or an unknown assistant", async () => {
-    const bobs = await createAssistant(t, bob);
-    const deleted = await createAssistant(t, alice);
-    await t.app.db.prisma.assistant.update({ where: { id: deleted.id }, data: { deletedAt: new Date() } });
+    const bobs = await createAssistant(chat.t, chat.bob);
+    const deleted = await createAssistant(chat.t, chat.alice);
+    await chat.t.app.db.prisma.assistant.update({
+      where: { id: deleted.id },
+      data: { deletedAt: new Date() },
+    });
     for (const id of [bobs.id, deleted.id, 999_999]) {
-      const response = await generate(alice.apiKey, {
+      const response = await generate(chat.alice.apiKey, {
         assistant_id: id,
         customer_identifier: "x",
         message: "hi",
@@ -218,17 +204,17 @@ describe("POST /api/ai/generate-reply", () => {
         message: "Assistant not found.",
       });
     }
-    const graphql = await t.gql(
+    const graphql = await chat.t.gql(
       `mutation($input: GenerateReplyInput!) { generateReply(input: $input) { reply } }`,
       { input: { assistantId: bobs.id, customerIdentifier: "x", message: "hi" } },
-      { token: alice.apiKey },
+      { token: chat.alice.apiKey },
     );
     expect(graphql.errors?.[0]?.extensions?.code).toBe("ASSISTANT_NOT_FOUND");
-    expect(fake.chatRequests).toHaveLength(0);
+    expect(chat.fake.chatRequests).toHaveLength(0);
   });
 
   it("answers 401 in the documented shape without a valid credential", async () => {
-    const response = await t.rest("POST", "/api/ai/generate-reply", {
+    const response = await chat.t.rest("POST", "/api/ai/generate-reply", {
       body: { assistant_id: 1, customer_identifier: "x", message: "hi" },
     });
     expect(response.status).toBe(401);
@@ -240,8 +226,8 @@ describe("POST /api/ai/generate-reply", () => {
   });
 
   it("refuses with INSUFFICIENT_BALANCE (402) when the balance cannot pay the reply, without calling the model", async () => {
-    const poor = await t.createAccount({ balance: "0.0199" });
-    const assistant = await createAssistant(t, poor);
+    const poor = await chat.t.createAccount({ balance: "0.0199" });
+    const assistant = await createAssistant(chat.t, poor);
     const response = await generate(poor.apiKey, {
       assistant_id: assistant.id,
       customer_identifier: "x",
@@ -253,17 +239,17 @@ describe("POST /api/ai/generate-reply", () => {
       error_code: "INSUFFICIENT_BALANCE",
       message: "Insufficient balance. Please top up your account.",
     });
-    expect(fake.chatRequests).toHaveLength(0);
+    expect(chat.fake.chatRequests).toHaveLength(0);
     expect(await balanceOf(poor)).toBe("0.0199");
     expect(
-      await t.app.db.prisma.message.count({ where: { conversation: { accountId: poor.accountId } } }),
+      await chat.t.app.db.prisma.message.count({ where: { conversation: { accountId: poor.accountId } } }),
     ).toBe(0);
   });
 
   it("reports a failing model as 502, stores nothing and gives the money back", async () => {
-    const account = await t.createAccount({ balance: "0.50" });
-    const assistant = await createAssistant(t, account);
-    fake.respondWith(() => ({ error: { status: 500, message: "the model is on fire" } }));
+    const account = await chat.t.createAccount({ balance: "0.50" });
+    const assistant = await createAssistant(chat.t, account);
+    chat.fake.respondWith(() => ({ error: { status: 500, message: "the model is on fire" } }));
     const response = await generate(account.apiKey, {
       assistant_id: assistant.id,
       customer_identifier: "x",
@@ -276,12 +262,12 @@ describe("POST /api/ai/generate-reply", () => {
       message: "Failed to process message: the AI provider answered HTTP 500 (the model is on fire).",
     });
     // The client retries a server error once before giving up.
-    expect(fake.chatRequests).toHaveLength(2);
+    expect(chat.fake.chatRequests).toHaveLength(2);
     expect(await balanceOf(account)).toBe("0.5000");
     expect(
-      await t.app.db.prisma.message.count({ where: { conversation: { accountId: account.accountId } } }),
+      await chat.t.app.db.prisma.message.count({ where: { conversation: { accountId: account.accountId } } }),
     ).toBe(0);
-    const ledger = await t.app.db.prisma.ledgerEntry.findMany({
+    const ledger = await chat.t.app.db.prisma.ledgerEntry.findMany({
       where: { accountId: account.accountId },
       orderBy: { id: "asc" },
     });
@@ -293,11 +279,11 @@ describe("POST /api/ai/generate-reply", () => {
   });
 
   it("gives up on a model slower than OPENAI_TIMEOUT_SECONDS with 502 and no charge", async () => {
-    const slow = await startTestApp({ model: fake, env: { OPENAI_TIMEOUT_SECONDS: "1" } });
+    const slow = await startTestApp({ model: chat.fake, env: { OPENAI_TIMEOUT_SECONDS: "1" } });
     try {
       const account = await slow.createAccount({ balance: "1" });
       const assistant = await createAssistant(slow, account);
-      fake.setLatency(1500);
+      chat.fake.setLatency(1500);
       const response = await slow.rest<Record<string, unknown>>("POST", "/api/ai/generate-reply", {
         token: account.apiKey,
         body: { assistant_id: assistant.id, customer_identifier: "x", message: "hi" },
@@ -309,14 +295,14 @@ describe("POST /api/ai/generate-reply", () => {
       const row = await slow.app.db.prisma.account.findUniqueOrThrow({ where: { id: account.accountId } });
       expect(row.balance.toFixed(4)).toBe("1.0000");
     } finally {
-      fake.setLatency(0);
+      chat.fake.setLatency(0);
       await slow.close();
     }
   });
 
   it("stores but does not answer or charge while a person has taken over, and answers again once handed back", async () => {
-    const account = await t.createAccount({ balance: "1" });
-    const assistant = await createAssistant(t, account);
+    const account = await chat.t.createAccount({ balance: "1" });
+    const assistant = await createAssistant(chat.t, account);
     const first = await generate(account.apiKey, {
       assistant_id: assistant.id,
       customer_identifier: "vip",
@@ -324,21 +310,21 @@ describe("POST /api/ai/generate-reply", () => {
     });
     const conversationId = String(first.body.conversation_id);
 
-    const stolen = await t.gql(
+    const stolen = await chat.t.gql(
       `mutation($id: ID!) { takeOverConversation(id: $id) { aiDisabled } }`,
       { id: conversationId },
-      { token: bob.apiKey },
+      { token: chat.bob.apiKey },
     );
     expect(stolen.errors?.[0]?.extensions?.code).toBe("NOT_FOUND");
 
-    const takeOver = await t.gql<{ takeOverConversation: { aiDisabled: boolean } }>(
+    const takeOver = await chat.t.gql<{ takeOverConversation: { aiDisabled: boolean } }>(
       `mutation($id: ID!) { takeOverConversation(id: $id) { aiDisabled } }`,
       { id: conversationId },
       { token: account.apiKey },
     );
     expect(takeOver.data?.takeOverConversation.aiDisabled).toBe(true);
     const balance = await balanceOf(account);
-    fake.reset();
+    chat.fake.reset();
 
     const quiet = await generate(account.apiKey, {
       assistant_id: assistant.id,
@@ -353,15 +339,15 @@ describe("POST /api/ai/generate-reply", () => {
       function_calls: [],
       conversation_id: conversationId,
     });
-    expect(fake.chatRequests).toHaveLength(0);
+    expect(chat.fake.chatRequests).toHaveLength(0);
     expect(await balanceOf(account)).toBe(balance);
-    const last = await t.app.db.prisma.message.findFirstOrThrow({
+    const last = await chat.t.app.db.prisma.message.findFirstOrThrow({
       where: { conversationId },
       orderBy: { id: "desc" },
     });
     expect(last).toMatchObject({ role: "user", content: "a human please" });
 
-    await t.gql(
+    await chat.t.gql(
       `mutation($id: ID!) { handBackConversation(id: $id) { aiDisabled } }`,
       { id: conversationId },
       { token: account.apiKey },
@@ -381,7 +367,7 @@ describe("function calls", () => {
       body: { available: true, echoed: JSON.parse(call.body || "{}") },
     }));
     try {
-      const assistant = await createAssistant(t, alice, {
+      const assistant = await createAssistant(chat.t, chat.alice, {
         tools: [
           {
             name: "check_availability",
@@ -394,18 +380,20 @@ describe("function calls", () => {
           },
         ],
       });
-      fake.enqueue({ toolCalls: [{ name: "check_availability", arguments: { date: "2026-12-01" } }] });
-      fake.respondWith((request) => {
+      chat.fake.enqueue({ toolCalls: [{ name: "check_availability", arguments: { date: "2026-12-01" } }] });
+      chat.fake.respondWith((request) => {
         const toolMessage = request.messages.find((message) => message.role === "tool");
         return { content: `Tool said ${toolMessage?.content}` };
       });
-      const response = await generate(alice.apiKey, {
+      const response = await generate(chat.alice.apiKey, {
         assistant_id: assistant.id,
         customer_identifier: "tools",
         message: "Free on Dec 1?",
       });
       expect(response.status).toBe(200);
-      expect(fake.chatRequests[0]!.tools?.map((tool) => tool.function.name)).toEqual(["check_availability"]);
+      expect(chat.fake.chatRequests[0]!.tools?.map((tool) => tool.function.name)).toEqual([
+        "check_availability",
+      ]);
       expect(webhook.calls).toHaveLength(1);
       expect(webhook.calls[0]).toMatchObject({
         method: "POST",
@@ -424,7 +412,7 @@ describe("function calls", () => {
       expect(Object.keys(calls[0]!).sort()).toEqual(["arguments", "duration_ms", "error", "name", "result"]);
       expect(calls[0]!.duration_ms).toBeTypeOf("number");
       expect(response.body.reply).toBe('Tool said {"available":true,"echoed":{"date":"2026-12-01"}}');
-      const stored = await t.app.db.prisma.message.findFirstOrThrow({
+      const stored = await chat.t.app.db.prisma.message.findFirstOrThrow({
         where: { conversationId: String(response.body.conversation_id), role: "assistant" },
       });
       expect(stored.functionCalls).toEqual(calls);
@@ -448,10 +436,10 @@ describe("function calls", () => {
         method,
         timeout: 1,
       });
-      const assistant = await createAssistant(t, alice, {
+      const assistant = await createAssistant(chat.t, chat.alice, {
         tools: [tool("broken", "/broken"), tool("sneaky", "/redirect"), tool("slow", "/slow", "POST")],
       });
-      fake.enqueue({
+      chat.fake.enqueue({
         toolCalls: [
           { name: "broken", arguments: { q: "a b" } },
           { name: "sneaky", arguments: {} },
@@ -459,8 +447,8 @@ describe("function calls", () => {
           { name: "imaginary", arguments: {} },
         ],
       });
-      fake.respondWith(() => ({ content: "Sorry, something went wrong." }));
-      const response = await generate(alice.apiKey, {
+      chat.fake.respondWith(() => ({ content: "Sorry, something went wrong." }));
+      const response = await generate(chat.alice.apiKey, {
         assistant_id: assistant.id,
         customer_identifier: "fail",
         message: "go",
@@ -478,7 +466,7 @@ describe("function calls", () => {
       expect(calls[2]!.error).toMatch(/timed out/);
       expect(calls[3]!.error).toBe("There is no function named imaginary.");
       expect(webhook.calls[0]!.url).toBe("/broken?q=a+b");
-      const toolMessages = fake.chatRequests[1]!.messages.filter((message) => message.role === "tool");
+      const toolMessages = chat.fake.chatRequests[1]!.messages.filter((message) => message.role === "tool");
       expect(toolMessages).toHaveLength(4);
       expect(toolMessages[0]!.content).toBe(JSON.stringify({ error: "The webhook answered HTTP 500." }));
     } finally {
@@ -499,17 +487,17 @@ describe("function calls", () => {
         url: `${webhook.url}${path}`,
         method: "POST",
       });
-      const assistant = await createAssistant(t, alice, {
+      const assistant = await createAssistant(chat.t, chat.alice, {
         tools: [tool("lookup_order", "/orders"), tool("cancel_order", "/cancel")],
       });
       const useTools = () => {
-        fake.enqueue({
+        chat.fake.enqueue({
           toolCalls: [
             { name: "lookup_order", arguments: { order: "A-17" } },
             { name: "cancel_order", arguments: { order: "A-17" } },
           ],
         });
-        fake.respondWith(() => ({ content: "Your order A-17 is on its way." }));
+        chat.fake.respondWith(() => ({ content: "Your order A-17 is on its way." }));
       };
       const visitorView = [
         { name: "lookup_order", succeeded: true },
@@ -519,13 +507,13 @@ describe("function calls", () => {
 
       // Website visitors: REST send and history, and the public GraphQL operations.
       useTools();
-      const started = await t.rest<{ conversation_id: string }>(
+      const started = await chat.t.rest<{ conversation_id: string }>(
         "POST",
         `/api/widget/assistants/${assistant.uuid}/conversations`,
         { body: {} },
       );
       const conversationId = started.body.conversation_id;
-      const sent = await t.rest<{ function_calls: unknown[] }>(
+      const sent = await chat.t.rest<{ function_calls: unknown[] }>(
         "POST",
         `/api/conversations/${conversationId}/messages`,
         { body: { message: "Where is A-17?" } },
@@ -533,7 +521,7 @@ describe("function calls", () => {
       expect(sent.status).toBe(200);
       expect(sent.body.function_calls).toEqual(visitorView);
       expect(JSON.stringify(sent.body)).not.toMatch(secret);
-      const history = await t.rest<{ messages: { role: string; function_calls: unknown[] }[] }>(
+      const history = await chat.t.rest<{ messages: { role: string; function_calls: unknown[] }[] }>(
         "GET",
         `/api/conversations/${conversationId}/messages`,
       );
@@ -541,7 +529,7 @@ describe("function calls", () => {
       expect(JSON.stringify(history.body)).not.toMatch(secret);
 
       useTools();
-      const publicSend = await t.gql<{ sendWidgetMessage: { functionCalls: unknown[] } }>(
+      const publicSend = await chat.t.gql<{ sendWidgetMessage: { functionCalls: unknown[] } }>(
         `mutation($input: SendWidgetMessageInput!) {
           sendWidgetMessage(input: $input) { functionCalls { name succeeded } }
         }`,
@@ -552,13 +540,13 @@ describe("function calls", () => {
         `query($id: ID!) { widgetConversation(id: $id) { messages { functionCalls { result } } } }`,
         `mutation($id: ID!) { sendWidgetMessage(input: { conversationId: $id, message: "x" }) { conversation { id } } }`,
       ]) {
-        const probe = await t.gql(query, { id: conversationId });
+        const probe = await chat.t.gql(query, { id: conversationId });
         expect(probe.errors?.[0]?.message).toMatch(/Cannot query field/);
       }
 
       // The owner: generate-reply with an API key and the conversation over authenticated GraphQL.
       useTools();
-      const reply = await generate(alice.apiKey, {
+      const reply = await generate(chat.alice.apiKey, {
         assistant_id: assistant.id,
         customer_identifier: "owner-view",
         message: "Where is A-17?",
@@ -571,10 +559,12 @@ describe("function calls", () => {
         },
         { name: "cancel_order", result: null, error: "The webhook answered HTTP 500." },
       ]);
-      const owned = await t.gql<{ conversation: { messages: { functionCalls: { result: unknown }[] }[] } }>(
+      const owned = await chat.t.gql<{
+        conversation: { messages: { functionCalls: { result: unknown }[] }[] };
+      }>(
         `query($id: ID!) { conversation(id: $id) { messages { functionCalls { name arguments result error } } } }`,
         { id: conversationId },
-        { token: alice.apiKey },
+        { token: chat.alice.apiKey },
       );
       expect(owned.data?.conversation.messages[1]?.functionCalls).toMatchObject([
         { name: "lookup_order", arguments: { order: "A-17" }, result: { order: "A-17" } },
@@ -588,22 +578,22 @@ describe("function calls", () => {
   it("bounds the loop: after five model calls the model must answer without functions", async () => {
     const webhook = await startWebhookServer(() => ({ body: { again: true } }));
     try {
-      const assistant = await createAssistant(t, alice, {
+      const assistant = await createAssistant(chat.t, chat.alice, {
         tools: [{ name: "loop", parameters: { type: "object", properties: {} }, url: `${webhook.url}/loop` }],
       });
-      fake.respondWith((request) =>
+      chat.fake.respondWith((request) =>
         request.tool_choice === "none"
           ? { content: "Final answer." }
           : { toolCalls: [{ name: "loop", arguments: {} }] },
       );
-      const response = await generate(alice.apiKey, {
+      const response = await generate(chat.alice.apiKey, {
         assistant_id: assistant.id,
         customer_identifier: "loop",
         message: "go",
       });
       expect(response.body.reply).toBe("Final answer.");
-      expect(fake.chatRequests).toHaveLength(5);
-      expect(fake.chatRequests.at(-1)!.tool_choice).toBe("none");
+      expect(chat.fake.chatRequests).toHaveLength(5);
+      expect(chat.fake.chatRequests.at(-1)!.tool_choice).toBe("none");
       expect(response.body.function_calls).toHaveLength(4);
       expect(webhook.calls).toHaveLength(4);
     } finally {

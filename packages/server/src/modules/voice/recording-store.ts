@@ -1,6 +1,6 @@
-import { mkdir, mkdtemp, open, readdir, rename, rm, stat } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { open, stat } from "node:fs/promises";
 import { join } from "node:path";
+import { FileDirectory, PartsTable } from "../../db/binary-parts.ts";
 import type { Database } from "../../db/client.ts";
 
 /** A stored recording, or the byte range of it asked for. */
@@ -11,9 +11,9 @@ export interface StoredRecording {
 }
 
 /**
- * Where call recordings are kept, as uploads are (`knowledge/ingestion/upload-store.ts`): in the
- * database on PostgreSQL, so any instance serves them and they go with their call (foreign key);
- * as files beside the embedded database's data otherwise (`<data dir>/recordings/<call id>.wav`).
+ * Where call recordings are kept, as uploads are (`db/binary-parts.ts`): in the database on
+ * PostgreSQL, so any instance serves them and they go with their call (foreign key); as files beside
+ * the embedded database's data otherwise (`<data dir>/recordings/<call id>.wav`).
  */
 export interface RecordingStore {
   save(callId: number, parts: readonly Uint8Array[]): Promise<void>;
@@ -35,87 +35,57 @@ export function createRecordingStore(db: Database): RecordingStore {
 const PART_BYTES = 256 * 1024;
 
 class DatabaseRecordingStore implements RecordingStore {
-  constructor(private readonly db: Database) {}
+  private readonly parts: PartsTable;
 
-  async save(callId: number, parts: readonly Uint8Array[]): Promise<void> {
-    const whole = Buffer.concat(parts);
-    await this.query(`DELETE FROM "call_recording_parts" WHERE "callId" = $1`, [callId]);
-    for (let part = 0, offset = 0; offset < whole.length || part === 0; part++, offset += PART_BYTES) {
-      await this.query(
-        `INSERT INTO "call_recording_parts" ("callId", "part", "content") VALUES ($1, $2, $3)`,
-        [callId, part, whole.subarray(offset, offset + PART_BYTES)],
-      );
-    }
+  constructor(db: Database) {
+    this.parts = new PartsTable(db, "call_recording_parts", "callId", PART_BYTES);
+  }
+
+  save(callId: number, parts: readonly Uint8Array[]): Promise<void> {
+    return this.parts.write(callId, parts);
   }
 
   async open(callId: number): Promise<StoredRecording | null> {
-    const [row] = await this.query<{ size: string | null; parts: string }>(
-      `SELECT sum(octet_length("content")) AS "size", count(*) AS "parts"
-       FROM "call_recording_parts" WHERE "callId" = $1`,
-      [callId],
-    );
-    if (!row || Number(row.parts) === 0) return null;
-    const query = this.query.bind(this);
+    const { bytes, parts } = await this.parts.size(callId);
+    if (parts === 0) return null;
+    const table = this.parts;
     return {
-      size: Number(row.size),
+      size: bytes,
       async *read(start: number, end: number) {
         // Only the parts the range touches, one query each.
         for (let part = Math.floor(start / PART_BYTES); part <= Math.floor(end / PART_BYTES); part++) {
-          const [piece] = await query<{ content: Buffer }>(
-            `SELECT "content" FROM "call_recording_parts" WHERE "callId" = $1 AND "part" = $2`,
-            [callId, part],
-          );
-          if (!piece) return;
+          const content = await table.part(callId, part);
+          if (!content) return;
           const base = part * PART_BYTES;
-          yield piece.content.subarray(Math.max(0, start - base), end - base + 1);
+          yield content.subarray(Math.max(0, start - base), end - base + 1);
         }
       },
     };
   }
 
-  async delete(callId: number): Promise<void> {
-    await this.query(`DELETE FROM "call_recording_parts" WHERE "callId" = $1`, [callId]);
-  }
-
   async removeOrphans(): Promise<void> {}
 
   async close(): Promise<void> {}
-
-  private query<Row>(sql: string, params: unknown[] = []): Promise<Row[]> {
-    return this.db.withConnection((connection) => connection.query<Row>(sql, params));
-  }
 }
 
 class DirectoryRecordingStore implements RecordingStore {
-  private directory: Promise<string> | null;
+  private readonly files: FileDirectory;
 
   /** `configured` null: an in-memory database, whose recordings go to a temporary directory removed on close. */
   constructor(
     private readonly db: Database,
-    private readonly configured: string | null,
+    configured: string | null,
   ) {
-    this.directory = configured ? Promise.resolve(configured) : null;
+    this.files = new FileDirectory(configured, "voxgate-recordings-");
   }
 
-  async save(callId: number, parts: readonly Uint8Array[]): Promise<void> {
-    const directory = await this.ensureDirectory();
-    // Renamed once complete: a crash never leaves a truncated file under the served name.
-    const partial = join(directory, `${callId}.wav.partial`);
-    const handle = await open(partial, "w");
-    try {
-      for (const part of parts) await handle.write(part);
-      await handle.close();
-      await rename(partial, this.path(directory, callId));
-    } catch (error) {
-      await handle.close().catch(() => undefined);
-      await rm(partial, { force: true });
-      throw error;
-    }
+  save(callId: number, parts: readonly Uint8Array[]): Promise<void> {
+    return this.files.write(`${callId}.wav`, parts);
   }
 
   async open(callId: number): Promise<StoredRecording | null> {
-    if (!this.directory) return null;
-    const path = this.path(await this.directory, callId);
+    const path = await this.files.pathOf(`${callId}.wav`);
+    if (!path) return null;
     const size = await stat(path).then(
       (stats) => stats.size,
       () => null,
@@ -135,40 +105,18 @@ class DirectoryRecordingStore implements RecordingStore {
     };
   }
 
-  async delete(callId: number): Promise<void> {
-    if (!this.directory) return;
-    await rm(this.path(await this.directory, callId), { force: true });
-  }
-
   async removeOrphans(): Promise<void> {
-    if (!this.directory) return;
-    const directory = await this.directory;
-    const names = await readdir(directory).catch(() => [] as string[]);
+    const names = await this.files.names();
     const ids = names.flatMap((name) => {
       const match = /^(\d+)\.wav$/.exec(name);
       return match ? [Number(match[1])] : [];
     });
     const calls = await this.db.prisma.call.findMany({ where: { id: { in: ids } }, select: { id: true } });
     const kept = new Set(calls.map((call) => `${call.id}.wav`));
-    for (const name of names) if (!kept.has(name)) await rm(join(directory, name), { force: true });
+    for (const name of names) if (!kept.has(name)) await this.files.remove(name);
   }
 
-  async close(): Promise<void> {
-    if (this.configured || !this.directory) return;
-    const directory = await this.directory;
-    this.directory = null;
-    await rm(directory, { recursive: true, force: true });
-  }
-
-  private path(directory: string, callId: number) {
-    return join(directory, `${callId}.wav`);
-  }
-
-  private ensureDirectory(): Promise<string> {
-    this.directory ??= mkdtemp(join(tmpdir(), "voxgate-recordings-"));
-    return this.directory.then(async (directory) => {
-      await mkdir(directory, { recursive: true });
-      return directory;
-    });
+  close(): Promise<void> {
+    return this.files.close();
   }
 }

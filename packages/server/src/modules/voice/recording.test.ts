@@ -1,3 +1,4 @@
+import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createAssistant } from "../../../test/fixtures/assistants.ts";
 import { telephonyFixtures, uniqueUsNumber } from "../../../test/fixtures/telephony.ts";
@@ -17,19 +18,30 @@ import {
   type TestApp,
 } from "../../../test/support/test-app.ts";
 import { TwilioMediaClient } from "../../../test/support/twilio-media-client.ts";
+import { answerOutbound, callCompleted, mediaStreamUrl } from "../../../test/support/voice-calls.ts";
+import { startWebhookReceiver, type WebhookReceiver } from "../../../test/support/webhook-receiver.ts";
 import { muLawToPcm } from "./codec.ts";
 
 let t: TestApp;
 let twilio: FakeTwilio;
 let model: FakeOpenAI;
 let speech: FakeSpeech;
+let receiver: WebhookReceiver;
 let owner: TestAccount;
+let secret: string;
 
 beforeAll(async () => {
-  [twilio, model, speech] = await Promise.all([startFakeTwilio(), startFakeOpenAI(), startFakeSpeech()]);
+  [twilio, model, speech, receiver] = await Promise.all([
+    startFakeTwilio(),
+    startFakeOpenAI(),
+    startFakeSpeech(),
+    startWebhookReceiver(),
+  ]);
   t = await startTestApp({
     model,
     env: {
+      // The webhook receiver is local.
+      VOXGATE_OUTBOUND_ALLOWLIST: "127.0.0.1",
       VOXGATE_TELEPHONY: "twilio",
       TWILIO_ACCOUNT_SID: twilio.accountSid,
       TWILIO_AUTH_TOKEN: twilio.authToken,
@@ -39,11 +51,12 @@ beforeAll(async () => {
     },
   });
   owner = await t.createAccount({ balance: "50" });
+  secret = (await t.app.services.webhooks.rotateSecret(owner.accountId, 0)).secret;
 });
 
 afterAll(async () => {
   await t?.close();
-  await Promise.all([twilio?.close(), model?.close(), speech?.close()]);
+  await Promise.all([twilio?.close(), model?.close(), speech?.close(), receiver?.close()]);
 });
 
 /** A mu-law WAV's format fields and its samples as linear PCM. */
@@ -173,5 +186,87 @@ describe("call recording", () => {
       { token: owner.apiKey },
     );
     expect(data?.call.recordingUrl).toBe(stored.recordingUrl);
+  });
+});
+
+describe("call.ended and the recording", () => {
+  let number: { id: number };
+  beforeAll(async () => {
+    number = await telephonyFixtures(t).addNumber(owner);
+  });
+  const deliveredEnd = (callId: number) =>
+    receiver.waitFor((request) => request.json.type === "call.ended" && request.json.data.id === callId);
+
+  /**
+   * An answered outbound call of a new recording assistant with webhooks on, its media stream
+   * connected and being recorded.
+   */
+  async function recordedCall(includeRecordingInWebhook: boolean) {
+    const assistant = await createAssistant(t, owner, {
+      phoneNumberId: number.id,
+      record: true,
+      isWebhookActive: true,
+      webhookUrl: receiver.url,
+      includeRecordingInWebhook,
+    });
+    const call = await t.app.services.calls.placeOutbound({
+      accountId: owner.accountId,
+      assistantId: assistant.id,
+      to: uniqueUsNumber(),
+    });
+    const client = await TwilioMediaClient.connect(mediaStreamUrl(t), await answerOutbound(t, twilio, call));
+    await vi.waitFor(
+      async () =>
+        expect(
+          (await t.app.db.prisma.call.findUniqueOrThrow({ where: { id: call.id } })).recordingStatus,
+        ).toBe("recording"),
+      { timeout: 15_000, interval: 20 },
+    );
+    return { call, client };
+  }
+
+  it("waits for a recording whose stream closes after the carrier's end, and carries its URL", async () => {
+    const { call, client } = await recordedCall(true);
+    await client.waitFor(() => client.received.some((message) => message.event === "mark"));
+    // Twilio's status callback comes first: the call is settled, its end held for the recording.
+    await callCompleted(t, twilio, call, 7);
+    const held = await t.app.db.prisma.webhookEvent.findFirstOrThrow({
+      where: { callId: call.id, type: "call.ended" },
+    });
+    expect(held).toMatchObject({ status: "pending", attempts: 0, heldFor: ["recording"] });
+    expect(held.payload).toMatchObject({ data: { status: "completed", recording_url: null } });
+
+    client.stop();
+    await client.closed;
+    const ended = await deliveredEnd(call.id);
+    expect(new Webhook(secret).verify(ended.body, ended.headers as Record<string, string>)).toEqual(
+      ended.json,
+    );
+    const url = `${PUBLIC_BASE_URL}/recordings/${call.id}.wav`;
+    expect(ended.json.data).toMatchObject({
+      id: call.id,
+      status: "completed",
+      duration: 7,
+      recording_url: url,
+    });
+    const response = await fetch(`${t.url}${new URL(url).pathname}`, {
+      headers: { authorization: `Bearer ${owner.apiKey}` },
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("audio/wav");
+    const file = Buffer.from(await response.arrayBuffer());
+    expect(file.toString("ascii", 0, 4)).toBe("RIFF");
+    expect(parseMuLawWav(file).pcm.length).toBeGreaterThan(0);
+  });
+
+  it("does not wait for the recording, nor name it, when the assistant leaves it out", async () => {
+    const { call, client } = await recordedCall(false);
+    await callCompleted(t, twilio, call, 3);
+    // Sent while the stream is still open: nothing held it.
+    const ended = await deliveredEnd(call.id);
+    expect(ended.json.data).toMatchObject({ id: call.id, status: "completed" });
+    expect(ended.json.data).not.toHaveProperty("recording_url");
+    client.stop();
+    await client.closed;
   });
 });

@@ -6,9 +6,11 @@ import { CallMix } from "./recording-mix.ts";
 import { createRecordingStore, type RecordingStore, type StoredRecording } from "./recording-store.ts";
 import { MediaStreamDecorator } from "./stream-decorator.ts";
 
-/** What recording needs of the calls module, the one writer of calls: where a call's recording is. */
+/** What recording needs of the calls module, the one writer of calls: where a call's recording stands. */
 export interface RecordedCalls {
-  recordRecordingUrl(callId: number, url: string): Promise<void>;
+  recordingStarted(callId: number): Promise<void>;
+  recordingStored(callId: number, url: string): Promise<void>;
+  recordingFailed(callId: number): Promise<void>;
 }
 
 /** Where a call's recording is served (`src/http/recordings.ts`), under PUBLIC_BASE_URL. */
@@ -50,6 +52,8 @@ export class Recordings implements MediaStreamHandler, Lifecycle {
       select: { assistant: { select: { record: true } } },
     });
     if (!call?.assistant?.record) return this.parts.inner.handle(stream);
+    // Before the stream can close: the call's end may then wait for the recording (call.ended).
+    await this.parts.calls.recordingStarted(stream.callId);
     const mix = new CallMix();
     // First of the stream's listeners: a caller's frame is on the timeline before the engine answers it.
     stream.onAudio((frame) => mix.caller(toMuLaw8k(stream.format, frame)));
@@ -71,13 +75,23 @@ export class Recordings implements MediaStreamHandler, Lifecycle {
   private async save(callId: number, mix: CallMix): Promise<void> {
     try {
       await this.store.save(callId, mix.wav());
-      await this.parts.calls.recordRecordingUrl(
+    } catch (error) {
+      this.deps.logger.error("a call recording could not be stored", { callId, error });
+      await this.parts.calls
+        .recordingFailed(callId)
+        .catch((failure: unknown) =>
+          this.deps.logger.error("a failed recording could not be noted", { callId, error: failure }),
+        );
+      return;
+    }
+    try {
+      await this.parts.calls.recordingStored(
         callId,
         `${this.deps.config.publicBaseUrl}${recordingPath(callId)}`,
       );
       this.deps.logger.info("call recording stored", { callId, seconds: mix.seconds });
     } catch (error) {
-      this.deps.logger.error("a call recording could not be stored", { callId, error });
+      this.deps.logger.error("a stored call recording could not be noted on its call", { callId, error });
     }
   }
 }

@@ -30,10 +30,14 @@ const RETENTION_LOCK_KEY = -1;
 const PURGE_BATCH = 5_000;
 /**
  * How long a call.ended waits for its call's charges to be settled (`call.settled`, normally a few
- * milliseconds later); past it, after a crash in between, it goes out as it was recorded.
+ * milliseconds later) and, when it carries the recording, for the recording to be stored
+ * (`call.recorded`, as the media stream closes); past it, after a crash in between, it goes out
+ * with what it has.
  */
 const CALL_ENDED_HOLD_MS = 120_000;
 const NO_RECORDING = { includeRecordingInWebhook: false } as WebhookSettings;
+/** What a held call.ended waits for, each released by its own domain event. */
+type Hold = "settlement" | "recording";
 /** How often each instance looks for due deliveries whose job was lost (a crash between write and enqueue). */
 const SWEEP_INTERVAL_MS = 30_000;
 export const DELIVERIES_PER_PAGE = 20;
@@ -151,11 +155,13 @@ export class WebhooksService implements EventSink, Lifecycle {
   /**
    * Records the event's rows in `tx`, the transaction of the change that raised it, with the job
    * that delivers them: both exist iff the change commits. A call.ended is held until its call is
-   * settled (`call.settled` completes and releases it); if that never comes (a crash in between),
-   * it goes out when the hold ends with what it had.
+   * settled (`call.settled`) and, when it carries the recording, recorded (`call.recorded`): each
+   * completes it, the last releases it; if one never comes (a crash in between), it goes out when
+   * the hold ends with what it had.
    */
   async emit(tx: Prisma.TransactionClient, event: DomainEvent): Promise<void> {
-    if (event.type === "call.settled") return this.release(tx, event.call);
+    if (event.type === "call.settled") return this.release(tx, event.call, "settlement");
+    if (event.type === "call.recorded") return this.release(tx, event.call, "recording");
     const held = event.type === "call.ended";
     const nextAttemptAt = held ? new Date(Date.now() + CALL_ENDED_HOLD_MS) : new Date();
     for (const outgoing of await this.outgoing(tx, event)) {
@@ -173,27 +179,41 @@ export class WebhooksService implements EventSink, Lifecycle {
     }
   }
 
-  /** The settled call.ended: its content completed (costs, evaluation status), sent now. */
-  private async release(tx: Prisma.TransactionClient, call: Call): Promise<void> {
-    const held = await tx.webhookEvent.findMany({
-      where: { callId: call.id, type: "call.ended", status: "pending", attempts: 0 },
-      select: { id: true, accountId: true, streamKey: true },
-    });
+  /**
+   * One of the things a held call.ended waits for came: its content is completed from the call as
+   * it is now (costs, evaluation status, recording URL), and once nothing is left to wait for, it is
+   * sent. The settlement and the recording come in either order, possibly at once from two
+   * instances: removing one from `heldFor` is a single statement on the event's row, so exactly one
+   * of them sees the list emptied, and it reads the call after the other's commit.
+   */
+  private async release(tx: Prisma.TransactionClient, call: Call, hold: Hold): Promise<void> {
+    // attempts = 0: an event the hold's end already sent keeps the content it went out with.
+    const held = await tx.$queryRaw<
+      { id: number; accountId: number; streamKey: string; heldFor: string[] }[]
+    >`
+      UPDATE "webhook_events" SET "heldFor" = array_remove("heldFor", ${hold}::text), "updatedAt" = now()
+      WHERE "callId" = ${call.id}::integer AND "type" = 'call.ended' AND "status" = 'pending'
+        AND "attempts" = 0 AND ${hold}::text = ANY("heldFor")
+      RETURNING "id", "accountId", "streamKey", "heldFor"`;
     if (held.length === 0) return;
-    const settings = (await this.settingsOf(tx, call.assistantId)) ?? NO_RECORDING;
-    const payload = envelope("call.ended", callData(call, settings, "ended")) as Prisma.InputJsonObject;
+    const current = (await tx.call.findUnique({ where: { id: call.id } })) ?? call;
+    const settings = (await this.settingsOf(tx, current.assistantId)) ?? NO_RECORDING;
+    const payload = envelope("call.ended", callData(current, settings, "ended")) as Prisma.InputJsonObject;
     const now = new Date();
-    await tx.webhookEvent.updateMany({
-      where: { id: { in: held.map((row) => row.id) } },
-      data: { payload, nextAttemptAt: now },
-    });
-    for (const row of held) await this.schedule(row.accountId, row.streamKey, { tx });
+    for (const row of held) {
+      const ready = row.heldFor.length === 0;
+      await tx.webhookEvent.update({
+        where: { id: row.id },
+        data: { payload, ...(ready ? { nextAttemptAt: now } : {}) },
+      });
+      if (ready) await this.schedule(row.accountId, row.streamKey, { tx });
+    }
   }
 
   /** The event's rows: one per endpoint that wants it (none when webhooks are off). */
   private async outgoing(
     tx: Prisma.TransactionClient,
-    event: Exclude<DomainEvent, { type: "call.settled" }>,
+    event: Exclude<DomainEvent, { type: "call.settled" | "call.recorded" }>,
   ): Promise<NewEvent[]> {
     const at = new Date();
     switch (event.type) {
@@ -215,6 +235,7 @@ export class WebhooksService implements EventSink, Lifecycle {
             url: settings.webhookUrl!,
             streamKey: `call:${call.id}`,
             payload: envelope(event.type, callData(call, settings, kind), at),
+            ...(event.type === "call.ended" ? { heldFor: callEndedHolds(call, settings) } : {}),
           },
         ];
       }
@@ -734,6 +755,17 @@ interface NewEvent {
   url: string;
   streamKey: string;
   payload: unknown;
+  heldFor?: Hold[];
+}
+
+/**
+ * What a call.ended waits for: the call's charges, always; its recording when the event carries it
+ * and the media stream is still being recorded (a carrier may report the end before the stream closes).
+ */
+function callEndedHolds(call: Call, settings: WebhookSettings): Hold[] {
+  return settings.includeRecordingInWebhook && call.recordingStatus === "recording"
+    ? ["settlement", "recording"]
+    : ["settlement"];
 }
 
 /** Retry-After in seconds (the HTTP-date form is rare for webhooks and ignored). */

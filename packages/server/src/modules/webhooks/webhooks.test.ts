@@ -5,6 +5,7 @@ import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
 import { createKnowledgebase, gqlUpload, waitForDocument } from "../../../test/fixtures/knowledge.ts";
 import { telephonyFixtures } from "../../../test/fixtures/telephony.ts";
+import { startWebhookServer } from "../../../test/fixtures/webhooks.ts";
 import {
   freshDatabase,
   ManualClock,
@@ -23,7 +24,11 @@ const ENV = {
   VOXGATE_WEBHOOK_RETRY_MAX_DELAY_MS: "3000",
   VOXGATE_TEST_WEBHOOK_RATE_LIMIT_PER_MINUTE: "3",
   VOXGATE_EVALUATION_RATE_LIMIT_PER_MINUTE: "2",
+  // Long enough that an endpoint that never answers holds its attempt for the whole test.
+  VOXGATE_WEBHOOK_TIMEOUT_MS: "60000",
 };
+/** The machine running the tests may be busy: deliveries are waited for generously. */
+const PATIENT = { timeout: 20_000, interval: 50 };
 const SEND_TEST = "mutation ($url: String) { sendTestWebhook(url: $url) { id webhookId } }";
 
 const ROTATE = `mutation ($overlap: Int) { rotateWebhookSecret(overlapSeconds: $overlap) { secret previousExpiresAt } }`;
@@ -135,7 +140,7 @@ describe("webhooks", () => {
         ["call.started", "delivered"],
       ]);
       expect(log[1]!.attemptLog.map((attempt) => attempt.statusCode)).toEqual([503, 503, 200]);
-    });
+    }, PATIENT);
     const stored = await t.gql<{ call: { webhookResponse: Record<string, unknown> } }>(
       "query ($id: Int!) { call(id: $id) { webhookResponse } }",
       { id: call.id },
@@ -152,6 +157,65 @@ describe("webhooks", () => {
     expect(await deliveries({ callId: call.id }, stranger.apiKey)).toEqual([]);
   });
 
+  it("sends call events only for completed calls when asked, and nothing while webhooks are off", async () => {
+    const calls = t.app.services.calls;
+    const completedOnly = await t.app.services.assistants.create(owner, {
+      name: "Completed only",
+      isWebhookActive: true,
+      webhookUrl: receiver.url,
+      sendWebhookOnlyOnCompleted: true,
+    });
+    const off = await t.app.services.assistants.create(owner, {
+      name: "Off",
+      isWebhookActive: false,
+      webhookUrl: receiver.url,
+    });
+    const completed = await calls.start(owner.accountId, { assistantId: completedOnly.id, type: "web" });
+    await calls.transition(completed.id, "in-progress");
+    await calls.transition(completed.id, "completed");
+    const failed = await calls.start(owner.accountId, { assistantId: completedOnly.id, type: "web" });
+    await calls.transition(failed.id, "failed");
+    const silent = await calls.start(owner.accountId, { assistantId: off.id, type: "web" });
+    await calls.transition(silent.id, "in-progress");
+    await calls.transition(silent.id, "completed");
+    // Events are recorded with the transitions (the outbox): what is not there now is never sent.
+    const recorded = await t.app.db.prisma.webhookEvent.findMany({
+      where: { callId: { in: [completed.id, failed.id, silent.id] } },
+      select: { callId: true, type: true },
+    });
+    expect(recorded).toEqual([{ callId: completed.id, type: "call.ended" }]);
+    await receiver.waitFor(
+      (request) => request.json.type === "call.ended" && request.json.data.id === completed.id,
+    );
+  });
+
+  it("keeps an account's dead endpoint to its share of deliveries; other accounts' go out meanwhile", async () => {
+    const dead = await startWebhookServer(() => ({ body: "", delayMs: 600_000 }));
+    try {
+      const stuck = await t.createAccount();
+      const assistant = await t.app.services.assistants.create(stuck, {
+        name: "Dead end",
+        isWebhookActive: true,
+        webhookUrl: dead.url,
+      });
+      // Five streams of the account, one event each: four in flight (VOXGATE_WEBHOOK_ACCOUNT_CONCURRENCY).
+      for (let n = 0; n < 5; n++)
+        await t.app.services.calls.start(stuck.accountId, { assistantId: assistant.id, type: "web" });
+      await vi.waitFor(() => expect(dead.calls).toHaveLength(4), PATIENT);
+      const other = await t.createAccount();
+      const sent = await t.gql<{ sendTestWebhook: { webhookId: string } }>(
+        SEND_TEST,
+        { url: receiver.url },
+        { token: other.apiKey },
+      );
+      await receiver.waitFor((request) => request.id === sent.data!.sendTestWebhook.webhookId);
+      // None of the four has been answered (nor timed out, VOXGATE_WEBHOOK_TIMEOUT_MS): the fifth waits.
+      expect(dead.calls).toHaveLength(4);
+    } finally {
+      await dead.close();
+    }
+  });
+
   it("does not retry a 4xx other than 408 and 429, and redelivers on demand with the same id", async () => {
     receiver.respondWith((request, attempt) =>
       request.json.type === "webhook.test" && attempt === 1 ? { status: 400, body: "no" } : { status: 204 },
@@ -165,7 +229,7 @@ describe("webhooks", () => {
     await vi.waitFor(async () => {
       const [failed] = (await deliveries({ type: "webhook.test" })).filter((delivery) => delivery.id === id);
       expect(failed).toMatchObject({ status: "failed", attempts: 1 });
-    });
+    }, PATIENT);
     const again = await t.gql(
       "mutation ($id: Int!) { redeliverWebhook(id: $id) { status } }",
       { id },
@@ -177,7 +241,7 @@ describe("webhooks", () => {
         (delivery) => delivery.id === id,
       );
       expect(delivered).toMatchObject({ status: "delivered" });
-    });
+    }, PATIENT);
     expect(receiver.received.filter((request) => request.id === webhookId)).toHaveLength(2);
     const stranger = await t.createAccount();
     const foreign = await t.gql(
@@ -201,7 +265,7 @@ describe("webhooks", () => {
       );
       expect(refused).toMatchObject({ status: "failed", attempts: 1 });
       expect(refused!.attemptLog[0]!.error).toContain("not allowed");
-    });
+    }, PATIENT);
   });
 
   it("asks the inbound webhook for a call's variables before answering, and falls back to the defaults", async () => {
@@ -504,10 +568,10 @@ describe("webhook delivery across restarts and instances", () => {
       await receiver.close();
       await cleanup();
     }
-  });
+  }, 90_000);
 
   it.skipIf(testDatabaseKind() !== "postgres")(
-    "delivers each event once when two instances share the work",
+    "delivers each event once, and sweeps the log on one instance at a time, when two instances share the work",
     async () => {
       const receiver = await startWebhookReceiver();
       const { next: target, cleanup } = await durableDatabase();
@@ -533,6 +597,41 @@ describe("webhook delivery across restarts and instances", () => {
         await Promise.all(ids.map((id) => receiver.waitFor((request) => request.id === id)));
         const counts = ids.map((id) => receiver.received.filter((request) => request.id === id).length);
         expect(counts).toEqual(ids.map(() => 1));
+
+        // Retention: more finished events than one batch of the sweep deletes, a day old: past the
+        // cutoff used here (an hour ago, which leaves the events just delivered), not past the one of
+        // the sweeps both instances ran at start (30 days).
+        const prisma = a.app.db.prisma;
+        const aged = new Date(Date.now() - 86_400_000);
+        const finished = 6_000;
+        await prisma.webhookEvent.createMany({
+          data: Array.from({ length: finished }, (_, n) => ({
+            messageId: `msg_aged${n}`,
+            accountId: owner.accountId,
+            type: "webhook.test",
+            url: receiver.url,
+            streamKey: `test:aged${n}`,
+            payload: {},
+            status: n % 2 === 0 ? ("delivered" as const) : ("failed" as const),
+            updatedAt: aged,
+          })),
+        });
+        const aging = { accountId: owner.accountId, messageId: { startsWith: "msg_aged" } };
+        const cutoff = new Date(Date.now() - 3_600_000);
+        // While one instance holds the sweep's try-lock (its namespace "WH", key -1), the other skips.
+        await prisma.$transaction(async (tx) => {
+          await tx.$executeRaw`SELECT pg_advisory_xact_lock(${0x5748}::integer, -1)`;
+          expect(await b.app.services.webhooks.purgeLog(cutoff)).toBeNull();
+        });
+        expect(await prisma.webhookEvent.count({ where: aging })).toBe(finished);
+        // Both at once: no error, every event deleted once (the counts add up), none left.
+        const swept = await Promise.all([
+          a.app.services.webhooks.purgeLog(cutoff),
+          b.app.services.webhooks.purgeLog(cutoff),
+        ]);
+        expect(swept.some((deleted) => deleted !== null)).toBe(true);
+        expect((swept[0] ?? 0) + (swept[1] ?? 0)).toBe(finished);
+        expect(await prisma.webhookEvent.count({ where: aging })).toBe(0);
       } finally {
         await a.close();
         await b.close();
@@ -540,6 +639,7 @@ describe("webhook delivery across restarts and instances", () => {
         await cleanup();
       }
     },
+    90_000,
   );
 });
 

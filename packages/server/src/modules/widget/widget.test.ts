@@ -1,35 +1,18 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createAssistant } from "../../../test/fixtures/assistants.ts";
-import { type FakeOpenAI, startFakeOpenAI } from "../../../test/support/fake-openai.ts";
-import type { TestAccount, TestApp } from "../../../test/support/test-app.ts";
+import { useChatTestApp } from "../../../test/fixtures/chat-app.ts";
 import { startTestApp } from "../../../test/support/test-app.ts";
 
 const FORMAT_A = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 const SITE = "https://shop.example";
 
-let t: TestApp;
-let fake: FakeOpenAI;
-let alice: TestAccount;
-
-beforeAll(async () => {
-  fake = await startFakeOpenAI();
-  t = await startTestApp({
-    model: fake,
-    env: {
-      VOXGATE_WIDGET_RATE_LIMIT_PER_MINUTE: "1000",
-      VOXGATE_CONVERSATION_RATE_LIMIT_PER_MINUTE: "1000",
-    },
-  });
-  alice = await t.createAccount({ balance: "1" });
+const chat = useChatTestApp({
+  VOXGATE_WIDGET_RATE_LIMIT_PER_MINUTE: "1000",
+  VOXGATE_CONVERSATION_RATE_LIMIT_PER_MINUTE: "1000",
 });
-afterAll(async () => {
-  await t?.close();
-  await fake?.close();
-});
-afterEach(() => fake.reset());
 
 async function startConversation(uuid: string, body: unknown = {}, origin = SITE) {
-  return t.rest<Record<string, unknown>>("POST", `/api/widget/assistants/${uuid}/conversations`, {
+  return chat.t.rest<Record<string, unknown>>("POST", `/api/widget/assistants/${uuid}/conversations`, {
     body,
     headers: { origin },
   });
@@ -37,12 +20,15 @@ async function startConversation(uuid: string, body: unknown = {}, origin = SITE
 
 describe("public widget API", () => {
   it("shows an assistant's widget settings by UUID, and 404 for unknown or deleted ones", async () => {
-    const assistant = await createAssistant(t, alice, { name: "Shop helper", initialMessage: "Hi there!" });
-    await t.app.db.prisma.assistant.update({
+    const assistant = await createAssistant(chat.t, chat.alice, {
+      name: "Shop helper",
+      initialMessage: "Hi there!",
+    });
+    await chat.t.app.db.prisma.assistant.update({
       where: { id: assistant.id },
       data: { widgetSettings: { theme: "dark", color: "#ff0000", position: "bottom-left" } },
     });
-    const shown = await t.rest("GET", `/api/widget/assistants/${assistant.uuid}`, {
+    const shown = await chat.t.rest("GET", `/api/widget/assistants/${assistant.uuid}`, {
       headers: { origin: SITE },
     });
     expect(shown.status).toBe(200);
@@ -54,17 +40,20 @@ describe("public widget API", () => {
     });
     expect(shown.headers.get("access-control-allow-origin")).toBe(SITE);
 
-    const deleted = await createAssistant(t, alice);
-    await t.app.db.prisma.assistant.update({ where: { id: deleted.id }, data: { deletedAt: new Date() } });
+    const deleted = await createAssistant(chat.t, chat.alice);
+    await chat.t.app.db.prisma.assistant.update({
+      where: { id: deleted.id },
+      data: { deletedAt: new Date() },
+    });
     for (const uuid of [deleted.uuid, "00000000-0000-4000-8000-000000000000", "not-a-uuid"]) {
-      const missing = await t.rest("GET", `/api/widget/assistants/${uuid}`);
+      const missing = await chat.t.rest("GET", `/api/widget/assistants/${uuid}`);
       expect(missing.status).toBe(404);
       expect(missing.body).toEqual({ message: "Assistant not found." });
     }
   });
 
   it("starts a conversation (201) with variables, and answers messages with the documented body", async () => {
-    const assistant = await createAssistant(t, alice, {
+    const assistant = await createAssistant(chat.t, chat.alice, {
       initialMessage: "Welcome!",
       systemPrompt: "Customer name: {{name}}",
     });
@@ -75,14 +64,14 @@ describe("public widget API", () => {
     expect(started.body.created_at).toMatch(FORMAT_A);
     const id = String(started.body.conversation_id);
 
-    const sent = await t.rest("POST", `/api/conversations/${id}/messages`, {
+    const sent = await chat.t.rest("POST", `/api/conversations/${id}/messages`, {
       body: { message: "Where is my order?" },
     });
     expect(sent.status).toBe(200);
     expect(sent.body).toEqual({ status: true, message: "Echo: Where is my order?", function_calls: [] });
-    expect(fake.chatRequests[0]!.messages[0]!.content).toContain("Customer name: Grace");
+    expect(chat.fake.chatRequests[0]!.messages[0]!.content).toContain("Customer name: Grace");
 
-    const history = await t.rest<{ conversation_id: string; messages: Record<string, unknown>[] }>(
+    const history = await chat.t.rest<{ conversation_id: string; messages: Record<string, unknown>[] }>(
       "GET",
       `/api/conversations/${id}/messages`,
     );
@@ -103,17 +92,17 @@ describe("public widget API", () => {
   });
 
   it("charges the owner 0.01 per widget message, exactly, with a ledger entry per message", async () => {
-    const account = await t.createAccount({ balance: "0.1" });
-    const assistant = await createAssistant(t, account);
+    const account = await chat.t.createAccount({ balance: "0.1" });
+    const assistant = await createAssistant(chat.t, account);
     const id = String((await startConversation(assistant.uuid)).body.conversation_id);
     for (const text of ["one", "two", "three"]) {
       expect(
-        (await t.rest("POST", `/api/conversations/${id}/messages`, { body: { message: text } })).status,
+        (await chat.t.rest("POST", `/api/conversations/${id}/messages`, { body: { message: text } })).status,
       ).toBe(200);
     }
-    const row = await t.app.db.prisma.account.findUniqueOrThrow({ where: { id: account.accountId } });
+    const row = await chat.t.app.db.prisma.account.findUniqueOrThrow({ where: { id: account.accountId } });
     expect(row.balance.toFixed(4)).toBe("0.0700");
-    const debits = await t.app.db.prisma.ledgerEntry.findMany({
+    const debits = await chat.t.app.db.prisma.ledgerEntry.findMany({
       where: { accountId: account.accountId, kind: "message_debit" },
       include: { message: true },
       orderBy: { id: "asc" },
@@ -126,11 +115,11 @@ describe("public widget API", () => {
   });
 
   it("answers errors as {status: false, error} with the documented texts and statuses", async () => {
-    const poor = await t.createAccount({ balance: "0" });
-    const assistant = await createAssistant(t, poor);
+    const poor = await chat.t.createAccount({ balance: "0" });
+    const assistant = await createAssistant(chat.t, poor);
     const id = String((await startConversation(assistant.uuid)).body.conversation_id);
     const send = (conversationId: string, body: unknown) =>
-      t.rest("POST", `/api/conversations/${conversationId}/messages`, { body });
+      chat.t.rest("POST", `/api/conversations/${conversationId}/messages`, { body });
 
     expect(await send("00000000-0000-4000-8000-000000000000", { message: "hi" })).toMatchObject({
       status: 404,
@@ -152,10 +141,10 @@ describe("public widget API", () => {
       status: 402,
       body: { status: false, error: "Insufficient balance. Please top up your account." },
     });
-    expect(fake.chatRequests).toHaveLength(0);
+    expect(chat.fake.chatRequests).toHaveLength(0);
 
-    await t.app.services.billing.credit(poor.accountId, { amount: "1" });
-    fake.respondWith(() => ({ error: { status: 503, message: "overloaded" } }));
+    await chat.t.app.services.billing.credit(poor.accountId, { amount: "1" });
+    chat.fake.respondWith(() => ({ error: { status: 503, message: "overloaded" } }));
     const failed = await send(id, { message: "hi" });
     expect(failed).toMatchObject({
       status: 502,
@@ -164,13 +153,13 @@ describe("public widget API", () => {
         error: "Failed to process message: the AI provider answered HTTP 503 (overloaded).",
       },
     });
-    const row = await t.app.db.prisma.account.findUniqueOrThrow({ where: { id: poor.accountId } });
+    const row = await chat.t.app.db.prisma.account.findUniqueOrThrow({ where: { id: poor.accountId } });
     expect(row.balance.toFixed(4)).toBe("1.0000");
-    const history = await t.rest<{ messages: unknown[] }>("GET", `/api/conversations/${id}/messages`);
+    const history = await chat.t.rest<{ messages: unknown[] }>("GET", `/api/conversations/${id}/messages`);
     expect(history.body.messages).toEqual([]);
 
     expect(
-      await t.rest("GET", "/api/conversations/00000000-0000-4000-8000-000000000000/messages"),
+      await chat.t.rest("GET", "/api/conversations/00000000-0000-4000-8000-000000000000/messages"),
     ).toMatchObject({
       status: 404,
       body: { status: false, error: "Conversation not found" },
@@ -178,41 +167,43 @@ describe("public widget API", () => {
   });
 
   it("only reaches widget conversations: an API conversation's UUID is not a public capability", async () => {
-    const assistant = await createAssistant(t, alice);
-    const reply = await t.rest<{ conversation_id: string }>("POST", "/api/ai/generate-reply", {
-      token: alice.apiKey,
+    const assistant = await createAssistant(chat.t, chat.alice);
+    const reply = await chat.t.rest<{ conversation_id: string }>("POST", "/api/ai/generate-reply", {
+      token: chat.alice.apiKey,
       body: { assistant_id: assistant.id, customer_identifier: "private", message: "secret" },
     });
-    const read = await t.rest("GET", `/api/conversations/${reply.body.conversation_id}/messages`);
+    const read = await chat.t.rest("GET", `/api/conversations/${reply.body.conversation_id}/messages`);
     expect(read).toMatchObject({ status: 404, body: { status: false, error: "Conversation not found" } });
   });
 
   it("enforces the assistant's origin allow-list when a conversation starts", async () => {
-    const assistant = await createAssistant(t, alice, { allowedOrigins: ["https://shop.example/"] });
+    const assistant = await createAssistant(chat.t, chat.alice, {
+      allowedOrigins: ["https://shop.example/"],
+    });
     expect((await startConversation(assistant.uuid, {}, "https://SHOP.example")).status).toBe(201);
     const refused = await startConversation(assistant.uuid, {}, "https://evil.example");
     expect(refused.status).toBe(403);
     expect(refused.body).toEqual({ message: "This origin is not allowed to use this assistant." });
     expect(refused.headers.get("access-control-allow-origin")).toBe("https://evil.example");
-    const noOrigin = await t.rest("POST", `/api/widget/assistants/${assistant.uuid}/conversations`, {
+    const noOrigin = await chat.t.rest("POST", `/api/widget/assistants/${assistant.uuid}/conversations`, {
       body: {},
     });
     expect(noOrigin.status).toBe(403);
-    expect(await t.app.db.prisma.conversation.count({ where: { assistantId: assistant.id } })).toBe(1);
+    expect(await chat.t.app.db.prisma.conversation.count({ where: { assistantId: assistant.id } })).toBe(1);
   });
 
   it("enforces the allow-list, as it is now, on every message and history read (REST and GraphQL)", async () => {
-    const owner = await t.createAccount({ balance: "1" });
-    const assistant = await createAssistant(t, owner, { allowedOrigins: [SITE] });
+    const owner = await chat.t.createAccount({ balance: "1" });
+    const assistant = await createAssistant(chat.t, owner, { allowedOrigins: [SITE] });
     const started = await startConversation(assistant.uuid);
     const id = started.body.conversation_id as string;
     const send = (origin?: string) =>
-      t.rest("POST", `/api/conversations/${id}/messages`, {
+      chat.t.rest("POST", `/api/conversations/${id}/messages`, {
         body: { message: "hello" },
         headers: origin ? { origin } : {},
       });
     const read = (origin?: string) =>
-      t.rest("GET", `/api/conversations/${id}/messages`, { headers: origin ? { origin } : {} });
+      chat.t.rest("GET", `/api/conversations/${id}/messages`, { headers: origin ? { origin } : {} });
     const forbidden = { status: false, error: "This origin is not allowed to use this assistant." };
 
     expect((await send(SITE)).status).toBe(200);
@@ -221,13 +212,13 @@ describe("public widget API", () => {
       expect(await send(origin)).toMatchObject({ status: 403, body: forbidden });
       expect(await read(origin)).toMatchObject({ status: 403, body: forbidden });
     }
-    const gqlSend = await t.gql(
+    const gqlSend = await chat.t.gql(
       `mutation($input: SendWidgetMessageInput!) { sendWidgetMessage(input: $input) { reply } }`,
       { input: { conversationId: id, message: "hello" } },
       { headers: { origin: "https://evil.example" } },
     );
     expect(gqlSend.errors?.[0]?.extensions?.code).toBe("FORBIDDEN");
-    const gqlRead = await t.gql(
+    const gqlRead = await chat.t.gql(
       `query($id: ID!) { widgetConversation(id: $id) { id } }`,
       { id },
       { headers: { origin: "https://evil.example" } },
@@ -239,21 +230,21 @@ describe("public widget API", () => {
 
     // The owner moves the widget to another site: the conversation started on the old one stops there
     // (at once, though the instance keeps the assistant's settings in its cache).
-    await t.app.services.assistants.update(owner.accountId, assistant.id, {
+    await chat.t.app.services.assistants.update(owner.accountId, assistant.id, {
       allowedOrigins: ["https://new.example"],
     });
     expect((await send(SITE)).status).toBe(403);
     expect((await send("https://new.example")).status).toBe(200);
 
     // Refused messages were neither stored nor charged.
-    expect(await t.app.db.prisma.message.count({ where: { conversationId: id } })).toBe(4);
-    const account = await t.app.db.prisma.account.findUniqueOrThrow({ where: { id: owner.accountId } });
+    expect(await chat.t.app.db.prisma.message.count({ where: { conversationId: id } })).toBe(4);
+    const account = await chat.t.app.db.prisma.account.findUniqueOrThrow({ where: { id: owner.accountId } });
     expect(account.balance.toFixed(4)).toBe("0.9800");
   });
 
   it("answers CORS preflights and exposes the rate-limit headers to other origins", async () => {
-    const assistant = await createAssistant(t, alice);
-    const preflight = await fetch(`${t.url}/api/widget/assistants/${assistant.uuid}/conversations`, {
+    const assistant = await createAssistant(chat.t, chat.alice);
+    const preflight = await fetch(`${chat.t.url}/api/widget/assistants/${assistant.uuid}/conversations`, {
       method: "OPTIONS",
       headers: {
         origin: SITE,
@@ -266,7 +257,7 @@ describe("public widget API", () => {
     expect(preflight.headers.get("access-control-allow-methods")).toContain("POST");
     expect(preflight.headers.get("access-control-allow-headers")).toBe("content-type");
     const messagesPreflight = await fetch(
-      `${t.url}/api/conversations/00000000-0000-4000-8000-000000000000/messages`,
+      `${chat.t.url}/api/conversations/00000000-0000-4000-8000-000000000000/messages`,
       {
         method: "OPTIONS",
         headers: { origin: SITE, "access-control-request-method": "POST" },
@@ -278,7 +269,7 @@ describe("public widget API", () => {
     expect(started.headers.get("access-control-expose-headers")).toContain("Retry-After");
     expect(started.headers.get("ratelimit-limit")).toBe("1000");
     // Authenticated endpoints are not opened to other origins.
-    const privateRoute = await fetch(`${t.url}/api/user/api-keys`, {
+    const privateRoute = await fetch(`${chat.t.url}/api/user/api-keys`, {
       method: "OPTIONS",
       headers: { origin: SITE },
     });
@@ -290,7 +281,7 @@ describe("public widget API", () => {
 describe("widget rate limits", () => {
   it("limits messages per conversation and per client IP with 429, Retry-After and RateLimit headers", async () => {
     const limited = await startTestApp({
-      model: fake,
+      model: chat.fake,
       env: {
         VOXGATE_CONVERSATION_RATE_LIMIT_PER_MINUTE: "2",
         VOXGATE_WIDGET_RATE_LIMIT_PER_MINUTE: "5",
