@@ -10,7 +10,7 @@
  * migration 0002, times the same questions with it and reports recall@5 against the exact results, in
  * both knowledge bases (the small one is a filtered search: HNSW reads the whole table's graph and keeps
  * the rows of one knowledge base). Building HNSW in WebAssembly is slow, hence the bound. The exact search
- * is also timed with the vectors stored out of line, as before migration 0015 (the table rewritten each
+ * is also timed with the vectors stored out of line, as before migration 0012 (the table rewritten each
  * way with VACUUM FULL).
  */
 import { buildApp, createLogger, loadConfig } from "@voxgate/server";
@@ -140,7 +140,7 @@ try {
       { label: `large (${size})`, id: large.id },
       { label: `small (${SMALL_CHUNKS} of ${size + SMALL_CHUNKS})`, id: small.id },
     ];
-    // As before migration 0015: vectors out of line (pgvector's default), the table rewritten to apply it.
+    // As before migration 0012: vectors out of line (pgvector's default), the table rewritten to apply it.
     const restore = async (storage: "EXTERNAL" | "MAIN") => {
       const started = performance.now();
       await app.db.withConnection((sql) =>
@@ -175,7 +175,7 @@ try {
     }
     for (const [position, { label }] of searched.entries())
       console.log(
-        `\n${label.padEnd(26)} exact: p50 ${exact[position]!.p50.toFixed(1)} ms, p95 ${exact[position]!.p95.toFixed(1)} ms | exact, vectors out of line (before 0015): p50 ${outOfLine[position]!.p50.toFixed(1)} ms, p95 ${outOfLine[position]!.p95.toFixed(1)} ms | HNSW: ${hnsw[position]} | loaded in ${loadSeconds.toFixed(0)} s, table rewritten in ${rewriteSeconds.toFixed(0)} s`,
+        `\n${label.padEnd(26)} exact: p50 ${exact[position]!.p50.toFixed(1)} ms, p95 ${exact[position]!.p95.toFixed(1)} ms | exact, vectors out of line (before 0012): p50 ${outOfLine[position]!.p50.toFixed(1)} ms, p95 ${outOfLine[position]!.p95.toFixed(1)} ms | HNSW: ${hnsw[position]} | loaded in ${loadSeconds.toFixed(0)} s, table rewritten in ${rewriteSeconds.toFixed(0)} s`,
       );
   }
 } finally {
