@@ -3,9 +3,14 @@ import type { BrowserCommand } from "vitest/node";
 
 const SCREENSHOTS = fileURLToPath(new URL("../../../../docs/console/", import.meta.url));
 
-/** Saves the console as it is now into docs/console/<name>.png, which docs/console.md shows. */
+/**
+ * Saves what the test page shows now into docs/console/<name>.png, which docs/console.md shows. The
+ * frame's view, not the console element: Chromium paints only the part of a taller element that lies in
+ * the frame's viewport, so long screens (an assistant's editor) came out mostly blank.
+ */
 export const saveScreenshot: BrowserCommand<[name: string]> = async (context, name) => {
-  await context.iframe.locator("voxgate-console").screenshot({
+  const frame = await context.frame();
+  await (await frame.frameElement()).screenshot({
     path: `${SCREENSHOTS}${name}.png`,
     animations: "disabled",
     caret: "hide",
