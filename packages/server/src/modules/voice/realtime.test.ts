@@ -131,7 +131,8 @@ describe("multimodal mode (a realtime speech-to-speech model)", () => {
       "Assistant: Echo: what time is it",
     ]);
     expect(spoken(client)).toBe(heard("Echo: what time is it"));
-    // The caller's audio reached the model as it was sent (the model's VAD found the turn in it).
+    // The caller's audio reached the model as it was sent (the model's VAD found the turn in it):
+    // `audioMs` counts the bytes the fake model received, not time, so load cannot move it.
     expect(session.audioMs).toBeGreaterThanOrEqual(toneText("what time is it").length * 50 + 750);
 
     realtime.enqueue(
@@ -298,7 +299,9 @@ describe("a web call to a realtime model (PCM16, not the phone's mu-law)", () =>
       "Assistant: Echo: what time is it",
     ]);
     expect(client.takeSpeech().replace(/\s+/g, "")).toBe(heard("Echo: what time is it"));
-    // 24 kHz: the model's VAD counted the audio at the rate the session announced.
+    // 24 kHz: the model's VAD counted the audio at the rate the session announced. `audioMs` is the
+    // fake model's count of the bytes it was sent, at that rate (not a clock): the tone speech is
+    // 50 ms a character, so a count below it means audio was lost or the rate was wrong.
     expect(realtime.sessions[model]!.audioMs).toBeGreaterThanOrEqual(toneText("what time is it").length * 50);
     client.close();
     await eventually(async () => expect((await reload(callId)).recordingUrl).toMatch(/\.wav$/));

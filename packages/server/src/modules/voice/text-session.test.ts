@@ -65,6 +65,7 @@ describe("the voice engine on a text stream (simulated calls)", () => {
     await settled();
     expect(ports.hangUp).toHaveBeenCalledWith("The assistant ended the call.");
     expect(ports.callerLeft).not.toHaveBeenCalled();
+    // Offsets on the media clock, which only `elapse` moves (silent frames): exact, whatever the load.
     expect(turns.map((turn) => [turn.speaker, turn.heardText, turn.startMs])).toEqual([
       ["assistant", "Hello! How can I help?", 0],
       ["customer", "What time is it?", 1000],
