@@ -12,9 +12,10 @@ export default defineProject({
   test: {
     include: ["src/**/*.test.ts", "test/**/*.test.ts"],
     globalSetup: ["test/support/global-setup.ts"],
-    // Every file builds its own app from the composition root, so no state lives at module level:
-    // sharing the module cache between the files of a worker saves re-importing the schema, Prisma and
-    // PGlite in each of them (a sixth of the suite's time).
+    // Every file builds its own app from the composition root; what lives at module level is caches
+    // keyed by their inputs (prompt clocks, outbound HTTP agents) and metric counters, which tests read
+    // as deltas. Sharing the module cache between the files of a worker saves re-importing the schema,
+    // Prisma and PGlite in each of them (a sixth of the suite's time).
     isolate: false,
     testTimeout: 30_000,
     hookTimeout: 60_000,
