@@ -1,5 +1,4 @@
 import { subscribe, unsubscribe } from "node:diagnostics_channel";
-import { readdirSync, readFileSync } from "node:fs";
 import type { Worker } from "node:worker_threads";
 import { describe, expect, it } from "vitest";
 import { makeDocx, makePdf } from "../../../../test/fixtures/knowledge.ts";
@@ -105,35 +104,6 @@ describe("extractPdf", () => {
       unsubscribe("worker_threads", onWorker);
     }
   });
-
-  it.runIf(process.platform === "linux")(
-    "parses at a lower priority than the threads that answer requests",
-    async () => {
-      // Each thread's nice value, field 19 of /proc/<pid>/task/<tid>/stat (the 17th after the command name).
-      const niceValues = () =>
-        readdirSync("/proc/self/task").map((tid) =>
-          Number(readFileSync(`/proc/self/task/${tid}/stat`, "utf8").split(") ")[1]!.split(" ")[16]),
-        );
-      const before = niceValues();
-      const sections = extractPdf(
-        await makePdf(densePages(3)),
-        async () => {},
-        new AbortController().signal,
-        1,
-      );
-      try {
-        // The worker is running (it sent page 1) and waits for the reader.
-        expect((await sections.next()).value).toMatchObject({ source: "page 1" });
-        const during = niceValues();
-        expect(during.filter((nice) => nice === 10)).toHaveLength(
-          before.filter((nice) => nice === 10).length + 1,
-        );
-        expect(Number(readFileSync("/proc/self/stat", "utf8").split(") ")[1]!.split(" ")[16])).toBe(0);
-      } finally {
-        await sections.return(undefined);
-      }
-    },
-  );
 });
 
 describe("extractDocx", () => {

@@ -1,7 +1,5 @@
 // @ts-check
 // Plain JavaScript on purpose: see extraction-worker-messages.ts, which also describes the messages.
-import { readlinkSync } from "node:fs";
-import { setPriority } from "node:os";
 import { parentPort, workerData } from "node:worker_threads";
 
 /**
@@ -17,23 +15,6 @@ const CLEANUP_EVERY_PAGES = 100;
 // globals pdf.js uses its own JavaScript inflate, which a terminated thread simply drops.
 Reflect.deleteProperty(globalThis, "DecompressionStream");
 Reflect.deleteProperty(globalThis, "CompressionStream");
-
-/**
- * Parsing is background work that can take a core for a minute; on a machine with few cores the threads
- * that answer requests (the server's, the embedded database's) should get the CPU first when they need
- * it. Linux gives each thread its own nice value, set through its thread id (found in /proc); elsewhere,
- * or where /proc is not mounted, the thread keeps the process's priority.
- */
-function lowerPriority() {
-  try {
-    const threadId = Number(readlinkSync("/proc/thread-self").split("/").pop());
-    if (Number.isInteger(threadId) && threadId > 0) setPriority(threadId, BACKGROUND_NICENESS);
-  } catch {
-    // Not Linux, or not allowed: parsing simply competes as an equal.
-  }
-}
-
-const BACKGROUND_NICENESS = 10;
 
 /** @param {import("./extraction-worker-messages.ts").PdfWorkerMessage} message */
 function send(message) {
@@ -93,5 +74,4 @@ async function extract({ data, window }) {
   }
 }
 
-lowerPriority();
 await extract(/** @type {import("./extraction-worker-messages.ts").PdfWorkerInput} */ (workerData));
