@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
+import { startCpuMeter } from "./cpu.ts";
 import type { CaseResult, ChildArgs } from "./measure.ts";
 
 const serverRequire = createRequire(new URL("../../packages/server/package.json", import.meta.url));
@@ -51,6 +52,7 @@ async function rawPdf(args: ChildArgs): Promise<Partial<CaseResult>> {
   const data = new Uint8Array(readFileSync(args.pdfPath!));
   const idleRss = process.memoryUsage().rss;
   const stop = startSampler();
+  const cpuStart = process.cpuUsage();
   const started = performance.now();
   const pdf = await getDocument({ data, isEvalSupported: false, disableFontFace: true, verbosity: 0 })
     .promise;
@@ -64,7 +66,14 @@ async function rawPdf(args: ChildArgs): Promise<Partial<CaseResult>> {
   const pages = pdf.numPages;
   await pdf.destroy();
   const seconds = (performance.now() - started) / 1000;
-  return { pages, seconds, idleRss, ...stop(), detail: `${(characters / 1e6).toFixed(1)} M characters` };
+  const cpu = process.cpuUsage(cpuStart);
+  return {
+    pages,
+    seconds,
+    idleRss,
+    ...stop(),
+    detail: `${(characters / 1e6).toFixed(1)} M characters; CPU ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s`,
+  };
 }
 
 async function rawSite(args: ChildArgs): Promise<Partial<CaseResult>> {
@@ -119,6 +128,7 @@ async function ingest(args: ChildArgs): Promise<Partial<CaseResult>> {
     const filePath = args.pdfPath ?? args.textPath;
     const fileBytes = filePath ? readFileSync(filePath) : null;
     const idleRss = process.memoryUsage().rss;
+    const cpu = await startCpuMeter(args.databaseUrl);
     const stop = startSampler();
     const stageSeconds: Record<string, number> = {};
     let pages = 0;
@@ -162,6 +172,7 @@ async function ingest(args: ChildArgs): Promise<Partial<CaseResult>> {
       }
     }
     const seconds = (performance.now() - started) / 1000;
+    const { processSeconds, databaseSeconds } = await cpu();
     const stages = Object.entries(stageSeconds)
       .map(([name, value]) => `${name} ${value.toFixed(1)} s`)
       .join(", ");
@@ -171,7 +182,11 @@ async function ingest(args: ChildArgs): Promise<Partial<CaseResult>> {
       seconds,
       idleRss,
       ...peaks,
-      detail: `${chunks} chunks; time by stage: ${stages}\n${"".padEnd(51)}peak RSS by stage: ${stop.stagePeaks()}`,
+      detail: [
+        `${chunks} chunks; time by stage: ${stages}`,
+        `peak RSS by stage: ${stop.stagePeaks()}`,
+        `CPU: this process ${processSeconds.toFixed(1)} s (main thread and PDF worker), database ${databaseSeconds.toFixed(1)} s`,
+      ].join(`\n${"".padEnd(51)}`),
     };
   } finally {
     await app.close();

@@ -54,7 +54,7 @@ export function chunkSections(sections: readonly Section[], options = DEFAULT_CH
 }
 
 /** Longest stretch of tokenising before other work on the event loop gets a turn. */
-const TURN_MS = 20;
+const TURN_MS = 10;
 
 /**
  * `chunkSections` inside the server: passages are produced as sections arrive (a PDF's pages while later

@@ -24,7 +24,7 @@ const EMBED_BATCH = 64;
  * held it 0.3 to 0.9 s once the table had a few thousand passages. PostgreSQL, with a backend per
  * connection, takes a whole embedding batch per statement.
  */
-const PGLITE_STATEMENT_TARGET_MS = 30;
+const PGLITE_STATEMENT_TARGET_MS = 20;
 /** Rows of the first PGlite statement, before any has been measured. */
 const PGLITE_FIRST_ROWS = 4;
 /** Batches being written at once on PostgreSQL. */

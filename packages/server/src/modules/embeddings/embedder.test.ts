@@ -1,0 +1,63 @@
+import { describe, expect, it } from "vitest";
+import { LocalHashEmbedder, nonAsciiWords, words } from "./embedder.ts";
+
+/**
+ * The offline embedder as first written (features built as strings, summed in a map): stored passages
+ * and questions must keep meeting in the same space, so the faster one must give the same vectors.
+ */
+function referenceEmbedding(text: string): number[] {
+  const stopWords = new Set(
+    "a an and are as at be by can do does for from how i in is it of on or the this to was what when where which who why will with you your".split(
+      " ",
+    ),
+  );
+  const fnv1a = (feature: string) => {
+    let hash = 0x811c9dc5;
+    for (let index = 0; index < feature.length; index++) {
+      hash ^= feature.charCodeAt(index);
+      hash = Math.imul(hash, 0x01000193);
+    }
+    return hash >>> 0;
+  };
+  const counts = new Map<number, number>();
+  const add = (feature: string, weight: number) => {
+    const hash = fnv1a(feature);
+    const sign = hash >>> 31 === 0 ? 1 : -1;
+    counts.set(hash % 384, (counts.get(hash % 384) ?? 0) + sign * weight);
+  };
+  for (const word of words(text)) {
+    if (stopWords.has(word)) continue;
+    add(`w:${word}`, 1);
+    const padded = `^${word}$`;
+    for (let index = 0; index + 3 <= padded.length; index++) add(`t:${padded.slice(index, index + 3)}`, 0.25);
+  }
+  const vector = new Array<number>(384).fill(0);
+  for (const [bucket, value] of counts) vector[bucket] = Math.sign(value) * Math.log1p(Math.abs(value));
+  const norm = Math.hypot(...vector);
+  return norm === 0 ? vector : vector.map((value) => value / norm);
+}
+
+const TEXTS = [
+  "",
+  "the and of",
+  "a",
+  "How do I reset my password? Open Settings, then Security.",
+  "Voxgate routes calls: 3 assistants, 12 numbers, 2024-05-01 at 09:30 UTC.",
+  "Überweisung für Müller — straße, ﬁnance (ligature) and ＦＵＬＬＷＩＤＴＨ letters",
+  "東京の天気は晴れです。明日は雨が降るでしょう。",
+  "emoji 🎉 party 👩‍💻 coder, surrogate pairs 𝒳𝒴𝒵 and x",
+  "Ελληνικά κείμενα και русский текст рядом с English words",
+  `${"lorem ipsum dolor sit amet ".repeat(60)}consectetur`,
+];
+
+describe("LocalHashEmbedder", () => {
+  it("gives exactly the vectors of the string-and-map implementation", () => {
+    const embedder = new LocalHashEmbedder();
+    for (const text of TEXTS) expect(embedder.embedOne(text), text).toEqual(referenceEmbedding(text));
+  });
+
+  it("finds the words outside ASCII, and none in ASCII text", () => {
+    expect(nonAsciiWords("Plain ASCII text, with punctuation!")).toEqual([]);
+    expect(nonAsciiWords("Müller and ﬁnance in Москва, Müller again")).toEqual(["müller", "москва"]);
+  });
+});
