@@ -34,6 +34,24 @@ describe("end of turn", () => {
   });
 });
 
+describe("a turn's audio", () => {
+  it("is kept at the stream's rate while the decisions are taken on 8 kHz", () => {
+    const detector = new TurnDetector(300, 16_000);
+    const wide = (level: number) => new Int16Array(320).fill(level);
+    let end = null;
+    for (let at = 0; at < 1000 && end?.type !== "end-of-turn"; at += 20) {
+      const level = at >= 200 && at < 600 ? 4000 : 0;
+      end = detector.push(frame(level), wide(level));
+    }
+    expect(end?.type).toBe("end-of-turn");
+    if (end?.type !== "end-of-turn") return;
+    // 200 ms of pre-roll before the voice was recognised (60 ms into it), to the end of the 300 ms of
+    // silence that ended it: the span the 8 kHz audio would have, at twice the samples.
+    expect(end.audio.length / 16).toBe(200 + 400 - 60 + 300);
+    expect(end.audio.every((sample) => sample === 0 || sample === 4000)).toBe(true);
+  });
+});
+
 describe("sentences", () => {
   it("cuts streamed text at sentence ends and keeps the unfinished rest", () => {
     expect(splitSentences("Hello there! How are")).toEqual({ sentences: ["Hello there!"], rest: "How are" });

@@ -27,13 +27,18 @@ export type TurnEvent =
   | { type: "speech-start" }
   /** The caller kept talking `voicedMs` so far in this turn. */
   | { type: "voice"; voicedMs: number }
-  /** The turn ended: its audio (8 kHz PCM, pre-roll included) and where its speech ended, in media ms. */
+  /**
+   * The turn ended: its audio (PCM at the detector's `audioRate`, pre-roll included) and where its
+   * speech ended, in media ms.
+   */
   | { type: "end-of-turn"; audio: Int16Array; speechEndMs: number };
 
 /**
  * Local, energy-based voice activity detection and end of turn on the caller's 8 kHz audio. Time
  * is the media's own (the sum of frame lengths), so decisions do not depend on when frames arrive:
- * a jittery network or a test sending faster than real time gets the same turns.
+ * a jittery network or a test sending faster than real time gets the same turns. The turn's audio
+ * is kept as the stream carries it (`audioRate`): deciding on phone-band audio is enough, but
+ * speech-to-text hears a browser's 16 kHz microphone whole.
  */
 export class TurnDetector {
   private mediaMs = 0;
@@ -45,8 +50,15 @@ export class TurnDetector {
   private preRoll: Int16Array[] = [];
   private preRollMs = 0;
   private turn: Int16Array[] = [];
+  /** Samples of kept audio per ms. */
+  private readonly keptPerMs: number;
 
-  constructor(private readonly endOfTurnMs: number) {}
+  constructor(
+    private readonly endOfTurnMs: number,
+    audioRate = 8000,
+  ) {
+    this.keptPerMs = audioRate / 1000;
+  }
 
   /** Media time so far, in ms. */
   get now(): number {
@@ -57,16 +69,19 @@ export class TurnDetector {
     return this.inSpeech;
   }
 
-  /** One frame of 8 kHz PCM; returns what it changed. */
-  push(frame: Int16Array): TurnEvent | null {
+  /**
+   * One frame: `frame` as 8 kHz PCM, which decides, and `kept` the same frame at `audioRate`,
+   * which is kept for the turn (the same array when that is 8 kHz); returns what it changed.
+   */
+  push(frame: Int16Array, kept: Int16Array = frame): TurnEvent | null {
     const frameMs = frame.length / 8;
     this.mediaMs += frameMs;
     const voiced = rms(frame) >= VOICE_LEVEL;
     if (!this.inSpeech) {
-      this.preRoll.push(frame);
+      this.preRoll.push(kept);
       this.preRollMs += frameMs;
-      while (this.preRollMs - this.preRoll[0]!.length / 8 >= PRE_ROLL_MS) {
-        this.preRollMs -= this.preRoll.shift()!.length / 8;
+      while (this.preRollMs - this.preRoll[0]!.length / this.keptPerMs >= PRE_ROLL_MS) {
+        this.preRollMs -= this.preRoll.shift()!.length / this.keptPerMs;
       }
       this.voicedRun = voiced ? this.voicedRun + frameMs : 0;
       if (this.voicedRun < SPEECH_START_MS) return null;
@@ -79,7 +94,7 @@ export class TurnDetector {
       this.lastVoiceMs = this.mediaMs;
       return { type: "speech-start" };
     }
-    this.turn.push(frame);
+    this.turn.push(kept);
     if (voiced) {
       this.voicedMs += frameMs;
       this.silentRun = 0;
