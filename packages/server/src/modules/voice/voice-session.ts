@@ -1,6 +1,6 @@
 import type { Logger } from "../../logger.ts";
 import type { MediaStream } from "../telephony/provider.ts";
-import { decodeAudio, dtmfTones, encodeAudio, frameBytes, pcmFromBytes, resample, wavFile } from "./codec.ts";
+import { dtmfTones, encodeAudio, frameBytes, pcmFromBytes, wavFile } from "./codec.ts";
 import { looksUnfinished, semanticWaits } from "./semantic-turn.ts";
 import { TTS_SAMPLE_RATE } from "./speech-client.ts";
 import { endpointMs, interruptMs, TurnDetector, type TurnEvent } from "./turn-detector.ts";
@@ -159,7 +159,7 @@ export abstract class MediaSession {
       settings.semanticEndOfTurn
         ? semanticWaits(settings.endpointSensitivity).settled
         : endpointMs(settings.endpointSensitivity),
-      media.format.sampleRate,
+      media.format,
     );
     this.frameBytes = frameBytes(media.format);
   }
@@ -208,9 +208,7 @@ export abstract class MediaSession {
    * the media clock, silence, and barge-in.
    */
   protected listen(frame: Uint8Array): TurnEvent | null {
-    const { format } = this.media;
-    const pcm = decodeAudio(format, frame);
-    const event = this.detector.push(resample(pcm, format.sampleRate, 8000), pcm);
+    const event = this.detector.push(frame);
     if (this.detector.speaking) this.quietSinceMs = this.detector.now;
     if (event?.type === "voice" && event.voicedMs >= interruptMs(this.settings.interruptSensitivity))
       this.considerBargeIn();
@@ -450,7 +448,8 @@ export abstract class MediaSession {
       utterance.sentMs += (frame.length * 20) / size;
       offset += size;
     }
-    return bytes.slice(Math.min(offset, bytes.length));
+    // A view, not a copy: most calls leave nothing over, and a copy per model delta was garbage.
+    return bytes.subarray(Math.min(offset, bytes.length));
   }
 
   /** Asks the carrier to say when the audio sent so far for `utterance` has been played. */
