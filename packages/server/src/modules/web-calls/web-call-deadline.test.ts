@@ -85,6 +85,8 @@ describe("a web call whose browser never connects", () => {
     clock.set(new Date(Date.now() - 10 * 60_000));
     const { call_id: callId, token } = await startWebCall();
     await eventually(async () => expect((await reload(callId)).status).toBe("failed"));
+    // The refund follows the status change within the same run: its end is the job's row gone.
+    await eventually(async () => expect(await deadlineJobs(callId)).toBe(0));
     expect(await reload(callId)).toMatchObject({ endReason: "The browser never connected.", duration: 0 });
     expect(await ledgerOf(callId)).toEqual([
       ["call_debit", "-0.10"],
