@@ -16,10 +16,11 @@
  *    that echoes each appended frame back as response audio at once (test/support/realtime-echo.ts,
  *    a child process). Measured: caller frame in → sent to the model → its audio delta → frame out to the
  *    caller, next to the baseline of a bare WebSocket client doing the same round trip to the same
- *    server; then tick lateness with N relayed calls fed a frame each every 20 ms. Each of the
- *    append sizes given (caller audio per input_audio_buffer.append; 20 ms is one append per frame,
- *    as before batching) is measured in turn, `rounds` times, alternating, so that the machine's
- *    load falls on every size alike.
+ *    server; then the jitter of the frames sent back to N relayed calls, each call on its own 20 ms
+ *    clock (see `relayedJitter`), next to the same clocks with no engine. Each of the append sizes
+ *    given (caller audio per input_audio_buffer.append; 20 ms is one append per frame, as before
+ *    batching) is measured in turn, `rounds` times, alternating, so that the machine's load falls on
+ *    every size alike.
  */
 import { fork } from "node:child_process";
 import { performance } from "node:perf_hooks";
@@ -75,6 +76,8 @@ class MemoryStream implements MediaStream {
   onFirstAudio: (() => void) | null = null;
   /** Frames sent to the caller so far. */
   sent = 0;
+  /** When each frame was sent to the caller (performance.now()), when asked to keep them. */
+  sentAt: number[] | null = null;
   constructor(readonly callId: number) {}
   onAudio(listener: (frame: Uint8Array) => void) {
     this.audio = listener;
@@ -86,6 +89,7 @@ class MemoryStream implements MediaStream {
   onClose() {}
   sendAudio() {
     this.sent += 1;
+    this.sentAt?.push(performance.now());
     const first = this.onFirstAudio;
     this.onFirstAudio = null;
     first?.();
@@ -278,22 +282,77 @@ async function relayLatency(appends: number, appendMs: number) {
   return engine;
 }
 
+/**
+ * Independent carrier clocks: `calls` streams, each sending a 20 ms frame every 20 ms on its own phase
+ * (spread evenly over the 20 ms, as real calls' streams are: they start at unrelated moments), for
+ * 250 frames each. `feed(call, frame, due)` runs for each frame as soon as the event loop lets it after
+ * its due time on the carrier's clock. One driver wakes for whatever is due: its own cost per wake is
+ * the same with or without the engine, and is part of the baseline.
+ */
+async function carrierClocks(calls: number, feed: (call: number, frame: number, due: number) => void) {
+  const frames = 250;
+  const start = performance.now() + 50;
+  const due = (event: number) => start + ((event % calls) * 20) / calls + Math.floor(event / calls) * 20;
+  const cpuBefore = process.cpuUsage();
+  let event = 0;
+  while (event < calls * frames) {
+    const wait = due(event) - performance.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    const now = performance.now();
+    for (; event < calls * frames && due(event) <= now; event++)
+      feed(event % calls, Math.floor(event / calls), due(event));
+  }
+  const cpu = process.cpuUsage(cpuBefore);
+  return { cpuPerFrameUs: (cpu.user + cpu.system) / (calls * frames) };
+}
+
+/**
+ * Jitter as a caller hears it (RFC 3550's D): for each burst of audio sent back to a call (the echo of
+ * one append), its transit — from the due time, on the carrier's clock, of the caller frame that
+ * completed the append, to when the engine sent the burst's first frame — minus the transit of that
+ * call's previous burst. Equivalently, the bursts' inter-arrival minus their spacing on the carrier's
+ * clock (20 ms per frame appended). In absolute values, over every call's bursts.
+ */
+function transitJitter(sentAt: number[], completedAt: number[]): number[] {
+  const out: number[] = [];
+  for (let burst = 1; burst < Math.min(sentAt.length, completedAt.length); burst++)
+    out.push(Math.abs(sentAt[burst]! - completedAt[burst]! - (sentAt[burst - 1]! - completedAt[burst - 1]!)));
+  return out;
+}
+
+/** The carrier clocks with no engine: each frame's handling time against its due time, as `transitJitter` reads it. */
+async function clocksAlone(calls: number) {
+  const handled = Array.from({ length: calls }, () => [] as number[]);
+  const dues = Array.from({ length: calls }, () => [] as number[]);
+  const { cpuPerFrameUs } = await carrierClocks(calls, (call, _frame, due) => {
+    handled[call]!.push(performance.now());
+    dues[call]!.push(due);
+  });
+  return { jitter: handled.flatMap((times, call) => transitJitter(times, dues[call]!)), cpuPerFrameUs };
+}
+
 async function relayedJitter(calls: number, appendMs: number) {
-  const streams = await Promise.all(
+  const relayed = await Promise.all(
     Array.from({ length: calls }, (_, index) => relayedCall(index + 1, appendMs)),
   );
-  // Calls start at different times: their appends fall on different ticks, not all on the same one.
-  for (const [index, { stream }] of streams.entries())
-    for (let frame = 0; frame < index % (appendMs / 20); frame++)
-      stream.push(callerSpeech.subarray(0, FRAME));
-  const { lateness, cpu } = await tickLoop(() => {
-    for (const { stream } of streams) stream.push(callerSpeech.subarray(0, FRAME));
+  const perAppend = appendMs / 20;
+  const completed = relayed.map(() => [] as number[]);
+  for (const { stream } of relayed) stream.sentAt = [];
+  const { cpuPerFrameUs } = await carrierClocks(calls, (call, frame, due) => {
+    if ((frame + 1) % perAppend === 0) completed[call]!.push(due);
+    relayed[call]!.stream.push(callerSpeech.subarray(0, FRAME));
   });
   await new Promise((resolve) => setTimeout(resolve, 200));
-  const relayed = streams.reduce((sum, { stream }) => sum + stream.sent, 0);
-  for (const { model } of streams) model.close();
+  const jitter = relayed.flatMap(({ stream }, call) =>
+    transitJitter(
+      stream.sentAt!.filter((_, index) => index % perAppend === 0),
+      completed[call]!,
+    ),
+  );
+  const framesBack = relayed.reduce((sum, { stream }) => sum + stream.sent, 0);
+  for (const { model } of relayed) model.close();
   await new Promise((resolve) => setTimeout(resolve, 200));
-  return { lateness, cpu, relayed };
+  return { jitter, cpuPerFrameUs, framesBack };
 }
 
 const baselineTrips = await bareRoundTrips(port, callerSpeech.subarray(0, FRAME), TURNS * 2);
@@ -310,17 +369,17 @@ for (const appendMs of APPEND_SIZES) {
   );
 }
 console.log(
-  `${RELAYED} relayed multimodal calls, one 20 ms frame each per tick, 250 ticks, ${ROUNDS} rounds:`,
+  `${RELAYED} relayed multimodal calls, each on its own 20 ms carrier clock, 250 frames each, ${ROUNDS} rounds; jitter of the audio sent back (|transit change| between a call's consecutive bursts):`,
 );
 for (let round = 1; round <= ROUNDS; round++) {
-  const relayIdle = await concurrentCalls(0);
+  const alone = await clocksAlone(RELAYED);
   console.log(
-    `  round ${round}, timer loop alone (baseline): p50 ${ms(percentile(relayIdle.lateness, 50))}, p99 ${ms(percentile(relayIdle.lateness, 99))}`,
+    `  round ${round}, carrier clocks alone (baseline): p50 ${ms(percentile(alone.jitter, 50))}, p99 ${ms(percentile(alone.jitter, 99))}; CPU ${alone.cpuPerFrameUs.toFixed(1)} µs per call-frame`,
   );
   for (const appendMs of APPEND_SIZES) {
-    const jitter = await relayedJitter(RELAYED, appendMs);
+    const run = await relayedJitter(RELAYED, appendMs);
     console.log(
-      `  round ${round}, appends of ${String(appendMs).padStart(3)} ms: tick lateness p50 ${ms(percentile(jitter.lateness, 50))}, p99 ${ms(percentile(jitter.lateness, 99))} (target ≤ 1 ms); CPU per tick p50 ${ms(percentile(jitter.cpu, 50))}, p99 ${ms(percentile(jitter.cpu, 99))}, ${((percentile(jitter.cpu, 50) * 1000) / RELAYED).toFixed(1)} µs per call-frame; frames back ${jitter.relayed} of ${RELAYED * 250}`,
+      `  round ${round}, appends of ${String(appendMs).padStart(3)} ms: jitter p50 ${ms(percentile(run.jitter, 50))}, p99 ${ms(percentile(run.jitter, 99))} (target ≤ 1 ms); CPU ${run.cpuPerFrameUs.toFixed(1)} µs per call-frame (this process: engine and carrier clocks); frames back ${run.framesBack} of ${RELAYED * 250}`,
     );
   }
 }

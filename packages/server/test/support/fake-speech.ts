@@ -61,11 +61,38 @@ export function decodeTones(pcm: Int16Array, sampleRate: number): string {
   return text;
 }
 
+/**
+ * The strongest tone above 4 kHz (the phone band's edge) in 20 ms windows of `pcm`, as a sample
+ * amplitude: Goertzel filters every 100 Hz from 4.1 kHz to below Nyquist. 0 at 8 kHz, which cannot
+ * carry anything above 4 kHz.
+ */
+export function loudestAbove4kHz(pcm: Int16Array, sampleRate: number): number {
+  const window = sampleRate / 50;
+  let loudest = 0;
+  for (let hz = 4100; hz < sampleRate / 2 - 50; hz += 100) {
+    const coefficient = 2 * Math.cos((2 * Math.PI * hz) / sampleRate);
+    for (let start = 0; start + window <= pcm.length; start += window) {
+      let previous = 0;
+      let before = 0;
+      for (let i = start; i < start + window; i++) {
+        const current = pcm[i]! + coefficient * previous - before;
+        before = previous;
+        previous = current;
+      }
+      const power = previous * previous + before * before - coefficient * previous * before;
+      loudest = Math.max(loudest, (2 * Math.sqrt(power)) / window);
+    }
+  }
+  return loudest;
+}
+
 export interface FakeSpeech {
   /** Base URL to give as OPENAI_STT_BASE_URL / OPENAI_TTS_BASE_URL, ending in /v1. */
   baseUrl: string;
   /** What each transcription request was heard as, in order. */
   transcriptions: string[];
+  /** The audio each transcription request carried: its WAV's rate and its loudest tone above 4 kHz. */
+  transcribed: { sampleRate: number; loudestAbove4kHz: number }[];
   /** Each speech request's body, in order. */
   syntheses: { model: string; input: string; voice: string; response_format: string }[];
   /** Latency added before each answer, in ms (bench). */
@@ -75,6 +102,7 @@ export interface FakeSpeech {
 
 export async function startFakeSpeech(): Promise<FakeSpeech> {
   const transcriptions: string[] = [];
+  const transcribed: FakeSpeech["transcribed"] = [];
   const syntheses: FakeSpeech["syntheses"] = [];
   let latencyMs = 0;
   const server: Server = createServer((request, response) => {
@@ -113,6 +141,10 @@ export async function startFakeSpeech(): Promise<FakeSpeech> {
         return void response.writeHead(400).end("model and a WAV file are required");
       const text = decodeTones(wav.pcm, wav.sampleRate);
       transcriptions.push(text);
+      transcribed.push({
+        sampleRate: wav.sampleRate,
+        loudestAbove4kHz: loudestAbove4kHz(wav.pcm, wav.sampleRate),
+      });
       response.writeHead(200, { "content-type": "application/json" });
       response.end(JSON.stringify({ text }));
       return;
@@ -125,6 +157,7 @@ export async function startFakeSpeech(): Promise<FakeSpeech> {
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
     transcriptions,
+    transcribed,
     syntheses,
     setLatency: (ms) => {
       latencyMs = ms;

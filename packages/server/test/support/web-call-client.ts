@@ -64,7 +64,11 @@ export class WebCallClient {
 
   /** The visitor says `text` (tone speech) in 20 ms frames, followed by `silenceMs` of silence. */
   speak(text: string, silenceMs = 1000) {
-    const pcm = synthesizeTones(text, this.sampleRate);
+    this.sendPcm(synthesizeTones(text, this.sampleRate), silenceMs);
+  }
+
+  /** The microphone picks up `pcm` (at the call's rate) in 20 ms frames, followed by `silenceMs` of silence. */
+  sendPcm(pcm: Int16Array, silenceMs = 0) {
     const all = new Int16Array(pcm.length + (this.sampleRate / 1000) * silenceMs);
     all.set(pcm);
     const frame = (this.sampleRate / 50) * 2;

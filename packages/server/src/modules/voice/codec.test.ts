@@ -1,5 +1,17 @@
 import { describe, expect, it } from "vitest";
-import { dtmfTones, muLawToPcm, pcmToMuLaw, readWav, resample, rms, wavFile } from "./codec.ts";
+import { PHONE_FORMAT, WEB_FORMAT } from "../telephony/provider.ts";
+import {
+  decodeAudio,
+  dtmfTones,
+  muLawToPcm,
+  pcmBytes,
+  pcmToMuLaw,
+  phoneBandLevel,
+  readWav,
+  resample,
+  rms,
+  wavFile,
+} from "./codec.ts";
 
 function tone(frequency: number, rate: number, seconds: number, amplitude = 8000): Int16Array {
   const out = new Int16Array(Math.round(rate * seconds));
@@ -29,6 +41,23 @@ describe("resampling", () => {
     const at16k = resample(at8k, 8000, 16_000);
     expect(at16k.length).toBe(1600);
     expect(Math.abs(rms(at16k) - rms(at8k))).toBeLessThan(rms(at8k) * 0.05);
+  });
+});
+
+describe("a frame's level at 8 kHz, read in place", () => {
+  it("is the level of the frame decoded and resampled to 8 kHz, for a phone's and a browser's frames", () => {
+    const heard = (format: typeof PHONE_FORMAT, bytes: Uint8Array) =>
+      rms(resample(decodeAudio(format, bytes), format.sampleRate, 8000));
+    for (const frequency of [300, 1200, 3400, 6000]) {
+      const phone = pcmToMuLaw(tone(frequency, 8000, 0.02));
+      expect(phoneBandLevel(PHONE_FORMAT, phone)).toBeCloseTo(heard(PHONE_FORMAT, phone), 6);
+      // A frame of a browser's at an odd offset: the level reads bytes, not aligned 16-bit samples.
+      const browser = pcmBytes(tone(frequency, 16_000, 0.02));
+      const odd = new Uint8Array(browser.length + 1).fill(7);
+      odd.set(browser, 1);
+      expect(phoneBandLevel(WEB_FORMAT, odd.subarray(1))).toBeCloseTo(heard(WEB_FORMAT, browser), 6);
+    }
+    expect(phoneBandLevel(PHONE_FORMAT, new Uint8Array(0))).toBe(0);
   });
 });
 

@@ -19,6 +19,9 @@ for (let i = 0; i < 256; i++) {
   DECODE_TABLE[i] = sign ? -magnitude : magnitude;
 }
 
+/** Each mu-law byte's decoded sample, squared: a frame's level without decoding it. */
+const SQUARE_TABLE = Float64Array.from(DECODE_TABLE, (sample) => sample * sample);
+
 // Indexed by the sample's magnitude >> 7 after biasing: the segment (exponent) of G.711.
 const EXPONENT_TABLE = new Uint8Array(256);
 for (let i = 0; i < 256; i++) EXPONENT_TABLE[i] = i === 0 ? 0 : Math.floor(Math.log2(i));
@@ -135,6 +138,32 @@ export function rms(pcm: Int16Array): number {
   let sum = 0;
   for (let i = 0; i < pcm.length; i++) sum += pcm[i]! * pcm[i]!;
   return Math.sqrt(sum / pcm.length);
+}
+
+/**
+ * RMS level of a frame of the stream's bytes as heard at 8 kHz, what `rms(resample(decodeAudio(…),
+ * rate, 8000))` gives, read in place: the voice detector runs on every frame of every call, and
+ * decoding and resampling each one was two allocations per frame.
+ */
+export function phoneBandLevel(format: MediaFormat, bytes: Uint8Array): number {
+  let sum = 0;
+  if (format.encoding === "pcmu") {
+    if (bytes.length === 0) return 0;
+    for (let i = 0; i < bytes.length; i++) sum += SQUARE_TABLE[bytes[i]!]!;
+    return Math.sqrt(sum / bytes.length);
+  }
+  // Little-endian 16-bit samples, averaged by the `ratio` that go into one 8 kHz sample (as `resample`).
+  const ratio = format.sampleRate / 8000;
+  const count = Math.floor((bytes.length >> 1) / ratio);
+  if (count === 0) return 0;
+  for (let i = 0; i < count; i++) {
+    let total = 0;
+    for (let j = i * ratio * 2, end = j + ratio * 2; j < end; j += 2)
+      total += ((bytes[j]! | (bytes[j + 1]! << 8)) << 16) >> 16;
+    const sample = Math.round(total / ratio);
+    sum += sample * sample;
+  }
+  return Math.sqrt(sum / count);
 }
 
 const DTMF_ROWS = [697, 770, 852, 941];

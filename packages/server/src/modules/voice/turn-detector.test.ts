@@ -1,8 +1,12 @@
 import { describe, expect, it } from "vitest";
+import { WEB_FORMAT } from "../telephony/provider.ts";
+import { pcmBytes, pcmToMuLaw } from "./codec.ts";
 import { endpointMs, interruptMs, TurnDetector } from "./turn-detector.ts";
 import { splitSentences } from "./voice-session.ts";
 
-const frame = (level: number) => new Int16Array(160).map((_, i) => (i % 2 === 0 ? level : -level));
+/** 20 ms of a phone's mu-law at `level`. */
+const frame = (level: number) =>
+  pcmToMuLaw(new Int16Array(160).map((_, i) => (i % 2 === 0 ? level : -level)));
 
 function feed(detector: TurnDetector, level: number, ms: number) {
   const events = [];
@@ -31,6 +35,23 @@ describe("end of turn", () => {
     // 200 ms before the start, the speech, and the silence that ended it.
     expect(end.audio.length / 8).toBeGreaterThanOrEqual(200 + 500 + 300 - 60);
     expect(end.speechEndMs).toBe(40 + 400 + 500);
+  });
+});
+
+describe("a turn's audio", () => {
+  it("is kept at the stream's rate (a browser's 16 kHz) while the decisions are taken on 8 kHz", () => {
+    const detector = new TurnDetector(300, WEB_FORMAT);
+    let end = null;
+    for (let at = 0; at < 1000 && end?.type !== "end-of-turn"; at += 20) {
+      const level = at >= 200 && at < 600 ? 4000 : 0;
+      end = detector.push(pcmBytes(new Int16Array(320).fill(level)));
+    }
+    expect(end?.type).toBe("end-of-turn");
+    if (end?.type !== "end-of-turn") return;
+    // 200 ms of pre-roll before the voice was recognised (60 ms into it), to the end of the 300 ms of
+    // silence that ended it: the span the 8 kHz audio would have, at twice the samples.
+    expect(end.audio.length / 16).toBe(200 + 400 - 60 + 300);
+    expect(end.audio.every((sample) => sample === 0 || sample === 4000)).toBe(true);
   });
 });
 

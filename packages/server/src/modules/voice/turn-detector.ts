@@ -1,4 +1,5 @@
-import { rms } from "./codec.ts";
+import { type MediaFormat, PHONE_FORMAT } from "../telephony/provider.ts";
+import { decodeAudio, frameBytes, phoneBandLevel } from "./codec.ts";
 
 /** Caller audio louder than this (RMS of 16-bit samples, about -36 dBFS) counts as voice. */
 export const VOICE_LEVEL = 500;
@@ -27,13 +28,19 @@ export type TurnEvent =
   | { type: "speech-start" }
   /** The caller kept talking `voicedMs` so far in this turn. */
   | { type: "voice"; voicedMs: number }
-  /** The turn ended: its audio (8 kHz PCM, pre-roll included) and where its speech ended, in media ms. */
+  /**
+   * The turn ended: its audio (PCM at the stream's rate, pre-roll included) and where its speech
+   * ended, in media ms.
+   */
   | { type: "end-of-turn"; audio: Int16Array; speechEndMs: number };
 
 /**
- * Local, energy-based voice activity detection and end of turn on the caller's 8 kHz audio. Time
- * is the media's own (the sum of frame lengths), so decisions do not depend on when frames arrive:
- * a jittery network or a test sending faster than real time gets the same turns.
+ * Local, energy-based voice activity detection and end of turn on the caller's audio as heard at
+ * 8 kHz. Time is the media's own (the sum of frame lengths), so decisions do not depend on when
+ * frames arrive: a jittery network or a test sending faster than real time gets the same turns.
+ * The turn's audio is kept as the stream carries it (frames as received, decoded once the turn
+ * is asked for): deciding on phone-band audio is enough, but speech-to-text hears a browser's
+ * 16 kHz microphone whole. Frames are kept by reference: a stream hands each frame over for good.
  */
 export class TurnDetector {
   private mediaMs = 0;
@@ -42,11 +49,18 @@ export class TurnDetector {
   private inSpeech = false;
   private voicedMs = 0;
   private lastVoiceMs = 0;
-  private preRoll: Int16Array[] = [];
+  private preRoll: Uint8Array[] = [];
   private preRollMs = 0;
-  private turn: Int16Array[] = [];
+  private turn: Uint8Array[] = [];
+  /** Bytes of the stream's audio per ms. */
+  private readonly bytesPerMs: number;
 
-  constructor(private readonly endOfTurnMs: number) {}
+  constructor(
+    private readonly endOfTurnMs: number,
+    private readonly format: MediaFormat = PHONE_FORMAT,
+  ) {
+    this.bytesPerMs = frameBytes(format) / 20;
+  }
 
   /** Media time so far, in ms. */
   get now(): number {
@@ -57,16 +71,16 @@ export class TurnDetector {
     return this.inSpeech;
   }
 
-  /** One frame of 8 kHz PCM; returns what it changed. */
-  push(frame: Int16Array): TurnEvent | null {
-    const frameMs = frame.length / 8;
+  /** One frame in the stream's format; returns what it changed. */
+  push(frame: Uint8Array): TurnEvent | null {
+    const frameMs = frame.length / this.bytesPerMs;
     this.mediaMs += frameMs;
-    const voiced = rms(frame) >= VOICE_LEVEL;
+    const voiced = phoneBandLevel(this.format, frame) >= VOICE_LEVEL;
     if (!this.inSpeech) {
       this.preRoll.push(frame);
       this.preRollMs += frameMs;
-      while (this.preRollMs - this.preRoll[0]!.length / 8 >= PRE_ROLL_MS) {
-        this.preRollMs -= this.preRoll.shift()!.length / 8;
+      while (this.preRollMs - this.preRoll[0]!.length / this.bytesPerMs >= PRE_ROLL_MS) {
+        this.preRollMs -= this.preRoll.shift()!.length / this.bytesPerMs;
       }
       this.voicedRun = voiced ? this.voicedRun + frameMs : 0;
       if (this.voicedRun < SPEECH_START_MS) return null;
@@ -88,14 +102,24 @@ export class TurnDetector {
     }
     this.silentRun += frameMs;
     if (this.silentRun < this.endOfTurnMs) return null;
-    const audio = concat(this.turn);
+    const audio = this.decode(this.turn);
     this.reset();
     return { type: "end-of-turn", audio, speechEndMs: this.lastVoiceMs };
   }
 
   /** The audio of the turn in progress so far (pre-roll included); empty between turns. */
   currentAudio(): Int16Array {
-    return concat(this.turn);
+    return this.decode(this.turn);
+  }
+
+  private decode(frames: Uint8Array[]): Int16Array {
+    const bytes = new Uint8Array(frames.reduce((sum, frame) => sum + frame.length, 0));
+    let offset = 0;
+    for (const frame of frames) {
+      bytes.set(frame, offset);
+      offset += frame.length;
+    }
+    return decodeAudio(this.format, bytes);
   }
 
   /** Forgets the turn in progress (its audio was handled another way, e.g. a barge-in). */
@@ -106,16 +130,6 @@ export class TurnDetector {
     this.silentRun = 0;
     this.turn = [];
   }
-}
-
-function concat(frames: Int16Array[]): Int16Array {
-  const out = new Int16Array(frames.reduce((sum, frame) => sum + frame.length, 0));
-  let offset = 0;
-  for (const frame of frames) {
-    out.set(frame, offset);
-    offset += frame.length;
-  }
-  return out;
 }
 
 function clamp01(value: number): number {

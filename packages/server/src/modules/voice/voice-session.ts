@@ -1,12 +1,9 @@
 import type { Logger } from "../../logger.ts";
 import type { MediaStream } from "../telephony/provider.ts";
-import { decodeAudio, dtmfTones, encodeAudio, frameBytes, pcmFromBytes, resample, wavFile } from "./codec.ts";
+import { dtmfTones, encodeAudio, frameBytes, pcmFromBytes, wavFile } from "./codec.ts";
 import { looksUnfinished, semanticWaits } from "./semantic-turn.ts";
 import { TTS_SAMPLE_RATE } from "./speech-client.ts";
 import { endpointMs, interruptMs, TurnDetector, type TurnEvent } from "./turn-detector.ts";
-
-/** Speech-to-text gets 16 kHz: what most models (Whisper and its servers) are trained on. */
-const STT_SAMPLE_RATE = 16_000;
 
 export const VOICE_PHRASES = {
   reengage: "Are you still there?",
@@ -162,6 +159,7 @@ export abstract class MediaSession {
       settings.semanticEndOfTurn
         ? semanticWaits(settings.endpointSensitivity).settled
         : endpointMs(settings.endpointSensitivity),
+      media.format,
     );
     this.frameBytes = frameBytes(media.format);
   }
@@ -205,10 +203,12 @@ export abstract class MediaSession {
     if (opening) this.enqueue(() => this.say(opening, true));
   }
 
-  /** Local voice activity on a caller frame (heard at 8 kHz): the media clock, silence, and barge-in. */
+  /**
+   * Local voice activity on a caller frame (decided at 8 kHz, the turn kept at the stream's rate):
+   * the media clock, silence, and barge-in.
+   */
   protected listen(frame: Uint8Array): TurnEvent | null {
-    const { format } = this.media;
-    const event = this.detector.push(resample(decodeAudio(format, frame), format.sampleRate, 8000));
+    const event = this.detector.push(frame);
     if (this.detector.speaking) this.quietSinceMs = this.detector.now;
     if (event?.type === "voice" && event.voicedMs >= interruptMs(this.settings.interruptSensitivity))
       this.considerBargeIn();
@@ -231,7 +231,7 @@ export abstract class MediaSession {
     this.counting = true;
     audio ??= this.detector.currentAudio();
     this.ports
-      .transcribe(wavFile(resample(audio, 8000, STT_SAMPLE_RATE), STT_SAMPLE_RATE), this.abort.signal)
+      .transcribe(this.callerWav(audio), this.abort.signal)
       .then((text) => {
         if (wordCount(text) >= this.settings.minInterruptWords && this.speaking === utterance) this.bargeIn();
       })
@@ -241,6 +241,14 @@ export abstract class MediaSession {
       .finally(() => {
         this.counting = false;
       });
+  }
+
+  /**
+   * The caller's audio for speech-to-text at the stream's own rate: a phone's 8 kHz (upsampling
+   * would add nothing but bytes), a browser's 16 kHz whole.
+   */
+  protected callerWav(audio: Int16Array): Buffer {
+    return wavFile(audio, this.media.format.sampleRate);
   }
 
   /**
@@ -440,7 +448,8 @@ export abstract class MediaSession {
       utterance.sentMs += (frame.length * 20) / size;
       offset += size;
     }
-    return bytes.slice(Math.min(offset, bytes.length));
+    // A view, not a copy: most calls leave nothing over, and a copy per model delta was garbage.
+    return bytes.subarray(Math.min(offset, bytes.length));
   }
 
   /** Asks the carrier to say when the audio sent so far for `utterance` has been played. */
@@ -563,7 +572,8 @@ export class PipelineSession extends MediaSession {
     if (event?.type === "end-of-turn") {
       const speechEndedAt = Date.now() - (this.detector.now - event.speechEndMs);
       const audio = event.audio;
-      const span = { startMs: Math.max(0, this.detector.now - audio.length / 8), endMs: event.speechEndMs };
+      const audioMs = audio.length / (this.media.format.sampleRate / 1000);
+      const span = { startMs: Math.max(0, this.detector.now - audioMs), endMs: event.speechEndMs };
       this.heardCaller();
       this.enqueue(() => this.caller(audio, speechEndedAt, span));
       return;
@@ -607,8 +617,11 @@ export class PipelineSession extends MediaSession {
   }
 
   private async caller(audio: Int16Array, speechEndedAt: number, span: { startMs: number; endMs: number }) {
-    const wav = wavFile(resample(audio, 8000, STT_SAMPLE_RATE), STT_SAMPLE_RATE);
-    await this.callerSaid(await this.ports.transcribe(wav, this.abort.signal), speechEndedAt, span);
+    await this.callerSaid(
+      await this.ports.transcribe(this.callerWav(audio), this.abort.signal),
+      speechEndedAt,
+      span,
+    );
   }
 
   /** The caller's turn, transcribed (or said as text): stored, then answered. */

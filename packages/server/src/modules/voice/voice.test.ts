@@ -89,6 +89,8 @@ describe("a phone conversation over Twilio Media Streams (pipeline mode)", () =>
     client.speak("what time is it");
     await client.waitFor((received) => marks(received) >= 3);
     expect(speech.transcriptions.at(-1)).toBe("what time is it");
+    // A phone's 8 kHz goes to speech-to-text as it came, not upsampled to pretend otherwise.
+    expect(speech.transcribed.at(-1)).toEqual({ sampleRate: 8000, loudestAbove4kHz: 0 });
     expect(client.takeSpeech().replace(/\s+/g, "")).toBe(heard("Echo: what time is it"));
     expect(model.chatRequests.at(-1)?.tools?.map((tool) => tool.function.name)).toContain("end_call");
     expect(speech.syntheses.at(-1)).toMatchObject({ voice: "alloy", response_format: "pcm" });

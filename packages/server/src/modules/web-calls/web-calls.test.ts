@@ -2,7 +2,12 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createAssistant } from "../../../test/fixtures/assistants.ts";
 import { telephonyFixtures, uniqueUsNumber } from "../../../test/fixtures/telephony.ts";
 import { type FakeOpenAI, startFakeOpenAI } from "../../../test/support/fake-openai.ts";
-import { type FakeSpeech, startFakeSpeech, toneText } from "../../../test/support/fake-speech.ts";
+import {
+  type FakeSpeech,
+  startFakeSpeech,
+  synthesizeTones,
+  toneText,
+} from "../../../test/support/fake-speech.ts";
 import { type FakeTwilio, startFakeTwilio } from "../../../test/support/fake-twilio.ts";
 import { startTestApp, type TestAccount, type TestApp } from "../../../test/support/test-app.ts";
 import { twilioWebhook, voiceCallEnv } from "../../../test/support/voice-calls.ts";
@@ -85,9 +90,20 @@ describe("a web call from the widget", () => {
     await client.waitFor(() => client.count("mark") >= 2);
     expect(client.takeSpeech().replace(/\s+/g, "")).toBe(heard("Hello! How can I help?"));
 
-    client.speak("what time is it");
+    // The words, then a whistle at 6 kHz within the same turn: only a 16 kHz microphone carries it.
+    const words = synthesizeTones("what time is it", 16_000);
+    const whistle = new Int16Array(16_000 * 0.3).map((_, i) =>
+      Math.round(8000 * Math.sin((2 * Math.PI * 6000 * i) / 16_000)),
+    );
+    const said = new Int16Array(words.length + 1600 + whistle.length);
+    said.set(words);
+    said.set(whistle, words.length + 1600);
+    client.sendPcm(said, 1000);
     await client.waitFor(() => client.count("mark") >= 3);
     expect(speech.transcriptions.at(-1)).toBe("what time is it");
+    // Speech-to-text heard the browser's microphone at its own rate, not cut to the phone band.
+    expect(speech.transcribed.at(-1)!.sampleRate).toBe(16_000);
+    expect(speech.transcribed.at(-1)!.loudestAbove4kHz).toBeGreaterThan(4000);
     expect(client.takeSpeech().replace(/\s+/g, "")).toBe(heard("Echo: what time is it"));
     await client.waitFor((received) => received.filter((m) => m.type === "transcript").length >= 3);
     expect(client.received.filter((m) => m.type === "transcript")).toMatchObject([
