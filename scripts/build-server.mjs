@@ -6,7 +6,13 @@
 // Relative imports are rewritten from .ts to .js; a workspace package's name is rewritten to the
 // relative path of its compiled entry, so Node resolves no TypeScript at run time. Everything
 // else (node_modules) stays an import.
+//
+// The production entry, dist/main.js, is then replaced by a bundle of the whole server with its
+// dependencies (`bundleMain`): Node spent more than half of a start resolving, reading and linking
+// the ~1,000 modules one by one (see bench/start/README.md). The per-file modules stay beside it for
+// the workers' entries, the CLI and the package's library entry (dist/index.js).
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
@@ -114,6 +120,69 @@ export async function buildServer() {
       copyFileSync(file, target);
     }
   }
+  await bundleMain();
+}
+
+/**
+ * Node's optional native accelerators that the bundled libraries `require` inside a try: left for
+ * Node to look up at run time (they are not installed), as before bundling.
+ */
+const OPTIONAL_NATIVE = ["pg-native", "bufferutil", "utf-8-validate"];
+
+/**
+ * A source's `import.meta.url` names the file that its per-file build writes (dist/db/migrate.js for
+ * src/db/migrate.ts), not the chunk it lands in: the code finds files relative to itself (migrations,
+ * the widget, worker entries, `createRequire`). Every chunk is written to dist/ itself, so the
+ * relative path from a chunk to that file is the source's path under src/.
+ */
+function keepModuleUrls(srcDir) {
+  return {
+    name: "voxgate-module-urls",
+    setup(pluginBuild) {
+      pluginBuild.onLoad({ filter: /\.ts$/ }, async (args) => {
+        const text = await readFile(args.path, "utf8");
+        if (!text.includes("import.meta.url")) return undefined;
+        const rel = toPosix(relative(srcDir, args.path)).replace(/\.ts$/, ".js");
+        if (rel.startsWith("../"))
+          throw new Error(`${args.path} uses import.meta.url outside the server's src/`);
+        return {
+          contents: text.replaceAll(
+            "import.meta.url",
+            `new URL(${JSON.stringify(`./${rel}`)}, import.meta.url).href`,
+          ),
+          loader: "ts",
+        };
+      });
+    },
+  };
+}
+
+/**
+ * Bundles src/main.ts and everything it imports into dist/main.js plus chunks beside it: modules
+ * loaded with `await import()` (the GraphiQL page, Prisma's query compiler) become chunks loaded
+ * when first used, as before; packages loaded with `lazyRequire` stay out of the bundle.
+ */
+async function bundleMain() {
+  const serverDir = join(root, "packages/server");
+  const srcDir = join(serverDir, "src");
+  await build({
+    entryPoints: { main: join(srcDir, "main.ts") },
+    outdir: join(serverDir, "dist"),
+    bundle: true,
+    splitting: true,
+    chunkNames: "chunk-[hash]",
+    format: "esm",
+    platform: "node",
+    target: "node20",
+    sourcemap: "linked",
+    logLevel: "warning",
+    external: OPTIONAL_NATIVE,
+    // Bundled CommonJS calls `require` for Node's built-ins; an ES module has none of its own.
+    banner: {
+      js: 'import { createRequire as __voxgateCreateRequire } from "node:module"; const require = __voxgateCreateRequire(import.meta.url);',
+    },
+    plugins: [keepModuleUrls(srcDir)],
+  });
 }
 
 if (resolve(process.argv[1] ?? "") === fileURLToPath(import.meta.url)) {

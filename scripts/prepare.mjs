@@ -49,11 +49,56 @@ function listFiles(root, path) {
 }
 
 /**
+ * A file whose modification is this recent is not remembered by its size and time: a write within
+ * the file system's timestamp granularity after hashing would keep both ("racy git").
+ */
+const RACY_MS = 2_000;
+
+/**
+ * Content digests of the inputs, remembered under node_modules/.cache/voxgate/ with each file's
+ * size, modification time and inode: a file whose three are unchanged is not read and hashed again
+ * (the server's sources are most of `npm start`'s check). Any change of the three rehashes the
+ * content, so a checkout that only touches times changes nothing.
+ */
+function digestCache(root) {
+  const file = join(cacheDir(root), "file-digests.json");
+  let entries = {};
+  try {
+    entries = JSON.parse(readFileSync(file, "utf8"));
+  } catch {
+    // No cache yet, or an unreadable one: every file is hashed.
+  }
+  let changed = false;
+  return {
+    digest(relativePath) {
+      const absolute = join(root, relativePath);
+      const stat = statSync(absolute);
+      const key = `${stat.size}:${stat.mtimeMs}:${stat.ino}`;
+      const known = entries[relativePath];
+      if (known?.key === key) return known.digest;
+      const digest = createHash("sha256").update(readFileSync(absolute)).digest("hex");
+      if (Date.now() - stat.mtimeMs > RACY_MS) {
+        entries[relativePath] = { key, digest };
+        changed = true;
+      }
+      return digest;
+    },
+    save() {
+      if (!changed || !existsSync(join(root, "node_modules"))) return;
+      mkdirSync(cacheDir(root), { recursive: true });
+      writeFileSync(`${file}.${process.pid}.tmp`, JSON.stringify(entries));
+      renameSync(`${file}.${process.pid}.tmp`, file);
+    },
+  };
+}
+
+/**
  * A hash of every input's path and content, plus `extra` (e.g. the Node version). Content rather
  * than modification times: a checkout or a copy touches times without changing anything.
  */
 export function fingerprint(root, inputs, extra = "") {
   const hash = createHash("sha256");
+  const digests = digestCache(root);
   hash.update(extra);
   for (const input of inputs) {
     const absolute = join(root, input);
@@ -64,9 +109,10 @@ export function fingerprint(root, inputs, extra = "") {
     const files = statSync(absolute).isDirectory() ? listFiles(root, input).sort() : [input];
     for (const file of files) {
       hash.update(`\0${file}\0`);
-      hash.update(readFileSync(join(root, file)));
+      hash.update(digests.digest(file));
     }
   }
+  digests.save();
   return hash.digest("hex");
 }
 

@@ -2,9 +2,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { freshDatabase } from "../../test/support/test-app.ts";
+import { freshDatabase, testDatabaseKind } from "../../test/support/test-app.ts";
 import { type Database, openDatabase } from "./client.ts";
-import { migrate, readMigrations } from "./migrate.ts";
+import { MIGRATION_LOCK_KEY, migrate, readMigrations } from "./migrate.ts";
 
 const opened: Database[] = [];
 const drops: (() => Promise<void>)[] = [];
@@ -40,10 +40,31 @@ describe("migrations", () => {
     expect(await migrate(db)).toEqual([]);
   });
 
-  it("refuses an applied migration whose file has changed", async () => {
+  // A start of an up-to-date installation only reads: it does not queue behind an instance that holds
+  // the lock (on PGlite every connection shares one backend, so the lock excludes nobody there).
+  it.runIf(testDatabaseKind() === "postgres")(
+    "finds an up-to-date database without waiting for the migration lock",
+    async () => {
+      const db = await emptyDatabase();
+      await migrate(db);
+      const other = await db.pgPool.connect();
+      try {
+        await other.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK_KEY]);
+        expect(await migrate(db)).toEqual([]);
+      } finally {
+        await other.query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK_KEY]);
+        other.release();
+      }
+    },
+  );
+
+  it("applies a migration added later, and refuses an applied migration whose file has changed", async () => {
     const db = await emptyDatabase();
     const dir = migrationsDir({ "0001_a": `CREATE TABLE "t_a" (id int);` });
     await migrate(db, readMigrations(dir));
+    mkdirSync(join(dir, "0002_b"));
+    writeFileSync(join(dir, "0002_b", "migration.sql"), `CREATE TABLE "t_b" (id int);`);
+    expect(await migrate(db, readMigrations(dir))).toEqual(["0002_b"]);
     writeFileSync(join(dir, "0001_a", "migration.sql"), `CREATE TABLE "t_a" (id bigint);`);
     await expect(migrate(db, readMigrations(dir))).rejects.toThrow(/0001_a was changed after it was applied/);
     rmSync(dir, { recursive: true });

@@ -24,14 +24,36 @@ export function readMigrations(dir = migrationsDir): Migration[] {
 }
 
 /** An arbitrary constant shared by every instance, so that only one of them migrates at a time. */
-const MIGRATION_LOCK_KEY = 7_243_510_981;
+export const MIGRATION_LOCK_KEY = 7_243_510_981;
+
+/** PostgreSQL's SQLSTATE for a table that does not exist. */
+const UNDEFINED_TABLE = "42P01";
+
+/**
+ * Whether the database has recorded every one of `migrations` with the same checksum: one read, no
+ * lock and no DDL, which is all that a start of an up-to-date installation needs (the common case).
+ */
+async function upToDate(db: Database, migrations: Migration[]): Promise<boolean> {
+  const rows = await db
+    .withConnection((sql) =>
+      sql.query<{ name: string; checksum: string }>(`SELECT name, checksum FROM "_voxgate_migrations"`),
+    )
+    .catch((error: { code?: string }) => {
+      if (error.code === UNDEFINED_TABLE) return [];
+      throw error;
+    });
+  const applied = new Map(rows.map((row) => [row.name, row.checksum]));
+  return migrations.every((migration) => applied.get(migration.name) === migration.checksum);
+}
 
 /**
  * Applies the committed migrations that the database has not seen, each in its own transaction,
  * and records them. Instances starting together on one PostgreSQL wait on an advisory lock.
- * An applied migration whose file changed since is an error, not something to paper over.
+ * An applied migration whose file changed since is an error, not something to paper over. A database
+ * that already has them all is only read (`upToDate`), without waiting for the lock.
  */
-export function migrate(db: Database, migrations: Migration[] = readMigrations()): Promise<string[]> {
+export async function migrate(db: Database, migrations: Migration[] = readMigrations()): Promise<string[]> {
+  if (await upToDate(db, migrations)) return [];
   return db.withConnection(async (sql) => {
     if (db.kind === "postgres") await sql.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK_KEY]);
     try {
