@@ -62,6 +62,9 @@ class Parameters {
 }
 
 export class KnowledgeSearch {
+  /** The `hnsw.ef_search` each pooled connection's session was given by `withIndexSettings`. */
+  private readonly efSearchBySession = new WeakMap<object, number>();
+
   constructor(
     private readonly db: Database,
     private readonly embedder: Embedder,
@@ -70,7 +73,7 @@ export class KnowledgeSearch {
   /**
    * The best passages of one of the account's knowledge bases for `query` (none when it is another
    * account's). Every ranking the mode needs is computed by one statement, so a reply pays one round
-   * trip for retrieval (plus the transaction that scopes the vector index settings) instead of one
+   * trip for retrieval (plus, on a connection's first vector search, its index settings) instead of one
    * per step: on a loaded machine each round trip costs a system call on both sides.
    */
   async search(
@@ -127,22 +130,21 @@ export class KnowledgeSearch {
   }
 
   /**
-   * Runs `statement` with the HNSW index settings of a vector search (PostgreSQL), local to a
-   * transaction so that they never leak to the pooled connection's next user: on a connection of its
-   * own, the transaction opened and set up in one round trip.
+   * Runs `statement` with the HNSW index settings of a vector search (PostgreSQL). They are kept in
+   * the pooled connection's session and set only when it has not got them yet: a transaction scoping
+   * them cost two more round trips per search. Only HNSW scans read them, and every HNSW scan is a
+   * search made here, which sets what it needs first.
    */
-  private withIndexSettings(efSearch: number, statement: string, values: unknown[]): Promise<Row[]> {
-    const settings = `SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), set_config('hnsw.ef_search', '${Math.trunc(efSearch)}', true)`;
+  private async withIndexSettings(efSearch: number, statement: string, values: unknown[]): Promise<Row[]> {
+    const wanted = Math.trunc(efSearch);
     return this.db.withConnection(async (sql) => {
-      await sql.exec(`BEGIN; ${settings}`);
-      try {
-        const rows = await sql.query<Row>(statement, values);
-        await sql.exec("COMMIT");
-        return rows;
-      } catch (error) {
-        await sql.exec("ROLLBACK").catch(() => undefined);
-        throw error;
+      if (this.efSearchBySession.get(sql.session) !== wanted) {
+        await sql.exec(
+          `SELECT set_config('hnsw.iterative_scan', 'relaxed_order', false), set_config('hnsw.ef_search', '${wanted}', false)`,
+        );
+        this.efSearchBySession.set(sql.session, wanted);
       }
+      return sql.query<Row>(statement, values);
     });
   }
 
