@@ -1,25 +1,15 @@
-import { encode } from "gpt-tokenizer";
 import { describe, expect, it } from "vitest";
 import { countTokens } from "../../tokenizer.ts";
-import { HISTORY_MAX_MESSAGES, HISTORY_MAX_TOKENS, type HistoryMessage, historyWindow } from "./prompt.ts";
+import {
+  exactHistoryWindow,
+  HISTORY_MAX_MESSAGES,
+  HISTORY_MAX_TOKENS,
+  type HistoryMessage,
+  historyWindow,
+} from "./prompt.ts";
 
-/** The window as it was computed before the upper bound: an exact count of every message. */
-function exactWindow(history: readonly HistoryMessage[]): HistoryMessage[] {
-  const kept: HistoryMessage[] = [];
-  let tokens = 0;
-  for (let index = history.length - 1; index >= 0 && kept.length < HISTORY_MAX_MESSAGES; index--) {
-    const message = history[index]!;
-    const cost = encode(message.content, { disallowedSpecial: new Set() }).length + 4;
-    if (tokens + cost > HISTORY_MAX_TOKENS) {
-      if (kept.length === 0)
-        kept.push({ ...message, content: message.content.slice(0, HISTORY_MAX_TOKENS * 3) });
-      break;
-    }
-    tokens += cost;
-    kept.push(message);
-  }
-  return kept.reverse();
-}
+/** The window by exact counts of every message, as it was computed before the bound. */
+const exactWindow = (history: readonly HistoryMessage[]) => exactHistoryWindow(history);
 
 function conversation(count: number, text: (index: number) => string): HistoryMessage[] {
   return Array.from({ length: count }, (_, index) => ({

@@ -162,12 +162,18 @@ export function historyWindow(
   const candidates = history.slice(-HISTORY_MAX_MESSAGES);
   let bound = 0;
   for (const message of candidates) bound += tokenUpperBound(message.content) + MESSAGE_OVERHEAD_TOKENS;
-  if (bound <= HISTORY_MAX_TOKENS) return candidates;
+  return bound <= HISTORY_MAX_TOKENS ? candidates : exactHistoryWindow(candidates, count);
+}
 
+/** `historyWindow` by exact counts alone: what it returns whether or not the bound decides. */
+export function exactHistoryWindow(
+  history: readonly HistoryMessage[],
+  count: (text: string) => number = countTokens,
+): HistoryMessage[] {
   const kept: HistoryMessage[] = [];
   let tokens = 0;
-  for (let index = candidates.length - 1; index >= 0; index--) {
-    const message = candidates[index]!;
+  for (let index = history.length - 1; index >= 0 && kept.length < HISTORY_MAX_MESSAGES; index--) {
+    const message = history[index]!;
     const cost = count(message.content) + MESSAGE_OVERHEAD_TOKENS;
     if (tokens + cost > HISTORY_MAX_TOKENS) {
       if (kept.length === 0)

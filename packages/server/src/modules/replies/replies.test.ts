@@ -75,12 +75,14 @@ describe("POST /api/ai/generate-reply", () => {
 
   it("sends the newest 29 stored messages of a long conversation, oldest first, without internal ones", async () => {
     const assistant = await createAssistant(chat.t, chat.alice);
-    const first = await generate(chat.alice.apiKey, {
-      assistant_id: assistant.id,
-      customer_identifier: "long-history",
-      message: "message 0",
+    const { id: conversationId } = await chat.t.app.db.prisma.conversation.create({
+      data: {
+        accountId: chat.alice.accountId,
+        assistantId: assistant.id,
+        channel: "api",
+        customerIdentifier: "long",
+      },
     });
-    const conversationId = String(first.body.conversation_id);
     const roles = ["user", "assistant", "operator", "system"] as const;
     await chat.t.app.db.prisma.message.createMany({
       data: Array.from({ length: 40 }, (_, index) => ({
@@ -92,7 +94,7 @@ describe("POST /api/ai/generate-reply", () => {
     chat.fake.reset();
     await generate(chat.alice.apiKey, {
       assistant_id: assistant.id,
-      customer_identifier: "long-history",
+      customer_identifier: "long",
       message: "the newest",
     });
     const sent = chat.fake.chatRequests[0]!.messages.slice(1).map((message) => message.content);
