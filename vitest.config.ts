@@ -24,6 +24,7 @@ const storeIndependentTests = [
   "src/modules/knowledge/ingestion/chunking.test.ts",
   "src/modules/knowledge/ingestion/extract.test.ts",
   "src/modules/leads/lead-status.test.ts",
+  "src/modules/message-pipeline/prompt.test.ts",
   "src/modules/voice/codec.test.ts",
   "src/modules/voice/realtime-client.test.ts",
   "src/modules/voice/turn-detector.test.ts",

@@ -20,7 +20,6 @@ import { OperatorChannel } from "./operator-channel.ts";
 import { createEventBus, type PubSub } from "./pubsub.ts";
 import { type DemoCredentials, demoAssistantUuid, seedCatalog, seedDemo } from "./seed/seed.ts";
 import { createServices, type Services } from "./services.ts";
-import { preloadTokenizer } from "./tokenizer.ts";
 
 /** How long a start waits for Redis before starting the services that listen to it. */
 const REDIS_CONNECT_WAIT_MS = 10_000;
@@ -36,11 +35,6 @@ export interface AppOptions {
   opening?: Promise<Database>;
   /** Overrides the wall clock services schedule by (tests move it forward instead of waiting). */
   clock?: Clock;
-  /**
-   * Loads the tokenizer during start instead of at its first use (default). Tests that never count
-   * tokens leave it out: loading costs ~1 s of CPU and ~70 MB per app.
-   */
-  preloadTokenizer?: boolean;
 }
 
 export interface App {
@@ -67,11 +61,9 @@ export interface App {
  */
 export async function buildApp(config: Config, options: AppOptions = {}): Promise<App> {
   const logger = options.logger ?? createLogger(config.logLevel, { format: config.logFormat });
-  const tokenizerLoaded = options.preloadTokenizer === false ? undefined : preloadTokenizer();
   const db = await (options.opening ?? openDatabase(options.database ?? databaseTarget(config)));
   const applied = await migrate(db);
   if (applied.length > 0) logger.info("migrations applied", { migrations: applied });
-  await tokenizerLoaded;
 
   const events = createEventBus(config.redisUrl, logger);
   const pubsub = events.pubsub;

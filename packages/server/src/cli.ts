@@ -97,8 +97,7 @@ async function run(): Promise<void> {
   }
   // Loaded only now: a command the server runs answers without loading (or compiling) the whole server.
   const { buildApp } = await import("./app.ts");
-  // A command counts no tokens; the tokenizer would cost it a second of start.
-  const app = await buildApp(config, { logger, preloadTokenizer: false });
+  const app = await buildApp(config, { logger });
   try {
     const output = await runCommand(app.services, command, options);
     print(output.human, output.machine);

@@ -105,3 +105,10 @@ export const WEB_CALL_LIMITS = {
   /** Seconds a refused start (instance at capacity) asks the browser to wait. */
   retryAfterSeconds: 15,
 } as const;
+
+/**
+ * Question vectors a server keeps (knowledge search): a repeated question skips the embedding
+ * service. 1,536 floats are ~12 KB, so at most ~3 MB; a longer question is a message, not a
+ * question asked again word for word, and is not kept.
+ */
+export const QUESTION_VECTOR_CACHE = { entries: 256, maxChars: 500 } as const;

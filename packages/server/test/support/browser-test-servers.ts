@@ -48,7 +48,6 @@ export async function startInProcessServer(
   const app = await buildApp(config, {
     database: { kind: "pglite", dataDir: undefined },
     logger: createLogger("silent"),
-    preloadTokenizer: false,
   });
   const url = await app.listen(0, "127.0.0.1");
   return { app, url };

@@ -143,8 +143,6 @@ export async function startTestApp(
     database: options.database ?? fresh!.target,
     logger: options.logger ?? createLogger(options.logLevel ?? config.logLevel),
     ...(options.clock ? { clock: options.clock } : {}),
-    // Loaded by the first test that counts tokens instead: most never do, and each file pays the load.
-    preloadTokenizer: false,
   });
   const url = await app.listen(0, "127.0.0.1");
 

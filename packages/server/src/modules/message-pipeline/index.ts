@@ -8,6 +8,7 @@ export {
   type ConversationWithAssistant,
   type MessageOutcome,
   MessagePipeline,
+  RECENT_HISTORY_COLUMN,
   replyAssistantColumns,
   storedFunctionCalls,
 } from "./message-pipeline.service.ts";

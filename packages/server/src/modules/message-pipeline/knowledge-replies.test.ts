@@ -56,6 +56,28 @@ describe("replies with a knowledge base", () => {
     expect(fake.chatRequests[0]!.tools).toBeUndefined();
   });
 
+  it("embeds a question asked again only once per account", async () => {
+    const assistant = await createAssistant(t, owner, { knowledgebaseId: kb, knowledgebaseMode: "hybrid" });
+    const question = "Are you open on Sundays?";
+    const asked = () => fake.embeddingRequests.filter((request) => request.input.includes(question)).length;
+    fake.reset();
+    for (const customer of ["sunday-1", "sunday-2"]) {
+      const reply = await t.rest("POST", "/api/ai/generate-reply", {
+        token: owner.apiKey,
+        body: { assistant_id: assistant.id, customer_identifier: customer, message: question },
+      });
+      expect(reply.status).toBe(200);
+      expect(String(fake.chatRequests.at(-1)!.messages[0]!.content)).toContain("closed on Sundays");
+    }
+    expect(asked()).toBe(1);
+    // Another account's search (refused: not its knowledge base) embeds the question anew.
+    const other = await t.createAccount();
+    await expect(t.app.services.knowledgebases.search(other.accountId, kb, question)).rejects.toThrow(
+      "not found",
+    );
+    expect(asked()).toBe(2);
+  });
+
   it("offers a search function the model calls in tool mode, reported in function_calls", async () => {
     const assistant = await createAssistant(t, owner, { knowledgebaseId: kb, knowledgebaseMode: "tool" });
     fake.reset();

@@ -43,8 +43,29 @@ export interface MessagePipelineParts {
 /** The assistant settings a reply reads (kept for compatibility: `replySettingsColumns`). */
 export const replyAssistantColumns = replySettingsColumns;
 
-/** A conversation with what the pipeline needs of its assistant. */
-export type ConversationWithAssistant = Conversation & { assistant: ReplySettings };
+/**
+ * A conversation with what the pipeline needs of its assistant, and its recent history when it was
+ * read with the conversation (`RECENT_HISTORY_COLUMN`; otherwise a reply reads it on its own).
+ */
+export type ConversationWithAssistant = Conversation & {
+  assistant: ReplySettings;
+  recentHistory?: HistoryMessage[];
+};
+
+/** The roles of the stored messages a model is sent (system messages are internal). */
+const HISTORY_ROLES = `('user', 'assistant', 'operator')`;
+
+/**
+ * The newest messages the model may be sent (the one being answered comes on top), oldest first, as
+ * a column of a statement that reads `"conversations"`: a reply's lookup reads them with the
+ * conversation, one statement fewer on every reply.
+ */
+export const RECENT_HISTORY_COLUMN = `(
+  SELECT coalesce(json_agg(json_build_object('role', h."role", 'content', h."content") ORDER BY h."id"), '[]'::json)
+  FROM (SELECT m."id", m."role"::text AS "role", m."content" FROM "messages" m
+        WHERE m."conversationId" = "conversations"."id" AND m."role" IN ${HISTORY_ROLES}
+        ORDER BY m."id" DESC LIMIT ${HISTORY_MAX_MESSAGES - 1}) h
+) AS "recentHistory"`;
 
 /** Every column of `conversations`, as Prisma's `Conversation` has them, for plain SQL reads. */
 export const CONVERSATION_COLUMNS = `"id", "accountId", "assistantId", "channel", "customerIdentifier", "variables",
@@ -179,7 +200,7 @@ export class MessagePipeline {
     );
     try {
       const [history, passages] = await Promise.all([
-        this.recentHistory(conversation.id),
+        conversation.recentHistory ?? this.recentHistory(conversation.id),
         this.parts.engine.knowledgeFor(conversation.accountId, conversation.assistant, text),
       ]);
       return await this.parts.engine.generate({
@@ -224,7 +245,7 @@ export class MessagePipeline {
     const newestFirst = await this.deps.db.withConnection((sql) =>
       sql.query<HistoryMessage>(
         `SELECT "role"::text AS "role", "content" FROM "messages"
-         WHERE "conversationId" = $1::uuid AND "role" IN ('user', 'assistant', 'operator')
+         WHERE "conversationId" = $1::uuid AND "role" IN ${HISTORY_ROLES}
          ORDER BY "id" DESC LIMIT $2`,
         [conversationId, HISTORY_MAX_MESSAGES - 1],
       ),

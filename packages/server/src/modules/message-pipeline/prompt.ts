@@ -1,4 +1,4 @@
-import { gptTokenizer } from "../../tokenizer.ts";
+import { countTokens, tokenUpperBound } from "../../tokenizer.ts";
 
 /** Values a prompt may refer to as `{{name}}`. */
 export type Variables = Record<string, string | number | boolean | null>;
@@ -144,16 +144,37 @@ export const HISTORY_MAX_MESSAGES = 30;
 /** ...and at most this many tokens of message text (cl100k/o200k-style count). */
 export const HISTORY_MAX_TOKENS = 3000;
 
+/** What a message costs besides its text (role and separators, as the chat format counts them). */
+const MESSAGE_OVERHEAD_TOKENS = 4;
+
 /**
  * The newest messages that fit both budgets, oldest first. The newest message is always kept,
  * cut to the token budget if it alone exceeds it, so the model always sees what it answers.
+ *
+ * Exact counts only matter near the budget: when even the upper bound of every candidate fits,
+ * the exact walk would keep them all, so the tokenizer is neither loaded nor run. `count` is
+ * replaceable so tests can watch when it is.
  */
-export function historyWindow(history: readonly HistoryMessage[]): HistoryMessage[] {
+export function historyWindow(
+  history: readonly HistoryMessage[],
+  count: (text: string) => number = countTokens,
+): HistoryMessage[] {
+  const candidates = history.slice(-HISTORY_MAX_MESSAGES);
+  let bound = 0;
+  for (const message of candidates) bound += tokenUpperBound(message.content) + MESSAGE_OVERHEAD_TOKENS;
+  return bound <= HISTORY_MAX_TOKENS ? candidates : exactHistoryWindow(candidates, count);
+}
+
+/** `historyWindow` by exact counts alone: what it returns whether or not the bound decides. */
+export function exactHistoryWindow(
+  history: readonly HistoryMessage[],
+  count: (text: string) => number = countTokens,
+): HistoryMessage[] {
   const kept: HistoryMessage[] = [];
   let tokens = 0;
   for (let index = history.length - 1; index >= 0 && kept.length < HISTORY_MAX_MESSAGES; index--) {
     const message = history[index]!;
-    const cost = gptTokenizer().encode(message.content).length + 4;
+    const cost = count(message.content) + MESSAGE_OVERHEAD_TOKENS;
     if (tokens + cost > HISTORY_MAX_TOKENS) {
       if (kept.length === 0)
         kept.push({ ...message, content: message.content.slice(0, HISTORY_MAX_TOKENS * 3) });

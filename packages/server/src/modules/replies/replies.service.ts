@@ -1,7 +1,6 @@
 import { z } from "zod";
 import type { ServiceDeps } from "../../deps.ts";
 import { NotFoundError } from "../../errors.ts";
-import type { Conversation } from "../../generated/prisma/client.ts";
 import { parseInput, requiredString } from "../../validation.ts";
 import type { ReplySettingsCache } from "../assistants/index.ts";
 import type { Viewer } from "../auth/auth.service.ts";
@@ -11,6 +10,7 @@ import {
   type MessageOutcome,
   type MessagePipeline,
   messageText,
+  RECENT_HISTORY_COLUMN,
   variablesInput,
 } from "../message-pipeline/index.ts";
 import type { RateLimitReporter, RateLimitsService } from "../rate-limits/rate-limits.service.ts";
@@ -81,7 +81,7 @@ export class RepliesService {
   /**
    * Finds or creates the API conversation of one external customer of one of the account's
    * assistants. Both are looked up at once (the assistant's settings usually from the cache, the
-   * conversation in plain SQL); a conversation found under another account's assistant is never used,
+   * conversation with the history a reply sends, in one statement); a conversation found under another account's assistant is never used,
    * since the assistant check fails first.
    */
   private async apiConversation(
@@ -92,8 +92,8 @@ export class RepliesService {
     const [assistant, existing] = await Promise.all([
       this.parts.replySettings.get(accountId, assistantId),
       this.deps.db.withConnection((sql) =>
-        sql.query<Conversation>(
-          `SELECT ${CONVERSATION_COLUMNS} FROM "conversations"
+        sql.query<Omit<ConversationWithAssistant, "assistant">>(
+          `SELECT ${CONVERSATION_COLUMNS}, ${RECENT_HISTORY_COLUMN} FROM "conversations"
            WHERE "assistantId" = $1 AND "customerIdentifier" = $2`,
           [assistantId, customerIdentifier],
         ),
@@ -107,7 +107,7 @@ export class RepliesService {
       const created = await prisma.conversation.create({
         data: { accountId, assistantId, channel: "api", customerIdentifier },
       });
-      return { ...created, assistant };
+      return { ...created, assistant, recentHistory: [] };
     } catch (error) {
       // Two first messages of one customer at once: the other request created it a moment ago.
       if ((error as { code?: string }).code !== "P2002") throw error;

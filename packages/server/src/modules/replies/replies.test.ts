@@ -73,6 +73,42 @@ describe("POST /api/ai/generate-reply", () => {
     expect(stored.map((message) => message.role)).toEqual(["user", "assistant", "user", "assistant"]);
   });
 
+  it("sends the newest 29 stored messages of a long conversation, oldest first, without internal ones", async () => {
+    const assistant = await createAssistant(chat.t, chat.alice);
+    const { id: conversationId } = await chat.t.app.db.prisma.conversation.create({
+      data: {
+        accountId: chat.alice.accountId,
+        assistantId: assistant.id,
+        channel: "api",
+        customerIdentifier: "long",
+      },
+    });
+    const roles = ["user", "assistant", "operator", "system"] as const;
+    await chat.t.app.db.prisma.message.createMany({
+      data: Array.from({ length: 40 }, (_, index) => ({
+        conversationId,
+        role: roles[index % roles.length]!,
+        content: `message ${index + 1}`,
+      })),
+    });
+    chat.fake.reset();
+    await generate(chat.alice.apiKey, {
+      assistant_id: assistant.id,
+      customer_identifier: "long",
+      message: "the newest",
+    });
+    const sent = chat.fake.chatRequests[0]!.messages.slice(1).map((message) => message.content);
+    const visible = Array.from({ length: 40 }, (_, index) => index + 1).filter((number) => number % 4 !== 0);
+    expect(sent).toEqual([
+      ...visible
+        .slice(-29)
+        .map((number) =>
+          number % 4 === 3 ? `[A human colleague wrote:] message ${number}` : `message ${number}`,
+        ),
+      "the newest",
+    ]);
+  });
+
   it("substitutes variables (assistant < conversation < request), keeps them, and tells the time in the assistant's zone", async () => {
     const assistant = await createAssistant(chat.t, chat.alice, {
       systemPrompt: "Customer: {{name}}. Plan: {{ plan }}. City: {{city}}. Unknown: {{missing}}.",

@@ -1,5 +1,5 @@
 import { setImmediate as nextTurn } from "node:timers/promises";
-import { gptTokenizer } from "../../../tokenizer.ts";
+import { type Tokenizer, textTokenizer } from "../../../tokenizer.ts";
 import type { Section } from "./extract.ts";
 
 export interface Chunk {
@@ -9,10 +9,7 @@ export interface Chunk {
 }
 
 /** The embedding model's tokens; replaceable so tests can watch what is tokenised. */
-export interface Tokenizer {
-  encode(text: string): number[];
-  decode(tokens: number[]): string;
-}
+export type { Tokenizer };
 
 export interface ChunkingOptions {
   maxTokens: number;
@@ -129,7 +126,7 @@ function* chunkSteps(section: Section, options: ChunkingOptions): Generator<Chun
  * cut between segments, and a segment longer than `maxTokens` by tokens.
  */
 function* pieces(text: string, options: ChunkingOptions): Generator<Piece | undefined> {
-  const tokenizer = options.tokenizer ?? gptTokenizer();
+  const tokenizer = options.tokenizer ?? textTokenizer;
   for (let position = 0; position < text.length; ) {
     SENTENCE.lastIndex = position;
     const raw = SENTENCE.exec(text)![0];

@@ -1,4 +1,5 @@
 import type { Database } from "../../../db/client.ts";
+import { QUESTION_VECTOR_CACHE } from "../../../limits.ts";
 import { type Embedder, nonAsciiWords, toVectorLiteral, words } from "../../embeddings/embedder.ts";
 
 export type SearchMode = "vector" | "keyword" | "hybrid";
@@ -51,6 +52,39 @@ interface Row {
   documentName: string;
 }
 
+/**
+ * The vectors of the latest questions, least recently used dropped first: customers ask the same
+ * things word for word ("opening hours?"), and each embedding is an HTTP round trip with 1,536
+ * numbers as JSON. Kept per account, so that no account can tell from the time an answer takes
+ * whether another asked the same. The embedder is fixed for the life of the server.
+ */
+class QuestionVectors {
+  private readonly vectors = new Map<string, number[]>();
+
+  constructor(private readonly embedder: Embedder) {}
+
+  async get(accountId: number, question: string): Promise<number[]> {
+    if (question.length > QUESTION_VECTOR_CACHE.maxChars) return this.embed(question);
+    const key = `${accountId}:${question}`;
+    const cached = this.vectors.get(key);
+    if (cached) {
+      this.vectors.delete(key);
+      this.vectors.set(key, cached);
+      return cached;
+    }
+    const vector = await this.embed(question);
+    this.vectors.set(key, vector);
+    if (this.vectors.size > QUESTION_VECTOR_CACHE.entries)
+      this.vectors.delete(this.vectors.keys().next().value!);
+    return vector;
+  }
+
+  private async embed(question: string): Promise<number[]> {
+    const [vector] = await this.embedder.embed([question]);
+    return vector ?? [];
+  }
+}
+
 /** Numbered parameters of one statement, added as its text is written. */
 class Parameters {
   readonly values: unknown[] = [];
@@ -62,15 +96,21 @@ class Parameters {
 }
 
 export class KnowledgeSearch {
+  /** The `hnsw.ef_search` each pooled connection's session was given by `withIndexSettings`. */
+  private readonly efSearchBySession = new WeakMap<object, number>();
+  private readonly questionVectors: QuestionVectors;
+
   constructor(
     private readonly db: Database,
     private readonly embedder: Embedder,
-  ) {}
+  ) {
+    this.questionVectors = new QuestionVectors(embedder);
+  }
 
   /**
    * The best passages of one of the account's knowledge bases for `query` (none when it is another
    * account's). Every ranking the mode needs is computed by one statement, so a reply pays one round
-   * trip for retrieval (plus the transaction that scopes the vector index settings) instead of one
+   * trip for retrieval (plus, on a connection's first vector search, its index settings) instead of one
    * per step: on a loaded machine each round trip costs a system call on both sides.
    */
   async search(
@@ -87,14 +127,8 @@ export class KnowledgeSearch {
     const steps: string[] = [];
     const rankings: string[] = [];
     if (mode !== "keyword") {
-      const [embedding] = await this.embedder.embed([query]);
-      this.vectorRanking(
-        parameters,
-        { knowledgebaseId, accountId, rankLimit },
-        embedding ?? [],
-        steps,
-        rankings,
-      );
+      const embedding = await this.questionVectors.get(scope.accountId, query);
+      this.vectorRanking(parameters, { knowledgebaseId, accountId, rankLimit }, embedding, steps, rankings);
     }
     if (mode !== "vector") {
       this.keywordRanking(parameters, { knowledgebaseId, accountId, rankLimit }, query, steps, rankings);
@@ -127,22 +161,21 @@ export class KnowledgeSearch {
   }
 
   /**
-   * Runs `statement` with the HNSW index settings of a vector search (PostgreSQL), local to a
-   * transaction so that they never leak to the pooled connection's next user: on a connection of its
-   * own, the transaction opened and set up in one round trip.
+   * Runs `statement` with the HNSW index settings of a vector search (PostgreSQL). They are kept in
+   * the pooled connection's session and set only when it has not got them yet: a transaction scoping
+   * them cost two more round trips per search. Only HNSW scans read them, and every HNSW scan is a
+   * search made here, which sets what it needs first.
    */
-  private withIndexSettings(efSearch: number, statement: string, values: unknown[]): Promise<Row[]> {
-    const settings = `SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true), set_config('hnsw.ef_search', '${Math.trunc(efSearch)}', true)`;
+  private async withIndexSettings(efSearch: number, statement: string, values: unknown[]): Promise<Row[]> {
+    const wanted = Math.trunc(efSearch);
     return this.db.withConnection(async (sql) => {
-      await sql.exec(`BEGIN; ${settings}`);
-      try {
-        const rows = await sql.query<Row>(statement, values);
-        await sql.exec("COMMIT");
-        return rows;
-      } catch (error) {
-        await sql.exec("ROLLBACK").catch(() => undefined);
-        throw error;
+      if (this.efSearchBySession.get(sql.session) !== wanted) {
+        await sql.exec(
+          `SELECT set_config('hnsw.iterative_scan', 'relaxed_order', false), set_config('hnsw.ef_search', '${wanted}', false)`,
+        );
+        this.efSearchBySession.set(sql.session, wanted);
       }
+      return sql.query<Row>(statement, values);
     });
   }
 
