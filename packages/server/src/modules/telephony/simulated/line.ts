@@ -89,7 +89,11 @@ export class SimulatedLine {
     if (this.current.length > 0) this.heard.push({ speaker: "assistant", text: this.current.join(" ") });
     this.current = [];
     if (this.parts.farEnd !== "person" || this.stopped) return;
-    if (this.leaving) return this.parts.hangUp();
+    if (this.leaving) {
+      // Hung up: no more time passes on this end of the line while the carrier reports the end.
+      this.stop();
+      return this.parts.hangUp();
+    }
     if (!this.composing) this.after(LINE_PAUSES.reply, () => this.speak());
   }
 
