@@ -2,7 +2,9 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createAssistant } from "../../../test/fixtures/assistants.ts";
 import { durableDatabase } from "../../../test/fixtures/durable-database.ts";
 import { telephonyFixtures } from "../../../test/fixtures/telephony.ts";
-import { startTestApp } from "../../../test/support/test-app.ts";
+import { startTestApp, type TestApp } from "../../../test/support/test-app.ts";
+import { LINE_LOST_REASON } from "../telephony/index.ts";
+import { isFinal, toApiStatus } from "./call-status.ts";
 import { minutesStarted } from "./calls.service.ts";
 
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -12,9 +14,17 @@ afterEach(async () => {
 
 const env = { VOXGATE_CALL_CLOCK_SPEED: "20", VOXGATE_CALL_PRICE_PER_MINUTE: "0.10" };
 
+async function ended(t: TestApp, id: number) {
+  for (;;) {
+    const call = await t.app.db.prisma.call.findUniqueOrThrow({ where: { id } });
+    if (isFinal(toApiStatus(call.status)) && call.totalCost.gt(0)) return call;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 describe("calls across a restart", () => {
-  it("keeps a running call's timers: the next server charges its minutes and hangs up at max_duration", {
-    timeout: 90_000,
+  it("keeps a running call's timers (max_duration on the next server); a conversation that lived in the stopped server ends failed, its minutes charged", {
+    timeout: 120_000,
   }, async () => {
     const database = await durableDatabase();
     cleanups.push(() => database.drop());
@@ -23,15 +33,25 @@ describe("calls across a restart", () => {
     cleanups.push(() => (closed ? undefined : first.close()));
     const owner = await first.createAccount({ balance: "20" });
     const number = await telephonyFixtures(first).addNumber(owner);
-    const assistant = await createAssistant(first, owner, { phoneNumberId: number.id, maxDuration: 150 });
-    const placed = await first.app.services.calls.placeOutbound({
-      accountId: owner.accountId,
-      assistantId: assistant.id,
-      to: "+14155550105",
-    });
+    // Silent callees (stays-on) that the engine prompts but does not hang up on for silence.
+    const place = async (maxDuration: number) => {
+      const assistant = await createAssistant(first, owner, {
+        phoneNumberId: number.id,
+        maxDuration,
+        maxSilenceDuration: 600,
+      });
+      return first.app.services.calls.placeOutbound({
+        accountId: owner.accountId,
+        assistantId: assistant.id,
+        to: "+14155550105",
+      });
+    };
+    const [limited, open] = await Promise.all([place(60), place(7200)]);
     for (;;) {
-      const call = await first.app.db.prisma.call.findUniqueOrThrow({ where: { id: placed.id } });
-      if (call.status === "in_progress") break;
+      const running = await first.app.db.prisma.call.count({
+        where: { id: { in: [limited.id, open.id] }, status: "in_progress" },
+      });
+      if (running === 2) break;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     await first.close();
@@ -39,21 +59,22 @@ describe("calls across a restart", () => {
 
     const second = await startTestApp({ env, database: database.next });
     cleanups.push(() => second.close());
-    // The second server's workers took over the call's timers as they started.
-    for (;;) {
-      const call = await second.app.db.prisma.call.findUniqueOrThrow({ where: { id: placed.id } });
-      if (call.status === "ended_by_assistant") break;
-      await new Promise((resolve) => setTimeout(resolve, 100));
+    // The second server's workers took over the calls' timers as they started.
+    const atLimit = await ended(second, limited.id);
+    expect(atLimit).toMatchObject({ status: "ended_by_assistant", endReason: "Maximum duration reached." });
+    // The other call's line (the callee and the engine's session) was in the first server's memory:
+    // its lease lapsed and the call ended, so that nothing hangs until max_duration.
+    const lost = await ended(second, open.id);
+    expect(lost).toMatchObject({ status: "failed", endReason: LINE_LOST_REASON });
+    for (const call of [atLimit, lost]) {
+      const minutes = await second.app.db.prisma.ledgerEntry.findMany({
+        where: { callId: call.id },
+        orderBy: { callMinute: "asc" },
+      });
+      expect(minutes.map((entry) => entry.callMinute)).toEqual(
+        Array.from({ length: minutesStarted(call.duration) }, (_, index) => index + 1),
+      );
+      expect(call.totalCost.toFixed(2)).toBe((minutes.length / 10).toFixed(2));
     }
-    const call = await second.app.db.prisma.call.findUniqueOrThrow({ where: { id: placed.id } });
-    expect(call).toMatchObject({ status: "ended_by_assistant", endReason: "Maximum duration reached." });
-    const minutes = await second.app.db.prisma.ledgerEntry.findMany({
-      where: { callId: call.id },
-      orderBy: { callMinute: "asc" },
-    });
-    expect(minutes.map((entry) => entry.callMinute)).toEqual(
-      Array.from({ length: minutesStarted(call.duration) }, (_, index) => index + 1),
-    );
-    expect(call.totalCost.toFixed(2)).toBe((minutes.length / 10).toFixed(2));
   });
 });

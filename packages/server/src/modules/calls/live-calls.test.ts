@@ -77,7 +77,11 @@ describe("outbound calls on the simulated carrier", () => {
     expect(calls.failed!.endReason).toMatch(/could not connect/);
     expect(toApiStatus(calls.voicemail!.status)).toBe("ended_by_assistant");
     expect(calls.voicemail!.answeredBy).toBe("machine");
-    expect(toApiStatus(calls.answered!.status)).toBe("completed");
+    // The engine's session left the message after the machine's beep: its last turn.
+    expect(calls.voicemail!.endReason).toBe("Voicemail message left.");
+    expect(calls.voicemail!.transcript.split("\n").at(-1)).toBe("Assistant: Hello! How can I help?");
+    // The callee hung up after its goodbye was answered, as a Twilio caller whose stream stops.
+    expect(toApiStatus(calls.answered!.status)).toBe("ended_by_customer");
     expect(calls.answered!.answeredBy).toBe("human");
     expect(calls.answered!.transcript).toContain(`Customer: ${SCRIPTED_CALLEE_LINES[0]}`);
     expect(calls.answered!.transcript).toContain(`Customer: ${SCRIPTED_CALLEE_LINES.at(-1)}`);
@@ -113,9 +117,11 @@ describe("outbound calls on the simulated carrier", () => {
   });
 
   it("hangs up at max_duration with a goodbye, charging each started minute", async () => {
+    // The silent callee is prompted by the engine, but not hung up on for silence before the limit.
     const short = await createAssistant(t, owner, {
       name: "Short",
       maxDuration: 90,
+      maxSilenceDuration: 600,
       phoneNumberId: assistant.phoneNumberId,
     });
     const response = await startCall(owner, { assistantId: short.id, to: TEST_NUMBERS.staysOn });
@@ -132,7 +138,7 @@ describe("outbound calls on the simulated carrier", () => {
   it("hangs up when the balance cannot pay the next minute, never overdrawing", async () => {
     const poor = await t.createAccount({ balance: "0.25" });
     const number = await telephonyFixtures(t).addNumber(poor);
-    const helper = await createAssistant(t, poor, { phoneNumberId: number.id });
+    const helper = await createAssistant(t, poor, { phoneNumberId: number.id, maxSilenceDuration: 600 });
     const response = await startCall(poor, { assistantId: helper.id, to: TEST_NUMBERS.staysOn });
     const call = await finalCall(response.data!.startCall.id);
     expect(toApiStatus(call.status)).toBe("ended_by_assistant");
@@ -276,13 +282,13 @@ describe("outbound calls on the simulated carrier", () => {
     const call = await finalCall(created.body.data.id as number);
     const listed = await t.rest<{ data: Record<string, unknown>[] }>(
       "GET",
-      `/api/user/calls?status=completed`,
+      `/api/user/calls?status=ended_by_customer`,
       {
         token: owner.apiKey,
       },
     );
     expect(listed.body.data.find((item) => item.id === call.id)).toMatchObject({
-      status: "completed",
+      status: "ended_by_customer",
       answered_by: "human",
       duration: call.duration,
       total_cost: Number(call.totalCost),

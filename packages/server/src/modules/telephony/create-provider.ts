@@ -24,7 +24,7 @@ export function createTelephony(
     jobs: JobQueue;
     replyEngine: ReplyEngine;
     desk: () => CallDesk;
-    /** The voice engine, given each authenticated media stream. */
+    /** The voice engine, given each authenticated media stream (Twilio) or answered call's text stream (simulated). */
     media: () => MediaStreamHandler;
     /** Admission control: inbound calls past it are refused before they connect. */
     capacity: MediaCapacity;
@@ -53,7 +53,12 @@ export function createTelephony(
       inboundSimulator: null,
     };
   }
-  const callee = new SimulatedCallee(deps, parts.replyEngine);
-  const provider = new SimulatedTelephonyProvider(deps, parts.jobs, callee, parts.desk);
+  const provider = new SimulatedTelephonyProvider(deps, {
+    jobs: parts.jobs,
+    callee: new SimulatedCallee(parts.replyEngine),
+    desk: parts.desk,
+    media: parts.media,
+    capacity: parts.capacity,
+  });
   return { provider, twilioWebhooks: null, twilioMedia: null, inboundSimulator: provider };
 }

@@ -22,7 +22,12 @@ export type {
   TranscriptLine,
 } from "./provider.ts";
 export { SCRIPTED_CALLEE_LINES, SCRIPTED_CALLER_LINES, SimulatedCallee } from "./simulated/callee.ts";
-export { SIMULATED_TIMING, SimulatedTelephonyProvider } from "./simulated/simulated-provider.ts";
+export {
+  LINE_LOST_REASON,
+  SIMULATED_LINE_LEASE,
+  SIMULATED_TIMING,
+  SimulatedTelephonyProvider,
+} from "./simulated/simulated-provider.ts";
 export { SIMULATED_TEST_NUMBERS, type SimulatedOutcome, simulatedOutcome } from "./simulated/test-numbers.ts";
 export { TwilioMediaStreams } from "./twilio/media-streams.ts";
 export { CarrierError, TWILIO_PATHS, TwilioTelephonyProvider } from "./twilio/twilio-provider.ts";

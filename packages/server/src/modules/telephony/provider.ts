@@ -118,6 +118,11 @@ export interface CallDesk extends CallEventSink {
     /** Refuse the call with these words and record why (e.g. the instance is at capacity). */
     refusal?: { reason: string; words: string };
   }): Promise<InboundDecision>;
+  /**
+   * The caller hung up on their own (a carrier that knows it before the call's end event, as Twilio's
+   * stream stops first): the end event that follows makes the call `ended_by_customer`.
+   */
+  customerHungUp(callId: number): Promise<void>;
   /** Who (or what) answered an outbound call, as the carrier's answering machine detection says. */
   answeringMachine(event: {
     callId?: number;
@@ -135,11 +140,6 @@ export interface InboundSimulator {
   simulateIncomingCall(request: { from: string; to: string }): Promise<InboundDecision>;
 }
 
-/**
- * The hand-off point to the voice engine: a carrier that streams a call's audio (Twilio Media
- * Streams) gives each authenticated stream to the registered handler, which speaks for the
- * assistant.
- */
 /**
  * How a stream's audio is encoded, both ways: a phone line's 8 kHz G.711 mu-law, or a browser's
  * 16 kHz PCM16 (mono, little-endian). The session picks what it asks of a model from it.
@@ -184,8 +184,15 @@ export interface TextMedia {
   onText(listener: (text: string) => void): void;
   /** One sentence the assistant says. */
   sendText(text: string): void;
+  /** The assistant finished its turn and listens (it did not end the call): the other side may speak. */
+  turnEnded(): void;
 }
 
+/**
+ * The hand-off point to the voice engine: a carrier that streams a call's audio (Twilio Media
+ * Streams) or text turns (the simulated carrier) gives each answered call's stream to the
+ * registered handler, which speaks for the assistant.
+ */
 export interface MediaStreamHandler {
   handle(stream: MediaStream): void | Promise<void>;
 }

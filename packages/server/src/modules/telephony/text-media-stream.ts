@@ -8,14 +8,16 @@ const FRAME_MS = 20;
 /**
  * A media stream of text turns (the simulated carrier): the voice engine runs the same session on
  * it as on a phone call's audio, hearing the caller's turns as text (`say`) and sending its
- * sentences as text (`onAssistant`), each "played" at once (its mark comes straight back). Time
- * on the line is what `elapse` says passed, as silent frames, so silence prompts, the turn offsets
- * and every timing the engine keeps by its media clock behave as on audio.
+ * sentences as text (`onAssistant`), each "played" at once (its mark comes straight back), then
+ * saying when its turn is over (`onTurnEnd`). Time on the line is what `elapse` says passed, as
+ * silent frames, so silence prompts, the turn offsets and every timing the engine keeps by its
+ * media clock behave as on audio.
  */
 export class TextMediaStream extends MediaStreamBase {
   readonly text: TextMedia;
   private readonly callerTurns: ((text: string) => void)[] = [];
   private readonly spoken: ((text: string) => void)[] = [];
+  private readonly turnEnds: (() => void)[] = [];
   private ended = false;
 
   constructor(callId: number, streamId: string) {
@@ -25,6 +27,9 @@ export class TextMediaStream extends MediaStreamBase {
       sendText: (text) => {
         for (const listener of this.spoken) listener(text);
       },
+      turnEnded: () => {
+        for (const listener of this.turnEnds) listener();
+      },
     };
   }
 
@@ -33,15 +38,20 @@ export class TextMediaStream extends MediaStreamBase {
     this.spoken.push(listener);
   }
 
+  /** Told each time the assistant finished a turn and listens. */
+  onTurnEnd(listener: () => void) {
+    this.turnEnds.push(listener);
+  }
+
   /** The caller says `text`, a whole turn. */
   say(text: string) {
     if (this.ended) return;
     for (const listener of this.callerTurns) listener(text);
   }
 
-  /** `ms` of silence pass on the line. */
+  /** `ms` of silence pass on the line (in whole 20 ms frames). */
   elapse(ms: number) {
-    for (let at = 0; at < ms && !this.ended; at += FRAME_MS) this.emitAudio(SILENT_FRAME);
+    for (let at = 0; at + FRAME_MS <= ms && !this.ended; at += FRAME_MS) this.emitAudio(SILENT_FRAME);
   }
 
   sendAudio(): void {}

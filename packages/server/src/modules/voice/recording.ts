@@ -47,6 +47,8 @@ export class Recordings implements MediaStreamHandler, Lifecycle {
   }
 
   async handle(stream: MediaStream): Promise<void> {
+    // A text stream (a simulated call) carries no audio: there is nothing to record.
+    if (stream.text) return this.parts.inner.handle(stream);
     const call = await this.deps.db.prisma.call.findUnique({
       where: { id: stream.callId },
       select: { assistant: { select: { record: true } } },

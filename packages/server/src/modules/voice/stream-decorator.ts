@@ -19,6 +19,10 @@ export class MediaStreamDecorator implements MediaStream {
     return this.stream.format;
   }
 
+  get text() {
+    return this.stream.text;
+  }
+
   onAudio(listener: (frame: Uint8Array) => void) {
     this.stream.onAudio(listener);
   }

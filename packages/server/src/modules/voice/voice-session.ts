@@ -700,6 +700,7 @@ export class PipelineSession extends MediaSession {
       this.ending = true;
       await this.ports.hangUp("The assistant ended the call.");
     }
+    this.yieldTurn();
   }
 
   protected async say(text: string, inHistory: boolean) {
@@ -707,6 +708,12 @@ export class PipelineSession extends MediaSession {
     const heard = heardSentences(utterance);
     if (inHistory) this.history.push({ role: "assistant", content: heard });
     await this.assistantTurn(utterance, text, heard);
+    this.yieldTurn();
+  }
+
+  /** A text stream's other side hears no pause: it is told that the assistant's turn is over. */
+  private yieldTurn() {
+    if (!this.ending && !this.closed) this.media.text?.turnEnded();
   }
 }
 

@@ -155,7 +155,9 @@ export class VoiceService implements MediaStreamHandler {
       callerLeft: () => calls.customerHungUp(call.id),
     };
     let session: PipelineSession | RealtimeSession;
-    if (assistant.mode === "pipeline") {
+    // A text stream (a simulated call) has no audio for a realtime model: its turns are the
+    // pipeline's whatever the mode, answered by the chat model with the same prompt and tools.
+    if (assistant.mode === "pipeline" || stream.text) {
       session = new PipelineSession(media, settings, {
         ...ports,
         reply: async (history, onDelta, _signal, functions) => {
@@ -236,10 +238,10 @@ export class VoiceService implements MediaStreamHandler {
   }
 }
 
-/** The stream with the assistant's `ambient_sound` under everything it sends, or as it is for `none`. */
+/** The stream with the assistant's `ambient_sound` under everything it sends, or as it is for `none` (and text). */
 async function withAmbience(stream: MediaStream, sound: string, volume: number): Promise<MediaStream> {
   const kind = ambientKind(sound);
-  if (!kind || volume <= 0) return stream;
+  if (!kind || volume <= 0 || stream.text) return stream;
   return new AmbientStream(stream, await ambientBed(kind, stream.format.sampleRate), volume);
 }
 

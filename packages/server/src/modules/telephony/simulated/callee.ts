@@ -1,16 +1,14 @@
-import type { ServiceDeps } from "../../../deps.ts";
 import type { ReplyEngine, Variables } from "../../message-pipeline/index.ts";
-import { primitiveVariables, replyAssistantColumns } from "../../message-pipeline/index.ts";
-import { parseTranscript } from "../transcript.ts";
+import type { TranscriptLine } from "../provider.ts";
 
-/** What a scripted callee says, one line per turn; the last one ends the call. */
+/** What a scripted callee says, one line per turn; after the last one it hangs up. */
 export const SCRIPTED_CALLEE_LINES = [
   "Hi, yes, I'm listening. What is this about?",
   "I see. Could you tell me a little more?",
   "Alright, thank you. Goodbye.",
 ] as const;
 
-/** What a scripted caller (an incoming call) says, one line per turn; the last one ends the call. */
+/** What a scripted caller (an incoming call) says, one line per turn; after the last one it hangs up. */
 export const SCRIPTED_CALLER_LINES = [
   "Hi, I'm calling with a question about your service.",
   "Alright. And what would you suggest I do next?",
@@ -29,80 +27,54 @@ const PERSONA_RULES = [
   "Never say you are an AI. When told this is your last reply, say goodbye.",
 ].join(" ");
 
+/** The persona's cue when nobody has spoken yet: a person who picks up says hello. */
+const PICKED_UP = "(You picked up; nobody has said anything yet.)";
+
+/** Who the simulated person is on one call. */
+export interface CalleeCall {
+  accountId: number;
+  /** The person called in (an inbound call) rather than being called. */
+  inbound: boolean;
+  variables: Variables;
+}
+
 /**
- * The two voices of a simulated call: the callee (an LLM persona through the configured model,
- * or scripted lines without one) and the assistant, answering through the same reply engine as
- * every other conversation. Turns alternate until the callee's last turn, which ends the call.
+ * The simulated person on a call's other end: an LLM persona through the configured model, or
+ * scripted lines without one. It only composes lines; the carrier's line (line.ts) decides when
+ * they are said, and the assistant answers through the voice engine like on any call.
  */
 export class SimulatedCallee {
-  constructor(
-    private readonly deps: ServiceDeps,
-    private readonly engine: ReplyEngine,
-  ) {}
+  constructor(private readonly engine: ReplyEngine) {}
 
   voicemailGreeting(): string {
     return VOICEMAIL_GREETING;
   }
 
-  /** What the assistant says first when a person answers. */
-  async assistantOpening(callId: number): Promise<string> {
-    const call = await this.load(callId);
-    const name = call?.assistant?.name ?? call?.assistantName ?? "the assistant";
-    const question = call?.type === "inbound" ? "How can I help you?" : "Do you have a minute?";
-    return call?.assistant?.initialMessage.trim() || `Hello, this is ${name}. ${question}`;
+  /** The lines the person says before hanging up. */
+  turns(call: CalleeCall): number {
+    return (call.inbound ? SCRIPTED_CALLER_LINES : SCRIPTED_CALLEE_LINES).length;
   }
 
-  /** Turn `turn` (from 1): the callee speaks, then the assistant answers unless the callee hung up. */
-  async exchange(
-    callId: number,
-    turn: number,
-  ): Promise<{ customer: string; assistant: string | null; finished: boolean }> {
-    const call = await this.load(callId);
-    const scripted = call?.type === "inbound" ? SCRIPTED_CALLER_LINES : SCRIPTED_CALLEE_LINES;
-    const finished = turn >= scripted.length;
-    if (!call?.assistant) return { customer: scripted.at(-1)!, assistant: null, finished: true };
-    const lines = parseTranscript(call.transcript);
-    const variables = primitiveVariables(call.variables);
-    const customer = this.engine.modelConfigured
-      ? await this.personaLine(call.accountId, call.type === "inbound", lines, variables, finished)
-      : scripted[Math.min(turn, scripted.length) - 1]!;
-    if (finished) return { customer, assistant: null, finished };
-    const history = [
-      ...lines.map((line) => ({
-        role: line.speaker === "assistant" ? ("assistant" as const) : ("user" as const),
-        content: line.text,
-      })),
-      { role: "user" as const, content: customer },
-    ];
-    const passages = await this.engine.knowledgeFor(call.accountId, call.assistant, customer);
-    const { reply } = await this.engine.generate({
-      accountId: call.accountId,
-      assistant: call.assistant,
-      history,
-      passages,
-      variables,
-    });
-    return { customer, assistant: reply, finished };
-  }
-
-  private async personaLine(
-    accountId: number,
-    calledIn: boolean,
-    lines: { speaker: "assistant" | "customer"; text: string }[],
-    variables: Variables,
-    last: boolean,
-  ): Promise<string> {
+  /**
+   * The person's `turn`-th line (from 1) after hearing `conversation` (both sides, as the person
+   * heard them); the last turn says goodbye.
+   */
+  async line(call: CalleeCall, conversation: TranscriptLine[], turn: number): Promise<string> {
+    const scripted = call.inbound ? SCRIPTED_CALLER_LINES : SCRIPTED_CALLEE_LINES;
+    if (!this.engine.modelConfigured) return scripted[Math.min(turn, scripted.length) - 1]!;
     // The persona sees the call from the other side: the assistant's lines are what it hears.
-    const history = lines.map((line) => ({
+    const history = conversation.map((line) => ({
       role: line.speaker === "assistant" ? ("user" as const) : ("assistant" as const),
       content: line.text,
     }));
-    if (last) history.push({ role: "user", content: "(This is your last reply: say goodbye.)" });
+    if (history.length === 0) history.push({ role: "user", content: PICKED_UP });
+    if (turn >= scripted.length)
+      history.push({ role: "user", content: "(This is your last reply: say goodbye.)" });
     const { reply } = await this.engine.generate({
-      accountId,
+      accountId: call.accountId,
       assistant: {
         name: "Callee",
-        systemPrompt: `${calledIn ? PERSONA_PROMPTS.inbound : PERSONA_PROMPTS.outbound} ${PERSONA_RULES}`,
+        systemPrompt: `${call.inbound ? PERSONA_PROMPTS.inbound : PERSONA_PROMPTS.outbound} ${PERSONA_RULES}`,
         initialMessage: "",
         timezone: "UTC",
         llmTemperature: "0.7",
@@ -112,22 +84,8 @@ export class SimulatedCallee {
       },
       history,
       passages: [],
-      variables,
+      variables: call.variables,
     });
     return reply;
-  }
-
-  private load(callId: number) {
-    return this.deps.db.prisma.call.findUnique({
-      where: { id: callId },
-      select: {
-        accountId: true,
-        assistantName: true,
-        type: true,
-        transcript: true,
-        variables: true,
-        assistant: { select: replyAssistantColumns },
-      },
-    });
   }
 }

@@ -1,16 +1,22 @@
 import { randomBytes } from "node:crypto";
-import type { ServiceDeps } from "../../../deps.ts";
+import type { Lifecycle, ServiceDeps } from "../../../deps.ts";
 import type { JobQueue } from "../../../jobs/index.ts";
 import { isFinal, toApiStatus } from "../../calls/call-status.ts";
+import { primitiveVariables } from "../../message-pipeline/index.ts";
+import { AT_CAPACITY_REASON, AT_CAPACITY_WORDS } from "../capacity.ts";
 import { EmbeddedNumbers } from "../embedded-numbers.ts";
 import type {
   CallDesk,
   InboundDecision,
   InboundSimulator,
+  MediaCapacity,
+  MediaStreamHandler,
   ProviderCallEvent,
   TelephonyProvider,
 } from "../provider.ts";
+import { TextMediaStream } from "../text-media-stream.ts";
 import type { SimulatedCallee } from "./callee.ts";
+import { type FarEnd, LINE_PAUSES, SimulatedLine } from "./line.ts";
 import { simulatedOutcome } from "./test-numbers.ts";
 
 const STEP_TASK = "telephony:simulated-step";
@@ -21,10 +27,20 @@ export const SIMULATED_TIMING = {
   ring: 4,
   busy: 2,
   noAnswer: 30,
-  turn: 5,
   /** A voicemail greeting, from the answer to its beep. */
   voicemailGreeting: 8,
+  ...LINE_PAUSES,
 } as const;
+
+/**
+ * A live line is leased by the instance carrying it, in real time: renewed every `renewMs`, it
+ * lapses `leaseMs` after the last renewal, and the call then ends (its conversation lived in that
+ * instance's memory). Long enough that a busy event loop does not lose a line.
+ */
+export const SIMULATED_LINE_LEASE = { leaseMs: 8_000, renewMs: 2_000 } as const;
+
+/** Why a call whose line was lost ends (`failed`, so that a campaign tries the lead again). */
+export const LINE_LOST_REASON = "The simulated line was lost: the server carrying the conversation stopped.";
 
 type Step =
   | { step: "dial" }
@@ -32,32 +48,63 @@ type Step =
   | { step: "no-answer" }
   | { step: "answer" }
   | { step: "connected" }
-  | { step: "turn"; turn: number }
   | { step: "voicemail-beep" }
-  | { step: "hang-up"; farewell: string | null };
+  | { step: "line-check" }
+  | { step: "hang-up"; farewell: string | null }
+  | { step: "caller-hang-up" };
 
 /**
  * The embedded carrier: calls go through real statuses on a real (optionally faster) clock with no
- * telephony account. Each step is a durable job keyed by the call, so a restart resumes a call where
- * it was and a hang-up replaces whatever step was pending. The callee is a simulated person whose
- * outcome the dialled number decides (test-numbers.ts); once answered, it talks with the assistant
- * (callee.ts), and the conversation is the call's transcript.
+ * telephony account. Until the answer each step is a durable job keyed by the call, so a restart
+ * resumes a ringing call where it was and a hang-up replaces whatever step was pending. The callee is
+ * a simulated person whose outcome the dialled number decides (test-numbers.ts). Once answered, the
+ * call's media is a `TextMediaStream` handed to the voice engine as Twilio hands it a Media Stream:
+ * the assistant's side of the conversation is the engine's, the far end's is `SimulatedLine`'s. The
+ * line lives in this instance's memory, under a lease (`SIMULATED_LINE_LEASE`): a line whose
+ * instance stopped ends its call `failed` (`LINE_LOST_REASON`).
  */
 export class SimulatedTelephonyProvider
   extends EmbeddedNumbers
-  implements TelephonyProvider, InboundSimulator
+  implements TelephonyProvider, InboundSimulator, Lifecycle
 {
+  /** The lines this instance carries, by call. */
+  private readonly lines = new Map<number, SimulatedLine>();
+  private readonly leases = new Map<number, NodeJS.Timeout>();
+  /** What the lines do outside jobs (their calls' ends, lease renewals): a stop waits for it. */
+  private readonly ending = new Set<Promise<void>>();
+
   constructor(
     private readonly deps: ServiceDeps,
-    private readonly jobs: JobQueue,
-    private readonly callee: SimulatedCallee,
-    private readonly events: () => CallDesk,
+    private readonly parts: {
+      jobs: JobQueue;
+      callee: SimulatedCallee;
+      desk: () => CallDesk;
+      /** The voice engine, given each answered call's text stream. */
+      media: () => MediaStreamHandler;
+      capacity: MediaCapacity;
+    },
   ) {
     super(deps.db.prisma);
-    jobs.define(STEP_TASK, {
+    parts.jobs.define(STEP_TASK, {
       run: (payload) => this.run(Number(payload.callId), payload as unknown as Step),
       maxAttempts: 5,
     });
+  }
+
+  start(): void {}
+
+  /** The lines die with the process: their leases lapse and end their calls on another start. */
+  async stop(): Promise<void> {
+    for (const callId of [...this.lines.keys()]) this.drop(callId);
+    await Promise.allSettled([...this.ending]);
+  }
+
+  /** Runs a line's work outside any job, kept until it settled; failures are logged. */
+  private background(callId: number, what: string, work: () => Promise<void>) {
+    const done = work()
+      .catch((error: unknown) => this.deps.logger.error(what, { callId, error }))
+      .finally(() => this.ending.delete(done));
+    this.ending.add(done);
   }
 
   async placeCall(request: { callId: number; from: string; to: string }) {
@@ -68,12 +115,20 @@ export class SimulatedTelephonyProvider
 
   /**
    * Someone calls one of the numbers: the calls service decides as for a carrier's webhook (its
-   * refusal is what the caller hears before the line drops); an answered call starts with the
-   * assistant's greeting and the caller (a simulated person) talks with it until they hang up.
+   * refusal is what the caller hears before the line drops; an instance at capacity refuses at the
+   * door as for Twilio); an answered call is connected to the voice engine, and the caller (a
+   * simulated person) talks with the assistant until they hang up.
    */
   async simulateIncomingCall(request: { from: string; to: string }): Promise<InboundDecision> {
     const providerCallId = `SIM${randomBytes(16).toString("hex")}`;
-    const decision = await this.events().receiveInbound({ carrier: this.name, providerCallId, ...request });
+    const decision = await this.parts.desk().receiveInbound({
+      carrier: this.name,
+      providerCallId,
+      ...request,
+      ...(this.parts.capacity.full()
+        ? { refusal: { reason: AT_CAPACITY_REASON, words: AT_CAPACITY_WORDS } }
+        : {}),
+    });
     if (decision.accepted) await this.schedule(decision.callId, { step: "connected" }, 0);
     return decision;
   }
@@ -83,13 +138,27 @@ export class SimulatedTelephonyProvider
   }
 
   /**
-   * A call has one pending progress step (each replaces the last) and, once Voxgate hangs up, one
-   * hang-up under a key of its own, so that a step running meanwhile cannot replace it.
+   * A call has one pending progress step (each replaces the last), once Voxgate hangs up one
+   * hang-up under a key of its own, so that a step running meanwhile cannot replace it, and while
+   * it is answered the lease of its line.
    */
-  private async schedule(callId: number, step: Step, callSeconds: number) {
-    const delayMs = (callSeconds * 1000) / this.deps.config.telephony.clockSpeed;
-    const key = step.step === "hang-up" ? `simulated-hang-up:${callId}` : `simulated-call:${callId}`;
-    await this.jobs.enqueue(STEP_TASK, { callId, ...step }, { key, runAt: new Date(Date.now() + delayMs) });
+  private async schedule(callId: number, step: Step, callSeconds: number, realMs = 0) {
+    const delayMs = (callSeconds * 1000) / this.deps.config.telephony.clockSpeed + realMs;
+    const key =
+      step.step === "hang-up" || step.step === "caller-hang-up"
+        ? `simulated-hang-up:${callId}`
+        : step.step === "line-check"
+          ? `simulated-line:${callId}`
+          : `simulated-call:${callId}`;
+    await this.parts.jobs.enqueue(
+      STEP_TASK,
+      { callId, ...step },
+      { key, runAt: new Date(Date.now() + delayMs) },
+    );
+  }
+
+  private report(callId: number, event: Omit<ProviderCallEvent, "callId">) {
+    return this.parts.desk().callEvent({ callId, ...event });
   }
 
   private async run(callId: number, step: Step) {
@@ -98,12 +167,12 @@ export class SimulatedTelephonyProvider
       select: { clientPhoneNumber: true, status: true, requestedEnd: true },
     });
     // A step of an ended call (or a repeated job) has nothing to do; once Voxgate asked to hang
-    // up, only the hang-up moves the call.
+    // up, only the hang-up moves the call (or a lapsed lease, which finishes it).
     if (!call || isFinal(toApiStatus(call.status))) return;
-    if (call.requestedEnd && step.step !== "hang-up") return;
+    if (step.step === "line-check") return this.checkLine(callId, call);
+    if (call.requestedEnd && step.step !== "hang-up" && step.step !== "caller-hang-up") return;
     const outcome = simulatedOutcome(call.clientPhoneNumber);
-    const report = (event: Omit<ProviderCallEvent, "callId">) =>
-      this.events().callEvent({ callId, ...event });
+    const report = (event: Omit<ProviderCallEvent, "callId">) => this.report(callId, event);
     switch (step.step) {
       case "dial":
         if (outcome === "failed") {
@@ -123,52 +192,145 @@ export class SimulatedTelephonyProvider
         await report({ status: "no-answer" });
         return;
       case "answer": {
-        const machine = outcome === "voicemail";
         await report({ status: "in-progress" });
-        if (machine) {
-          // As Twilio's detection reports: a machine at once, then the end of its greeting.
-          await this.say(callId, "customer", this.callee.voicemailGreeting());
+        if (outcome === "voicemail") {
+          // As Twilio's asynchronous detection reports: the stream at once, a machine soon after,
+          // then the end of its greeting.
+          await this.connect(callId, "machine");
           await this.schedule(callId, { step: "voicemail-beep" }, SIMULATED_TIMING.voicemailGreeting);
-          await this.events().answeringMachine({ callId, verdict: "machine_start" });
+          await this.parts.desk().answeringMachine({ callId, verdict: "machine_start" });
           return;
         }
-        await this.events().answeringMachine({ callId, verdict: "human" });
-        await this.converse(callId, outcome === "stays-on");
+        await this.parts.desk().answeringMachine({ callId, verdict: "human" });
+        await this.connect(callId, outcome === "stays-on" ? "silent" : "person");
         return;
       }
       // An incoming call, in progress from its arrival; of the test numbers only stays-on applies to a caller.
       case "connected":
-        await this.converse(callId, outcome === "stays-on");
+        await this.connect(callId, outcome === "stays-on" ? "silent" : "person");
         return;
       case "voicemail-beep":
-        await this.events().answeringMachine({ callId, verdict: "machine_end_beep" });
+        await this.parts.desk().answeringMachine({ callId, verdict: "machine_end_beep" });
         return;
-      case "turn": {
-        const exchange = await this.callee.exchange(callId, step.turn);
-        await this.say(callId, "customer", exchange.customer);
-        if (exchange.assistant) await this.say(callId, "assistant", exchange.assistant);
-        if (exchange.finished) await report({ status: "completed" });
-        else await this.schedule(callId, { step: "turn", turn: step.turn + 1 }, SIMULATED_TIMING.turn);
-        return;
-      }
+      // Reported before the line's stream closes: the engine then sees a call already ended, not a
+      // caller hanging up on their own.
       case "hang-up":
         if (call.status === "in_progress") {
-          if (step.farewell) await this.say(callId, "assistant", step.farewell);
+          if (step.farewell) await this.say(callId, step.farewell);
           await report({ status: "completed" });
         } else {
           await report({ status: "failed", reason: "Hung up before the call was answered." });
         }
+        this.closeLine(callId);
+        return;
+      // As Twilio's stream stops before its status callback: the end is the caller's.
+      case "caller-hang-up":
+        await this.parts.desk().customerHungUp(callId);
+        await report({ status: "completed" });
+        this.closeLine(callId);
         return;
     }
   }
 
-  /** The assistant opens; someone who stays on the line says nothing more, until Voxgate ends the call. */
-  private async converse(callId: number, staysOn: boolean) {
-    await this.say(callId, "assistant", await this.callee.assistantOpening(callId));
-    if (!staysOn) await this.schedule(callId, { step: "turn", turn: 1 }, SIMULATED_TIMING.turn);
+  /** The call's stream goes to the voice engine; its far end starts once the engine listens. */
+  private async connect(callId: number, farEnd: FarEnd) {
+    if (this.lines.has(callId)) return;
+    const call = await this.deps.db.prisma.call.findUnique({
+      where: { id: callId },
+      select: { accountId: true, type: true, variables: true, status: true },
+    });
+    if (call?.status !== "in_progress") return;
+    const stream = new TextMediaStream(callId, `SIMLINE${randomBytes(8).toString("hex")}`);
+    const line = new SimulatedLine(stream, {
+      callee: this.parts.callee,
+      call: {
+        accountId: call.accountId,
+        inbound: call.type === "inbound",
+        variables: primitiveVariables(call.variables),
+      },
+      farEnd,
+      clockSpeed: this.deps.config.telephony.clockSpeed,
+      logger: this.deps.logger,
+      hangUp: () =>
+        this.background(callId, "the simulated caller could not hang up", () =>
+          this.schedule(callId, { step: "caller-hang-up" }, 0),
+        ),
+    });
+    this.lines.set(callId, line);
+    // The engine closing the stream itself (a call it will not carry) ends the call, as Twilio
+    // hangs up once a `<Connect>` ends.
+    stream.onClose(() => {
+      if (this.lines.get(callId) !== line) return;
+      this.drop(callId);
+      this.background(callId, "could not end a simulated call after its stream closed", () =>
+        this.hangUp({ callId }),
+      );
+    });
+    await this.renewLease(callId);
+    const renewal = setInterval(
+      () => this.background(callId, "could not renew a simulated line's lease", () => this.renewLine(callId)),
+      SIMULATED_LINE_LEASE.renewMs,
+    );
+    renewal.unref();
+    this.leases.set(callId, renewal);
+    try {
+      await this.parts.media().handle(stream);
+    } catch (error) {
+      // The step runs again (a durable job) and connects anew.
+      this.drop(callId);
+      throw error;
+    }
+    if (this.lines.get(callId) === line) line.start();
   }
 
-  private say(callId: number, speaker: "assistant" | "customer", text: string) {
-    return this.events().transcriptLine(callId, { speaker, text });
+  /** Closes the stream of a line this instance carries, once its call's end was reported. */
+  private closeLine(callId: number) {
+    const line = this.lines.get(callId);
+    if (!line) return;
+    this.drop(callId);
+    line.stream.close();
+  }
+
+  /** Forgets a line: its far end and clock stop, its lease is no longer renewed. */
+  private drop(callId: number) {
+    this.lines.get(callId)?.stop();
+    this.lines.delete(callId);
+    clearInterval(this.leases.get(callId));
+    this.leases.delete(callId);
+  }
+
+  private renewLease(callId: number) {
+    return this.schedule(callId, { step: "line-check" }, 0, SIMULATED_LINE_LEASE.leaseMs);
+  }
+
+  /** Renews a live line's lease; a call another instance ended (a hang-up step ran there) closes its line here. */
+  private async renewLine(callId: number) {
+    const call = await this.deps.db.prisma.call.findUnique({
+      where: { id: callId },
+      select: { status: true },
+    });
+    const line = this.lines.get(callId);
+    if (!line) return;
+    if (call?.status === "in_progress") return this.renewLease(callId);
+    this.closeLine(callId);
+  }
+
+  /**
+   * A line's lease lapsed: the instance carrying it stopped (or this one runs it: renewed). A
+   * hang-up it had started is finished; otherwise the call ends `failed`.
+   */
+  private async checkLine(callId: number, call: { status: string; requestedEnd: string | null }) {
+    if (this.lines.has(callId)) return this.renewLease(callId);
+    if (call.status !== "in_progress") return;
+    this.deps.logger.warn("simulated line lost", { callId });
+    await this.report(
+      callId,
+      call.requestedEnd ? { status: "completed" } : { status: "failed", reason: LINE_LOST_REASON },
+    );
+  }
+
+  /** What the carrier says itself (a farewell) is the assistant's last line in the transcript. */
+  private say(callId: number, text: string) {
+    return this.parts.desk().transcriptLine(callId, { speaker: "assistant", text });
   }
 }
