@@ -138,11 +138,13 @@ describe("a phone conversation over Twilio Media Streams (pipeline mode)", () =>
     expect(await reload(used.callId)).toEqual(before);
   });
 
-  it("stops talking when the caller barges in, and keeps only what was played", async () => {
+  it("stops talking when the caller barges in, keeps only what was played, and evaluates that", async () => {
     const assistant = await createAssistant(t, owner, {
       initialMessage: THREE_SENTENCES,
       phoneNumberId: number.id,
       interruptSensitivity: 1,
+      postCallEvaluation: true,
+      postCallSchema: [{ name: "summary", type: "string", description: "What was said" }],
     });
     const { call, client } = await answeredCall(assistant);
     client.autoAckMarks = false;
@@ -153,6 +155,16 @@ describe("a phone conversation over Twilio Media Streams (pipeline mode)", () =>
     await client.waitFor((received) => received.some((message) => message.event === "clear"));
     await expectCutAfterFirstSentence(t, call.id);
     client.close();
+    // The evaluation reads what the caller heard: the greeting cut after its first sentence.
+    model.enqueue({ content: JSON.stringify({ summary: "Greeted, then interrupted." }) });
+    await t.app.services.calls.transition(call.id, "completed");
+    await eventually(async () => expect((await reload(call.id)).evaluationStatus).toBe("done"));
+    const evaluation = model.chatRequests.find((request) =>
+      String(request.messages.at(-1)?.content).startsWith("Transcript:"),
+    );
+    const transcript = String(evaluation?.messages.at(-1)?.content);
+    expect(transcript).toContain("Assistant: One two three.\nCustomer: wait");
+    expect(transcript).not.toContain("Four five six");
   });
 
   it("with min_interrupt_words keeps talking through a backchannel and stops for real words", async () => {
