@@ -507,9 +507,15 @@ describe("the dialer across restarts and instances", { timeout: 120_000 }, () =>
       where: { campaignId: campaign.id },
       data: { claimedAt: new Date(Date.now() - 10 * 60_000) },
     });
-    expect(await t.app.services.dialer.reconcile()).toBe(2);
-    const repaired = await leadsOf(t, owner, campaign.id);
-    expect(repaired.map((lead) => lead.status)).toEqual(["created", "processing"]);
+    // The dialer's sweep (every 20 ms here) runs the same repair and may take a lead first: the
+    // outcome, not this call's count, shows each lead repaired once.
+    await t.app.services.dialer.reconcile();
+    const repaired = await until(
+      () => leadsOf(t, owner, campaign.id),
+      (current) => current.every((lead) => lead.status !== "scheduled"),
+    );
+    expect(repaired[0]!.status).toBe("created");
+    expect(["processing", "completed"]).toContain(repaired[1]!.status);
     const rows = await until(
       () => leadsOf(t, owner, campaign.id),
       (current) => current[1]!.status === "completed",
