@@ -87,7 +87,9 @@ describe("simulated calls through the voice engine (text turns)", () => {
     await live.close();
     expect(published.map((turn) => [turn?.speaker, turn?.text])).toEqual(conversation);
 
-    // The engine's turns, with offsets on the line's clock: the callee answers after its pause.
+    // The engine's turns, with offsets on the media clock, which only the line's silent frames move
+    // (a logical clock, stopped while the persona composes): the callee's pause is counted in those
+    // frames before it speaks, so this is an order of events on that clock, exact whatever the load.
     const turns = await t.app.services.callTurns.list(owner.accountId, ended.id);
     expect(turns.map((turn) => turn.speaker)).toEqual(conversation.map(([speaker]) => speaker));
     for (let i = 1; i < turns.length; i += 2)
