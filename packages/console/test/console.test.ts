@@ -98,8 +98,9 @@ describe("the operator console", () => {
     await expect.element(state, { timeout: 30_000 }).toHaveTextContent(/Call \d+: live, speak now/);
     const callId = Number(/Call (\d+)/.exec(state.element().textContent ?? "")![1]);
     // The microphone's words reach the server as the caller's turn, which is answered. On a loaded
-    // machine a stall in the fake microphone's real-time playback can end the turn early ("hello"):
-    // the words heard must be the microphone's, whichever part of them made the turn.
+    // machine a stall in the fake microphone's real-time playback can end the turn early ("hello"),
+    // and a tone cut mid-way garbles the word it ends in ("hello theqfa"): the words heard before the
+    // turn's last one must be the microphone's, whichever part of them made the turn.
     const turns = async () =>
       (
         await graphql<{ call: { turns: { speaker: string; text: string }[] } }>(
@@ -113,9 +114,9 @@ describe("the operator console", () => {
     const heard = all.find((turn) => turn.speaker === "customer")!.text;
     const answer = all.find((turn) => turn.speaker === "assistant")!.text;
     expect(heard).not.toBe("");
-    expect(SPOKEN_ON_CALL).toContain(heard);
-    expect(answer).toMatch(/^Echo: /);
-    expect(SPOKEN_ON_CALL).toContain(answer.slice("Echo: ".length));
+    expect(SPOKEN_ON_CALL).toContain(heard.split(" ").slice(0, -1).join(" "));
+    expect(SPOKEN_ON_CALL.split(" ")).toContain(heard.split(" ")[0]);
+    expect(answer).toBe(`Echo: ${heard}`);
     // The preview widget shows the call's transcript live.
     const widget = document
       .querySelector("voxgate-console")!
