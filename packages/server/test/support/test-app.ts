@@ -131,6 +131,8 @@ export async function startTestApp(
     logger?: Logger;
     /** A clock the test moves forward (see `ManualClock`). */
     clock?: Clock;
+    /** Runs before the background workers start: listeners that must not miss their first work. */
+    beforeListen?: (app: App) => void;
   } = {},
 ): Promise<TestApp> {
   const config = testConfig({
@@ -144,6 +146,7 @@ export async function startTestApp(
     logger: options.logger ?? createLogger(options.logLevel ?? config.logLevel),
     ...(options.clock ? { clock: options.clock } : {}),
   });
+  options.beforeListen?.(app);
   const url = await app.listen(0, "127.0.0.1");
 
   const auth = (token?: string): Record<string, string> =>

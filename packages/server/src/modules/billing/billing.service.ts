@@ -282,11 +282,13 @@ export class BillingService {
     return count > 0;
   }
 
-  /** What a call cost its account so far: its minute charges less their refunds. */
-  async callTotal(callId: number): Promise<string> {
-    const [row] = await this.deps.db.prisma.$queryRaw<{ total: string | null }[]>`
-      SELECT (-COALESCE(SUM("amount"), 0))::text AS "total" FROM "ledger_entries" WHERE "callId" = ${callId}::integer`;
-    return row?.total ?? "0";
+  /**
+   * What a call cost its account so far (its minute charges less their refunds), as a scalar
+   * subquery: whoever records the total computes it in the statement that writes it, so that two
+   * writers racing (the call's timer and its end) cannot leave the earlier, smaller sum last.
+   */
+  callTotalQuery(callId: number): Prisma.Sql {
+    return Prisma.sql`(SELECT -COALESCE(SUM("amount"), 0) FROM "ledger_entries" WHERE "callId" = ${callId}::integer)`;
   }
 
   /** Gives the money back: the exchange it was held for was never stored. */

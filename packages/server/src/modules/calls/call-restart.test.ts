@@ -3,8 +3,8 @@ import { createAssistant } from "../../../test/fixtures/assistants.ts";
 import { durableDatabase } from "../../../test/fixtures/durable-database.ts";
 import { telephonyFixtures } from "../../../test/fixtures/telephony.ts";
 import { startTestApp, type TestApp } from "../../../test/support/test-app.ts";
+import type { App } from "../../app.ts";
 import { LINE_LOST_REASON } from "../telephony/index.ts";
-import { isFinal, toApiStatus } from "./call-status.ts";
 import { minutesStarted } from "./calls.service.ts";
 
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -14,12 +14,16 @@ afterEach(async () => {
 
 const env = { VOXGATE_CALL_CLOCK_SPEED: "20", VOXGATE_CALL_PRICE_PER_MINUTE: "0.10" };
 
-async function ended(t: TestApp, id: number) {
-  for (;;) {
-    const call = await t.app.db.prisma.call.findUniqueOrThrow({ where: { id } });
-    if (isFinal(toApiStatus(call.status)) && call.totalCost.gt(0)) return call;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+/** The calls a server finished (their remaining minutes charged), as the service reports them. */
+function finishedCalls() {
+  const finished = new Set<number>();
+  return {
+    listen: (app: App) => app.services.calls.onCallFinished(async (call) => void finished.add(call.id)),
+    async ended(t: TestApp, id: number) {
+      while (!finished.has(id)) await new Promise((resolve) => setTimeout(resolve, 100));
+      return t.app.db.prisma.call.findUniqueOrThrow({ where: { id } });
+    },
+  };
 }
 
 describe("calls across a restart", () => {
@@ -57,14 +61,16 @@ describe("calls across a restart", () => {
     await first.close();
     closed = true;
 
-    const second = await startTestApp({ env, database: database.next });
+    // Listening before its workers start, which may end an overdue call at once.
+    const settled = finishedCalls();
+    const second = await startTestApp({ env, database: database.next, beforeListen: settled.listen });
     cleanups.push(() => second.close());
     // The second server's workers took over the calls' timers as they started.
-    const atLimit = await ended(second, limited.id);
+    const atLimit = await settled.ended(second, limited.id);
     expect(atLimit).toMatchObject({ status: "ended_by_assistant", endReason: "Maximum duration reached." });
     // The other call's line (the callee and the engine's session) was in the first server's memory:
     // its lease lapsed and the call ended, so that nothing hangs until max_duration.
-    const lost = await ended(second, open.id);
+    const lost = await settled.ended(second, open.id);
     expect(lost).toMatchObject({ status: "failed", endReason: LINE_LOST_REASON });
     for (const call of [atLimit, lost]) {
       const minutes = await second.app.db.prisma.ledgerEntry.findMany({

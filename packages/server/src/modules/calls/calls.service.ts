@@ -774,8 +774,9 @@ export class CallsService implements CallDesk {
         this.deps.logger.warn("call minute waived: no balance left", { callId: call.id, minute });
       }
     }
-    const totalCost = await this.telephony.billing.callTotal(call.id);
-    await this.deps.db.prisma.call.update({ where: { id: call.id }, data: { totalCost } });
+    await this.deps.db.prisma.$executeRaw`
+      UPDATE "calls" SET "totalCost" = ${this.telephony.billing.callTotalQuery(call.id)}, "updatedAt" = now()
+      WHERE "id" = ${call.id}::integer`;
     return paid;
   }
 

@@ -49,7 +49,8 @@ type Step =
   | { step: "answer" }
   | { step: "connected" }
   | { step: "voicemail-beep" }
-  | { step: "line-check" }
+  /** `lapsesAt`: when the lease being checked runs out (epoch ms); `deferred`: the check was put off once. */
+  | { step: "line-check"; lapsesAt?: number; deferred?: boolean }
   | { step: "hang-up"; farewell: string | null }
   | { step: "caller-hang-up" };
 
@@ -164,12 +165,18 @@ export class SimulatedTelephonyProvider
   private async run(callId: number, step: Step) {
     const call = await this.deps.db.prisma.call.findUnique({
       where: { id: callId },
-      select: { clientPhoneNumber: true, status: true, requestedEnd: true },
+      select: {
+        clientPhoneNumber: true,
+        status: true,
+        requestedEnd: true,
+        startedAt: true,
+        maxDuration: true,
+      },
     });
     // A step of an ended call (or a repeated job) has nothing to do; once Voxgate asked to hang
     // up, only the hang-up moves the call (or a lapsed lease, which finishes it).
     if (!call || isFinal(toApiStatus(call.status))) return;
-    if (step.step === "line-check") return this.checkLine(callId, call);
+    if (step.step === "line-check") return this.checkLine(callId, call, step);
     if (call.requestedEnd && step.step !== "hang-up" && step.step !== "caller-hang-up") return;
     const outcome = simulatedOutcome(call.clientPhoneNumber);
     const report = (event: Omit<ProviderCallEvent, "callId">) => this.report(callId, event);
@@ -299,8 +306,9 @@ export class SimulatedTelephonyProvider
     this.leases.delete(callId);
   }
 
-  private renewLease(callId: number) {
-    return this.schedule(callId, { step: "line-check" }, 0, SIMULATED_LINE_LEASE.leaseMs);
+  private renewLease(callId: number, deferred = false) {
+    const lapsesAt = Date.now() + SIMULATED_LINE_LEASE.leaseMs;
+    return this.schedule(callId, { step: "line-check", lapsesAt, deferred }, 0, SIMULATED_LINE_LEASE.leaseMs);
   }
 
   /** Renews a live line's lease; a call another instance ended (a hang-up step ran there) closes its line here. */
@@ -317,11 +325,23 @@ export class SimulatedTelephonyProvider
 
   /**
    * A line's lease lapsed: the instance carrying it stopped (or this one runs it: renewed). A
-   * hang-up it had started is finished; otherwise the call ends `failed`.
+   * hang-up it had started is finished; otherwise the call ends `failed`. A call whose max duration
+   * fell before the lapse ends by its own timer, as it would have: after a long restart both jobs
+   * are overdue and the queue may run them in either order, so the lapse waits one more lease (once:
+   * a timer that never comes does not keep a lost line open).
    */
-  private async checkLine(callId: number, call: { status: string; requestedEnd: string | null }) {
+  private async checkLine(
+    callId: number,
+    call: { status: string; requestedEnd: string | null; startedAt: Date | null; maxDuration: number },
+    check: { lapsesAt?: number; deferred?: boolean },
+  ) {
     if (this.lines.has(callId)) return this.renewLease(callId);
     if (call.status !== "in_progress") return;
+    if (!check.deferred && !call.requestedEnd && call.startedAt && call.maxDuration > 0) {
+      const maxDurationAt =
+        call.startedAt.getTime() + (call.maxDuration * 1000) / this.deps.config.telephony.clockSpeed;
+      if (maxDurationAt <= (check.lapsesAt ?? Date.now())) return this.renewLease(callId, true);
+    }
     this.deps.logger.warn("simulated line lost", { callId });
     await this.report(
       callId,
