@@ -44,6 +44,8 @@ const CALLS = Number(process.argv[3] ?? 100);
 const RELAYED = Number(process.argv[4] ?? 100);
 const APPEND_SIZES = (process.argv[5] ?? "20,60,100").split(",").map(Number);
 const ROUNDS = Number(process.argv[6] ?? 2);
+/** Node flags of the engine process, each measured in turn: V8's defaults, then a larger young generation. */
+const ENGINE_VARIANTS = [[], ["--max-semi-space-size=64"]];
 const FRAME = 160;
 
 const settings: SessionSettings = {
@@ -282,79 +284,6 @@ async function relayLatency(appends: number, appendMs: number) {
   return engine;
 }
 
-/**
- * Independent carrier clocks: `calls` streams, each sending a 20 ms frame every 20 ms on its own phase
- * (spread evenly over the 20 ms, as real calls' streams are: they start at unrelated moments), for
- * 250 frames each. `feed(call, frame, due)` runs for each frame as soon as the event loop lets it after
- * its due time on the carrier's clock. One driver wakes for whatever is due: its own cost per wake is
- * the same with or without the engine, and is part of the baseline.
- */
-async function carrierClocks(calls: number, feed: (call: number, frame: number, due: number) => void) {
-  const frames = 250;
-  const start = performance.now() + 50;
-  const due = (event: number) => start + ((event % calls) * 20) / calls + Math.floor(event / calls) * 20;
-  const cpuBefore = process.cpuUsage();
-  let event = 0;
-  while (event < calls * frames) {
-    const wait = due(event) - performance.now();
-    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-    const now = performance.now();
-    for (; event < calls * frames && due(event) <= now; event++)
-      feed(event % calls, Math.floor(event / calls), due(event));
-  }
-  const cpu = process.cpuUsage(cpuBefore);
-  return { cpuPerFrameUs: (cpu.user + cpu.system) / (calls * frames) };
-}
-
-/**
- * Jitter as a caller hears it (RFC 3550's D): for each burst of audio sent back to a call (the echo of
- * one append), its transit — from the due time, on the carrier's clock, of the caller frame that
- * completed the append, to when the engine sent the burst's first frame — minus the transit of that
- * call's previous burst. Equivalently, the bursts' inter-arrival minus their spacing on the carrier's
- * clock (20 ms per frame appended). In absolute values, over every call's bursts.
- */
-function transitJitter(sentAt: number[], completedAt: number[]): number[] {
-  const out: number[] = [];
-  for (let burst = 1; burst < Math.min(sentAt.length, completedAt.length); burst++)
-    out.push(Math.abs(sentAt[burst]! - completedAt[burst]! - (sentAt[burst - 1]! - completedAt[burst - 1]!)));
-  return out;
-}
-
-/** The carrier clocks with no engine: each frame's handling time against its due time, as `transitJitter` reads it. */
-async function clocksAlone(calls: number) {
-  const handled = Array.from({ length: calls }, () => [] as number[]);
-  const dues = Array.from({ length: calls }, () => [] as number[]);
-  const { cpuPerFrameUs } = await carrierClocks(calls, (call, _frame, due) => {
-    handled[call]!.push(performance.now());
-    dues[call]!.push(due);
-  });
-  return { jitter: handled.flatMap((times, call) => transitJitter(times, dues[call]!)), cpuPerFrameUs };
-}
-
-async function relayedJitter(calls: number, appendMs: number) {
-  const relayed = await Promise.all(
-    Array.from({ length: calls }, (_, index) => relayedCall(index + 1, appendMs)),
-  );
-  const perAppend = appendMs / 20;
-  const completed = relayed.map(() => [] as number[]);
-  for (const { stream } of relayed) stream.sentAt = [];
-  const { cpuPerFrameUs } = await carrierClocks(calls, (call, frame, due) => {
-    if ((frame + 1) % perAppend === 0) completed[call]!.push(due);
-    relayed[call]!.stream.push(callerSpeech.subarray(0, FRAME));
-  });
-  await new Promise((resolve) => setTimeout(resolve, 200));
-  const jitter = relayed.flatMap(({ stream }, call) =>
-    transitJitter(
-      stream.sentAt!.filter((_, index) => index % perAppend === 0),
-      completed[call]!,
-    ),
-  );
-  const framesBack = relayed.reduce((sum, { stream }) => sum + stream.sent, 0);
-  for (const { model } of relayed) model.close();
-  await new Promise((resolve) => setTimeout(resolve, 200));
-  return { jitter, cpuPerFrameUs, framesBack };
-}
-
 const baselineTrips = await bareRoundTrips(port, callerSpeech.subarray(0, FRAME), TURNS * 2);
 console.log(
   `Multimodal relay over ${TURNS * 2} appends (caller frame completing an append → model → first audio frame out, loopback):`,
@@ -368,19 +297,68 @@ for (const appendMs of APPEND_SIZES) {
     `  appends of ${appendMs} ms: p50 ${ms(percentile(engine, 50))}, p95 ${ms(percentile(engine, 95))}; engine-added p50 ${ms(percentile(engine, 50) - percentile(baselineTrips, 50))}, p95 ${ms(percentile(engine, 95) - percentile(baselineTrips, 95))} (the model hears up to ${appendMs - 20} ms later)`,
   );
 }
-console.log(
-  `${RELAYED} relayed multimodal calls, each on its own 20 ms carrier clock, 250 frames each, ${ROUNDS} rounds; jitter of the audio sent back (|transit change| between a call's consecutive bursts):`,
-);
-for (let round = 1; round <= ROUNDS; round++) {
-  const alone = await clocksAlone(RELAYED);
-  console.log(
-    `  round ${round}, carrier clocks alone (baseline): p50 ${ms(percentile(alone.jitter, 50))}, p99 ${ms(percentile(alone.jitter, 99))}; CPU ${alone.cpuPerFrameUs.toFixed(1)} µs per call-frame`,
-  );
-  for (const appendMs of APPEND_SIZES) {
-    const run = await relayedJitter(RELAYED, appendMs);
-    console.log(
-      `  round ${round}, appends of ${String(appendMs).padStart(3)} ms: jitter p50 ${ms(percentile(run.jitter, 50))}, p99 ${ms(percentile(run.jitter, 99))} (target ≤ 1 ms); CPU ${run.cpuPerFrameUs.toFixed(1)} µs per call-frame (this process: engine and carrier clocks); frames back ${run.framesBack} of ${RELAYED * 250}`,
-    );
-  }
-}
+await relayJitter();
 echo.kill();
+
+/**
+ * Jitter as each caller hears it, with the carrier (relay-carrier.ts) and the engine (relay-engine.ts,
+ * forked anew per measurement with the variant's node flags) in processes of their own, over real
+ * sockets: the carrier's clocks and parsing do not share the engine's event loop, and the engine pays
+ * for Twilio's JSON and base64 as in production.
+ */
+async function relayJitter() {
+  const here = new URL("../../packages/server/test/support/", import.meta.url).pathname;
+  const child = (script: string, args: string[], flags: string[]) => {
+    const proc = fork(`${here}${script}`, args, { execArgv: ["--import", "tsx", ...flags] });
+    const next = <T>() =>
+      new Promise<T>((resolve) => proc.once("message", (message) => resolve(message as T)));
+    return { process: proc, next };
+  };
+  const carrier = child("relay-carrier.ts", [], []);
+  await carrier.next();
+  console.log(
+    `${RELAYED} relayed multimodal calls over Twilio Media Streams, carrier and engine each in its own process, each call on its own 20 ms clock, 250 frames each, ${ROUNDS} rounds; jitter of the audio back at the carrier (|transit change| between a call's consecutive bursts):`,
+  );
+  for (let round = 1; round <= ROUNDS; round++) {
+    carrier.process.send({ clocks: RELAYED });
+    const alone = await carrier.next<{ jitter: number[]; cpuUs: number }>();
+    console.log(
+      `  round ${round}, carrier clocks alone (baseline): p50 ${ms(percentile(alone.jitter, 50))}, p99 ${ms(percentile(alone.jitter, 99))}; carrier CPU ${(alone.cpuUs / (RELAYED * 250)).toFixed(1)} µs per call-frame`,
+    );
+    for (const appendMs of APPEND_SIZES)
+      for (const variant of ENGINE_VARIANTS) {
+        const engine = child("relay-engine.ts", [String(port), String(appendMs)], variant);
+        await engine.next();
+        engine.process.send({ tokens: RELAYED });
+        const { port: enginePort, tokens } = await engine.next<{ port: number; tokens: string[] }>();
+        engine.process.send({ begin: true });
+        carrier.process.send({ url: `ws://127.0.0.1:${enginePort}/`, tokens, appendMs });
+        const run = await carrier.next<{ bursts: Burst[]; cpuUs: number; framesBack: number }>();
+        engine.process.send({ end: true });
+        const used = await engine.next<{ cpuUs: number; gc: [number, number][]; loopDelayP99Ms: number }>();
+        engine.process.kill();
+        const jitter = run.bursts.map((burst) => burst.d);
+        const p99 = percentile(jitter, 99);
+        const outliers = run.bursts.filter((burst) => burst.d >= p99 && burst.d > 1);
+        const gcDuring = (burst: Burst) =>
+          used.gc.some(([at, duration]) => at <= burst.at && at + duration >= burst.delayedFrom);
+        const share = (bursts: Burst[], test: (burst: Burst) => boolean) =>
+          bursts.length === 0 ? "–" : `${Math.round((100 * bursts.filter(test).length) / bursts.length)} %`;
+        const gcMs = used.gc.reduce((sum, [, duration]) => sum + duration, 0);
+        console.log(
+          `  round ${round}, appends of ${String(appendMs).padStart(3)} ms, engine ${variant.join(" ") || "(default flags)"}: jitter p50 ${ms(percentile(jitter, 50))}, p99 ${ms(p99)} (target ≤ 1 ms); engine CPU ${(used.cpuUs / (RELAYED * 250)).toFixed(1)} µs per call-frame, carrier ${(run.cpuUs / (RELAYED * 250)).toFixed(1)} µs; frames back ${run.framesBack} of ${RELAYED * 250}`,
+        );
+        console.log(
+          `      engine GC: ${used.gc.length} pauses, ${gcMs.toFixed(0)} ms in all, longest ${ms(Math.max(0, ...used.gc.map(([, duration]) => duration)))}; engine loop delay p99 ${ms(used.loopDelayP99Ms)}; of the ${outliers.length} bursts at the p99 and above (> 1 ms), ${share(outliers, gcDuring)} were delayed across an engine GC pause (all bursts: ${share(run.bursts, gcDuring)}), ${share(outliers, (burst) => burst.carrierLate >= burst.d / 2)} by the carrier's own lateness (≥ half the delay)`,
+        );
+      }
+  }
+  carrier.process.kill();
+}
+
+interface Burst {
+  d: number;
+  at: number;
+  delayedFrom: number;
+  carrierLate: number;
+}

@@ -71,6 +71,9 @@ export class RealtimeClient {
         ...(dialect === "beta" ? { "openai-beta": "realtime=v1" } : {}),
       },
       maxPayload: MAX_REALTIME_EVENT_BYTES,
+      // ws offers permessage-deflate by default: a server that accepts it would have every 20–60 ms
+      // append and delta (base64 audio, which barely compresses) deflated and inflated, per call.
+      perMessageDeflate: false,
       handshakeTimeout: this.timeoutSeconds * 1000,
     });
     await new Promise<void>((resolve, reject) => {

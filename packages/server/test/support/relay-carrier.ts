@@ -1,0 +1,128 @@
+/**
+ * The carrier side of bench/voice's relay jitter, as its own process (forked by bench/voice/run.ts): N Twilio-like
+ * Media Streams clients over real loopback WebSockets (connected, start with the stream token, 20 ms
+ * mu-law `media` frames, marks echoed as played), each call on its own 20 ms clock, phases spread
+ * evenly over the 20 ms as independent carrier streams are. One driver wakes for whatever frames are
+ * due (its cost is the same with or without the engine, and is part of the baseline).
+ *
+ * IPC from run.ts: `{ clocks: calls }` → the clocks alone (the baseline: each frame's handling time
+ * against its due time, read as the relay's transit is); `{ url, tokens, appendMs }` → the relay. Both
+ * answer `{ jitter, cpuUs, … }` with the jitter as RFC 3550's D per burst (see `transitJitter`).
+ */
+import { performance } from "node:perf_hooks";
+import WebSocket from "ws";
+import { pcmToMuLaw } from "../../src/modules/voice/codec.ts";
+import { synthesizeTones } from "./fake-speech.ts";
+
+const FRAMES = 250;
+const FRAME = 160;
+const payload = Buffer.from(pcmToMuLaw(synthesizeTones("hello there", 8000)).subarray(0, FRAME)).toString(
+  "base64",
+);
+
+/** Runs `feed` for each call's frame as soon as the event loop lets it after its due time. */
+async function carrierClocks(calls: number, feed: (call: number, frame: number, due: number) => void) {
+  const start = performance.now() + 50;
+  const due = (event: number) => start + ((event % calls) * 20) / calls + Math.floor(event / calls) * 20;
+  const cpuBefore = process.cpuUsage();
+  let event = 0;
+  while (event < calls * FRAMES) {
+    const wait = due(event) - performance.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    const now = performance.now();
+    for (; event < calls * FRAMES && due(event) <= now; event++)
+      feed(event % calls, Math.floor(event / calls), due(event));
+  }
+  const cpu = process.cpuUsage(cpuBefore);
+  return cpu.user + cpu.system;
+}
+
+/**
+ * |D| between a call's consecutive bursts: each burst's transit (from the due time of the caller frame
+ * that completed its append to the arrival of its first frame) minus the previous burst's.
+ */
+function transitJitter(arrived: number[], completed: number[]): number[] {
+  const out: number[] = [];
+  for (let burst = 1; burst < Math.min(arrived.length, completed.length); burst++)
+    out.push(Math.abs(arrived[burst]! - completed[burst]! - (arrived[burst - 1]! - completed[burst - 1]!)));
+  return out;
+}
+
+async function clocksAlone(calls: number) {
+  const handled = Array.from({ length: calls }, () => [] as number[]);
+  const dues = Array.from({ length: calls }, () => [] as number[]);
+  const cpuUs = await carrierClocks(calls, (call, _frame, due) => {
+    handled[call]!.push(performance.now());
+    dues[call]!.push(due);
+  });
+  return { jitter: handled.flatMap((times, call) => transitJitter(times, dues[call]!)), cpuUs };
+}
+
+async function relay(url: string, tokens: string[], appendMs: number) {
+  const perAppend = appendMs / 20;
+  const arrived = tokens.map(() => [] as number[]);
+  /** How late the carrier itself sent each append's completing frame. */
+  const late = tokens.map(() => [] as number[]);
+  const completed = tokens.map(() => [] as number[]);
+  const sockets = await Promise.all(
+    tokens.map(async (token, call) => {
+      const socket = new WebSocket(url, { perMessageDeflate: false });
+      await new Promise((resolve) => socket.once("open", resolve));
+      const streamSid = `MZbench${call}`;
+      socket.on("message", (data) => {
+        const text = data.toString();
+        if (text.startsWith('{"event":"media"')) arrived[call]!.push(performance.now());
+        else if (text.includes('"event":"mark"')) {
+          const { mark } = JSON.parse(text) as { mark: { name: string } };
+          socket.send(JSON.stringify({ event: "mark", streamSid, mark }));
+        }
+      });
+      socket.send(JSON.stringify({ event: "connected", protocol: "Call", version: "1.0.0" }));
+      socket.send(
+        JSON.stringify({
+          event: "start",
+          streamSid,
+          start: { streamSid, callSid: `CAbench${call}`, customParameters: { token } },
+        }),
+      );
+      return { socket, prefix: `{"event":"media","streamSid":"${streamSid}","media":{"track":"inbound",` };
+    }),
+  );
+  // The engine redeems the tokens and opens the model's sockets before the clocks start.
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  let sequence = 0;
+  const cpuUs = await carrierClocks(tokens.length, (call, frame, due) => {
+    const { socket, prefix } = sockets[call]!;
+    socket.send(
+      `${prefix}"chunk":"${frame + 1}","timestamp":"${frame * 20}","payload":"${payload}"},"sequenceNumber":"${++sequence}"}`,
+    );
+    if ((frame + 1) % perAppend === 0) {
+      completed[call]!.push(due);
+      late[call]!.push(performance.now() - due);
+    }
+  });
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  const bursts: { d: number; at: number; delayedFrom: number; carrierLate: number }[] = [];
+  for (const [call, times] of arrived.entries()) {
+    const firsts = times.filter((_, index) => index % perAppend === 0);
+    const jitter = transitJitter(firsts, completed[call]!);
+    for (const [index, d] of jitter.entries()) {
+      // Epoch ms, comparable with the engine process's GC timestamps.
+      const at = performance.timeOrigin + firsts[index + 1]!;
+      bursts.push({ d, at, delayedFrom: at - d, carrierLate: late[call]![index + 1]! });
+    }
+  }
+  const framesBack = arrived.reduce((sum, times) => sum + times.length, 0);
+  for (const { socket } of sockets) socket.close();
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  return { bursts, cpuUs, framesBack };
+}
+
+process.on(
+  "message",
+  async (message: { clocks?: number; url?: string; tokens?: string[]; appendMs?: number }) => {
+    if (message.clocks) process.send!(await clocksAlone(message.clocks));
+    else process.send!(await relay(message.url!, message.tokens!, message.appendMs!));
+  },
+);
+process.send!({ ready: true });
