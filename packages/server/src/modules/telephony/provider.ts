@@ -178,12 +178,20 @@ export interface MediaStream {
   close(): void;
 }
 
-/** The text side of a `MediaStream`. */
+/**
+ * The text side of a `MediaStream`: speech as words that take the time saying them would, on the
+ * stream's clock (its frames).
+ */
 export interface TextMedia {
-  /** The caller's words, one whole turn at a time. */
-  onText(listener: (text: string) => void): void;
-  /** One sentence the assistant says. */
-  sendText(text: string): void;
+  /** The caller's words, one whole turn at a time, once said (saying it took `spokenMs` of the clock). */
+  onText(listener: (text: string, spokenMs: number) => void): void;
+  /**
+   * Queues words the assistant says, played after what is queued before them, for `ms` of the
+   * clock; a mark sent after them comes back once they were played.
+   */
+  sendText(text: string, ms: number): void;
+  /** What the caller has said so far of the turn they are saying (or said last). */
+  callerWords(): string;
   /** The assistant finished its turn and listens (it did not end the call): the other side may speak. */
   turnEnded(): void;
 }

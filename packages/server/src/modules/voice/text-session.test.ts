@@ -25,11 +25,21 @@ const SETTINGS: SessionSettings = {
   fillers: [],
 };
 
+/** `ms` of line time, a frame at a time, the engine's promises settling before each. */
+async function pass(stream: TextMediaStream, ms: number) {
+  for (let at = 0; at < ms; at += 20) {
+    await new Promise((resolve) => setImmediate(resolve));
+    stream.elapse(20);
+  }
+  await new Promise((resolve) => setImmediate(resolve));
+}
+
 /** The pipeline session on a text stream, with a reply engine that echoes and ends the call on "bye". */
 function textCall(settings: Partial<SessionSettings> = {}) {
   const stream = new TextMediaStream(7, "text-7");
-  const heard: string[] = [];
-  stream.onAssistant((sentence) => heard.push(sentence));
+  const words: string[] = [];
+  stream.onAssistant((word) => words.push(word));
+  const heard = () => words.join(" ");
   const turns: SessionTurn[] = [];
   const ports: PipelinePorts = {
     logger: createLogger("silent"),
@@ -56,43 +66,46 @@ function textCall(settings: Partial<SessionSettings> = {}) {
 describe("the voice engine on a text stream (simulated calls)", () => {
   it("greets, answers turns as text with their media offsets, and ends the call through end_call", async () => {
     const { stream, heard, turns, ports, settled } = textCall();
-    await vi.waitFor(() => expect(heard).toEqual(["Hello!", "How can I help?"]));
-    stream.elapse(1000);
+    // Speech takes line time both ways, 400 ms a word at 150 words a minute.
+    await pass(stream, 2000);
+    expect(heard()).toBe("Hello! How can I help?");
+    await pass(stream, 1000);
     stream.say("What time is it?");
-    await vi.waitFor(() => expect(heard.at(-1)).toBe("Echo: What time is it?"));
-    stream.elapse(2000);
+    await pass(stream, 1600 + 2000);
+    expect(heard()).toMatch(/Echo: What time is it\?$/);
+    await pass(stream, 1000);
     stream.say("Thanks, bye.");
+    await pass(stream, 800 + 1200);
     await settled();
     expect(ports.hangUp).toHaveBeenCalledWith("The assistant ended the call.");
     expect(ports.callerLeft).not.toHaveBeenCalled();
     // Offsets on the media clock, which only `elapse` moves (silent frames): exact, whatever the load.
-    expect(turns.map((turn) => [turn.speaker, turn.heardText, turn.startMs])).toEqual([
-      ["assistant", "Hello! How can I help?", 0],
-      ["customer", "What time is it?", 1000],
-      ["assistant", "Echo: What time is it?", 1000],
-      ["customer", "Thanks, bye.", 3000],
-      ["assistant", "Echo: Thanks, bye.", 3000],
+    expect(turns.map((turn) => [turn.speaker, turn.heardText, turn.startMs, turn.endMs])).toEqual([
+      ["assistant", "Hello! How can I help?", 0, 2000],
+      ["customer", "What time is it?", 3000, 4600],
+      ["assistant", "Echo: What time is it?", 4600, 6600],
+      ["customer", "Thanks, bye.", 7600, 8400],
+      ["assistant", "Echo: Thanks, bye.", 8400, 9600],
     ]);
   });
 
   it("waits for the caller's first words with wait_for_customer", async () => {
     const { stream, heard, turns } = textCall({ waitForCustomer: true });
-    stream.elapse(500);
-    expect(heard).toEqual([]);
+    await pass(stream, 500);
+    expect(heard()).toBe("");
     stream.say("Hello?");
-    await vi.waitFor(() => expect(heard).toEqual(["Hello!", "How can I help?"]));
+    await pass(stream, 400 + 2000);
+    expect(heard()).toBe("Hello! How can I help?");
     await vi.waitFor(() => expect(turns.map((turn) => turn.speaker)).toEqual(["customer", "assistant"]));
   });
 
   it("prompts a silent caller, then says goodbye and hangs up, by the stream's clock", async () => {
     const { stream, heard, ports, settled } = textCall({ initialMessage: "" });
-    for (let round = 0; round < 3; round++) {
-      stream.elapse(5100);
-      await vi.waitFor(() => expect(heard.length).toBeGreaterThan(round));
-    }
+    // A prompt at 5 s and one 5 s after the first was said; 2 s after that the silence, prompts
+    // included, reaches 12 s: the goodbye.
+    await pass(stream, 20_000);
     await settled();
-    // 5.1 s, 10.2 s: a prompt each; at 15.3 s the silence, prompts included, passed 12 s.
-    expect(heard.join(" ")).toBe(
+    expect(heard()).toBe(
       [VOICE_PHRASES.reengage, VOICE_PHRASES.reengage, VOICE_PHRASES.silenceGoodbye].join(" "),
     );
     expect(ports.hangUp).toHaveBeenCalledWith("No answer from the caller (silence).");
@@ -100,7 +113,8 @@ describe("the voice engine on a text stream (simulated calls)", () => {
 
   it("records the caller's hang-up when the stream ends unasked", async () => {
     const { stream, heard, ports } = textCall();
-    await vi.waitFor(() => expect(heard).toHaveLength(2));
+    await pass(stream, 2000);
+    expect(heard()).toBe("Hello! How can I help?");
     stream.close();
     await vi.waitFor(() => expect(ports.callerLeft).toHaveBeenCalledOnce());
   });

@@ -90,8 +90,10 @@ export interface SessionTurn {
 export interface Utterance {
   /** Sentences spoken through text-to-speech (pipeline and dualplex). */
   sentences: string[];
-  /** Marks that came back before any clear: sentences (or audio chunks) the caller heard. */
+  /** Marks that came back before any clear: sentences (or audio chunks, or words) the caller heard. */
   played: number;
+  /** A text stream marks each word as played (its marks come back as words are "heard"), audio each sentence. */
+  markPer: "sentence" | "word";
   /** Media ms of audio sent, and of audio the marks say was played. */
   sentMs: number;
   playedMs: number;
@@ -176,14 +178,17 @@ export abstract class MediaSession {
     media.onMark((name) => this.onMark(name));
     media.onDtmf((digit) => this.onDigit(digit));
     media.onClose(() => this.onClose());
-    media.text?.onText((text) => {
-      if (!this.closed) this.onText(text);
+    media.text?.onText((text, spokenMs) => {
+      if (!this.closed) this.onText(text, spokenMs);
     });
     if (!this.settings.waitForCustomer) this.greet();
   }
 
-  /** A whole turn of the caller's as text (a text stream); a mode without text turns ignores it. */
-  protected onText(_text: string): void {}
+  /**
+   * A whole turn of the caller's as text (a text stream), once said: it took `spokenMs` of the media
+   * clock. A mode without text turns ignores it.
+   */
+  protected onText(_text: string, _spokenMs: number): void {}
 
   /** One frame of the caller's audio, in the stream's format. */
   protected abstract onFrame(frame: Uint8Array): void;
@@ -212,8 +217,9 @@ export abstract class MediaSession {
     if (this.detector.speaking) this.quietSinceMs = this.detector.now;
     if (event?.type === "voice" && event.voicedMs >= interruptMs(this.settings.interruptSensitivity))
       this.considerBargeIn();
-    // A turn said over the assistant that ended before its words were counted is counted whole.
-    if (event?.type === "end-of-turn" && this.settings.minInterruptWords > 1)
+    // A turn said over the assistant that ended before its words were counted is counted whole (a
+    // text stream's caller's words are counted as they are said).
+    if (event?.type === "end-of-turn" && this.settings.minInterruptWords > 1 && !this.media.text)
       this.considerBargeIn(event.audio);
     return event;
   }
@@ -226,6 +232,11 @@ export abstract class MediaSession {
     const utterance = this.speaking;
     if (!utterance || utterance.cleared || !this.settings.allowInterruptions) return;
     if (this.settings.minInterruptWords <= 1) return this.bargeIn();
+    // A text stream's caller speaks known words: no transcription to count them.
+    if (this.media.text) {
+      if (wordCount(this.media.text.callerWords()) >= this.settings.minInterruptWords) this.bargeIn();
+      return;
+    }
     // "Mhm" and "okay" do not stop the assistant. One count at a time while the caller talks.
     if (!audio && this.counting) return;
     this.counting = true;
@@ -316,6 +327,7 @@ export abstract class MediaSession {
     const utterance: Utterance = {
       sentences: [],
       played: 0,
+      markPer: "sentence",
       sentMs: 0,
       playedMs: 0,
       cleared: false,
@@ -392,11 +404,17 @@ export abstract class MediaSession {
     if (utterance.cleared || signal.aborted || this.closed) return;
     utterance.sentences.push(sentence);
     if (this.media.text) {
-      // A text stream: the sentence is the "audio", played once its mark comes back.
+      // A text stream: the words are the "audio", each taking as long as saying it would, and
+      // marked, so that a barge-in cuts the turn to the words played, as audio is cut by its marks.
       utterance.timings.firstAudioAt ??= Date.now();
       utterance.startMs ??= this.detector.now;
-      this.media.text.sendText(sentence);
-      this.markPlayback(utterance);
+      utterance.markPer = "word";
+      const ms = wordMs(this.settings.speechSpeed);
+      for (const word of sentence.split(/\s+/).filter(Boolean)) {
+        this.media.text.sendText(word, ms);
+        utterance.sentMs += ms;
+        this.markPlayback(utterance);
+      }
       return;
     }
     const audio = await this.ports.synthesize(sentence, signal);
@@ -569,7 +587,8 @@ export class PipelineSession extends MediaSession {
       this.lastSpeechStartMs = this.detector.now;
       this.endResumeWait(true);
     } else if (this.resumeWait && this.detector.now >= this.resumeWait.untilMs) this.endResumeWait(false);
-    if (event?.type === "end-of-turn") {
+    // A text stream's caller turn arrives as text (`onText`); its voice only keeps the clock and barges in.
+    if (event?.type === "end-of-turn" && !this.media.text) {
       const speechEndedAt = Date.now() - (this.detector.now - event.speechEndMs);
       const audio = event.audio;
       const audioMs = audio.length / (this.media.format.sampleRate / 1000);
@@ -610,10 +629,12 @@ export class PipelineSession extends MediaSession {
     });
   }
 
-  protected override onText(text: string) {
+  protected override onText(text: string, spokenMs: number) {
     const now = this.detector.now;
     this.heardCaller();
-    this.enqueue(() => this.callerSaid(text, Date.now(), { startMs: now, endMs: now }));
+    this.enqueue(() =>
+      this.callerSaid(text, Date.now(), { startMs: Math.max(0, now - spokenMs), endMs: now }),
+    );
   }
 
   private async caller(audio: Int16Array, speechEndedAt: number, span: { startMs: number; endMs: number }) {
@@ -729,11 +750,23 @@ export function splitSentences(text: string): { sentences: string[]; rest: strin
   return { sentences, rest: text.slice(consumed).trimStart() };
 }
 
-/** What the caller heard of an utterance spoken by sentences: those whose marks came back. */
+/**
+ * What the caller heard of an utterance spoken by sentences: those whose marks came back (on a text
+ * stream, the words whose marks came back).
+ */
 export function heardSentences(utterance: Utterance): string {
-  return utterance.sentences
-    .slice(0, utterance.cleared ? utterance.played : utterance.sentences.length)
-    .join(" ");
+  if (!utterance.cleared) return utterance.sentences.join(" ");
+  if (utterance.markPer === "word")
+    return utterance.sentences.join(" ").split(/\s+/).slice(0, utterance.played).join(" ");
+  return utterance.sentences.slice(0, utterance.played).join(" ");
+}
+
+/** Words a minute of speech at `speech_speed` 1 (a text-to-speech voice's usual pace). */
+export const SPOKEN_WORDS_PER_MINUTE = 150;
+
+/** Media ms one spoken word takes at `speed` (`speech_speed`), on a text stream. */
+export function wordMs(speed: number): number {
+  return 60_000 / (SPOKEN_WORDS_PER_MINUTE * speed);
 }
 
 /** Words in a transcript (a barge-in's), for `min_interrupt_words`. */

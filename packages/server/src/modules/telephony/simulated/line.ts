@@ -12,6 +12,9 @@ export type FarEnd =
   /** An answering machine: its greeting, then silence. */
   | "machine";
 
+/** Words of an assistant's turn an impatient person hears before talking over it. */
+export const IMPATIENT_AFTER_WORDS = 4;
+
 /** Call seconds a person takes before speaking: to say hello when nobody speaks, and to answer. */
 export const LINE_PAUSES = { firstWords: 3, reply: 2 } as const;
 
@@ -23,6 +26,11 @@ export interface LineParts {
   callee: SimulatedCallee;
   call: CalleeCall;
   farEnd: FarEnd;
+  /**
+   * A person who talks over the assistant once they heard this many words of its turn (an
+   * impatient one), or null: a person who waits for the assistant to finish.
+   */
+  interruptAfterWords: number | null;
   /** How much faster than real time the line's clock runs (the carrier's clock speed). */
   clockSpeed: number;
   logger: Logger;
@@ -34,8 +42,10 @@ export interface LineParts {
  * One answered simulated call's line: the far end (a person, a silent one, an answering machine)
  * talking with the voice engine over a `TextMediaStream`. Time on the line runs at the carrier's
  * clock speed as silent frames (the engine's media clock: silence prompts, turn offsets), except
- * while the person composes a line (an LLM persona's latency is not the caller's silence). The
- * person speaks when the assistant's turn is over (`onTurnEnd`), after a pause of line time.
+ * while the person composes a line (an LLM persona's latency is not the caller's silence). Speech
+ * takes line time both ways (text-media-stream.ts). The person speaks when the assistant's turn is
+ * over (`onTurnEnd`), after a pause of line time; an impatient one (`interruptAfterWords`) talks over
+ * the assistant once it heard that many words of its turn, and the engine barges in as on audio.
  */
 export class SimulatedLine {
   private lineMs = 0;
@@ -48,18 +58,25 @@ export class SimulatedLine {
   private said = 0;
   private leaving = false;
   private stopped = false;
-  /** The conversation as the person heard it, and the assistant's turn in progress. */
+  /** The conversation as the person heard it, and the words heard of the assistant's turn in progress. */
   private readonly heard: TranscriptLine[] = [];
   private current: string[] = [];
+  /** The person talked over the assistant's turn in progress: the answer to that comes next. */
+  private interrupted = false;
 
   constructor(
     readonly stream: TextMediaStream,
     private readonly parts: LineParts,
   ) {
-    stream.onAssistant((sentence) => {
-      this.current.push(sentence);
-      // The assistant talks: the person waits for it to finish rather than talk over it.
-      if (this.parts.farEnd === "person" && !this.composing) this.next = null;
+    stream.onAssistant((word) => {
+      this.current.push(word);
+      const { farEnd, interruptAfterWords } = this.parts;
+      if (farEnd !== "person" || this.composing || this.stopped) return;
+      if (interruptAfterWords !== null && !this.interrupted && this.current.length >= interruptAfterWords) {
+        this.interrupted = true;
+        this.keepHeard();
+        this.speak();
+      }
     });
     stream.onTurnEnd(() => this.assistantDone());
     stream.onClose(() => this.stop());
@@ -86,15 +103,25 @@ export class SimulatedLine {
   }
 
   private assistantDone() {
-    if (this.current.length > 0) this.heard.push({ speaker: "assistant", text: this.current.join(" ") });
-    this.current = [];
+    this.keepHeard();
     if (this.parts.farEnd !== "person" || this.stopped) return;
+    if (this.interrupted) {
+      // The turn the person talked over ended (cut, or said whole when the assistant does not
+      // yield): the answer to what they said is the turn they wait for.
+      this.interrupted = false;
+      return;
+    }
     if (this.leaving) {
       // Hung up: no more time passes on this end of the line while the carrier reports the end.
       this.stop();
       return this.parts.hangUp();
     }
     if (!this.composing) this.after(LINE_PAUSES.reply, () => this.speak());
+  }
+
+  private keepHeard() {
+    if (this.current.length > 0) this.heard.push({ speaker: "assistant", text: this.current.join(" ") });
+    this.current = [];
   }
 
   private after(callSeconds: number, run: () => void) {
@@ -134,6 +161,8 @@ export class SimulatedLine {
       const { atMs, run } = this.next;
       this.next = null;
       this.moveTo(atMs);
+      // The assistant talks (a prompt, an answer that came first): the person waits for its turn's end.
+      if (this.stream.assistantSpeaking) continue;
       run();
       if (this.composing || this.stopped) return;
     }

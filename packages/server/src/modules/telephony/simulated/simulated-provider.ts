@@ -16,8 +16,8 @@ import type {
 } from "../provider.ts";
 import { TextMediaStream } from "../text-media-stream.ts";
 import type { SimulatedCallee } from "./callee.ts";
-import { type FarEnd, LINE_PAUSES, SimulatedLine } from "./line.ts";
-import { simulatedOutcome } from "./test-numbers.ts";
+import { type FarEnd, IMPATIENT_AFTER_WORDS, LINE_PAUSES, SimulatedLine } from "./line.ts";
+import { type SimulatedOutcome, simulatedOutcome } from "./test-numbers.ts";
 
 const STEP_TASK = "telephony:simulated-step";
 
@@ -203,18 +203,18 @@ export class SimulatedTelephonyProvider
         if (outcome === "voicemail") {
           // As Twilio's asynchronous detection reports: the stream at once, a machine soon after,
           // then the end of its greeting.
-          await this.connect(callId, "machine");
+          await this.connect(callId, "machine", outcome);
           await this.schedule(callId, { step: "voicemail-beep" }, SIMULATED_TIMING.voicemailGreeting);
           await this.parts.desk().answeringMachine({ callId, verdict: "machine_start" });
           return;
         }
         await this.parts.desk().answeringMachine({ callId, verdict: "human" });
-        await this.connect(callId, outcome === "stays-on" ? "silent" : "person");
+        await this.connect(callId, outcome === "stays-on" ? "silent" : "person", outcome);
         return;
       }
       // An incoming call, in progress from its arrival; of the test numbers only stays-on applies to a caller.
       case "connected":
-        await this.connect(callId, outcome === "stays-on" ? "silent" : "person");
+        await this.connect(callId, outcome === "stays-on" ? "silent" : "person", outcome);
         return;
       case "voicemail-beep":
         await this.parts.desk().answeringMachine({ callId, verdict: "machine_end_beep" });
@@ -240,7 +240,7 @@ export class SimulatedTelephonyProvider
   }
 
   /** The call's stream goes to the voice engine; its far end starts once the engine listens. */
-  private async connect(callId: number, farEnd: FarEnd) {
+  private async connect(callId: number, farEnd: FarEnd, outcome: SimulatedOutcome) {
     if (this.lines.has(callId)) return;
     const call = await this.deps.db.prisma.call.findUnique({
       where: { id: callId },
@@ -256,6 +256,7 @@ export class SimulatedTelephonyProvider
         variables: primitiveVariables(call.variables),
       },
       farEnd,
+      interruptAfterWords: outcome === "interrupts" ? IMPATIENT_AFTER_WORDS : null,
       clockSpeed: this.deps.config.telephony.clockSpeed,
       logger: this.deps.logger,
       hangUp: () =>

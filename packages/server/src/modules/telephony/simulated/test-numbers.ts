@@ -1,5 +1,12 @@
 /** How a simulated callee answers. */
-export type SimulatedOutcome = "human" | "no-answer" | "busy" | "failed" | "voicemail" | "stays-on";
+export type SimulatedOutcome =
+  | "human"
+  | "no-answer"
+  | "busy"
+  | "failed"
+  | "voicemail"
+  | "stays-on"
+  | "interrupts";
 
 /**
  * The documented test numbers (docs/calls.md): North American numbers in the fictional 555-01xx
@@ -13,6 +20,8 @@ export const SIMULATED_TEST_NUMBERS: Readonly<Record<string, SimulatedOutcome>> 
   "5550104": "voicemail",
   /** A person who answers and stays on the line, silent, until Voxgate hangs up (max duration, balance, endCall). */
   "5550105": "stays-on",
+  /** An impatient person, who talks over the assistant once they heard a few words of each of its turns. */
+  "5550106": "interrupts",
 };
 
 export function simulatedOutcome(to: string): SimulatedOutcome {
