@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from "vitest";
+import { passLineTime as pass } from "../../../test/support/text-line.ts";
 import { createLogger } from "../../logger.ts";
 import { TextMediaStream } from "../telephony/text-media-stream.ts";
 import {
@@ -24,15 +25,6 @@ const SETTINGS: SessionSettings = {
   speechSpeed: 1,
   fillers: [],
 };
-
-/** `ms` of line time, a frame at a time, the engine's promises settling before each. */
-async function pass(stream: TextMediaStream, ms: number) {
-  for (let at = 0; at < ms; at += 20) {
-    await new Promise((resolve) => setImmediate(resolve));
-    stream.elapse(20);
-  }
-  await new Promise((resolve) => setImmediate(resolve));
-}
 
 /** The pipeline session on a text stream, with a reply engine that echoes and ends the call on "bye". */
 function textCall(settings: Partial<SessionSettings> = {}) {

@@ -98,6 +98,11 @@ export interface Utterance {
   sentMs: number;
   playedMs: number;
   cleared: boolean;
+  /**
+   * All of its audio was sent: it is over once its marks are back. Until then, marks back are not its
+   * end (a filler played whole while a function runs, before the answer's sentences).
+   */
+  sealed: boolean;
   /** Media ms of the first frame sent. */
   startMs: number | null;
   timings: TurnTimings;
@@ -331,6 +336,7 @@ export abstract class MediaSession {
       sentMs: 0,
       playedMs: 0,
       cleared: false,
+      sealed: false,
       startMs: null,
       timings,
       done,
@@ -492,6 +498,7 @@ export abstract class MediaSession {
 
   /** Resolves once every audio of the utterance was played (or cleared). */
   protected async finishUtterance(utterance: Utterance) {
+    utterance.sealed = true;
     if (!this.waitingFor(utterance)) utterance.finish();
     await utterance.done;
     if (this.speaking === utterance) {
@@ -510,7 +517,7 @@ export abstract class MediaSession {
       utterance.playedMs = entry.sentMs;
       utterance.timings.playedAt = Date.now();
     }
-    if (!this.waitingFor(utterance)) utterance.finish();
+    if (utterance.sealed && !this.waitingFor(utterance)) utterance.finish();
   }
 
   /** The caller talks over the assistant: its queued audio is dropped and its turn cut to what was played. */

@@ -71,7 +71,8 @@ export class SimulatedLine {
     stream.onAssistant((word) => {
       this.current.push(word);
       const { farEnd, interruptAfterWords } = this.parts;
-      if (farEnd !== "person" || this.composing || this.stopped) return;
+      // Someone who said goodbye waits for the answer, then hangs up.
+      if (farEnd !== "person" || this.composing || this.stopped || this.leaving) return;
       if (interruptAfterWords !== null && !this.interrupted && this.current.length >= interruptAfterWords) {
         this.interrupted = true;
         this.keepHeard();
