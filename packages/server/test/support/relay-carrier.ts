@@ -71,8 +71,13 @@ async function relay(url: string, tokens: string[], appendMs: number) {
       const streamSid = `MZbench${call}`;
       socket.on("message", (data) => {
         const text = data.toString();
-        if (text.startsWith('{"event":"media"')) arrived[call]!.push(performance.now());
-        else if (text.includes('"event":"mark"')) {
+        if (text.startsWith('{"event":"media"')) {
+          // One message may carry several 20 ms frames (the engine sends a burst as one).
+          const at = performance.now();
+          const start = text.indexOf('"payload":"') + 11;
+          const bytes = ((text.indexOf('"', start) - start) * 3) / 4;
+          for (let frame = 0; frame < Math.round(bytes / FRAME); frame++) arrived[call]!.push(at);
+        } else if (text.includes('"event":"mark"')) {
           const { mark } = JSON.parse(text) as { mark: { name: string } };
           socket.send(JSON.stringify({ event: "mark", streamSid, mark }));
         }

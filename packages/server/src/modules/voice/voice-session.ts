@@ -517,7 +517,13 @@ export abstract class MediaSession {
       utterance.playedMs = entry.sentMs;
       utterance.timings.playedAt = Date.now();
     }
-    if (utterance.sealed && !this.waitingFor(utterance)) utterance.finish();
+    if (!utterance.sealed || this.waitingFor(utterance)) return;
+    // Not speaking from this mark on: caller audio that came with it (one socket read) is not a barge-in.
+    if (this.speaking === utterance) {
+      this.speaking = null;
+      this.quietSinceMs = this.detector.now;
+    }
+    utterance.finish();
   }
 
   /** The caller talks over the assistant: its queued audio is dropped and its turn cut to what was played. */

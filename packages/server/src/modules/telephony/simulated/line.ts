@@ -71,8 +71,11 @@ export class SimulatedLine {
     stream.onAssistant((word) => {
       this.current.push(word);
       const { farEnd, interruptAfterWords } = this.parts;
+      if (farEnd !== "person" || this.composing || this.stopped) return;
+      // The assistant talks: what the person meant to say next (a hello) waits for its turn's end.
+      this.next = null;
       // Someone who said goodbye waits for the answer, then hangs up.
-      if (farEnd !== "person" || this.composing || this.stopped || this.leaving) return;
+      if (this.leaving) return;
       if (interruptAfterWords !== null && !this.interrupted && this.current.length >= interruptAfterWords) {
         this.interrupted = true;
         this.keepHeard();
