@@ -27,10 +27,7 @@ import { performance } from "node:perf_hooks";
 import { createLogger } from "../../packages/server/src/logger.ts";
 import { type MediaStream, PHONE_FORMAT } from "../../packages/server/src/modules/telephony/provider.ts";
 import { pcmToMuLaw } from "../../packages/server/src/modules/voice/codec.ts";
-import {
-  RealtimeClient,
-  type RealtimeSessionOptions,
-} from "../../packages/server/src/modules/voice/realtime-client.ts";
+import { RealtimeClient } from "../../packages/server/src/modules/voice/realtime-client.ts";
 import { RealtimeSession } from "../../packages/server/src/modules/voice/realtime-session.ts";
 import {
   PipelineSession,
@@ -38,6 +35,7 @@ import {
 } from "../../packages/server/src/modules/voice/voice-session.ts";
 import { synthesizeTones } from "../../packages/server/test/support/fake-speech.ts";
 import { bareRoundTrips, REALTIME_ECHO_SCRIPT } from "../../packages/server/test/support/realtime-echo.ts";
+import { RELAY_OPTIONS, SESSION_SETTINGS } from "../../packages/server/test/support/session-settings.ts";
 
 const TURNS = Number(process.argv[2] ?? 200);
 const CALLS = Number(process.argv[3] ?? 100);
@@ -48,21 +46,7 @@ const ROUNDS = Number(process.argv[6] ?? 2);
 const ENGINE_VARIANTS = [[], ["--max-semi-space-size=64"]];
 const FRAME = 160;
 
-const settings: SessionSettings = {
-  initialMessage: "",
-  waitForCustomer: false,
-  allowInterruptions: true,
-  interruptSensitivity: 0.5,
-  minInterruptWords: 1,
-  endpointSensitivity: 0.5,
-  semanticEndOfTurn: false,
-  maxSilenceDuration: 0,
-  reengagementInterval: 0,
-  language: null,
-  voice: "alloy",
-  speechSpeed: 1,
-  fillers: [],
-};
+const settings: SessionSettings = SESSION_SETTINGS;
 const callerSpeech = pcmToMuLaw(synthesizeTones("hello there", 8000));
 const silence = pcmToMuLaw(new Int16Array(FRAME));
 const answerAudio = (() => {
@@ -233,20 +217,7 @@ const realtime = new RealtimeClient(
   10,
   ports.logger,
 );
-const relayOptions: RealtimeSessionOptions = {
-  instructions: "",
-  tools: [],
-  output: "audio",
-  voice: "alloy",
-  speed: 1,
-  temperature: 0.8,
-  audioFormat: "g711_ulaw",
-  appendMs: 20,
-  transcribeModel: "bench",
-  language: null,
-  turnDetection: { type: "server_vad", silenceMs: 750 },
-  createResponse: true,
-};
+const relayOptions = RELAY_OPTIONS;
 // The caller's frames come back as the model's voice: talking over it must not clear it.
 const relaySettings: SessionSettings = { ...settings, allowInterruptions: false };
 

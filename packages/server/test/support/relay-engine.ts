@@ -18,6 +18,7 @@ import { TwilioMediaStreams } from "../../src/modules/telephony/twilio/media-str
 import { RealtimeClient } from "../../src/modules/voice/realtime-client.ts";
 import { RealtimeSession } from "../../src/modules/voice/realtime-session.ts";
 import type { SessionSettings } from "../../src/modules/voice/voice-session.ts";
+import { RELAY_OPTIONS, SESSION_SETTINGS } from "./session-settings.ts";
 
 const [echoPort, appendMs] = process.argv.slice(2).map(Number);
 const logger = createLogger("silent");
@@ -37,22 +38,8 @@ const prisma = {
 };
 const deps = { db: { prisma }, logger } as unknown as ServiceDeps;
 
-const settings: SessionSettings = {
-  initialMessage: "",
-  waitForCustomer: false,
-  // The caller's frames come back as the model's voice: talking over it must not clear it.
-  allowInterruptions: false,
-  interruptSensitivity: 0.5,
-  minInterruptWords: 1,
-  endpointSensitivity: 0.5,
-  semanticEndOfTurn: false,
-  maxSilenceDuration: 0,
-  reengagementInterval: 0,
-  language: null,
-  voice: "alloy",
-  speechSpeed: 1,
-  fillers: [],
-};
+// The caller's frames come back as the model's voice: talking over it must not clear it.
+const settings: SessionSettings = { ...SESSION_SETTINGS, allowInterruptions: false };
 const realtime = new RealtimeClient(
   { baseUrl: `ws://127.0.0.1:${echoPort}/v1`, apiKey: "bench", model: "bench", dialect: "ga" },
   10,
@@ -71,20 +58,7 @@ const streams = new TwilioMediaStreams(deps, "bench-auth-token", () => ({
   handle: async (stream) => {
     const model = await realtime.connect(stream.callId);
     stream.onClose(() => model.close());
-    new RealtimeSession(stream, settings, ports, model, {
-      instructions: "",
-      tools: [],
-      output: "audio",
-      voice: "alloy",
-      speed: 1,
-      temperature: 0.8,
-      audioFormat: "g711_ulaw",
-      appendMs: appendMs!,
-      transcribeModel: "bench",
-      language: null,
-      turnDetection: { type: "server_vad", silenceMs: 750 },
-      createResponse: true,
-    }).start();
+    new RealtimeSession(stream, settings, ports, model, { ...RELAY_OPTIONS, appendMs: appendMs! }).start();
   },
 }));
 

@@ -1,58 +1,25 @@
 import { describe, expect, it, vi } from "vitest";
-import { passLineTime as pass } from "../../../test/support/text-line.ts";
-import { createLogger } from "../../logger.ts";
-import { TextMediaStream } from "../telephony/text-media-stream.ts";
-import {
-  type PipelinePorts,
-  PipelineSession,
-  type SessionSettings,
-  type SessionTurn,
-  VOICE_PHRASES,
-} from "./voice-session.ts";
-
-const SETTINGS: SessionSettings = {
-  initialMessage: "Hello! How can I help?",
-  waitForCustomer: false,
-  allowInterruptions: true,
-  interruptSensitivity: 0.5,
-  minInterruptWords: 1,
-  endpointSensitivity: 0.5,
-  semanticEndOfTurn: false,
-  maxSilenceDuration: 12,
-  reengagementInterval: 5,
-  language: null,
-  voice: "alloy",
-  speechSpeed: 1,
-  fillers: [],
-};
+import { passLineTime as pass, textCall as textStreamCall } from "../../../test/support/text-calls.ts";
+import { type SessionSettings, VOICE_PHRASES } from "./voice-session.ts";
 
 /** The pipeline session on a text stream, with a reply engine that echoes and ends the call on "bye". */
 function textCall(settings: Partial<SessionSettings> = {}) {
-  const stream = new TextMediaStream(7, "text-7");
-  const words: string[] = [];
-  stream.onAssistant((word) => words.push(word));
-  const heard = () => words.join(" ");
-  const turns: SessionTurn[] = [];
-  const ports: PipelinePorts = {
-    logger: createLogger("silent"),
-    transcribe: () => Promise.reject(new Error("a text call has no audio to transcribe")),
-    synthesize: () => Promise.reject(new Error("a text call has no speech to synthesize")),
-    turn: async (turn) => {
-      turns.push(turn);
+  const call = textStreamCall(
+    {
+      initialMessage: "Hello! How can I help?",
+      maxSilenceDuration: 12,
+      reengagementInterval: 5,
+      ...settings,
     },
-    hangUp: vi.fn(async () => stream.close()),
-    callerLeft: vi.fn(async () => {}),
-    reply: async (history, onDelta) => {
+    async (history, onDelta) => {
       const said = history.at(-1)!.content;
       const text = `Echo: ${said}`;
       onDelta(text);
       return { text, endCall: said.includes("bye") };
     },
-  };
-  const session = new PipelineSession(stream, { ...SETTINGS, ...settings }, ports);
-  session.start();
-  const settled = () => vi.waitFor(() => expect(ports.hangUp).toHaveBeenCalled(), { timeout: 5_000 });
-  return { stream, heard, turns, ports, settled };
+  );
+  const settled = () => vi.waitFor(() => expect(call.ports.hangUp).toHaveBeenCalled(), { timeout: 5_000 });
+  return { ...call, settled };
 }
 
 describe("the voice engine on a text stream (simulated calls)", () => {

@@ -1,56 +1,15 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { passLineTime as pass } from "../../../../test/support/text-line.ts";
+import { SESSION_SETTINGS } from "../../../../test/support/session-settings.ts";
+import { passLineTime as pass, textCall } from "../../../../test/support/text-calls.ts";
 import { createLogger } from "../../../logger.ts";
 import type { ReplyEngine } from "../../message-pipeline/index.ts";
-import {
-  type PipelinePorts,
-  PipelineSession,
-  type SessionSettings,
-  type SessionTurn,
-} from "../../voice/voice-session.ts";
+import { type PipelinePorts, PipelineSession, type SessionTurn } from "../../voice/voice-session.ts";
 import type { TranscriptLine } from "../provider.ts";
 import { TextMediaStream } from "../text-media-stream.ts";
 import { SCRIPTED_CALLEE_LINES, SimulatedCallee } from "./callee.ts";
 import { IMPATIENT_AFTER_WORDS, SimulatedLine } from "./line.ts";
 
-const SETTINGS: SessionSettings = {
-  initialMessage: "",
-  waitForCustomer: false,
-  allowInterruptions: true,
-  interruptSensitivity: 0.5,
-  minInterruptWords: 1,
-  endpointSensitivity: 0.5,
-  semanticEndOfTurn: false,
-  maxSilenceDuration: 0,
-  reengagementInterval: 0,
-  language: null,
-  voice: "alloy",
-  speechSpeed: 1,
-  fillers: [],
-};
-
 const LONG_ANSWER = "Our panels are made in Europe and they come with a twenty year warranty.";
-
-/** The pipeline session on a text stream; `reply` stands in for the reply engine. */
-function textCall(settings: Partial<SessionSettings>, reply: PipelinePorts["reply"]) {
-  const stream = new TextMediaStream(9, "text-9");
-  const words: string[] = [];
-  stream.onAssistant((word) => words.push(word));
-  const turns: SessionTurn[] = [];
-  const ports: PipelinePorts = {
-    logger: createLogger("silent"),
-    transcribe: () => Promise.reject(new Error("a text call has no audio to transcribe")),
-    synthesize: () => Promise.reject(new Error("a text call has no speech to synthesize")),
-    turn: async (turn) => {
-      turns.push(turn);
-    },
-    hangUp: vi.fn(async () => stream.close()),
-    callerLeft: vi.fn(async () => {}),
-    reply,
-  };
-  new PipelineSession(stream, { ...SETTINGS, ...settings }, ports).start();
-  return { stream, heard: () => words.join(" "), turns, ports };
-}
 
 /** Answers every turn with `text`, at once. */
 const answerWith =
@@ -173,7 +132,7 @@ describe("speech timing on simulated (text) calls", () => {
         hangUp: resolve,
       }).start();
     });
-    new PipelineSession(stream, SETTINGS, {
+    new PipelineSession(stream, SESSION_SETTINGS, {
       logger: createLogger("silent"),
       transcribe: () => Promise.reject(new Error("no audio")),
       synthesize: () => Promise.reject(new Error("no audio")),
