@@ -143,11 +143,18 @@ export class BillingService {
    * InsufficientBalanceError), and whatever makes `work` fail (the model, a function, storage, a
    * bug) gives it back before the failure goes on. `work` settles the reservation in the statement
    * that stores what it paid for (see `settlement`).
+   *
+   * Balance subscribers hear of the charge once the work is done (or given back), not when it is
+   * reserved: announced with the work's own events, it leaves in the same Redis write as they do,
+   * one system call fewer per reply.
    */
   async payFor<T>(charge: Charge, work: (reservation: Reservation) => Promise<T>): Promise<T> {
     const reservation = await this.reserve(charge.accountId, charge.amount, charge.kind, charge.description);
     try {
-      return await work(reservation);
+      const done = await work(reservation);
+      if (reservation.ledgerEntryId !== null)
+        this.deps.pubsub.publish("account:balance", charge.accountId, { accountId: charge.accountId });
+      return done;
     } catch (error) {
       await this.release(reservation).catch((releaseError: unknown) =>
         // The failure the caller must see is the work's; this one needs a person to refund by hand.
@@ -168,7 +175,7 @@ export class BillingService {
   ): Promise<Reservation> {
     if (new Prisma.Decimal(amount).lte(0)) return { accountId, amount, ledgerEntryId: null };
     // One statement, so no transaction is held open between the debit and its ledger entry.
-    const [entry] = await this.deps.db.prisma.$queryRaw<{ id: number }[]>`
+    const statement = Prisma.sql`
       WITH debited AS (
         UPDATE "accounts" SET "balance" = "balance" - ${amount}::numeric, "updatedAt" = now()
         WHERE "id" = ${accountId} AND "balance" >= ${amount}::numeric
@@ -178,12 +185,16 @@ export class BillingService {
              now() + make_interval(secs => ${this.deps.config.reservationHoldSeconds}::integer)
       FROM debited
       RETURNING "id"`;
+    // Through the driver: every paid message takes this path, and Prisma's raw query costs more
+    // than the statement itself.
+    const [entry] = await this.deps.db.withConnection((sql) =>
+      sql.query<{ id: number }>(statement.text, statement.values),
+    );
     const entryId = entry ? Number(entry.id) : null;
     if (entryId === null) {
       metrics.reservationsRefused.inc({ kind });
       throw new InsufficientBalanceError();
     }
-    this.deps.pubsub.publish("account:balance", accountId, { accountId });
     return { accountId, amount, ledgerEntryId: entryId };
   }
 
