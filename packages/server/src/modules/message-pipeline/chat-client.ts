@@ -31,7 +31,7 @@ const MAX_RETRY_DELAY_MS = 8_000;
  * the documented wire protocol, over kept-alive sockets. It replaces the `openai` SDK on the reply
  * path, whose fetch, web streams and event-emitting stream accumulator cost more CPU per reply than
  * the rest of the request's HTTP (bench/reply). It keeps the SDK's behaviour where callers see it:
- * the timeout (here: no byte for that long), retries of connection failures, timeouts, 408/409/429
+ * the timeout (of the whole call), retries of connection failures, timeouts, 408/409/429
  * and 5xx with backoff (Retry-After honoured) before any of the answer arrived, and the provider's
  * error message.
  */
@@ -89,14 +89,16 @@ export class ChatCompletionsClient {
         agent: this.agent,
         headers: { ...this.headers, "content-length": Buffer.byteLength(payload) },
       });
+      // The whole call, not each read: a reservation's hold is sized on it (docs/conversations.md).
+      const deadline = setTimeout(() => {
+        const error = new ChatCompletionError("timeout", "the AI provider did not answer in time.");
+        fail(answered ? error : new Retryable(error));
+      }, this.options.timeoutMs);
       const fail = (error: unknown) => {
+        clearTimeout(deadline);
         request.destroy();
         reject(error);
       };
-      request.setTimeout(this.options.timeoutMs, () => {
-        const error = new ChatCompletionError("timeout", "the AI provider did not answer in time.");
-        fail(answered ? error : new Retryable(error));
-      });
       request.on("error", (cause) => {
         const error = new ChatCompletionError(
           "connection",
@@ -130,6 +132,7 @@ export class ChatCompletionsClient {
           }
         });
         response.on("end", () => {
+          clearTimeout(deadline);
           try {
             resolve(completion.finish());
           } catch (error) {
