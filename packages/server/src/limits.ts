@@ -57,6 +57,15 @@ export const WEBHOOK_RESPONSE_MAX_BYTES = 64 * 1024;
 /** An inbound webhook's answer (variables for the call). */
 export const INBOUND_WEBHOOK_RESPONSE_MAX_BYTES = 32 * 1024;
 
+/**
+ * The most of one streamed chat completion read (its server-sent events, in characters): a reply's
+ * text is stored cut to far less, so anything near this is a broken or hostile model server.
+ */
+export const MODEL_STREAM_MAX_CHARS = 8 * MB;
+
+/** The most of a model server's error response read for its message. */
+export const MODEL_ERROR_BODY_MAX_CHARS = 64 * 1024;
+
 /** A conversation's messages an on-demand evaluation reads (the latest ones). */
 export const EVALUATION_MAX_MESSAGES = 200;
 

@@ -1,5 +1,6 @@
-import type OpenAI from "openai";
 import type {
+  ChatCompletionCreateParamsNonStreaming,
+  ChatCompletionMessage,
   ChatCompletionMessageParam,
   ChatCompletionMessageToolCall,
   ChatCompletionTool,
@@ -7,8 +8,8 @@ import type {
 import type { ServiceDeps } from "../../deps.ts";
 import { AppError, UpstreamFailedError } from "../../errors.ts";
 import { metrics } from "../../metrics.ts";
-import { openai } from "../../openai.ts";
 import { storableText, storableValue } from "../../storable-text.ts";
+import { ChatCompletionError, ChatCompletionsClient } from "./chat-client.ts";
 import {
   buildSystemPrompt,
   type HistoryMessage,
@@ -124,7 +125,7 @@ export function knowledgeStrategy(
  * configured model it answers honestly from the knowledge base and the assistant's greeting.
  */
 export class ReplyEngine {
-  private readonly client: OpenAI | null;
+  private readonly client: ChatCompletionsClient | null;
 
   constructor(
     private readonly deps: ServiceDeps,
@@ -133,11 +134,11 @@ export class ReplyEngine {
     const { apiKey, baseUrl, timeoutSeconds } = deps.config.openai;
     this.client =
       apiKey || baseUrl
-        ? new (openai().OpenAI)({
-            // OpenAI-compatible local servers often need no key, but the client insists on one.
+        ? new ChatCompletionsClient({
+            // OpenAI-compatible local servers often need no key; a placeholder keeps the header well-formed.
             apiKey: apiKey ?? "unused",
-            ...(baseUrl ? { baseURL: baseUrl } : {}),
-            timeout: timeoutSeconds * 1000,
+            baseUrl,
+            timeoutMs: timeoutSeconds * 1000,
             maxRetries: 1,
           })
         : null;
@@ -251,16 +252,12 @@ export class ReplyEngine {
 
   /** One streamed chat completion; the text is forwarded as it arrives. */
   private async complete(
-    body: OpenAI.Chat.ChatCompletionCreateParamsNonStreaming,
+    body: ChatCompletionCreateParamsNonStreaming,
     onDelta: ((text: string) => void) | undefined,
-  ): Promise<OpenAI.Chat.ChatCompletionMessage> {
+  ): Promise<ChatCompletionMessage> {
     const stopTimer = metrics.modelDuration.startTimer();
     try {
-      const stream = this.client!.chat.completions.stream({ ...body, stream: true });
-      if (onDelta) stream.on("content", (delta) => onDelta(delta));
-      const completion = await stream.finalChatCompletion();
-      const message = completion.choices[0]?.message;
-      if (!message) throw new UpstreamFailedError("the AI provider returned no answer.");
+      const message = await this.client!.stream(body, onDelta);
       stopTimer({ status: "ok" });
       return message;
     } catch (error) {
@@ -455,18 +452,16 @@ function refused(name: string, error: string): FunctionCallRecord {
 /** Words the failure for the customer and the log alike, without credentials or internals. */
 function upstreamError(error: unknown): AppError {
   if (error instanceof AppError) return error;
-  const sdk = openai();
-  if (error instanceof sdk.APIConnectionTimeoutError) {
-    return new UpstreamFailedError("the AI provider did not answer in time.");
-  }
-  if (error instanceof sdk.APIConnectionError) {
-    return new UpstreamFailedError("the AI provider could not be reached.");
-  }
-  if (error instanceof sdk.APIError) {
-    const detail = (error.error as { message?: unknown } | undefined)?.message;
-    return new UpstreamFailedError(
-      `the AI provider answered HTTP ${error.status ?? "error"}${typeof detail === "string" ? ` (${detail})` : ""}.`,
-    );
+  if (error instanceof ChatCompletionError) {
+    if (error.reason === "timeout") return new UpstreamFailedError("the AI provider did not answer in time.");
+    if (error.reason === "connection")
+      return new UpstreamFailedError("the AI provider could not be reached.");
+    if (error.reason === "status") {
+      return new UpstreamFailedError(
+        `the AI provider answered HTTP ${error.status ?? "error"}${error.detail !== undefined ? ` (${error.detail})` : ""}.`,
+      );
+    }
+    return new UpstreamFailedError(error.message);
   }
   return new UpstreamFailedError(error instanceof Error ? error.message : "unknown error.");
 }

@@ -162,6 +162,43 @@ describe("POST /api/ai/generate-reply", () => {
       content: "hi",
       conversationId: reply.body.conversation_id,
     });
+
+    // Later messages of the conversation are reserved by the statement that reads it: the same
+    // charge, and the same refusal (before the model) once the balance cannot cover it.
+    const second = await generate(account.apiKey, {
+      assistant_id: assistant.id,
+      customer_identifier: "c",
+      message: "again",
+    });
+    expect(second.status).toBe(200);
+    const modelCalls = chat.fake.chatRequests.length;
+    const third = await generate(account.apiKey, {
+      assistant_id: assistant.id,
+      customer_identifier: "c",
+      message: "once more",
+    });
+    expect(third.status).toBe(402);
+    expect(third.body.error_code).toBe("INSUFFICIENT_BALANCE");
+    expect(chat.fake.chatRequests).toHaveLength(modelCalls);
+    expect(await balanceOf(account)).toBe("0.0100");
+    const ledger = await chat.t.app.db.prisma.ledgerEntry.findMany({
+      where: { accountId: account.accountId },
+      orderBy: { id: "asc" },
+      include: { message: true },
+    });
+    expect(
+      ledger.map((entry) => [
+        entry.kind,
+        entry.amount.toFixed(4),
+        entry.message?.content ?? null,
+        entry.heldUntil,
+      ]),
+    ).toEqual([
+      ["credit", "0.0500", null, null],
+      ["reply_debit", "-0.0200", "hi", null],
+      ["reply_debit", "-0.0200", "again", null],
+    ]);
+    expect(ledger[2]!.description).toBe(`Generated reply in conversation ${reply.body.conversation_id}`);
   });
 
   it("refuses invalid input with 422, the documented body and field messages, and charges nothing", async () => {
