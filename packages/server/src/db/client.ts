@@ -146,7 +146,7 @@ export async function openPglite(
     crash(new Error(`its process exited with ${signal ? `signal ${signal}` : `code ${code}`}`)),
   );
 
-  const address = await new Promise<{ port: number } | { path: string }>((resolve, reject) => {
+  const started = new Promise<{ port: number } | { path: string }>((resolve, reject) => {
     const onMessage = (message: WorkerMessage) => {
       if (message.kind !== "ready") return;
       child.off("message", onMessage);
@@ -157,32 +157,34 @@ export async function openPglite(
     child.once("exit", (code) =>
       reject(new Error(`The embedded database did not start (exit code ${code}).`)),
     );
-  }).catch(async (error: unknown) => {
-    await kill();
-    releaseLock();
-    throw error;
   });
-
-  const server = {
-    ...("path" in address
-      ? { host: dirname(address.path), port: SOCKET_PORT }
-      : { host: "127.0.0.1", port: address.port }),
-    user: "postgres",
-    database: "template1",
-  };
-  // One backend serves every connection in turn; a few connections let one wait at the backend
-  // while others are being read or written, and keep a long transaction from starving the pool.
-  const pool = new pg.Pool({ ...server, max: 4 });
-  // The child serves these connections after any waiting request's (their application name says so).
-  const backgroundPool = new pg.Pool({ ...server, max: 2, application_name: BACKGROUND_APPLICATION });
-  backgroundPool.on("error", () => {});
-  backgroundPool.on("connect", (client) => client.on("error", () => {}));
-  const postgres = await connectPool(pool, () => "the embedded database").catch(async (error: unknown) => {
+  let backgroundPool: pg.Pool;
+  let postgres: Database;
+  try {
+    // A socket path is known before the database is up, so the pools and Prisma's client are set up
+    // while it boots (connectPool); a loopback port is only known once the child listens.
+    const address = socketPath ? { path: socketPath } : await started;
+    const server = {
+      ...("path" in address
+        ? { host: dirname(address.path), port: SOCKET_PORT }
+        : { host: "127.0.0.1", port: address.port }),
+      user: "postgres",
+      database: "template1",
+    };
+    // One backend serves every connection in turn; a few connections let one wait at the backend
+    // while others are being read or written, and keep a long transaction from starving the pool.
+    const pool = new pg.Pool({ ...server, max: 4 });
+    // The child serves these connections after any waiting request's (their application name says so).
+    backgroundPool = new pg.Pool({ ...server, max: 2, application_name: BACKGROUND_APPLICATION });
+    backgroundPool.on("error", () => {});
+    backgroundPool.on("connect", (client) => client.on("error", () => {}));
+    postgres = await connectPool(pool, () => "the embedded database", started);
+  } catch (error) {
     closing = true;
     await kill();
     releaseLock();
     throw error;
-  });
+  }
   return {
     ...postgres,
     withBackgroundConnection: (work) => runOnConnection(backgroundPool, work),
@@ -276,25 +278,32 @@ async function openPostgres(url: string): Promise<Database> {
   return connectPool(new pg.Pool({ connectionString: url, max: 10 }), () => `DATABASE_URL (${redact(url)})`);
 }
 
-/** Both stores are reached the same way: node-postgres, Prisma's pg adapter, graphile-worker's pool. */
-async function connectPool(pool: pg.Pool, describe: () => string): Promise<Database> {
+/**
+ * Both stores are reached the same way: node-postgres, Prisma's pg adapter, graphile-worker's pool.
+ * `ready` settles when the server can accept connections (the embedded database's boot).
+ */
+async function connectPool(
+  pool: pg.Pool,
+  describe: () => string,
+  ready: Promise<unknown> = Promise.resolve(),
+): Promise<Database> {
   // A connection that the server drops (restart, failover) emits "error" on the pool and on its client;
   // without listeners Node would crash the process. The pool discards that client, and the next query that
   // needs the database reports the failure to its caller.
   pool.on("error", () => {});
   pool.on("connect", (client) => client.on("error", () => {}));
+  // Prisma's client needs no connection to start its query compiler (WebAssembly, a few hundred
+  // milliseconds of CPU): it starts while the database boots or the first connection is made, rather
+  // than after them on the start's critical path.
+  const starting = startPrisma(pool);
+  starting.catch(() => {});
+  await ready;
   // Fail at start with a clear message rather than on the first request.
   const probe = await pool.connect().catch((error: Error) => {
     throw new Error(`Cannot connect to ${describe()}: ${error.message}`);
   });
   probe.release();
-  // Loaded here rather than with this module, so that a server can start its embedded database's
-  // process before loading these and the rest of its code (see main.ts).
-  const [{ PrismaClient }, { PrismaPg }] = await Promise.all([
-    import("../generated/prisma/client.ts"),
-    import("@prisma/adapter-pg"),
-  ]);
-  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  const prisma = await starting;
   return {
     kind: "postgres",
     prisma,
@@ -307,6 +316,18 @@ async function connectPool(pool: pg.Pool, describe: () => string): Promise<Datab
       await pool.end();
     },
   };
+}
+
+async function startPrisma(pool: pg.Pool): Promise<PrismaClient> {
+  // Loaded here rather than with this module, so that a server can start its embedded database's
+  // process before loading these and the rest of its code (see main.ts).
+  const [{ PrismaClient }, { PrismaPg }] = await Promise.all([
+    import("../generated/prisma/client.ts"),
+    import("@prisma/adapter-pg"),
+  ]);
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  await prisma.$connect();
+  return prisma;
 }
 
 async function runOnConnection<T>(pool: pg.Pool, work: (sql: SqlRunner) => Promise<T>): Promise<T> {
