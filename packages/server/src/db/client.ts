@@ -120,13 +120,16 @@ export async function openPglite(
     }
   }
   const initial = loadDataDir ? new Uint8Array(await loadDataDir.arrayBuffer()) : undefined;
-  const child = fork(fileURLToPath(new URL("./pglite-worker.mjs", import.meta.url)), {
-    // The parent's loader flags (tsx) and inspector are not needed: the child is plain JavaScript.
-    execArgv: [],
-    // Structured clone, so that a dump travels as bytes rather than as JSON.
-    serialization: "advanced",
-    stdio: ["ignore", "inherit", "inherit", "ipc"],
-  });
+  const child =
+    takePreforked() ??
+    fork(fileURLToPath(new URL("./pglite-worker.mjs", import.meta.url)), {
+      // The parent's loader flags (tsx) and inspector are not needed: the child is plain JavaScript.
+      execArgv: [],
+      // Structured clone, so that a dump travels as bytes rather than as JSON (scripts/start.mjs forks
+      // the same way).
+      serialization: "advanced",
+      stdio: ["ignore", "inherit", "inherit", "ipc"],
+    });
   child.send({ location, loadDataDir: initial, socketPath, sharedBuffers });
   const crashListeners = new Set<(error: DatabaseStoppedError) => void>();
   let closing = false;
@@ -233,6 +236,23 @@ export async function openPglite(
   };
 }
 
+/** Where scripts/start.mjs leaves the database process it forked before loading the server. */
+const PREFORKED = Symbol.for("voxgate.pglite-process");
+
+/**
+ * The embedded database's process that `npm start` forked before it checked the build and loaded this
+ * code, so that its boot overlaps both; it waits for its options (openPglite sends them). Taken once:
+ * a second database of the process (none in production) forks its own.
+ */
+function takePreforked(): ChildProcess | undefined {
+  const holder = globalThis as { [PREFORKED]?: ChildProcess };
+  const child = holder[PREFORKED];
+  delete holder[PREFORKED];
+  if (child?.connected) return child;
+  child?.kill("SIGKILL");
+  return undefined;
+}
+
 /** Data directories opened by this process: the pid file alone cannot tell two opens in one process apart. */
 const openHere = new Set<string>();
 
@@ -275,6 +295,8 @@ function isAlive(pid: number): boolean {
 }
 
 async function openPostgres(url: string): Promise<Database> {
+  // Not needed on PostgreSQL (start.mjs forks on a guess from the raw environment).
+  takePreforked()?.kill("SIGKILL");
   return connectPool(new pg.Pool({ connectionString: url, max: 10 }), () => `DATABASE_URL (${redact(url)})`);
 }
 
