@@ -13,7 +13,12 @@ const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
 // What Docker and systemd do to `npm start`: one SIGTERM to the top process. Once, on PGlite.
 describe.skipIf(testDatabaseKind() === "postgres")("npm start under a supervisor", () => {
   const dataDir = mkdtempSync(join(tmpdir(), "voxgate-npm-start-"));
-  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+  /** The server under test: stopped here too when an assertion fails before the test stops it. */
+  let server: number | undefined;
+  afterAll(() => {
+    if (server !== undefined && isAlive(server)) process.kill(server, "SIGTERM");
+    rmSync(dataDir, { recursive: true, force: true });
+  });
 
   it("stops the server on SIGTERM to npm, releases the data directory and exits 0 without noise", async () => {
     await (await openPglite(dataDir, pgliteTemplate())).close();
@@ -48,6 +53,7 @@ describe.skipIf(testDatabaseKind() === "postgres")("npm start under a supervisor
     const servers = descendantsOf(npm.pid!).filter((pid) =>
       commandOf(pid).split("\0").includes("scripts/start.mjs"),
     );
+    server = servers[0];
     expect(servers).toHaveLength(1);
     expect(childrenOf(servers[0]!).filter((pid) => commandOf(pid).includes("pglite-worker"))).toHaveLength(1);
     // The banner's widget demo opens the demo assistant.
@@ -84,4 +90,13 @@ function descendantsOf(pid: number): number[] {
 
 function commandOf(pid: number): string {
   return readFileSync(`/proc/${pid}/cmdline`, "utf8");
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
