@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -13,7 +13,12 @@ const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
 // What Docker and systemd do to `npm start`: one SIGTERM to the top process. Once, on PGlite.
 describe.skipIf(testDatabaseKind() === "postgres")("npm start under a supervisor", () => {
   const dataDir = mkdtempSync(join(tmpdir(), "voxgate-npm-start-"));
-  afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+  /** The server under test: stopped here too when an assertion fails before the test stops it. */
+  let server: number | undefined;
+  afterAll(() => {
+    if (server !== undefined && isAlive(server)) process.kill(server, "SIGTERM");
+    rmSync(dataDir, { recursive: true, force: true });
+  });
 
   it("stops the server on SIGTERM to npm, releases the data directory and exits 0 without noise", async () => {
     await (await openPglite(dataDir, pgliteTemplate())).close();
@@ -43,6 +48,14 @@ describe.skipIf(testDatabaseKind() === "postgres")("npm start under a supervisor
       .toBe(true);
     expect(output).toContain("Voxgate is running");
     expect(existsSync(join(dataDir, "pglite.pid"))).toBe(true);
+    // start.mjs forks the database's process before it loads the server, which takes it over: one
+    // database process, not a spare one beside the server's own.
+    const servers = descendantsOf(npm.pid!).filter((pid) =>
+      commandOf(pid).split("\0").includes("scripts/start.mjs"),
+    );
+    server = servers[0];
+    expect(servers).toHaveLength(1);
+    expect(childrenOf(servers[0]!).filter((pid) => commandOf(pid).includes("pglite-worker"))).toHaveLength(1);
     // The banner's widget demo opens the demo assistant.
     expect(output).toMatch(/Widget demo\s+\S+\/widget\/demo\?assistant=[0-9a-f-]{36}/);
 
@@ -54,3 +67,36 @@ describe.skipIf(testDatabaseKind() === "postgres")("npm start under a supervisor
     await expect(fetch(`http://127.0.0.1:${port}/healthz`)).rejects.toThrow();
   }, 120_000);
 });
+
+/** Processes whose parent is `pid` (Linux's /proc). */
+function childrenOf(pid: number): number[] {
+  return readdirSync("/proc")
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((entry) => {
+      try {
+        const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+        // Fields after the command name (which may contain spaces) start at the last ')'.
+        return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === pid;
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+function descendantsOf(pid: number): number[] {
+  return childrenOf(pid).flatMap((child) => [child, ...descendantsOf(child)]);
+}
+
+function commandOf(pid: number): string {
+  return readFileSync(`/proc/${pid}/cmdline`, "utf8");
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

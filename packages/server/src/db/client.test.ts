@@ -1,4 +1,4 @@
-import { execFile } from "node:child_process";
+import { execFile, fork } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -151,6 +151,26 @@ describe.runIf(testDatabaseKind() === "pglite")("the embedded database", { timeo
     // The lock is released, so a restarted server opens the same data directory.
     const again = await openPglite(dataDir);
     await again.close();
+  });
+
+  it("takes over the database process that npm start forked before loading the server", async () => {
+    const dataDir = tempDataDir();
+    // As scripts/start.mjs does: forked first, it waits for the options that openPglite sends.
+    const preforked = fork(join(import.meta.dirname, "pglite-worker.mjs"), {
+      execArgv: [],
+      serialization: "advanced",
+      stdio: ["ignore", "inherit", "inherit", "ipc"],
+    });
+    (globalThis as Record<symbol, unknown>)[Symbol.for("voxgate.pglite-process")] = preforked;
+    const db = await openPglite(dataDir, pgliteTemplate());
+    cleanups.push(() => db.close());
+    expect(db.process).toBe(preforked);
+    const rows = await db.prisma.$queryRawUnsafe<{ count: bigint }[]>(
+      `SELECT count(*) AS "count" FROM "_voxgate_migrations"`,
+    );
+    expect(Number(rows[0]!.count)).toBeGreaterThan(0);
+    // Taken once: nothing is left for another database of the process, which forks its own.
+    expect((globalThis as Record<symbol, unknown>)[Symbol.for("voxgate.pglite-process")]).toBeUndefined();
   });
 
   it("refuses a second open of one data directory in the same process, and allows it after close", async () => {

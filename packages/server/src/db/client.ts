@@ -120,13 +120,16 @@ export async function openPglite(
     }
   }
   const initial = loadDataDir ? new Uint8Array(await loadDataDir.arrayBuffer()) : undefined;
-  const child = fork(fileURLToPath(new URL("./pglite-worker.mjs", import.meta.url)), {
-    // The parent's loader flags (tsx) and inspector are not needed: the child is plain JavaScript.
-    execArgv: [],
-    // Structured clone, so that a dump travels as bytes rather than as JSON.
-    serialization: "advanced",
-    stdio: ["ignore", "inherit", "inherit", "ipc"],
-  });
+  const child =
+    takePreforked() ??
+    fork(fileURLToPath(new URL("./pglite-worker.mjs", import.meta.url)), {
+      // The parent's loader flags (tsx) and inspector are not needed: the child is plain JavaScript.
+      execArgv: [],
+      // Structured clone, so that a dump travels as bytes rather than as JSON (scripts/start.mjs forks
+      // the same way).
+      serialization: "advanced",
+      stdio: ["ignore", "inherit", "inherit", "ipc"],
+    });
   child.send({ location, loadDataDir: initial, socketPath, sharedBuffers });
   const crashListeners = new Set<(error: DatabaseStoppedError) => void>();
   let closing = false;
@@ -146,7 +149,7 @@ export async function openPglite(
     crash(new Error(`its process exited with ${signal ? `signal ${signal}` : `code ${code}`}`)),
   );
 
-  const address = await new Promise<{ port: number } | { path: string }>((resolve, reject) => {
+  const started = new Promise<{ port: number } | { path: string }>((resolve, reject) => {
     const onMessage = (message: WorkerMessage) => {
       if (message.kind !== "ready") return;
       child.off("message", onMessage);
@@ -157,32 +160,34 @@ export async function openPglite(
     child.once("exit", (code) =>
       reject(new Error(`The embedded database did not start (exit code ${code}).`)),
     );
-  }).catch(async (error: unknown) => {
-    await kill();
-    releaseLock();
-    throw error;
   });
-
-  const server = {
-    ...("path" in address
-      ? { host: dirname(address.path), port: SOCKET_PORT }
-      : { host: "127.0.0.1", port: address.port }),
-    user: "postgres",
-    database: "template1",
-  };
-  // One backend serves every connection in turn; a few connections let one wait at the backend
-  // while others are being read or written, and keep a long transaction from starving the pool.
-  const pool = new pg.Pool({ ...server, max: 4 });
-  // The child serves these connections after any waiting request's (their application name says so).
-  const backgroundPool = new pg.Pool({ ...server, max: 2, application_name: BACKGROUND_APPLICATION });
-  backgroundPool.on("error", () => {});
-  backgroundPool.on("connect", (client) => client.on("error", () => {}));
-  const postgres = await connectPool(pool, () => "the embedded database").catch(async (error: unknown) => {
+  let backgroundPool: pg.Pool;
+  let postgres: Database;
+  try {
+    // A socket path is known before the database is up, so the pools and Prisma's client are set up
+    // while it boots (connectPool); a loopback port is only known once the child listens.
+    const address = socketPath ? { path: socketPath } : await started;
+    const server = {
+      ...("path" in address
+        ? { host: dirname(address.path), port: SOCKET_PORT }
+        : { host: "127.0.0.1", port: address.port }),
+      user: "postgres",
+      database: "template1",
+    };
+    // One backend serves every connection in turn; a few connections let one wait at the backend
+    // while others are being read or written, and keep a long transaction from starving the pool.
+    const pool = new pg.Pool({ ...server, max: 4 });
+    // The child serves these connections after any waiting request's (their application name says so).
+    backgroundPool = new pg.Pool({ ...server, max: 2, application_name: BACKGROUND_APPLICATION });
+    backgroundPool.on("error", () => {});
+    backgroundPool.on("connect", (client) => client.on("error", () => {}));
+    postgres = await connectPool(pool, () => "the embedded database", started);
+  } catch (error) {
     closing = true;
     await kill();
     releaseLock();
     throw error;
-  });
+  }
   return {
     ...postgres,
     withBackgroundConnection: (work) => runOnConnection(backgroundPool, work),
@@ -231,6 +236,23 @@ export async function openPglite(
   };
 }
 
+/** Where scripts/start.mjs leaves the database process it forked before loading the server. */
+const PREFORKED = Symbol.for("voxgate.pglite-process");
+
+/**
+ * The embedded database's process that `npm start` forked before it checked the build and loaded this
+ * code, so that its boot overlaps both; it waits for its options (openPglite sends them). Taken once:
+ * a second database of the process (none in production) forks its own.
+ */
+function takePreforked(): ChildProcess | undefined {
+  const holder = globalThis as { [PREFORKED]?: ChildProcess };
+  const child = holder[PREFORKED];
+  delete holder[PREFORKED];
+  if (child?.connected) return child;
+  child?.kill("SIGKILL");
+  return undefined;
+}
+
 /** Data directories opened by this process: the pid file alone cannot tell two opens in one process apart. */
 const openHere = new Set<string>();
 
@@ -273,28 +295,37 @@ function isAlive(pid: number): boolean {
 }
 
 async function openPostgres(url: string): Promise<Database> {
+  // Not needed on PostgreSQL (start.mjs forks on a guess from the raw environment).
+  takePreforked()?.kill("SIGKILL");
   return connectPool(new pg.Pool({ connectionString: url, max: 10 }), () => `DATABASE_URL (${redact(url)})`);
 }
 
-/** Both stores are reached the same way: node-postgres, Prisma's pg adapter, graphile-worker's pool. */
-async function connectPool(pool: pg.Pool, describe: () => string): Promise<Database> {
+/**
+ * Both stores are reached the same way: node-postgres, Prisma's pg adapter, graphile-worker's pool.
+ * `ready` settles when the server can accept connections (the embedded database's boot).
+ */
+async function connectPool(
+  pool: pg.Pool,
+  describe: () => string,
+  ready: Promise<unknown> = Promise.resolve(),
+): Promise<Database> {
   // A connection that the server drops (restart, failover) emits "error" on the pool and on its client;
   // without listeners Node would crash the process. The pool discards that client, and the next query that
   // needs the database reports the failure to its caller.
   pool.on("error", () => {});
   pool.on("connect", (client) => client.on("error", () => {}));
+  // Prisma's client needs no connection to start its query compiler (WebAssembly, a few hundred
+  // milliseconds of CPU): it starts while the database boots or the first connection is made, rather
+  // than after them on the start's critical path.
+  const starting = startPrisma(pool);
+  starting.catch(() => {});
+  await ready;
   // Fail at start with a clear message rather than on the first request.
   const probe = await pool.connect().catch((error: Error) => {
     throw new Error(`Cannot connect to ${describe()}: ${error.message}`);
   });
   probe.release();
-  // Loaded here rather than with this module, so that a server can start its embedded database's
-  // process before loading these and the rest of its code (see main.ts).
-  const [{ PrismaClient }, { PrismaPg }] = await Promise.all([
-    import("../generated/prisma/client.ts"),
-    import("@prisma/adapter-pg"),
-  ]);
-  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  const prisma = await starting;
   return {
     kind: "postgres",
     prisma,
@@ -307,6 +338,18 @@ async function connectPool(pool: pg.Pool, describe: () => string): Promise<Datab
       await pool.end();
     },
   };
+}
+
+async function startPrisma(pool: pg.Pool): Promise<PrismaClient> {
+  // Loaded here rather than with this module, so that a server can start its embedded database's
+  // process before loading these and the rest of its code (see main.ts).
+  const [{ PrismaClient }, { PrismaPg }] = await Promise.all([
+    import("../generated/prisma/client.ts"),
+    import("@prisma/adapter-pg"),
+  ]);
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  await prisma.$connect();
+  return prisma;
 }
 
 async function runOnConnection<T>(pool: pg.Pool, work: (sql: SqlRunner) => Promise<T>): Promise<T> {

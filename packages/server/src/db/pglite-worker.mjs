@@ -5,6 +5,7 @@
 // database), the same adapter and code paths as a real PostgreSQL.
 //
 // Plain JavaScript on purpose: no TypeScript loader is needed here, under tsx or compiled.
+import { readFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { PGlite } from "@electric-sql/pglite";
 import { vector } from "@electric-sql/pglite/vector";
@@ -16,6 +17,21 @@ for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) process.on(signal, () => {
 // Before the database is open, a parent that goes away leaves nothing to flush.
 const exitEarly = () => process.exit(0);
 process.once("disconnect", exitEarly);
+
+/**
+ * PGlite's WebAssembly is compiled (on V8's background threads) and its file-system image read while
+ * the options are still to come: `npm start` forks this process before it checks the build and loads
+ * the server (scripts/start.mjs). Both are PGlite's documented options for a precompiled module and a
+ * preloaded image; should its files move, PGlite loads them itself as before.
+ */
+const pgliteDist = new URL(".", import.meta.resolve("@electric-sql/pglite"));
+const preloaded = Promise.all([
+  readFile(new URL("pglite.wasm", pgliteDist)).then((bytes) => WebAssembly.compile(bytes)),
+  readFile(new URL("pglite.data", pgliteDist)).then((bytes) => new Blob([bytes])),
+]).then(
+  ([pgliteWasmModule, fsBundle]) => ({ pgliteWasmModule, fsBundle }),
+  () => ({}),
+);
 
 /** The first message carries the options; a dump to start from (tests) can be tens of megabytes. */
 const options = await new Promise((resolve) => process.once("message", resolve));
@@ -36,6 +52,7 @@ const SYNC = Buffer.from([0x53, 0, 0, 0, 4]);
 const ROLLBACK = queryMessage("ROLLBACK");
 
 const pglite = await PGlite.create({
+  ...(await preloaded),
   ...(location ? { dataDir: location } : {}),
   ...(loadDataDir ? { loadDataDir: new Blob([loadDataDir]) } : {}),
   extensions: { vector },

@@ -8,11 +8,13 @@ const { version } = JSON.parse(readFileSync(new URL("../../package.json", import
 
 /**
  * What /api itself answers beside the routes: an index of entry points, the OpenAPI document built
- * from the route table (once: the table is fixed) and its reference page; other paths answer null.
+ * from the route table and its reference page; other paths answer null. The document is built on
+ * its first request and kept (the table is fixed): building it converts every route's schemas to
+ * JSON Schema, a few hundred milliseconds that a start would otherwise spend before it can answer.
  */
 export function createApiIndex(config: Config): (request: Request, url: URL) => Response | null {
   const base = `${config.publicBaseUrl}/api`;
-  const document = JSON.stringify(openApiDocument({ routes, serverUrl: base, version }));
+  let document: string | undefined;
   const page = referencePage(`${base}/openapi.json`);
   return (request, url) => {
     if (request.method !== "GET" && request.method !== "HEAD") return null;
@@ -28,6 +30,7 @@ export function createApiIndex(config: Config): (request: Request, url: URL) => 
           health: `${config.publicBaseUrl}/readyz`,
         });
       case "/api/openapi.json":
+        document ??= JSON.stringify(openApiDocument({ routes, serverUrl: base, version }));
         return new Response(document, {
           headers: { "content-type": "application/json", "access-control-allow-origin": "*" },
         });
