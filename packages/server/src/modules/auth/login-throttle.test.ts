@@ -33,7 +33,11 @@ const login = (t: TestApp, email: string, password: string) =>
 
 const unknownEmail = () => `nobody-${randomBytes(4).toString("hex")}@example.com`;
 
-describe("login throttling", () => {
+// Every login hashes a password with scrypt (tens of MB, CPU-bound): a test makes up to a dozen, one
+// after another, which on a loaded two-core machine passes the default 30 s without anything being wrong.
+const SCRYPT_BOUND = { timeout: 120_000 };
+
+describe("login throttling", SCRYPT_BOUND, () => {
   let t: TestApp;
   let alice: TestAccount;
   beforeAll(async () => {
@@ -66,7 +70,7 @@ describe("login throttling", () => {
   });
 });
 
-describe("login throttling budgets", () => {
+describe("login throttling budgets", SCRYPT_BOUND, () => {
   it("clears an email's failures on success, but not the address's", async () => {
     const t = await app();
     const bob = await t.createAccount();
