@@ -34,6 +34,13 @@ const storeIndependentTests = [
 export default defineConfig({
   test: {
     reporters: ["default", "./scripts/summary-reporter.ts"],
+    // Vitest's default is one worker less than the cores: one, on CI's two, which ran every file in turn.
+    // Server files spend most of their time waiting (on sockets, clocks, child processes, the embedded
+    // database's own process), so two run side by side in about half the time of one after the other.
+    // Files are independent: each has its own database (a template copy), its own Redis key prefix and
+    // port 0 servers. The browser projects share this limit (two pages at once). VITEST_MAX_WORKERS
+    // overrides it, e.g. `VITEST_MAX_WORKERS=1` to debug a file in isolation.
+    maxWorkers: 2,
     projects: [
       "packages/rest-compat",
       "packages/widget",

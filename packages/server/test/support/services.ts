@@ -338,6 +338,9 @@ export async function startPostgres(): Promise<RunningService> {
         "-c max_wal_senders=0",
         "-c autovacuum=off",
         "-c jit=off",
+        // Test files run side by side, each with up to three apps of ten pooled connections, plus the
+        // admin connections that copy and drop their databases: the default 100 is too close.
+        "-c max_connections=300",
       ].join(" ");
       const [startCmd, startArgs] = asPg(bins.pgCtl, [
         "-D",
