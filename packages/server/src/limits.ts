@@ -121,3 +121,11 @@ export const WEB_CALL_LIMITS = {
  * question asked again word for word, and is not kept.
  */
 export const QUESTION_VECTOR_CACHE = { entries: 256, maxChars: 500 } as const;
+
+/**
+ * Idle keep-alive connections stay open longer than the clients and load balancers that reuse them
+ * wait (fetch/undici about 4 s, AWS ALB 60 s): the side that closes an idle connection must be the
+ * client, or a request sent as the server closes it fails with ECONNRESET (Node's own default is 5 s).
+ * Headers must arrive within a little more, which still bounds a connection that trickles them.
+ */
+export const HTTP_KEEP_ALIVE = { idleMs: 65_000, headersMs: 66_000 } as const;

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createServerAdapter } from "@whatwg-node/server";
 import type { RequestMeta } from "../context.ts";
+import { HTTP_KEEP_ALIVE } from "../limits.ts";
 import { type Logger, withRequestId } from "../logger.ts";
 import { areaOf, metrics } from "../metrics.ts";
 import { resolveClientAddress, type TrustedProxies } from "./client-address.ts";
@@ -77,7 +78,10 @@ export function createNodeServer(
       ),
     { fetchAPI: uploadAwareFetchApi },
   );
-  return createServer(adapter);
+  const server = createServer(adapter);
+  server.keepAliveTimeout = HTTP_KEEP_ALIVE.idleMs;
+  server.headersTimeout = HTTP_KEEP_ALIVE.headersMs;
+  return server;
 }
 
 /** Starts listening; port 0 picks a free port. Resolves with the base URL. */

@@ -287,7 +287,13 @@ describe("the campaign dialer on the simulated carrier", { timeout: 120_000 }, (
       expect.objectContaining({ status: "completed", attempts: 1 }),
     ]);
 
-    // The campaign is done: completed, seen by the progress subscription.
+    // The campaign is done: completed, seen by the progress subscription (the sweep that completes
+    // it runs after the last lead settled), then in its progress.
+    await until(
+      () => progressStream.next(),
+      (event) => event.data?.campaignProgress.status === "completed",
+    );
+    await progressStream.close();
     const progress = await t.gql<{ campaign: Record<string, unknown> }>(
       PROGRESS,
       { id: campaign.id },
@@ -310,11 +316,6 @@ describe("the campaign dialer on the simulated carrier", { timeout: 120_000 }, (
         },
       },
     });
-    await until(
-      () => progressStream.next(),
-      (event) => event.data?.campaignProgress.status === "completed",
-    );
-    await progressStream.close();
 
     // Every call was the campaign's, from its numbers in turn, never more than two at once.
     const calls = rows.flatMap((row) => row.calls);
