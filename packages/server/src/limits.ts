@@ -45,6 +45,7 @@ export const TELEPHONY_WEBHOOK_BODY_BYTES = 64 * 1024;
  * ~220 MB over the process for a 2,000-page PDF, against ~100 MB with these (bench/ingest; pdf.js keeps
  * ~35 MB live on that file). The old-generation cap also bounds what one document can take: a PDF that
  * needs more (or a DOCX whose XML does) fails with a reason instead of pushing the server out of memory.
+ * The PDF worker also holds the tokenizer's tables (~60 MB), since it cuts pages into passages itself.
  */
 export const EXTRACTION_WORKER_HEAP = { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 16 } as const;
 

@@ -10,10 +10,10 @@ import {
 import type { Plugin } from "graphql-yoga";
 import { type FieldErrors, ValidationError } from "./errors.ts";
 import { isUploadedFile } from "./modules/knowledge/ingestion/file-types.ts";
-import { isWellFormedText } from "./storable-text.ts";
+import { isWellFormedText } from "./storable-text.mjs";
 
 /*
- * Text PostgreSQL cannot store (see `storable-text.ts`) would reach the database and fail there as an
+ * Text PostgreSQL cannot store (see `storable-text.mjs`) would reach the database and fail there as an
  * unexpected error, possibly after part of the work (or a charge) was done, so every string of every
  * operation is checked once, before anything runs.
  */

@@ -8,7 +8,7 @@ import type {
 import type { ServiceDeps } from "../../deps.ts";
 import { AppError, UpstreamFailedError } from "../../errors.ts";
 import { metrics } from "../../metrics.ts";
-import { storableText, storableValue } from "../../storable-text.ts";
+import { storableText, storableValue } from "../../storable-text.mjs";
 import { ChatCompletionError, ChatCompletionsClient } from "./chat-client.ts";
 import {
   buildSystemPrompt,

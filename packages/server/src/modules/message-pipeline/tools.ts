@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { OutboundRequestError, safeFetch } from "../../net/safe-fetch.ts";
-import { storableValue } from "../../storable-text.ts";
+import { storableValue } from "../../storable-text.mjs";
 
 /**
  * One entry of a reply's `function_calls`: what the model asked for and what came of it.

@@ -1,6 +1,6 @@
 import type { ServiceDeps } from "../../deps.ts";
 import type { CallTurn } from "../../generated/prisma/client.ts";
-import { storableText } from "../../storable-text.ts";
+import { storableText } from "../../storable-text.mjs";
 import type { CallsService } from "../calls/index.ts";
 import type { SessionTurn } from "./voice-session.ts";
 

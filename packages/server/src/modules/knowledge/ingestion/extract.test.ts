@@ -2,12 +2,13 @@ import { subscribe, unsubscribe } from "node:diagnostics_channel";
 import type { Worker } from "node:worker_threads";
 import { describe, expect, it } from "vitest";
 import { makeDocx, makePdf } from "../../../../test/fixtures/knowledge.ts";
-import { extractDocx, extractPdf, type Section } from "./extract.ts";
+import { type Chunk, chunkSections } from "./chunking.ts";
+import { extractDocx, extractPdf } from "./extract.ts";
 import { IngestionFailure } from "./failure.ts";
 
-async function collect(sections: AsyncIterable<Section>): Promise<Section[]> {
-  const all: Section[] = [];
-  for await (const section of sections) all.push(section);
+async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
+  const all: T[] = [];
+  for await (const item of items) all.push(item);
   return all;
 }
 
@@ -33,9 +34,9 @@ describe("extractPdf", () => {
     const progress: [number, number][] = [];
     let ticks = 0;
     const ticker = setInterval(() => ticks++, 1);
-    let sections: Section[];
+    let chunks: Chunk[];
     try {
-      sections = await collect(
+      chunks = await collect(
         extractPdf(
           pdf,
           async (done, total) => {
@@ -49,9 +50,9 @@ describe("extractPdf", () => {
       unsubscribe("worker_threads", onWorker);
     }
 
-    expect(sections).toHaveLength(40);
-    expect(sections[39]).toMatchObject({ source: "page 40" });
-    expect(sections[39]!.text).toContain("Page 40 line 40: the quick brown fox jumps");
+    expect(new Set(chunks.map((chunk) => chunk.source)).size).toBe(40);
+    expect(chunks.at(-1)).toMatchObject({ source: "page 40" });
+    expect(chunks.at(-1)!.content).toContain("Page 40 line 40: the quick brown fox jumps");
     expect(progress.at(-1)).toEqual([40, 40]);
     // One worker thread did the parsing, and is gone.
     expect(workers).toHaveLength(1);
@@ -89,20 +90,47 @@ describe("extractPdf", () => {
     const onWorker = (message: unknown) => workers.push((message as { worker: Worker }).worker);
     subscribe("worker_threads", onWorker);
     let pagesSent = 0;
-    const sections = extractPdf(pdf, async () => {}, new AbortController().signal, 3);
+    const chunks = extractPdf(pdf, async () => {}, new AbortController().signal, { window: 3 });
     try {
-      const first = await sections.next();
+      const first = await chunks.next();
       expect(first.value).toMatchObject({ source: "page 1" });
       workers[0]!.on("message", () => pagesSent++);
       // The reader holds page 1 and takes nothing more: the worker may send pages 2 to 4 and must then
       // wait. Waiting as long as it took to get the first page leaves it time to run far ahead if it could.
       for (let round = 0; round < 5; round++) await new Promise((resolve) => setTimeout(resolve, 100));
       expect(pagesSent).toBeLessThanOrEqual(3);
-      await sections.return(undefined);
+      await chunks.return(undefined);
       expect(workers[0]!.threadId).toBe(-1);
     } finally {
       unsubscribe("worker_threads", onWorker);
     }
+  });
+});
+
+describe("passages cut in the PDF worker", () => {
+  it("are the passages chunking.ts cuts from the pages' text", async () => {
+    const pages = [
+      [
+        "Refunds reach the card within five days. A spelling such as <|endoftext|> is plain text!",
+        `A sentence without an end ${"that goes on and on ".repeat(3)}`,
+        "Short line",
+      ],
+      ["Page two has one line only."],
+      [],
+      Array.from({ length: 12 }, (_, line) => `Line ${line + 1} of the third page with text? Yes.`),
+    ];
+    const chunking = { maxTokens: 40, overlapTokens: 10 };
+    const chunks = await collect(
+      extractPdf(await makePdf(pages), async () => {}, new AbortController().signal, { chunking }),
+    );
+    // pdf.js gives each drawn line of these pages as one text item, with an end of line between them.
+    const expected = chunkSections(
+      pages.map((lines, page) => ({ source: `page ${page + 1}`, text: lines.join("\n") })),
+      chunking,
+    );
+    expect(expected.length).toBeGreaterThan(5);
+    expect(expected.some((chunk) => chunk.content.includes("<|endoftext|>"))).toBe(true);
+    expect(chunks).toEqual(expected);
   });
 });
 

@@ -1,5 +1,6 @@
 import { Worker } from "node:worker_threads";
 import { EXTRACTION_WORKER_HEAP } from "../../../limits.ts";
+import { type Chunk, type ChunkingOptions, DEFAULT_CHUNKING } from "./chunking-core.mjs";
 import type {
   DocxWorkerInput,
   DocxWorkerMessage,
@@ -19,20 +20,15 @@ export interface Section {
 export type ExtractProgress = (pagesDone: number, pagesTotal: number) => Promise<void>;
 
 /**
- * The sections of a file, as they are read: a PDF's pages one by one, so that passages can be cut and
- * stored while later pages are still parsed, and no more than a few pages of text wait in memory.
- * `content` is handed over: a PDF's or DOCX's buffer is transferred to a worker thread, so callers must
- * not reuse it.
+ * The sections of a DOCX or text file (a PDF is read as passages: `extractPdf`). `content` is handed over:
+ * a DOCX's buffer is transferred to a worker thread, so callers must not reuse it.
  */
-export async function* extractFile(
-  type: FileDocumentType,
+export async function extractFile(
+  type: Exclude<FileDocumentType, "pdf">,
   content: Uint8Array,
-  onProgress: ExtractProgress,
   signal: AbortSignal,
-): AsyncGenerator<Section> {
-  if (type === "pdf") yield* extractPdf(content, onProgress, signal);
-  else if (type === "docx") yield* await extractDocx(content, signal);
-  else yield* extractText(content);
+): Promise<Section[]> {
+  return type === "docx" ? extractDocx(content, signal) : extractText(content);
 }
 
 /**
@@ -42,21 +38,27 @@ export async function* extractFile(
 export const PDF_PAGES_AHEAD = 16;
 
 /**
- * pdf.js parses a page synchronously for hundreds of milliseconds at a time, which would stall every
- * request the instance serves; so it runs in a worker thread of its own, one per extraction, and is
- * terminated on abort (cancel, timeout, app stop) or when the consumer stops reading. Progress counts
- * the pages the consumer has taken.
+ * A PDF's passages, page by page as they are parsed, so that they are stored while later pages are still
+ * parsed and no more than a few pages wait in memory. pdf.js parses a page synchronously for hundreds of
+ * milliseconds at a time, which would stall every request the instance serves; so it runs in a worker
+ * thread of its own, one per extraction, which also cuts each page into passages (`chunking-core.mjs`):
+ * the tokenizer and the pages' text stay in that thread. It is terminated on abort (cancel, timeout, app
+ * stop) or when the consumer stops reading. Progress counts the pages the consumer has taken. `content`
+ * is transferred to the worker, so callers must not reuse it.
  */
 export async function* extractPdf(
   content: Uint8Array,
   onProgress: ExtractProgress,
   signal: AbortSignal,
-  window = PDF_PAGES_AHEAD,
-): AsyncGenerator<Section> {
+  {
+    window = PDF_PAGES_AHEAD,
+    chunking = DEFAULT_CHUNKING,
+  }: { window?: number; chunking?: ChunkingOptions } = {},
+): AsyncGenerator<Chunk> {
   const { worker, inbox } = startExtractionWorker<PdfWorkerMessage>(
     "./pdf-worker.mjs",
     content,
-    (data) => ({ data, window }) satisfies PdfWorkerInput,
+    (data) => ({ data, window, chunking }) satisfies PdfWorkerInput,
     signal,
   );
   const progress = new ProgressRelay(onProgress);
@@ -73,9 +75,9 @@ export async function* extractPdf(
       if (message.kind === "done") break;
       worker.postMessage({ pagesTaken: message.pageNumber } satisfies PdfWorkerAck);
       progress.report(message.pageNumber, message.pagesTotal);
-      if (!message.text.trim()) continue;
+      if (message.chunks.length === 0) continue;
       pagesWithText++;
-      yield { source: `page ${message.pageNumber}`, text: message.text };
+      yield* message.chunks;
     }
     await progress.settled();
     if (failed) throw failed;

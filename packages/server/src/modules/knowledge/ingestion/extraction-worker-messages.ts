@@ -1,12 +1,18 @@
+import type { Chunk, ChunkingOptions } from "./chunking-core.mjs";
+
 /**
  * The messages between the extractors and their worker threads (`pdf-worker.mjs`, `docx-worker.mjs`),
  * which are plain JavaScript: a worker that loads tsx to run TypeScript cost ~390 MB more peak memory on
  * a 2,000-page PDF (bench/ingest).
  */
 
-/** What the PDF worker sends back to `extractPdf`, in this order: pages, then one `done` or `failure`. */
+/**
+ * What the PDF worker sends back to `extractPdf`, in this order: pages, then one `done` or `failure`. A page
+ * comes as its passages, cut in the worker: its text never reaches the server's thread, nor the tokenizer
+ * the server's thread would otherwise load.
+ */
 export type PdfWorkerMessage =
-  | { kind: "page"; pageNumber: number; pagesTotal: number; text: string }
+  | { kind: "page"; pageNumber: number; pagesTotal: number; chunks: Chunk[] }
   | { kind: "done" }
   | { kind: "failure"; reason: string };
 
@@ -19,6 +25,7 @@ export interface PdfWorkerInput {
   data: Uint8Array;
   /** Pages the worker may send ahead of what was taken: text waiting for a slower store stays bounded. */
   window: number;
+  chunking: ChunkingOptions;
 }
 
 export interface DocxWorkerInput {

@@ -1,6 +1,9 @@
 // @ts-check
 // Plain JavaScript on purpose: see extraction-worker-messages.ts, which also describes the messages.
+import { createRequire } from "node:module";
 import { parentPort, workerData } from "node:worker_threads";
+import { storableText } from "../../../storable-text.mjs";
+import { chunkSteps } from "./chunking-core.mjs";
 
 /**
  * pdf.js keeps per-document caches (fonts, page dictionaries, colour spaces) that grow with every page
@@ -16,13 +19,44 @@ const CLEANUP_EVERY_PAGES = 100;
 Reflect.deleteProperty(globalThis, "DecompressionStream");
 Reflect.deleteProperty(globalThis, "CompressionStream");
 
+/**
+ * The o200k tokenizer as src/tokenizer.ts builds it (special-token spellings are text), loaded by the first
+ * page with text: its tables (~60 MB) live in this thread, which ends with the document, never in the
+ * server's.
+ * @type {import("./chunking-core.d.mts").Tokenizer | null}
+ */
+let tokenizer = null;
+function o200k() {
+  if (tokenizer) return tokenizer;
+  /** @type {typeof import("gpt-tokenizer")} */
+  const gpt = createRequire(import.meta.url)("gpt-tokenizer");
+  const asText = { disallowedSpecial: new Set() };
+  tokenizer = { encode: (text) => gpt.encode(text, asText), decode: (tokens) => gpt.decode(tokens) };
+  return tokenizer;
+}
+
+/**
+ * A page's passages: its text is dropped here, as soon as it is cut.
+ * @param {string} text
+ * @param {number} pageNumber
+ * @param {import("./chunking-core.d.mts").ChunkingOptions} options
+ */
+function chunkPage(text, pageNumber, options) {
+  /** @type {import("./chunking-core.d.mts").Chunk[]} */
+  const chunks = [];
+  if (!text.trim()) return chunks;
+  const section = { source: `page ${pageNumber}`, text: storableText(text) };
+  for (const step of chunkSteps(section, options, o200k())) if (step) chunks.push(step);
+  return chunks;
+}
+
 /** @param {import("./extraction-worker-messages.ts").PdfWorkerMessage} message */
 function send(message) {
   parentPort?.postMessage(message);
 }
 
 /** @param {import("./extraction-worker-messages.ts").PdfWorkerInput} input */
-async function extract({ data, window }) {
+async function extract({ data, window, chunking }) {
   let pagesTaken = 0;
   /** @type {(() => void) | null} */
   let wake = null;
@@ -65,7 +99,12 @@ async function extract({ data, window }) {
       }
       page.cleanup();
       if (pageNumber % CLEANUP_EVERY_PAGES === 0) await pdf.cleanup();
-      send({ kind: "page", pageNumber, pagesTotal: pdf.numPages, text });
+      send({
+        kind: "page",
+        pageNumber,
+        pagesTotal: pdf.numPages,
+        chunks: chunkPage(text, pageNumber, chunking),
+      });
     }
     send({ kind: "done" });
   } finally {

@@ -2,12 +2,12 @@ import { setImmediate as nextTurn } from "node:timers/promises";
 import type { Lifecycle, ServiceDeps } from "../../../deps.ts";
 import type { Document, Prisma } from "../../../generated/prisma/client.ts";
 import type { JobContext, JobQueue } from "../../../jobs/index.ts";
-import { storableText } from "../../../storable-text.ts";
+import { storableText } from "../../../storable-text.mjs";
 import { type Embedder, nonAsciiWords, toVectorLiteral } from "../../embeddings/embedder.ts";
 import { type Chunk, chunkStream } from "./chunking.ts";
-import { extractFile, type Section } from "./extract.ts";
+import { type ExtractProgress, extractFile, extractPdf, type Section } from "./extract.ts";
 import { IngestionFailure } from "./failure.ts";
-import { detectFileType } from "./file-types.ts";
+import { detectFileType, type FileDocumentType } from "./file-types.ts";
 import type { UploadStore } from "./upload-store.ts";
 import { readWebsite } from "./website.ts";
 
@@ -172,7 +172,7 @@ export class IngestionWorker implements Lifecycle {
       });
       // One pipeline: sections are read, cut into passages, embedded and stored as they come, so a
       // long PDF is parsed while its first pages are stored, and only a few batches are in memory.
-      const sections = this.readSource(document, signal);
+      const passages = this.readPassages(document, signal);
       const writer = new ChunkWriter(
         this.deps,
         this.embedder,
@@ -183,7 +183,7 @@ export class IngestionWorker implements Lifecycle {
       );
       let chunkCount: number;
       try {
-        for await (const chunk of chunkStream(sections, signal)) await writer.add(chunk);
+        for await (const chunk of passages) await writer.add(chunk);
         await this.documents.report(documentId, { stage: "embedding" });
         chunkCount = await writer.finish();
       } finally {
@@ -258,9 +258,21 @@ export class IngestionWorker implements Lifecycle {
   }
 
   /**
-   * The document's sections as they are read, made storable; when the source is read to its end, the
-   * document enters the "chunking" stage (what is left is cutting, embedding and storing).
+   * The document's passages as they are cut. A PDF is cut in its extraction worker, page by page; other
+   * sources here, as their sections are read. When the source is read to its end, the document enters the
+   * "chunking" stage (what is left is cutting, embedding and storing).
    */
+  private async *readPassages(document: SourceDocument, signal: AbortSignal): AsyncGenerator<Chunk> {
+    if (document.type !== "pdf") {
+      yield* chunkStream(this.readSource(document, signal), signal);
+      return;
+    }
+    const content = await this.readUpload(document, "pdf");
+    yield* extractPdf(content, this.progressReporter(document.id), signal);
+    await this.enterChunking(document.id, signal);
+  }
+
+  /** The sections of a website, DOCX or text document as they are read, made storable. */
   private async *readSource(document: SourceDocument, signal: AbortSignal): AsyncGenerator<Section> {
     // One section is read ahead, so the stage changes as soon as the last one is read, not after it is
     // chunked: a text file is a single section.
@@ -284,14 +296,18 @@ export class IngestionWorker implements Lifecycle {
     await this.documents.report(documentId, { stage: "chunking" });
   }
 
-  private async *extractSource(document: SourceDocument, signal: AbortSignal): AsyncGenerator<Section> {
+  /** Stores pages read, at most every `PROGRESS_INTERVAL_MS` and at the last page. */
+  private progressReporter(documentId: number): ExtractProgress {
     let lastReport = 0;
-    const onProgress = async (pagesDone: number, pagesTotal: number) => {
+    return async (pagesDone, pagesTotal) => {
       const now = Date.now();
       if (now - lastReport < PROGRESS_INTERVAL_MS && pagesDone < pagesTotal) return;
       lastReport = now;
-      await this.documents.report(document.id, { pagesDone, pagesTotal });
+      await this.documents.report(documentId, { pagesDone, pagesTotal });
     };
+  }
+
+  private async *extractSource(document: SourceDocument, signal: AbortSignal): AsyncGenerator<Section> {
     if (document.type === "website") {
       const source = document.url
         ? { kind: "crawl" as const, url: document.url, relativeLinksLimit: document.relativeLinksLimit ?? 0 }
@@ -299,18 +315,23 @@ export class IngestionWorker implements Lifecycle {
       const sections = await readWebsite(source, {
         allowList: this.deps.config.outboundAllowList,
         signal,
-        onProgress,
+        onProgress: this.progressReporter(document.id),
       });
       await this.documents.report(document.id, { stage: "parsing" });
       yield* sections;
       return;
     }
+    const type = document.type === "docx" ? "docx" : "txt";
+    yield* await extractFile(type, await this.readUpload(document, type), signal);
+  }
+
+  /** The uploaded file, checked to be of the document's type. */
+  private async readUpload(document: SourceDocument, type: FileDocumentType): Promise<Uint8Array> {
     const content = await this.uploads.read(document.id, document.sizeBytes ?? 0);
     if (!content) throw new IngestionFailure("The uploaded file is no longer available; upload it again.");
-    const type = detectFileType(content);
-    if (type !== document.type)
+    if (detectFileType(content) !== type)
       throw new IngestionFailure(`The file is not a valid ${document.type.toUpperCase()} file.`);
-    yield* extractFile(type, content, onProgress, signal);
+    return content;
   }
 }
 
