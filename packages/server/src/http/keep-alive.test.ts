@@ -14,7 +14,7 @@ function healthOn(agent: Agent) {
     get(`${t.url}/healthz`, { agent }, (response) => {
       response.resume();
       response.on("end", () =>
-        resolve({ keepAlive: response.headers["keep-alive"], port: response.socket?.localPort }),
+        resolve({ keepAlive: String(response.headers["keep-alive"]), port: response.socket?.localPort }),
       );
     }).on("error", reject);
   });
