@@ -65,7 +65,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const applied = await migrate(db);
   if (applied.length > 0) logger.info("migrations applied", { migrations: applied });
 
-  const events = createEventBus(config.redisUrl, logger);
+  const events = createEventBus(config.redisUrl, config.redisKeyPrefix, logger);
   const pubsub = events.pubsub;
   const services = createServices({ config, db, pubsub, logger }, { clock: options.clock });
   await seedCatalog(db.prisma);

@@ -71,7 +71,15 @@ export interface PubSubHandle {
 /** ioredis is loaded only with REDIS_URL: an embedded single instance never needs it. */
 const ioredis = lazyRequire<typeof import("ioredis")>("ioredis");
 
-export function createEventBus(redisUrl: string | undefined, logger: Logger): PubSubHandle {
+/**
+ * `keyPrefix` (VOXGATE_REDIS_KEY_PREFIX) opens every channel name: deployments sharing one Redis
+ * hear only their own events (ids repeat across databases: another deployment's call 1 is not ours).
+ */
+export function createEventBus(
+  redisUrl: string | undefined,
+  keyPrefix: string,
+  logger: Logger,
+): PubSubHandle {
   if (!redisUrl) return { pubsub: createPubSub<PubSubEvents>(), close: async () => {} };
   const { Redis } = ioredis();
   // Events raised together (a reply's two messages, its balance change) leave in one write.
@@ -87,7 +95,7 @@ export function createEventBus(redisUrl: string | undefined, logger: Logger): Pu
   }
   return {
     pubsub: createPubSub<PubSubEvents>({
-      eventTarget: redisEventTarget(publishClient, subscribeClient, (error) =>
+      eventTarget: redisEventTarget(publishClient, subscribeClient, `${keyPrefix}:events:`, (error) =>
         logger.error("redis event delivery failed", { error }),
       ),
     }),
@@ -119,20 +127,23 @@ type Listener = ((event: never) => void) | { handleEvent: (event: never) => void
 type EventTarget = NonNullable<NonNullable<Parameters<typeof createPubSub<PubSubEvents>>[0]>["eventTarget"]>;
 
 /**
- * Events through Redis channels, one channel per topic. Publishing and (un)subscribing do not wait
+ * Events through Redis channels, one channel per topic (under the deployment's prefix). Publishing and (un)subscribing do not wait
  * for Redis; a failure (Redis is down) is reported, never left as an unhandled rejection that
  * would end the process.
  */
 function redisEventTarget(
   publishClient: Redis,
   subscribeClient: Redis,
+  channelPrefix: string,
   onError: (error: unknown) => void,
 ): EventTarget {
   const callbacksForTopic = new Map<string, Set<(event: CustomEvent) => void>>();
   subscribeClient.on("message", (channel: string, message: string) => {
-    const callbacks = callbacksForTopic.get(channel);
+    if (!channel.startsWith(channelPrefix)) return;
+    const topic = channel.slice(channelPrefix.length);
+    const callbacks = callbacksForTopic.get(topic);
     if (!callbacks) return;
-    const event = new CustomEvent(channel, { detail: message === "" ? null : JSON.parse(message) });
+    const event = new CustomEvent(topic, { detail: message === "" ? null : JSON.parse(message) });
     for (const callback of callbacks) callback(event);
   });
   // Listeners are typed per topic; every event this target delivers is a CustomEvent.
@@ -148,7 +159,7 @@ function redisEventTarget(
       if (!callbacks) {
         callbacks = new Set();
         callbacksForTopic.set(topic, callbacks);
-        subscribeClient.subscribe(topic).catch(onError);
+        subscribeClient.subscribe(channelPrefix + topic).catch(onError);
       }
       callbacks.add(callback);
     },
@@ -159,11 +170,11 @@ function redisEventTarget(
       callbacks.delete(callback);
       if (callbacks.size > 0) return;
       callbacksForTopic.delete(topic);
-      subscribeClient.unsubscribe(topic).catch(onError);
+      subscribeClient.unsubscribe(channelPrefix + topic).catch(onError);
     },
     dispatchEvent(event) {
       const detail = event.detail === undefined ? "" : JSON.stringify(event.detail);
-      publishClient.publish(event.type, detail).catch(onError);
+      publishClient.publish(channelPrefix + event.type, detail).catch(onError);
       return true;
     },
   };

@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import pg from "pg";
 import { inject } from "vitest";
@@ -102,6 +102,19 @@ export function ownRateLimitKeys(): { VOXGATE_REDIS_KEY_PREFIX: string } {
   return { VOXGATE_REDIS_KEY_PREFIX: `test-${randomBytes(6).toString("hex")}` };
 }
 
+/**
+ * The Redis prefix of the deployment a test app belongs to: apps over one PostgreSQL database are
+ * instances of one deployment (they share events and limits, as in production); apps over different
+ * databases are different deployments, whose ids repeat (each database's first call is call 1), so
+ * that test files running side by side on one Redis never hear each other's events.
+ */
+function deploymentKeys(database: DatabaseTarget): { VOXGATE_REDIS_KEY_PREFIX: string } {
+  if (database.kind !== "postgres") return ownRateLimitKeys();
+  return {
+    VOXGATE_REDIS_KEY_PREFIX: `test-${createHash("sha256").update(database.url).digest("hex").slice(0, 12)}`,
+  };
+}
+
 /** Configuration for a test app; the postgres project also routes events through Redis. */
 export function testConfig(overrides: EnvInput = {}) {
   const redisUrl = inject("redisUrl");
@@ -135,14 +148,15 @@ export async function startTestApp(
     beforeListen?: (app: App) => void;
   } = {},
 ): Promise<TestApp> {
+  const fresh = options.database ? null : await freshDatabase();
+  const database = options.database ?? fresh!.target;
   const config = testConfig({
-    ...ownRateLimitKeys(),
+    ...deploymentKeys(database),
     ...(options.model ? { OPENAI_BASE_URL: options.model.baseUrl, OPENAI_API_KEY: "sk-test" } : {}),
     ...options.env,
   });
-  const fresh = options.database ? null : await freshDatabase();
   const app = await buildApp(config, {
-    database: options.database ?? fresh!.target,
+    database,
     logger: options.logger ?? createLogger(options.logLevel ?? config.logLevel),
     ...(options.clock ? { clock: options.clock } : {}),
   });
