@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { openPglite } from "../src/db/client.ts";
-import { getFreePort } from "./support/services.ts";
+import { getFreePort, isAlive } from "./support/services.ts";
 import { pgliteTemplate, testDatabaseKind } from "./support/test-app.ts";
 
 const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
@@ -90,13 +90,4 @@ function descendantsOf(pid: number): number[] {
 
 function commandOf(pid: number): string {
   return readFileSync(`/proc/${pid}/cmdline`, "utf8");
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }

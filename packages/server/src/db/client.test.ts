@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
+import { isAlive } from "../../test/support/services.ts";
 import { pgliteTemplate, testDatabaseKind } from "../../test/support/test-app.ts";
 import { DatabaseStoppedError, openPglite } from "./client.ts";
 
@@ -206,12 +207,3 @@ describe.runIf(testDatabaseKind() === "pglite")("the embedded database", { timeo
     expect(Number(rows[0]!.count)).toBe(2);
   });
 });
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}

@@ -554,3 +554,13 @@ export async function startRedis(): Promise<RunningService> {
   }
   throw new Error(lastError);
 }
+
+/** Whether a process (a server or database the suite started) still runs. */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
