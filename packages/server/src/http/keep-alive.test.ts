@@ -25,8 +25,9 @@ describe("idle connections", () => {
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     try {
       const first = await healthOn(agent);
+      // The setting as the server announces it (nothing is timed): clients that read the header
+      // keep an idle connection for less than this.
       expect(first.keepAlive).toBe(`timeout=${HTTP_KEEP_ALIVE.idleMs / 1000}`);
-      expect(HTTP_KEEP_ALIVE.idleMs).toBeGreaterThan(60_000);
       // The same client-side port: the connection was reused, not reopened.
       expect((await healthOn(agent)).port).toBe(first.port);
     } finally {

@@ -38,7 +38,8 @@ describe("the voice engine on a text stream (simulated calls)", () => {
     await settled();
     expect(ports.hangUp).toHaveBeenCalledWith("The assistant ended the call.");
     expect(ports.callerLeft).not.toHaveBeenCalled();
-    // Offsets on the media clock, which only `elapse` moves (silent frames): exact, whatever the load.
+    // Offsets on the media clock, which only `elapse` moves (silent frames, `passLineTime`): a logical
+    // clock, not wall time, so these are exact whatever the load (400 ms a word, 1 s pauses above).
     expect(turns.map((turn) => [turn.speaker, turn.heardText, turn.startMs, turn.endMs])).toEqual([
       ["assistant", "Hello! How can I help?", 0, 2000],
       ["customer", "What time is it?", 3000, 4600],

@@ -63,6 +63,13 @@ describe("speech timing on simulated (text) calls", () => {
         return { text: "Done, it is booked.", endCall: false };
       },
     );
+    // The line time (frames played) at which each word was heard.
+    let lineMs = 0;
+    stream.onAudio(() => {
+      lineMs += 20;
+    });
+    const heardAt: number[] = [];
+    stream.onAssistant(() => heardAt.push(lineMs + 20));
     stream.say("Book it.");
     await pass(stream, 800);
     await pass(stream, 800);
@@ -78,9 +85,10 @@ describe("speech timing on simulated (text) calls", () => {
       heardText: "One moment, please. Done, it is booked.",
       interrupted: false,
     });
-    // The filler's 1.2 s, the function's wait after it (1.6 s), the answer's 1.6 s: the turn ends
-    // when its last word was played, not when the filler's was.
-    expect(answer.endMs - answer.startMs).toBe(1200 + 1600 + 1600);
+    // The turn ends with its last word played, not with the filler's (the third word heard).
+    expect(heardAt).toHaveLength(7);
+    expect(answer.endMs).toBe(heardAt.at(-1));
+    expect(answer.endMs).toBeGreaterThan(heardAt[2]!);
   });
 
   it("barges in when the caller talks over the assistant with min_interrupt_words, not on a backchannel", async () => {
