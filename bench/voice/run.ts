@@ -22,7 +22,8 @@
  *    batching) is measured in turn, `rounds` times, alternating, so that the machine's load falls on
  *    every size alike.
  */
-import { fork } from "node:child_process";
+import { execFileSync, fork } from "node:child_process";
+import { existsSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { createLogger } from "../../packages/server/src/logger.ts";
 import { type MediaStream, PHONE_FORMAT } from "../../packages/server/src/modules/telephony/provider.ts";
@@ -37,13 +38,23 @@ import { synthesizeTones } from "../../packages/server/test/support/fake-speech.
 import { bareRoundTrips, REALTIME_ECHO_SCRIPT } from "../../packages/server/test/support/realtime-echo.ts";
 import { RELAY_OPTIONS, SESSION_SETTINGS } from "../../packages/server/test/support/session-settings.ts";
 
-const TURNS = Number(process.argv[2] ?? 200);
-const CALLS = Number(process.argv[3] ?? 100);
-const RELAYED = Number(process.argv[4] ?? 100);
-const APPEND_SIZES = (process.argv[5] ?? "20,60,100").split(",").map(Number);
-const ROUNDS = Number(process.argv[6] ?? 2);
-/** Node flags of the engine process, each measured in turn: V8's defaults, then a larger young generation. */
-const ENGINE_VARIANTS = [[], ["--max-semi-space-size=64"]];
+const args = process.argv.slice(2).filter((arg) => !arg.startsWith("--"));
+const TURNS = Number(args[0] ?? 200);
+const CALLS = Number(args[1] ?? 100);
+const RELAYED = Number(args[2] ?? 100);
+const APPEND_SIZES = (args[3] ?? "20,60,100").split(",").map(Number);
+const ROUNDS = Number(args[4] ?? 2);
+/**
+ * The relay processes measured in turn against the same carrier: the bare relay (the baseline: sockets,
+ * JSON, base64 and two hops, nothing of ours), then the engine with V8's defaults and with a larger young
+ * generation.
+ */
+const RELAYS = [
+  { name: "bare relay", script: "relay-bare.ts", flags: [] as string[] },
+  { name: "engine (default flags)", script: "relay-engine.ts", flags: [] as string[] },
+  { name: "engine --max-semi-space-size=64", script: "relay-engine.ts", flags: ["--max-semi-space-size=64"] },
+];
+const PLACEMENT = cpuPlacement(!process.argv.includes("--no-pin"));
 const FRAME = 160;
 
 const settings: SessionSettings = SESSION_SETTINGS;
@@ -206,7 +217,7 @@ console.log(
 
 // 3. Multimodal relay through a realtime model that answers at once.
 const echo = fork(REALTIME_ECHO_SCRIPT, [], {
-  execArgv: ["--import", "tsx"],
+  ...pinned(PLACEMENT?.others, []),
   stdio: ["ignore", "pipe", "inherit", "ipc"],
 });
 const port = await new Promise<number>((resolve) =>
@@ -272,23 +283,66 @@ await relayJitter();
 echo.kill();
 
 /**
- * Jitter as each caller hears it, with the carrier (relay-carrier.ts) and the engine (relay-engine.ts,
- * forked anew per measurement with the variant's node flags) in processes of their own, over real
- * sockets: the carrier's clocks and parsing do not share the engine's event loop, and the engine pays
- * for Twilio's JSON and base64 as in production.
+ * Which CPU the relay (engine or bare relay) runs on, and which one the carrier and the echoing model
+ * share: issue #13's "100 relayed calls on one core", taken literally, and the operating system's
+ * scheduling of three busy processes on two cores kept out of the engine's figure. Off with `--no-pin`,
+ * or where fewer than two CPUs (or no `taskset`) are available.
+ */
+function cpuPlacement(wanted: boolean): { relay: string; others: string } | null {
+  const taskset = "/usr/bin/taskset";
+  if (!wanted || !existsSync(taskset)) return null;
+  // "pid 123's current affinity list: 0-3,6": the CPUs this process may use (a container may allow few).
+  const list = execFileSync(taskset, ["-cp", String(process.pid)], { encoding: "utf8" })
+    .split(":")[1]!
+    .trim();
+  const cpus = list.split(",").flatMap((part) => {
+    const [from, to] = part.split("-").map(Number);
+    return Array.from({ length: (to ?? from!) - from! + 1 }, (_, index) => String(from! + index));
+  });
+  return cpus.length < 2 ? null : { relay: cpus[1]!, others: cpus[0]! };
+}
+
+/** `fork` options running the script under tsx with `flags`, on `cpu` when given (through taskset). */
+function pinned(cpu: string | undefined, flags: string[]) {
+  const execArgv = ["--import", "tsx", ...flags];
+  return cpu === undefined
+    ? { execArgv }
+    : { execPath: "/usr/bin/taskset", execArgv: ["-c", cpu, process.execPath, ...execArgv] };
+}
+
+/**
+ * Jitter as each caller hears it, with the carrier (relay-carrier.ts) and the relay (relay-bare.ts, or
+ * the engine in relay-engine.ts; forked anew per measurement with the variant's node flags) in processes
+ * of their own, over real sockets: the carrier's clocks and parsing do not share the engine's event loop,
+ * and the engine pays for Twilio's JSON and base64 as in production.
  */
 async function relayJitter() {
   const here = new URL("../../packages/server/test/support/", import.meta.url).pathname;
-  const child = (script: string, args: string[], flags: string[]) => {
-    const proc = fork(`${here}${script}`, args, { execArgv: ["--import", "tsx", ...flags] });
+  const child = (script: string, args: string[], cpu: string | undefined, flags: string[]) => {
+    const proc = fork(`${here}${script}`, args, pinned(cpu, flags));
+    // In order, none lost: a message may come while another process is awaited.
+    const inbox: unknown[] = [];
+    const waiting: ((message: unknown) => void)[] = [];
+    proc.on("message", (message) => {
+      const resolve = waiting.shift();
+      if (resolve) resolve(message);
+      else inbox.push(message);
+    });
     const next = <T>() =>
-      new Promise<T>((resolve) => proc.once("message", (message) => resolve(message as T)));
+      inbox.length > 0
+        ? Promise.resolve(inbox.shift() as T)
+        : new Promise<T>((resolve) => waiting.push(resolve as (message: unknown) => void));
     return { process: proc, next };
   };
-  const carrier = child("relay-carrier.ts", [], []);
+  const carrier = child("relay-carrier.ts", [], PLACEMENT?.others, []);
   await carrier.next();
   console.log(
-    `${RELAYED} relayed multimodal calls over Twilio Media Streams, carrier and engine each in its own process, each call on its own 20 ms clock, 250 frames each, ${ROUNDS} rounds; jitter of the audio back at the carrier (|transit change| between a call's consecutive bursts):`,
+    PLACEMENT
+      ? `CPU placement (taskset): relay (engine or bare relay) on CPU ${PLACEMENT.relay}; carrier and echoing model on CPU ${PLACEMENT.others}; this process unpinned (idle while measuring). --no-pin to turn off.`
+      : "CPU placement: none (--no-pin, fewer than 2 CPUs, or no /usr/bin/taskset): the three processes share the CPUs as the OS schedules them.",
+  );
+  console.log(
+    `${RELAYED} relayed multimodal calls over Twilio Media Streams, carrier and relay each in its own process, each call on its own 20 ms clock, 250 frames each, ${ROUNDS} rounds; jitter of the audio back at the carrier (|transit change| between a call's consecutive bursts); CPU, GC and loop delay over the clocks' run only (calls set up before):`,
   );
   for (let round = 1; round <= ROUNDS; round++) {
     carrier.process.send({ clocks: RELAYED });
@@ -296,33 +350,43 @@ async function relayJitter() {
     console.log(
       `  round ${round}, carrier clocks alone (baseline): p50 ${ms(percentile(alone.jitter, 50))}, p99 ${ms(percentile(alone.jitter, 99))}; carrier CPU ${(alone.cpuUs / (RELAYED * 250)).toFixed(1)} µs per call-frame`,
     );
-    for (const appendMs of APPEND_SIZES)
-      for (const variant of ENGINE_VARIANTS) {
-        const engine = child("relay-engine.ts", [String(port), String(appendMs)], variant);
+    for (const appendMs of APPEND_SIZES) {
+      let bare: { p50: number; p99: number; cpu: number } | null = null;
+      for (const relay of RELAYS) {
+        const engine = child(relay.script, [String(port), String(appendMs)], PLACEMENT?.relay, relay.flags);
         await engine.next();
         engine.process.send({ tokens: RELAYED });
         const { port: enginePort, tokens } = await engine.next<{ port: number; tokens: string[] }>();
-        engine.process.send({ begin: true });
         carrier.process.send({ url: `ws://127.0.0.1:${enginePort}/`, tokens, appendMs });
-        const run = await carrier.next<{ bursts: Burst[]; cpuUs: number; framesBack: number }>();
+        await carrier.next();
+        engine.process.send({ begin: true });
+        await carrier.next();
         engine.process.send({ end: true });
         const used = await engine.next<{ cpuUs: number; gc: [number, number][]; loopDelayP99Ms: number }>();
+        const run = await carrier.next<{ bursts: Burst[]; cpuUs: number; framesBack: number }>();
         engine.process.kill();
         const jitter = run.bursts.map((burst) => burst.d);
+        const p50 = percentile(jitter, 50);
         const p99 = percentile(jitter, 99);
+        const cpu = used.cpuUs / (RELAYED * 250);
         const outliers = run.bursts.filter((burst) => burst.d >= p99 && burst.d > 1);
         const gcDuring = (burst: Burst) =>
           used.gc.some(([at, duration]) => at <= burst.at && at + duration >= burst.delayedFrom);
         const share = (bursts: Burst[], test: (burst: Burst) => boolean) =>
           bursts.length === 0 ? "–" : `${Math.round((100 * bursts.filter(test).length) / bursts.length)} %`;
         const gcMs = used.gc.reduce((sum, [, duration]) => sum + duration, 0);
+        const added = bare
+          ? `; engine-added (− bare relay): p50 ${ms(p50 - bare.p50)}, p99 ${ms(p99 - bare.p99)}, CPU ${(cpu - bare.cpu).toFixed(1)} µs per call-frame`
+          : "";
+        bare ??= { p50, p99, cpu };
         console.log(
-          `  round ${round}, appends of ${String(appendMs).padStart(3)} ms, engine ${variant.join(" ") || "(default flags)"}: jitter p50 ${ms(percentile(jitter, 50))}, p99 ${ms(p99)} (target ≤ 1 ms); engine CPU ${(used.cpuUs / (RELAYED * 250)).toFixed(1)} µs per call-frame, carrier ${(run.cpuUs / (RELAYED * 250)).toFixed(1)} µs; frames back ${run.framesBack} of ${RELAYED * 250}`,
+          `  round ${round}, appends of ${String(appendMs).padStart(3)} ms, ${relay.name}: jitter p50 ${ms(p50)}, p99 ${ms(p99)} (target ≤ 1 ms)${added}; relay CPU ${cpu.toFixed(1)} µs per call-frame, carrier ${(run.cpuUs / (RELAYED * 250)).toFixed(1)} µs; frames back ${run.framesBack} of ${RELAYED * 250}`,
         );
         console.log(
-          `      engine GC: ${used.gc.length} pauses, ${gcMs.toFixed(0)} ms in all, longest ${ms(Math.max(0, ...used.gc.map(([, duration]) => duration)))}; engine loop delay p99 ${ms(used.loopDelayP99Ms)}; of the ${outliers.length} bursts at the p99 and above (> 1 ms), ${share(outliers, gcDuring)} were delayed across an engine GC pause (all bursts: ${share(run.bursts, gcDuring)}), ${share(outliers, (burst) => burst.carrierLate >= burst.d / 2)} by the carrier's own lateness (≥ half the delay)`,
+          `      relay GC: ${used.gc.length} pauses, ${gcMs.toFixed(0)} ms in all, longest ${ms(Math.max(0, ...used.gc.map(([, duration]) => duration)))}; loop delay p99 ${ms(used.loopDelayP99Ms)}; of the ${outliers.length} bursts at the p99 and above (> 1 ms), ${share(outliers, gcDuring)} were delayed across a relay GC pause (all bursts: ${share(run.bursts, gcDuring)}), ${share(outliers, (burst) => burst.carrierLate >= burst.d / 2)} by the carrier's own lateness (≥ half the delay)`,
         );
       }
+    }
   }
   carrier.process.kill();
 }

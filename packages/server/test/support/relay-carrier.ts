@@ -6,8 +6,10 @@
  * due (its cost is the same with or without the engine, and is part of the baseline).
  *
  * IPC from run.ts: `{ clocks: calls }` → the clocks alone (the baseline: each frame's handling time
- * against its due time, read as the relay's transit is); `{ url, tokens, appendMs }` → the relay. Both
- * answer `{ jitter, cpuUs, … }` with the jitter as RFC 3550's D per burst (see `transitJitter`).
+ * against its due time, read as the relay's transit is); `{ url, tokens, appendMs }` → the relay, which
+ * first tells `{ window: "begin" }` when the calls are set up and its clocks start and `{ window: "end" }`
+ * when the last echoes are in (the relay's measured window: start-up excluded). Both answer
+ * `{ jitter, cpuUs, … }` with the jitter as RFC 3550's D per burst (see `transitJitter`).
  */
 import { performance } from "node:perf_hooks";
 import WebSocket from "ws";
@@ -96,6 +98,8 @@ async function relay(url: string, tokens: string[], appendMs: number) {
   // The engine redeems the tokens and opens the model's sockets before the clocks start.
   await new Promise((resolve) => setTimeout(resolve, 500));
   let sequence = 0;
+  // The relay's measured window: the calls are set up, the clocks start.
+  process.send!({ window: "begin" });
   const cpuUs = await carrierClocks(tokens.length, (call, frame, due) => {
     const { socket, prefix } = sockets[call]!;
     socket.send(
@@ -107,6 +111,7 @@ async function relay(url: string, tokens: string[], appendMs: number) {
     }
   });
   await new Promise((resolve) => setTimeout(resolve, 300));
+  process.send!({ window: "end" });
   const bursts: { d: number; at: number; delayedFrom: number; carrierLate: number }[] = [];
   for (const [call, times] of arrived.entries()) {
     const firsts = times.filter((_, index) => index % perAppend === 0);

@@ -5,11 +5,8 @@
  * stream to a multimodal `RealtimeSession` on the echoing model (`realtime-echo.ts`). The database
  * behind the tokens is a stand-in (a token is redeemed once, as the real one is).
  *
- * IPC from run.ts: `{ tokens: n }` → `{ port, tokens }`; `{ begin: true }` starts the measured window;
- * `{ end: true }` → `{ cpuUs, gc, loopDelayP99Ms }` (engine CPU in the window, its GC pauses as epoch
- * ms with durations, and its event loop's delay).
+ * IPC from run.ts: see `relay-probe.ts`.
  */
-import { monitorEventLoopDelay, PerformanceObserver, performance } from "node:perf_hooks";
 import { WebSocketServer } from "ws";
 import type { ServiceDeps } from "../../src/deps.ts";
 import { MEDIA_STREAM_LIMITS } from "../../src/limits.ts";
@@ -18,6 +15,7 @@ import { TwilioMediaStreams } from "../../src/modules/telephony/twilio/media-str
 import { RealtimeClient } from "../../src/modules/voice/realtime-client.ts";
 import { RealtimeSession } from "../../src/modules/voice/realtime-session.ts";
 import type { SessionSettings } from "../../src/modules/voice/voice-session.ts";
+import { serveRelayProbe } from "./relay-probe.ts";
 import { RELAY_OPTIONS, SESSION_SETTINGS } from "./session-settings.ts";
 
 const [echoPort, appendMs] = process.argv.slice(2).map(Number);
@@ -69,36 +67,4 @@ const server = new WebSocketServer({
 });
 server.on("connection", (socket) => streams.accept(socket));
 
-const gc: [number, number][] = [];
-let measuring = false;
-new PerformanceObserver((list) => {
-  if (!measuring) return;
-  for (const entry of list.getEntries()) gc.push([performance.timeOrigin + entry.startTime, entry.duration]);
-}).observe({ entryTypes: ["gc"] });
-const loop = monitorEventLoopDelay({ resolution: 1 });
-let cpuAtBegin = process.cpuUsage();
-
-process.on("message", async (message: { tokens?: number; begin?: true; end?: true }) => {
-  if (message.tokens) {
-    const tokens: string[] = [];
-    for (let call = 1; call <= message.tokens; call++) tokens.push(await streams.issueToken(call));
-    const address = server.address();
-    process.send!({ port: typeof address === "object" && address ? address.port : 0, tokens });
-  } else if (message.begin) {
-    measuring = true;
-    gc.length = 0;
-    loop.reset();
-    loop.enable();
-    cpuAtBegin = process.cpuUsage();
-  } else if (message.end) {
-    measuring = false;
-    loop.disable();
-    const cpu = process.cpuUsage(cpuAtBegin);
-    process.send!({
-      cpuUs: cpu.user + cpu.system,
-      gc,
-      loopDelayP99Ms: loop.percentile(99) / 1e6,
-    });
-  }
-});
-process.send!({ ready: true });
+serveRelayProbe(server, (call) => streams.issueToken(call));
