@@ -342,7 +342,7 @@ async function relayJitter() {
       : "CPU placement: none (--no-pin, fewer than 2 CPUs, or no /usr/bin/taskset): the three processes share the CPUs as the OS schedules them.",
   );
   console.log(
-    `${RELAYED} relayed multimodal calls over Twilio Media Streams, carrier and relay each in its own process, each call on its own 20 ms clock, 250 frames each, ${ROUNDS} rounds; jitter of the audio back at the carrier (|transit change| between a call's consecutive bursts); CPU, GC and loop delay over the clocks' run only (calls set up before):`,
+    `${RELAYED} relayed multimodal calls over Twilio Media Streams, carrier and relay each in its own process, each call on its own 20 ms clock, 1.2 s of warm-up then 250 measured frames each, ${ROUNDS} rounds; jitter of the audio back at the carrier (|transit change| between a call's consecutive bursts); CPU, GC and loop delay over the measured frames only (set-up and warm-up excluded):`,
   );
   for (let round = 1; round <= ROUNDS; round++) {
     carrier.process.send({ clocks: RELAYED });
@@ -363,7 +363,13 @@ async function relayJitter() {
         await carrier.next();
         engine.process.send({ end: true });
         const used = await engine.next<{ cpuUs: number; gc: [number, number][]; loopDelayP99Ms: number }>();
-        const run = await carrier.next<{ bursts: Burst[]; cpuUs: number; framesBack: number }>();
+        const run = await carrier.next<{
+          bursts: Burst[];
+          warmup: number[];
+          cpuUs: number;
+          framesBack: number;
+          frames: number;
+        }>();
         engine.process.kill();
         const jitter = run.bursts.map((burst) => burst.d);
         const p50 = percentile(jitter, 50);
@@ -380,7 +386,7 @@ async function relayJitter() {
           : "";
         bare ??= { p50, p99, cpu };
         console.log(
-          `  round ${round}, appends of ${String(appendMs).padStart(3)} ms, ${relay.name}: jitter p50 ${ms(p50)}, p99 ${ms(p99)} (target ≤ 1 ms)${added}; relay CPU ${cpu.toFixed(1)} µs per call-frame, carrier ${(run.cpuUs / (RELAYED * 250)).toFixed(1)} µs; frames back ${run.framesBack} of ${RELAYED * 250}`,
+          `  round ${round}, appends of ${String(appendMs).padStart(3)} ms, ${relay.name}: jitter p50 ${ms(p50)}, p99 ${ms(p99)} (target ≤ 1 ms)${added}; relay CPU ${cpu.toFixed(1)} µs per call-frame, carrier ${(run.cpuUs / (RELAYED * 250)).toFixed(1)} µs; frames back ${run.framesBack} of ${run.frames}; warm-up (cold start, not counted) jitter p99 ${ms(percentile(run.warmup, 99))}`,
         );
         console.log(
           `      relay GC: ${used.gc.length} pauses, ${gcMs.toFixed(0)} ms in all, longest ${ms(Math.max(0, ...used.gc.map(([, duration]) => duration)))}; loop delay p99 ${ms(used.loopDelayP99Ms)}; of the ${outliers.length} bursts at the p99 and above (> 1 ms), ${share(outliers, gcDuring)} were delayed across a relay GC pause (all bursts: ${share(run.bursts, gcDuring)}), ${share(outliers, (burst) => burst.carrierLate >= burst.d / 2)} by the carrier's own lateness (≥ half the delay)`,
