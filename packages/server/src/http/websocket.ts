@@ -60,7 +60,7 @@ export function attachWebSocket(
   const mediaServer = media
     ? new WebSocketServer({ noServer: true, maxPayload: MEDIA_STREAM_LIMITS.messageBytes })
     : null;
-  mediaServer?.on("connection", (socket) => media!.accept(socket));
+  mediaServer?.on("connection", (socket, request: IncomingMessage) => media!.accept(socket, request.socket));
   // A binary frame of audio or a control message; a bigger one closes the socket (1009).
   const webCallServer = new WebSocketServer({
     noServer: true,

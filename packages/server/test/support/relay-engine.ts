@@ -65,6 +65,6 @@ const server = new WebSocketServer({
   port: 0,
   maxPayload: MEDIA_STREAM_LIMITS.messageBytes,
 });
-server.on("connection", (socket) => streams.accept(socket));
+server.on("connection", (socket, request) => streams.accept(socket, request.socket));
 
 serveRelayProbe(server, (call) => streams.issueToken(call));

@@ -52,8 +52,11 @@ export class TwilioMediaStreams {
     return createHmac("sha256", this.key).update(body).digest("base64url");
   }
 
-  /** Speaks Twilio's protocol on one connected socket. */
-  accept(socket: WebSocket): void {
+  /**
+   * Speaks Twilio's protocol on one connected socket; `connection` is the TCP (or TLS) connection under
+   * it (the upgrade request's socket), corked to put a mark in the same write as the audio before it.
+   */
+  accept(socket: WebSocket, connection: Corkable): void {
     const { logger } = this.deps;
     let stream: TwilioMediaStream | null = null;
     let starting = false;
@@ -92,7 +95,7 @@ export class TwilioMediaStreams {
             .then((callId) => {
               if (callId === null) return refuse("invalid or used token");
               if (socket.readyState !== socket.OPEN) return;
-              stream = new TwilioMediaStream(callId, streamSid, socket);
+              stream = new TwilioMediaStream(callId, streamSid, socket, connection);
               for (const frame of early.splice(0)) stream.emitAudio(frame);
               logger.info("twilio media stream connected", { callId, streamSid });
               return this.handler().handle(stream);
@@ -139,6 +142,12 @@ interface TwilioMessage {
   dtmf?: { digit?: unknown };
 }
 
+/** The connection under a WebSocket: what it writes between `cork` and `uncork` leaves in one write. */
+export interface Corkable {
+  cork(): void;
+  uncork(): void;
+}
+
 /** Audio in one outgoing `media` message at most: 1 s of 8 kHz mu-law (about 11 KB of base64). */
 const MEDIA_MESSAGE_BYTES = 8000;
 
@@ -154,6 +163,7 @@ class TwilioMediaStream extends MediaStreamBase {
     callId: number,
     streamId: string,
     private readonly socket: WebSocket,
+    private readonly connection: Corkable,
   ) {
     super(callId, streamId, PHONE_FORMAT, MEDIA_STREAM_LIMITS.bufferedFrames);
     this.mediaPrefix = `{"event":"media","streamSid":${JSON.stringify(streamId)},"media":{"payload":"`;
@@ -178,10 +188,15 @@ class TwilioMediaStream extends MediaStreamBase {
     this.outgoingBytes += muLaw.length;
     if (this.outgoingBytes >= MEDIA_MESSAGE_BYTES) this.sendOutgoing();
   }
-  /** After the audio sent before it. */
+  /**
+   * After the audio sent before it, in the same system call: a mark follows a burst every 100 ms of
+   * audio, and as a write of its own it was a fifth of a relayed call's socket writes (bench/voice).
+   */
   sendMark(name: string) {
+    this.connection.cork();
     this.sendOutgoing();
     this.send({ event: "mark", streamSid: this.streamId, mark: { name } });
+    this.connection.uncork();
   }
   clearAudio() {
     this.outgoingBytes = 0;
