@@ -17,7 +17,8 @@
  *    a child process). Measured: caller frame in → sent to the model → its audio delta → frame out to the
  *    caller, next to the baseline of a bare WebSocket client doing the same round trip to the same
  *    server; then the jitter of the frames sent back to N relayed calls, each call on its own 20 ms
- *    clock (see `relayedJitter`), next to the same clocks with no engine. Each of the append sizes
+ *    clock (see `relayJitter`), next to the same clocks with no engine and to a bare relay (nothing of
+ *    ours), the relay pinned to one CPU and the carrier and model to another (`--no-pin`: not). Each of the append sizes
  *    given (caller audio per input_audio_buffer.append; 20 ms is one append per frame, as before
  *    batching) is measured in turn, `rounds` times, alternating, so that the machine's load falls on
  *    every size alike.
