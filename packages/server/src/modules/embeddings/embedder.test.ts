@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { LocalHashEmbedder, nonAsciiWords, words } from "./embedder.ts";
+import { LocalHashEmbedder, nonAsciiWords, toVectorArrayBinary, words } from "./embedder.ts";
 
 /**
  * The offline embedder as first written (features built as strings, summed in a map): stored passages
@@ -59,5 +59,35 @@ describe("LocalHashEmbedder", () => {
   it("finds the words outside ASCII, and none in ASCII text", () => {
     expect(nonAsciiWords("Plain ASCII text, with punctuation!")).toEqual([]);
     expect(nonAsciiWords("Müller and ﬁnance in Москва, Müller again")).toEqual(["müller", "москва"]);
+  });
+});
+
+describe("toVectorArrayBinary", () => {
+  // The database's reading of it is checked by the ingestion tests (stored vectors equal the embedder's).
+  it("writes a one-dimensional array of the given element type, with values pgvector accepts", () => {
+    const buffer = toVectorArrayBinary(
+      [
+        [0.5, Number.NaN, -2],
+        [Number.POSITIVE_INFINITY, 1, 0],
+      ],
+      16_385,
+    );
+    const header = [0, 4, 8, 12, 16].map((offset) => buffer.readInt32BE(offset));
+    expect(header).toEqual([1, 0, 16_385, 2, 1]);
+    const elements: number[][] = [];
+    for (let offset = 20; offset < buffer.length; ) {
+      const length = buffer.readInt32BE(offset);
+      const dimensions = buffer.readInt16BE(offset + 4);
+      expect(length).toBe(4 + 4 * dimensions);
+      elements.push(
+        Array.from({ length: dimensions }, (_, index) => buffer.readFloatBE(offset + 8 + 4 * index)),
+      );
+      offset += 4 + length;
+    }
+    // pgvector refuses non-finite values: they are stored as 0, as the text form does.
+    expect(elements).toEqual([
+      [0.5, 0, -2],
+      [0, 1, 0],
+    ]);
   });
 });

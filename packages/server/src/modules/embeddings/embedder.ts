@@ -161,6 +161,35 @@ export function createEmbedder(config: Config): Embedder {
   });
 }
 
+/**
+ * A PostgreSQL array of pgvector vectors in their binary form (`array_recv` of `vector_recv`): node-postgres
+ * sends a Buffer parameter as binary, so the database reads four bytes a dimension instead of parsing a
+ * decimal number, and this process builds 4 bytes a dimension instead of ~20 characters of text (and
+ * node-postgres's escaped array literal of them). `vectorOid` is the `vector` type's OID in this database
+ * (the extension's type has no fixed one), which the array's header must name. Non-finite values become 0,
+ * as in `toVectorLiteral`: pgvector rejects them.
+ */
+export function toVectorArrayBinary(vectors: readonly (readonly number[])[], vectorOid: number): Buffer {
+  // Array header: dimensions, has-nulls flag, element type, then the one dimension's length and lower bound.
+  const HEADER = 20;
+  let size = HEADER;
+  for (const vector of vectors) size += 4 + 4 + 4 * vector.length;
+  const buffer = Buffer.allocUnsafe(size);
+  let offset = buffer.writeInt32BE(1, 0);
+  offset = buffer.writeInt32BE(0, offset);
+  offset = buffer.writeUInt32BE(vectorOid, offset);
+  offset = buffer.writeInt32BE(vectors.length, offset);
+  offset = buffer.writeInt32BE(1, offset);
+  for (const vector of vectors) {
+    // Each element: its byte length, then pgvector's form (dimensions, an unused int16, big-endian float4s).
+    offset = buffer.writeInt32BE(4 + 4 * vector.length, offset);
+    offset = buffer.writeInt16BE(vector.length, offset);
+    offset = buffer.writeInt16BE(0, offset);
+    for (const value of vector) offset = buffer.writeFloatBE(Number.isFinite(value) ? value : 0, offset);
+  }
+  return buffer;
+}
+
 /** pgvector's text form of a vector. */
 export function toVectorLiteral(vector: readonly number[]): string {
   return `[${vector.map((value) => (Number.isFinite(value) ? value : 0)).join(",")}]`;

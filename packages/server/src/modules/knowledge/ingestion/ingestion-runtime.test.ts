@@ -21,6 +21,7 @@ import {
 import { buildApp } from "../../../app.ts";
 import type { DatabaseTarget } from "../../../db/client.ts";
 import { createLogger } from "../../../logger.ts";
+import { LocalHashEmbedder } from "../../embeddings/embedder.ts";
 
 /** A database that outlives one app: a PGlite directory, or a PostgreSQL database. */
 async function persistentDatabase(): Promise<{ target: DatabaseTarget; drop(): Promise<void> }> {
@@ -408,6 +409,15 @@ describe("embeddings through an OpenAI-compatible service", TWO_APPS, () => {
     expect(await local.app.db.prisma.documentChunk.count({ where: { embedder: "local:hash:384" } })).toBe(
       chunkCount,
     );
+    // Vectors are sent in pgvector's binary form: each stored vector is the embedder's, in float4.
+    const stored = await local.app.db.prisma.$queryRawUnsafe<{ content: string; embedding: string }[]>(
+      `SELECT "content", "embedding"::text AS "embedding" FROM "document_chunks"`,
+    );
+    const offline = new LocalHashEmbedder();
+    for (const { content, embedding } of stored) {
+      const expected = offline.embedOne(content).map(Math.fround);
+      expect((JSON.parse(embedding) as number[]).map(Math.fround)).toEqual(expected);
+    }
     await local.close();
 
     const remote = await startTestApp({

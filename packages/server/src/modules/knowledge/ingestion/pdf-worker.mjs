@@ -64,7 +64,18 @@ async function extract({ data, window, chunking }) {
     pagesTaken = ack.pagesTaken;
     wake?.();
   });
-  const { getDocument } = await import("pdfjs-dist/legacy/build/pdf.mjs");
+  const nativePush = Array.prototype.push;
+  // pdf.js's own worker code runs in this thread (it finds it through `globalThis.pdfjsWorker`), loaded
+  // here rather than by the first document so that the line below comes after it.
+  const [{ getDocument }] = await Promise.all([
+    import("pdfjs-dist/legacy/build/pdf.mjs"),
+    import("pdfjs-dist/legacy/build/pdf.worker.mjs"),
+  ]);
+  // The core-js bundled in both modules of pdf.js's legacy build replaces Array.prototype.push, for every
+  // array of the thread, with a JavaScript function (Node's push misses a corner of the specification,
+  // arrays whose length is read-only, which neither pdf.js nor the tokenizer makes): ~15 % of this thread's
+  // CPU on a long PDF went to it (bench/ingest). The rest of what it adds is left alone.
+  Array.prototype.push = nativePush;
   const task = getDocument({
     data,
     isEvalSupported: false,

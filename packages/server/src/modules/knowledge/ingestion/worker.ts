@@ -3,7 +3,12 @@ import type { Lifecycle, ServiceDeps } from "../../../deps.ts";
 import type { Document, Prisma } from "../../../generated/prisma/client.ts";
 import type { JobContext, JobQueue } from "../../../jobs/index.ts";
 import { storableText } from "../../../storable-text.mjs";
-import { type Embedder, nonAsciiWords, toVectorLiteral } from "../../embeddings/embedder.ts";
+import {
+  type Embedder,
+  nonAsciiWords,
+  toVectorArrayBinary,
+  toVectorLiteral,
+} from "../../embeddings/embedder.ts";
 import { type Chunk, chunkStream } from "./chunking.ts";
 import { type ExtractProgress, extractFile, extractPdf, type Section } from "./extract.ts";
 import { IngestionFailure } from "./failure.ts";
@@ -352,6 +357,7 @@ class ChunkWriter {
   private cut = 0;
   private stored = 0;
   private lastReport = Date.now();
+  private vectorOidQuery: Promise<number> | null = null;
 
   constructor(
     private readonly deps: ServiceDeps,
@@ -416,6 +422,14 @@ class ChunkWriter {
     this.writing.add(write);
   }
 
+  /** The `vector` type's OID, which a binary array of vectors names (asked once per document). */
+  private vectorOid(): Promise<number> {
+    this.vectorOidQuery ??= this.deps.db
+      .withBackgroundConnection((sql) => sql.query<{ oid: number }>(`SELECT 'vector'::regtype::oid AS "oid"`))
+      .then(([row]) => Number(row!.oid));
+    return this.vectorOidQuery;
+  }
+
   private async settle(until: number): Promise<void> {
     while (this.writing.size > until) await Promise.race(this.writing);
     if (this.failure) throw this.failure.error;
@@ -427,8 +441,9 @@ class ChunkWriter {
 
   /**
    * One statement per batch (on PGlite, as many rows as fit the statement target): arrays unnested into
-   * rows, so the statement text and its nine parameters are the same whatever the number of rows. Sent
-   * outside Prisma, whose raw queries pass every parameter through its query compiler.
+   * rows, so the statement text and its nine parameters are the same whatever the number of rows; the
+   * vectors in binary (`toVectorArrayBinary`). Sent outside Prisma, whose raw queries pass every parameter
+   * through its query compiler.
    */
   private async insert(firstOrdinal: number, batch: Chunk[], vectors: number[][]): Promise<void> {
     let start = 0;
@@ -444,7 +459,7 @@ class ChunkWriter {
         rows.map((chunk) => chunk.tokenCount),
         rows.map((chunk) => chunk.source),
         this.embedder.id,
-        vectors.slice(start, end).map((vector) => toVectorLiteral(vector)),
+        toVectorArrayBinary(vectors.slice(start, end), await this.vectorOid()),
         rows.map((chunk) => nonAsciiWords(chunk.content).join(" ")),
       ];
       const began = performance.now();
@@ -452,9 +467,9 @@ class ChunkWriter {
         sql.query(
           `INSERT INTO "document_chunks"
              ("documentId", "knowledgebaseId", "ordinal", "content", "tokenCount", "source", "embedder", "embedding", "searchVector")
-           SELECT $1, $2, row.ordinal, row.content, row.token_count, row.source, $7, row.embedding::vector,
+           SELECT $1, $2, row.ordinal, row.content, row.token_count, row.source, $7, row.embedding,
                   to_tsvector('english', row.content) || array_to_tsvector(string_to_array(row.non_ascii, ' '))
-             FROM unnest($3::int[], $4::text[], $5::int[], $6::text[], $8::text[], $9::text[])
+             FROM unnest($3::int[], $4::text[], $5::int[], $6::text[], $8::vector[], $9::text[])
                AS row(ordinal, content, token_count, source, embedding, non_ascii)`,
           params,
         ),
