@@ -3,6 +3,7 @@ import type { ServiceDeps } from "../../deps.ts";
 import { InsufficientBalanceError, NotFoundError } from "../../errors.ts";
 import { type Account, type LedgerEntry, Prisma } from "../../generated/prisma/client.ts";
 import { PeriodicSweep } from "../../jobs/periodic-sweep.ts";
+import { timed } from "../../logger.ts";
 import { metrics } from "../../metrics.ts";
 import { moneyAmount, parseInput } from "../../validation.ts";
 import { requireOperator } from "../auth/operator-role.ts";
@@ -191,8 +192,8 @@ export class BillingService {
       SELECT "id" FROM reservation`;
     // Through the driver: every paid message takes this path, and Prisma's raw query costs more
     // than the statement itself.
-    const [entry] = await this.deps.db.withConnection((sql) =>
-      sql.query<{ id: number }>(statement.text, statement.values),
+    const [entry] = await timed("reservation", () =>
+      this.deps.db.withConnection((sql) => sql.query<{ id: number }>(statement.text, statement.values)),
     );
     return this.reservationTaken({ accountId, amount, kind }, entry ? Number(entry.id) : null);
   }

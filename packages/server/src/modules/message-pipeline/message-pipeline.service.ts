@@ -2,6 +2,7 @@ import type { ServiceDeps } from "../../deps.ts";
 import { AppError, ConversationNotFoundError } from "../../errors.ts";
 import type { EventSink } from "../../events.ts";
 import { type Conversation, type Message, Prisma } from "../../generated/prisma/client.ts";
+import { timed } from "../../logger.ts";
 import { type ReplySettings, type ReplySettingsCache, replySettingsColumns } from "../assistants/index.ts";
 import type { BillingService, Reservation } from "../billing/index.ts";
 import { isUuid } from "../common/uuid.ts";
@@ -332,8 +333,10 @@ export class MessagePipeline {
       events AS (${this.parts.events.messageEventsSql(source, Prisma.sql`appended`)})
       SELECT *, (SELECT count(*) FROM events)::int AS "eventCount" FROM appended ORDER BY "id"`;
     // Through the driver rather than Prisma's raw query, which costs more than the statement itself.
-    const stored = await this.deps.db.withConnection((sql) =>
-      sql.query<Message & { eventCount: number }>(statement.text, statement.values),
+    const stored = await timed("store", () =>
+      this.deps.db.withConnection((sql) =>
+        sql.query<Message & { eventCount: number }>(statement.text, statement.values),
+      ),
     );
     if ((stored[0]?.eventCount ?? 0) > 0) await this.parts.events.messagesRecorded(source);
     const { assistant: _assistant, ...plain } = conversation as ConversationWithAssistant;

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { ServiceDeps } from "../../deps.ts";
 import { NotFoundError } from "../../errors.ts";
 import { Prisma } from "../../generated/prisma/client.ts";
+import { timed } from "../../logger.ts";
 import { parseInput, requiredString } from "../../validation.ts";
 import type { ReplySettingsCache } from "../assistants/index.ts";
 import type { Viewer } from "../auth/auth.service.ts";
@@ -63,11 +64,13 @@ export class RepliesService {
     report: RateLimitReporter,
   ): Promise<MessageOutcome & { customerIdentifier: string }> {
     const limit = this.deps.config.rateLimits.replyPerMinute;
-    await this.parts.rateLimits.consume(
-      "reply",
-      `${viewer.credential.kind}:${viewer.credential.id}`,
-      report,
-      `Too many requests: at most ${limit} replies per minute per API token.`,
+    await timed("rateLimit", () =>
+      this.parts.rateLimits.consume(
+        "reply",
+        `${viewer.credential.kind}:${viewer.credential.id}`,
+        report,
+        `Too many requests: at most ${limit} replies per minute per API token.`,
+      ),
     );
     const data = parseInput(GenerateReplyInput, input);
     const charge: Charge = { price: this.deps.config.pricing.replyPrice, kind: "reply_debit" };
@@ -118,10 +121,15 @@ export class RepliesService {
       LEFT JOIN "conversations" ON "assistantId" = ${assistantId}::integer AND "customerIdentifier" = ${customerIdentifier}::text`;
     const [assistant, [row]] = await Promise.all([
       this.parts.replySettings.get(accountId, assistantId),
-      this.deps.db.withConnection((sql) =>
-        sql.query<
-          Omit<ConversationWithAssistant, "assistant"> & { reservable: boolean; reservationId: number | null }
-        >(statement.text, statement.values),
+      timed("conversation", () =>
+        this.deps.db.withConnection((sql) =>
+          sql.query<
+            Omit<ConversationWithAssistant, "assistant"> & {
+              reservable: boolean;
+              reservationId: number | null;
+            }
+          >(statement.text, statement.values),
+        ),
       ),
     ]);
     const { reservable, reservationId, ...found } = row!;
