@@ -125,11 +125,20 @@ export class OpenAIEmbedder implements Embedder {
     const vectors: number[][] = [];
     for (let start = 0; start < texts.length; start += OPENAI_BATCH_SIZE) {
       const batch = texts.slice(start, start + OPENAI_BATCH_SIZE);
+      // base64 (the bytes of float32s) is a third of the JSON's size and needs no number parsing: a
+      // float's decimal text is ~20 bytes, each parsed into a double. Asked for explicitly, the SDK
+      // leaves decoding to us, so that a compatible server which ignores the option and answers
+      // arrays of numbers still works (the SDK's own base64 default would misread those).
       const response = await this.client.embeddings.create(
-        { model: this.model, input: [...batch], dimensions: this.dimensions, encoding_format: "float" },
+        { model: this.model, input: [...batch], dimensions: this.dimensions, encoding_format: "base64" },
         signal ? { signal } : {},
       );
-      const ordered = [...response.data].sort((a, b) => a.index - b.index);
+      const ordered = response.data
+        .map((item) => ({
+          index: item.index,
+          embedding: decodeEmbedding(item.embedding as number[] | string),
+        }))
+        .sort((a, b) => a.index - b.index);
       if (ordered.length !== batch.length) {
         throw new Error(
           `The embedding service returned ${ordered.length} vectors for ${batch.length} passages.`,
@@ -146,6 +155,15 @@ export class OpenAIEmbedder implements Embedder {
     }
     return vectors;
   }
+}
+
+/** An embedding as sent: base64 of little-endian float32s, or (a server ignoring the option) numbers. */
+function decodeEmbedding(embedding: number[] | string): number[] {
+  if (typeof embedding !== "string") return embedding;
+  const bytes = Buffer.from(embedding, "base64");
+  const vector = new Array<number>(bytes.length >> 2);
+  for (let index = 0; index < vector.length; index++) vector[index] = bytes.readFloatLE(index * 4);
+  return vector;
 }
 
 /** The OpenAI embedder when a key or base URL is configured, otherwise the offline one. */
