@@ -176,6 +176,12 @@ function serve(socket) {
 
   /** Set by an ErrorResponse inside an extended-protocol exchange: PostgreSQL then skips to Sync. */
   let failedExchange = false;
+  /**
+   * Names of the statements this connection prepared. The backend is every connection's, so they
+   * would outlive the connection (and pile up as the pool replaces connections): they are dropped
+   * when it closes.
+   */
+  const prepared = new Set();
 
   /**
    * Runs a client's messages in one call into PGlite and sends what it answered in one write. A
@@ -255,6 +261,11 @@ function serve(socket) {
       return abandon();
     }
     const endsCycle = last[0] === 0x53 || last[0] === 0x51;
+    for (const message of messages) {
+      // Parse (P) of a named statement, Close (C) of one: its name is the first string after the header.
+      if (message[0] === 0x50 && message[5] !== 0) prepared.add(cString(message, 5));
+      if (message[0] === 0x43 && message[5] === 0x53) prepared.delete(cString(message, 6));
+    }
     // After an error PostgreSQL ignores the rest of the exchange up to its Sync.
     let runnable = messages;
     if (failedExchange) {
@@ -278,14 +289,27 @@ function serve(socket) {
     turns.give(isBackground);
   };
 
-  /** A connection that goes away mid-exchange or mid-transaction must not leave its state to the next one. */
+  /**
+   * A connection that goes away mid-exchange or mid-transaction must not leave its state to the next
+   * one, nor its prepared statements to the backend.
+   */
   const abandon = async () => {
-    if (!holding) return;
+    if (!holding && prepared.size === 0) return;
+    if (!holding) {
+      await turns.take(isBackground);
+      holding = true;
+    }
     try {
       if (midExchange)
         await pglite.runExclusive(() => pglite.execProtocolRawStream(SYNC, { onRawData: () => {} }));
       if (pglite.isInTransaction())
         await pglite.runExclusive(() => pglite.execProtocolRawStream(ROLLBACK, { onRawData: () => {} }));
+      for (const name of prepared) {
+        // A Parse that failed left no statement: DEALLOCATE's error then goes nowhere.
+        const deallocate = queryMessage(`DEALLOCATE "${name.replaceAll('"', '""')}"`);
+        await pglite.runExclusive(() => pglite.execProtocolRawStream(deallocate, { onRawData: () => {} }));
+      }
+      prepared.clear();
     } finally {
       release();
     }
@@ -361,6 +385,16 @@ function applicationName(message) {
     if (fields[index] === "application_name") return fields[index + 1];
   }
   return undefined;
+}
+
+/**
+ * The NUL-terminated string of `message` at `offset`.
+ * @param {Buffer} message
+ * @param {number} offset
+ */
+function cString(message, offset) {
+  const end = message.indexOf(0, offset);
+  return message.toString("utf8", offset, end === -1 ? message.length : end);
 }
 
 /** @param {string} sql */
