@@ -187,9 +187,9 @@ export class BillingService {
       FROM debited
       RETURNING "id"`;
     // Through the driver: every paid message takes this path, and Prisma's raw query costs more
-    // than the statement itself.
+    // than the statement itself; prepared, planned once per connection (an update by primary key).
     const [entry] = await timed("reservation", () =>
-      this.deps.db.withConnection((sql) => sql.query<{ id: number }>(statement.text, statement.values)),
+      this.deps.db.withConnection((sql) => sql.prepared<{ id: number }>(statement.text, statement.values)),
     );
     const entryId = entry ? Number(entry.id) : null;
     if (entryId === null) {

@@ -299,10 +299,12 @@ export class MessagePipeline {
         WHERE "id" = ${conversation.id}::uuid),
       events AS (${this.parts.events.messageEventsSql(source, Prisma.sql`appended`)})
       SELECT *, (SELECT count(*) FROM events)::int AS "eventCount" FROM appended ORDER BY "id"`;
-    // Through the driver rather than Prisma's raw query, which costs more than the statement itself.
+    // Through the driver rather than Prisma's raw query, which costs more than the statement itself,
+    // and prepared: its few forms (one or two messages, paid or not) are planned once per connection,
+    // and every step reads or writes rows by their keys, so one plan fits all.
     const stored = await timed("store", () =>
       this.deps.db.withConnection((sql) =>
-        sql.query<Message & { eventCount: number }>(statement.text, statement.values),
+        sql.prepared<Message & { eventCount: number }>(statement.text, statement.values),
       ),
     );
     if ((stored[0]?.eventCount ?? 0) > 0) await this.parts.events.messagesRecorded(source);

@@ -97,8 +97,9 @@ export class RepliesService {
     const [assistant, existing] = await Promise.all([
       this.parts.replySettings.get(accountId, assistantId),
       timed("conversation", () =>
+        // Prepared: planned once per connection (a unique-key lookup, whose plan is the same for all).
         this.deps.db.withConnection((sql) =>
-          sql.query<Omit<ConversationWithAssistant, "assistant">>(
+          sql.prepared<Omit<ConversationWithAssistant, "assistant">>(
             `SELECT ${CONVERSATION_COLUMNS}, ${RECENT_HISTORY_COLUMN} FROM "conversations"
              WHERE "assistantId" = $1 AND "customerIdentifier" = $2`,
             [assistantId, customerIdentifier],
