@@ -5,6 +5,13 @@
  * runs). The fake LLM's raw latency is measured in the same run, right before each store's, so the
  * difference is what the gateway adds (auth, limits, charge, retrieval, prompt, storage, events).
  *
+ * The fake LLM and the load generator run in processes of their own (fake-model.ts,
+ * load-generator.ts), so that the CPU each process spends per reply is measured apart: the gateway
+ * (this process), the database (PGlite's process, or PostgreSQL's postmaster and backends), Redis,
+ * the fake model and the load generator. Each reply's stages (the `stages` of its access-log line:
+ * authentication, rate limit, conversation and reservation, embedding, search, model, storage) are
+ * averaged too, so the wall time of a reply is accounted for.
+ *
  *   pnpm exec tsx bench/reply/reply.bench.ts [requests=200] [concurrency=1,8] [options]
  *
  *   --store=pglite|postgres|both   default both (postgres is skipped when it is not installed)
@@ -14,14 +21,14 @@
  *                                  not start-up, not seeding) to <dir>, for Chrome DevTools
  */
 
+import { type ChildProcess, fork, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
-import { tmpdir } from "node:os";
+import os, { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type App, buildApp, createLogger, type DatabaseTarget, loadConfig } from "@voxgate/server";
+import { type App, buildApp, type DatabaseTarget, type Logger, loadConfig } from "@voxgate/server";
 import { createAssistant } from "../../packages/server/test/fixtures/assistants.ts";
-import { type FakeOpenAI, startFakeOpenAI } from "../../packages/server/test/support/fake-openai.ts";
 import {
   findPostgresBinaries,
   findRedisServer,
@@ -30,6 +37,7 @@ import {
   startRedis,
 } from "../../packages/server/test/support/services.ts";
 import type { TestApp } from "../../packages/server/test/support/test-app.ts";
+import type { LoadMessage, LoadRun } from "./load-generator.ts";
 
 const positional = process.argv.slice(2).filter((arg) => !arg.startsWith("--"));
 const options = new Map(
@@ -49,14 +57,21 @@ if (!["pglite", "postgres", "both"].includes(storeChoice)) {
   throw new Error(`--store must be pglite, postgres or both, not ${storeChoice}`);
 }
 
+/** CPU per request of each process taking part, in milliseconds. */
+type ProcessCpu = Record<string, number>;
+
 interface Measurement {
   label: string;
   concurrency: number;
   p50: number;
   p95: number;
   throughput: number;
-  /** CPU time of this process (client, fake LLM and gateway alike) per request. */
+  /** CPU of the gateway's process (this one) per request. */
   cpuMs: number;
+  /** CPU of every process per request: gateway, database, Redis, fake model, load generator. */
+  processes: ProcessCpu;
+  /** Mean wall time per request of each stage the server recorded (`stages` of its access log). */
+  stages: Record<string, number>;
 }
 
 const profileDir = options.get("cpu-prof");
@@ -86,37 +101,121 @@ const cpuMsNow = () => {
   return (usage.user + usage.system) / 1000;
 };
 
+const CLOCK_TICKS = Number(spawnSync("getconf", ["CLK_TCK"]).stdout?.toString().trim()) || 100;
+
+/**
+ * CPU time (ms) of each process tree rooted at `roots` (PostgreSQL's backends are its postmaster's
+ * children), from /proc: user and system time, in clock ticks (10 ms), plenty over a run of replies.
+ */
+function treeCpuMs(roots: Record<string, number>): ProcessCpu {
+  const stats = new Map<number, { parent: number; ms: number }>();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      // The command name is in parentheses and may hold spaces: fields are counted after it.
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      stats.set(Number(entry), {
+        parent: Number(fields[1]),
+        ms: ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS,
+      });
+    } catch {
+      // The process ended while the list was read.
+    }
+  }
+  const result: ProcessCpu = {};
+  for (const [name, root] of Object.entries(roots)) {
+    let total = 0;
+    for (const [pid, stat] of stats) {
+      let ancestor: number | undefined = pid;
+      while (ancestor !== undefined && ancestor > 1 && ancestor !== root)
+        ancestor = stats.get(ancestor)?.parent;
+      if (ancestor === root) total += stat.ms;
+    }
+    result[name] = total;
+  }
+  return result;
+}
+
+/** The processes of a run besides this one, by name. */
+type Processes = Record<string, number>;
+
+function cpuSnapshot(processes: Processes): ProcessCpu {
+  return { gateway: cpuMsNow(), ...treeCpuMs(processes) };
+}
+
+/** The server's access-log lines of generate-reply, while `recording` is on: their stages. */
+class StageLog implements Logger {
+  recording = false;
+  readonly requests: Record<string, number>[] = [];
+
+  debug() {}
+  info(message: string, fields?: Record<string, unknown>) {
+    if (!this.recording || message !== "request" || fields?.path !== "/api/ai/generate-reply") return;
+    this.requests.push({
+      ...(fields.stages as Record<string, number> | undefined),
+      "server total": fields.durationMs as number,
+    });
+  }
+  warn(message: string, fields?: Record<string, unknown>) {
+    console.warn(message, fields);
+  }
+  error(message: string, fields?: Record<string, unknown>) {
+    console.error(message, fields);
+  }
+
+  take(): Record<string, number> {
+    const sums: Record<string, number> = {};
+    for (const request of this.requests) {
+      for (const [stage, ms] of Object.entries(request)) sums[stage] = (sums[stage] ?? 0) + ms;
+    }
+    const count = this.requests.length;
+    this.requests.length = 0;
+    return Object.fromEntries(Object.entries(sums).map(([stage, ms]) => [stage, ms / count]));
+  }
+}
+
+/** Runs `run` on the load generator, measuring every process's CPU over the measured part. */
 async function measure(
   label: string,
-  concurrency: number,
-  run: (index: number) => Promise<void>,
+  run: Omit<LoadRun, "requests">,
+  load: ChildProcess,
+  processes: Processes,
+  stageLog: StageLog | null,
 ): Promise<Measurement> {
-  for (let i = 0; i < 10; i++) await run(-1 - i);
-  const durations: number[] = [];
-  let next = 0;
-  const started = performance.now();
-  const cpuStarted = cpuMsNow();
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < requests) {
-        const index = next++;
-        const t0 = performance.now();
-        await run(index);
-        durations.push(performance.now() - t0);
-      }
-    }),
+  const next = () =>
+    new Promise<LoadMessage>((resolve) => load.once("message", (message: LoadMessage) => resolve(message)));
+  let answer = next();
+  load.send({ ...run, requests } satisfies LoadRun);
+  let message = await answer;
+  if (message.kind === "failed") throw new Error(message.message);
+  const before = cpuSnapshot(processes);
+  if (stageLog) stageLog.recording = true;
+  answer = next();
+  load.send({ kind: "go" });
+  message = await answer;
+  if (stageLog) stageLog.recording = false;
+  const after = cpuSnapshot(processes);
+  if (message.kind !== "done") throw new Error(message.kind === "failed" ? message.message : "no result");
+  const durations = message.durations.sort((a, b) => a - b);
+  const perRequest = Object.fromEntries(
+    Object.entries(after).map(([name, ms]) => [name, (ms - before[name]!) / requests]),
   );
-  const cpuMs = (cpuMsNow() - cpuStarted) / requests;
-  const seconds = (performance.now() - started) / 1000;
-  durations.sort((a, b) => a - b);
   return {
     label,
-    concurrency,
+    concurrency: run.concurrency,
     p50: percentile(durations, 50),
     p95: percentile(durations, 95),
-    throughput: requests / seconds,
-    cpuMs,
+    throughput: requests / message.seconds,
+    cpuMs: perRequest.gateway!,
+    processes: perRequest,
+    stages: stageLog?.take() ?? {},
   };
+}
+
+/** Starts a child process of this bench (under the same TypeScript loader). */
+function child(file: string): ChildProcess {
+  return fork(new URL(file, import.meta.url), { stdio: ["ignore", "inherit", "inherit", "ipc"] });
 }
 
 const SUBJECTS = [
@@ -161,9 +260,10 @@ function handbook(sections = 229): string {
 /** One store's run: an account, a knowledge base, an assistant, then the fake LLM alone and the gateway. */
 async function benchStore(
   store: string,
-  fake: FakeOpenAI,
+  fake: { baseUrl: string; pid: number },
+  load: ChildProcess,
   database: DatabaseTarget,
-  redisUrl: string | undefined,
+  services: { redisUrl?: string; processes: Processes },
 ): Promise<{ store: string; chunks: number; rows: { raw: Measurement; gateway: Measurement }[] }> {
   const dataDir = join(tmpdir(), `voxgate-bench-${process.pid}-${randomBytes(4).toString("hex")}`);
   const config = loadConfig({
@@ -175,9 +275,17 @@ async function benchStore(
     OPENAI_API_KEY: "sk-bench",
     VOXGATE_REPLY_RATE_LIMIT_PER_MINUTE: "1000000",
     VOXGATE_REDIS_KEY_PREFIX: `bench-${randomBytes(4).toString("hex")}`,
-    ...(redisUrl ? { REDIS_URL: redisUrl } : {}),
+    ...(services.redisUrl ? { REDIS_URL: services.redisUrl } : {}),
   });
-  const app: App = await buildApp(config, { logger: createLogger("silent"), database });
+  const stageLog = new StageLog();
+  const app: App = await buildApp(config, { logger: stageLog, database });
+  const embedded = (app.db as { process?: ChildProcess }).process;
+  const processes: Processes = {
+    ...(embedded?.pid ? { "database (PGlite)": embedded.pid } : {}),
+    ...services.processes,
+    "fake model": fake.pid,
+    "load generator": load.pid!,
+  };
   const url = await app.listen(0, "127.0.0.1");
   try {
     const { account, user } = await app.services.accounts.create({
@@ -209,33 +317,47 @@ async function benchStore(
       knowledgebaseMode: "hybrid",
     });
 
+    const question = (index: number) =>
+      JSON.stringify({
+        assistant_id: assistant.id,
+        customer_identifier: `c-${index % 20}`,
+        message: `How long does request type ${Math.abs(index) % 200} about ${SUBJECTS[Math.abs(index) % SUBJECTS.length]} take?`,
+      });
+    const fakeBody = JSON.stringify({
+      model: "m",
+      stream: true,
+      messages: [{ role: "user", content: "How long does it take?" }],
+    });
     const fakeAlone = (concurrency: number) =>
-      measure("fake LLM alone (streamed completion)", concurrency, async () => {
-        const response = await fetch(`${fake.baseUrl}/chat/completions`, {
-          method: "POST",
-          headers: { authorization: "Bearer sk-bench", "content-type": "application/json" },
-          body: JSON.stringify({
-            model: "m",
-            stream: true,
-            messages: [{ role: "user", content: "How long does it take?" }],
-          }),
-        });
-        await response.text();
-      });
+      measure(
+        "fake LLM alone (streamed completion)",
+        {
+          warmUp: 10,
+          concurrency,
+          url: `${fake.baseUrl}/chat/completions`,
+          headers: { authorization: "Bearer sk-bench" },
+          bodies: [fakeBody],
+          warmUpBodies: [fakeBody],
+        },
+        load,
+        processes,
+        null,
+      );
     const throughGateway = (concurrency: number) =>
-      measure("generate-reply through the gateway", concurrency, async (index) => {
-        const response = await fetch(`${url}/api/ai/generate-reply`, {
-          method: "POST",
-          headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-          body: JSON.stringify({
-            assistant_id: assistant.id,
-            customer_identifier: `c-${index % 20}`,
-            message: `How long does request type ${Math.abs(index) % 200} about ${SUBJECTS[Math.abs(index) % SUBJECTS.length]} take?`,
-          }),
-        });
-        if (response.status !== 200) throw new Error(`status ${response.status}: ${await response.text()}`);
-        await response.arrayBuffer();
-      });
+      measure(
+        "generate-reply through the gateway",
+        {
+          warmUp: 10,
+          concurrency,
+          url: `${url}/api/ai/generate-reply`,
+          headers: { authorization: `Bearer ${token}` },
+          bodies: Array.from({ length: requests }, (_, index) => question(index)),
+          warmUpBodies: Array.from({ length: 10 }, (_, index) => question(-1 - index)),
+        },
+        load,
+        processes,
+        stageLog,
+      );
     const rows = [];
     for (const concurrency of concurrencies) {
       const raw = await fakeAlone(concurrency);
@@ -250,26 +372,59 @@ async function benchStore(
   }
 }
 
-const fake = await startFakeOpenAI();
+const fakeProcess = child("./fake-model.ts");
+const fake = {
+  baseUrl: await new Promise<string>((resolve, reject) => {
+    fakeProcess.once("message", (message: { baseUrl: string }) => resolve(message.baseUrl));
+    fakeProcess.once("exit", () => reject(new Error("the fake model did not start")));
+  }),
+  pid: fakeProcess.pid!,
+};
+const load = child("./load-generator.ts");
 const services: RunningService[] = [];
 const results: Awaited<ReturnType<typeof benchStore>>[] = [];
 try {
   if (storeChoice !== "postgres") {
     results.push(
-      await benchStore("PGlite (embedded)", fake, { kind: "pglite", dataDir: undefined }, undefined),
+      await benchStore(
+        "PGlite (embedded)",
+        fake,
+        load,
+        { kind: "pglite", dataDir: undefined },
+        { processes: {} },
+      ),
     );
   }
   if (storeChoice !== "pglite") {
     const givenUrl = options.get("postgres-url");
+    const redisUrl = options.get("redis-url");
     if (givenUrl) {
       results.push(
-        await benchStore("PostgreSQL", fake, { kind: "postgres", url: givenUrl }, options.get("redis-url")),
+        await benchStore(
+          "PostgreSQL",
+          fake,
+          load,
+          { kind: "postgres", url: givenUrl },
+          {
+            ...(redisUrl ? { redisUrl } : {}),
+            processes: {},
+          },
+        ),
       );
     } else if (findPostgresBinaries() && findRedisServer()) {
       const [postgres, redis] = await Promise.all([startPostgres(), startRedis()]);
       services.push(postgres, redis);
       results.push(
-        await benchStore("PostgreSQL + Redis", fake, { kind: "postgres", url: postgres.url }, redis.url),
+        await benchStore(
+          "PostgreSQL + Redis",
+          fake,
+          load,
+          { kind: "postgres", url: postgres.url },
+          {
+            redisUrl: redis.url,
+            processes: { "database (PostgreSQL)": postgres.pid, Redis: redis.pid },
+          },
+        ),
       );
     } else {
       console.log("PostgreSQL or Redis is not installed (see README): the PostgreSQL run is skipped.");
@@ -277,20 +432,37 @@ try {
   }
 } finally {
   await Promise.all(services.map((service) => service.stop()));
-  await fake.close();
+  fakeProcess.send("close");
+  load.send({ kind: "stop" });
 }
 
+const fixed = (ms: number | undefined) => (ms ?? 0).toFixed(2);
 console.log(`requests=${requests} knowledge=hybrid, passages in the prompt`);
 for (const { store, chunks, rows } of results) {
   console.log(`\n${store}, ${chunks} chunks`);
   for (const { raw, gateway } of rows) {
     for (const row of [raw, gateway]) {
       console.log(
-        `  c=${String(row.concurrency).padEnd(2)} ${row.label.padEnd(40)} p50 ${row.p50.toFixed(2).padStart(8)} ms  p95 ${row.p95.toFixed(2).padStart(8)} ms  ${row.throughput.toFixed(1).padStart(7)} req/s  CPU ${row.cpuMs.toFixed(2).padStart(6)} ms/req`,
+        `  c=${String(row.concurrency).padEnd(2)} ${row.label.padEnd(40)} p50 ${row.p50.toFixed(2).padStart(8)} ms  p95 ${row.p95.toFixed(2).padStart(8)} ms  ${row.throughput.toFixed(1).padStart(7)} req/s  gateway CPU ${row.cpuMs.toFixed(2).padStart(6)} ms/req`,
       );
     }
     console.log(
-      `  c=${String(gateway.concurrency).padEnd(2)} gateway's own cost per reply: p50 ${(gateway.p50 - raw.p50).toFixed(2)} ms, CPU in this process ${(gateway.cpuMs - raw.cpuMs).toFixed(2)} ms`,
+      `  c=${String(gateway.concurrency).padEnd(2)} gateway's own cost per reply: p50 ${(gateway.p50 - raw.p50).toFixed(2)} ms`,
+    );
+    const cpu = Object.entries(gateway.processes);
+    const cpuTotal = cpu.reduce((sum, [, ms]) => sum + ms, 0);
+    console.log(
+      `       CPU per reply by process (ms): ${cpu.map(([name, ms]) => `${name} ${fixed(ms)}`).join(", ")}; all ${fixed(cpuTotal)} ` +
+        `(so ${String(Math.round((os.availableParallelism() * 1000) / cpuTotal))} replies/s would fill ${os.availableParallelism()} cores)`,
+    );
+    const { "server total": serverTotal, ...stages } = gateway.stages;
+    const staged = Object.values(stages).reduce((sum, ms) => sum + ms, 0);
+    console.log(
+      `       stages, mean wall ms per reply: ${Object.entries(stages)
+        .map(([name, ms]) => `${name} ${fixed(ms)}`)
+        .join(
+          ", ",
+        )}; rest of the server's ${fixed(serverTotal)} ms ${fixed((serverTotal ?? 0) - staged)} (HTTP, GraphQL, REST, JSON, events)`,
     );
   }
 }

@@ -1,4 +1,5 @@
 import type { Database, PrismaClient } from "./db/client.ts";
+import { timed } from "./logger.ts";
 import type { AuthFailure, Viewer } from "./modules/auth/auth.service.ts";
 import type { PubSub } from "./pubsub.ts";
 import type { Services } from "./services.ts";
@@ -64,7 +65,7 @@ export async function createContext(
   source: { authorization: string | undefined; request?: Request | undefined; meta: RequestMeta },
 ): Promise<Context> {
   const { authorization, request, meta } = source;
-  const auth = await deps.services.auth.authenticate(authorization);
+  const auth = await timed("auth", () => deps.services.auth.authenticate(authorization));
   return {
     viewer: auth.viewer,
     authFailure: auth.failure ?? null,

@@ -140,6 +140,6 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     widget,
     webCalls: new WebCallsService(deps, { widget, calls, rateLimits, capacity, clock }),
     webCallSockets,
-    replies: new RepliesService(deps, { pipeline: messagePipeline, rateLimits, replySettings, billing }),
+    replies: new RepliesService(deps, { pipeline: messagePipeline, rateLimits, replySettings }),
   };
 }

@@ -32,6 +32,24 @@ describe.runIf(testDatabaseKind() === "pglite")("the embedded database", { timeo
     expect(process.exitCode).toBe(3);
   });
 
+  it("drops a connection's prepared statements when it closes (every connection shares the backend)", async () => {
+    const db = await openPglite(undefined, pgliteTemplate());
+    cleanups.push(() => db.close());
+    const prepared = () =>
+      db.withConnection((sql) =>
+        sql.query<{ count: number }>(
+          `SELECT count(*)::int AS "count" FROM pg_prepared_statements WHERE "name" LIKE 'voxgate\\_%'`,
+        ),
+      );
+    const client = await db.pgPool.connect();
+    const statement = { name: "voxgate_probe", text: "SELECT $1::int AS n" };
+    await client.query({ ...statement, values: [1] });
+    expect((await client.query({ ...statement, values: [2] })).rows).toEqual([{ n: 2 }]);
+    expect(await prepared()).toEqual([{ count: 1 }]);
+    client.release(true);
+    await expect.poll(prepared).toEqual([{ count: 0 }]);
+  });
+
   it("gives each connection the backend for a whole exchange, however large its messages", async () => {
     const db = await openPglite(undefined, pgliteTemplate());
     cleanups.push(() => db.close());

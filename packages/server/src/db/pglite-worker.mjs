@@ -176,61 +176,104 @@ function serve(socket) {
 
   /** Set by an ErrorResponse inside an extended-protocol exchange: PostgreSQL then skips to Sync. */
   let failedExchange = false;
+  /**
+   * Names of the statements this connection prepared. The backend is every connection's, so they
+   * would outlive the connection (and pile up as the pool replaces connections): they are dropped
+   * when it closes.
+   */
+  const prepared = new Set();
 
   /**
+   * Runs a client's messages in one call into PGlite and sends what it answered in one write. A
+   * client sends a statement as five messages in one packet (Parse, Bind, Describe, Execute, Sync);
+   * run one by one, each cost a call into the WebAssembly, a file-system sync and a socket write of
+   * its own answer, which the client then read as five packets.
+   *
    * PGlite answers an error inside an extended-protocol exchange (Parse/Bind/Execute…) with a
-   * ReadyForQuery of its own, before the client's Sync earns the real one. A client that reads two
-   * would take the second as the end of its next query (an empty result). Only Sync and a simple
-   * Query end a cycle in PostgreSQL's protocol, so a ReadyForQuery after anything else is dropped.
-   * @param {Uint8Array} message
+   * ReadyForQuery of its own, before the client's Sync earns the real one, and then runs the
+   * exchange's next messages, which fail in turn. A client that reads two ReadyForQuery would take
+   * the second as the end of its next query (an empty result). PostgreSQL skips to Sync after an
+   * error, and only Sync and a simple Query end a cycle, so after an error only the cycle's last
+   * ReadyForQuery is sent, and none that comes before the end of a cycle.
+   * @param {Buffer} messages
    * @param {boolean} endsCycle
    */
-  const run = (message, endsCycle) => {
-    let pending = Buffer.alloc(0);
-    return pglite.runExclusive(() =>
-      pglite.execProtocolRawStream(message, {
+  const run = async (messages, endsCycle) => {
+    /** @type {Buffer[]} */
+    const chunks = [];
+    await pglite.runExclusive(() =>
+      pglite.execProtocolRawStream(messages, {
         onRawData: (data) => {
-          if (closed || data.length === 0) return;
-          if (endsCycle) {
-            socket.write(Buffer.from(data));
-            return;
-          }
-          pending = pending.length === 0 ? Buffer.from(data) : Buffer.concat([pending, data]);
-          const kept = [];
-          while (pending.length >= 5 && pending.length >= 1 + pending.readInt32BE(1)) {
-            const size = 1 + pending.readInt32BE(1);
-            const type = pending[0];
-            if (type === 0x45) failedExchange = true;
-            if (type !== 0x5a) kept.push(pending.subarray(0, size));
-            pending = pending.subarray(size);
-          }
-          if (kept.length > 0) socket.write(Buffer.concat(kept));
+          if (data.length > 0) chunks.push(Buffer.from(data));
         },
       }),
     );
+    if (closed || chunks.length === 0) return;
+    const answer = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
+    const kept = [];
+    let failed = false;
+    let readyForQuery = null;
+    for (let offset = 0; offset + 5 <= answer.length; ) {
+      const message = answer.subarray(offset, offset + 1 + answer.readInt32BE(offset + 1));
+      offset += message.length;
+      const type = message[0];
+      if (type === 0x5a) readyForQuery = message;
+      else if (!failed) {
+        if (type === 0x45) failed = true;
+        kept.push(message);
+      }
+    }
+    if (endsCycle && readyForQuery) kept.push(readyForQuery);
+    else if (failed) failedExchange = true;
+    if (kept.length > 0) socket.write(kept.length === 1 ? kept[0] : Buffer.concat(kept));
   };
 
-  /** @param {Buffer} message */
-  const handle = async (message, isStartup) => {
+  /**
+   * One startup message, or messages of one exchange in order, the last of them possibly ending it
+   * (see the grouping in the data handler).
+   * @param {Buffer[]} messages
+   * @param {boolean} isStartup
+   */
+  const handle = async (messages, isStartup) => {
     if (closed) return;
-    if (isStartup) isBackground = applicationName(message) === BACKGROUND_APPLICATION;
+    if (isStartup) isBackground = applicationName(messages[0]) === BACKGROUND_APPLICATION;
     if (!holding) {
       await turns.take(isBackground);
       holding = true;
       if (closed) return release();
     }
-    const type = isStartup ? 0 : message[0];
-    if (type === 0x58) {
+    if (isStartup) {
+      await pglite.runExclusive(() =>
+        pglite.execProtocolRawStream(messages[0], {
+          onRawData: (data) => {
+            if (!closed && data.length > 0) socket.write(Buffer.from(data));
+          },
+        }),
+      );
+      if (!pglite.isInTransaction()) release();
+      return;
+    }
+    const last = messages[messages.length - 1];
+    if (last[0] === 0x58) {
       // Terminate: this connection ends (and with it any transaction it left open); the backend stays.
       closed = true;
       socket.end();
       return abandon();
     }
-    const endsCycle = isStartup || type === 0x53 || type === 0x51;
+    const endsCycle = last[0] === 0x53 || last[0] === 0x51;
+    for (const message of messages) {
+      // Parse (P) of a named statement, Close (C) of one: its name is the first string after the header.
+      if (message[0] === 0x50 && message[5] !== 0) prepared.add(cString(message, 5));
+      if (message[0] === 0x43 && message[5] === 0x53) prepared.delete(cString(message, 6));
+    }
     // After an error PostgreSQL ignores the rest of the exchange up to its Sync.
-    if (failedExchange && !endsCycle) return;
+    let runnable = messages;
+    if (failedExchange) {
+      if (!endsCycle) return;
+      runnable = [last];
+    }
     failedExchange = false;
-    await run(message, endsCycle);
+    await run(runnable.length === 1 ? runnable[0] : Buffer.concat(runnable), endsCycle);
     // Sync (S) or a simple Query (Q) ends an exchange; the turn passes on unless a transaction is open.
     if (endsCycle) {
       midExchange = false;
@@ -246,14 +289,27 @@ function serve(socket) {
     turns.give(isBackground);
   };
 
-  /** A connection that goes away mid-exchange or mid-transaction must not leave its state to the next one. */
+  /**
+   * A connection that goes away mid-exchange or mid-transaction must not leave its state to the next
+   * one, nor its prepared statements to the backend.
+   */
   const abandon = async () => {
-    if (!holding) return;
+    if (!holding && prepared.size === 0) return;
+    if (!holding) {
+      await turns.take(isBackground);
+      holding = true;
+    }
     try {
       if (midExchange)
         await pglite.runExclusive(() => pglite.execProtocolRawStream(SYNC, { onRawData: () => {} }));
       if (pglite.isInTransaction())
         await pglite.runExclusive(() => pglite.execProtocolRawStream(ROLLBACK, { onRawData: () => {} }));
+      for (const name of prepared) {
+        // A Parse that failed left no statement: DEALLOCATE's error then goes nowhere.
+        const deallocate = queryMessage(`DEALLOCATE "${name.replaceAll('"', '""')}"`);
+        await pglite.runExclusive(() => pglite.execProtocolRawStream(deallocate, { onRawData: () => {} }));
+      }
+      prepared.clear();
     } finally {
       release();
     }
@@ -270,11 +326,19 @@ function serve(socket) {
 
   socket.on("data", (data) => {
     buffered = buffered.length === 0 ? data : Buffer.concat([buffered, data]);
+    /** The complete messages of this read, handed on together up to each end of a cycle. */
+    let group = [];
+    const handOn = () => {
+      if (group.length === 0) return;
+      const messages = group;
+      group = [];
+      chain = chain.then(() => handle(messages, false)).catch(fail);
+    };
     for (;;) {
       if (!started) {
-        if (buffered.length < 8) return;
+        if (buffered.length < 8) break;
         const length = buffered.readInt32BE(0);
-        if (buffered.length < length) return;
+        if (buffered.length < length) break;
         const code = buffered.readInt32BE(4);
         const message = buffered.subarray(0, length);
         buffered = buffered.subarray(length);
@@ -287,16 +351,20 @@ function serve(socket) {
           return;
         }
         started = true;
-        chain = chain.then(() => handle(message, true)).catch(fail);
+        chain = chain.then(() => handle([message], true)).catch(fail);
         continue;
       }
-      if (buffered.length < 5) return;
+      if (buffered.length < 5) break;
       const length = 1 + buffered.readInt32BE(1);
-      if (buffered.length < length) return;
+      if (buffered.length < length) break;
       const message = buffered.subarray(0, length);
       buffered = buffered.subarray(length);
-      chain = chain.then(() => handle(message, false)).catch(fail);
+      // Terminate goes alone; Sync, Query and Flush (which asks for the answers so far) end a group.
+      if (message[0] === 0x58) handOn();
+      group.push(message);
+      if (message[0] === 0x53 || message[0] === 0x51 || message[0] === 0x48 || message[0] === 0x58) handOn();
     }
+    handOn();
   });
   socket.on("error", () => socket.destroy());
   socket.on("close", () => {
@@ -317,6 +385,16 @@ function applicationName(message) {
     if (fields[index] === "application_name") return fields[index + 1];
   }
   return undefined;
+}
+
+/**
+ * The NUL-terminated string of `message` at `offset`.
+ * @param {Buffer} message
+ * @param {number} offset
+ */
+function cString(message, offset) {
+  const end = message.indexOf(0, offset);
+  return message.toString("utf8", offset, end === -1 ? message.length : end);
 }
 
 /** @param {string} sql */

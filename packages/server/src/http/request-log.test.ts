@@ -70,11 +70,12 @@ describe("request ids and access logs", () => {
       status: 201,
       clientAddress: expect.stringMatching(/127\.0\.0\.1/),
       durationMs: expect.any(Number),
+      // The stages its work timed (`timed`): here, checking the API key.
+      stages: { auth: expect.any(Number) },
     });
-    expect(access.find((entry) => entry.requestId === "missing-1")).toMatchObject({
-      path: "/no/such/path",
-      status: 404,
-    });
+    const missing = access.find((entry) => entry.requestId === "missing-1");
+    expect(missing).toMatchObject({ path: "/no/such/path", status: 404 });
+    expect(missing).not.toHaveProperty("stages");
 
     // The account's own key was created outside any request, by the test.
     const created = log.entries().filter((entry) => entry.msg === "api key created");

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { createServerAdapter } from "@whatwg-node/server";
 import type { RequestMeta } from "../context.ts";
 import { HTTP_KEEP_ALIVE } from "../limits.ts";
-import { type Logger, withRequestId } from "../logger.ts";
+import { type Logger, requestStages, withRequestId } from "../logger.ts";
 import { areaOf, metrics } from "../metrics.ts";
 import { resolveClientAddress, type TrustedProxies } from "./client-address.ts";
 import { uploadAwareFetchApi } from "./graphql.ts";
@@ -36,6 +36,7 @@ export function answerRequests(route: Route, logger: Logger) {
       const area = path === undefined ? "other" : areaOf(path);
       metrics.httpRequests.inc({ method: request.method, area, status: response.status });
       metrics.httpDuration.observe({ area }, elapsed / 1000);
+      const stages = requestStages();
       logger.info("request", {
         method: request.method,
         path,
@@ -43,6 +44,7 @@ export function answerRequests(route: Route, logger: Logger) {
         durationMs: Math.round(elapsed),
         requestId,
         clientAddress,
+        ...(stages ? { stages } : {}),
       });
       return response;
     });

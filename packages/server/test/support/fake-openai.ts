@@ -81,6 +81,13 @@ export function fakeEmbedding(text: string, dimensions: number): number[] {
   return vector.map((value) => value / norm);
 }
 
+/** `encoding_format: "base64"`: the vector's float32s, little-endian, in base64 (as OpenAI sends them). */
+function float32Base64(vector: number[]): string {
+  const bytes = Buffer.alloc(vector.length * 4);
+  for (const [index, value] of vector.entries()) bytes.writeFloatLE(value, index * 4);
+  return bytes.toString("base64");
+}
+
 export async function startFakeOpenAI(): Promise<FakeOpenAI> {
   const chatRequests: RecordedChatRequest[] = [];
   const embeddingRequests: { model: string; input: string[] }[] = [];
@@ -168,7 +175,10 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
         data: inputs.map((input, index) => ({
           object: "embedding",
           index,
-          embedding: fakeEmbedding(input, dimensions),
+          embedding:
+            body.encoding_format === "base64"
+              ? float32Base64(fakeEmbedding(input, dimensions))
+              : fakeEmbedding(input, dimensions),
         })),
         usage: { prompt_tokens: inputs.length, total_tokens: inputs.length },
       });

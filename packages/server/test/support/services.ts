@@ -35,6 +35,8 @@ export interface RunningService {
   url: string;
   /** Stops the server and removes its temporary directory. Safe to call twice. */
   stop(): Promise<void>;
+  /** The server's main process (PostgreSQL's postmaster, whose backends are its children), for benchmarks. */
+  pid: number;
 }
 
 const PG_PREFERRED_MAJOR = "15";
@@ -404,7 +406,9 @@ export async function startPostgres(): Promise<RunningService> {
       })();
       return stopped;
     };
-    return { url: `postgres://${auth}/${PG_DATABASE}`, stop };
+    // The postmaster's pid is the first line of its pid file.
+    const pid = Number(readFileSync(join(dataDir, "postmaster.pid"), "utf8").split("\n")[0]);
+    return { url: `postgres://${auth}/${PG_DATABASE}`, stop, pid };
   } catch (error) {
     if (started) {
       const [cmd, args] = pgCtlStop("immediate");
@@ -537,7 +541,7 @@ export async function startRedis(): Promise<RunningService> {
         })();
         return stopped;
       };
-      return { url: `redis://127.0.0.1:${port}`, stop };
+      return { url: `redis://127.0.0.1:${port}`, stop, pid: child.pid! };
     }
 
     const exited = child.exitCode !== null || child.signalCode !== null;

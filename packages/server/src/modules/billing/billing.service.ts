@@ -3,6 +3,7 @@ import type { ServiceDeps } from "../../deps.ts";
 import { InsufficientBalanceError, NotFoundError } from "../../errors.ts";
 import { type Account, type LedgerEntry, Prisma } from "../../generated/prisma/client.ts";
 import { PeriodicSweep } from "../../jobs/periodic-sweep.ts";
+import { timed } from "../../logger.ts";
 import { metrics } from "../../metrics.ts";
 import { moneyAmount, parseInput } from "../../validation.ts";
 import { requireOperator } from "../auth/operator-role.ts";
@@ -24,8 +25,7 @@ export interface Charge {
   accountId: number;
   amount: string;
   kind: "message_debit" | "reply_debit";
-  /** Text, or an SQL expression of the statement that reserves it (`reservationSteps`). */
-  description: string | Prisma.Sql;
+  description: string;
 }
 
 /** One minute of a call: minute 1 is reserved when the call starts, the others charged as they start. */
@@ -151,20 +151,10 @@ export class BillingService {
    */
   async payFor<T>(charge: Charge, work: (reservation: Reservation) => Promise<T>): Promise<T> {
     const reservation = await this.reserve(charge.accountId, charge.amount, charge.kind, charge.description);
-    return this.payWith(reservation, work);
-  }
-
-  /**
-   * Runs `work` paid for by a reservation already taken (by `reservationSteps` in the caller's
-   * statement), as `payFor` does: given back if the work fails, settled by the work's statement.
-   */
-  async payWith<T>(reservation: Reservation, work: (reservation: Reservation) => Promise<T>): Promise<T> {
     try {
       const done = await work(reservation);
       if (reservation.ledgerEntryId !== null)
-        this.deps.pubsub.publish("account:balance", reservation.accountId, {
-          accountId: reservation.accountId,
-        });
+        this.deps.pubsub.publish("account:balance", charge.accountId, { accountId: charge.accountId });
       return done;
     } catch (error) {
       await this.release(reservation).catch((releaseError: unknown) =>
@@ -182,56 +172,31 @@ export class BillingService {
     accountId: number,
     amount: string,
     kind: "message_debit" | "reply_debit",
-    description: string | Prisma.Sql,
+    description: string,
   ): Promise<Reservation> {
     if (new Prisma.Decimal(amount).lte(0)) return { accountId, amount, ledgerEntryId: null };
     // One statement, so no transaction is held open between the debit and its ledger entry.
     const statement = Prisma.sql`
-      WITH ${this.reservationSteps({ accountId, amount, kind, description }, Prisma.sql`TRUE`)}
-      SELECT "id" FROM reservation`;
+      WITH debited AS (
+        UPDATE "accounts" SET "balance" = "balance" - ${amount}::numeric, "updatedAt" = now()
+        WHERE "id" = ${accountId} AND "balance" >= ${amount}::numeric
+        RETURNING "balance")
+      INSERT INTO "ledger_entries" ("accountId", "kind", "amount", "balanceAfter", "description", "heldUntil")
+      SELECT ${accountId}::integer, ${kind}::"ledger_kind", -(${amount}::numeric), "balance", ${description}::text,
+             now() + make_interval(secs => ${this.deps.config.reservationHoldSeconds}::integer)
+      FROM debited
+      RETURNING "id"`;
     // Through the driver: every paid message takes this path, and Prisma's raw query costs more
-    // than the statement itself.
-    const [entry] = await this.deps.db.withConnection((sql) =>
-      sql.query<{ id: number }>(statement.text, statement.values),
+    // than the statement itself; prepared, planned once per connection (an update by primary key).
+    const [entry] = await timed("reservation", () =>
+      this.deps.db.withConnection((sql) => sql.prepared<{ id: number }>(statement.text, statement.values)),
     );
-    return this.reservationTaken({ accountId, amount, kind }, entry ? Number(entry.id) : null);
-  }
-
-  /**
-   * A reservation taken by the statement that reads what it will pay for (a reply's conversation),
-   * one round trip fewer per message: two steps of its `WITH` list, `reservation_debit` and
-   * `reservation`, after which `(SELECT "id" FROM reservation)` is the held debit's ledger entry, or
-   * null when the balance cannot cover it or `condition` (an SQL boolean over anything but the
-   * statement's own steps) is false. The debit is the same conditional UPDATE as `payFor`'s, so it
-   * can never overdraw; `reservationTaken` turns the entry into the `Reservation` for `payWith`.
-   */
-  reservationSteps(charge: Charge, condition: Prisma.Sql): Prisma.Sql {
-    return Prisma.sql`
-      reservation_debit AS (
-        UPDATE "accounts" SET "balance" = "balance" - ${charge.amount}::numeric, "updatedAt" = now()
-        WHERE "id" = ${charge.accountId}::integer AND "balance" >= ${charge.amount}::numeric AND (${condition})
-        RETURNING "balance"),
-      reservation AS (
-        INSERT INTO "ledger_entries" ("accountId", "kind", "amount", "balanceAfter", "description", "heldUntil")
-        SELECT ${charge.accountId}::integer, ${charge.kind}::"ledger_kind", -(${charge.amount}::numeric), "balance",
-               (${charge.description})::text, now() + make_interval(secs => ${this.deps.config.reservationHoldSeconds}::integer)
-        FROM reservation_debit
-        RETURNING "id")`;
-  }
-
-  /**
-   * The reservation `reservationSteps` took (`entryId`), or InsufficientBalanceError when it took
-   * none for a charge whose condition held.
-   */
-  reservationTaken(
-    charge: Pick<Charge, "accountId" | "amount" | "kind">,
-    entryId: number | null,
-  ): Reservation {
+    const entryId = entry ? Number(entry.id) : null;
     if (entryId === null) {
-      metrics.reservationsRefused.inc({ kind: charge.kind });
+      metrics.reservationsRefused.inc({ kind });
       throw new InsufficientBalanceError();
     }
-    return { accountId: charge.accountId, amount: charge.amount, ledgerEntryId: Number(entryId) };
+    return { accountId, amount, ledgerEntryId: entryId };
   }
 
   /**
@@ -339,7 +304,7 @@ export class BillingService {
   }
 
   /** Gives the money back: the exchange it was held for was never stored. */
-  async release(reservation: Reservation): Promise<void> {
+  private async release(reservation: Reservation): Promise<void> {
     if (reservation.ledgerEntryId === null) return;
     await this.refundHeld(reservation.ledgerEntryId, "the message was not answered");
   }

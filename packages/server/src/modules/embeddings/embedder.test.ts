@@ -1,5 +1,8 @@
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
-import { LocalHashEmbedder, nonAsciiWords, toVectorArrayBinary, words } from "./embedder.ts";
+import { fakeEmbedding, startFakeOpenAI } from "../../../test/support/fake-openai.ts";
+import { LocalHashEmbedder, nonAsciiWords, OpenAIEmbedder, toVectorArrayBinary, words } from "./embedder.ts";
 
 /**
  * The offline embedder as first written (features built as strings, summed in a map): stored passages
@@ -89,5 +92,50 @@ describe("toVectorArrayBinary", () => {
       [0.5, 0, -2],
       [0, 1, 0],
     ]);
+  });
+});
+
+describe("OpenAIEmbedder", () => {
+  it("asks for base64 and decodes the float32s, in the order of the inputs", async () => {
+    const fake = await startFakeOpenAI();
+    try {
+      const embedder = new OpenAIEmbedder({
+        apiKey: "sk-test",
+        baseUrl: fake.baseUrl,
+        model: "m",
+        dimensions: 64,
+      });
+      const texts = ["opening hours on saturday", "refunds to the card", "engraved items"];
+      const vectors = await embedder.embed(texts);
+      expect(vectors).toEqual(texts.map((text) => fakeEmbedding(text, 64).map(Math.fround)));
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it("takes arrays of numbers from a compatible server that ignores the encoding asked for", async () => {
+    const vector = [0.5, -0.25, 0.125, 1 / 3];
+    const server = createServer((request, response) => {
+      request.resume();
+      request.on("end", () => {
+        response.setHeader("content-type", "application/json");
+        response.end(
+          JSON.stringify({ object: "list", data: [{ object: "embedding", index: 0, embedding: vector }] }),
+        );
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const embedder = new OpenAIEmbedder({
+        apiKey: "sk-test",
+        baseUrl: `http://127.0.0.1:${port}/v1`,
+        model: "m",
+        dimensions: 4,
+      });
+      expect(await embedder.embed(["anything"])).toEqual([vector]);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });

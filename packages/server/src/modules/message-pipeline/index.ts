@@ -4,7 +4,6 @@
  */
 export { messageText, variablesInput, WIDGET_MESSAGE_MAX } from "./message-input.ts";
 export {
-  type Charge,
   CONVERSATION_COLUMNS,
   type ConversationWithAssistant,
   type MessageOutcome,

@@ -2,6 +2,7 @@ import type { ServiceDeps } from "../../deps.ts";
 import { AppError, ConversationNotFoundError } from "../../errors.ts";
 import type { EventSink } from "../../events.ts";
 import { type Conversation, type Message, Prisma } from "../../generated/prisma/client.ts";
+import { timed } from "../../logger.ts";
 import { type ReplySettings, type ReplySettingsCache, replySettingsColumns } from "../assistants/index.ts";
 import type { BillingService, Reservation } from "../billing/index.ts";
 import { isUuid } from "../common/uuid.ts";
@@ -31,8 +32,6 @@ interface NewMessage {
 export interface Charge {
   price: string;
   kind: "message_debit" | "reply_debit";
-  /** Taken already, by the statement that read the conversation (`reservationSteps`). */
-  reservation?: Reservation;
 }
 
 export interface MessagePipelineParts {
@@ -150,7 +149,13 @@ export class MessagePipeline {
       };
     }
 
-    const work = async (reservation: Reservation): Promise<MessageOutcome> => {
+    const paid = {
+      accountId: conversation.accountId,
+      amount: this.parts.engine.modelConfigured ? charge.price : "0",
+      kind: charge.kind,
+      description: `${charge.kind === "reply_debit" ? "Generated reply" : "Widget message"} in conversation ${conversation.id}`,
+    };
+    return this.parts.billing.payFor(paid, async (reservation) => {
       const result = await this.reply(conversation, text, conversationVariables);
       const { messages, updated } = await this.storeExchange(
         conversation,
@@ -171,44 +176,7 @@ export class MessagePipeline {
         functionCalls: result.functionCalls,
         aiDisabled: false,
       };
-    };
-    const { billing } = this.parts;
-    return charge.reservation
-      ? billing.payWith(charge.reservation, work)
-      : billing.payFor(this.billed(conversation.accountId, charge, Prisma.sql`${conversation.id}`), work);
-  }
-
-  /**
-   * Steps of a statement that reads a conversation (`conversationId`, an SQL expression of its id)
-   * which reserve what a customer message in it costs, when `condition` holds (see billing's
-   * `reservationSteps`); null when messages are free (no model writes the replies).
-   */
-  reservationSteps(
-    accountId: number,
-    charge: Charge,
-    conversationId: Prisma.Sql,
-    condition: Prisma.Sql,
-  ): Prisma.Sql | null {
-    const billed = this.billed(accountId, charge, conversationId);
-    return billed.amount === "0" ? null : this.parts.billing.reservationSteps(billed, condition);
-  }
-
-  /** The reservation `reservationSteps` took (INSUFFICIENT_BALANCE when it could take none). */
-  reservationTaken(accountId: number, charge: Charge, ledgerEntryId: number | null): Reservation {
-    return this.parts.billing.reservationTaken(
-      { accountId, amount: charge.price, kind: charge.kind },
-      ledgerEntryId,
-    );
-  }
-
-  private billed(accountId: number, charge: Charge, conversationId: Prisma.Sql) {
-    const label = charge.kind === "reply_debit" ? "Generated reply" : "Widget message";
-    return {
-      accountId,
-      amount: this.parts.engine.modelConfigured ? charge.price : "0",
-      kind: charge.kind,
-      description: Prisma.sql`${`${label} in conversation `}::text || (${conversationId})::text`,
-    };
+    });
   }
 
   /** A message written by a person of the business, shown to the customer like a reply (free). */
@@ -331,9 +299,13 @@ export class MessagePipeline {
         WHERE "id" = ${conversation.id}::uuid),
       events AS (${this.parts.events.messageEventsSql(source, Prisma.sql`appended`)})
       SELECT *, (SELECT count(*) FROM events)::int AS "eventCount" FROM appended ORDER BY "id"`;
-    // Through the driver rather than Prisma's raw query, which costs more than the statement itself.
-    const stored = await this.deps.db.withConnection((sql) =>
-      sql.query<Message & { eventCount: number }>(statement.text, statement.values),
+    // Through the driver rather than Prisma's raw query, which costs more than the statement itself,
+    // and prepared: its few forms (one or two messages, paid or not) are planned once per connection,
+    // and every step reads or writes rows by their keys, so one plan fits all.
+    const stored = await timed("store", () =>
+      this.deps.db.withConnection((sql) =>
+        sql.prepared<Message & { eventCount: number }>(statement.text, statement.values),
+      ),
     );
     if ((stored[0]?.eventCount ?? 0) > 0) await this.parts.events.messagesRecorded(source);
     const { assistant: _assistant, ...plain } = conversation as ConversationWithAssistant;

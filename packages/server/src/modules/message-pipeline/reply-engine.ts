@@ -7,6 +7,7 @@ import type {
 } from "openai/resources/chat/completions";
 import type { ServiceDeps } from "../../deps.ts";
 import { AppError, UpstreamFailedError } from "../../errors.ts";
+import { timed } from "../../logger.ts";
 import { metrics } from "../../metrics.ts";
 import { storableText, storableValue } from "../../storable-text.mjs";
 import { ChatCompletionError, ChatCompletionsClient } from "./chat-client.ts";
@@ -257,7 +258,7 @@ export class ReplyEngine {
   ): Promise<ChatCompletionMessage> {
     const stopTimer = metrics.modelDuration.startTimer();
     try {
-      const message = await this.client!.stream(body, onDelta);
+      const message = await timed("model", () => this.client!.stream(body, onDelta));
       stopTimer({ status: "ok" });
       return message;
     } catch (error) {
