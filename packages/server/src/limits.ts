@@ -126,6 +126,15 @@ export const WEB_CALL_LIMITS = {
 export const QUESTION_VECTOR_CACHE = { entries: 256, maxChars: 500 } as const;
 
 /**
+ * Knowledge bases of at most `maxPassages` passages are searched by an exact scan through a prepared
+ * statement (planned once per connection, not per search); larger ones by a statement planned each
+ * time, which may read the HNSW index. A search learns a knowledge base's size at most every
+ * `sizeTtlMs`, for at most `sizesKept` knowledge bases per server. An exact scan of 1,000 passages of
+ * 1,536 dimensions takes a few milliseconds (bench/reply/search-cost.ts).
+ */
+export const EXACT_SEARCH = { maxPassages: 1_000, sizeTtlMs: 60_000, sizesKept: 1_000 } as const;
+
+/**
  * Idle keep-alive connections stay open longer than the clients and load balancers that reuse them
  * wait (fetch/undici about 4 s, AWS ALB 60 s): the side that closes an idle connection must be the
  * client, or a request sent as the server closes it fails with ECONNRESET (Node's own default is 5 s).

@@ -270,7 +270,8 @@ async function psqlExec(psql: string, url: string, sql: string): Promise<void> {
  * initdb + start a fresh PostgreSQL cluster on a free 127.0.0.1 port, create the
  * database `voxgate_test` with the `vector` extension. Password (SCRAM) auth over TCP.
  */
-export async function startPostgres(): Promise<RunningService> {
+/** `settings`: extra server settings (`name=value`), e.g. a bench's `shared_preload_libraries=pg_stat_statements`. */
+export async function startPostgres(settings: readonly string[] = []): Promise<RunningService> {
   const bins = findPostgresBinaries();
   if (!bins) {
     throw new Error(
@@ -343,6 +344,7 @@ export async function startPostgres(): Promise<RunningService> {
         // Test files run side by side, each with up to three apps of ten pooled connections, plus the
         // admin connections that copy and drop their databases: the default 100 is too close.
         "-c max_connections=300",
+        ...settings.map((setting) => `-c ${setting}`),
       ].join(" ");
       const [startCmd, startArgs] = asPg(bins.pgCtl, [
         "-D",

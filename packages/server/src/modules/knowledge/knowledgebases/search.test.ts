@@ -1,8 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { freshDatabase, startTestApp, type TestApp } from "../../../../test/support/test-app.ts";
 import type { DatabaseTarget } from "../../../db/client.ts";
 import { LocalHashEmbedder, nonAsciiWords, toVectorLiteral } from "../../embeddings/embedder.ts";
 import type { Passage, SearchMode } from "./search.ts";
+
+// Knowledge bases of more than 8 passages are searched as large ones, which may read the HNSW index:
+// Tiny (16 passages) is one, and Small (6) is searched by the exact scan of small knowledge bases.
+vi.mock("../../../limits.ts", async (importOriginal) => ({
+  ...(await importOriginal<typeof import("../../../limits.ts")>()),
+  EXACT_SEARCH: { maxPassages: 8, sizeTtlMs: 60_000, sizesKept: 1_000 },
+}));
 
 const QUERY_WORDS = ["lighthouse", "keeper", "lantern", "harbour", "storm", "beacon", "fog", "signal"];
 const QUERY = QUERY_WORDS.join(" ");
@@ -26,7 +33,9 @@ describe("knowledge search through the indexes", () => {
   let drop: () => Promise<void>;
   let accountId: number;
   let tiny: number;
+  let small: number;
   const tinyChunks = new Map<number, string>();
+  const smallChunks = new Map<number, string>();
 
   const insertDocument = async (
     knowledgebaseId: number,
@@ -87,6 +96,10 @@ describe("knowledge search through the indexes", () => {
     for (const [index, id] of ids.entries()) tinyChunks.set(id, [...graded, ...unrelated][index]!);
     // A document still processing, holding the question itself: never searched.
     await insertDocument(tiny, "processing", [QUERY]);
+    small = (await knowledgebases.create(accountId, { name: "Small" })).id;
+    const smallPassages = [...graded.filter((_, index) => index % 2 === 0), ...unrelated.slice(0, 2)];
+    const smallIds = await insertDocument(small, "active", smallPassages);
+    for (const [index, id] of smallIds.entries()) smallChunks.set(id, smallPassages[index]!);
     await t.app.db.prisma.$executeRawUnsafe(`ANALYZE "document_chunks"`);
   });
 
@@ -109,6 +122,25 @@ describe("knowledge search through the indexes", () => {
     );
     for (const [index, passage] of passages.entries())
       expect(passage.score).toBeCloseTo(exact[index]!.similarity, 4);
+  });
+
+  it("searches a small knowledge base exactly through its prepared statement, the same on every call", async () => {
+    const query = embedder.embedOne(QUERY);
+    const exact = [...smallChunks.entries()]
+      .map(([id, content]) => ({ id, similarity: dot(query, embedder.embedOne(content)) }))
+      .sort((a, b) => b.similarity - a.similarity)
+      .map((item) => item.id);
+    // Past the fifth call PostgreSQL may plan a prepared statement once for any knowledge base.
+    const hybrid = await search(small, QUERY, 4, "hybrid");
+    expect(hybrid[0]?.content.startsWith(`${QUERY_WORDS.slice(0, 7).join(" ")} filler`)).toBe(true);
+    const keyword = await search(small, "lighthouse keeper", 3, "keyword");
+    expect(keyword.every((passage) => passage.content.startsWith("lighthouse keeper"))).toBe(true);
+    for (let call = 0; call < 7; call++) {
+      const passages = await search(small, QUERY, smallChunks.size, "vector");
+      expect(passages.map((passage) => passage.chunkId)).toEqual(exact);
+      expect(await search(small, QUERY, 4, "hybrid")).toEqual(hybrid);
+      expect(await search(small, "lighthouse keeper", 3, "keyword")).toEqual(keyword);
+    }
   });
 
   it("returns every passage of the small knowledge base when the limit asks for all of them", async () => {

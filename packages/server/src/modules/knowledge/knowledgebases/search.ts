@@ -1,5 +1,5 @@
 import type { Database } from "../../../db/client.ts";
-import { QUESTION_VECTOR_CACHE } from "../../../limits.ts";
+import { EXACT_SEARCH, QUESTION_VECTOR_CACHE } from "../../../limits.ts";
 import { timed } from "../../../logger.ts";
 import { type Embedder, nonAsciiWords, toVectorBinary, words } from "../../embeddings/embedder.ts";
 
@@ -93,16 +93,48 @@ class Parameters {
   }
 }
 
+/**
+ * Whether each knowledge base is small enough for an exact scan (EXACT_SEARCH), learnt by a bounded
+ * count at most every `sizeTtlMs`. A size that lags only costs speed: a grown knowledge base is still
+ * searched exactly (correct, slower) until its size is counted again, and a shrunk one is planned
+ * each time, as every search was before.
+ */
+class KnowledgebaseSizes {
+  private readonly known = new Map<number, { small: boolean; until: number }>();
+
+  constructor(private readonly db: Database) {}
+
+  async small(knowledgebaseId: number): Promise<boolean> {
+    const now = performance.now();
+    const known = this.known.get(knowledgebaseId);
+    if (known && known.until > now) return known.small;
+    const [row] = await this.db.withConnection((sql) =>
+      sql.prepared<{ passages: number }>(
+        `SELECT count(*)::int AS "passages"
+         FROM (SELECT 1 FROM "document_chunks" WHERE "knowledgebaseId" = $1 LIMIT $2) c`,
+        [knowledgebaseId, EXACT_SEARCH.maxPassages + 1],
+      ),
+    );
+    const small = Number(row?.passages ?? 0) <= EXACT_SEARCH.maxPassages;
+    this.known.delete(knowledgebaseId);
+    this.known.set(knowledgebaseId, { small, until: now + EXACT_SEARCH.sizeTtlMs });
+    if (this.known.size > EXACT_SEARCH.sizesKept) this.known.delete(this.known.keys().next().value!);
+    return small;
+  }
+}
+
 export class KnowledgeSearch {
   /** The `hnsw.ef_search` each pooled connection's session was given by `withIndexSettings`. */
   private readonly efSearchBySession = new WeakMap<object, number>();
   private readonly questionVectors: QuestionVectors;
+  private readonly sizes: KnowledgebaseSizes;
 
   constructor(
     private readonly db: Database,
     private readonly embedder: Embedder,
   ) {
     this.questionVectors = new QuestionVectors(embedder);
+    this.sizes = new KnowledgebaseSizes(db);
   }
 
   /**
@@ -113,6 +145,12 @@ export class KnowledgeSearch {
    * carry passage ids only, and hybrid search fuses them in the statement too: only the `limit`
    * passages returned are read whole. Fusing in the app took 50 passages of each ranking over the wire
    * (about 150 KB for 4 passages used), which was most of the cost of a search on the embedded store.
+   *
+   * A small knowledge base (EXACT_SEARCH), and every one on the embedded store (which keeps no vector
+   * index), is searched by an exact scan written so that no plan can read the HNSW index, as a
+   * prepared statement: planning its nine steps was ~2 ms of PostgreSQL's CPU per search. A larger
+   * one on PostgreSQL is planned each time, seeing which knowledge base it searches: HNSW when the
+   * knowledge base is a large share of the passages, its own index and an exact sort otherwise.
    */
   async search(
     scope: { accountId: number; knowledgebaseId: number },
@@ -121,6 +159,7 @@ export class KnowledgeSearch {
     mode: SearchMode,
   ): Promise<Passage[]> {
     const depth = mode === "hybrid" ? Math.max(limit, FUSION_DEPTH) : limit;
+    const exact = this.db.kind === "pglite" || (await this.sizes.small(scope.knowledgebaseId));
     const parameters = new Parameters();
     const knowledgebaseId = parameters.add(scope.knowledgebaseId);
     const accountId = parameters.add(scope.accountId);
@@ -129,7 +168,14 @@ export class KnowledgeSearch {
     const rankings: string[] = [];
     if (mode !== "keyword") {
       const embedding = await this.questionVectors.get(scope.accountId, query);
-      this.vectorRanking(parameters, { knowledgebaseId, accountId, rankLimit }, embedding, steps, rankings);
+      this.vectorRanking(
+        parameters,
+        { knowledgebaseId, accountId, rankLimit },
+        embedding,
+        exact,
+        steps,
+        rankings,
+      );
     }
     if (mode !== "vector") {
       this.keywordRanking(parameters, { knowledgebaseId, accountId, rankLimit }, query, steps, rankings);
@@ -148,13 +194,11 @@ export class KnowledgeSearch {
       SELECT c."id" AS "chunkId", c."content", c."source", best."score", c."documentId", d."name" AS "documentName"
       FROM best JOIN "document_chunks" c ON c."id" = best."chunkId" JOIN "documents" d ON d."id" = c."documentId"
       ORDER BY best."rank"`;
-    // The embedded store has no vector index (see arrangeVectorIndexes), so no index settings either,
-    // and its best plan is the same for every knowledge base (an exact scan): the statement is prepared
-    // there, which saves planning nine steps on every search (~3 ms of PGlite's single backend). Not on
-    // PostgreSQL, where a generic plan, blind to which knowledge base is searched, could take the HNSW
-    // index for a small one that the planner would sort exactly.
+    // A prepared statement is planned for its first calls with their values, then once for any values
+    // when that plan is not estimated dearer (plan_cache_mode auto): a knowledge base's own index, as
+    // no plan of the exact scan can read HNSW.
     const rows = await timed("search", () =>
-      this.db.kind === "pglite"
+      exact
         ? this.db.withConnection((sql) => sql.prepared<Row>(statement, parameters.values))
         : mode === "keyword"
           ? this.db.withConnection((sql) => sql.query<Row>(statement, parameters.values))
@@ -190,25 +234,28 @@ export class KnowledgeSearch {
    * share of the table the planner prefers the knowledgebaseId index and an exact sort (extended
    * statistics of migration 0003 give it the row count), which is both exact and fast.
    * `relaxed_order` may return the index's results slightly out of order; the ranking sorts them.
+   * `exact`: the distance to the column as it is (not cast to the index's expression), so no plan can
+   * read the index; the same distances, as the cast only checks the dimensions the WHERE has checked.
    */
   private vectorRanking(
     parameters: Parameters,
     scope: { knowledgebaseId: string; accountId: string; rankLimit: string },
     embedding: number[],
+    exact: boolean,
     steps: string[],
     rankings: string[],
   ): void {
     const dims = this.embedder.dimensions;
     const question = parameters.add(toVectorBinary(embedding));
     const embedder = parameters.add(this.embedder.id);
+    const distance = `${exact ? `c."embedding"` : `c."embedding"::vector(${dims})`} <=> ${question}::vector(${dims})`;
     steps.push(`nearest AS MATERIALIZED (
-         SELECT c."id", c."documentId",
-                c."embedding"::vector(${dims}) <=> ${question}::vector(${dims}) AS "distance"
+         SELECT c."id", c."documentId", ${distance} AS "distance"
          FROM "document_chunks" c
          WHERE vector_dims(c."embedding") = ${dims} AND c."knowledgebaseId" = ${scope.knowledgebaseId}
            AND c."embedder" = ${embedder}
            AND EXISTS (SELECT 1 FROM "documents" d WHERE d."id" = c."documentId" AND d."status" = 'active')
-         ORDER BY c."embedding"::vector(${dims}) <=> ${question}::vector(${dims})
+         ORDER BY ${distance}
          LIMIT ${scope.rankLimit})`);
     rankings.push(`(SELECT row_number() OVER (ORDER BY n."distance", n."id") AS "rank", n."id" AS "chunkId",
               1 - n."distance" AS "score"

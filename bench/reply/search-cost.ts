@@ -1,0 +1,209 @@
+/**
+ * What the knowledge search of a reply costs the database, statement by statement: the bench's
+ * handbook (about 200 passages) and a larger knowledge base (about 5,000 passages) in one database,
+ * searched the way a reply searches (hybrid, 4 passages) with the bench's questions.
+ *
+ *   pnpm exec tsx bench/reply/search-cost.ts [searches=200] [sections=5700] [--store=pglite|postgres|both] [--explain]
+ *
+ * On PostgreSQL (a throw-away server with pg_stat_statements, planning tracked) it prints, per
+ * statement of the searches, calls and mean planning and execution time, and the backend's CPU per
+ * search; on both stores the wall time per search. `--explain` prints EXPLAIN (ANALYZE, BUFFERS) of one
+ * search per knowledge base.
+ */
+
+import { randomBytes } from "node:crypto";
+import { readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { buildApp, type DatabaseTarget, loadConfig } from "@voxgate/server";
+import { startFakeOpenAI } from "../../packages/server/test/support/fake-openai.ts";
+import { findPostgresBinaries, startPostgres } from "../../packages/server/test/support/services.ts";
+
+const positional = process.argv.slice(2).filter((arg) => !arg.startsWith("--"));
+const flags = new Set(process.argv.slice(2).filter((arg) => arg.startsWith("--")));
+const searches = Number(positional[0] ?? 200);
+const largeSections = Number(positional[1] ?? 5700);
+const store = [...flags].find((flag) => flag.startsWith("--store="))?.slice(8) ?? "both";
+
+const SUBJECTS = [
+  "returns",
+  "deliveries",
+  "warranty repairs",
+  "gift cards",
+  "invoices",
+  "store pickup",
+  "custom engraving",
+  "bulk orders",
+  "loyalty points",
+  "price matching",
+];
+const DETAILS = [
+  "Customers can ask at the counter or write to the support team, who answer every message within one working day.",
+  "The receipt or the order number is needed, and a photo helps when an item arrived damaged or incomplete.",
+  "Opening hours are Monday to Friday from nine to six, Saturday from ten to four; the shop is closed on public holidays.",
+  "Refunds go back to the card used for the purchase and appear on the statement after three to five banking days.",
+  "Fees are waived for members of the loyalty programme and for orders above one hundred and fifty euros.",
+  "Large parcels travel with a freight partner that calls the day before to agree on a two-hour delivery window.",
+  "Anything bought in the seasonal sale follows the same rules, except that engraved items cannot be exchanged.",
+  "The team keeps a written record of every request so that nobody has to explain the same thing twice.",
+];
+
+/** The reply bench's handbook (bench/reply/reply.bench.ts), `sections` long. */
+function handbook(sections: number): string {
+  return Array.from({ length: sections }, (_, i) => {
+    const subject = SUBJECTS[i % SUBJECTS.length]!;
+    const sentences = Array.from({ length: 9 }, (_, j) => DETAILS[(i + j * 3) % DETAILS.length]!);
+    return (
+      `Section ${i}: ${subject}, case ${i}. Request type ${i} about ${subject} is handled within ${(i % 9) + 1} days. ` +
+      sentences.join(" ")
+    );
+  }).join("\n\n");
+}
+
+const question = (index: number) =>
+  `How long does request type ${index % 200} about ${SUBJECTS[index % SUBJECTS.length]} take?`;
+
+/** CPU ticks (10 ms) of `pid` and its children's threads: PostgreSQL's backends are the postmaster's children. */
+function treeTicks(root: number): number {
+  let ticks = statTicks(readFileSync(`/proc/${root}/stat`, "utf8"));
+  for (const child of readFileSync(`/proc/${root}/task/${root}/children`, "utf8").trim().split(/\s+/)) {
+    if (!child) continue;
+    try {
+      ticks += statTicks(readFileSync(`/proc/${child}/stat`, "utf8"));
+    } catch {
+      // a backend that ended meanwhile
+    }
+  }
+  return ticks;
+}
+
+function statTicks(stat: string): number {
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return Number(fields[11]) + Number(fields[12]);
+}
+
+async function run(database: DatabaseTarget, label: string, pid: number | undefined) {
+  const fake = await startFakeOpenAI();
+  const dataDir = join(tmpdir(), `voxgate-search-${process.pid}-${randomBytes(4).toString("hex")}`);
+  const config = loadConfig({
+    PORT: "0",
+    LOG_LEVEL: "silent",
+    VOXGATE_SEED_DEMO: "false",
+    VOXGATE_DATA_DIR: dataDir,
+    OPENAI_BASE_URL: fake.baseUrl,
+    OPENAI_API_KEY: "sk-bench",
+  });
+  const app = await buildApp(config, { database });
+  await app.listen(0, "127.0.0.1"); // the background workers (ingestion) start with the server
+  const statements = database.kind === "postgres";
+  const admin = (text: string, values: unknown[] = []) =>
+    app.db.withConnection((sql) => sql.query<Record<string, number | string>>(text, values));
+  if (statements) await admin("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
+  try {
+    const { account } = await app.services.accounts.create({
+      email: `search-${randomBytes(4).toString("hex")}@example.com`,
+      password: "benchmark-pw",
+      balance: "100",
+    });
+    const bases: { name: string; id: number }[] = [];
+    for (const [name, sections] of [
+      ["handbook", 229],
+      ["large", largeSections],
+    ] as const) {
+      if (sections <= 0) continue;
+      const kb = await app.services.knowledgebases.create(account.id, { name });
+      const document = await app.services.documents.create(account.id, kb.id, {
+        name,
+        type: "txt",
+        file: new File([handbook(sections)], `${name}.txt`, { type: "text/plain" }),
+      } as never);
+      for (;;) {
+        const state = await app.db.prisma.document.findUniqueOrThrow({ where: { id: document.id } });
+        if (state.status === "failed") throw new Error(`${name} failed: ${state.failureReason}`);
+        if (state.status !== "processing") break;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      bases.push({ name, id: kb.id });
+    }
+    // What autovacuum does on a real server (the bench's PostgreSQL runs without it).
+    await app.db.withConnection((sql) => sql.exec("ANALYZE"));
+    if (flags.has("--hold")) {
+      console.log(
+        `holding ${JSON.stringify(database)} kbs ${JSON.stringify(bases)} account ${account.id}; SIGUSR2 goes on`,
+      );
+      await new Promise((resolve) => process.once("SIGUSR2", resolve));
+    }
+    for (const base of bases) {
+      const chunks = await app.db.prisma.documentChunk.count({ where: { knowledgebaseId: base.id } });
+      const search = (index: number) =>
+        app.services.knowledgebases.search(account.id, base.id, question(index), {
+          limit: 4,
+          mode: "hybrid",
+        });
+      for (let i = 0; i < 20; i++) await search(-1 - i);
+      if (statements) await admin("SELECT pg_stat_statements_reset()");
+      const ticks = pid ? treeTicks(pid) : 0;
+      const started = performance.now();
+      for (let i = 0; i < searches; i++) await search(i);
+      const wall = (performance.now() - started) / searches;
+      const cpu = pid ? ((treeTicks(pid) - ticks) * 10) / searches : Number.NaN;
+      console.log(
+        `\n${label}, ${base.name} (${chunks} passages): ${wall.toFixed(2)} ms wall per search, database CPU ${cpu.toFixed(2)} ms per search`,
+      );
+      if (statements) {
+        const rows = await admin(
+          `SELECT calls, mean_plan_time, mean_exec_time, shared_blks_hit, left(regexp_replace(query, '\\s+', ' ', 'g'), 70) AS query
+           FROM pg_stat_statements WHERE calls >= $1 ORDER BY total_plan_time + total_exec_time DESC LIMIT 8`,
+          [searches / 2],
+        );
+        for (const row of rows)
+          console.log(
+            `  ${String(row.calls).padStart(5)} calls  plan ${Number(row.mean_plan_time).toFixed(3)} ms  exec ${Number(row.mean_exec_time).toFixed(3)} ms  ${(Number(row.shared_blks_hit) / Number(row.calls)).toFixed(0)} blocks  ${row.query}`,
+          );
+      }
+      if (flags.has("--explain")) await explain(app, search);
+    }
+  } finally {
+    await app.close();
+    await fake.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** EXPLAIN (ANALYZE, BUFFERS) of the statement one search sends, caught on its way to the database. */
+async function explain(
+  app: Awaited<ReturnType<typeof buildApp>>,
+  search: (index: number) => Promise<unknown>,
+) {
+  const withConnection = app.db.withConnection.bind(app.db);
+  let caught: { text: string; values: unknown[] } | undefined;
+  app.db.withConnection = ((work: Parameters<typeof withConnection>[0]) =>
+    withConnection((sql) => {
+      const catching = (text: string, values: unknown[] = []) => {
+        if (text.includes(" best AS (")) caught = { text, values };
+        return sql.query(text, values);
+      };
+      return work({ ...sql, session: sql.session, query: catching, prepared: catching } as never);
+    })) as typeof withConnection;
+  await search(7);
+  app.db.withConnection = withConnection;
+  if (!caught) throw new Error("no search statement seen");
+  const { text, values } = caught;
+  const rows = await app.db.withConnection((sql) =>
+    sql.query<{ "QUERY PLAN": string }>(`EXPLAIN (ANALYZE, BUFFERS) ${text}`, values),
+  );
+  console.log(rows.map((row) => `    ${row["QUERY PLAN"]}`).join("\n"));
+}
+
+if (store !== "postgres") await run({ kind: "pglite", dataDir: undefined }, "PGlite", undefined);
+if (store !== "pglite" && findPostgresBinaries()) {
+  const postgres = await startPostgres([
+    "shared_preload_libraries=pg_stat_statements",
+    "pg_stat_statements.track_planning=on",
+  ]);
+  try {
+    await run({ kind: "postgres", url: postgres.url }, "PostgreSQL", postgres.pid);
+  } finally {
+    await postgres.stop();
+  }
+}
