@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { freshDatabase, startTestApp, type TestApp } from "../../../../test/support/test-app.ts";
 import type { DatabaseTarget } from "../../../db/client.ts";
 import { LocalHashEmbedder, nonAsciiWords, toVectorLiteral } from "../../embeddings/embedder.ts";
-import type { Passage, SearchMode } from "./search.ts";
+import { KnowledgeSearch, type Passage, type SearchMode } from "./search.ts";
 
 // Knowledge bases of more than 8 passages are searched as large ones, which may read the HNSW index:
 // Tiny (16 passages) is one, and Small (6) is searched by the exact scan of small knowledge bases.
@@ -141,6 +141,27 @@ describe("knowledge search through the indexes", () => {
       expect(await search(small, QUERY, 4, "hybrid")).toEqual(hybrid);
       expect(await search(small, "lighthouse keeper", 3, "keyword")).toEqual(keyword);
     }
+  });
+
+  it("ranks alike whether a knowledge base is searched as a small one (one pass, exact scan) or a large one", async () => {
+    const asLarge = new KnowledgeSearch(t.app.db, embedder, 0);
+    const asSmall = new KnowledgeSearch(t.app.db, embedder, 1_000);
+    const questions = [QUERY, "lighthouse keeper lantern", "lighthouse zeppelin", "fog signal"];
+    const cases = [
+      ...(["vector", "keyword", "hybrid"] as const).flatMap((mode) =>
+        questions.map((question) => ({ mode, question })),
+      ),
+      // Only stop words: no lexeme (and a vector of zeros, whose distances are NaN, in any order).
+      { mode: "keyword" as const, question: "the of and" },
+    ];
+    for (const { mode, question } of cases)
+      for (const limit of [3, 8, 16]) {
+        const scope = { accountId, knowledgebaseId: tiny };
+        const large = await asLarge.search(scope, question, limit, mode);
+        expect(await asSmall.search(scope, question, limit, mode), `${mode} ${question} ${limit}`).toEqual(
+          large,
+        );
+      }
   });
 
   it("returns every passage of the small knowledge base when the limit asks for all of them", async () => {

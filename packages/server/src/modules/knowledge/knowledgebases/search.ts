@@ -102,7 +102,10 @@ class Parameters {
 class KnowledgebaseSizes {
   private readonly known = new Map<number, { small: boolean; until: number }>();
 
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    readonly maxPassages: number,
+  ) {}
 
   async small(knowledgebaseId: number): Promise<boolean> {
     const now = performance.now();
@@ -112,10 +115,10 @@ class KnowledgebaseSizes {
       sql.prepared<{ passages: number }>(
         `SELECT count(*)::int AS "passages"
          FROM (SELECT 1 FROM "document_chunks" WHERE "knowledgebaseId" = $1 LIMIT $2) c`,
-        [knowledgebaseId, EXACT_SEARCH.maxPassages + 1],
+        [knowledgebaseId, this.maxPassages + 1],
       ),
     );
-    const small = Number(row?.passages ?? 0) <= EXACT_SEARCH.maxPassages;
+    const small = Number(row?.passages ?? 0) <= this.maxPassages;
     this.known.delete(knowledgebaseId);
     this.known.set(knowledgebaseId, { small, until: now + EXACT_SEARCH.sizeTtlMs });
     if (this.known.size > EXACT_SEARCH.sizesKept) this.known.delete(this.known.keys().next().value!);
@@ -129,12 +132,14 @@ export class KnowledgeSearch {
   private readonly questionVectors: QuestionVectors;
   private readonly sizes: KnowledgebaseSizes;
 
+  /** `exactMaxPassages`: the largest knowledge base searched by the exact scan (EXACT_SEARCH). */
   constructor(
     private readonly db: Database,
     private readonly embedder: Embedder,
+    exactMaxPassages: number = EXACT_SEARCH.maxPassages,
   ) {
     this.questionVectors = new QuestionVectors(embedder);
-    this.sizes = new KnowledgebaseSizes(db);
+    this.sizes = new KnowledgebaseSizes(db, exactMaxPassages);
   }
 
   /**
@@ -159,7 +164,8 @@ export class KnowledgeSearch {
     mode: SearchMode,
   ): Promise<Passage[]> {
     const depth = mode === "hybrid" ? Math.max(limit, FUSION_DEPTH) : limit;
-    const exact = this.db.kind === "pglite" || (await this.sizes.small(scope.knowledgebaseId));
+    const small = await this.sizes.small(scope.knowledgebaseId);
+    const exact = small || this.db.kind === "pglite";
     const parameters = new Parameters();
     const knowledgebaseId = parameters.add(scope.knowledgebaseId);
     const accountId = parameters.add(scope.accountId);
@@ -178,7 +184,14 @@ export class KnowledgeSearch {
       );
     }
     if (mode !== "vector") {
-      this.keywordRanking(parameters, { knowledgebaseId, accountId, rankLimit }, query, steps, rankings);
+      this.keywordRanking(
+        parameters,
+        { knowledgebaseId, accountId, rankLimit },
+        query,
+        small,
+        steps,
+        rankings,
+      );
     }
     if (rankings.length === 0) return [];
     // Reciprocal rank fusion: each ranking adds 1 / (RRF_K + rank) for the passages it holds (ranks from 1).
@@ -275,11 +288,18 @@ export class KnowledgeSearch {
    * configuration makes them (stemmed, stop words dropped), plus non-ASCII words as exact lexemes (see
    * nonAsciiWords); their share of passages comes from the column's statistics (absent: rare, or never
    * analysed). No lexeme at all (only stop words): no passage.
+   *
+   * `small`: a knowledge base of at most `exactMaxPassages` (fewer than KEYWORD_CANDIDATES), where
+   * no step can reach its bound, so the steps' candidates are found by one pass over its passages
+   * instead of one scan per step: each `@@` and `ts_rank_cd` read a passage's tsvector from the toast
+   * table and decompressed it again (four times a passage), now read once into the pass. The same
+   * candidates, scores and order.
    */
   private keywordRanking(
     parameters: Parameters,
     scope: { knowledgebaseId: string; accountId: string; rankLimit: string },
     query: string,
+    small: boolean,
     steps: string[],
     rankings: string[],
   ): void {
@@ -289,7 +309,6 @@ export class KnowledgeSearch {
     const text = parameters.add(ascii.join(" "));
     const exact = parameters.add(exotic);
     const commonShare = parameters.add(COMMON_LEXEME_SHARE);
-    const candidates = parameters.add(KEYWORD_CANDIDATES);
     const { knowledgebaseId, rankLimit } = scope;
     const active = `EXISTS (SELECT 1 FROM "documents" d WHERE d."id" = c."documentId" AND d."status" = 'active')`;
     steps.push(
@@ -307,6 +326,37 @@ export class KnowledgeSearch {
                 string_agg(quote_literal(l.lexeme), ' | ') FILTER (WHERE coalesce(s.share, 0) <= ${commonShare})::tsquery AS "anyRareWord"
          FROM lexemes l LEFT JOIN shares s ON s.lexeme = l.lexeme
        )`,
+    );
+    if (small && this.sizes.maxPassages < KEYWORD_CANDIDATES) {
+      // `|| ''` makes a copy of the tsvector, read from the toast table once; every use below reads the copy.
+      steps.push(
+        `keyword_texts AS MATERIALIZED (
+           SELECT c."id", c."documentId", c."searchVector" || ''::tsvector AS "words" FROM "document_chunks" c
+           WHERE c."knowledgebaseId" = ${knowledgebaseId} AND ${active}
+         )`,
+        `keyword_matches AS MATERIALIZED (
+           SELECT t."id", t."documentId", (t."words" @@ q."everyWord") IS TRUE AS "everyWord",
+                  (t."words" @@ q."anyRareWord") IS TRUE AS "anyRareWord", ts_rank_cd(t."words", q."anyWord") AS "score"
+           FROM keyword_texts t, queries q WHERE t."words" @@ q."anyWord"
+         )`,
+        `keyword_counts AS MATERIALIZED (
+           SELECT count(*) FILTER (WHERE "everyWord") AS "everyWord",
+                  count(*) FILTER (WHERE "everyWord" OR "anyRareWord") AS "anyRareWord"
+           FROM keyword_matches
+         )`,
+      );
+      rankings.push(`(SELECT row_number() OVER (ORDER BY m."score" DESC, m."id") AS "rank", m."id" AS "chunkId", m."score"
+         FROM keyword_matches m CROSS JOIN keyword_counts n
+           JOIN "documents" d ON d."id" = m."documentId" AND d."accountId" = ${scope.accountId}
+         WHERE CASE WHEN n."everyWord" >= ${rankLimit} THEN m."everyWord"
+                    WHEN n."anyRareWord" >= ${rankLimit} THEN m."everyWord" OR m."anyRareWord"
+                    ELSE true END
+         ORDER BY m."score" DESC, m."id"
+         LIMIT ${rankLimit})`);
+      return;
+    }
+    const candidates = parameters.add(KEYWORD_CANDIDATES);
+    steps.push(
       `every_word AS (
          SELECT c."id" FROM "document_chunks" c
          WHERE c."knowledgebaseId" = ${knowledgebaseId} AND c."searchVector" @@ (SELECT "everyWord" FROM queries)
