@@ -126,9 +126,9 @@ export const WEB_CALL_LIMITS = {
 export const QUESTION_VECTOR_CACHE = { entries: 256, maxChars: 500 } as const;
 
 /**
- * Knowledge bases of at most `maxPassages` passages are searched by an exact scan through a prepared
- * statement (planned once per connection, not per search); larger ones by a statement planned each
- * time, which may read the HNSW index. A search learns a knowledge base's size at most every
+ * Knowledge bases of at most `maxPassages` passages (fewer than the keyword search's 2,000 candidates
+ * per step) are searched by an exact scan, their keyword candidates found in one pass, through a
+ * prepared statement; larger ones by a statement planned each time, which may read the HNSW index. A search learns a knowledge base's size at most every
  * `sizeTtlMs`, for at most `sizesKept` knowledge bases per server. An exact scan of 1,000 passages of
  * 1,536 dimensions takes a few milliseconds (bench/reply/search-cost.ts).
  */

@@ -152,8 +152,9 @@ export class KnowledgeSearch {
    * (about 150 KB for 4 passages used), which was most of the cost of a search on the embedded store.
    *
    * A small knowledge base (EXACT_SEARCH), and every one on the embedded store (which keeps no vector
-   * index), is searched by an exact scan written so that no plan can read the HNSW index, as a
-   * prepared statement: planning its nine steps was ~2 ms of PostgreSQL's CPU per search. A larger
+   * index), is searched by an exact scan written so that no plan can read the HNSW index, so it can be
+   * a prepared statement on both stores (whether PostgreSQL then plans it once or, as measured in
+   * bench/reply/search-cost.ts, keeps planning each call is its choice; no plan of it can go wrong). A larger
    * one on PostgreSQL is planned each time, seeing which knowledge base it searches: HNSW when the
    * knowledge base is a large share of the passages, its own index and an exact sort otherwise.
    */
@@ -207,9 +208,6 @@ export class KnowledgeSearch {
       SELECT c."id" AS "chunkId", c."content", c."source", best."score", c."documentId", d."name" AS "documentName"
       FROM best JOIN "document_chunks" c ON c."id" = best."chunkId" JOIN "documents" d ON d."id" = c."documentId"
       ORDER BY best."rank"`;
-    // A prepared statement is planned for its first calls with their values, then once for any values
-    // when that plan is not estimated dearer (plan_cache_mode auto): a knowledge base's own index, as
-    // no plan of the exact scan can read HNSW.
     const rows = await timed("search", () =>
       exact
         ? this.db.withConnection((sql) => sql.prepared<Row>(statement, parameters.values))
