@@ -21,13 +21,13 @@
  *                                  not start-up, not seeding) to <dir>, for Chrome DevTools
  */
 
-import { type ChildProcess, fork, spawnSync } from "node:child_process";
+import { type ChildProcess, fork } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
 import os, { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type App, buildApp, type DatabaseTarget, type Logger, loadConfig } from "@voxgate/server";
+import { type App, buildApp, type DatabaseTarget, type Logger } from "@voxgate/server";
 import { createAssistant } from "../../packages/server/test/fixtures/assistants.ts";
 import {
   findPostgresBinaries,
@@ -37,6 +37,7 @@ import {
   startRedis,
 } from "../../packages/server/test/support/services.ts";
 import type { TestApp } from "../../packages/server/test/support/test-app.ts";
+import { benchConfig, handbook, question as handbookQuestion, treeCpuMs } from "./fixture.ts";
 import type { LoadMessage, LoadRun } from "./load-generator.ts";
 
 const positional = process.argv.slice(2).filter((arg) => !arg.startsWith("--"));
@@ -100,42 +101,6 @@ const cpuMsNow = () => {
   const usage = process.cpuUsage();
   return (usage.user + usage.system) / 1000;
 };
-
-const CLOCK_TICKS = Number(spawnSync("getconf", ["CLK_TCK"]).stdout?.toString().trim()) || 100;
-
-/**
- * CPU time (ms) of each process tree rooted at `roots` (PostgreSQL's backends are its postmaster's
- * children), from /proc: user and system time, in clock ticks (10 ms), plenty over a run of replies.
- */
-function treeCpuMs(roots: Record<string, number>): ProcessCpu {
-  const stats = new Map<number, { parent: number; ms: number }>();
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      // The command name is in parentheses and may hold spaces: fields are counted after it.
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      stats.set(Number(entry), {
-        parent: Number(fields[1]),
-        ms: ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS,
-      });
-    } catch {
-      // The process ended while the list was read.
-    }
-  }
-  const result: ProcessCpu = {};
-  for (const [name, root] of Object.entries(roots)) {
-    let total = 0;
-    for (const [pid, stat] of stats) {
-      let ancestor: number | undefined = pid;
-      while (ancestor !== undefined && ancestor > 1 && ancestor !== root)
-        ancestor = stats.get(ancestor)?.parent;
-      if (ancestor === root) total += stat.ms;
-    }
-    result[name] = total;
-  }
-  return result;
-}
 
 /** The processes of a run besides this one, by name. */
 type Processes = Record<string, number>;
@@ -218,45 +183,6 @@ function child(file: string): ChildProcess {
   return fork(new URL(file, import.meta.url), { stdio: ["ignore", "inherit", "inherit", "ipc"] });
 }
 
-const SUBJECTS = [
-  "returns",
-  "deliveries",
-  "warranty repairs",
-  "gift cards",
-  "invoices",
-  "store pickup",
-  "custom engraving",
-  "bulk orders",
-  "loyalty points",
-  "price matching",
-];
-const DETAILS = [
-  "Customers can ask at the counter or write to the support team, who answer every message within one working day.",
-  "The receipt or the order number is needed, and a photo helps when an item arrived damaged or incomplete.",
-  "Opening hours are Monday to Friday from nine to six, Saturday from ten to four; the shop is closed on public holidays.",
-  "Refunds go back to the card used for the purchase and appear on the statement after three to five banking days.",
-  "Fees are waived for members of the loyalty programme and for orders above one hundred and fifty euros.",
-  "Large parcels travel with a freight partner that calls the day before to agree on a two-hour delivery window.",
-  "Anything bought in the seasonal sale follows the same rules, except that engraved items cannot be exchanged.",
-  "The team keeps a written record of every request so that nobody has to explain the same thing twice.",
-];
-
-/**
- * A small business's handbook: 229 sections on ten subjects worded alike, which the chunker (300
- * tokens a passage) makes about 200 passages, so retrieval ranks among many similar passages as in a
- * real knowledge base rather than picking the only match of three.
- */
-function handbook(sections = 229): string {
-  return Array.from({ length: sections }, (_, i) => {
-    const subject = SUBJECTS[i % SUBJECTS.length]!;
-    const sentences = Array.from({ length: 9 }, (_, j) => DETAILS[(i + j * 3) % DETAILS.length]!);
-    return (
-      `Section ${i}: ${subject}, case ${i}. Request type ${i} about ${subject} is handled within ${(i % 9) + 1} days. ` +
-      sentences.join(" ")
-    );
-  }).join("\n\n");
-}
-
 /** One store's run: an account, a knowledge base, an assistant, then the fake LLM alone and the gateway. */
 async function benchStore(
   store: string,
@@ -266,13 +192,7 @@ async function benchStore(
   services: { redisUrl?: string; processes: Processes },
 ): Promise<{ store: string; chunks: number; rows: { raw: Measurement; gateway: Measurement }[] }> {
   const dataDir = join(tmpdir(), `voxgate-bench-${process.pid}-${randomBytes(4).toString("hex")}`);
-  const config = loadConfig({
-    PORT: "0",
-    LOG_LEVEL: "silent",
-    VOXGATE_SEED_DEMO: "false",
-    VOXGATE_DATA_DIR: dataDir,
-    OPENAI_BASE_URL: fake.baseUrl,
-    OPENAI_API_KEY: "sk-bench",
+  const config = benchConfig(fake.baseUrl, dataDir, {
     VOXGATE_REPLY_RATE_LIMIT_PER_MINUTE: "1000000",
     VOXGATE_REDIS_KEY_PREFIX: `bench-${randomBytes(4).toString("hex")}`,
     ...(services.redisUrl ? { REDIS_URL: services.redisUrl } : {}),
@@ -321,7 +241,7 @@ async function benchStore(
       JSON.stringify({
         assistant_id: assistant.id,
         customer_identifier: `c-${index % 20}`,
-        message: `How long does request type ${Math.abs(index) % 200} about ${SUBJECTS[Math.abs(index) % SUBJECTS.length]} take?`,
+        message: handbookQuestion(index),
       });
     const fakeBody = JSON.stringify({
       model: "m",

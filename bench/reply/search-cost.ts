@@ -3,21 +3,23 @@
  * handbook (about 200 passages) and a larger knowledge base (about 5,000 passages) in one database,
  * searched the way a reply searches (hybrid, 4 passages) with the bench's questions.
  *
- *   pnpm exec tsx bench/reply/search-cost.ts [searches=200] [sections=5700] [--store=pglite|postgres|both] [--explain]
+ *   pnpm exec tsx bench/reply/search-cost.ts [searches=200] [sections=5700] [--store=pglite|postgres|both] [--explain] [--hold]
  *
  * On PostgreSQL (a throw-away server with pg_stat_statements, planning tracked) it prints, per
  * statement of the searches, calls and mean planning and execution time, and the backend's CPU per
  * search; on both stores the wall time per search. `--explain` prints EXPLAIN (ANALYZE, BUFFERS) of one
- * search per knowledge base.
+ * search per knowledge base; `--hold` waits after seeding, with the database's address printed, until
+ * the process gets SIGUSR2 (for trying statements in psql).
  */
 
 import { randomBytes } from "node:crypto";
-import { readFileSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { buildApp, type DatabaseTarget, loadConfig } from "@voxgate/server";
+import { buildApp, type DatabaseTarget } from "@voxgate/server";
 import { startFakeOpenAI } from "../../packages/server/test/support/fake-openai.ts";
 import { findPostgresBinaries, startPostgres } from "../../packages/server/test/support/services.ts";
+import { benchConfig, handbook, question, treeCpuMs } from "./fixture.ts";
 
 const positional = process.argv.slice(2).filter((arg) => !arg.startsWith("--"));
 const flags = new Set(process.argv.slice(2).filter((arg) => arg.startsWith("--")));
@@ -25,74 +27,10 @@ const searches = Number(positional[0] ?? 200);
 const largeSections = Number(positional[1] ?? 5700);
 const store = [...flags].find((flag) => flag.startsWith("--store="))?.slice(8) ?? "both";
 
-const SUBJECTS = [
-  "returns",
-  "deliveries",
-  "warranty repairs",
-  "gift cards",
-  "invoices",
-  "store pickup",
-  "custom engraving",
-  "bulk orders",
-  "loyalty points",
-  "price matching",
-];
-const DETAILS = [
-  "Customers can ask at the counter or write to the support team, who answer every message within one working day.",
-  "The receipt or the order number is needed, and a photo helps when an item arrived damaged or incomplete.",
-  "Opening hours are Monday to Friday from nine to six, Saturday from ten to four; the shop is closed on public holidays.",
-  "Refunds go back to the card used for the purchase and appear on the statement after three to five banking days.",
-  "Fees are waived for members of the loyalty programme and for orders above one hundred and fifty euros.",
-  "Large parcels travel with a freight partner that calls the day before to agree on a two-hour delivery window.",
-  "Anything bought in the seasonal sale follows the same rules, except that engraved items cannot be exchanged.",
-  "The team keeps a written record of every request so that nobody has to explain the same thing twice.",
-];
-
-/** The reply bench's handbook (bench/reply/reply.bench.ts), `sections` long. */
-function handbook(sections: number): string {
-  return Array.from({ length: sections }, (_, i) => {
-    const subject = SUBJECTS[i % SUBJECTS.length]!;
-    const sentences = Array.from({ length: 9 }, (_, j) => DETAILS[(i + j * 3) % DETAILS.length]!);
-    return (
-      `Section ${i}: ${subject}, case ${i}. Request type ${i} about ${subject} is handled within ${(i % 9) + 1} days. ` +
-      sentences.join(" ")
-    );
-  }).join("\n\n");
-}
-
-const question = (index: number) =>
-  `How long does request type ${index % 200} about ${SUBJECTS[index % SUBJECTS.length]} take?`;
-
-/** CPU ticks (10 ms) of `pid` and its children's threads: PostgreSQL's backends are the postmaster's children. */
-function treeTicks(root: number): number {
-  let ticks = statTicks(readFileSync(`/proc/${root}/stat`, "utf8"));
-  for (const child of readFileSync(`/proc/${root}/task/${root}/children`, "utf8").trim().split(/\s+/)) {
-    if (!child) continue;
-    try {
-      ticks += statTicks(readFileSync(`/proc/${child}/stat`, "utf8"));
-    } catch {
-      // a backend that ended meanwhile
-    }
-  }
-  return ticks;
-}
-
-function statTicks(stat: string): number {
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return Number(fields[11]) + Number(fields[12]);
-}
-
 async function run(database: DatabaseTarget, label: string, pid: number | undefined) {
   const fake = await startFakeOpenAI();
   const dataDir = join(tmpdir(), `voxgate-search-${process.pid}-${randomBytes(4).toString("hex")}`);
-  const config = loadConfig({
-    PORT: "0",
-    LOG_LEVEL: "silent",
-    VOXGATE_SEED_DEMO: "false",
-    VOXGATE_DATA_DIR: dataDir,
-    OPENAI_BASE_URL: fake.baseUrl,
-    OPENAI_API_KEY: "sk-bench",
-  });
+  const config = benchConfig(fake.baseUrl, dataDir);
   const app = await buildApp(config, { database });
   await app.listen(0, "127.0.0.1"); // the background workers (ingestion) start with the server
   const statements = database.kind === "postgres";
@@ -142,11 +80,12 @@ async function run(database: DatabaseTarget, label: string, pid: number | undefi
         });
       for (let i = 0; i < 20; i++) await search(-1 - i);
       if (statements) await admin("SELECT pg_stat_statements_reset()");
-      const ticks = pid ? treeTicks(pid) : 0;
+      const databaseCpu = () => (pid ? (treeCpuMs({ database: pid }).database ?? 0) : Number.NaN);
+      const cpuBefore = databaseCpu();
       const started = performance.now();
       for (let i = 0; i < searches; i++) await search(i);
       const wall = (performance.now() - started) / searches;
-      const cpu = pid ? ((treeTicks(pid) - ticks) * 10) / searches : Number.NaN;
+      const cpu = (databaseCpu() - cpuBefore) / searches;
       console.log(
         `\n${label}, ${base.name} (${chunks} passages): ${wall.toFixed(2)} ms wall per search, database CPU ${cpu.toFixed(2)} ms per search`,
       );
