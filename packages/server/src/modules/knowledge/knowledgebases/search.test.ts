@@ -162,6 +162,26 @@ describe("knowledge search through the indexes", () => {
           large,
         );
       }
+
+    // Where the candidate steps decide: passages repeating one question word outrank those holding
+    // more of them, so only the steps keep them out. "lighthouse" is common (Big), "alpha" and
+    // "beta" rare (written after the statistics were taken).
+    const steps = (await t.app.services.knowledgebases.create(accountId, { name: "Steps" })).id;
+    await insertDocument(steps, "active", [
+      ...[1, 2].map((n) => `lighthouse alpha beta ${filler(200 + n, 6)}`),
+      ...[3, 4].map((n) => `alpha ${filler(200 + n, 6)}`),
+      ...[5, 6, 7, 8].map((n) => `${"lighthouse ".repeat(6)}${filler(200 + n, 6)}`),
+    ]);
+    const scope = { accountId, knowledgebaseId: steps };
+    for (const [question, limit, holding] of [
+      ["lighthouse alpha beta", 2, /^lighthouse alpha beta/], // enough passages hold every word
+      ["lighthouse alpha", 4, /alpha/], // too few hold both: widened to the rare word only
+      ["lighthouse alpha", 8, /./], // too few hold a rare word: widened to any word
+    ] as const) {
+      const small = await asSmall.search(scope, question, limit, "keyword");
+      expect(small.map((passage) => passage.content).every((content) => holding.test(content))).toBe(true);
+      expect(small, `${question} ${limit}`).toEqual(await asLarge.search(scope, question, limit, "keyword"));
+    }
   });
 
   it("returns every passage of the small knowledge base when the limit asks for all of them", async () => {
