@@ -110,7 +110,10 @@ export class RealtimeSession extends MediaSession {
     private readonly model: RealtimeConnection,
     private readonly options: RealtimeSessionOptions,
   ) {
-    super(media, settings, realtime);
+    // The model hears the caller through its appends; the turn's audio is read here only to count a
+    // barge-in's words. Kept otherwise, every frame of a long turn outlived several young-generation
+    // collections on 100 relayed calls (bench/voice: the engine's GC pauses behind its jitter tail).
+    super(media, settings, realtime, settings.allowInterruptions && settings.minInterruptWords > 1);
     // 20 ms of the model's audio: 160 bytes of mu-law, or 960 of 24 kHz PCM.
     const modelFrame = options.audioFormat === "pcm" ? (MODEL_PCM_RATE / 50) * 2 : 160;
     this.batch = new Uint8Array(Math.max(1, Math.round(options.appendMs / 20)) * modelFrame);

@@ -55,6 +55,32 @@ describe("a turn's audio", () => {
   });
 });
 
+describe("a detector that keeps no audio", () => {
+  it("decides the same turns at the same times and holds no frame", () => {
+    const script = [4000, 40, 0, 400, 4000, 500, 0, 400, 4000, 300, 0, 400];
+    const run = (keepsAudio: boolean) => {
+      const detector = new TurnDetector(300, undefined, keepsAudio);
+      const ends: { at: number; speechEndMs: number; samples: number }[] = [];
+      for (let index = 0; index < script.length; index += 2) {
+        for (let at = 0; at < script[index + 1]!; at += 20) {
+          const event = detector.push(frame(script[index]!));
+          if (event?.type === "end-of-turn")
+            ends.push({ at: detector.now, speechEndMs: event.speechEndMs, samples: event.audio.length });
+        }
+      }
+      return { ends };
+    };
+    const keeping = run(true);
+    const notKeeping = run(false);
+    expect(notKeeping.ends.map(({ samples, ...end }) => end)).toEqual(
+      keeping.ends.map(({ samples, ...end }) => end),
+    );
+    expect(keeping.ends).toHaveLength(2);
+    expect(keeping.ends.every((end) => end.samples > 0)).toBe(true);
+    expect(notKeeping.ends.every((end) => end.samples === 0)).toBe(true);
+  });
+});
+
 describe("sentences", () => {
   it("cuts streamed text at sentence ends and keeps the unfinished rest", () => {
     expect(splitSentences("Hello there! How are")).toEqual({ sentences: ["Hello there!"], rest: "How are" });

@@ -41,6 +41,8 @@ export type TurnEvent =
  * The turn's audio is kept as the stream carries it (frames as received, decoded once the turn
  * is asked for): deciding on phone-band audio is enough, but speech-to-text hears a browser's
  * 16 kHz microphone whole. Frames are kept by reference: a stream hands each frame over for good.
+ * A session that never reads the turn's audio says so (`keepsAudio` false): then no frame outlives
+ * its own handling, and a turn's `audio` is empty.
  */
 export class TurnDetector {
   private mediaMs = 0;
@@ -58,6 +60,7 @@ export class TurnDetector {
   constructor(
     private readonly endOfTurnMs: number,
     private readonly format: MediaFormat = PHONE_FORMAT,
+    private readonly keepsAudio = true,
   ) {
     this.bytesPerMs = frameBytes(format) / 20;
   }
@@ -77,10 +80,12 @@ export class TurnDetector {
     this.mediaMs += frameMs;
     const voiced = phoneBandLevel(this.format, frame) >= VOICE_LEVEL;
     if (!this.inSpeech) {
-      this.preRoll.push(frame);
-      this.preRollMs += frameMs;
-      while (this.preRollMs - this.preRoll[0]!.length / this.bytesPerMs >= PRE_ROLL_MS) {
-        this.preRollMs -= this.preRoll.shift()!.length / this.bytesPerMs;
+      if (this.keepsAudio) {
+        this.preRoll.push(frame);
+        this.preRollMs += frameMs;
+        while (this.preRollMs - this.preRoll[0]!.length / this.bytesPerMs >= PRE_ROLL_MS) {
+          this.preRollMs -= this.preRoll.shift()!.length / this.bytesPerMs;
+        }
       }
       this.voicedRun = voiced ? this.voicedRun + frameMs : 0;
       if (this.voicedRun < SPEECH_START_MS) return null;
@@ -93,7 +98,7 @@ export class TurnDetector {
       this.lastVoiceMs = this.mediaMs;
       return { type: "speech-start" };
     }
-    this.turn.push(frame);
+    if (this.keepsAudio) this.turn.push(frame);
     if (voiced) {
       this.voicedMs += frameMs;
       this.silentRun = 0;

@@ -157,16 +157,19 @@ export abstract class MediaSession {
   /** 20 ms of audio in the stream's format: the frame sent to the caller. */
   protected readonly frameBytes: number;
 
+  /** `keepsCallerAudio`: whether this mode reads the caller's turns as audio (see `TurnDetector`). */
   constructor(
     protected readonly media: MediaStream,
     protected readonly settings: SessionSettings,
     protected readonly ports: SessionPorts,
+    keepsCallerAudio = true,
   ) {
     this.detector = new TurnDetector(
       settings.semanticEndOfTurn
         ? semanticWaits(settings.endpointSensitivity).settled
         : endpointMs(settings.endpointSensitivity),
       media.format,
+      keepsCallerAudio,
     );
     this.frameBytes = frameBytes(media.format);
   }
