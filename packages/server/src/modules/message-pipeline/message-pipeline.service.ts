@@ -126,7 +126,8 @@ export class MessagePipeline {
 
   /**
    * Answers one customer message. While a person has taken over, the message is only stored. Else
-   * the price is reserved first (refused if the balance cannot cover it), the reply generated, and
+   * the price is reserved first (refused if the balance cannot cover it; the knowledge search runs
+   * meanwhile), the reply generated, and
    * the exchange stored with the debit linked to the customer's message; if anything fails before
    * the exchange is stored, the money is given back and nothing is stored. Answers assembled
    * without a model are free. New variables are kept on the conversation.
