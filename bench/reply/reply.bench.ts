@@ -17,6 +17,8 @@
  *   --store=pglite|postgres|both   default both (postgres is skipped when it is not installed)
  *   --postgres-url=postgres://...  use this (empty) database instead of starting a throw-away server
  *   --redis-url=redis://...        with --postgres-url: the Redis to use (none by default)
+ *   --embeddings=dense|sparse      the fake model's vectors: dense (default) like a real model's, or
+ *                                  sparse (mostly zeros, as before 2026-11-24: PostgreSQL compresses them)
  *   --cpu-prof=<dir>               write a CPU profile of each gateway measurement (and nothing else:
  *                                  not start-up, not seeding) to <dir>, for Chrome DevTools
  */
@@ -56,6 +58,10 @@ const concurrencies = (positional[1] ?? "1,8").split(",").map(Number);
 const storeChoice = options.get("store") ?? "both";
 if (!["pglite", "postgres", "both"].includes(storeChoice)) {
   throw new Error(`--store must be pglite, postgres or both, not ${storeChoice}`);
+}
+const embeddings = options.get("embeddings") ?? "dense";
+if (!["dense", "sparse"].includes(embeddings)) {
+  throw new Error(`--embeddings must be dense or sparse, not ${embeddings}`);
 }
 
 /** CPU per request of each process taking part, in milliseconds. */
@@ -179,8 +185,8 @@ async function measure(
 }
 
 /** Starts a child process of this bench (under the same TypeScript loader). */
-function child(file: string): ChildProcess {
-  return fork(new URL(file, import.meta.url), { stdio: ["ignore", "inherit", "inherit", "ipc"] });
+function child(file: string, args: string[] = []): ChildProcess {
+  return fork(new URL(file, import.meta.url), args, { stdio: ["ignore", "inherit", "inherit", "ipc"] });
 }
 
 /** One store's run: an account, a knowledge base, an assistant, then the fake LLM alone and the gateway. */
@@ -292,7 +298,7 @@ async function benchStore(
   }
 }
 
-const fakeProcess = child("./fake-model.ts");
+const fakeProcess = child("./fake-model.ts", [embeddings]);
 const fake = {
   baseUrl: await new Promise<string>((resolve, reject) => {
     fakeProcess.once("message", (message: { baseUrl: string }) => resolve(message.baseUrl));

@@ -3,7 +3,7 @@
  * handbook (about 200 passages) and a larger knowledge base (about 5,000 passages) in one database,
  * searched the way a reply searches (hybrid, 4 passages) with the bench's questions.
  *
- *   pnpm exec tsx bench/reply/search-cost.ts [searches=200] [sections=5700] [--store=pglite|postgres|both] [--explain] [--hold]
+ *   pnpm exec tsx bench/reply/search-cost.ts [searches=200] [sections=5700] [--store=pglite|postgres|both] [--explain] [--hold] [--embeddings=sparse]
  *
  * On PostgreSQL (a throw-away server with pg_stat_statements, planning tracked) it prints, per
  * statement of the searches, calls and mean planning and execution time, and the backend's CPU per
@@ -28,7 +28,8 @@ const largeSections = Number(positional[1] ?? 5700);
 const store = [...flags].find((flag) => flag.startsWith("--store="))?.slice(8) ?? "both";
 
 async function run(database: DatabaseTarget, label: string, pid: number | undefined) {
-  const fake = await startFakeOpenAI();
+  // Dense vectors like a real model's unless asked for the tests' sparse ones (reply.bench.ts's option).
+  const fake = await startFakeOpenAI({ denseEmbeddings: !flags.has("--embeddings=sparse") });
   const dataDir = join(tmpdir(), `voxgate-search-${process.pid}-${randomBytes(4).toString("hex")}`);
   const config = benchConfig(fake.baseUrl, dataDir);
   const app = await buildApp(config, { database });

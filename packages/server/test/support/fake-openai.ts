@@ -81,6 +81,26 @@ export function fakeEmbedding(text: string, dimensions: number): number[] {
   return vector.map((value) => value / norm);
 }
 
+/**
+ * `fakeEmbedding` plus a small deterministic value in every dimension, like a real model's vectors:
+ * those are dense float32s that PostgreSQL cannot compress, while `fakeEmbedding`'s are mostly zeros,
+ * which it compresses in the row and decompresses on every exact scan (bench/reply/README.md). The
+ * words still decide the direction (the added part has a norm of about 0.11, the words 1).
+ */
+export function denseFakeEmbedding(text: string, dimensions: number): number[] {
+  const sparse = fakeEmbedding(text, dimensions);
+  let state = createHash("sha256").update(text).digest().readUInt32BE(0) || 1;
+  const dense = sparse.map((value) => {
+    // xorshift32: cheap, deterministic, and every bit of the float's mantissa varies.
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    return value + ((state >>> 0) / 0x1_0000_0000 - 0.5) * (0.02 / Math.sqrt(dimensions / 384));
+  });
+  const norm = Math.hypot(...dense) || 1;
+  return dense.map((value) => value / norm);
+}
+
 /** `encoding_format: "base64"`: the vector's float32s, little-endian, in base64 (as OpenAI sends them). */
 function float32Base64(vector: number[]): string {
   const bytes = Buffer.alloc(vector.length * 4);
@@ -88,7 +108,8 @@ function float32Base64(vector: number[]): string {
   return bytes.toString("base64");
 }
 
-export async function startFakeOpenAI(): Promise<FakeOpenAI> {
+export async function startFakeOpenAI(options: { denseEmbeddings?: boolean } = {}): Promise<FakeOpenAI> {
+  const embed = options.denseEmbeddings ? denseFakeEmbedding : fakeEmbedding;
   const chatRequests: RecordedChatRequest[] = [];
   const embeddingRequests: { model: string; input: string[] }[] = [];
   let queue: FakeChatReply[] = [];
@@ -177,8 +198,8 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
           index,
           embedding:
             body.encoding_format === "base64"
-              ? float32Base64(fakeEmbedding(input, dimensions))
-              : fakeEmbedding(input, dimensions),
+              ? float32Base64(embed(input, dimensions))
+              : embed(input, dimensions),
         })),
         usage: { prompt_tokens: inputs.length, total_tokens: inputs.length },
       });

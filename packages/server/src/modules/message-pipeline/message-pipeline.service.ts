@@ -6,7 +6,13 @@ import { timed } from "../../logger.ts";
 import { type ReplySettings, type ReplySettingsCache, replySettingsColumns } from "../assistants/index.ts";
 import type { BillingService, Reservation } from "../billing/index.ts";
 import { isUuid } from "../common/uuid.ts";
-import { HISTORY_MAX_MESSAGES, type HistoryMessage, mergeVariables, type Variables } from "./prompt.ts";
+import {
+  HISTORY_MAX_MESSAGES,
+  type HistoryMessage,
+  mergeVariables,
+  type Passage,
+  type Variables,
+} from "./prompt.ts";
 import type { ReplyEngine, ReplyResult } from "./reply-engine.ts";
 import type { FunctionCallRecord } from "./tools.ts";
 
@@ -120,7 +126,8 @@ export class MessagePipeline {
 
   /**
    * Answers one customer message. While a person has taken over, the message is only stored. Else
-   * the price is reserved first (refused if the balance cannot cover it), the reply generated, and
+   * the price is reserved first (refused if the balance cannot cover it; the knowledge search runs
+   * meanwhile), the reply generated, and
    * the exchange stored with the debit linked to the customer's message; if anything fails before
    * the exchange is stored, the money is given back and nothing is stored. Answers assembled
    * without a model are free. New variables are kept on the conversation.
@@ -149,6 +156,11 @@ export class MessagePipeline {
       };
     }
 
+    // Retrieval (an embedding call, then the search) starts while the price is reserved rather than
+    // after it: the two do not depend on each other. When the reservation is refused the search was
+    // for nothing, which the rate limit bounds; `retrieve` turns its failures into no passages, so
+    // the promise never rejects unobserved.
+    const passages = this.parts.engine.knowledgeFor(conversation.accountId, conversation.assistant, text);
     const paid = {
       accountId: conversation.accountId,
       amount: this.parts.engine.modelConfigured ? charge.price : "0",
@@ -156,7 +168,7 @@ export class MessagePipeline {
       description: `${charge.kind === "reply_debit" ? "Generated reply" : "Widget message"} in conversation ${conversation.id}`,
     };
     return this.parts.billing.payFor(paid, async (reservation) => {
-      const result = await this.reply(conversation, text, conversationVariables);
+      const result = await this.reply(conversation, text, conversationVariables, passages);
       const { messages, updated } = await this.storeExchange(
         conversation,
         [
@@ -192,6 +204,7 @@ export class MessagePipeline {
     conversation: ConversationWithAssistant,
     text: string,
     conversationVariables: Variables,
+    knowledge: Promise<Passage[]>,
   ): Promise<ReplyResult> {
     const deltas = new DeltaPublisher((delta) =>
       this.deps.pubsub.publish("conversation:reply-delta", conversation.id, {
@@ -202,7 +215,7 @@ export class MessagePipeline {
     try {
       const [history, passages] = await Promise.all([
         conversation.recentHistory ?? this.recentHistory(conversation.id),
-        this.parts.engine.knowledgeFor(conversation.accountId, conversation.assistant, text),
+        knowledge,
       ]);
       return await this.parts.engine.generate({
         accountId: conversation.accountId,
