@@ -86,8 +86,8 @@ export class RepliesService {
    * assistants. Both are looked up at once (the assistant's settings usually from the cache, the
    * conversation with the history a reply sends, in one statement); a conversation found under
    * another account's assistant is never used, since the assistant check fails first. The reply's
-   * price is reserved by a statement of its own (`payFor`): reserving it in this one (which the
-   * branch `reply` did) saved no measurable time in a same-run A/B (bench/reply/README.md).
+   * price is reserved by a statement of its own (`payFor`): reserving it in this one saved no
+   * measurable time in a same-run A/B (bench/reply/README.md), and kept billing's SQL outside billing.
    */
   private async apiConversation(
     accountId: number,
