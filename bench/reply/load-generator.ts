@@ -4,9 +4,10 @@
  * is the client's cost, not the server's.
  *
  * Each message is a run: `{ warmUp, requests, concurrency, url, headers, bodies }` where `bodies` are
- * the request bodies in order (cycled). It answers `{ kind: "warm" }` after `warmUp` requests and
- * waits for `{ kind: "go" }` (the parent reads every process's CPU in between), then answers
- * `{ kind: "done", durations, seconds }`.
+ * the request bodies in order (cycled). It answers `{ kind: "warm" }` after `warmUp` requests (sent
+ * at the run's concurrency, so that every socket and every pooled database connection behind it is
+ * warm too) and waits for `{ kind: "go" }` (the parent reads every process's CPU in between), then
+ * answers `{ kind: "done", durations, seconds }`.
  */
 import http from "node:http";
 
@@ -65,24 +66,39 @@ function post(run: LoadRun, body: string): Promise<void> {
   });
 }
 
+/** Posts `count` bodies, `concurrency` at a time, each request's time given to `onDone`. */
+async function send(
+  run: LoadRun,
+  count: number,
+  body: (index: number) => string,
+  onDone: (ms: number) => void = () => {},
+): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: run.concurrency }, async () => {
+      while (next < count) {
+        const index = next++;
+        const t0 = performance.now();
+        await post(run, body(index));
+        onDone(performance.now() - t0);
+      }
+    }),
+  );
+}
+
 async function execute(run: LoadRun): Promise<void> {
-  for (let i = 0; i < run.warmUp; i++) await post(run, run.warmUpBodies[i % run.warmUpBodies.length]!);
+  await send(run, run.warmUp, (index) => run.warmUpBodies[index % run.warmUpBodies.length]!);
   await new Promise((resolve) => {
     startMeasuring = resolve;
     process.send!({ kind: "warm" } satisfies LoadMessage);
   });
   const durations: number[] = [];
-  let next = 0;
   const started = performance.now();
-  await Promise.all(
-    Array.from({ length: run.concurrency }, async () => {
-      while (next < run.requests) {
-        const index = next++;
-        const t0 = performance.now();
-        await post(run, run.bodies[index % run.bodies.length]!);
-        durations.push(performance.now() - t0);
-      }
-    }),
+  await send(
+    run,
+    run.requests,
+    (index) => run.bodies[index % run.bodies.length]!,
+    (ms) => durations.push(ms),
   );
   const seconds = (performance.now() - started) / 1000;
   process.send!({ kind: "done", durations, seconds } satisfies LoadMessage);

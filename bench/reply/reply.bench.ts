@@ -19,6 +19,9 @@
  *   --redis-url=redis://...        with --postgres-url: the Redis to use (none by default)
  *   --embeddings=dense|sparse      the fake model's vectors: dense (default) like a real model's, or
  *                                  sparse (mostly zeros, as before 2026-11-24: PostgreSQL compresses them)
+ *   --warm-up=<n>                  requests before each measured row, at its concurrency (default 200;
+ *                                  10 before 2026-11-24's last change): warm-up questions name request
+ *                                  types no measured question names (fixture.ts, `warmUpQuestion`)
  *   --cpu-prof=<dir>               write a CPU profile of each gateway measurement (and nothing else:
  *                                  not start-up, not seeding) to <dir>, for Chrome DevTools
  */
@@ -39,7 +42,7 @@ import {
   startRedis,
 } from "../../packages/server/test/support/services.ts";
 import type { TestApp } from "../../packages/server/test/support/test-app.ts";
-import { benchConfig, handbook, question as handbookQuestion, treeCpuMs } from "./fixture.ts";
+import { benchConfig, handbook, question as handbookQuestion, treeCpuMs, warmUpQuestion } from "./fixture.ts";
 import type { LoadMessage, LoadRun } from "./load-generator.ts";
 
 const positional = process.argv.slice(2).filter((arg) => !arg.startsWith("--"));
@@ -59,6 +62,14 @@ const storeChoice = options.get("store") ?? "both";
 if (!["pglite", "postgres", "both"].includes(storeChoice)) {
   throw new Error(`--store must be pglite, postgres or both, not ${storeChoice}`);
 }
+/**
+ * Requests before each measured row. Ten left the measured requests running on a cold process: the
+ * first few hundred replies are slower while V8 compiles the hot paths and each pooled database
+ * connection fills its caches and plans its statements (PostgreSQL plans a prepared statement five
+ * times per connection before it settles on a plan), which no steady server pays.
+ */
+const warmUp = Number(options.get("warm-up") ?? 200);
+if (!Number.isInteger(warmUp) || warmUp < 0) throw new Error(`--warm-up must be a count, not ${warmUp}`);
 const embeddings = options.get("embeddings") ?? "dense";
 if (!["dense", "sparse"].includes(embeddings)) {
   throw new Error(`--embeddings must be dense or sparse, not ${embeddings}`);
@@ -243,11 +254,11 @@ async function benchStore(
       knowledgebaseMode: "hybrid",
     });
 
-    const question = (index: number) =>
+    const question = (index: number, ask = handbookQuestion) =>
       JSON.stringify({
         assistant_id: assistant.id,
         customer_identifier: `c-${index % 20}`,
-        message: handbookQuestion(index),
+        message: ask(index),
       });
     const fakeBody = JSON.stringify({
       model: "m",
@@ -258,7 +269,7 @@ async function benchStore(
       measure(
         "fake LLM alone (streamed completion)",
         {
-          warmUp: 10,
+          warmUp,
           concurrency,
           url: `${fake.baseUrl}/chat/completions`,
           headers: { authorization: "Bearer sk-bench" },
@@ -273,12 +284,12 @@ async function benchStore(
       measure(
         "generate-reply through the gateway",
         {
-          warmUp: 10,
+          warmUp,
           concurrency,
           url: `${url}/api/ai/generate-reply`,
           headers: { authorization: `Bearer ${token}` },
           bodies: Array.from({ length: requests }, (_, index) => question(index)),
-          warmUpBodies: Array.from({ length: 10 }, (_, index) => question(-1 - index)),
+          warmUpBodies: Array.from({ length: 20 }, (_, index) => question(index, warmUpQuestion)),
         },
         load,
         processes,
@@ -363,7 +374,9 @@ try {
 }
 
 const fixed = (ms: number | undefined) => (ms ?? 0).toFixed(2);
-console.log(`requests=${requests} knowledge=hybrid, passages in the prompt`);
+console.log(
+  `requests=${requests} (after ${warmUp} warm-up requests per row) knowledge=hybrid, passages in the prompt`,
+);
 for (const { store, chunks, rows } of results) {
   console.log(`\n${store}, ${chunks} chunks`);
   for (const { raw, gateway } of rows) {
