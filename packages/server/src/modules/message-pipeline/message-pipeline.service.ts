@@ -137,6 +137,8 @@ export class MessagePipeline {
     text: string,
     requestVariables: Variables,
     charge: Charge,
+    /** `retrieve(...)` of this message, when the caller could start it before finding the conversation. */
+    knowledge?: Promise<Passage[]>,
   ): Promise<MessageOutcome> {
     const conversationVariables = mergeVariables(conversation.variables as Variables, requestVariables);
     const changedVariables = Object.keys(requestVariables).length > 0 ? conversationVariables : null;
@@ -160,7 +162,7 @@ export class MessagePipeline {
     // after it: the two do not depend on each other. When the reservation is refused the search was
     // for nothing, which the rate limit bounds; `retrieve` turns its failures into no passages, so
     // the promise never rejects unobserved.
-    const passages = this.parts.engine.knowledgeFor(conversation.accountId, conversation.assistant, text);
+    const passages = knowledge ?? this.retrieve(conversation.accountId, conversation.assistant, text);
     const paid = {
       accountId: conversation.accountId,
       amount: this.parts.engine.modelConfigured ? charge.price : "0",
@@ -189,6 +191,14 @@ export class MessagePipeline {
         aiDisabled: false,
       };
     });
+  }
+
+  /**
+   * The knowledge passages an assistant's reply to `text` takes (an embedding call, then the search),
+   * for `process`. It never rejects: a failed retrieval is a reply without passages.
+   */
+  retrieve(accountId: number, assistant: ReplySettings, text: string): Promise<Passage[]> {
+    return this.parts.engine.knowledgeFor(accountId, assistant, text);
   }
 
   /** A message written by a person of the business, shown to the customer like a reply (free). */

@@ -3,7 +3,7 @@ import type { ServiceDeps } from "../../deps.ts";
 import { NotFoundError } from "../../errors.ts";
 import { timed } from "../../logger.ts";
 import { parseInput, requiredString } from "../../validation.ts";
-import type { ReplySettingsCache } from "../assistants/index.ts";
+import type { ReplySettings, ReplySettingsCache } from "../assistants/index.ts";
 import type { Viewer } from "../auth/auth.service.ts";
 import {
   CONVERSATION_COLUMNS,
@@ -69,15 +69,29 @@ export class RepliesService {
       ),
     );
     const data = parseInput(GenerateReplyInput, input);
+    const assistant = this.parts.replySettings.get(viewer.accountId, data.assistantId);
+    // Retrieval needs only the assistant (usually cached) and the question, so it starts before the
+    // conversation is found and the price reserved, and its embedding call overlaps both. What it
+    // costs when the message gets no model reply (a person has taken over, or the price is refused)
+    // the rate limit bounds. It settles to no passages rather than reject, so it is never left
+    // rejected when the lookup fails first.
+    const knowledge = assistant.then(
+      (found) => (found ? this.parts.pipeline.retrieve(viewer.accountId, found, data.message) : []),
+      () => [],
+    );
     const conversation = await this.apiConversation(
       viewer.accountId,
+      assistant,
       data.assistantId,
       data.customerIdentifier,
     );
-    const outcome = await this.parts.pipeline.process(conversation, data.message, data.variables, {
-      price: this.deps.config.pricing.replyPrice,
-      kind: "reply_debit",
-    });
+    const outcome = await this.parts.pipeline.process(
+      conversation,
+      data.message,
+      data.variables,
+      { price: this.deps.config.pricing.replyPrice, kind: "reply_debit" },
+      knowledge,
+    );
     return { ...outcome, customerIdentifier: data.customerIdentifier };
   }
 
@@ -91,11 +105,12 @@ export class RepliesService {
    */
   private async apiConversation(
     accountId: number,
+    settings: Promise<ReplySettings | null>,
     assistantId: number,
     customerIdentifier: string,
   ): Promise<ConversationWithAssistant> {
     const [assistant, existing] = await Promise.all([
-      this.parts.replySettings.get(accountId, assistantId),
+      settings,
       timed("conversation", () =>
         // Prepared: planned once per connection (a unique-key lookup, whose plan is the same for all).
         this.deps.db.withConnection((sql) =>
