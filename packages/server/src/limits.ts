@@ -66,6 +66,13 @@ export const INBOUND_WEBHOOK_RESPONSE_MAX_BYTES = 32 * 1024;
  */
 export const MODEL_STREAM_MAX_CHARS = 8 * MB;
 
+/**
+ * One call to the embedding service: a batch of passages (64) or a question. The timeout and retries
+ * are the OpenAI SDK's, which the embedder used before. The answer's size bound is far above a batch's
+ * (64 vectors of 4,000 dimensions as decimal numbers are ~5 MB; as base64 a fifth of that).
+ */
+export const EMBEDDING_CALL = { timeoutMs: 60_000, maxRetries: 4, responseMaxChars: 32 * MB } as const;
+
 /** The most of a model server's error response read for its message. */
 export const MODEL_ERROR_BODY_MAX_CHARS = 64 * 1024;
 

@@ -1,4 +1,4 @@
-import { createServer } from "node:http";
+import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import { fakeEmbedding, startFakeOpenAI } from "../../../test/support/fake-openai.ts";
@@ -136,6 +136,86 @@ describe("OpenAIEmbedder", () => {
       expect(await embedder.embed(["anything"])).toEqual([vector]);
     } finally {
       await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
+
+describe("OpenAIEmbedder against a scripted server", () => {
+  /** Answers each request with the next handler; counts requests. */
+  async function scripted(handlers: ((response: ServerResponse) => void)[]) {
+    let requests = 0;
+    const server = createServer((request, response) => {
+      requests++;
+      request.resume();
+      request.on("end", () => (handlers.shift() ?? ((r) => r.destroy()))(response));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    const embedder = new OpenAIEmbedder({
+      apiKey: "sk-test",
+      baseUrl: `http://127.0.0.1:${port}/v1`,
+      model: "m",
+      dimensions: 2,
+    });
+    return {
+      embedder,
+      requests: () => requests,
+      close: () => {
+        server.closeAllConnections();
+        return new Promise((resolve) => server.close(resolve));
+      },
+    };
+  }
+  const answer = (response: ServerResponse) => {
+    response.setHeader("content-type", "application/json");
+    response.end(JSON.stringify({ data: [{ index: 0, embedding: [0.6, 0.8] }] }));
+  };
+
+  it("retries a 503 after the Retry-After asked for, and keeps a 400's message without retrying", async () => {
+    const server = await scripted([
+      (response) => {
+        response.writeHead(503, { "content-type": "application/json", "retry-after-ms": "10" });
+        response.end(JSON.stringify({ error: { message: "busy" } }));
+      },
+      answer,
+      (response) => {
+        response.writeHead(400, { "content-type": "application/json" });
+        response.end(JSON.stringify({ error: { message: "dimensions not supported" } }));
+      },
+    ]);
+    try {
+      expect(await server.embedder.embed(["a"])).toEqual([[0.6, 0.8]]);
+      expect(server.requests()).toBe(2);
+      await expect(server.embedder.embed(["b"])).rejects.toMatchObject({
+        reason: "status",
+        status: 400,
+        detail: "dimensions not supported",
+      });
+      expect(server.requests()).toBe(3);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("stops when its signal is aborted, and refuses an answer without embeddings", async () => {
+    const server = await scripted([
+      (response) => {
+        response.setHeader("content-type", "application/json");
+        response.end(JSON.stringify({ object: "list" }));
+      },
+      () => {
+        // No answer: only the signal ends this call.
+      },
+    ]);
+    try {
+      await expect(server.embedder.embed(["a"])).rejects.toMatchObject({ reason: "protocol" });
+      const controller = new AbortController();
+      const call = server.embedder.embed(["b"], controller.signal);
+      await expect.poll(server.requests).toBe(2);
+      controller.abort(new Error("document deleted"));
+      await expect(call).rejects.toThrow("document deleted");
+    } finally {
+      await server.close();
     }
   });
 });

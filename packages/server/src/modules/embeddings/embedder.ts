@@ -1,6 +1,6 @@
-import type OpenAI from "openai";
 import type { Config } from "../../env.ts";
-import { openai } from "../../openai.ts";
+import { EMBEDDING_CALL } from "../../limits.ts";
+import { ProviderEndpoint, ProviderError, readJson } from "../common/provider-http.ts";
 
 /** Turns passages into vectors. `id` names the model and dimension: vectors of different ids never mix. */
 export interface Embedder {
@@ -102,22 +102,27 @@ const STOP_WORDS = new Set(
 
 const OPENAI_BATCH_SIZE = 64;
 
-/** Embeddings from an OpenAI-compatible service, in batches, with the client's retries and backoff. */
+/**
+ * Embeddings from an OpenAI-compatible service (`POST {base}/embeddings`), in batches, through the
+ * provider endpoint the chat client uses (`common/provider-http.ts`: kept-alive sockets, the SDK's
+ * retries and backoff): a question's embedding is on every reply's path, where the SDK's fetch and
+ * response wrappers cost more CPU than the call's own HTTP.
+ */
 export class OpenAIEmbedder implements Embedder {
   readonly id: string;
   readonly dimensions: number;
-  private readonly client: OpenAI;
+  private readonly endpoint: ProviderEndpoint;
   private readonly model: string;
 
   constructor(options: { apiKey: string; baseUrl: string | undefined; model: string; dimensions: number }) {
     this.model = options.model;
     this.dimensions = options.dimensions;
     this.id = `openai:${options.model}:${options.dimensions}`;
-    this.client = new (openai().OpenAI)({
+    this.endpoint = new ProviderEndpoint("/embeddings", "application/json", {
       apiKey: options.apiKey,
-      ...(options.baseUrl ? { baseURL: options.baseUrl } : {}),
-      maxRetries: 4,
-      timeout: 60_000,
+      baseUrl: options.baseUrl,
+      timeoutMs: EMBEDDING_CALL.timeoutMs,
+      maxRetries: EMBEDDING_CALL.maxRetries,
     });
   }
 
@@ -126,18 +131,24 @@ export class OpenAIEmbedder implements Embedder {
     for (let start = 0; start < texts.length; start += OPENAI_BATCH_SIZE) {
       const batch = texts.slice(start, start + OPENAI_BATCH_SIZE);
       // base64 (the bytes of float32s) is a third of the JSON's size and needs no number parsing: a
-      // float's decimal text is ~20 bytes, each parsed into a double. Asked for explicitly, the SDK
-      // leaves decoding to us, so that a compatible server which ignores the option and answers
-      // arrays of numbers still works (the SDK's own base64 default would misread those).
-      const response = await this.client.embeddings.create(
-        { model: this.model, input: [...batch], dimensions: this.dimensions, encoding_format: "base64" },
-        signal ? { signal } : {},
-      );
-      const ordered = response.data
-        .map((item) => ({
-          index: item.index,
-          embedding: decodeEmbedding(item.embedding as number[] | string),
-        }))
+      // float's decimal text is ~20 bytes, each parsed into a double. A compatible server which
+      // ignores the option and answers arrays of numbers is understood too.
+      const payload = JSON.stringify({
+        model: this.model,
+        input: batch,
+        dimensions: this.dimensions,
+        encoding_format: "base64",
+      });
+      const response = (await this.endpoint.post(
+        payload,
+        readJson(EMBEDDING_CALL.responseMaxChars),
+        signal,
+      )) as { data?: unknown };
+      if (!Array.isArray(response.data)) {
+        throw new ProviderError("protocol", "the embedding service answered without embeddings.");
+      }
+      const ordered = (response.data as { index?: unknown; embedding?: unknown }[])
+        .map((item) => ({ index: Number(item.index), embedding: decodeEmbedding(item.embedding) }))
         .sort((a, b) => a.index - b.index);
       if (ordered.length !== batch.length) {
         throw new Error(
@@ -158,8 +169,11 @@ export class OpenAIEmbedder implements Embedder {
 }
 
 /** An embedding as sent: base64 of little-endian float32s, or (a server ignoring the option) numbers. */
-function decodeEmbedding(embedding: number[] | string): number[] {
-  if (typeof embedding !== "string") return embedding;
+function decodeEmbedding(embedding: unknown): number[] {
+  if (Array.isArray(embedding) && embedding.every((value) => typeof value === "number")) return embedding;
+  if (typeof embedding !== "string") {
+    throw new ProviderError("protocol", "the embedding service sent an unreadable embedding.");
+  }
   const bytes = Buffer.from(embedding, "base64");
   const vector = new Array<number>(bytes.length >> 2);
   for (let index = 0; index < vector.length; index++) vector[index] = bytes.readFloatLE(index * 4);

@@ -1,7 +1,8 @@
 import { createServer, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ChatCompletionError, ChatCompletionsClient } from "./chat-client.ts";
+import { ProviderError } from "../common/provider-http.ts";
+import { ChatCompletionsClient } from "./chat-client.ts";
 
 /**
  * The wire details the fake model server of the other tests never varies: events split across
@@ -72,7 +73,7 @@ describe("streamed chat completions", () => {
     const failure = await client()
       .stream(body, undefined)
       .catch((error: unknown) => error);
-    expect(failure).toBeInstanceOf(ChatCompletionError);
+    expect(failure).toBeInstanceOf(ProviderError);
     expect(failure).toMatchObject({ reason: "status", detail: "overloaded" });
     expect(requests).toBe(1);
   });

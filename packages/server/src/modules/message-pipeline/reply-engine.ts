@@ -10,7 +10,8 @@ import { AppError, UpstreamFailedError } from "../../errors.ts";
 import { timed } from "../../logger.ts";
 import { metrics } from "../../metrics.ts";
 import { storableText, storableValue } from "../../storable-text.mjs";
-import { ChatCompletionError, ChatCompletionsClient } from "./chat-client.ts";
+import { ProviderError } from "../common/provider-http.ts";
+import { ChatCompletionsClient } from "./chat-client.ts";
 import {
   buildSystemPrompt,
   type HistoryMessage,
@@ -453,16 +454,11 @@ function refused(name: string, error: string): FunctionCallRecord {
 /** Words the failure for the customer and the log alike, without credentials or internals. */
 function upstreamError(error: unknown): AppError {
   if (error instanceof AppError) return error;
-  if (error instanceof ChatCompletionError) {
+  if (error instanceof ProviderError) {
     if (error.reason === "timeout") return new UpstreamFailedError("the AI provider did not answer in time.");
     if (error.reason === "connection")
       return new UpstreamFailedError("the AI provider could not be reached.");
-    if (error.reason === "status") {
-      return new UpstreamFailedError(
-        `the AI provider answered HTTP ${error.status ?? "error"}${error.detail !== undefined ? ` (${error.detail})` : ""}.`,
-      );
-    }
-    return new UpstreamFailedError(error.message);
+    return new UpstreamFailedError(error.described);
   }
   return new UpstreamFailedError(error instanceof Error ? error.message : "unknown error.");
 }

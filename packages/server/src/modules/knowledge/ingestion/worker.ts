@@ -3,6 +3,7 @@ import type { Lifecycle, ServiceDeps } from "../../../deps.ts";
 import type { Document, Prisma } from "../../../generated/prisma/client.ts";
 import type { JobContext, JobQueue } from "../../../jobs/index.ts";
 import { storableText } from "../../../storable-text.mjs";
+import { ProviderError } from "../../common/provider-http.ts";
 import {
   type Embedder,
   nonAsciiWords,
@@ -502,7 +503,13 @@ export class RowCost {
 /** The embedding service kept failing after the client's own retries; the job retries the document. */
 class EmbeddingServiceError extends Error {
   constructor(cause: unknown) {
-    super(`The embedding service failed: ${cause instanceof Error ? cause.message : String(cause)}`, {
+    const reason =
+      cause instanceof ProviderError
+        ? cause.described
+        : cause instanceof Error
+          ? cause.message
+          : String(cause);
+    super(`The embedding service failed: ${reason}`, {
       cause,
     });
     this.name = "EmbeddingServiceError";
