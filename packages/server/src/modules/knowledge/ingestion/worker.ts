@@ -482,12 +482,12 @@ class ChunkWriter {
 }
 
 /**
- * A document's progress, pages read and passages stored together: each write (an update, a read and a
- * publication) carries both, at most every `PROGRESS_INTERVAL_MS`. Reported separately they were two
- * writes per interval, ~4 queries a second spent on progress during a long PDF. Writes go one after
- * another, each with the newest figures, so a slower earlier write never overwrites a later one.
+ * A document's progress, pages read and passages stored together: one write (an update, a read and a
+ * publication, through Prisma on the thread that embeds) carries both, at most every
+ * `PROGRESS_INTERVAL_MS`, rather than one write for each. Writes go one after another, each with the
+ * newest figures, so a slower earlier write never overwrites a later one.
  */
-class ProgressReports {
+export class ProgressReports {
   private pending: ProgressReport | null = null;
   private lastWrite = 0;
   private writing: Promise<void> = Promise.resolve();
