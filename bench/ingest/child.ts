@@ -143,6 +143,8 @@ async function ingest(args: ChildArgs): Promise<Partial<CaseResult>> {
     const stageSeconds: Record<string, number> = {};
     let pages = 0;
     let chunks = 0;
+    /** Each is a write of the document (an update, a read and a publication) on the app's side. */
+    let events = 0;
     const started = performance.now();
     const inputs = fileBytes
       ? [
@@ -166,6 +168,7 @@ async function ingest(args: ChildArgs): Promise<Partial<CaseResult>> {
       stop.enterStage(stage);
       let stageStarted = performance.now();
       for await (const event of await documents.watch(account.id, document.id)) {
+        events++;
         const nextStage = event.status === "processing" ? (event.stage ?? stage) : event.status;
         if (nextStage !== stage) {
           const now = performance.now();
@@ -193,7 +196,7 @@ async function ingest(args: ChildArgs): Promise<Partial<CaseResult>> {
       idleRss,
       ...peaks,
       detail: [
-        `${chunks} chunks; time by stage: ${stages}`,
+        `${chunks} chunks, ${events} document events (progress writes); time by stage: ${stages}`,
         `peak RSS by stage: ${stop.stagePeaks()}`,
         stop.peakMakeup(),
         `CPU: this process ${processSeconds.toFixed(1)} s (main thread and PDF worker), database ${databaseSeconds.toFixed(1)} s`,

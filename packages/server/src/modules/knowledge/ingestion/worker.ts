@@ -35,7 +35,10 @@ const PGLITE_STATEMENT_TARGET_MS = 20;
 const PGLITE_FIRST_ROWS = 4;
 /** Batches being written at once on PostgreSQL. */
 const STORE_CONCURRENCY = 2;
-/** Progress is stored and published at most this often, so a 500-page PDF does not mean 500 writes. */
+/**
+ * Progress (pages read, passages stored) is stored and published at most this often, so a 500-page PDF
+ * does not mean 500 writes.
+ */
 const PROGRESS_INTERVAL_MS = 250;
 /** How long past the hard time limit a silent "processing" document is taken for abandoned. */
 const ABANDONED_GRACE_MS = 30_000;
@@ -178,11 +181,12 @@ export class IngestionWorker implements Lifecycle {
       });
       // One pipeline: sections are read, cut into passages, embedded and stored as they come, so a
       // long PDF is parsed while its first pages are stored, and only a few batches are in memory.
-      const passages = this.readPassages(document, signal);
+      const progress = new ProgressReports(this.documents, document.id);
+      const passages = this.readPassages(document, progress, signal);
       const writer = new ChunkWriter(
         this.deps,
         this.embedder,
-        this.documents,
+        progress,
         document.id,
         document.knowledgebaseId,
         signal,
@@ -268,21 +272,29 @@ export class IngestionWorker implements Lifecycle {
    * sources here, as their sections are read. When the source is read to its end, the document enters the
    * "chunking" stage (what is left is cutting, embedding and storing).
    */
-  private async *readPassages(document: SourceDocument, signal: AbortSignal): AsyncGenerator<Chunk> {
+  private async *readPassages(
+    document: SourceDocument,
+    progress: ProgressReports,
+    signal: AbortSignal,
+  ): AsyncGenerator<Chunk> {
     if (document.type !== "pdf") {
-      yield* chunkStream(this.readSource(document, signal), signal);
+      yield* chunkStream(this.readSource(document, progress, signal), signal);
       return;
     }
     const content = await this.readUpload(document, "pdf");
-    yield* extractPdf(content, this.progressReporter(document.id), signal);
+    yield* extractPdf(content, pageProgress(progress), signal);
     await this.enterChunking(document.id, signal);
   }
 
   /** The sections of a website, DOCX or text document as they are read, made storable. */
-  private async *readSource(document: SourceDocument, signal: AbortSignal): AsyncGenerator<Section> {
+  private async *readSource(
+    document: SourceDocument,
+    progress: ProgressReports,
+    signal: AbortSignal,
+  ): AsyncGenerator<Section> {
     // One section is read ahead, so the stage changes as soon as the last one is read, not after it is
     // chunked: a text file is a single section.
-    const sections = this.extractSource(document, signal);
+    const sections = this.extractSource(document, progress, signal);
     try {
       let next = await sections.next();
       if (next.done) await this.enterChunking(document.id, signal);
@@ -302,18 +314,11 @@ export class IngestionWorker implements Lifecycle {
     await this.documents.report(documentId, { stage: "chunking" });
   }
 
-  /** Stores pages read, at most every `PROGRESS_INTERVAL_MS` and at the last page. */
-  private progressReporter(documentId: number): ExtractProgress {
-    let lastReport = 0;
-    return async (pagesDone, pagesTotal) => {
-      const now = Date.now();
-      if (now - lastReport < PROGRESS_INTERVAL_MS && pagesDone < pagesTotal) return;
-      lastReport = now;
-      await this.documents.report(documentId, { pagesDone, pagesTotal });
-    };
-  }
-
-  private async *extractSource(document: SourceDocument, signal: AbortSignal): AsyncGenerator<Section> {
+  private async *extractSource(
+    document: SourceDocument,
+    progress: ProgressReports,
+    signal: AbortSignal,
+  ): AsyncGenerator<Section> {
     if (document.type === "website") {
       const source = document.url
         ? { kind: "crawl" as const, url: document.url, relativeLinksLimit: document.relativeLinksLimit ?? 0 }
@@ -321,7 +326,7 @@ export class IngestionWorker implements Lifecycle {
       const sections = await readWebsite(source, {
         allowList: this.deps.config.outboundAllowList,
         signal,
-        onProgress: this.progressReporter(document.id),
+        onProgress: pageProgress(progress),
       });
       await this.documents.report(document.id, { stage: "parsing" });
       yield* sections;
@@ -357,13 +362,12 @@ class ChunkWriter {
   private pending: Chunk[] = [];
   private cut = 0;
   private stored = 0;
-  private lastReport = Date.now();
   private vectorOidQuery: Promise<number> | null = null;
 
   constructor(
     private readonly deps: ServiceDeps,
     private readonly embedder: Embedder,
-    private readonly documents: IngestionReporter,
+    private readonly progress: ProgressReports,
     private readonly documentId: number,
     private readonly knowledgebaseId: number,
     private readonly signal: AbortSignal,
@@ -382,7 +386,7 @@ class ChunkWriter {
   async finish(): Promise<number> {
     if (this.pending.length > 0) await this.flush();
     await this.settle(0);
-    await this.documents.report(this.documentId, { chunkCount: this.stored });
+    await this.progress.report({ chunkCount: this.stored }, { now: true });
     return this.stored;
   }
 
@@ -434,10 +438,7 @@ class ChunkWriter {
   private async settle(until: number): Promise<void> {
     while (this.writing.size > until) await Promise.race(this.writing);
     if (this.failure) throw this.failure.error;
-    if (Date.now() - this.lastReport >= PROGRESS_INTERVAL_MS) {
-      this.lastReport = Date.now();
-      await this.documents.report(this.documentId, { chunkCount: this.stored });
-    }
+    await this.progress.report({ chunkCount: this.stored });
   }
 
   /**
@@ -479,6 +480,45 @@ class ChunkWriter {
       start = end;
     }
   }
+}
+
+/**
+ * A document's progress, pages read and passages stored together: one write (an update, a read and a
+ * publication, through Prisma on the thread that embeds) carries both, at most every
+ * `PROGRESS_INTERVAL_MS`, rather than one write for each. Writes go one after another, each with the
+ * newest figures, so a slower earlier write never overwrites a later one.
+ */
+export class ProgressReports {
+  private pending: ProgressReport | null = null;
+  private lastWrite = 0;
+  private writing: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly documents: IngestionReporter,
+    private readonly documentId: number,
+  ) {}
+
+  /** Keeps `progress`; writes what is kept if the interval has passed since the last write, or `now`. */
+  async report(progress: ProgressReport, { now = false }: { now?: boolean } = {}): Promise<void> {
+    this.pending = { ...this.pending, ...progress };
+    if (!now && Date.now() - this.lastWrite < PROGRESS_INTERVAL_MS) return;
+    this.lastWrite = Date.now();
+    const write = this.writing.then(() => this.writePending());
+    this.writing = write.catch(() => {});
+    await write;
+  }
+
+  private async writePending(): Promise<void> {
+    const progress = this.pending;
+    this.pending = null;
+    if (progress) await this.documents.report(this.documentId, progress);
+  }
+}
+
+/** Pages read, through a document's progress; the last page is written at once. */
+function pageProgress(progress: ProgressReports): ExtractProgress {
+  return (pagesDone, pagesTotal) =>
+    progress.report({ pagesDone, pagesTotal }, { now: pagesDone >= pagesTotal });
 }
 
 /**
