@@ -15,7 +15,7 @@ describe.skipIf(testDatabaseKind() === "postgres")("the widget's npm package", (
   const scratch = mkdtempSync(join(tmpdir(), "voxgate-widget-pack-"));
   afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-  it("packs the build, its types, manifest, README and licence, and installs into another project offline", () => {
+  it("packs the build, its types, manifest, README and licence, and installs into another project from the local store", () => {
     // prepack builds the widget when its sources changed since the last build.
     pnpm(["pack", "--pack-destination", scratch], join(repoRoot, "packages/widget"));
     const tarball = readdirSync(scratch).find((name) => name.endsWith(".tgz"))!;
@@ -40,8 +40,10 @@ describe.skipIf(testDatabaseKind() === "postgres")("the widget's npm package", (
       join(app, "package.json"),
       JSON.stringify({ name: "scratch", private: true, type: "module" }),
     );
-    // Offline: Lit comes from the local store, and no install script may need a build tool.
-    pnpm(["add", "--offline", join(scratch, tarball)], app);
+    // Lit's files come from the local store, and no install script may need a build tool. Not
+    // `--offline`: pnpm keeps no registry metadata after installs made from a lockfile, so on a fresh
+    // machine it would refuse to resolve Lit at all; `--prefer-offline` fetches only that metadata.
+    pnpm(["add", "--prefer-offline", join(scratch, tarball)], app);
     writeFileSync(
       join(app, "check.mjs"),
       `import { WidgetApi, MAX_MESSAGE_LENGTH } from "@voxgate/widget";
