@@ -131,11 +131,8 @@ export class ProviderEndpoint {
         const status = response.statusCode ?? 0;
         if (status < 200 || status >= 300) {
           readError(response).then((error) => {
-            if (settled) return;
             const retried = RETRIED_STATUSES.has(status) || status >= 500;
-            settle();
-            request.destroy();
-            reject(retried ? new Retryable(error, retryAfterMs(response)) : error);
+            fail(retried ? new Retryable(error, retryAfterMs(response)) : error);
           }, fail);
           return;
         }

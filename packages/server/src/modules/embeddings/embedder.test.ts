@@ -115,57 +115,52 @@ describe("OpenAIEmbedder", () => {
 
   it("takes arrays of numbers from a compatible server that ignores the encoding asked for", async () => {
     const vector = [0.5, -0.25, 0.125, 1 / 3];
-    const server = createServer((request, response) => {
-      request.resume();
-      request.on("end", () => {
-        response.setHeader("content-type", "application/json");
-        response.end(
-          JSON.stringify({ object: "list", data: [{ object: "embedding", index: 0, embedding: vector }] }),
-        );
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const server = await scripted(
+      [
+        (response) => {
+          response.setHeader("content-type", "application/json");
+          response.end(
+            JSON.stringify({ object: "list", data: [{ object: "embedding", index: 0, embedding: vector }] }),
+          );
+        },
+      ],
+      4,
+    );
     try {
-      const { port } = server.address() as AddressInfo;
-      const embedder = new OpenAIEmbedder({
-        apiKey: "sk-test",
-        baseUrl: `http://127.0.0.1:${port}/v1`,
-        model: "m",
-        dimensions: 4,
-      });
-      expect(await embedder.embed(["anything"])).toEqual([vector]);
+      expect(await server.embedder.embed(["anything"])).toEqual([vector]);
     } finally {
-      await new Promise((resolve) => server.close(resolve));
+      await server.close();
     }
   });
 });
 
+/** An embedder against a server that answers each request with the next handler, counting them. */
+async function scripted(handlers: ((response: ServerResponse) => void)[], dimensions = 2) {
+  let requests = 0;
+  const server = createServer((request, response) => {
+    requests++;
+    request.resume();
+    request.on("end", () => (handlers.shift() ?? ((r) => r.destroy()))(response));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  const embedder = new OpenAIEmbedder({
+    apiKey: "sk-test",
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    model: "m",
+    dimensions,
+  });
+  return {
+    embedder,
+    requests: () => requests,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
 describe("OpenAIEmbedder against a scripted server", () => {
-  /** Answers each request with the next handler; counts requests. */
-  async function scripted(handlers: ((response: ServerResponse) => void)[]) {
-    let requests = 0;
-    const server = createServer((request, response) => {
-      requests++;
-      request.resume();
-      request.on("end", () => (handlers.shift() ?? ((r) => r.destroy()))(response));
-    });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    const { port } = server.address() as AddressInfo;
-    const embedder = new OpenAIEmbedder({
-      apiKey: "sk-test",
-      baseUrl: `http://127.0.0.1:${port}/v1`,
-      model: "m",
-      dimensions: 2,
-    });
-    return {
-      embedder,
-      requests: () => requests,
-      close: () => {
-        server.closeAllConnections();
-        return new Promise((resolve) => server.close(resolve));
-      },
-    };
-  }
   const answer = (response: ServerResponse) => {
     response.setHeader("content-type", "application/json");
     response.end(JSON.stringify({ data: [{ index: 0, embedding: [0.6, 0.8] }] }));
