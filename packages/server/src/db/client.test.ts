@@ -101,6 +101,15 @@ describe.runIf(testDatabaseKind() === "pglite")("the embedded database", { timeo
     }
   });
 
+  it("creates WAL segments without zero-filling them, which held the one backend for hundreds of milliseconds", async () => {
+    const db = await openPglite(undefined, pgliteTemplate());
+    cleanups.push(() => db.close());
+    const [setting] = await db.withConnection((sql) =>
+      sql.query<{ wal_init_zero: string }>("SHOW wal_init_zero"),
+    );
+    expect(setting).toEqual({ wal_init_zero: "off" });
+  });
+
   it("serves a request's statement before background statements that were waiting longer", async () => {
     const db = await openPglite(undefined, pgliteTemplate());
     cleanups.push(() => db.close());

@@ -39,11 +39,23 @@ const options = await new Promise((resolve) => process.once("message", resolve))
 const { location, loadDataDir, socketPath, sharedBuffers } = options;
 
 /**
- * PGlite's own start parameters (its defaults) plus the buffer pool's size. PostgreSQL zeroes its
- * shared buffers at start, so they are resident from the first moment: PGlite's default of 128 MB
- * was most of the process's memory while idle. The data files stay in the operating system's cache.
+ * PGlite's own start parameters (its defaults) plus:
+ * - the buffer pool's size. PostgreSQL zeroes its shared buffers at start, so they are resident from
+ *   the first moment: PGlite's default of 128 MB was most of the process's memory while idle. The data
+ *   files stay in the operating system's cache.
+ * - WAL segments created without writing 16 MB of zeros first. The one backend has no WAL writer to
+ *   prepare the next segment, so the statement that filled one wrote them, in 8 KB writes into a file
+ *   the in-memory file system regrows by an eighth each time: an ingestion INSERT that took 30 ms took
+ *   up to 450 ms then, and every request waited behind it (bench/embedded-store). The zeros only
+ *   reserve disk space early; running out of it stops this backend either way.
  */
-const START_PARAMS = [...PGlite.defaultStartParams, "-c", `shared_buffers=${sharedBuffers}`];
+const START_PARAMS = [
+  ...PGlite.defaultStartParams,
+  "-c",
+  `shared_buffers=${sharedBuffers}`,
+  "-c",
+  "wal_init_zero=off",
+];
 
 const SSL_REQUEST = 80877103;
 const CANCEL_REQUEST = 80877102;
