@@ -43,11 +43,12 @@ const { location, loadDataDir, socketPath, sharedBuffers } = options;
  * - the buffer pool's size. PostgreSQL zeroes its shared buffers at start, so they are resident from
  *   the first moment: PGlite's default of 128 MB was most of the process's memory while idle. The data
  *   files stay in the operating system's cache.
- * - WAL segments created without writing 16 MB of zeros first. The one backend has no WAL writer to
- *   prepare the next segment, so the statement that filled one wrote them, in 8 KB writes into a file
- *   the in-memory file system regrows by an eighth each time: an ingestion INSERT that took 30 ms took
- *   up to 450 ms then, and every request waited behind it (bench/embedded-store). The zeros only
- *   reserve disk space early; running out of it stops this backend either way.
+ * - WAL segments created without writing 16 MB of zeros first. No checkpoint runs in ordinary work
+ *   here (a server's checkpoints recycle old segments or prepare the next), so the statement that
+ *   filled a segment created the next one itself, zeros written 8 KB at a time into a file the
+ *   in-memory file system regrows by an eighth each time: an ingestion INSERT that took 30 ms took up
+ *   to 450 ms then, and every request waited behind it (bench/embedded-store). The zeros only reserve
+ *   disk space early; running out of it stops this backend either way.
  */
 const START_PARAMS = [
   ...PGlite.defaultStartParams,
