@@ -12,12 +12,6 @@ export const MAX_UPLOAD_BYTES = 20 * MB;
  */
 export const MAX_GRAPHQL_MESSAGE_BYTES = 1 * MB;
 
-/**
- * A multipart GraphQL request (an upload) whole: the file and the operation's fields. The form parser's
- * limits below bound each part, not their sum.
- */
-export const MAX_GRAPHQL_MULTIPART_BYTES = MAX_UPLOAD_BYTES + 5 * MB;
-
 /** Multipart GraphQL requests (uploads): one file, and form fields far above what an operation needs. */
 export const GRAPHQL_FORM_LIMITS = {
   fileSize: MAX_UPLOAD_BYTES,
