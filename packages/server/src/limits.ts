@@ -12,6 +12,12 @@ export const MAX_UPLOAD_BYTES = 20 * MB;
  */
 export const MAX_GRAPHQL_MESSAGE_BYTES = 1 * MB;
 
+/**
+ * A multipart GraphQL request (an upload) whole: the file and the operation's fields. The form parser's
+ * limits below bound each part, not their sum.
+ */
+export const MAX_GRAPHQL_MULTIPART_BYTES = MAX_UPLOAD_BYTES + 5 * MB;
+
 /** Multipart GraphQL requests (uploads): one file, and form fields far above what an operation needs. */
 export const GRAPHQL_FORM_LIMITS = {
   fileSize: MAX_UPLOAD_BYTES,
@@ -148,3 +154,10 @@ export const EXACT_SEARCH = { maxPassages: 1_000, sizeTtlMs: 60_000, sizesKept: 
  * Headers must arrive within a little more, which still bounds a connection that trickles them.
  */
 export const HTTP_KEEP_ALIVE = { idleMs: 65_000, headersMs: 66_000 } as const;
+
+/**
+ * After an answer sent before its request's body was read to the end (an upload refused at a limit),
+ * the server reads the rest and drops it, so that the kept-alive connection serves the next request;
+ * past this many more bytes it closes the connection instead.
+ */
+export const MAX_DROPPED_BODY_BYTES = 25 * MB;

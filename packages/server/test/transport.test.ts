@@ -1,9 +1,15 @@
+import { Agent, request as httpRequest } from "node:http";
 import { connect } from "node:net";
 import { routes } from "@voxgate/rest-compat";
 import { createYoga } from "graphql-yoga";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
-import { MAX_GRAPHQL_MESSAGE_BYTES } from "../src/limits.ts";
+import {
+  MAX_DROPPED_BODY_BYTES,
+  MAX_GRAPHQL_MESSAGE_BYTES,
+  MAX_GRAPHQL_MULTIPART_BYTES,
+  MAX_UPLOAD_BYTES,
+} from "../src/limits.ts";
 import { OPERATION_LIMITS, operationLimitsPlugin } from "../src/operation-limits.ts";
 import { schema } from "../src/schema.ts";
 import { subscribeWs } from "./support/subscriptions.ts";
@@ -79,6 +85,73 @@ function rawHttp(request: string): Promise<string> {
     });
     socket.on("close", () => resolve(answer));
     socket.on("error", reject);
+  });
+}
+
+/**
+ * POSTs `parts` chunked over a bare socket, as a client that never looks at the answer until it has
+ * sent everything or the server closes on it.
+ */
+function sendChunkedUntilClosed(contentType: string, parts: string[]) {
+  return new Promise<{
+    answer: string;
+    bytesBeforeAnswer: number;
+    bytes: number;
+    closedBeforeTheEnd: boolean;
+  }>((resolve) => {
+    const { hostname, port } = new URL(t.url);
+    const socket = connect(Number(port), hostname);
+    let bytes = 0;
+    let bytesBeforeAnswer = -1;
+    let answer = "";
+    const finish = (closedBeforeTheEnd: boolean) => {
+      socket.destroy();
+      resolve({ answer, bytesBeforeAnswer, bytes, closedBeforeTheEnd });
+    };
+    socket.setEncoding("utf8");
+    socket.on("data", (chunk: string) => {
+      if (bytesBeforeAnswer < 0) bytesBeforeAnswer = bytes;
+      answer += chunk;
+    });
+    socket.on("error", () => finish(true));
+    socket.on("close", () => finish(true));
+    socket.write(
+      `POST /graphql HTTP/1.1\r\nhost: ${hostname}\r\ncontent-type: ${contentType}\r\ntransfer-encoding: chunked\r\n\r\n`,
+    );
+    const send = () => {
+      for (;;) {
+        const part = parts.shift();
+        if (part === undefined) return finish(false);
+        bytes += Buffer.byteLength(part);
+        socket.write(`${Buffer.byteLength(part).toString(16)}\r\n`);
+        socket.write(part);
+        if (!socket.write("\r\n")) return void socket.once("drain", send);
+      }
+    };
+    send();
+  });
+}
+
+/** Sends one whole request over `agent`'s connections and reads the answer. */
+function sendOn(agent: Agent, method: string, contentType: string, body: Buffer) {
+  return new Promise<{ status: number; body: string; reusedSocket: boolean }>((resolve, reject) => {
+    const request = httpRequest(`${t.url}/graphql`, {
+      method,
+      agent,
+      headers: { "content-type": contentType },
+    });
+    request.on("response", (response) => {
+      let text = "";
+      response.setEncoding("utf8");
+      response.on("data", (chunk: string) => {
+        text += chunk;
+      });
+      response.on("end", () =>
+        resolve({ status: response.statusCode ?? 0, body: text, reusedSocket: request.reusedSocket }),
+      );
+    });
+    request.on("error", reject);
+    request.end(body);
   });
 }
 
@@ -168,6 +241,53 @@ describe("message and body size", () => {
     } as RequestInit);
     expect(chunked.status).toBe(413);
     expect(codesOf((await chunked.json()) as GraphQLBody)).toEqual(["PAYLOAD_TOO_LARGE"]);
+  });
+
+  it("answers a multipart body past its limit with 413 at once, and closes on a client that sends on and on", async () => {
+    const boundary = "----voxgate-many-fields";
+    const head =
+      `--${boundary}\r\nContent-Disposition: form-data; name="operations"\r\n\r\n{"query":"{ __typename }"}\r\n` +
+      `--${boundary}\r\nContent-Disposition: form-data; name="map"\r\n\r\n{}\r\n`;
+    // Each field within the form parser's 1 MB a field; 150 of them are 135 MB in all.
+    const fields = Array.from(
+      { length: 150 },
+      (_, index) =>
+        `--${boundary}\r\nContent-Disposition: form-data; name="pad${index}"\r\n\r\n${"x".repeat(900 * 1024)}\r\n`,
+    );
+    const sent = await sendChunkedUntilClosed(`multipart/form-data; boundary=${boundary}`, [head, ...fields]);
+    expect(sent.answer).toMatch(/^HTTP\/1\.1 413 /);
+    // The JSON of a chunked answer: between its first and last brace.
+    const body = sent.answer.slice(sent.answer.indexOf("{"), sent.answer.lastIndexOf("}") + 1);
+    expect(codesOf(JSON.parse(body) as GraphQLBody)).toEqual(["PAYLOAD_TOO_LARGE"]);
+    const slack = 20 * 1024 * 1024;
+    // Answered once the limit was passed; the rest read and dropped up to its own limit, then the end.
+    expect(sent.bytesBeforeAnswer).toBeLessThan(MAX_GRAPHQL_MULTIPART_BYTES + slack);
+    expect(sent.closedBeforeTheEnd).toBe(true);
+    expect(sent.bytes).toBeLessThan(MAX_GRAPHQL_MULTIPART_BYTES + MAX_DROPPED_BODY_BYTES + slack);
+  });
+
+  it("reads off the rest of an upload refused at its file limit, so the connection serves the next request", async () => {
+    const boundary = "----voxgate-big-file";
+    const upload = Buffer.concat([
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="operations"\r\n\r\n` +
+          `{"query":"{ __typename }","variables":{"file":null}}\r\n` +
+          `--${boundary}\r\nContent-Disposition: form-data; name="map"\r\n\r\n{"0":["variables.file"]}\r\n` +
+          `--${boundary}\r\nContent-Disposition: form-data; name="0"; filename="big.txt"\r\nContent-Type: text/plain\r\n\r\n`,
+      ),
+      Buffer.alloc(MAX_UPLOAD_BYTES + 1024 * 1024, 0x61),
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ]);
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      const refused = await sendOn(agent, "POST", `multipart/form-data; boundary=${boundary}`, upload);
+      expect(refused.status).toBe(413);
+      const next = await sendOn(agent, "POST", "application/json", Buffer.from('{"query":"{ __typename }"}'));
+      expect(next).toMatchObject({ status: 200, reusedSocket: true });
+      expect(JSON.parse(next.body)).toEqual({ data: { __typename: "Query" } });
+    } finally {
+      agent.destroy();
+    }
   });
 
   it("still reads bodies under the limit, whatever their framing", async () => {

@@ -1,8 +1,8 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { AddressInfo, Socket } from "node:net";
 import { createServerAdapter } from "@whatwg-node/server";
 import type { RequestMeta } from "../context.ts";
-import { HTTP_KEEP_ALIVE } from "../limits.ts";
+import { HTTP_KEEP_ALIVE, MAX_DROPPED_BODY_BYTES } from "../limits.ts";
 import { type Logger, requestStages, withRequestId } from "../logger.ts";
 import { areaOf, metrics } from "../metrics.ts";
 import { resolveClientAddress, type TrustedProxies } from "./client-address.ts";
@@ -80,10 +80,29 @@ export function createNodeServer(
       ),
     { fetchAPI: uploadAwareFetchApi },
   );
-  const server = createServer(adapter);
+  const server = createServer((request, response) => {
+    const { socket } = request;
+    response.once("finish", () => {
+      if (!request.complete && !socket.destroyed) closePastDropLimit(request, socket);
+    });
+    return adapter(request, response);
+  });
   server.keepAliveTimeout = HTTP_KEEP_ALIVE.idleMs;
   server.headersTimeout = HTTP_KEEP_ALIVE.headersMs;
   return server;
+}
+
+/**
+ * Bounds what is read off the wire of a body left unread by an early answer: node, or the GraphQL
+ * handler, reads the rest and drops it, and would go on for as long as the client sends.
+ */
+function closePastDropLimit(request: IncomingMessage, socket: Socket): void {
+  const readBeforeDrop = socket.bytesRead;
+  const check = () => {
+    if (request.complete) socket.off("data", check);
+    else if (socket.bytesRead - readBeforeDrop > MAX_DROPPED_BODY_BYTES) socket.destroy();
+  };
+  socket.on("data", check);
 }
 
 /** Starts listening; port 0 picks a free port. Resolves with the base URL. */
