@@ -5,8 +5,8 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
 import { isAlive } from "../../test/support/services.ts";
-import { pgliteTemplate, testDatabaseKind } from "../../test/support/test-app.ts";
-import { DatabaseStoppedError, openPglite } from "./client.ts";
+import { freshDatabase, pgliteTemplate, testDatabaseKind } from "../../test/support/test-app.ts";
+import { DatabaseStoppedError, openDatabase, openPglite } from "./client.ts";
 
 const run = promisify(execFile);
 const serverDir = join(import.meta.dirname, "..", "..");
@@ -232,5 +232,21 @@ describe.runIf(testDatabaseKind() === "pglite")("the embedded database", { timeo
       `SELECT count(*) AS "count" FROM "kept"`,
     );
     expect(Number(rows[0]!.count)).toBe(2);
+  });
+});
+
+describe("closing the database", () => {
+  it("ends while a transaction is being opened (Prisma abandons it, its connection checked out)", async () => {
+    const fresh = await freshDatabase();
+    cleanups.push(() => fresh.drop());
+    const db = await openDatabase(fresh.target);
+    await db.prisma.call.findFirst();
+    // As when a call's stream closes with the server: its last write (a transaction, in Prisma) is
+    // being opened as the database closes. Prisma fails that write, or leaves it unsettled.
+    void db.prisma.call
+      .updateMany({ where: { id: 1 }, data: { endReason: "The caller hung up." } })
+      .catch(() => undefined);
+    await new Promise((resolve) => setImmediate(resolve));
+    await db.close();
   });
 });

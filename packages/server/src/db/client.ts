@@ -79,6 +79,8 @@ export async function openDatabase(target: DatabaseTarget): Promise<Database> {
 
 /** How long a stopping embedded database may take to flush and close before its process is killed. */
 const CLOSE_TIMEOUT_MS = 10_000;
+/** How long closing waits for queries still running before it cuts their connections. */
+const CLOSE_GRACE_MS = 2_000;
 /** Must match BACKGROUND_APPLICATION in pglite-worker.mjs. */
 const BACKGROUND_APPLICATION = "voxgate:background";
 /** Unix socket paths longer than this do not fit `sockaddr_un`; a deeper data directory uses loopback. */
@@ -322,6 +324,9 @@ async function connectPool(
   // needs the database reports the failure to its caller.
   pool.on("error", () => {});
   pool.on("connect", (client) => client.on("error", () => {}));
+  const checkedOut = new Set<pg.PoolClient>();
+  pool.on("acquire", (client) => checkedOut.add(client));
+  pool.on("release", (_error, client) => checkedOut.delete(client));
   // Prisma's client needs no connection to start its query compiler (WebAssembly, a few hundred
   // milliseconds of CPU): it starts while the database boots or the first connection is made, rather
   // than after them on the start's critical path.
@@ -342,10 +347,34 @@ async function connectPool(
     withBackgroundConnection: (work) => runOnConnection(pool, work),
     onCrash: () => {},
     close: async () => {
+      // What is still running (a call's last writes as its stream closes with the server) ends first.
+      await allReleased(pool, checkedOut, CLOSE_GRACE_MS);
       await prisma.$disconnect();
+      // A transaction Prisma was opening when it disconnected is abandoned (its query fails with
+      // "Unknown transaction status") on a connection left checked out inside BEGIN: `pool.end()`
+      // waits for every checked-out connection, so it would wait forever. Released as broken, the
+      // connection is closed, and the server rolls the transaction back.
+      for (const client of checkedOut) client.release(true);
       await pool.end();
     },
   };
+}
+
+/** Resolves once no connection of `pool` is checked out, or after `ms`. */
+function allReleased(pool: pg.Pool, checkedOut: Set<pg.PoolClient>, ms: number): Promise<void> {
+  if (checkedOut.size === 0) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      pool.off("release", check);
+      resolve();
+    };
+    const check = () => {
+      if (checkedOut.size === 0) done();
+    };
+    const timer = setTimeout(done, ms);
+    pool.on("release", check);
+  });
 }
 
 async function startPrisma(pool: pg.Pool): Promise<PrismaClient> {
