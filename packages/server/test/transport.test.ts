@@ -133,9 +133,9 @@ function sendChunkedUntilClosed(contentType: string, parts: string[]) {
 }
 
 /** Sends one whole request over `agent`'s connections and reads the answer. */
-function sendOn(agent: Agent, method: string, contentType: string, body: Buffer) {
+function sendOn(agent: Agent, method: string, contentType: string, body: Buffer, path = "/graphql") {
   return new Promise<{ status: number; body: string; reusedSocket: boolean }>((resolve, reject) => {
-    const request = httpRequest(`${t.url}/graphql`, {
+    const request = httpRequest(`${t.url}${path}`, {
       method,
       agent,
       headers: { "content-type": contentType },
@@ -285,6 +285,19 @@ describe("message and body size", () => {
       const next = await sendOn(agent, "POST", "application/json", Buffer.from('{"query":"{ __typename }"}'));
       expect(next).toMatchObject({ status: 200, reusedSocket: true });
       expect(JSON.parse(next.body)).toEqual({ data: { __typename: "Query" } });
+    } finally {
+      agent.destroy();
+    }
+  });
+
+  it("keeps the connection of a REST body refused over its limit for the client's next request", async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      const oversized = Buffer.from(JSON.stringify({ email: "x".repeat(2 * 1024 * 1024), password: "p" }));
+      const refused = await sendOn(agent, "POST", "application/json", oversized, "/api/login");
+      expect(refused.status).toBe(413);
+      const next = await sendOn(agent, "POST", "application/json", Buffer.from('{"query":"{ __typename }"}'));
+      expect(next).toMatchObject({ status: 200, reusedSocket: true });
     } finally {
       agent.destroy();
     }

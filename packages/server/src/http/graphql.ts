@@ -105,12 +105,7 @@ export function createGraphQL(deps: ContextDeps & { logger: Logger }): {
       const bounded = await readBoundedBody(request, BODY_LIMITS, uploadAwareFetchApi.Request);
       if (!bounded)
         return payloadTooLarge(isMultipart(request) ? BODY_LIMITS.multipartBytes : BODY_LIMITS.bytes);
-      let answer: Response;
-      try {
-        answer = await yoga.fetch(bounded.request, meta);
-      } finally {
-        bounded.release();
-      }
+      const answer = await yoga.fetch(bounded.request, meta);
       // The form parser answers a body cut off at the limit as malformed; it was too large.
       const response = bounded.overLimit() ? payloadTooLarge(BODY_LIMITS.multipartBytes) : answer;
       for (const [name, value] of meta.responseHeaders) response.headers.set(name, value);

@@ -83,7 +83,7 @@ export function createNodeServer(
   const server = createServer((request, response) => {
     const { socket } = request;
     response.once("finish", () => {
-      if (!request.complete && !socket.destroyed) closePastDropLimit(request, socket);
+      if (!request.complete && !socket.destroyed) dropUnreadBody(request, socket);
     });
     return adapter(request, response);
   });
@@ -93,16 +93,21 @@ export function createNodeServer(
 }
 
 /**
- * Bounds what is read off the wire of a body left unread by an early answer: node, or the GraphQL
- * handler, reads the rest and drops it, and would go on for as long as the client sends.
+ * Reads off and drops the rest of a body that an early answer left unread (a 413, or an upload
+ * refused at a parser's limit), so that the kept-alive connection serves the client's next request:
+ * the request's own readers (the fetch adapter's stream, a form parser) stop where they stopped, and
+ * node only drains a body nobody began to read. Past MAX_DROPPED_BODY_BYTES the connection is closed.
  */
-function closePastDropLimit(request: IncomingMessage, socket: Socket): void {
-  const readBeforeDrop = socket.bytesRead;
-  const check = () => {
-    if (request.complete) socket.off("data", check);
-    else if (socket.bytesRead - readBeforeDrop > MAX_DROPPED_BODY_BYTES) socket.destroy();
-  };
-  socket.on("data", check);
+function dropUnreadBody(request: IncomingMessage, socket: Socket): void {
+  let dropped = 0;
+  // A reader that stopped (the fetch adapter's stream) keeps its "readable" listener, which would hold
+  // the body out of flowing mode.
+  request.removeAllListeners("readable");
+  request.on("data", (chunk: Buffer) => {
+    dropped += chunk.byteLength;
+    if (dropped > MAX_DROPPED_BODY_BYTES) socket.destroy();
+  });
+  request.resume();
 }
 
 /** Starts listening; port 0 picks a free port. Resolves with the base URL. */

@@ -13,13 +13,6 @@ export interface BoundedRequest {
   request: Request;
   /** True once a multipart body streamed past `multipartBytes` (the form parser then failed on it). */
   overLimit(): boolean;
-  /**
-   * Once the request is answered, reads what is left of the body and drops it (the HTTP server bounds
-   * how much). The form parser stops at its own limits (a file over 20 MB) without reading on: a body
-   * left half-read held the kept-alive connection, and the client's next request on it. Cancelling
-   * the body instead left the connection as stuck.
-   */
-  release(): void;
 }
 
 /**
@@ -35,7 +28,7 @@ export async function readBoundedBody(
   RequestCtor: typeof Request,
 ): Promise<BoundedRequest | null> {
   if (!request.body || request.method === "GET" || request.method === "HEAD")
-    return { request, overLimit: () => false, release: () => {} };
+    return { request, overLimit: () => false };
   if (isMultipart(request)) {
     const declared = Number(request.headers.get("content-length") ?? 0);
     if (declared > limits.multipartBytes) return null;
@@ -50,7 +43,7 @@ export async function readBoundedBody(
     body: new Uint8Array(body.buffer as ArrayBuffer, body.byteOffset, body.byteLength),
     signal: request.signal,
   });
-  return { request: bounded, overLimit: () => false, release: () => {} };
+  return { request: bounded, overLimit: () => false };
 }
 
 export function isMultipart(request: Request): boolean {
@@ -60,20 +53,17 @@ export function isMultipart(request: Request): boolean {
 function withStreamLimit(request: Request, limit: number, RequestCtor: typeof Request): BoundedRequest {
   const reader = request.body!.getReader();
   let received = 0;
-  let finished = false;
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
       const { done, value } = await reader.read();
-      if (done) {
-        finished = true;
-        return controller.close();
-      }
+      if (done) return controller.close();
       received += value.byteLength;
       if (received > limit)
         return controller.error(new Error(`The request body is larger than ${limit} bytes.`));
       controller.enqueue(value);
     },
-    // The parser gives up at its limits; what is left is `release`'s to drop.
+    // The parser gives up at its limits. Cancelling the request's own stream would destroy the socket
+    // before the 413 is written; the HTTP server drops what is left once it is (server.ts).
     cancel: () => {},
   });
   const limited = new RequestCtor(request.url, {
@@ -83,21 +73,7 @@ function withStreamLimit(request: Request, limit: number, RequestCtor: typeof Re
     signal: request.signal,
     duplex: "half",
   } as RequestInit);
-  return {
-    request: limited,
-    overLimit: () => received > limit,
-    release: () => {
-      if (!finished) void dropRest(reader);
-    },
-  };
-}
-
-async function dropRest(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<void> {
-  try {
-    while (!(await reader.read()).done);
-  } catch {
-    // The client went away: nothing is left to drop.
-  }
+  return { request: limited, overLimit: () => received > limit };
 }
 
 /** The 413 of an oversized GraphQL request, shaped like any GraphQL error. */
