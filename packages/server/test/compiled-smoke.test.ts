@@ -188,6 +188,18 @@ describe("the compiled server, started as npm start starts it", () => {
     expect(rest.body).toMatchObject({ api_keys: [expect.objectContaining({ name: "Demo key" })] });
   });
 
+  it("answers every address its banner prints (GraphiQL, the API and its reference, the widget demo, the console)", async () => {
+    const banner = output.slice(output.indexOf("Voxgate is running")).split("\n\n")[0]!;
+    const links = [...banner.matchAll(/http:\/\/[^\s)]+/g)].map((match) => match[0]);
+    expect(links).toHaveLength(5);
+    for (const link of links) {
+      const response = await fetch(link, { headers: { accept: "text/html" } });
+      expect({ link, status: response.status }).toEqual({ link, status: 200 });
+      // GraphiQL's page comes from a chunk of its own, loaded by the first request.
+      if (link.endsWith("/graphql")) expect(await response.text()).toContain("Voxgate GraphQL");
+    }
+  });
+
   it("ingests every document type to ready: TXT, PDF and DOCX in their workers, and a website", async () => {
     const { createKnowledgebase: created } = await gql<{ createKnowledgebase: { id: number } }>(
       "mutation ($input: KnowledgebaseInput!) { createKnowledgebase(input: $input) { id } }",
