@@ -160,10 +160,10 @@ function keepModuleUrls(srcDir) {
 /**
  * Bundles src/main.ts and everything it imports into dist/main.js plus chunks beside it: modules
  * loaded with `await import()` (the GraphiQL page, Prisma's query compiler) become chunks loaded
- * when first used, as before; packages loaded with `lazyRequire` stay out of the bundle.
+ * when first used, as before; packages loaded with `lazyRequire` stay out of the bundle. `serverDir`
+ * is replaceable for tests.
  */
-async function bundleMain() {
-  const serverDir = join(root, "packages/server");
+export async function bundleMain(serverDir = join(root, "packages/server")) {
   const srcDir = join(serverDir, "src");
   const { metafile } = await build({
     entryPoints: { main: join(srcDir, "main.ts") },
@@ -195,7 +195,7 @@ async function bundleMain() {
  * await import("@mozilla/readability")` passed every test and was undefined in `npm start`. The build
  * fails instead; `lazyRequire` (src/lazy-require.ts) loads such a package the same way everywhere.
  */
-export function refuseDynamicImportsOfCommonJs(metafile) {
+function refuseDynamicImportsOfCommonJs(metafile) {
   const offenders = Object.entries(metafile.inputs).flatMap(([importer, input]) =>
     input.imports
       .filter(
