@@ -17,6 +17,7 @@ if (!haveServices) {
 // Tests of pure logic (no database, no app): the PostgreSQL pass would only repeat them.
 const storeIndependentTests = [
   "src/env.test.ts",
+  "test/build-server.test.ts",
   "test/build-stamps.test.ts",
   "src/net/safe-fetch.test.ts",
   "src/modules/calls/local-dates.test.ts",

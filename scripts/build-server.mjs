@@ -160,12 +160,12 @@ function keepModuleUrls(srcDir) {
 /**
  * Bundles src/main.ts and everything it imports into dist/main.js plus chunks beside it: modules
  * loaded with `await import()` (the GraphiQL page, Prisma's query compiler) become chunks loaded
- * when first used, as before; packages loaded with `lazyRequire` stay out of the bundle.
+ * when first used, as before; packages loaded with `lazyRequire` stay out of the bundle. `serverDir`
+ * is replaceable for tests.
  */
-async function bundleMain() {
-  const serverDir = join(root, "packages/server");
+export async function bundleMain(serverDir = join(root, "packages/server")) {
   const srcDir = join(serverDir, "src");
-  await build({
+  const { metafile } = await build({
     entryPoints: { main: join(srcDir, "main.ts") },
     outdir: join(serverDir, "dist"),
     bundle: true,
@@ -182,7 +182,32 @@ async function bundleMain() {
       js: 'import { createRequire as __voxgateCreateRequire } from "node:module"; const require = __voxgateCreateRequire(import.meta.url);',
     },
     plugins: [keepModuleUrls(srcDir)],
+    metafile: true,
+    absWorkingDir: root,
   });
+  refuseDynamicImportsOfCommonJs(metafile);
+}
+
+/**
+ * With code splitting, esbuild makes a CommonJS module loaded by `import()` a chunk that exports only
+ * `default` (its module.exports): names known only at run time cannot be ES exports. Node (and so tsx
+ * and the tests of the sources) also gives the names its lexer finds, so `const { Readability } =
+ * await import("@mozilla/readability")` passed every test and was undefined in `npm start`. The build
+ * fails instead; `lazyRequire` (src/lazy-require.ts) loads such a package the same way everywhere.
+ */
+function refuseDynamicImportsOfCommonJs(metafile) {
+  const offenders = Object.entries(metafile.inputs).flatMap(([importer, input]) =>
+    input.imports
+      .filter(
+        (imported) => imported.kind === "dynamic-import" && metafile.inputs[imported.path]?.format === "cjs",
+      )
+      .map((imported) => `${importer}: import("${imported.original ?? imported.path}")`),
+  );
+  if (offenders.length > 0) {
+    throw new Error(
+      `import() of a CommonJS module has another shape in the bundle than in Node; load it with lazyRequire (src/lazy-require.ts):\n  ${offenders.join("\n  ")}`,
+    );
+  }
 }
 
 if (resolve(process.argv[1] ?? "") === fileURLToPath(import.meta.url)) {

@@ -51,6 +51,51 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/** What a test needs to talk to a server over HTTP: its address and GraphQL and REST requests. */
+export type HttpClient = Pick<TestApp, "url" | "gql" | "rest">;
+
+/** GraphQL and REST requests to the server at `url`, as its clients send them. */
+export function httpClient(url: string): HttpClient {
+  const auth = (token?: string): Record<string, string> =>
+    token ? { authorization: `Bearer ${token}` } : {};
+  return {
+    url,
+    async gql(query, variables, requestOptions = {}) {
+      const response = await fetch(`${url}/graphql`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          ...auth(requestOptions.token),
+          ...requestOptions.headers,
+        },
+        body: JSON.stringify({ query, variables }),
+      });
+      const body = (await response.json()) as GraphQLResponse;
+      return { ...body, status: response.status } as GraphQLResponse<never>;
+    },
+    async rest(method, path, requestOptions = {}) {
+      const hasBody = requestOptions.body !== undefined;
+      const response = await fetch(`${url}${path}`, {
+        method,
+        headers: {
+          ...(hasBody ? { "content-type": "application/json" } : {}),
+          ...auth(requestOptions.token),
+          ...requestOptions.headers,
+        },
+        ...(hasBody ? { body: JSON.stringify(requestOptions.body) } : {}),
+      });
+      const text = await response.text();
+      let body: unknown = text;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        // Not JSON: the raw text is what the test sees.
+      }
+      return { status: response.status, body: body as never, headers: response.headers };
+    },
+  };
+}
+
 /** Which store tests run on: the `postgres` project sets a real PostgreSQL (and Redis). */
 export function testDatabaseKind(): "pglite" | "postgres" {
   return inject("postgresAdminUrl") ? "postgres" : "pglite";
@@ -163,45 +208,9 @@ export async function startTestApp(
   options.beforeListen?.(app);
   const url = await app.listen(0, "127.0.0.1");
 
-  const auth = (token?: string): Record<string, string> =>
-    token ? { authorization: `Bearer ${token}` } : {};
-
   const testApp: TestApp = {
     app,
-    url,
-    async gql(query, variables, requestOptions = {}) {
-      const response = await fetch(`${url}/graphql`, {
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          ...auth(requestOptions.token),
-          ...requestOptions.headers,
-        },
-        body: JSON.stringify({ query, variables }),
-      });
-      const body = (await response.json()) as GraphQLResponse;
-      return { ...body, status: response.status } as GraphQLResponse<never>;
-    },
-    async rest(method, path, requestOptions = {}) {
-      const hasBody = requestOptions.body !== undefined;
-      const response = await fetch(`${url}${path}`, {
-        method,
-        headers: {
-          ...(hasBody ? { "content-type": "application/json" } : {}),
-          ...auth(requestOptions.token),
-          ...requestOptions.headers,
-        },
-        ...(hasBody ? { body: JSON.stringify(requestOptions.body) } : {}),
-      });
-      const text = await response.text();
-      let body: unknown = text;
-      try {
-        body = JSON.parse(text);
-      } catch {
-        // Not JSON: the raw text is what the test sees.
-      }
-      return { status: response.status, body: body as never, headers: response.headers };
-    },
+    ...httpClient(url),
     async createAccount(accountOptions = {}) {
       const email = `user-${randomBytes(5).toString("hex")}@example.com`;
       const password = `pw-${randomBytes(8).toString("hex")}`;

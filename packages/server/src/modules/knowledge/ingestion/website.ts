@@ -1,4 +1,5 @@
 import { createRequire } from "node:module";
+import { lazyRequire } from "../../../lazy-require.ts";
 import { OutboundRequestError, safeFetch } from "../../../net/safe-fetch.ts";
 import type { ExtractProgress, Section } from "./extract.ts";
 import { IngestionFailure } from "./failure.ts";
@@ -136,13 +137,13 @@ export async function readWebsite(
   return sections;
 }
 
+// CommonJS: through `lazyRequire`, not `import()` (see lazy-require.ts).
+const readability = lazyRequire<typeof import("@mozilla/readability")>("@mozilla/readability");
+
 /** The HTML parser and Readability (~10 MB) are loaded by the first website read, not at start. */
 async function loadHtmlTools() {
-  const [{ parseHTML }, { Readability }] = await Promise.all([
-    import("linkedom"),
-    import("@mozilla/readability"),
-  ]);
-  return { parseHTML, Readability };
+  const { parseHTML } = await import("linkedom");
+  return { parseHTML, Readability: readability().Readability };
 }
 
 function readHtml(
