@@ -12,7 +12,7 @@ import { UnauthenticatedError } from "../errors.ts";
 import { GRAPHQL_FORM_LIMITS, MAX_GRAPHQL_MESSAGE_BYTES, MAX_GRAPHQL_MULTIPART_BYTES } from "../limits.ts";
 import type { Logger } from "../logger.ts";
 import { type BodyLimits, isMultipart, payloadTooLarge, readBoundedBody } from "../net/bounded-body.ts";
-import { operationLimitsPlugin } from "../operation-limits.ts";
+import { nestingLimitPlugin, operationLimitsPlugin } from "../operation-limits.ts";
 import { schema } from "../schema.ts";
 import { useWellFormedText } from "../well-formed-text.ts";
 import { metricsPlugin } from "./metrics.ts";
@@ -96,7 +96,13 @@ export function createGraphQL(deps: ContextDeps & { logger: Logger }): {
         request,
         meta: { clientAddress, requestId, responseHeaders },
       }),
-    plugins: [operationLimitsPlugin(), useWellFormedText(), endStreamsOfInvalidCredentials, metricsPlugin()],
+    plugins: [
+      nestingLimitPlugin(),
+      operationLimitsPlugin(),
+      useWellFormedText(),
+      endStreamsOfInvalidCredentials,
+      metricsPlugin(),
+    ],
   });
 
   return {
