@@ -172,6 +172,40 @@ describe("REST paths", () => {
   });
 });
 
+describe("ids past the integer range", () => {
+  const bearer = () => ({ authorization: `Bearer ${alice.apiKey}` });
+  const tooLarge = (field: string, label = field.replaceAll("_", " ")) => {
+    const message = `The ${label} field must not be greater than 2147483647.`;
+    return { message, errors: { [field]: [message] } };
+  };
+
+  it.each([
+    ["DELETE", "/api/user/api-keys/2147483648", "id"],
+    ["DELETE", "/api/user/leads/9999999999", "id"],
+    ["DELETE", "/api/user/phone-numbers/99999999999999999999", "id"],
+    ["GET", "/api/user/knowledgebases/9999999999/documents", "knowledgebase_id"],
+    ["GET", "/api/user/knowledgebases/1/documents/9999999999", "document_id"],
+  ])("answers %s %s with 422 naming the id", async (method, path, field) => {
+    expect(await send(method, path, bearer())).toEqual({ status: 422, body: tooLarge(field) });
+    // Who is calling still comes first.
+    expect((await send(method, path, {})).status).toBe(401);
+  });
+
+  it("answers the largest id as a missing resource", async () => {
+    const answer = await send("DELETE", "/api/user/api-keys/2147483647", bearer());
+    expect(answer.status).toBe(404);
+  });
+
+  it("answers a recording past the integer range with 422, after the credential", async () => {
+    const path = "/recordings/9999999999.wav";
+    const refused = await fetch(`${t.url}${path}`, { headers: bearer() });
+    expect(refused.status).toBe(422);
+    expect(await refused.json()).toEqual(tooLarge("call_id", "call id"));
+    expect((await fetch(`${t.url}${path}`)).status).toBe(401);
+    expect((await fetch(`${t.url}/recordings/2147483647.wav`, { headers: bearer() })).status).toBe(404);
+  });
+});
+
 describe("REST authentication before validation", () => {
   const badBodies: [string, string, unknown][] = [
     ["lead create", "/api/user/lead", { campaign_id: "abc", phone_number: 5 }],
