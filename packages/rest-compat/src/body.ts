@@ -98,3 +98,11 @@ export async function readLimited(request: Request, limit: number): Promise<Buff
   }
   return Buffer.concat(chunks);
 }
+
+/**
+ * Whether `error` came of the client going away: node fails the body stream with ECONNRESET
+ * ("aborted") when the connection closes mid-body, and the fetch adapter aborts the request's signal.
+ */
+export function clientWentAway(request: Request, error: unknown): boolean {
+  return request.signal.aborted || (error as { code?: unknown } | null)?.code === "ECONNRESET";
+}

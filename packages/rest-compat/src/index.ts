@@ -1,4 +1,4 @@
-export { type BodyLimits, readLimited } from "./body.ts";
+export { type BodyLimits, clientWentAway, readLimited } from "./body.ts";
 export { type PageInfo, type PaginationEnvelope, pageWindow, paginationEnvelope } from "./envelope.ts";
 export { type RestError, restErrorOf, STATUS_BY_CODE } from "./errors.ts";
 export { snakeCasePath, timestampA, timestampB } from "./format.ts";

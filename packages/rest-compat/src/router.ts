@@ -1,5 +1,5 @@
 import type { GraphQLFormattedError } from "graphql";
-import { type BodyLimits, readBody } from "./body.ts";
+import { type BodyLimits, clientWentAway, readBody } from "./body.ts";
 import { type RestError, restErrorOf } from "./errors.ts";
 import { snakeCasePath } from "./format.ts";
 import { idOutOfRangeMessage, parseId } from "./ids.ts";
@@ -120,6 +120,8 @@ export function createRestApi<TServerContext = unknown>(
       for (const [name, value] of result.headers ?? []) response.headers.set(name, value);
       return response;
     } catch (error) {
+      // Nobody is left to answer, and it is no failure of ours: the host logs and counts it as such.
+      if (clientWentAway(request, error)) throw error;
       options.onUnexpectedError?.(error);
       return json(500, { message: "Server Error" });
     }
