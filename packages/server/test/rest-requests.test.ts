@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Campaign } from "../src/generated/prisma/client.ts";
+import { createKnowledgebase } from "./fixtures/knowledge.ts";
 import { telephonyFixtures, uniqueUsNumber } from "./fixtures/telephony.ts";
 import { startTestApp, type TestAccount, type TestApp } from "./support/test-app.ts";
 
@@ -154,6 +155,57 @@ describe("REST request bodies", () => {
     expect(response).toEqual({
       status: 400,
       body: { message: "The form has too many fields (limit 1000)." },
+    });
+  });
+});
+
+describe("multipart bodies as browsers send them", () => {
+  /**
+   * The Content-Type and body a browser builds for a form with `name`, `type` and a file field:
+   * Chrome and Safari (WebKit) use `----WebKitFormBoundary` and 16 mixed-case characters, Firefox
+   * 27 dashes and digits. Each part ends with CRLF, the last delimiter with `--` and CRLF.
+   */
+  const browsers = [
+    ["Chrome", "----WebKitFormBoundary7MA4YWxkTrZu0gW"],
+    ["Safari", "----WebKitFormBoundaryQx9XzK2hBvF0dLpE"],
+    ["Firefox", "---------------------------735323031399963166993862150"],
+  ];
+
+  it.each(browsers)("accepts an upload from %s", async (_browser, boundary) => {
+    const knowledgebase = await createKnowledgebase(t, alice.apiKey);
+    const part = (disposition: string, value: string, type?: string) =>
+      `--${boundary}\r\nContent-Disposition: form-data; ${disposition}\r\n${type ? `Content-Type: ${type}\r\n` : ""}\r\n${value}\r\n`;
+    const body =
+      part('name="name"', "Opening hours") +
+      part('name="type"', "txt") +
+      part('name="file"; filename="hours.txt"', "We open at nine and close at five.\n", "text/plain") +
+      `--${boundary}--\r\n`;
+    const created = await send(
+      "POST",
+      `/api/user/knowledgebases/${knowledgebase}/documents`,
+      {
+        authorization: `Bearer ${alice.apiKey}`,
+        "content-type": `multipart/form-data; boundary=${boundary}`,
+      },
+      body,
+    );
+    expect(created).toMatchObject({ status: 201, body: { data: { name: "Opening hours", type: "txt" } } });
+  });
+
+  it("reads the media type in any case, and the boundary as written", async () => {
+    const knowledgebase = await createKnowledgebase(t, alice.apiKey);
+    const boundary = "AbC";
+    const body = `--${boundary}\r\nContent-Disposition: form-data; name="name"\r\n\r\nX\r\n--${boundary}--\r\n`;
+    const path = `/api/user/knowledgebases/${knowledgebase}/documents`;
+    const headers = (type: string) => ({ authorization: `Bearer ${alice.apiKey}`, "content-type": type });
+    // Read as a form: the missing type is a validation error, not an unreadable body.
+    expect(
+      (await send("POST", path, headers(`Multipart/Form-Data; boundary=${boundary}`), body)).status,
+    ).toBe(422);
+    // A boundary in another case is another boundary: the body has no part delimited by it.
+    expect(await send("POST", path, headers("multipart/form-data; boundary=abc"), body)).toEqual({
+      status: 400,
+      body: { message: "The multipart body could not be read." },
     });
   });
 });
