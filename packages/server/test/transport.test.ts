@@ -262,6 +262,38 @@ describe("operation limits", () => {
   });
 });
 
+describe("CORS on /graphql", () => {
+  const origin = "https://any-site.example";
+
+  it("answers a preflight from any origin without allowing credentials", async () => {
+    const preflight = await fetch(`${t.url}/graphql`, {
+      method: "OPTIONS",
+      headers: {
+        origin,
+        "access-control-request-method": "POST",
+        "access-control-request-headers": "authorization, content-type",
+      },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get("access-control-allow-origin")).toBe(origin);
+    expect(preflight.headers.get("access-control-allow-methods")).toBe("GET, POST");
+    expect(preflight.headers.get("access-control-allow-headers")).toBe("authorization, content-type");
+    expect(preflight.headers.get("access-control-allow-credentials")).toBeNull();
+  });
+
+  it("lets any origin read an answer, never with credentials", async () => {
+    const answer = await fetch(`${t.url}/graphql`, {
+      method: "POST",
+      headers: { origin, "content-type": "application/json" },
+      body: JSON.stringify({ query: "{ __typename }" }),
+    });
+    expect(await answer.json()).toEqual({ data: { __typename: "Query" } });
+    expect(answer.headers.get("access-control-allow-origin")).toBe(origin);
+    expect(answer.headers.get("access-control-allow-credentials")).toBeNull();
+    expect(answer.headers.get("access-control-expose-headers")).toContain("Retry-After");
+  });
+});
+
 describe("message and body size", () => {
   it("closes a WebSocket with 1009 on an oversized message, and keeps serving", async () => {
     const socket = new WebSocket(`${t.url.replace(/^http/, "ws")}/graphql`, "graphql-transport-ws");

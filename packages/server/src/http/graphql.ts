@@ -66,6 +66,20 @@ export function createGraphQL(deps: ContextDeps & { logger: Logger }): {
     // CPU (bench/auth).
     maxRequestBodySize: false,
     landingPage: false,
+    // Credentials travel in the Authorization header (or connectionParams), never in cookies: any
+    // page may call, and no browser attaches the user's cookies to the call (no Allow-Credentials).
+    cors: {
+      credentials: false,
+      methods: ["GET", "POST"],
+      exposedHeaders: [
+        "X-Request-Id",
+        "Retry-After",
+        "RateLimit-Limit",
+        "RateLimit-Remaining",
+        "RateLimit-Reset",
+      ],
+      maxAge: 600,
+    },
     logging: {
       debug: (...args) => logger.debug(String(args[0])),
       info: (...args) => logger.info(String(args[0])),
