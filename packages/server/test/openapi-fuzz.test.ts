@@ -3,6 +3,7 @@ import { REST_BODY_LIMITS } from "../src/limits.ts";
 import { seededRandom } from "../src/seeded-random.ts";
 import { createAssistant } from "./fixtures/assistants.ts";
 import { createKnowledgebase } from "./fixtures/knowledge.ts";
+import { telephonyFixtures } from "./fixtures/telephony.ts";
 import { echoResponder, type FakeOpenAI, startFakeOpenAI } from "./support/fake-openai.ts";
 import { deepJsonText, Picker, validValue, WRONG_VALUES } from "./support/schema-values.ts";
 import { startTestApp, type TestAccount, type TestApp } from "./support/test-app.ts";
@@ -36,6 +37,8 @@ describe("the REST API under generated requests", () => {
   let spec: Json;
   /** Real objects of the owner's that path parameters name half of the time. */
   const known: Record<string, string> = {};
+  /** The same for body fields, so that more bodies get past "not found" to where their values are used. */
+  const knownInBody: Record<string, number> = {};
 
   beforeAll(async () => {
     model = await startFakeOpenAI();
@@ -49,6 +52,8 @@ describe("the REST API under generated requests", () => {
       { body: {} },
     );
     known.knowledgebaseId = String(await createKnowledgebase(t, owner.apiKey));
+    knownInBody.assistant_id = assistant.id;
+    knownInBody.campaign_id = (await telephonyFixtures(t).createCampaign(owner)).id;
     known.assistantUuid = assistant.uuid;
     known.conversationUuid = conversation.body.conversation_id;
     spec = (await t.rest<Json>("GET", "/api/openapi.json")).body;
@@ -139,6 +144,9 @@ describe("the REST API under generated requests", () => {
     if (!takesBody) return attempt;
 
     const valid = (schema ? validValue(schema, pick) : {}) as Json;
+    for (const name of Object.keys(valid)) {
+      if (knownInBody[name] && pick.chance(0.7)) valid[name] = knownInBody[name];
+    }
     const json = (text: string): Attempt => ({ ...attempt, contentType: "application/json", body: text });
     switch (kind) {
       case "valid form":
@@ -172,8 +180,13 @@ describe("the REST API under generated requests", () => {
       case "garbage body":
         return json(pick.one(["{bad", '{"a":', "\u0000\u0001\u0002", "}{", "\ud800", "NaN"]));
       case "deep body": {
+        // One field of an otherwise valid body, so that the value goes as far as the route takes it.
         const names = Object.keys(schema?.properties ?? { field: {} });
-        return json(`{${JSON.stringify(pick.one(names))}: ${deepJsonText(pick.one([100, 5000, 100_000]))}}`);
+        const name = pick.one(names);
+        delete valid[name];
+        const rest = JSON.stringify(valid).slice(1);
+        const deep = deepJsonText(pick.one([100, 5000, 400_000]));
+        return json(`{${JSON.stringify(name)}: ${deep}${rest === "}" ? "" : ","}${rest}`);
       }
       case "oversized body":
         return json(JSON.stringify({ name: "a".repeat(REST_BODY_LIMITS.bodyBytes) }));
