@@ -121,7 +121,7 @@ function tooNested(what: "operation" | "variables"): OperationLimitError {
     "QUERY_TOO_NESTED",
     what === "operation"
       ? `The operation nests brackets deeper than ${limit} levels.`
-      : `The variables nest deeper than ${limit} levels.`,
+      : `The input nests lists and objects deeper than ${limit} levels.`,
     limit,
   );
   // Read (and removed from the answer) by graphql-yoga; graphql-ws has no status.

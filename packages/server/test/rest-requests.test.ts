@@ -210,6 +210,27 @@ describe("multipart bodies as browsers send them", () => {
   });
 });
 
+describe("deeply nested bodies", () => {
+  it("refuses a JSON value nested past the limit with 400 in the route's error shape, storing nothing", async () => {
+    const before = await leadCount();
+    const deep = `${'{"a":'.repeat(5000)}"x"${"}".repeat(5000)}`;
+    const body = `{"campaign_id": ${campaign.id}, "phone_number": "${uniqueUsNumber()}", "variables": ${deep}}`;
+    const bearer = { authorization: `Bearer ${alice.apiKey}`, "content-type": "application/json" };
+    expect(await send("POST", "/api/user/lead", bearer, body)).toEqual({
+      status: 400,
+      body: { message: "The input nests lists and objects deeper than 64 levels." },
+    });
+    const reply = await send(
+      "POST",
+      "/api/ai/generate-reply",
+      bearer,
+      `{"assistant_id": 1, "variables": ${deep}}`,
+    );
+    expect(reply).toMatchObject({ status: 400, body: { success: false, error_code: "QUERY_TOO_NESTED" } });
+    expect(await leadCount()).toBe(before);
+  });
+});
+
 describe("REST paths", () => {
   it("answers a path with malformed percent-encoding as an unknown path", async () => {
     const bearer = { authorization: `Bearer ${alice.apiKey}` };
