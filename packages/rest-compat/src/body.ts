@@ -24,8 +24,11 @@ export type BodyResult = { value: Record<string, unknown> } | { error: RestError
  */
 export async function readBody(request: Request, limits: BodyLimits): Promise<BodyResult> {
   if (request.method === "GET" || request.method === "HEAD" || !request.body) return { value: {} };
-  const type = request.headers.get("content-type")?.toLowerCase() ?? "";
-  const multipart = type.includes("multipart/form-data");
+  // The media type is case-insensitive, its parameters' values are not (RFC 9110 §8.3.1): a
+  // browser's multipart boundary (`----WebKitFormBoundary7MA4YWxkTrZu0gW`) is read as sent.
+  const type = request.headers.get("content-type") ?? "";
+  const mediaType = type.split(";", 1)[0]!.trim().toLowerCase();
+  const multipart = mediaType === "multipart/form-data";
   const uploadTooLarge = tooLarge(
     `The uploaded file is too large (limit ${inMegabytes(limits.uploadBytes)}).`,
   );
@@ -39,7 +42,7 @@ export async function readBody(request: Request, limits: BodyLimits): Promise<Bo
   }
 
   if (multipart) return readMultipart(bytes, type, limits.uploadBytes, uploadTooLarge);
-  if (type.includes("application/x-www-form-urlencoded")) {
+  if (mediaType === "application/x-www-form-urlencoded") {
     return nestFields(new URLSearchParams(bytes.toString("utf8")));
   }
   const text = bytes.toString("utf8");
@@ -97,4 +100,12 @@ export async function readLimited(request: Request, limit: number): Promise<Buff
     chunks.push(value);
   }
   return Buffer.concat(chunks);
+}
+
+/**
+ * Whether `error` came of the client going away: node fails the body stream with ECONNRESET
+ * ("aborted") when the connection closes mid-body, and the fetch adapter aborts the request's signal.
+ */
+export function clientWentAway(request: Request, error: unknown): boolean {
+  return request.signal.aborted || (error as { code?: unknown } | null)?.code === "ECONNRESET";
 }

@@ -5,6 +5,7 @@ import { snakeCasePath } from "./format.ts";
 /** The one place where error codes become HTTP statuses. Unknown codes are server errors. */
 export const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   BAD_REQUEST: 400,
+  QUERY_TOO_NESTED: 400,
   UNAUTHENTICATED: 401,
   INVALID_CREDENTIALS: 401,
   INSUFFICIENT_BALANCE: 402,

@@ -57,8 +57,9 @@ type Loose<Value> = Value extends string | number | boolean | File | readonly un
 
 /**
  * What the OpenAPI document (openapi/document.ts) says about a route beyond its method and path.
- * Error statuses every route can answer (401 for routes with credentials, 413/415 for bodies, 422,
- * 500) are added by the document; `errors` lists the route's own.
+ * Error statuses every route can answer (401 for routes with credentials; 400, 413 and 422 for
+ * bodies; 404 and 422 for path parameters; 429, 500 and 503) are added by the document; `errors`
+ * lists the route's own, and may word a common one for the route.
  */
 export interface RouteDoc {
   summary: string;

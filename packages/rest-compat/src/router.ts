@@ -1,9 +1,10 @@
 import type { GraphQLFormattedError } from "graphql";
-import { type BodyLimits, readBody } from "./body.ts";
+import { type BodyLimits, clientWentAway, readBody } from "./body.ts";
 import { type RestError, restErrorOf } from "./errors.ts";
+import { snakeCasePath } from "./format.ts";
+import { idOutOfRangeMessage, parseId } from "./ids.ts";
 import type { GraphQLExecutor, HttpMethod, RestRequest, RestResponse, RouteDefinition } from "./route.ts";
 
-const INT = /^\d{1,10}$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface RestApiOptions<TServerContext = unknown> {
@@ -87,6 +88,15 @@ export function createRestApi<TServerContext = unknown>(
         const refused = await options.authenticate(request, serverContext);
         if (refused) return errorResponse(route, restErrorOf(refused), refused, options);
       }
+      const outOfRange = Object.entries(found.params).find(
+        ([name, value]) => route.params?.[name] === "int" && parseId(value) === "out-of-range",
+      );
+      if (outOfRange) {
+        const field = snakeCasePath(outOfRange[0]);
+        const message = idOutOfRangeMessage(field.replaceAll("_", " "));
+        const error = { status: 422, code: "VALIDATION_FAILED", message, fields: { [field]: [message] } };
+        return json(422, (route.errorBody ?? defaultErrorBody)(error));
+      }
       const body = await readBody(request, options.limits);
       if ("error" in body) return json(body.error.status, (route.errorBody ?? defaultErrorBody)(body.error));
       const restRequest: RestRequest = {
@@ -110,6 +120,8 @@ export function createRestApi<TServerContext = unknown>(
       for (const [name, value] of result.headers ?? []) response.headers.set(name, value);
       return response;
     } catch (error) {
+      // Nobody is left to answer, and it is no failure of ours: the host logs and counts it as such.
+      if (clientWentAway(request, error)) throw error;
       options.onUnexpectedError?.(error);
       return json(500, { message: "Server Error" });
     }
@@ -156,7 +168,8 @@ function matchPath({ route, pattern, names }: CompiledRoute, path: string): Reco
     const value = decodePathSegment(match[index + 1]!);
     if (value === null) return null;
     const kind = route.params?.[name];
-    if (kind === "int" && !INT.test(value)) return null;
+    // An id past the integer range names a resource that cannot exist: the route answers 422.
+    if (kind === "int" && parseId(value) === null) return null;
     if (kind === "uuid" && !UUID.test(value)) return null;
     params[name] = value;
   }

@@ -28,7 +28,8 @@ export type ErrorCode =
   | "QUERY_TOO_DEEP"
   | "TOO_MANY_ALIASES"
   | "QUERY_TOO_COMPLEX"
-  | "TOO_MANY_DIRECTIVES";
+  | "TOO_MANY_DIRECTIVES"
+  | "QUERY_TOO_NESTED";
 
 /** An expected failure: passes through error masking with its code and message intact. */
 export class AppError extends GraphQLError {

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Campaign } from "../src/generated/prisma/client.ts";
+import { createKnowledgebase } from "./fixtures/knowledge.ts";
 import { telephonyFixtures, uniqueUsNumber } from "./fixtures/telephony.ts";
 import { startTestApp, type TestAccount, type TestApp } from "./support/test-app.ts";
 
@@ -158,6 +159,78 @@ describe("REST request bodies", () => {
   });
 });
 
+describe("multipart bodies as browsers send them", () => {
+  /**
+   * The Content-Type and body a browser builds for a form with `name`, `type` and a file field:
+   * Chrome and Safari (WebKit) use `----WebKitFormBoundary` and 16 mixed-case characters, Firefox
+   * 27 dashes and digits. Each part ends with CRLF, the last delimiter with `--` and CRLF.
+   */
+  const browsers = [
+    ["Chrome", "----WebKitFormBoundary7MA4YWxkTrZu0gW"],
+    ["Safari", "----WebKitFormBoundaryQx9XzK2hBvF0dLpE"],
+    ["Firefox", "---------------------------735323031399963166993862150"],
+  ];
+
+  it.each(browsers)("accepts an upload from %s", async (_browser, boundary) => {
+    const knowledgebase = await createKnowledgebase(t, alice.apiKey);
+    const part = (disposition: string, value: string, type?: string) =>
+      `--${boundary}\r\nContent-Disposition: form-data; ${disposition}\r\n${type ? `Content-Type: ${type}\r\n` : ""}\r\n${value}\r\n`;
+    const body =
+      part('name="name"', "Opening hours") +
+      part('name="type"', "txt") +
+      part('name="file"; filename="hours.txt"', "We open at nine and close at five.\n", "text/plain") +
+      `--${boundary}--\r\n`;
+    const created = await send(
+      "POST",
+      `/api/user/knowledgebases/${knowledgebase}/documents`,
+      {
+        authorization: `Bearer ${alice.apiKey}`,
+        "content-type": `multipart/form-data; boundary=${boundary}`,
+      },
+      body,
+    );
+    expect(created).toMatchObject({ status: 201, body: { data: { name: "Opening hours", type: "txt" } } });
+  });
+
+  it("reads the media type in any case, and the boundary as written", async () => {
+    const knowledgebase = await createKnowledgebase(t, alice.apiKey);
+    const boundary = "AbC";
+    const body = `--${boundary}\r\nContent-Disposition: form-data; name="name"\r\n\r\nX\r\n--${boundary}--\r\n`;
+    const path = `/api/user/knowledgebases/${knowledgebase}/documents`;
+    const headers = (type: string) => ({ authorization: `Bearer ${alice.apiKey}`, "content-type": type });
+    // Read as a form: the missing type is a validation error, not an unreadable body.
+    expect(
+      (await send("POST", path, headers(`Multipart/Form-Data; boundary=${boundary}`), body)).status,
+    ).toBe(422);
+    // A boundary in another case is another boundary: the body has no part delimited by it.
+    expect(await send("POST", path, headers("multipart/form-data; boundary=abc"), body)).toEqual({
+      status: 400,
+      body: { message: "The multipart body could not be read." },
+    });
+  });
+});
+
+describe("deeply nested bodies", () => {
+  it("refuses a JSON value nested past the limit with 400 in the route's error shape, storing nothing", async () => {
+    const before = await leadCount();
+    const deep = `${'{"a":'.repeat(5000)}"x"${"}".repeat(5000)}`;
+    const body = `{"campaign_id": ${campaign.id}, "phone_number": "${uniqueUsNumber()}", "variables": ${deep}}`;
+    const bearer = { authorization: `Bearer ${alice.apiKey}`, "content-type": "application/json" };
+    expect(await send("POST", "/api/user/lead", bearer, body)).toEqual({
+      status: 400,
+      body: { message: "The input nests lists and objects deeper than 64 levels." },
+    });
+    const reply = await send(
+      "POST",
+      "/api/ai/generate-reply",
+      bearer,
+      `{"assistant_id": 1, "variables": ${deep}}`,
+    );
+    expect(reply).toMatchObject({ status: 400, body: { success: false, error_code: "QUERY_TOO_NESTED" } });
+    expect(await leadCount()).toBe(before);
+  });
+});
+
 describe("REST paths", () => {
   it("answers a path with malformed percent-encoding as an unknown path", async () => {
     const bearer = { authorization: `Bearer ${alice.apiKey}` };
@@ -169,6 +242,40 @@ describe("REST paths", () => {
       status: 404,
       body: { message: "Not found." },
     });
+  });
+});
+
+describe("ids past the integer range", () => {
+  const bearer = () => ({ authorization: `Bearer ${alice.apiKey}` });
+  const tooLarge = (field: string, label = field.replaceAll("_", " ")) => {
+    const message = `The ${label} field must not be greater than 2147483647.`;
+    return { message, errors: { [field]: [message] } };
+  };
+
+  it.each([
+    ["DELETE", "/api/user/api-keys/2147483648", "id"],
+    ["DELETE", "/api/user/leads/9999999999", "id"],
+    ["DELETE", "/api/user/phone-numbers/99999999999999999999", "id"],
+    ["GET", "/api/user/knowledgebases/9999999999/documents", "knowledgebase_id"],
+    ["GET", "/api/user/knowledgebases/1/documents/9999999999", "document_id"],
+  ])("answers %s %s with 422 naming the id", async (method, path, field) => {
+    expect(await send(method, path, bearer())).toEqual({ status: 422, body: tooLarge(field) });
+    // Who is calling still comes first.
+    expect((await send(method, path, {})).status).toBe(401);
+  });
+
+  it("answers the largest id as a missing resource", async () => {
+    const answer = await send("DELETE", "/api/user/api-keys/2147483647", bearer());
+    expect(answer.status).toBe(404);
+  });
+
+  it("answers a recording past the integer range with 422, after the credential", async () => {
+    const path = "/recordings/9999999999.wav";
+    const refused = await fetch(`${t.url}${path}`, { headers: bearer() });
+    expect(refused.status).toBe(422);
+    expect(await refused.json()).toEqual(tooLarge("call_id", "call id"));
+    expect((await fetch(`${t.url}${path}`)).status).toBe(401);
+    expect((await fetch(`${t.url}/recordings/2147483647.wav`, { headers: bearer() })).status).toBe(404);
   });
 });
 

@@ -51,6 +51,11 @@ const ABUSES: { name: string; code: string; query: string }[] = [
     code: "TOO_MANY_DIRECTIVES",
     query: `{ __typename ${"@include(if: true) ".repeat(60)}}`,
   },
+  {
+    name: "a list literal 5,000 deep",
+    code: "QUERY_TOO_NESTED",
+    query: `{ __typename(x: ${"[".repeat(5000)}${"]".repeat(5000)}) }`,
+  },
 ];
 
 type GraphQLBody = { data?: unknown; errors?: { message: string; extensions?: Record<string, unknown> }[] };
@@ -181,10 +186,62 @@ describe("operation limits", () => {
 
   it("answers a 3,000-deep query with a GraphQL error instead of overflowing the parser", async () => {
     const { status, body, text } = await postGraphQL(`{ ${"a { ".repeat(3000)}b${" }".repeat(3000)} }`);
-    expect(status).toBeLessThan(500);
-    expect(codesOf(body)).toEqual(["QUERY_TOO_LARGE"]);
-    expect(body.errors?.[0]?.extensions?.limit).toBe(OPERATION_LIMITS.tokens);
+    expect(status).toBe(400);
+    expect(codesOf(body)).toEqual(["QUERY_TOO_NESTED"]);
+    expect(body.errors?.[0]?.extensions?.limit).toBe(OPERATION_LIMITS.nesting);
     expect(text).not.toMatch(/\bat .+:\d+:\d+/);
+  });
+
+  it("refuses brackets nested past the limit with 400 before parsing, whatever the Accept header", async () => {
+    const limit = OPERATION_LIMITS.nesting;
+    const nested = (depth: number) =>
+      `{ __typename(x: ${"{a: ".repeat(depth - 2)}1${"}".repeat(depth - 2)}) }`;
+    for (const accept of ["application/json", "application/graphql-response+json"]) {
+      const refused = await postGraphQL(nested(limit + 1), accept);
+      expect(refused.status).toBe(400);
+      expect(codesOf(refused.body)).toEqual(["QUERY_TOO_NESTED"]);
+      expect(refused.body.errors?.[0]?.extensions).toEqual({ code: "QUERY_TOO_NESTED", limit });
+    }
+    // At the limit it parses (and fails validation: __typename takes no arguments).
+    expect(codesOf((await postGraphQL(nested(limit))).body)).not.toContain("QUERY_TOO_NESTED");
+    // Brackets in strings, block strings and comments are not nesting.
+    const quoted = `{ __typename # ${"[".repeat(100)}\n @include(if: true) @skip(if: false) }`;
+    expect((await postGraphQL(quoted)).body).toEqual({ data: { __typename: "Query" } });
+    const inStrings = `query Q($a: String! = "${"{".repeat(100)}\\"", $b: String! = """${"(".repeat(100)}\\""" """) {
+      a: __type(name: $a) { name } b: __type(name: $b) { name }
+    }`;
+    expect((await postGraphQL(inStrings)).body).toEqual({ data: { a: null, b: null } });
+  });
+
+  it("refuses variables nested past the limit on HTTP and graphql-ws, before they are coerced", async () => {
+    const deep = (depth: number): unknown => {
+      let value: unknown = 1;
+      for (let level = 1; level < depth; level++) value = level % 2 ? [value] : { a: value };
+      return value;
+    };
+    // A JSON input, which would reach the database as it is.
+    const query = `mutation Q($v: JSON) {
+      generateReply(input: { assistantId: 1, customerIdentifier: "c", message: "m", variables: $v }) { aiDisabled }
+    }`;
+    const send = (variables: unknown) =>
+      fetch(`${t.url}/graphql`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ query, variables }),
+      });
+    const refused = await send({ v: deep(2000) });
+    expect(refused.status).toBe(400);
+    expect(codesOf((await refused.json()) as GraphQLBody)).toEqual(["QUERY_TOO_NESTED"]);
+    // The variables object itself is one level.
+    const atLimit = await send({ v: deep(OPERATION_LIMITS.nesting - 1) });
+    expect(codesOf((await atLimit.json()) as GraphQLBody)).toEqual(["UNAUTHENTICATED"]);
+
+    const subscription = await subscribeWs(t.url, query, { variables: { v: deep(2000) } });
+    try {
+      expect(codesOf(await subscription.next())).toEqual(["QUERY_TOO_NESTED"]);
+    } finally {
+      await subscription.close();
+    }
   });
 
   it("still answers a cheap request sent while abusive ones are being refused", async () => {
@@ -202,6 +259,38 @@ describe("operation limits", () => {
       const errors = enveloped.validate(enveloped.schema, enveloped.parse(route.operation));
       expect(errors, `${route.method} ${route.path}`).toEqual([]);
     }
+  });
+});
+
+describe("CORS on /graphql", () => {
+  const origin = "https://any-site.example";
+
+  it("answers a preflight from any origin without allowing credentials", async () => {
+    const preflight = await fetch(`${t.url}/graphql`, {
+      method: "OPTIONS",
+      headers: {
+        origin,
+        "access-control-request-method": "POST",
+        "access-control-request-headers": "authorization, content-type",
+      },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get("access-control-allow-origin")).toBe(origin);
+    expect(preflight.headers.get("access-control-allow-methods")).toBe("GET, POST");
+    expect(preflight.headers.get("access-control-allow-headers")).toBe("authorization, content-type");
+    expect(preflight.headers.get("access-control-allow-credentials")).toBeNull();
+  });
+
+  it("lets any origin read an answer, never with credentials", async () => {
+    const answer = await fetch(`${t.url}/graphql`, {
+      method: "POST",
+      headers: { origin, "content-type": "application/json" },
+      body: JSON.stringify({ query: "{ __typename }" }),
+    });
+    expect(await answer.json()).toEqual({ data: { __typename: "Query" } });
+    expect(answer.headers.get("access-control-allow-origin")).toBe(origin);
+    expect(answer.headers.get("access-control-allow-credentials")).toBeNull();
+    expect(answer.headers.get("access-control-expose-headers")).toContain("Retry-After");
   });
 });
 

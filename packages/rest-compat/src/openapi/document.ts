@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MAX_ID } from "../ids.ts";
 import type { RouteDefinition } from "../route.ts";
 import { conversationErrorBody, errorBody, replyErrorBody } from "./schemas.ts";
 
@@ -9,14 +10,24 @@ const ERROR_COMPONENTS = new Map<z.ZodType, string>([
   [conversationErrorBody, "ConversationError"],
 ]);
 
-/** What every route can answer beyond its own errors. */
+/** What every route can answer beyond its own errors (a route's `errors` may word them for itself). */
 const COMMON_ERRORS = {
+  badBody:
+    "Unreadable body: not valid JSON, JSON that is not an object, a broken multipart body, over 1000 form " +
+    "fields, or values nested deeper than 64 levels",
   unauthenticated: "Missing, unknown, expired or revoked credential",
+  unknownPath: "A path parameter of the wrong kind: an unknown path",
   tooLarge: "Body over the size limit",
-  unsupported: "Body in a content type the route does not read",
-  invalid: "Invalid input; `errors` names each field (snake_case, nested with dots)",
+  invalid:
+    "Invalid input; `errors` names each field (snake_case, nested with dots). Also an id past 2147483647 " +
+    "and a form field name that cannot be nested",
+  rateLimited: "Too many requests (`Retry-After` says how many seconds to wait)",
+  unavailable: "Briefly unavailable, e.g. while the database is unreachable (`Retry-After`)",
   server: "Unexpected failure (never a stack trace)",
 };
+
+/** Statuses whose answer tells the client when to try again. */
+const RETRY_AFTER = new Set(["429", "503"]);
 
 export interface OpenApiOptions {
   routes: readonly RouteDefinition[];
@@ -86,7 +97,7 @@ function operation(route: RouteDefinition): JsonObject {
       description: doc.pathParams?.[name],
       schema:
         route.params?.[name] === "int"
-          ? { type: "integer", minimum: 0 }
+          ? { type: "integer", minimum: 0, maximum: MAX_ID }
           : route.params?.[name] === "uuid"
             ? { type: "string", format: "uuid" }
             : { type: "string" },
@@ -103,11 +114,20 @@ function operation(route: RouteDefinition): JsonObject {
   ];
 
   const errorSchema = doc.errorSchema ?? errorBody;
+  // Every method but GET has its body read (413, 400; a form's field names give 422), whether or not
+  // the route documents one.
+  const readsBody = route.method !== "GET";
   const errors: Record<number, string> = {};
+  if (readsBody) Object.assign(errors, { 400: COMMON_ERRORS.badBody, 413: COMMON_ERRORS.tooLarge });
   if (!route.public) errors[401] = COMMON_ERRORS.unauthenticated;
-  if (doc.body) Object.assign(errors, { 413: COMMON_ERRORS.tooLarge, 415: COMMON_ERRORS.unsupported });
-  if (doc.body || doc.query) errors[422] = COMMON_ERRORS.invalid;
-  Object.assign(errors, doc.errors, { 500: COMMON_ERRORS.server });
+  if (pathNames.length > 0) errors[404] = COMMON_ERRORS.unknownPath;
+  if (readsBody || doc.query || pathNames.length > 0) errors[422] = COMMON_ERRORS.invalid;
+  Object.assign(errors, { 429: COMMON_ERRORS.rateLimited, 503: COMMON_ERRORS.unavailable });
+  for (const [status, own] of Object.entries(doc.errors ?? {})) {
+    const common = errors[Number(status)];
+    errors[Number(status)] = common ? `${own}; ${common[0]!.toLowerCase()}${common.slice(1)}` : own;
+  }
+  errors[500] = COMMON_ERRORS.server;
   const responses: Record<string, JsonObject> = {
     [String(doc.response.status ?? 200)]: {
       description: doc.response.description,
@@ -115,16 +135,16 @@ function operation(route: RouteDefinition): JsonObject {
     },
   };
   for (const [status, description] of Object.entries(errors)) {
-    // A path parameter of the wrong kind is an unknown path: the router's own `{message}` 404.
-    const schema =
-      status === "404" && pathNames.length > 0 && errorSchema !== errorBody
-        ? { anyOf: [errorRef(errorSchema), errorRef(errorBody)] }
-        : status === "500" || status === "415"
-          ? errorRef(status === "500" ? errorBody : errorSchema)
-          : errorRef(errorSchema);
+    // The router's own answers (an unknown path, a per-client limit, an outage) may come before the
+    // route's error shape applies, in the default `{message}`.
+    const eitherShape =
+      errorSchema !== errorBody && ((status === "404" && pathNames.length > 0) || RETRY_AFTER.has(status));
+    const schema = eitherShape
+      ? { anyOf: [errorRef(errorSchema), errorRef(errorBody)] }
+      : errorRef(status === "500" ? errorBody : errorSchema);
     responses[status] = {
       description,
-      ...(status === "429"
+      ...(RETRY_AFTER.has(status)
         ? { headers: { "Retry-After": { description: "Seconds to wait", schema: { type: "integer" } } } }
         : {}),
       content: { "application/json": { schema } },

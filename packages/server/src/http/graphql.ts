@@ -12,7 +12,7 @@ import { UnauthenticatedError } from "../errors.ts";
 import { GRAPHQL_FORM_LIMITS, MAX_GRAPHQL_MESSAGE_BYTES, MAX_GRAPHQL_MULTIPART_BYTES } from "../limits.ts";
 import type { Logger } from "../logger.ts";
 import { type BodyLimits, isMultipart, payloadTooLarge, readBoundedBody } from "../net/bounded-body.ts";
-import { operationLimitsPlugin } from "../operation-limits.ts";
+import { nestingLimitPlugin, operationLimitsPlugin } from "../operation-limits.ts";
 import { schema } from "../schema.ts";
 import { useWellFormedText } from "../well-formed-text.ts";
 import { metricsPlugin } from "./metrics.ts";
@@ -66,6 +66,20 @@ export function createGraphQL(deps: ContextDeps & { logger: Logger }): {
     // CPU (bench/auth).
     maxRequestBodySize: false,
     landingPage: false,
+    // Credentials travel in the Authorization header (or connectionParams), never in cookies: any
+    // page may call, and no browser attaches the user's cookies to the call (no Allow-Credentials).
+    cors: {
+      credentials: false,
+      methods: ["GET", "POST"],
+      exposedHeaders: [
+        "X-Request-Id",
+        "Retry-After",
+        "RateLimit-Limit",
+        "RateLimit-Remaining",
+        "RateLimit-Reset",
+      ],
+      maxAge: 600,
+    },
     logging: {
       debug: (...args) => logger.debug(String(args[0])),
       info: (...args) => logger.info(String(args[0])),
@@ -96,7 +110,13 @@ export function createGraphQL(deps: ContextDeps & { logger: Logger }): {
         request,
         meta: { clientAddress, requestId, responseHeaders },
       }),
-    plugins: [operationLimitsPlugin(), useWellFormedText(), endStreamsOfInvalidCredentials, metricsPlugin()],
+    plugins: [
+      nestingLimitPlugin(),
+      operationLimitsPlugin(),
+      useWellFormedText(),
+      endStreamsOfInvalidCredentials,
+      metricsPlugin(),
+    ],
   });
 
   return {

@@ -1,14 +1,15 @@
+import { idOutOfRangeMessage, parseId } from "@voxgate/rest-compat";
 import { AppError } from "../errors.ts";
 import type { AuthService } from "../modules/auth/index.ts";
 import type { Recordings } from "../modules/voice/index.ts";
 
-const PATH = /^\/recordings\/(\d{1,10})\.wav$/;
+const PATH = /^\/recordings\/(\d+)\.wav$/;
 
 /**
  * Call recordings, `GET /recordings/<call id>.wav` (the call's `recording_url`): the owner's API
  * key or session token as a Bearer token; another account's call is 404 like a missing one. One
- * byte range (`Range: bytes=a-b`, `a-` or `-n`) is honoured, so players can seek. Other paths
- * answer null.
+ * byte range (`Range: bytes=a-b`, `a-` or `-n`) is honoured, so players can seek. A call id past the
+ * integer range answers 422, as the REST API does. Other paths answer null.
  */
 export function createRecordingRoutes(deps: {
   auth: AuthService;
@@ -30,9 +31,14 @@ export function createRecordingRoutes(deps: {
         { status: 401, headers: { "www-authenticate": "Bearer" } },
       );
     }
+    const callId = parseId(match[1]!);
+    if (typeof callId !== "number") {
+      const message = idOutOfRangeMessage("call id");
+      return Response.json({ message, errors: { call_id: [message] } }, { status: 422 });
+    }
     let recording: Awaited<ReturnType<Recordings["open"]>>;
     try {
-      recording = await deps.recordings.open(viewer.accountId, Number(match[1]));
+      recording = await deps.recordings.open(viewer.accountId, callId);
     } catch (error) {
       if (error instanceof AppError && error.code === "NOT_FOUND") {
         return Response.json({ message: "Recording not found." }, { status: 404 });

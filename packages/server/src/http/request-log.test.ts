@@ -1,16 +1,31 @@
+import { connect } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { startTestApp, type TestApp } from "../../test/support/test-app.ts";
 import { createLogger } from "../logger.ts";
+import { metrics } from "../metrics.ts";
 
-/** A JSON logger whose lines the test reads. */
+/** A JSON logger whose lines the test reads, and awaits. */
 function capturingLogger(level: "debug" | "info" = "info") {
   const lines: string[] = [];
-  const logger = createLogger(level, { format: "json", destination: { write: (line) => lines.push(line) } });
+  const waiters: { match: (entry: Record<string, unknown>) => boolean; resolve: () => void }[] = [];
+  const logger = createLogger(level, {
+    format: "json",
+    destination: {
+      write: (line) => {
+        lines.push(line);
+        const entry = JSON.parse(line) as Record<string, unknown>;
+        for (const waiter of waiters.filter((candidate) => candidate.match(entry))) waiter.resolve();
+      },
+    },
+  });
   return {
     logger,
     text: () => lines.join(""),
     entries: () => lines.map((line) => JSON.parse(line) as Record<string, unknown>),
+    /** Resolves once a line matching `match` is written. */
+    lineWhere: (match: (entry: Record<string, unknown>) => boolean) =>
+      new Promise<void>((resolve) => waiters.push({ match, resolve })),
   };
 }
 
@@ -101,6 +116,55 @@ describe("request ids and access logs", () => {
     expect(log.entries().filter((entry) => entry.requestId === "ws-upgrade-1")).toEqual([
       expect.objectContaining({ msg: "request", method: "GET", path: "/graphql", status: 101 }),
     ]);
+  });
+
+  it("logs a body the client aborted at debug, and counts it as 499, not as a server error", async () => {
+    const log = capturingLogger("debug");
+    t = await startTestApp({ logger: log.logger });
+    const account = await t.createAccount();
+    const { port } = new URL(t.url);
+    const counted = async () =>
+      (await metrics.httpRequests.get()).values.filter((value) =>
+        [499, 500].includes(Number(value.labels.status)),
+      );
+    const before = await counted();
+    const cases = [
+      ["/graphql", "application/json"],
+      ["/graphql", "multipart/form-data; boundary=x"],
+      ["/api/user/api-keys", "application/json"],
+      ["/api/user/knowledgebases/1/documents", "multipart/form-data; boundary=x"],
+    ];
+    for (const [index, [path, type]] of cases.entries()) {
+      const requestId = `aborted-${index}`;
+      const logged = log.lineWhere((entry) => entry.msg === "request" && entry.requestId === requestId);
+      const socket = connect(Number(port), "127.0.0.1");
+      socket.write(
+        `POST ${path} HTTP/1.1\r\nhost: x\r\ncontent-type: ${type}\r\ncontent-length: 1000\r\n` +
+          `authorization: Bearer ${account.apiKey}\r\nx-request-id: ${requestId}\r\n\r\n{"query":"`,
+      );
+      // Once the server is reading the body (it authenticated the caller first), the client hangs up.
+      socket.destroySoon();
+      await logged;
+      const lines = log.entries().filter((entry) => entry.requestId === requestId);
+      expect(
+        lines.filter((entry) => entry.level === "error" || entry.level === "warn"),
+        path,
+      ).toEqual([]);
+      expect(
+        lines.find((entry) => entry.msg === "request"),
+        path,
+      ).toMatchObject({ status: 499 });
+      expect(
+        lines.some((entry) => entry.msg === "request aborted by the client" && entry.level === "debug"),
+      ).toBe(true);
+    }
+    const after = await counted();
+    const total = (values: typeof before, status: number) =>
+      values
+        .filter((value) => Number(value.labels.status) === status)
+        .reduce((sum, value) => sum + value.value, 0);
+    expect(total(after, 500)).toBe(total(before, 500));
+    expect(total(after, 499) - total(before, 499)).toBe(cases.length);
   });
 
   it("never writes a credential to the log, even at debug level", async () => {

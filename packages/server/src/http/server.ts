@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import { clientWentAway } from "@voxgate/rest-compat";
 import { createServerAdapter } from "@whatwg-node/server";
 import type { RequestMeta } from "../context.ts";
 import { HTTP_KEEP_ALIVE, MAX_DROPPED_BODY_BYTES } from "../limits.ts";
@@ -15,7 +16,8 @@ export type Route = (request: Request, meta: RequestMeta) => Promise<Response>;
 /**
  * What every HTTP request passes through: it gets a request id (the caller's sane `X-Request-Id`
  * or a new one) that is sent back, set on the context and carried by every log line of its work;
- * whatever throws becomes a bare 500 (never a stack trace); one access-log line records it. The
+ * whatever throws becomes a bare 500 (never a stack trace), unless the client hung up (a 499, logged
+ * at debug); one access-log line records it. The
  * query string is left out of the log: it may carry tokens.
  */
 export function answerRequests(route: Route, logger: Logger) {
@@ -27,8 +29,13 @@ export function answerRequests(route: Route, logger: Logger) {
       try {
         response = await route(request, { clientAddress, requestId, responseHeaders: new Headers() });
       } catch (error) {
-        logger.error("unexpected error", { error });
-        response = Response.json({ message: "Server Error" }, { status: 500 });
+        if (clientWentAway(request, error)) {
+          logger.debug("request aborted by the client", { error: String(error) });
+          response = new Response(null, { status: CLIENT_CLOSED_REQUEST });
+        } else {
+          logger.error("unexpected error", { error });
+          response = Response.json({ message: "Server Error" }, { status: 500 });
+        }
       }
       response.headers.set("x-request-id", requestId);
       const elapsed = performance.now() - started;
@@ -50,6 +57,12 @@ export function answerRequests(route: Route, logger: Logger) {
     });
   };
 }
+
+/**
+ * The status logged and counted for a request whose client hung up before its body arrived (nginx's
+ * 499): nobody receives it, and it is not the server's failure.
+ */
+export const CLIENT_CLOSED_REQUEST = 499;
 
 /** The path without its query; a request whose URL cannot be read (the 500 above) logs none. */
 function pathOf(request: Request): string | undefined {
