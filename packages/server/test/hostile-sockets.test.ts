@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { MAX_GRAPHQL_MESSAGE_BYTES, MEDIA_STREAM_LIMITS, WEB_CALL_LIMITS } from "../src/limits.ts";
@@ -238,12 +239,37 @@ describe("hostile WebSocket frames", () => {
     });
   }
 
+  it("answers requests that are no HTTP 400, and connections reset mid-request, and stays up", async () => {
+    const { port } = new URL(t.url);
+    const raw = connect(Number(port), "127.0.0.1");
+    let answer = "";
+    raw.on("data", (chunk) => {
+      answer += chunk.toString();
+    });
+    raw.on("error", () => {});
+    const ended = new Promise<void>((resolve) => raw.once("close", () => resolve()));
+    raw.write(randomBytes(512));
+    await ended;
+    expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+    await Promise.all(
+      Array.from({ length: 20 }, async () => {
+        const reset = connect(Number(port), "127.0.0.1");
+        reset.on("error", () => {});
+        await new Promise<void>((resolve) => reset.once("connect", () => resolve()));
+        reset.write(
+          "POST /graphql HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 9999\r\n\r\n{",
+        );
+        reset.resetAndDestroy();
+      }),
+    );
+    await expectStillServing();
+  });
+
   it("refuses an upgrade on an unknown path, whatever the client sends or however it leaves", async () => {
     for (let attempt = 0; attempt < 20; attempt++) {
       await expect(open("/nowhere")).rejects.toThrow("upgrade refused: 404");
     }
     // Clients that reset the connection while the refusal is written.
-    const { connect } = await import("node:net");
     const { port } = new URL(t.url);
     await Promise.all(
       Array.from({ length: 50 }, async () => {
