@@ -100,8 +100,13 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const answer = answerRequests(route, logger);
 
   const trustedProxies = new TrustedProxies(config.trustedProxies);
-  const server = createNodeServer(answer, trustedProxies);
-  const webSocket = attachWebSocket(server, graphql.yoga, { services, trustedProxies, logger });
+  const server = createNodeServer(answer, trustedProxies, config.connections);
+  const webSocket = attachWebSocket(server, graphql.yoga, {
+    services,
+    trustedProxies,
+    logger,
+    limits: config.connections,
+  });
   // The embedded store admits one process: the CLI reaches it through this server meanwhile.
   const operatorChannel =
     db.kind === "pglite" && db.dataDir ? new OperatorChannel(db.dataDir, services, logger) : null;
@@ -112,6 +117,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
           async (request) =>
             new URL(request.url).pathname === "/metrics" ? metricsEndpoint(request) : notFound(),
           trustedProxies,
+          config.connections,
         );
   const backgroundServices = Object.values(services as Record<string, object | null>)
     .filter((service) => service !== null)

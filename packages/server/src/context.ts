@@ -14,6 +14,11 @@ export interface Context {
   pubsub: PubSub;
   /** The incoming HTTP request; absent for operations over a WebSocket. */
   request?: Request;
+  /**
+   * The page the caller runs in, as its browser reports it (the Origin header of the HTTP request, or
+   * of the WebSocket upgrade); null when none was sent.
+   */
+  origin: string | null;
   /** Where the request came from (see `http/client-address.ts`), for per-client limits; "unknown" if not known. */
   clientAddress: string;
   /** The id of the HTTP request (or WebSocket upgrade) this operation belongs to, as its logs show it. */
@@ -62,9 +67,15 @@ export function authorizationOf(source: {
 
 export async function createContext(
   deps: ContextDeps,
-  source: { authorization: string | undefined; request?: Request | undefined; meta: RequestMeta },
+  source: {
+    authorization: string | undefined;
+    request?: Request | undefined;
+    upgradeHeaders?: Record<string, string | string[] | undefined> | undefined;
+    meta: RequestMeta;
+  },
 ): Promise<Context> {
-  const { authorization, request, meta } = source;
+  const { authorization, request, upgradeHeaders, meta } = source;
+  const upgradeOrigin = upgradeHeaders?.origin;
   const auth = await timed("auth", () => deps.services.auth.authenticate(authorization));
   return {
     viewer: auth.viewer,
@@ -75,6 +86,7 @@ export async function createContext(
     responseHeaders: meta.responseHeaders,
     clientAddress: meta.clientAddress,
     requestId: meta.requestId,
+    origin: request?.headers.get("origin") ?? (typeof upgradeOrigin === "string" ? upgradeOrigin : null),
     ...(request ? { request } : {}),
   };
 }

@@ -144,3 +144,21 @@ it("retries webhooks for about a day by default and bounds every webhook and eva
   expect(problems.some((problem) => problem.startsWith("VOXGATE_INBOUND_WEBHOOK_TIMEOUT_MS:"))).toBe(true);
   expect(problems.some((problem) => problem.startsWith("VOXGATE_WEBHOOK_LOG_RETENTION_DAYS:"))).toBe(true);
 });
+
+it("bounds connections and their timeouts by default, and refuses a headers timeout past the request's", () => {
+  expect(loadConfig({}).connections).toEqual({
+    maxPerAddress: 512,
+    maxWebSocketsPerAddress: 256,
+    headersTimeoutMs: 20_000,
+    requestTimeoutMs: 60_000,
+    webSocketInitMs: 10_000,
+    webSocketIdleMs: 60_000,
+    webSocketPingMs: 30_000,
+  });
+  expect(
+    problemsOf({ VOXGATE_HTTP_HEADERS_TIMEOUT_SECONDS: "90", VOXGATE_HTTP_REQUEST_TIMEOUT_SECONDS: "60" }),
+  ).toEqual([
+    'VOXGATE_HTTP_HEADERS_TIMEOUT_SECONDS: must be at most VOXGATE_HTTP_REQUEST_TIMEOUT_SECONDS (got "90")',
+  ]);
+  expect(problemsOf({ VOXGATE_MAX_WEBSOCKETS_PER_IP: "0" })).toHaveLength(1);
+});

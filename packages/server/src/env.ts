@@ -171,8 +171,23 @@ const EnvSchema = z
     ),
     TWILIO_AUTH_TOKEN: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),
     TWILIO_API_BASE_URL: z.preprocess(emptyAsUndefined, httpUrl.optional()),
+    VOXGATE_MAX_CONNECTIONS_PER_IP: positiveInt.max(100_000, "must be at most 100000").default(512),
+    VOXGATE_MAX_WEBSOCKETS_PER_IP: positiveInt.max(100_000, "must be at most 100000").default(256),
+    VOXGATE_HTTP_HEADERS_TIMEOUT_SECONDS: positiveInt.max(600, "must be at most 600").default(20),
+    VOXGATE_HTTP_REQUEST_TIMEOUT_SECONDS: positiveInt.max(3600, "must be at most 3600").default(60),
+    VOXGATE_WS_INIT_TIMEOUT_SECONDS: positiveInt.max(600, "must be at most 600").default(10),
+    VOXGATE_WS_IDLE_SECONDS: positiveInt.max(86_400, "must be at most 86400").default(60),
+    VOXGATE_WS_PING_SECONDS: positiveInt.max(3600, "must be at most 3600").default(30),
   })
   .superRefine((env, context) => {
+    // Node refuses a headers timeout longer than the whole request's.
+    if (env.VOXGATE_HTTP_HEADERS_TIMEOUT_SECONDS > env.VOXGATE_HTTP_REQUEST_TIMEOUT_SECONDS) {
+      context.addIssue({
+        code: "custom",
+        path: ["VOXGATE_HTTP_HEADERS_TIMEOUT_SECONDS"],
+        message: "must be at most VOXGATE_HTTP_REQUEST_TIMEOUT_SECONDS",
+      });
+    }
     if (env.VOXGATE_TELEPHONY !== "twilio") return;
     for (const name of ["TWILIO_ACCOUNT_SID", "TWILIO_AUTH_TOKEN"] as const) {
       if (!env[name])
@@ -301,6 +316,26 @@ export interface Config {
   /** Post-call evaluation: the model's time per attempt, attempts, and the first retry's delay (doubling). */
   evaluation: { timeoutMs: number; maxAttempts: number; retryBaseMs: number };
   voice: VoiceConfig;
+  connections: ConnectionLimits;
+}
+
+/**
+ * What one client may hold open and how long a connection may stay slow or idle (docs/operations.md#limits).
+ * The per-IP caps count TCP connections by the socket's address (a trusted proxy's are not counted:
+ * it carries many clients) and WebSockets by the resolved client address.
+ */
+export interface ConnectionLimits {
+  maxPerAddress: number;
+  maxWebSocketsPerAddress: number;
+  /** A request's headers, and the whole request (body included), must arrive within these. */
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  /** graphql-ws's connection_init and a Twilio media stream's start must come within this. */
+  webSocketInitMs: number;
+  /** An anonymous graphql-ws socket with no operation running is closed after this. */
+  webSocketIdleMs: number;
+  /** Each socket (but Twilio's media streams) is pinged this often; one that missed the last pong is cut. */
+  webSocketPingMs: number;
 }
 
 /** The media plane (modules/voice): speech endpoints and how many live calls one instance carries. */
@@ -441,6 +476,15 @@ export function loadConfig(source: EnvInput | NodeJS.ProcessEnv = process.env): 
         dialect: env.OPENAI_REALTIME_DIALECT,
       },
       maxLiveSessions: env.VOXGATE_MAX_LIVE_MEDIA_SESSIONS,
+    },
+    connections: {
+      maxPerAddress: env.VOXGATE_MAX_CONNECTIONS_PER_IP,
+      maxWebSocketsPerAddress: env.VOXGATE_MAX_WEBSOCKETS_PER_IP,
+      headersTimeoutMs: env.VOXGATE_HTTP_HEADERS_TIMEOUT_SECONDS * 1000,
+      requestTimeoutMs: env.VOXGATE_HTTP_REQUEST_TIMEOUT_SECONDS * 1000,
+      webSocketInitMs: env.VOXGATE_WS_INIT_TIMEOUT_SECONDS * 1000,
+      webSocketIdleMs: env.VOXGATE_WS_IDLE_SECONDS * 1000,
+      webSocketPingMs: env.VOXGATE_WS_PING_SECONDS * 1000,
     },
     telephony: {
       provider: env.VOXGATE_TELEPHONY,

@@ -97,6 +97,11 @@ export const MEDIA_STREAM_LIMITS = {
   tokenSeconds: 60,
   /** Caller audio kept while a stream starts (token check, loading the call): 5 s of 20 ms frames. */
   bufferedFrames: 250,
+  /**
+   * Twilio sends the caller's audio every 20 ms for the whole call, silence included: a started stream
+   * that sends nothing this long is a dead connection (media streams are not pinged).
+   */
+  idleSeconds: 30,
 } as const;
 
 /**
@@ -151,9 +156,16 @@ export const EXACT_SEARCH = { maxPassages: 1_000, sizeTtlMs: 60_000, sizesKept: 
  * Idle keep-alive connections stay open longer than the clients and load balancers that reuse them
  * wait (fetch/undici about 4 s, AWS ALB 60 s): the side that closes an idle connection must be the
  * client, or a request sent as the server closes it fails with ECONNRESET (Node's own default is 5 s).
- * Headers must arrive within a little more, which still bounds a connection that trickles them.
+ * The headers timeout (VOXGATE_HTTP_HEADERS_TIMEOUT_SECONDS) may be shorter: Node starts it at a
+ * request's first byte, not while the connection waits between requests.
  */
-export const HTTP_KEEP_ALIVE = { idleMs: 65_000, headersMs: 66_000 } as const;
+export const HTTP_KEEP_ALIVE = { idleMs: 65_000 } as const;
+
+/**
+ * A connection past its address's cap (VOXGATE_MAX_CONNECTIONS_PER_IP) is answered 429 to its first
+ * request and closed; one that sends no request is closed after this long.
+ */
+export const OVER_CAP_GRACE_MS = 2_000;
 
 /**
  * After an answer sent before its request's body was read to the end (an upload refused at a limit),

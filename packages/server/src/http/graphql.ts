@@ -108,6 +108,7 @@ export function createGraphQL(deps: ContextDeps & { logger: Logger }): {
       createContext(deps, {
         authorization: authorizationOf({ request, connectionParams, upgradeHeaders }),
         request,
+        upgradeHeaders,
         meta: { clientAddress, requestId, responseHeaders },
       }),
     plugins: [

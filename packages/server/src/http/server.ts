@@ -1,12 +1,15 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import type { Duplex } from "node:stream";
 import { clientWentAway } from "@voxgate/rest-compat";
 import { createServerAdapter } from "@whatwg-node/server";
 import type { RequestMeta } from "../context.ts";
+import type { ConnectionLimits } from "../env.ts";
 import { HTTP_KEEP_ALIVE, MAX_DROPPED_BODY_BYTES } from "../limits.ts";
 import { type Logger, requestStages, withRequestId } from "../logger.ts";
 import { areaOf, metrics } from "../metrics.ts";
 import { resolveClientAddress, type TrustedProxies } from "./client-address.ts";
+import { capConnectionsPerAddress } from "./connection-limits.ts";
 import { uploadAwareFetchApi } from "./graphql.ts";
 import { requestIdOf } from "./request-id.ts";
 
@@ -75,12 +78,14 @@ function pathOf(request: Request): string | undefined {
 
 /**
  * The node HTTP server: it resolves each request's client address from its socket (and a trusted
- * proxy's X-Forwarded-For) and hands the request to `answer`.
+ * proxy's X-Forwarded-For) and hands the request to `answer`. Each address holds a bounded number of
+ * connections, and a request's headers and body must arrive in time (docs/operations.md#limits).
  */
 export function createNodeServer(
   answer: (request: Request, clientAddress: string) => Promise<Response>,
   trustedProxies: TrustedProxies,
-): Server {
+  limits: ConnectionLimits,
+): Server & { refuses(socket: Socket | Duplex): boolean } {
   const adapter = createServerAdapter<{ req?: IncomingMessage }>(
     (request, serverContext) =>
       answer(
@@ -93,16 +98,26 @@ export function createNodeServer(
       ),
     { fetchAPI: uploadAwareFetchApi },
   );
-  const server = createServer((request, response) => {
+  const timeouts = {
+    headersTimeout: limits.headersTimeoutMs,
+    requestTimeout: limits.requestTimeoutMs,
+    // How often Node looks for connections past those timeouts (its own default is every 30 s).
+    connectionsCheckingInterval: Math.min(5_000, limits.headersTimeoutMs / 4),
+  };
+  const server = createServer(timeouts, (request, response) => {
     const { socket } = request;
+    if (cap.refuses(socket)) {
+      response.writeHead(429, { connection: "close", "retry-after": "1", "content-length": "0" });
+      return void response.end();
+    }
     response.once("finish", () => {
       if (!request.complete && !socket.destroyed) dropUnreadBody(request, socket);
     });
     return adapter(request, response);
   });
   server.keepAliveTimeout = HTTP_KEEP_ALIVE.idleMs;
-  server.headersTimeout = HTTP_KEEP_ALIVE.headersMs;
-  return server;
+  const cap = capConnectionsPerAddress(server, limits.maxPerAddress, trustedProxies);
+  return Object.assign(server, { refuses: cap.refuses });
 }
 
 /**

@@ -52,19 +52,28 @@ const ports = {
   callerLeft: async () => {},
   runFunction: async () => ({ output: "{}", endCall: false }),
 };
-const streams = new TwilioMediaStreams(deps, "bench-auth-token", () => ({
-  handle: async (stream) => {
-    const model = await realtime.connect(stream.callId);
-    stream.onClose(() => model.close());
-    new RealtimeSession(stream, settings, ports, model, { ...RELAY_OPTIONS, appendMs: appendMs! }).start();
-  },
-}));
+const streams = new TwilioMediaStreams(
+  deps,
+  "bench-auth-token",
+  () => ({
+    handle: async (stream) => {
+      const model = await realtime.connect(stream.callId);
+      stream.onClose(() => model.close());
+      new RealtimeSession(stream, settings, ports, model, { ...RELAY_OPTIONS, appendMs: appendMs! }).start();
+    },
+  }),
+  { startWithinMs: 10_000 },
+);
 
 const server = new WebSocketServer({
   host: "127.0.0.1",
   port: 0,
   maxPayload: MEDIA_STREAM_LIMITS.messageBytes,
 });
-server.on("connection", (socket, request) => streams.accept(socket, request.socket));
+server.on("connection", (socket, request) => {
+  // The app's WebSocket layer gives every socket this listener before the media code sees it.
+  socket.on("error", () => {});
+  streams.accept(socket, request.socket);
+});
 
 serveRelayProbe(server, (call) => streams.issueToken(call));

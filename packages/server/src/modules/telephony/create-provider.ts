@@ -38,7 +38,9 @@ export function createTelephony(
   const twilio = deps.config.telephony.twilio;
   if (deps.config.telephony.provider === "twilio" && twilio) {
     const provider = new TwilioTelephonyProvider(deps, twilio);
-    const twilioMedia = new TwilioMediaStreams(deps, twilio.authToken, parts.media);
+    const twilioMedia = new TwilioMediaStreams(deps, twilio.authToken, parts.media, {
+      startWithinMs: deps.config.connections.webSocketInitMs,
+    });
     return {
       provider,
       twilioWebhooks: new TwilioWebhooks(

@@ -172,7 +172,6 @@ class WebCallConnection {
     this.idle = this.armIdle();
     socket.on("message", (data: RawData, isBinary: boolean) => this.message(data as Buffer, isBinary));
     socket.on("close", () => this.closed());
-    socket.on("error", (error) => deps.logger.warn("web call socket error", { callId: call.id, error }));
     this.follow();
     this.send({ type: "ready", callId: call.id, sampleRate: WEB_CALL_LIMITS.sampleRate });
   }

@@ -95,11 +95,8 @@ const StartWidgetConversationInput = builder.inputType("StartWidgetConversationI
   }),
 });
 
-/** The page a browser request comes from, as the browser reports it. */
-const originOf = (context: Context) => context.request?.headers.get("origin") ?? null;
-
 export const callerOf = (context: Context) => ({
-  origin: originOf(context),
+  origin: context.origin,
   clientAddress: context.clientAddress,
 });
 
@@ -177,7 +174,7 @@ builder.queryField("widgetConversation", (t) =>
     description:
       "Public: a widget conversation by its UUID (the UUID is the capability), to restore a session. FORBIDDEN from an origin the assistant does not allow.",
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_root, { id }, context) => context.services.widget.conversation(String(id), originOf(context)),
+    resolve: (_root, { id }, context) => context.services.widget.conversation(String(id), context.origin),
   }),
 );
 

@@ -1,7 +1,47 @@
+import { createClient } from "graphql-ws";
 import { describe, expect, it } from "vitest";
+import WebSocket from "ws";
 import { createAssistant } from "../../../test/fixtures/assistants.ts";
 import { useChatTestApp } from "../../../test/fixtures/chat-app.ts";
 import { startTestApp } from "../../../test/support/test-app.ts";
+
+/**
+ * One operation over graphql-ws from a page of `origin` (the browser's Origin header on the upgrade):
+ * its first result, or the errors it ended with.
+ */
+async function overWebSocket(
+  query: string,
+  variables: Record<string, unknown>,
+  origin: string | undefined,
+): Promise<{ data?: unknown; errors?: { message: string; extensions?: Record<string, unknown> }[] }> {
+  class FromPage extends WebSocket {
+    constructor(url: string, protocols?: string | string[]) {
+      super(url, protocols, origin ? { origin } : {});
+    }
+  }
+  const client = createClient({
+    url: `${chat.t.url.replace(/^http/, "ws")}/graphql`,
+    webSocketImpl: FromPage,
+    retryAttempts: 0,
+  });
+  try {
+    return await new Promise((resolve, reject) => {
+      const stop = client.subscribe(
+        { query, variables },
+        {
+          next: (result) => {
+            resolve(result as never);
+            stop();
+          },
+          error: (error) => (Array.isArray(error) ? resolve({ errors: error }) : reject(error)),
+          complete: () => {},
+        },
+      );
+    });
+  } finally {
+    await client.dispose();
+  }
+}
 
 const FORMAT_A = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 const SITE = "https://shop.example";
@@ -240,6 +280,36 @@ describe("public widget API", () => {
     expect(await chat.t.app.db.prisma.message.count({ where: { conversationId: id } })).toBe(4);
     const account = await chat.t.app.db.prisma.account.findUniqueOrThrow({ where: { id: owner.accountId } });
     expect(account.balance.toFixed(4)).toBe("0.9800");
+  });
+
+  it("applies the allow-list to widget operations over graphql-ws by the upgrade's Origin, as over HTTP", async () => {
+    const owner = await chat.t.createAccount({ balance: "1" });
+    const assistant = await createAssistant(chat.t, owner, { allowedOrigins: [SITE] });
+    const start = `mutation($input: StartWidgetConversationInput!) {
+      startWidgetConversation(input: $input) { conversationId }
+    }`;
+    const read = "query($id: ID!) { widgetConversation(id: $id) { id } }";
+    const events = "subscription($id: ID!) { widgetConversationEvents(conversationId: $id) { id } }";
+    const forbidden = {
+      message: "This origin is not allowed to use this assistant.",
+      extensions: { code: "FORBIDDEN" },
+    };
+
+    const started = await overWebSocket(start, { input: { assistantUuid: assistant.uuid } }, SITE);
+    expect(started.errors).toBeUndefined();
+    const id = (started.data as { startWidgetConversation: { conversationId: string } })
+      .startWidgetConversation.conversationId;
+    expect(await overWebSocket(read, { id }, SITE)).toEqual({ data: { widgetConversation: { id } } });
+
+    for (const origin of ["https://evil.example", undefined]) {
+      const overHttp = await chat.t.gql(read, { id }, { headers: origin ? { origin } : {} });
+      expect(overHttp.errors?.[0]).toMatchObject(forbidden);
+      expect((await overWebSocket(read, { id }, origin)).errors?.[0]).toMatchObject(forbidden);
+      const refusedStart = await overWebSocket(start, { input: { assistantUuid: assistant.uuid } }, origin);
+      expect(refusedStart.errors?.[0]).toMatchObject(forbidden);
+      expect((await overWebSocket(events, { id }, origin)).errors?.[0]).toMatchObject(forbidden);
+    }
+    expect(await chat.t.app.db.prisma.conversation.count({ where: { assistantId: assistant.id } })).toBe(1);
   });
 
   it("answers CORS preflights and exposes the rate-limit headers to other origins", async () => {

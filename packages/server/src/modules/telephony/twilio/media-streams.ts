@@ -20,6 +20,8 @@ export class TwilioMediaStreams {
     private readonly deps: ServiceDeps,
     authToken: string,
     private readonly handler: () => MediaStreamHandler,
+    /** How long an opened socket may go without its `start` (VOXGATE_WS_INIT_TIMEOUT_SECONDS). */
+    private readonly options: { startWithinMs: number },
   ) {
     this.key = createHmac("sha256", authToken).update("voxgate media stream token").digest();
   }
@@ -68,7 +70,12 @@ export class TwilioMediaStreams {
       logger.warn("twilio media stream refused", { why });
       socket.close(1008, why);
     };
+    // Twilio starts the stream at once and then sends audio every 20 ms: a socket that does not start,
+    // or goes silent, holds a connection for nothing.
+    let deadline = setTimeout(() => refuse("no start"), this.options.startWithinMs).unref();
+    socket.once("close", () => clearTimeout(deadline));
     socket.on("message", (data: RawData, isBinary: boolean) => {
+      deadline.refresh();
       const now = Date.now();
       if (now - windowStart >= 1000) {
         windowStart = now;
@@ -88,6 +95,8 @@ export class TwilioMediaStreams {
         case "start": {
           if (stream || starting) return refuse("second start");
           starting = true;
+          clearTimeout(deadline);
+          deadline = setTimeout(() => refuse("silent"), MEDIA_STREAM_LIMITS.idleSeconds * 1000).unref();
           const token = message.start?.customParameters?.token;
           const streamSid = message.start?.streamSid ?? message.streamSid;
           if (typeof token !== "string" || typeof streamSid !== "string") return refuse("no token");
@@ -129,7 +138,6 @@ export class TwilioMediaStreams {
       }
     });
     socket.on("close", () => stream?.emitClose());
-    socket.on("error", (error) => logger.warn("twilio media socket error", { error }));
   }
 }
 
