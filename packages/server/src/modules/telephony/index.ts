@@ -9,6 +9,8 @@ export { EmbeddedNumbers } from "./embedded-numbers.ts";
 export type {
   CallCarrier,
   CallDesk,
+  CallerIdChallenge,
+  CallerIdDesk,
   CallEventSink,
   InboundDecision,
   InboundSimulator,
