@@ -39,9 +39,10 @@ export interface FakeTwilio {
   failingReleases: Set<string>;
   /**
    * Someone answers Twilio's validation call to `phoneNumber` and types `digits`: the outcome is posted
-   * to the request's StatusCallback on the app at `appUrl` (signed for the public URL it names).
+   * to the request's StatusCallback on the app at `appUrl` (signed for the public URL it names); with
+   * null the callback is lost on its way.
    */
-  answerValidationCall(phoneNumber: string, digits: string, appUrl: string): Promise<void>;
+  answerValidationCall(phoneNumber: string, digits: string, appUrl: string | null): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -195,7 +196,7 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
     set callPrice(value: string) {
       fake.callPrice = value;
     },
-    async answerValidationCall(phoneNumber: string, digits: string, appUrl: string) {
+    async answerValidationCall(phoneNumber: string, digits: string, appUrl: string | null) {
       const validation = validations.get(phoneNumber);
       if (!validation) throw new Error(`no validation call to ${phoneNumber}`);
       validations.delete(phoneNumber);
@@ -212,7 +213,7 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
         callerIds.set(callerIdSid, phoneNumber);
         params.OutgoingCallerIdSid = callerIdSid;
       }
-      if (!validation.statusCallback) return;
+      if (!validation.statusCallback || appUrl === null) return;
       const url = new URL(validation.statusCallback);
       await postTwilioWebhook({ appUrl, authToken }, `${url.pathname}${url.search}`, params);
     },

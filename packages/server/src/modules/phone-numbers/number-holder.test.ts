@@ -144,9 +144,9 @@ describe("one holder per number", () => {
     const [alice, bob] = await Promise.all([t.createAccount(), t.createAccount()]);
     for (const kind of [KINDS[1], KINDS[2]]) {
       const bobs = await fixtures.addNumber(bob, kind);
-      expect((await addOver(alice, { ...kind, phoneNumber: bobs.phoneNumber })).errors?.[0]?.extensions?.code).toBe(
-        "PHONE_NUMBER_UNAVAILABLE",
-      );
+      expect(
+        (await addOver(alice, { ...kind, phoneNumber: bobs.phoneNumber })).errors?.[0]?.extensions?.code,
+      ).toBe("PHONE_NUMBER_UNAVAILABLE");
       await t.app.services.phoneNumbers.release(bob.accountId, bobs.id);
       const taken = await addOver(alice, { ...kind, phoneNumber: bobs.phoneNumber });
       expect(taken.errors).toBeUndefined();
@@ -162,7 +162,11 @@ describe("caller ID verification on the simulated carrier", () => {
     const owner = await t.createAccount({ balance: "20" });
     const assistant = await createAssistant(t, owner);
     const callerId = await fixtures.addNumber(owner, { kind: "caller_id" });
-    expect(callerId).toMatchObject({ status: "pending_verification", verifiedAt: null, validationCode: null });
+    expect(callerId).toMatchObject({
+      status: "pending_verification",
+      verifiedAt: null,
+      validationCode: null,
+    });
 
     const call = () =>
       t.app.services.calls.placeOutbound({
@@ -173,7 +177,9 @@ describe("caller ID verification on the simulated carrier", () => {
       });
     await expect(call()).rejects.toMatchObject({
       code: "VALIDATION_FAILED",
-      fields: { phoneNumberId: ["The caller ID has not been verified yet: verify it before calling from it."] },
+      fields: {
+        phoneNumberId: ["The caller ID has not been verified yet: verify it before calling from it."],
+      },
     });
     await expect(
       t.app.services.campaigns.create(owner.accountId, { name: "Spring", phoneNumberIds: [callerId.id] }),
@@ -223,16 +229,18 @@ describe("caller ID verification on the simulated carrier", () => {
       fields: { code: ["Too many wrong codes: ask for a new verification call."] },
     });
     // A new call at most once a minute.
-    await expect(service.restartCallerIdVerification(owner.accountId, callerId.id, added)).rejects.toMatchObject(
-      { code: "RATE_LIMITED" },
-    );
+    await expect(
+      service.restartCallerIdVerification(owner.accountId, callerId.id, added),
+    ).rejects.toMatchObject({ code: "RATE_LIMITED" });
     const restartedAt = new Date(added.getTime() + CALLER_ID_VERIFICATION.restartAfterMs);
     await service.restartCallerIdVerification(owner.accountId, callerId.id, restartedAt);
     const second = await spokenCode(callerId.phoneNumber);
     const expired = new Date(restartedAt.getTime() + CALLER_ID_VERIFICATION.codeTtlMs);
-    await expect(service.verifyCallerId(owner.accountId, callerId.id, second, expired)).rejects.toMatchObject({
-      fields: { code: ["The verification code has expired: ask for a new verification call."] },
-    });
+    await expect(service.verifyCallerId(owner.accountId, callerId.id, second, expired)).rejects.toMatchObject(
+      {
+        fields: { code: ["The verification code has expired: ask for a new verification call."] },
+      },
+    );
     const verified = await service.verifyCallerId(owner.accountId, callerId.id, second, restartedAt);
     expect(verified.status).toBe("active");
   });

@@ -121,7 +121,8 @@ builder.mutationField("verifyCallerId", (t) =>
 builder.mutationField("restartCallerIdVerification", (t) =>
   t.withAuth({ authenticated: true }).field({
     type: PhoneNumberRef,
-    description: "Places a new verification call for a caller ID pending verification (at most once a minute).",
+    description:
+      "Places a new verification call for a caller ID pending verification (at most once a minute).",
     args: { id: t.arg.int({ required: true }) },
     resolve: (_root, { id }, context) =>
       context.services.phoneNumbers.restartCallerIdVerification(context.viewer.accountId, id),

@@ -175,7 +175,11 @@ export class PhoneNumbersService implements CallerIdDesk {
       await prisma.phoneNumber.delete({ where: { id: claimed.id } });
       throw error;
     }
-    this.deps.logger.info("phone number added", { accountId, phoneNumberId: phoneNumber.id, kind: input.kind });
+    this.deps.logger.info("phone number added", {
+      accountId,
+      phoneNumberId: phoneNumber.id,
+      kind: input.kind,
+    });
     return phoneNumber;
   }
 
@@ -202,10 +206,16 @@ export class PhoneNumbersService implements CallerIdDesk {
       return this.markVerified(number.id, now);
     }
     if (typeof code !== "string" || !/^\d{6}$/.test(code)) {
-      throw ValidationError.single("code", "The code field must be the 6-digit code the verification call gave.");
+      throw ValidationError.single(
+        "code",
+        "The code field must be the 6-digit code the verification call gave.",
+      );
     }
     if (!number.verificationExpiresAt || number.verificationExpiresAt <= now) {
-      throw ValidationError.single("code", "The verification code has expired: ask for a new verification call.");
+      throw ValidationError.single(
+        "code",
+        "The verification code has expired: ask for a new verification call.",
+      );
     }
     // The try is counted before the code is compared, conditionally, so that guesses sent at once
     // cannot get past the limit.
@@ -338,7 +348,8 @@ export class PhoneNumbersService implements CallerIdDesk {
 }
 
 const hashCode = (code: string) => createHash("sha256").update(code).digest("hex");
-const sameHash = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+const sameHash = (a: string, b: string) =>
+  a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
 /**
  * Gives a number back: marks it `releasing` (still held), tells the carrier (a dedicated number is

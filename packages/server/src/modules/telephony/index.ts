@@ -9,9 +9,9 @@ export { EmbeddedNumbers } from "./embedded-numbers.ts";
 export type {
   CallCarrier,
   CallDesk,
+  CallEventSink,
   CallerIdChallenge,
   CallerIdDesk,
-  CallEventSink,
   InboundDecision,
   InboundSimulator,
   MediaCapacity,

@@ -1,7 +1,7 @@
 import type { ServiceDeps } from "../../../deps.ts";
 import type { ApiCallStatus } from "../../calls/call-status.ts";
-import { AT_CAPACITY_REASON, AT_CAPACITY_WORDS } from "../capacity.ts";
 import { parseE164 } from "../../phone-numbers/e164.ts";
+import { AT_CAPACITY_REASON, AT_CAPACITY_WORDS } from "../capacity.ts";
 import {
   type CallDesk,
   type CallerIdDesk,
