@@ -148,8 +148,14 @@ describe("one holder per number", () => {
         (await addOver(alice, { ...kind, phoneNumber: bobs.phoneNumber })).errors?.[0]?.extensions?.code,
       ).toBe("PHONE_NUMBER_UNAVAILABLE");
       await t.app.services.phoneNumbers.release(bob.accountId, bobs.id);
-      const taken = await addOver(alice, { ...kind, phoneNumber: bobs.phoneNumber });
-      expect(taken.errors).toBeUndefined();
+      // A minute later: a caller ID's phone gets one verification call a minute.
+      const later = new Date(Date.now() + CALLER_ID_VERIFICATION.restartAfterMs);
+      const taken = await t.app.services.phoneNumbers.add(
+        alice.accountId,
+        { ...kind, phoneNumber: bobs.phoneNumber },
+        later,
+      );
+      expect(taken.accountId).toBe(alice.accountId);
       expect((await ringFromPhoneNetwork(bobs.phoneNumber)).callId).toBeNull();
     }
   });
@@ -243,5 +249,27 @@ describe("caller ID verification on the simulated carrier", () => {
     );
     const verified = await service.verifyCallerId(owner.accountId, callerId.id, second, restartedAt);
     expect(verified.status).toBe("active");
+  });
+
+  it("places one verification call a minute to a phone, even when the caller ID is released and added again", async () => {
+    const [alice, bob] = await Promise.all([t.createAccount(), t.createAccount()]);
+    const service = t.app.services.phoneNumbers;
+    const phoneNumber = uniqueUsNumber();
+    const first = new Date();
+    const alices = await service.add(alice.accountId, { kind: "caller_id", phoneNumber }, first);
+    await service.release(alice.accountId, alices.id, first);
+    await expect(service.add(bob.accountId, { kind: "caller_id", phoneNumber }, first)).rejects.toMatchObject(
+      {
+        code: "RATE_LIMITED",
+      },
+    );
+    const later = new Date(first.getTime() + CALLER_ID_VERIFICATION.restartAfterMs);
+    expect((await service.add(bob.accountId, { kind: "caller_id", phoneNumber }, later)).accountId).toBe(
+      bob.accountId,
+    );
+    const calls = await t.app.db.prisma.providerOperation.count({
+      where: { phoneNumber, operation: "caller_id_verification_call" },
+    });
+    expect(calls).toBe(2);
   });
 });

@@ -132,6 +132,7 @@ export class PhoneNumbersService implements CallerIdDesk {
           : "The phone number has already been added to this account.",
       );
     }
+    if (input.kind === "caller_id") await this.allowVerificationCall(e164, now);
     const billingPeriodEnd = new Date(now);
     billingPeriodEnd.setUTCMonth(billingPeriodEnd.getUTCMonth() + BILLING_PERIOD_MONTHS);
     const data: Prisma.PhoneNumberUncheckedCreateInput = {
@@ -237,21 +238,34 @@ export class PhoneNumbersService implements CallerIdDesk {
     return this.markVerified(number.id, now);
   }
 
-  /** Asks the carrier for a new verification call (a new code; the last one stops working). */
+  /** Asks the carrier for a new verification call (a new code; the last one stops working), once a minute. */
   async restartCallerIdVerification(accountId: number, id: number, now = new Date()) {
     const number = await this.get(accountId, id);
     if (number.kind !== "caller_id" || number.status !== "pending_verification") {
       throw ValidationError.single("id", "Only a caller ID pending verification can be verified again.");
     }
-    const startedAt = (number.verificationExpiresAt?.getTime() ?? 0) - CALLER_ID_VERIFICATION.codeTtlMs;
+    await this.allowVerificationCall(number.phoneNumber, now);
+    return this.challenge(number, now);
+  }
+
+  /**
+   * A phone gets one verification call a minute at most, whoever asks (a row released and added again,
+   * by any account, counts too): each call rings someone's phone.
+   */
+  private async allowVerificationCall(phoneNumber: string, now: Date) {
+    const last = await this.deps.db.prisma.phoneNumber.findFirst({
+      where: { phoneNumber, kind: "caller_id", verificationExpiresAt: { not: null } },
+      orderBy: { verificationExpiresAt: "desc" },
+      select: { verificationExpiresAt: true },
+    });
+    const startedAt = (last?.verificationExpiresAt?.getTime() ?? 0) - CALLER_ID_VERIFICATION.codeTtlMs;
     const retryAt = startedAt + CALLER_ID_VERIFICATION.restartAfterMs;
     if (now.getTime() < retryAt) {
       throw new RateLimitedError(
-        "A verification call was placed less than a minute ago.",
+        "A verification call was placed to this number less than a minute ago.",
         Math.ceil((retryAt - now.getTime()) / 1000),
       );
     }
-    return this.challenge(number, now);
   }
 
   /** A carrier's word on a `code-on-call` verification (Twilio's status callback). */
