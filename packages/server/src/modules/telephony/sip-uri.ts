@@ -1,6 +1,15 @@
-/** `sip:+14155550123@voxgate.sip.twilio.com;transport=udp` → `+14155550123`; null without a user part. */
+/**
+ * `sip:+14155550123@voxgate.sip.twilio.com;transport=udp` → `+14155550123` (`%2B` escapes decoded); null
+ * without a user part.
+ */
 export function sipUser(uri: string): string | null {
-  return /^sips?:([^@;]+)@/i.exec(uri)?.[1] ?? null;
+  const user = /^sips?:([^@;]+)@/i.exec(uri)?.[1];
+  if (user === undefined) return null;
+  try {
+    return decodeURIComponent(user);
+  } catch {
+    return null;
+  }
 }
 
 /**
