@@ -1,6 +1,5 @@
 import type { ServiceDeps } from "../../../deps.ts";
 import type { ApiCallStatus } from "../../calls/call-status.ts";
-import { parseE164 } from "../../phone-numbers/e164.ts";
 import { AT_CAPACITY_REASON, AT_CAPACITY_WORDS } from "../capacity.ts";
 import {
   type CallDesk,
@@ -184,14 +183,14 @@ export function mediaStreamUrl(publicBaseUrl: string): string {
 
 /**
  * The number an inbound call dialled, and for a SIP call the host of its From URI (the caller's PBX):
- * null when To names no E.164 number.
+ * null when To names no number (a number no account holds is the calls service's to refuse).
  */
 function inboundRoute(params: TwilioParams): { to: string; sipHost?: string } | null {
   const to = params.To ?? "";
-  if (!/^sips?:/i.test(to)) return parseE164(to) ? { to } : null;
+  if (!/^sips?:/i.test(to)) return to ? { to } : null;
   const number = sipUser(to);
   const sipHost = sipHostOf(params.From ?? "");
-  return number && parseE164(number) && sipHost ? { to: number, sipHost } : null;
+  return number && sipHost ? { to: number, sipHost } : null;
 }
 
 function refusalTwiml(words: string): string {
