@@ -23,6 +23,7 @@ export type ErrorCode =
   | "UPSTREAM_FAILED"
   | "SIMULATED_CARRIER_REQUIRED"
   | "AT_CAPACITY"
+  | "PHONE_NUMBER_UNAVAILABLE"
   // Operation limits (src/operation-limits.ts).
   | "QUERY_TOO_LARGE"
   | "QUERY_TOO_DEEP"
@@ -123,9 +124,13 @@ export class InvalidLeadTransitionError extends AppError {
   }
 }
 
+/**
+ * The number cannot be added: another account holds it, or the carrier does not offer it. One message
+ * for both, so that it never tells who holds a number.
+ */
 export class NumberUnavailableError extends AppError {
   constructor() {
-    super("CONFLICT", "The phone number is not available from the telephony provider.");
+    super("PHONE_NUMBER_UNAVAILABLE", "The phone number is not available.");
   }
 }
 

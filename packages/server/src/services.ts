@@ -68,9 +68,11 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     jobs,
     replyEngine,
     desk: () => calls,
+    callerIds: () => phoneNumbers,
     media: () => recordings,
     capacity,
   });
+  const phoneNumbers = new PhoneNumbersService(deps, telephony);
   const webCallSockets = new WebCallSockets(deps, {
     desk: () => calls,
     engine: () => recordings,
@@ -118,7 +120,7 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     voices: new VoicesService(deps),
     replySettings,
     assistants: new AssistantsService(deps, { replySettings, webhookSecrets: webhooks }),
-    phoneNumbers: new PhoneNumbersService(deps, telephony),
+    phoneNumbers,
     phoneNumberReleases: new PhoneNumberReleaseSweep(deps, telephony),
     telephony,
     twilioWebhooks,

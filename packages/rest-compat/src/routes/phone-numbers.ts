@@ -69,7 +69,7 @@ export const phoneNumberRoutes: RouteDefinition[] = [
         description: "Released, or its release scheduled",
         schema: message("Phone number released successfully."),
       },
-      errors: { 404: "Unknown number, or another account's", 409: "Release already scheduled" },
+      errors: { 404: "Unknown number, or another account's", 409: "Release already scheduled, or under way" },
       example: { params: { id: 1 } },
     },
     params: { id: "int" },

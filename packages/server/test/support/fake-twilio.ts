@@ -1,4 +1,4 @@
-import { createHmac, randomBytes } from "node:crypto";
+import { createHmac, randomBytes, randomInt } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { PUBLIC_BASE_URL } from "./test-app.ts";
@@ -9,6 +9,11 @@ import { PUBLIC_BASE_URL } from "./test-app.ts";
  * errors ({code, message, status}). It implements what Voxgate uses: Calls (create, update, fetch),
  * IncomingPhoneNumbers (create, delete), OutgoingCallerIds (list, delete) and ValidationRequests.
  * The official `twilio` client reaches it through TWILIO_API_BASE_URL.
+ *
+ * Caller ID validation follows Twilio's protocol: a ValidationRequest (POST OutgoingCallerIds.json)
+ * answers a six-digit validation_code and Twilio calls the number; whoever answers types digits
+ * (`answerValidationCall`); the right code makes the number an OutgoingCallerId (listed from then on)
+ * and the request's StatusCallback is posted, signed, with VerificationStatus success (or failed).
  */
 
 export interface RecordedTwilioRequest {
@@ -30,7 +35,21 @@ export interface FakeTwilio {
   undialableNumbers: Set<string>;
   /** The price Twilio reports when an ended call is fetched. */
   callPrice: string;
+  /** Incoming numbers whose release (DELETE) fails with a server error, by phone number. */
+  failingReleases: Set<string>;
+  /**
+   * Someone answers Twilio's validation call to `phoneNumber` and types `digits`: the outcome is posted
+   * to the request's StatusCallback on the app at `appUrl` (signed for the public URL it names); with
+   * null the callback is lost on its way.
+   */
+  answerValidationCall(phoneNumber: string, digits: string, appUrl: string | null): Promise<void>;
   close(): Promise<void>;
+}
+
+interface PendingValidation {
+  code: string;
+  callSid: string;
+  statusCallback: string;
 }
 
 const sid = (prefix: string) => `${prefix}${randomBytes(16).toString("hex")}`;
@@ -40,12 +59,19 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
   const authToken = randomBytes(16).toString("hex");
   const requests: RecordedTwilioRequest[] = [];
   const calls = new Map<string, Record<string, unknown>>();
+  /** Incoming numbers bought, by sid: their phone numbers. */
+  const incoming = new Map<string, string>();
+  /** Validation calls not answered yet, by phone number (a new request replaces the last). */
+  const validations = new Map<string, PendingValidation>();
+  /** Verified caller IDs, by sid. */
+  const callerIds = new Map<string, string>();
   const fake = {
     accountSid,
     authToken,
     requests,
     unavailableNumbers: new Set<string>(),
     undialableNumbers: new Set<string>(),
+    failingReleases: new Set<string>(),
     callPrice: "-0.01300",
   };
   const expectedAuth = `Basic ${Buffer.from(`${accountSid}:${authToken}`).toString("base64")}`;
@@ -105,31 +131,55 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
       if (fake.unavailableNumbers.has(one("PhoneNumber"))) {
         return error(400, 21422, "PhoneNumber requested is not available");
       }
-      return reply(201, { sid: sid("PN"), phone_number: one("PhoneNumber"), voice_url: one("VoiceUrl") });
+      const numberSid = sid("PN");
+      incoming.set(numberSid, one("PhoneNumber"));
+      return reply(201, { sid: numberSid, phone_number: one("PhoneNumber"), voice_url: one("VoiceUrl") });
     }
-    if (request.method === "DELETE" && /^\/IncomingPhoneNumbers\/PN[0-9a-f]{32}\.json$/.test(resource)) {
+    const incomingMatch = /^\/IncomingPhoneNumbers\/(PN[0-9a-f]{32})\.json$/.exec(resource);
+    if (request.method === "DELETE" && incomingMatch) {
+      if (fake.failingReleases.has(incoming.get(incomingMatch[1]!) ?? "")) {
+        return error(500, 20500, "Internal Server Error");
+      }
+      incoming.delete(incomingMatch[1]!);
       response.writeHead(204).end();
       return;
     }
     if (request.method === "POST" && resource === "/OutgoingCallerIds.json") {
+      const validation = {
+        code: String(randomInt(0, 1_000_000)).padStart(6, "0"),
+        callSid: sid("CA"),
+        statusCallback: one("StatusCallback"),
+      };
+      validations.set(one("PhoneNumber"), validation);
       return reply(201, {
         account_sid: accountSid,
         phone_number: one("PhoneNumber"),
         friendly_name: one("FriendlyName"),
-        validation_code: "123456",
-        call_sid: sid("CA"),
+        validation_code: validation.code,
+        call_sid: validation.callSid,
       });
     }
     if (request.method === "GET" && resource === "/OutgoingCallerIds.json") {
+      const listed = [...callerIds].filter(
+        ([, phoneNumber]) => !params.PhoneNumber || phoneNumber === one("PhoneNumber"),
+      );
       return reply(200, {
-        outgoing_caller_ids: [{ sid: sid("PN"), phone_number: one("PhoneNumber") }],
+        outgoing_caller_ids: listed.map(([callerIdSid, phoneNumber]) => ({
+          sid: callerIdSid,
+          account_sid: accountSid,
+          phone_number: phoneNumber,
+        })),
         meta: { page: 0, page_size: 50, next_page_url: null, key: "outgoing_caller_ids" },
         page: 0,
         page_size: 50,
         next_page_uri: null,
       });
     }
-    if (request.method === "DELETE" && /^\/OutgoingCallerIds\/PN[0-9a-f]{32}\.json$/.test(resource)) {
+    const callerIdMatch = /^\/OutgoingCallerIds\/(PN[0-9a-f]{32})\.json$/.exec(resource);
+    if (request.method === "DELETE" && callerIdMatch) {
+      if (!callerIds.delete(callerIdMatch[1]!)) {
+        return error(404, 20404, "The requested resource was not found");
+      }
       response.writeHead(204).end();
       return;
     }
@@ -145,6 +195,27 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
     },
     set callPrice(value: string) {
       fake.callPrice = value;
+    },
+    async answerValidationCall(phoneNumber: string, digits: string, appUrl: string | null) {
+      const validation = validations.get(phoneNumber);
+      if (!validation) throw new Error(`no validation call to ${phoneNumber}`);
+      validations.delete(phoneNumber);
+      const verified = digits === validation.code;
+      const params: Record<string, string> = {
+        AccountSid: accountSid,
+        CallSid: validation.callSid,
+        CallStatus: "completed",
+        To: phoneNumber,
+        VerificationStatus: verified ? "success" : "failed",
+      };
+      if (verified) {
+        const callerIdSid = sid("PN");
+        callerIds.set(callerIdSid, phoneNumber);
+        params.OutgoingCallerIdSid = callerIdSid;
+      }
+      if (!validation.statusCallback || appUrl === null) return;
+      const url = new URL(validation.statusCallback);
+      await postTwilioWebhook({ appUrl, authToken }, `${url.pathname}${url.search}`, params);
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -26,6 +26,7 @@ import type {
   ProviderCallEvent,
   TranscriptLine,
 } from "../telephony/provider.ts";
+import { sipHostOf } from "../telephony/sip-uri.ts";
 import { transcriptLineText } from "../telephony/transcript.ts";
 import {
   ACTIVE_DB_STATUSES,
@@ -312,6 +313,14 @@ export class CallsService implements CallDesk {
     if (from.kind === "sip") {
       throw ValidationError.single("phoneNumberId", "A SIP number cannot place calls through the carrier.");
     }
+    if (from.status !== "active") {
+      throw ValidationError.single(
+        "phoneNumberId",
+        from.status === "pending_verification"
+          ? "The caller ID has not been verified yet: verify it before calling from it."
+          : "The phone number is being released.",
+      );
+    }
     const campaign = await this.campaignAndLeadOf(accountId, input);
     const { carrier, billing } = this.telephony;
     const { maxConcurrentCalls, pricePerMinute } = this.deps.config.telephony;
@@ -553,6 +562,7 @@ export class CallsService implements CallDesk {
     providerCallId: string;
     to: string;
     from: string;
+    sipHost?: string;
     refusal?: { reason: string; words: string };
   }): Promise<InboundDecision> {
     const prisma = this.deps.db.prisma;
@@ -562,11 +572,21 @@ export class CallsService implements CallDesk {
         ? { accepted: false, callId: known.id, refusal: INBOUND_REFUSALS.unavailable }
         : { accepted: true, callId: known.id };
     }
-    const number = await prisma.phoneNumber.findFirst({
-      where: { phoneNumber: request.to, releasedAt: null, kind: { not: "caller_id" } },
-      orderBy: { id: "asc" },
+    // One row at most holds a number (a unique index), so the call can only reach its holder: over
+    // SIP a SIP number whose URI is on the host the call came from, otherwise a dedicated number.
+    const held = await prisma.phoneNumber.findFirst({
+      where: {
+        phoneNumber: request.to,
+        releasedAt: null,
+        status: "active",
+        kind: request.sipHost ? "sip" : "normal",
+      },
       include: { account: { select: { suspendedAt: true } } },
     });
+    const number =
+      held && (!request.sipHost || sipHostOf(held.sipUri ?? "") === request.sipHost.toLowerCase())
+        ? held
+        : null;
     if (!number) {
       this.deps.logger.warn("inbound call to a number no account holds", { to: request.to });
       return { accepted: false, callId: null, refusal: INBOUND_REFUSALS.unknownNumber };
@@ -676,7 +696,12 @@ export class CallsService implements CallDesk {
     if (number.kind === "caller_id") {
       throw ValidationError.single("phoneNumberId", "A caller ID cannot receive calls.");
     }
-    const decision = await simulator.simulateIncomingCall({ from: input.from, to: number.phoneNumber });
+    // A SIP number's calls come from the account's own PBX: the host of its SIP URI.
+    const decision = await simulator.simulateIncomingCall({
+      from: input.from,
+      to: number.phoneNumber,
+      ...(number.kind === "sip" ? { sipHost: sipHostOf(number.sipUri ?? "") ?? "" } : {}),
+    });
     if (decision.callId === null) throw new NotFoundError("Phone number");
     return this.get(accountId, decision.callId);
   }

@@ -215,12 +215,16 @@ export class CampaignsService {
     if (settings.phoneNumberIds && settings.phoneNumberIds.length > 0) {
       const held = await prisma.phoneNumber.findMany({
         where: { id: { in: settings.phoneNumberIds }, accountId, releasedAt: null },
-        select: { id: true },
+        select: { id: true, status: true },
       });
-      const heldIds = new Set(held.map((number) => number.id));
+      const statuses = new Map(held.map((number) => [number.id, number.status]));
       settings.phoneNumberIds.forEach((phoneNumberId, index) => {
-        if (!heldIds.has(phoneNumberId))
-          fields[`phoneNumberIds.${index}`] = ["The selected phone number id is invalid."];
+        const status = statuses.get(phoneNumberId);
+        if (!status) fields[`phoneNumberIds.${index}`] = ["The selected phone number id is invalid."];
+        else if (status === "pending_verification")
+          fields[`phoneNumberIds.${index}`] = [
+            "The caller ID has not been verified yet: verify it before calling from it.",
+          ];
       });
     }
     const start = settings.callingWindowStart ?? current.start;

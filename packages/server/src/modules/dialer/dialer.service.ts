@@ -95,8 +95,9 @@ export class DialerService {
     }
     if (!isWithinCallingWindow(now, campaign)) return;
     const rotation = campaign.phoneNumbers
-      // SIP numbers take calls but cannot place them through the carrier.
-      .filter((entry) => !entry.phoneNumber.releasedAt && entry.phoneNumber.kind !== "sip")
+      // SIP numbers take calls but cannot place them through the carrier; a caller ID awaiting
+      // verification, or a number being released, cannot call either.
+      .filter((entry) => entry.phoneNumber.status === "active" && entry.phoneNumber.kind !== "sip")
       .map((entry) => entry.phoneNumberId);
 
     const batch = await this.deps.db.prisma.$transaction(async (tx) => {

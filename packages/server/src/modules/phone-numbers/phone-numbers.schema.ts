@@ -2,6 +2,7 @@ import { builder } from "../../builder.ts";
 import { spelledEnum } from "../common/enums.schema.ts";
 import {
   PHONE_NUMBER_KINDS,
+  PHONE_NUMBER_STATUSES,
   type ReleaseOutcome,
   SUBSCRIPTION_STATUSES,
   TYPE_LABELS,
@@ -11,6 +12,12 @@ const PhoneNumberKindRef = builder.enumType("PhoneNumberKind", {
   description:
     "normal is a dedicated number bought through Voxgate; sip routes to a SIP URI; caller_id is a verified outbound caller ID.",
   values: PHONE_NUMBER_KINDS,
+});
+
+const PhoneNumberStatusRef = builder.enumType("PhoneNumberStatus", {
+  description:
+    "pending_verification: a caller ID that cannot place calls until verified; active; releasing: being given back to the carrier (still held: nobody can add it until that completes); released.",
+  values: PHONE_NUMBER_STATUSES,
 });
 
 const SubscriptionStatusRef = spelledEnum("SubscriptionStatus", SUBSCRIPTION_STATUSES, {
@@ -42,6 +49,17 @@ export const PhoneNumberRef = builder.prismaObject("PhoneNumber", {
     releaseRequestedAt: t.expose("releaseRequestedAt", { type: "DateTime", nullable: true }),
     releasedAt: t.expose("releasedAt", { type: "DateTime", nullable: true }),
     sipUri: t.exposeString("sipUri", { nullable: true }),
+    status: t.field({ type: PhoneNumberStatusRef, resolve: (number) => number.status }),
+    verifiedAt: t.expose("verifiedAt", {
+      type: "DateTime",
+      nullable: true,
+      description: "Caller IDs: when the owner proved they hold the phone.",
+    }),
+    validationCode: t.exposeString("validationCode", {
+      nullable: true,
+      description:
+        "Caller IDs pending verification on Twilio: the code to type on Twilio's verification call. Null elsewhere (the simulated carrier's call speaks a code, given to verifyCallerId).",
+    }),
     createdAt: t.expose("createdAt", { type: "DateTime" }),
   }),
 });
@@ -81,10 +99,33 @@ const AddPhoneNumberInput = builder.inputType("AddPhoneNumberInput", {
 builder.mutationField("addPhoneNumber", (t) =>
   t.withAuth({ authenticated: true }).field({
     type: PhoneNumberRef,
-    description: "Buys a dedicated number, registers a caller ID with the provider, or records a SIP number.",
+    description:
+      "Buys a dedicated number, starts verifying a caller ID (status pending_verification), or records a SIP number. A number another account holds, or the carrier does not offer, answers PHONE_NUMBER_UNAVAILABLE.",
     args: { input: t.arg({ type: AddPhoneNumberInput, required: true }) },
     resolve: (_root, { input }, context) =>
       context.services.phoneNumbers.add(context.viewer.accountId, input),
+  }),
+);
+
+builder.mutationField("verifyCallerId", (t) =>
+  t.withAuth({ authenticated: true }).field({
+    type: PhoneNumberRef,
+    description:
+      "Confirms a caller ID pending verification: with the 6-digit code its verification call spoke (simulated carrier; 10 minutes, 5 tries), or, on Twilio, without a code once the code shown was typed on Twilio's call.",
+    args: { id: t.arg.int({ required: true }), code: t.arg.string() },
+    resolve: (_root, { id, code }, context) =>
+      context.services.phoneNumbers.verifyCallerId(context.viewer.accountId, id, code),
+  }),
+);
+
+builder.mutationField("restartCallerIdVerification", (t) =>
+  t.withAuth({ authenticated: true }).field({
+    type: PhoneNumberRef,
+    description:
+      "Places a new verification call for a caller ID pending verification (at most once a minute).",
+    args: { id: t.arg.int({ required: true }) },
+    resolve: (_root, { id }, context) =>
+      context.services.phoneNumbers.restartCallerIdVerification(context.viewer.accountId, id),
   }),
 );
 

@@ -89,8 +89,12 @@ describe("adding numbers over GraphQL", () => {
     expect(again.errors?.[0]?.extensions?.fields).toEqual({
       phoneNumber: ["The phone number has already been added to this account."],
     });
+    const asSip = await add({ kind: "sip", phoneNumber: held.phoneNumber, sipUri: "sip:a@pbx.example.com" });
+    expect(asSip.errors?.[0]?.extensions?.fields).toEqual({
+      phoneNumber: ["The phone number has already been added to this account."],
+    });
     const taken = await add({ kind: "normal", phoneNumber: held.phoneNumber }, bob.apiKey);
-    expect(taken.errors?.[0]?.extensions?.code).toBe("CONFLICT");
+    expect(taken.errors?.[0]?.extensions?.code).toBe("PHONE_NUMBER_UNAVAILABLE");
     expect(await t.app.db.prisma.phoneNumber.count({ where: { phoneNumber: held.phoneNumber } })).toBe(1);
   });
 });
@@ -203,6 +207,7 @@ describe("release", () => {
     expect(response.data!.releasePhoneNumber).toEqual({ releasedNow: true, releasesAt: null });
     expect((await providerOperations(callerId.phoneNumber)).map((operation) => operation.operation)).toEqual([
       "add_caller_id",
+      "caller_id_verification_call",
       "remove_caller_id",
     ]);
     expect(await listAll(account)).toEqual([]);

@@ -3,6 +3,7 @@ import type { JobQueue } from "../../jobs/index.ts";
 import type { ReplyEngine } from "../message-pipeline/index.ts";
 import type {
   CallDesk,
+  CallerIdDesk,
   InboundSimulator,
   MediaCapacity,
   MediaStreamHandler,
@@ -24,6 +25,8 @@ export function createTelephony(
     jobs: JobQueue;
     replyEngine: ReplyEngine;
     desk: () => CallDesk;
+    /** Where Twilio's caller ID verification outcomes go: the phone-number service. */
+    callerIds: () => CallerIdDesk;
     /** The voice engine, given each authenticated media stream (Twilio) or answered call's text stream (simulated). */
     media: () => MediaStreamHandler;
     /** Admission control: inbound calls past it are refused before they connect. */
@@ -46,8 +49,9 @@ export function createTelephony(
       twilioWebhooks: new TwilioWebhooks(
         deps,
         provider,
-        twilio.authToken,
+        twilio,
         parts.desk,
+        parts.callerIds,
         twilioMedia,
         parts.capacity,
       ),

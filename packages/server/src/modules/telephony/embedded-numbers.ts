@@ -1,13 +1,14 @@
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomInt } from "node:crypto";
 import type { PrismaClient } from "../../db/client.ts";
-import { NumberUnavailableError } from "../../errors.ts";
 import type { Prisma } from "../../generated/prisma/client.ts";
-import type { NumberProvider, ProviderNumber } from "./provider.ts";
+import type { CallerIdChallenge, NumberProvider, ProviderNumber } from "./provider.ts";
 
 /**
- * Numbers of the simulated carrier: no carrier behind them. It keeps its state in the database
- * (a number is taken while some account holds it unreleased) and records every operation in
- * `ProviderOperation`, so that behaviour can be inspected and tested.
+ * Numbers of the simulated carrier: no carrier behind them. Which account holds a number is the
+ * database's to say (phone-numbers claims it before asking here), and every operation is recorded in
+ * `ProviderOperation`, so that behaviour can be inspected and tested. A caller ID is verified by a
+ * simulated call speaking a six-digit code: what it said is recorded (`caller_id_verification_call`,
+ * payload `code`), which is how a test, or someone trying Voxgate without a carrier, "hears" it.
  */
 export class EmbeddedNumbers implements NumberProvider {
   readonly name: string = "simulated";
@@ -15,14 +16,7 @@ export class EmbeddedNumbers implements NumberProvider {
   constructor(protected readonly prisma: PrismaClient) {}
 
   async purchaseNumber(request: { accountId: number; phoneNumber: string }) {
-    const held = await this.prisma.phoneNumber.count({
-      where: { phoneNumber: request.phoneNumber, kind: "normal", releasedAt: null },
-    });
-    await this.record("purchase_number", request.phoneNumber, {
-      accountId: request.accountId,
-      accepted: held === 0,
-    });
-    if (held > 0) throw new NumberUnavailableError();
+    await this.record("purchase_number", request.phoneNumber, { accountId: request.accountId });
     return { providerRef: `embedded-${randomBytes(8).toString("hex")}` };
   }
 
@@ -34,10 +28,16 @@ export class EmbeddedNumbers implements NumberProvider {
     await this.record("release_number", number.phoneNumber, { providerRef: number.providerRef });
   }
 
-  async addCallerId(request: { accountId: number; phoneNumber: string }) {
+  async addCallerId(request: { accountId: number; phoneNumber: string }): Promise<CallerIdChallenge> {
     const providerRef = `embedded-cid-${randomBytes(8).toString("hex")}`;
+    const code = String(randomInt(0, 1_000_000)).padStart(6, "0");
     await this.record("add_caller_id", request.phoneNumber, { accountId: request.accountId, providerRef });
-    return { providerRef };
+    await this.record("caller_id_verification_call", request.phoneNumber, { providerRef, code });
+    return { method: "code-from-call", providerRef, code };
+  }
+
+  async callerIdVerified() {
+    return false;
   }
 
   async removeCallerId(number: ProviderNumber) {

@@ -10,6 +10,8 @@ export type {
   CallCarrier,
   CallDesk,
   CallEventSink,
+  CallerIdChallenge,
+  CallerIdDesk,
   InboundDecision,
   InboundSimulator,
   MediaCapacity,

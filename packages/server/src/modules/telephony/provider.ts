@@ -6,19 +6,42 @@ export interface ProviderNumber {
   providerRef: string | null;
 }
 
+/**
+ * How a carrier has the owner of a caller ID prove they hold that phone; either way the carrier calls it.
+ * `code-on-call` (Twilio): the owner is shown `validationCode` and types it on the carrier's call; the
+ * carrier reports the outcome (its status callback, or `callerIdVerified`). `code-from-call` (the
+ * simulated carrier): the call speaks `code`, which the owner then enters in Voxgate.
+ */
+export type CallerIdChallenge =
+  | { method: "code-on-call"; providerRef: string; validationCode: string }
+  | { method: "code-from-call"; providerRef: string; code: string };
+
 /** The numbers side of a carrier: the phone-number service never talks to a carrier any other way. */
 export interface NumberProvider {
   /** Stored on each number it provides (`phone_numbers.providerName`). */
   readonly name: string;
-  /** Buys a dedicated number; refuses (CONFLICT) a number someone else holds. */
+  /**
+   * Buys a dedicated number Voxgate has already claimed for the account (no other account holds it);
+   * refuses (PHONE_NUMBER_UNAVAILABLE) a number the carrier does not offer.
+   */
   purchaseNumber(request: { accountId: number; phoneNumber: string }): Promise<{ providerRef: string }>;
   /** Stops renewing a dedicated number; the carrier keeps it working until the period ends. */
   cancelSubscription(number: ProviderNumber): Promise<void>;
   /** Gives a dedicated number back to the carrier. Safe to repeat. */
   releaseNumber(number: ProviderNumber): Promise<void>;
-  /** Registers a number the customer owns elsewhere as an outbound caller ID. */
-  addCallerId(request: { accountId: number; phoneNumber: string }): Promise<{ providerRef: string }>;
+  /**
+   * Starts verifying a number the customer owns elsewhere as an outbound caller ID (again: a new
+   * challenge replaces the last one).
+   */
+  addCallerId(request: { accountId: number; phoneNumber: string }): Promise<CallerIdChallenge>;
+  /** Whether the carrier lists the caller ID as verified (`code-on-call` carriers; false otherwise). */
+  callerIdVerified(number: ProviderNumber): Promise<boolean>;
   removeCallerId(number: ProviderNumber): Promise<void>;
+}
+
+/** Where a carrier reports the outcome of a `code-on-call` verification: the phone-number service. */
+export interface CallerIdDesk {
+  callerIdVerification(report: { carrier: string; phoneNumber: string; verified: boolean }): Promise<void>;
 }
 
 /** What the calls service asks a carrier to do with a call. */
@@ -113,8 +136,14 @@ export interface CallDesk extends CallEventSink {
   receiveInbound(request: {
     carrier: string;
     providerCallId: string;
+    /** The number dialled, E.164 (for a SIP call, the user part of the INVITE's URI). */
     to: string;
     from: string;
+    /**
+     * Set when the call came over SIP: the host it came from (the caller's PBX). Such a call reaches
+     * only a SIP number whose SIP URI is on that host; a call without it only a dedicated number.
+     */
+    sipHost?: string;
     /** Refuse the call with these words and record why (e.g. the instance is at capacity). */
     refusal?: { reason: string; words: string };
   }): Promise<InboundDecision>;
@@ -137,7 +166,7 @@ export interface InboundSimulator {
    * A call from `from` arrives on `to`, delivered to the calls service exactly as a carrier's
    * webhook delivers one; an accepted call then runs its conversation like an outbound one.
    */
-  simulateIncomingCall(request: { from: string; to: string }): Promise<InboundDecision>;
+  simulateIncomingCall(request: { from: string; to: string; sipHost?: string }): Promise<InboundDecision>;
 }
 
 /**

@@ -2,7 +2,7 @@ import type { RequestOptions } from "twilio/lib/base/RequestClient.js";
 import type { ServiceDeps } from "../../../deps.ts";
 import { AppError, NumberUnavailableError } from "../../../errors.ts";
 import { lazyRequire } from "../../../lazy-require.ts";
-import type { ProviderNumber, TelephonyProvider } from "../provider.ts";
+import type { CallerIdChallenge, ProviderNumber, TelephonyProvider } from "../provider.ts";
 
 /** The official client (~25 MB once loaded): only instances whose carrier is Twilio load it. */
 export const twilioLibrary = lazyRequire<typeof import("twilio")>("twilio");
@@ -21,6 +21,8 @@ export const TWILIO_PATHS = {
   status: "/telephony/twilio/status",
   amd: "/telephony/twilio/amd",
   media: "/telephony/twilio/media",
+  /** The outcome of a caller ID's verification call (a ValidationRequest's StatusCallback). */
+  callerId: "/telephony/twilio/caller-id",
 } as const;
 
 /** The carrier refused or failed a request; its words are kept for the logs and the call's end reason. */
@@ -105,15 +107,35 @@ export class TwilioTelephonyProvider implements TelephonyProvider {
     }
   }
 
-  async addCallerId(request: { accountId: number; phoneNumber: string }) {
+  /**
+   * A ValidationRequest: Twilio calls the number and asks for the six-digit code it returns here, which
+   * the owner is shown; the outcome comes to the status callback (VerificationStatus), and a verified
+   * number is listed in OutgoingCallerIds.
+   */
+  async addCallerId(request: { accountId: number; phoneNumber: string }): Promise<CallerIdChallenge> {
     try {
       const validation = await this.client.validationRequests.create({
         phoneNumber: request.phoneNumber,
         friendlyName: `Voxgate account ${request.accountId}`,
+        statusCallback: this.url(TWILIO_PATHS.callerId),
+        statusCallbackMethod: "POST",
       });
-      return { providerRef: `validation:${validation.callSid ?? request.phoneNumber}` };
+      return {
+        method: "code-on-call",
+        providerRef: `validation:${validation.callSid ?? request.phoneNumber}`,
+        validationCode: validation.validationCode,
+      };
     } catch (error) {
       throw this.failure("register a caller ID", error);
+    }
+  }
+
+  async callerIdVerified(number: ProviderNumber) {
+    try {
+      const callerIds = await this.client.outgoingCallerIds.list({ phoneNumber: number.phoneNumber });
+      return callerIds.some((callerId) => callerId.phoneNumber === number.phoneNumber);
+    } catch (error) {
+      throw this.failure("look up a caller ID", error);
     }
   }
 

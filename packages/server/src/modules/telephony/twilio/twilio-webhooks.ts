@@ -3,11 +3,13 @@ import type { ApiCallStatus } from "../../calls/call-status.ts";
 import { AT_CAPACITY_REASON, AT_CAPACITY_WORDS } from "../capacity.ts";
 import {
   type CallDesk,
+  type CallerIdDesk,
   MACHINE_VERDICTS,
   type MachineVerdict,
   type MediaCapacity,
   type ProviderCallEvent,
 } from "../provider.ts";
+import { sipHostOf, sipUser } from "../sip-uri.ts";
 import type { TwilioMediaStreams } from "./media-streams.ts";
 import { TWILIO_PATHS, type TwilioTelephonyProvider, twilioLibrary } from "./twilio-provider.ts";
 
@@ -40,8 +42,9 @@ export class TwilioWebhooks {
   constructor(
     private readonly deps: ServiceDeps,
     private readonly provider: TwilioTelephonyProvider,
-    private readonly authToken: string,
+    private readonly account: { accountSid: string; authToken: string },
     private readonly desk: () => CallDesk,
+    private readonly callerIds: () => CallerIdDesk,
     private readonly media: TwilioMediaStreams,
     private readonly capacity: MediaCapacity,
   ) {}
@@ -52,7 +55,7 @@ export class TwilioWebhooks {
    */
   verify(url: string, params: TwilioParams, signature: string | null): boolean {
     if (!signature) return false;
-    return twilioLibrary().validateRequest(this.authToken, signature, url, params);
+    return twilioLibrary().validateRequest(this.account.authToken, signature, url, params);
   }
 
   async handle(path: string, callId: number | null, params: TwilioParams): Promise<TwilioAnswer> {
@@ -67,17 +70,29 @@ export class TwilioWebhooks {
       case TWILIO_PATHS.amd:
         await this.machineDetection(callId, params);
         return { empty: true };
+      case TWILIO_PATHS.callerId:
+        await this.callerIdVerification(params);
+        return { empty: true };
       default:
         return { empty: true };
     }
   }
 
+  /**
+   * A call to a Twilio number (To is E.164) or through the SIP domain (To is the INVITE's URI, whose
+   * user part is the number dialled; From's host is the PBX it came from). A request of another Twilio
+   * account (a subaccount signing with its own token would fail the signature anyway) is refused.
+   */
   private async inbound(params: TwilioParams): Promise<string> {
-    if (!params.CallSid || !params.To) return refusalTwiml("Sorry, this call cannot be taken. Goodbye.");
+    const route = inboundRoute(params);
+    if (!params.CallSid || !route || (params.AccountSid && params.AccountSid !== this.account.accountSid)) {
+      this.deps.logger.warn("twilio inbound call refused: no route", { to: params.To });
+      return refusalTwiml("Sorry, this call cannot be taken. Goodbye.");
+    }
     const decision = await this.desk().receiveInbound({
       carrier: this.provider.name,
       providerCallId: params.CallSid,
-      to: params.To,
+      ...route,
       from: params.From ?? "",
       // Refused at the door rather than connected to a media plane that has no room for it.
       ...(this.capacity.full() ? { refusal: { reason: AT_CAPACITY_REASON, words: AT_CAPACITY_WORDS } } : {}),
@@ -118,6 +133,19 @@ export class TwilioWebhooks {
     }
   }
 
+  /**
+   * A caller ID's verification call ended (the ValidationRequest's StatusCallback): VerificationStatus
+   * says whether the code was typed right. The number (To) names the one row that holds it.
+   */
+  private async callerIdVerification(params: TwilioParams) {
+    if (!params.To || (params.AccountSid && params.AccountSid !== this.account.accountSid)) return;
+    await this.callerIds().callerIdVerification({
+      carrier: this.provider.name,
+      phoneNumber: params.To,
+      verified: params.VerificationStatus === "success",
+    });
+  }
+
   /** The asynchronous answering machine detection's verdict (AsyncAmdStatusCallback). */
   private async machineDetection(callId: number | null, params: TwilioParams) {
     const verdict = params.AnsweredBy ?? "";
@@ -151,6 +179,18 @@ export class TwilioWebhooks {
 /** The WebSocket URL of Media Streams, from PUBLIC_BASE_URL (https → wss). */
 export function mediaStreamUrl(publicBaseUrl: string): string {
   return `${publicBaseUrl.replace(/^http/, "ws")}${TWILIO_PATHS.media}`;
+}
+
+/**
+ * The number an inbound call dialled, and for a SIP call the host of its From URI (the caller's PBX):
+ * null when To names no number (a number no account holds is the calls service's to refuse).
+ */
+function inboundRoute(params: TwilioParams): { to: string; sipHost?: string } | null {
+  const to = params.To ?? "";
+  if (!/^sips?:/i.test(to)) return to ? { to } : null;
+  const number = sipUser(to);
+  const sipHost = sipHostOf(params.From ?? "");
+  return number && sipHost ? { to: number, sipHost } : null;
 }
 
 function refusalTwiml(words: string): string {

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAssistant } from "../../../../test/fixtures/assistants.ts";
 import { telephonyFixtures, uniqueUsNumber } from "../../../../test/fixtures/telephony.ts";
@@ -106,8 +107,10 @@ describe("numbers through Twilio", () => {
     const taken = uniqueUsNumber();
     fake.unavailableNumbers.add(taken);
     await expect(telephonyFixtures(t).addNumber(owner, { phoneNumber: taken })).rejects.toMatchObject({
-      code: "CONFLICT",
+      code: "PHONE_NUMBER_UNAVAILABLE",
     });
+    // The claim was given up: the number is nobody's.
+    expect(await t.app.db.prisma.phoneNumber.count({ where: { phoneNumber: taken } })).toBe(0);
   });
 });
 
@@ -129,6 +132,7 @@ describe("releasing numbers through Twilio", () => {
       resource: "/OutgoingCallerIds.json",
       params: { PhoneNumber: callerId.phoneNumber },
     });
+    await fake.answerValidationCall(callerId.phoneNumber, callerId.validationCode!, t.url);
     await t.app.services.phoneNumbers.release(owner.accountId, callerId.id);
     const [list, remove] = fake.requests.slice(-2);
     expect(list).toMatchObject({ method: "GET", params: { PhoneNumber: callerId.phoneNumber } });
@@ -379,5 +383,200 @@ describe("inbound calls through Twilio", () => {
       carrier: "twilio",
     });
     expect(await t.app.db.prisma.call.count()).toBe(callsBefore);
+  });
+});
+
+describe("one holder per number, through Twilio", () => {
+  const voice = (params: Record<string, string>) =>
+    webhook("/telephony/twilio/voice", {
+      AccountSid: fake.accountSid,
+      CallSid: `CA${randomBytes(16).toString("hex")}`,
+      CallStatus: "ringing",
+      From: "+14155550199",
+      Direction: "inbound",
+      ...params,
+    });
+  const callOf = (callSid: string) => t.app.db.prisma.call.findFirst({ where: { providerCallId: callSid } });
+
+  it("refuses another account's number before reaching Twilio, and routes the webhook's To to its holder", async () => {
+    const [alice, bob] = await Promise.all([
+      t.createAccount({ balance: "20" }),
+      t.createAccount({ balance: "20" }),
+    ]);
+    const bobs = await telephonyFixtures(t).addNumber(bob);
+    const bobsAssistant = await createAssistant(t, bob, { phoneNumberId: bobs.id });
+    const requestsBefore = fake.requests.length;
+    for (const kind of [
+      { kind: "normal" as const },
+      { kind: "sip" as const, sipUri: "sip:desk@pbx-a.example.com" },
+      { kind: "caller_id" as const },
+    ]) {
+      await expect(
+        telephonyFixtures(t).addNumber(alice, { ...kind, phoneNumber: bobs.phoneNumber }),
+      ).rejects.toMatchObject({
+        code: "PHONE_NUMBER_UNAVAILABLE",
+        message: "The phone number is not available.",
+      });
+    }
+    // No purchase and no validation call to Bob's phone on Alice's behalf.
+    expect(fake.requests.length).toBe(requestsBefore);
+
+    const CallSid = `CA${randomBytes(16).toString("hex")}`;
+    const answer = await voice({ CallSid, To: bobs.phoneNumber });
+    expect(answer.body).toContain("<Connect><Stream");
+    const call = await callOf(CallSid);
+    expect(call).toMatchObject({ accountId: bob.accountId, assistantId: bobsAssistant.id });
+    const debits = await t.app.db.prisma.ledgerEntry.findMany({ where: { callId: call!.id } });
+    expect(debits.map((entry) => entry.accountId)).toEqual([bob.accountId]);
+  });
+
+  it("routes a call through the SIP domain only from the SIP number's own PBX, and refuses another Twilio account's request", async () => {
+    const owner = await t.createAccount({ balance: "20" });
+    const sip = await telephonyFixtures(t).addNumber(owner, {
+      kind: "sip",
+      sipUri: "sip:desk@pbx-a.example.com",
+    });
+    const sipAssistant = await createAssistant(t, owner, { phoneNumberId: sip.id });
+    const sipCall = (fromHost: string, extra: Record<string, string> = {}) => {
+      const CallSid = `CA${randomBytes(16).toString("hex")}`;
+      return voice({
+        CallSid,
+        To: `sip:${sip.phoneNumber}@voxgate.sip.twilio.com;transport=udp`,
+        From: `sip:desk@${fromHost}`,
+        SipDomain: "voxgate.sip.twilio.com",
+        ...extra,
+      }).then((answer) => ({ answer, CallSid }));
+    };
+    const stranger = await sipCall("pbx-b.example.com");
+    expect(stranger.answer.body).toContain("<Hangup/>");
+    expect(await callOf(stranger.CallSid)).toBeNull();
+    // The number dialled from the phone network: not a number Twilio rings for Voxgate.
+    const pstn = await voice({ To: sip.phoneNumber });
+    expect(pstn.body).not.toContain("<Connect>");
+
+    const own = await sipCall("PBX-A.example.com:5060");
+    expect(own.answer.body).toContain("<Connect><Stream");
+    expect(await callOf(own.CallSid)).toMatchObject({
+      accountId: owner.accountId,
+      assistantId: sipAssistant.id,
+    });
+
+    const otherAccount = await sipCall("pbx-a.example.com", { AccountSid: `AC${"0".repeat(32)}` });
+    expect(otherAccount.answer.body).not.toContain("<Connect>");
+    expect(await callOf(otherAccount.CallSid)).toBeNull();
+  });
+
+  it("verifies a caller ID as Twilio does: the code shown is typed on Twilio's call, and the callback says so", async () => {
+    const caller = await t.createAccount({ balance: "20" });
+    const callerAssistant = await createAssistant(t, caller);
+    const added = new Date();
+    const callerId = await t.app.services.phoneNumbers.add(
+      caller.accountId,
+      { kind: "caller_id", phoneNumber: uniqueUsNumber() },
+      added,
+    );
+    expect(callerId.status).toBe("pending_verification");
+    expect(callerId.validationCode).toMatch(/^\d{6}$/);
+    const validation = fake.requests.at(-1)!;
+    expect(validation).toMatchObject({
+      method: "POST",
+      resource: "/OutgoingCallerIds.json",
+      params: {
+        PhoneNumber: callerId.phoneNumber,
+        StatusCallback: `${PUBLIC_BASE_URL}/telephony/twilio/caller-id`,
+        StatusCallbackMethod: "POST",
+      },
+    });
+    const place = () =>
+      t.app.services.calls.placeOutbound({
+        accountId: caller.accountId,
+        assistantId: callerAssistant.id,
+        phoneNumberId: callerId.id,
+        to: uniqueUsNumber(),
+      });
+    await expect(place()).rejects.toMatchObject({ code: "VALIDATION_FAILED" });
+    // Without the callback, Voxgate asks Twilio, which has not verified it.
+    await expect(
+      t.app.services.phoneNumbers.verifyCallerId(caller.accountId, callerId.id, null),
+    ).rejects.toMatchObject({
+      code: "VALIDATION_FAILED",
+    });
+
+    // Wrong digits: Twilio reports a failure; that code is spent.
+    const wrong = callerId.validationCode === "000000" ? "000001" : "000000";
+    await fake.answerValidationCall(callerId.phoneNumber, wrong, t.url);
+    const failed = await t.app.db.prisma.phoneNumber.findUniqueOrThrow({ where: { id: callerId.id } });
+    expect(failed).toMatchObject({ status: "pending_verification", validationCode: null });
+
+    const again = await t.app.services.phoneNumbers.restartCallerIdVerification(
+      caller.accountId,
+      callerId.id,
+      new Date(added.getTime() + 60_000),
+    );
+    expect(again.validationCode).toMatch(/^\d{6}$/);
+    await fake.answerValidationCall(callerId.phoneNumber, again.validationCode!, t.url);
+    const verified = await t.app.db.prisma.phoneNumber.findUniqueOrThrow({ where: { id: callerId.id } });
+    expect(verified).toMatchObject({ status: "active", validationCode: null });
+    const call = await place();
+    expect(call.status).toBe("initiated");
+    expect(
+      fake.requests.filter((request) => request.resource === "/Calls.json").at(-1)!.params,
+    ).toMatchObject({
+      From: callerId.phoneNumber,
+    });
+  });
+
+  it("verifies a caller ID from Twilio's list when the callback never came", async () => {
+    const caller = await t.createAccount();
+    const callerId = await telephonyFixtures(t).addNumber(caller, { kind: "caller_id" });
+    // Typed right on Twilio's call, but the callback is lost on its way.
+    await fake.answerValidationCall(callerId.phoneNumber, callerId.validationCode!, null);
+    expect((await t.app.db.prisma.phoneNumber.findUniqueOrThrow({ where: { id: callerId.id } })).status).toBe(
+      "pending_verification",
+    );
+    const response = await t.gql<{ verifyCallerId: { status: string } }>(
+      `mutation($id: Int!) { verifyCallerId(id: $id) { status } }`,
+      { id: callerId.id },
+      { token: caller.apiKey },
+    );
+    expect(response.data!.verifyCallerId.status).toBe("active");
+  });
+
+  it("keeps a number whose release Twilio has not completed: nobody else can take it until it has", async () => {
+    const [alice, bob] = await Promise.all([t.createAccount(), t.createAccount()]);
+    const bobs = await telephonyFixtures(t).addNumber(bob);
+    const outcome = await t.app.services.phoneNumbers.release(bob.accountId, bobs.id);
+    const periodEnded = new Date(outcome.releasesAt!.getTime() + 1000);
+    fake.failingReleases.add(bobs.phoneNumber);
+    const sweep = t.app.services.phoneNumberReleases;
+    expect(await sweep.sweep(periodEnded)).not.toContain(bobs.id);
+    expect(await t.app.db.prisma.phoneNumber.findUniqueOrThrow({ where: { id: bobs.id } })).toMatchObject({
+      status: "releasing",
+      releasedAt: null,
+    });
+    // During the release: still Bob's, for Alice as for Bob.
+    await expect(
+      telephonyFixtures(t).addNumber(alice, { phoneNumber: bobs.phoneNumber }),
+    ).rejects.toMatchObject({
+      code: "PHONE_NUMBER_UNAVAILABLE",
+    });
+    await expect(
+      telephonyFixtures(t).addNumber(bob, { phoneNumber: bobs.phoneNumber }),
+    ).rejects.toMatchObject({
+      fields: {
+        phoneNumber: [
+          "The phone number is being released; it can be added again once the release completes.",
+        ],
+      },
+    });
+    await expect(t.app.services.phoneNumbers.release(bob.accountId, bobs.id)).rejects.toMatchObject({
+      code: "CONFLICT",
+    });
+
+    // Twilio recovers: the next sweep completes the release, and the number is free.
+    fake.failingReleases.delete(bobs.phoneNumber);
+    expect(await sweep.sweep(periodEnded)).toContain(bobs.id);
+    const alices = await telephonyFixtures(t).addNumber(alice, { phoneNumber: bobs.phoneNumber });
+    expect(alices).toMatchObject({ accountId: alice.accountId, status: "active" });
   });
 });
