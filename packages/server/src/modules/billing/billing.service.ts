@@ -61,7 +61,8 @@ type Statements = Pick<Prisma.TransactionClient, "$queryRaw">;
  * messages and 50 sent at once, exactly 20 reservations succeed. The reply is then produced outside
  * any transaction. The work a reservation pays for settles it by linking the debit to the message
  * it paid for, in the statement that stores the exchange; if the work fails in any way the money is
- * given back with a refund entry, so only stored exchanges cost anything. The ledger thus holds,
+ * given back with a refund entry, so only stored exchanges cost anything; an exchange whose hold
+ * ran out (and was refunded) is not stored at all, so nothing stored is unpaid. The ledger thus holds,
  * per charged message, either one debit linked to its message or an unlinked debit followed by its
  * refund. Each step is a single statement, atomic without an open transaction. A debit is "held"
  * (`heldUntil`) until it is settled or refunded; a hold that outlives its process (a crash or a
@@ -200,15 +201,18 @@ export class BillingService {
   }
 
   /**
-   * Settles `reservation`: a step (the body of a `WITH` query) of the one statement that stores what
-   * it paid for, so that the exchange and its charge are kept together or not at all. It links the
-   * debit to the message it paid for (`messageId`, an SQL expression over the statement's other
-   * steps) and clears the hold, unless a refund cleared it first. Does nothing for a free message.
+   * Settles `reservation`: the first step (the body of a `WITH` query) of the one statement that
+   * stores what it paid for, so that the exchange and its charge are kept together or not at all.
+   * It claims the held debit (clears the hold) and links it to `messageId`, an id the statement
+   * then gives the message it stores (`RETURNING "messageId"`); a hold already refunded (the work
+   * outlived it and the sweep gave the money back) yields no row, and the statement must then store
+   * nothing. Only for a debit (`ledgerEntryId` set): a free message has nothing to settle.
    */
-  settlement(reservation: Reservation, messageId: Prisma.Sql): Prisma.Sql {
+  settlement(reservation: Reservation & { ledgerEntryId: number }, messageId: Prisma.Sql): Prisma.Sql {
     return Prisma.sql`
       UPDATE "ledger_entries" SET "messageId" = ${messageId}, "heldUntil" = NULL
-      WHERE "id" = ${reservation.ledgerEntryId}::integer AND "heldUntil" IS NOT NULL`;
+      WHERE "id" = ${reservation.ledgerEntryId}::integer AND "heldUntil" IS NOT NULL
+      RETURNING "messageId"`;
   }
 
   /**
