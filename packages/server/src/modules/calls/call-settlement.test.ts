@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createAssistant } from "../../../test/fixtures/assistants.ts";
+import { type LiveCallsBench, startLiveCallsBench } from "../../../test/fixtures/live-calls.ts";
 import { telephonyFixtures, uniqueUsNumber } from "../../../test/fixtures/telephony.ts";
 import { type FakeOpenAI, startFakeOpenAI } from "../../../test/support/fake-openai.ts";
 import { type FakeSpeech, startFakeSpeech } from "../../../test/support/fake-speech.ts";
@@ -13,6 +14,7 @@ import {
 } from "../../../test/support/voice-calls.ts";
 import { WebCallClient } from "../../../test/support/web-call-client.ts";
 import type { Assistant } from "../../generated/prisma/client.ts";
+import { minutesStarted } from "./call-settlement.ts";
 import { type ApiCallStatus, CALL_STATUSES, isFinal, toApiStatus } from "./call-status.ts";
 
 const SITE = "https://shop.example";
@@ -62,8 +64,8 @@ async function observeCommittedCalls(app: TestApp) {
     DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION "test_observe_call"()`);
 }
 
-async function observationsOf(callId: number): Promise<Observation[]> {
-  const rows = await t.app.db.prisma.$queryRawUnsafe<
+async function observationsOf(app: TestApp, callId: number): Promise<Observation[]> {
+  const rows = await app.app.db.prisma.$queryRawUnsafe<
     { callId: number; status: string; totalCost: string; charged: string; held: number }[]
   >(
     `SELECT "callId", "status", "totalCost"::text AS "totalCost", "charged"::text AS "charged", "held"
@@ -79,8 +81,8 @@ async function observationsOf(callId: number): Promise<Observation[]> {
 }
 
 /** Each committed state with a final status already carried the call's money: charged, settled, totalled. */
-async function expectSettledWhenFinal(callId: number, total: string) {
-  const seen = await observationsOf(callId);
+async function expectSettledWhenFinal(callId: number, total: string, app = t) {
+  const seen = await observationsOf(app, callId);
   const final = seen.filter((row) => FINAL_STATUSES.includes(row.status));
   expect(final.length).toBeGreaterThan(0);
   for (const row of final) expect(row).toMatchObject({ totalCost: total, charged: total, held: 0 });
@@ -170,5 +172,35 @@ describe("a call's final status, its charges and its cost", () => {
     await vi.waitFor(async () => expect((await reload(unanswered.id)).status).toBe("no_answer"));
     // The reserved first minute was refunded in the transaction that recorded the end.
     await expectSettledWhenFinal(unanswered.id, "0.00");
+  });
+});
+
+describe("on the simulated carrier, whose calls are text turns through the voice engine", () => {
+  let bench: LiveCallsBench;
+
+  beforeAll(async () => {
+    bench = await startLiveCallsBench({ maxConcurrentCalls: 4 });
+    await observeCommittedCalls(bench.t);
+  });
+
+  afterAll(async () => {
+    await bench?.t.close();
+  });
+
+  it("settle together too, the call's timer charging minutes while it runs", async () => {
+    const { t: app, owner: caller, assistant } = bench;
+    const calls = await Promise.all(
+      // Answered (a scripted conversation, then the callee hangs up), and never answered.
+      ["+14155550100", "+14155550101"].map((to) =>
+        app.app.services.calls.placeOutbound({ accountId: caller.accountId, assistantId: assistant.id, to }),
+      ),
+    );
+    const [answered, unanswered] = await Promise.all(calls.map((call) => bench.finalCall(call.id)));
+    expect(toApiStatus(answered!.status)).toBe("ended_by_customer");
+    const minutes = minutesStarted(answered!.duration);
+    expect(answered!.totalCost.toFixed(2)).toBe((0.1 * minutes).toFixed(2));
+    await expectSettledWhenFinal(answered!.id, answered!.totalCost.toFixed(2), app);
+    expect(toApiStatus(unanswered!.status)).toBe("no-answer");
+    await expectSettledWhenFinal(unanswered!.id, "0.00", app);
   });
 });
