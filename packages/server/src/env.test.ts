@@ -162,3 +162,18 @@ it("bounds connections and their timeouts by default, and refuses a headers time
   ]);
   expect(problemsOf({ VOXGATE_MAX_WEBSOCKETS_PER_IP: "0" })).toHaveLength(1);
 });
+
+it("refuses a reservation hold shorter than the longest reply, naming both settings", () => {
+  // Five model calls of 60 s, each tried twice, four rounds of 30 s functions, a minute more: 780 s.
+  expect(loadConfig({}).reservationHoldSeconds).toBe(900);
+  expect(problemsOf({ VOXGATE_RESERVATION_HOLD_SECONDS: "780" })).toEqual([
+    'VOXGATE_RESERVATION_HOLD_SECONDS: must be more than the longest a reply can take, 780 s with OPENAI_TIMEOUT_SECONDS=60 (5 model calls, each tried 2 times, functions of up to 30 s between them, and a minute more): raise it or lower OPENAI_TIMEOUT_SECONDS (got "780")',
+  ]);
+  expect(problemsOf({ OPENAI_TIMEOUT_SECONDS: "90" })[0]).toMatch(
+    /^VOXGATE_RESERVATION_HOLD_SECONDS: .* 1080 s /,
+  );
+  expect(
+    loadConfig({ OPENAI_TIMEOUT_SECONDS: "90", VOXGATE_RESERVATION_HOLD_SECONDS: "1081" }).openai
+      .timeoutSeconds,
+  ).toBe(90);
+});

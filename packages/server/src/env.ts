@@ -1,6 +1,7 @@
 import { fileURLToPath } from "node:url";
 import ipaddr from "ipaddr.js";
 import { z } from "zod";
+import { longestReplySeconds, REPLY_BOUNDS } from "./limits.ts";
 
 /** The repository root: the embedded data directory defaults to `<repo>/.data` (git-ignored). */
 const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
@@ -186,6 +187,19 @@ const EnvSchema = z
         code: "custom",
         path: ["VOXGATE_HTTP_HEADERS_TIMEOUT_SECONDS"],
         message: "must be at most VOXGATE_HTTP_REQUEST_TIMEOUT_SECONDS",
+      });
+    }
+    // A reply must be stored while its money is still held, or it could only be refused.
+    const longestReply = longestReplySeconds(env.OPENAI_TIMEOUT_SECONDS);
+    if (env.VOXGATE_RESERVATION_HOLD_SECONDS <= longestReply) {
+      context.addIssue({
+        code: "custom",
+        path: ["VOXGATE_RESERVATION_HOLD_SECONDS"],
+        message:
+          `must be more than the longest a reply can take, ${longestReply} s with OPENAI_TIMEOUT_SECONDS=` +
+          `${env.OPENAI_TIMEOUT_SECONDS} (${REPLY_BOUNDS.modelRounds} model calls, each tried ` +
+          `${REPLY_BOUNDS.modelAttempts} times, functions of up to ${REPLY_BOUNDS.toolTimeoutSeconds} s between ` +
+          "them, and a minute more): raise it or lower OPENAI_TIMEOUT_SECONDS",
       });
     }
     if (env.VOXGATE_TELEPHONY !== "twilio") return;

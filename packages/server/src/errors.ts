@@ -198,3 +198,17 @@ export class AtCapacityError extends AppError {
     super("AT_CAPACITY", "The voice service is busy. Please try again shortly.", { retryAfter });
   }
 }
+
+/**
+ * A reply outlasted the hold on the money reserved for it (VOXGATE_RESERVATION_HOLD_SECONDS), which
+ * was given back meanwhile: the exchange is not stored, since it would be unpaid. REST answers 502.
+ */
+export class ReservationExpiredError extends AppError {
+  constructor() {
+    super(
+      "UPSTREAM_FAILED",
+      "Failed to process message: the reply took longer than the balance is held for it; nothing was stored or charged.",
+      { reason: "RESERVATION_EXPIRED" },
+    );
+  }
+}

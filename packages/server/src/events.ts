@@ -9,12 +9,12 @@ export type DomainEvent =
   /** A call was recorded (answered or not: a dial that fails still starts and ends). */
   | { type: "call.started"; call: Call }
   /**
-   * A call reached its final status (recorded in the transaction of that transition). Its content
-   * is completed by `call.settled` once the charges are settled, and by `call.recorded` when the
-   * recording is still being made.
+   * A call reached its final status, its charges and total settled (all recorded in the transaction
+   * of that transition). Its content is completed by `call.settled` once its evaluation is queued,
+   * and by `call.recorded` when the recording is still being made.
    */
   | { type: "call.ended"; call: Call }
-  /** The ended call's charges are settled (and its evaluation queued): call.ended may go out. */
+  /** The ended call's finished-listeners ran (its evaluation queued): call.ended may go out. */
   | { type: "call.settled"; call: Call }
   /** The call's recording was stored, or its media stream closed without one: call.ended may go out. */
   | { type: "call.recorded"; call: Call }

@@ -173,3 +173,21 @@ export const OVER_CAP_GRACE_MS = 2_000;
  * past this many more bytes it closes the connection instead.
  */
 export const MAX_DROPPED_BODY_BYTES = 25 * MB;
+
+/**
+ * The bounds of one generated reply, which its balance reservation must outlast
+ * (`VOXGATE_RESERVATION_HOLD_SECONDS` is checked against them at start): model calls per reply (the
+ * last is offered no functions, so the loop always ends with text), attempts of each (one retry), and
+ * the longest an assistant's webhook function may take (its `timeout`, seconds).
+ */
+export const REPLY_BOUNDS = { modelRounds: 5, modelAttempts: 2, toolTimeoutSeconds: 30 } as const;
+
+/**
+ * The longest a reply can take with `OPENAI_TIMEOUT_SECONDS` = `modelTimeoutSeconds`: every model
+ * call timing out and retried, every round's functions at their longest, and a minute for the rest
+ * (retrieval, waits between attempts, storing).
+ */
+export const longestReplySeconds = (modelTimeoutSeconds: number) =>
+  REPLY_BOUNDS.modelRounds * REPLY_BOUNDS.modelAttempts * modelTimeoutSeconds +
+  (REPLY_BOUNDS.modelRounds - 1) * REPLY_BOUNDS.toolTimeoutSeconds +
+  60;

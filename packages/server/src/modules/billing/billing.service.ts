@@ -61,7 +61,8 @@ type Statements = Pick<Prisma.TransactionClient, "$queryRaw">;
  * messages and 50 sent at once, exactly 20 reservations succeed. The reply is then produced outside
  * any transaction. The work a reservation pays for settles it by linking the debit to the message
  * it paid for, in the statement that stores the exchange; if the work fails in any way the money is
- * given back with a refund entry, so only stored exchanges cost anything. The ledger thus holds,
+ * given back with a refund entry, so only stored exchanges cost anything; an exchange whose hold
+ * ran out (and was refunded) is not stored at all, so nothing stored is unpaid. The ledger thus holds,
  * per charged message, either one debit linked to its message or an unlinked debit followed by its
  * refund. Each step is a single statement, atomic without an open transaction. A debit is "held"
  * (`heldUntil`) until it is settled or refunded; a hold that outlives its process (a crash or a
@@ -200,21 +201,25 @@ export class BillingService {
   }
 
   /**
-   * Settles `reservation`: a step (the body of a `WITH` query) of the one statement that stores what
-   * it paid for, so that the exchange and its charge are kept together or not at all. It links the
-   * debit to the message it paid for (`messageId`, an SQL expression over the statement's other
-   * steps) and clears the hold, unless a refund cleared it first. Does nothing for a free message.
+   * Settles `reservation`: the first step (the body of a `WITH` query) of the one statement that
+   * stores what it paid for, so that the exchange and its charge are kept together or not at all.
+   * It claims the held debit (clears the hold) and links it to `messageId`, an id the statement
+   * then gives the message it stores (`RETURNING "messageId"`); a hold already refunded (the work
+   * outlived it and the sweep gave the money back) yields no row, and the statement must then store
+   * nothing. Only for a debit (`ledgerEntryId` set): a free message has nothing to settle.
    */
-  settlement(reservation: Reservation, messageId: Prisma.Sql): Prisma.Sql {
+  settlement(reservation: Reservation & { ledgerEntryId: number }, messageId: Prisma.Sql): Prisma.Sql {
     return Prisma.sql`
       UPDATE "ledger_entries" SET "messageId" = ${messageId}, "heldUntil" = NULL
-      WHERE "id" = ${reservation.ledgerEntryId}::integer AND "heldUntil" IS NOT NULL`;
+      WHERE "id" = ${reservation.ledgerEntryId}::integer AND "heldUntil" IS NOT NULL
+      RETURNING "messageId"`;
   }
 
   /**
    * Reserves minute 1 of a call that is about to be dialled, in `tx`, the transaction that records
    * the call: a held debit (refused with InsufficientBalanceError), kept once the call is answered
-   * (`settleCallStart`) and given back if it never is (`refundCallStart`).
+   * (`settleCallStart`) and given back if it never is (`refundCallStart`). Subscribers are told by
+   * the caller once `tx` committed (`balanceChanged`).
    */
   async reserveCallStart(tx: Statements, charge: Omit<CallMinuteCharge, "minute">): Promise<void> {
     const [entry] = await tx.$queryRaw<{ id: number }[]>`
@@ -233,80 +238,104 @@ export class BillingService {
       metrics.reservationsRefused.inc({ kind: "call" });
       throw new InsufficientBalanceError();
     }
-    this.deps.pubsub.publish("account:balance", charge.accountId, { accountId: charge.accountId });
-  }
-
-  /** The call was answered: its reserved first minute is kept. Safe to repeat. */
-  async settleCallStart(callId: number): Promise<void> {
-    await this.deps.db.prisma.$executeRaw`
-      UPDATE "ledger_entries" SET "heldUntil" = NULL
-      WHERE "callId" = ${callId}::integer AND "callMinute" = 1 AND "heldUntil" IS NOT NULL`;
-  }
-
-  /** The call ended unanswered: its reserved first minute is given back, at most once. */
-  async refundCallStart(callId: number, reason: string): Promise<boolean> {
-    const [held] = await this.deps.db.prisma.$queryRaw<{ id: number }[]>`
-      SELECT "id" FROM "ledger_entries"
-      WHERE "callId" = ${callId}::integer AND "callMinute" = 1 AND "heldUntil" IS NOT NULL`;
-    return held ? this.refundHeld(Number(held.id), reason) : false;
   }
 
   /**
-   * Charges minute `minute` of a running call, exactly once however often it is asked (a repeated
-   * provider callback, a timer and the end of the call racing, two instances): one statement debits
-   * the balance (never below zero) and writes the entry unless the minute is already in the ledger,
-   * and the unique (callId, callMinute) index makes a concurrent duplicate fail as a whole, debit
-   * included; that failure is then read as "already charged".
+   * The call was answered: its reserved first minute is kept. Safe to repeat. In `tx`, the
+   * transaction that records the answer.
    */
-  async chargeCallMinute(charge: CallMinuteCharge): Promise<CallMinuteOutcome> {
-    const prisma = this.deps.db.prisma;
-    let entry: { id: number } | undefined;
-    try {
-      [entry] = await prisma.$queryRaw<{ id: number }[]>`
-        WITH debited AS (
-          UPDATE "accounts" SET "balance" = "balance" - ${charge.amount}::numeric, "updatedAt" = now()
-          WHERE "id" = ${charge.accountId} AND "balance" >= ${charge.amount}::numeric
-            AND NOT EXISTS (SELECT 1 FROM "ledger_entries"
-                            WHERE "callId" = ${charge.callId}::integer AND "callMinute" = ${charge.minute}::integer)
-          RETURNING "balance")
-        INSERT INTO "ledger_entries"
-          ("accountId", "kind", "amount", "balanceAfter", "description", "callId", "callMinute")
-        SELECT ${charge.accountId}::integer, 'call_debit'::"ledger_kind", -(${charge.amount}::numeric), "balance",
-               ${`Call #${charge.callId}: minute ${charge.minute}`}::text, ${charge.callId}::integer,
-               ${charge.minute}::integer
-        FROM debited
-        RETURNING "id"`;
-    } catch (error) {
-      if (!(await this.minuteCharged(charge))) throw error;
-      return "already-charged";
-    }
-    if (entry) {
-      this.deps.pubsub.publish("account:balance", charge.accountId, { accountId: charge.accountId });
-      return "charged";
-    }
-    return (await this.minuteCharged(charge)) ? "already-charged" : "insufficient-balance";
+  async settleCallStart(tx: Statements, callId: number): Promise<void> {
+    await tx.$queryRaw`
+      UPDATE "ledger_entries" SET "heldUntil" = NULL
+      WHERE "callId" = ${callId}::integer AND "callMinute" = 1 AND "heldUntil" IS NOT NULL
+      RETURNING "id"`;
   }
 
-  private async minuteCharged(charge: CallMinuteCharge): Promise<boolean> {
-    const count = await this.deps.db.prisma.ledgerEntry.count({
+  /**
+   * The call ended unanswered: its reserved first minute is given back, at most once, in `tx`, the
+   * transaction that records the end. True when money moved (tell subscribers with
+   * `balanceChanged` once `tx` committed).
+   */
+  async refundCallStart(tx: Statements, callId: number, reason: string): Promise<boolean> {
+    const [held] = await tx.$queryRaw<{ id: number }[]>`
+      SELECT "id" FROM "ledger_entries"
+      WHERE "callId" = ${callId}::integer AND "callMinute" = 1 AND "heldUntil" IS NOT NULL`;
+    return held ? (await this.refundHeld(tx, Number(held.id), reason)) !== null : false;
+  }
+
+  /**
+   * Charges minute `minute` of a call, exactly once however often it is asked (a repeated provider
+   * callback, the call's timer and its end racing, two instances): the call's row is locked first,
+   * so the writers of one call's minutes take turns, and one statement then debits the balance
+   * (never below zero) and writes the entry unless the minute is already in the ledger; the unique
+   * (callId, callMinute) index stays the last guard. In `tx` when given (the transaction that ends
+   * the call, or the timer's), which then holds the lock; otherwise in a transaction of its own,
+   * whose subscribers are told. Without `tx`, balance subscribers are told here; with it, by the
+   * caller once `tx` committed (`balanceChanged`).
+   */
+  async chargeCallMinute(
+    charge: CallMinuteCharge,
+    tx?: Prisma.TransactionClient,
+  ): Promise<CallMinuteOutcome> {
+    if (!tx) {
+      const outcome = await this.deps.db.prisma.$transaction((own) => this.chargeCallMinute(charge, own));
+      if (outcome === "charged") this.balanceChanged(charge.accountId);
+      return outcome;
+    }
+    await tx.$queryRaw`SELECT "id" FROM "calls" WHERE "id" = ${charge.callId}::integer FOR UPDATE`;
+    const [entry] = await tx.$queryRaw<{ id: number }[]>`
+      WITH debited AS (
+        UPDATE "accounts" SET "balance" = "balance" - ${charge.amount}::numeric, "updatedAt" = now()
+        WHERE "id" = ${charge.accountId} AND "balance" >= ${charge.amount}::numeric
+          AND NOT EXISTS (SELECT 1 FROM "ledger_entries"
+                          WHERE "callId" = ${charge.callId}::integer AND "callMinute" = ${charge.minute}::integer)
+        RETURNING "balance")
+      INSERT INTO "ledger_entries"
+        ("accountId", "kind", "amount", "balanceAfter", "description", "callId", "callMinute")
+      SELECT ${charge.accountId}::integer, 'call_debit'::"ledger_kind", -(${charge.amount}::numeric), "balance",
+             ${`Call #${charge.callId}: minute ${charge.minute}`}::text, ${charge.callId}::integer,
+             ${charge.minute}::integer
+      FROM debited
+      RETURNING "id"`;
+    if (entry) return "charged";
+    const charged = await tx.ledgerEntry.count({
       where: { callId: charge.callId, callMinute: charge.minute },
     });
-    return count > 0;
+    return charged > 0 ? "already-charged" : "insufficient-balance";
+  }
+
+  /** The minutes of a call already in the ledger (charged or reserved), read in `tx`. */
+  async chargedCallMinutes(tx: Prisma.TransactionClient, callId: number): Promise<Set<number>> {
+    const entries = await tx.ledgerEntry.findMany({
+      where: { callId, callMinute: { not: null } },
+      select: { callMinute: true },
+    });
+    return new Set(entries.map((entry) => entry.callMinute!));
   }
 
   /**
    * What a call cost its account so far (its minute charges less their refunds), as a scalar
-   * subquery: whoever records the total computes it in the statement that writes it, so that two
-   * writers racing (the call's timer and its end) cannot leave the earlier, smaller sum last.
+   * subquery: whoever records the total computes it in the statement that writes it, in the
+   * transaction that moved the money.
    */
   callTotalQuery(callId: number): Prisma.Sql {
     return Prisma.sql`(SELECT -COALESCE(SUM("amount"), 0) FROM "ledger_entries" WHERE "callId" = ${callId}::integer)`;
   }
 
+  /** Tells the account's balance subscribers, once the transaction that moved its money committed. */
+  balanceChanged(accountId: number): void {
+    this.deps.pubsub.publish("account:balance", accountId, { accountId });
+  }
+
   /** Gives the money back: the exchange it was held for was never stored. */
   private async release(reservation: Reservation): Promise<void> {
     if (reservation.ledgerEntryId === null) return;
-    await this.refundHeld(reservation.ledgerEntryId, "the message was not answered");
+    const accountId = await this.refundHeld(
+      this.deps.db.prisma,
+      reservation.ledgerEntryId,
+      "the message was not answered",
+    );
+    if (accountId !== null) this.balanceChanged(accountId);
   }
 
   /**
@@ -319,7 +348,10 @@ export class BillingService {
     const refunded: number[] = [];
     for (const { id, callId } of expired) {
       const reason = callId === null ? "the reply was interrupted" : "the call was never answered";
-      if (await this.refundHeld(Number(id), reason)) refunded.push(Number(id));
+      const accountId = await this.refundHeld(this.deps.db.prisma, Number(id), reason);
+      if (accountId === null) continue;
+      refunded.push(Number(id));
+      this.balanceChanged(accountId);
     }
     return refunded;
   }
@@ -328,10 +360,10 @@ export class BillingService {
    * The ledger stays append-only: the debit remains (with no message) and a refund entry of the same
    * amount follows. Clearing the hold is the statement's first step and its condition, so a debit is
    * refunded at most once, whoever tries (the failed work, a sweep on any instance), and never after
-   * it was settled.
+   * it was settled. Returns the account refunded, or null.
    */
-  private async refundHeld(debitId: number, reason: string): Promise<boolean> {
-    const [refund] = await this.deps.db.prisma.$queryRaw<{ accountId: number }[]>`
+  private async refundHeld(statements: Statements, debitId: number, reason: string): Promise<number | null> {
+    const [refund] = await statements.$queryRaw<{ accountId: number }[]>`
       WITH released AS (
         UPDATE "ledger_entries" SET "heldUntil" = NULL
         WHERE "id" = ${debitId}::integer AND "heldUntil" IS NOT NULL
@@ -345,11 +377,7 @@ export class BillingService {
              ${`Refund of debit #${debitId}: ${reason}`}::text, "callId"
       FROM credited
       RETURNING "accountId"`;
-    if (!refund) return false;
-    this.deps.pubsub.publish("account:balance", Number(refund.accountId), {
-      accountId: Number(refund.accountId),
-    });
-    return true;
+    return refund ? Number(refund.accountId) : null;
   }
 }
 

@@ -28,6 +28,8 @@ import type {
 } from "../telephony/provider.ts";
 import { sipHostOf } from "../telephony/sip-uri.ts";
 import { transcriptLineText } from "../telephony/transcript.ts";
+import { annotateCall, type CallAnnotation, updateRunningCall } from "./call-record.ts";
+import { CallSettlement, minutesStarted } from "./call-settlement.ts";
 import {
   ACTIVE_DB_STATUSES,
   ANSWERED_ENDINGS,
@@ -39,6 +41,8 @@ import {
   toDbStatus,
 } from "./call-status.ts";
 import { nextDay, startOfLocalDay } from "./local-dates.ts";
+
+export { minutesStarted } from "./call-settlement.ts";
 
 const TICK_TASK = "calls:tick";
 const WEB_CONNECT_DEADLINE_TASK = "calls:web-connect-deadline";
@@ -209,6 +213,7 @@ export type EvaluationOutcome =
 export class CallsService implements CallDesk {
   private readonly finishedListeners: CallFinishedListener[] = [];
   private voicemailSpeaker: VoicemailSpeaker = () => false;
+  private readonly settlement: CallSettlement;
 
   constructor(
     private readonly deps: ServiceDeps,
@@ -223,6 +228,7 @@ export class CallsService implements CallDesk {
     },
     private readonly hooks: { events: EventSink; inboundVariables: InboundVariablesSource },
   ) {
+    this.settlement = new CallSettlement(deps, telephony.billing);
     telephony.jobs.define(TICK_TASK, {
       run: (payload) => this.tick(Number(payload.callId)),
       maxAttempts: 5,
@@ -269,6 +275,7 @@ export class CallsService implements CallDesk {
       });
     });
     this.deps.logger.info("web call started", { accountId, callId: call.id });
+    this.telephony.billing.balanceChanged(accountId);
     await this.publish(call, null);
     await this.telephony.jobs.enqueue(
       WEB_CONNECT_DEADLINE_TASK,
@@ -358,6 +365,7 @@ export class CallsService implements CallDesk {
       return created;
     });
     this.deps.logger.info("outbound call placed", { accountId, callId: call.id, carrier: carrier.name });
+    billing.balanceChanged(accountId);
     await this.publish(call, null);
     try {
       const { providerCallId } = await carrier.placeCall({
@@ -432,13 +440,18 @@ export class CallsService implements CallDesk {
     let status = event.status ?? from;
     if (call.requestedEnd && ANSWERED_ENDINGS.includes(status)) status = toApiStatus(call.requestedEnd);
     const details = progressOf(event, call);
-    if (status === from || isFinal(from)) {
-      // A repeat, or news about an ended call: details the carrier adds late (its cost, the
-      // recording) are kept; the status is not touched.
-      if (Object.keys(details).length > 0) {
-        await prisma.call.update({ where: { id: call.id }, data: details });
-      }
-      if (status !== from) this.refused(call, from, status, "the call has already ended");
+    if (isFinal(from)) {
+      // News about an ended call (a late or repeated callback): its status, duration and costs are
+      // final; only the carrier's own price of the call, which it reports after the end, is kept.
+      if (details.carrierCost !== undefined)
+        await annotateCall(prisma, call.id, { carrierCost: details.carrierCost });
+      if (status !== from || details.duration !== undefined)
+        this.refused(call, from, status, "the call has already ended");
+      return;
+    }
+    if (status === from) {
+      // A repeat: what it adds is kept, unless the call ended meanwhile.
+      if (Object.keys(details).length > 0) await updateRunningCall(prisma, call.id, details);
       return;
     }
     // An end that overtook the answer: the answer is applied first, dated from the duration.
@@ -517,7 +530,7 @@ export class CallsService implements CallDesk {
     // The detection's verdict outranks an AnsweredBy the answer webhook may have carried.
     const answeredBy = machine ? "machine" : "human";
     if (event.verdict !== "unknown" && call.answeredBy !== answeredBy)
-      await prisma.call.update({ where: { id: call.id }, data: { answeredBy } });
+      await updateRunningCall(prisma, call.id, { answeredBy });
     this.deps.logger.info("answering machine verdict", { callId: call.id, verdict: event.verdict });
     if (!machine) return;
     if (event.verdict === "fax") return this.endByAssistant(call.id, VOICEMAIL_REASONS.fax);
@@ -669,6 +682,7 @@ export class CallsService implements CallDesk {
       });
       return { accepted: false, callId: failed.id, refusal: refusal!.words };
     }
+    this.telephony.billing.balanceChanged(accountId);
     await this.publish(call, null);
     // The carrier connects the call as soon as it is answered with the media stream.
     await this.transition(call.id, "in-progress");
@@ -756,7 +770,9 @@ export class CallsService implements CallDesk {
       return;
     }
     const started = minutesStarted(elapsed);
-    if (!(await this.chargeMinutes(call, started, "hang-up"))) {
+    const charged = await this.settlement.chargeRunning(call.id, started);
+    if (charged === "not-running") return;
+    if (charged === "short") {
       await this.hangUp(call, "ended_by_assistant", "The balance ran out.", FAREWELLS.balance);
       return;
     }
@@ -773,36 +789,6 @@ export class CallsService implements CallDesk {
       { callId: call.id },
       { key: `call-tick:${call.id}`, runAt },
     );
-  }
-
-  /**
-   * Charges minutes 2..`through` not yet charged (minute 1 was reserved at the start) and records
-   * the call's cost. Returns false when the balance could not pay for one: then the rest is
-   * waived when the call has ended (`onShortfall` "waive"), or the caller hangs up.
-   */
-  private async chargeMinutes(
-    call: Call,
-    through: number,
-    onShortfall: "hang-up" | "waive",
-  ): Promise<boolean> {
-    let paid = true;
-    for (let minute = 2; minute <= through; minute++) {
-      const outcome = await this.telephony.billing.chargeCallMinute({
-        accountId: call.accountId,
-        callId: call.id,
-        minute,
-        amount: this.deps.config.telephony.pricePerMinute,
-      });
-      if (outcome === "insufficient-balance") {
-        paid = false;
-        if (onShortfall === "hang-up") break;
-        this.deps.logger.warn("call minute waived: no balance left", { callId: call.id, minute });
-      }
-    }
-    await this.deps.db.prisma.$executeRaw`
-      UPDATE "calls" SET "totalCost" = ${this.telephony.billing.callTotalQuery(call.id)}, "updatedAt" = now()
-      WHERE "id" = ${call.id}::integer`;
-    return paid;
   }
 
   private refused(call: Call, from: ApiCallStatus, to: ApiCallStatus, why: string) {
@@ -827,26 +813,17 @@ export class CallsService implements CallDesk {
   }
 
   /**
-   * What a transition sets in motion, run once by whoever made it: the answer keeps the reserved
-   * minute and starts the call's timer; an end charges the minutes the timer had not reached (or
-   * refunds the reservation of a call never answered), then tells the listeners.
+   * What a transition sets in motion once it committed, run once by whoever made it: the answer
+   * starts the call's timer; an end tells the listeners, then `call.settled`.
    */
   private async afterTransition(call: Call) {
     const status = toApiStatus(call.status);
-    // Only calls a carrier carries are billed by the minute (a web call is paid for by its messages).
-    const carried = call.providerName !== "";
-    if (carried && status === "in-progress") {
-      await this.telephony.billing.settleCallStart(call.id);
+    if (call.providerName !== "" && status === "in-progress") {
       await this.scheduleTick(call, call.maxDuration > 0 ? Math.min(60, call.maxDuration) : 60);
     }
     if (!isFinal(status)) return;
-    if (carried) {
-      if (call.startedAt) await this.chargeMinutes(call, minutesStarted(call.duration), "waive");
-      else await this.telephony.billing.refundCallStart(call.id, "the call was not answered");
-    }
-    const ended = await this.deps.db.prisma.call.findUniqueOrThrow({ where: { id: call.id } });
     for (const listener of this.finishedListeners) {
-      await listener(ended).catch((error: unknown) =>
+      await listener(call).catch((error: unknown) =>
         this.deps.logger.error("a call-finished listener failed", { callId: call.id, error }),
       );
     }
@@ -862,10 +839,7 @@ export class CallsService implements CallDesk {
    * when it asks for the recording, waits for `recordingStored` or `recordingFailed`.
    */
   async recordingStarted(callId: number): Promise<void> {
-    await this.deps.db.prisma.call.updateMany({
-      where: { id: callId },
-      data: { recordingStatus: "recording" },
-    });
+    await annotateCall(this.deps.db.prisma, callId, { recordingStatus: "recording" });
   }
 
   /** Where the call's recording is served, once it is stored. */
@@ -878,10 +852,9 @@ export class CallsService implements CallDesk {
     return this.recordingSettled(callId, { recordingStatus: "failed" });
   }
 
-  private async recordingSettled(callId: number, data: Prisma.CallUpdateManyMutationInput) {
+  private async recordingSettled(callId: number, data: CallAnnotation) {
     await this.deps.db.prisma.$transaction(async (tx) => {
-      const { count } = await tx.call.updateMany({ where: { id: callId }, data });
-      if (count === 0) return;
+      if (!(await annotateCall(tx, callId, data))) return;
       const call = await tx.call.findUniqueOrThrow({ where: { id: callId } });
       await this.hooks.events.emit(tx, { type: "call.recorded", call });
     });
@@ -889,7 +862,7 @@ export class CallsService implements CallDesk {
 
   /** The last answer of the account's endpoint to the call's call.ended event (the webhooks module). */
   async recordWebhookResponse(callId: number, response: Prisma.InputJsonObject): Promise<void> {
-    await this.deps.db.prisma.call.updateMany({ where: { id: callId }, data: { webhookResponse: response } });
+    await annotateCall(this.deps.db.prisma, callId, { webhookResponse: response });
   }
 
   /**
@@ -989,17 +962,23 @@ export class CallsService implements CallDesk {
         ? { duration: Math.max(0, Math.floor(((now.getTime() - startedAt.getTime()) / 1000) * speed)) }
         : {}),
     };
-    const updated = await prisma.$transaction(async (tx) => {
+    // The status, the money it moves and the total it leaves commit together: whoever sees the
+    // new status (a poll, a subscriber told below, the call.ended event) sees its charges too.
+    const { updated, balanceMoved } = await prisma.$transaction(async (tx) => {
       const { count } = await tx.call.updateMany({ where: { id: callId, status: call.status }, data });
-      const current = await tx.call.findUniqueOrThrow({ where: { id: callId } });
+      const moved = await tx.call.findUniqueOrThrow({ where: { id: callId } });
       if (count === 0) {
-        const moved = toApiStatus(current.status);
-        throw new InvalidCallTransitionError(moved, status, CALL_TRANSITIONS[moved]);
+        const movedTo = toApiStatus(moved.status);
+        throw new InvalidCallTransitionError(movedTo, status, CALL_TRANSITIONS[movedTo]);
       }
+      if (status === "in-progress") await this.settlement.answered(tx, moved);
+      const balanceMoved = ending && (await this.settlement.ended(tx, moved));
+      const current = ending ? await tx.call.findUniqueOrThrow({ where: { id: callId } }) : moved;
       if (ending) await this.hooks.events.emit(tx, { type: "call.ended", call: current });
-      return current;
+      return { updated: current, balanceMoved };
     });
     this.deps.logger.info("call status changed", { callId, from, to: status });
+    if (balanceMoved) this.telephony.billing.balanceChanged(updated.accountId);
     await this.publish(updated, from);
     await this.afterTransition(updated);
     return prisma.call.findUniqueOrThrow({ where: { id: callId } });
@@ -1107,9 +1086,6 @@ export function voicemailMessage(assistant: { initialMessage: string; name: stri
     `Hello, this is ${assistant.name}. Sorry we missed you; we will call you back.`
   );
 }
-
-/** Minutes begun after `seconds` of an answered call: a call is charged from its first second. */
-export const minutesStarted = (seconds: number) => Math.floor(Math.max(0, seconds) / 60) + 1;
 
 /** The details of a carrier event worth keeping on the call. */
 function progressOf(event: ProviderCallEvent, call: Call): CallProgress {

@@ -1,5 +1,5 @@
 import type { ServiceDeps } from "../../deps.ts";
-import { AppError, ConversationNotFoundError } from "../../errors.ts";
+import { AppError, ConversationNotFoundError, ReservationExpiredError } from "../../errors.ts";
 import type { EventSink } from "../../events.ts";
 import { type Conversation, type Message, Prisma } from "../../generated/prisma/client.ts";
 import { timed } from "../../logger.ts";
@@ -257,6 +257,12 @@ export class MessagePipeline {
     try {
       return await this.store(conversation, messages, options);
     } catch (error) {
+      if (error instanceof ReservationExpiredError) {
+        this.deps.logger.warn("a reply outlived its reservation; not stored", {
+          conversationId: conversation.id,
+        });
+        throw error;
+      }
       const exists = await this.prisma.conversation.count({ where: { id: conversation.id } });
       if (exists === 0) throw new ConversationNotFoundError();
       this.deps.logger.error("storing an exchange failed", { conversationId: conversation.id, error });
@@ -295,23 +301,32 @@ export class MessagePipeline {
       accountId: conversation.accountId,
       assistantId: conversation.assistantId,
     };
+    const paidBy =
+      options.paidBy?.ledgerEntryId != null
+        ? { ...options.paidBy, ledgerEntryId: options.paidBy.ledgerEntryId }
+        : null;
     const rows = messages.map(
-      (message) =>
-        Prisma.sql`(${conversation.id}::uuid, ${message.role}::"message_role", ${message.content}::text,
-                    ${JSON.stringify(message.functionCalls ?? [])}::jsonb)`,
+      (message, index) =>
+        Prisma.sql`(${index}::integer, ${conversation.id}::uuid, ${message.role}::"message_role",
+                    ${message.content}::text, ${JSON.stringify(message.functionCalls ?? [])}::jsonb)`,
     );
-    const settled = options.paidBy
-      ? Prisma.sql`settled AS (${this.parts.billing.settlement(
-          options.paidBy,
-          Prisma.sql`(SELECT min("id") FROM appended)`,
-        )}),`
+    // A paid exchange is stored only if its debit is claimed by the same statement: the customer's
+    // message takes the id the claim linked the debit to, and a hold already refunded stores nothing.
+    const settled = paidBy
+      ? Prisma.sql`settled AS (${this.parts.billing.settlement(paidBy, Prisma.sql`nextval('"messages_id_seq"')::integer`)}),`
       : Prisma.empty;
+    const id = paidBy
+      ? Prisma.sql`CASE WHEN "position" = 0 THEN (SELECT "messageId" FROM settled) ELSE nextval('"messages_id_seq"')::integer END`
+      : Prisma.sql`nextval('"messages_id_seq"')::integer`;
     const statement = Prisma.sql`
-      WITH appended AS (
-        INSERT INTO "messages" ("conversationId", "role", "content", "functionCalls")
-        VALUES ${Prisma.join(rows)}
+      WITH ${settled}
+      appended AS (
+        INSERT INTO "messages" ("id", "conversationId", "role", "content", "functionCalls")
+        SELECT ${id}, "conversationId", "role", "content", "functionCalls"
+        FROM (VALUES ${Prisma.join(rows)}) AS new ("position", "conversationId", "role", "content", "functionCalls")
+        ${paidBy ? Prisma.sql`WHERE EXISTS (SELECT 1 FROM settled)` : Prisma.empty}
+        ORDER BY "position"
         RETURNING "id", "conversationId", "role", "content", "functionCalls", "createdAt"),
-      ${settled}
       touched AS (
         UPDATE "conversations"
         SET "updatedAt" = ${now}::timestamptz,
@@ -319,7 +334,7 @@ export class MessagePipeline {
             "lastCustomerMessageId" = GREATEST("lastCustomerMessageId",
               COALESCE((SELECT max("id") FROM appended WHERE "role" = 'user'), 0)),
             "variables" = COALESCE(${variables === null ? null : JSON.stringify(variables)}::jsonb, "variables")
-        WHERE "id" = ${conversation.id}::uuid),
+        WHERE "id" = ${conversation.id}::uuid AND EXISTS (SELECT 1 FROM appended)),
       events AS (${this.parts.events.messageEventsSql(source, Prisma.sql`appended`)})
       SELECT *, (SELECT count(*) FROM events)::int AS "eventCount" FROM appended ORDER BY "id"`;
     // Through the driver rather than Prisma's raw query, which costs more than the statement itself,
@@ -330,6 +345,7 @@ export class MessagePipeline {
         sql.prepared<Message & { eventCount: number }>(statement.text, statement.values),
       ),
     );
+    if (paidBy && stored.length === 0) throw new ReservationExpiredError();
     if ((stored[0]?.eventCount ?? 0) > 0) await this.parts.events.messagesRecorded(source);
     const { assistant: _assistant, ...plain } = conversation as ConversationWithAssistant;
     const appended = stored.map(({ eventCount: _count, ...message }) => ({

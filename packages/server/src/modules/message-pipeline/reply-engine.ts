@@ -7,6 +7,7 @@ import type {
 } from "openai/resources/chat/completions";
 import type { ServiceDeps } from "../../deps.ts";
 import { AppError, UpstreamFailedError } from "../../errors.ts";
+import { REPLY_BOUNDS } from "../../limits.ts";
 import { timed } from "../../logger.ts";
 import { metrics } from "../../metrics.ts";
 import { storableText, storableValue } from "../../storable-text.mjs";
@@ -91,7 +92,7 @@ export interface ReplyResult {
 }
 
 /** Model calls per reply: the last one is offered no functions, so the loop always ends with text. */
-export const MAX_MODEL_ROUNDS = 5;
+export const MAX_MODEL_ROUNDS = REPLY_BOUNDS.modelRounds;
 /** Function calls the model may make in one round; any more are answered with an error. */
 export const MAX_CALLS_PER_ROUND = 5;
 export const PASSAGES_IN_PROMPT = 4;
@@ -141,7 +142,7 @@ export class ReplyEngine {
             apiKey: apiKey ?? "unused",
             baseUrl,
             timeoutMs: timeoutSeconds * 1000,
-            maxRetries: 1,
+            maxRetries: REPLY_BOUNDS.modelAttempts - 1,
           })
         : null;
   }

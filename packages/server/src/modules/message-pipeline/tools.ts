@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { REPLY_BOUNDS } from "../../limits.ts";
 import { OutboundRequestError, safeFetch } from "../../net/safe-fetch.ts";
 import { storableValue } from "../../storable-text.mjs";
 
@@ -53,7 +54,7 @@ const WebhookToolSchema = z.object({
     .pipe(z.enum(["GET", "POST", "PUT", "PATCH", "DELETE"]))
     .default("POST"),
   headers: z.record(z.string(), z.string()).default({}),
-  timeout: z.number().int().min(1).max(30).default(10),
+  timeout: z.number().int().min(1).max(REPLY_BOUNDS.toolTimeoutSeconds).default(10),
 });
 
 /** The built-in function offered when an assistant's knowledge base is searched on demand. */

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { createAssistant } from "../../../test/fixtures/assistants.ts";
 import { useChatTestApp } from "../../../test/fixtures/chat-app.ts";
 import { startWebhookServer } from "../../../test/fixtures/webhooks.ts";
@@ -349,6 +349,70 @@ describe("POST /api/ai/generate-reply", () => {
       ["reply_debit", "-0.0200", null],
       ["adjustment", "0.0200", null],
     ]);
+  });
+
+  it("refuses a reply that outlived its reservation's hold, storing nothing unpaid", async () => {
+    const account = await chat.t.createAccount({ balance: "0.50" });
+    const assistant = await createAssistant(chat.t, account);
+    let answer!: () => void;
+    chat.fake.enqueue({
+      content: "A late answer.",
+      after: new Promise<void>((resolve) => (answer = resolve)),
+    });
+    const pending = generate(account.apiKey, {
+      assistant_id: assistant.id,
+      customer_identifier: "x",
+      message: "hi",
+    });
+    await vi.waitFor(() => expect(chat.fake.chatRequests).toHaveLength(1));
+    // While the model writes, the hold runs out (moved into the past rather than waited for) and the
+    // sweep gives the money back, as it would after VOXGATE_RESERVATION_HOLD_SECONDS.
+    const prisma = chat.t.app.db.prisma;
+    await prisma.$executeRaw`
+      UPDATE "ledger_entries" SET "heldUntil" = now() - interval '1 second'
+      WHERE "accountId" = ${account.accountId}::integer AND "heldUntil" IS NOT NULL`;
+    expect(await chat.t.app.services.billing.refundExpiredHolds()).toHaveLength(1);
+    answer();
+    const response = await pending;
+    expect(response.status).toBe(502);
+    expect(response.body).toEqual({
+      success: false,
+      error_code: "UPSTREAM_FAILED",
+      message:
+        "Failed to process message: the reply took longer than the balance is held for it; nothing was stored or charged.",
+    });
+    expect(await prisma.message.count({ where: { conversation: { accountId: account.accountId } } })).toBe(0);
+    const ledger = await prisma.ledgerEntry.findMany({
+      where: { accountId: account.accountId },
+      orderBy: { id: "asc" },
+    });
+    expect(ledger.map((entry) => [entry.kind, entry.amount.toFixed(4), entry.messageId])).toEqual([
+      ["credit", "0.5000", null],
+      ["reply_debit", "-0.0200", null],
+      ["adjustment", "0.0200", null],
+    ]);
+    expect(await balanceOf(account)).toBe("0.5000");
+
+    // A reply within its hold is stored with its debit linked to the customer's message.
+    const paid = await generate(account.apiKey, {
+      assistant_id: assistant.id,
+      customer_identifier: "x",
+      message: "again",
+    });
+    expect(paid.status).toBe(200);
+    const stored = await prisma.message.findMany({
+      where: { conversation: { accountId: account.accountId } },
+      orderBy: { id: "asc" },
+    });
+    expect(stored.map((message) => [message.role, message.content])).toEqual([
+      ["user", "again"],
+      ["assistant", "Echo: again"],
+    ]);
+    const debit = await prisma.ledgerEntry.findFirstOrThrow({
+      where: { accountId: account.accountId, kind: "reply_debit", messageId: { not: null } },
+    });
+    expect(debit).toMatchObject({ messageId: stored[0]!.id, heldUntil: null });
+    expect(await balanceOf(account)).toBe("0.4800");
   });
 
   it("gives up on a model slower than OPENAI_TIMEOUT_SECONDS with 502 and no charge", async () => {

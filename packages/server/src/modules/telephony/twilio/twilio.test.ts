@@ -198,6 +198,51 @@ describe("outbound calls through Twilio", () => {
     expect(ended.totalCost.toFixed(2)).toBe("0.30");
   });
 
+  it("keeps an ended call's status, duration and cost whatever late callbacks say; only Twilio's price is noted", async () => {
+    const call = await placeCall();
+    await webhook(`/telephony/twilio/outbound?callId=${call.id}`, {
+      AccountSid: fake.accountSid,
+      CallSid: call.providerCallId!,
+      CallStatus: "in-progress",
+      AnsweredBy: "human",
+    });
+    await statusCallback(call, "completed", { CallDuration: "125" });
+    const ended = await reload(call);
+    expect(ended).toMatchObject({ status: "completed", duration: 125 });
+    expect(ended.totalCost.toFixed(2)).toBe("0.30");
+    const price = fake.callPrice;
+    try {
+      // Twilio prices the call again (an annotation), while its callbacks tell another story.
+      fake.callPrice = "-0.02500";
+      for (const [status, extra] of [
+        ["completed", { CallDuration: "400" }],
+        ["in-progress", { AnsweredBy: "machine_start" }],
+        ["failed", { CallDuration: "1", ErrorCode: "31005" }],
+        ["busy", {}],
+        ["no-answer", {}],
+      ] as const) {
+        expect((await statusCallback(call, status, extra)).status).toBe(204);
+      }
+    } finally {
+      fake.callPrice = price;
+    }
+    const after = await reload(call);
+    expect(after).toMatchObject({
+      status: "completed",
+      duration: 125,
+      answeredBy: "human",
+      endReason: ended.endReason,
+      endedAt: ended.endedAt,
+    });
+    expect(after.totalCost.toFixed(2)).toBe("0.30");
+    expect(after.carrierCost.toFixed(4)).toBe("0.0250");
+    expect((await ledgerOf(call.id)).map((entry) => [entry.callMinute, entry.amount.toFixed(2)])).toEqual([
+      [1, "-0.10"],
+      [2, "-0.10"],
+      [3, "-0.10"],
+    ]);
+  });
+
   it("applies an end that overtakes the answer, then ignores the late answer", async () => {
     const call = await placeCall();
     await statusCallback(call, "completed", { CallDuration: "30", AnsweredBy: "machine_end_beep" });
