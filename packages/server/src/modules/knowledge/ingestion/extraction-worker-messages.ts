@@ -30,7 +30,28 @@ export interface PdfWorkerInput {
 
 export interface DocxWorkerInput {
   data: Uint8Array;
+  limits: ExpansionLimits;
 }
 
-/** The document's raw text, or that mammoth could not read it. */
-export type DocxWorkerMessage = { kind: "text"; text: string } | { kind: "failure" };
+/** The document's raw text, that it went past an expansion limit, or that mammoth could not read it. */
+export type DocxWorkerMessage =
+  | { kind: "text"; text: string }
+  | { kind: "refused"; limit: ExpansionLimit }
+  | { kind: "failure" };
+
+/** What a compressed document may expand to while it is read (`EXTRACTION_LIMITS` in limits.ts). */
+export interface ExpansionLimits {
+  /** Bytes out of the decompressor, all parts or streams of the document together. */
+  maxExpandedBytes: number;
+  /** Output to input of one part or stream, once it is past `ratioFreeBytes`. */
+  maxRatio: number;
+  ratioFreeBytes: number;
+  maxZipEntries: number;
+  maxXmlDepth: number;
+}
+
+/**
+ * Which limit a document went past: `expanded`, `ratio`, `entries`, `depth`, an XML document type, or
+ * the worker's heap (`memory`, when a part would not fit in what is left of it).
+ */
+export type ExpansionLimit = "expanded" | "ratio" | "entries" | "depth" | "doctype" | "memory";
