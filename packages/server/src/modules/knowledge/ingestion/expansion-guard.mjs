@@ -196,3 +196,24 @@ export class XmlDepthGuard {
     Object.assign(this, { depth, state, quote, run, previous });
   }
 }
+
+/**
+ * Called by pdf.js's decoders (Flate, LZW, Brotli, RunLength, their chains...) before a stream's buffer
+ * grows to hold `requested` bytes (patches/pdfjs-dist@5.6.205.patch): pdf.js keeps a stream's whole
+ * output in one buffer outside the heap, which no heap limit bounds. One stream may not decode past the
+ * document's limit, nor, past the ratio-free size, to more than the ratio times the input it has read
+ * so far: the file's bytes (a stream of them, from `start`), or the output of the decoder before it in a
+ * chain. Counting what was read, not the input's declared length, stops a bomb within its first pages
+ * of output rather than when the buffer reaches the ratio times the whole stream.
+ * @param {ExpansionBudget} budget
+ * @param {{ stream?: { pos?: number; start?: number } }} stream
+ * @param {number} requested
+ */
+export function guardDecodedStream(budget, stream, requested) {
+  const { limits } = budget;
+  if (requested > limits.maxExpandedBytes) throw budget.refuse("expanded");
+  const input = stream.stream;
+  if (requested <= limits.ratioFreeBytes || typeof input?.pos !== "number") return;
+  const read = input.pos - (input.start ?? 0);
+  if (requested > limits.maxRatio * read) throw budget.refuse("ratio");
+}

@@ -59,7 +59,7 @@ export async function* extractPdf(
   const { worker, inbox } = startExtractionWorker<PdfWorkerMessage>(
     "./pdf-worker.mjs",
     content,
-    (data) => ({ data, window, chunking }) satisfies PdfWorkerInput,
+    (data) => ({ data, window, chunking, limits: EXTRACTION_LIMITS }) satisfies PdfWorkerInput,
     signal,
   );
   const progress = new ProgressRelay(onProgress);
@@ -73,6 +73,7 @@ export async function* extractPdf(
     for (;;) {
       const message = await inbox.take();
       if (message.kind === "failure") throw new IngestionFailure(message.reason);
+      if (message.kind === "refused") throw new IngestionFailure(refusal(message.limit));
       if (message.kind === "done") break;
       worker.postMessage({ pagesTaken: message.pageNumber } satisfies PdfWorkerAck);
       progress.report(message.pageNumber, message.pagesTotal);

@@ -14,6 +14,7 @@ import type { Chunk, ChunkingOptions } from "./chunking-core.mjs";
 export type PdfWorkerMessage =
   | { kind: "page"; pageNumber: number; pagesTotal: number; chunks: Chunk[] }
   | { kind: "done" }
+  | { kind: "refused"; limit: ExpansionLimit }
   | { kind: "failure"; reason: string };
 
 /** What `extractPdf` sends the worker: the number of pages it has taken so far. */
@@ -26,6 +27,7 @@ export interface PdfWorkerInput {
   /** Pages the worker may send ahead of what was taken: text waiting for a slower store stays bounded. */
   window: number;
   chunking: ChunkingOptions;
+  limits: ExpansionLimits;
 }
 
 export interface DocxWorkerInput {

@@ -4,6 +4,7 @@ import { createRequire } from "node:module";
 import { parentPort, workerData } from "node:worker_threads";
 import { storableText } from "../../../storable-text.mjs";
 import { chunkSteps } from "./chunking-core.mjs";
+import { ExpansionBudget, guardDecodedStream } from "./expansion-guard.mjs";
 
 /**
  * pdf.js keeps per-document caches (fonts, page dictionaries, colour spaces) that grow with every page
@@ -56,7 +57,21 @@ function send(message) {
 }
 
 /** @param {import("./extraction-worker-messages.ts").PdfWorkerInput} input */
-async function extract({ data, window, chunking }) {
+async function extract({ data, window, chunking, limits }) {
+  const budget = new ExpansionBudget(limits);
+  // pdf.js catches what its parsers throw and goes on with what it has: the budget keeps the refusal.
+  Reflect.set(
+    globalThis,
+    "pdfjsDecodeGuard",
+    (/** @type {never} */ stream, /** @type {number} */ requested) =>
+      guardDecodedStream(budget, stream, requested),
+  );
+  /** @param {unknown} error */
+  const refusedOr = (error) => {
+    if (!budget.exceeded) throw error;
+    send({ kind: "refused", limit: budget.exceeded.limit });
+  };
+  let textBytes = 0;
   let pagesTaken = 0;
   /** @type {(() => void) | null} */
   let wake = null;
@@ -87,6 +102,7 @@ async function extract({ data, window, chunking }) {
   try {
     pdf = await task.promise;
   } catch (error) {
+    if (budget.exceeded) return refusedOr(error);
     if (error instanceof Error && error.name === "PasswordException")
       return send({ kind: "failure", reason: "The PDF is password-protected." });
     return send({ kind: "failure", reason: "The PDF file is corrupt or unreadable." });
@@ -101,14 +117,26 @@ async function extract({ data, window, chunking }) {
         wake = null;
       }
       const page = await pdf.getPage(pageNumber);
-      const textContent = await page.getTextContent();
+      // Read as pdf.js streams it, so that a page's text is counted while it grows, not once it is whole.
+      const reader = page.streamTextContent().getReader();
       let text = "";
-      for (const item of textContent.items) {
-        if (!("str" in item)) continue;
-        text += item.str;
-        text += item.hasEOL ? "\n" : item.str.endsWith(" ") ? "" : " ";
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        for (const item of value.items) {
+          if (!("str" in item)) continue;
+          text += item.str;
+          text += item.hasEOL ? "\n" : item.str.endsWith(" ") ? "" : " ";
+          textBytes += item.str.length + 1;
+        }
+        if (textBytes > limits.maxExpandedBytes) budget.refuse("expanded");
+        if (budget.exceeded) {
+          await reader.cancel();
+          return refusedOr(null);
+        }
       }
       page.cleanup();
+      if (budget.exceeded) return refusedOr(null);
       if (pageNumber % CLEANUP_EVERY_PAGES === 0) await pdf.cleanup();
       send({
         kind: "page",
@@ -118,6 +146,8 @@ async function extract({ data, window, chunking }) {
       });
     }
     send({ kind: "done" });
+  } catch (error) {
+    refusedOr(error);
   } finally {
     await pdf.destroy();
     parentPort?.removeAllListeners("message");
