@@ -1,6 +1,6 @@
 // @ts-check
 // Plain JavaScript on purpose: it runs in the extraction workers (see extraction-worker-messages.ts).
-import { Inflate } from "fflate";
+import { Inflate, Unzlib } from "fflate";
 
 /** @typedef {import("./extraction-worker-messages.ts").ExpansionLimits} ExpansionLimits */
 /** @typedef {import("./extraction-worker-messages.ts").ExpansionLimit} ExpansionLimit */
@@ -210,10 +210,65 @@ export class XmlDepthGuard {
  * @param {number} requested
  */
 export function guardDecodedStream(budget, stream, requested) {
-  const { limits } = budget;
-  if (requested > limits.maxExpandedBytes) throw budget.refuse("expanded");
   const input = stream.stream;
-  if (requested <= limits.ratioFreeBytes || typeof input?.pos !== "number") return;
-  const read = input.pos - (input.start ?? 0);
-  if (requested > limits.maxRatio * read) throw budget.refuse("ratio");
+  const read = typeof input?.pos === "number" ? input.pos - (input.start ?? 0) : null;
+  guardStream(budget, requested, read);
+}
+
+/**
+ * One stream's output so far against the limits: the document's total, and, past the ratio-free size,
+ * the ratio to the input read so far (when it is known).
+ * @param {ExpansionBudget} budget
+ * @param {number} produced
+ * @param {number | null} read
+ */
+function guardStream(budget, produced, read) {
+  const { limits } = budget;
+  if (produced > limits.maxExpandedBytes) throw budget.refuse("expanded");
+  if (read !== null && produced > limits.ratioFreeBytes && produced > limits.maxRatio * read)
+    throw budget.refuse("ratio");
+}
+
+/**
+ * A `DecompressionStream` for pdf.js ("deflate" only; it falls back to its own decoders for anything
+ * else), in JavaScript (fflate) and counted like its decoders. pdf.js decodes some streams through it
+ * when there is one, and without one it cannot decode a stream deflated twice (`[/FlateDecode
+ * /FlateDecode]`: the inner stream gets no bytes). Node's own would use native zlib handles, which this
+ * thread must not hold (see pdf-worker.mjs).
+ * @param {ExpansionBudget} budget
+ */
+export function countingDecompressionStream(budget) {
+  return class DecompressionStream {
+    /** @param {string} format */
+    constructor(format) {
+      if (format !== "deflate") throw new TypeError(`Unsupported format: ${format}`);
+      let read = 0;
+      let produced = 0;
+      /** @type {TransformStreamDefaultController<Uint8Array> | null} */
+      let output = null;
+      const inflater = new Unzlib((chunk) => {
+        produced += chunk.byteLength;
+        guardStream(budget, produced, read);
+        output?.enqueue(chunk);
+      });
+      const { readable, writable } = new TransformStream({
+        start(controller) {
+          output = controller;
+        },
+        transform(chunk) {
+          const bytes = /** @type {Uint8Array} */ (chunk);
+          for (let start = 0; start < bytes.byteLength; start += INFLATE_STEP) {
+            const slice = bytes.subarray(start, start + INFLATE_STEP);
+            read += slice.byteLength;
+            inflater.push(slice);
+          }
+        },
+        flush() {
+          inflater.push(new Uint8Array(0), true);
+        },
+      });
+      this.readable = readable;
+      this.writable = writable;
+    }
+  };
 }

@@ -4,7 +4,7 @@ import { createRequire } from "node:module";
 import { parentPort, workerData } from "node:worker_threads";
 import { storableText } from "../../../storable-text.mjs";
 import { chunkSteps } from "./chunking-core.mjs";
-import { ExpansionBudget, guardDecodedStream } from "./expansion-guard.mjs";
+import { countingDecompressionStream, ExpansionBudget, guardDecodedStream } from "./expansion-guard.mjs";
 
 /**
  * pdf.js keeps per-document caches (fonts, page dictionaries, colour spaces) that grow with every page
@@ -15,8 +15,8 @@ const CLEANUP_EVERY_PAGES = 100;
 // pdf.js inflates streams through DecompressionStream when there is one, which in Node is a native
 // zlib handle. This thread is terminated at arbitrary points (document timeout, heap limit, server
 // stop), and a zlib handle caught between its creation and its initialisation aborts the whole
-// process when the thread is torn down ("close before init", seen once in CI). Without these
-// globals pdf.js uses its own JavaScript inflate, which a terminated thread simply drops.
+// process when the thread is torn down ("close before init", seen once in CI). Node's are removed here
+// (`extract` puts a JavaScript one in their place); pdf.js never compresses.
 Reflect.deleteProperty(globalThis, "DecompressionStream");
 Reflect.deleteProperty(globalThis, "CompressionStream");
 
@@ -66,6 +66,7 @@ async function extract({ data, window, chunking, limits }) {
     (/** @type {never} */ stream, /** @type {number} */ requested) =>
       guardDecodedStream(budget, stream, requested),
   );
+  Reflect.set(globalThis, "DecompressionStream", countingDecompressionStream(budget));
   /** @param {unknown} error */
   const refusedOr = (error) => {
     if (!budget.exceeded) throw error;

@@ -1,0 +1,154 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  entityXml,
+  makeDocxWith,
+  makePdfWith,
+  nestedXml,
+  paragraphsXml,
+  repeated,
+} from "../../../../test/fixtures/bombs.ts";
+import {
+  createKnowledgebase,
+  gqlUpload,
+  makeDocx,
+  makePdf,
+  restUpload,
+  waitForDocument,
+} from "../../../../test/fixtures/knowledge.ts";
+import { startTestApp, type TestAccount, type TestApp } from "../../../../test/support/test-app.ts";
+import { EXTRACTION_LIMITS } from "../../../limits.ts";
+import { extractText } from "./extract.ts";
+import { IngestionFailure } from "./failure.ts";
+
+const MB = 1024 * 1024;
+
+const CREATE_DOCUMENT = `mutation ($kb: Int!, $input: CreateDocumentInput!) {
+  createDocument(knowledgebaseId: $kb, input: $input) { id status }
+}`;
+
+describe("documents that expand past the extraction limits", () => {
+  let t: TestApp;
+  let owner: TestAccount;
+  let kb: number;
+
+  beforeAll(async () => {
+    t = await startTestApp({ logLevel: "error" });
+    owner = await t.createAccount();
+    kb = await createKnowledgebase(t, owner.apiKey);
+  });
+
+  afterAll(async () => {
+    await t.close();
+  });
+
+  async function uploadDocx(name: string, content: Uint8Array<ArrayBuffer>) {
+    const created = await gqlUpload<{ createDocument: { id: number; status: string } }>(
+      t,
+      owner.apiKey,
+      CREATE_DOCUMENT,
+      { kb, input: { name, type: "docx" } },
+      { name: `${name}.docx`, content },
+    );
+    expect(created.errors).toBeUndefined();
+    return waitForDocument(t, owner.apiKey, created.data!.createDocument.id, 60_000);
+  }
+
+  async function uploadPdf(name: string, content: Uint8Array<ArrayBuffer>) {
+    const created = await restUpload<{ data: { id: number } }>(
+      t,
+      owner.apiKey,
+      `/api/user/knowledgebases/${kb}/documents`,
+      { name, type: "pdf" },
+      { name: `${name}.pdf`, content },
+    );
+    expect(created.status).toBe(201);
+    return waitForDocument(t, owner.apiKey, created.body.data.id, 60_000);
+  }
+
+  it("fails DOCX bombs with their reason, and the server goes on serving and ingesting", async () => {
+    // 400 MB of document.xml in a file of about 1.6 MB: the upload that used to kill the process.
+    const bomb = await makeDocxWith(() => paragraphsXml(400 * MB));
+    expect(bomb.byteLength).toBeLessThan(2 * MB);
+    expect(await uploadDocx("bomb", bomb)).toMatchObject({
+      status: "FAILED",
+      failureReason:
+        "The document expands to more than 100 MB of text when decompressed; split it into smaller files.",
+    });
+
+    // The same part declaring 1 KB: its real size is counted as it inflates, and it stops past 1 KB.
+    const lying = await makeDocxWith(() => paragraphsXml(400 * MB), { declaredSize: 1024 });
+    expect((await uploadDocx("lying", lying)).failureReason).toBe("The DOCX file is corrupt or unreadable.");
+
+    // Within the total but 50 MB out of half a megabyte.
+    const dense = await makeDocxWith(() => paragraphsXml(50 * MB));
+    expect((await uploadDocx("dense", dense)).failureReason).toBe(
+      "The document is compressed more than 100 to 1, which real documents never are (a decompression bomb), and was refused.",
+    );
+
+    const deep = await makeDocxWith(() => nestedXml(EXTRACTION_LIMITS.maxXmlDepth + 10));
+    expect((await uploadDocx("deep", deep)).failureReason).toBe(
+      "The document's XML nests elements more than 256 deep and was refused.",
+    );
+
+    const entities = await makeDocxWith(entityXml);
+    expect((await uploadDocx("entities", entities)).failureReason).toBe(
+      "The document's XML declares a document type (entities), which Word documents never do, and was refused.",
+    );
+
+    const parts = await makeDocxWith(() => paragraphsXml(1), { extraParts: EXTRACTION_LIMITS.maxZipEntries });
+    expect((await uploadDocx("parts", parts)).failureReason).toBe(
+      "The DOCX file holds more than 2000 parts and was refused.",
+    );
+
+    // Nesting within the limit is read, through the same guarded reader.
+    const nested = await uploadDocx("nested", await makeDocxWith(() => nestedXml(200)));
+    expect(nested).toMatchObject({ status: "ACTIVE", failureReason: null });
+
+    const real = await uploadDocx("real", await makeDocx(["The lighthouse opens to visitors at ten."]));
+    expect(real).toMatchObject({ status: "ACTIVE", failureReason: null });
+    const search = await t.gql<{ searchKnowledgebase: { content: string }[] }>(
+      `query ($id: Int!) { searchKnowledgebase(id: $id, query: "When does the lighthouse open?") { content } }`,
+      { id: kb },
+      { token: owner.apiKey },
+    );
+    expect(search.data?.searchKnowledgebase.map((hit) => hit.content).join(" ")).toContain(
+      "lighthouse opens",
+    );
+  });
+
+  it("fails PDF stream bombs, single and nested, with their reason, and still ingests a real PDF", async () => {
+    const bomb = await makePdfWith(() => repeated(" ", 400 * MB));
+    expect(bomb.byteLength).toBeLessThan(MB);
+    const ratio =
+      "The document is compressed more than 100 to 1, which real documents never are (a decompression bomb), and was refused.";
+    expect(await uploadPdf("bomb", bomb)).toMatchObject({ status: "FAILED", failureReason: ratio });
+
+    // Text operators rather than spaces: pdf.js would turn each into a text item on the heap.
+    const textBomb = await makePdfWith(() => repeated("BT (all work and no play) Tj ET\n", 400 * MB));
+    expect((await uploadPdf("text-bomb", textBomb)).failureReason).toBe(ratio);
+
+    // A bomb deflated again: the outer stream's ratio is 1, the inner one's is counted on its own input.
+    const nested = await makePdfWith(() => repeated(" ", 400 * MB), { filters: 2 });
+    expect((await uploadPdf("nested-bomb", nested)).failureReason).toBe(ratio);
+
+    // Deflated twice but small: pdf.js needs a DecompressionStream for it, which the worker provides, counted.
+    const twice = await makePdfWith(
+      () => [Buffer.from("BT /F1 12 Tf 72 700 Td (The tram stops at the pier.) Tj ET\n")],
+      {
+        filters: 2,
+      },
+    );
+    expect(await uploadPdf("twice", twice)).toMatchObject({ status: "ACTIVE", failureReason: null });
+
+    const real = await uploadPdf("real", await makePdf([["The ferry leaves the harbour at noon."]]));
+    expect(real).toMatchObject({ status: "ACTIVE", pagesDone: 1, failureReason: null });
+  });
+});
+
+describe("extractText", () => {
+  it("refuses text past the limit, as the other extractors do", () => {
+    const text = new Uint8Array(EXTRACTION_LIMITS.maxExpandedBytes + 1).fill(0x61);
+    expect(() => extractText(text)).toThrow(IngestionFailure);
+    expect(() => extractText(text)).toThrow("expands to more than 100 MB of text");
+  });
+});
