@@ -1,6 +1,9 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   entityXml,
+  gzip,
   makeDocxWith,
   makePdfWith,
   nestedXml,
@@ -31,14 +34,31 @@ describe("documents that expand past the extraction limits", () => {
   let owner: TestAccount;
   let kb: number;
 
+  let site: Server;
+  let siteUrl: string;
+
   beforeAll(async () => {
-    t = await startTestApp({ logLevel: "error" });
+    // A page of 400 MB of HTML sent gzipped (about 400 KB on the wire), and an ordinary page.
+    const bomb = await gzip(repeated("<p>all work and no play makes jack a dull boy</p>\n", 400 * MB));
+    site = createServer((request, response) => {
+      if (request.url === "/bomb") {
+        response.writeHead(200, { "content-type": "text/html", "content-encoding": "gzip" });
+        return response.end(bomb);
+      }
+      response.writeHead(200, { "content-type": "text/html" });
+      response.end("<html><body><main><p>The museum is closed on Mondays.</p></main></body></html>");
+    });
+    await new Promise<void>((resolve) => site.listen(0, "127.0.0.1", resolve));
+    siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+    t = await startTestApp({ env: { VOXGATE_OUTBOUND_ALLOWLIST: "127.0.0.1" }, logLevel: "error" });
     owner = await t.createAccount();
     kb = await createKnowledgebase(t, owner.apiKey);
   });
 
   afterAll(async () => {
     await t.close();
+    site.closeAllConnections();
+    site.close();
   });
 
   async function uploadDocx(name: string, content: Uint8Array<ArrayBuffer>) {
@@ -142,6 +162,32 @@ describe("documents that expand past the extraction limits", () => {
 
     const real = await uploadPdf("real", await makePdf([["The ferry leaves the harbour at noon."]]));
     expect(real).toMatchObject({ status: "ACTIVE", pagesDone: 1, failureReason: null });
+  });
+  it("stops reading a gzip bomb of a web page at the page limit, counted after decompression", async () => {
+    const created = await t.rest<{ data: { id: number } }>(
+      "POST",
+      `/api/user/knowledgebases/${kb}/documents`,
+      {
+        token: owner.apiKey,
+        body: {
+          name: "Pages",
+          type: "website",
+          links: [{ link: `${siteUrl}/bomb` }, { link: `${siteUrl}/museum` }],
+        },
+      },
+    );
+    expect(created.status).toBe(201);
+    const document = await waitForDocument(t, owner.apiKey, created.body.data.id, 60_000);
+    // The bomb is skipped like any page that cannot be read; the other page is kept.
+    expect(document).toMatchObject({ status: "ACTIVE", failureReason: null });
+    const alone = await t.rest<{ data: { id: number } }>("POST", `/api/user/knowledgebases/${kb}/documents`, {
+      token: owner.apiKey,
+      body: { name: "Bomb", type: "website", links: [{ link: `${siteUrl}/bomb` }] },
+    });
+    expect(await waitForDocument(t, owner.apiKey, alone.body.data.id, 60_000)).toMatchObject({
+      status: "FAILED",
+      failureReason: `The page ${siteUrl}/bomb is too large to read.`,
+    });
   });
 });
 
