@@ -5,6 +5,7 @@ import {
   entityXml,
   gzip,
   makeDocxWith,
+  makeObjectStreamPdf,
   makePdfWith,
   nestedXml,
   paragraphsXml,
@@ -136,7 +137,7 @@ describe("documents that expand past the extraction limits", () => {
     );
   });
 
-  it("fails PDF stream bombs, single and nested, with their reason, and still ingests a real PDF", async () => {
+  it("fails PDF stream bombs (content, nested filters, object stream) with their reason, and still ingests real PDFs", async () => {
     const bomb = await makePdfWith(() => repeated(" ", 400 * MB));
     expect(bomb.byteLength).toBeLessThan(MB);
     const ratio =
@@ -150,6 +151,14 @@ describe("documents that expand past the extraction limits", () => {
     // A bomb deflated again: the outer stream's ratio is 1, the inner one's is counted on its own input.
     const nested = await makePdfWith(() => repeated(" ", 400 * MB), { filters: 2 });
     expect((await uploadPdf("nested-bomb", nested)).failureReason).toBe(ratio);
+
+    // The font's object stream padded with 400 MB: decoded when the page asks for its font.
+    const objectStreamBomb = await makeObjectStreamPdf(() => repeated(" ", 400 * MB));
+    expect((await uploadPdf("object-stream-bomb", objectStreamBomb)).failureReason).toBe(ratio);
+    expect(await uploadPdf("object-stream", await makeObjectStreamPdf(() => []))).toMatchObject({
+      status: "ACTIVE",
+      failureReason: null,
+    });
 
     // Deflated twice but small: pdf.js needs a DecompressionStream for it, which the worker provides, counted.
     const twice = await makePdfWith(
