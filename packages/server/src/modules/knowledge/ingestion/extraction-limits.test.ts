@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   entityXml,
   gzip,
+  makeBrokenPageTreePdf,
   makeDocxWith,
   makeObjectStreamPdf,
   makePdfWith,
@@ -172,6 +173,16 @@ describe("documents that expand past the extraction limits", () => {
     const real = await uploadPdf("real", await makePdf([["The ferry leaves the harbour at noon."]]));
     expect(real).toMatchObject({ status: "ACTIVE", pagesDone: 1, failureReason: null });
   });
+  it("fails a PDF that pdf.js cannot page through once, as unreadable, rather than retrying it", async () => {
+    const document = await uploadPdf("broken", makeBrokenPageTreePdf());
+    expect(document).toMatchObject({
+      status: "FAILED",
+      failureReason: "The PDF file is corrupt or unreadable.",
+    });
+    const row = await t.app.db.prisma.document.findUniqueOrThrow({ where: { id: document.id } });
+    expect(row.attempts).toBe(1);
+  });
+
   it("stops reading a gzip bomb of a web page at the page limit, counted after decompression", async () => {
     const created = await t.rest<{ data: { id: number } }>(
       "POST",

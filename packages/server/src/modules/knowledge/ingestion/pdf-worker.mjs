@@ -67,11 +67,14 @@ async function extract({ data, window, chunking, limits }) {
       guardDecodedStream(budget, stream, requested),
   );
   Reflect.set(globalThis, "DecompressionStream", countingDecompressionStream(budget));
-  /** @param {unknown} error */
-  const refusedOr = (error) => {
-    if (!budget.exceeded) throw error;
-    send({ kind: "refused", limit: budget.exceeded.limit });
-  };
+  /**
+   * The end of a document that pdf.js could not read (it fails the same way every time, so it is not
+   * retried), or that went past a limit: then whatever pdf.js made of the refusal is not the reason.
+   * @param {string} reason
+   */
+  const fail = (reason) =>
+    send(budget.exceeded ? { kind: "refused", limit: budget.exceeded.limit } : { kind: "failure", reason });
+  const unreadable = "The PDF file is corrupt or unreadable.";
   let textBytes = 0;
   let pagesTaken = 0;
   /** @type {(() => void) | null} */
@@ -103,10 +106,11 @@ async function extract({ data, window, chunking, limits }) {
   try {
     pdf = await task.promise;
   } catch (error) {
-    if (budget.exceeded) return refusedOr(error);
-    if (error instanceof Error && error.name === "PasswordException")
-      return send({ kind: "failure", reason: "The PDF is password-protected." });
-    return send({ kind: "failure", reason: "The PDF file is corrupt or unreadable." });
+    return fail(
+      error instanceof Error && error.name === "PasswordException"
+        ? "The PDF is password-protected."
+        : unreadable,
+    );
   }
   try {
     for (let pageNumber = 1; pageNumber <= pdf.numPages; pageNumber++) {
@@ -133,11 +137,11 @@ async function extract({ data, window, chunking, limits }) {
         if (textBytes > limits.maxExpandedBytes) budget.refuse("expanded");
         if (budget.exceeded) {
           await reader.cancel();
-          return refusedOr(null);
+          return fail(unreadable);
         }
       }
       page.cleanup();
-      if (budget.exceeded) return refusedOr(null);
+      if (budget.exceeded) return fail(unreadable);
       if (pageNumber % CLEANUP_EVERY_PAGES === 0) await pdf.cleanup();
       send({
         kind: "page",
@@ -147,8 +151,9 @@ async function extract({ data, window, chunking, limits }) {
       });
     }
     send({ kind: "done" });
-  } catch (error) {
-    refusedOr(error);
+  } catch {
+    // A page pdf.js cannot read (a broken page tree) fails the same way every time.
+    fail(unreadable);
   } finally {
     await pdf.destroy();
     parentPort?.removeAllListeners("message");
