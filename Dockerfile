@@ -6,6 +6,7 @@ WORKDIR /app
 RUN corepack enable && corepack prepare pnpm@10.34.9 --activate
 # The lockfile alone fills pnpm's store: that layer is reused until the lockfile changes.
 COPY pnpm-lock.yaml pnpm-workspace.yaml ./
+COPY patches ./patches
 RUN pnpm fetch
 COPY . .
 # What `npm run build` does: install (from the store), Prisma client, widget, server compiled to JavaScript.

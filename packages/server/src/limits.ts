@@ -57,6 +57,24 @@ export const TELEPHONY_WEBHOOK_BODY_BYTES = 64 * 1024;
  */
 export const EXTRACTION_WORKER_HEAP = { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 4 } as const;
 
+/**
+ * What a document may expand to while it is extracted, counted as bytes come out of the decompressor
+ * (DOCX parts, PDF streams), never trusted from what the file declares. The worker's heap limit does not
+ * bound these: inflated bytes are buffers outside the heap, and a single allocation far past the limit
+ * (a 400 MB part decoded to a string) is not a worker's out-of-memory but a fatal error of the whole
+ * process. Real documents stay far below: the upload limit is 20 MB, text and XML compress 4 to 20
+ * times. A part or stream past 1 MB that expands more than 100 times its compressed size is a bomb.
+ * XML parts may nest 256 elements deep (Word's deepest, nested tables, are a few dozen), and may not
+ * declare a document type (entities). A DOCX has a few dozen parts; one with images some hundreds.
+ */
+export const EXTRACTION_LIMITS = {
+  maxExpandedBytes: 100 * MB,
+  maxRatio: 100,
+  ratioFreeBytes: 1 * MB,
+  maxZipEntries: 2_000,
+  maxXmlDepth: 256,
+} as const;
+
 /** A webhook response kept in the delivery log (and a call's webhook_response): its first characters. */
 export const WEBHOOK_RESPONSE_LOG_CHARS = 2_000;
 

@@ -1,9 +1,10 @@
 import { Worker } from "node:worker_threads";
-import { EXTRACTION_WORKER_HEAP } from "../../../limits.ts";
+import { EXTRACTION_LIMITS, EXTRACTION_WORKER_HEAP } from "../../../limits.ts";
 import { type Chunk, type ChunkingOptions, DEFAULT_CHUNKING } from "./chunking-core.mjs";
 import type {
   DocxWorkerInput,
   DocxWorkerMessage,
+  ExpansionLimit,
   PdfWorkerAck,
   PdfWorkerInput,
   PdfWorkerMessage,
@@ -58,7 +59,7 @@ export async function* extractPdf(
   const { worker, inbox } = startExtractionWorker<PdfWorkerMessage>(
     "./pdf-worker.mjs",
     content,
-    (data) => ({ data, window, chunking }) satisfies PdfWorkerInput,
+    (data) => ({ data, window, chunking, limits: EXTRACTION_LIMITS }) satisfies PdfWorkerInput,
     signal,
   );
   const progress = new ProgressRelay(onProgress);
@@ -72,6 +73,7 @@ export async function* extractPdf(
     for (;;) {
       const message = await inbox.take();
       if (message.kind === "failure") throw new IngestionFailure(message.reason);
+      if (message.kind === "refused") throw new IngestionFailure(refusal(message.limit));
       if (message.kind === "done") break;
       worker.postMessage({ pagesTaken: message.pageNumber } satisfies PdfWorkerAck);
       progress.report(message.pageNumber, message.pagesTotal);
@@ -120,9 +122,7 @@ function startExtractionWorker<Message>(
   worker.on("error", (error) =>
     inbox.fail(
       (error as NodeJS.ErrnoException).code === "ERR_WORKER_OUT_OF_MEMORY"
-        ? new IngestionFailure(
-            `The file needs more than ${EXTRACTION_WORKER_HEAP.maxOldGenerationSizeMb} MB of memory to read; split it into smaller files.`,
-          )
+        ? new IngestionFailure(refusal("memory"))
         : error,
     ),
   );
@@ -215,7 +215,7 @@ export async function extractDocx(content: Uint8Array, signal: AbortSignal): Pro
   const { worker, inbox } = startExtractionWorker<DocxWorkerMessage>(
     "./docx-worker.mjs",
     content,
-    (data) => ({ data }) satisfies DocxWorkerInput,
+    (data) => ({ data, limits: EXTRACTION_LIMITS }) satisfies DocxWorkerInput,
     signal,
   );
   let message: DocxWorkerMessage;
@@ -224,14 +224,38 @@ export async function extractDocx(content: Uint8Array, signal: AbortSignal): Pro
   } finally {
     await worker.terminate();
   }
+  if (message.kind === "refused") throw new IngestionFailure(refusal(message.limit));
   if (message.kind === "failure") throw new IngestionFailure("The DOCX file is corrupt or unreadable.");
   if (!message.text.trim()) throw new IngestionFailure("The DOCX document contains no text.");
   return [{ source: null, text: message.text }];
 }
 
 export function extractText(content: Uint8Array): Section[] {
+  if (content.byteLength > EXTRACTION_LIMITS.maxExpandedBytes)
+    throw new IngestionFailure(refusal("expanded"));
   const text = decodeUtf8Text(content);
   if (text === null) throw new IngestionFailure("The file is not UTF-8 text.");
   if (!text.trim()) throw new IngestionFailure("The text file is empty.");
   return [{ source: null, text }];
+}
+
+const MB = 1024 * 1024;
+
+/** Why a document past an expansion limit (`EXTRACTION_LIMITS`) was refused, for its owner. */
+export function refusal(limit: ExpansionLimit): string {
+  const limits = EXTRACTION_LIMITS;
+  switch (limit) {
+    case "expanded":
+      return `The document expands to more than ${limits.maxExpandedBytes / MB} MB of text when decompressed; split it into smaller files.`;
+    case "ratio":
+      return `The document is compressed more than ${limits.maxRatio} to 1, which real documents never are (a decompression bomb), and was refused.`;
+    case "entries":
+      return `The DOCX file holds more than ${limits.maxZipEntries} parts and was refused.`;
+    case "depth":
+      return `The document's XML nests elements more than ${limits.maxXmlDepth} deep and was refused.`;
+    case "doctype":
+      return "The document's XML declares a document type (entities), which Word documents never do, and was refused.";
+    case "memory":
+      return `The extractor ran out of memory reading the file (it may use ${EXTRACTION_WORKER_HEAP.maxOldGenerationSizeMb} MB); split it into smaller files.`;
+  }
 }

@@ -14,6 +14,7 @@ import type { Chunk, ChunkingOptions } from "./chunking-core.mjs";
 export type PdfWorkerMessage =
   | { kind: "page"; pageNumber: number; pagesTotal: number; chunks: Chunk[] }
   | { kind: "done" }
+  | { kind: "refused"; limit: ExpansionLimit }
   | { kind: "failure"; reason: string };
 
 /** What `extractPdf` sends the worker: the number of pages it has taken so far. */
@@ -26,11 +27,33 @@ export interface PdfWorkerInput {
   /** Pages the worker may send ahead of what was taken: text waiting for a slower store stays bounded. */
   window: number;
   chunking: ChunkingOptions;
+  limits: ExpansionLimits;
 }
 
 export interface DocxWorkerInput {
   data: Uint8Array;
+  limits: ExpansionLimits;
 }
 
-/** The document's raw text, or that mammoth could not read it. */
-export type DocxWorkerMessage = { kind: "text"; text: string } | { kind: "failure" };
+/** The document's raw text, that it went past an expansion limit, or that mammoth could not read it. */
+export type DocxWorkerMessage =
+  | { kind: "text"; text: string }
+  | { kind: "refused"; limit: ExpansionLimit }
+  | { kind: "failure" };
+
+/** What a compressed document may expand to while it is read (`EXTRACTION_LIMITS` in limits.ts). */
+export interface ExpansionLimits {
+  /** Bytes out of the decompressor, all parts or streams of the document together. */
+  maxExpandedBytes: number;
+  /** Output to input of one part or stream, once it is past `ratioFreeBytes`. */
+  maxRatio: number;
+  ratioFreeBytes: number;
+  maxZipEntries: number;
+  maxXmlDepth: number;
+}
+
+/**
+ * Which limit a document went past: `expanded`, `ratio`, `entries`, `depth`, an XML document type, or
+ * the worker's heap (`memory`, when a part would not fit in what is left of it).
+ */
+export type ExpansionLimit = "expanded" | "ratio" | "entries" | "depth" | "doctype" | "memory";

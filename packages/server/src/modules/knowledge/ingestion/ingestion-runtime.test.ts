@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { makeDocxWith, paragraphsXml } from "../../../../test/fixtures/bombs.ts";
 import {
   createKnowledgebase,
   makePdf,
@@ -333,6 +334,53 @@ describe("adversarial documents", () => {
       expect(document.status).toBe("FAILED");
       expect(document.failureReason).toContain("interrupted 3 times");
       expect(await second.app.db.prisma.documentChunk.count({ where: { documentId: created.id } })).toBe(0);
+    } finally {
+      await second.close();
+      await database.drop();
+    }
+  }, 120_000);
+  it("fails a DOCX bomb that a crashed run left processing with its reason on the next start, instead of crashing again", async () => {
+    const database = await persistentDatabase();
+    const first = await buildApp(testConfig(), { database: database.target, logger: createLogger("silent") });
+    const { account, user } = await first.services.accounts.create({
+      email: "bomb@example.com",
+      password: "bomb-password",
+    });
+    const { token } = await first.services.apiKeys.create(
+      { accountId: account.id, userId: user.id },
+      { name: "t" },
+    );
+    const kb = await first.services.knowledgebases.create(account.id, { name: "Notes" });
+    const bomb = await makeDocxWith(() => paragraphsXml(400 * 1024 * 1024));
+    const created = await first.services.documents.create(account.id, kb.id, {
+      name: "Bomb",
+      type: "docx",
+      file: new File([bomb], "bomb.docx"),
+    });
+    // The start that took the process down (before the extraction limits) was counted, and never finished.
+    await first.db.prisma.document.update({
+      where: { id: created.id },
+      data: { attempts: 1, stage: "parsing" },
+    });
+    await first.close();
+
+    const second = await startTestApp({ database: database.target });
+    try {
+      const document = await waitForDocument(second, token, created.id, 90_000);
+      expect(document).toMatchObject({
+        status: "FAILED",
+        failureReason:
+          "The document expands to more than 100 MB of text when decompressed; split it into smaller files.",
+      });
+      const row = await second.app.db.prisma.document.findUniqueOrThrow({ where: { id: created.id } });
+      expect(row.attempts).toBe(2);
+      // The server that resumed it goes on answering.
+      const me = await second.gql<{ knowledgebases: { id: number }[] }>(
+        "{ knowledgebases { id } }",
+        {},
+        { token },
+      );
+      expect(me.data?.knowledgebases.map((knowledgebase) => knowledgebase.id)).toEqual([kb.id]);
     } finally {
       await second.close();
       await database.drop();

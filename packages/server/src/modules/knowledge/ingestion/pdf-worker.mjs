@@ -4,6 +4,7 @@ import { createRequire } from "node:module";
 import { parentPort, workerData } from "node:worker_threads";
 import { storableText } from "../../../storable-text.mjs";
 import { chunkSteps } from "./chunking-core.mjs";
+import { countingDecompressionStream, ExpansionBudget, guardDecodedStream } from "./expansion-guard.mjs";
 
 /**
  * pdf.js keeps per-document caches (fonts, page dictionaries, colour spaces) that grow with every page
@@ -14,8 +15,8 @@ const CLEANUP_EVERY_PAGES = 100;
 // pdf.js inflates streams through DecompressionStream when there is one, which in Node is a native
 // zlib handle. This thread is terminated at arbitrary points (document timeout, heap limit, server
 // stop), and a zlib handle caught between its creation and its initialisation aborts the whole
-// process when the thread is torn down ("close before init", seen once in CI). Without these
-// globals pdf.js uses its own JavaScript inflate, which a terminated thread simply drops.
+// process when the thread is torn down ("close before init", seen once in CI). Node's are removed here
+// (`extract` puts a JavaScript one in their place); pdf.js never compresses.
 Reflect.deleteProperty(globalThis, "DecompressionStream");
 Reflect.deleteProperty(globalThis, "CompressionStream");
 
@@ -56,7 +57,25 @@ function send(message) {
 }
 
 /** @param {import("./extraction-worker-messages.ts").PdfWorkerInput} input */
-async function extract({ data, window, chunking }) {
+async function extract({ data, window, chunking, limits }) {
+  const budget = new ExpansionBudget(limits);
+  // pdf.js catches what its parsers throw and goes on with what it has: the budget keeps the refusal.
+  Reflect.set(
+    globalThis,
+    "pdfjsDecodeGuard",
+    (/** @type {never} */ stream, /** @type {number} */ requested) =>
+      guardDecodedStream(budget, stream, requested),
+  );
+  Reflect.set(globalThis, "DecompressionStream", countingDecompressionStream(budget));
+  /**
+   * The end of a document that pdf.js could not read (it fails the same way every time, so it is not
+   * retried), or that went past a limit: then whatever pdf.js made of the refusal is not the reason.
+   * @param {string} reason
+   */
+  const fail = (reason) =>
+    send(budget.exceeded ? { kind: "refused", limit: budget.exceeded.limit } : { kind: "failure", reason });
+  const unreadable = "The PDF file is corrupt or unreadable.";
+  let textBytes = 0;
   let pagesTaken = 0;
   /** @type {(() => void) | null} */
   let wake = null;
@@ -87,9 +106,11 @@ async function extract({ data, window, chunking }) {
   try {
     pdf = await task.promise;
   } catch (error) {
-    if (error instanceof Error && error.name === "PasswordException")
-      return send({ kind: "failure", reason: "The PDF is password-protected." });
-    return send({ kind: "failure", reason: "The PDF file is corrupt or unreadable." });
+    return fail(
+      error instanceof Error && error.name === "PasswordException"
+        ? "The PDF is password-protected."
+        : unreadable,
+    );
   }
   try {
     for (let pageNumber = 1; pageNumber <= pdf.numPages; pageNumber++) {
@@ -101,14 +122,26 @@ async function extract({ data, window, chunking }) {
         wake = null;
       }
       const page = await pdf.getPage(pageNumber);
-      const textContent = await page.getTextContent();
+      // Read as pdf.js streams it, so that a page's text is counted while it grows, not once it is whole.
+      const reader = page.streamTextContent().getReader();
       let text = "";
-      for (const item of textContent.items) {
-        if (!("str" in item)) continue;
-        text += item.str;
-        text += item.hasEOL ? "\n" : item.str.endsWith(" ") ? "" : " ";
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        for (const item of value.items) {
+          if (!("str" in item)) continue;
+          text += item.str;
+          text += item.hasEOL ? "\n" : item.str.endsWith(" ") ? "" : " ";
+          textBytes += item.str.length + 1;
+        }
+        if (textBytes > limits.maxExpandedBytes) budget.refuse("expanded");
+        if (budget.exceeded) {
+          await reader.cancel();
+          return fail(unreadable);
+        }
       }
       page.cleanup();
+      if (budget.exceeded) return fail(unreadable);
       if (pageNumber % CLEANUP_EVERY_PAGES === 0) await pdf.cleanup();
       send({
         kind: "page",
@@ -118,6 +151,9 @@ async function extract({ data, window, chunking }) {
       });
     }
     send({ kind: "done" });
+  } catch {
+    // A page pdf.js cannot read (a broken page tree) fails the same way every time.
+    fail(unreadable);
   } finally {
     await pdf.destroy();
     parentPort?.removeAllListeners("message");
