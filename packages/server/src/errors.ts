@@ -23,6 +23,7 @@ export type ErrorCode =
   | "UPSTREAM_FAILED"
   | "SIMULATED_CARRIER_REQUIRED"
   | "AT_CAPACITY"
+  | "SERVICE_UNAVAILABLE"
   // Operation limits (src/operation-limits.ts).
   | "QUERY_TOO_LARGE"
   | "QUERY_TOO_DEEP"
@@ -190,5 +191,19 @@ export class OperationLimitError extends AppError {
 export class AtCapacityError extends AppError {
   constructor(retryAfter: number) {
     super("AT_CAPACITY", "The voice service is busy. Please try again shortly.", { retryAfter });
+  }
+}
+
+/**
+ * A dependency the request needs (the database) cannot be reached right now: an outage, not a bug.
+ * GraphQL over HTTP answers 503 with Retry-After (Yoga reads `extensions.http`, and leaves it out of
+ * the body); REST answers 503 in its own shape with the same header (from `retryAfter`).
+ */
+export class ServiceUnavailableError extends AppError {
+  constructor(retryAfter = 5) {
+    super("SERVICE_UNAVAILABLE", "The service is temporarily unavailable. Please try again shortly.", {
+      retryAfter,
+      http: { status: 503, headers: { "Retry-After": String(retryAfter) } },
+    });
   }
 }

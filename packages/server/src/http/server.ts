@@ -2,6 +2,8 @@ import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { createServerAdapter } from "@whatwg-node/server";
 import type { RequestMeta } from "../context.ts";
+import { isDatabaseUnavailable } from "../db/unavailable.ts";
+import { ServiceUnavailableError } from "../errors.ts";
 import { HTTP_KEEP_ALIVE, MAX_DROPPED_BODY_BYTES } from "../limits.ts";
 import { type Logger, requestStages, withRequestId } from "../logger.ts";
 import { areaOf, metrics } from "../metrics.ts";
@@ -15,7 +17,7 @@ export type Route = (request: Request, meta: RequestMeta) => Promise<Response>;
 /**
  * What every HTTP request passes through: it gets a request id (the caller's sane `X-Request-Id`
  * or a new one) that is sent back, set on the context and carried by every log line of its work;
- * whatever throws becomes a bare 500 (never a stack trace); one access-log line records it. The
+ * whatever throws becomes a bare 500 (never a stack trace; a database outage a 503); one access-log line records it. The
  * query string is left out of the log: it may carry tokens.
  */
 export function answerRequests(route: Route, logger: Logger) {
@@ -27,8 +29,7 @@ export function answerRequests(route: Route, logger: Logger) {
       try {
         response = await route(request, { clientAddress, requestId, responseHeaders: new Headers() });
       } catch (error) {
-        logger.error("unexpected error", { error });
-        response = Response.json({ message: "Server Error" }, { status: 500 });
+        response = failureResponse(error, logger);
       }
       response.headers.set("x-request-id", requestId);
       const elapsed = performance.now() - started;
@@ -128,4 +129,18 @@ export async function closeServer(server: Server): Promise<void> {
   if (!server.listening) return;
   server.closeAllConnections();
   await new Promise<void>((resolve) => server.close(() => resolve()));
+}
+
+/** A database outage answers 503 with Retry-After (clients come back); anything else is a bare 500. */
+function failureResponse(error: unknown, logger: Logger): Response {
+  if (isDatabaseUnavailable(error)) {
+    logger.warn("database unavailable", { error });
+    const { message, extensions } = new ServiceUnavailableError();
+    return Response.json(
+      { message },
+      { status: 503, headers: { "retry-after": String(extensions.retryAfter) } },
+    );
+  }
+  logger.error("unexpected error", { error });
+  return Response.json({ message: "Server Error" }, { status: 500 });
 }
