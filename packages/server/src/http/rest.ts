@@ -1,5 +1,5 @@
 import { createRestApi, routes } from "@voxgate/rest-compat";
-import type { DocumentNode, ExecutionResult } from "graphql";
+import { type DocumentNode, type ExecutionResult, GraphQLError } from "graphql";
 import type { Context, RequestMeta } from "../context.ts";
 import { isDatabaseUnavailable } from "../db/unavailable.ts";
 import type { Config } from "../env.ts";
@@ -76,10 +76,14 @@ export function createRestHandler(
   /** The operation's context, or the error to answer when the database could not be asked for it. */
   async function contextOf(
     operation: RestOperation,
-  ): Promise<Context | { unavailable: ReturnType<ServiceUnavailableError["toJSON"]> }> {
+  ): Promise<Context | { unavailable: ReturnType<GraphQLError["toJSON"]> }> {
     try {
       return await operation.context;
     } catch (error) {
+      // GraphQL's error masking already turned an outage met while building the context into its error.
+      if (error instanceof GraphQLError && error.extensions.code === "SERVICE_UNAVAILABLE") {
+        return { unavailable: error.toJSON() };
+      }
       if (!isDatabaseUnavailable(error)) throw error;
       deps.logger.warn("database unavailable", { error });
       return { unavailable: new ServiceUnavailableError().toJSON() };

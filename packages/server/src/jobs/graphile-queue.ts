@@ -1,4 +1,5 @@
-import type { Logger as GraphileLogger, Runner, Task, WorkerUtils } from "graphile-worker";
+import { EventEmitter } from "node:events";
+import type { Logger as GraphileLogger, Runner, Task, WorkerEvents, WorkerUtils } from "graphile-worker";
 import type pg from "pg";
 import { lazyRequire } from "../lazy-require.ts";
 import type { Logger } from "../logger.ts";
@@ -36,8 +37,8 @@ export class GraphileJobQueue implements JobQueue {
   private stopping = new AbortController();
   private restartTimer: NodeJS.Timeout | undefined;
   private restartDelayMs = RESTART_DELAY_MS.first;
-  /** Workers of runners that died: their locked jobs are released once the database answers. */
-  private readonly deadWorkers = new Set<string>();
+  /** Worker pools of runners that died: their locked jobs are released once the database answers. */
+  private readonly deadPools = new Set<string>();
 
   constructor(
     private readonly deps: { pgPool: pg.Pool; logger: Logger },
@@ -91,7 +92,12 @@ export class GraphileJobQueue implements JobQueue {
           if (!this.stopping.signal.aborted) metrics.jobFailures.inc({ task: name });
           throw error;
         });
+    // Jobs are locked in the name of the worker pool (`locked_by`), announced while `run` starts it.
+    const pools = new Set<string>();
+    const events: WorkerEvents = new EventEmitter();
+    events.on("pool:create", ({ workerPool }) => pools.add(workerPool.id));
     const runner = await graphileWorker().run({
+      events,
       pgPool: this.deps.pgPool,
       concurrency: this.concurrency,
       noHandleSignals: true,
@@ -105,20 +111,18 @@ export class GraphileJobQueue implements JobQueue {
       await runner.stop().catch(() => undefined);
       return;
     }
-    const workers = new Set<string>();
-    runner.events.on("worker:create", ({ worker }) => workers.add(worker.workerId));
     this.runner = runner;
     runner.promise.then(
-      () => this.restartIfStopped(runner, workers, null),
-      (error: unknown) => this.restartIfStopped(runner, workers, error),
+      () => this.restartIfStopped(runner, pools, null),
+      (error: unknown) => this.restartIfStopped(runner, pools, error),
     );
   }
 
   /** The runner ended without being asked to (its pool shut down after a database error). */
-  private restartIfStopped(runner: Runner, workers: Set<string>, error: unknown): void {
+  private restartIfStopped(runner: Runner, pools: Set<string>, error: unknown): void {
     if (this.stopping.signal.aborted || this.runner !== runner) return;
     this.runner = null;
-    for (const worker of workers) this.deadWorkers.add(worker);
+    for (const pool of pools) this.deadPools.add(pool);
     this.deps.logger.warn("job runner stopped; starting it again", { error });
     this.scheduleRestart();
   }
@@ -133,10 +137,10 @@ export class GraphileJobQueue implements JobQueue {
   private async restart(): Promise<void> {
     if (this.stopping.signal.aborted) return;
     try {
-      if (this.deadWorkers.size > 0) {
+      if (this.deadPools.size > 0) {
         const utils = await this.workerUtils();
-        await utils.forceUnlockWorkers([...this.deadWorkers]);
-        this.deadWorkers.clear();
+        await utils.forceUnlockWorkers([...this.deadPools]);
+        this.deadPools.clear();
       }
       await this.startRunner();
       this.restartDelayMs = RESTART_DELAY_MS.first;

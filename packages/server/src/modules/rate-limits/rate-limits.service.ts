@@ -123,13 +123,11 @@ export class RateLimitsService {
 
   async start(): Promise<void> {
     // Redis away at start is an outage like any other: limits are local until the client reconnects.
-    await this.redis
-      ?.connect()
-      .catch((error: unknown) =>
-        this.deps.logger.warn("rate limits: redis not reachable at start; limits are per instance", {
-          error,
-        }),
-      );
+    await this.redis?.connect().catch((error: unknown) =>
+      this.deps.logger.warn("rate limits: redis not reachable at start; limits are per instance", {
+        error,
+      }),
+    );
   }
 
   async stop(): Promise<void> {
