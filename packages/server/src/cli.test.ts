@@ -59,7 +59,7 @@ describe.runIf(testDatabaseKind() === "postgres")("the CLI beside running server
           env: {
             ...process.env,
             DATABASE_URL: database.target.url,
-            REDIS_URL: inject("redisUrl"),
+            REDIS_URL: inject("redisUrl") ?? "",
             ...deployment,
           },
         },
