@@ -62,7 +62,6 @@ describe.runIf(testDatabaseKind() === "postgres")(
       postgres = await startPostgres(["synchronous_commit=on"]);
       t = await startTestApp({
         database: { kind: "postgres", url: postgres.url },
-        logLevel: "warn",
         beforeListen: (app) =>
           app.services.jobs.define(TASK, {
             maxAttempts: 5,

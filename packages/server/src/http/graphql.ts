@@ -71,7 +71,11 @@ export function createGraphQL(deps: ContextDeps & { logger: Logger }): {
       debug: (...args) => logger.debug(String(args[0])),
       info: (...args) => logger.info(String(args[0])),
       warn: (...args) => logger.warn(String(args[0])),
-      error: (...args) => logger.error(String(args[0]), { detail: args.slice(1) }),
+      // An outage met while building a context is logged once, as a warning, by the masking below.
+      error: (...args) =>
+        isDatabaseUnavailable(args[0])
+          ? logger.debug(String(args[0]))
+          : logger.error(String(args[0]), { detail: args.slice(1) }),
     },
     graphiql: {
       title: "Voxgate GraphQL",
