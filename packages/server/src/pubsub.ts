@@ -203,7 +203,15 @@ function redisEventTarget(
     const topic = channel.slice(channelPrefix.length);
     const callbacks = callbacksForTopic.get(topic);
     if (!callbacks) return;
-    const event = new CustomEvent(topic, { detail: message === "" ? null : JSON.parse(message) });
+    let detail: unknown = null;
+    try {
+      if (message !== "") detail = JSON.parse(message);
+    } catch (error) {
+      // Thrown here it would escape ioredis's socket handler and end the process.
+      onError(error);
+      return;
+    }
+    const event = new CustomEvent(topic, { detail });
     for (const callback of callbacks) callback(event);
   });
   // Listeners are typed per topic; every event this target delivers is a CustomEvent.
