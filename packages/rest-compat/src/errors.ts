@@ -23,6 +23,7 @@ export const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   RATE_LIMITED: 429,
   UPSTREAM_FAILED: 502,
   AT_CAPACITY: 503,
+  SERVICE_UNAVAILABLE: 503,
 };
 
 /** An error as the REST layer sees it: a code, a message and, for validation, field messages. */
@@ -32,7 +33,7 @@ export interface RestError {
   message: string;
   /** Field messages keyed by snake_case path, as the legacy API names its fields. */
   fields?: Record<string, string[]>;
-  /** Seconds to wait before retrying, for RATE_LIMITED and AT_CAPACITY. */
+  /** Seconds to wait before retrying, for RATE_LIMITED, AT_CAPACITY and SERVICE_UNAVAILABLE. */
   retryAfter?: number;
 }
 

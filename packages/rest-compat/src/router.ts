@@ -196,7 +196,8 @@ function errorResponse<TServerContext>(
   original: GraphQLFormattedError,
   options: RestApiOptions<TServerContext>,
 ): Response {
-  if (error.status >= 500) options.onUnexpectedError?.(original);
+  // A refusal that says when to come back (at capacity, an outage) is expected, not a failure to report.
+  if (error.status >= 500 && error.retryAfter === undefined) options.onUnexpectedError?.(original);
   const headers: Record<string, string> = {};
   if (error.retryAfter !== undefined) headers["retry-after"] = String(error.retryAfter);
   return json(error.status, (route.errorBody ?? defaultErrorBody)(error), headers);

@@ -7,7 +7,7 @@ import type { Config } from "./env.ts";
 import { createApiIndex } from "./http/api-index.ts";
 import { TrustedProxies } from "./http/client-address.ts";
 import { createGraphQL } from "./http/graphql.ts";
-import { createHealth, type Phase } from "./http/health.ts";
+import { createHealth, dependencyProbe, type HealthDeps, type Phase } from "./http/health.ts";
 import { createMetricsEndpoint } from "./http/metrics.ts";
 import { createRecordingRoutes } from "./http/recordings.ts";
 import { createRestHandler } from "./http/rest.ts";
@@ -17,7 +17,7 @@ import { createTwilioRoutes } from "./http/twilio.ts";
 import { attachWebSocket } from "./http/websocket.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { OperatorChannel } from "./operator-channel.ts";
-import { createEventBus, type PubSub } from "./pubsub.ts";
+import { createEventBus, type EventBusHealth, type PubSub } from "./pubsub.ts";
 import { type DemoCredentials, demoAssistantUuid, seedCatalog, seedDemo } from "./seed/seed.ts";
 import { createServices, type Services } from "./services.ts";
 
@@ -42,6 +42,7 @@ export interface App {
   db: Database;
   services: Services;
   pubsub: PubSub;
+  eventBus: EventBusHealth;
   logger: Logger;
   /** Set on the start that created the demo account: its credentials, shown once. */
   demo: DemoCredentials | null;
@@ -67,7 +68,10 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
 
   const events = createEventBus(config.redisUrl, config.redisKeyPrefix, logger);
   const pubsub = events.pubsub;
-  const services = createServices({ config, db, pubsub, logger }, { clock: options.clock });
+  const services = createServices(
+    { config, db, pubsub, eventBus: events.health, logger },
+    { clock: options.clock },
+  );
   await seedCatalog(db.prisma);
   const demo = config.seedDemo ? await seedDemo(db.prisma, services) : null;
   const demoAssistant = await demoAssistantUuid(db.prisma);
@@ -76,10 +80,17 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const graphql = createGraphQL({ services, db, pubsub, logger });
   const rest = createRestHandler(graphql.yoga, { config, logger });
   const apiIndex = createApiIndex(config);
-  const metricsEndpoint = createMetricsEndpoint(db, config.metrics.token);
+  const healthDeps: HealthDeps = {
+    db,
+    pingRedis: events.ping,
+    eventBusUp: () => events.health.up,
+    rateLimitsLocal: () => services.rateLimits.local,
+    phase: () => phase,
+  };
+  const metricsEndpoint = createMetricsEndpoint(db, config.metrics.token, dependencyProbe(healthDeps));
   // On the main port only behind a token; a port of its own is for a network the public cannot reach.
   const metricsOnMainPort = config.metrics.token !== undefined && config.metrics.port === undefined;
-  const health = createHealth({ db, pingRedis: events.ping, phase: () => phase });
+  const health = createHealth(healthDeps);
   const staticFiles = createStaticFiles(config);
   const twilio = createTwilioRoutes({ config, webhooks: services.twilioWebhooks, logger });
   const recordings = createRecordingRoutes({ auth: services.auth, recordings: services.recordings });
@@ -128,6 +139,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     db,
     services,
     pubsub,
+    eventBus: events.health,
     logger,
     demo,
     demoAssistant,

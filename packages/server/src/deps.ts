@@ -1,7 +1,7 @@
 import type { Database } from "./db/client.ts";
 import type { Config } from "./env.ts";
 import type { Logger } from "./logger.ts";
-import type { PubSub } from "./pubsub.ts";
+import type { EventBusHealth, PubSub } from "./pubsub.ts";
 
 /**
  * What every service may use. Services never see GraphQL or HTTP types. A leaf module: services
@@ -11,6 +11,8 @@ export interface ServiceDeps {
   config: Config;
   db: Database;
   pubsub: PubSub;
+  /** Whether other instances' events arrive: caches kept fresh by them are bypassed while they cannot. */
+  eventBus: EventBusHealth;
   logger: Logger;
 }
 

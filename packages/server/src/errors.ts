@@ -24,6 +24,7 @@ export type ErrorCode =
   | "SIMULATED_CARRIER_REQUIRED"
   | "AT_CAPACITY"
   | "PHONE_NUMBER_UNAVAILABLE"
+  | "SERVICE_UNAVAILABLE"
   // Operation limits (src/operation-limits.ts).
   | "QUERY_TOO_LARGE"
   | "QUERY_TOO_DEEP"
@@ -210,5 +211,19 @@ export class ReservationExpiredError extends AppError {
       "Failed to process message: the reply took longer than the balance is held for it; nothing was stored or charged.",
       { reason: "RESERVATION_EXPIRED" },
     );
+  }
+}
+
+/**
+ * A dependency the request needs (the database) cannot be reached right now: an outage, not a bug.
+ * GraphQL over HTTP answers 503 with Retry-After (Yoga reads `extensions.http`, and leaves it out of
+ * the body); REST answers 503 in its own shape with the same header (from `retryAfter`).
+ */
+export class ServiceUnavailableError extends AppError {
+  constructor(retryAfter = 5) {
+    super("SERVICE_UNAVAILABLE", "The service is temporarily unavailable. Please try again shortly.", {
+      retryAfter,
+      http: { status: 503, headers: { "Retry-After": String(retryAfter) } },
+    });
   }
 }

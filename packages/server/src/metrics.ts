@@ -1,5 +1,6 @@
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { Database } from "./db/client.ts";
+import { isDatabaseUnavailable } from "./db/unavailable.ts";
 
 /**
  * Prometheus metrics of this process. Recording is a counter increment or a histogram observation
@@ -97,11 +98,33 @@ export function areaOf(pathname: string): string {
   return "other";
 }
 
+/** Whether each dependency answers, probed at scrape time (1 up, 0 down). */
+export function dependencyRegistry(probe: () => Promise<Record<string, boolean>>): Registry {
+  const registry = new Registry();
+  new Gauge({
+    name: "voxgate_dependency_up",
+    help: "Whether a dependency answers: database; redis when configured (0: limits and events are local)",
+    labelNames: ["dependency"] as const,
+    registers: [registry],
+    async collect() {
+      this.reset();
+      for (const [dependency, up] of Object.entries(await probe())) this.set({ dependency }, up ? 1 : 0);
+    },
+  });
+  return registry;
+}
+
 /** Gauges read from the database at scrape time, for one app. */
 export function databaseRegistry(db: Database): Registry {
   const registry = new Registry();
   const byStatus = async (sql: string): Promise<{ status: string; count: number }[]> => {
-    const rows = await db.prisma.$queryRawUnsafe<{ status: string; count: bigint | number }[]>(sql);
+    // Without its database the scrape still answers (voxgate_dependency_up says why these are missing).
+    const rows = await db.prisma
+      .$queryRawUnsafe<{ status: string; count: bigint | number }[]>(sql)
+      .catch((error: unknown) => {
+        if (isDatabaseUnavailable(error)) return [];
+        throw error;
+      });
     return rows.map((row) => ({ status: String(row.status), count: Number(row.count) }));
   };
   const countByStatus = (name: string, help: string, table: string) =>
@@ -125,7 +148,7 @@ export function databaseRegistry(db: Database): Registry {
     async collect() {
       const table = db.kind === "postgres" ? "graphile_worker.jobs" : `"background_jobs"`;
       const [row] = await byStatus(`SELECT 'all' AS status, count(*) AS count FROM ${table}`);
-      this.set(row?.count ?? 0);
+      if (row) this.set(row.count);
     },
   });
   return registry;

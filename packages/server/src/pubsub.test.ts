@@ -49,4 +49,36 @@ describe.skipIf(!redisUrl)("events through Redis (postgres project)", () => {
       await Promise.all(buses.map((bus) => bus.close()));
     }
   });
+
+  it("reports a message it cannot read and keeps delivering the next ones", async () => {
+    const errors: string[] = [];
+    const silent = () => {};
+    const prefix = `test-garbled-${process.pid}`;
+    const bus = createEventBus(redisUrl, prefix, {
+      debug: silent,
+      info: silent,
+      warn: silent,
+      error: (message) => errors.push(message),
+    });
+    const { Redis } = await import("ioredis");
+    const raw = new Redis(redisUrl!);
+    try {
+      const heard = bus.pubsub.subscribe("account:balance", 7)[Symbol.asyncIterator]();
+      // Once heard, the subscription is in place: the garbled message reaches it.
+      await publishUntilHeard(heard, () => bus.pubsub.publish("account:balance", 7, { accountId: 7 }));
+      await raw.publish(`${prefix}:events:account:balance:7`, "{not json");
+      // Copies of the first event may still be on their way: the next new one is what counts.
+      let next = await publishUntilHeard(heard, () =>
+        bus.pubsub.publish("account:balance", 7, { accountId: 8 }),
+      );
+      for (let skipped = 0; skipped < 200 && next.accountId === 7; skipped++)
+        next = (await heard.next()).value;
+      expect(next).toEqual({ accountId: 8 });
+      expect(errors).toContain("redis event delivery failed");
+      await heard.return?.();
+    } finally {
+      raw.disconnect();
+      await bus.close();
+    }
+  });
 });

@@ -56,8 +56,22 @@ export type PubSubEvents = {
 
 export type PubSub = ReturnType<typeof createPubSub<PubSubEvents>>;
 
+/**
+ * Whether events from other instances reach this one. Caches that trust those events to learn of
+ * changes (revocations, settings) must not be trusted while they cannot arrive.
+ */
+export interface EventBusHealth {
+  /** Always true without Redis (one instance hears its own events); with Redis, both connections are up. */
+  readonly up: boolean;
+  /** Called with false when the bus goes down and with true once it is back (after resubscribing). */
+  onChange(listener: (up: boolean) => void): () => void;
+}
+
+const alwaysUp: EventBusHealth = { up: true, onChange: () => () => {} };
+
 export interface PubSubHandle {
   pubsub: PubSub;
+  health: EventBusHealth;
   /** Resolves when Redis answers a PING (readiness); absent without Redis. */
   ping?: () => Promise<void>;
   /**
@@ -80,7 +94,7 @@ export function createEventBus(
   keyPrefix: string,
   logger: Logger,
 ): PubSubHandle {
-  if (!redisUrl) return { pubsub: createPubSub<PubSubEvents>(), close: async () => {} };
+  if (!redisUrl) return { pubsub: createPubSub<PubSubEvents>(), health: alwaysUp, close: async () => {} };
   const { Redis } = ioredis();
   // Events raised together (a reply's two messages, its balance change) leave in one write.
   const publishClient = new Redis(redisUrl, {
@@ -93,12 +107,13 @@ export function createEventBus(
   for (const client of [publishClient, subscribeClient]) {
     client.on("error", (error: unknown) => logger.warn("redis connection failed", { error }));
   }
+  const health = redisHealth(publishClient, subscribeClient, logger);
+  const target = redisEventTarget(publishClient, subscribeClient, `${keyPrefix}:events:`, (error) =>
+    logger.error("redis event delivery failed", { error }),
+  );
   return {
-    pubsub: createPubSub<PubSubEvents>({
-      eventTarget: redisEventTarget(publishClient, subscribeClient, `${keyPrefix}:events:`, (error) =>
-        logger.error("redis event delivery failed", { error }),
-      ),
-    }),
+    pubsub: createPubSub<PubSubEvents>({ eventTarget: target }),
+    health,
     connected: (timeoutMs) => {
       const up = (client: Redis) =>
         client.status === "ready"
@@ -118,7 +133,50 @@ export function createEventBus(
       await publishClient.ping();
     },
     close: async () => {
+      // Events raised just before (a CLI command's) are sent before the connection closes.
+      await target.flush(CLOSE_FLUSH_MS);
       await Promise.allSettled([publishClient.quit(), subscribeClient.quit()]);
+    },
+  };
+}
+
+/** How long closing waits for events still on their way to Redis. */
+const CLOSE_FLUSH_MS = 5_000;
+
+/**
+ * Up once both connections are ready and the subscriber's channels are subscribed again (ioredis
+ * resubscribes on reconnect, before the PING it answers here); down as soon as either closes.
+ */
+function redisHealth(publishClient: Redis, subscribeClient: Redis, logger: Logger): EventBusHealth {
+  const listeners = new Set<(up: boolean) => void>();
+  let up = false;
+  const set = (next: boolean) => {
+    if (next === up) return;
+    up = next;
+    logger[next ? "info" : "warn"](next ? "event bus connected" : "event bus unavailable");
+    for (const listener of listeners) listener(next);
+  };
+  const check = () => {
+    if (publishClient.status !== "ready" || subscribeClient.status !== "ready") return set(false);
+    // "ready" is emitted before ioredis sends the SUBSCRIBEs again: the PING goes after them.
+    setImmediate(() =>
+      subscribeClient.ping().then(
+        () => set(publishClient.status === "ready" && subscribeClient.status === "ready"),
+        () => set(false),
+      ),
+    );
+  };
+  for (const client of [publishClient, subscribeClient]) {
+    client.on("ready", check);
+    client.on("close", () => set(false));
+  }
+  return {
+    get up() {
+      return up;
+    },
+    onChange: (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
     },
   };
 }
@@ -136,14 +194,24 @@ function redisEventTarget(
   subscribeClient: Redis,
   channelPrefix: string,
   onError: (error: unknown) => void,
-): EventTarget {
+): EventTarget & { flush(timeoutMs: number): Promise<void> } {
+  /** Publishes Redis has not acknowledged yet. */
+  const sending = new Set<Promise<unknown>>();
   const callbacksForTopic = new Map<string, Set<(event: CustomEvent) => void>>();
   subscribeClient.on("message", (channel: string, message: string) => {
     if (!channel.startsWith(channelPrefix)) return;
     const topic = channel.slice(channelPrefix.length);
     const callbacks = callbacksForTopic.get(topic);
     if (!callbacks) return;
-    const event = new CustomEvent(topic, { detail: message === "" ? null : JSON.parse(message) });
+    let detail: unknown = null;
+    try {
+      if (message !== "") detail = JSON.parse(message);
+    } catch (error) {
+      // Thrown here it would escape ioredis's socket handler and end the process.
+      onError(error);
+      return;
+    }
+    const event = new CustomEvent(topic, { detail });
     for (const callback of callbacks) callback(event);
   });
   // Listeners are typed per topic; every event this target delivers is a CustomEvent.
@@ -174,8 +242,21 @@ function redisEventTarget(
     },
     dispatchEvent(event) {
       const detail = event.detail === undefined ? "" : JSON.stringify(event.detail);
-      publishClient.publish(channelPrefix + event.type, detail).catch(onError);
+      const sent = publishClient.publish(channelPrefix + event.type, detail).catch(onError);
+      sending.add(sent);
+      void sent.finally(() => sending.delete(sent));
       return true;
+    },
+    flush: async (timeoutMs) => {
+      if (sending.size === 0) return;
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        Promise.allSettled([...sending]),
+        new Promise((resolve) => {
+          timer = setTimeout(resolve, timeoutMs);
+        }),
+      ]);
+      clearTimeout(timer);
     },
   };
 }

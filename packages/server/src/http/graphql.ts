@@ -8,7 +8,8 @@ import {
   createContext,
   type RequestMeta,
 } from "../context.ts";
-import { UnauthenticatedError } from "../errors.ts";
+import { isDatabaseUnavailable } from "../db/unavailable.ts";
+import { ServiceUnavailableError, UnauthenticatedError } from "../errors.ts";
 import { GRAPHQL_FORM_LIMITS, MAX_GRAPHQL_MESSAGE_BYTES, MAX_GRAPHQL_MULTIPART_BYTES } from "../limits.ts";
 import type { Logger } from "../logger.ts";
 import { type BodyLimits, isMultipart, payloadTooLarge, readBoundedBody } from "../net/bounded-body.ts";
@@ -84,7 +85,11 @@ export function createGraphQL(deps: ContextDeps & { logger: Logger }): {
       debug: (...args) => logger.debug(String(args[0])),
       info: (...args) => logger.info(String(args[0])),
       warn: (...args) => logger.warn(String(args[0])),
-      error: (...args) => logger.error(String(args[0]), { detail: args.slice(1) }),
+      // An outage met while building a context is logged once, as a warning, by the masking below.
+      error: (...args) =>
+        isDatabaseUnavailable(args[0])
+          ? logger.debug(String(args[0]))
+          : logger.error(String(args[0]), { detail: args.slice(1) }),
     },
     graphiql: {
       title: "Voxgate GraphQL",
@@ -99,6 +104,18 @@ export function createGraphQL(deps: ContextDeps & { logger: Logger }): {
       isDev: false,
       maskError: (error, message) => {
         const original = error instanceof GraphQLError ? error.originalError : error;
+        // A database outage is not a bug: the caller is told to come back (503, Retry-After).
+        if (isDatabaseUnavailable(original)) {
+          logger.warn("database unavailable", { error: original });
+          const unavailable = new ServiceUnavailableError();
+          return error instanceof GraphQLError
+            ? new GraphQLError(unavailable.message, {
+                nodes: error.nodes,
+                path: error.path,
+                extensions: unavailable.extensions,
+              })
+            : unavailable;
+        }
         if (!(original instanceof GraphQLError) && original)
           logger.error("unexpected error", { error: original });
         return maskError(error, message, false);

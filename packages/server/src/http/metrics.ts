@@ -4,7 +4,13 @@ import { type ExecutionResult, getOperationAST } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import { Registry } from "prom-client";
 import type { Database } from "../db/client.ts";
-import { databaseRegistry, metrics, operationLabel, processRegistry } from "../metrics.ts";
+import {
+  databaseRegistry,
+  dependencyRegistry,
+  metrics,
+  operationLabel,
+  processRegistry,
+} from "../metrics.ts";
 
 /** Counts GraphQL operations (REST routes included) and open subscriptions. */
 export function metricsPlugin(): Plugin {
@@ -51,8 +57,12 @@ function outcome(result: ExecutionResult): string {
  * Answers Prometheus scrapes: this process's counters with the app's database gauges. With a token,
  * only `Authorization: Bearer <token>` is answered (compared in constant time by length and bytes).
  */
-export function createMetricsEndpoint(db: Database, token: string | undefined) {
-  const registry = Registry.merge([processRegistry, databaseRegistry(db)]);
+export function createMetricsEndpoint(
+  db: Database,
+  token: string | undefined,
+  dependencies: () => Promise<Record<string, boolean>>,
+) {
+  const registry = Registry.merge([processRegistry, databaseRegistry(db), dependencyRegistry(dependencies)]);
   const expected = token ? Buffer.from(`Bearer ${token}`) : null;
   return async (request: Request): Promise<Response> => {
     if (expected) {

@@ -1,8 +1,9 @@
 import { createRestApi, routes } from "@voxgate/rest-compat";
-import type { DocumentNode, ExecutionResult } from "graphql";
+import { type DocumentNode, type ExecutionResult, GraphQLError } from "graphql";
 import type { Context, RequestMeta } from "../context.ts";
+import { isDatabaseUnavailable } from "../db/unavailable.ts";
 import type { Config } from "../env.ts";
-import { UnauthenticatedError } from "../errors.ts";
+import { ServiceUnavailableError, UnauthenticatedError } from "../errors.ts";
 import { REST_BODY_LIMITS } from "../limits.ts";
 import type { Logger } from "../logger.ts";
 import type { Yoga } from "./graphql.ts";
@@ -32,11 +33,14 @@ export function createRestHandler(
     limits: REST_BODY_LIMITS,
     onUnexpectedError: (error) => deps.logger.error("REST call failed", { error }),
     authenticate: async (_request, operation) => {
-      const { viewer, authFailure } = await operation().context;
-      return viewer ? null : new UnauthenticatedError(authFailure).toJSON();
+      const context = await contextOf(operation());
+      if ("unavailable" in context) return context.unavailable;
+      return context.viewer ? null : new UnauthenticatedError(context.authFailure).toJSON();
     },
     execute: async ({ document, variables, serverContext: operation }) => {
-      const { enveloped, context } = operation();
+      const { enveloped } = operation();
+      const contextValue = await contextOf(operation());
+      if ("unavailable" in contextValue) return { data: null, errors: [contextValue.unavailable] };
       let parsed = parsedOperations.get(document);
       if (!parsed) {
         const fresh: DocumentNode = enveloped.parse(document);
@@ -45,7 +49,6 @@ export function createRestHandler(
         parsedOperations.set(document, fresh);
         parsed = fresh;
       }
-      const contextValue = await context;
       const result: ExecutionResult | AsyncIterable<unknown> = await enveloped.execute({
         schema: enveloped.schema,
         document: parsed,
@@ -69,6 +72,23 @@ export function createRestHandler(
       return operation;
     });
   };
+
+  /** The operation's context, or the error to answer when the database could not be asked for it. */
+  async function contextOf(
+    operation: RestOperation,
+  ): Promise<Context | { unavailable: ReturnType<GraphQLError["toJSON"]> }> {
+    try {
+      return await operation.context;
+    } catch (error) {
+      // GraphQL's error masking already turned an outage met while building the context into its error.
+      if (error instanceof GraphQLError && error.extensions.code === "SERVICE_UNAVAILABLE") {
+        return { unavailable: error.toJSON() };
+      }
+      if (!isDatabaseUnavailable(error)) throw error;
+      deps.logger.warn("database unavailable", { error });
+      return { unavailable: new ServiceUnavailableError().toJSON() };
+    }
+  }
 
   function start(request: Request, meta: RequestMeta): RestOperation {
     const enveloped = yoga.getEnveloped({ request, ...meta });

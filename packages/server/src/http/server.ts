@@ -4,7 +4,9 @@ import type { Duplex } from "node:stream";
 import { clientWentAway } from "@voxgate/rest-compat";
 import { createServerAdapter } from "@whatwg-node/server";
 import type { RequestMeta } from "../context.ts";
+import { isDatabaseUnavailable } from "../db/unavailable.ts";
 import type { ConnectionLimits } from "../env.ts";
+import { ServiceUnavailableError } from "../errors.ts";
 import { HTTP_KEEP_ALIVE, MAX_DROPPED_BODY_BYTES } from "../limits.ts";
 import { type Logger, requestStages, withRequestId } from "../logger.ts";
 import { areaOf, metrics } from "../metrics.ts";
@@ -19,8 +21,8 @@ export type Route = (request: Request, meta: RequestMeta) => Promise<Response>;
 /**
  * What every HTTP request passes through: it gets a request id (the caller's sane `X-Request-Id`
  * or a new one) that is sent back, set on the context and carried by every log line of its work;
- * whatever throws becomes a bare 500 (never a stack trace), unless the client hung up (a 499, logged
- * at debug); one access-log line records it. The
+ * whatever throws becomes a bare 500 (never a stack trace), a database outage a 503 with Retry-After,
+ * and a client that hung up a 499 (logged at debug); one access-log line records it. The
  * query string is left out of the log: it may carry tokens.
  */
 export function answerRequests(route: Route, logger: Logger) {
@@ -36,8 +38,7 @@ export function answerRequests(route: Route, logger: Logger) {
           logger.debug("request aborted by the client", { error: String(error) });
           response = new Response(null, { status: CLIENT_CLOSED_REQUEST });
         } else {
-          logger.error("unexpected error", { error });
-          response = Response.json({ message: "Server Error" }, { status: 500 });
+          response = failureResponse(error, logger);
         }
       }
       response.headers.set("x-request-id", requestId);
@@ -156,4 +157,18 @@ export async function closeServer(server: Server): Promise<void> {
   if (!server.listening) return;
   server.closeAllConnections();
   await new Promise<void>((resolve) => server.close(() => resolve()));
+}
+
+/** A database outage answers 503 with Retry-After (clients come back); anything else is a bare 500. */
+function failureResponse(error: unknown, logger: Logger): Response {
+  if (isDatabaseUnavailable(error)) {
+    logger.warn("database unavailable", { error });
+    const { message, extensions } = new ServiceUnavailableError();
+    return Response.json(
+      { message },
+      { status: 503, headers: { "retry-after": String(extensions.retryAfter) } },
+    );
+  }
+  logger.error("unexpected error", { error });
+  return Response.json({ message: "Server Error" }, { status: 500 });
 }

@@ -37,6 +37,12 @@ export interface RunningService {
   stop(): Promise<void>;
   /** The server's main process (PostgreSQL's postmaster, whose backends are its children), for benchmarks. */
   pid: number;
+  /**
+   * Outage tests: `crash` ends the server at once (PostgreSQL's immediate stop, Redis killed), keeping
+   * its data directory; `restart` starts it again on the same port.
+   */
+  crash(): Promise<void>;
+  restart(): Promise<void>;
 }
 
 const PG_PREFERRED_MAJOR = "15";
@@ -328,6 +334,7 @@ export async function startPostgres(settings: readonly string[] = []): Promise<R
 
     let port = 0;
     let lastError = "";
+    let startCommand: [string, string[]] = ["", []];
     for (let attempt = 1; attempt <= START_ATTEMPTS && !started; attempt++) {
       port = await getFreePort();
       const serverOptions = [
@@ -365,6 +372,7 @@ export async function startPostgres(settings: readonly string[] = []): Promise<R
       });
       if (result.code === 0) {
         started = true;
+        startCommand = [startCmd, startArgs];
         break;
       }
       const log = readTail(logFile);
@@ -408,9 +416,19 @@ export async function startPostgres(settings: readonly string[] = []): Promise<R
       })();
       return stopped;
     };
+    const crash = async () => {
+      const [cmd, args] = pgCtlStop("immediate");
+      const result = await run(cmd, args, { cwd: "/", env: cleanEnv(), timeoutMs: 40_000 });
+      if (result.code !== 0) throw new Error(describe(cmd, args, result));
+    };
+    const restart = async () => {
+      const [cmd, args] = startCommand;
+      const result = await run(cmd, args, { cwd: dir, env: cleanEnv(), timeoutMs: 90_000 });
+      if (result.code !== 0) throw new Error(`${describe(cmd, args, result)}\n${readTail(logFile)}`);
+    };
     // The postmaster's pid is the first line of its pid file.
     const pid = Number(readFileSync(join(dataDir, "postmaster.pid"), "utf8").split("\n")[0]);
-    return { url: `postgres://${auth}/${PG_DATABASE}`, stop, pid };
+    return { url: `postgres://${auth}/${PG_DATABASE}`, stop, pid, crash, restart };
   } catch (error) {
     if (started) {
       const [cmd, args] = pgCtlStop("immediate");
@@ -525,25 +543,45 @@ export async function startRedis(): Promise<RunningService> {
     }
 
     if (ready) {
+      /** The running server: `restart` replaces it. */
+      let current: ChildProcess = child;
+      const unregisterRestarted = onExit(() => {
+        if (current.exitCode === null && current.signalCode === null) current.kill("SIGKILL");
+      });
       let stopped: Promise<void> | null = null;
       const stop = (): Promise<void> => {
         stopped ??= (async () => {
           try {
-            if (child.exitCode === null && child.signalCode === null) {
-              child.kill("SIGTERM");
-              if (!(await waitForExit(child, 5000))) {
-                child.kill("SIGKILL");
-                await waitForExit(child, 5000);
+            if (current.exitCode === null && current.signalCode === null) {
+              current.kill("SIGTERM");
+              if (!(await waitForExit(current, 5000))) {
+                current.kill("SIGKILL");
+                await waitForExit(current, 5000);
               }
             }
           } finally {
             unregister();
+            unregisterRestarted();
             rmSync(dir, { recursive: true, force: true });
           }
         })();
         return stopped;
       };
-      return { url: `redis://127.0.0.1:${port}`, stop, pid: child.pid! };
+      const crash = async () => {
+        current.kill("SIGKILL");
+        await waitForExit(current, 5000);
+      };
+      const restart = async () => {
+        current = spawn(server, args, { cwd: dir, stdio: "ignore" });
+        current.unref();
+        const until = Date.now() + REDIS_START_TIMEOUT_MS;
+        while (!(await redisPing(port, 1000))) {
+          if (Date.now() > until || current.exitCode !== null)
+            throw new Error("redis-server did not restart");
+          await sleep(50);
+        }
+      };
+      return { url: `redis://127.0.0.1:${port}`, stop, pid: child.pid!, crash, restart };
     }
 
     const exited = child.exitCode !== null || child.signalCode !== null;

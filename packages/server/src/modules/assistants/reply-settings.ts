@@ -47,6 +47,7 @@ export class ReplySettingsCache implements Lifecycle {
    */
   private revision = 0;
   private stopListening: (() => Promise<void>) | null = null;
+  private stopWatchingBus: (() => void) | null = null;
   private readonly ttlMs: number;
 
   constructor(private readonly deps: ServiceDeps) {
@@ -67,9 +68,16 @@ export class ReplySettingsCache implements Lifecycle {
     this.stopListening = async () => {
       await changes.return?.();
     };
+    // Changes may go unheard while the event bus is down: forget, and read through until it is back.
+    this.stopWatchingBus = this.deps.eventBus.onChange(() => {
+      this.revision++;
+      this.entries.clear();
+    });
   }
 
   async stop(): Promise<void> {
+    this.stopWatchingBus?.();
+    this.stopWatchingBus = null;
     await this.stopListening?.();
     this.stopListening = null;
     this.entries.clear();
@@ -77,8 +85,9 @@ export class ReplySettingsCache implements Lifecycle {
 
   /** The settings of one of the account's assistants that is not deleted; null for any other id. */
   async get(accountId: number, assistantId: number): Promise<ReplySettings | null> {
+    const trusted = this.deps.eventBus.up;
     const entry = this.entries.get(assistantId);
-    if (entry && entry.until > Date.now()) {
+    if (trusted && entry && entry.until > Date.now()) {
       this.entries.delete(assistantId);
       this.entries.set(assistantId, entry);
       return entry.accountId === accountId ? entry.settings : null;
@@ -91,7 +100,7 @@ export class ReplySettingsCache implements Lifecycle {
     });
     if (!row) return null;
     const { accountId: owner, ...settings } = row;
-    if (this.ttlMs > 0 && mark === this.revision) {
+    if (trusted && this.ttlMs > 0 && mark === this.revision) {
       this.entries.set(assistantId, { accountId: owner, settings, until: Date.now() + this.ttlMs });
       if (this.entries.size > MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
     }

@@ -20,6 +20,8 @@ const credentialKey = (credential: Pick<RevokedCredential, "kind" | "id">) =>
  * (the raw token is never kept): finding an entry requires the full secret, exactly as the
  * constant-time comparison against the stored hash does. A revoked credential is dropped on this
  * instance at once and on every other instance when the `credential:revoked` event reaches it.
+ * While that event cannot arrive (the event bus is down) nothing is served from the cache nor kept
+ * in it, and what it held is forgotten when the bus goes down and again when it comes back.
  */
 export class CredentialCache implements Lifecycle {
   /** Insertion order is recency order: a hit moves its entry to the end. */
@@ -31,6 +33,7 @@ export class CredentialCache implements Lifecycle {
    */
   private revision = 0;
   private stopListening: (() => Promise<void>) | null = null;
+  private stopWatchingBus: (() => void) | null = null;
   private readonly ttlMs: number;
 
   constructor(private readonly deps: ServiceDeps) {
@@ -41,9 +44,12 @@ export class CredentialCache implements Lifecycle {
     this.stopListening = listenForRevocations(this.deps, "credential cache", (credential) =>
       this.drop(credential),
     );
+    this.stopWatchingBus = this.deps.eventBus.onChange(() => this.forgetAll());
   }
 
   async stop(): Promise<void> {
+    this.stopWatchingBus?.();
+    this.stopWatchingBus = null;
     await this.stopListening?.();
     this.stopListening = null;
     this.entries.clear();
@@ -56,6 +62,7 @@ export class CredentialCache implements Lifecycle {
   }
 
   get(tokenHash: string): Viewer | null {
+    if (!this.deps.eventBus.up) return null;
     const entry = this.entries.get(tokenHash);
     if (!entry) return null;
     if (entry.until <= Date.now()) {
@@ -68,7 +75,7 @@ export class CredentialCache implements Lifecycle {
   }
 
   set(tokenHash: string, viewer: Viewer, mark: number): void {
-    if (this.ttlMs === 0 || mark !== this.revision) return;
+    if (this.ttlMs === 0 || mark !== this.revision || !this.deps.eventBus.up) return;
     const expiresAt = viewer.credential.expiresAt?.getTime() ?? Number.POSITIVE_INFINITY;
     this.entries.set(tokenHash, { viewer, until: Math.min(Date.now() + this.ttlMs, expiresAt) });
     this.hashOf.set(credentialKey(viewer.credential), tokenHash);
@@ -85,6 +92,13 @@ export class CredentialCache implements Lifecycle {
   revoked(credential: RevokedCredential): void {
     this.drop(credential);
     this.deps.pubsub.publish("credential:revoked", credential);
+  }
+
+  /** Revocations may have gone unheard: lookups in flight must not cache what they read either. */
+  private forgetAll(): void {
+    this.revision++;
+    this.entries.clear();
+    this.hashOf.clear();
   }
 
   private drop(credential: RevokedCredential): void {

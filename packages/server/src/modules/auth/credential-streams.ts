@@ -4,6 +4,9 @@ import { listenForRevocations, type RevokedCredential } from "./revocations.ts";
 
 export type StreamEnd = "revoked" | "expired";
 
+/** While the event bus is down, how often the credentials of live streams are looked up again. */
+const RECHECK_WHILE_BUS_DOWN_MS = 10_000;
+
 /** setTimeout cannot wait longer than this; later expiries are re-armed in steps. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
@@ -11,13 +14,16 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
  * Ends live streams (subscriptions) whose credential stops being valid: a deleted API key or a
  * logged-out session, announced through the pubsub so that every instance hears it (through Redis
  * when REDIS_URL is set), and a session reaching its expiry. A stream ends with one last value
- * saying why, then completes.
+ * saying why, then completes. Revocations announced while the event bus is down go unheard: meanwhile
+ * every live stream's credential is looked up again every few seconds, and once more when it is back.
  */
 export class CredentialStreams implements Lifecycle {
   private readonly live = new Map<string, Set<(reason: StreamEnd) => void>>();
   /** The same listeners by account, for a suspension. */
   private readonly liveByAccount = new Map<number, Set<(reason: StreamEnd) => void>>();
   private stopListening: (() => Promise<void>) | null = null;
+  private stopWatchingBus: (() => void) | null = null;
+  private recheckTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly deps: ServiceDeps) {}
 
@@ -27,9 +33,21 @@ export class CredentialStreams implements Lifecycle {
       "credential streams",
       (credential) => void this.endIfRevoked(credential),
     );
+    this.stopWatchingBus = this.deps.eventBus.onChange((up) => {
+      clearInterval(this.recheckTimer);
+      if (up) {
+        void this.recheckAll();
+        return;
+      }
+      this.recheckTimer = setInterval(() => void this.recheckAll(), RECHECK_WHILE_BUS_DOWN_MS);
+      this.recheckTimer.unref();
+    });
   }
 
   async stop(): Promise<void> {
+    clearInterval(this.recheckTimer);
+    this.stopWatchingBus?.();
+    this.stopWatchingBus = null;
     await this.stopListening?.();
     this.stopListening = null;
   }
@@ -141,6 +159,34 @@ export class CredentialStreams implements Lifecycle {
       select: { revokedAt: true },
     });
     return session === null || session.revokedAt !== null;
+  }
+
+  /**
+   * Looks up the credential of every live stream and ends those revoked. A lookup that fails (the
+   * database is down too) keeps its streams: the next round, or the event, decides.
+   */
+  async recheckAll(): Promise<void> {
+    const checks: [RevokedCredential, Set<(reason: StreamEnd) => void>][] = [
+      ...[...this.live].map(([key, listeners]): [RevokedCredential, Set<(reason: StreamEnd) => void>] => {
+        const [kind, id] = key.split(":") as [RevokedCredential["kind"], string];
+        return [{ kind, id: Number(id) }, listeners];
+      }),
+      ...[...this.liveByAccount].map(
+        ([id, listeners]): [RevokedCredential, Set<(reason: StreamEnd) => void>] => [
+          { kind: "account", id },
+          listeners,
+        ],
+      ),
+    ];
+    for (const [credential, listeners] of checks) {
+      try {
+        if (!(await this.revokedInDatabase(credential))) continue;
+      } catch (error) {
+        this.deps.logger.warn("could not re-check a credential", { error });
+        continue;
+      }
+      for (const listener of [...listeners]) listener("revoked");
+    }
   }
 
   /**

@@ -489,8 +489,8 @@ describe("the dialer across restarts and instances", { timeout: 120_000 }, () =>
     ]);
     const prisma = t.app.db.prisma;
     // What a dial job does first: pick the leads (then the process dies).
-    const { config, db, pubsub, logger } = t.app;
-    const progress = new LeadProgress({ config, db, pubsub, logger }, discardEvents);
+    const { config, db, pubsub, eventBus, logger } = t.app;
+    const progress = new LeadProgress({ config, db, pubsub, eventBus, logger }, discardEvents);
     const claimed = await prisma.$transaction((tx) => progress.claimDue(tx, campaign.id, 2, clock.now()));
     expect(claimed.map((lead) => lead.id)).toEqual(leads.map((lead) => lead.id));
     // The second lead's call was placed before the process died; the first one's was not.

@@ -38,16 +38,16 @@ export type LimitName =
 
 /**
  * Fixed-window limits per key. With REDIS_URL the counters live in Redis, so the limit holds across
- * every instance behind a load balancer; otherwise they live in this process's memory. If Redis
- * stops answering, an in-memory limiter takes over rather than letting every request through or
- * refusing them all.
+ * every instance behind a load balancer; otherwise they live in this process's memory. While Redis
+ * is not connected, an in-memory limiter per instance takes over at once (no request waits for Redis)
+ * rather than letting every request through or refusing them all: limits then hold per instance.
  */
 export class RateLimitsService {
   readonly store: "redis" | "memory";
   private readonly limiters: Record<LimitName, RateLimiterAbstract>;
   private readonly redis: Redis | null;
 
-  constructor(deps: ServiceDeps) {
+  constructor(private readonly deps: ServiceDeps) {
     const { rateLimits, loginThrottle, redisUrl } = deps.config;
     const perMinute = (points: number) => ({ points, duration: 60 });
     const windows: Record<LimitName, { points: number; duration: number }> = {
@@ -63,6 +63,8 @@ export class RateLimitsService {
     this.redis = redisUrl
       ? new (ioredis().Redis)(redisUrl, { maxRetriesPerRequest: 1, lazyConnect: true })
       : null;
+    // Reconnects by itself; each failed attempt is worth a line, never an unhandled error.
+    this.redis?.on("error", (error: unknown) => deps.logger.warn("rate limits: redis failed", { error }));
     this.store = this.redis ? "redis" : "memory";
     const build = (name: LimitName): RateLimiterAbstract => {
       const options = { keyPrefix: `${deps.config.redisKeyPrefix}:rate-limit:${name}`, ...windows[name] };
@@ -70,6 +72,7 @@ export class RateLimitsService {
       return new RateLimiterRedis({
         ...options,
         storeClient: this.redis,
+        rejectIfRedisNotReady: true,
         insuranceLimiter: new RateLimiterMemory(options),
       });
     };
@@ -113,8 +116,18 @@ export class RateLimitsService {
     await this.limiters[limit].delete(key);
   }
 
+  /** Whether limits are counted per instance right now because Redis is configured but not connected. */
+  get local(): boolean {
+    return this.redis !== null && this.redis.status !== "ready";
+  }
+
   async start(): Promise<void> {
-    await this.redis?.connect();
+    // Redis away at start is an outage like any other: limits are local until the client reconnects.
+    await this.redis?.connect().catch((error: unknown) =>
+      this.deps.logger.warn("rate limits: redis not reachable at start; limits are per instance", {
+        error,
+      }),
+    );
   }
 
   async stop(): Promise<void> {

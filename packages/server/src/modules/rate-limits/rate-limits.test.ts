@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAssistant } from "../../../test/fixtures/assistants.ts";
 import { type FakeOpenAI, startFakeOpenAI } from "../../../test/support/fake-openai.ts";
+import { startRedis } from "../../../test/support/services.ts";
 import {
   freshDatabase,
   ownRateLimitKeys,
@@ -109,4 +110,41 @@ describe("generate-reply rate limit", () => {
       await database.drop();
     }
   });
+
+  // A Redis of its own, down from the start: the others' Redis stays up.
+  it.runIf(testDatabaseKind() === "postgres")(
+    "starts and limits per instance while Redis is down, and counts in Redis again once it is back",
+    async () => {
+      const redis = await startRedis();
+      await redis.crash();
+      const t = await startTestApp({ env: { ...env(), REDIS_URL: redis.url } });
+      try {
+        expect(t.app.services.rateLimits.local).toBe(true);
+        const account = await t.createAccount({ balance: "1" });
+        const assistant = await createAssistant(t, account);
+        const body = { assistant_id: assistant.id, customer_identifier: "outage", message: "hi" };
+        const statuses: number[] = [];
+        for (let i = 0; i < 6; i++) {
+          statuses.push(
+            (await t.rest("POST", "/api/ai/generate-reply", { token: account.apiKey, body })).status,
+          );
+        }
+        expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
+
+        await redis.restart();
+        for (let attempt = 0; attempt < 300 && t.app.services.rateLimits.local; attempt++) {
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        expect(t.app.services.rateLimits.local).toBe(false);
+        // The same token, refused by this instance's memory a moment ago, counts afresh in Redis.
+        const after = await t.rest("POST", "/api/ai/generate-reply", { token: account.apiKey, body });
+        expect(after.status).toBe(200);
+        expect(after.headers.get("ratelimit-remaining")).toBe("4");
+      } finally {
+        await t.close();
+        await redis.stop();
+      }
+    },
+    60_000,
+  );
 });
