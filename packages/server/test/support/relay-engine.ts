@@ -21,13 +21,22 @@ import { RELAY_OPTIONS, SESSION_SETTINGS } from "./session-settings.ts";
 const [echoPort, appendMs] = process.argv.slice(2).map(Number);
 const logger = createLogger("silent");
 
+// Every call of the bench is running, so the condition on the call's status always holds: a token is
+// stored (issued), or taken once (redeemed).
 const nonces = new Map<number, string>();
 const prisma = {
   call: {
-    update: async ({ where, data }: { where: { id: number }; data: { mediaStreamNonce: string } }) => {
-      nonces.set(where.id, data.mediaStreamNonce);
-    },
-    updateMany: async ({ where }: { where: { id: number; mediaStreamNonce: string } }) => {
+    updateMany: async ({
+      where,
+      data,
+    }: {
+      where: { id: number; mediaStreamNonce?: string };
+      data: { mediaStreamNonce: string | null };
+    }) => {
+      if (data.mediaStreamNonce !== null) {
+        nonces.set(where.id, data.mediaStreamNonce);
+        return { count: 1 };
+      }
       if (nonces.get(where.id) !== where.mediaStreamNonce) return { count: 0 };
       nonces.delete(where.id);
       return { count: 1 };
@@ -76,4 +85,4 @@ server.on("connection", (socket, request) => {
   streams.accept(socket, request.socket);
 });
 
-serveRelayProbe(server, (call) => streams.issueToken(call));
+serveRelayProbe(server, async (call) => (await streams.issueToken(call))!);

@@ -2,6 +2,8 @@ import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import type { RawData, WebSocket } from "ws";
 import type { ServiceDeps } from "../../../deps.ts";
 import { MEDIA_STREAM_LIMITS } from "../../../limits.ts";
+import { updateRunningCall } from "../../calls/call-record.ts";
+import { ACTIVE_DB_STATUSES } from "../../calls/call-status.ts";
 import { MediaStreamBase } from "../media-stream-base.ts";
 import { type MediaStreamHandler, PHONE_FORMAT } from "../provider.ts";
 
@@ -10,8 +12,8 @@ import { type MediaStreamHandler, PHONE_FORMAT } from "../provider.ts";
  * TwiML carries a stream token (a `<Parameter>`): signed with a key derived from the auth token,
  * naming the call, valid for `MEDIA_STREAM_LIMITS.tokenSeconds` and usable once (its nonce is
  * stored on the call and cleared when presented, in one conditional write, so two instances
- * cannot both accept it). A forged, expired or replayed token closes the socket; the call is not
- * touched. Accepted streams go to the voice engine as `MediaStream`s.
+ * cannot both accept it). A forged, expired or replayed token, or one of a call that has ended,
+ * closes the socket; the call is not touched. Accepted streams go to the voice engine as `MediaStream`s.
  */
 export class TwilioMediaStreams {
   private readonly key: Buffer;
@@ -26,16 +28,19 @@ export class TwilioMediaStreams {
     this.key = createHmac("sha256", authToken).update("voxgate media stream token").digest();
   }
 
-  /** A new token for the call's next stream; an earlier unused one stops working. */
-  async issueToken(callId: number, now = Date.now()): Promise<string> {
+  /**
+   * A new token for the call's next stream; an earlier unused one stops working. Null when the call
+   * has ended (or does not exist): an ended call is final, and gets no stream.
+   */
+  async issueToken(callId: number, now = Date.now()): Promise<string | null> {
     const nonce = randomBytes(12).toString("base64url");
-    await this.deps.db.prisma.call.update({ where: { id: callId }, data: { mediaStreamNonce: nonce } });
+    if (!(await updateRunningCall(this.deps.db.prisma, callId, { mediaStreamNonce: nonce }))) return null;
     const expires = Math.floor(now / 1000) + MEDIA_STREAM_LIMITS.tokenSeconds;
     const body = `${callId}.${expires}.${nonce}`;
     return `${body}.${this.sign(body)}`;
   }
 
-  /** The call a token opens, consuming it; null when it is forged, expired or already used. */
+  /** The call a token opens, consuming it; null when it is forged, expired or already used, or the call ended. */
   async redeemToken(token: string, now = Date.now()): Promise<number | null> {
     const match = /^(\d{1,9})\.(\d{1,12})\.([\w-]{16})\.([\w-]{43})$/.exec(token);
     if (!match) return null;
@@ -44,7 +49,7 @@ export class TwilioMediaStreams {
     if (!timingSafeEqual(expected, Buffer.from(signature!))) return null;
     if (Number(expires) * 1000 < now) return null;
     const { count } = await this.deps.db.prisma.call.updateMany({
-      where: { id: Number(callId), mediaStreamNonce: nonce! },
+      where: { id: Number(callId), mediaStreamNonce: nonce!, status: { in: [...ACTIVE_DB_STATUSES] } },
       data: { mediaStreamNonce: null },
     });
     return count === 1 ? Number(callId) : null;
@@ -102,7 +107,7 @@ export class TwilioMediaStreams {
           if (typeof token !== "string" || typeof streamSid !== "string") return refuse("no token");
           this.redeemToken(token)
             .then((callId) => {
-              if (callId === null) return refuse("invalid or used token");
+              if (callId === null) return refuse("invalid or used token, or call ended");
               if (socket.readyState !== socket.OPEN) return;
               stream = new TwilioMediaStream(callId, streamSid, socket, connection);
               for (const frame of early.splice(0)) stream.emitAudio(frame);

@@ -165,11 +165,17 @@ export class TwilioWebhooks {
 
   /**
    * `<Connect><Stream>`: Twilio opens a bidirectional Media Stream to Voxgate for the call's audio,
-   * presenting the single-use token it carries (see TwilioMediaStreams).
+   * presenting the single-use token it carries (see TwilioMediaStreams). A call that has ended (a late
+   * or repeated webhook) is final: Twilio is told to hang up, and the call is left as it ended.
    */
   private async streamTwiml(callId: number): Promise<string> {
     const token = await this.media.issueToken(callId);
     const response = new (twilioLibrary().twiml.VoiceResponse)();
+    if (token === null) {
+      this.deps.logger.info("twilio answer webhook of an ended call: hung up", { callId });
+      response.hangup();
+      return response.toString();
+    }
     const stream = response.connect().stream({ url: mediaStreamUrl(this.deps.config.publicBaseUrl) });
     stream.parameter({ name: "token", value: token });
     return response.toString();

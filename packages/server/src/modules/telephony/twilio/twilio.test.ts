@@ -9,6 +9,8 @@ import {
   type TestAccount,
   type TestApp,
 } from "../../../../test/support/test-app.ts";
+import { TwilioMediaClient } from "../../../../test/support/twilio-media-client.ts";
+import { mediaStreamUrl } from "../../../../test/support/voice-calls.ts";
 import type { Assistant, Call, PhoneNumber } from "../../../generated/prisma/client.ts";
 import { toApiStatus } from "../../calls/call-status.ts";
 import { INBOUND_REFUSALS } from "../../calls/calls.service.ts";
@@ -243,6 +245,32 @@ describe("outbound calls through Twilio", () => {
     ]);
   });
 
+  it("hangs up a late answer webhook of an ended call and refuses its stream, leaving the call as it ended", async () => {
+    const call = await placeCall();
+    const answer = {
+      AccountSid: fake.accountSid,
+      CallSid: call.providerCallId!,
+      CallStatus: "in-progress",
+      AnsweredBy: "human",
+    };
+    const answered = await webhook(`/telephony/twilio/outbound?callId=${call.id}`, answer);
+    const token = /<Parameter name="token" value="([^"]+)"\/>/.exec(answered.body)![1]!;
+    await statusCallback(call, "completed", { CallDuration: "125" });
+    const ended = await reload(call);
+    expect(ended).toMatchObject({ status: "completed", duration: 125 });
+
+    // The token was issued while the call ran and never presented: the call has ended since.
+    const stream = await TwilioMediaClient.connect(mediaStreamUrl(t), token);
+    expect(await stream.closed).toEqual({ code: 1008, reason: "invalid or used token, or call ended" });
+    const late = await webhook(`/telephony/twilio/outbound?callId=${call.id}`, answer);
+    expect(late).toEqual({
+      status: 200,
+      body: '<?xml version="1.0" encoding="UTF-8"?><Response><Hangup/></Response>',
+    });
+    expect(await reload(call)).toEqual(ended);
+    expect((await ledgerOf(call.id)).map((entry) => entry.callMinute)).toEqual([1, 2, 3]);
+  });
+
   it("applies an end that overtakes the answer, then ignores the late answer", async () => {
     const call = await placeCall();
     await statusCallback(call, "completed", { CallDuration: "30", AnsweredBy: "machine_end_beep" });
@@ -350,6 +378,10 @@ describe("inbound calls through Twilio", () => {
     const ended = await reload(calls[0]!);
     expect(ended).toMatchObject({ status: "completed", duration: 61 });
     expect(ended.totalCost.toFixed(2)).toBe("0.20");
+    // Twilio asks again once the call has ended: it is hung up, and the call stays as it ended.
+    const late = await voice(number.phoneNumber, callSid);
+    expect(late.body).toBe('<?xml version="1.0" encoding="UTF-8"?><Response><Hangup/></Response>');
+    expect(await reload(calls[0]!)).toEqual(ended);
   });
 
   it("refuses with a short spoken message when the number has no assistant or the account no money", async () => {
