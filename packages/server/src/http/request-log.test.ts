@@ -122,11 +122,12 @@ describe("request ids and access logs", () => {
     const metricsToken = "metrics-token-0123456789";
     t = await startTestApp({ logger: log.logger, env: { VOXGATE_METRICS_TOKEN: metricsToken } });
     const account = await t.createAccount();
-    const { port } = new URL(t.url);
+    const baseUrl = t.url;
+    const { port } = new URL(baseUrl);
     // Read from the app's own endpoint: the module's counters are shared by the other files of this
     // worker (isolate: false), and the endpoint is what an operator's alert reads.
     const counted = async () => {
-      const response = await fetch(`${t.url}/metrics`, {
+      const response = await fetch(`${baseUrl}/metrics`, {
         headers: { authorization: `Bearer ${metricsToken}` },
       });
       const text = await response.text();
