@@ -101,7 +101,8 @@ export async function startRadicale(users: Record<string, string>): Promise<Runn
     async makeCalendar(user, name) {
       const url = `${base}/${user}/${name}/`;
       const response = await fetch(url, { method: "MKCALENDAR", headers: auth(user) });
-      if (response.status !== 201) throw new Error(`MKCALENDAR ${url}: ${response.status} ${await response.text()}`);
+      if (response.status !== 201)
+        throw new Error(`MKCALENDAR ${url}: ${response.status} ${await response.text()}`);
       return url;
     },
     async putObject(calendarUrl, name, ics, user) {

@@ -85,14 +85,23 @@ export class CalDavProvider implements CalendarProvider {
     return { externalId: url };
   }
 
+  /**
+   * Replaces the event if it still exists: its current ETag is the precondition (some servers,
+   * Radicale among them, do not take `If-Match: *`), so an event deleted meanwhile is not recreated
+   * and one changed meanwhile is a conflict.
+   */
   async updateEvent(access: CalendarAccess, externalId: string, event: CalendarEvent): Promise<void> {
     const url = this.ownEventUrl(access, externalId);
+    const current = await this.request(access, url, { method: "GET", headers: {} });
+    if (current.status === 404) throw new CalendarProviderError("not_found", url, 404);
+    expectStatus(current, url, [200]);
+    const etag = current.headers.get("etag");
     const response = await this.request(access, url, {
       method: "PUT",
-      headers: { "content-type": "text/calendar; charset=utf-8", "if-match": "*" },
+      headers: { "content-type": "text/calendar; charset=utf-8", ...(etag ? { "if-match": etag } : {}) },
       body: eventToICalendar(event, this.now()),
     });
-    if (response.status === 412) throw new CalendarProviderError("not_found", url, 412);
+    if (response.status === 412) throw new CalendarProviderError("conflict", url, 412);
     expectStatus(response, url, [200, 201, 204]);
   }
 

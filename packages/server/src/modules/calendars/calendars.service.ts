@@ -204,6 +204,13 @@ export class CalendarsService {
     try {
       const result = await work(provider, access);
       if (connection.status !== "active") await this.setStatus(connection.id, "active", null);
+      // After a key rotation, credentials move to the current key as they are used.
+      if (this.parts.secrets.isStale(connection.sealedCredentials)) {
+        await this.deps.db.prisma.calendarConnection.updateMany({
+          where: { id: connection.id, sealedCredentials: connection.sealedCredentials },
+          data: { sealedCredentials: this.parts.secrets.seal(access.secret) },
+        });
+      }
       return result;
     } catch (error) {
       if (!(error instanceof CalendarProviderError)) throw error;

@@ -42,7 +42,7 @@ export type CalendarFailure =
   | "invalid_url"
   | "timeout"
   | "unreachable"
-  /** The event to create exists already (412 on If-None-Match). */
+  /** The event to create exists already, or the one to update changed meanwhile (412). */
   | "conflict"
   | "unexpected_response";
 
@@ -55,7 +55,7 @@ const explanations: Record<CalendarFailure, string> = {
   invalid_url: "the URL is not a valid http or https URL",
   timeout: "the calendar server did not answer in time",
   unreachable: "the calendar server could not be reached",
-  conflict: "the event already exists",
+  conflict: "the event already exists or was changed meanwhile",
   unexpected_response: "the calendar server answered unexpectedly",
 };
 
