@@ -21,7 +21,9 @@ if (findRadicale() === null && process.env.CI) {
   throw new Error("CI needs radicale for the calendar tests: run .ci/install-services.sh");
 }
 if (findRadicale() === null) {
-  console.warn("[voxgate] radicale not installed: skipping the CalDAV calendar tests (apt-get install radicale).");
+  console.warn(
+    "[voxgate] radicale not installed: skipping the CalDAV calendar tests (apt-get install radicale).",
+  );
 }
 
 // Tests of pure logic (no database, no app): the PostgreSQL pass would only repeat them.
