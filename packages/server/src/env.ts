@@ -433,7 +433,8 @@ export function loadConfig(source: EnvInput | NodeJS.ProcessEnv = process.env): 
     throw new ConfigError(
       parsed.error.issues.map(
         (issue) =>
-          `${issue.path.join(".")}: ${issue.message} (got ${JSON.stringify(
+          `${issue.path.join(".")}: ${issue.message} (got ${describeValue(
+            String(issue.path[0]),
             (source as Record<string, unknown>)[String(issue.path[0])],
           )})`,
       ),
@@ -549,6 +550,14 @@ export function loadConfig(source: EnvInput | NodeJS.ProcessEnv = process.env): 
           : null,
     },
   };
+}
+
+/** Keys never reach a log, not even a malformed one (it may be a real key cut short). */
+const SECRET_VARIABLES = new Set(["VOXGATE_SECRETS_KEY", "VOXGATE_SECRETS_PREVIOUS_KEYS"]);
+
+function describeValue(name: string, value: unknown): string {
+  if (SECRET_VARIABLES.has(name) && typeof value === "string") return `${value.length} characters, not shown`;
+  return JSON.stringify(value);
 }
 
 function displayHost(host: string): string {
