@@ -79,6 +79,32 @@ builder.mutationField("createCalendarConnection", (t) =>
   }),
 );
 
+const UpdateCalendarConnectionInput = builder.inputType("UpdateCalendarConnectionInput", {
+  description: "Omitted fields keep their values.",
+  fields: (t) => ({
+    name: t.string(),
+    url: t.string(),
+    readUrls: t.stringList(),
+    username: t.string(),
+    password: t.string({ description: "Checked with the provider, then stored encrypted; never returned." }),
+  }),
+});
+
+builder.mutationField("updateCalendarConnection", (t) =>
+  t.withAuth({ authenticated: true }).field({
+    type: CalendarConnection,
+    description:
+      "Changes a connection (e.g. a new password after it broke). The provider checks the result before it " +
+      "is saved, which makes the connection active again; refusals fail with CALENDAR_CONNECTION_FAILED.",
+    args: {
+      id: t.arg.int({ required: true }),
+      input: t.arg({ type: UpdateCalendarConnectionInput, required: true }),
+    },
+    resolve: (_root, { id, input }, context) =>
+      context.services.calendars.updateConnection(context.viewer.accountId, id, withoutNulls(input)),
+  }),
+);
+
 builder.mutationField("deleteCalendarConnection", (t) =>
   t.withAuth({ authenticated: true }).int({
     description: "Deletes a connection and the appointment types that use it; returns its id.",

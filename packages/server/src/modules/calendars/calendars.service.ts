@@ -35,6 +35,14 @@ const CreateConnectionInput = z.object({
   password: requiredString("password", 4096),
 });
 
+const UpdateConnectionInput = z.object({
+  name: requiredString("name").optional(),
+  url: calendarUrl("url").optional(),
+  readUrls: CreateConnectionInput.shape.readUrls.removeDefault().optional(),
+  username: requiredString("username", 512).optional(),
+  password: requiredString("password", 4096).optional(),
+});
+
 const clockTime = z
   .string()
   .regex(/^([01]\d|2[0-3]):[0-5]\d$|^24:00$/, "Times must be HH:MM (00:00 to 24:00).");
@@ -122,6 +130,43 @@ export class CalendarsService {
     return connection;
   }
 
+  /**
+   * Changes a connection (a new password after a refusal, another calendar). The provider checks the
+   * result before it is saved, even when only the name changed on a broken connection, so that a
+   * saved connection is one the provider accepted.
+   */
+  async updateConnection(accountId: number, id: number, input: unknown): Promise<CalendarConnection> {
+    const parsed = parseInput(UpdateConnectionInput, input);
+    const connection = await this.deps.db.prisma.calendarConnection.findFirst({ where: { id, accountId } });
+    if (!connection) throw new NotFoundError("Calendar connection");
+    const access: CalendarAccess = {
+      url: parsed.url ?? connection.url,
+      readUrls: parsed.readUrls ?? connection.readUrls,
+      username: parsed.username ?? connection.username,
+      secret: parsed.password ?? (await this.accessOf(connection)).secret,
+    };
+    await this.parts.providers[connection.provider].verify(access).catch((error: unknown) => {
+      throw error instanceof CalendarProviderError ? toApiError(connection.provider, error) : error;
+    });
+    const updated = await this.deps.db.prisma.calendarConnection.update({
+      where: { id: connection.id },
+      data: {
+        name: parsed.name ?? connection.name,
+        url: access.url,
+        readUrls: [...access.readUrls],
+        username: access.username,
+        ...(parsed.password === undefined
+          ? {}
+          : { sealedCredentials: this.parts.secrets.seal(parsed.password) }),
+        status: "active",
+        lastError: null,
+        checkedAt: this.clock.now(),
+      },
+    });
+    this.deps.logger.info("calendar connection updated", { accountId, connectionId: id });
+    return updated;
+  }
+
   listConnections(accountId: number) {
     return this.deps.db.prisma.calendarConnection.findMany({
       where: { accountId },
@@ -194,12 +239,7 @@ export class CalendarsService {
     connection: CalendarConnection,
     work: (provider: CalendarProvider, access: CalendarAccess) => Promise<T>,
   ): Promise<T> {
-    const access: CalendarAccess = {
-      url: connection.url,
-      readUrls: connection.readUrls,
-      username: connection.username,
-      secret: this.parts.secrets.open(connection.sealedCredentials),
-    };
+    const access = await this.accessOf(connection);
     const provider = this.parts.providers[connection.provider];
     try {
       const result = await work(provider, access);
@@ -220,6 +260,26 @@ export class CalendarsService {
         await this.setStatus(connection.id, "broken", apiError.message);
       throw apiError;
     }
+  }
+
+  /**
+   * The connection's credentials, opened. A value no configured key opens (the key was lost or
+   * rotated out too early) breaks the connection: only saving the password again repairs it.
+   */
+  private async accessOf(connection: CalendarConnection): Promise<CalendarAccess> {
+    let secret: string;
+    try {
+      secret = this.parts.secrets.open(connection.sealedCredentials);
+    } catch {
+      const error = new CalendarConnectionError(
+        "credentials_unreadable",
+        "The stored credentials cannot be decrypted with the configured secrets keys (VOXGATE_SECRETS_KEY, VOXGATE_SECRETS_PREVIOUS_KEYS); save the connection's password again.",
+        { url: connection.url },
+      );
+      await this.setStatus(connection.id, "broken", error.message);
+      throw error;
+    }
+    return { url: connection.url, readUrls: connection.readUrls, username: connection.username, secret };
   }
 
   private async setStatus(id: number, status: "active" | "broken", lastError: string | null): Promise<void> {

@@ -308,6 +308,75 @@ describe.skipIf(!findRadicale())("calendar connections over CalDAV (a real Radic
     expect(await t.app.db.prisma.appointmentType.count({ where: { id: typeId } })).toBe(0);
   });
 
+  it("breaks a connection whose credentials no key opens, and a new password saved through an update repairs it", async () => {
+    const connectionId = (await connect(alice, { name: "Lost key" })).data!.createCalendarConnection
+      .id as number;
+    const type = await t.gql<{ createAppointmentType: { id: number } }>(
+      CREATE_TYPE,
+      {
+        input: {
+          connectionId,
+          name: "Visit",
+          durationMinutes: 60,
+          timezone: "Europe/Berlin",
+          businessHours: berlinMornings,
+          slotGranularityMinutes: 60,
+          horizonDays: 366,
+        },
+      },
+      { token: alice.apiKey },
+    );
+    const typeId = type.data!.createAppointmentType.id;
+    // As if the key that sealed it were gone (lost data directory, rotated out too early).
+    const row = await t.app.db.prisma.calendarConnection.findUniqueOrThrow({ where: { id: connectionId } });
+    const unreadable = `XXXXXXXX${row.sealedCredentials.slice(row.sealedCredentials.indexOf(":"))}`;
+    await t.app.db.prisma.calendarConnection.update({
+      where: { id: connectionId },
+      data: { sealedCredentials: unreadable },
+    });
+    const failed = await t.gql(SLOTS, { id: typeId, ...MONDAY }, { token: alice.apiKey });
+    expect(failed.errors?.[0]?.extensions).toMatchObject({
+      code: "CALENDAR_CONNECTION_FAILED",
+      reason: "credentials_unreadable",
+    });
+    const broken = await t.app.db.prisma.calendarConnection.findUniqueOrThrow({
+      where: { id: connectionId },
+    });
+    expect(broken).toMatchObject({ status: "broken" });
+    expect(broken.lastError).toContain("save the connection's password again");
+
+    const UPDATE = `mutation ($id: Int!, $input: UpdateCalendarConnectionInput!) {
+      updateCalendarConnection(id: $id, input: $input) { id status lastError }
+    }`;
+    const fromBob = await t.gql(
+      UPDATE,
+      { id: connectionId, input: { password: PASSWORDS.alice } },
+      { token: bob.apiKey },
+    );
+    expect(fromBob.errors?.[0]?.extensions).toMatchObject({ code: "NOT_FOUND" });
+    const wrong = await t.gql(
+      UPDATE,
+      { id: connectionId, input: { password: "wrong" } },
+      { token: alice.apiKey },
+    );
+    expect(wrong.errors?.[0]?.extensions).toMatchObject({ reason: "unauthorized", status: 401 });
+    expect(
+      (await t.app.db.prisma.calendarConnection.findUniqueOrThrow({ where: { id: connectionId } }))
+        .sealedCredentials,
+    ).toBe(unreadable);
+
+    const repaired = await t.gql(
+      UPDATE,
+      { id: connectionId, input: { password: PASSWORDS.alice } },
+      { token: alice.apiKey },
+    );
+    expect(repaired.data).toEqual({
+      updateCalendarConnection: { id: connectionId, status: "active", lastError: null },
+    });
+    const slots = await t.gql(SLOTS, { id: typeId, ...MONDAY }, { token: alice.apiKey });
+    expect(slots.errors).toBeUndefined();
+  });
+
   it("creates, moves and deletes events in the write calendar through the provider", async () => {
     const eventsUrl = await radicale.makeCalendar("bob", "bookings");
     const provider = new CalDavProvider({ timeoutMs: 10_000, allowList: ["127.0.0.1"] });
