@@ -115,10 +115,12 @@ export class CalDavProvider implements CalendarProvider {
   /** An event id is the event's URL: it must lie in the connection's write calendar. */
   private ownEventUrl(access: CalendarAccess, externalId: string): string {
     const collection = collectionUrl(access.url);
-    if (!URL.canParse(externalId) || !new URL(externalId).href.startsWith(collection.href)) {
+    // Normalised first, so that `..` segments cannot lead out of the calendar.
+    const url = URL.canParse(externalId) ? new URL(externalId).href : "";
+    if (!url.startsWith(collection.href) || url === collection.href) {
       throw new CalendarProviderError("not_found", externalId);
     }
-    return externalId;
+    return url;
   }
 
   private now(): Date {

@@ -188,8 +188,12 @@ export class CalendarsService {
       select: { id: true },
     });
     if (!connection) throw ValidationError.single("connectionId", "The calendar connection does not exist.");
+    // Closed days are stored as absent, whether omitted or sent as null.
+    const businessHours = Object.fromEntries(
+      Object.entries(parsed.businessHours).filter(([, ranges]) => ranges && ranges.length > 0),
+    );
     return this.deps.db.prisma.appointmentType.create({
-      data: { ...parsed, maxPerDay: parsed.maxPerDay ?? null, accountId },
+      data: { ...parsed, businessHours, maxPerDay: parsed.maxPerDay ?? null, accountId },
     });
   }
 

@@ -182,6 +182,10 @@ describe.skipIf(!findRadicale())("calendar connections over CalDAV (a real Radic
     );
     expect(type.errors).toBeUndefined();
     expect(type.data!.createAppointmentType.businessHours).toEqual({ ...berlinMornings });
+    const stored = await t.app.db.prisma.appointmentType.findUniqueOrThrow({
+      where: { id: type.data!.createAppointmentType.id },
+    });
+    expect(stored.businessHours).toEqual(berlinMornings);
     const id = type.data!.createAppointmentType.id;
     const slots = async () => {
       const response = await t.gql<{ availableSlots: { start: string }[] }>(
@@ -413,5 +417,9 @@ describe.skipIf(!findRadicale())("calendar connections over CalDAV (a real Radic
     await expect(
       provider.deleteEvent(access, `${radicale.url}/alice/work/dentist.ics`),
     ).rejects.toBeInstanceOf(CalendarProviderError);
+    await expect(
+      provider.deleteEvent(access, `${eventsUrl}../../alice/work/dentist.ics`),
+    ).rejects.toBeInstanceOf(CalendarProviderError);
+    await expect(provider.deleteEvent(access, eventsUrl)).rejects.toBeInstanceOf(CalendarProviderError);
   });
 });
