@@ -34,6 +34,7 @@ const storeIndependentTests = [
   "src/net/safe-fetch.test.ts",
   "src/modules/calls/local-dates.test.ts",
   "src/modules/calendars/availability.test.ts",
+  "src/modules/calendars/caldav.test.ts",
   "src/modules/calendars/ical.test.ts",
   "src/secret-box.test.ts",
   "src/modules/dialer/calling-window.test.ts",
