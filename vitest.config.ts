@@ -1,4 +1,5 @@
 import { configDefaults, defineConfig } from "vitest/config";
+import { findRadicale } from "./packages/server/test/support/radicale.ts";
 import { findPostgresBinaries, findRedisServer } from "./packages/server/test/support/services.ts";
 
 // The server suite runs twice: on the embedded PGlite, and on a real PostgreSQL (pgvector) with
@@ -14,6 +15,17 @@ if (!haveServices) {
   );
 }
 
+// CalDAV tests run against a real Radicale server (Debian package `radicale`); without it they are
+// skipped with a warning, never silently in CI.
+if (findRadicale() === null && process.env.CI) {
+  throw new Error("CI needs radicale for the calendar tests: run .ci/install-services.sh");
+}
+if (findRadicale() === null) {
+  console.warn(
+    "[voxgate] radicale not installed: skipping the CalDAV calendar tests (apt-get install radicale).",
+  );
+}
+
 // Tests of pure logic (no database, no app): the PostgreSQL pass would only repeat them.
 const storeIndependentTests = [
   "src/env.test.ts",
@@ -21,6 +33,10 @@ const storeIndependentTests = [
   "test/build-stamps.test.ts",
   "src/net/safe-fetch.test.ts",
   "src/modules/calls/local-dates.test.ts",
+  "src/modules/calendars/availability.test.ts",
+  "src/modules/calendars/caldav.test.ts",
+  "src/modules/calendars/ical.test.ts",
+  "src/secret-box.test.ts",
   "src/modules/dialer/calling-window.test.ts",
   "src/modules/knowledge/ingestion/chunking.test.ts",
   "src/modules/knowledge/ingestion/extract.test.ts",

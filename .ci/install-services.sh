@@ -5,6 +5,7 @@
 #     (bookworm ships no pgvector binary for PG 15)
 #   - redis-server
 #   - chromium (for browser tests)
+#   - radicale (a CalDAV server for calendar tests)
 #
 # Run as root on Debian bookworm. Idempotent: when everything is already
 # present it only checks files and exits (well under 2 s, no network).
@@ -62,8 +63,11 @@ command -v redis-cli >/dev/null || [[ -x /usr/bin/redis-cli ]] || need_redis=1
 need_chromium=0
 [[ -x /usr/bin/chromium ]] || need_chromium=1
 
-if (( need_pg + need_vector + need_redis + need_chromium == 0 )); then
-  log "postgresql-${PG_MAJOR}, pgvector, redis-server, chromium: already installed"
+need_radicale=0
+command -v radicale >/dev/null || [[ -x /usr/bin/radicale ]] || need_radicale=1
+
+if (( need_pg + need_vector + need_redis + need_chromium + need_radicale == 0 )); then
+  log "postgresql-${PG_MAJOR}, pgvector, redis-server, chromium, radicale: already installed"
   exit 0
 fi
 
@@ -133,6 +137,7 @@ pkgs=()
 (( need_vector )) && pkgs+=("postgresql-${PG_MAJOR}" "postgresql-server-dev-${PG_MAJOR}" make gcc libc6-dev ca-certificates)
 (( need_redis )) && pkgs+=(redis-server redis-tools)
 (( need_chromium )) && pkgs+=(chromium)
+(( need_radicale )) && pkgs+=(radicale)
 
 if (( ${#pkgs[@]} )); then
   stop_pg_clusters

@@ -41,6 +41,28 @@ describe("configuration", () => {
     expect(problemsOf({ PORT: "70000" })[0]).toMatch(/^PORT: must be between 0 and 65535/);
   });
 
+  it("takes secrets keys as 32 bytes of base64 and never shows a wrong one", () => {
+    const key = Buffer.alloc(32, 7).toString("base64");
+    const previous = Buffer.alloc(32, 9).toString("base64");
+    expect(
+      loadConfig({ VOXGATE_SECRETS_KEY: key, VOXGATE_SECRETS_PREVIOUS_KEYS: ` ${previous}, ` }).secrets,
+    ).toEqual({
+      key: Buffer.alloc(32, 7),
+      previousKeys: [Buffer.alloc(32, 9)],
+    });
+    expect(loadConfig({}).secrets).toEqual({ key: undefined, previousKeys: [] });
+    const short = key.slice(0, -4);
+    const problems = problemsOf({
+      VOXGATE_SECRETS_KEY: short,
+      VOXGATE_SECRETS_PREVIOUS_KEYS: `${previous},nope`,
+    });
+    expect(problems).toHaveLength(2);
+    expect(problems[0]).toMatch(/^VOXGATE_SECRETS_KEY: must be 32 bytes written as base64/);
+    expect(problems[0]).toContain("40 characters, not shown");
+    expect(problems.join("\n")).not.toContain(short);
+    expect(problems.join("\n")).not.toContain(previous);
+  });
+
   it("accepts real values and normalises the public base URL", () => {
     const config = loadConfig({
       PORT: "8080",

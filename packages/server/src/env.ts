@@ -34,6 +34,15 @@ const httpOrWsUrl = z.string().refine((value) => /^(https?|wss?):\/\//.test(valu
   message: "must be an http(s):// or ws(s):// URL",
 });
 
+/** A 256-bit key written as base64 (`openssl rand -base64 32`). */
+const secretsKey = z
+  .string()
+  .trim()
+  .refine((value) => Buffer.from(value, "base64").length === 32 && /^[A-Za-z0-9+/]+=*$/.test(value), {
+    message: "must be 32 bytes written as base64 (openssl rand -base64 32)",
+  })
+  .transform((value) => Buffer.from(value, "base64"));
+
 const positiveInt = z.coerce.number({ error: "must be a number" }).int("must be a whole number").positive();
 
 const moneyString = z
@@ -179,6 +188,21 @@ const EnvSchema = z
     VOXGATE_WS_INIT_TIMEOUT_SECONDS: positiveInt.max(600, "must be at most 600").default(10),
     VOXGATE_WS_IDLE_SECONDS: positiveInt.max(86_400, "must be at most 86400").default(60),
     VOXGATE_WS_PING_SECONDS: positiveInt.max(3600, "must be at most 3600").default(30),
+    VOXGATE_SECRETS_KEY: z.preprocess(emptyAsUndefined, secretsKey.optional()),
+    VOXGATE_SECRETS_PREVIOUS_KEYS: z.preprocess(
+      emptyAsUndefined,
+      z
+        .string()
+        .transform((value) =>
+          value
+            .split(",")
+            .map((entry) => entry.trim())
+            .filter(Boolean),
+        )
+        .pipe(z.array(secretsKey))
+        .optional(),
+    ),
+    VOXGATE_CALENDAR_TIMEOUT_MS: positiveInt.max(60_000, "must be at most 60000").default(10_000),
   })
   .superRefine((env, context) => {
     // Node refuses a headers timeout longer than the whole request's.
@@ -331,6 +355,14 @@ export interface Config {
   evaluation: { timeoutMs: number; maxAttempts: number; retryBaseMs: number };
   voice: VoiceConfig;
   connections: ConnectionLimits;
+  /**
+   * Seals stored credentials (calendar connections) with AES-256-GCM. `key` seals; `previousKeys` only
+   * open what older keys sealed (rotation). Without a key, one is generated into the data directory
+   * on first use (docs/calendars.md#encryption).
+   */
+  secrets: { key: Buffer | undefined; previousKeys: Buffer[] };
+  /** One request to a calendar provider (connect, busy time, event writes) may take this long. */
+  calendars: { timeoutMs: number };
 }
 
 /**
@@ -401,7 +433,8 @@ export function loadConfig(source: EnvInput | NodeJS.ProcessEnv = process.env): 
     throw new ConfigError(
       parsed.error.issues.map(
         (issue) =>
-          `${issue.path.join(".")}: ${issue.message} (got ${JSON.stringify(
+          `${issue.path.join(".")}: ${issue.message} (got ${describeValue(
+            String(issue.path[0]),
             (source as Record<string, unknown>)[String(issue.path[0])],
           )})`,
       ),
@@ -500,6 +533,8 @@ export function loadConfig(source: EnvInput | NodeJS.ProcessEnv = process.env): 
       webSocketIdleMs: env.VOXGATE_WS_IDLE_SECONDS * 1000,
       webSocketPingMs: env.VOXGATE_WS_PING_SECONDS * 1000,
     },
+    secrets: { key: env.VOXGATE_SECRETS_KEY, previousKeys: env.VOXGATE_SECRETS_PREVIOUS_KEYS ?? [] },
+    calendars: { timeoutMs: env.VOXGATE_CALENDAR_TIMEOUT_MS },
     telephony: {
       provider: env.VOXGATE_TELEPHONY,
       pricePerMinute: env.VOXGATE_CALL_PRICE_PER_MINUTE,
@@ -515,6 +550,14 @@ export function loadConfig(source: EnvInput | NodeJS.ProcessEnv = process.env): 
           : null,
     },
   };
+}
+
+/** Keys never reach a log, not even a malformed one (it may be a real key cut short). */
+const SECRET_VARIABLES = new Set(["VOXGATE_SECRETS_KEY", "VOXGATE_SECRETS_PREVIOUS_KEYS"]);
+
+function describeValue(name: string, value: unknown): string {
+  if (SECRET_VARIABLES.has(name) && typeof value === "string") return `${value.length} characters, not shown`;
+  return JSON.stringify(value);
 }
 
 function displayHost(host: string): string {

@@ -25,6 +25,7 @@ export type ErrorCode =
   | "AT_CAPACITY"
   | "PHONE_NUMBER_UNAVAILABLE"
   | "SERVICE_UNAVAILABLE"
+  | "CALENDAR_CONNECTION_FAILED"
   // Operation limits (src/operation-limits.ts).
   | "QUERY_TOO_LARGE"
   | "QUERY_TOO_DEEP"
@@ -224,6 +225,21 @@ export class ServiceUnavailableError extends AppError {
     super("SERVICE_UNAVAILABLE", "The service is temporarily unavailable. Please try again shortly.", {
       retryAfter,
       http: { status: 503, headers: { "Retry-After": String(retryAfter) } },
+    });
+  }
+}
+
+/**
+ * A calendar provider refused or could not serve a connection (docs/calendars.md): `reason` is the
+ * stable part (unauthorized, forbidden, not_found, not_a_calendar, blocked_address, timeout, …), the
+ * message names what was refused and where. REST answers 422.
+ */
+export class CalendarConnectionError extends AppError {
+  constructor(reason: string, message: string, details: { url: string; status?: number | undefined }) {
+    super("CALENDAR_CONNECTION_FAILED", message, {
+      reason,
+      url: details.url,
+      ...(details.status ? { status: details.status } : {}),
     });
   }
 }
