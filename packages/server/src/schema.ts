@@ -20,5 +20,6 @@ import "./modules/webhooks/webhooks.schema.ts";
 import "./modules/evaluation/evaluation.schema.ts";
 import "./modules/platform/platform.schema.ts";
 import "./modules/billing/billing.schema.ts";
+import "./modules/texts/texts.schema.ts";
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -19,6 +19,7 @@ import { PlatformService } from "./modules/platform/index.ts";
 import { RateLimitsService } from "./modules/rate-limits/index.ts";
 import { RepliesService } from "./modules/replies/index.ts";
 import { createTelephony, mediaCapacity } from "./modules/telephony/index.ts";
+import { TextsService } from "./modules/texts/index.ts";
 import { CallTurnsService, Recordings, VoiceService } from "./modules/voice/index.ts";
 import { VoicesService } from "./modules/voices/index.ts";
 import { WebCallSockets, WebCallsService } from "./modules/web-calls/index.ts";
@@ -64,6 +65,7 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     twilioWebhooks,
     twilioMedia,
     inboundSimulator,
+    textSimulator,
   } = createTelephony(deps, {
     jobs,
     replyEngine,
@@ -71,6 +73,12 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     callerIds: () => phoneNumbers,
     media: () => recordings,
     capacity,
+    texts: () => texts,
+  });
+  const texts: TextsService = new TextsService(deps, {
+    carrier: telephony,
+    simulator: textSimulator,
+    billing,
   });
   const phoneNumbers = new PhoneNumbersService(deps, telephony);
   const webCallSockets = new WebCallSockets(deps, {
@@ -126,6 +134,7 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     twilioWebhooks,
     twilioMedia,
     calls,
+    texts,
     callTurns,
     voice,
     recordings,
