@@ -105,10 +105,14 @@ export class SimulatedTelephonyProvider
     await Promise.allSettled([...this.ending]);
   }
 
-  /** Runs a line's work outside any job, kept until it settled; failures are logged. */
-  private background(callId: number, what: string, work: () => Promise<void>) {
+  /** Runs a line's (or a text's) work outside any job, kept until it settled; failures are logged. */
+  private background(
+    subject: { callId: number } | { textId: number },
+    what: string,
+    work: () => Promise<void>,
+  ) {
     const done = work()
-      .catch((error: unknown) => this.deps.logger.error(what, { callId, error }))
+      .catch((error: unknown) => this.deps.logger.error(what, { ...subject, error }))
       .finally(() => this.ending.delete(done));
     this.ending.add(done);
   }
@@ -153,7 +157,7 @@ export class SimulatedTelephonyProvider
       );
     }
     const providerMessageId = `SIMSM${randomBytes(16).toString("hex")}`;
-    this.background(request.textId, "simulated text delivery failed", async () => {
+    this.background({ textId: request.textId }, "simulated text delivery failed", async () => {
       const texts = this.parts.texts();
       await texts.textEvent({ textId: request.textId, providerMessageId, status: "sent" });
       await texts.textEvent(
@@ -304,7 +308,7 @@ export class SimulatedTelephonyProvider
       clockSpeed: this.deps.config.telephony.clockSpeed,
       logger: this.deps.logger,
       hangUp: () =>
-        this.background(callId, "the simulated caller could not hang up", () =>
+        this.background({ callId }, "the simulated caller could not hang up", () =>
           this.schedule(callId, { step: "caller-hang-up" }, 0),
         ),
     });
@@ -314,13 +318,14 @@ export class SimulatedTelephonyProvider
     stream.onClose(() => {
       if (this.lines.get(callId) !== line) return;
       this.drop(callId);
-      this.background(callId, "could not end a simulated call after its stream closed", () =>
+      this.background({ callId }, "could not end a simulated call after its stream closed", () =>
         this.hangUp({ callId }),
       );
     });
     await this.renewLease(callId);
     const renewal = setInterval(
-      () => this.background(callId, "could not renew a simulated line's lease", () => this.renewLine(callId)),
+      () =>
+        this.background({ callId }, "could not renew a simulated line's lease", () => this.renewLine(callId)),
       SIMULATED_LINE_LEASE.renewMs,
     );
     renewal.unref();
