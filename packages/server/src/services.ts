@@ -94,7 +94,7 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
   );
   const evaluation = new EvaluationService(deps, { jobs, calls, rateLimits });
   const callTurns = new CallTurnsService(deps, calls);
-  const voice = new VoiceService(deps, { calls, replyEngine, turns: callTurns });
+  const voice = new VoiceService(deps, { calls, replyEngine, turns: callTurns, texts });
   // Recording decorates the media plane: streams of calls that record (phone and web) are mixed on their way.
   const recordings = new Recordings(deps, { inner: voice, calls });
   const campaigns = new CampaignsService(deps);

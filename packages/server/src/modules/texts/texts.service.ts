@@ -12,6 +12,7 @@ import { parseInput, requiredString } from "../../validation.ts";
 import type { BillingService } from "../billing/index.ts";
 import { type Page, type PageRequest, paginate } from "../common/pagination.ts";
 import { isUuid } from "../common/uuid.ts";
+import type { TextingFunctions } from "../message-pipeline/index.ts";
 import { e164PhoneNumber } from "../phone-numbers/e164.ts";
 import type { ProviderTextEvent, TextCarrier, TextDesk, TextSimulator } from "../telephony/index.ts";
 import { KEYWORD_REPLIES, type TextKeyword, textKeyword } from "./keywords.ts";
@@ -133,6 +134,31 @@ export class TextsService implements TextDesk {
     }
     this.deps.logger.info("text sent", { accountId, textId: text.id, segments: count.segments });
     return prisma.textMessage.findUniqueOrThrow({ where: { id: text.id } });
+  }
+
+  /**
+   * `send_sms` for a conversation with the customer at `to` through the account's number `from`
+   * (a phone call's two ends): null when `from` cannot send texts, so the model is not offered it.
+   */
+  async textingFor(accountId: number, ends: { from: string; to: string }): Promise<TextingFunctions | null> {
+    const number = await this.deps.db.prisma.phoneNumber.findFirst({
+      where: {
+        accountId,
+        phoneNumber: ends.from,
+        releasedAt: null,
+        smsCapable: true,
+        kind: "normal",
+        status: "active",
+      },
+      select: { id: true },
+    });
+    if (!number || !ends.to) return null;
+    return {
+      sendText: async (body) => {
+        const text = await this.send(accountId, { from: ends.from, to: ends.to, body });
+        return { textId: text.id, segments: text.segments, status: text.status };
+      },
+    };
   }
 
   /** The account's texts, newest first. */
