@@ -166,6 +166,7 @@ const EnvSchema = z
       .enum(["simulated", "twilio"], { error: "must be simulated or twilio" })
       .default("simulated"),
     VOXGATE_CALL_PRICE_PER_MINUTE: moneyString.default("0.10"),
+    VOXGATE_SMS_PRICE_PER_SEGMENT: moneyString.default("0.01"),
     VOXGATE_MAX_CONCURRENT_CALLS: positiveInt.max(10_000, "must be at most 10000").default(10),
     VOXGATE_CALL_CLOCK_SPEED: z.coerce
       .number({ error: "must be a number" })
@@ -408,6 +409,8 @@ export interface TelephonyConfig {
   provider: "simulated" | "twilio";
   /** Charged per started minute of an answered call; one minute is reserved when a call starts. */
   pricePerMinute: string;
+  /** Charged per segment of an outbound text (docs/sms.md). */
+  smsPricePerSegment: string;
   /** Phone calls an account may have running (not yet ended) at once. */
   maxConcurrentCalls: number;
   /**
@@ -538,6 +541,7 @@ export function loadConfig(source: EnvInput | NodeJS.ProcessEnv = process.env): 
     telephony: {
       provider: env.VOXGATE_TELEPHONY,
       pricePerMinute: env.VOXGATE_CALL_PRICE_PER_MINUTE,
+      smsPricePerSegment: env.VOXGATE_SMS_PRICE_PER_SEGMENT,
       maxConcurrentCalls: env.VOXGATE_MAX_CONCURRENT_CALLS,
       clockSpeed: env.VOXGATE_CALL_CLOCK_SPEED,
       twilio:

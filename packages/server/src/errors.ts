@@ -26,6 +26,9 @@ export type ErrorCode =
   | "PHONE_NUMBER_UNAVAILABLE"
   | "SERVICE_UNAVAILABLE"
   | "CALENDAR_CONNECTION_FAILED"
+  // Texts (docs/sms.md).
+  | "RECIPIENT_OPTED_OUT"
+  | "NUMBER_NOT_SMS_CAPABLE"
   // Operation limits (src/operation-limits.ts).
   | "QUERY_TOO_LARGE"
   | "QUERY_TOO_DEEP"
@@ -241,5 +244,25 @@ export class CalendarConnectionError extends AppError {
       url: details.url,
       ...(details.status ? { status: details.status } : {}),
     });
+  }
+}
+
+/** The customer replied STOP (or the like) to this number and has not opted back in: never texted. */
+export class RecipientOptedOutError extends AppError {
+  constructor(to: string) {
+    super("RECIPIENT_OPTED_OUT", `${to} has opted out of texts from this number.`, { to });
+  }
+}
+
+/** Texts leave only from the account's own active, SMS-capable dedicated numbers. */
+export class NumberNotSmsCapableError extends AppError {
+  constructor(from: string) {
+    super(
+      "NUMBER_NOT_SMS_CAPABLE",
+      `${from} cannot send texts: it is not an active SMS-capable number of the account.`,
+      {
+        from,
+      },
+    );
   }
 }

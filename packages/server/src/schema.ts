@@ -21,5 +21,6 @@ import "./modules/evaluation/evaluation.schema.ts";
 import "./modules/platform/platform.schema.ts";
 import "./modules/billing/billing.schema.ts";
 import "./modules/calendars/calendars.schema.ts";
+import "./modules/texts/texts.schema.ts";
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -20,6 +20,7 @@ import { PlatformService } from "./modules/platform/index.ts";
 import { RateLimitsService } from "./modules/rate-limits/index.ts";
 import { RepliesService } from "./modules/replies/index.ts";
 import { createTelephony, mediaCapacity } from "./modules/telephony/index.ts";
+import { TextsService } from "./modules/texts/index.ts";
 import { CallTurnsService, Recordings, VoiceService } from "./modules/voice/index.ts";
 import { VoicesService } from "./modules/voices/index.ts";
 import { WebCallSockets, WebCallsService } from "./modules/web-calls/index.ts";
@@ -66,6 +67,7 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     twilioWebhooks,
     twilioMedia,
     inboundSimulator,
+    textSimulator,
   } = createTelephony(deps, {
     jobs,
     replyEngine,
@@ -73,6 +75,12 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     callerIds: () => phoneNumbers,
     media: () => recordings,
     capacity,
+    texts: () => texts,
+  });
+  const texts: TextsService = new TextsService(deps, {
+    carrier: telephony,
+    simulator: textSimulator,
+    billing,
   });
   const phoneNumbers = new PhoneNumbersService(deps, telephony);
   const webCallSockets = new WebCallSockets(deps, {
@@ -88,7 +96,7 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
   );
   const evaluation = new EvaluationService(deps, { jobs, calls, rateLimits });
   const callTurns = new CallTurnsService(deps, calls);
-  const voice = new VoiceService(deps, { calls, replyEngine, turns: callTurns });
+  const voice = new VoiceService(deps, { calls, replyEngine, turns: callTurns, texts });
   // Recording decorates the media plane: streams of calls that record (phone and web) are mixed on their way.
   const recordings = new Recordings(deps, { inner: voice, calls });
   const campaigns = new CampaignsService(deps);
@@ -143,6 +151,7 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     twilioWebhooks,
     twilioMedia,
     calls,
+    texts,
     callTurns,
     voice,
     recordings,

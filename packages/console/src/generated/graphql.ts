@@ -279,13 +279,14 @@ export type LeadStatus =
   | 'rescheduled'
   | 'scheduled';
 
-/** credit: a top-up, the opening balance or a refund of a charge whose work failed; message_debit, reply_debit: a message or generated reply; call_debit: one minute of a call; adjustment: a correction. */
+/** credit: a top-up, the opening balance or a refund of a charge whose work failed; message_debit, reply_debit: a message or generated reply; call_debit: one minute of a call; adjustment: a correction (or the refund of a text the carrier did not send); sms_debit: a text message's segments. */
 export type LedgerEntryKind =
   | 'adjustment'
   | 'call_debit'
   | 'credit'
   | 'message_debit'
-  | 'reply_debit';
+  | 'reply_debit'
+  | 'sms_debit';
 
 export type LoginInput = {
   email: string;

@@ -7,7 +7,7 @@ import type { TwilioWebhooks } from "../modules/telephony/index.ts";
 const PREFIX = "/telephony/twilio/";
 
 /**
- * Twilio's webhooks (voice, outbound answer, status, answering machine detection and recording callbacks) under
+ * Twilio's webhooks (voice, outbound answer, status, answering machine detection, recording callbacks, inbound texts and text statuses) under
  * /telephony/twilio/. Each must be a form POST of at most TELEPHONY_WEBHOOK_BODY_BYTES whose
  * X-Twilio-Signature matches the URL Twilio was given (PUBLIC_BASE_URL + path + query) and its
  * fields; anything else is refused (403 for a missing or wrong signature) before it reaches a
@@ -35,12 +35,11 @@ export function createTwilioRoutes(deps: {
       deps.logger.warn("twilio webhook refused: bad signature", { path: url.pathname });
       return text("Forbidden", 403);
     }
-    const callId = url.searchParams.get("callId");
-    const answer = await deps.webhooks.handle(
-      url.pathname,
-      callId && /^\d{1,9}$/.test(callId) ? Number(callId) : null,
-      params,
-    );
+    const id = (name: string) => {
+      const value = url.searchParams.get(name);
+      return value && /^\d{1,9}$/.test(value) ? Number(value) : null;
+    };
+    const answer = await deps.webhooks.handle(url.pathname, id("callId"), params, id("textId"));
     return "twiml" in answer
       ? new Response(answer.twiml, { headers: { "content-type": "text/xml; charset=utf-8" } })
       : new Response(null, { status: 204 });

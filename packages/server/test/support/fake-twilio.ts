@@ -7,13 +7,20 @@ import { PUBLIC_BASE_URL } from "./test-app.ts";
  * A stand-in for Twilio's REST API (2010-04-01) as its documentation describes it: HTTP Basic auth
  * with the account SID and auth token, form-encoded requests, JSON resources and Twilio-style
  * errors ({code, message, status}). It implements what Voxgate uses: Calls (create, update, fetch),
- * IncomingPhoneNumbers (create, delete), OutgoingCallerIds (list, delete) and ValidationRequests.
+ * IncomingPhoneNumbers (create, delete), OutgoingCallerIds (list, delete), ValidationRequests and
+ * Messages (create).
  * The official `twilio` client reaches it through TWILIO_API_BASE_URL.
  *
  * Caller ID validation follows Twilio's protocol: a ValidationRequest (POST OutgoingCallerIds.json)
  * answers a six-digit validation_code and Twilio calls the number; whoever answers types digits
  * (`answerValidationCall`); the right code makes the number an OutgoingCallerId (listed from then on)
  * and the request's StatusCallback is posted, signed, with VerificationStatus success (or failed).
+ *
+ * Messaging follows Twilio's too: a Message is created (201, status queued) only from one of the
+ * account's incoming numbers (21606 otherwise) and never to a recipient who unsubscribed (21610);
+ * the test then moves it on (`reportMessage`), which posts its StatusCallback signed, with
+ * MessageSid, MessageStatus and, for undelivered and failed ones, ErrorCode. `receiveText` posts an
+ * inbound text to the number's SmsUrl as Twilio does.
  */
 
 export interface RecordedTwilioRequest {
@@ -37,6 +44,20 @@ export interface FakeTwilio {
   callPrice: string;
   /** Incoming numbers whose release (DELETE) fails with a server error, by phone number. */
   failingReleases: Set<string>;
+  /** Recipients who replied STOP on Twilio: sending to them fails with error 21610. */
+  unsubscribedRecipients: Set<string>;
+  /** Messages created, by sid. */
+  messages: Map<string, FakeMessage>;
+  /**
+   * Twilio's progress on message `sid`: posts its StatusCallback (signed) to the app at `appUrl` with
+   * `status` (and `errorCode` for undelivered and failed ones). Returns the HTTP status answered.
+   */
+  reportMessage(sid: string, status: string, appUrl: string, errorCode?: string): Promise<number>;
+  /**
+   * A text from `from` arrives on incoming number `to`: posted, signed, to its SmsUrl on the app at
+   * `appUrl`. Returns the TwiML answered.
+   */
+  receiveText(text: { from: string; to: string; body: string }, appUrl: string): Promise<string>;
   /**
    * Someone answers Twilio's validation call to `phoneNumber` and types `digits`: the outcome is posted
    * to the request's StatusCallback on the app at `appUrl` (signed for the public URL it names); with
@@ -44,6 +65,15 @@ export interface FakeTwilio {
    */
   answerValidationCall(phoneNumber: string, digits: string, appUrl: string | null): Promise<void>;
   close(): Promise<void>;
+}
+
+export interface FakeMessage {
+  sid: string;
+  from: string;
+  to: string;
+  body: string;
+  status: string;
+  statusCallback: string;
 }
 
 interface PendingValidation {
@@ -61,6 +91,9 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
   const calls = new Map<string, Record<string, unknown>>();
   /** Incoming numbers bought, by sid: their phone numbers. */
   const incoming = new Map<string, string>();
+  /** Where Twilio posts texts to each incoming number (its SmsUrl), by phone number. */
+  const smsUrls = new Map<string, string>();
+  const messages = new Map<string, FakeMessage>();
   /** Validation calls not answered yet, by phone number (a new request replaces the last). */
   const validations = new Map<string, PendingValidation>();
   /** Verified caller IDs, by sid. */
@@ -72,6 +105,8 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
     unavailableNumbers: new Set<string>(),
     undialableNumbers: new Set<string>(),
     failingReleases: new Set<string>(),
+    unsubscribedRecipients: new Set<string>(),
+    messages,
     callPrice: "-0.01300",
   };
   const expectedAuth = `Basic ${Buffer.from(`${accountSid}:${authToken}`).toString("base64")}`;
@@ -133,7 +168,42 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
       }
       const numberSid = sid("PN");
       incoming.set(numberSid, one("PhoneNumber"));
+      smsUrls.set(one("PhoneNumber"), one("SmsUrl"));
       return reply(201, { sid: numberSid, phone_number: one("PhoneNumber"), voice_url: one("VoiceUrl") });
+    }
+    if (request.method === "POST" && resource === "/Messages.json") {
+      if (![...incoming.values()].includes(one("From"))) {
+        return error(400, 21606, "The From phone number is not a valid, SMS-capable inbound phone number");
+      }
+      if (!one("Body")) return error(400, 21602, "Message body is required.");
+      if (fake.unsubscribedRecipients.has(one("To"))) {
+        return error(400, 21610, "Attempt to send to unsubscribed recipient");
+      }
+      const message: FakeMessage = {
+        sid: sid("SM"),
+        from: one("From"),
+        to: one("To"),
+        body: one("Body"),
+        status: "queued",
+        statusCallback: one("StatusCallback"),
+      };
+      messages.set(message.sid, message);
+      return reply(201, {
+        sid: message.sid,
+        account_sid: accountSid,
+        from: message.from,
+        to: message.to,
+        body: message.body,
+        status: message.status,
+        direction: "outbound-api",
+        num_segments: "1",
+        price: null,
+        price_unit: "USD",
+        error_code: null,
+        error_message: null,
+        api_version: "2010-04-01",
+        uri: `/2010-04-01/Accounts/${accountSid}/Messages/${message.sid}.json`,
+      });
     }
     const incomingMatch = /^\/IncomingPhoneNumbers\/(PN[0-9a-f]{32})\.json$/.exec(resource);
     if (request.method === "DELETE" && incomingMatch) {
@@ -217,6 +287,44 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
       const url = new URL(validation.statusCallback);
       await postTwilioWebhook({ appUrl, authToken }, `${url.pathname}${url.search}`, params);
     },
+    async reportMessage(messageSid: string, status: string, appUrl: string, errorCode?: string) {
+      const message = messages.get(messageSid);
+      if (!message) throw new Error(`no message ${messageSid}`);
+      message.status = status;
+      const params: Record<string, string> = {
+        AccountSid: accountSid,
+        ApiVersion: "2010-04-01",
+        From: message.from,
+        MessageSid: message.sid,
+        MessageStatus: status,
+        SmsSid: message.sid,
+        SmsStatus: status,
+        To: message.to,
+        ...(errorCode ? { ErrorCode: errorCode } : {}),
+      };
+      const url = new URL(message.statusCallback);
+      return (await postTwilioWebhookResponse({ appUrl, authToken }, `${url.pathname}${url.search}`, params))
+        .status;
+    },
+    async receiveText(text: { from: string; to: string; body: string }, appUrl: string) {
+      const smsUrl = smsUrls.get(text.to);
+      if (!smsUrl) throw new Error(`${text.to} is not an incoming number`);
+      const messageSid = sid("SM");
+      const url = new URL(smsUrl);
+      return postTwilioWebhook({ appUrl, authToken }, `${url.pathname}${url.search}`, {
+        AccountSid: accountSid,
+        ApiVersion: "2010-04-01",
+        Body: text.body,
+        From: text.from,
+        MessageSid: messageSid,
+        NumMedia: "0",
+        NumSegments: "1",
+        SmsMessageSid: messageSid,
+        SmsSid: messageSid,
+        SmsStatus: "received",
+        To: text.to,
+      });
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
@@ -245,7 +353,15 @@ export async function postTwilioWebhook(
   pathAndQuery: string,
   params: Record<string, string>,
 ): Promise<string> {
-  const response = await fetch(`${target.appUrl}${pathAndQuery}`, {
+  return (await postTwilioWebhookResponse(target, pathAndQuery, params)).text();
+}
+
+async function postTwilioWebhookResponse(
+  target: { appUrl: string; authToken: string },
+  pathAndQuery: string,
+  params: Record<string, string>,
+): Promise<Response> {
+  return fetch(`${target.appUrl}${pathAndQuery}`, {
     method: "POST",
     headers: {
       "content-type": "application/x-www-form-urlencoded",
@@ -253,5 +369,4 @@ export async function postTwilioWebhook(
     },
     body: new URLSearchParams(params),
   });
-  return response.text();
 }

@@ -4,10 +4,10 @@ import { pageOf } from "../common/pagination.schema.ts";
 
 const LedgerEntryKind = spelledEnum(
   "LedgerEntryKind",
-  ["credit", "message_debit", "reply_debit", "call_debit", "adjustment"] as const,
+  ["credit", "message_debit", "reply_debit", "call_debit", "adjustment", "sms_debit"] as const,
   {
     description:
-      "credit: a top-up, the opening balance or a refund of a charge whose work failed; message_debit, reply_debit: a message or generated reply; call_debit: one minute of a call; adjustment: a correction.",
+      "credit: a top-up, the opening balance or a refund of a charge whose work failed; message_debit, reply_debit: a message or generated reply; call_debit: one minute of a call; adjustment: a correction (or the refund of a text the carrier did not send); sms_debit: a text message's segments.",
   },
 );
 
@@ -35,6 +35,10 @@ const LedgerEntryRef = builder.prismaObject("LedgerEntry", {
     }),
     callId: t.exposeInt("callId", { nullable: true, description: "The call whose minute this charged." }),
     callMinute: t.exposeInt("callMinute", { nullable: true }),
+    textMessageId: t.exposeInt("textMessageId", {
+      nullable: true,
+      description: "The text message this charged (or refunded).",
+    }),
     createdAt: t.expose("createdAt", { type: "DateTime" }),
   }),
 });

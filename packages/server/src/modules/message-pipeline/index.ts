@@ -21,5 +21,7 @@ export {
   ReplyEngine,
   type ReplyRequest,
   SEND_DTMF_TOOL_NAME,
+  SEND_SMS_TOOL_NAME,
+  type TextingFunctions,
 } from "./reply-engine.ts";
 export { type FunctionCallRecord, publicFunctionCall } from "./tools.ts";

@@ -64,6 +64,17 @@ export interface ReplyRequest {
   onDelta?: (text: string) => void;
   /** A live call: `end_call` and `send_dtmf` are offered, and function calls are announced (fillers). */
   liveCall?: LiveCallFunctions;
+  /** Set when the customer can be texted from the assistant's number: `send_sms` is offered. */
+  texting?: TextingFunctions;
+}
+
+/**
+ * `send_sms` as the texts module runs it: a text to the conversation's customer (its recipient is
+ * fixed by the conversation, never chosen by the model), charged and sent as any text. An expected
+ * refusal (opted out, balance, carrier) rejects with an AppError whose message the model is told.
+ */
+export interface TextingFunctions {
+  sendText(body: string): Promise<{ textId: number; segments: number; status: string }>;
 }
 
 /**
@@ -100,6 +111,8 @@ export const PASSAGES_IN_PROMPT = 4;
 export const END_CALL_TOOL_NAME = "end_call";
 /** The function a live call's model calls to press keypad digits (navigating a phone menu). */
 export const SEND_DTMF_TOOL_NAME = "send_dtmf";
+/** The function that texts the customer (see `TextingFunctions`). */
+export const SEND_SMS_TOOL_NAME = "send_sms";
 /** Digits `send_dtmf` accepts at once. */
 const MAX_DTMF_DIGITS = 32;
 
@@ -185,9 +198,12 @@ export class ReplyEngine {
     if (invalid.length > 0)
       this.deps.logger.warn("assistant has invalid tools; they are not offered", { invalid });
     const knowledgeTool = strategy.kind === "tool" && assistant.knowledgebaseId !== null;
-    const tools = functionDefinitions(webhookTools, knowledgeTool, request.liveCall !== undefined).map(
-      ({ type, ...definition }): ChatCompletionTool => ({ type, function: definition }),
-    );
+    const tools = functionDefinitions(
+      webhookTools,
+      knowledgeTool,
+      request.liveCall !== undefined,
+      request.texting !== undefined,
+    ).map(({ type, ...definition }): ChatCompletionTool => ({ type, function: definition }));
 
     const messages: ChatCompletionMessageParam[] = [
       {
@@ -274,7 +290,7 @@ export class ReplyEngine {
    * the knowledge base is always a search function there, since the model answers before a
    * transcript could bring passages into its prompt.
    */
-  liveCallSetup(request: Pick<ReplyRequest, "assistant" | "variables">): {
+  liveCallSetup(request: Pick<ReplyRequest, "assistant" | "variables" | "texting">): {
     instructions: string;
     tools: RealtimeFunction[];
   } {
@@ -290,7 +306,7 @@ export class ReplyEngine {
         passages: [],
         knowledgeTool,
       }),
-      tools: functionDefinitions(webhookTools, knowledgeTool, true),
+      tools: functionDefinitions(webhookTools, knowledgeTool, true, request.texting !== undefined),
     };
   }
 
@@ -337,6 +353,24 @@ export class ReplyEngine {
         error: null,
         duration_ms: Math.round(performance.now() - started),
       };
+    }
+    if (name === SEND_SMS_TOOL_NAME && request.texting) {
+      const body = typeof args.body === "string" ? args.body.trim() : "";
+      if (!body) return { ...refused(name, "body must be the text to send."), arguments: args };
+      const started = performance.now();
+      const finish = (result: unknown, error: string | null): FunctionCallRecord => ({
+        name,
+        arguments: args,
+        result,
+        error,
+        duration_ms: Math.round(performance.now() - started),
+      });
+      try {
+        return finish(await request.texting.sendText(body), null);
+      } catch (error) {
+        if (error instanceof AppError) return finish(null, error.message);
+        throw error;
+      }
     }
     if (name === KNOWLEDGE_TOOL_NAME && assistant.knowledgebaseId !== null) {
       const started = performance.now();
@@ -393,8 +427,11 @@ function functionDefinitions(
   webhookTools: WebhookTool[],
   knowledgeTool: boolean,
   liveCall: boolean,
+  texting: boolean,
 ): RealtimeFunction[] {
-  const tools: RealtimeFunction[] = webhookTools.map((tool) => ({
+  // A built-in function takes its name: an owner's webhook function of that name is not offered beside it.
+  const offered = texting ? webhookTools.filter((tool) => tool.name !== SEND_SMS_TOOL_NAME) : webhookTools;
+  const tools: RealtimeFunction[] = offered.map((tool) => ({
     type: "function",
     name: tool.name,
     description: tool.description,
@@ -435,6 +472,19 @@ function functionDefinitions(
         },
       },
     );
+  }
+  if (texting) {
+    tools.push({
+      type: "function",
+      name: SEND_SMS_TOOL_NAME,
+      description:
+        "Sends a text message (SMS) to the customer's phone, e.g. to confirm a booking with its details. Keep it short.",
+      parameters: {
+        type: "object",
+        properties: { body: { type: "string", description: "The text to send, at most 1600 characters." } },
+        required: ["body"],
+      },
+    });
   }
   return tools;
 }

@@ -8,6 +8,8 @@ import type {
   MediaCapacity,
   MediaStreamHandler,
   TelephonyProvider,
+  TextDesk,
+  TextSimulator,
 } from "./provider.ts";
 import { SimulatedCallee } from "./simulated/callee.ts";
 import { SimulatedTelephonyProvider } from "./simulated/simulated-provider.ts";
@@ -17,7 +19,7 @@ import { TwilioWebhooks } from "./twilio/twilio-webhooks.ts";
 
 /**
  * The carrier VOXGATE_TELEPHONY names, with Twilio's webhooks and media streams when it is Twilio, or the ringing of
- * simulated incoming calls when it is the simulation.
+ * simulated incoming calls (and arrival of simulated texts) when it is the simulation.
  */
 export function createTelephony(
   deps: ServiceDeps,
@@ -31,12 +33,15 @@ export function createTelephony(
     media: () => MediaStreamHandler;
     /** Admission control: inbound calls past it are refused before they connect. */
     capacity: MediaCapacity;
+    /** Where texts' status reports and incoming texts go: the texts service. */
+    texts: () => TextDesk;
   },
 ): {
   provider: TelephonyProvider;
   twilioWebhooks: TwilioWebhooks | null;
   twilioMedia: TwilioMediaStreams | null;
   inboundSimulator: InboundSimulator | null;
+  textSimulator: TextSimulator | null;
 } {
   const twilio = deps.config.telephony.twilio;
   if (deps.config.telephony.provider === "twilio" && twilio) {
@@ -54,9 +59,11 @@ export function createTelephony(
         parts.callerIds,
         twilioMedia,
         parts.capacity,
+        parts.texts,
       ),
       twilioMedia,
       inboundSimulator: null,
+      textSimulator: null,
     };
   }
   const provider = new SimulatedTelephonyProvider(deps, {
@@ -65,6 +72,13 @@ export function createTelephony(
     desk: parts.desk,
     media: parts.media,
     capacity: parts.capacity,
+    texts: parts.texts,
   });
-  return { provider, twilioWebhooks: null, twilioMedia: null, inboundSimulator: provider };
+  return {
+    provider,
+    twilioWebhooks: null,
+    twilioMedia: null,
+    inboundSimulator: provider,
+    textSimulator: provider,
+  };
 }

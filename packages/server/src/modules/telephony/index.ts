@@ -20,7 +20,11 @@ export type {
   NumberProvider,
   ProviderCallEvent,
   ProviderNumber,
+  ProviderTextEvent,
   TelephonyProvider,
+  TextCarrier,
+  TextDesk,
+  TextSimulator,
   TranscriptLine,
 } from "./provider.ts";
 export { SCRIPTED_CALLEE_LINES, SCRIPTED_CALLER_LINES, SimulatedCallee } from "./simulated/callee.ts";

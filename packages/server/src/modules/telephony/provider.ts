@@ -1,4 +1,5 @@
 import type { ApiCallStatus } from "../calls/call-status.ts";
+import type { TextStatus } from "../texts/text-status.ts";
 
 /** A number as the provider knows it. */
 export interface ProviderNumber {
@@ -74,8 +75,64 @@ export interface CallCarrier {
   ): Promise<void>;
 }
 
-/** A carrier: numbers and calls. */
-export interface TelephonyProvider extends NumberProvider, CallCarrier {}
+/** What the texts service asks a carrier to do with a text message. */
+export interface TextCarrier {
+  /** Stored on each text it carries (`text_messages.providerName`). */
+  readonly name: string;
+  /**
+   * Sends `body` from `from` (the account's number) to `to` for the text `textId` (already recorded,
+   * status queued, paid for). Resolves once the carrier accepted it, with its id for the message;
+   * rejects (UPSTREAM_FAILED, or RECIPIENT_OPTED_OUT when the carrier knows the recipient opted out)
+   * when it refused. Progress then arrives as `ProviderTextEvent`s.
+   */
+  sendSms(request: {
+    textId: number;
+    from: string;
+    to: string;
+    body: string;
+  }): Promise<{ providerMessageId: string }>;
+}
+
+/** A carrier: numbers, calls and texts. */
+export interface TelephonyProvider extends NumberProvider, CallCarrier, TextCarrier {}
+
+/**
+ * What a carrier reports about a text it carries (a status callback), in Voxgate's statuses. Events
+ * may repeat and arrive out of order: the texts service moves a text forward only, never past final.
+ */
+export interface ProviderTextEvent {
+  /** Voxgate's id, when the carrier carries it back (the status callback's URL). */
+  textId?: number;
+  providerMessageId?: string;
+  status: TextStatus;
+  /** The carrier's error code and words for an undelivered or failed text. */
+  errorCode?: string;
+  errorMessage?: string;
+}
+
+/** A text that arrived on one of Voxgate's numbers, and what it is answered with (null: nothing). */
+export interface TextDesk {
+  textEvent(event: ProviderTextEvent): Promise<void>;
+  receiveText(request: {
+    carrier: string;
+    providerMessageId: string;
+    /** The customer's number. */
+    from: string;
+    /** The account's number, E.164. */
+    to: string;
+    body: string;
+  }): Promise<{ textId: number | null; reply: string | null }>;
+}
+
+/** A carrier that can make a text arrive by itself: the simulated one. */
+export interface TextSimulator {
+  /** A text from `from` arrives on `to`, delivered to the texts service as a carrier's webhook delivers one. */
+  simulateIncomingText(request: {
+    from: string;
+    to: string;
+    body: string;
+  }): Promise<{ textId: number | null; reply: string | null }>;
+}
 
 /**
  * One thing a carrier reports about a call, already translated into Voxgate's statuses. Events may

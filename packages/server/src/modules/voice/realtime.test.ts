@@ -114,7 +114,8 @@ describe("multimodal mode (a realtime speech-to-speech model)", () => {
       },
     });
     const tools = (update.session as { tools: { name: string }[] }).tools.map((tool) => tool.name);
-    expect(tools).toEqual(["check_table", "end_call", "send_dtmf"]);
+    // send_sms too: the call's number is an SMS-capable dedicated number.
+    expect(tools).toEqual(["check_table", "end_call", "send_dtmf", "send_sms"]);
 
     // The greeting is asked of the model word for word, and its audio reaches the caller untouched.
     // Turns are stored once their last mark came back: all their audio reached the caller by then.

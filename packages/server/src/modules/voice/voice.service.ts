@@ -8,6 +8,7 @@ import {
   replyAssistantColumns,
 } from "../message-pipeline/index.ts";
 import type { MediaStream, MediaStreamHandler } from "../telephony/provider.ts";
+import type { TextsService } from "../texts/index.ts";
 import { AmbientStream, ambientBed, ambientKind } from "./ambient.ts";
 import type { CallTurnsService } from "./call-turns.service.ts";
 import { RealtimeClient, type RealtimeSessionOptions } from "./realtime-client.ts";
@@ -48,7 +49,13 @@ export class VoiceService implements MediaStreamHandler {
 
   constructor(
     private readonly deps: ServiceDeps,
-    private readonly parts: { calls: CallsService; replyEngine: ReplyEngine; turns: CallTurnsService },
+    private readonly parts: {
+      calls: CallsService;
+      replyEngine: ReplyEngine;
+      turns: CallTurnsService;
+      /** `send_sms` on phone calls from an SMS-capable number: texts the caller. */
+      texts: TextsService;
+    },
   ) {
     this.speech = new SpeechClient(deps.config.voice);
     this.realtime = new RealtimeClient(
@@ -84,6 +91,9 @@ export class VoiceService implements MediaStreamHandler {
         accountId: true,
         status: true,
         variables: true,
+        type: true,
+        assistantPhoneNumber: true,
+        clientPhoneNumber: true,
         assistant: {
           select: {
             ...replyAssistantColumns,
@@ -129,10 +139,18 @@ export class VoiceService implements MediaStreamHandler {
       speechSpeed: Number(assistant.speechSpeed.toString()),
       fillers: assistant.fillers > 0 ? fillerPhrases(assistant.fillerConfig) : [],
     };
+    const texting =
+      call.type === "web"
+        ? null
+        : await this.parts.texts.textingFor(call.accountId, {
+            from: call.assistantPhoneNumber,
+            to: call.clientPhoneNumber,
+          });
     const request: Omit<ReplyRequest, "history" | "passages"> = {
       accountId: call.accountId,
       assistant,
       variables: primitiveVariables(call.variables),
+      ...(texting ? { texting } : {}),
     };
     const engine = this.parts.replyEngine;
     // Counted from here: connecting to a realtime model takes a while, and calls arriving meanwhile count too.

@@ -100,11 +100,16 @@ describe("simulated calls through the voice engine (text turns)", () => {
         .slice(1)
         .every((turn) => turn.firstTokenAt),
     ).toBe(true);
-    // The assistant answered as on a phone call: its prompt, and the live-call functions.
+    // The assistant answered as on a phone call: its prompt, and the live-call functions (send_sms too:
+    // the call's number is an SMS-capable dedicated number).
     const answers = fake.chatRequests.filter((request) => !persona(request));
     expect(answers).toHaveLength(3);
     expect(answers[0]!.messages[0]!.content).toContain("You sell solar panels.");
-    expect(answers[0]!.tools?.map((tool) => tool.function.name)).toEqual(["end_call", "send_dtmf"]);
+    expect(answers[0]!.tools?.map((tool) => tool.function.name)).toEqual([
+      "end_call",
+      "send_dtmf",
+      "send_sms",
+    ]);
     // The persona hears the assistant's greeting as what was said to it.
     expect(fake.chatRequests.find(persona)!.messages.at(-1)).toMatchObject({
       role: "user",

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { Lifecycle, ServiceDeps } from "../../../deps.ts";
+import { AppError } from "../../../errors.ts";
 import type { JobQueue } from "../../../jobs/index.ts";
 import { isFinal, toApiStatus } from "../../calls/call-status.ts";
 import { primitiveVariables } from "../../message-pipeline/index.ts";
@@ -13,6 +14,8 @@ import type {
   MediaStreamHandler,
   ProviderCallEvent,
   TelephonyProvider,
+  TextDesk,
+  TextSimulator,
 } from "../provider.ts";
 import { TextMediaStream } from "../text-media-stream.ts";
 import type { SimulatedCallee } from "./callee.ts";
@@ -66,7 +69,7 @@ type Step =
  */
 export class SimulatedTelephonyProvider
   extends EmbeddedNumbers
-  implements TelephonyProvider, InboundSimulator, Lifecycle
+  implements TelephonyProvider, InboundSimulator, TextSimulator, Lifecycle
 {
   /** The lines this instance carries, by call. */
   private readonly lines = new Map<number, SimulatedLine>();
@@ -83,6 +86,8 @@ export class SimulatedTelephonyProvider
       /** The voice engine, given each answered call's text stream. */
       media: () => MediaStreamHandler;
       capacity: MediaCapacity;
+      /** Where delivery reports and incoming texts go: the texts service. */
+      texts: () => TextDesk;
     },
   ) {
     super(deps.db.prisma);
@@ -100,10 +105,14 @@ export class SimulatedTelephonyProvider
     await Promise.allSettled([...this.ending]);
   }
 
-  /** Runs a line's work outside any job, kept until it settled; failures are logged. */
-  private background(callId: number, what: string, work: () => Promise<void>) {
+  /** Runs a line's (or a text's) work outside any job, kept until it settled; failures are logged. */
+  private background(
+    subject: { callId: number } | { textId: number },
+    what: string,
+    work: () => Promise<void>,
+  ) {
     const done = work()
-      .catch((error: unknown) => this.deps.logger.error(what, { callId, error }))
+      .catch((error: unknown) => this.deps.logger.error(what, { ...subject, error }))
       .finally(() => this.ending.delete(done));
     this.ending.add(done);
   }
@@ -132,6 +141,45 @@ export class SimulatedTelephonyProvider
     });
     if (decision.accepted) await this.schedule(decision.callId, { step: "connected" }, 0);
     return decision;
+  }
+
+  /**
+   * The documented test numbers decide a text's fate as a call's (docs/sms.md): one whose calls fail
+   * is refused at once; one that rings out is reported undelivered (its handset unreachable); any
+   * other is reported sent, then delivered, after the carrier accepted it.
+   */
+  async sendSms(request: { textId: number; to: string }) {
+    const outcome = simulatedOutcome(request.to);
+    if (outcome === "failed") {
+      throw new AppError(
+        "UPSTREAM_FAILED",
+        "The telephony provider refused the request: the number cannot receive texts.",
+      );
+    }
+    const providerMessageId = `SIMSM${randomBytes(16).toString("hex")}`;
+    this.background({ textId: request.textId }, "simulated text delivery failed", async () => {
+      const texts = this.parts.texts();
+      await texts.textEvent({ textId: request.textId, providerMessageId, status: "sent" });
+      await texts.textEvent(
+        outcome === "no-answer"
+          ? {
+              textId: request.textId,
+              status: "undelivered",
+              errorCode: "30003",
+              errorMessage: "Unreachable destination handset.",
+            }
+          : { textId: request.textId, status: "delivered" },
+      );
+    });
+    return { providerMessageId };
+  }
+
+  async simulateIncomingText(request: { from: string; to: string; body: string }) {
+    return this.parts.texts().receiveText({
+      carrier: this.name,
+      providerMessageId: `SIMSM${randomBytes(16).toString("hex")}`,
+      ...request,
+    });
   }
 
   async hangUp(call: { callId: number }, farewell?: string) {
@@ -260,7 +308,7 @@ export class SimulatedTelephonyProvider
       clockSpeed: this.deps.config.telephony.clockSpeed,
       logger: this.deps.logger,
       hangUp: () =>
-        this.background(callId, "the simulated caller could not hang up", () =>
+        this.background({ callId }, "the simulated caller could not hang up", () =>
           this.schedule(callId, { step: "caller-hang-up" }, 0),
         ),
     });
@@ -270,13 +318,14 @@ export class SimulatedTelephonyProvider
     stream.onClose(() => {
       if (this.lines.get(callId) !== line) return;
       this.drop(callId);
-      this.background(callId, "could not end a simulated call after its stream closed", () =>
+      this.background({ callId }, "could not end a simulated call after its stream closed", () =>
         this.hangUp({ callId }),
       );
     });
     await this.renewLease(callId);
     const renewal = setInterval(
-      () => this.background(callId, "could not renew a simulated line's lease", () => this.renewLine(callId)),
+      () =>
+        this.background({ callId }, "could not renew a simulated line's lease", () => this.renewLine(callId)),
       SIMULATED_LINE_LEASE.renewMs,
     );
     renewal.unref();

@@ -1,6 +1,6 @@
 import type { RequestOptions } from "twilio/lib/base/RequestClient.js";
 import type { ServiceDeps } from "../../../deps.ts";
-import { AppError, NumberUnavailableError } from "../../../errors.ts";
+import { AppError, NumberUnavailableError, RecipientOptedOutError } from "../../../errors.ts";
 import { lazyRequire } from "../../../lazy-require.ts";
 import type { CallerIdChallenge, ProviderNumber, TelephonyProvider } from "../provider.ts";
 
@@ -13,6 +13,8 @@ const TWILIO_API = "https://api.twilio.com";
 const NUMBER_UNAVAILABLE_CODES = new Set([21422, 21452]);
 /** "Call is not in-progress. Cannot redirect.": the call already ended, which is what hanging up wants. */
 const CALL_ALREADY_ENDED = 21220;
+/** "Attempt to send to unsubscribed recipient": the recipient replied STOP to the sender on Twilio. */
+const RECIPIENT_UNSUBSCRIBED = 21610;
 
 /** The paths Twilio calls back on, under PUBLIC_BASE_URL (see src/http/twilio.ts). */
 export const TWILIO_PATHS = {
@@ -23,6 +25,10 @@ export const TWILIO_PATHS = {
   media: "/telephony/twilio/media",
   /** The outcome of a caller ID's verification call (a ValidationRequest's StatusCallback). */
   callerId: "/telephony/twilio/caller-id",
+  /** A text to one of the numbers (their SmsUrl). */
+  sms: "/telephony/twilio/sms",
+  /** An outbound text's status (its StatusCallback, with ?textId=). */
+  smsStatus: "/telephony/twilio/sms-status",
 } as const;
 
 /** The carrier refused or failed a request; its words are kept for the logs and the call's end reason. */
@@ -69,8 +75,8 @@ export class TwilioTelephonyProvider implements TelephonyProvider {
     });
   }
 
-  private url(path: string, callId?: number) {
-    return `${this.deps.config.publicBaseUrl}${path}${callId === undefined ? "" : `?callId=${callId}`}`;
+  private url(path: string, callId?: number, idName = "callId") {
+    return `${this.deps.config.publicBaseUrl}${path}${callId === undefined ? "" : `?${idName}=${callId}`}`;
   }
 
   async purchaseNumber(request: { accountId: number; phoneNumber: string }) {
@@ -81,6 +87,8 @@ export class TwilioTelephonyProvider implements TelephonyProvider {
         voiceMethod: "POST",
         statusCallback: this.url(TWILIO_PATHS.status),
         statusCallbackMethod: "POST",
+        smsUrl: this.url(TWILIO_PATHS.sms),
+        smsMethod: "POST",
       });
       return { providerRef: number.sid };
     } catch (error) {
@@ -195,6 +203,25 @@ export class TwilioTelephonyProvider implements TelephonyProvider {
     } catch (error) {
       if (statusOf(error) === 404 || codeOf(error) === CALL_ALREADY_ENDED) return;
       throw this.failure("hang up a call", error);
+    }
+  }
+
+  /**
+   * A Message (Programmable Messaging): Twilio queues it and posts its progress (queued, sent,
+   * delivered, undelivered, failed) to the StatusCallback, which names Voxgate's text.
+   */
+  async sendSms(request: { textId: number; from: string; to: string; body: string }) {
+    try {
+      const message = await this.client.messages.create({
+        from: request.from,
+        to: request.to,
+        body: request.body,
+        statusCallback: this.url(TWILIO_PATHS.smsStatus, request.textId, "textId"),
+      });
+      return { providerMessageId: message.sid };
+    } catch (error) {
+      if (codeOf(error) === RECIPIENT_UNSUBSCRIBED) throw new RecipientOptedOutError(request.to);
+      throw this.failure("send a text", error);
     }
   }
 

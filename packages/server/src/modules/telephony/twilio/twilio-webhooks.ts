@@ -1,5 +1,6 @@
 import type { ServiceDeps } from "../../../deps.ts";
 import type { ApiCallStatus } from "../../calls/call-status.ts";
+import type { TextStatus } from "../../texts/text-status.ts";
 import { AT_CAPACITY_REASON, AT_CAPACITY_WORDS } from "../capacity.ts";
 import {
   type CallDesk,
@@ -8,6 +9,7 @@ import {
   type MachineVerdict,
   type MediaCapacity,
   type ProviderCallEvent,
+  type TextDesk,
 } from "../provider.ts";
 import { sipHostOf, sipUser } from "../sip-uri.ts";
 import type { TwilioMediaStreams } from "./media-streams.ts";
@@ -32,6 +34,20 @@ const STATUSES: Readonly<Record<string, ApiCallStatus>> = {
   failed: "failed",
 };
 
+/** Twilio's message statuses, in Voxgate's words (inbound ones, receiving and received, are not reported). */
+const TEXT_STATUSES: Readonly<Record<string, TextStatus>> = {
+  accepted: "queued",
+  scheduled: "queued",
+  queued: "queued",
+  sending: "queued",
+  sent: "sent",
+  delivered: "delivered",
+  read: "delivered",
+  undelivered: "undelivered",
+  failed: "failed",
+  canceled: "failed",
+};
+
 /**
  * Twilio's webhooks and callbacks, once the HTTP layer (src/http/twilio.ts) has read the form and
  * checked its signature: an inbound call is answered with TwiML connecting a bidirectional Media
@@ -47,6 +63,7 @@ export class TwilioWebhooks {
     private readonly callerIds: () => CallerIdDesk,
     private readonly media: TwilioMediaStreams,
     private readonly capacity: MediaCapacity,
+    private readonly texts: () => TextDesk,
   ) {}
 
   /**
@@ -58,8 +75,18 @@ export class TwilioWebhooks {
     return twilioLibrary().validateRequest(this.account.authToken, signature, url, params);
   }
 
-  async handle(path: string, callId: number | null, params: TwilioParams): Promise<TwilioAnswer> {
+  async handle(
+    path: string,
+    callId: number | null,
+    params: TwilioParams,
+    textId: number | null = null,
+  ): Promise<TwilioAnswer> {
     switch (path) {
+      case TWILIO_PATHS.sms:
+        return { twiml: await this.inboundText(params) };
+      case TWILIO_PATHS.smsStatus:
+        await this.textStatus(textId, params);
+        return { empty: true };
       case TWILIO_PATHS.voice:
         return { twiml: await this.inbound(params) };
       case TWILIO_PATHS.outbound:
@@ -143,6 +170,44 @@ export class TwilioWebhooks {
       carrier: this.provider.name,
       phoneNumber: params.To,
       verified: params.VerificationStatus === "success",
+    });
+  }
+
+  /**
+   * A text to one of the numbers (their SmsUrl): recorded, its keyword obeyed, and answered with a
+   * `<Message>` when it asks for a reply (HELP, STOP, START). Another Twilio account's is ignored.
+   */
+  private async inboundText(params: TwilioParams): Promise<string> {
+    const response = new (twilioLibrary().twiml.MessagingResponse)();
+    if (!params.MessageSid || !params.To || !params.From || params.AccountSid !== this.account.accountSid) {
+      this.deps.logger.warn("twilio inbound text ignored", { to: params.To });
+      return response.toString();
+    }
+    const { reply } = await this.texts().receiveText({
+      carrier: this.provider.name,
+      providerMessageId: params.MessageSid,
+      from: params.From,
+      to: params.To,
+      body: params.Body ?? "",
+    });
+    if (reply) response.message(reply);
+    return response.toString();
+  }
+
+  /** An outbound text's StatusCallback: MessageStatus, with ErrorCode for undelivered and failed ones. */
+  private async textStatus(textId: number | null, params: TwilioParams) {
+    const status = TEXT_STATUSES[params.MessageStatus ?? ""];
+    if (!status || (params.AccountSid && params.AccountSid !== this.account.accountSid)) {
+      this.deps.logger.warn("twilio text status ignored", { status: params.MessageStatus });
+      return;
+    }
+    await this.texts().textEvent({
+      ...(textId !== null ? { textId } : {}),
+      ...(params.MessageSid ? { providerMessageId: params.MessageSid } : {}),
+      status,
+      ...(params.ErrorCode
+        ? { errorCode: params.ErrorCode, errorMessage: `Twilio error ${params.ErrorCode}.` }
+        : {}),
     });
   }
 

@@ -1,0 +1,4 @@
+/** Text messages (SMS): sending through the carrier, billing per segment, opt-outs (docs/sms.md). */
+export { countSegments, type SegmentCount, type SmsEncoding } from "./segments.ts";
+export { TEXT_STATUSES, type TextStatus } from "./text-status.ts";
+export { TextsService } from "./texts.service.ts";

@@ -1,0 +1,316 @@
+import { z } from "zod";
+import type { ServiceDeps } from "../../deps.ts";
+import {
+  NotFoundError,
+  NumberNotSmsCapableError,
+  RecipientOptedOutError,
+  SimulatedCarrierRequiredError,
+  ValidationError,
+} from "../../errors.ts";
+import { Prisma, type TextMessage } from "../../generated/prisma/client.ts";
+import { parseInput, requiredString } from "../../validation.ts";
+import type { BillingService } from "../billing/index.ts";
+import { type Page, type PageRequest, paginate } from "../common/pagination.ts";
+import { isUuid } from "../common/uuid.ts";
+import type { TextingFunctions } from "../message-pipeline/index.ts";
+import { e164PhoneNumber } from "../phone-numbers/e164.ts";
+import type { ProviderTextEvent, TextCarrier, TextDesk, TextSimulator } from "../telephony/index.ts";
+import { KEYWORD_REPLIES, type TextKeyword, textKeyword } from "./keywords.ts";
+import { countSegments } from "./segments.ts";
+import { textStatusesBefore } from "./text-status.ts";
+
+/** Twilio's limit for one message's body; carriers split it into at most 10 segments in practice. */
+export const MAX_TEXT_CHARACTERS = 1600;
+export const MAX_TEXT_SEGMENTS = 10;
+
+const SendTextInput = z.object({
+  from: e164PhoneNumber("from"),
+  to: e164PhoneNumber("to"),
+  body: requiredString("body", MAX_TEXT_CHARACTERS),
+  conversationId: z.string().refine(isUuid, "The conversation id field must be a UUID.").nullish(),
+});
+
+const SimulatedTextInput = z.object({
+  to: e164PhoneNumber("to"),
+  from: e164PhoneNumber("from"),
+  body: requiredString("body", MAX_TEXT_CHARACTERS),
+});
+
+export interface SendTextRequest {
+  from?: unknown;
+  to?: unknown;
+  body?: unknown;
+  conversationId?: unknown;
+}
+
+/**
+ * Text messages (docs/sms.md): an outbound text leaves only from the account's own active
+ * SMS-capable number, never to a customer who opted out of that number; it is recorded and charged
+ * its segments in one transaction before the carrier is asked, and refunded in the transaction that
+ * records its failure when the carrier refuses it or reports it failed. The carrier's status reports
+ * move a text forward only; a final status is never changed. Inbound texts are recorded, their
+ * opt-out, opt-in and HELP keywords obeyed and answered.
+ */
+export class TextsService implements TextDesk {
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly parts: {
+      carrier: TextCarrier;
+      simulator: TextSimulator | null;
+      billing: BillingService;
+    },
+  ) {}
+
+  async send(accountId: number, request: SendTextRequest): Promise<TextMessage> {
+    const input = parseInput(SendTextInput, request);
+    const count = countSegments(input.body);
+    if (count.segments > MAX_TEXT_SEGMENTS) {
+      throw ValidationError.single(
+        "body",
+        `The body field takes ${count.segments} segments; a text may take at most ${MAX_TEXT_SEGMENTS}.`,
+      );
+    }
+    const prisma = this.deps.db.prisma;
+    const number = await prisma.phoneNumber.findFirst({
+      where: { accountId, phoneNumber: input.from, releasedAt: null },
+    });
+    if (!number?.smsCapable || number.kind !== "normal" || number.status !== "active") {
+      throw new NumberNotSmsCapableError(input.from);
+    }
+    if (input.conversationId) {
+      const conversation = await prisma.conversation.findFirst({
+        where: { id: input.conversationId, accountId },
+        select: { id: true },
+      });
+      if (!conversation) throw new NotFoundError("Conversation", "CONVERSATION_NOT_FOUND");
+    }
+    if (await this.optedOut(accountId, input.from, input.to)) throw new RecipientOptedOutError(input.to);
+    const amount = new Prisma.Decimal(this.deps.config.telephony.smsPricePerSegment)
+      .mul(count.segments)
+      .toFixed(4);
+    const text = await prisma.$transaction(async (tx) => {
+      const created = await tx.textMessage.create({
+        data: {
+          accountId,
+          direction: "outbound",
+          from: input.from,
+          to: input.to,
+          body: input.body,
+          encoding: count.encoding,
+          segments: count.segments,
+          status: "queued",
+          providerName: this.parts.carrier.name,
+          conversationId: input.conversationId ?? null,
+        },
+      });
+      await this.parts.billing.chargeText(tx, {
+        accountId,
+        textMessageId: created.id,
+        amount,
+        description: `Text #${created.id}: ${count.segments} segment${count.segments === 1 ? "" : "s"}`,
+      });
+      return created;
+    });
+    this.parts.billing.balanceChanged(accountId);
+    try {
+      const { providerMessageId } = await this.parts.carrier.sendSms({
+        textId: text.id,
+        from: input.from,
+        to: input.to,
+        body: input.body,
+      });
+      // A status callback may have named it first.
+      await prisma.textMessage.updateMany({
+        where: { id: text.id, providerMessageId: null },
+        data: { providerMessageId },
+      });
+    } catch (error) {
+      const refused = error instanceof Error ? error.message : String(error);
+      await this.textEvent({ textId: text.id, status: "failed", errorMessage: refused.slice(0, 500) });
+      if (error instanceof RecipientOptedOutError) {
+        await this.setOptOut(accountId, input.from, input.to, { kind: "opt-out", keyword: "CARRIER" });
+      }
+      throw error;
+    }
+    this.deps.logger.info("text sent", { accountId, textId: text.id, segments: count.segments });
+    return prisma.textMessage.findUniqueOrThrow({ where: { id: text.id } });
+  }
+
+  /**
+   * `send_sms` for a conversation with the customer at `to` through the account's number `from`
+   * (a phone call's two ends): null when `from` cannot send texts, so the model is not offered it.
+   */
+  async textingFor(accountId: number, ends: { from: string; to: string }): Promise<TextingFunctions | null> {
+    const number = await this.deps.db.prisma.phoneNumber.findFirst({
+      where: {
+        accountId,
+        phoneNumber: ends.from,
+        releasedAt: null,
+        smsCapable: true,
+        kind: "normal",
+        status: "active",
+      },
+      select: { id: true },
+    });
+    if (!number || !ends.to) return null;
+    return {
+      sendText: async (body) => {
+        const text = await this.send(accountId, { from: ends.from, to: ends.to, body });
+        return { textId: text.id, segments: text.segments, status: text.status };
+      },
+    };
+  }
+
+  /** The account's texts, newest first. */
+  async list(accountId: number, page: PageRequest): Promise<Page<TextMessage>> {
+    const where = { accountId };
+    return paginate(page, 25, {
+      count: () => this.deps.db.prisma.textMessage.count({ where }),
+      items: (skip, take) =>
+        this.deps.db.prisma.textMessage.findMany({ where, orderBy: { id: "desc" }, skip, take }),
+    });
+  }
+
+  /**
+   * A carrier's report on an outbound text: applied if it moves the text forward (a final status is
+   * never changed: a late or repeated report is ignored). A text the carrier failed is refunded in
+   * the same transaction.
+   */
+  async textEvent(event: ProviderTextEvent): Promise<void> {
+    const where =
+      event.textId !== undefined
+        ? { id: event.textId }
+        : event.providerMessageId
+          ? { providerName: this.parts.carrier.name, providerMessageId: event.providerMessageId }
+          : null;
+    if (!where) return;
+    const outcome = await this.deps.db.prisma.$transaction(async (tx) => {
+      const text = await tx.textMessage.findFirst({ where: { ...where, direction: "outbound" } });
+      if (!text) return null;
+      if (
+        event.providerMessageId &&
+        text.providerMessageId &&
+        text.providerMessageId !== event.providerMessageId
+      ) {
+        return null;
+      }
+      const moved = await tx.textMessage.updateMany({
+        where: { id: text.id, status: { in: textStatusesBefore(event.status) } },
+        data: {
+          status: event.status,
+          ...(text.providerMessageId === null && event.providerMessageId
+            ? { providerMessageId: event.providerMessageId }
+            : {}),
+          ...(event.errorCode !== undefined ? { errorCode: event.errorCode } : {}),
+          ...(event.errorMessage !== undefined ? { errorMessage: event.errorMessage } : {}),
+        },
+      });
+      if (moved.count === 0) return null;
+      const refunded =
+        event.status === "failed" &&
+        (await this.parts.billing.refundText(tx, text.id, "the carrier did not send it"));
+      return { accountId: text.accountId, refunded };
+    });
+    if (outcome?.refunded) this.parts.billing.balanceChanged(outcome.accountId);
+  }
+
+  /**
+   * A text arrived on `to`: recorded for the account that holds the number (once, however often the
+   * carrier delivers it), with its keyword obeyed. The answer is the keyword's fixed reply.
+   */
+  async receiveText(request: {
+    carrier: string;
+    providerMessageId: string;
+    from: string;
+    to: string;
+    body: string;
+  }): Promise<{ textId: number | null; reply: string | null }> {
+    const prisma = this.deps.db.prisma;
+    const number = await prisma.phoneNumber.findFirst({
+      where: { phoneNumber: request.to, releasedAt: null },
+    });
+    if (!number) {
+      this.deps.logger.warn("inbound text to a number nobody holds", { to: request.to });
+      return { textId: null, reply: null };
+    }
+    const keyword = textKeyword(request.body);
+    const count = countSegments(request.body);
+    try {
+      const text = await prisma.$transaction(async (tx) => {
+        const created = await tx.textMessage.create({
+          data: {
+            accountId: number.accountId,
+            direction: "inbound",
+            from: request.from,
+            to: request.to,
+            body: request.body,
+            encoding: count.encoding,
+            segments: count.segments,
+            status: "received",
+            providerName: request.carrier,
+            providerMessageId: request.providerMessageId,
+          },
+        });
+        if (keyword && keyword.kind !== "help") {
+          await this.setOptOut(number.accountId, request.to, request.from, keyword, tx);
+        }
+        return created;
+      });
+      return { textId: text.id, reply: keyword ? KEYWORD_REPLIES[keyword.kind] : null };
+    } catch (error) {
+      // A repeated delivery: recorded and answered the first time.
+      if ((error as { code?: string }).code !== "P2002") throw error;
+      return { textId: null, reply: null };
+    }
+  }
+
+  /**
+   * A text from `from` to one of the account's numbers on the simulated carrier, delivered as a
+   * carrier's webhook would: returns the text recorded and the reply it got.
+   */
+  async simulateInbound(
+    accountId: number,
+    request: { to?: unknown; from?: unknown; body?: unknown },
+  ): Promise<{ text: TextMessage; reply: string | null }> {
+    const simulator = this.parts.simulator;
+    if (!simulator) throw new SimulatedCarrierRequiredError(this.parts.carrier.name);
+    const input = parseInput(SimulatedTextInput, request);
+    const number = await this.deps.db.prisma.phoneNumber.findFirst({
+      where: { accountId, phoneNumber: input.to, releasedAt: null },
+      select: { id: true },
+    });
+    if (!number) throw new NotFoundError("Phone number");
+    const { textId, reply } = await simulator.simulateIncomingText(input);
+    if (textId === null) throw new NotFoundError("Phone number");
+    const text = await this.deps.db.prisma.textMessage.findUniqueOrThrow({ where: { id: textId } });
+    return { text, reply };
+  }
+
+  /** Whether `customerNumber` opted out of texts from the account's `accountNumber`. */
+  async optedOut(accountId: number, accountNumber: string, customerNumber: string): Promise<boolean> {
+    const optOut = await this.deps.db.prisma.textOptOut.findUnique({
+      where: { accountId_accountNumber_customerNumber: { accountId, accountNumber, customerNumber } },
+      select: { optedOut: true },
+    });
+    return optOut?.optedOut ?? false;
+  }
+
+  private async setOptOut(
+    accountId: number,
+    accountNumber: string,
+    customerNumber: string,
+    keyword: TextKeyword,
+    tx: Prisma.TransactionClient = this.deps.db.prisma,
+  ) {
+    const optedOut = keyword.kind === "opt-out";
+    await tx.textOptOut.upsert({
+      where: { accountId_accountNumber_customerNumber: { accountId, accountNumber, customerNumber } },
+      create: { accountId, accountNumber, customerNumber, optedOut, keyword: keyword.keyword },
+      update: { optedOut, keyword: keyword.keyword },
+    });
+    this.deps.logger.info(optedOut ? "text opt-out recorded" : "text opt-in recorded", {
+      accountId,
+      accountNumber,
+    });
+  }
+}
