@@ -57,7 +57,12 @@ it("migration 0013 keeps the oldest holder of a number held twice, releases the 
     return { oldest, sipCopy, callerIdCopy, releasedEarlier, ownCallerId, campaign: campaign!.id };
   });
 
-  expect(await migrate(db)).toEqual(["0013_phone_number_holder"]);
+  expect(
+    await migrate(
+      db,
+      all.filter((migration) => migration.name < "0014"),
+    ),
+  ).toEqual(["0013_phone_number_holder"]);
 
   await db.withConnection(async (sql) => {
     const rows = await sql.query<{ id: number; status: string; released: boolean }>(
