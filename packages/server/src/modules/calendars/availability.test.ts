@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { fromLocal } from "../../zoned-time.ts";
 import { type AvailabilityRules, availableSlots } from "./availability.ts";
-import { fromLocal } from "./zoned-time.ts";
 
 const weekdays = { start: "09:00", end: "17:00" };
 const rules = (overrides: Partial<AvailabilityRules> = {}): AvailabilityRules => ({

@@ -9,7 +9,7 @@ import {
   type LocalDateTime,
   wallClockMs,
   weekdayOf,
-} from "./zoned-time.ts";
+} from "../../zoned-time.ts";
 
 export interface Interval {
   start: number;
