@@ -15,6 +15,7 @@ export interface FakeCalComBooking {
 }
 
 export interface FakeCalCom extends FakeServer {
+  /** The key Cal.com accepts; changing it is the owner revoking the old one. */
   apiKey: string;
   /** The event type the account has: bookable 09:00-17:00 UTC every day, in slots of its length. */
   eventType: { id: number; lengthInMinutes: number; title: string; slug: string };
@@ -43,7 +44,7 @@ const failure = (status: number, code: string, message: string): FakeAnswer => (
  * computed like Cal.com does: the event type's hours minus accepted bookings.
  */
 export async function startFakeCalCom(): Promise<FakeCalCom> {
-  const apiKey = `cal_live_${randomBytes(16).toString("hex")}`;
+  const keys = { current: `cal_live_${randomBytes(16).toString("hex")}` };
   const eventType = { id: 4_123_456, lengthInMinutes: 30, title: "Consultation", slug: "consultation" };
   const bookings: FakeCalComBooking[] = [];
   let nextId = 1;
@@ -72,7 +73,7 @@ export async function startFakeCalCom(): Promise<FakeCalCom> {
   );
 
   const server = await startFakeServer((request) => {
-    if (bearer(request) !== apiKey) return failure(401, "UNAUTHORIZED", "Invalid Access Token.");
+    if (bearer(request) !== keys.current) return failure(401, "UNAUTHORIZED", "Invalid Access Token.");
     if (request.method === "GET" && request.path === "/v2/me") {
       return {
         status: 200,
@@ -169,5 +170,16 @@ export async function startFakeCalCom(): Promise<FakeCalCom> {
     return failure(404, "NotFoundException", "Cannot find the route.");
   });
 
-  return { ...server, apiKey, eventType, bookings, env: { VOXGATE_CALCOM_API_BASE_URL: server.url } };
+  return {
+    ...server,
+    get apiKey() {
+      return keys.current;
+    },
+    set apiKey(key: string) {
+      keys.current = key;
+    },
+    eventType,
+    bookings,
+    env: { VOXGATE_CALCOM_API_BASE_URL: server.url },
+  };
 }

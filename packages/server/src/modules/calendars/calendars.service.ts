@@ -57,10 +57,12 @@ const CreateConnectionInput = z.discriminatedUnion(
     }),
   ],
   {
-    error: (issue) =>
-      issue.input === "google" || issue.input === "microsoft"
+    error: (issue) => {
+      const provider = (issue.input as { provider?: unknown } | undefined)?.provider ?? issue.input;
+      return provider === "google" || provider === "microsoft"
         ? "Google and Microsoft calendars are connected by signing in: use startCalendarOAuth."
-        : "The provider field must be caldav or calcom.",
+        : "The provider field must be caldav or calcom.";
+    },
   },
 );
 
