@@ -210,8 +210,14 @@ const EnvSchema = z
       emptyAsUndefined,
       httpUrl.default("https://accounts.google.com/o/oauth2/v2/auth"),
     ),
-    VOXGATE_GOOGLE_TOKEN_URL: z.preprocess(emptyAsUndefined, httpUrl.default("https://oauth2.googleapis.com/token")),
-    VOXGATE_GOOGLE_API_BASE_URL: z.preprocess(emptyAsUndefined, httpUrl.default("https://www.googleapis.com")),
+    VOXGATE_GOOGLE_TOKEN_URL: z.preprocess(
+      emptyAsUndefined,
+      httpUrl.default("https://oauth2.googleapis.com/token"),
+    ),
+    VOXGATE_GOOGLE_API_BASE_URL: z.preprocess(
+      emptyAsUndefined,
+      httpUrl.default("https://www.googleapis.com"),
+    ),
     VOXGATE_MICROSOFT_CLIENT_ID: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),
     VOXGATE_MICROSOFT_CLIENT_SECRET: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),
     VOXGATE_MICROSOFT_AUTHORITY_URL: z.preprocess(

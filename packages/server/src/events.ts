@@ -1,4 +1,4 @@
-import { type Call, type CalendarConnection, Prisma } from "./generated/prisma/client.ts";
+import { type CalendarConnection, type Call, Prisma } from "./generated/prisma/client.ts";
 
 /**
  * What happened in the domain that an account may want to hear about outside Voxgate (its

@@ -20,7 +20,8 @@ export function createCalendarOAuthRoutes(deps: {
     if (request.method !== "GET" && request.method !== "HEAD") {
       return new Response("Method Not Allowed", { status: 405, headers: { allow: "GET, HEAD" } });
     }
-    if (url.search.length > MAX_QUERY_LENGTH) return page(414, "The sign-in answer is too long.", deps.config);
+    if (url.search.length > MAX_QUERY_LENGTH)
+      return page(414, "The sign-in answer is too long.", deps.config);
     const outcome = await deps.oauth.finish(url.searchParams);
     if (outcome.ok) {
       const target = `${deps.config.publicBaseUrl}/console/#/calendars/${outcome.connectionId}`;

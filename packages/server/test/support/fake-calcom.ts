@@ -1,5 +1,12 @@
 import { randomBytes } from "node:crypto";
-import { bearer, type FakeAnswer, type FakeRequest, type FakeServer, jsonOf, startFakeServer } from "./fake-http.ts";
+import {
+  bearer,
+  type FakeAnswer,
+  type FakeRequest,
+  type FakeServer,
+  jsonOf,
+  startFakeServer,
+} from "./fake-http.ts";
 
 export interface FakeCalComBooking {
   id: number;
@@ -77,14 +84,18 @@ export async function startFakeCalCom(): Promise<FakeCalCom> {
     if (request.method === "GET" && request.path === "/v2/me") {
       return {
         status: 200,
-        json: { status: "success", data: { id: 7, username: "owner", email: "owner@cal.example", timeZone: "UTC" } },
+        json: {
+          status: "success",
+          data: { id: 7, username: "owner", email: "owner@cal.example", timeZone: "UTC" },
+        },
       };
     }
     const typeMatch = /^\/v2\/event-types\/(\d+)$/.exec(request.path);
     if (request.method === "GET" && typeMatch) {
       const wrong = needsVersion(request, "eventTypes");
       if (wrong) return wrong;
-      if (Number(typeMatch[1]) !== eventType.id) return failure(404, "NotFoundException", "Event type not found.");
+      if (Number(typeMatch[1]) !== eventType.id)
+        return failure(404, "NotFoundException", "Event type not found.");
       return { status: 200, json: { status: "success", data: eventType } };
     }
     if (request.method === "GET" && request.path === "/v2/slots") {
@@ -103,8 +114,11 @@ export async function startFakeCalCom(): Promise<FakeCalCom> {
       for (let at = Math.ceil(from / length) * length; at + length <= to; at += length) {
         if (!isFree(at, at + length)) continue;
         const day = new Date(at).toISOString().slice(0, 10);
-        const slot = { start: new Date(at).toISOString(), ...(range ? { end: new Date(at + length).toISOString() } : {}) };
-        (data[day] ??= []).push(slot);
+        const slot = {
+          start: new Date(at).toISOString(),
+          ...(range ? { end: new Date(at + length).toISOString() } : {}),
+        };
+        data[day] = [...(data[day] ?? []), slot];
       }
       return { status: 200, json: { status: "success", data } };
     }
@@ -122,7 +136,8 @@ export async function startFakeCalCom(): Promise<FakeCalCom> {
       if (!attendee?.name || !attendee.timeZone || (!attendee.email && !attendee.phoneNumber)) {
         return failure(400, "BadRequestException", "attendee name, timeZone and email are required");
       }
-      if (body.eventTypeId !== eventType.id) return failure(404, "NotFoundException", "Event type not found.");
+      if (body.eventTypeId !== eventType.id)
+        return failure(404, "NotFoundException", "Event type not found.");
       const start = Date.parse(body.start);
       if (!Number.isFinite(start) || !isFree(start, start + length)) return unavailable;
       const booking: FakeCalComBooking = {

@@ -96,7 +96,10 @@ export async function startFakeGoogleCalendar(): Promise<FakeGoogleCalendar> {
     const eventId = match[2] ? decodeURIComponent(match[2]) : null;
 
     if (!isEvents && request.method === "GET") {
-      return { status: 200, json: { kind: "calendar#calendar", id: calendar.id, summary: calendar.id, timeZone: "UTC" } };
+      return {
+        status: 200,
+        json: { kind: "calendar#calendar", id: calendar.id, summary: calendar.id, timeZone: "UTC" },
+      };
     }
     if (isEvents && !eventId && request.method === "POST") {
       const body = jsonOf<Partial<FakeGoogleEvent>>(request);
@@ -108,7 +111,10 @@ export async function startFakeGoogleCalendar(): Promise<FakeGoogleCalendar> {
         return { status: 400, json: { error: { code: 400, message: "Invalid resource id value." } } };
       }
       if (calendar.events.has(id)) {
-        return { status: 409, json: { error: { code: 409, message: "The requested identifier already exists." } } };
+        return {
+          status: 409,
+          json: { error: { code: 409, message: "The requested identifier already exists." } },
+        };
       }
       const event: FakeGoogleEvent = { ...body, id, start: body.start, end: body.end, status: "confirmed" };
       calendar.events.set(id, event);
@@ -121,7 +127,10 @@ export async function startFakeGoogleCalendar(): Promise<FakeGoogleCalendar> {
         return { status: 410, json: { error: { code: 410, message: "Resource has been deleted" } } };
       }
       if (request.method === "PATCH") {
-        Object.assign(event, jsonOf<Partial<FakeGoogleEvent>>(request), { id: event.id, status: event.status });
+        Object.assign(event, jsonOf<Partial<FakeGoogleEvent>>(request), {
+          id: event.id,
+          status: event.status,
+        });
         return { status: 200, json: { kind: "calendar#event", ...event } };
       }
       if (request.method === "DELETE") {

@@ -60,7 +60,8 @@ export async function startFakeMicrosoftGraph(): Promise<FakeMicrosoftGraph> {
     if (request.path === "/common/oauth2/v2.0/authorize") return oauth.authorize(request);
     if (request.path === "/common/oauth2/v2.0/token") return oauth.token(request);
     const user = oauth.ownerOf(bearer(request));
-    if (!user) return error(401, "InvalidAuthenticationToken", "Access token has expired or is not yet valid.");
+    if (!user)
+      return error(401, "InvalidAuthenticationToken", "Access token has expired or is not yet valid.");
     const calendars = mailbox(user);
 
     if (request.method === "GET" && request.path === "/v1.0/me") {
@@ -75,7 +76,11 @@ export async function startFakeMicrosoftGraph(): Promise<FakeMicrosoftGraph> {
         startTime: { dateTime: string; timeZone: string };
         endTime: { dateTime: string; timeZone: string };
       }>(request);
-      if (body.startTime?.timeZone !== "UTC" || body.endTime?.timeZone !== "UTC" || !Array.isArray(body.schedules)) {
+      if (
+        body.startTime?.timeZone !== "UTC" ||
+        body.endTime?.timeZone !== "UTC" ||
+        !Array.isArray(body.schedules)
+      ) {
         return error(400, "ErrorInvalidRequest", "This fake takes UTC times only.");
       }
       const from = Date.parse(`${body.startTime.dateTime}Z`);
@@ -84,7 +89,10 @@ export async function startFakeMicrosoftGraph(): Promise<FakeMicrosoftGraph> {
         if (scheduleId !== user && !sharedSchedules.has(scheduleId)) {
           return {
             scheduleId,
-            error: { message: "The user doesn't have permission to view the free/busy.", responseCode: "ErrorAccessDenied" },
+            error: {
+              message: "The user doesn't have permission to view the free/busy.",
+              responseCode: "ErrorAccessDenied",
+            },
           };
         }
         const events = [...(mailbox(scheduleId).get("default")?.values() ?? [])].filter(
@@ -106,7 +114,9 @@ export async function startFakeMicrosoftGraph(): Promise<FakeMicrosoftGraph> {
       return { status: 200, json: { value } };
     }
 
-    const match = /^\/v1\.0\/me\/(?:calendar|calendars\/([^/]+))(?:\/events(?:\/([^/]+))?)?$/.exec(request.path);
+    const match = /^\/v1\.0\/me\/(?:calendar|calendars\/([^/]+))(?:\/events(?:\/([^/]+))?)?$/.exec(
+      request.path,
+    );
     if (!match) return error(404, "ResourceNotFound", "Resource not found for the segment.");
     const calendarId = match[1] ? decodeURIComponent(match[1]) : "default";
     const events = calendars.get(calendarId);

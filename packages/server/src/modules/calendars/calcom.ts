@@ -54,7 +54,8 @@ export class CalComProvider implements CalendarProvider {
     expectStatus(response, [200]);
     const days = (jsonBody(response) as { data?: Record<string, { start?: string; end?: string }[]> } | null)
       ?.data;
-    if (!days || typeof days !== "object") throw new CalendarProviderError("unexpected_response", url.href, 200);
+    if (!days || typeof days !== "object")
+      throw new CalendarProviderError("unexpected_response", url.href, 200);
     const free: Interval[] = [];
     for (const slots of Object.values(days)) {
       for (const slot of Array.isArray(slots) ? slots : []) {
@@ -70,7 +71,10 @@ export class CalComProvider implements CalendarProvider {
     const url = `${this.base()}/v2/bookings`;
     const attendee = event.attendee;
     if (!attendee || (!attendee.email && !attendee.phone)) {
-      throw new CalendarProviderError("rejected", `${url} (a Cal.com booking needs the attendee's email or phone)`);
+      throw new CalendarProviderError(
+        "rejected",
+        `${url} (a Cal.com booking needs the attendee's email or phone)`,
+      );
     }
     const response = await this.request(access, url, {
       method: "POST",
@@ -89,7 +93,10 @@ export class CalComProvider implements CalendarProvider {
         metadata: { voxgateUid: event.uid },
       },
     });
-    if (response.status === 400 && /not available|already has booking|no available users/i.test(text(response))) {
+    if (
+      response.status === 400 &&
+      /not available|already has booking|no available users/i.test(text(response))
+    ) {
       throw new CalendarProviderError("conflict", url, 400);
     }
     expectStatus(response, [200, 201]);
@@ -107,7 +114,10 @@ export class CalComProvider implements CalendarProvider {
       version: VERSIONS.bookings,
       body: { start: event.start.toISOString(), reschedulingReason: "Rescheduled by the assistant" },
     });
-    if (response.status === 400 && /not available|already has booking|no available users/i.test(text(response))) {
+    if (
+      response.status === 400 &&
+      /not available|already has booking|no available users/i.test(text(response))
+    ) {
       throw new CalendarProviderError("conflict", url, 400);
     }
     expectStatus(response, [200, 201]);

@@ -32,7 +32,10 @@ export type OAuthOutcome =
   | { ok: true; connectionId: number }
   | { ok: false; reason: string; message: string };
 
-const providerNames: Record<OAuthProviderKind, string> = { google: "Google Calendar", microsoft: "Microsoft 365" };
+const providerNames: Record<OAuthProviderKind, string> = {
+  google: "Google Calendar",
+  microsoft: "Microsoft 365",
+};
 
 /**
  * Google and Microsoft connections: the console's sign-in (authorization code with PKCE, a
@@ -146,10 +149,16 @@ export class CalendarOAuthService {
         };
       }
       const existing = row.connectionId
-        ? await prisma.calendarConnection.findFirst({ where: { id: row.connectionId, accountId: row.accountId } })
+        ? await prisma.calendarConnection.findFirst({
+            where: { id: row.connectionId, accountId: row.accountId },
+          })
         : null;
       if (row.connectionId && !existing) {
-        return { ok: false, reason: "not_found", message: "The calendar connection to renew no longer exists." };
+        return {
+          ok: false,
+          reason: "not_found",
+          message: "The calendar connection to renew no longer exists.",
+        };
       }
       const access: CalendarAccess = {
         url: existing?.url ?? "primary",
@@ -179,14 +188,21 @@ export class CalendarOAuthService {
       const created = await prisma.calendarConnection.create({
         data: { accountId: row.accountId, name: row.name, provider, url: "primary", readUrls: [], ...sealed },
       });
-      this.deps.logger.info("calendar connection created", { accountId: row.accountId, connectionId: created.id });
+      this.deps.logger.info("calendar connection created", {
+        accountId: row.accountId,
+        connectionId: created.id,
+      });
       return { ok: true, connectionId: created.id };
     } catch (error) {
       if (error instanceof CalendarConnectionError) {
         return { ok: false, reason: String(error.extensions.reason), message: error.message };
       }
       if (!(error instanceof CalendarProviderError)) throw error;
-      this.deps.logger.warn("calendar sign-in failed", { provider, reason: error.reason, status: error.status });
+      this.deps.logger.warn("calendar sign-in failed", {
+        provider,
+        reason: error.reason,
+        status: error.status,
+      });
       return { ok: false, reason: error.reason, message: `${name}: ${error.message}.` };
     }
   }
@@ -215,7 +231,8 @@ export class CalendarOAuthService {
     const row = await prisma.calendarConnection.findUniqueOrThrow({ where: { id } });
     if (!this.needsRefresh(row)) return this.parts.secrets.open(row.sealedCredentials);
     const provider = row.provider as OAuthProviderKind;
-    if (!row.sealedRefreshToken) throw new CalendarProviderError("revoked", this.client(provider).config.tokenUrl);
+    if (!row.sealedRefreshToken)
+      throw new CalendarProviderError("revoked", this.client(provider).config.tokenUrl);
     const client = this.client(provider);
     let tokens: Awaited<ReturnType<OAuthClient["refresh"]>>;
     try {
@@ -269,6 +286,7 @@ function invalidState(): OAuthOutcome {
   return {
     ok: false,
     reason: "invalid_state",
-    message: "This sign-in link is not valid (already used, or not started from this console). Start it again.",
+    message:
+      "This sign-in link is not valid (already used, or not started from this console). Start it again.",
   };
 }

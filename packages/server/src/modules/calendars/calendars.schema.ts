@@ -6,10 +6,14 @@ const CalendarProviderKind = builder.enumType("CalendarProviderKind", {
   values: {
     caldav: { value: "caldav", description: "A CalDAV server (RFC 4791) with a username and password." },
     calcom: { value: "calcom", description: "A Cal.com event type, with an API key (Cal.com API v2)." },
-    google: { value: "google", description: "Google Calendar, connected by signing in (startCalendarOAuth)." },
+    google: {
+      value: "google",
+      description: "Google Calendar, connected by signing in (startCalendarOAuth).",
+    },
     microsoft: {
       value: "microsoft",
-      description: "Microsoft 365 (Outlook) through Microsoft Graph, connected by signing in (startCalendarOAuth).",
+      description:
+        "Microsoft 365 (Outlook) through Microsoft Graph, connected by signing in (startCalendarOAuth).",
     },
   },
 });
@@ -89,7 +93,8 @@ const CreateCalendarConnectionInput = builder.inputType("CreateCalendarConnectio
       description: "CalDAV: checked with the server before saving, then stored encrypted; never returned.",
     }),
     apiKey: t.string({
-      description: "Cal.com: an API key (cal_live_…); checked before saving, stored encrypted, never returned.",
+      description:
+        "Cal.com: an API key (cal_live_…); checked before saving, stored encrypted, never returned.",
     }),
     eventTypeId: t.int({ description: "Cal.com: the id of the event type to book." }),
   }),

@@ -6,9 +6,9 @@ import type { CalendarConnection, CalendarProviderKind } from "../../generated/p
 import type { SecretBox } from "../../secret-box.ts";
 import { ianaTimezone, parseInput, requiredString } from "../../validation.ts";
 import { type AvailabilityRules, availableSlots, type BusinessHours, WEEKDAY_KEYS } from "./availability.ts";
-import type { Interval } from "./ical.ts";
 import type { CalendarOAuthService } from "./calendar-oauth.service.ts";
 import type { ConnectionStatus } from "./connection-status.ts";
+import type { Interval } from "./ical.ts";
 import {
   type CalendarAccess,
   type CalendarFailure,
@@ -325,7 +325,8 @@ export class CalendarsService {
       if (!(error instanceof CalendarProviderError)) throw error;
       const apiError = toApiError(connection.provider, error);
       // A timeout or an unreachable server may pass; a refusal needs the owner to act.
-      if (BREAKING_FAILURES.has(error.reason)) await this.parts.status.broken(connection.id, apiError.message);
+      if (BREAKING_FAILURES.has(error.reason))
+        await this.parts.status.broken(connection.id, apiError.message);
       throw apiError;
     }
   }

@@ -45,7 +45,10 @@ export class ConnectionStatus {
       if (count === 0) return;
       const connection = await tx.calendarConnection.findUniqueOrThrow({ where: { id } });
       await this.events.emit(tx, { type: "calendar.connection_restored", connection });
-      this.deps.logger.info("calendar connection restored", { accountId: connection.accountId, connectionId: id });
+      this.deps.logger.info("calendar connection restored", {
+        accountId: connection.accountId,
+        connectionId: id,
+      });
     });
   }
 }

@@ -1,9 +1,20 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FakeCalCom, startFakeCalCom } from "../../../test/support/fake-calcom.ts";
-import { type FakeGoogleCalendar, startFakeGoogleCalendar } from "../../../test/support/fake-google-calendar.ts";
-import { type FakeMicrosoftGraph, startFakeMicrosoftGraph } from "../../../test/support/fake-microsoft-graph.ts";
-import { PUBLIC_BASE_URL, startTestApp, type TestAccount, type TestApp } from "../../../test/support/test-app.ts";
+import {
+  type FakeGoogleCalendar,
+  startFakeGoogleCalendar,
+} from "../../../test/support/fake-google-calendar.ts";
+import {
+  type FakeMicrosoftGraph,
+  startFakeMicrosoftGraph,
+} from "../../../test/support/fake-microsoft-graph.ts";
+import {
+  PUBLIC_BASE_URL,
+  startTestApp,
+  type TestAccount,
+  type TestApp,
+} from "../../../test/support/test-app.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "../../../test/support/webhook-receiver.ts";
 import { systemClock } from "../../clock.ts";
 import { discardEvents } from "../../events.ts";
@@ -12,7 +23,8 @@ import { SecretBox } from "../../secret-box.ts";
 import { createCalendars } from "./index.ts";
 
 const secretsKey = randomBytes(32);
-const CONNECTION_FIELDS = "id name provider url readUrls username eventTypeId status lastError checkedAt createdAt";
+const CONNECTION_FIELDS =
+  "id name provider url readUrls username eventTypeId status lastError checkedAt createdAt";
 const START = `mutation ($provider: CalendarOAuthProvider!, $name: String!, $connectionId: Int) {
   startCalendarOAuth(provider: $provider, name: $name, connectionId: $connectionId) { authorizationUrl }
 }`;
@@ -203,7 +215,10 @@ describe("Cal.com, Google and Microsoft 365 connections through the API", () => 
     const config = t.app.config;
     const unconfigured = createCalendars(
       {
-        config: { ...config, calendars: { ...config.calendars, microsoft: { ...config.calendars.microsoft, client: null } } },
+        config: {
+          ...config,
+          calendars: { ...config.calendars, microsoft: { ...config.calendars.microsoft, client: null } },
+        },
         db: t.app.db,
         pubsub: t.app.pubsub,
         eventBus: t.app.eventBus,
@@ -214,7 +229,11 @@ describe("Cal.com, Google and Microsoft 365 connections through the API", () => 
     await expect(
       unconfigured.calendarOAuth.start(alice.accountId, { provider: "microsoft", name: "X" }),
     ).rejects.toMatchObject({ extensions: { reason: "not_configured" } });
-    const unknown = await t.gql(START, { provider: "google", name: "X", connectionId: 999_999 }, { token: alice.apiKey });
+    const unknown = await t.gql(
+      START,
+      { provider: "google", name: "X", connectionId: 999_999 },
+      { token: alice.apiKey },
+    );
     expect(unknown.errors?.[0]?.extensions).toMatchObject({ code: "NOT_FOUND" });
     const wrongProvider = await t.gql(
       CREATE_CONNECTION,
@@ -232,7 +251,9 @@ describe("Cal.com, Google and Microsoft 365 connections through the API", () => 
     google.oauth.signedInAs = "owner@example.com";
     google.addEvent(owner, owner, "2027-03-01T09:00:00Z", "2027-03-01T10:00:00Z");
     const typeId = await appointmentType(id);
-    const free = ["08:00", "08:30", "10:00", "10:30", "11:00", "11:30"].map((time) => `2027-03-01T${time}:00.000Z`);
+    const free = ["08:00", "08:30", "10:00", "10:30", "11:00", "11:30"].map(
+      (time) => `2027-03-01T${time}:00.000Z`,
+    );
     expect((await slots(typeId)).data?.availableSlots.map((slot) => slot.start)).toEqual(free);
     const refreshes = google.oauth.grants.refresh_token;
 
@@ -260,7 +281,8 @@ describe("Cal.com, Google and Microsoft 365 connections through the API", () => 
     expect(shown.status).toBe("broken");
     expect(shown.lastError).toContain("connect it again");
     const broken = await receiver.waitFor(
-      (request) => request.json.type === "calendar.connection_broken" && request.json.data.connection_id === id,
+      (request) =>
+        request.json.type === "calendar.connection_broken" && request.json.data.connection_id === id,
     );
     expect(broken.json.data).toMatchObject({
       name: "To revoke",
@@ -282,7 +304,8 @@ describe("Cal.com, Google and Microsoft 365 connections through the API", () => 
       name: "To revoke",
     });
     await receiver.waitFor(
-      (request) => request.json.type === "calendar.connection_restored" && request.json.data.connection_id === id,
+      (request) =>
+        request.json.type === "calendar.connection_restored" && request.json.data.connection_id === id,
     );
     expect((await slots(typeId)).errors).toBeUndefined();
   });
@@ -307,7 +330,13 @@ describe("Cal.com, Google and Microsoft 365 connections through the API", () => 
     // Another instance (its own services over the same database) refreshes at the same moment.
     await expireToken(id, -1000);
     const other = createCalendars(
-      { config: t.app.config, db: t.app.db, pubsub: t.app.pubsub, eventBus: t.app.eventBus, logger: t.app.logger },
+      {
+        config: t.app.config,
+        db: t.app.db,
+        pubsub: t.app.pubsub,
+        eventBus: t.app.eventBus,
+        logger: t.app.logger,
+      },
       { events: discardEvents, clock: systemClock },
     );
     const row = await t.app.db.prisma.calendarConnection.findUniqueOrThrow({ where: { id } });
@@ -333,13 +362,33 @@ describe("Cal.com, Google and Microsoft 365 connections through the API", () => 
   });
 
   it("connects a Cal.com event type with an API key, offers its slots, and breaks (and tells) when the key is revoked", async () => {
-    const input = { name: "Cal.com", provider: "calcom", apiKey: calcom.apiKey, eventTypeId: calcom.eventType.id };
-    const wrongKey = await t.gql(CREATE_CONNECTION, { input: { ...input, apiKey: "cal_live_nope" } }, { token: alice.apiKey });
-    expect(wrongKey.errors?.[0]?.extensions).toMatchObject({ code: "CALENDAR_CONNECTION_FAILED", reason: "unauthorized" });
+    const input = {
+      name: "Cal.com",
+      provider: "calcom",
+      apiKey: calcom.apiKey,
+      eventTypeId: calcom.eventType.id,
+    };
+    const wrongKey = await t.gql(
+      CREATE_CONNECTION,
+      { input: { ...input, apiKey: "cal_live_nope" } },
+      { token: alice.apiKey },
+    );
+    expect(wrongKey.errors?.[0]?.extensions).toMatchObject({
+      code: "CALENDAR_CONNECTION_FAILED",
+      reason: "unauthorized",
+    });
     expect(wrongKey.errors?.[0]?.message).toMatch(/^Cal\.com: /);
-    const noType = await t.gql(CREATE_CONNECTION, { input: { ...input, eventTypeId: 1 } }, { token: alice.apiKey });
+    const noType = await t.gql(
+      CREATE_CONNECTION,
+      { input: { ...input, eventTypeId: 1 } },
+      { token: alice.apiKey },
+    );
     expect(noType.errors?.[0]?.extensions).toMatchObject({ reason: "not_found", status: 404 });
-    const noKey = await t.gql(CREATE_CONNECTION, { input: { ...input, apiKey: null } }, { token: alice.apiKey });
+    const noKey = await t.gql(
+      CREATE_CONNECTION,
+      { input: { ...input, apiKey: null } },
+      { token: alice.apiKey },
+    );
     expect(noKey.errors?.[0]?.extensions).toMatchObject({ code: "VALIDATION_FAILED" });
 
     const created = await t.gql<{ createCalendarConnection: Record<string, unknown> }>(
@@ -371,7 +420,8 @@ describe("Cal.com, Google and Microsoft 365 connections through the API", () => 
     const refused = await slots(typeId);
     expect(refused.errors?.[0]?.extensions).toMatchObject({ reason: "unauthorized", status: 401 });
     await receiver.waitFor(
-      (request) => request.json.type === "calendar.connection_broken" && request.json.data.connection_id === id,
+      (request) =>
+        request.json.type === "calendar.connection_broken" && request.json.data.connection_id === id,
     );
     await slots(typeId);
     expect(await events("calendar.connection_broken", id)).toHaveLength(1);
@@ -387,7 +437,8 @@ describe("Cal.com, Google and Microsoft 365 connections through the API", () => 
     expect(repaired.data).toEqual({ updateCalendarConnection: { id, status: "active", lastError: null } });
     expect(JSON.stringify(repaired)).not.toContain(calcom.apiKey);
     await receiver.waitFor(
-      (request) => request.json.type === "calendar.connection_restored" && request.json.data.connection_id === id,
+      (request) =>
+        request.json.type === "calendar.connection_restored" && request.json.data.connection_id === id,
     );
     expect((await slots(typeId)).errors).toBeUndefined();
   });

@@ -57,7 +57,8 @@ export class GoogleCalendarProvider implements CalendarProvider {
       },
     });
     expectStatus(response, [200]);
-    const calendars = (jsonBody(response) as { calendars?: Record<string, GoogleFreeBusy> } | null)?.calendars;
+    const calendars = (jsonBody(response) as { calendars?: Record<string, GoogleFreeBusy> } | null)
+      ?.calendars;
     if (!calendars) throw new CalendarProviderError("unexpected_response", url, 200);
     const all: Interval[] = [];
     for (const id of ids) {
@@ -65,7 +66,10 @@ export class GoogleCalendarProvider implements CalendarProvider {
       // A calendar the token cannot read comes back with errors instead of busy time (not an HTTP error).
       const error = entry?.errors?.[0]?.reason;
       if (!entry || error) {
-        throw new CalendarProviderError(error === "notFound" ? "not_found" : "forbidden", this.calendarUrl(id));
+        throw new CalendarProviderError(
+          error === "notFound" ? "not_found" : "forbidden",
+          this.calendarUrl(id),
+        );
       }
       for (const period of entry.busy ?? []) {
         const start = Date.parse(period.start);

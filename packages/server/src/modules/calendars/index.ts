@@ -3,8 +3,8 @@ import type { Clock } from "../../clock.ts";
 import type { ServiceDeps } from "../../deps.ts";
 import type { EventSink } from "../../events.ts";
 import { SecretBox } from "../../secret-box.ts";
-import { CalDavProvider } from "./caldav.ts";
 import { CalComProvider } from "./calcom.ts";
+import { CalDavProvider } from "./caldav.ts";
 import { CalendarOAuthService } from "./calendar-oauth.service.ts";
 import { CalendarsService } from "./calendars.service.ts";
 import { ConnectionStatus } from "./connection-status.ts";
@@ -79,7 +79,13 @@ export function createCalendars(deps: ServiceDeps, parts: { events: EventSink; c
       ),
   };
   const status = new ConnectionStatus(deps, parts.events, parts.clock);
-  const calendarOAuth = new CalendarOAuthService(deps, { secrets, clients, providers, status, clock: parts.clock });
+  const calendarOAuth = new CalendarOAuthService(deps, {
+    secrets,
+    clients,
+    providers,
+    status,
+    clock: parts.clock,
+  });
   const calendars = new CalendarsService(deps, {
     secrets,
     providers,

@@ -27,7 +27,8 @@ export class MicrosoftGraphProvider implements CalendarProvider {
   async verify(access: CalendarAccess): Promise<void> {
     const response = await this.request(access, this.calendarUrl(access), { method: "GET" });
     expectStatus(response, [200]);
-    if (access.readUrls.length > 0) await this.busy(access, { start: Date.now(), end: Date.now() + 3_600_000 });
+    if (access.readUrls.length > 0)
+      await this.busy(access, { start: Date.now(), end: Date.now() + 3_600_000 });
   }
 
   async account(access: CalendarAccess): Promise<string> {

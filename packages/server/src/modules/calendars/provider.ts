@@ -33,6 +33,7 @@ export interface CalendarProvider {
     access: CalendarAccess,
     externalId: string,
     event: CalendarEvent,
+    // biome-ignore lint/suspicious/noConfusingVoidType: providers that keep the id return nothing at all
   ): Promise<void | { externalId: string }>;
   /** Deleting an event that is already gone succeeds. */
   deleteEvent(access: CalendarAccess, externalId: string): Promise<void>;

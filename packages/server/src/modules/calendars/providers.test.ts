@@ -1,10 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FakeCalCom, startFakeCalCom } from "../../../test/support/fake-calcom.ts";
-import { type FakeGoogleCalendar, startFakeGoogleCalendar } from "../../../test/support/fake-google-calendar.ts";
+import {
+  type FakeGoogleCalendar,
+  startFakeGoogleCalendar,
+} from "../../../test/support/fake-google-calendar.ts";
 import { startFakeServer } from "../../../test/support/fake-http.ts";
-import { type FakeMicrosoftGraph, startFakeMicrosoftGraph } from "../../../test/support/fake-microsoft-graph.ts";
-import { CalDavProvider } from "./caldav.ts";
+import {
+  type FakeMicrosoftGraph,
+  startFakeMicrosoftGraph,
+} from "../../../test/support/fake-microsoft-graph.ts";
 import { CalComProvider } from "./calcom.ts";
+import { CalDavProvider } from "./caldav.ts";
 import { GoogleCalendarProvider, googleEventId } from "./google.ts";
 import type { CalendarEvent } from "./ical.ts";
 import { MicrosoftGraphProvider } from "./microsoft.ts";
@@ -50,7 +56,7 @@ describe("Cal.com API v2 through the production client", () => {
 
   it("derives busy time from the bookable slots, books, reschedules (a new uid) and cancels", async () => {
     // Bookable 09:00-17:00 UTC: the rest of the day is busy.
-    expect(await provider.busy(access, day, "UTC")).toEqual([
+    expect(await provider.busy(access, day)).toEqual([
       { start: day.start, end: at("09:00") },
       { start: at("17:00"), end: day.end },
     ]);
@@ -71,9 +77,11 @@ describe("Cal.com API v2 through the production client", () => {
       metadata: { voxgateUid: "vg-1" },
       bookingFieldsResponses: { notes: "Booked by phone" },
     });
-    const created = calcom.requests.find((request) => request.method === "POST" && request.path === "/v2/bookings")!;
+    const created = calcom.requests.find(
+      (request) => request.method === "POST" && request.path === "/v2/bookings",
+    )!;
     expect(created.headers["cal-api-version"]).toBe("2024-08-13");
-    expect((await provider.busy(access, day, "UTC")).some((busy) => busy.start === at("10:00"))).toBe(true);
+    expect((await provider.busy(access, day)).some((busy) => busy.start === at("10:00"))).toBe(true);
 
     // The slot is taken now: Cal.com's refusal is a conflict.
     await expect(provider.createEvent(access, event("vg-2", "10:00", "10:30"))).rejects.toMatchObject({
@@ -105,11 +113,21 @@ describe("Cal.com API v2 through the production client", () => {
       reason: "unexpected_response",
       status: 503,
     });
-    expect(calcom.requests.slice(before).filter((request) => request.path === "/v2/bookings")).toHaveLength(1);
+    expect(calcom.requests.slice(before).filter((request) => request.path === "/v2/bookings")).toHaveLength(
+      1,
+    );
 
-    calcom.fail({ method: "POST", path: /^\/v2\/bookings$/, status: 429, headers: { "retry-after": "0" }, times: 1 });
+    calcom.fail({
+      method: "POST",
+      path: /^\/v2\/bookings$/,
+      status: 429,
+      headers: { "retry-after": "0" },
+      times: 1,
+    });
     const { externalId } = await provider.createEvent(access, event("vg-5", "12:00", "12:30"));
-    expect(calcom.requests.slice(before).filter((request) => request.path === "/v2/bookings")).toHaveLength(3);
+    expect(calcom.requests.slice(before).filter((request) => request.path === "/v2/bookings")).toHaveLength(
+      3,
+    );
     expect(calcom.bookings.filter((booking) => booking.metadata.voxgateUid === "vg-5")).toHaveLength(1);
     await provider.deleteEvent(access, externalId);
   });
@@ -133,10 +151,15 @@ describe("Google Calendar API v3 through the production client", () => {
     await provider.verify(access);
     expect(await provider.account(access)).toBe(owner);
     google.addEvent(owner, owner, "2027-03-01T09:00:00Z", "2027-03-01T10:00:00Z");
-    google.addEvent("team@group.calendar.google.com", owner, "2027-03-01T13:00:00+01:00", "2027-03-01T14:00:00+01:00");
+    google.addEvent(
+      "team@group.calendar.google.com",
+      owner,
+      "2027-03-01T13:00:00+01:00",
+      "2027-03-01T14:00:00+01:00",
+    );
     const both = { ...access, readUrls: ["team@group.calendar.google.com"] };
     await provider.verify(both);
-    expect(await provider.busy(both, day, "UTC")).toEqual([
+    expect(await provider.busy(both, day)).toEqual([
       { start: at("09:00"), end: at("10:00") },
       { start: at("12:00"), end: at("13:00") },
     ]);
@@ -148,14 +171,18 @@ describe("Google Calendar API v3 through the production client", () => {
       items: [{ id: "primary" }, { id: "team@group.calendar.google.com" }],
     });
 
-    await expect(provider.verify({ ...access, readUrls: ["someone-else@example.com"] })).rejects.toMatchObject({
+    await expect(
+      provider.verify({ ...access, readUrls: ["someone-else@example.com"] }),
+    ).rejects.toMatchObject({
       reason: "not_found",
       status: 404,
     });
-    await expect(provider.busy({ ...access, readUrls: ["someone-else@example.com"] }, day, "UTC")).rejects.toMatchObject(
-      { reason: "not_found" },
-    );
-    await expect(provider.verify({ ...access, secret: "expired" })).rejects.toMatchObject({ reason: "unauthorized" });
+    await expect(
+      provider.busy({ ...access, readUrls: ["someone-else@example.com"] }, day),
+    ).rejects.toMatchObject({ reason: "not_found" });
+    await expect(provider.verify({ ...access, secret: "expired" })).rejects.toMatchObject({
+      reason: "unauthorized",
+    });
   });
 
   it("inserts with an id from the uid, patches and deletes, and a second insert of the same uid is a conflict", async () => {
@@ -173,13 +200,15 @@ describe("Google Calendar API v3 through the production client", () => {
     });
     await provider.updateEvent(access, externalId, event("vg-g1", "16:00", "16:30"));
     expect(stored.start.dateTime).toBe("2027-03-01T16:00:00.000Z");
-    expect(await provider.busy(access, { start: at("15:30"), end: at("17:00") }, "UTC")).toEqual([
+    expect(await provider.busy(access, { start: at("15:30"), end: at("17:00") })).toEqual([
       { start: at("16:00"), end: at("16:30") },
     ]);
     await provider.deleteEvent(access, externalId);
     expect(stored.status).toBe("cancelled");
     await provider.deleteEvent(access, externalId);
-    await expect(provider.updateEvent(access, externalId, event("vg-g1", "16:00", "16:30"))).rejects.toMatchObject({
+    await expect(
+      provider.updateEvent(access, externalId, event("vg-g1", "16:00", "16:30")),
+    ).rejects.toMatchObject({
       reason: "not_found",
     });
   });
@@ -187,16 +216,34 @@ describe("Google Calendar API v3 through the production client", () => {
   it("retries reads and idempotent writes on 503 and on 429 after Retry-After, then succeeds", async () => {
     const before = google.requests.length;
     google.fail({ method: "POST", path: /\/freeBusy$/, status: 503, times: 2 });
-    await provider.busy(access, day, "UTC");
-    expect(google.requests.slice(before).filter((request) => request.path.endsWith("/freeBusy"))).toHaveLength(3);
+    await provider.busy(access, day);
+    expect(
+      google.requests.slice(before).filter((request) => request.path.endsWith("/freeBusy")),
+    ).toHaveLength(3);
 
-    google.fail({ method: "POST", path: /\/events$/, status: 429, headers: { "retry-after": "1" }, times: 1 });
+    google.fail({
+      method: "POST",
+      path: /\/events$/,
+      status: 429,
+      headers: { "retry-after": "1" },
+      times: 1,
+    });
     const { externalId } = await provider.createEvent(access, event("vg-g2", "11:00", "11:30"));
-    expect(google.requests.slice(before).filter((request) => request.path.endsWith("/events"))).toHaveLength(2);
-    expect([...google.calendars.get(owner)!.events.values()].filter((e) => e.iCalUID === "vg-g2")).toHaveLength(1);
+    expect(google.requests.slice(before).filter((request) => request.path.endsWith("/events"))).toHaveLength(
+      2,
+    );
+    expect(
+      [...google.calendars.get(owner)!.events.values()].filter((e) => e.iCalUID === "vg-g2"),
+    ).toHaveLength(1);
 
     // A provider asking for a long pause is not waited for: the failure is reported.
-    google.fail({ method: "DELETE", path: /\/events\//, status: 503, headers: { "retry-after": "120" }, times: 1 });
+    google.fail({
+      method: "DELETE",
+      path: /\/events\//,
+      status: 503,
+      headers: { "retry-after": "120" },
+      times: 1,
+    });
     await expect(provider.deleteEvent(access, externalId)).rejects.toMatchObject({ status: 503 });
     // Three 503s in a row exhaust the attempts.
     google.fail({ method: "DELETE", path: /\/events\//, status: 503, times: 3 });
@@ -228,7 +275,7 @@ describe("Microsoft Graph through the production client", () => {
     graph.addEvent("room@contoso.example", "2027-03-01T12:00:00Z", "2027-03-01T13:00:00Z", "oof");
     graph.sharedSchedules.add("room@contoso.example");
     const withRoom = { ...access, readUrls: ["room@contoso.example"] };
-    expect(await provider.busy(withRoom, day, "UTC")).toEqual([
+    expect(await provider.busy(withRoom, day)).toEqual([
       { start: at("09:00"), end: at("09:30") },
       { start: at("10:00"), end: at("10:30") },
       { start: at("12:00"), end: at("13:00") },
@@ -241,16 +288,20 @@ describe("Microsoft Graph through the production client", () => {
       startTime: { dateTime: "2027-03-01T00:00:00.000", timeZone: "UTC" },
       endTime: { dateTime: "2027-03-02T00:00:00.000", timeZone: "UTC" },
     });
-    await expect(provider.busy({ ...access, readUrls: ["ceo@contoso.example"] }, day, "UTC")).rejects.toMatchObject({
+    await expect(provider.busy({ ...access, readUrls: ["ceo@contoso.example"] }, day)).rejects.toMatchObject({
       reason: "forbidden",
     });
-    await expect(provider.verify({ ...access, url: "AAMk-missing" })).rejects.toMatchObject({ reason: "not_found" });
+    await expect(provider.verify({ ...access, url: "AAMk-missing" })).rejects.toMatchObject({
+      reason: "not_found",
+    });
   });
 
   it("creates (once, even when the POST is retried), updates and deletes events", async () => {
     graph.fail({ method: "POST", path: /\/events$/, status: 503, times: 1 });
     const { externalId } = await provider.createEvent(access, event("vg-m1", "15:00", "15:30"));
-    const posts = graph.requests.filter((request) => request.method === "POST" && request.path.endsWith("/events"));
+    const posts = graph.requests.filter(
+      (request) => request.method === "POST" && request.path.endsWith("/events"),
+    );
     expect(posts).toHaveLength(2);
     expect(JSON.parse(posts[1]!.body)).toMatchObject({
       subject: "Consultation with Jürgen",
@@ -260,7 +311,9 @@ describe("Microsoft Graph through the production client", () => {
     const events = graph.mailboxes.get(owner)!.get("default")!;
     expect([...events.values()].filter((stored) => stored.transactionId === "vg-m1")).toHaveLength(1);
     // A retry Graph recognises by its transactionId answers with the first event.
-    expect((await provider.createEvent(access, event("vg-m1", "15:00", "15:30"))).externalId).toBe(externalId);
+    expect((await provider.createEvent(access, event("vg-m1", "15:00", "15:30"))).externalId).toBe(
+      externalId,
+    );
 
     await provider.updateEvent(access, externalId, event("vg-m1", "16:00", "16:30"));
     expect(events.get(externalId)?.start.dateTime).toBe("2027-03-01T16:00:00.000");
