@@ -17,8 +17,9 @@ export function createCalendarOAuthRoutes(deps: {
 }): (request: Request, url: URL) => Promise<Response | null> {
   return async (request, url) => {
     if (url.pathname !== CALLBACK_PATH) return null;
-    if (request.method !== "GET" && request.method !== "HEAD") {
-      return new Response("Method Not Allowed", { status: 405, headers: { allow: "GET, HEAD" } });
+    // Not HEAD either: a link checker's HEAD must not use up the single-use state.
+    if (request.method !== "GET") {
+      return new Response("Method Not Allowed", { status: 405, headers: { allow: "GET" } });
     }
     if (url.search.length > MAX_QUERY_LENGTH)
       return page(414, "The sign-in answer is too long.", deps.config);

@@ -168,6 +168,13 @@ export class CalendarOAuthService {
       };
       const calendars = this.parts.providers[provider];
       access.username = (await calendars.account?.(access)) ?? "";
+      if (existing && existing.username !== access.username) {
+        return {
+          ok: false,
+          reason: "other_account",
+          message: `Signed in as ${access.username}, but this connection is ${existing.username}'s calendar: sign in with that account, or connect a new calendar.`,
+        };
+      }
       await calendars.verify(access);
       const sealed = {
         username: access.username,

@@ -294,7 +294,17 @@ describe("Cal.com, Google and Microsoft 365 connections through the API", () => 
     // Once per transition, however often the refusal is met.
     expect(await events("calendar.connection_broken", id)).toHaveLength(1);
 
-    // Signing in again renews this connection's grant.
+    // Signing in again renews this connection's grant; with another account it does not.
+    const other = await callback(
+      await consent(await start(alice, { provider: "google", name: "x", connectionId: id })),
+    );
+    expect(other.status).toBe(400);
+    expect(await other.text()).toContain("other_account");
+    expect((await t.app.db.prisma.calendarConnection.findUniqueOrThrow({ where: { id } })).status).toBe(
+      "broken",
+    );
+    const head = await fetch(`${t.url}/oauth/calendar/callback?state=x`, { method: "HEAD" });
+    expect(head.status).toBe(405);
     google.oauth.signedInAs = owner;
     expect(await signIn(alice, { provider: "google", name: "ignored", connectionId: id })).toBe(id);
     google.oauth.signedInAs = "owner@example.com";
