@@ -7,6 +7,14 @@ import type { SecretBox } from "../../secret-box.ts";
 import { ianaTimezone, parseInput, requiredString } from "../../validation.ts";
 import { type AvailabilityRules, availableSlots, type BusinessHours, WEEKDAY_KEYS } from "./availability.ts";
 import type { CalendarOAuthService } from "./calendar-oauth.service.ts";
+import {
+  CheckedUrl,
+  CreateConnectionInput,
+  calendarIds,
+  readUrls,
+  UPDATABLE,
+  UpdateConnectionInput,
+} from "./connection-input.ts";
 import type { ConnectionStatus } from "./connection-status.ts";
 import type { Interval } from "./ical.ts";
 import {
@@ -18,73 +26,6 @@ import {
 
 /** The longest window one availability query may ask about. */
 export const MAX_AVAILABILITY_DAYS = 31;
-const MAX_READ_CALENDARS = 10;
-
-const calendarUrl = (label: string) =>
-  requiredString(label, 2048).refine((value) => /^https?:\/\//i.test(value) && URL.canParse(value), {
-    message: `The ${label} field must be an http or https URL.`,
-  });
-
-const readUrls = z
-  .array(calendarUrl("readUrls"))
-  .max(MAX_READ_CALENDARS, `At most ${MAX_READ_CALENDARS} further calendars can be read.`);
-const calendarIds = z
-  .array(requiredString("readUrls", 1024))
-  .max(MAX_READ_CALENDARS, `At most ${MAX_READ_CALENDARS} further calendars can be read.`);
-const apiKey = requiredString("apiKey", 512);
-const eventTypeId = z
-  .number({ error: "The eventTypeId field must be a number." })
-  .int("The eventTypeId field must be a whole number.")
-  .positive("The eventTypeId field must be positive.")
-  .max(999_999_999_999, "The eventTypeId field is too large.");
-
-const CreateConnectionInput = z.discriminatedUnion(
-  "provider",
-  [
-    z.object({
-      name: requiredString("name"),
-      provider: z.literal("caldav"),
-      url: calendarUrl("url"),
-      readUrls: readUrls.default([]),
-      username: requiredString("username", 512),
-      password: requiredString("password", 4096),
-    }),
-    z.object({
-      name: requiredString("name"),
-      provider: z.literal("calcom"),
-      apiKey,
-      eventTypeId,
-    }),
-  ],
-  {
-    error: (issue) => {
-      const provider = (issue.input as { provider?: unknown } | undefined)?.provider ?? issue.input;
-      return provider === "google" || provider === "microsoft"
-        ? "Google and Microsoft calendars are connected by signing in: use startCalendarOAuth."
-        : "The provider field must be caldav or calcom.";
-    },
-  },
-);
-
-/** Fields of an update, checked against the connection's provider in `updateConnection`. */
-const UpdateConnectionInput = z.object({
-  name: requiredString("name").optional(),
-  url: requiredString("url", 2048).optional(),
-  readUrls: z.array(z.string()).optional(),
-  username: requiredString("username", 512).optional(),
-  password: requiredString("password", 4096).optional(),
-  apiKey: apiKey.optional(),
-  eventTypeId: eventTypeId.optional(),
-});
-
-/** What each provider lets an update change (name always). */
-const UPDATABLE: Record<CalendarProviderKind, readonly string[]> = {
-  caldav: ["url", "readUrls", "username", "password"],
-  calcom: ["apiKey", "eventTypeId"],
-  google: ["url", "readUrls"],
-  microsoft: ["url", "readUrls"],
-};
-
 const clockTime = z
   .string()
   .regex(/^([01]\d|2[0-3]):[0-5]\d$|^24:00$/, "Times must be HH:MM (00:00 to 24:00).");
@@ -194,7 +135,7 @@ export class CalendarsService {
       }
     }
     if (kind === "caldav") {
-      if (parsed.url !== undefined) parseInput(z.object({ url: calendarUrl("url") }), { url: parsed.url });
+      if (parsed.url !== undefined) parseInput(CheckedUrl, { url: parsed.url });
       if (parsed.readUrls !== undefined) parseInput(z.object({ readUrls }), { readUrls: parsed.readUrls });
     } else if (parsed.readUrls !== undefined) {
       parseInput(z.object({ readUrls: calendarIds }), { readUrls: parsed.readUrls });
