@@ -369,6 +369,10 @@ describe("Cal.com, Google and Microsoft 365 connections through the API", () => 
     await expireToken(id, -1000);
     expect((await slots(typeId)).errors).toBeUndefined();
     expect(graph.oauth.grants.refresh_token).toBe(before + 3);
+    const { listed } = await connections(alice);
+    for (const token of [...graph.oauth.accessTokens.keys(), ...graph.oauth.refreshTokens.keys()]) {
+      expect(JSON.stringify(listed)).not.toContain(token);
+    }
   });
 
   it("connects a Cal.com event type with an API key, offers its slots, and breaks (and tells) when the key is revoked", async () => {
