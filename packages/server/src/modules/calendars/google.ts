@@ -62,7 +62,8 @@ export class GoogleCalendarProvider implements CalendarProvider {
     if (!calendars) throw new CalendarProviderError("unexpected_response", url, 200);
     const all: Interval[] = [];
     for (const id of ids) {
-      const entry = calendars[id];
+      // "primary" may come back under the calendar's real id, the account's email.
+      const entry = calendars[id] ?? (id === "primary" ? calendars[access.username] : undefined);
       // A calendar the token cannot read comes back with errors instead of busy time (not an HTTP error).
       const error = entry?.errors?.[0]?.reason;
       if (!entry || error) {
