@@ -5,6 +5,7 @@ import { migrate } from "./db/migrate.ts";
 import { hasLifecycle } from "./deps.ts";
 import type { Config } from "./env.ts";
 import { createApiIndex } from "./http/api-index.ts";
+import { createCalendarOAuthRoutes } from "./http/calendar-oauth.ts";
 import { TrustedProxies } from "./http/client-address.ts";
 import { createGraphQL } from "./http/graphql.ts";
 import { createHealth, dependencyProbe, type HealthDeps, type Phase } from "./http/health.ts";
@@ -94,6 +95,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const staticFiles = createStaticFiles(config);
   const twilio = createTwilioRoutes({ config, webhooks: services.twilioWebhooks, logger });
   const recordings = createRecordingRoutes({ auth: services.auth, recordings: services.recordings });
+  const calendarOAuth = createCalendarOAuthRoutes({ config, oauth: services.calendarOAuth, logger });
   const route = async (request: Request, meta: RequestMeta): Promise<Response> => {
     const url = new URL(request.url);
     if (url.pathname === "/graphql") return graphql.handle(request, meta);
@@ -103,6 +105,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       (await rest(request, meta)) ??
       (await twilio(request, url)) ??
       (await recordings(request, url)) ??
+      (await calendarOAuth(request, url)) ??
       (await health(url)) ??
       (await staticFiles(request, url)) ??
       notFound()

@@ -63,6 +63,36 @@ describe("configuration", () => {
     expect(problems.join("\n")).not.toContain(previous);
   });
 
+  it("configures the calendar providers' OAuth clients only with both id and secret, and base URLs", () => {
+    const defaults = loadConfig({}).calendars;
+    expect(defaults.google).toEqual({
+      client: null,
+      authUrl: "https://accounts.google.com/o/oauth2/v2/auth",
+      tokenUrl: "https://oauth2.googleapis.com/token",
+      apiBaseUrl: "https://www.googleapis.com",
+    });
+    expect(defaults.microsoft).toEqual({
+      client: null,
+      authorityUrl: "https://login.microsoftonline.com/common/oauth2/v2.0",
+      graphBaseUrl: "https://graph.microsoft.com/v1.0",
+    });
+    expect(defaults.calcomApiBaseUrl).toBe("https://api.cal.com");
+    const configured = loadConfig({
+      VOXGATE_GOOGLE_CLIENT_ID: "google-id",
+      VOXGATE_GOOGLE_CLIENT_SECRET: "google-secret",
+      VOXGATE_MICROSOFT_CLIENT_ID: "ms-id",
+      VOXGATE_GOOGLE_API_BASE_URL: "http://127.0.0.1:9000/",
+      VOXGATE_CALCOM_API_BASE_URL: "http://127.0.0.1:9001//",
+    }).calendars;
+    expect(configured.google.client).toEqual({ id: "google-id", secret: "google-secret" });
+    expect(configured.google.apiBaseUrl).toBe("http://127.0.0.1:9000");
+    expect(configured.microsoft.client).toBeNull();
+    expect(configured.calcomApiBaseUrl).toBe("http://127.0.0.1:9001");
+    expect(problemsOf({ VOXGATE_MICROSOFT_GRAPH_BASE_URL: "ftp://x" })[0]).toMatch(
+      /^VOXGATE_MICROSOFT_GRAPH_BASE_URL: must be an http/,
+    );
+  });
+
   it("accepts real values and normalises the public base URL", () => {
     const config = loadConfig({
       PORT: "8080",

@@ -204,6 +204,31 @@ const EnvSchema = z
         .optional(),
     ),
     VOXGATE_CALENDAR_TIMEOUT_MS: positiveInt.max(60_000, "must be at most 60000").default(10_000),
+    VOXGATE_GOOGLE_CLIENT_ID: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),
+    VOXGATE_GOOGLE_CLIENT_SECRET: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),
+    VOXGATE_GOOGLE_AUTH_URL: z.preprocess(
+      emptyAsUndefined,
+      httpUrl.default("https://accounts.google.com/o/oauth2/v2/auth"),
+    ),
+    VOXGATE_GOOGLE_TOKEN_URL: z.preprocess(
+      emptyAsUndefined,
+      httpUrl.default("https://oauth2.googleapis.com/token"),
+    ),
+    VOXGATE_GOOGLE_API_BASE_URL: z.preprocess(
+      emptyAsUndefined,
+      httpUrl.default("https://www.googleapis.com"),
+    ),
+    VOXGATE_MICROSOFT_CLIENT_ID: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),
+    VOXGATE_MICROSOFT_CLIENT_SECRET: z.preprocess(emptyAsUndefined, z.string().min(1).optional()),
+    VOXGATE_MICROSOFT_AUTHORITY_URL: z.preprocess(
+      emptyAsUndefined,
+      httpUrl.default("https://login.microsoftonline.com/common/oauth2/v2.0"),
+    ),
+    VOXGATE_MICROSOFT_GRAPH_BASE_URL: z.preprocess(
+      emptyAsUndefined,
+      httpUrl.default("https://graph.microsoft.com/v1.0"),
+    ),
+    VOXGATE_CALCOM_API_BASE_URL: z.preprocess(emptyAsUndefined, httpUrl.default("https://api.cal.com")),
   })
   .superRefine((env, context) => {
     // Node refuses a headers timeout longer than the whole request's.
@@ -362,8 +387,22 @@ export interface Config {
    * on first use (docs/calendars.md#encryption).
    */
   secrets: { key: Buffer | undefined; previousKeys: Buffer[] };
-  /** One request to a calendar provider (connect, busy time, event writes) may take this long. */
-  calendars: { timeoutMs: number };
+  /**
+   * Calendar providers (docs/calendars.md): one request may take `timeoutMs`; Google and Microsoft
+   * connect through the server's OAuth client (null without its id and secret); base URLs point
+   * tests at local stand-ins.
+   */
+  calendars: {
+    timeoutMs: number;
+    google: {
+      client: { id: string; secret: string } | null;
+      authUrl: string;
+      tokenUrl: string;
+      apiBaseUrl: string;
+    };
+    microsoft: { client: { id: string; secret: string } | null; authorityUrl: string; graphBaseUrl: string };
+    calcomApiBaseUrl: string;
+  };
 }
 
 /**
@@ -537,7 +576,27 @@ export function loadConfig(source: EnvInput | NodeJS.ProcessEnv = process.env): 
       webSocketPingMs: env.VOXGATE_WS_PING_SECONDS * 1000,
     },
     secrets: { key: env.VOXGATE_SECRETS_KEY, previousKeys: env.VOXGATE_SECRETS_PREVIOUS_KEYS ?? [] },
-    calendars: { timeoutMs: env.VOXGATE_CALENDAR_TIMEOUT_MS },
+    calendars: {
+      timeoutMs: env.VOXGATE_CALENDAR_TIMEOUT_MS,
+      google: {
+        client:
+          env.VOXGATE_GOOGLE_CLIENT_ID && env.VOXGATE_GOOGLE_CLIENT_SECRET
+            ? { id: env.VOXGATE_GOOGLE_CLIENT_ID, secret: env.VOXGATE_GOOGLE_CLIENT_SECRET }
+            : null,
+        authUrl: env.VOXGATE_GOOGLE_AUTH_URL,
+        tokenUrl: env.VOXGATE_GOOGLE_TOKEN_URL,
+        apiBaseUrl: env.VOXGATE_GOOGLE_API_BASE_URL.replace(/\/+$/, ""),
+      },
+      microsoft: {
+        client:
+          env.VOXGATE_MICROSOFT_CLIENT_ID && env.VOXGATE_MICROSOFT_CLIENT_SECRET
+            ? { id: env.VOXGATE_MICROSOFT_CLIENT_ID, secret: env.VOXGATE_MICROSOFT_CLIENT_SECRET }
+            : null,
+        authorityUrl: env.VOXGATE_MICROSOFT_AUTHORITY_URL.replace(/\/+$/, ""),
+        graphBaseUrl: env.VOXGATE_MICROSOFT_GRAPH_BASE_URL.replace(/\/+$/, ""),
+      },
+      calcomApiBaseUrl: env.VOXGATE_CALCOM_API_BASE_URL.replace(/\/+$/, ""),
+    },
     telephony: {
       provider: env.VOXGATE_TELEPHONY,
       pricePerMinute: env.VOXGATE_CALL_PRICE_PER_MINUTE,
@@ -557,7 +616,12 @@ export function loadConfig(source: EnvInput | NodeJS.ProcessEnv = process.env): 
 }
 
 /** Keys never reach a log, not even a malformed one (it may be a real key cut short). */
-const SECRET_VARIABLES = new Set(["VOXGATE_SECRETS_KEY", "VOXGATE_SECRETS_PREVIOUS_KEYS"]);
+const SECRET_VARIABLES = new Set([
+  "VOXGATE_SECRETS_KEY",
+  "VOXGATE_SECRETS_PREVIOUS_KEYS",
+  "VOXGATE_GOOGLE_CLIENT_SECRET",
+  "VOXGATE_MICROSOFT_CLIENT_SECRET",
+]);
 
 function describeValue(name: string, value: unknown): string {
   if (SECRET_VARIABLES.has(name) && typeof value === "string") return `${value.length} characters, not shown`;

@@ -1,4 +1,4 @@
-import { type Call, Prisma } from "./generated/prisma/client.ts";
+import { type CalendarConnection, type Call, Prisma } from "./generated/prisma/client.ts";
 
 /**
  * What happened in the domain that an account may want to hear about outside Voxgate (its
@@ -31,7 +31,14 @@ export type DomainEvent =
       status: "processing" | "active" | "failed" | "deleted";
       failureReason: string | null;
       chunkCount: number;
-    };
+    }
+  /**
+   * A calendar connection went from active to broken (the provider refused its credentials, a
+   * revoked OAuth grant, the calendar is gone): recorded with the status change, once per transition.
+   */
+  | { type: "calendar.connection_broken"; connection: CalendarConnection }
+  /** A broken calendar connection works again (repaired, or the provider accepts it again). */
+  | { type: "calendar.connection_restored"; connection: CalendarConnection };
 
 export type DomainEventType = DomainEvent["type"];
 

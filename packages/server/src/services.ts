@@ -6,7 +6,7 @@ import { ApiKeysService } from "./modules/api-keys/index.ts";
 import { AssistantsService, ReplySettingsCache } from "./modules/assistants/index.ts";
 import { AuthService, CredentialCache, CredentialStreams } from "./modules/auth/index.ts";
 import { BillingService, ReservationSweep } from "./modules/billing/index.ts";
-import { CalDavProvider, CalendarsService } from "./modules/calendars/index.ts";
+import { createCalendars } from "./modules/calendars/index.ts";
 import { CallsService } from "./modules/calls/index.ts";
 import { CampaignsService } from "./modules/campaigns/index.ts";
 import { ConversationsService } from "./modules/conversations/index.ts";
@@ -27,7 +27,6 @@ import { WebCallSockets, WebCallsService } from "./modules/web-calls/index.ts";
 import { type CallWebhookResponses, WebhookLogRetention, WebhooksService } from "./modules/webhooks/index.ts";
 import { WidgetService } from "./modules/widget/index.ts";
 import { safeFetchConnections } from "./net/safe-fetch.ts";
-import { SecretBox } from "./secret-box.ts";
 
 export type Services = ReturnType<typeof createServices>;
 
@@ -111,21 +110,7 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
   const credentials = new CredentialCache(deps);
   const accounts = new AccountsService(deps, { billing });
   const widget = new WidgetService(deps, { pipeline: messagePipeline, rateLimits });
-  const calendars = new CalendarsService(deps, {
-    secrets: new SecretBox(deps.config, deps.logger),
-    providers: {
-      caldav: new CalDavProvider({
-        timeoutMs: deps.config.calendars.timeoutMs,
-        allowList: deps.config.outboundAllowList,
-        onUnexpandedRules: (url, count) =>
-          deps.logger.warn(
-            "calendar has recurring events whose rules are not expanded; only their first occurrence counts as busy",
-            { url, count },
-          ),
-      }),
-    },
-    clock,
-  });
+  const { calendars, calendarOAuth } = createCalendars(deps, { events: webhooks, clock });
   return {
     // First, so that it stops last: after the workers whose outbound requests use its connections.
     outboundConnections: safeFetchConnections,
@@ -170,5 +155,6 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     webCallSockets,
     replies: new RepliesService(deps, { pipeline: messagePipeline, rateLimits, replySettings }),
     calendars,
+    calendarOAuth,
   };
 }

@@ -1,19 +1,14 @@
-import { OutboundRequestError, type SafeFetchResult, safeFetch } from "../../net/safe-fetch.ts";
+import type { SafeFetchResult } from "../../net/safe-fetch.ts";
 import { busyIntervals, type CalendarEvent, eventToICalendar, type Interval } from "./ical.ts";
-import {
-  type CalendarAccess,
-  type CalendarFailure,
-  type CalendarProvider,
-  CalendarProviderError,
-} from "./provider.ts";
+import { type CalendarAccess, type CalendarProvider, CalendarProviderError } from "./provider.ts";
+import { type ProviderHttpOptions, providerFetch, statusFailure } from "./provider-http.ts";
 
-/** Largest CalDAV response read: a month of a busy calendar is far smaller. */
-const MAX_RESPONSE_BYTES = 5 * 1024 * 1024;
-
-export interface CalDavOptions {
-  timeoutMs: number;
-  /** config.outboundAllowList: calendar URLs are user-supplied, so they pass the SSRF guard. */
-  allowList: readonly string[];
+/**
+ * `allowList` is config.outboundAllowList: calendar URLs are user-supplied, so they pass the SSRF
+ * guard. Reads (PROPFIND, REPORT, GET) and DELETE are retried; PUTs are not, since they are
+ * conditional (If-None-Match, If-Match) and a replay of one that succeeded would fail its condition.
+ */
+export interface CalDavOptions extends ProviderHttpOptions {
   /** Reports a recurring event whose rule is not expanded (see ical.ts `busyIntervals`). */
   onUnexpandedRules?: (url: string, count: number) => void;
   now?: () => Date;
@@ -32,6 +27,7 @@ export class CalDavProvider implements CalendarProvider {
     for (const url of calendarUrls(access)) {
       const response = await this.request(access, url, {
         method: "PROPFIND",
+        idempotent: true,
         headers: { depth: "0", "content-type": "application/xml; charset=utf-8" },
         body:
           '<?xml version="1.0" encoding="utf-8"?><d:propfind xmlns:d="DAV:">' +
@@ -57,6 +53,7 @@ export class CalDavProvider implements CalendarProvider {
     for (const url of calendarUrls(access)) {
       const response = await this.request(access, url, {
         method: "REPORT",
+        idempotent: true,
         headers: { depth: "1", "content-type": "application/xml; charset=utf-8" },
         body,
       });
@@ -76,6 +73,7 @@ export class CalDavProvider implements CalendarProvider {
     const url = new URL(`${encodeURIComponent(event.uid)}.ics`, collectionUrl(access.url)).href;
     const response = await this.request(access, url, {
       method: "PUT",
+      idempotent: false,
       // Never overwrites: a UID that exists already is a conflict, not a silent replacement.
       headers: { "content-type": "text/calendar; charset=utf-8", "if-none-match": "*" },
       body: eventToICalendar(event, this.now()),
@@ -92,12 +90,13 @@ export class CalDavProvider implements CalendarProvider {
    */
   async updateEvent(access: CalendarAccess, externalId: string, event: CalendarEvent): Promise<void> {
     const url = this.ownEventUrl(access, externalId);
-    const current = await this.request(access, url, { method: "GET", headers: {} });
+    const current = await this.request(access, url, { method: "GET", headers: {}, idempotent: true });
     if (current.status === 404) throw new CalendarProviderError("not_found", url, 404);
     expectStatus(current, url, [200]);
     const etag = current.headers.get("etag");
     const response = await this.request(access, url, {
       method: "PUT",
+      idempotent: false,
       headers: { "content-type": "text/calendar; charset=utf-8", ...(etag ? { "if-match": etag } : {}) },
       body: eventToICalendar(event, this.now()),
     });
@@ -107,7 +106,7 @@ export class CalDavProvider implements CalendarProvider {
 
   async deleteEvent(access: CalendarAccess, externalId: string): Promise<void> {
     const url = this.ownEventUrl(access, externalId);
-    const response = await this.request(access, url, { method: "DELETE", headers: {} });
+    const response = await this.request(access, url, { method: "DELETE", headers: {}, idempotent: true });
     if (response.status === 404) return;
     expectStatus(response, url, [200, 204]);
   }
@@ -127,31 +126,17 @@ export class CalDavProvider implements CalendarProvider {
     return this.options.now?.() ?? new Date();
   }
 
-  private async request(
+  private request(
     access: CalendarAccess,
     url: string,
-    init: { method: string; headers: Record<string, string>; body?: string },
+    init: { method: string; headers: Record<string, string>; body?: string; idempotent: boolean },
   ): Promise<SafeFetchResult> {
     const credentials = Buffer.from(`${access.username}:${access.secret}`, "utf8").toString("base64");
-    try {
-      return await safeFetch(url, {
-        method: init.method,
-        headers: { ...init.headers, authorization: `Basic ${credentials}` },
-        ...(init.body === undefined ? {} : { body: init.body }),
-        timeoutMs: this.options.timeoutMs,
-        maxBytes: MAX_RESPONSE_BYTES,
-        allowList: this.options.allowList,
-      });
-    } catch (error) {
-      if (!(error instanceof OutboundRequestError)) throw error;
-      const reasons: Partial<Record<OutboundRequestError["reason"], CalendarFailure>> = {
-        blocked_address: "blocked_address",
-        invalid_url: "invalid_url",
-        timeout: "timeout",
-        network: "unreachable",
-      };
-      throw new CalendarProviderError(reasons[error.reason] ?? "unexpected_response", url);
-    }
+    return providerFetch(
+      url,
+      { ...init, headers: { ...init.headers, authorization: `Basic ${credentials}` } },
+      this.options,
+    );
   }
 }
 
@@ -166,12 +151,12 @@ function collectionUrl(url: string): URL {
 
 function expectStatus(response: SafeFetchResult, url: string, expected: number[]): void {
   if (expected.includes(response.status)) return;
-  const reasons: Record<number, CalendarFailure> = {
-    401: "unauthorized",
-    403: "forbidden",
-    404: "not_found",
-  };
-  throw new CalendarProviderError(reasons[response.status] ?? "unexpected_response", url, response.status);
+  const reason = statusFailure(response.status);
+  throw new CalendarProviderError(
+    reason === "conflict" ? "unexpected_response" : reason,
+    url,
+    response.status,
+  );
 }
 
 function utcStamp(at: number): string {

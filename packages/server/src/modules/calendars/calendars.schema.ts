@@ -2,10 +2,25 @@ import { builder } from "../../builder.ts";
 import { WEEKDAY_KEYS } from "./availability.ts";
 
 const CalendarProviderKind = builder.enumType("CalendarProviderKind", {
-  description: "Where a connection's calendars live. Cal.com, Google and Microsoft 365 are not built yet.",
+  description: "Where a connection's calendars live (docs/calendars.md).",
   values: {
     caldav: { value: "caldav", description: "A CalDAV server (RFC 4791) with a username and password." },
+    calcom: { value: "calcom", description: "A Cal.com event type, with an API key (Cal.com API v2)." },
+    google: {
+      value: "google",
+      description: "Google Calendar, connected by signing in (startCalendarOAuth).",
+    },
+    microsoft: {
+      value: "microsoft",
+      description:
+        "Microsoft 365 (Outlook) through Microsoft Graph, connected by signing in (startCalendarOAuth).",
+    },
   },
+});
+
+const CalendarOAuthProvider = builder.enumType("CalendarOAuthProvider", {
+  description: "Providers connected by signing in.",
+  values: { google: { value: "google" }, microsoft: { value: "microsoft" } },
 });
 
 const CalendarConnectionStatus = builder.enumType("CalendarConnectionStatus", {
@@ -26,12 +41,23 @@ const CalendarConnection = builder.prismaObject("CalendarConnection", {
     name: t.exposeString("name"),
     provider: t.expose("provider", { type: CalendarProviderKind }),
     url: t.exposeString("url", {
-      description: "The calendar events are written to; it is read for busy time too.",
+      description:
+        "The calendar events are written to; it is read for busy time too. CalDAV: its URL; Google and " +
+        'Microsoft: its id ("primary" = the default calendar); Cal.com: the event type id.',
     }),
     readUrls: t.exposeStringList("readUrls", {
-      description: "Further calendars whose events count as busy time.",
+      description:
+        "Further calendars whose events count as busy time: CalDAV URLs, Google calendar ids, or " +
+        "Microsoft mailbox addresses whose schedule is read.",
     }),
-    username: t.exposeString("username"),
+    username: t.exposeString("username", {
+      description: "CalDAV: the login; Cal.com, Google, Microsoft: the provider account (email or username).",
+    }),
+    eventTypeId: t.int({
+      nullable: true,
+      description: "Cal.com: the event type booked; null for other providers.",
+      resolve: (connection) => (connection.provider === "calcom" ? Number(connection.url) : null),
+    }),
     status: t.expose("status", { type: CalendarConnectionStatus }),
     lastError: t.exposeString("lastError", {
       nullable: true,
@@ -54,16 +80,23 @@ builder.queryField("calendarConnections", (t) =>
 );
 
 const CreateCalendarConnectionInput = builder.inputType("CreateCalendarConnectionInput", {
+  description:
+    "CalDAV: url, username, password (readUrls optional). Cal.com: apiKey and eventTypeId. Google and " +
+    "Microsoft are connected with startCalendarOAuth instead.",
   fields: (t) => ({
     name: t.string({ required: true }),
     provider: t.field({ type: CalendarProviderKind, required: true }),
-    url: t.string({ required: true, description: "CalDAV: the calendar collection's URL." }),
-    readUrls: t.stringList({ description: "Further calendars to read for busy time (at most 10)." }),
-    username: t.string({ required: true }),
+    url: t.string({ description: "CalDAV: the calendar collection's URL." }),
+    readUrls: t.stringList({ description: "CalDAV: further calendars to read for busy time (at most 10)." }),
+    username: t.string({ description: "CalDAV: the login." }),
     password: t.string({
-      required: true,
-      description: "Checked with the provider before saving, then stored encrypted; never returned.",
+      description: "CalDAV: checked with the server before saving, then stored encrypted; never returned.",
     }),
+    apiKey: t.string({
+      description:
+        "Cal.com: an API key (cal_live_…); checked before saving, stored encrypted, never returned.",
+    }),
+    eventTypeId: t.int({ description: "Cal.com: the id of the event type to book." }),
   }),
 });
 
@@ -75,18 +108,49 @@ builder.mutationField("createCalendarConnection", (t) =>
       "CALENDAR_CONNECTION_FAILED naming what was refused (extensions.reason, url, status).",
     args: { input: t.arg({ type: CreateCalendarConnectionInput, required: true }) },
     resolve: (_root, { input }, context) =>
-      context.services.calendars.createConnection(context.viewer.accountId, input),
+      context.services.calendars.createConnection(context.viewer.accountId, withoutNulls(input)),
+  }),
+);
+
+const CalendarOAuthStart = builder.objectRef<{ authorizationUrl: string }>("CalendarOAuthStart").implement({
+  fields: (t) => ({
+    authorizationUrl: t.exposeString("authorizationUrl", {
+      description:
+        "Open it in the browser: after signing in, the provider returns to PUBLIC_BASE_URL/oauth/calendar/callback, " +
+        "which creates the connection and goes on to the console (#/calendars/<id>). Valid for 10 minutes, once.",
+    }),
+  }),
+});
+
+builder.mutationField("startCalendarOAuth", (t) =>
+  t.withAuth({ authenticated: true }).field({
+    type: CalendarOAuthStart,
+    description:
+      "Starts connecting a Google or Microsoft calendar by signing in (OAuth 2.0 with PKCE). With connectionId, " +
+      "the sign-in renews that connection's grant (after it broke) instead of creating one. Fails with " +
+      "CALENDAR_CONNECTION_FAILED (reason not_configured) when the server has no OAuth client for the provider.",
+    args: {
+      provider: t.arg({ type: CalendarOAuthProvider, required: true }),
+      name: t.arg.string({ required: true }),
+      connectionId: t.arg.int(),
+    },
+    resolve: (_root, args, context) =>
+      context.services.calendarOAuth.start(context.viewer.accountId, withoutNulls(args)),
   }),
 );
 
 const UpdateCalendarConnectionInput = builder.inputType("UpdateCalendarConnectionInput", {
-  description: "Omitted fields keep their values.",
+  description:
+    "Omitted fields keep their values. CalDAV: url, readUrls, username, password; Cal.com: apiKey, eventTypeId; " +
+    'Google and Microsoft: url (calendar id, "primary" by default) and readUrls.',
   fields: (t) => ({
     name: t.string(),
     url: t.string(),
     readUrls: t.stringList(),
     username: t.string(),
     password: t.string({ description: "Checked with the provider, then stored encrypted; never returned." }),
+    apiKey: t.string({ description: "Cal.com: checked, then stored encrypted; never returned." }),
+    eventTypeId: t.int(),
   }),
 });
 

@@ -6,6 +6,16 @@ import type { CalendarConnection, CalendarProviderKind } from "../../generated/p
 import type { SecretBox } from "../../secret-box.ts";
 import { ianaTimezone, parseInput, requiredString } from "../../validation.ts";
 import { type AvailabilityRules, availableSlots, type BusinessHours, WEEKDAY_KEYS } from "./availability.ts";
+import type { CalendarOAuthService } from "./calendar-oauth.service.ts";
+import {
+  CheckedUrl,
+  CreateConnectionInput,
+  calendarIds,
+  readUrls,
+  UPDATABLE,
+  UpdateConnectionInput,
+} from "./connection-input.ts";
+import type { ConnectionStatus } from "./connection-status.ts";
 import type { Interval } from "./ical.ts";
 import {
   type CalendarAccess,
@@ -16,33 +26,6 @@ import {
 
 /** The longest window one availability query may ask about. */
 export const MAX_AVAILABILITY_DAYS = 31;
-const MAX_READ_CALENDARS = 10;
-
-const calendarUrl = (label: string) =>
-  requiredString(label, 2048).refine((value) => /^https?:\/\//i.test(value) && URL.canParse(value), {
-    message: `The ${label} field must be an http or https URL.`,
-  });
-
-const CreateConnectionInput = z.object({
-  name: requiredString("name"),
-  provider: z.enum(["caldav"], { error: "The provider field must be caldav." }),
-  url: calendarUrl("url"),
-  readUrls: z
-    .array(calendarUrl("readUrls"))
-    .max(MAX_READ_CALENDARS, `At most ${MAX_READ_CALENDARS} further calendars can be read.`)
-    .default([]),
-  username: requiredString("username", 512),
-  password: requiredString("password", 4096),
-});
-
-const UpdateConnectionInput = z.object({
-  name: requiredString("name").optional(),
-  url: calendarUrl("url").optional(),
-  readUrls: CreateConnectionInput.shape.readUrls.removeDefault().optional(),
-  username: requiredString("username", 512).optional(),
-  password: requiredString("password", 4096).optional(),
-});
-
 const clockTime = z
   .string()
   .regex(/^([01]\d|2[0-3]):[0-5]\d$|^24:00$/, "Times must be HH:MM (00:00 to 24:00).");
@@ -96,33 +79,39 @@ export class CalendarsService {
     private readonly parts: {
       secrets: SecretBox;
       providers: Record<CalendarProviderKind, CalendarProvider>;
+      /** Access tokens of Google and Microsoft connections. */
+      oauth: CalendarOAuthService;
+      status: ConnectionStatus;
       clock?: Clock;
     },
   ) {
     this.clock = parts.clock ?? systemClock;
   }
 
-  /** Saves a connection once its provider accepted the credentials; the password is stored sealed. */
+  /**
+   * Saves a CalDAV or Cal.com connection once its provider accepted the credentials; the password
+   * or API key is stored sealed. Google and Microsoft connect through `CalendarOAuthService`.
+   */
   async createConnection(accountId: number, input: unknown): Promise<CalendarConnection> {
     const parsed = parseInput(CreateConnectionInput, input);
-    const access: CalendarAccess = {
-      url: parsed.url,
-      readUrls: parsed.readUrls,
-      username: parsed.username,
-      secret: parsed.password,
-    };
-    await this.parts.providers[parsed.provider].verify(access).catch((error: unknown) => {
-      throw error instanceof CalendarProviderError ? toApiError(parsed.provider, error) : error;
+    const access: CalendarAccess =
+      parsed.provider === "caldav"
+        ? { url: parsed.url, readUrls: parsed.readUrls, username: parsed.username, secret: parsed.password }
+        : { url: String(parsed.eventTypeId), readUrls: [], username: "", secret: parsed.apiKey };
+    const provider = this.parts.providers[parsed.provider];
+    await this.checked(parsed.provider, async () => {
+      await provider.verify(access);
+      if (provider.account) access.username = await provider.account(access);
     });
     const connection = await this.deps.db.prisma.calendarConnection.create({
       data: {
         accountId,
         name: parsed.name,
         provider: parsed.provider,
-        url: parsed.url,
-        readUrls: parsed.readUrls,
-        username: parsed.username,
-        sealedCredentials: this.parts.secrets.seal(parsed.password),
+        url: access.url,
+        readUrls: [...access.readUrls],
+        username: access.username,
+        sealedCredentials: this.parts.secrets.seal(access.secret),
         checkedAt: this.clock.now(),
       },
     });
@@ -131,40 +120,52 @@ export class CalendarsService {
   }
 
   /**
-   * Changes a connection (a new password after a refusal, another calendar). The provider checks the
-   * result before it is saved, even when only the name changed on a broken connection, so that a
-   * saved connection is one the provider accepted.
+   * Changes a connection (a new password or API key after a refusal, another calendar). The provider
+   * checks the result before it is saved, even when only the name changed on a broken connection,
+   * so that a saved connection is one the provider accepted; a broken one is restored by it.
    */
   async updateConnection(accountId: number, id: number, input: unknown): Promise<CalendarConnection> {
     const parsed = parseInput(UpdateConnectionInput, input);
     const connection = await this.deps.db.prisma.calendarConnection.findFirst({ where: { id, accountId } });
     if (!connection) throw new NotFoundError("Calendar connection");
+    const kind = connection.provider;
+    for (const field of ["url", "readUrls", "username", "password", "apiKey", "eventTypeId"] as const) {
+      if (parsed[field] !== undefined && !UPDATABLE[kind].includes(field)) {
+        throw ValidationError.single(field, `A ${providerNames[kind]} connection has no ${field} to change.`);
+      }
+    }
+    if (kind === "caldav") {
+      if (parsed.url !== undefined) parseInput(CheckedUrl, { url: parsed.url });
+      if (parsed.readUrls !== undefined) parseInput(z.object({ readUrls }), { readUrls: parsed.readUrls });
+    } else if (parsed.readUrls !== undefined) {
+      parseInput(z.object({ readUrls: calendarIds }), { readUrls: parsed.readUrls });
+    }
+    const newSecret = parsed.password ?? parsed.apiKey;
     const access: CalendarAccess = {
-      url: parsed.url ?? connection.url,
+      url: parsed.eventTypeId !== undefined ? String(parsed.eventTypeId) : (parsed.url ?? connection.url),
       readUrls: parsed.readUrls ?? connection.readUrls,
       username: parsed.username ?? connection.username,
-      secret: parsed.password ?? (await this.accessOf(connection)).secret,
+      secret: newSecret ?? (await this.openSecret(connection)),
     };
-    await this.parts.providers[connection.provider].verify(access).catch((error: unknown) => {
-      throw error instanceof CalendarProviderError ? toApiError(connection.provider, error) : error;
+    const provider = this.parts.providers[kind];
+    await this.checked(kind, async () => {
+      await provider.verify(access);
+      if (kind === "calcom" && provider.account) access.username = await provider.account(access);
     });
-    const updated = await this.deps.db.prisma.calendarConnection.update({
+    await this.deps.db.prisma.calendarConnection.update({
       where: { id: connection.id },
       data: {
         name: parsed.name ?? connection.name,
         url: access.url,
         readUrls: [...access.readUrls],
         username: access.username,
-        ...(parsed.password === undefined
-          ? {}
-          : { sealedCredentials: this.parts.secrets.seal(parsed.password) }),
-        status: "active",
-        lastError: null,
+        ...(newSecret === undefined ? {} : { sealedCredentials: this.parts.secrets.seal(newSecret) }),
         checkedAt: this.clock.now(),
       },
     });
+    await this.parts.status.restored(connection.id);
     this.deps.logger.info("calendar connection updated", { accountId, connectionId: id });
-    return updated;
+    return this.deps.db.prisma.calendarConnection.findUniqueOrThrow({ where: { id: connection.id } });
   }
 
   listConnections(accountId: number) {
@@ -236,20 +237,21 @@ export class CalendarsService {
   }
 
   /**
-   * Runs a provider call for a stored connection, keeping its status honest: a refusal marks it
-   * broken (with what was refused), a success after a refusal marks it active again.
+   * Runs a provider call for a stored connection, keeping its status honest: a refusal (a revoked
+   * grant included) marks it broken (with what was refused, announced once per transition), a
+   * success after a refusal marks it active again.
    */
   private async withConnection<T>(
     connection: CalendarConnection,
     work: (provider: CalendarProvider, access: CalendarAccess) => Promise<T>,
   ): Promise<T> {
-    const access = await this.accessOf(connection);
     const provider = this.parts.providers[connection.provider];
     try {
+      const access = await this.accessOf(connection);
       const result = await work(provider, access);
-      if (connection.status !== "active") await this.setStatus(connection.id, "active", null);
+      if (connection.status !== "active") await this.parts.status.restored(connection.id);
       // After a key rotation, credentials move to the current key as they are used.
-      if (this.parts.secrets.isStale(connection.sealedCredentials)) {
+      if (!isOAuth(connection) && this.parts.secrets.isStale(connection.sealedCredentials)) {
         await this.deps.db.prisma.calendarConnection.updateMany({
           where: { id: connection.id, sealedCredentials: connection.sealedCredentials },
           data: { sealedCredentials: this.parts.secrets.seal(access.secret) },
@@ -257,41 +259,61 @@ export class CalendarsService {
       }
       return result;
     } catch (error) {
+      if (error instanceof CalendarConnectionError && error.extensions.reason === "credentials_unreadable") {
+        await this.parts.status.broken(connection.id, error.message);
+        throw error;
+      }
       if (!(error instanceof CalendarProviderError)) throw error;
       const apiError = toApiError(connection.provider, error);
       // A timeout or an unreachable server may pass; a refusal needs the owner to act.
       if (BREAKING_FAILURES.has(error.reason))
-        await this.setStatus(connection.id, "broken", apiError.message);
+        await this.parts.status.broken(connection.id, apiError.message);
       throw apiError;
     }
   }
 
-  /**
-   * The connection's credentials, opened. A value no configured key opens (the key was lost or
-   * rotated out too early) breaks the connection: only saving the password again repairs it.
-   */
+  /** Runs a check of new credentials, reporting a refusal as the API error that names it. */
+  private async checked(kind: CalendarProviderKind, check: () => Promise<void>): Promise<void> {
+    await check().catch((error: unknown) => {
+      throw error instanceof CalendarProviderError ? toApiError(kind, error) : error;
+    });
+  }
+
+  /** The connection's access: its opened password or API key, or a fresh OAuth access token. */
   private async accessOf(connection: CalendarConnection): Promise<CalendarAccess> {
-    let secret: string;
-    try {
-      secret = this.parts.secrets.open(connection.sealedCredentials);
-    } catch {
-      const error = new CalendarConnectionError(
-        "credentials_unreadable",
-        "The stored credentials cannot be decrypted with the configured secrets keys (VOXGATE_SECRETS_KEY, VOXGATE_SECRETS_PREVIOUS_KEYS); save the connection's password again.",
-        { url: connection.url },
-      );
-      await this.setStatus(connection.id, "broken", error.message);
-      throw error;
-    }
+    const secret = isOAuth(connection)
+      ? await this.unsealed(connection, () => this.parts.oauth.accessToken(connection))
+      : await this.openSecret(connection);
     return { url: connection.url, readUrls: connection.readUrls, username: connection.username, secret };
   }
 
-  private async setStatus(id: number, status: "active" | "broken", lastError: string | null): Promise<void> {
-    await this.deps.db.prisma.calendarConnection.updateMany({
-      where: { id },
-      data: { status, lastError, checkedAt: this.clock.now() },
-    });
+  /**
+   * The connection's stored secret, opened. A value no configured key opens (the key was lost or
+   * rotated out too early) breaks the connection: only saving the credentials again (or signing in
+   * again) repairs it.
+   */
+  private openSecret(connection: CalendarConnection): Promise<string> {
+    return this.unsealed(connection, async () => this.parts.secrets.open(connection.sealedCredentials));
   }
+
+  private async unsealed(connection: CalendarConnection, open: () => Promise<string>): Promise<string> {
+    try {
+      return await open();
+    } catch (error) {
+      if (error instanceof CalendarProviderError) throw error;
+      throw new CalendarConnectionError(
+        "credentials_unreadable",
+        isOAuth(connection)
+          ? "The stored credentials cannot be decrypted with the configured secrets keys (VOXGATE_SECRETS_KEY, VOXGATE_SECRETS_PREVIOUS_KEYS); sign in to the provider again."
+          : "The stored credentials cannot be decrypted with the configured secrets keys (VOXGATE_SECRETS_KEY, VOXGATE_SECRETS_PREVIOUS_KEYS); save the connection's password again.",
+        { url: connection.url },
+      );
+    }
+  }
+}
+
+function isOAuth(connection: CalendarConnection): boolean {
+  return connection.provider === "google" || connection.provider === "microsoft";
 }
 
 /** Failures that say the connection cannot work as saved (as opposed to a server that is down). */
@@ -302,6 +324,7 @@ const BREAKING_FAILURES = new Set<CalendarFailure>([
   "not_a_calendar",
   "blocked_address",
   "invalid_url",
+  "revoked",
 ]);
 
 /** A provider failure as the typed API error that names what the provider refused. */
@@ -312,4 +335,9 @@ function toApiError(provider: CalendarProviderKind, error: CalendarProviderError
   });
 }
 
-const providerNames: Record<CalendarProviderKind, string> = { caldav: "CalDAV" };
+const providerNames: Record<CalendarProviderKind, string> = {
+  caldav: "CalDAV",
+  calcom: "Cal.com",
+  google: "Google Calendar",
+  microsoft: "Microsoft 365",
+};

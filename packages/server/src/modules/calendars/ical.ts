@@ -383,6 +383,11 @@ export interface CalendarEvent {
   end: Date;
   summary: string;
   description?: string;
+  /**
+   * Who the event is with. Booking systems (Cal.com, `booksAttendees`) need it: a name and an email
+   * or phone number; calendars keep the event as summary and description say.
+   */
+  attendee?: { name: string; email?: string; phone?: string; timeZone: string; language?: string };
 }
 
 /** A VCALENDAR with one VEVENT, times in UTC, text escaped and lines folded at 75 octets. */

@@ -11,8 +11,9 @@ export interface CalendarAccess {
 }
 
 /**
- * One calendar service (CalDAV today; Cal.com, Google and Microsoft later), chosen per connection
- * and injected at the composition root. Failures are `CalendarProviderError`s.
+ * One calendar service (CalDAV, Cal.com, Google Calendar, Microsoft 365), chosen per connection and
+ * injected at the composition root. Failures are `CalendarProviderError`s. What `url`, `readUrls`
+ * and `secret` of `CalendarAccess` hold per provider: docs/calendars.md#connections.
  */
 export interface CalendarProvider {
   /** Checks that the credentials open every calendar of the connection. */
@@ -24,9 +25,28 @@ export interface CalendarProvider {
   busy(access: CalendarAccess, window: Interval, floatingZone: string): Promise<Interval[]>;
   /** Creates the event in the write calendar; the returned id names it for update and delete. */
   createEvent(access: CalendarAccess, event: CalendarEvent): Promise<{ externalId: string }>;
-  updateEvent(access: CalendarAccess, externalId: string, event: CalendarEvent): Promise<void>;
+  /**
+   * Moves or changes the event. A provider whose reschedule makes a new record (Cal.com: a new
+   * booking uid) returns the id that names the event from now on; the caller stores it.
+   */
+  updateEvent(
+    access: CalendarAccess,
+    externalId: string,
+    event: CalendarEvent,
+    // biome-ignore lint/suspicious/noConfusingVoidType: providers that keep the id return nothing at all
+  ): Promise<void | { externalId: string }>;
   /** Deleting an event that is already gone succeeds. */
   deleteEvent(access: CalendarAccess, externalId: string): Promise<void>;
+  /**
+   * Optional: the provider account the credentials belong to (an email or username), shown on the
+   * connection. Providers without one (CalDAV: the login is the username) leave it out.
+   */
+  account?(access: CalendarAccess): Promise<string>;
+  /**
+   * Set by providers that are booking systems themselves (Cal.com): they apply their own
+   * availability rules, send the attendee their confirmation, and need `event.attendee` to book.
+   */
+  readonly booksAttendees?: boolean;
 }
 
 export type CalendarFailure =
@@ -44,7 +64,13 @@ export type CalendarFailure =
   | "unreachable"
   /** The event to create exists already, or the one to update changed meanwhile (412). */
   | "conflict"
-  | "unexpected_response";
+  | "unexpected_response"
+  /** The OAuth grant was revoked or expired (`invalid_grant`): the owner must sign in again. */
+  | "revoked"
+  /** The provider is not configured on this server (OAuth client id and secret). */
+  | "not_configured"
+  /** The provider refused the request's content (e.g. a booking without the attendee it needs). */
+  | "rejected";
 
 const explanations: Record<CalendarFailure, string> = {
   unauthorized: "the calendar server refused the username or password",
@@ -57,6 +83,9 @@ const explanations: Record<CalendarFailure, string> = {
   unreachable: "the calendar server could not be reached",
   conflict: "the event already exists or was changed meanwhile",
   unexpected_response: "the calendar server answered unexpectedly",
+  revoked: "the provider no longer accepts the connection's sign-in (revoked or expired): connect it again",
+  not_configured: "this server has no OAuth client for the provider (see docs/calendars.md)",
+  rejected: "the provider refused the request",
 };
 
 export class CalendarProviderError extends Error {

@@ -300,6 +300,44 @@ export class WebhooksService implements EventSink, Lifecycle {
           payload: envelope(event.type, data, at),
         }));
       }
+      case "calendar.connection_broken":
+      case "calendar.connection_restored": {
+        // A connection belongs to the account, not an assistant: like document.status, every
+        // assistant of the account with webhooks on hears of it, once per endpoint.
+        const { connection } = event;
+        const assistants = await tx.assistant.findMany({
+          where: {
+            accountId: connection.accountId,
+            deletedAt: null,
+            isWebhookActive: true,
+            webhookUrl: { not: null },
+          },
+          select: { id: true, webhookUrl: true },
+          orderBy: { id: "asc" },
+        });
+        const urls = new Map<string, number>();
+        for (const assistant of assistants) {
+          if (!urls.has(assistant.webhookUrl!)) urls.set(assistant.webhookUrl!, assistant.id);
+        }
+        const data = {
+          connection_id: connection.id,
+          name: connection.name,
+          provider: connection.provider,
+          account: connection.username,
+          status: connection.status,
+          last_error: connection.lastError,
+          checked_at: connection.checkedAt.toISOString(),
+        };
+        return [...urls].map(([url, assistantId]) => ({
+          accountId: connection.accountId,
+          assistantId,
+          callId: null,
+          type: event.type,
+          url,
+          streamKey: `calendar-connection:${connection.id}`,
+          payload: envelope(event.type, data, at),
+        }));
+      }
     }
   }
 
