@@ -15,13 +15,12 @@ export {
 export { primitiveVariables, type Variables } from "./prompt.ts";
 export {
   END_CALL_TOOL_NAME,
-  FALLBACK_NOTICE,
+  type FunctionSet,
   type LiveCallFunctions,
   type RealtimeFunction,
-  ReplyEngine,
-  type ReplyRequest,
+  refused,
+  runBuiltin,
   SEND_DTMF_TOOL_NAME,
-  SEND_SMS_TOOL_NAME,
-  type TextingFunctions,
-} from "./reply-engine.ts";
+} from "./function-sets.ts";
+export { FALLBACK_NOTICE, ReplyEngine, type ReplyRequest } from "./reply-engine.ts";
 export { type FunctionCallRecord, publicFunctionCall } from "./tools.ts";

@@ -150,7 +150,7 @@ export class VoiceService implements MediaStreamHandler {
       accountId: call.accountId,
       assistant,
       variables: primitiveVariables(call.variables),
-      ...(texting ? { texting } : {}),
+      functions: texting ? [texting] : [],
     };
     const engine = this.parts.replyEngine;
     // Counted from here: connecting to a realtime model takes a while, and calls arriving meanwhile count too.
