@@ -1,4 +1,4 @@
-import { type Call, Prisma } from "./generated/prisma/client.ts";
+import { type Appointment, type Call, Prisma } from "./generated/prisma/client.ts";
 
 /**
  * What happened in the domain that an account may want to hear about outside Voxgate (its
@@ -31,6 +31,12 @@ export type DomainEvent =
       status: "processing" | "active" | "failed" | "deleted";
       failureReason: string | null;
       chunkCount: number;
+    }
+  /** An appointment was booked, moved (`previousStartsAt`) or cancelled (docs/calendars.md#webhooks). */
+  | {
+      type: "appointment.booked" | "appointment.rescheduled" | "appointment.cancelled";
+      appointment: Appointment;
+      previousStartsAt?: Date;
     };
 
 export type DomainEventType = DomainEvent["type"];

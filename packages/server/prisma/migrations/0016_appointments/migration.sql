@@ -1,5 +1,5 @@
 -- CreateEnum
-CREATE TYPE "appointment_status" AS ENUM ('booked', 'cancelled');
+CREATE TYPE "appointment_status" AS ENUM ('pending', 'booked', 'cancelled');
 
 -- CreateTable
 CREATE TABLE "assistant_appointment_types" (

@@ -2,17 +2,7 @@
  * The message pipeline: how a message enters a conversation (charge, reply, storage, events).
  * Used by the owner's conversations, the public widget and generate-reply.
  */
-export { messageText, variablesInput, WIDGET_MESSAGE_MAX } from "./message-input.ts";
-export {
-  CONVERSATION_COLUMNS,
-  type ConversationWithAssistant,
-  type MessageOutcome,
-  MessagePipeline,
-  RECENT_HISTORY_COLUMN,
-  replyAssistantColumns,
-  storedFunctionCalls,
-} from "./message-pipeline.service.ts";
-export { primitiveVariables, type Variables } from "./prompt.ts";
+
 export {
   END_CALL_TOOL_NAME,
   type FunctionSet,
@@ -22,5 +12,17 @@ export {
   runBuiltin,
   SEND_DTMF_TOOL_NAME,
 } from "./function-sets.ts";
+export { messageText, variablesInput, WIDGET_MESSAGE_MAX } from "./message-input.ts";
+export {
+  CONVERSATION_COLUMNS,
+  type ConversationTurn,
+  type ConversationWithAssistant,
+  type MessageOutcome,
+  MessagePipeline,
+  RECENT_HISTORY_COLUMN,
+  replyAssistantColumns,
+  storedFunctionCalls,
+} from "./message-pipeline.service.ts";
+export { primitiveVariables, type Variables } from "./prompt.ts";
 export { FALLBACK_NOTICE, ReplyEngine, type ReplyRequest } from "./reply-engine.ts";
 export { type FunctionCallRecord, publicFunctionCall } from "./tools.ts";
