@@ -411,6 +411,80 @@ describe.skipIf(!findRadicale())("bookings in a real CalDAV calendar", () => {
     expect(still.data!.appointment.id).toBe(one.id);
   });
 
+  it("answers the REST routes with the documented statuses and bodies", async () => {
+    const rest = <Body = Record<string, unknown>>(
+      method: string,
+      path: string,
+      body?: unknown,
+      account = alice,
+    ) => t.rest<Body>(method, `/api${path}`, { token: account.apiKey, body });
+    const created = await rest<{ message: string; data: Row }>("POST", "/user/appointments", {
+      appointment_type_id: typeId,
+      starts_at: "2027-04-06T08:00:00Z",
+      customer_name: "Rest Client",
+      customer_email: "rest@example.com",
+      idempotency_key: "rest-1",
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.message).toBe("Appointment booked successfully.");
+    expect(created.body.data).toMatchObject({
+      status: "booked",
+      starts_at: "2027-04-06T08:00:00.000Z",
+      ends_at: "2027-04-06T09:00:00.000Z",
+      customer_email: "rest@example.com",
+      appointment_type_id: typeId,
+      provider: "caldav",
+      cancelled_at: null,
+    });
+    const id = created.body.data.id;
+    const replay = await rest<{ data: Row }>("POST", "/user/appointments", {
+      appointment_type_id: typeId,
+      starts_at: "2027-04-06T08:00:00Z",
+      customer_name: "Rest Client",
+      idempotency_key: "rest-1",
+    });
+    expect(replay.status).toBe(201);
+    expect(replay.body.data.id).toBe(id);
+    const taken = await rest("POST", "/user/appointments", {
+      appointment_type_id: typeId,
+      starts_at: "2027-04-06T08:00:00Z",
+      customer_name: "Too Late",
+    });
+    expect(taken.status).toBe(409);
+    expect(taken.body).toEqual({ message: "That time is already booked." });
+    const invalid = await rest<{ errors: Record<string, string[]> }>("POST", "/user/appointments", {
+      appointment_type_id: typeId,
+      starts_at: "2027-04-06T09:00:00Z",
+      customer_name: "",
+    });
+    expect(invalid.status).toBe(422);
+    expect(Object.keys(invalid.body.errors)).toEqual(["customer_name"]);
+
+    expect((await rest("GET", `/user/appointments/${id}`)).body).toEqual({ data: created.body.data });
+    expect((await rest("GET", `/user/appointments/${id}`, undefined, bob)).status).toBe(404);
+    const page = await rest<{ data: Row[]; total: number }>(
+      "GET",
+      "/user/appointments?status=booked&from=2027-04-06T00:00:00Z&to=2027-04-07T00:00:00Z",
+    );
+    expect(page.body.data.map((item) => item.id)).toEqual([id]);
+    expect(page.body.total).toBe(1);
+
+    const moved = await rest<{ data: Row }>("POST", `/user/appointments/${id}/reschedule`, {
+      starts_at: "2027-04-06T09:00:00Z",
+    });
+    expect(moved.status).toBe(200);
+    expect(moved.body.data.starts_at).toBe("2027-04-06T09:00:00.000Z");
+    expect((await rest("POST", `/user/appointments/${id}/cancel`, undefined, bob)).status).toBe(404);
+    const cancelled = await rest<{ data: Row }>("POST", `/user/appointments/${id}/cancel`);
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body.data.status).toBe("cancelled");
+    expect((await calendarEvents("2027-04-06T00:00:00Z", "2027-04-07T00:00:00Z")).length).toBe(0);
+    const late = await rest("POST", `/user/appointments/${id}/reschedule`, {
+      starts_at: "2027-04-06T11:00:00Z",
+    });
+    expect(late.status).toBe(409);
+  });
+
   it("rejects bad input with field messages", async () => {
     const bad = await book({
       startsAt: "2027-04-05T08:00:00Z",
