@@ -207,6 +207,8 @@ export class AppointmentsService {
           callId: origin.callId ?? null,
           conversationId: origin.conversationId ?? null,
           idempotencyKey: key,
+          // The claim's age is read on the service's clock (CLAIM_TTL_MS), so it is written with it too.
+          createdAt: this.clock.now(),
         },
       }),
     );
@@ -269,6 +271,7 @@ export class AppointmentsService {
           status: "pending",
           idempotencyKey: placeholderKey,
           cancelledAt: null,
+          createdAt: this.clock.now(),
         },
       }),
     );

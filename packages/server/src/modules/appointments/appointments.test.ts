@@ -245,6 +245,42 @@ describe.skipIf(!findRadicale())("bookings in a real CalDAV calendar", () => {
     ).toBe(0);
   });
 
+  it("holds a slot while it is being booked, and lets a claim left by a crash lapse", async () => {
+    const claim = (startsAt: string, ageMinutes: number, key: string) =>
+      t.app.db.prisma.appointment.create({
+        data: {
+          accountId: alice.accountId,
+          appointmentTypeId: typeId,
+          appointmentTypeName: "Consultation",
+          timezone: "Europe/Berlin",
+          connectionId,
+          provider: "caldav",
+          externalId: "",
+          startsAt: new Date(startsAt),
+          endsAt: new Date(Date.parse(startsAt) + 3_600_000),
+          status: "pending",
+          customerName: "In flight",
+          idempotencyKey: key,
+          createdAt: new Date(clock.now().getTime() - ageMinutes * 60_000),
+        },
+      });
+    await claim("2027-03-16T08:00:00Z", 0, "in-flight");
+    await claim("2027-03-16T09:00:00Z", 3, "crashed");
+    const held = await book({ startsAt: "2027-03-16T08:00:00Z" });
+    expect(held.errors?.[0]?.extensions).toMatchObject({ code: "SLOT_UNAVAILABLE", reason: "taken" });
+    const sameKey = await book({ startsAt: "2027-03-16T08:00:00Z", idempotencyKey: "in-flight" });
+    expect(sameKey.errors?.[0]?.extensions).toMatchObject({ code: "CONFLICT" });
+    const lapsed = await book({ startsAt: "2027-03-16T09:00:00Z" });
+    expect(lapsed.errors).toBeUndefined();
+    // Claims are never shown.
+    const listed = await t.gql<{ appointments: { items: Row[] } }>(
+      `{ appointments(perPage: 100) { items { customerName } } }`,
+      {},
+      { token: alice.apiKey },
+    );
+    expect(listed.data!.appointments.items.map((item) => item.customerName)).not.toContain("In flight");
+  });
+
   it("enforces maxPerDay on the type's local day", async () => {
     // 09:00 and 09:30 Berlin on Friday 12 March fill the day (maxPerDay 2).
     for (const startsAt of ["2027-03-12T08:00:00Z", "2027-03-12T08:30:00Z"]) {

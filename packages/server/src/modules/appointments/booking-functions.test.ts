@@ -334,6 +334,50 @@ describe.skipIf(!findRadicale())("calendar functions through the reply engine", 
     ]);
   });
 
+  it("asks which type when there are several, finds the earliest times, and words them in the assistant's language", async () => {
+    const connectionId = (await t.app.db.prisma.appointmentType.findUniqueOrThrow({ where: { id: typeId } }))
+      .connectionId;
+    const quick = await t.app.services.calendars.createAppointmentType(owner.accountId, {
+      connectionId,
+      name: "Quick call",
+      durationMinutes: 30,
+      timezone: "Europe/Berlin",
+      businessHours: { mon: [{ start: "14:00", end: "16:00" }], thu: [{ start: "14:00", end: "16:00" }] },
+      horizonDays: 30,
+    });
+    const assistant = await createAssistant(t, owner, {
+      appointmentTypeIds: [typeId, quick.id],
+      timezone: "Europe/Berlin",
+      language: "de-DE",
+    });
+    const ask = "Wann geht es am schnellsten?";
+    plans.set(ask, (results) =>
+      results.length === 0
+        ? call("check_availability", {})
+        : results.length === 1
+          ? call("check_availability", { appointment_type: "Quick call" })
+          : { content: "Gerne." },
+    );
+    await say(await widgetConversation(assistant), ask);
+    const [unnamed, earliest] = resultsFor(ask);
+    expect(unnamed!.error).toBe("appointment_type must be one of: Consultation, Quick call.");
+    const slots = earliest!.slots!;
+    expect(slots).toHaveLength(6);
+    const starts = slots.map((slot) => Date.parse(slot.start));
+    expect(starts[0]!).toBeGreaterThan(Date.now());
+    expect(starts).toEqual([...starts].sort((a, b) => a - b));
+    for (const slot of slots) {
+      expect(slot.when).toMatch(/^(Montag|Donnerstag), \d{1,2}\. \S+ \d{4} um 1[45]:[03]0$/);
+      expect(slot.start).toMatch(/T1[45]:[03]0:00\+0[12]:00$/);
+    }
+    const request = fake.chatRequests.findLast((candidate) => lastUserMessage(candidate) === ask)!;
+    const book = request.tools!.find((tool) => tool.function.name === "book_appointment")!;
+    expect(book.function.parameters).toMatchObject({
+      properties: { appointment_type: { enum: ["Consultation", "Quick call"] } },
+      required: ["appointment_type", "start", "customer_name"],
+    });
+  });
+
   it("offers no calendar functions to an assistant without appointment types", async () => {
     const assistant = await createAssistant(t, owner);
     const ask = "Can I book something?";

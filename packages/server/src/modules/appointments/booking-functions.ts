@@ -40,14 +40,6 @@ const MAX_RANGE_DAYS = 14;
 const EARLIEST_SEARCH_DAYS = 56;
 const DAY_MS = 86_400_000;
 
-export const BOOKING_FUNCTION_NAMES = [
-  "check_availability",
-  "book_appointment",
-  "find_appointments",
-  "reschedule_appointment",
-  "cancel_appointment",
-] as const;
-
 /** Who is booking, where, and in which turn (see `bookingFunctionSet`). */
 export interface BookingContext {
   accountId: number;

@@ -1,3 +1,3 @@
 /** Appointments Voxgate books in calendars, and the calendar functions of assistants (docs/calendars.md#bookings). */
 export { AppointmentsService, type BookingOrigin } from "./appointments.service.ts";
-export { BOOKING_FUNCTION_NAMES, type BookingContext } from "./booking-functions.ts";
+export type { BookingContext } from "./booking-functions.ts";
