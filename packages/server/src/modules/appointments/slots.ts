@@ -16,12 +16,12 @@ import {
 } from "../calendars/index.ts";
 
 /** A claim older than this belongs to a booking that died mid-way (a crash): it no longer holds its slot. */
-export const CLAIM_TTL_MS = 2 * 60_000;
+const CLAIM_TTL_MS = 2 * 60_000;
 /** Namespace of the advisory locks that serialise one connection's bookings (any constant; "AP"). */
 const LOCK_NAMESPACE = 0x4150;
 const MINUTE = 60_000;
 
-export type TypeWithConnection = AppointmentType & { connection: CalendarConnection };
+type TypeWithConnection = AppointmentType & { connection: CalendarConnection };
 
 /**
  * Whether a slot may be booked: what the calendar and Voxgate's own bookings hold, and the type's
