@@ -521,6 +521,37 @@ describe.skipIf(!findRadicale())("bookings in a real CalDAV calendar", () => {
     expect(late.status).toBe(409);
   });
 
+  it("links assistants to the appointment types they book", async () => {
+    const created = await t.gql<{ createAssistant: { id: number; appointmentTypeIds: number[] } }>(
+      `mutation ($input: CreateAssistantInput!) { createAssistant(input: $input) { id appointmentTypeIds } }`,
+      { input: { name: "Desk", appointmentTypeIds: [limitedTypeId, typeId, typeId] } },
+      { token: alice.apiKey },
+    );
+    expect(created.data!.createAssistant.appointmentTypeIds).toEqual(
+      [typeId, limitedTypeId].sort((a, b) => a - b),
+    );
+    const UPDATE = `mutation ($id: Int!, $input: UpdateAssistantInput!) { updateAssistant(id: $id, input: $input) { appointmentTypeIds } }`;
+    const id = created.data!.createAssistant.id;
+    const narrowed = await t.gql<{ updateAssistant: { appointmentTypeIds: number[] } }>(
+      UPDATE,
+      { id, input: { appointmentTypeIds: [typeId] } },
+      { token: alice.apiKey },
+    );
+    expect(narrowed.data!.updateAssistant.appointmentTypeIds).toEqual([typeId]);
+    const untouched = await t.gql<{ updateAssistant: { appointmentTypeIds: number[] } }>(
+      UPDATE,
+      { id, input: { name: "Front desk" } },
+      { token: alice.apiKey },
+    );
+    expect(untouched.data!.updateAssistant.appointmentTypeIds).toEqual([typeId]);
+    const cleared = await t.gql<{ updateAssistant: { appointmentTypeIds: number[] } }>(
+      UPDATE,
+      { id, input: { appointmentTypeIds: null } },
+      { token: alice.apiKey },
+    );
+    expect(cleared.data!.updateAssistant.appointmentTypeIds).toEqual([]);
+  });
+
   it("rejects bad input with field messages", async () => {
     const bad = await book({
       startsAt: "2027-04-05T08:00:00Z",
