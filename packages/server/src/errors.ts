@@ -29,6 +29,8 @@ export type ErrorCode =
   // Texts (docs/sms.md).
   | "RECIPIENT_OPTED_OUT"
   | "NUMBER_NOT_SMS_CAPABLE"
+  // Bookings (docs/calendars.md#bookings).
+  | "SLOT_UNAVAILABLE"
   // Operation limits (src/operation-limits.ts).
   | "QUERY_TOO_LARGE"
   | "QUERY_TOO_DEEP"
@@ -264,5 +266,16 @@ export class NumberNotSmsCapableError extends AppError {
         from,
       },
     );
+  }
+}
+
+/**
+ * The asked-for appointment slot cannot be booked (docs/calendars.md#bookings): `reason` is taken
+ * (the calendar or another booking holds it), closed (outside business hours, notice or horizon, or
+ * not on a slot boundary) or day_full (the type's maxPerDay). REST answers 409.
+ */
+export class SlotUnavailableError extends AppError {
+  constructor(reason: "taken" | "closed" | "day_full", message: string) {
+    super("SLOT_UNAVAILABLE", message, { reason });
   }
 }

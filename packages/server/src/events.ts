@@ -1,4 +1,4 @@
-import { type CalendarConnection, type Call, Prisma } from "./generated/prisma/client.ts";
+import { type Appointment, type CalendarConnection, type Call, Prisma } from "./generated/prisma/client.ts";
 
 /**
  * What happened in the domain that an account may want to hear about outside Voxgate (its
@@ -38,7 +38,13 @@ export type DomainEvent =
    */
   | { type: "calendar.connection_broken"; connection: CalendarConnection }
   /** A broken calendar connection works again (repaired, or the provider accepts it again). */
-  | { type: "calendar.connection_restored"; connection: CalendarConnection };
+  | { type: "calendar.connection_restored"; connection: CalendarConnection }
+  /** An appointment was booked, moved (`previousStartsAt`) or cancelled (docs/calendars.md#webhooks). */
+  | {
+      type: "appointment.booked" | "appointment.rescheduled" | "appointment.cancelled";
+      appointment: Appointment;
+      previousStartsAt?: Date;
+    };
 
 export type DomainEventType = DomainEvent["type"];
 

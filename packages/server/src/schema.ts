@@ -22,5 +22,6 @@ import "./modules/platform/platform.schema.ts";
 import "./modules/billing/billing.schema.ts";
 import "./modules/calendars/calendars.schema.ts";
 import "./modules/texts/texts.schema.ts";
+import "./modules/appointments/appointments.schema.ts";
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -3,6 +3,7 @@ import type { ServiceDeps } from "./deps.ts";
 import { createJobQueue } from "./jobs/index.ts";
 import { AccountsService } from "./modules/accounts/index.ts";
 import { ApiKeysService } from "./modules/api-keys/index.ts";
+import { AppointmentsService } from "./modules/appointments/index.ts";
 import { AssistantsService, ReplySettingsCache } from "./modules/assistants/index.ts";
 import { AuthService, CredentialCache, CredentialStreams } from "./modules/auth/index.ts";
 import { BillingService, ReservationSweep } from "./modules/billing/index.ts";
@@ -54,6 +55,10 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     engine: replyEngine,
     replySettings,
     events: webhooks,
+    functions: async (turn) => {
+      const booking = await appointments.functionsFor(turn);
+      return booking ? [booking] : [];
+    },
   });
   // Admission control: a new call (phone or web) is refused while this instance relays all it may.
   const capacity = mediaCapacity(
@@ -95,7 +100,15 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
   );
   const evaluation = new EvaluationService(deps, { jobs, calls, rateLimits });
   const callTurns = new CallTurnsService(deps, calls);
-  const voice = new VoiceService(deps, { calls, replyEngine, turns: callTurns, texts });
+  const voice = new VoiceService(deps, {
+    calls,
+    replyEngine,
+    turns: callTurns,
+    texts,
+    appointments: {
+      functionsFor: (context) => appointments.functionsFor(context),
+    },
+  });
   // Recording decorates the media plane: streams of calls that record (phone and web) are mixed on their way.
   const recordings = new Recordings(deps, { inner: voice, calls });
   const campaigns = new CampaignsService(deps);
@@ -111,6 +124,11 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
   const accounts = new AccountsService(deps, { billing });
   const widget = new WidgetService(deps, { pipeline: messagePipeline, rateLimits });
   const { calendars, calendarOAuth } = createCalendars(deps, { events: webhooks, clock });
+  const appointments: AppointmentsService = new AppointmentsService(deps, {
+    calendars,
+    events: webhooks,
+    clock,
+  });
   return {
     // First, so that it stops last: after the workers whose outbound requests use its connections.
     outboundConnections: safeFetchConnections,
@@ -156,5 +174,6 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     replies: new RepliesService(deps, { pipeline: messagePipeline, rateLimits, replySettings }),
     calendars,
     calendarOAuth,
+    appointments,
   };
 }

@@ -6,6 +6,7 @@ import { createAssistant } from "./fixtures/assistants.ts";
 import { createKnowledgebase } from "./fixtures/knowledge.ts";
 import { telephonyFixtures, uniqueUsNumber } from "./fixtures/telephony.ts";
 import { echoResponder, type FakeOpenAI, startFakeOpenAI } from "./support/fake-openai.ts";
+import { type RunningRadicale, startRadicale } from "./support/radicale.ts";
 import { PUBLIC_BASE_URL, startTestApp, type TestAccount, type TestApp } from "./support/test-app.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON answers walked by path; the schemas check their shape
@@ -17,13 +18,21 @@ describe("the OpenAPI document of the REST API", () => {
   let model: FakeOpenAI;
   let owner: TestAccount;
   let spec: Json;
+  let radicale: RunningRadicale;
   /** Per route: what replaces the example's ids with objects this test created. */
   const fill: Record<string, { params?: Json; body?: Json; query?: Json; token?: string }> = {};
 
   beforeAll(async () => {
     model = await startFakeOpenAI();
     model.respondWith(echoResponder);
-    t = await startTestApp({ model });
+    radicale = await startRadicale({ owner: "calendar-password" });
+    t = await startTestApp({
+      model,
+      env: {
+        VOXGATE_OUTBOUND_ALLOWLIST: "127.0.0.1",
+        VOXGATE_SECRETS_KEY: Buffer.alloc(32, 7).toString("base64"),
+      },
+    });
     owner = await t.createAccount({ balance: "50" });
     const fixtures = telephonyFixtures(t);
     const number = await fixtures.addNumber(owner);
@@ -51,7 +60,43 @@ describe("the OpenAPI document of the REST API", () => {
       body: { email: owner.email, password: owner.password },
     });
 
+    // Appointments: a calendar open every hour of every day, one booking to show, move and cancel.
+    const connection = await t.app.services.calendars.createConnection(owner.accountId, {
+      name: "Calendar",
+      provider: "caldav",
+      url: await radicale.makeCalendar("owner", "bookings"),
+      username: "owner",
+      password: "calendar-password",
+    });
+    const allDay = [{ start: "00:00", end: "24:00" }];
+    const appointmentType = await t.app.services.calendars.createAppointmentType(owner.accountId, {
+      connectionId: connection.id,
+      name: "Call",
+      durationMinutes: 60,
+      slotGranularityMinutes: 60,
+      timezone: "UTC",
+      businessHours: Object.fromEntries(
+        ["sun", "mon", "tue", "wed", "thu", "fri", "sat"].map((day) => [day, allDay]),
+      ),
+    });
+    const hourAhead = (days: number) =>
+      new Date(Math.ceil((Date.now() + days * 86_400_000) / 3_600_000) * 3_600_000).toISOString();
+    const appointment = await t.app.services.appointments.book(owner.accountId, {
+      appointmentTypeId: appointmentType.id,
+      startsAt: new Date(hourAhead(8)),
+      customerName: "Ada Lovelace",
+    });
+
     Object.assign(fill, {
+      "POST /user/appointments": {
+        body: { appointment_type_id: appointmentType.id, starts_at: hourAhead(7) },
+      },
+      "GET /user/appointments/{id}": { params: { id: appointment.id } },
+      "POST /user/appointments/{id}/reschedule": {
+        params: { id: appointment.id },
+        body: { starts_at: hourAhead(9) },
+      },
+      "POST /user/appointments/{id}/cancel": { params: { id: appointment.id } },
       "POST /login": { body: { email: owner.email, password: owner.password } },
       "POST /logout": { token: login.body.token },
       "DELETE /user/api-keys/{id}": { params: { id: spareId } },
@@ -75,6 +120,7 @@ describe("the OpenAPI document of the REST API", () => {
   afterAll(async () => {
     await t?.close();
     await model?.close();
+    await radicale?.stop();
   });
 
   it("is a valid OpenAPI 3.1 document", async () => {

@@ -91,6 +91,8 @@ export type CreateAssistantInput = {
   allowedOrigins?: Array<string> | null | undefined;
   ambientSound?: AmbientSound | null | undefined;
   ambientSoundVolume?: string | null | undefined;
+  /** Appointment types the assistant books (it is offered calendar functions); null or [] none. */
+  appointmentTypeIds?: Array<number> | null | undefined;
   enableNoiseCancellation?: boolean | null | undefined;
   endCallOnVoicemail?: boolean | null | undefined;
   endpointSensitivity?: number | null | undefined;
@@ -325,6 +327,8 @@ export type UpdateAssistantInput = {
   allowedOrigins?: Array<string> | null | undefined;
   ambientSound?: AmbientSound | null | undefined;
   ambientSoundVolume?: string | null | undefined;
+  /** Appointment types the assistant books (it is offered calendar functions); null or [] none. */
+  appointmentTypeIds?: Array<number> | null | undefined;
   enableNoiseCancellation?: boolean | null | undefined;
   endCallOnVoicemail?: boolean | null | undefined;
   endpointSensitivity?: number | null | undefined;

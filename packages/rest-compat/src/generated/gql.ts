@@ -19,6 +19,12 @@ type Documents = {
     "\n      mutation RestCreateApiKey($input: CreateApiKeyInput!) {\n        createApiKey(input: $input) { token apiKey { name createdAt } }\n      }\n    ": typeof types.RestCreateApiKeyDocument,
     "\n      query RestApiKeys { apiKeys { id name lastUsedAt createdAt } }\n    ": typeof types.RestApiKeysDocument,
     "\n      mutation RestDeleteApiKey($id: Int!) { deleteApiKey(id: $id) { deletedId } }\n    ": typeof types.RestDeleteApiKeyDocument,
+    "\n  fragment RestAppointment on Appointment {\n    id status startsAt endsAt timezone customerName customerPhone customerEmail notes appointmentTypeId\n    appointmentTypeName connectionId provider assistantId callId conversationId createdAt updatedAt cancelledAt\n  }\n": typeof types.RestAppointmentFragmentDoc,
+    "\n      mutation RestBookAppointment($input: BookAppointmentInput!) { bookAppointment(input: $input) { ...RestAppointment } }\n    ": typeof types.RestBookAppointmentDocument,
+    "\n      query RestAppointments($page: Int, $perPage: Int, $filter: AppointmentFilter) {\n        appointments(page: $page, perPage: $perPage, filter: $filter) {\n          items { ...RestAppointment }\n          pageInfo { total currentPage perPage lastPage }\n        }\n      }\n    ": typeof types.RestAppointmentsDocument,
+    "\n      query RestAppointment($id: Int!) { appointment(id: $id) { ...RestAppointment } }\n    ": typeof types.RestAppointmentDocument,
+    "\n      mutation RestRescheduleAppointment($id: Int!, $startsAt: DateTime!) {\n        rescheduleAppointment(id: $id, startsAt: $startsAt) { ...RestAppointment }\n      }\n    ": typeof types.RestRescheduleAppointmentDocument,
+    "\n      mutation RestCancelAppointment($id: Int!) { cancelAppointment(id: $id) { ...RestAppointment } }\n    ": typeof types.RestCancelAppointmentDocument,
     "\n  fragment RestAssistant on Assistant {\n    id userId phoneNumberId engineId synthesizerId transcriberId voiceId instanceId name variables\n    postCallEvaluation fillers postCallSchema tools isWebhookActive webhookUrl inboundWebhookUrl language\n    type status maxDuration record initialMessage systemPrompt flowsPlatformId timezone createdAt updatedAt\n    deletedAt maxSilenceDuration reengagementInterval endCallOnVoicemail llmTemperature voiceStability\n    voiceSimilarity speechSpeed ambientSoundVolume allowInterruptions enableNoiseCancellation waitForCustomer\n    endpointSensitivity interruptSensitivity endpointType mode languageId transcriberProviderId\n    synthesizerProviderId llmModelId multimodalModelId ambientSound uuid sendWebhookOnlyOnCompleted\n    includeRecordingInWebhook fillerConfig knowledgebaseId knowledgebaseMode minInterruptWords widgetSettings\n  }\n": typeof types.RestAssistantFragmentDoc,
     "\n      query RestAssistants($page: Int, $perPage: Int) {\n        assistants(page: $page, perPage: $perPage) {\n          items { ...RestAssistant }\n          pageInfo { total currentPage perPage lastPage }\n        }\n      }\n    ": typeof types.RestAssistantsDocument,
     "\n      mutation RestLogin($input: LoginInput!) {\n        login(input: $input) { token tokenType expiresAt viewer { id name email } }\n      }\n    ": typeof types.RestLoginDocument,
@@ -53,6 +59,12 @@ const documents: Documents = {
     "\n      mutation RestCreateApiKey($input: CreateApiKeyInput!) {\n        createApiKey(input: $input) { token apiKey { name createdAt } }\n      }\n    ": types.RestCreateApiKeyDocument,
     "\n      query RestApiKeys { apiKeys { id name lastUsedAt createdAt } }\n    ": types.RestApiKeysDocument,
     "\n      mutation RestDeleteApiKey($id: Int!) { deleteApiKey(id: $id) { deletedId } }\n    ": types.RestDeleteApiKeyDocument,
+    "\n  fragment RestAppointment on Appointment {\n    id status startsAt endsAt timezone customerName customerPhone customerEmail notes appointmentTypeId\n    appointmentTypeName connectionId provider assistantId callId conversationId createdAt updatedAt cancelledAt\n  }\n": types.RestAppointmentFragmentDoc,
+    "\n      mutation RestBookAppointment($input: BookAppointmentInput!) { bookAppointment(input: $input) { ...RestAppointment } }\n    ": types.RestBookAppointmentDocument,
+    "\n      query RestAppointments($page: Int, $perPage: Int, $filter: AppointmentFilter) {\n        appointments(page: $page, perPage: $perPage, filter: $filter) {\n          items { ...RestAppointment }\n          pageInfo { total currentPage perPage lastPage }\n        }\n      }\n    ": types.RestAppointmentsDocument,
+    "\n      query RestAppointment($id: Int!) { appointment(id: $id) { ...RestAppointment } }\n    ": types.RestAppointmentDocument,
+    "\n      mutation RestRescheduleAppointment($id: Int!, $startsAt: DateTime!) {\n        rescheduleAppointment(id: $id, startsAt: $startsAt) { ...RestAppointment }\n      }\n    ": types.RestRescheduleAppointmentDocument,
+    "\n      mutation RestCancelAppointment($id: Int!) { cancelAppointment(id: $id) { ...RestAppointment } }\n    ": types.RestCancelAppointmentDocument,
     "\n  fragment RestAssistant on Assistant {\n    id userId phoneNumberId engineId synthesizerId transcriberId voiceId instanceId name variables\n    postCallEvaluation fillers postCallSchema tools isWebhookActive webhookUrl inboundWebhookUrl language\n    type status maxDuration record initialMessage systemPrompt flowsPlatformId timezone createdAt updatedAt\n    deletedAt maxSilenceDuration reengagementInterval endCallOnVoicemail llmTemperature voiceStability\n    voiceSimilarity speechSpeed ambientSoundVolume allowInterruptions enableNoiseCancellation waitForCustomer\n    endpointSensitivity interruptSensitivity endpointType mode languageId transcriberProviderId\n    synthesizerProviderId llmModelId multimodalModelId ambientSound uuid sendWebhookOnlyOnCompleted\n    includeRecordingInWebhook fillerConfig knowledgebaseId knowledgebaseMode minInterruptWords widgetSettings\n  }\n": types.RestAssistantFragmentDoc,
     "\n      query RestAssistants($page: Int, $perPage: Int) {\n        assistants(page: $page, perPage: $perPage) {\n          items { ...RestAssistant }\n          pageInfo { total currentPage perPage lastPage }\n        }\n      }\n    ": types.RestAssistantsDocument,
     "\n      mutation RestLogin($input: LoginInput!) {\n        login(input: $input) { token tokenType expiresAt viewer { id name email } }\n      }\n    ": types.RestLoginDocument,
@@ -99,6 +111,30 @@ export function graphql(source: "\n      query RestApiKeys { apiKeys { id name l
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n      mutation RestDeleteApiKey($id: Int!) { deleteApiKey(id: $id) { deletedId } }\n    "): typeof import('./graphql.ts').RestDeleteApiKeyDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  fragment RestAppointment on Appointment {\n    id status startsAt endsAt timezone customerName customerPhone customerEmail notes appointmentTypeId\n    appointmentTypeName connectionId provider assistantId callId conversationId createdAt updatedAt cancelledAt\n  }\n"): typeof import('./graphql.ts').RestAppointmentFragmentDoc;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      mutation RestBookAppointment($input: BookAppointmentInput!) { bookAppointment(input: $input) { ...RestAppointment } }\n    "): typeof import('./graphql.ts').RestBookAppointmentDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      query RestAppointments($page: Int, $perPage: Int, $filter: AppointmentFilter) {\n        appointments(page: $page, perPage: $perPage, filter: $filter) {\n          items { ...RestAppointment }\n          pageInfo { total currentPage perPage lastPage }\n        }\n      }\n    "): typeof import('./graphql.ts').RestAppointmentsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      query RestAppointment($id: Int!) { appointment(id: $id) { ...RestAppointment } }\n    "): typeof import('./graphql.ts').RestAppointmentDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      mutation RestRescheduleAppointment($id: Int!, $startsAt: DateTime!) {\n        rescheduleAppointment(id: $id, startsAt: $startsAt) { ...RestAppointment }\n      }\n    "): typeof import('./graphql.ts').RestRescheduleAppointmentDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      mutation RestCancelAppointment($id: Int!) { cancelAppointment(id: $id) { ...RestAppointment } }\n    "): typeof import('./graphql.ts').RestCancelAppointmentDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -12,6 +12,21 @@ export type AmbientSound =
   | 'office'
   | 'street';
 
+export type AppointmentFilter = {
+  assistantId?: number | null | undefined;
+  /** Appointments starting at or after this instant. */
+  from?: string | null | undefined;
+  status?: AppointmentStatus | null | undefined;
+  /** Appointments starting before this instant. */
+  to?: string | null | undefined;
+};
+
+export type AppointmentStatus =
+  /** The event is in the calendar. */
+  | 'booked'
+  /** Cancelled: the event was removed from the calendar. */
+  | 'cancelled';
+
 /** pipeline: speech-to-text, LLM, text-to-speech; multimodal and dualplex: realtime speech models. */
 export type AssistantMode =
   | 'dualplex'
@@ -27,6 +42,30 @@ export type AssistantType =
   | 'inbound'
   | 'outbound'
   | 'web';
+
+export type BookAppointmentInput = {
+  appointmentTypeId: number;
+  customerEmail?: string | null | undefined;
+  customerName: string;
+  /** E.164. */
+  customerPhone?: string | null | undefined;
+  /** Up to 200 characters: the same key books once, and a retry with it returns that booking (never a second event). */
+  idempotencyKey?: string | null | undefined;
+  notes?: string | null | undefined;
+  /** A slot start from availableSlots. */
+  startsAt: string;
+};
+
+/** Where a connection's calendars live (docs/calendars.md). */
+export type CalendarProviderKind =
+  /** A Cal.com event type, with an API key (Cal.com API v2). */
+  | 'calcom'
+  /** A CalDAV server (RFC 4791) with a username and password. */
+  | 'caldav'
+  /** Google Calendar, connected by signing in (startCalendarOAuth). */
+  | 'google'
+  /** Microsoft 365 (Outlook) through Microsoft Graph, connected by signing in (startCalendarOAuth). */
+  | 'microsoft';
 
 export type CallFilter = {
   assistantId?: number | null | undefined;
@@ -246,6 +285,46 @@ export type RestDeleteApiKeyMutationVariables = Exact<{
 
 export type RestDeleteApiKeyMutation = { deleteApiKey: { deletedId: number } };
 
+export type RestAppointmentFragment = { id: number, status: AppointmentStatus, startsAt: string, endsAt: string, timezone: string, customerName: string, customerPhone: string | null, customerEmail: string | null, notes: string | null, appointmentTypeId: number, appointmentTypeName: string, connectionId: number, provider: CalendarProviderKind, assistantId: number | null, callId: number | null, conversationId: string | null, createdAt: string, updatedAt: string, cancelledAt: string | null };
+
+export type RestBookAppointmentMutationVariables = Exact<{
+  input: BookAppointmentInput;
+}>;
+
+
+export type RestBookAppointmentMutation = { bookAppointment: { id: number, status: AppointmentStatus, startsAt: string, endsAt: string, timezone: string, customerName: string, customerPhone: string | null, customerEmail: string | null, notes: string | null, appointmentTypeId: number, appointmentTypeName: string, connectionId: number, provider: CalendarProviderKind, assistantId: number | null, callId: number | null, conversationId: string | null, createdAt: string, updatedAt: string, cancelledAt: string | null } };
+
+export type RestAppointmentsQueryVariables = Exact<{
+  page?: number | null | undefined;
+  perPage?: number | null | undefined;
+  filter?: AppointmentFilter | null | undefined;
+}>;
+
+
+export type RestAppointmentsQuery = { appointments: { items: Array<{ id: number, status: AppointmentStatus, startsAt: string, endsAt: string, timezone: string, customerName: string, customerPhone: string | null, customerEmail: string | null, notes: string | null, appointmentTypeId: number, appointmentTypeName: string, connectionId: number, provider: CalendarProviderKind, assistantId: number | null, callId: number | null, conversationId: string | null, createdAt: string, updatedAt: string, cancelledAt: string | null }>, pageInfo: { total: number, currentPage: number, perPage: number, lastPage: number } } };
+
+export type RestAppointmentQueryVariables = Exact<{
+  id: number;
+}>;
+
+
+export type RestAppointmentQuery = { appointment: { id: number, status: AppointmentStatus, startsAt: string, endsAt: string, timezone: string, customerName: string, customerPhone: string | null, customerEmail: string | null, notes: string | null, appointmentTypeId: number, appointmentTypeName: string, connectionId: number, provider: CalendarProviderKind, assistantId: number | null, callId: number | null, conversationId: string | null, createdAt: string, updatedAt: string, cancelledAt: string | null } | null };
+
+export type RestRescheduleAppointmentMutationVariables = Exact<{
+  id: number;
+  startsAt: string;
+}>;
+
+
+export type RestRescheduleAppointmentMutation = { rescheduleAppointment: { id: number, status: AppointmentStatus, startsAt: string, endsAt: string, timezone: string, customerName: string, customerPhone: string | null, customerEmail: string | null, notes: string | null, appointmentTypeId: number, appointmentTypeName: string, connectionId: number, provider: CalendarProviderKind, assistantId: number | null, callId: number | null, conversationId: string | null, createdAt: string, updatedAt: string, cancelledAt: string | null } };
+
+export type RestCancelAppointmentMutationVariables = Exact<{
+  id: number;
+}>;
+
+
+export type RestCancelAppointmentMutation = { cancelAppointment: { id: number, status: AppointmentStatus, startsAt: string, endsAt: string, timezone: string, customerName: string, customerPhone: string | null, customerEmail: string | null, notes: string | null, appointmentTypeId: number, appointmentTypeName: string, connectionId: number, provider: CalendarProviderKind, assistantId: number | null, callId: number | null, conversationId: string | null, createdAt: string, updatedAt: string, cancelledAt: string | null } };
+
 export type RestAssistantFragment = { id: number, userId: number, phoneNumberId: number | null, engineId: number | null, synthesizerId: number | null, transcriberId: number | null, voiceId: number | null, instanceId: number | null, name: string, variables: unknown, postCallEvaluation: boolean, fillers: number, postCallSchema: unknown, tools: unknown, isWebhookActive: boolean, webhookUrl: string | null, inboundWebhookUrl: string | null, language: string | null, type: AssistantType, status: AssistantStatus, maxDuration: number, record: boolean, initialMessage: string, systemPrompt: string, flowsPlatformId: number | null, timezone: string, createdAt: string, updatedAt: string, deletedAt: string | null, maxSilenceDuration: number, reengagementInterval: number, endCallOnVoicemail: boolean, llmTemperature: string, voiceStability: string, voiceSimilarity: string, speechSpeed: string, ambientSoundVolume: string, allowInterruptions: boolean, enableNoiseCancellation: boolean, waitForCustomer: boolean, endpointSensitivity: number, interruptSensitivity: number, endpointType: EndpointType, mode: AssistantMode, languageId: number | null, transcriberProviderId: number | null, synthesizerProviderId: number | null, llmModelId: number | null, multimodalModelId: number | null, ambientSound: AmbientSound, uuid: string, sendWebhookOnlyOnCompleted: boolean, includeRecordingInWebhook: boolean, fillerConfig: unknown, knowledgebaseId: number | null, knowledgebaseMode: KnowledgebaseMode, minInterruptWords: number, widgetSettings: unknown };
 
 export type RestAssistantsQueryVariables = Exact<{
@@ -438,6 +517,29 @@ export class TypedDocumentString<TResult, TVariables>
     return this.value;
   }
 }
+export const RestAppointmentFragmentDoc = new TypedDocumentString(`
+    fragment RestAppointment on Appointment {
+  id
+  status
+  startsAt
+  endsAt
+  timezone
+  customerName
+  customerPhone
+  customerEmail
+  notes
+  appointmentTypeId
+  appointmentTypeName
+  connectionId
+  provider
+  assistantId
+  callId
+  conversationId
+  createdAt
+  updatedAt
+  cancelledAt
+}
+    `, {"fragmentName":"RestAppointment"}) as unknown as TypedDocumentString<RestAppointmentFragment, unknown>;
 export const RestAssistantFragmentDoc = new TypedDocumentString(`
     fragment RestAssistant on Assistant {
   id
@@ -621,6 +723,149 @@ export const RestDeleteApiKeyDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<RestDeleteApiKeyMutation, RestDeleteApiKeyMutationVariables>;
+export const RestBookAppointmentDocument = new TypedDocumentString(`
+    mutation RestBookAppointment($input: BookAppointmentInput!) {
+  bookAppointment(input: $input) {
+    ...RestAppointment
+  }
+}
+    fragment RestAppointment on Appointment {
+  id
+  status
+  startsAt
+  endsAt
+  timezone
+  customerName
+  customerPhone
+  customerEmail
+  notes
+  appointmentTypeId
+  appointmentTypeName
+  connectionId
+  provider
+  assistantId
+  callId
+  conversationId
+  createdAt
+  updatedAt
+  cancelledAt
+}`) as unknown as TypedDocumentString<RestBookAppointmentMutation, RestBookAppointmentMutationVariables>;
+export const RestAppointmentsDocument = new TypedDocumentString(`
+    query RestAppointments($page: Int, $perPage: Int, $filter: AppointmentFilter) {
+  appointments(page: $page, perPage: $perPage, filter: $filter) {
+    items {
+      ...RestAppointment
+    }
+    pageInfo {
+      total
+      currentPage
+      perPage
+      lastPage
+    }
+  }
+}
+    fragment RestAppointment on Appointment {
+  id
+  status
+  startsAt
+  endsAt
+  timezone
+  customerName
+  customerPhone
+  customerEmail
+  notes
+  appointmentTypeId
+  appointmentTypeName
+  connectionId
+  provider
+  assistantId
+  callId
+  conversationId
+  createdAt
+  updatedAt
+  cancelledAt
+}`) as unknown as TypedDocumentString<RestAppointmentsQuery, RestAppointmentsQueryVariables>;
+export const RestAppointmentDocument = new TypedDocumentString(`
+    query RestAppointment($id: Int!) {
+  appointment(id: $id) {
+    ...RestAppointment
+  }
+}
+    fragment RestAppointment on Appointment {
+  id
+  status
+  startsAt
+  endsAt
+  timezone
+  customerName
+  customerPhone
+  customerEmail
+  notes
+  appointmentTypeId
+  appointmentTypeName
+  connectionId
+  provider
+  assistantId
+  callId
+  conversationId
+  createdAt
+  updatedAt
+  cancelledAt
+}`) as unknown as TypedDocumentString<RestAppointmentQuery, RestAppointmentQueryVariables>;
+export const RestRescheduleAppointmentDocument = new TypedDocumentString(`
+    mutation RestRescheduleAppointment($id: Int!, $startsAt: DateTime!) {
+  rescheduleAppointment(id: $id, startsAt: $startsAt) {
+    ...RestAppointment
+  }
+}
+    fragment RestAppointment on Appointment {
+  id
+  status
+  startsAt
+  endsAt
+  timezone
+  customerName
+  customerPhone
+  customerEmail
+  notes
+  appointmentTypeId
+  appointmentTypeName
+  connectionId
+  provider
+  assistantId
+  callId
+  conversationId
+  createdAt
+  updatedAt
+  cancelledAt
+}`) as unknown as TypedDocumentString<RestRescheduleAppointmentMutation, RestRescheduleAppointmentMutationVariables>;
+export const RestCancelAppointmentDocument = new TypedDocumentString(`
+    mutation RestCancelAppointment($id: Int!) {
+  cancelAppointment(id: $id) {
+    ...RestAppointment
+  }
+}
+    fragment RestAppointment on Appointment {
+  id
+  status
+  startsAt
+  endsAt
+  timezone
+  customerName
+  customerPhone
+  customerEmail
+  notes
+  appointmentTypeId
+  appointmentTypeName
+  connectionId
+  provider
+  assistantId
+  callId
+  conversationId
+  createdAt
+  updatedAt
+  cancelledAt
+}`) as unknown as TypedDocumentString<RestCancelAppointmentMutation, RestCancelAppointmentMutationVariables>;
 export const RestAssistantsDocument = new TypedDocumentString(`
     query RestAssistants($page: Int, $perPage: Int) {
   assistants(page: $page, perPage: $perPage) {

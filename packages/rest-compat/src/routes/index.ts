@@ -1,6 +1,7 @@
 import type { RouteDefinition } from "../route.ts";
 import { aiRoutes } from "./ai.ts";
 import { apiKeyRoutes } from "./api-keys.ts";
+import { appointmentRoutes } from "./appointments.ts";
 import { assistantRoutes } from "./assistants.ts";
 import { authRoutes } from "./auth.ts";
 import { callRoutes } from "./calls.ts";
@@ -24,4 +25,5 @@ export const routes: readonly RouteDefinition[] = [
   ...aiRoutes,
   ...conversationRoutes,
   ...widgetRoutes,
+  ...appointmentRoutes,
 ];

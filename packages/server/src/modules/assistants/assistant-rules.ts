@@ -257,6 +257,12 @@ export const AssistantFields = z.object({
     .max(50, "The allowed origins field must not have more than 50 items.")
     .nullable()
     .transform((origins) => [...new Set(origins ?? [])]),
+  /** The appointment types its calendar functions book (docs/calendars.md#functions); null clears. */
+  appointmentTypeIds: z
+    .array(z.number().int(), { error: "The appointment type ids field must be an array of integers." })
+    .max(20, "The appointment type ids field must not have more than 20 items.")
+    .nullable()
+    .transform((ids) => [...new Set(ids ?? [])]),
 });
 
 export const CreateAssistantInput = AssistantFields.partial().extend({ name: requiredString("name") });

@@ -48,6 +48,14 @@ export const AssistantRef = builder.prismaObject("Assistant", {
     voiceId: t.exposeInt("voiceId", { nullable: true }),
     voice: t.relation("voice", { nullable: true }),
     knowledgebaseId: t.exposeInt("knowledgebaseId", { nullable: true }),
+    appointmentTypeIds: t.field({
+      type: ["Int"],
+      description: "The appointment types its calendar functions book (docs/calendars.md#functions).",
+      select: {
+        appointmentTypeLinks: { select: { appointmentTypeId: true }, orderBy: { appointmentTypeId: "asc" } },
+      },
+      resolve: (assistant) => assistant.appointmentTypeLinks.map((link) => link.appointmentTypeId),
+    }),
     knowledgebaseMode: t.expose("knowledgebaseMode", { type: KnowledgebaseModeRef }),
     languageId: t.exposeInt("languageId", { nullable: true }),
     language: t.exposeString("language", { nullable: true }),
@@ -164,6 +172,10 @@ function settingFields(t: InputFieldBuilder<Types, "InputObject">) {
     phoneNumberId: t.int(),
     voiceId: t.int(),
     knowledgebaseId: t.int(),
+    appointmentTypeIds: t.intList({
+      description:
+        "Appointment types the assistant books (it is offered calendar functions); null or [] none.",
+    }),
     knowledgebaseMode: t.field({ type: KnowledgebaseModeRef }),
     languageId: t.int(),
     language: t.string(),

@@ -73,7 +73,13 @@ export class AssistantsService {
     const settings = parseInput(CreateAssistantInput, input);
     await this.checkReferences(owner.accountId, settings, settings.mode ?? "pipeline");
     const assistant = await this.deps.db.prisma.assistant.create({
-      data: { ...toData(settings), name: settings.name, accountId: owner.accountId, userId: owner.userId },
+      data: {
+        ...toData(settings),
+        name: settings.name,
+        accountId: owner.accountId,
+        userId: owner.userId,
+        ...appointmentTypeLinks(settings.appointmentTypeIds),
+      },
     });
     this.deps.logger.info("assistant created", { accountId: owner.accountId, assistantId: assistant.id });
     return this.withFirstSecret(assistant);
@@ -87,7 +93,7 @@ export class AssistantsService {
     await this.checkReferences(accountId, { ...settings, voiceId }, settings.mode ?? current.mode);
     const updated = await this.deps.db.prisma.assistant.update({
       where: { id: current.id },
-      data: toData(settings),
+      data: { ...toData(settings), ...appointmentTypeLinks(settings.appointmentTypeIds, true) },
     });
     this.parts.replySettings.changed(current.id);
     return this.withFirstSecret(updated);
@@ -139,6 +145,13 @@ export class AssistantsService {
       const owned = await prisma.knowledgebase.count({ where: { id: settings.knowledgebaseId, accountId } });
       if (owned === 0) fields.knowledgebaseId = ["The selected knowledgebase id is invalid."];
     }
+    if (settings.appointmentTypeIds?.length) {
+      const owned = await prisma.appointmentType.count({
+        where: { id: { in: settings.appointmentTypeIds }, accountId },
+      });
+      if (owned !== settings.appointmentTypeIds.length)
+        fields.appointmentTypeIds = ["The selected appointment type ids are invalid."];
+    }
     if (settings.languageId) {
       const exists = await prisma.language.count({ where: { id: settings.languageId } });
       if (exists === 0) fields.languageId = ["The selected language id is invalid."];
@@ -149,7 +162,16 @@ export class AssistantsService {
 
 /** Validated settings as Prisma data: JSON settings as JSON values, decimals as exact strings. */
 function toData(settings: AssistantSettings) {
-  const { variables, postCallSchema, fillerConfig, tools, widgetSettings, name, ...scalars } = settings;
+  const {
+    variables,
+    postCallSchema,
+    fillerConfig,
+    tools,
+    widgetSettings,
+    name,
+    appointmentTypeIds: _links,
+    ...scalars
+  } = settings;
   return {
     ...scalars,
     ...(name !== undefined ? { name } : {}),
@@ -158,5 +180,16 @@ function toData(settings: AssistantSettings) {
     ...(fillerConfig !== undefined ? { fillerConfig } : {}),
     ...(tools !== undefined ? { tools: tools as Prisma.InputJsonArray } : {}),
     ...(widgetSettings !== undefined ? { widgetSettings } : {}),
+  };
+}
+
+/** The appointment types an assistant books, as a nested write replacing the links (when given). */
+function appointmentTypeLinks(ids: number[] | undefined, replace = false) {
+  if (ids === undefined) return {};
+  return {
+    appointmentTypeLinks: {
+      ...(replace ? { deleteMany: {} } : {}),
+      create: ids.map((appointmentTypeId) => ({ appointmentTypeId })),
+    },
   };
 }

@@ -1,7 +1,7 @@
 import { builder } from "../../builder.ts";
 import { WEEKDAY_KEYS } from "./availability.ts";
 
-const CalendarProviderKind = builder.enumType("CalendarProviderKind", {
+export const CalendarProviderKind = builder.enumType("CalendarProviderKind", {
   description: "Where a connection's calendars live (docs/calendars.md).",
   values: {
     caldav: { value: "caldav", description: "A CalDAV server (RFC 4791) with a username and password." },
@@ -219,7 +219,7 @@ const AppointmentType = builder.prismaObject("AppointmentType", {
     slotGranularityMinutes: t.exposeInt("slotGranularityMinutes"),
     maxPerDay: t.exposeInt("maxPerDay", {
       nullable: true,
-      description: "Bookings per local day at most; enforced by bookings (not built yet).",
+      description: "Bookings of this type per local day (in its time zone) at most; null: no limit.",
     }),
     createdAt: t.expose("createdAt", { type: "DateTime" }),
   }),
@@ -283,14 +283,16 @@ builder.queryField("availableSlots", (t) =>
     type: [TimeSlot],
     description:
       "Bookable slots of an appointment type starting in [from, to) (at most 31 days): business hours " +
-      "minus the calendar's busy time and buffers, within the minimum notice and booking horizon.",
+      "minus the calendar's busy time, Voxgate's appointments and buffers, within the minimum notice and " +
+      "booking horizon, without days whose maxPerDay is reached.",
     args: {
       appointmentTypeId: t.arg.int({ required: true }),
       from: t.arg({ type: "DateTime", required: true }),
       to: t.arg({ type: "DateTime", required: true }),
     },
+    // Through bookings: Voxgate's own appointments and maxPerDay count as for a booking.
     resolve: (_root, args, context) =>
-      context.services.calendars.availableSlots(
+      context.services.appointments.availableSlots(
         context.viewer.accountId,
         args.appointmentTypeId,
         new Date(args.from),

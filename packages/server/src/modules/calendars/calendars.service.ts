@@ -310,6 +310,27 @@ export class CalendarsService {
       );
     }
   }
+
+  /** An appointment type of the account with its connection (for bookings). */
+  async appointmentTypeWithConnection(accountId: number, id: number) {
+    const type = await this.deps.db.prisma.appointmentType.findFirst({
+      where: { id, accountId },
+      include: { connection: true },
+    });
+    if (!type) throw new NotFoundError("Appointment type");
+    return type;
+  }
+
+  /**
+   * Provider work on a stored connection for another module (bookings write and move events),
+   * with the connection's status kept honest as for availability.
+   */
+  onConnection<T>(
+    connection: CalendarConnection,
+    work: (provider: CalendarProvider, access: CalendarAccess) => Promise<T>,
+  ): Promise<T> {
+    return this.withConnection(connection, work);
+  }
 }
 
 function isOAuth(connection: CalendarConnection): boolean {

@@ -12,10 +12,12 @@ import { GoogleCalendarProvider } from "./google.ts";
 import { MicrosoftGraphProvider } from "./microsoft.ts";
 import { OAuthClient } from "./oauth.ts";
 
+export { type AvailabilityRules, availableSlots, type BusinessHours } from "./availability.ts";
 export { CalDavProvider } from "./caldav.ts";
 export { CALLBACK_PATH, CalendarOAuthService, type OAuthOutcome } from "./calendar-oauth.service.ts";
-export { CalendarsService } from "./calendars.service.ts";
-export type { CalendarProvider } from "./provider.ts";
+export { CalendarsService, MAX_AVAILABILITY_DAYS } from "./calendars.service.ts";
+export type { CalendarEvent, Interval } from "./ical.ts";
+export type { CalendarAccess, CalendarProvider } from "./provider.ts";
 
 /** Google's scopes: calendar.readonly for freeBusy and the calendars' ids, calendar.events to write. */
 export const GOOGLE_SCOPES = [

@@ -2,9 +2,20 @@
  * The message pipeline: how a message enters a conversation (charge, reply, storage, events).
  * Used by the owner's conversations, the public widget and generate-reply.
  */
+
+export {
+  END_CALL_TOOL_NAME,
+  type FunctionSet,
+  type LiveCallFunctions,
+  type RealtimeFunction,
+  refused,
+  runBuiltin,
+  SEND_DTMF_TOOL_NAME,
+} from "./function-sets.ts";
 export { messageText, variablesInput, WIDGET_MESSAGE_MAX } from "./message-input.ts";
 export {
   CONVERSATION_COLUMNS,
+  type ConversationTurn,
   type ConversationWithAssistant,
   type MessageOutcome,
   MessagePipeline,
@@ -13,15 +24,5 @@ export {
   storedFunctionCalls,
 } from "./message-pipeline.service.ts";
 export { primitiveVariables, type Variables } from "./prompt.ts";
-export {
-  END_CALL_TOOL_NAME,
-  FALLBACK_NOTICE,
-  type LiveCallFunctions,
-  type RealtimeFunction,
-  ReplyEngine,
-  type ReplyRequest,
-  SEND_DTMF_TOOL_NAME,
-  SEND_SMS_TOOL_NAME,
-  type TextingFunctions,
-} from "./reply-engine.ts";
+export { FALLBACK_NOTICE, ReplyEngine, type ReplyRequest } from "./reply-engine.ts";
 export { type FunctionCallRecord, publicFunctionCall } from "./tools.ts";

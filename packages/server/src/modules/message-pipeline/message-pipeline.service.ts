@@ -6,6 +6,7 @@ import { timed } from "../../logger.ts";
 import { type ReplySettings, type ReplySettingsCache, replySettingsColumns } from "../assistants/index.ts";
 import type { BillingService, Reservation } from "../billing/index.ts";
 import { isUuid } from "../common/uuid.ts";
+import type { FunctionSet } from "./function-sets.ts";
 import {
   HISTORY_MAX_MESSAGES,
   type HistoryMessage,
@@ -45,6 +46,20 @@ export interface MessagePipelineParts {
   engine: ReplyEngine;
   replySettings: ReplySettingsCache;
   events: EventSink;
+  /** Further built-in functions of a conversation's reply (calendar booking), by other modules. */
+  functions?: (conversation: ConversationTurn) => Promise<FunctionSet[]>;
+}
+
+/** The conversation a reply is for, and which customer message it answers. */
+export interface ConversationTurn {
+  accountId: number;
+  assistantId: number;
+  conversationId: string;
+  /**
+   * Names the turn: the newest customer message stored before this one. A message sent again after
+   * its reply failed is the same turn, so what the model does again in it is recognised as a retry.
+   */
+  turnKey: string;
 }
 
 /** The assistant settings a reply reads (kept for compatibility: `replySettingsColumns`). */
@@ -223,9 +238,15 @@ export class MessagePipeline {
       }),
     );
     try {
-      const [history, passages] = await Promise.all([
+      const [history, passages, functions] = await Promise.all([
         conversation.recentHistory ?? this.recentHistory(conversation.id),
         knowledge,
+        this.parts.functions?.({
+          accountId: conversation.accountId,
+          assistantId: conversation.assistantId,
+          conversationId: conversation.id,
+          turnKey: `conversation:${conversation.id}:${conversation.lastCustomerMessageId}`,
+        }) ?? [],
       ]);
       return await this.parts.engine.generate({
         accountId: conversation.accountId,
@@ -234,6 +255,7 @@ export class MessagePipeline {
         passages,
         variables: mergeVariables(conversation.assistant.variables as Variables, conversationVariables),
         onDelta: (delta) => deltas.add(delta),
+        functions,
       });
     } catch (error) {
       if (error instanceof AppError) throw error;

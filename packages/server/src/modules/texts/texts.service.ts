@@ -12,12 +12,13 @@ import { parseInput, requiredString } from "../../validation.ts";
 import type { BillingService } from "../billing/index.ts";
 import { type Page, type PageRequest, paginate } from "../common/pagination.ts";
 import { isUuid } from "../common/uuid.ts";
-import type { TextingFunctions } from "../message-pipeline/index.ts";
+import type { FunctionSet } from "../message-pipeline/index.ts";
 import { e164PhoneNumber } from "../phone-numbers/e164.ts";
 import type { ProviderTextEvent, TextCarrier, TextDesk, TextSimulator } from "../telephony/index.ts";
 import { KEYWORD_REPLIES, type TextKeyword, textKeyword } from "./keywords.ts";
 import { countSegments } from "./segments.ts";
 import { textStatusesBefore } from "./text-status.ts";
+import { textingFunctionSet } from "./texts.functions.ts";
 
 /** Twilio's limit for one message's body; carriers split it into at most 10 segments in practice. */
 export const MAX_TEXT_CHARACTERS = 1600;
@@ -140,7 +141,7 @@ export class TextsService implements TextDesk {
    * `send_sms` for a conversation with the customer at `to` through the account's number `from`
    * (a phone call's two ends): null when `from` cannot send texts, so the model is not offered it.
    */
-  async textingFor(accountId: number, ends: { from: string; to: string }): Promise<TextingFunctions | null> {
+  async textingFor(accountId: number, ends: { from: string; to: string }): Promise<FunctionSet | null> {
     const number = await this.deps.db.prisma.phoneNumber.findFirst({
       where: {
         accountId,
@@ -153,12 +154,10 @@ export class TextsService implements TextDesk {
       select: { id: true },
     });
     if (!number || !ends.to) return null;
-    return {
-      sendText: async (body) => {
-        const text = await this.send(accountId, { from: ends.from, to: ends.to, body });
-        return { textId: text.id, segments: text.segments, status: text.status };
-      },
-    };
+    return textingFunctionSet(async (body) => {
+      const text = await this.send(accountId, { from: ends.from, to: ends.to, body });
+      return { textId: text.id, segments: text.segments, status: text.status };
+    });
   }
 
   /** The account's texts, newest first. */

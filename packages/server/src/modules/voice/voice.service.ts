@@ -1,4 +1,5 @@
 import type { ServiceDeps } from "../../deps.ts";
+import type { AppointmentsService } from "../appointments/index.ts";
 import type { CallsService } from "../calls/index.ts";
 import {
   END_CALL_TOOL_NAME,
@@ -55,6 +56,8 @@ export class VoiceService implements MediaStreamHandler {
       turns: CallTurnsService;
       /** `send_sms` on phone calls from an SMS-capable number: texts the caller. */
       texts: TextsService;
+      /** The calendar functions of assistants with appointment types. */
+      appointments: Pick<AppointmentsService, "functionsFor">;
     },
   ) {
     this.speech = new SpeechClient(deps.config.voice);
@@ -89,6 +92,7 @@ export class VoiceService implements MediaStreamHandler {
       select: {
         id: true,
         accountId: true,
+        assistantId: true,
         status: true,
         variables: true,
         type: true,
@@ -139,18 +143,27 @@ export class VoiceService implements MediaStreamHandler {
       speechSpeed: Number(assistant.speechSpeed.toString()),
       fillers: assistant.fillers > 0 ? fillerPhrases(assistant.fillerConfig) : [],
     };
-    const texting =
+    const functions = await Promise.all([
       call.type === "web"
         ? null
-        : await this.parts.texts.textingFor(call.accountId, {
+        : this.parts.texts.textingFor(call.accountId, {
             from: call.assistantPhoneNumber,
             to: call.clientPhoneNumber,
-          });
+          }),
+      this.parts.appointments.functionsFor({
+        accountId: call.accountId,
+        assistantId: call.assistantId!,
+        callId: call.id,
+        callerPhone: call.type === "web" ? null : call.clientPhoneNumber || null,
+        // A call is one turn for bookings: the same slot booked twice in it is one booking.
+        turnKey: `call:${call.id}`,
+      }),
+    ]);
     const request: Omit<ReplyRequest, "history" | "passages"> = {
       accountId: call.accountId,
       assistant,
       variables: primitiveVariables(call.variables),
-      ...(texting ? { texting } : {}),
+      functions: functions.filter((set) => set !== null),
     };
     const engine = this.parts.replyEngine;
     // Counted from here: connecting to a realtime model takes a while, and calls arriving meanwhile count too.

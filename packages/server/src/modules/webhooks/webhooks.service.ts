@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { Lifecycle, ServiceDeps } from "../../deps.ts";
 import { NotFoundError, ValidationError } from "../../errors.ts";
 import type { DomainEvent, EventSink, MessageSource } from "../../events.ts";
-import { type Call, Prisma, type WebhookEvent } from "../../generated/prisma/client.ts";
+import { type Appointment, type Call, Prisma, type WebhookEvent } from "../../generated/prisma/client.ts";
 import type { JobQueue } from "../../jobs/index.ts";
 import {
   INBOUND_WEBHOOK_RESPONSE_MAX_BYTES,
@@ -335,6 +335,40 @@ export class WebhooksService implements EventSink, Lifecycle {
           type: event.type,
           url,
           streamKey: `calendar-connection:${connection.id}`,
+          payload: envelope(event.type, data, at),
+        }));
+      }
+      case "appointment.booked":
+      case "appointment.rescheduled":
+      case "appointment.cancelled": {
+        // The assistant that booked it hears of it; one booked through the API, every assistant
+        // offering its appointment type (once per endpoint).
+        const { appointment } = event;
+        const assistants = await tx.assistant.findMany({
+          where: {
+            accountId: appointment.accountId,
+            ...(appointment.assistantId !== null
+              ? { id: appointment.assistantId }
+              : { appointmentTypeLinks: { some: { appointmentTypeId: appointment.appointmentTypeId } } }),
+            deletedAt: null,
+            isWebhookActive: true,
+            webhookUrl: { not: null },
+          },
+          select: { id: true, webhookUrl: true },
+          orderBy: { id: "asc" },
+        });
+        const urls = new Map(assistants.map((assistant) => [assistant.webhookUrl!, assistant.id]));
+        const data = {
+          ...appointmentData(appointment),
+          ...(event.previousStartsAt ? { previous_starts_at: event.previousStartsAt.toISOString() } : {}),
+        };
+        return [...urls].map(([url, assistantId]) => ({
+          accountId: appointment.accountId,
+          assistantId,
+          callId: null,
+          type: event.type,
+          url,
+          streamKey: `appointment:${appointment.id}`,
           payload: envelope(event.type, data, at),
         }));
       }
@@ -821,4 +855,26 @@ function parsedBody(text: string): Prisma.InputJsonObject {
     // Not JSON: kept as text.
   }
   return text ? { text } : {};
+}
+
+/** An appointment as webhooks carry it (docs/webhooks.md#appointment-events). */
+function appointmentData(appointment: Appointment) {
+  return {
+    id: appointment.id,
+    status: appointment.status,
+    starts_at: appointment.startsAt.toISOString(),
+    ends_at: appointment.endsAt.toISOString(),
+    timezone: appointment.timezone,
+    appointment_type_id: appointment.appointmentTypeId,
+    appointment_type_name: appointment.appointmentTypeName,
+    customer_name: appointment.customerName,
+    customer_phone: appointment.customerPhone,
+    customer_email: appointment.customerEmail,
+    notes: appointment.notes,
+    assistant_id: appointment.assistantId,
+    call_id: appointment.callId,
+    conversation_id: appointment.conversationId,
+    provider: appointment.provider,
+    cancelled_at: appointment.cancelledAt?.toISOString() ?? null,
+  };
 }
