@@ -20,7 +20,7 @@ import { PlatformService } from "./modules/platform/index.ts";
 import { RateLimitsService } from "./modules/rate-limits/index.ts";
 import { RepliesService } from "./modules/replies/index.ts";
 import { createTelephony, mediaCapacity } from "./modules/telephony/index.ts";
-import { TextsService } from "./modules/texts/index.ts";
+import { TextConversations, TextSendQueue, TextSendSweep, TextsService } from "./modules/texts/index.ts";
 import { CallTurnsService, Recordings, VoiceService } from "./modules/voice/index.ts";
 import { VoicesService } from "./modules/voices/index.ts";
 import { WebCallSockets, WebCallsService } from "./modules/web-calls/index.ts";
@@ -81,7 +81,11 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     carrier: telephony,
     simulator: textSimulator,
     billing,
+    jobs,
+    clock,
   });
+  const textConversations = new TextConversations(deps, { texts, pipeline: messagePipeline, jobs });
+  const textSendQueue = new TextSendQueue(deps, { texts, clock });
   const phoneNumbers = new PhoneNumbersService(deps, telephony);
   const webCallSockets = new WebCallSockets(deps, {
     desk: () => calls,
@@ -164,11 +168,14 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     rateLimits,
     replyEngine,
     messagePipeline,
-    conversations: new ConversationsService(deps, { pipeline: messagePipeline }),
+    conversations: new ConversationsService(deps, { pipeline: messagePipeline, texting: textConversations }),
     widget,
     webCalls: new WebCallsService(deps, { widget, calls, rateLimits, capacity, clock }),
     webCallSockets,
     replies: new RepliesService(deps, { pipeline: messagePipeline, rateLimits, replySettings }),
     calendars,
+    textConversations,
+    textSendQueue,
+    textSendSweep: new TextSendSweep(deps, textSendQueue),
   };
 }

@@ -2,3 +2,5 @@
 export { countSegments, type SegmentCount, type SmsEncoding } from "./segments.ts";
 export { TEXT_STATUSES, type TextStatus } from "./text-status.ts";
 export { TextsService } from "./texts.service.ts";
+export { TextConversations } from "./text-conversations.ts";
+export { TextSendQueue, TextSendSweep } from "./text-sweep.ts";

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { Clock } from "../../clock.ts";
 import type { ServiceDeps } from "../../deps.ts";
 import {
   NotFoundError,
@@ -8,6 +9,7 @@ import {
   ValidationError,
 } from "../../errors.ts";
 import { Prisma, type TextMessage } from "../../generated/prisma/client.ts";
+import type { JobQueue } from "../../jobs/index.ts";
 import { parseInput, requiredString } from "../../validation.ts";
 import type { BillingService } from "../billing/index.ts";
 import { type Page, type PageRequest, paginate } from "../common/pagination.ts";
@@ -16,8 +18,12 @@ import type { TextingFunctions } from "../message-pipeline/index.ts";
 import { e164PhoneNumber } from "../phone-numbers/e164.ts";
 import type { ProviderTextEvent, TextCarrier, TextDesk, TextSimulator } from "../telephony/index.ts";
 import { KEYWORD_REPLIES, type TextKeyword, textKeyword } from "./keywords.ts";
+import { formatClockTime, parseClockTime, quietUntil } from "./quiet-hours.ts";
 import { countSegments } from "./segments.ts";
 import { textStatusesBefore } from "./text-status.ts";
+
+/** The background job that answers an inbound text in its conversation (`TextConversations`). */
+export const ANSWER_TEXT_TASK = "texts.answer";
 
 /** Twilio's limit for one message's body; carriers split it into at most 10 segments in practice. */
 export const MAX_TEXT_CHARACTERS = 1600;
@@ -29,6 +35,36 @@ const SendTextInput = z.object({
   body: requiredString("body", MAX_TEXT_CHARACTERS),
   conversationId: z.string().refine(isUuid, "The conversation id field must be a UUID.").nullish(),
 });
+
+const clockTime = (label: string) =>
+  z
+    .string({ error: `The ${label} field must be a string.` })
+    .transform((value, context) => {
+      const minutes = parseClockTime(value);
+      if (minutes === null) {
+        context.addIssue({ code: "custom", message: `The ${label} field must be a time such as 21:00.` });
+        return z.NEVER;
+      }
+      return minutes;
+    })
+    .nullish();
+
+const QuietHoursInput = z
+  .object({ start: clockTime("start"), end: clockTime("end") })
+  .refine((hours) => (hours.start == null) === (hours.end == null), {
+    message: "Give both start and end, or neither to turn quiet hours off.",
+    path: ["end"],
+  })
+  .refine((hours) => hours.start == null || hours.start !== hours.end, {
+    message: "The end field must differ from the start field.",
+    path: ["end"],
+  });
+
+/**
+ * How long after a customer's text a reply to them is conversational: it is sent even in quiet
+ * hours, since the customer is waiting for it.
+ */
+export const CONVERSATION_WINDOW_MS = 60 * 60_000;
 
 const SimulatedTextInput = z.object({
   to: e164PhoneNumber("to"),
@@ -58,10 +94,72 @@ export class TextsService implements TextDesk {
       carrier: TextCarrier;
       simulator: TextSimulator | null;
       billing: BillingService;
+      jobs: JobQueue;
+      clock: Clock;
     },
   ) {}
 
-  async send(accountId: number, request: SendTextRequest): Promise<TextMessage> {
+  /**
+   * Sends a text, or schedules it for the end of the account's quiet hours (`scheduled`, charged
+   * now like any text) unless the recipient texted this number within the conversation window.
+   * `messageId` names the conversation message the text carries.
+   */
+  async send(
+    accountId: number,
+    request: SendTextRequest,
+    options: { messageId?: number; alsoInTransaction?: (tx: Prisma.TransactionClient) => Promise<void> } = {},
+  ): Promise<TextMessage> {
+    const input = await this.sendable(accountId, request);
+    const count = countSegments(input.body);
+    const prisma = this.deps.db.prisma;
+    const now = this.parts.clock.now();
+    const sendAt = await this.quietUntil(accountId, input.from, input.to, now);
+    const amount = new Prisma.Decimal(this.deps.config.telephony.smsPricePerSegment)
+      .mul(count.segments)
+      .toFixed(4);
+    const text = await prisma.$transaction(async (tx) => {
+      const created = await tx.textMessage.create({
+        data: {
+          accountId,
+          direction: "outbound",
+          from: input.from,
+          to: input.to,
+          body: input.body,
+          encoding: count.encoding,
+          segments: count.segments,
+          status: sendAt ? "scheduled" : "queued",
+          sendAt,
+          // Taken by this process at once; the sweep takes it over only if it is still unsent later.
+          claimedAt: sendAt ? null : now,
+          providerName: this.parts.carrier.name,
+          conversationId: input.conversationId ?? null,
+          messageId: options.messageId ?? null,
+        },
+      });
+      await this.parts.billing.chargeText(tx, {
+        accountId,
+        textMessageId: created.id,
+        amount,
+        description: `Text #${created.id}: ${count.segments} segment${count.segments === 1 ? "" : "s"}`,
+      });
+      await options.alsoInTransaction?.(tx);
+      return created;
+    });
+    this.parts.billing.balanceChanged(accountId);
+    if (sendAt) {
+      this.deps.logger.info("text scheduled after quiet hours", { accountId, textId: text.id, sendAt });
+      return text;
+    }
+    await this.deliver(text);
+    this.deps.logger.info("text sent", { accountId, textId: text.id, segments: count.segments });
+    return prisma.textMessage.findUniqueOrThrow({ where: { id: text.id } });
+  }
+
+  /**
+   * Everything `send` checks before anything is stored: the body, the account's own active
+   * SMS-capable dedicated number, the conversation, the recipient's opt-out. Throws the refusal.
+   */
+  async sendable(accountId: number, request: SendTextRequest) {
     const input = parseInput(SendTextInput, request);
     const count = countSegments(input.body);
     if (count.segments > MAX_TEXT_SEGMENTS) {
@@ -85,42 +183,23 @@ export class TextsService implements TextDesk {
       if (!conversation) throw new NotFoundError("Conversation", "CONVERSATION_NOT_FOUND");
     }
     if (await this.optedOut(accountId, input.from, input.to)) throw new RecipientOptedOutError(input.to);
-    const amount = new Prisma.Decimal(this.deps.config.telephony.smsPricePerSegment)
-      .mul(count.segments)
-      .toFixed(4);
-    const text = await prisma.$transaction(async (tx) => {
-      const created = await tx.textMessage.create({
-        data: {
-          accountId,
-          direction: "outbound",
-          from: input.from,
-          to: input.to,
-          body: input.body,
-          encoding: count.encoding,
-          segments: count.segments,
-          status: "queued",
-          providerName: this.parts.carrier.name,
-          conversationId: input.conversationId ?? null,
-        },
-      });
-      await this.parts.billing.chargeText(tx, {
-        accountId,
-        textMessageId: created.id,
-        amount,
-        description: `Text #${created.id}: ${count.segments} segment${count.segments === 1 ? "" : "s"}`,
-      });
-      return created;
-    });
-    this.parts.billing.balanceChanged(accountId);
+    return input;
+  }
+
+  /**
+   * Hands a recorded text to the carrier. A refusal fails and refunds it (and an opt-out the
+   * carrier reports is recorded), then is thrown.
+   */
+  async deliver(text: Pick<TextMessage, "id" | "accountId" | "from" | "to" | "body">): Promise<void> {
     try {
       const { providerMessageId } = await this.parts.carrier.sendSms({
         textId: text.id,
-        from: input.from,
-        to: input.to,
-        body: input.body,
+        from: text.from,
+        to: text.to,
+        body: text.body,
       });
       // A status callback may have named it first.
-      await prisma.textMessage.updateMany({
+      await this.deps.db.prisma.textMessage.updateMany({
         where: { id: text.id, providerMessageId: null },
         data: { providerMessageId },
       });
@@ -128,12 +207,64 @@ export class TextsService implements TextDesk {
       const refused = error instanceof Error ? error.message : String(error);
       await this.textEvent({ textId: text.id, status: "failed", errorMessage: refused.slice(0, 500) });
       if (error instanceof RecipientOptedOutError) {
-        await this.setOptOut(accountId, input.from, input.to, { kind: "opt-out", keyword: "CARRIER" });
+        await this.setOptOut(text.accountId, text.from, text.to, { kind: "opt-out", keyword: "CARRIER" });
       }
       throw error;
     }
-    this.deps.logger.info("text sent", { accountId, textId: text.id, segments: count.segments });
-    return prisma.textMessage.findUniqueOrThrow({ where: { id: text.id } });
+  }
+
+  /**
+   * When a text from `from` to `to` sent at `at` may leave: null for now, else the end of the
+   * account's quiet hours. A reply to a customer who texted this number within the conversation
+   * window is never held: they are waiting for it.
+   */
+  async quietUntil(accountId: number, from: string, to: string, at: Date): Promise<Date | null> {
+    const account = await this.deps.db.prisma.account.findUniqueOrThrow({
+      where: { id: accountId },
+      select: { timezone: true, textQuietStart: true, textQuietEnd: true },
+    });
+    if (account.textQuietStart === null || account.textQuietEnd === null) return null;
+    const until = quietUntil(
+      { start: account.textQuietStart, end: account.textQuietEnd, timeZone: account.timezone },
+      at,
+    );
+    if (!until) return null;
+    const recent = await this.deps.db.prisma.textMessage.findFirst({
+      where: {
+        accountId,
+        direction: "inbound",
+        from: to,
+        to: from,
+        createdAt: { gte: new Date(at.getTime() - CONVERSATION_WINDOW_MS) },
+      },
+      select: { id: true },
+    });
+    return recent ? null : until;
+  }
+
+  /** The account's quiet hours for outbound texts, or null when it has none. */
+  async quietHours(accountId: number): Promise<{ start: string; end: string; timezone: string } | null> {
+    const account = await this.deps.db.prisma.account.findUniqueOrThrow({
+      where: { id: accountId },
+      select: { timezone: true, textQuietStart: true, textQuietEnd: true },
+    });
+    if (account.textQuietStart === null || account.textQuietEnd === null) return null;
+    return {
+      start: formatClockTime(account.textQuietStart),
+      end: formatClockTime(account.textQuietEnd),
+      timezone: account.timezone,
+    };
+  }
+
+  /** Sets the account's quiet hours (both times), or clears them (neither). */
+  async setQuietHours(accountId: number, request: { start?: unknown; end?: unknown }) {
+    const { start, end } = parseInput(QuietHoursInput, request);
+    await this.deps.db.prisma.account.update({
+      where: { id: accountId },
+      data: { textQuietStart: start ?? null, textQuietEnd: end ?? null },
+    });
+    this.deps.logger.info("text quiet hours set", { accountId, start, end });
+    return this.quietHours(accountId);
   }
 
   /**
@@ -216,7 +347,8 @@ export class TextsService implements TextDesk {
 
   /**
    * A text arrived on `to`: recorded for the account that holds the number (once, however often the
-   * carrier delivers it), with its keyword obeyed. The answer is the keyword's fixed reply.
+   * carrier delivers it), with its keyword obeyed. The answer is the keyword's fixed reply; any other
+   * text is answered by the number's assistant in its conversation (`TextConversations`), later.
    */
   async receiveText(request: {
     carrier: string;
@@ -253,6 +385,11 @@ export class TextsService implements TextDesk {
         });
         if (keyword && keyword.kind !== "help") {
           await this.setOptOut(number.accountId, request.to, request.from, keyword, tx);
+        }
+        // Answered in the background, so the carrier's webhook is answered at once; enqueued with
+        // the text, so a restart cannot lose the answer, and once, as the text is recorded once.
+        if (!keyword) {
+          await this.parts.jobs.enqueue(ANSWER_TEXT_TASK, { textId: created.id }, { tx });
         }
         return created;
       });
