@@ -111,6 +111,7 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     leads: leadProgress,
     jobs,
     clock,
+    optedOutOfTexts: (accountId, phoneNumber) => texts.optedOutAnywhere(accountId, phoneNumber),
   });
   const credentials = new CredentialCache(deps);
   const accounts = new AccountsService(deps, { billing });

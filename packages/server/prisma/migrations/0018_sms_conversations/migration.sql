@@ -12,6 +12,9 @@ ALTER TABLE "accounts" ADD COLUMN     "textQuietEnd" INTEGER,
 ADD COLUMN     "textQuietStart" INTEGER;
 
 -- AlterTable
+ALTER TABLE "leads" ADD COLUMN     "blacklistReason" TEXT;
+
+-- AlterTable
 ALTER TABLE "text_messages" ADD COLUMN     "claimedAt" TIMESTAMPTZ(6),
 ADD COLUMN     "messageId" INTEGER,
 ADD COLUMN     "sendAt" TIMESTAMPTZ(6);

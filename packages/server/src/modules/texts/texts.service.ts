@@ -432,6 +432,14 @@ export class TextsService implements TextDesk {
     return optOut?.optedOut ?? false;
   }
 
+  /** Whether `customerNumber` opted out of texts from any of the account's numbers. */
+  async optedOutAnywhere(accountId: number, customerNumber: string): Promise<boolean> {
+    const count = await this.deps.db.prisma.textOptOut.count({
+      where: { accountId, customerNumber, optedOut: true },
+    });
+    return count > 0;
+  }
+
   private async setOptOut(
     accountId: number,
     accountNumber: string,
