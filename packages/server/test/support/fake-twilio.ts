@@ -57,7 +57,10 @@ export interface FakeTwilio {
    * A text from `from` arrives on incoming number `to`: posted, signed, to its SmsUrl on the app at
    * `appUrl`. Returns the TwiML answered.
    */
-  receiveText(text: { from: string; to: string; body: string }, appUrl: string): Promise<string>;
+  receiveText(
+    text: { from: string; to: string; body: string; messageSid?: string },
+    appUrl: string,
+  ): Promise<string>;
   /**
    * Someone answers Twilio's validation call to `phoneNumber` and types `digits`: the outcome is posted
    * to the request's StatusCallback on the app at `appUrl` (signed for the public URL it names); with
@@ -306,10 +309,10 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
       return (await postTwilioWebhookResponse({ appUrl, authToken }, `${url.pathname}${url.search}`, params))
         .status;
     },
-    async receiveText(text: { from: string; to: string; body: string }, appUrl: string) {
+    async receiveText(text: { from: string; to: string; body: string; messageSid?: string }, appUrl: string) {
       const smsUrl = smsUrls.get(text.to);
       if (!smsUrl) throw new Error(`${text.to} is not an incoming number`);
-      const messageSid = sid("SM");
+      const messageSid = text.messageSid ?? sid("SM");
       const url = new URL(smsUrl);
       return postTwilioWebhook({ appUrl, authToken }, `${url.pathname}${url.search}`, {
         AccountSid: accountSid,

@@ -4,7 +4,6 @@ import { AppError } from "../../errors.ts";
 import { PeriodicSweep } from "../../jobs/periodic-sweep.ts";
 import type { TextsService } from "./texts.service.ts";
 
-const SWEEP_INTERVAL_MS = 30_000;
 /**
  * A queued text an instance took this long ago and never handed to the carrier was dropped by a
  * stop or a crash: another run takes it over. Far above the carrier client's timeout, so a send
@@ -97,7 +96,7 @@ export class TextSendSweep extends PeriodicSweep {
     deps: ServiceDeps,
     private readonly queue: TextSendQueue,
   ) {
-    super("text send sweep", SWEEP_INTERVAL_MS, deps.logger);
+    super("text send sweep", deps.config.telephony.textSweepIntervalMs, deps.logger);
   }
 
   protected runOnce() {

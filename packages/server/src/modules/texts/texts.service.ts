@@ -148,10 +148,10 @@ export class TextsService implements TextDesk {
     this.parts.billing.balanceChanged(accountId);
     if (sendAt) {
       this.deps.logger.info("text scheduled after quiet hours", { accountId, textId: text.id, sendAt });
-      return text;
+    } else {
+      await this.deliver(text);
+      this.deps.logger.info("text sent", { accountId, textId: text.id, segments: count.segments });
     }
-    await this.deliver(text);
-    this.deps.logger.info("text sent", { accountId, textId: text.id, segments: count.segments });
     return prisma.textMessage.findUniqueOrThrow({ where: { id: text.id } });
   }
 
