@@ -171,8 +171,12 @@ export class PhoneNumbersService implements CallerIdDesk {
     let phoneNumber: PhoneNumber;
     try {
       if (input.kind === "normal") {
-        const { providerRef } = await this.provider.purchaseNumber({ accountId, phoneNumber: e164 });
-        phoneNumber = await prisma.phoneNumber.update({ where: { id: claimed.id }, data: { providerRef } });
+        const bought = await this.provider.purchaseNumber({ accountId, phoneNumber: e164 });
+        phoneNumber = await prisma.phoneNumber.update({
+          where: { id: claimed.id },
+          // SMS-capable only if the owner did not say otherwise and the carrier does not deny it.
+          data: { providerRef: bought.providerRef, ...(bought.smsCapable === false ? { smsCapable: false } : {}) },
+        });
       } else if (input.kind === "caller_id") {
         phoneNumber = await this.challenge(claimed, now);
       } else {

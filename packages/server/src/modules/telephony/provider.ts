@@ -25,7 +25,10 @@ export interface NumberProvider {
    * Buys a dedicated number Voxgate has already claimed for the account (no other account holds it);
    * refuses (PHONE_NUMBER_UNAVAILABLE) a number the carrier does not offer.
    */
-  purchaseNumber(request: { accountId: number; phoneNumber: string }): Promise<{ providerRef: string }>;
+  purchaseNumber(request: {
+    accountId: number;
+    phoneNumber: string;
+  }): Promise<{ providerRef: string; /** The carrier's word on SMS, when it gives one. */ smsCapable?: boolean }>;
   /** Stops renewing a dedicated number; the carrier keeps it working until the period ends. */
   cancelSubscription(number: ProviderNumber): Promise<void>;
   /** Gives a dedicated number back to the carrier. Safe to repeat. */
