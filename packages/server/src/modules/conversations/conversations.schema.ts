@@ -68,7 +68,8 @@ export const ConversationRef = builder.prismaObject("Conversation", {
     channel: t.field({ type: ConversationChannel, resolve: (conversation) => conversation.channel }),
     customerIdentifier: t.exposeString("customerIdentifier", {
       nullable: true,
-      description: "The integration's id for the customer (generate-reply only).",
+      description:
+        "The integration's id for the customer (generate-reply), or the customer's E.164 number (sms); null otherwise.",
     }),
     variables: t.field({
       type: "JSON",
