@@ -179,7 +179,12 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
         sid: numberSid,
         phone_number: one("PhoneNumber"),
         voice_url: one("VoiceUrl"),
-        capabilities: { voice: true, sms: !fake.voiceOnlyNumbers.has(one("PhoneNumber")), mms: false, fax: false },
+        capabilities: {
+          voice: true,
+          sms: !fake.voiceOnlyNumbers.has(one("PhoneNumber")),
+          mms: false,
+          fax: false,
+        },
       });
     }
     if (request.method === "POST" && resource === "/Messages.json") {

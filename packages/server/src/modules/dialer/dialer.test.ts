@@ -416,13 +416,20 @@ describe("the campaign dialer on the simulated carrier", { timeout: 120_000 }, (
       [optedOut, "blacklisted", 0],
       [reachable, "completed", 1],
     ]);
-    const reasons = await t.gql<{ leads: { items: { phoneNumber: string; blacklistReason: string | null }[] } }>(
+    const reasons = await t.gql<{
+      leads: { items: { phoneNumber: string; blacklistReason: string | null }[] };
+    }>(
       `query($campaignId: Int!) { leads(campaignId: $campaignId) { items { phoneNumber blacklistReason } } }`,
       { campaignId: campaign.id },
       { token: dave.apiKey },
     );
-    expect(reasons.data!.leads.items).toContainEqual({ phoneNumber: optedOut, blacklistReason: "texts_opt_out" });
-    expect(await t.app.db.prisma.call.count({ where: { accountId: dave.accountId, clientPhoneNumber: optedOut } })).toBe(0);
+    expect(reasons.data!.leads.items).toContainEqual({
+      phoneNumber: optedOut,
+      blacklistReason: "texts_opt_out",
+    });
+    expect(
+      await t.app.db.prisma.call.count({ where: { accountId: dave.accountId, clientPhoneNumber: optedOut } }),
+    ).toBe(0);
   });
 
   it("refuses a concurrency outside 1 to 50 with a field message", async () => {

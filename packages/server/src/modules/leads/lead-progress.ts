@@ -199,7 +199,12 @@ export class LeadProgress {
     const count = await this.deps.db.prisma.$transaction(async (tx) => {
       const { count } = await tx.lead.updateMany({
         where: { id: lead.id, status: "scheduled" },
-        data: { status: "blacklisted", blacklistReason: "texts_opt_out", claimedAt: null, activeCallId: null },
+        data: {
+          status: "blacklisted",
+          blacklistReason: "texts_opt_out",
+          claimedAt: null,
+          activeCallId: null,
+        },
       });
       if (count > 0) {
         await this.events.emit(tx, {

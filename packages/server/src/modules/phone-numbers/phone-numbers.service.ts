@@ -175,7 +175,10 @@ export class PhoneNumbersService implements CallerIdDesk {
         phoneNumber = await prisma.phoneNumber.update({
           where: { id: claimed.id },
           // SMS-capable only if the owner did not say otherwise and the carrier does not deny it.
-          data: { providerRef: bought.providerRef, ...(bought.smsCapable === false ? { smsCapable: false } : {}) },
+          data: {
+            providerRef: bought.providerRef,
+            ...(bought.smsCapable === false ? { smsCapable: false } : {}),
+          },
         });
       } else if (input.kind === "caller_id") {
         phoneNumber = await this.challenge(claimed, now);

@@ -1,6 +1,6 @@
 /** Text messages (SMS): sending through the carrier, billing per segment, opt-outs (docs/sms.md). */
 export { countSegments, type SegmentCount, type SmsEncoding } from "./segments.ts";
-export { TEXT_STATUSES, type TextStatus } from "./text-status.ts";
-export { TextsService } from "./texts.service.ts";
 export { TextConversations } from "./text-conversations.ts";
+export { TEXT_STATUSES, type TextStatus } from "./text-status.ts";
 export { TextSendQueue, TextSendSweep } from "./text-sweep.ts";
+export { TextsService } from "./texts.service.ts";

@@ -32,7 +32,9 @@ describe("quiet hours", () => {
 
   it("takes a window within one day", () => {
     const lunch = { start: 12 * 60, end: 13 * 60 + 30, timeZone: "UTC" };
-    expect(quietUntil(lunch, new Date("2026-03-11T12:45:00Z"))?.toISOString()).toBe("2026-03-11T13:30:00.000Z");
+    expect(quietUntil(lunch, new Date("2026-03-11T12:45:00Z"))?.toISOString()).toBe(
+      "2026-03-11T13:30:00.000Z",
+    );
     expect(quietUntil(lunch, new Date("2026-03-11T11:59:00Z"))).toBeNull();
   });
 });

@@ -117,7 +117,10 @@ describe("a conversation by text", () => {
       ["assistant", "We are open until 6pm today."],
     ]);
     expect(inbound.messageId).toBe(messages[0]!.id);
-    expect(fake.chatRequests[0]!.messages.at(-1)).toMatchObject({ role: "user", content: "When are you open?" });
+    expect(fake.chatRequests[0]!.messages.at(-1)).toMatchObject({
+      role: "user",
+      content: "When are you open?",
+    });
 
     const [reply] = await until(
       () => repliesTo(customer),
@@ -225,9 +228,9 @@ describe("a conversation by text", () => {
       { token: owner.apiKey },
     );
     expect(refused.errors?.[0]?.extensions?.code).toBe("RECIPIENT_OPTED_OUT");
-    expect(await prisma().message.count({ where: { conversationId: conversationId!, role: "operator" } })).toBe(
-      1,
-    );
+    expect(
+      await prisma().message.count({ where: { conversationId: conversationId!, role: "operator" } }),
+    ).toBe(1);
   });
 
   it("after a stop between storing the reply and texting it, texts the stored reply without asking the model again", async () => {
@@ -237,7 +240,10 @@ describe("a conversation by text", () => {
     const received = await incoming(late.phoneNumber, customer, "Can I book for Friday?");
     const textId = received.data!.simulateIncomingText.text.id;
     await until(
-      () => prisma().backgroundJob.count({ where: { task: "texts.answer", payload: { path: ["textId"], equals: textId } } }),
+      () =>
+        prisma().backgroundJob.count({
+          where: { task: "texts.answer", payload: { path: ["textId"], equals: textId } },
+        }),
       (count) => count === 0,
     );
     const assistant = await createAssistant(t, owner, { phoneNumberId: late.id });
@@ -245,13 +251,23 @@ describe("a conversation by text", () => {
     fake.reset();
     fake.enqueue({ content: "Friday works: 10am or 2pm?" });
     const conversation = await prisma().conversation.create({
-      data: { accountId: owner.accountId, assistantId: assistant.id, channel: "sms", customerIdentifier: customer },
+      data: {
+        accountId: owner.accountId,
+        assistantId: assistant.id,
+        channel: "sms",
+        customerIdentifier: customer,
+      },
     });
     const pipeline = t.app.services.messagePipeline;
-    await pipeline.process((await pipeline.conversation(conversation.id))!, "Can I book for Friday?", {}, {
-      price: "0.0100",
-      kind: "message_debit",
-    });
+    await pipeline.process(
+      (await pipeline.conversation(conversation.id))!,
+      "Can I book for Friday?",
+      {},
+      {
+        price: "0.0100",
+        kind: "message_debit",
+      },
+    );
     expect(fake.chatRequests).toHaveLength(1);
 
     await t.app.services.textConversations.answer(textId);
@@ -273,7 +289,9 @@ describe("quiet hours", () => {
     expect(invalid.errors?.[0]?.extensions?.code).toBe("VALIDATION_FAILED");
 
     const stranger = uniqueUsNumber();
-    const held = await t.gql<{ sendText: { id: number; status: string; sendAt: string | null; cost: string } }>(
+    const held = await t.gql<{
+      sendText: { id: number; status: string; sendAt: string | null; cost: string };
+    }>(
       `mutation ($input: SendTextInput!) { sendText(input: $input) { id status sendAt cost } }`,
       { input: { from: number.phoneNumber, to: stranger, body: "Your order has shipped." } },
       { token: owner.apiKey },
@@ -316,7 +334,11 @@ describe("the sweep of texts left queued", () => {
   /** A text charged and queued by an instance that stopped before handing it to the carrier. */
   async function leftQueued(to: string, claimedMinutesAgo: number): Promise<TextMessage> {
     await setQuietHours(quietAroundNow());
-    const text = await t.app.services.texts.send(owner.accountId, { from: number.phoneNumber, to, body: "Reminder" });
+    const text = await t.app.services.texts.send(owner.accountId, {
+      from: number.phoneNumber,
+      to,
+      body: "Reminder",
+    });
     await setQuietHours({ start: null, end: null });
     return prisma().textMessage.update({
       where: { id: text.id },
@@ -331,13 +353,18 @@ describe("the sweep of texts left queued", () => {
   it("sends a text a stopped instance left queued, once, whichever instances sweep at the same time", async () => {
     const fresh = await leftQueued(uniqueUsNumber(), 1);
     const stale = await leftQueued(uniqueUsNumber(), STALE_CLAIM_MS / 60_000 + 1);
-    const [a, b] = await Promise.all([t.app.services.textSendQueue.sendDue(), t.app.services.textSendQueue.sendDue()]);
+    const [a, b] = await Promise.all([
+      t.app.services.textSendQueue.sendDue(),
+      t.app.services.textSendQueue.sendDue(),
+    ]);
     expect(a + b).toBe(1);
     const after = await prisma().textMessage.findUniqueOrThrow({ where: { id: stale.id } });
     expect(after.providerMessageId).toMatch(/^SIMSM/);
     expect(await ledgerKinds({ textMessageId: stale.id })).toEqual(["sms_debit -0.0200"]);
     // A claim younger than the stale limit may still be on its way to the carrier: left alone.
-    expect((await prisma().textMessage.findUniqueOrThrow({ where: { id: fresh.id } })).providerMessageId).toBeNull();
+    expect(
+      (await prisma().textMessage.findUniqueOrThrow({ where: { id: fresh.id } })).providerMessageId,
+    ).toBeNull();
     expect(await t.app.services.textSendQueue.sendDue()).toBe(0);
   });
 
@@ -346,12 +373,16 @@ describe("the sweep of texts left queued", () => {
     const optedOut = await leftQueued(customer, STALE_CLAIM_MS / 60_000 + 1);
     await incoming(number.phoneNumber, customer, "STOP");
     const old = await leftQueued(uniqueUsNumber(), STALE_CLAIM_MS / 60_000 + 1);
-    await prisma().$executeRaw`UPDATE "text_messages" SET "createdAt" = "createdAt" - interval '2 days' WHERE "id" = ${old.id}`;
+    await prisma()
+      .$executeRaw`UPDATE "text_messages" SET "createdAt" = "createdAt" - interval '2 days' WHERE "id" = ${old.id}`;
     await t.app.services.textSendQueue.sendDue();
     for (const text of [optedOut, old]) {
       const after = await prisma().textMessage.findUniqueOrThrow({ where: { id: text.id } });
       expect(after).toMatchObject({ status: "failed", providerMessageId: null });
-      expect(await ledgerKinds({ textMessageId: text.id })).toEqual(["sms_debit -0.0200", "adjustment 0.0200"]);
+      expect(await ledgerKinds({ textMessageId: text.id })).toEqual([
+        "sms_debit -0.0200",
+        "adjustment 0.0200",
+      ]);
     }
   });
 });

@@ -4,7 +4,12 @@ import type { Conversation, Message, Prisma, TextMessage } from "../../generated
 import type { JobQueue } from "../../jobs/index.ts";
 import type { ConversationWithAssistant, MessagePipeline } from "../message-pipeline/index.ts";
 import { countSegments } from "./segments.ts";
-import { ANSWER_TEXT_TASK, MAX_TEXT_CHARACTERS, MAX_TEXT_SEGMENTS, type TextsService } from "./texts.service.ts";
+import {
+  ANSWER_TEXT_TASK,
+  MAX_TEXT_CHARACTERS,
+  MAX_TEXT_SEGMENTS,
+  type TextsService,
+} from "./texts.service.ts";
 
 /**
  * Conversations by text (docs/sms.md): a customer's text to one of the account's numbers joins the
@@ -35,7 +40,7 @@ export class TextConversations {
    */
   async answer(textId: number): Promise<void> {
     const text = await this.prisma.textMessage.findUnique({ where: { id: textId } });
-    if (!text || text.direction !== "inbound" || text.messageId !== null) return;
+    if (text?.direction !== "inbound" || text.messageId !== null) return;
     const log = { accountId: text.accountId, textId };
     const number = await this.prisma.phoneNumber.findFirst({
       where: { accountId: text.accountId, phoneNumber: text.to, releasedAt: null },

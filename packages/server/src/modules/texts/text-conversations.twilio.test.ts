@@ -105,10 +105,7 @@ describe("conversations by text through Twilio", () => {
     const before = messagesSent().length;
     const stop = await twilio.receiveText({ from: customer, to: number.phoneNumber, body: "Stop" }, t.url);
     expect(stop).toMatch(/<Response><Message>You have been unsubscribed/);
-    const later = await twilio.receiveText(
-      { from: customer, to: number.phoneNumber, body: "Hello?" },
-      t.url,
-    );
+    const later = await twilio.receiveText({ from: customer, to: number.phoneNumber, body: "Hello?" }, t.url);
     expect(later).toBe(EMPTY_TWIML);
     const inbound = await until(
       () => t.app.db.prisma.textMessage.findFirstOrThrow({ where: { from: customer, body: "Hello?" } }),

@@ -151,9 +151,13 @@ describe("numbers Twilio sells without SMS", () => {
     const bought = await telephonyFixtures(t).addNumber(account, { phoneNumber: voiceOnly });
     const texting = await telephonyFixtures(t).addNumber(account);
     expect(bought.smsCapable).toBe(false);
-    const legacy = await t.rest<{ data: { id: number; sms_capable: boolean }[] }>("GET", "/api/user/phone-numbers", {
-      token: account.apiKey,
-    });
+    const legacy = await t.rest<{ data: { id: number; sms_capable: boolean }[] }>(
+      "GET",
+      "/api/user/phone-numbers",
+      {
+        token: account.apiKey,
+      },
+    );
     expect(legacy.status).toBe(200);
     expect(legacy.body.data).toEqual([expect.objectContaining({ id: texting.id, sms_capable: true })]);
     await expect(
