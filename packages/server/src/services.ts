@@ -84,7 +84,12 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     jobs,
     clock,
   });
-  const textConversations = new TextConversations(deps, { texts, pipeline: messagePipeline, jobs });
+  const textConversations = new TextConversations(deps, {
+    texts,
+    pipeline: messagePipeline,
+    jobs,
+    rateLimits,
+  });
   const textSendQueue = new TextSendQueue(deps, { texts, clock });
   const phoneNumbers = new PhoneNumbersService(deps, telephony);
   const webCallSockets = new WebCallSockets(deps, {

@@ -81,6 +81,7 @@ beforeAll(async () => {
       VOXGATE_SMS_PRICE_PER_SEGMENT: "0.0200",
       VOXGATE_MESSAGE_PRICE: "0.0100",
       VOXGATE_TEXT_SWEEP_MS: "3600000",
+      VOXGATE_CONVERSATION_RATE_LIMIT_PER_MINUTE: "3",
     },
   });
   owner = await t.createAccount({ balance: "10" });
@@ -162,6 +163,27 @@ describe("a conversation by text", () => {
     expect(inbox.data!.conversations.items).toContainEqual(
       expect.objectContaining({ id: conversation.id, channel: "sms" }),
     );
+  });
+
+  it("answers no faster than a widget conversation may write: past the limit, texts are stored unanswered", async () => {
+    fake.reset();
+    const customer = uniqueUsNumber();
+    for (const body of ["one", "two", "three", "four"]) {
+      const sent = await incoming(number.phoneNumber, customer, body);
+      await answered(sent.data!.simulateIncomingText.text.id);
+    }
+    expect(fake.chatRequests).toHaveLength(3);
+    const texts = await until(
+      () => repliesTo(customer),
+      (replies) => replies.length === 3,
+    );
+    const { conversationId } = texts[0]!;
+    const messages = await prisma().message.findMany({
+      where: { conversationId: conversationId! },
+      orderBy: { id: "asc" },
+    });
+    expect(messages.at(-1)).toMatchObject({ role: "user", content: "four" });
+    expect(messages.filter((message) => message.role === "assistant")).toHaveLength(3);
   });
 
   it("answers STOP itself, never by the AI, and then texts the customer nothing", async () => {

@@ -1,8 +1,9 @@
 import type { ServiceDeps } from "../../deps.ts";
-import { AppError, NotFoundError } from "../../errors.ts";
+import { AppError, NotFoundError, RateLimitedError } from "../../errors.ts";
 import type { Conversation, Message, Prisma, TextMessage } from "../../generated/prisma/client.ts";
 import type { JobQueue } from "../../jobs/index.ts";
 import type { ConversationWithAssistant, MessagePipeline } from "../message-pipeline/index.ts";
+import type { RateLimitsService } from "../rate-limits/index.ts";
 import { countSegments } from "./segments.ts";
 import {
   ANSWER_TEXT_TASK,
@@ -21,7 +22,12 @@ import {
 export class TextConversations {
   constructor(
     private readonly deps: ServiceDeps,
-    private readonly parts: { texts: TextsService; pipeline: MessagePipeline; jobs: JobQueue },
+    private readonly parts: {
+      texts: TextsService;
+      pipeline: MessagePipeline;
+      jobs: JobQueue;
+      rateLimits: RateLimitsService;
+    },
   ) {
     parts.jobs.define(ANSWER_TEXT_TASK, {
       run: (payload) => this.answer(Number(payload.textId)),
@@ -162,8 +168,9 @@ export class TextConversations {
 
   /**
    * The pipeline's answer to the text, charged like a widget message. A customer who opted out of
-   * texts, or an account that cannot pay, gets no reply: the text is stored in the conversation
-   * only, as while an operator has taken over.
+   * texts, one texting faster than a widget visitor may write (the per-conversation limit), or an
+   * account that cannot pay gets no reply: the text is stored in the conversation only, as while an
+   * operator has taken over.
    */
   private async process(conversationId: string, text: TextMessage) {
     const conversation = await this.parts.pipeline.conversation(conversationId);
@@ -174,12 +181,26 @@ export class TextConversations {
     if (await this.parts.texts.optedOut(text.accountId, text.to, text.from)) {
       return this.outcome(await storeOnly(conversation));
     }
+    if (!conversation.aiDisabled && !(await this.withinLimit(conversation.id))) {
+      this.deps.logger.warn("inbound text not answered: the conversation's rate limit", { textId: text.id });
+      return this.outcome(await storeOnly(conversation));
+    }
     try {
       return this.outcome(await this.parts.pipeline.process(conversation, text.body, {}, charge));
     } catch (error) {
       if (!(error instanceof AppError) || error.code !== "INSUFFICIENT_BALANCE") throw error;
       this.deps.logger.warn("inbound text not answered: insufficient balance", { textId: text.id });
       return this.outcome(await storeOnly(conversation));
+    }
+  }
+
+  private async withinLimit(conversationId: string): Promise<boolean> {
+    try {
+      await this.parts.rateLimits.consume("conversationMessage", conversationId, () => {}, "");
+      return true;
+    } catch (error) {
+      if (error instanceof RateLimitedError) return false;
+      throw error;
     }
   }
 
