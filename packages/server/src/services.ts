@@ -20,7 +20,13 @@ import { PlatformService } from "./modules/platform/index.ts";
 import { RateLimitsService } from "./modules/rate-limits/index.ts";
 import { RepliesService } from "./modules/replies/index.ts";
 import { createTelephony, mediaCapacity } from "./modules/telephony/index.ts";
-import { TextConversations, TextSendQueue, TextSendSweep, TextsService } from "./modules/texts/index.ts";
+import {
+  TextConversations,
+  TextQuietHours,
+  TextSendQueue,
+  TextSendSweep,
+  TextsService,
+} from "./modules/texts/index.ts";
 import { CallTurnsService, Recordings, VoiceService } from "./modules/voice/index.ts";
 import { VoicesService } from "./modules/voices/index.ts";
 import { WebCallSockets, WebCallsService } from "./modules/web-calls/index.ts";
@@ -77,12 +83,14 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     capacity,
     texts: () => texts,
   });
+  const textQuietHours = new TextQuietHours(deps);
   const texts: TextsService = new TextsService(deps, {
     carrier: telephony,
     simulator: textSimulator,
     billing,
     jobs,
     clock,
+    quietHours: textQuietHours,
   });
   const textConversations = new TextConversations(deps, {
     texts,
@@ -90,7 +98,7 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     jobs,
     rateLimits,
   });
-  const textSendQueue = new TextSendQueue(deps, { texts, clock });
+  const textSendQueue = new TextSendQueue(deps, { texts, quietHours: textQuietHours, clock });
   const phoneNumbers = new PhoneNumbersService(deps, telephony);
   const webCallSockets = new WebCallSockets(deps, {
     desk: () => calls,
@@ -180,6 +188,7 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     webCallSockets,
     replies: new RepliesService(deps, { pipeline: messagePipeline, rateLimits, replySettings }),
     calendars,
+    textQuietHours,
     textConversations,
     textSendQueue,
     textSendSweep: new TextSendSweep(deps, textSendQueue),

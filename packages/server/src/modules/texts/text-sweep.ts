@@ -2,6 +2,7 @@ import type { Clock } from "../../clock.ts";
 import type { ServiceDeps } from "../../deps.ts";
 import { AppError } from "../../errors.ts";
 import { PeriodicSweep } from "../../jobs/periodic-sweep.ts";
+import type { TextQuietHours } from "./text-quiet-hours.ts";
 import type { TextsService } from "./texts.service.ts";
 
 /**
@@ -32,7 +33,7 @@ interface DueText {
 export class TextSendQueue {
   constructor(
     private readonly deps: ServiceDeps,
-    private readonly parts: { texts: TextsService; clock: Clock },
+    private readonly parts: { texts: TextsService; quietHours: TextQuietHours; clock: Clock },
   ) {}
 
   /** One pass; returns how many texts it took. */
@@ -73,7 +74,7 @@ export class TextSendQueue {
       return;
     }
     // A text left over by a crash may come due in quiet hours: it waits for their end too.
-    const sendAt = await texts.quietUntil(text.accountId, text.from, text.to, now);
+    const sendAt = await this.parts.quietHours.until(text.accountId, text.from, text.to, now);
     if (sendAt) {
       await this.deps.db.prisma.textMessage.updateMany({
         where: { id: text.id, status: "queued", providerMessageId: null },

@@ -129,7 +129,7 @@ builder.queryField("textQuietHours", (t) =>
     type: TextQuietHoursRef,
     nullable: true,
     description: "The account's quiet hours for outbound texts; null when it has none.",
-    resolve: (_root, _args, context) => context.services.texts.quietHours(context.viewer.accountId),
+    resolve: (_root, _args, context) => context.services.textQuietHours.get(context.viewer.accountId),
   }),
 );
 
@@ -148,6 +148,6 @@ builder.mutationField("setTextQuietHours", (t) =>
       "Sets the account's quiet hours (or clears them: neither time). A text sent in them is scheduled for their end, unless it answers a customer who texted the number within the last hour.",
     args: { input: t.arg({ type: SetTextQuietHoursInput, required: true }) },
     resolve: (_root, { input }, context) =>
-      context.services.texts.setQuietHours(context.viewer.accountId, input),
+      context.services.textQuietHours.set(context.viewer.accountId, input),
   }),
 );

@@ -18,8 +18,8 @@ import type { TextingFunctions } from "../message-pipeline/index.ts";
 import { e164PhoneNumber } from "../phone-numbers/e164.ts";
 import type { ProviderTextEvent, TextCarrier, TextDesk, TextSimulator } from "../telephony/index.ts";
 import { KEYWORD_REPLIES, type TextKeyword, textKeyword } from "./keywords.ts";
-import { formatClockTime, parseClockTime, quietUntil } from "./quiet-hours.ts";
 import { countSegments } from "./segments.ts";
+import type { TextQuietHours } from "./text-quiet-hours.ts";
 import { textStatusesBefore } from "./text-status.ts";
 
 /** The background job that answers an inbound text in its conversation (`TextConversations`). */
@@ -35,36 +35,6 @@ const SendTextInput = z.object({
   body: requiredString("body", MAX_TEXT_CHARACTERS),
   conversationId: z.string().refine(isUuid, "The conversation id field must be a UUID.").nullish(),
 });
-
-const clockTime = (label: string) =>
-  z
-    .string({ error: `The ${label} field must be a string.` })
-    .transform((value, context) => {
-      const minutes = parseClockTime(value);
-      if (minutes === null) {
-        context.addIssue({ code: "custom", message: `The ${label} field must be a time such as 21:00.` });
-        return z.NEVER;
-      }
-      return minutes;
-    })
-    .nullish();
-
-const QuietHoursInput = z
-  .object({ start: clockTime("start"), end: clockTime("end") })
-  .refine((hours) => (hours.start == null) === (hours.end == null), {
-    message: "Give both start and end, or neither to turn quiet hours off.",
-    path: ["end"],
-  })
-  .refine((hours) => hours.start == null || hours.start !== hours.end, {
-    message: "The end field must differ from the start field.",
-    path: ["end"],
-  });
-
-/**
- * How long after a customer's text a reply to them is conversational: it is sent even in quiet
- * hours, since the customer is waiting for it.
- */
-export const CONVERSATION_WINDOW_MS = 60 * 60_000;
 
 const SimulatedTextInput = z.object({
   to: e164PhoneNumber("to"),
@@ -96,6 +66,7 @@ export class TextsService implements TextDesk {
       billing: BillingService;
       jobs: JobQueue;
       clock: Clock;
+      quietHours: TextQuietHours;
     },
   ) {}
 
@@ -113,7 +84,7 @@ export class TextsService implements TextDesk {
     const count = countSegments(input.body);
     const prisma = this.deps.db.prisma;
     const now = this.parts.clock.now();
-    const sendAt = await this.quietUntil(accountId, input.from, input.to, now);
+    const sendAt = await this.parts.quietHours.until(accountId, input.from, input.to, now);
     const amount = new Prisma.Decimal(this.deps.config.telephony.smsPricePerSegment)
       .mul(count.segments)
       .toFixed(4);
@@ -211,60 +182,6 @@ export class TextsService implements TextDesk {
       }
       throw error;
     }
-  }
-
-  /**
-   * When a text from `from` to `to` sent at `at` may leave: null for now, else the end of the
-   * account's quiet hours. A reply to a customer who texted this number within the conversation
-   * window is never held: they are waiting for it.
-   */
-  async quietUntil(accountId: number, from: string, to: string, at: Date): Promise<Date | null> {
-    const account = await this.deps.db.prisma.account.findUniqueOrThrow({
-      where: { id: accountId },
-      select: { timezone: true, textQuietStart: true, textQuietEnd: true },
-    });
-    if (account.textQuietStart === null || account.textQuietEnd === null) return null;
-    const until = quietUntil(
-      { start: account.textQuietStart, end: account.textQuietEnd, timeZone: account.timezone },
-      at,
-    );
-    if (!until) return null;
-    const recent = await this.deps.db.prisma.textMessage.findFirst({
-      where: {
-        accountId,
-        direction: "inbound",
-        from: to,
-        to: from,
-        createdAt: { gte: new Date(at.getTime() - CONVERSATION_WINDOW_MS) },
-      },
-      select: { id: true },
-    });
-    return recent ? null : until;
-  }
-
-  /** The account's quiet hours for outbound texts, or null when it has none. */
-  async quietHours(accountId: number): Promise<{ start: string; end: string; timezone: string } | null> {
-    const account = await this.deps.db.prisma.account.findUniqueOrThrow({
-      where: { id: accountId },
-      select: { timezone: true, textQuietStart: true, textQuietEnd: true },
-    });
-    if (account.textQuietStart === null || account.textQuietEnd === null) return null;
-    return {
-      start: formatClockTime(account.textQuietStart),
-      end: formatClockTime(account.textQuietEnd),
-      timezone: account.timezone,
-    };
-  }
-
-  /** Sets the account's quiet hours (both times), or clears them (neither). */
-  async setQuietHours(accountId: number, request: { start?: unknown; end?: unknown }) {
-    const { start, end } = parseInput(QuietHoursInput, request);
-    await this.deps.db.prisma.account.update({
-      where: { id: accountId },
-      data: { textQuietStart: start ?? null, textQuietEnd: end ?? null },
-    });
-    this.deps.logger.info("text quiet hours set", { accountId, start, end });
-    return this.quietHours(accountId);
   }
 
   /**
