@@ -46,6 +46,13 @@ const answered = (textId: number) =>
 const repliesTo = (customer: string) =>
   prisma().textMessage.findMany({ where: { direction: "outbound", to: customer }, orderBy: { id: "asc" } });
 
+/** The replies texted to `customer` once there are `count`, each handed to the carrier. */
+const repliesSent = (customer: string, count: number) =>
+  until(
+    () => repliesTo(customer),
+    (texts) => texts.length === count && texts.every((text) => text.providerMessageId !== null),
+  );
+
 const ledgerKinds = async (where: { textMessageId?: number; description?: { contains: string } }) =>
   (await prisma().ledgerEntry.findMany({ where, orderBy: { id: "asc" } })).map(
     (entry) => `${entry.kind} ${entry.amount.toFixed(4)}`,
@@ -123,10 +130,7 @@ describe("a conversation by text", () => {
       content: "When are you open?",
     });
 
-    const [reply] = await until(
-      () => repliesTo(customer),
-      (texts) => texts.length === 1,
-    );
+    const [reply] = await repliesSent(customer, 1);
     expect(reply).toMatchObject({
       from: number.phoneNumber,
       body: "We are open until 6pm today.",
@@ -144,10 +148,7 @@ describe("a conversation by text", () => {
     const second = await incoming(number.phoneNumber, customer, "And on weekends?");
     const next = await answered(second.data!.simulateIncomingText.text.id);
     expect(next.conversationId).toBe(conversation.id);
-    await until(
-      () => repliesTo(customer),
-      (texts) => texts.length === 2,
-    );
+    await repliesSent(customer, 2);
     // The model saw the first exchange.
     expect(fake.chatRequests[1]!.messages.map((message) => message.content)).toEqual(
       expect.arrayContaining(["When are you open?", "We are open until 6pm today.", "And on weekends?"]),
@@ -173,10 +174,7 @@ describe("a conversation by text", () => {
       await answered(sent.data!.simulateIncomingText.text.id);
     }
     expect(fake.chatRequests).toHaveLength(3);
-    const texts = await until(
-      () => repliesTo(customer),
-      (replies) => replies.length === 3,
-    );
+    const texts = await repliesSent(customer, 3);
     const { conversationId } = texts[0]!;
     const messages = await prisma().message.findMany({
       where: { conversationId: conversationId! },
@@ -210,10 +208,7 @@ describe("a conversation by text", () => {
     const customer = uniqueUsNumber();
     const first = await incoming(number.phoneNumber, customer, "Hi");
     const { conversationId } = await answered(first.data!.simulateIncomingText.text.id);
-    await until(
-      () => repliesTo(customer),
-      (texts) => texts.length === 1,
-    );
+    await repliesSent(customer, 1);
     const takeOver = await t.gql(
       `mutation ($id: ID!) { takeOverConversation(id: $id) { aiDisabled } }`,
       { id: conversationId },
@@ -333,10 +328,7 @@ describe("quiet hours", () => {
     const customer = uniqueUsNumber();
     const asked = await incoming(number.phoneNumber, customer, "Do you deliver?");
     await answered(asked.data!.simulateIncomingText.text.id);
-    const [reply] = await until(
-      () => repliesTo(customer),
-      (texts) => texts.length === 1,
-    );
+    const [reply] = await repliesSent(customer, 1);
     expect(reply!.status).not.toBe("scheduled");
     expect(reply!.providerMessageId).not.toBeNull();
 

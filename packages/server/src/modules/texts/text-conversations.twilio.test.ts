@@ -70,13 +70,11 @@ describe("conversations by text through Twilio", () => {
     // Twilio did not hear back in time and delivers the same message again.
     expect(await twilio.receiveText(text, t.url)).toBe(EMPTY_TWIML);
 
-    const [sent] = await until(
-      async () => messagesSent().filter((request) => request.params.To === customer),
-      (requests) => requests.length > 0,
-    );
-    const reply = await t.app.db.prisma.textMessage.findFirstOrThrow({
-      where: { direction: "outbound", to: customer },
-    });
+    const reply = await until(
+      () => t.app.db.prisma.textMessage.findFirst({ where: { direction: "outbound", to: customer } }),
+      (found) => found?.providerMessageId != null,
+    ).then((found) => found!);
+    const [sent] = messagesSent().filter((request) => request.params.To === customer);
     expect(sent!.params).toEqual({
       From: number.phoneNumber,
       To: customer,
