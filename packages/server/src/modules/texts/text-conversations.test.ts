@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAssistant } from "../../../test/fixtures/assistants.ts";
 import { telephonyFixtures, uniqueUsNumber } from "../../../test/fixtures/telephony.ts";
@@ -35,6 +36,26 @@ const incoming = (to: string, from: string, body: string) =>
     { input: { to, from, body } },
     { token: owner.apiKey },
   );
+
+/**
+ * A text recorded as `receiveText` records it, without its job: the state a process that stopped
+ * leaves for the job's next run, which the test then makes itself (`answer`).
+ */
+const arrived = (to: string, from: string, body: string) =>
+  prisma().textMessage.create({
+    data: {
+      accountId: owner.accountId,
+      direction: "inbound",
+      from,
+      to,
+      body,
+      encoding: "GSM-7",
+      segments: 1,
+      status: "received",
+      providerName: "simulated",
+      providerMessageId: `SIMSM${randomBytes(16).toString("hex")}`,
+    },
+  });
 
 /** The inbound text once its job has linked it to its conversation message. */
 const answered = (textId: number) =>
@@ -251,18 +272,9 @@ describe("a conversation by text", () => {
   });
 
   it("after a stop between storing the reply and texting it, texts the stored reply without asking the model again", async () => {
-    // A number whose assistant comes later: the text's first run finds none and leaves it unlinked.
     const late = await telephonyFixtures(t).addNumber(owner);
     const customer = uniqueUsNumber();
-    const received = await incoming(late.phoneNumber, customer, "Can I book for Friday?");
-    const textId = received.data!.simulateIncomingText.text.id;
-    await until(
-      () =>
-        prisma().backgroundJob.count({
-          where: { task: "texts.answer", payload: { path: ["textId"], equals: textId } },
-        }),
-      (count) => count === 0,
-    );
+    const textId = (await arrived(late.phoneNumber, customer, "Can I book for Friday?")).id;
     const assistant = await createAssistant(t, owner, { phoneNumberId: late.id });
     // What a run cut short after the pipeline stored the exchange leaves behind.
     fake.reset();
@@ -293,6 +305,26 @@ describe("a conversation by text", () => {
     const texts = await repliesTo(customer);
     expect(texts.map((text) => text.body)).toEqual(["Friday works: 10am or 2pm?"]);
     expect(await prisma().message.count({ where: { conversationId: conversation.id } })).toBe(2);
+  });
+});
+
+describe("accounts that may not answer", () => {
+  it("leaves a suspended account's text recorded and unanswered", async () => {
+    const customer = uniqueUsNumber();
+    const text = await arrived(number.phoneNumber, customer, "Hello?");
+    await prisma().account.update({ where: { id: owner.accountId }, data: { suspendedAt: new Date() } });
+    try {
+      fake.reset();
+      await t.app.services.textConversations.answer(text.id);
+    } finally {
+      await prisma().account.update({ where: { id: owner.accountId }, data: { suspendedAt: null } });
+    }
+    expect(fake.chatRequests).toHaveLength(0);
+    expect(await prisma().textMessage.findUniqueOrThrow({ where: { id: text.id } })).toMatchObject({
+      conversationId: null,
+      messageId: null,
+    });
+    expect(await repliesTo(customer)).toEqual([]);
   });
 });
 

@@ -50,8 +50,13 @@ export class TextConversations {
     const log = { accountId: text.accountId, textId };
     const number = await this.prisma.phoneNumber.findFirst({
       where: { accountId: text.accountId, phoneNumber: text.to, releasedAt: null },
-      select: { id: true },
+      select: { id: true, account: { select: { suspendedAt: true } } },
     });
+    if (number?.account.suspendedAt) {
+      // As its calls are refused: a suspended account's assistant does not answer.
+      this.deps.logger.info("inbound text kept without a conversation: the account is suspended", log);
+      return;
+    }
     const assistant =
       number &&
       (await this.prisma.assistant.findFirst({
