@@ -229,3 +229,11 @@ it("refuses a reservation hold shorter than the longest reply, naming both setti
       .timeoutSeconds,
   ).toBe(90);
 });
+
+it("reads the interval of the sweep that sends due texts, within 10 ms and an hour", () => {
+  expect(loadConfig({}).telephony.textSweepIntervalMs).toBe(30_000);
+  expect(loadConfig({ VOXGATE_TEXT_SWEEP_MS: "250" }).telephony.textSweepIntervalMs).toBe(250);
+  expect(problemsOf({ VOXGATE_TEXT_SWEEP_MS: "5" })).toEqual([
+    'VOXGATE_TEXT_SWEEP_MS: must be at least 10 (got "5")',
+  ]);
+});

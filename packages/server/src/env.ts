@@ -167,6 +167,10 @@ const EnvSchema = z
       .default("simulated"),
     VOXGATE_CALL_PRICE_PER_MINUTE: moneyString.default("0.10"),
     VOXGATE_SMS_PRICE_PER_SEGMENT: moneyString.default("0.01"),
+    VOXGATE_TEXT_SWEEP_MS: positiveInt
+      .min(10, "must be at least 10")
+      .max(3_600_000, "must be at most 3600000 (one hour)")
+      .default(30_000),
     VOXGATE_MAX_CONCURRENT_CALLS: positiveInt.max(10_000, "must be at most 10000").default(10),
     VOXGATE_CALL_CLOCK_SPEED: z.coerce
       .number({ error: "must be a number" })
@@ -450,6 +454,8 @@ export interface TelephonyConfig {
   pricePerMinute: string;
   /** Charged per segment of an outbound text (docs/sms.md). */
   smsPricePerSegment: string;
+  /** How often the sweep sends texts that came due or were left queued (docs/sms.md). */
+  textSweepIntervalMs: number;
   /** Phone calls an account may have running (not yet ended) at once. */
   maxConcurrentCalls: number;
   /**
@@ -601,6 +607,7 @@ export function loadConfig(source: EnvInput | NodeJS.ProcessEnv = process.env): 
       provider: env.VOXGATE_TELEPHONY,
       pricePerMinute: env.VOXGATE_CALL_PRICE_PER_MINUTE,
       smsPricePerSegment: env.VOXGATE_SMS_PRICE_PER_SEGMENT,
+      textSweepIntervalMs: env.VOXGATE_TEXT_SWEEP_MS,
       maxConcurrentCalls: env.VOXGATE_MAX_CONCURRENT_CALLS,
       clockSpeed: env.VOXGATE_CALL_CLOCK_SPEED,
       twilio:

@@ -21,7 +21,13 @@ import { PlatformService } from "./modules/platform/index.ts";
 import { RateLimitsService } from "./modules/rate-limits/index.ts";
 import { RepliesService } from "./modules/replies/index.ts";
 import { createTelephony, mediaCapacity } from "./modules/telephony/index.ts";
-import { TextsService } from "./modules/texts/index.ts";
+import {
+  TextConversations,
+  TextQuietHours,
+  TextSendQueue,
+  TextSendSweep,
+  TextsService,
+} from "./modules/texts/index.ts";
 import { CallTurnsService, Recordings, VoiceService } from "./modules/voice/index.ts";
 import { VoicesService } from "./modules/voices/index.ts";
 import { WebCallSockets, WebCallsService } from "./modules/web-calls/index.ts";
@@ -56,7 +62,8 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     replySettings,
     events: webhooks,
     functions: async (turn) => {
-      const booking = await appointments.functionsFor(turn);
+      const { customerPhone, ...context } = turn;
+      const booking = await appointments.functionsFor({ ...context, callerPhone: customerPhone });
       return booking ? [booking] : [];
     },
   });
@@ -81,11 +88,22 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     capacity,
     texts: () => texts,
   });
+  const textQuietHours = new TextQuietHours(deps);
   const texts: TextsService = new TextsService(deps, {
     carrier: telephony,
     simulator: textSimulator,
     billing,
+    jobs,
+    clock,
+    quietHours: textQuietHours,
   });
+  const textConversations = new TextConversations(deps, {
+    texts,
+    pipeline: messagePipeline,
+    jobs,
+    rateLimits,
+  });
+  const textSendQueue = new TextSendQueue(deps, { texts, quietHours: textQuietHours, clock });
   const phoneNumbers = new PhoneNumbersService(deps, telephony);
   const webCallSockets = new WebCallSockets(deps, {
     desk: () => calls,
@@ -119,6 +137,7 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     leads: leadProgress,
     jobs,
     clock,
+    optedOutOfTexts: (accountId, phoneNumber) => texts.optedOutAnywhere(accountId, phoneNumber),
   });
   const credentials = new CredentialCache(deps);
   const accounts = new AccountsService(deps, { billing });
@@ -167,7 +186,7 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     rateLimits,
     replyEngine,
     messagePipeline,
-    conversations: new ConversationsService(deps, { pipeline: messagePipeline }),
+    conversations: new ConversationsService(deps, { pipeline: messagePipeline, texting: textConversations }),
     widget,
     webCalls: new WebCallsService(deps, { widget, calls, rateLimits, capacity, clock }),
     webCallSockets,
@@ -175,5 +194,9 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     calendars,
     calendarOAuth,
     appointments,
+    textQuietHours,
+    textConversations,
+    textSendQueue,
+    textSendSweep: new TextSendSweep(deps, textSendQueue),
   };
 }

@@ -79,9 +79,10 @@ export type CampaignStatus =
   | 'draft'
   | 'paused';
 
-/** Where a conversation comes from: generate-reply (api), the website widget, or the owner testing. */
+/** Where a conversation comes from: generate-reply (api), the website widget, the owner testing, or text messages to one of the account's numbers (sms; the customer identifier is the customer's number). */
 export type ConversationChannel =
   | 'api'
+  | 'sms'
   | 'test'
   | 'widget';
 

@@ -46,6 +46,8 @@ export interface FakeTwilio {
   failingReleases: Set<string>;
   /** Recipients who replied STOP on Twilio: sending to them fails with error 21610. */
   unsubscribedRecipients: Set<string>;
+  /** Numbers offered for sale without SMS (`capabilities.sms` false): texts from them fail with 21606. */
+  voiceOnlyNumbers: Set<string>;
   /** Messages created, by sid. */
   messages: Map<string, FakeMessage>;
   /**
@@ -57,7 +59,10 @@ export interface FakeTwilio {
    * A text from `from` arrives on incoming number `to`: posted, signed, to its SmsUrl on the app at
    * `appUrl`. Returns the TwiML answered.
    */
-  receiveText(text: { from: string; to: string; body: string }, appUrl: string): Promise<string>;
+  receiveText(
+    text: { from: string; to: string; body: string; messageSid?: string },
+    appUrl: string,
+  ): Promise<string>;
   /**
    * Someone answers Twilio's validation call to `phoneNumber` and types `digits`: the outcome is posted
    * to the request's StatusCallback on the app at `appUrl` (signed for the public URL it names); with
@@ -106,6 +111,7 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
     undialableNumbers: new Set<string>(),
     failingReleases: new Set<string>(),
     unsubscribedRecipients: new Set<string>(),
+    voiceOnlyNumbers: new Set<string>(),
     messages,
     callPrice: "-0.01300",
   };
@@ -169,10 +175,20 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
       const numberSid = sid("PN");
       incoming.set(numberSid, one("PhoneNumber"));
       smsUrls.set(one("PhoneNumber"), one("SmsUrl"));
-      return reply(201, { sid: numberSid, phone_number: one("PhoneNumber"), voice_url: one("VoiceUrl") });
+      return reply(201, {
+        sid: numberSid,
+        phone_number: one("PhoneNumber"),
+        voice_url: one("VoiceUrl"),
+        capabilities: {
+          voice: true,
+          sms: !fake.voiceOnlyNumbers.has(one("PhoneNumber")),
+          mms: false,
+          fax: false,
+        },
+      });
     }
     if (request.method === "POST" && resource === "/Messages.json") {
-      if (![...incoming.values()].includes(one("From"))) {
+      if (![...incoming.values()].includes(one("From")) || fake.voiceOnlyNumbers.has(one("From"))) {
         return error(400, 21606, "The From phone number is not a valid, SMS-capable inbound phone number");
       }
       if (!one("Body")) return error(400, 21602, "Message body is required.");
@@ -306,10 +322,10 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
       return (await postTwilioWebhookResponse({ appUrl, authToken }, `${url.pathname}${url.search}`, params))
         .status;
     },
-    async receiveText(text: { from: string; to: string; body: string }, appUrl: string) {
+    async receiveText(text: { from: string; to: string; body: string; messageSid?: string }, appUrl: string) {
       const smsUrl = smsUrls.get(text.to);
       if (!smsUrl) throw new Error(`${text.to} is not an incoming number`);
-      const messageSid = sid("SM");
+      const messageSid = text.messageSid ?? sid("SM");
       const url = new URL(smsUrl);
       return postTwilioWebhook({ appUrl, authToken }, `${url.pathname}${url.search}`, {
         AccountSid: accountSid,

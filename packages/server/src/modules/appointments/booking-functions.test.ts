@@ -334,6 +334,55 @@ describe.skipIf(!findRadicale())("calendar functions through the reply engine", 
     ]);
   });
 
+  it("books in a conversation by text for the number that texts, and texts the reply back", async () => {
+    const number = await telephonyFixtures(t).addNumber(owner);
+    const assistant = await createAssistant(t, owner, {
+      appointmentTypeIds: [typeId],
+      phoneNumberId: number.id,
+      timezone: "Europe/Berlin",
+    });
+    const bookDay = weekdayAhead(31);
+    const ask = `Can I come in on ${bookDay}?`;
+    plans.set(ask, (results) => {
+      if (results.length === 0) return call("check_availability", { date: bookDay });
+      // No phone argument: the number the customer texts from is the contact.
+      if (results.length === 1)
+        return call("book_appointment", { start: results[0]!.slots![1]!.start, customer_name: "Ada Byron" });
+      return { content: `Booked for ${results[0]!.slots![1]!.when}.` };
+    });
+    const customer = "+14155550177";
+    const sent = await t.gql<{ simulateIncomingText: { text: { id: number } } }>(
+      `mutation ($input: SimulateIncomingTextInput!) { simulateIncomingText(input: $input) { text { id } } }`,
+      { input: { to: number.phoneNumber, from: customer, body: ask } },
+      { token: owner.apiKey },
+    );
+    expect(sent.errors).toBeUndefined();
+    // The reply is made by a background job: wait (bounded by the test's timeout) for the text back.
+    let reply = null;
+    while (!reply) {
+      reply = await t.app.db.prisma.textMessage.findFirst({
+        where: { accountId: owner.accountId, direction: "outbound", to: customer },
+      });
+      if (!reply) await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(reply.body).toMatch(/^Booked for .*10:00/);
+    const conversation = await t.app.db.prisma.conversation.findFirstOrThrow({
+      where: { assistantId: assistant.id, channel: "sms", customerIdentifier: customer },
+    });
+    expect(reply.conversationId).toBe(conversation.id);
+    const appointments = await t.app.db.prisma.appointment.findMany({
+      where: { conversationId: conversation.id },
+    });
+    expect(appointments).toHaveLength(1);
+    expect(appointments[0]).toMatchObject({
+      status: "booked",
+      customerName: "Ada Byron",
+      customerPhone: customer,
+      callId: null,
+    });
+    expect(await calendarEvents(bookDay)).toEqual([appointments[0]!.startsAt.toISOString()]);
+  });
+
   it("asks which type when there are several, finds the earliest times, and words them in the assistant's language", async () => {
     const connectionId = (await t.app.db.prisma.appointmentType.findUniqueOrThrow({ where: { id: typeId } }))
       .connectionId;

@@ -49,7 +49,10 @@ export interface BookingContext {
   language: string | null;
   callId?: number | null;
   conversationId?: string | null;
-  /** The customer's number on a phone call: the default contact, and whose bookings they may see. */
+  /**
+   * The customer's number as the carrier gave it (a phone call, a conversation by text): the default
+   * contact, and whose bookings they may see.
+   */
   callerPhone?: string | null;
   /**
    * Names the conversation turn (or the call): the same slot booked again under it is the same
@@ -147,7 +150,7 @@ export function bookingFunctionSet(
           phone: {
             type: "string",
             description: context.callerPhone
-              ? "Phone number in E.164; leave out to use the number the customer is calling from."
+              ? "Phone number in E.164; leave out to use the number the customer is calling or texting from."
               : "The customer's phone number in E.164 (e.g. +14155550123).",
           },
           email: { type: "string", description: "The customer's email address." },

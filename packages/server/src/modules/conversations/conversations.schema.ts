@@ -8,8 +8,8 @@ import {
 
 const ConversationChannel = builder.enumType("ConversationChannel", {
   description:
-    "Where a conversation comes from: generate-reply (api), the website widget, or the owner testing.",
-  values: ["api", "widget", "test"] as const,
+    "Where a conversation comes from: generate-reply (api), the website widget, the owner testing, or text messages to one of the account's numbers (sms; the customer identifier is the customer's number).",
+  values: ["api", "widget", "test", "sms"] as const,
 });
 
 export const MessageRole = builder.enumType("MessageRole", {
@@ -68,7 +68,8 @@ export const ConversationRef = builder.prismaObject("Conversation", {
     channel: t.field({ type: ConversationChannel, resolve: (conversation) => conversation.channel }),
     customerIdentifier: t.exposeString("customerIdentifier", {
       nullable: true,
-      description: "The integration's id for the customer (generate-reply only).",
+      description:
+        "The integration's id for the customer (generate-reply), or the customer's E.164 number (sms); null otherwise.",
     }),
     variables: t.field({
       type: "JSON",
@@ -239,7 +240,7 @@ builder.mutationField("sendOperatorMessage", (t) =>
   t.withAuth({ authenticated: true }).field({
     type: ConversationMessage,
     description:
-      "Writes to the customer as a person of the business (free, never answered by the AI itself).",
+      "Writes to the customer as a person of the business (free, never answered by the AI itself). In an sms conversation it is also texted to the customer, charged per segment like any text: RECIPIENT_OPTED_OUT or NUMBER_NOT_SMS_CAPABLE refuse it before it is stored.",
     args: { input: t.arg({ type: SendOperatorMessageInput, required: true }) },
     resolve: (_root, { input }, context) =>
       context.services.conversations.sendOperatorMessage(context.viewer.accountId, {

@@ -21,9 +21,14 @@ const StartTestInput = z.object({
 
 const ListInput = z.object({
   assistantId: z.number().int().nullish(),
-  channel: z.enum(["api", "widget", "test"]).nullish(),
+  channel: z.enum(["api", "widget", "test", "sms"]).nullish(),
   unreadOnly: z.boolean().nullish(),
 });
+
+/** Texts an operator's message in an `sms` conversation (the texts module's `TextConversations`). */
+export interface OperatorTexting {
+  sendOperatorText(conversation: Conversation, content: string): Promise<Message>;
+}
 
 /**
  * The owner's view of the account's conversations, of every channel: list and read them, try an
@@ -32,7 +37,7 @@ const ListInput = z.object({
 export class ConversationsService {
   constructor(
     private readonly deps: ServiceDeps,
-    private readonly parts: { pipeline: MessagePipeline },
+    private readonly parts: { pipeline: MessagePipeline; texting: OperatorTexting },
   ) {}
 
   private get prisma() {
@@ -167,6 +172,7 @@ export class ConversationsService {
   async sendOperatorMessage(accountId: number, input: { conversationId: string; content: unknown }) {
     const { content } = parseInput(z.object({ content: messageText(WIDGET_MESSAGE_MAX, "content") }), input);
     const conversation = await this.get(accountId, input.conversationId);
+    if (conversation.channel === "sms") return this.parts.texting.sendOperatorText(conversation, content);
     return this.parts.pipeline.appendOperatorMessage(conversation, content);
   }
 }

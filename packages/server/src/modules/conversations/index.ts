@@ -1,2 +1,2 @@
 /** The owner's view of conversations (GraphQL types and fields in `conversations.schema.ts`). */
-export { ConversationsService } from "./conversations.service.ts";
+export { ConversationsService, type OperatorTexting } from "./conversations.service.ts";

@@ -51,6 +51,8 @@ export class DialerService {
       leads: LeadProgress;
       jobs: JobQueue;
       clock: Clock;
+      /** Whether the number opted out of texts from any of the account's numbers (STOP). */
+      optedOutOfTexts: (accountId: number, phoneNumber: string) => Promise<boolean>;
     },
   ) {
     collaborators.jobs.define(DIAL_TASK, {
@@ -149,6 +151,12 @@ export class DialerService {
     const target = await this.numberFor(lead);
     if (!target) {
       await leads.recordOutcome(lead.id, { id: null, reached: false }, campaign, clock.now());
+      return true;
+    }
+    // A person who told the business to stop texting them is not called by its campaigns either.
+    if (await this.collaborators.optedOutOfTexts(campaign.accountId, target.phoneNumber)) {
+      if (lead.contactIndex === 0) await leads.blacklistOptedOut(lead);
+      else await leads.recordOutcome(lead.id, { id: null, reached: false }, campaign, clock.now());
       return true;
     }
     let call: Call;

@@ -395,6 +395,43 @@ describe("the campaign dialer on the simulated carrier", { timeout: 120_000 }, (
     await spy.close();
   });
 
+  it("does not call a lead whose number replied STOP to one of the account's texts: blacklisted, reason texts_opt_out", async () => {
+    const dave = await t.createAccount({ balance: "100" });
+    const optedOut = uniqueUsNumber();
+    const reachable = uniqueUsNumber();
+    // STOP to a number of the account that the campaign does not even call from.
+    const textLine = await telephonyFixtures(t).addNumber(dave);
+    await t.app.services.texts.simulateInbound(dave.accountId, {
+      to: textLine.phoneNumber,
+      from: optedOut,
+      body: "STOP",
+    });
+    const { campaign } = await campaignWith(t, dave, {}, [
+      { phoneNumber: optedOut },
+      { phoneNumber: reachable },
+    ]);
+    await t.gql(SET_STATUS, { id: campaign.id, status: "active" }, { token: dave.apiKey });
+    const leads = await settled(t, dave, campaign.id, clock);
+    expect(leads.map((lead) => [lead.phoneNumber, lead.status, lead.calls.length])).toEqual([
+      [optedOut, "blacklisted", 0],
+      [reachable, "completed", 1],
+    ]);
+    const reasons = await t.gql<{
+      leads: { items: { phoneNumber: string; blacklistReason: string | null }[] };
+    }>(
+      `query($campaignId: Int!) { leads(campaignId: $campaignId) { items { phoneNumber blacklistReason } } }`,
+      { campaignId: campaign.id },
+      { token: dave.apiKey },
+    );
+    expect(reasons.data!.leads.items).toContainEqual({
+      phoneNumber: optedOut,
+      blacklistReason: "texts_opt_out",
+    });
+    expect(
+      await t.app.db.prisma.call.count({ where: { accountId: dave.accountId, clientPhoneNumber: optedOut } }),
+    ).toBe(0);
+  });
+
   it("refuses a concurrency outside 1 to 50 with a field message", async () => {
     const response = await t.gql(
       `mutation { createCampaign(input: { name: "Too many", maxConcurrentCalls: 51 }) { id } }`,

@@ -174,6 +174,7 @@ export class LeadProgress {
           status: to,
           activeCallId: null,
           claimedAt: null,
+          blacklistReason: blacklisted ? "owner" : null,
           ...(blacklisted ? {} : { nextAttemptAt: null }),
         },
       });
@@ -188,6 +189,38 @@ export class LeadProgress {
     });
     this.announce(lead.campaignId);
     return prisma.lead.findUniqueOrThrow({ where: { id: leadId } });
+  }
+
+  /**
+   * A lead the dialer picked whose number opted out of the account's texts (STOP): blacklisted with
+   * that reason instead of called. Returns whether it moved.
+   */
+  async blacklistOptedOut(lead: { id: number; accountId: number; campaignId: number }): Promise<boolean> {
+    const count = await this.deps.db.prisma.$transaction(async (tx) => {
+      const { count } = await tx.lead.updateMany({
+        where: { id: lead.id, status: "scheduled" },
+        data: {
+          status: "blacklisted",
+          blacklistReason: "texts_opt_out",
+          claimedAt: null,
+          activeCallId: null,
+        },
+      });
+      if (count > 0) {
+        await this.events.emit(tx, {
+          type: "lead.updated",
+          accountId: lead.accountId,
+          leadId: lead.id,
+          callId: null,
+        });
+      }
+      return count;
+    });
+    if (count > 0) {
+      this.deps.logger.info("lead blacklisted: its number opted out of texts", { leadId: lead.id });
+      this.announce(lead.campaignId);
+    }
+    return count > 0;
   }
 
   /** Something about the campaign's progress changed; subscribers on every instance re-read it. */

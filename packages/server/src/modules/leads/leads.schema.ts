@@ -37,6 +37,11 @@ export const LeadRef = builder.objectRef<LeadWithDetails>("Lead").implement({
     phoneNumber: t.exposeString("phoneNumber", { description: "E.164." }),
     variables: t.field({ type: "JSON", resolve: (lead) => lead.variables }),
     status: t.field({ type: LeadStatusRef, resolve: (lead) => leadStatusName(lead.status) }),
+    blacklistReason: t.exposeString("blacklistReason", {
+      nullable: true,
+      description:
+        "Why a blacklisted lead is: owner (set by the account) or texts_opt_out (its number replied STOP to one of the account's texts; docs/sms.md).",
+    }),
     campaign: t.field({ type: LeadCampaign, resolve: (lead) => lead.campaign }),
     secondaryContacts: t.field({ type: [SecondaryContact], resolve: (lead) => lead.secondaryContacts }),
     attempts: t.exposeInt("attempts", {

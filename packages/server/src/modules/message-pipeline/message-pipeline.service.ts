@@ -60,6 +60,11 @@ export interface ConversationTurn {
    * its reply failed is the same turn, so what the model does again in it is recognised as a retry.
    */
   turnKey: string;
+  /**
+   * The customer's phone number when the carrier vouches for it (a conversation by text): like a
+   * caller's number, the default contact and whose bookings they may see.
+   */
+  customerPhone: string | null;
 }
 
 /** The assistant settings a reply reads (kept for compatibility: `replySettingsColumns`). */
@@ -246,6 +251,7 @@ export class MessagePipeline {
           assistantId: conversation.assistantId,
           conversationId: conversation.id,
           turnKey: `conversation:${conversation.id}:${conversation.lastCustomerMessageId}`,
+          customerPhone: conversation.channel === "sms" ? conversation.customerIdentifier : null,
         }) ?? [],
       ]);
       return await this.parts.engine.generate({

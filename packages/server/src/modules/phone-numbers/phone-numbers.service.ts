@@ -90,12 +90,18 @@ export class PhoneNumbersService implements CallerIdDesk {
     private readonly provider: NumberProvider,
   ) {}
 
-  /** Every number the account holds; `smsReadyOnly` keeps SMS-capable numbers with an active subscription. */
+  /**
+   * Every number the account holds; `smsReadyOnly` keeps those that can send a text now: SMS-capable
+   * dedicated numbers, active (not being released), with an active subscription: exactly the `from`
+   * numbers `sendText` accepts, less the cancelled ones still running out their period.
+   */
   list(accountId: number, options: { smsReadyOnly?: boolean } = {}) {
     return this.deps.db.prisma.phoneNumber.findMany({
       where: {
         ...held(accountId),
-        ...(options.smsReadyOnly ? { smsCapable: true, subscriptionStatus: "active" } : {}),
+        ...(options.smsReadyOnly
+          ? { smsCapable: true, kind: "normal", status: "active", subscriptionStatus: "active" }
+          : {}),
       },
       orderBy: [{ createdAt: "asc" }, { id: "asc" }],
     });
@@ -165,8 +171,15 @@ export class PhoneNumbersService implements CallerIdDesk {
     let phoneNumber: PhoneNumber;
     try {
       if (input.kind === "normal") {
-        const { providerRef } = await this.provider.purchaseNumber({ accountId, phoneNumber: e164 });
-        phoneNumber = await prisma.phoneNumber.update({ where: { id: claimed.id }, data: { providerRef } });
+        const bought = await this.provider.purchaseNumber({ accountId, phoneNumber: e164 });
+        phoneNumber = await prisma.phoneNumber.update({
+          where: { id: claimed.id },
+          // SMS-capable only if the owner did not say otherwise and the carrier does not deny it.
+          data: {
+            providerRef: bought.providerRef,
+            ...(bought.smsCapable === false ? { smsCapable: false } : {}),
+          },
+        });
       } else if (input.kind === "caller_id") {
         phoneNumber = await this.challenge(claimed, now);
       } else {

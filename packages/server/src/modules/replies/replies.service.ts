@@ -116,7 +116,7 @@ export class RepliesService {
         this.deps.db.withConnection((sql) =>
           sql.prepared<Omit<ConversationWithAssistant, "assistant">>(
             `SELECT ${CONVERSATION_COLUMNS}, ${RECENT_HISTORY_COLUMN} FROM "conversations"
-             WHERE "assistantId" = $1 AND "customerIdentifier" = $2`,
+             WHERE "assistantId" = $1 AND "channel" = 'api' AND "customerIdentifier" = $2`,
             [assistantId, customerIdentifier],
           ),
         ),
@@ -125,7 +125,9 @@ export class RepliesService {
     if (!assistant) throw new NotFoundError("Assistant", "ASSISTANT_NOT_FOUND");
     if (existing[0]) return { ...existing[0], assistant };
     const prisma = this.deps.db.prisma;
-    const key = { assistantId_customerIdentifier: { assistantId, customerIdentifier } };
+    const key = {
+      assistantId_channel_customerIdentifier: { assistantId, channel: "api" as const, customerIdentifier },
+    };
     try {
       const created = await prisma.conversation.create({
         data: { accountId, assistantId, channel: "api", customerIdentifier },

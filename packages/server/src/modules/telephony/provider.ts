@@ -17,6 +17,12 @@ export type CallerIdChallenge =
   | { method: "code-on-call"; providerRef: string; validationCode: string }
   | { method: "code-from-call"; providerRef: string; code: string };
 
+/** A number the carrier sold: its id there, and its word on SMS when it gives one. */
+export interface PurchasedNumber {
+  providerRef: string;
+  smsCapable?: boolean;
+}
+
 /** The numbers side of a carrier: the phone-number service never talks to a carrier any other way. */
 export interface NumberProvider {
   /** Stored on each number it provides (`phone_numbers.providerName`). */
@@ -25,7 +31,7 @@ export interface NumberProvider {
    * Buys a dedicated number Voxgate has already claimed for the account (no other account holds it);
    * refuses (PHONE_NUMBER_UNAVAILABLE) a number the carrier does not offer.
    */
-  purchaseNumber(request: { accountId: number; phoneNumber: string }): Promise<{ providerRef: string }>;
+  purchaseNumber(request: { accountId: number; phoneNumber: string }): Promise<PurchasedNumber>;
   /** Stops renewing a dedicated number; the carrier keeps it working until the period ends. */
   cancelSubscription(number: ProviderNumber): Promise<void>;
   /** Gives a dedicated number back to the carrier. Safe to repeat. */

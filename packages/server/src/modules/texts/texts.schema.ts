@@ -5,7 +5,7 @@ import { TEXT_STATUSES } from "./text-status.ts";
 
 const TextStatusRef = builder.enumType("TextStatus", {
   description:
-    "queued: accepted, not yet sent by the carrier; sent: handed to the recipient's network; delivered, undelivered, failed (not sent; refunded): final for outbound texts; received: an inbound text.",
+    "scheduled: held until the account's quiet hours end (sendAt); queued: accepted, not yet sent by the carrier; sent: handed to the recipient's network; delivered, undelivered, failed (not sent; refunded): final for outbound texts; received: an inbound text.",
   values: TEXT_STATUSES,
 });
 
@@ -37,6 +37,11 @@ const TextMessageRef = builder.prismaObject("TextMessage", {
     errorCode: t.exposeString("errorCode", { nullable: true }),
     errorMessage: t.exposeString("errorMessage", { nullable: true }),
     conversationId: t.exposeString("conversationId", { nullable: true }),
+    sendAt: t.expose("sendAt", {
+      type: "DateTime",
+      nullable: true,
+      description: "When a text held by quiet hours is sent.",
+    }),
     createdAt: t.expose("createdAt", { type: "DateTime" }),
     updatedAt: t.expose("updatedAt", { type: "DateTime" }),
   }),
@@ -104,5 +109,45 @@ builder.mutationField("simulateIncomingText", (t) =>
     args: { input: t.arg({ type: SimulateIncomingTextInput, required: true }) },
     resolve: (_root, { input }, context) =>
       context.services.texts.simulateInbound(context.viewer.accountId, input),
+  }),
+);
+
+const TextQuietHoursRef = builder
+  .objectRef<{ start: string; end: string; timezone: string }>("TextQuietHours")
+  .implement({
+    description:
+      "When outbound texts are held (docs/sms.md): from start until end (HH:MM, 24-hour; a start after the end spans midnight) in the account's time zone.",
+    fields: (t) => ({
+      start: t.exposeString("start"),
+      end: t.exposeString("end"),
+      timezone: t.exposeString("timezone", { description: "The account's IANA time zone." }),
+    }),
+  });
+
+builder.queryField("textQuietHours", (t) =>
+  t.withAuth({ authenticated: true }).field({
+    type: TextQuietHoursRef,
+    nullable: true,
+    description: "The account's quiet hours for outbound texts; null when it has none.",
+    resolve: (_root, _args, context) => context.services.textQuietHours.get(context.viewer.accountId),
+  }),
+);
+
+const SetTextQuietHoursInput = builder.inputType("SetTextQuietHoursInput", {
+  fields: (t) => ({
+    start: t.string({ description: "HH:MM (24-hour), in the account's time zone; null with end: none." }),
+    end: t.string({ description: "HH:MM (24-hour), excluded; differs from start." }),
+  }),
+});
+
+builder.mutationField("setTextQuietHours", (t) =>
+  t.withAuth({ authenticated: true }).field({
+    type: TextQuietHoursRef,
+    nullable: true,
+    description:
+      "Sets the account's quiet hours (or clears them: neither time). A text sent in them is scheduled for their end, unless it answers a customer who texted the number within the last hour.",
+    args: { input: t.arg({ type: SetTextQuietHoursInput, required: true }) },
+    resolve: (_root, { input }, context) =>
+      context.services.textQuietHours.set(context.viewer.accountId, input),
   }),
 );

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { Clock } from "../../clock.ts";
 import type { ServiceDeps } from "../../deps.ts";
 import {
   NotFoundError,
@@ -8,6 +9,7 @@ import {
   ValidationError,
 } from "../../errors.ts";
 import { Prisma, type TextMessage } from "../../generated/prisma/client.ts";
+import type { JobQueue } from "../../jobs/index.ts";
 import { parseInput, requiredString } from "../../validation.ts";
 import type { BillingService } from "../billing/index.ts";
 import { type Page, type PageRequest, paginate } from "../common/pagination.ts";
@@ -17,8 +19,12 @@ import { e164PhoneNumber } from "../phone-numbers/e164.ts";
 import type { ProviderTextEvent, TextCarrier, TextDesk, TextSimulator } from "../telephony/index.ts";
 import { KEYWORD_REPLIES, type TextKeyword, textKeyword } from "./keywords.ts";
 import { countSegments } from "./segments.ts";
+import type { TextQuietHours } from "./text-quiet-hours.ts";
 import { textStatusesBefore } from "./text-status.ts";
 import { textingFunctionSet } from "./texts.functions.ts";
+
+/** The background job that answers an inbound text in its conversation (`TextConversations`). */
+export const ANSWER_TEXT_TASK = "texts.answer";
 
 /** Twilio's limit for one message's body; carriers split it into at most 10 segments in practice. */
 export const MAX_TEXT_CHARACTERS = 1600;
@@ -59,10 +65,73 @@ export class TextsService implements TextDesk {
       carrier: TextCarrier;
       simulator: TextSimulator | null;
       billing: BillingService;
+      jobs: JobQueue;
+      clock: Clock;
+      quietHours: TextQuietHours;
     },
   ) {}
 
-  async send(accountId: number, request: SendTextRequest): Promise<TextMessage> {
+  /**
+   * Sends a text, or schedules it for the end of the account's quiet hours (`scheduled`, charged
+   * now like any text) unless the recipient texted this number within the conversation window.
+   * `messageId` names the conversation message the text carries.
+   */
+  async send(
+    accountId: number,
+    request: SendTextRequest,
+    options: { messageId?: number; alsoInTransaction?: (tx: Prisma.TransactionClient) => Promise<void> } = {},
+  ): Promise<TextMessage> {
+    const input = await this.sendable(accountId, request);
+    const count = countSegments(input.body);
+    const prisma = this.deps.db.prisma;
+    const now = this.parts.clock.now();
+    const sendAt = await this.parts.quietHours.until(accountId, input.from, input.to, now);
+    const amount = new Prisma.Decimal(this.deps.config.telephony.smsPricePerSegment)
+      .mul(count.segments)
+      .toFixed(4);
+    const text = await prisma.$transaction(async (tx) => {
+      const created = await tx.textMessage.create({
+        data: {
+          accountId,
+          direction: "outbound",
+          from: input.from,
+          to: input.to,
+          body: input.body,
+          encoding: count.encoding,
+          segments: count.segments,
+          status: sendAt ? "scheduled" : "queued",
+          sendAt,
+          // Taken by this process at once; the sweep takes it over only if it is still unsent later.
+          claimedAt: sendAt ? null : now,
+          providerName: this.parts.carrier.name,
+          conversationId: input.conversationId ?? null,
+          messageId: options.messageId ?? null,
+        },
+      });
+      await this.parts.billing.chargeText(tx, {
+        accountId,
+        textMessageId: created.id,
+        amount,
+        description: `Text #${created.id}: ${count.segments} segment${count.segments === 1 ? "" : "s"}`,
+      });
+      await options.alsoInTransaction?.(tx);
+      return created;
+    });
+    this.parts.billing.balanceChanged(accountId);
+    if (sendAt) {
+      this.deps.logger.info("text scheduled after quiet hours", { accountId, textId: text.id, sendAt });
+    } else {
+      await this.deliver(text);
+      this.deps.logger.info("text sent", { accountId, textId: text.id, segments: count.segments });
+    }
+    return prisma.textMessage.findUniqueOrThrow({ where: { id: text.id } });
+  }
+
+  /**
+   * Everything `send` checks before anything is stored: the body, the account's own active
+   * SMS-capable dedicated number, the conversation, the recipient's opt-out. Throws the refusal.
+   */
+  async sendable(accountId: number, request: SendTextRequest) {
     const input = parseInput(SendTextInput, request);
     const count = countSegments(input.body);
     if (count.segments > MAX_TEXT_SEGMENTS) {
@@ -86,42 +155,23 @@ export class TextsService implements TextDesk {
       if (!conversation) throw new NotFoundError("Conversation", "CONVERSATION_NOT_FOUND");
     }
     if (await this.optedOut(accountId, input.from, input.to)) throw new RecipientOptedOutError(input.to);
-    const amount = new Prisma.Decimal(this.deps.config.telephony.smsPricePerSegment)
-      .mul(count.segments)
-      .toFixed(4);
-    const text = await prisma.$transaction(async (tx) => {
-      const created = await tx.textMessage.create({
-        data: {
-          accountId,
-          direction: "outbound",
-          from: input.from,
-          to: input.to,
-          body: input.body,
-          encoding: count.encoding,
-          segments: count.segments,
-          status: "queued",
-          providerName: this.parts.carrier.name,
-          conversationId: input.conversationId ?? null,
-        },
-      });
-      await this.parts.billing.chargeText(tx, {
-        accountId,
-        textMessageId: created.id,
-        amount,
-        description: `Text #${created.id}: ${count.segments} segment${count.segments === 1 ? "" : "s"}`,
-      });
-      return created;
-    });
-    this.parts.billing.balanceChanged(accountId);
+    return input;
+  }
+
+  /**
+   * Hands a recorded text to the carrier. A refusal fails and refunds it (and an opt-out the
+   * carrier reports is recorded), then is thrown.
+   */
+  async deliver(text: Pick<TextMessage, "id" | "accountId" | "from" | "to" | "body">): Promise<void> {
     try {
       const { providerMessageId } = await this.parts.carrier.sendSms({
         textId: text.id,
-        from: input.from,
-        to: input.to,
-        body: input.body,
+        from: text.from,
+        to: text.to,
+        body: text.body,
       });
       // A status callback may have named it first.
-      await prisma.textMessage.updateMany({
+      await this.deps.db.prisma.textMessage.updateMany({
         where: { id: text.id, providerMessageId: null },
         data: { providerMessageId },
       });
@@ -129,12 +179,10 @@ export class TextsService implements TextDesk {
       const refused = error instanceof Error ? error.message : String(error);
       await this.textEvent({ textId: text.id, status: "failed", errorMessage: refused.slice(0, 500) });
       if (error instanceof RecipientOptedOutError) {
-        await this.setOptOut(accountId, input.from, input.to, { kind: "opt-out", keyword: "CARRIER" });
+        await this.setOptOut(text.accountId, text.from, text.to, { kind: "opt-out", keyword: "CARRIER" });
       }
       throw error;
     }
-    this.deps.logger.info("text sent", { accountId, textId: text.id, segments: count.segments });
-    return prisma.textMessage.findUniqueOrThrow({ where: { id: text.id } });
   }
 
   /**
@@ -215,7 +263,8 @@ export class TextsService implements TextDesk {
 
   /**
    * A text arrived on `to`: recorded for the account that holds the number (once, however often the
-   * carrier delivers it), with its keyword obeyed. The answer is the keyword's fixed reply.
+   * carrier delivers it), with its keyword obeyed. The answer is the keyword's fixed reply; any other
+   * text is answered by the number's assistant in its conversation (`TextConversations`), later.
    */
   async receiveText(request: {
     carrier: string;
@@ -252,6 +301,11 @@ export class TextsService implements TextDesk {
         });
         if (keyword && keyword.kind !== "help") {
           await this.setOptOut(number.accountId, request.to, request.from, keyword, tx);
+        }
+        // Answered in the background, so the carrier's webhook is answered at once; enqueued with
+        // the text, so a restart cannot lose the answer, and once, as the text is recorded once.
+        if (!keyword) {
+          await this.parts.jobs.enqueue(ANSWER_TEXT_TASK, { textId: created.id }, { tx });
         }
         return created;
       });
@@ -292,6 +346,14 @@ export class TextsService implements TextDesk {
       select: { optedOut: true },
     });
     return optOut?.optedOut ?? false;
+  }
+
+  /** Whether `customerNumber` opted out of texts from any of the account's numbers. */
+  async optedOutAnywhere(accountId: number, customerNumber: string): Promise<boolean> {
+    const count = await this.deps.db.prisma.textOptOut.count({
+      where: { accountId, customerNumber, optedOut: true },
+    });
+    return count > 0;
   }
 
   private async setOptOut(

@@ -143,6 +143,29 @@ describe("sending through Twilio Messaging", () => {
   });
 });
 
+describe("numbers Twilio sells without SMS", () => {
+  it("records them as not SMS-capable: out of the legacy SMS list, refused as a sender", async () => {
+    const voiceOnly = uniqueUsNumber();
+    fake.voiceOnlyNumbers.add(voiceOnly);
+    const account = await t.createAccount({ balance: "1" });
+    const bought = await telephonyFixtures(t).addNumber(account, { phoneNumber: voiceOnly });
+    const texting = await telephonyFixtures(t).addNumber(account);
+    expect(bought.smsCapable).toBe(false);
+    const legacy = await t.rest<{ data: { id: number; sms_capable: boolean }[] }>(
+      "GET",
+      "/api/user/phone-numbers",
+      {
+        token: account.apiKey,
+      },
+    );
+    expect(legacy.status).toBe(200);
+    expect(legacy.body.data).toEqual([expect.objectContaining({ id: texting.id, sms_capable: true })]);
+    await expect(
+      t.app.services.texts.send(account.accountId, { from: voiceOnly, to: uniqueUsNumber(), body: "Hi" }),
+    ).rejects.toMatchObject({ code: "NUMBER_NOT_SMS_CAPABLE" });
+  });
+});
+
 describe("inbound texts through Twilio", () => {
   it("records STOP (answered with TwiML), refuses further texts, and START re-enables them", async () => {
     const customer = uniqueUsNumber();

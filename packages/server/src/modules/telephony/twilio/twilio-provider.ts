@@ -90,7 +90,9 @@ export class TwilioTelephonyProvider implements TelephonyProvider {
         smsUrl: this.url(TWILIO_PATHS.sms),
         smsMethod: "POST",
       });
-      return { providerRef: number.sid };
+      // A number without SMS (many toll-free and some national numbers) must not be offered for texts.
+      const sms = number.capabilities?.sms;
+      return { providerRef: number.sid, ...(typeof sms === "boolean" ? { smsCapable: sms } : {}) };
     } catch (error) {
       if (NUMBER_UNAVAILABLE_CODES.has(codeOf(error))) throw new NumberUnavailableError();
       throw this.failure("purchase a number", error);
