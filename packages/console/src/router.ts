@@ -7,6 +7,8 @@ export interface Route {
   id: string | null;
   /** Further segments, e.g. `leads` in `#/campaigns/4/leads`. */
   rest: string[];
+  /** `?a=b` after the path, e.g. `#/calendars?calendar=connected` from an OAuth return. */
+  query: URLSearchParams;
 }
 
 export const SECTIONS = [
@@ -15,6 +17,8 @@ export const SECTIONS = [
   "inbox",
   "calls",
   "campaigns",
+  "appointments",
+  "calendars",
   "numbers",
   "keys",
   "webhooks",
@@ -23,8 +27,14 @@ export const SECTIONS = [
 ] as const;
 
 export function parseRoute(hash: string): Route {
-  const [section = "", id = null, ...rest] = hash.replace(/^#\/?/, "").split("/").filter(Boolean);
-  return { section: section || "assistants", id: id ? decodeURIComponent(id) : null, rest };
+  const [path = "", search = ""] = hash.replace(/^#\/?/, "").split("?", 2);
+  const [section = "", id = null, ...rest] = path.split("/").filter(Boolean);
+  return {
+    section: section || "assistants",
+    id: id ? decodeURIComponent(id) : null,
+    rest,
+    query: new URLSearchParams(search),
+  };
 }
 
 export function href(section: string, id?: string | number, ...rest: string[]): string {
