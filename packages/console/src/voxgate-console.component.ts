@@ -1,12 +1,7 @@
 import { html, LitElement, nothing } from "lit";
 import { keyed } from "lit/directives/keyed.js";
 import { ApiError, ConsoleApi } from "./api/client.ts";
-import {
-  CalendarConnectionsQuery,
-  LoginMutation,
-  LogoutMutation,
-  ViewerQuery,
-} from "./api/operations.ts";
+import { CalendarConnectionsQuery, LoginMutation, LogoutMutation, ViewerQuery } from "./api/operations.ts";
 import { href, parseRoute, type Route } from "./router.ts";
 import { setSession } from "./screen.ts";
 import { clearSession, loadSession, saveSession } from "./session.ts";

@@ -2,15 +2,7 @@ import { afterEach, describe, expect, inject, it, onTestFinished } from "vitest"
 import { commands, page, userEvent } from "vitest/browser";
 import "../../widget/src/voxgate-chat.ts";
 import { SPOKEN_ON_CALL } from "../../widget/test/support/call-script.ts";
-import { createAccount, graphql, mountConsole, unmountConsole } from "./support/console.ts";
-
-async function signIn(account: { email: string; password: string }, hash?: string) {
-  mountConsole(hash);
-  await page.getByLabelText("Email").fill(account.email);
-  await page.getByLabelText("Password").fill(account.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect.element(page.getByRole("button", { name: "Sign out" })).toBeVisible();
-}
+import { createAccount, graphql, mountConsole, signIn, unmountConsole } from "./support/console.ts";
 
 afterEach(() => {
   unmountConsole();

@@ -102,10 +102,9 @@ export const StartCalendarOAuthMutation = new TypedDocumentString<
   }
 `);
 
-export type SmsConversation = Omit<
-  ConsoleConversationsQuery["conversations"]["items"][number],
-  "channel"
-> & { channel: Channel };
+export type SmsConversation = Omit<ConsoleConversationsQuery["conversations"]["items"][number], "channel"> & {
+  channel: Channel;
+};
 
 export const SmsConversationsQuery = new TypedDocumentString<
   { conversations: { items: SmsConversation[] } },
@@ -159,4 +158,3 @@ export function calcomCreateInput(form: CalcomForm): Record<string, unknown> {
 export function calcomRepairInput(apiKey: string): Record<string, unknown> {
   return { apiKey };
 }
-

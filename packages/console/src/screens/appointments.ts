@@ -2,8 +2,8 @@ import { css, html, nothing } from "lit";
 import { AssistantNamesQuery, AvailableSlotsQuery } from "../api/operations.ts";
 import {
   type Appointment,
-  AppointmentsQuery,
   type AppointmentStatus,
+  AppointmentsQuery,
   CancelAppointmentMutation,
   type ConsoleAppointmentsQuery,
   type ConsoleAppointmentsQueryVariables,
@@ -38,8 +38,16 @@ export class VxAppointments extends DataScreen<ConsoleAppointmentsQuery["appoint
   declare assistants: ConsoleAssistantNamesQuery["assistants"]["items"] | null;
   declare notice: string | null;
   /** The appointment being moved, the window of slots shown (from, days after now) and the slots. */
-  declare moving: { appointment: Appointment; offset: number; slots: Slot[] | null; error: string | null } | null;
-  #filter: Omit<ConsoleAppointmentsQueryVariables, "page"> = { status: "booked", from: new Date().toISOString() };
+  declare moving: {
+    appointment: Appointment;
+    offset: number;
+    slots: Slot[] | null;
+    error: string | null;
+  } | null;
+  #filter: Omit<ConsoleAppointmentsQueryVariables, "page"> = {
+    status: "booked",
+    from: new Date().toISOString(),
+  };
 
   constructor() {
     super();
@@ -77,7 +85,11 @@ export class VxAppointments extends DataScreen<ConsoleAppointmentsQuery["appoint
 
   private cancel(appointment: Appointment) {
     const when = formatInZone(appointment.startsAt, appointment.timezone);
-    if (!confirm(`Cancel ${appointment.customerName}'s ${appointment.appointmentTypeName} on ${when}? It is removed from the calendar.`))
+    if (
+      !confirm(
+        `Cancel ${appointment.customerName}'s ${appointment.appointmentTypeName} on ${when}? It is removed from the calendar.`,
+      )
+    )
       return;
     return this.act(async () => {
       await this.api.request(CancelAppointmentMutation, { id: appointment.id });
@@ -212,9 +224,14 @@ export class VxAppointments extends DataScreen<ConsoleAppointmentsQuery["appoint
             : moving.slots.length === 0
               ? html`<p role="status">No free slots in these days.</p>`
               : html`<fieldset><legend>New time</legend>${slotsByDay(moving.slots, zone).map(
-                  ([day, slots]) => html`<div class="day" role="group" aria-label=${day}><strong>${day}</strong>
+                  ([
+                    day,
+                    slots,
+                  ]) => html`<div class="day" role="group" aria-label=${day}><strong>${day}</strong>
                     ${slots.map(
-                      (slot) => html`<label class="inline slot"><input type="radio" name="slot" value=${slot.start} required />
+                      (
+                        slot,
+                      ) => html`<label class="inline slot"><input type="radio" name="slot" value=${slot.start} required />
                         ${formatTime(slot.start, zone)}</label>`,
                     )}</div>`,
                 )}</fieldset>`

@@ -130,8 +130,7 @@ export class VxCalendars extends DataScreen<ConsoleCalendarsScreenQuery> {
     const returned = this.query.get("calendar") ?? new URLSearchParams(location.search).get("calendar");
     if (returned === "connected") this.notice = { text: "The calendar is connected.", ok: true };
     else if (returned === "error") {
-      const message =
-        this.query.get("message") ?? new URLSearchParams(location.search).get("message") ?? "";
+      const message = this.query.get("message") ?? new URLSearchParams(location.search).get("message") ?? "";
       this.notice = {
         text: `The calendar could not be connected${message ? `: ${message}` : "."}`,
         ok: false,
@@ -250,7 +249,10 @@ export class VxCalendars extends DataScreen<ConsoleCalendarsScreenQuery> {
     return this.send("type", event, async (data) => {
       const number = (name: string) => (data.get(name) === "" ? null : Number(data.get(name)));
       const businessHours = Object.fromEntries(
-        WEEKDAYS.map(([day]) => [day, this.hours[day].map((r) => ({ start: r.start, end: clockEnd(r.end) }))]),
+        WEEKDAYS.map(([day]) => [
+          day,
+          this.hours[day].map((r) => ({ start: r.start, end: clockEnd(r.end) })),
+        ]),
       );
       await this.api.request(CreateAppointmentTypeMutation, {
         input: {
@@ -309,7 +311,10 @@ export class VxCalendars extends DataScreen<ConsoleCalendarsScreenQuery> {
     const last = this.hours[day].at(-1);
     this.hours = {
       ...this.hours,
-      [day]: [...this.hours[day], last ? { start: last.end, end: "24:00" } : { start: "09:00", end: "17:00" }],
+      [day]: [
+        ...this.hours[day],
+        last ? { start: last.end, end: "24:00" } : { start: "09:00", end: "17:00" },
+      ],
     };
   }
 
@@ -387,7 +392,10 @@ export class VxCalendars extends DataScreen<ConsoleCalendarsScreenQuery> {
 
   private renderType(type: AppointmentType) {
     const hours = WEEKDAYS.filter(([day]) => type.businessHours[day].length > 0)
-      .map(([day, name]) => `${name.slice(0, 3)} ${type.businessHours[day].map((r) => `${r.start}–${r.end}`).join(", ")}`)
+      .map(
+        ([day, name]) =>
+          `${name.slice(0, 3)} ${type.businessHours[day].map((r) => `${r.start}–${r.end}`).join(", ")}`,
+      )
       .join("; ");
     return html`<tr>
       <td>${type.name}<br /><span class="muted">${type.timezone}</span></td>
@@ -420,11 +428,17 @@ export class VxCalendars extends DataScreen<ConsoleCalendarsScreenQuery> {
             ? html`<p role="status">Asking the calendar…</p>`
             : preview.slots.length === 0
               ? html`<p role="status">No free slots in the next ${PREVIEW_DAYS} days.</p>`
-              : html`<ul class="days" aria-label="Free slots of ${type.name}">${slotsByDay(preview.slots, type.timezone).map(
-                  ([day, slots]) => html`<li><strong>${day}</strong>: ${slots
-                    .slice(0, PREVIEW_PER_DAY)
-                    .map((slot) => formatTime(slot.start, type.timezone))
-                    .join(", ")}${slots.length > PREVIEW_PER_DAY ? ` and ${slots.length - PREVIEW_PER_DAY} more` : ""}</li>`,
+              : html`<ul class="days" aria-label="Free slots of ${type.name}">${slotsByDay(
+                  preview.slots,
+                  type.timezone,
+                ).map(
+                  ([day, slots]) =>
+                    html`<li><strong>${day}</strong>: ${slots
+                      .slice(0, PREVIEW_PER_DAY)
+                      .map((slot) => formatTime(slot.start, type.timezone))
+                      .join(
+                        ", ",
+                      )}${slots.length > PREVIEW_PER_DAY ? ` and ${slots.length - PREVIEW_PER_DAY} more` : ""}</li>`,
                 )}</ul>`
       }
     </section>`;
@@ -505,11 +519,11 @@ export class VxCalendars extends DataScreen<ConsoleCalendarsScreenQuery> {
               (range, index) => html`<span class="range">
                 <label class="sr-only" for="h-${day}-${index}-start">${name} ${index + 1} from</label>
                 <input id="h-${day}-${index}-start" type="time" .value=${range.start}
-                  @change=${(event: Event) => this.setRange(day, index, "start", (event.target as HTMLInputElement).value)} />
+                  @input=${(event: Event) => this.setRange(day, index, "start", (event.target as HTMLInputElement).value)} />
                 –
                 <label class="sr-only" for="h-${day}-${index}-end">${name} ${index + 1} until</label>
                 <input id="h-${day}-${index}-end" type="time" .value=${range.end === "24:00" ? "00:00" : range.end}
-                  @change=${(event: Event) => this.setRange(day, index, "end", (event.target as HTMLInputElement).value)} />
+                  @input=${(event: Event) => this.setRange(day, index, "end", (event.target as HTMLInputElement).value)} />
                 <button type="button" @click=${() => this.removeRange(day, index)} aria-label="Remove ${name} hours ${index + 1}">×</button>
               </span>`,
             )}
