@@ -70,8 +70,8 @@ describe.skipIf(!inject("caldav"))("calendars in the console", () => {
     await form.getByLabelText("Monday 1 until").fill("08:00");
     await form.getByRole("button", { name: "Create appointment type" }).click();
     await expect
-      .element(form.getByRole("alert"))
-      .toHaveTextContent("Monday, hours 1: A range must start before it ends.");
+      .element(form.getByRole("group", { name: "Business hours" }))
+      .toHaveAccessibleDescription("Monday, hours 1: A range must start before it ends.");
     await form.getByLabelText("Monday 1 until").fill("17:00");
     await form.getByRole("button", { name: "Add hours on Saturday" }).click();
     await form.getByLabelText("Saturday 1 until").fill("12:00");

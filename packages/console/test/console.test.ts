@@ -377,6 +377,8 @@ describe("the operator console", () => {
       ["#/assistants", "New assistant", "link"],
       ["#/knowledge", "Create knowledge base", "button"],
       ["#/calls", "Filter", "button"],
+      ["#/appointments", "Filter", "button"],
+      ["#/calendars", "Connect CalDAV calendar", "button"],
       ["#/numbers", "Add number", "button"],
       ["#/keys", "Create key", "button"],
       ["#/webhooks", "Send test event", "button"],
@@ -398,7 +400,7 @@ describe("the operator console", () => {
           const root = document.documentElement;
           expect(root.scrollWidth, `${hash} at ${width}px`).toBeLessThanOrEqual(root.clientWidth);
         }
-        for (const name of ["Assistants", "Inbox", "Webhooks", "Balance", "Admin"]) {
+        for (const name of ["Assistants", "Inbox", "Calendars", "Webhooks", "Balance", "Admin"]) {
           const link = page.getByRole("link", { name, exact: true });
           link.element().scrollIntoView();
           await expect.element(link).toBeVisible();
