@@ -7,8 +7,6 @@ export interface Route {
   id: string | null;
   /** Further segments, e.g. `leads` in `#/campaigns/4/leads`. */
   rest: string[];
-  /** `?a=b` after the path, e.g. `#/calendars?calendar=connected` from an OAuth return. */
-  query: URLSearchParams;
 }
 
 export const SECTIONS = [
@@ -27,14 +25,8 @@ export const SECTIONS = [
 ] as const;
 
 export function parseRoute(hash: string): Route {
-  const [path = "", search = ""] = hash.replace(/^#\/?/, "").split("?", 2);
-  const [section = "", id = null, ...rest] = path.split("/").filter(Boolean);
-  return {
-    section: section || "assistants",
-    id: id ? decodeURIComponent(id) : null,
-    rest,
-    query: new URLSearchParams(search),
-  };
+  const [section = "", id = null, ...rest] = hash.replace(/^#\/?/, "").split("/").filter(Boolean);
+  return { section: section || "assistants", id: id ? decodeURIComponent(id) : null, rest };
 }
 
 export function href(section: string, id?: string | number, ...rest: string[]): string {

@@ -280,7 +280,7 @@ export class VoxgateConsole extends LitElement {
       case "appointments":
         return html`<vx-appointments></vx-appointments>`;
       case "calendars":
-        return html`<vx-calendars .query=${this.route.query}></vx-calendars>`;
+        return html`<vx-calendars .connectionId=${id === null ? null : Number(id)}></vx-calendars>`;
       case "numbers":
         return html`<vx-phone-numbers></vx-phone-numbers>`;
       case "keys":

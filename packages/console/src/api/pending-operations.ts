@@ -26,9 +26,9 @@ export interface Appointment {
   customerPhone: string | null;
   customerEmail: string | null;
   notes: string | null;
-  appointmentTypeId: number | null;
+  appointmentTypeId: number;
   appointmentTypeName: string;
-  connectionId: number | null;
+  connectionId: number;
   provider: CalendarProvider;
   assistantId: number | null;
   callId: number | null;
@@ -93,12 +93,13 @@ export const AssistantCalendarQuery = new TypedDocumentString<
   }
 `);
 
+/** With connectionId, the sign-in renews that connection's grant (a repair) instead of adding one. */
 export const StartCalendarOAuthMutation = new TypedDocumentString<
   { startCalendarOAuth: { authorizationUrl: string } },
-  { provider: "google" | "microsoft"; name: string }
+  { provider: "google" | "microsoft"; name: string; connectionId?: number | null }
 >(`
-  mutation ConsoleStartCalendarOAuth($provider: CalendarProviderKind!, $name: String!) {
-    startCalendarOAuth(provider: $provider, name: $name) { authorizationUrl }
+  mutation ConsoleStartCalendarOAuth($provider: CalendarOAuthProvider!, $name: String!, $connectionId: Int) {
+    startCalendarOAuth(provider: $provider, name: $name, connectionId: $connectionId) { authorizationUrl }
   }
 `);
 
@@ -118,8 +119,9 @@ export const SmsConversationsQuery = new TypedDocumentString<
 `);
 
 /*
- * Cal.com connections: an API key and the event type bookings go to. The input's field names are the
- * provider branch's to settle; these two functions are the only place that names them.
+ * Cal.com connections: an API key and the event type bookings go to (createCalendarConnection's and
+ * updateCalendarConnection's `apiKey` and `eventTypeId`); these two functions are the only place that
+ * names them.
  */
 export interface CalcomForm {
   name: string;

@@ -99,15 +99,13 @@ export class VxAppointments extends DataScreen<ConsoleAppointmentsQuery["appoint
   }
 
   private async showSlots(appointment: Appointment, offset: number): Promise<void> {
-    const typeId = appointment.appointmentTypeId;
-    if (typeId === null) return;
     this.errors = noErrors;
     this.moving = { appointment, offset, slots: null, error: null };
     const from = new Date(Date.now() + offset * 86_400_000);
     const to = new Date(from.getTime() + RESCHEDULE_DAYS * 86_400_000);
     try {
       const { availableSlots } = await this.api.request(AvailableSlotsQuery, {
-        appointmentTypeId: typeId,
+        appointmentTypeId: appointment.appointmentTypeId,
         from: from.toISOString(),
         to: to.toISOString(),
       });
@@ -196,12 +194,8 @@ export class VxAppointments extends DataScreen<ConsoleAppointmentsQuery["appoint
       <td>${
         a.status === "booked"
           ? html`<div class="row">
-              ${
-                a.appointmentTypeId === null
-                  ? nothing
-                  : html`<button type="button" @click=${() => this.showSlots(a, 0)}
-                      aria-label="Reschedule ${a.customerName}'s appointment">Reschedule</button>`
-              }
+              <button type="button" @click=${() => this.showSlots(a, 0)}
+                aria-label="Reschedule ${a.customerName}'s appointment">Reschedule</button>
               <button type="button" class="danger" @click=${() => this.cancel(a)}
                 aria-label="Cancel ${a.customerName}'s appointment">Cancel</button></div>`
           : nothing

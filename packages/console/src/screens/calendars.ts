@@ -17,7 +17,6 @@ import {
   UpdateCalcomConnectionMutation,
 } from "../api/pending-operations.ts";
 import type { ConsoleAvailableSlotsQuery, ConsoleCalendarsScreenQuery } from "../generated/graphql.ts";
-import { href } from "../router.ts";
 import {
   DataScreen,
   describedBy,
@@ -83,6 +82,21 @@ function hoursErrors(errors: FormErrors): string[] {
     });
 }
 
+/** One day of the preview: its first slot times, then how many more. */
+function daySlots(day: string, slots: Slot[], timeZone: string) {
+  const shown = slots.slice(0, PREVIEW_PER_DAY).map((slot) => formatTime(slot.start, timeZone));
+  const more = slots.length - shown.length;
+  return html`<li><strong>${day}</strong>: ${shown.join(", ")}${more > 0 ? ` and ${more} more` : ""}</li>`;
+}
+
+/** Where the connection books: a CalDAV calendar's URL, a Cal.com event type, a Google or Microsoft calendar id. */
+function connectionDetail(connection: Connection) {
+  if (connection.provider === "caldav")
+    return html`<span class="url">${connection.url}</span> · ${connection.username}`;
+  if (connection.provider === "calcom") return `event type ${connection.url} · ${connection.username}`;
+  return `${connection.username} · calendar ${connection.url}`;
+}
+
 function statusBadge(connection: Connection) {
   return connection.status === "broken"
     ? html`<span class="badge broken">broken</span>`
@@ -96,7 +110,7 @@ function statusBadge(connection: Connection) {
  */
 export class VxCalendars extends DataScreen<ConsoleCalendarsScreenQuery> {
   static override properties = {
-    query: { attribute: false },
+    connectionId: { attribute: false },
     notice: { state: true },
     errorKey: { state: true },
     repairing: { state: true },
@@ -104,8 +118,11 @@ export class VxCalendars extends DataScreen<ConsoleCalendarsScreenQuery> {
     hours: { state: true },
     preview: { state: true },
   };
-  /** The route's query: an OAuth return says `calendar=connected` or `calendar=error&message=…`. */
-  declare query: URLSearchParams;
+  /**
+   * `#/calendars/<id>`: where the server's OAuth callback sends the browser once a Google or Microsoft
+   * sign-in made (or renewed) that connection.
+   */
+  declare connectionId: number | null;
   declare notice: { text: string; ok: boolean } | null;
   /** Which form `errors` belong to: only one form is sent at a time. */
   declare errorKey: string | null;
@@ -116,7 +133,7 @@ export class VxCalendars extends DataScreen<ConsoleCalendarsScreenQuery> {
 
   constructor() {
     super();
-    this.query = new URLSearchParams();
+    this.connectionId = null;
     this.notice = null;
     this.errorKey = null;
     this.repairing = null;
@@ -125,29 +142,30 @@ export class VxCalendars extends DataScreen<ConsoleCalendarsScreenQuery> {
     this.preview = null;
   }
 
-  override connectedCallback(): void {
-    super.connectedCallback();
-    const returned = this.query.get("calendar") ?? new URLSearchParams(location.search).get("calendar");
-    if (returned === "connected") this.notice = { text: "The calendar is connected.", ok: true };
-    else if (returned === "error") {
-      const message = this.query.get("message") ?? new URLSearchParams(location.search).get("message") ?? "";
-      this.notice = {
-        text: `The calendar could not be connected${message ? `: ${message}` : "."}`,
-        ok: false,
-      };
-    }
-    // A reload must not announce the return again.
-    if (returned) history.replaceState(null, "", `${location.pathname}${href("calendars")}`);
-  }
-
   protected override async fetch() {
     return await this.api.request(CalendarsScreenQuery);
   }
+
+  #shownConnection = false;
 
   /** After any change: the app's broken-calendar banner reads the connections again. */
   protected override async load(page?: number): Promise<void> {
     await super.load(page);
     this.dispatchEvent(new CustomEvent("vx-calendars-changed", { bubbles: true, composed: true }));
+    if (this.connectionId !== null && this.data && !this.#shownConnection) {
+      this.#shownConnection = true;
+      await this.showConnection(this.connectionId);
+    }
+  }
+
+  /** Back from the provider's sign-in: says that it worked and brings the connection into view. */
+  private async showConnection(id: number): Promise<void> {
+    const connection = this.data?.calendarConnections.find((c) => c.id === id);
+    if (!connection) return;
+    if (connection.status === "active")
+      this.notice = { text: `“${connection.name}” is connected.`, ok: true };
+    await this.updateComplete;
+    this.renderRoot.querySelector(`#connection-${id}`)?.scrollIntoView({ block: "nearest" });
   }
 
   private errorsOf(key: string): FormErrors {
@@ -189,7 +207,10 @@ export class VxCalendars extends DataScreen<ConsoleCalendarsScreenQuery> {
     });
   }
 
-  /** Leaves for the provider's consent page; its answer comes back to this screen (see connectedCallback). */
+  /**
+   * Leaves for the provider's consent page (to add a connection, or with the form's `data-id` to renew
+   * that one's grant); the server's callback comes back to `#/calendars/<id>`.
+   */
   private async startOAuth(event: SubmitEvent, name?: string): Promise<void> {
     event.preventDefault();
     const form = event.target as HTMLFormElement;
@@ -199,6 +220,7 @@ export class VxCalendars extends DataScreen<ConsoleCalendarsScreenQuery> {
       const { startCalendarOAuth } = await this.api.request(StartCalendarOAuthMutation, {
         provider,
         name: name ?? String(new FormData(form).get("name") ?? ""),
+        connectionId: form.dataset.id ? Number(form.dataset.id) : null,
       });
       location.assign(startCalendarOAuth.authorizationUrl);
     } catch (error) {
@@ -342,9 +364,7 @@ export class VxCalendars extends DataScreen<ConsoleCalendarsScreenQuery> {
         const types = data.appointmentTypes.filter((type) => type.connectionId === connection.id);
         return html`<li class="card ${connection.status}">
           <h2 id="connection-${connection.id}">${connection.name} ${statusBadge(connection)}</h2>
-          <p class="muted">${PROVIDERS[connection.provider]}
-            ${connection.provider === "caldav" ? html`· <span class="url">${connection.url}</span> · ${connection.username}` : nothing}
-            · checked ${formatDate(connection.checkedAt)}</p>
+          <p class="muted">${PROVIDERS[connection.provider]} · ${connectionDetail(connection)} · checked ${formatDate(connection.checkedAt)}</p>
           ${
             connection.status === "broken"
               ? html`<div class="problem" role="alert"><strong>This calendar stopped working.</strong>
@@ -428,18 +448,9 @@ export class VxCalendars extends DataScreen<ConsoleCalendarsScreenQuery> {
             ? html`<p role="status">Asking the calendar…</p>`
             : preview.slots.length === 0
               ? html`<p role="status">No free slots in the next ${PREVIEW_DAYS} days.</p>`
-              : html`<ul class="days" aria-label="Free slots of ${type.name}">${slotsByDay(
-                  preview.slots,
-                  type.timezone,
-                ).map(
-                  ([day, slots]) =>
-                    html`<li><strong>${day}</strong>: ${slots
-                      .slice(0, PREVIEW_PER_DAY)
-                      .map((slot) => formatTime(slot.start, type.timezone))
-                      .join(
-                        ", ",
-                      )}${slots.length > PREVIEW_PER_DAY ? ` and ${slots.length - PREVIEW_PER_DAY} more` : ""}</li>`,
-                )}</ul>`
+              : html`<ul class="days" aria-label="Free slots of ${type.name}">
+                  ${slotsByDay(preview.slots, type.timezone).map(([day, slots]) => daySlots(day, slots, type.timezone))}
+                </ul>`
       }
     </section>`;
   }
