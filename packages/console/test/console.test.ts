@@ -283,6 +283,37 @@ describe("the operator console", () => {
     widget.remove();
   });
 
+  // Needs the SMS branch of issue #29 (ConversationChannel sms, simulateIncomingText). LEAD: remove `.skip` at merge.
+  it.skip("shows an SMS conversation in the inbox with its badge and number, and answers it by text", async () => {
+    await signIn(await createAccount(), "#/inbox");
+    const line = `+1415555${String(Date.now() % 10_000).padStart(4, "0")}`;
+    const customer = "+14155550123";
+    const { addPhoneNumber } = await graphql<{ addPhoneNumber: { id: number } }>(
+      `mutation { addPhoneNumber(input: { kind: normal, phoneNumber: "${line}", smsCapable: true }) { id } }`,
+    );
+    await graphql(
+      `mutation { createAssistant(input: { name: "Front desk", type: inbound, phoneNumberId: ${addPhoneNumber.id} }) { id } }`,
+    );
+    await graphql(
+      `mutation { simulateIncomingText(input: { to: "${line}", from: "${customer}", body: "Are you open on Saturday?" }) { reply } }`,
+    );
+    // It arrives live, marked as a text conversation with the customer's number.
+    const entry = page.getByRole("navigation", { name: "Conversations" }).getByRole("link");
+    await expect.element(entry).toHaveTextContent(/SMS\s*\+14155550123/);
+    await entry.click();
+    await expect.element(page.getByText(`Text messages with ${customer}`)).toBeVisible();
+    const messages = page.getByRole("log", { name: "Messages" });
+    await expect.element(messages).toHaveTextContent("Echo: Are you open on Saturday?");
+
+    await page.getByRole("button", { name: "Take over" }).click();
+    const reply = page.getByLabelText("Reply as operator");
+    await expect.element(reply).toHaveAccessibleDescription(/sent to \+14155550123 as a text message/);
+    await reply.fill("Yes, from 9 to 1.");
+    await page.getByRole("button", { name: "Send text" }).click();
+    await expect.element(messages).toHaveTextContent("Yes, from 9 to 1.");
+    await commands.saveScreenshot("inbox-sms");
+  });
+
   it("refuses the admin section to a non-operator and opens it to an operator", async () => {
     await signIn(await createAccount(), "#/admin");
     await expect

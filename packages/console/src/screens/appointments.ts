@@ -189,7 +189,7 @@ export class VxAppointments extends DataScreen<ConsoleAppointmentsQuery["appoint
           ? html`<a href=${href("calls", a.callId)}>Call ${a.callId}</a>`
           : a.conversationId !== null
             ? html`<a href=${href("inbox", a.conversationId)}>Conversation</a>`
-            : "—"
+            : "API"
       }${assistant ? html`<br /><span class="muted">${assistant.name}</span>` : nothing}</td>
       <td>${
         a.status === "booked"
