@@ -261,6 +261,7 @@ export class VxAppointments extends DataScreen<ConsoleAppointmentsQuery["appoint
       }
       .slot {
         margin: 0;
+        white-space: nowrap;
       }
     `,
   ];
