@@ -66,6 +66,11 @@ describe.skipIf(!inject("caldav"))("calendars in the console", () => {
     await form.getByLabelText("Name").fill("Consultation");
     await form.getByLabelText("Time zone").fill("Europe/Berlin");
     await form.getByLabelText("Minimum notice (minutes)").fill("0");
+    const duration = form.getByLabelText("Duration (minutes)");
+    await duration.fill("");
+    await form.getByRole("button", { name: "Create appointment type" }).click();
+    await expect.element(duration).toHaveAccessibleDescription("The duration is required.");
+    await duration.fill("30");
     // Monday closing before it opens: the server's message, named by its day, under the hours.
     await form.getByLabelText("Monday 1 until").fill("08:00");
     await form.getByRole("button", { name: "Create appointment type" }).click();

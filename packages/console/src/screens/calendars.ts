@@ -1,4 +1,5 @@
 import { css, html, nothing } from "lit";
+import { ApiError } from "../api/client.ts";
 import {
   AvailableSlotsQuery,
   CalendarsScreenQuery,
@@ -168,6 +169,12 @@ export class VxCalendars extends DataScreen<ConsoleCalendarsScreenQuery> {
     this.renderRoot.querySelector(`#connection-${id}`)?.scrollIntoView({ block: "nearest" });
   }
 
+  /** Before an action that is not a form's, or when a form opens: earlier messages no longer apply. */
+  private clearErrors(): void {
+    this.errorKey = null;
+    this.errors = noErrors;
+  }
+
   private errorsOf(key: string): FormErrors {
     return this.errorKey === key ? this.errors : noErrors;
   }
@@ -260,7 +267,7 @@ export class VxCalendars extends DataScreen<ConsoleCalendarsScreenQuery> {
       ? ` Its ${types.length} appointment type${types.length === 1 ? "" : "s"} will be deleted too.`
       : "";
     if (!confirm(`Delete the calendar connection “${connection.name}”?${also}`)) return;
-    this.errorKey = null;
+    this.clearErrors();
     return this.act(async () => {
       await this.api.request(DeleteCalendarConnectionMutation, { id: connection.id });
       this.notice = { text: `${connection.name} is deleted.`, ok: true };
@@ -276,11 +283,17 @@ export class VxCalendars extends DataScreen<ConsoleCalendarsScreenQuery> {
           this.hours[day].map((r) => ({ start: r.start, end: clockEnd(r.end) })),
         ]),
       );
+      const durationMinutes = number("durationMinutes");
+      // Required by the schema itself: without it GraphQL would refuse the request as a whole.
+      if (durationMinutes === null)
+        throw new ApiError("Some fields need attention.", "VALIDATION_FAILED", {
+          durationMinutes: ["The duration is required."],
+        });
       await this.api.request(CreateAppointmentTypeMutation, {
         input: {
           connectionId,
           name: String(data.get("name") ?? ""),
-          durationMinutes: number("durationMinutes") as number,
+          durationMinutes,
           bufferBeforeMinutes: number("bufferBeforeMinutes"),
           bufferAfterMinutes: number("bufferAfterMinutes"),
           minimumNoticeMinutes: number("minimumNoticeMinutes"),
@@ -298,7 +311,7 @@ export class VxCalendars extends DataScreen<ConsoleCalendarsScreenQuery> {
 
   private deleteType(type: AppointmentType) {
     if (!confirm(`Delete the appointment type “${type.name}”? Assistants can no longer book it.`)) return;
-    this.errorKey = null;
+    this.clearErrors();
     if (this.preview?.type.id === type.id) this.preview = null;
     return this.act(() => this.api.request(DeleteAppointmentTypeMutation, { id: type.id }));
   }
@@ -378,7 +391,7 @@ export class VxCalendars extends DataScreen<ConsoleCalendarsScreenQuery> {
               aria-label="${connection.status === "broken" ? "Repair" : "Edit"} ${connection.name}"
               @click=${() => {
                 this.repairing = this.repairing === connection.id ? null : connection.id;
-                this.errorKey = null;
+                this.clearErrors();
               }}>${connection.status === "broken" ? "Repair" : "Edit"}</button>
             <button type="button" class="danger" aria-label="Delete ${connection.name}"
               @click=${() => this.deleteConnection(connection, types)}>Delete</button>
@@ -402,7 +415,7 @@ export class VxCalendars extends DataScreen<ConsoleCalendarsScreenQuery> {
               ? this.renderTypeForm(connection)
               : html`<p><button type="button" @click=${() => {
                   this.addingTypeTo = connection.id;
-                  this.errorKey = null;
+                  this.clearErrors();
                 }} aria-label="Add an appointment type to ${connection.name}">Add appointment type</button></p>`
           }
         </li>`;
