@@ -15,6 +15,8 @@ export const SECTIONS = [
   "inbox",
   "calls",
   "campaigns",
+  "appointments",
+  "calendars",
   "numbers",
   "keys",
   "webhooks",

@@ -94,7 +94,8 @@ export const shared = css`
     background: var(--_background);
     min-height: 2.5rem;
   }
-  input[type="checkbox"] {
+  input[type="checkbox"],
+  input[type="radio"] {
     width: auto;
     min-height: 0;
   }

@@ -1,7 +1,7 @@
 import { html, LitElement, nothing } from "lit";
 import { keyed } from "lit/directives/keyed.js";
 import { ApiError, ConsoleApi } from "./api/client.ts";
-import { LoginMutation, LogoutMutation, ViewerQuery } from "./api/operations.ts";
+import { CalendarConnectionsQuery, LoginMutation, LogoutMutation, ViewerQuery } from "./api/operations.ts";
 import { href, parseRoute, type Route } from "./router.ts";
 import { setSession } from "./screen.ts";
 import { clearSession, loadSession, saveSession } from "./session.ts";
@@ -19,6 +19,8 @@ const NAV: [section: string, label: string][] = [
   ["inbox", "Inbox"],
   ["calls", "Calls"],
   ["campaigns", "Campaigns"],
+  ["appointments", "Appointments"],
+  ["calendars", "Calendars"],
   ["numbers", "Phone numbers"],
   ["keys", "API keys"],
   ["webhooks", "Webhooks"],
@@ -46,6 +48,7 @@ export class VoxgateConsole extends LitElement {
     restoring: { state: true },
     isOperator: { state: true },
     failure: { state: true },
+    brokenCalendars: { state: true },
   };
 
   /** Where the Voxgate server is; defaults to the page's own origin (the console is served by it). */
@@ -59,6 +62,8 @@ export class VoxgateConsole extends LitElement {
   declare isOperator: boolean;
   /** A screen's failed load (`vx-failure`), shown until the next navigation. */
   declare failure: string | null;
+  /** Calendar connections the provider refused, named in a banner on every screen until repaired. */
+  declare brokenCalendars: string[];
 
   constructor() {
     super();
@@ -71,16 +76,34 @@ export class VoxgateConsole extends LitElement {
     this.restoring = true;
     this.isOperator = false;
     this.failure = null;
+    this.brokenCalendars = [];
     this.addEventListener("vx-failure", (event) => {
       this.failure = event.detail.message;
     });
+    this.addEventListener("vx-calendars-changed", () => void this.checkCalendars());
   }
 
   #api: ConsoleApi | null = null;
   #onHash = () => {
     this.failure = null;
     this.route = parseRoute(location.hash);
+    void this.checkCalendars();
   };
+
+  /**
+   * Reads the connections' status on sign-in and on every navigation: a connection breaks when a
+   * provider refuses it during a booking or a check, and the owner must hear of it wherever they are.
+   * A failed read says nothing here: the screen in view reports its own failures.
+   */
+  private async checkCalendars(): Promise<void> {
+    if (!this.#api) return;
+    try {
+      const { calendarConnections } = await this.#api.request(CalendarConnectionsQuery);
+      this.brokenCalendars = calendarConnections.filter((c) => c.status === "broken").map((c) => c.name);
+    } catch {
+      // Signed out meanwhile, or the server is unreachable: the next navigation asks again.
+    }
+  }
 
   private get base(): string {
     return (this.apiBase || location.origin).replace(/\/$/, "");
@@ -109,6 +132,7 @@ export class VoxgateConsole extends LitElement {
     setSession({ api: this.#api, email, isOperator });
     this.email = email;
     this.isOperator = isOperator;
+    void this.checkCalendars();
   }
 
   private async restore(): Promise<void> {
@@ -211,11 +235,22 @@ export class VoxgateConsole extends LitElement {
           </ul>
         </nav>
         <main id="main" part="main" tabindex="-1">
+          ${this.renderCalendarBanner()}
           ${this.failure ? html`<p class="error" role="alert">${this.failure}</p>` : nothing}
           ${keyed(this.route.section === "inbox" ? "inbox" : location.hash, this.renderScreen())}
         </main>
       </div>
     `;
+  }
+
+  private renderCalendarBanner() {
+    const broken = this.brokenCalendars;
+    if (broken.length === 0) return nothing;
+    const names = broken.map((name) => `“${name}”`).join(", ");
+    return html`<p class="banner" role="alert" data-testid="calendar-banner">
+      ${broken.length === 1 ? html`The calendar ${names} stopped working` : html`The calendars ${names} stopped working`}:
+      assistants cannot book appointments into ${broken.length === 1 ? "it" : "them"}.
+      ${this.route.section === "calendars" ? nothing : html`<a href=${href("calendars")}>Repair in Calendars</a>`}</p>`;
   }
 
   private skipToMain(event: Event): void {
@@ -242,6 +277,10 @@ export class VoxgateConsole extends LitElement {
         return id
           ? html`<vx-campaign .campaignId=${id === "new" ? null : Number(id)} .tab=${rest[0] ?? "settings"}></vx-campaign>`
           : html`<vx-campaigns></vx-campaigns>`;
+      case "appointments":
+        return html`<vx-appointments></vx-appointments>`;
+      case "calendars":
+        return html`<vx-calendars .connectionId=${id === null ? null : Number(id)}></vx-calendars>`;
       case "numbers":
         return html`<vx-phone-numbers></vx-phone-numbers>`;
       case "keys":

@@ -74,6 +74,18 @@ export const consoleStyles = [
     .loading {
       padding: 2rem;
     }
+    .banner {
+      margin: 0 0 1rem;
+      padding: 0.75rem 1rem;
+      border: 2px solid var(--_danger);
+      border-radius: var(--_radius);
+      color: var(--_danger);
+      font-weight: 600;
+    }
+    .banner a {
+      color: inherit;
+    }
+
     /* Narrow screens and high zoom: the navigation becomes a wrapping row above the screen. */
     @media (max-width: 700px) {
       nav {

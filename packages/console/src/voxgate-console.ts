@@ -1,7 +1,9 @@
 import { VxApiKeys, VxBilling, VxPhoneNumbers } from "./screens/account.ts";
 import { VxAdmin, VxAdminAccount } from "./screens/admin.ts";
+import { VxAppointments } from "./screens/appointments.ts";
 import { VxAssistantEditor } from "./screens/assistant-editor.ts";
 import { VxAssistants } from "./screens/assistants.ts";
+import { VxCalendars } from "./screens/calendars.ts";
 import { VxCall, VxCalls } from "./screens/calls.ts";
 import { VxCampaign, VxCampaigns } from "./screens/campaigns.ts";
 import { VxInbox } from "./screens/inbox.ts";
@@ -23,6 +25,8 @@ const elements: [string, CustomElementConstructor][] = [
   ["vx-call", VxCall],
   ["vx-campaigns", VxCampaigns],
   ["vx-campaign", VxCampaign],
+  ["vx-appointments", VxAppointments],
+  ["vx-calendars", VxCalendars],
   ["vx-phone-numbers", VxPhoneNumbers],
   ["vx-api-keys", VxApiKeys],
   ["vx-billing", VxBilling],

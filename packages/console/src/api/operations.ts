@@ -407,3 +407,71 @@ export const RotateWebhookSecretMutation = graphql(`
     rotateWebhookSecret(overlapSeconds: $overlapSeconds) { secret createdAt previousExpiresAt }
   }
 `);
+
+export const CalendarConnectionsQuery = graphql(`
+  query ConsoleCalendarConnections {
+    calendarConnections { id name provider url readUrls username status lastError checkedAt createdAt }
+  }
+`);
+
+export const CalendarsScreenQuery = graphql(`
+  query ConsoleCalendarsScreen {
+    calendarConnections { id name provider url readUrls username status lastError checkedAt createdAt }
+    appointmentTypes {
+      id connectionId name durationMinutes bufferBeforeMinutes bufferAfterMinutes minimumNoticeMinutes
+      horizonDays timezone slotGranularityMinutes maxPerDay createdAt
+      businessHours {
+        mon { start end } tue { start end } wed { start end } thu { start end }
+        fri { start end } sat { start end } sun { start end }
+      }
+    }
+  }
+`);
+
+export const CreateCalendarConnectionMutation = graphql(`
+  mutation ConsoleCreateCalendarConnection($input: CreateCalendarConnectionInput!) {
+    createCalendarConnection(input: $input) { id status }
+  }
+`);
+
+export const UpdateCalendarConnectionMutation = graphql(`
+  mutation ConsoleUpdateCalendarConnection($id: Int!, $input: UpdateCalendarConnectionInput!) {
+    updateCalendarConnection(id: $id, input: $input) { id status lastError }
+  }
+`);
+
+export const DeleteCalendarConnectionMutation = graphql(`
+  mutation ConsoleDeleteCalendarConnection($id: Int!) {
+    deleteCalendarConnection(id: $id)
+  }
+`);
+
+export const CreateAppointmentTypeMutation = graphql(`
+  mutation ConsoleCreateAppointmentType($input: CreateAppointmentTypeInput!) {
+    createAppointmentType(input: $input) { id }
+  }
+`);
+
+export const DeleteAppointmentTypeMutation = graphql(`
+  mutation ConsoleDeleteAppointmentType($id: Int!) {
+    deleteAppointmentType(id: $id)
+  }
+`);
+
+export const AppointmentTypesQuery = graphql(`
+  query ConsoleAppointmentTypes {
+    appointmentTypes { id connectionId name durationMinutes timezone }
+  }
+`);
+
+export const AvailableSlotsQuery = graphql(`
+  query ConsoleAvailableSlots($appointmentTypeId: Int!, $from: DateTime!, $to: DateTime!) {
+    availableSlots(appointmentTypeId: $appointmentTypeId, from: $from, to: $to) { start end }
+  }
+`);
+
+export const AssistantNamesQuery = graphql(`
+  query ConsoleAssistantNames {
+    assistants(perPage: 100) { items { id name } }
+  }
+`);

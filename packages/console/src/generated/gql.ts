@@ -70,6 +70,16 @@ type Documents = {
     "\n  mutation ConsoleReprocessDocument($id: Int!) {\n    reprocessDocument(id: $id) { id status stage failureReason }\n  }\n": typeof types.ConsoleReprocessDocumentDocument,
     "\n  query ConsoleWebhookSigningSecrets {\n    webhookSigningSecrets { id createdAt expiresAt }\n  }\n": typeof types.ConsoleWebhookSigningSecretsDocument,
     "\n  mutation ConsoleRotateWebhookSecret($overlapSeconds: Int) {\n    rotateWebhookSecret(overlapSeconds: $overlapSeconds) { secret createdAt previousExpiresAt }\n  }\n": typeof types.ConsoleRotateWebhookSecretDocument,
+    "\n  query ConsoleCalendarConnections {\n    calendarConnections { id name provider url readUrls username status lastError checkedAt createdAt }\n  }\n": typeof types.ConsoleCalendarConnectionsDocument,
+    "\n  query ConsoleCalendarsScreen {\n    calendarConnections { id name provider url readUrls username status lastError checkedAt createdAt }\n    appointmentTypes {\n      id connectionId name durationMinutes bufferBeforeMinutes bufferAfterMinutes minimumNoticeMinutes\n      horizonDays timezone slotGranularityMinutes maxPerDay createdAt\n      businessHours {\n        mon { start end } tue { start end } wed { start end } thu { start end }\n        fri { start end } sat { start end } sun { start end }\n      }\n    }\n  }\n": typeof types.ConsoleCalendarsScreenDocument,
+    "\n  mutation ConsoleCreateCalendarConnection($input: CreateCalendarConnectionInput!) {\n    createCalendarConnection(input: $input) { id status }\n  }\n": typeof types.ConsoleCreateCalendarConnectionDocument,
+    "\n  mutation ConsoleUpdateCalendarConnection($id: Int!, $input: UpdateCalendarConnectionInput!) {\n    updateCalendarConnection(id: $id, input: $input) { id status lastError }\n  }\n": typeof types.ConsoleUpdateCalendarConnectionDocument,
+    "\n  mutation ConsoleDeleteCalendarConnection($id: Int!) {\n    deleteCalendarConnection(id: $id)\n  }\n": typeof types.ConsoleDeleteCalendarConnectionDocument,
+    "\n  mutation ConsoleCreateAppointmentType($input: CreateAppointmentTypeInput!) {\n    createAppointmentType(input: $input) { id }\n  }\n": typeof types.ConsoleCreateAppointmentTypeDocument,
+    "\n  mutation ConsoleDeleteAppointmentType($id: Int!) {\n    deleteAppointmentType(id: $id)\n  }\n": typeof types.ConsoleDeleteAppointmentTypeDocument,
+    "\n  query ConsoleAppointmentTypes {\n    appointmentTypes { id connectionId name durationMinutes timezone }\n  }\n": typeof types.ConsoleAppointmentTypesDocument,
+    "\n  query ConsoleAvailableSlots($appointmentTypeId: Int!, $from: DateTime!, $to: DateTime!) {\n    availableSlots(appointmentTypeId: $appointmentTypeId, from: $from, to: $to) { start end }\n  }\n": typeof types.ConsoleAvailableSlotsDocument,
+    "\n  query ConsoleAssistantNames {\n    assistants(perPage: 100) { items { id name } }\n  }\n": typeof types.ConsoleAssistantNamesDocument,
 };
 const documents: Documents = {
     "\n  mutation ConsoleLogin($input: LoginInput!) {\n    login(input: $input) {\n      token\n      expiresAt\n      viewer { id email name account { id name balance timezone isOperator } }\n    }\n  }\n": types.ConsoleLoginDocument,
@@ -127,6 +137,16 @@ const documents: Documents = {
     "\n  mutation ConsoleReprocessDocument($id: Int!) {\n    reprocessDocument(id: $id) { id status stage failureReason }\n  }\n": types.ConsoleReprocessDocumentDocument,
     "\n  query ConsoleWebhookSigningSecrets {\n    webhookSigningSecrets { id createdAt expiresAt }\n  }\n": types.ConsoleWebhookSigningSecretsDocument,
     "\n  mutation ConsoleRotateWebhookSecret($overlapSeconds: Int) {\n    rotateWebhookSecret(overlapSeconds: $overlapSeconds) { secret createdAt previousExpiresAt }\n  }\n": types.ConsoleRotateWebhookSecretDocument,
+    "\n  query ConsoleCalendarConnections {\n    calendarConnections { id name provider url readUrls username status lastError checkedAt createdAt }\n  }\n": types.ConsoleCalendarConnectionsDocument,
+    "\n  query ConsoleCalendarsScreen {\n    calendarConnections { id name provider url readUrls username status lastError checkedAt createdAt }\n    appointmentTypes {\n      id connectionId name durationMinutes bufferBeforeMinutes bufferAfterMinutes minimumNoticeMinutes\n      horizonDays timezone slotGranularityMinutes maxPerDay createdAt\n      businessHours {\n        mon { start end } tue { start end } wed { start end } thu { start end }\n        fri { start end } sat { start end } sun { start end }\n      }\n    }\n  }\n": types.ConsoleCalendarsScreenDocument,
+    "\n  mutation ConsoleCreateCalendarConnection($input: CreateCalendarConnectionInput!) {\n    createCalendarConnection(input: $input) { id status }\n  }\n": types.ConsoleCreateCalendarConnectionDocument,
+    "\n  mutation ConsoleUpdateCalendarConnection($id: Int!, $input: UpdateCalendarConnectionInput!) {\n    updateCalendarConnection(id: $id, input: $input) { id status lastError }\n  }\n": types.ConsoleUpdateCalendarConnectionDocument,
+    "\n  mutation ConsoleDeleteCalendarConnection($id: Int!) {\n    deleteCalendarConnection(id: $id)\n  }\n": types.ConsoleDeleteCalendarConnectionDocument,
+    "\n  mutation ConsoleCreateAppointmentType($input: CreateAppointmentTypeInput!) {\n    createAppointmentType(input: $input) { id }\n  }\n": types.ConsoleCreateAppointmentTypeDocument,
+    "\n  mutation ConsoleDeleteAppointmentType($id: Int!) {\n    deleteAppointmentType(id: $id)\n  }\n": types.ConsoleDeleteAppointmentTypeDocument,
+    "\n  query ConsoleAppointmentTypes {\n    appointmentTypes { id connectionId name durationMinutes timezone }\n  }\n": types.ConsoleAppointmentTypesDocument,
+    "\n  query ConsoleAvailableSlots($appointmentTypeId: Int!, $from: DateTime!, $to: DateTime!) {\n    availableSlots(appointmentTypeId: $appointmentTypeId, from: $from, to: $to) { start end }\n  }\n": types.ConsoleAvailableSlotsDocument,
+    "\n  query ConsoleAssistantNames {\n    assistants(perPage: 100) { items { id name } }\n  }\n": types.ConsoleAssistantNamesDocument,
 };
 
 /**
@@ -349,6 +369,46 @@ export function graphql(source: "\n  query ConsoleWebhookSigningSecrets {\n    w
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation ConsoleRotateWebhookSecret($overlapSeconds: Int) {\n    rotateWebhookSecret(overlapSeconds: $overlapSeconds) { secret createdAt previousExpiresAt }\n  }\n"): typeof import('./graphql.ts').ConsoleRotateWebhookSecretDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleCalendarConnections {\n    calendarConnections { id name provider url readUrls username status lastError checkedAt createdAt }\n  }\n"): typeof import('./graphql.ts').ConsoleCalendarConnectionsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleCalendarsScreen {\n    calendarConnections { id name provider url readUrls username status lastError checkedAt createdAt }\n    appointmentTypes {\n      id connectionId name durationMinutes bufferBeforeMinutes bufferAfterMinutes minimumNoticeMinutes\n      horizonDays timezone slotGranularityMinutes maxPerDay createdAt\n      businessHours {\n        mon { start end } tue { start end } wed { start end } thu { start end }\n        fri { start end } sat { start end } sun { start end }\n      }\n    }\n  }\n"): typeof import('./graphql.ts').ConsoleCalendarsScreenDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleCreateCalendarConnection($input: CreateCalendarConnectionInput!) {\n    createCalendarConnection(input: $input) { id status }\n  }\n"): typeof import('./graphql.ts').ConsoleCreateCalendarConnectionDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleUpdateCalendarConnection($id: Int!, $input: UpdateCalendarConnectionInput!) {\n    updateCalendarConnection(id: $id, input: $input) { id status lastError }\n  }\n"): typeof import('./graphql.ts').ConsoleUpdateCalendarConnectionDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleDeleteCalendarConnection($id: Int!) {\n    deleteCalendarConnection(id: $id)\n  }\n"): typeof import('./graphql.ts').ConsoleDeleteCalendarConnectionDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleCreateAppointmentType($input: CreateAppointmentTypeInput!) {\n    createAppointmentType(input: $input) { id }\n  }\n"): typeof import('./graphql.ts').ConsoleCreateAppointmentTypeDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleDeleteAppointmentType($id: Int!) {\n    deleteAppointmentType(id: $id)\n  }\n"): typeof import('./graphql.ts').ConsoleDeleteAppointmentTypeDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleAppointmentTypes {\n    appointmentTypes { id connectionId name durationMinutes timezone }\n  }\n"): typeof import('./graphql.ts').ConsoleAppointmentTypesDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleAvailableSlots($appointmentTypeId: Int!, $from: DateTime!, $to: DateTime!) {\n    availableSlots(appointmentTypeId: $appointmentTypeId, from: $from, to: $to) { start end }\n  }\n"): typeof import('./graphql.ts').ConsoleAvailableSlotsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleAssistantNames {\n    assistants(perPage: 100) { items { id name } }\n  }\n"): typeof import('./graphql.ts').ConsoleAssistantNamesDocument;
 
 
 export function graphql(source: string) {

@@ -41,6 +41,27 @@ export type AssistantType =
   | 'outbound'
   | 'web';
 
+export type BusinessHoursInput = {
+  fri?: Array<HoursRangeInput> | null | undefined;
+  mon?: Array<HoursRangeInput> | null | undefined;
+  sat?: Array<HoursRangeInput> | null | undefined;
+  sun?: Array<HoursRangeInput> | null | undefined;
+  thu?: Array<HoursRangeInput> | null | undefined;
+  tue?: Array<HoursRangeInput> | null | undefined;
+  wed?: Array<HoursRangeInput> | null | undefined;
+};
+
+export type CalendarConnectionStatus =
+  /** The provider accepted the credentials when last used. */
+  | 'active'
+  /** The provider refused them (or the calendar is gone) when last used: see lastError. */
+  | 'broken';
+
+/** Where a connection's calendars live. Cal.com, Google and Microsoft 365 are not built yet. */
+export type CalendarProviderKind =
+  /** A CalDAV server (RFC 4791) with a username and password. */
+  | 'caldav';
+
 export type CallFilter = {
   assistantId?: number | null | undefined;
   campaignId?: number | null | undefined;
@@ -85,6 +106,26 @@ export type ConversationChannel =
   | 'sms'
   | 'test'
   | 'widget';
+
+export type CreateAppointmentTypeInput = {
+  /** Default 0. */
+  bufferAfterMinutes?: number | null | undefined;
+  /** Default 0. */
+  bufferBeforeMinutes?: number | null | undefined;
+  businessHours: BusinessHoursInput;
+  connectionId: number;
+  durationMinutes: number;
+  /** How far ahead slots are offered; default 60. */
+  horizonDays?: number | null | undefined;
+  maxPerDay?: number | null | undefined;
+  /** Default 0. */
+  minimumNoticeMinutes?: number | null | undefined;
+  name: string;
+  /** Slots start every this many minutes; default 30. */
+  slotGranularityMinutes?: number | null | undefined;
+  /** IANA zone of the business hours, e.g. Europe/Berlin. */
+  timezone: string;
+};
 
 export type CreateAssistantInput = {
   allowInterruptions?: boolean | null | undefined;
@@ -143,6 +184,18 @@ export type CreateAssistantInput = {
   waitForCustomer?: boolean | null | undefined;
   webhookUrl?: string | null | undefined;
   widgetSettings?: unknown;
+};
+
+export type CreateCalendarConnectionInput = {
+  name: string;
+  /** Checked with the provider before saving, then stored encrypted; never returned. */
+  password: string;
+  provider: CalendarProviderKind;
+  /** Further calendars to read for busy time (at most 10). */
+  readUrls?: Array<string> | null | undefined;
+  /** CalDAV: the calendar collection's URL. */
+  url: string;
+  username: string;
 };
 
 export type CreateCampaignInput = {
@@ -247,6 +300,11 @@ export type DocumentType =
 export type EndpointType =
   | 'semantic'
   | 'vad';
+
+export type HoursRangeInput = {
+  end: string;
+  start: string;
+};
 
 export type KnowledgebaseInput = {
   /** At most 255 characters. */
@@ -379,6 +437,16 @@ export type UpdateAssistantInput = {
   waitForCustomer?: boolean | null | undefined;
   webhookUrl?: string | null | undefined;
   widgetSettings?: unknown;
+};
+
+/** Omitted fields keep their values. */
+export type UpdateCalendarConnectionInput = {
+  name?: string | null | undefined;
+  /** Checked with the provider, then stored encrypted; never returned. */
+  password?: string | null | undefined;
+  readUrls?: Array<string> | null | undefined;
+  url?: string | null | undefined;
+  username?: string | null | undefined;
 };
 
 /** Only the fields given change. */
@@ -791,6 +859,71 @@ export type ConsoleRotateWebhookSecretMutationVariables = Exact<{
 
 
 export type ConsoleRotateWebhookSecretMutation = { rotateWebhookSecret: { secret: string, createdAt: string, previousExpiresAt: string | null } };
+
+export type ConsoleCalendarConnectionsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ConsoleCalendarConnectionsQuery = { calendarConnections: Array<{ id: number, name: string, provider: CalendarProviderKind, url: string, readUrls: Array<string>, username: string, status: CalendarConnectionStatus, lastError: string | null, checkedAt: string, createdAt: string }> };
+
+export type ConsoleCalendarsScreenQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ConsoleCalendarsScreenQuery = { calendarConnections: Array<{ id: number, name: string, provider: CalendarProviderKind, url: string, readUrls: Array<string>, username: string, status: CalendarConnectionStatus, lastError: string | null, checkedAt: string, createdAt: string }>, appointmentTypes: Array<{ id: number, connectionId: number, name: string, durationMinutes: number, bufferBeforeMinutes: number, bufferAfterMinutes: number, minimumNoticeMinutes: number, horizonDays: number, timezone: string, slotGranularityMinutes: number, maxPerDay: number | null, createdAt: string, businessHours: { mon: Array<{ start: string, end: string }>, tue: Array<{ start: string, end: string }>, wed: Array<{ start: string, end: string }>, thu: Array<{ start: string, end: string }>, fri: Array<{ start: string, end: string }>, sat: Array<{ start: string, end: string }>, sun: Array<{ start: string, end: string }> } }> };
+
+export type ConsoleCreateCalendarConnectionMutationVariables = Exact<{
+  input: CreateCalendarConnectionInput;
+}>;
+
+
+export type ConsoleCreateCalendarConnectionMutation = { createCalendarConnection: { id: number, status: CalendarConnectionStatus } };
+
+export type ConsoleUpdateCalendarConnectionMutationVariables = Exact<{
+  id: number;
+  input: UpdateCalendarConnectionInput;
+}>;
+
+
+export type ConsoleUpdateCalendarConnectionMutation = { updateCalendarConnection: { id: number, status: CalendarConnectionStatus, lastError: string | null } };
+
+export type ConsoleDeleteCalendarConnectionMutationVariables = Exact<{
+  id: number;
+}>;
+
+
+export type ConsoleDeleteCalendarConnectionMutation = { deleteCalendarConnection: number };
+
+export type ConsoleCreateAppointmentTypeMutationVariables = Exact<{
+  input: CreateAppointmentTypeInput;
+}>;
+
+
+export type ConsoleCreateAppointmentTypeMutation = { createAppointmentType: { id: number } };
+
+export type ConsoleDeleteAppointmentTypeMutationVariables = Exact<{
+  id: number;
+}>;
+
+
+export type ConsoleDeleteAppointmentTypeMutation = { deleteAppointmentType: number };
+
+export type ConsoleAppointmentTypesQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ConsoleAppointmentTypesQuery = { appointmentTypes: Array<{ id: number, connectionId: number, name: string, durationMinutes: number, timezone: string }> };
+
+export type ConsoleAvailableSlotsQueryVariables = Exact<{
+  appointmentTypeId: number;
+  from: string;
+  to: string;
+}>;
+
+
+export type ConsoleAvailableSlotsQuery = { availableSlots: Array<{ start: string, end: string }> };
+
+export type ConsoleAssistantNamesQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ConsoleAssistantNamesQuery = { assistants: { items: Array<{ id: number, name: string }> } };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
@@ -1585,3 +1718,142 @@ export const ConsoleRotateWebhookSecretDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ConsoleRotateWebhookSecretMutation, ConsoleRotateWebhookSecretMutationVariables>;
+export const ConsoleCalendarConnectionsDocument = new TypedDocumentString(`
+    query ConsoleCalendarConnections {
+  calendarConnections {
+    id
+    name
+    provider
+    url
+    readUrls
+    username
+    status
+    lastError
+    checkedAt
+    createdAt
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleCalendarConnectionsQuery, ConsoleCalendarConnectionsQueryVariables>;
+export const ConsoleCalendarsScreenDocument = new TypedDocumentString(`
+    query ConsoleCalendarsScreen {
+  calendarConnections {
+    id
+    name
+    provider
+    url
+    readUrls
+    username
+    status
+    lastError
+    checkedAt
+    createdAt
+  }
+  appointmentTypes {
+    id
+    connectionId
+    name
+    durationMinutes
+    bufferBeforeMinutes
+    bufferAfterMinutes
+    minimumNoticeMinutes
+    horizonDays
+    timezone
+    slotGranularityMinutes
+    maxPerDay
+    createdAt
+    businessHours {
+      mon {
+        start
+        end
+      }
+      tue {
+        start
+        end
+      }
+      wed {
+        start
+        end
+      }
+      thu {
+        start
+        end
+      }
+      fri {
+        start
+        end
+      }
+      sat {
+        start
+        end
+      }
+      sun {
+        start
+        end
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleCalendarsScreenQuery, ConsoleCalendarsScreenQueryVariables>;
+export const ConsoleCreateCalendarConnectionDocument = new TypedDocumentString(`
+    mutation ConsoleCreateCalendarConnection($input: CreateCalendarConnectionInput!) {
+  createCalendarConnection(input: $input) {
+    id
+    status
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleCreateCalendarConnectionMutation, ConsoleCreateCalendarConnectionMutationVariables>;
+export const ConsoleUpdateCalendarConnectionDocument = new TypedDocumentString(`
+    mutation ConsoleUpdateCalendarConnection($id: Int!, $input: UpdateCalendarConnectionInput!) {
+  updateCalendarConnection(id: $id, input: $input) {
+    id
+    status
+    lastError
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleUpdateCalendarConnectionMutation, ConsoleUpdateCalendarConnectionMutationVariables>;
+export const ConsoleDeleteCalendarConnectionDocument = new TypedDocumentString(`
+    mutation ConsoleDeleteCalendarConnection($id: Int!) {
+  deleteCalendarConnection(id: $id)
+}
+    `) as unknown as TypedDocumentString<ConsoleDeleteCalendarConnectionMutation, ConsoleDeleteCalendarConnectionMutationVariables>;
+export const ConsoleCreateAppointmentTypeDocument = new TypedDocumentString(`
+    mutation ConsoleCreateAppointmentType($input: CreateAppointmentTypeInput!) {
+  createAppointmentType(input: $input) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleCreateAppointmentTypeMutation, ConsoleCreateAppointmentTypeMutationVariables>;
+export const ConsoleDeleteAppointmentTypeDocument = new TypedDocumentString(`
+    mutation ConsoleDeleteAppointmentType($id: Int!) {
+  deleteAppointmentType(id: $id)
+}
+    `) as unknown as TypedDocumentString<ConsoleDeleteAppointmentTypeMutation, ConsoleDeleteAppointmentTypeMutationVariables>;
+export const ConsoleAppointmentTypesDocument = new TypedDocumentString(`
+    query ConsoleAppointmentTypes {
+  appointmentTypes {
+    id
+    connectionId
+    name
+    durationMinutes
+    timezone
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleAppointmentTypesQuery, ConsoleAppointmentTypesQueryVariables>;
+export const ConsoleAvailableSlotsDocument = new TypedDocumentString(`
+    query ConsoleAvailableSlots($appointmentTypeId: Int!, $from: DateTime!, $to: DateTime!) {
+  availableSlots(appointmentTypeId: $appointmentTypeId, from: $from, to: $to) {
+    start
+    end
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleAvailableSlotsQuery, ConsoleAvailableSlotsQueryVariables>;
+export const ConsoleAssistantNamesDocument = new TypedDocumentString(`
+    query ConsoleAssistantNames {
+  assistants(perPage: 100) {
+    items {
+      id
+      name
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleAssistantNamesQuery, ConsoleAssistantNamesQueryVariables>;

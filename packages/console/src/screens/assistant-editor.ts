@@ -1,15 +1,23 @@
 import { css, html, nothing, type TemplateResult } from "lit";
 import { keyed } from "lit/directives/keyed.js";
 import {
+  AppointmentTypesQuery,
   AssistantChoicesQuery,
   AssistantQuery,
+  CalendarConnectionsQuery,
   CreateAssistantMutation,
   DeleteAssistantMutation,
   SendTestMessageMutation,
   StartTestConversationMutation,
   UpdateAssistantMutation,
 } from "../api/operations.ts";
-import type { ConsoleAssistantChoicesQuery, ConsoleAssistantQuery } from "../generated/graphql.ts";
+import { AssistantCalendarQuery } from "../api/pending-operations.ts";
+import type {
+  ConsoleAppointmentTypesQuery,
+  ConsoleAssistantChoicesQuery,
+  ConsoleAssistantQuery,
+  ConsoleCalendarConnectionsQuery,
+} from "../generated/graphql.ts";
 import { href, navigate } from "../router.ts";
 import {
   describedBy,
@@ -42,6 +50,15 @@ interface Field {
 }
 
 type Values = Record<string, unknown>;
+
+/** What the assistant may book: the account's appointment types and which of them are ticked. */
+type CalendarChoices =
+  | {
+      types: ConsoleAppointmentTypesQuery["appointmentTypes"];
+      connections: ConsoleCalendarConnectionsQuery["calendarConnections"];
+      selected: number[];
+    }
+  | { error: string };
 
 /** Settings grouped the way a person thinks about an assistant, not the way the API lists them. */
 const GROUPS: { title: string; fields: Field[] }[] = [
@@ -205,6 +222,7 @@ export class VxAssistantEditor extends Screen {
     widgetReady: { state: true },
     signingSecret: { state: true },
     testCall: { state: true },
+    calendar: { state: true },
   };
   declare assistantId: number | null;
   declare values: Values | null;
@@ -220,6 +238,8 @@ export class VxAssistantEditor extends Screen {
   declare widgetReady: boolean;
   declare signingSecret: string | null;
   declare testCall: { callId: number | null; state: string } | null;
+  /** Null while loading (and for a new assistant). */
+  declare calendar: CalendarChoices | null;
 
   constructor() {
     super();
@@ -234,11 +254,31 @@ export class VxAssistantEditor extends Screen {
     this.signingSecret = secretForNextEditor;
     secretForNextEditor = null;
     this.testCall = null;
+    this.calendar = null;
   }
 
   override connectedCallback(): void {
     super.connectedCallback();
     this.run(this.load());
+    if (this.assistantId !== null) void this.loadCalendar(this.assistantId);
+  }
+
+  /** Apart from the settings: a failure here leaves the rest of the editor working. */
+  private async loadCalendar(id: number): Promise<void> {
+    try {
+      const [{ appointmentTypes }, { calendarConnections }, { assistant }] = await Promise.all([
+        this.api.request(AppointmentTypesQuery),
+        this.api.request(CalendarConnectionsQuery),
+        this.api.request(AssistantCalendarQuery, { id }),
+      ]);
+      this.calendar = {
+        types: appointmentTypes,
+        connections: calendarConnections,
+        selected: assistant.appointmentTypeIds,
+      };
+    } catch (error) {
+      this.calendar = { error: (error as Error).message };
+    }
   }
 
   private async load(): Promise<void> {
@@ -305,6 +345,9 @@ export class VxAssistantEditor extends Screen {
       }
     }
     input.widgetSettings = widget;
+    // Only what was shown can be saved: a list that failed to load is left as it is.
+    if (this.calendar && "selected" in this.calendar)
+      input.appointmentTypeIds = new FormData(form).getAll("appointmentTypeIds").map(Number);
     return {
       input,
       local: Object.keys(local).length ? { fields: local, message: "Some fields need attention." } : noErrors,
@@ -332,6 +375,8 @@ export class VxAssistantEditor extends Screen {
         });
         this.signingSecret = updateAssistant.webhookSigningSecret ?? this.signingSecret;
         this.values = { ...this.values, ...flattenInput(input) };
+        if (this.calendar && "selected" in this.calendar && Array.isArray(input.appointmentTypeIds))
+          this.calendar = { ...this.calendar, selected: input.appointmentTypeIds as number[] };
         this.saved = true;
       }
     } catch (error) {
@@ -375,6 +420,7 @@ export class VxAssistantEditor extends Screen {
               <div class="grid">${group.fields.map((field) => this.renderField(field, values))}</div>
             </fieldset>`,
           )}
+          ${this.renderCalendar(isNew)}
           ${formMessage(this.errors)}
           ${this.saved ? html`<p class="ok" role="status">Saved.</p>` : nothing}
           <p class="row">
@@ -385,6 +431,29 @@ export class VxAssistantEditor extends Screen {
         ${isNew ? nothing : this.renderSide(values)}
       </div>
     `;
+  }
+
+  private renderCalendar(isNew: boolean) {
+    const calendar = this.calendar;
+    let content: unknown;
+    if (isNew) content = html`<p class="hint">Create the assistant first, then choose what it may book.</p>`;
+    else if (calendar === null) content = loading;
+    else if ("error" in calendar)
+      content = html`<p class="error">The calendar settings could not be loaded: ${calendar.error}</p>`;
+    else if (calendar.types.length === 0)
+      content = html`<p class="muted">No appointment types yet: define them in <a href=${href("calendars")}>Calendars</a>.</p>`;
+    else
+      content = html`<p class="hint" id="calendar-hint">Ticked types are offered to the model as booking functions
+        (check availability, book, find, reschedule, cancel). Types are set up in <a href=${href("calendars")}>Calendars</a>.</p>
+        ${calendar.types.map((type) => {
+          const connection = calendar.connections.find((c) => c.id === type.connectionId);
+          return html`<label class="inline"><input type="checkbox" name="appointmentTypeIds" value=${type.id}
+              .checked=${calendar.selected.includes(type.id)} aria-describedby="calendar-hint" />
+            ${type.name} (${type.durationMinutes} min, ${type.timezone}${connection ? `, ${connection.name}` : ""})
+            ${connection?.status === "broken" ? html`<span class="badge broken">calendar broken</span>` : nothing}</label>`;
+        })}
+        ${fieldError(this.errors, "appointmentTypeIds")}`;
+    return html`<fieldset><legend>Calendar</legend>${content}</fieldset>`;
   }
 
   private renderField(field: Field, values: Values): TemplateResult {
@@ -563,6 +632,7 @@ export class VxAssistantEditor extends Screen {
       .preview { position: relative; height: 42rem; max-height: 80vh; border: 1px dashed var(--_border); border-radius: var(--_radius); overflow: hidden; transform: translateZ(0); }
       .chat { max-height: 20rem; overflow-y: auto; }
       .line.user { text-align: right; }
+      .badge.broken { color: var(--_danger); border-color: var(--_danger); }
     `,
   ];
 }

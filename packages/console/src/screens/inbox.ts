@@ -9,13 +9,29 @@ import {
   SendOperatorMessageMutation,
   TakeOverMutation,
 } from "../api/operations.ts";
-import type { ConsoleConversationQuery, ConsoleConversationsQuery } from "../generated/graphql.ts";
+import { type Channel, type SmsConversation, SmsConversationsQuery } from "../api/pending-operations.ts";
+import type { ConsoleConversationQuery } from "../generated/graphql.ts";
 import { href } from "../router.ts";
 import { formatDate, loading, Screen } from "../screen.ts";
 
 type Message = ConsoleConversationQuery["conversation"]["messages"][number];
+type Listed = SmsConversation;
 
-/** Chat conversations, newest activity first; one open on the side, live, to take over and answer. */
+/** The channels a person answers: website chats and text messages (api and test conversations are not). */
+const INBOX_CHANNELS: Channel[] = ["widget", "sms"];
+
+function isSms(conversation: { channel: string }): boolean {
+  return conversation.channel === "sms";
+}
+
+function lastActivity(conversation: Listed): string {
+  return conversation.lastMessageAt ?? conversation.updatedAt;
+}
+
+/**
+ * Widget chats and SMS conversations, newest activity first; one open on the side, live, to take over
+ * and answer (in an SMS conversation the answer is sent as a text).
+ */
 export class VxInbox extends Screen {
   static override properties = {
     conversationId: { attribute: false },
@@ -24,7 +40,7 @@ export class VxInbox extends Screen {
     error: { state: true },
   };
   declare conversationId: string | null;
-  declare list: ConsoleConversationsQuery["conversations"]["items"] | null;
+  declare list: Listed[] | null;
   declare open: ConsoleConversationQuery["conversation"] | null;
   declare error: string | null;
   #unsubscribeOpen: (() => void) | null = null;
@@ -45,7 +61,7 @@ export class VxInbox extends Screen {
     this.track(
       this.api.subscribe(ConversationActivitySubscription, {}, ({ conversationActivity }) => {
         const updated = conversationActivity.conversation;
-        if (updated.channel !== "widget" || !this.list) return;
+        if (!INBOX_CHANNELS.includes(updated.channel as Channel) || !this.list) return;
         const isOpen = updated.id === this.open?.id;
         this.list = [
           { ...updated, unread: updated.unread && !isOpen },
@@ -61,14 +77,20 @@ export class VxInbox extends Screen {
     if (changed.has("conversationId")) this.run(this.openConversation(this.conversationId));
   }
 
+  /** Each channel's list is asked for apart, so one that fails does not hide the other's conversations. */
   private async loadList(): Promise<void> {
-    try {
-      this.list = (
-        await this.api.request(ConversationsQuery, { page: 1, channel: "widget" })
-      ).conversations.items;
-    } catch (error) {
-      this.error = (error as Error).message;
+    const lists = await Promise.allSettled([
+      this.api.request(ConversationsQuery, { page: 1, channel: "widget" }),
+      this.api.request(SmsConversationsQuery, { page: 1 }),
+    ]);
+    const items: Listed[] = [];
+    const failures: string[] = [];
+    for (const list of lists) {
+      if (list.status === "fulfilled") items.push(...list.value.conversations.items);
+      else failures.push((list.reason as Error).message);
     }
+    this.list = items.sort((a, b) => (lastActivity(a) < lastActivity(b) ? 1 : -1));
+    this.error = failures.length ? failures.join(" ") : null;
   }
 
   private async openConversation(id: string | null): Promise<void> {
@@ -135,11 +157,12 @@ export class VxInbox extends Screen {
             this.list === null
               ? loading
               : this.list.length === 0
-                ? html`<p class="muted">No widget conversations yet.</p>`
+                ? html`<p class="muted">No widget or SMS conversations yet.</p>`
                 : html`<ul>${this.list.map(
                     (c) => html`<li>
                       <a href=${href("inbox", c.id)} aria-current=${c.id === this.conversationId ? "true" : "false"}>
                         ${c.unread ? html`<span class="dot" aria-label="Unread"></span>` : nothing}
+                        ${isSms(c) ? html`<span class="badge sms">SMS</span>` : nothing}
                         <strong>${c.customerIdentifier ?? c.origin ?? "Visitor"}</strong>
                         ${c.aiDisabled ? html`<span class="badge">taken over</span>` : nothing}
                         <br /><span class="preview">${c.lastMessage?.content ?? ""}</span>
@@ -156,7 +179,15 @@ export class VxInbox extends Screen {
   }
 
   private renderThread(conversation: ConsoleConversationQuery["conversation"]) {
+    const sms = isSms(conversation);
+    const customer = sms ? "Customer" : "Visitor";
     return html`
+      ${
+        sms
+          ? html`<p class="row"><span class="badge sms">SMS</span>
+              <strong>Text messages with ${conversation.customerIdentifier ?? "an unknown number"}</strong></p>`
+          : nothing
+      }
       <div class="row">
         <span class="badge">${conversation.aiDisabled ? "You are answering (AI off)" : "The AI is answering"}</span>
         ${
@@ -170,20 +201,27 @@ export class VxInbox extends Screen {
           .filter((m) => m.role !== "system")
           .map(
             (m) => html`<li class="msg ${m.role}">
-              <span class="who">${m.role === "user" ? "Visitor" : m.role === "operator" ? "Operator" : "AI"}</span>
+              <span class="who">${m.role === "user" ? customer : m.role === "operator" ? "Operator" : "AI"}</span>
               <p>${m.content}</p></li>`,
           )}
       </ol>
+      ${
+        sms
+          ? html`<p class="hint" id="reply-hint">Your reply is sent to ${conversation.customerIdentifier ?? "the customer"} as a
+              text message (SMS) from the assistant's number, and billed per message segment.</p>`
+          : nothing
+      }
       <form class="row" @submit=${this.reply}>
         <label class="sr-only" for="reply">Reply as operator</label>
-        <textarea id="reply" name="content" rows="2" style="flex:1; min-height: 3rem" placeholder="Reply to the visitor"
+        <textarea id="reply" name="content" rows="2" style="flex:1; min-height: 3rem"
+          placeholder=${sms ? "Reply by text message" : "Reply to the visitor"} aria-describedby=${sms ? "reply-hint" : nothing}
           @keydown=${(event: KeyboardEvent) => {
             if (event.key === "Enter" && !event.shiftKey) {
               event.preventDefault();
               (event.target as HTMLTextAreaElement).form?.requestSubmit();
             }
           }}></textarea>
-        <button class="primary" type="submit">Send reply</button>
+        <button class="primary" type="submit">${sms ? "Send text" : "Send reply"}</button>
       </form>
     `;
   }
@@ -257,6 +295,10 @@ export class VxInbox extends Screen {
         overflow: hidden;
         text-overflow: ellipsis;
         white-space: nowrap;
+      }
+      .badge.sms {
+        font-weight: 700;
+        border-color: var(--_accent);
       }
       .who {
         font-size: 0.8rem;

@@ -1,7 +1,8 @@
-import { inject } from "vitest";
+import { expect, inject } from "vitest";
+import { page } from "vitest/browser";
 import "../../src/voxgate-console.ts";
 import type { VoxgateConsole } from "../../src/voxgate-console.component.ts";
-import type { CreatedAccount } from "./global-setup.ts";
+import type { CreatedAccount, CreatedCalendar } from "./global-setup.ts";
 
 /** A fresh account on the real server, so tests never share assistants, leads or conversations. */
 export async function createAccount(options: { operator?: boolean } = {}): Promise<CreatedAccount> {
@@ -23,6 +24,15 @@ export function mountConsole(hash = "#/assistants"): VoxgateConsole {
   return element;
 }
 
+/** Mounts the console at `hash` and signs in through its form. */
+export async function signIn(account: { email: string; password: string }, hash?: string): Promise<void> {
+  mountConsole(hash);
+  await page.getByLabelText("Email").fill(account.email);
+  await page.getByLabelText("Password").fill(account.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect.element(page.getByRole("button", { name: "Sign out" })).toBeVisible();
+}
+
 export function unmountConsole(): void {
   for (const element of document.querySelectorAll("voxgate-console, voxgate-chat")) element.remove();
   localStorage.clear();
@@ -39,4 +49,31 @@ export async function graphql<T>(query: string): Promise<T> {
   const body = (await response.json()) as { data?: T; errors?: unknown };
   if (!body.data) throw new Error(`GraphQL failed: ${JSON.stringify(body.errors)}`);
   return body.data;
+}
+
+/** A fresh calendar on the test CalDAV server (Radicale). */
+export async function createCalendar(): Promise<CreatedCalendar> {
+  const response = await fetch(`${inject("controlUrl")}/calendars`, { method: "POST" });
+  if (!response.ok) throw new Error(`control /calendars failed: ${await response.text()}`);
+  return (await response.json()) as CreatedCalendar;
+}
+
+/** Deletes a calendar on the CalDAV server, as its owner might: connections to it break when next used. */
+export async function deleteCalendar(url: string): Promise<void> {
+  const response = await fetch(`${inject("controlUrl")}/calendars/delete`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ url }),
+  });
+  if (!response.ok) throw new Error(`control /calendars/delete failed: ${response.status}`);
+}
+
+/** Writes an event into a calendar as another client would: busy from `from` to `to`. */
+export async function addBusyTime(url: string, from: Date, to: Date): Promise<void> {
+  const response = await fetch(`${inject("controlUrl")}/calendars/busy`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ url, from: from.toISOString(), to: to.toISOString() }),
+  });
+  if (!response.ok) throw new Error(`control /calendars/busy failed: ${response.status}`);
 }

@@ -1,11 +1,12 @@
 import { randomBytes } from "node:crypto";
-import { createServer, type IncomingMessage } from "node:http";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { TestProject } from "vitest/node";
 import type { App } from "../../../server/src/app.ts";
 import { browserTestSetup, startInProcessServer } from "../../../server/test/support/browser-test-servers.ts";
 import { startFakeOpenAI } from "../../../server/test/support/fake-openai.ts";
 import { startFakeSpeech } from "../../../server/test/support/fake-speech.ts";
+import { findRadicale, type RunningRadicale, startRadicale } from "../../../server/test/support/radicale.ts";
 import { removeFakeMicrophone } from "../../../widget/test/support/fake-microphone.ts";
 
 declare module "vitest" {
@@ -14,8 +15,20 @@ declare module "vitest" {
     apiBase: string;
     /** Arranges accounts for a test (see `startControlServer`). */
     controlUrl: string;
+    /** Whether a real CalDAV server (Radicale) runs for the calendar tests. */
+    caldav: boolean;
   }
 }
+
+/** A fresh CalDAV calendar on the test's Radicale, with the credentials that open it. */
+export interface CreatedCalendar {
+  url: string;
+  username: string;
+  password: string;
+}
+
+const CALDAV_USER = "desk";
+const CALDAV_PASSWORD = `pw-${randomBytes(6).toString("hex")}`;
 
 export interface CreatedAccount {
   email: string;
@@ -50,14 +63,18 @@ export default function setup(project: TestProject) {
       VOXGATE_OUTBOUND_ALLOWLIST: "127.0.0.1",
     });
     cleanups.push(() => app.close());
-    const control = await startControlServer(app);
+    // The calendar tests need a real CalDAV server (as the server's own do); without radicale they are skipped.
+    const radicale = findRadicale() ? await startRadicale({ [CALDAV_USER]: CALDAV_PASSWORD }) : null;
+    if (radicale) cleanups.push(() => radicale.stop());
+    const control = await startControlServer(app, radicale);
     cleanups.push(control.close);
     project.provide("apiBase", url);
     project.provide("controlUrl", control.url);
+    project.provide("caldav", radicale !== null);
   });
 }
 
-async function startControlServer(app: App) {
+async function startControlServer(app: App, radicale: RunningRadicale | null) {
   // A page that answers 404 until POST /publish, for a document that fails and then succeeds.
   let published = false;
   const server = createServer(async (request, response) => {
@@ -85,6 +102,14 @@ async function startControlServer(app: App) {
     if (request.method === "POST" && request.url === "/hook") {
       await readJson(request);
       response.writeHead(200, { "content-type": "application/json" }).end('{"ok":true}');
+      return;
+    }
+    if (radicale && request.method === "POST" && request.url?.startsWith("/calendars")) {
+      try {
+        await calendarControl(radicale, request, response, cors);
+      } catch (error) {
+        response.writeHead(500, cors).end(String(error));
+      }
       return;
     }
     if (request.method !== "POST" || request.url !== "/accounts") {
@@ -116,6 +141,64 @@ async function startControlServer(app: App) {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/** Arranges CalDAV calendars on the test's Radicale: new ones, events of other clients, removal. */
+async function calendarControl(
+  radicale: RunningRadicale,
+  request: IncomingMessage,
+  response: ServerResponse,
+  cors: Record<string, string>,
+): Promise<void> {
+  // A new calendar (MKCALENDAR), and the removal of one, which breaks the connections that use it.
+  if (request.url === "/calendars") {
+    const url = await radicale.makeCalendar(CALDAV_USER, `cal-${randomBytes(5).toString("hex")}`);
+    response
+      .writeHead(200, { ...cors, "content-type": "application/json" })
+      .end(
+        JSON.stringify({ url, username: CALDAV_USER, password: CALDAV_PASSWORD } satisfies CreatedCalendar),
+      );
+    return;
+  }
+  // An event another client wrote: busy from `from` to `to` (ISO times).
+  if (request.url === "/calendars/busy") {
+    const { url, from, to } = await readJson(request);
+    const stamp = (iso: unknown) => new Date(String(iso)).toISOString().replace(/[-:]|\.\d{3}/g, "");
+    const uid = randomBytes(8).toString("hex");
+    await radicale.putObject(
+      String(url),
+      `${uid}.ics`,
+      [
+        "BEGIN:VCALENDAR",
+        "VERSION:2.0",
+        "PRODID:-//voxgate console test//EN",
+        "BEGIN:VEVENT",
+        `UID:${uid}`,
+        `DTSTAMP:${stamp(new Date().toISOString())}`,
+        `DTSTART:${stamp(from)}`,
+        `DTEND:${stamp(to)}`,
+        "SUMMARY:Away",
+        "END:VEVENT",
+        "END:VCALENDAR",
+        "",
+      ].join("\r\n"),
+      CALDAV_USER,
+    );
+    response.writeHead(204, cors).end();
+    return;
+  }
+  if (request.url === "/calendars/delete") {
+    const { url } = await readJson(request);
+    const removed = await fetch(String(url), {
+      method: "DELETE",
+      headers: {
+        authorization: `Basic ${Buffer.from(`${CALDAV_USER}:${CALDAV_PASSWORD}`).toString("base64")}`,
+      },
+    });
+    response.writeHead(removed.ok ? 204 : 500, cors).end();
+    return;
+  }
+  response.writeHead(404, cors).end();
 }
 
 async function readJson(request: IncomingMessage): Promise<Record<string, unknown>> {
