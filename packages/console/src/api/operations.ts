@@ -476,6 +476,7 @@ export const AssistantNamesQuery = graphql(`
   }
 `);
 
+// What the appointments screen shows of one; codegen inlines it into each document below.
 export const AppointmentFields = graphql(`
   fragment ConsoleAppointmentFields on Appointment {
     id status startsAt endsAt timezone customerName customerPhone customerEmail notes
