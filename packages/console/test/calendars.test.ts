@@ -146,12 +146,8 @@ describe.skipIf(!inject("caldav"))("calendars in the console", () => {
   });
 });
 
-/*
- * These need GraphQL that other branches of issue #29 add (Assistant.appointmentTypeIds, appointments,
- * bookAppointment, rescheduleAppointment, cancelAppointment): skipped until they are merged.
- * LEAD: remove `.skip` at merge.
- */
-describe.skip("bookings in the console (after the booking branch is merged)", () => {
+// Booked into a CalDAV calendar on Radicale, like the tests above.
+describe.skipIf(!inject("caldav"))("bookings in the console", () => {
   it("chooses the appointment types an assistant may book", async () => {
     await signIn(await createAccount());
     await arrangeCalendar("Front desk");
@@ -222,5 +218,30 @@ describe.skip("bookings in the console (after the booking branch is merged)", ()
     await page.getByLabelText("Status").selectOptions("cancelled");
     await page.getByRole("button", { name: "Filter" }).click();
     await expect.element(table).toHaveTextContent("cancelled");
+  });
+});
+
+// The server's real Cal.com client against the Cal.com stand-in (API v2 as documented) the global setup runs.
+describe("Cal.com in the console", () => {
+  it("connects a Cal.com event type with an API key: a wrong key gets Cal.com's refusal", async () => {
+    const calcom = inject("calcom");
+    await signIn(await createAccount(), "#/calendars");
+    const form = page.getByRole("form", { name: "Cal.com" });
+    await form.getByLabelText("Name").fill("Bookings page");
+    await form.getByLabelText("API key").fill("cal_live_revoked0000000000000000");
+    await form.getByLabelText("Event type ID").fill(String(calcom.eventTypeId));
+    await form.getByRole("button", { name: "Connect Cal.com" }).click();
+    await expect.element(form.getByText(/Cal\.com: .*\(HTTP 401\)/)).toBeVisible();
+    await expect.element(page.getByText("No calendars yet: connect one below.")).toBeVisible();
+
+    await form.getByLabelText("API key").fill(calcom.apiKey);
+    await form.getByRole("button", { name: "Connect Cal.com" }).click();
+    await expect.element(page.getByRole("status")).toHaveTextContent("The Cal.com account is connected.");
+    const card = page.getByRole("list", { name: "Calendar connections" }).getByRole("listitem");
+    await expect.element(card).toHaveTextContent("Bookings page");
+    await expect
+      .element(card)
+      .toHaveTextContent(`Cal.com · event type ${calcom.eventTypeId} · owner@cal.example`);
+    await expect.element(card).toHaveTextContent("active");
   });
 });

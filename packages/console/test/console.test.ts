@@ -283,8 +283,7 @@ describe("the operator console", () => {
     widget.remove();
   });
 
-  // Needs the SMS branch of issue #29 (ConversationChannel sms, simulateIncomingText). LEAD: remove `.skip` at merge.
-  it.skip("shows an SMS conversation in the inbox with its badge and number, and answers it by text", async () => {
+  it("shows an SMS conversation in the inbox with its badge and number, and answers it by text", async () => {
     await signIn(await createAccount(), "#/inbox");
     const line = `+1415555${String(Date.now() % 10_000).padStart(4, "0")}`;
     const customer = "+14155550123";

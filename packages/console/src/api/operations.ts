@@ -410,13 +410,13 @@ export const RotateWebhookSecretMutation = graphql(`
 
 export const CalendarConnectionsQuery = graphql(`
   query ConsoleCalendarConnections {
-    calendarConnections { id name provider url readUrls username status lastError checkedAt createdAt }
+    calendarConnections { id name provider url readUrls username eventTypeId status lastError checkedAt createdAt }
   }
 `);
 
 export const CalendarsScreenQuery = graphql(`
   query ConsoleCalendarsScreen {
-    calendarConnections { id name provider url readUrls username status lastError checkedAt createdAt }
+    calendarConnections { id name provider url readUrls username eventTypeId status lastError checkedAt createdAt }
     appointmentTypes {
       id connectionId name durationMinutes bufferBeforeMinutes bufferAfterMinutes minimumNoticeMinutes
       horizonDays timezone slotGranularityMinutes maxPerDay createdAt
@@ -473,5 +473,56 @@ export const AvailableSlotsQuery = graphql(`
 export const AssistantNamesQuery = graphql(`
   query ConsoleAssistantNames {
     assistants(perPage: 100) { items { id name } }
+  }
+`);
+
+// What the appointments screen shows of one; codegen inlines it into each document below.
+export const AppointmentFields = graphql(`
+  fragment ConsoleAppointmentFields on Appointment {
+    id status startsAt endsAt timezone customerName customerPhone customerEmail notes
+    appointmentTypeId appointmentTypeName connectionId provider assistantId callId conversationId createdAt updatedAt
+    cancelledAt
+  }
+`);
+
+export const AppointmentsQuery = graphql(`
+  query ConsoleAppointments($page: Int, $filter: AppointmentFilter) {
+    appointments(page: $page, perPage: 20, filter: $filter) {
+      items { ...ConsoleAppointmentFields }
+      pageInfo { currentPage lastPage total }
+    }
+  }
+`);
+
+export const CancelAppointmentMutation = graphql(`
+  mutation ConsoleCancelAppointment($id: Int!) {
+    cancelAppointment(id: $id) { ...ConsoleAppointmentFields }
+  }
+`);
+
+export const RescheduleAppointmentMutation = graphql(`
+  mutation ConsoleRescheduleAppointment($id: Int!, $startsAt: DateTime!) {
+    rescheduleAppointment(id: $id, startsAt: $startsAt) { ...ConsoleAppointmentFields }
+  }
+`);
+
+export const AssistantCalendarQuery = graphql(`
+  query ConsoleAssistantCalendar($id: Int!) {
+    assistant(id: $id) { id appointmentTypeIds }
+  }
+`);
+
+/** With connectionId, the sign-in renews that connection's grant (a repair) instead of adding one. */
+export const StartCalendarOAuthMutation = graphql(`
+  mutation ConsoleStartCalendarOAuth($provider: CalendarOAuthProvider!, $name: String!, $connectionId: Int) {
+    startCalendarOAuth(provider: $provider, name: $name, connectionId: $connectionId) { authorizationUrl }
+  }
+`);
+
+export const SmsConversationsQuery = graphql(`
+  query ConsoleSmsConversations($page: Int) {
+    conversations(page: $page, perPage: 30, channel: sms) {
+      items { id assistantId channel aiDisabled customerIdentifier origin updatedAt unread lastMessageAt lastMessage { id role content } }
+    }
   }
 `);

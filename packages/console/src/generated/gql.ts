@@ -70,8 +70,8 @@ type Documents = {
     "\n  mutation ConsoleReprocessDocument($id: Int!) {\n    reprocessDocument(id: $id) { id status stage failureReason }\n  }\n": typeof types.ConsoleReprocessDocumentDocument,
     "\n  query ConsoleWebhookSigningSecrets {\n    webhookSigningSecrets { id createdAt expiresAt }\n  }\n": typeof types.ConsoleWebhookSigningSecretsDocument,
     "\n  mutation ConsoleRotateWebhookSecret($overlapSeconds: Int) {\n    rotateWebhookSecret(overlapSeconds: $overlapSeconds) { secret createdAt previousExpiresAt }\n  }\n": typeof types.ConsoleRotateWebhookSecretDocument,
-    "\n  query ConsoleCalendarConnections {\n    calendarConnections { id name provider url readUrls username status lastError checkedAt createdAt }\n  }\n": typeof types.ConsoleCalendarConnectionsDocument,
-    "\n  query ConsoleCalendarsScreen {\n    calendarConnections { id name provider url readUrls username status lastError checkedAt createdAt }\n    appointmentTypes {\n      id connectionId name durationMinutes bufferBeforeMinutes bufferAfterMinutes minimumNoticeMinutes\n      horizonDays timezone slotGranularityMinutes maxPerDay createdAt\n      businessHours {\n        mon { start end } tue { start end } wed { start end } thu { start end }\n        fri { start end } sat { start end } sun { start end }\n      }\n    }\n  }\n": typeof types.ConsoleCalendarsScreenDocument,
+    "\n  query ConsoleCalendarConnections {\n    calendarConnections { id name provider url readUrls username eventTypeId status lastError checkedAt createdAt }\n  }\n": typeof types.ConsoleCalendarConnectionsDocument,
+    "\n  query ConsoleCalendarsScreen {\n    calendarConnections { id name provider url readUrls username eventTypeId status lastError checkedAt createdAt }\n    appointmentTypes {\n      id connectionId name durationMinutes bufferBeforeMinutes bufferAfterMinutes minimumNoticeMinutes\n      horizonDays timezone slotGranularityMinutes maxPerDay createdAt\n      businessHours {\n        mon { start end } tue { start end } wed { start end } thu { start end }\n        fri { start end } sat { start end } sun { start end }\n      }\n    }\n  }\n": typeof types.ConsoleCalendarsScreenDocument,
     "\n  mutation ConsoleCreateCalendarConnection($input: CreateCalendarConnectionInput!) {\n    createCalendarConnection(input: $input) { id status }\n  }\n": typeof types.ConsoleCreateCalendarConnectionDocument,
     "\n  mutation ConsoleUpdateCalendarConnection($id: Int!, $input: UpdateCalendarConnectionInput!) {\n    updateCalendarConnection(id: $id, input: $input) { id status lastError }\n  }\n": typeof types.ConsoleUpdateCalendarConnectionDocument,
     "\n  mutation ConsoleDeleteCalendarConnection($id: Int!) {\n    deleteCalendarConnection(id: $id)\n  }\n": typeof types.ConsoleDeleteCalendarConnectionDocument,
@@ -80,6 +80,13 @@ type Documents = {
     "\n  query ConsoleAppointmentTypes {\n    appointmentTypes { id connectionId name durationMinutes timezone }\n  }\n": typeof types.ConsoleAppointmentTypesDocument,
     "\n  query ConsoleAvailableSlots($appointmentTypeId: Int!, $from: DateTime!, $to: DateTime!) {\n    availableSlots(appointmentTypeId: $appointmentTypeId, from: $from, to: $to) { start end }\n  }\n": typeof types.ConsoleAvailableSlotsDocument,
     "\n  query ConsoleAssistantNames {\n    assistants(perPage: 100) { items { id name } }\n  }\n": typeof types.ConsoleAssistantNamesDocument,
+    "\n  fragment ConsoleAppointmentFields on Appointment {\n    id status startsAt endsAt timezone customerName customerPhone customerEmail notes\n    appointmentTypeId appointmentTypeName connectionId provider assistantId callId conversationId createdAt updatedAt\n    cancelledAt\n  }\n": typeof types.ConsoleAppointmentFieldsFragmentDoc,
+    "\n  query ConsoleAppointments($page: Int, $filter: AppointmentFilter) {\n    appointments(page: $page, perPage: 20, filter: $filter) {\n      items { ...ConsoleAppointmentFields }\n      pageInfo { currentPage lastPage total }\n    }\n  }\n": typeof types.ConsoleAppointmentsDocument,
+    "\n  mutation ConsoleCancelAppointment($id: Int!) {\n    cancelAppointment(id: $id) { ...ConsoleAppointmentFields }\n  }\n": typeof types.ConsoleCancelAppointmentDocument,
+    "\n  mutation ConsoleRescheduleAppointment($id: Int!, $startsAt: DateTime!) {\n    rescheduleAppointment(id: $id, startsAt: $startsAt) { ...ConsoleAppointmentFields }\n  }\n": typeof types.ConsoleRescheduleAppointmentDocument,
+    "\n  query ConsoleAssistantCalendar($id: Int!) {\n    assistant(id: $id) { id appointmentTypeIds }\n  }\n": typeof types.ConsoleAssistantCalendarDocument,
+    "\n  mutation ConsoleStartCalendarOAuth($provider: CalendarOAuthProvider!, $name: String!, $connectionId: Int) {\n    startCalendarOAuth(provider: $provider, name: $name, connectionId: $connectionId) { authorizationUrl }\n  }\n": typeof types.ConsoleStartCalendarOAuthDocument,
+    "\n  query ConsoleSmsConversations($page: Int) {\n    conversations(page: $page, perPage: 30, channel: sms) {\n      items { id assistantId channel aiDisabled customerIdentifier origin updatedAt unread lastMessageAt lastMessage { id role content } }\n    }\n  }\n": typeof types.ConsoleSmsConversationsDocument,
 };
 const documents: Documents = {
     "\n  mutation ConsoleLogin($input: LoginInput!) {\n    login(input: $input) {\n      token\n      expiresAt\n      viewer { id email name account { id name balance timezone isOperator } }\n    }\n  }\n": types.ConsoleLoginDocument,
@@ -137,8 +144,8 @@ const documents: Documents = {
     "\n  mutation ConsoleReprocessDocument($id: Int!) {\n    reprocessDocument(id: $id) { id status stage failureReason }\n  }\n": types.ConsoleReprocessDocumentDocument,
     "\n  query ConsoleWebhookSigningSecrets {\n    webhookSigningSecrets { id createdAt expiresAt }\n  }\n": types.ConsoleWebhookSigningSecretsDocument,
     "\n  mutation ConsoleRotateWebhookSecret($overlapSeconds: Int) {\n    rotateWebhookSecret(overlapSeconds: $overlapSeconds) { secret createdAt previousExpiresAt }\n  }\n": types.ConsoleRotateWebhookSecretDocument,
-    "\n  query ConsoleCalendarConnections {\n    calendarConnections { id name provider url readUrls username status lastError checkedAt createdAt }\n  }\n": types.ConsoleCalendarConnectionsDocument,
-    "\n  query ConsoleCalendarsScreen {\n    calendarConnections { id name provider url readUrls username status lastError checkedAt createdAt }\n    appointmentTypes {\n      id connectionId name durationMinutes bufferBeforeMinutes bufferAfterMinutes minimumNoticeMinutes\n      horizonDays timezone slotGranularityMinutes maxPerDay createdAt\n      businessHours {\n        mon { start end } tue { start end } wed { start end } thu { start end }\n        fri { start end } sat { start end } sun { start end }\n      }\n    }\n  }\n": types.ConsoleCalendarsScreenDocument,
+    "\n  query ConsoleCalendarConnections {\n    calendarConnections { id name provider url readUrls username eventTypeId status lastError checkedAt createdAt }\n  }\n": types.ConsoleCalendarConnectionsDocument,
+    "\n  query ConsoleCalendarsScreen {\n    calendarConnections { id name provider url readUrls username eventTypeId status lastError checkedAt createdAt }\n    appointmentTypes {\n      id connectionId name durationMinutes bufferBeforeMinutes bufferAfterMinutes minimumNoticeMinutes\n      horizonDays timezone slotGranularityMinutes maxPerDay createdAt\n      businessHours {\n        mon { start end } tue { start end } wed { start end } thu { start end }\n        fri { start end } sat { start end } sun { start end }\n      }\n    }\n  }\n": types.ConsoleCalendarsScreenDocument,
     "\n  mutation ConsoleCreateCalendarConnection($input: CreateCalendarConnectionInput!) {\n    createCalendarConnection(input: $input) { id status }\n  }\n": types.ConsoleCreateCalendarConnectionDocument,
     "\n  mutation ConsoleUpdateCalendarConnection($id: Int!, $input: UpdateCalendarConnectionInput!) {\n    updateCalendarConnection(id: $id, input: $input) { id status lastError }\n  }\n": types.ConsoleUpdateCalendarConnectionDocument,
     "\n  mutation ConsoleDeleteCalendarConnection($id: Int!) {\n    deleteCalendarConnection(id: $id)\n  }\n": types.ConsoleDeleteCalendarConnectionDocument,
@@ -147,6 +154,13 @@ const documents: Documents = {
     "\n  query ConsoleAppointmentTypes {\n    appointmentTypes { id connectionId name durationMinutes timezone }\n  }\n": types.ConsoleAppointmentTypesDocument,
     "\n  query ConsoleAvailableSlots($appointmentTypeId: Int!, $from: DateTime!, $to: DateTime!) {\n    availableSlots(appointmentTypeId: $appointmentTypeId, from: $from, to: $to) { start end }\n  }\n": types.ConsoleAvailableSlotsDocument,
     "\n  query ConsoleAssistantNames {\n    assistants(perPage: 100) { items { id name } }\n  }\n": types.ConsoleAssistantNamesDocument,
+    "\n  fragment ConsoleAppointmentFields on Appointment {\n    id status startsAt endsAt timezone customerName customerPhone customerEmail notes\n    appointmentTypeId appointmentTypeName connectionId provider assistantId callId conversationId createdAt updatedAt\n    cancelledAt\n  }\n": types.ConsoleAppointmentFieldsFragmentDoc,
+    "\n  query ConsoleAppointments($page: Int, $filter: AppointmentFilter) {\n    appointments(page: $page, perPage: 20, filter: $filter) {\n      items { ...ConsoleAppointmentFields }\n      pageInfo { currentPage lastPage total }\n    }\n  }\n": types.ConsoleAppointmentsDocument,
+    "\n  mutation ConsoleCancelAppointment($id: Int!) {\n    cancelAppointment(id: $id) { ...ConsoleAppointmentFields }\n  }\n": types.ConsoleCancelAppointmentDocument,
+    "\n  mutation ConsoleRescheduleAppointment($id: Int!, $startsAt: DateTime!) {\n    rescheduleAppointment(id: $id, startsAt: $startsAt) { ...ConsoleAppointmentFields }\n  }\n": types.ConsoleRescheduleAppointmentDocument,
+    "\n  query ConsoleAssistantCalendar($id: Int!) {\n    assistant(id: $id) { id appointmentTypeIds }\n  }\n": types.ConsoleAssistantCalendarDocument,
+    "\n  mutation ConsoleStartCalendarOAuth($provider: CalendarOAuthProvider!, $name: String!, $connectionId: Int) {\n    startCalendarOAuth(provider: $provider, name: $name, connectionId: $connectionId) { authorizationUrl }\n  }\n": types.ConsoleStartCalendarOAuthDocument,
+    "\n  query ConsoleSmsConversations($page: Int) {\n    conversations(page: $page, perPage: 30, channel: sms) {\n      items { id assistantId channel aiDisabled customerIdentifier origin updatedAt unread lastMessageAt lastMessage { id role content } }\n    }\n  }\n": types.ConsoleSmsConversationsDocument,
 };
 
 /**
@@ -372,11 +386,11 @@ export function graphql(source: "\n  mutation ConsoleRotateWebhookSecret($overla
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query ConsoleCalendarConnections {\n    calendarConnections { id name provider url readUrls username status lastError checkedAt createdAt }\n  }\n"): typeof import('./graphql.ts').ConsoleCalendarConnectionsDocument;
+export function graphql(source: "\n  query ConsoleCalendarConnections {\n    calendarConnections { id name provider url readUrls username eventTypeId status lastError checkedAt createdAt }\n  }\n"): typeof import('./graphql.ts').ConsoleCalendarConnectionsDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query ConsoleCalendarsScreen {\n    calendarConnections { id name provider url readUrls username status lastError checkedAt createdAt }\n    appointmentTypes {\n      id connectionId name durationMinutes bufferBeforeMinutes bufferAfterMinutes minimumNoticeMinutes\n      horizonDays timezone slotGranularityMinutes maxPerDay createdAt\n      businessHours {\n        mon { start end } tue { start end } wed { start end } thu { start end }\n        fri { start end } sat { start end } sun { start end }\n      }\n    }\n  }\n"): typeof import('./graphql.ts').ConsoleCalendarsScreenDocument;
+export function graphql(source: "\n  query ConsoleCalendarsScreen {\n    calendarConnections { id name provider url readUrls username eventTypeId status lastError checkedAt createdAt }\n    appointmentTypes {\n      id connectionId name durationMinutes bufferBeforeMinutes bufferAfterMinutes minimumNoticeMinutes\n      horizonDays timezone slotGranularityMinutes maxPerDay createdAt\n      businessHours {\n        mon { start end } tue { start end } wed { start end } thu { start end }\n        fri { start end } sat { start end } sun { start end }\n      }\n    }\n  }\n"): typeof import('./graphql.ts').ConsoleCalendarsScreenDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -409,6 +423,34 @@ export function graphql(source: "\n  query ConsoleAvailableSlots($appointmentTyp
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query ConsoleAssistantNames {\n    assistants(perPage: 100) { items { id name } }\n  }\n"): typeof import('./graphql.ts').ConsoleAssistantNamesDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  fragment ConsoleAppointmentFields on Appointment {\n    id status startsAt endsAt timezone customerName customerPhone customerEmail notes\n    appointmentTypeId appointmentTypeName connectionId provider assistantId callId conversationId createdAt updatedAt\n    cancelledAt\n  }\n"): typeof import('./graphql.ts').ConsoleAppointmentFieldsFragmentDoc;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleAppointments($page: Int, $filter: AppointmentFilter) {\n    appointments(page: $page, perPage: 20, filter: $filter) {\n      items { ...ConsoleAppointmentFields }\n      pageInfo { currentPage lastPage total }\n    }\n  }\n"): typeof import('./graphql.ts').ConsoleAppointmentsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleCancelAppointment($id: Int!) {\n    cancelAppointment(id: $id) { ...ConsoleAppointmentFields }\n  }\n"): typeof import('./graphql.ts').ConsoleCancelAppointmentDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleRescheduleAppointment($id: Int!, $startsAt: DateTime!) {\n    rescheduleAppointment(id: $id, startsAt: $startsAt) { ...ConsoleAppointmentFields }\n  }\n"): typeof import('./graphql.ts').ConsoleRescheduleAppointmentDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleAssistantCalendar($id: Int!) {\n    assistant(id: $id) { id appointmentTypeIds }\n  }\n"): typeof import('./graphql.ts').ConsoleAssistantCalendarDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleStartCalendarOAuth($provider: CalendarOAuthProvider!, $name: String!, $connectionId: Int) {\n    startCalendarOAuth(provider: $provider, name: $name, connectionId: $connectionId) { authorizationUrl }\n  }\n"): typeof import('./graphql.ts').ConsoleStartCalendarOAuthDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleSmsConversations($page: Int) {\n    conversations(page: $page, perPage: 30, channel: sms) {\n      items { id assistantId channel aiDisabled customerIdentifier origin updatedAt unread lastMessageAt lastMessage { id role content } }\n    }\n  }\n"): typeof import('./graphql.ts').ConsoleSmsConversationsDocument;
 
 
 export function graphql(source: string) {

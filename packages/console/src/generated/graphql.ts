@@ -25,6 +25,21 @@ export type AmbientSound =
   | 'office'
   | 'street';
 
+export type AppointmentFilter = {
+  assistantId?: number | null | undefined;
+  /** Appointments starting at or after this instant. */
+  from?: string | null | undefined;
+  status?: AppointmentStatus | null | undefined;
+  /** Appointments starting before this instant. */
+  to?: string | null | undefined;
+};
+
+export type AppointmentStatus =
+  /** The event is in the calendar. */
+  | 'booked'
+  /** Cancelled: the event was removed from the calendar. */
+  | 'cancelled';
+
 /** pipeline: speech-to-text, LLM, text-to-speech; multimodal and dualplex: realtime speech models. */
 export type AssistantMode =
   | 'dualplex'
@@ -57,10 +72,21 @@ export type CalendarConnectionStatus =
   /** The provider refused them (or the calendar is gone) when last used: see lastError. */
   | 'broken';
 
-/** Where a connection's calendars live. Cal.com, Google and Microsoft 365 are not built yet. */
+/** Providers connected by signing in. */
+export type CalendarOAuthProvider =
+  | 'google'
+  | 'microsoft';
+
+/** Where a connection's calendars live (docs/calendars.md). */
 export type CalendarProviderKind =
+  /** A Cal.com event type, with an API key (Cal.com API v2). */
+  | 'calcom'
   /** A CalDAV server (RFC 4791) with a username and password. */
-  | 'caldav';
+  | 'caldav'
+  /** Google Calendar, connected by signing in (startCalendarOAuth). */
+  | 'google'
+  /** Microsoft 365 (Outlook) through Microsoft Graph, connected by signing in (startCalendarOAuth). */
+  | 'microsoft';
 
 export type CallFilter = {
   assistantId?: number | null | undefined;
@@ -186,16 +212,22 @@ export type CreateAssistantInput = {
   widgetSettings?: unknown;
 };
 
+/** CalDAV: url, username, password (readUrls optional). Cal.com: apiKey and eventTypeId. Google and Microsoft are connected with startCalendarOAuth instead. */
 export type CreateCalendarConnectionInput = {
+  /** Cal.com: an API key (cal_live_…); checked before saving, stored encrypted, never returned. */
+  apiKey?: string | null | undefined;
+  /** Cal.com: the id of the event type to book. */
+  eventTypeId?: number | null | undefined;
   name: string;
-  /** Checked with the provider before saving, then stored encrypted; never returned. */
-  password: string;
+  /** CalDAV: checked with the server before saving, then stored encrypted; never returned. */
+  password?: string | null | undefined;
   provider: CalendarProviderKind;
-  /** Further calendars to read for busy time (at most 10). */
+  /** CalDAV: further calendars to read for busy time (at most 10). */
   readUrls?: Array<string> | null | undefined;
   /** CalDAV: the calendar collection's URL. */
-  url: string;
-  username: string;
+  url?: string | null | undefined;
+  /** CalDAV: the login. */
+  username?: string | null | undefined;
 };
 
 export type CreateCampaignInput = {
@@ -439,8 +471,11 @@ export type UpdateAssistantInput = {
   widgetSettings?: unknown;
 };
 
-/** Omitted fields keep their values. */
+/** Omitted fields keep their values. CalDAV: url, readUrls, username, password; Cal.com: apiKey, eventTypeId; Google and Microsoft: url (calendar id, "primary" by default) and readUrls. */
 export type UpdateCalendarConnectionInput = {
+  /** Cal.com: checked, then stored encrypted; never returned. */
+  apiKey?: string | null | undefined;
+  eventTypeId?: number | null | undefined;
   name?: string | null | undefined;
   /** Checked with the provider, then stored encrypted; never returned. */
   password?: string | null | undefined;
@@ -863,12 +898,12 @@ export type ConsoleRotateWebhookSecretMutation = { rotateWebhookSecret: { secret
 export type ConsoleCalendarConnectionsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type ConsoleCalendarConnectionsQuery = { calendarConnections: Array<{ id: number, name: string, provider: CalendarProviderKind, url: string, readUrls: Array<string>, username: string, status: CalendarConnectionStatus, lastError: string | null, checkedAt: string, createdAt: string }> };
+export type ConsoleCalendarConnectionsQuery = { calendarConnections: Array<{ id: number, name: string, provider: CalendarProviderKind, url: string, readUrls: Array<string>, username: string, eventTypeId: number | null, status: CalendarConnectionStatus, lastError: string | null, checkedAt: string, createdAt: string }> };
 
 export type ConsoleCalendarsScreenQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type ConsoleCalendarsScreenQuery = { calendarConnections: Array<{ id: number, name: string, provider: CalendarProviderKind, url: string, readUrls: Array<string>, username: string, status: CalendarConnectionStatus, lastError: string | null, checkedAt: string, createdAt: string }>, appointmentTypes: Array<{ id: number, connectionId: number, name: string, durationMinutes: number, bufferBeforeMinutes: number, bufferAfterMinutes: number, minimumNoticeMinutes: number, horizonDays: number, timezone: string, slotGranularityMinutes: number, maxPerDay: number | null, createdAt: string, businessHours: { mon: Array<{ start: string, end: string }>, tue: Array<{ start: string, end: string }>, wed: Array<{ start: string, end: string }>, thu: Array<{ start: string, end: string }>, fri: Array<{ start: string, end: string }>, sat: Array<{ start: string, end: string }>, sun: Array<{ start: string, end: string }> } }> };
+export type ConsoleCalendarsScreenQuery = { calendarConnections: Array<{ id: number, name: string, provider: CalendarProviderKind, url: string, readUrls: Array<string>, username: string, eventTypeId: number | null, status: CalendarConnectionStatus, lastError: string | null, checkedAt: string, createdAt: string }>, appointmentTypes: Array<{ id: number, connectionId: number, name: string, durationMinutes: number, bufferBeforeMinutes: number, bufferAfterMinutes: number, minimumNoticeMinutes: number, horizonDays: number, timezone: string, slotGranularityMinutes: number, maxPerDay: number | null, createdAt: string, businessHours: { mon: Array<{ start: string, end: string }>, tue: Array<{ start: string, end: string }>, wed: Array<{ start: string, end: string }>, thu: Array<{ start: string, end: string }>, fri: Array<{ start: string, end: string }>, sat: Array<{ start: string, end: string }>, sun: Array<{ start: string, end: string }> } }> };
 
 export type ConsoleCreateCalendarConnectionMutationVariables = Exact<{
   input: CreateCalendarConnectionInput;
@@ -925,6 +960,54 @@ export type ConsoleAssistantNamesQueryVariables = Exact<{ [key: string]: never; 
 
 export type ConsoleAssistantNamesQuery = { assistants: { items: Array<{ id: number, name: string }> } };
 
+export type ConsoleAppointmentFieldsFragment = { id: number, status: AppointmentStatus, startsAt: string, endsAt: string, timezone: string, customerName: string, customerPhone: string | null, customerEmail: string | null, notes: string | null, appointmentTypeId: number, appointmentTypeName: string, connectionId: number, provider: CalendarProviderKind, assistantId: number | null, callId: number | null, conversationId: string | null, createdAt: string, updatedAt: string, cancelledAt: string | null };
+
+export type ConsoleAppointmentsQueryVariables = Exact<{
+  page?: number | null | undefined;
+  filter?: AppointmentFilter | null | undefined;
+}>;
+
+
+export type ConsoleAppointmentsQuery = { appointments: { items: Array<{ id: number, status: AppointmentStatus, startsAt: string, endsAt: string, timezone: string, customerName: string, customerPhone: string | null, customerEmail: string | null, notes: string | null, appointmentTypeId: number, appointmentTypeName: string, connectionId: number, provider: CalendarProviderKind, assistantId: number | null, callId: number | null, conversationId: string | null, createdAt: string, updatedAt: string, cancelledAt: string | null }>, pageInfo: { currentPage: number, lastPage: number, total: number } } };
+
+export type ConsoleCancelAppointmentMutationVariables = Exact<{
+  id: number;
+}>;
+
+
+export type ConsoleCancelAppointmentMutation = { cancelAppointment: { id: number, status: AppointmentStatus, startsAt: string, endsAt: string, timezone: string, customerName: string, customerPhone: string | null, customerEmail: string | null, notes: string | null, appointmentTypeId: number, appointmentTypeName: string, connectionId: number, provider: CalendarProviderKind, assistantId: number | null, callId: number | null, conversationId: string | null, createdAt: string, updatedAt: string, cancelledAt: string | null } };
+
+export type ConsoleRescheduleAppointmentMutationVariables = Exact<{
+  id: number;
+  startsAt: string;
+}>;
+
+
+export type ConsoleRescheduleAppointmentMutation = { rescheduleAppointment: { id: number, status: AppointmentStatus, startsAt: string, endsAt: string, timezone: string, customerName: string, customerPhone: string | null, customerEmail: string | null, notes: string | null, appointmentTypeId: number, appointmentTypeName: string, connectionId: number, provider: CalendarProviderKind, assistantId: number | null, callId: number | null, conversationId: string | null, createdAt: string, updatedAt: string, cancelledAt: string | null } };
+
+export type ConsoleAssistantCalendarQueryVariables = Exact<{
+  id: number;
+}>;
+
+
+export type ConsoleAssistantCalendarQuery = { assistant: { id: number, appointmentTypeIds: Array<number> } };
+
+export type ConsoleStartCalendarOAuthMutationVariables = Exact<{
+  provider: CalendarOAuthProvider;
+  name: string;
+  connectionId?: number | null | undefined;
+}>;
+
+
+export type ConsoleStartCalendarOAuthMutation = { startCalendarOAuth: { authorizationUrl: string } };
+
+export type ConsoleSmsConversationsQueryVariables = Exact<{
+  page?: number | null | undefined;
+}>;
+
+
+export type ConsoleSmsConversationsQuery = { conversations: { items: Array<{ id: string, assistantId: number, channel: ConversationChannel, aiDisabled: boolean, customerIdentifier: string | null, origin: string | null, updatedAt: string, unread: boolean, lastMessageAt: string | null, lastMessage: { id: number, role: MessageRole, content: string } | null }> } };
+
 export class TypedDocumentString<TResult, TVariables>
   extends String
   implements DocumentTypeDecoration<TResult, TVariables>
@@ -943,7 +1026,29 @@ export class TypedDocumentString<TResult, TVariables>
     return this.value;
   }
 }
-
+export const ConsoleAppointmentFieldsFragmentDoc = new TypedDocumentString(`
+    fragment ConsoleAppointmentFields on Appointment {
+  id
+  status
+  startsAt
+  endsAt
+  timezone
+  customerName
+  customerPhone
+  customerEmail
+  notes
+  appointmentTypeId
+  appointmentTypeName
+  connectionId
+  provider
+  assistantId
+  callId
+  conversationId
+  createdAt
+  updatedAt
+  cancelledAt
+}
+    `, {"fragmentName":"ConsoleAppointmentFields"}) as unknown as TypedDocumentString<ConsoleAppointmentFieldsFragment, unknown>;
 export const ConsoleLoginDocument = new TypedDocumentString(`
     mutation ConsoleLogin($input: LoginInput!) {
   login(input: $input) {
@@ -1727,6 +1832,7 @@ export const ConsoleCalendarConnectionsDocument = new TypedDocumentString(`
     url
     readUrls
     username
+    eventTypeId
     status
     lastError
     checkedAt
@@ -1743,6 +1849,7 @@ export const ConsoleCalendarsScreenDocument = new TypedDocumentString(`
     url
     readUrls
     username
+    eventTypeId
     status
     lastError
     checkedAt
@@ -1857,3 +1964,132 @@ export const ConsoleAssistantNamesDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ConsoleAssistantNamesQuery, ConsoleAssistantNamesQueryVariables>;
+export const ConsoleAppointmentsDocument = new TypedDocumentString(`
+    query ConsoleAppointments($page: Int, $filter: AppointmentFilter) {
+  appointments(page: $page, perPage: 20, filter: $filter) {
+    items {
+      ...ConsoleAppointmentFields
+    }
+    pageInfo {
+      currentPage
+      lastPage
+      total
+    }
+  }
+}
+    fragment ConsoleAppointmentFields on Appointment {
+  id
+  status
+  startsAt
+  endsAt
+  timezone
+  customerName
+  customerPhone
+  customerEmail
+  notes
+  appointmentTypeId
+  appointmentTypeName
+  connectionId
+  provider
+  assistantId
+  callId
+  conversationId
+  createdAt
+  updatedAt
+  cancelledAt
+}`) as unknown as TypedDocumentString<ConsoleAppointmentsQuery, ConsoleAppointmentsQueryVariables>;
+export const ConsoleCancelAppointmentDocument = new TypedDocumentString(`
+    mutation ConsoleCancelAppointment($id: Int!) {
+  cancelAppointment(id: $id) {
+    ...ConsoleAppointmentFields
+  }
+}
+    fragment ConsoleAppointmentFields on Appointment {
+  id
+  status
+  startsAt
+  endsAt
+  timezone
+  customerName
+  customerPhone
+  customerEmail
+  notes
+  appointmentTypeId
+  appointmentTypeName
+  connectionId
+  provider
+  assistantId
+  callId
+  conversationId
+  createdAt
+  updatedAt
+  cancelledAt
+}`) as unknown as TypedDocumentString<ConsoleCancelAppointmentMutation, ConsoleCancelAppointmentMutationVariables>;
+export const ConsoleRescheduleAppointmentDocument = new TypedDocumentString(`
+    mutation ConsoleRescheduleAppointment($id: Int!, $startsAt: DateTime!) {
+  rescheduleAppointment(id: $id, startsAt: $startsAt) {
+    ...ConsoleAppointmentFields
+  }
+}
+    fragment ConsoleAppointmentFields on Appointment {
+  id
+  status
+  startsAt
+  endsAt
+  timezone
+  customerName
+  customerPhone
+  customerEmail
+  notes
+  appointmentTypeId
+  appointmentTypeName
+  connectionId
+  provider
+  assistantId
+  callId
+  conversationId
+  createdAt
+  updatedAt
+  cancelledAt
+}`) as unknown as TypedDocumentString<ConsoleRescheduleAppointmentMutation, ConsoleRescheduleAppointmentMutationVariables>;
+export const ConsoleAssistantCalendarDocument = new TypedDocumentString(`
+    query ConsoleAssistantCalendar($id: Int!) {
+  assistant(id: $id) {
+    id
+    appointmentTypeIds
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleAssistantCalendarQuery, ConsoleAssistantCalendarQueryVariables>;
+export const ConsoleStartCalendarOAuthDocument = new TypedDocumentString(`
+    mutation ConsoleStartCalendarOAuth($provider: CalendarOAuthProvider!, $name: String!, $connectionId: Int) {
+  startCalendarOAuth(
+    provider: $provider
+    name: $name
+    connectionId: $connectionId
+  ) {
+    authorizationUrl
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleStartCalendarOAuthMutation, ConsoleStartCalendarOAuthMutationVariables>;
+export const ConsoleSmsConversationsDocument = new TypedDocumentString(`
+    query ConsoleSmsConversations($page: Int) {
+  conversations(page: $page, perPage: 30, channel: sms) {
+    items {
+      id
+      assistantId
+      channel
+      aiDisabled
+      customerIdentifier
+      origin
+      updatedAt
+      unread
+      lastMessageAt
+      lastMessage {
+        id
+        role
+        content
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleSmsConversationsQuery, ConsoleSmsConversationsQueryVariables>;

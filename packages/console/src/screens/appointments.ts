@@ -1,19 +1,24 @@
 import { css, html, nothing } from "lit";
-import { AssistantNamesQuery, AvailableSlotsQuery } from "../api/operations.ts";
 import {
-  type Appointment,
-  type AppointmentStatus,
   AppointmentsQuery,
+  AssistantNamesQuery,
+  AvailableSlotsQuery,
   CancelAppointmentMutation,
-  type ConsoleAppointmentsQuery,
-  type ConsoleAppointmentsQueryVariables,
   RescheduleAppointmentMutation,
-} from "../api/pending-operations.ts";
-import type { ConsoleAssistantNamesQuery, ConsoleAvailableSlotsQuery } from "../generated/graphql.ts";
+} from "../api/operations.ts";
+import type {
+  AppointmentFilter,
+  AppointmentStatus,
+  ConsoleAppointmentFieldsFragment,
+  ConsoleAppointmentsQuery,
+  ConsoleAssistantNamesQuery,
+  ConsoleAvailableSlotsQuery,
+} from "../generated/graphql.ts";
 import { href } from "../router.ts";
 import { DataScreen, formErrors, formMessage, noErrors, pager } from "../screen.ts";
 import { formatInZone, formatTime, slotsByDay } from "../zoned-format.ts";
 
+type Appointment = ConsoleAppointmentFieldsFragment;
 type Slot = ConsoleAvailableSlotsQuery["availableSlots"][number];
 
 /** Days of free slots offered per step when moving an appointment. */
@@ -44,7 +49,7 @@ export class VxAppointments extends DataScreen<ConsoleAppointmentsQuery["appoint
     slots: Slot[] | null;
     error: string | null;
   } | null;
-  #filter: Omit<ConsoleAppointmentsQueryVariables, "page"> = {
+  #filter: AppointmentFilter = {
     status: "booked",
     from: new Date().toISOString(),
   };
@@ -66,7 +71,7 @@ export class VxAppointments extends DataScreen<ConsoleAppointmentsQuery["appoint
   }
 
   protected override async fetch(page: number) {
-    return (await this.api.request(AppointmentsQuery, { page, ...this.#filter })).appointments;
+    return (await this.api.request(AppointmentsQuery, { page, filter: this.#filter })).appointments;
   }
 
   private applyFilter(event: SubmitEvent): void {

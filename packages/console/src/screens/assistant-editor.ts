@@ -2,6 +2,7 @@ import { css, html, nothing, type TemplateResult } from "lit";
 import { keyed } from "lit/directives/keyed.js";
 import {
   AppointmentTypesQuery,
+  AssistantCalendarQuery,
   AssistantChoicesQuery,
   AssistantQuery,
   CalendarConnectionsQuery,
@@ -11,7 +12,6 @@ import {
   StartTestConversationMutation,
   UpdateAssistantMutation,
 } from "../api/operations.ts";
-import { AssistantCalendarQuery } from "../api/pending-operations.ts";
 import type {
   ConsoleAppointmentTypesQuery,
   ConsoleAssistantChoicesQuery,

@@ -7,17 +7,15 @@ import {
   CreateCalendarConnectionMutation,
   DeleteAppointmentTypeMutation,
   DeleteCalendarConnectionMutation,
+  StartCalendarOAuthMutation,
   UpdateCalendarConnectionMutation,
 } from "../api/operations.ts";
-import {
-  type CalendarProvider,
-  CreateCalcomConnectionMutation,
-  calcomCreateInput,
-  calcomRepairInput,
-  StartCalendarOAuthMutation,
-  UpdateCalcomConnectionMutation,
-} from "../api/pending-operations.ts";
-import type { ConsoleAvailableSlotsQuery, ConsoleCalendarsScreenQuery } from "../generated/graphql.ts";
+import type {
+  CalendarOAuthProvider,
+  CalendarProviderKind,
+  ConsoleAvailableSlotsQuery,
+  ConsoleCalendarsScreenQuery,
+} from "../generated/graphql.ts";
 import {
   DataScreen,
   describedBy,
@@ -30,10 +28,7 @@ import {
 } from "../screen.ts";
 import { browserTimeZone, formatTime, slotsByDay, timeZones } from "../zoned-format.ts";
 
-/** The provider widened to the kinds the provider branch adds (see pending-operations.ts). */
-type Connection = Omit<ConsoleCalendarsScreenQuery["calendarConnections"][number], "provider"> & {
-  provider: CalendarProvider;
-};
+type Connection = ConsoleCalendarsScreenQuery["calendarConnections"][number];
 type AppointmentType = ConsoleCalendarsScreenQuery["appointmentTypes"][number];
 type Slot = ConsoleAvailableSlotsQuery["availableSlots"][number];
 
@@ -49,7 +44,7 @@ const WEEKDAYS = [
 type Weekday = (typeof WEEKDAYS)[number][0];
 type Hours = Record<Weekday, { start: string; end: string }[]>;
 
-const PROVIDERS: Record<CalendarProvider, string> = {
+const PROVIDERS: Record<CalendarProviderKind, string> = {
   caldav: "CalDAV",
   calcom: "Cal.com",
   google: "Google Calendar",
@@ -94,7 +89,8 @@ function daySlots(day: string, slots: Slot[], timeZone: string) {
 function connectionDetail(connection: Connection) {
   if (connection.provider === "caldav")
     return html`<span class="url">${connection.url}</span> · ${connection.username}`;
-  if (connection.provider === "calcom") return `event type ${connection.url} · ${connection.username}`;
+  if (connection.provider === "calcom")
+    return `event type ${connection.eventTypeId ?? connection.url} · ${connection.username}`;
   return `${connection.username} · calendar ${connection.url}`;
 }
 
@@ -203,12 +199,15 @@ export class VxCalendars extends DataScreen<ConsoleCalendarsScreenQuery> {
 
   private addCalcom(event: SubmitEvent) {
     return this.send("calcom", event, async (data) => {
-      await this.api.request(CreateCalcomConnectionMutation, {
-        input: calcomCreateInput({
+      const eventTypeId = String(data.get("eventTypeId") ?? "");
+      await this.api.request(CreateCalendarConnectionMutation, {
+        input: {
           name: String(data.get("name") ?? ""),
+          provider: "calcom",
           apiKey: String(data.get("apiKey") ?? ""),
-          eventTypeId: String(data.get("eventTypeId") ?? ""),
-        }),
+          // Empty is sent as missing, so the server names the field instead of GraphQL refusing NaN.
+          eventTypeId: eventTypeId === "" ? null : Number(eventTypeId),
+        },
       });
       this.notice = { text: "The Cal.com account is connected.", ok: true };
     });
@@ -221,7 +220,7 @@ export class VxCalendars extends DataScreen<ConsoleCalendarsScreenQuery> {
   private async startOAuth(event: SubmitEvent, name?: string): Promise<void> {
     event.preventDefault();
     const form = event.target as HTMLFormElement;
-    const provider = (event.submitter as HTMLButtonElement | null)?.value as "google" | "microsoft";
+    const provider = (event.submitter as HTMLButtonElement | null)?.value as CalendarOAuthProvider;
     const key = name === undefined ? "oauth" : `repair-${form.dataset.id}`;
     try {
       const { startCalendarOAuth } = await this.api.request(StartCalendarOAuthMutation, {
@@ -240,9 +239,10 @@ export class VxCalendars extends DataScreen<ConsoleCalendarsScreenQuery> {
     return this.send(`repair-${connection.id}`, event, async (data) => {
       const text = (name: string) => String(data.get(name) ?? "");
       if (connection.provider === "calcom") {
-        await this.api.request(UpdateCalcomConnectionMutation, {
+        // A new API key for a connection whose key was revoked.
+        await this.api.request(UpdateCalendarConnectionMutation, {
           id: connection.id,
-          input: calcomRepairInput(text("apiKey")),
+          input: { apiKey: text("apiKey") },
         });
       } else {
         await this.api.request(UpdateCalendarConnectionMutation, {

@@ -7,18 +7,22 @@ import {
   HandBackMutation,
   MarkConversationReadMutation,
   SendOperatorMessageMutation,
+  SmsConversationsQuery,
   TakeOverMutation,
 } from "../api/operations.ts";
-import { type Channel, type SmsConversation, SmsConversationsQuery } from "../api/pending-operations.ts";
-import type { ConsoleConversationQuery } from "../generated/graphql.ts";
+import type {
+  ConsoleConversationQuery,
+  ConsoleConversationsQuery,
+  ConversationChannel,
+} from "../generated/graphql.ts";
 import { href } from "../router.ts";
 import { formatDate, loading, Screen } from "../screen.ts";
 
 type Message = ConsoleConversationQuery["conversation"]["messages"][number];
-type Listed = SmsConversation;
+type Listed = ConsoleConversationsQuery["conversations"]["items"][number];
 
 /** The channels a person answers: website chats and text messages (api and test conversations are not). */
-const INBOX_CHANNELS: Channel[] = ["widget", "sms"];
+const INBOX_CHANNELS: ConversationChannel[] = ["widget", "sms"];
 
 function isSms(conversation: { channel: string }): boolean {
   return conversation.channel === "sms";
@@ -61,7 +65,7 @@ export class VxInbox extends Screen {
     this.track(
       this.api.subscribe(ConversationActivitySubscription, {}, ({ conversationActivity }) => {
         const updated = conversationActivity.conversation;
-        if (!INBOX_CHANNELS.includes(updated.channel as Channel) || !this.list) return;
+        if (!INBOX_CHANNELS.includes(updated.channel) || !this.list) return;
         const isOpen = updated.id === this.open?.id;
         this.list = [
           { ...updated, unread: updated.unread && !isOpen },

@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import type { TestProject } from "vitest/node";
 import type { App } from "../../../server/src/app.ts";
 import { browserTestSetup, startInProcessServer } from "../../../server/test/support/browser-test-servers.ts";
+import { startFakeCalCom } from "../../../server/test/support/fake-calcom.ts";
 import { startFakeOpenAI } from "../../../server/test/support/fake-openai.ts";
 import { startFakeSpeech } from "../../../server/test/support/fake-speech.ts";
 import { findRadicale, type RunningRadicale, startRadicale } from "../../../server/test/support/radicale.ts";
@@ -17,6 +18,8 @@ declare module "vitest" {
     controlUrl: string;
     /** Whether a real CalDAV server (Radicale) runs for the calendar tests. */
     caldav: boolean;
+    /** The Cal.com stand-in the server books through: the key it accepts and its one event type. */
+    calcom: { apiKey: string; eventTypeId: number };
   }
 }
 
@@ -38,8 +41,9 @@ export interface CreatedAccount {
 
 /**
  * Starts one real Voxgate server (in-memory PGlite, answering through the real `openai` client from
- * an OpenAI-compatible test server, which also embeds documents) and a control server that creates
- * accounts, the one thing a test needs that no console screen does. The widget's embed build is
+ * an OpenAI-compatible test server, which also embeds documents, and booking through the Cal.com
+ * stand-in) and a control server that creates accounts, the one thing a test needs that no console
+ * screen does. The widget's embed build is
  * made first (stamped, so only when its sources changed): the assistant preview loads it.
  */
 export default function setup(project: TestProject) {
@@ -54,7 +58,11 @@ export default function setup(project: TestProject) {
     const speech = await startFakeSpeech();
     cleanups.push(() => speech.close());
     cleanups.push(async () => removeFakeMicrophone("console"));
+    // Cal.com's API v2 as documented, on loopback: the server's real Cal.com client talks to it.
+    const calcom = await startFakeCalCom();
+    cleanups.push(() => calcom.close());
     const { app, url } = await startInProcessServer(llm.baseUrl, {
+      ...calcom.env,
       OPENAI_STT_BASE_URL: speech.baseUrl,
       OPENAI_TTS_BASE_URL: speech.baseUrl,
       VOXGATE_WIDGET_RATE_LIMIT_PER_MINUTE: "100000",
@@ -71,6 +79,7 @@ export default function setup(project: TestProject) {
     project.provide("apiBase", url);
     project.provide("controlUrl", control.url);
     project.provide("caldav", radicale !== null);
+    project.provide("calcom", { apiKey: calcom.apiKey, eventTypeId: calcom.eventType.id });
   });
 }
 
