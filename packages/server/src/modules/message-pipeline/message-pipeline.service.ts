@@ -262,6 +262,7 @@ export class MessagePipeline {
         variables: mergeVariables(conversation.assistant.variables as Variables, conversationVariables),
         onDelta: (delta) => deltas.add(delta),
         functions,
+        ...(conversation.channel === "sms" ? { medium: "sms" as const } : {}),
       });
     } catch (error) {
       if (error instanceof AppError) throw error;

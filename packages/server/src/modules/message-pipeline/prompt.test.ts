@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { countTokens } from "../../tokenizer.ts";
 import {
+  buildSystemPrompt,
   exactHistoryWindow,
   HISTORY_MAX_MESSAGES,
   HISTORY_MAX_TOKENS,
@@ -74,5 +75,25 @@ describe("historyWindow", () => {
     const history = conversation(30, (index) => `${sentence(index).repeat(9)} <|endoftext|>`);
     expect(() => historyWindow(history)).not.toThrow();
     expect(historyWindow(history)).toEqual(exactWindow(history));
+  });
+});
+
+describe("buildSystemPrompt", () => {
+  const base = {
+    systemPrompt: "You are the front desk of {{clinic}}.",
+    variables: { clinic: "Northside Dental" },
+    timezone: "Europe/Berlin",
+    now: new Date("2027-03-01T08:00:00Z"),
+    passages: [],
+    knowledgeTool: false,
+  };
+
+  it("asks for a short plain-text reply only when the reply goes out as a text message", () => {
+    const chat = buildSystemPrompt(base);
+    const sms = buildSystemPrompt({ ...base, medium: "sms" });
+    expect(chat).toContain("You are the front desk of Northside Dental.");
+    expect(chat).not.toMatch(/SMS/);
+    expect(sms.startsWith(chat.split("\n\n")[0]!)).toBe(true);
+    expect(sms).toContain("This conversation is by SMS text message.");
   });
 });

@@ -108,6 +108,17 @@ export function renderPassages(passages: readonly Passage[]): string {
     .join("\n\n");
 }
 
+/** A channel whose replies are written differently from a chat window's. */
+export type ReplyMedium = "sms";
+
+/**
+ * Texts are read on a phone, billed per 160-character segment and cut at 1,600 characters (docs/sms.md):
+ * the model is asked for short plain text rather than having its answer cut.
+ */
+const SMS_STYLE =
+  "This conversation is by SMS text message. Reply in plain text (no markdown, bullet lists or emoji " +
+  "unless the customer uses them), briefly: ideally under 300 characters, never more than 1,000.";
+
 export function buildSystemPrompt(options: {
   systemPrompt: string;
   variables: Variables;
@@ -115,9 +126,11 @@ export function buildSystemPrompt(options: {
   now: Date;
   passages: readonly Passage[];
   knowledgeTool: boolean;
+  medium?: ReplyMedium | undefined;
 }): string {
   const parts = [substituteVariables(options.systemPrompt, options.variables).trim()];
   parts.push(`Current date and time: ${describeNow(options.now, options.timezone)}.`);
+  if (options.medium === "sms") parts.push(SMS_STYLE);
   if (options.passages.length > 0) {
     parts.push(
       "Answer from the following knowledge-base passages when they are relevant. If they do not " +

@@ -28,6 +28,7 @@ import {
   type HistoryMessage,
   historyWindow,
   type Passage,
+  type ReplyMedium,
   renderPassages,
   type Variables,
 } from "./prompt.ts";
@@ -75,6 +76,8 @@ export interface ReplyRequest {
   liveCall?: LiveCallFunctions;
   /** Further built-in functions for this conversation or call (texting, calendar booking). */
   functions?: readonly FunctionSet[];
+  /** How the reply reaches the customer, when it shapes how it is written (a text message). */
+  medium?: ReplyMedium;
 }
 
 export interface ReplyResult {
@@ -188,6 +191,7 @@ export class ReplyEngine {
           now: new Date(),
           passages,
           knowledgeTool,
+          medium: request.medium,
         }),
       },
       ...historyWindow(request.history).map(toModelMessage),

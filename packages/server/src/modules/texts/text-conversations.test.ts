@@ -150,6 +150,8 @@ describe("a conversation by text", () => {
       role: "user",
       content: "When are you open?",
     });
+    // The model is told it writes a text message, so that it keeps it short rather than being cut.
+    expect(fake.chatRequests[0]!.messages[0]!.content).toContain("This conversation is by SMS text message.");
 
     const [reply] = await repliesSent(customer, 1);
     expect(reply).toMatchObject({
