@@ -27,8 +27,7 @@ import { execFileSync, fork } from "node:child_process";
 import { existsSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { createLogger } from "../../packages/server/src/logger.ts";
-import { type MediaStream, PHONE_FORMAT } from "../../packages/server/src/modules/telephony/provider.ts";
-import { pcmToMuLaw } from "../../packages/server/src/modules/voice/codec.ts";
+import { type MediaStream, PHONE_FORMAT, pcmToMuLaw } from "../../packages/server/src/modules/media/index.ts";
 import { RealtimeClient } from "../../packages/server/src/modules/voice/realtime-client.ts";
 import { RealtimeSession } from "../../packages/server/src/modules/voice/realtime-session.ts";
 import {

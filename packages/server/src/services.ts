@@ -15,12 +15,13 @@ import { DialerService, DialerSweep } from "./modules/dialer/index.ts";
 import { EvaluationService } from "./modules/evaluation/index.ts";
 import { createKnowledge } from "./modules/knowledge/index.ts";
 import { LeadProgress, LeadsService } from "./modules/leads/index.ts";
+import { mediaCapacity } from "./modules/media/index.ts";
 import { MessagePipeline, ReplyEngine } from "./modules/message-pipeline/index.ts";
 import { PhoneNumberReleaseSweep, PhoneNumbersService } from "./modules/phone-numbers/index.ts";
 import { PlatformService } from "./modules/platform/index.ts";
 import { RateLimitsService } from "./modules/rate-limits/index.ts";
 import { RepliesService } from "./modules/replies/index.ts";
-import { createTelephony, mediaCapacity } from "./modules/telephony/index.ts";
+import { createTelephony } from "./modules/telephony/index.ts";
 import {
   TextConversations,
   TextQuietHours,

@@ -1,6 +1,12 @@
 import type { Logger } from "../../logger.ts";
-import type { MediaStream } from "../telephony/provider.ts";
-import { dtmfTones, encodeAudio, frameBytes, pcmFromBytes, wavFile } from "./codec.ts";
+import {
+  dtmfTones,
+  encodeAudio,
+  frameBytes,
+  type MediaStream,
+  pcmFromBytes,
+  wavFile,
+} from "../media/index.ts";
 import { looksUnfinished, semanticWaits } from "./semantic-turn.ts";
 import { TTS_SAMPLE_RATE } from "./speech-client.ts";
 import { endpointMs, interruptMs, TurnDetector, type TurnEvent } from "./turn-detector.ts";

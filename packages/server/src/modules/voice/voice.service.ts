@@ -1,6 +1,7 @@
 import type { ServiceDeps } from "../../deps.ts";
 import type { AppointmentsService } from "../appointments/index.ts";
 import type { CallsService } from "../calls/index.ts";
+import type { MediaStream, MediaStreamHandler } from "../media/index.ts";
 import {
   END_CALL_TOOL_NAME,
   primitiveVariables,
@@ -8,7 +9,6 @@ import {
   type ReplyRequest,
   replyAssistantColumns,
 } from "../message-pipeline/index.ts";
-import type { MediaStream, MediaStreamHandler } from "../telephony/provider.ts";
 import type { TextsService } from "../texts/index.ts";
 import { AmbientStream, ambientBed, ambientKind } from "./ambient.ts";
 import type { CallTurnsService } from "./call-turns.service.ts";
