@@ -105,10 +105,12 @@ class MemoryStream implements MediaStream {
 const ports = {
   logger: createLogger("silent"),
   transcribe: async () => "hello there",
-  synthesize: async () =>
-    (async function* () {
+  synthesize: async () => ({
+    sampleRate: 24_000,
+    audio: (async function* () {
       yield answerAudio;
     })(),
+  }),
   reply: async (_history: unknown, onDelta: (text: string) => void) => {
     onDelta("Sure. ");
     return { text: "Sure.", endCall: false };

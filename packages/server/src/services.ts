@@ -29,7 +29,13 @@ import {
   TextSendSweep,
   TextsService,
 } from "./modules/texts/index.ts";
-import { CallTurnsService, Recordings, VoiceService } from "./modules/voice/index.ts";
+import {
+  CallTurnsService,
+  OpenAiSynthesizer,
+  OpenAiTranscriber,
+  Recordings,
+  VoiceService,
+} from "./modules/voice/index.ts";
 import { VoicesService } from "./modules/voices/index.ts";
 import { WebCallSockets, WebCallsService } from "./modules/web-calls/index.ts";
 import { type CallWebhookResponses, WebhookLogRetention, WebhooksService } from "./modules/webhooks/index.ts";
@@ -127,6 +133,8 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     appointments: {
       functionsFor: (context) => appointments.functionsFor(context),
     },
+    transcriber: new OpenAiTranscriber(deps.config.voice),
+    synthesizer: new OpenAiSynthesizer(deps.config.voice),
   });
   // Recording decorates the media plane: streams of calls that record (phone and web) are mixed on their way.
   const recordings = new Recordings(deps, { inner: voice, calls });
