@@ -153,7 +153,7 @@ async function turnLatency() {
     const started = performance.now();
     await ports.transcribe();
     await ports.reply([], () => {});
-    for await (const _chunk of await ports.synthesize()) break;
+    for await (const _chunk of (await ports.synthesize()).audio) break;
     baseline.push(performance.now() - started);
   }
   return { engine, baseline };
