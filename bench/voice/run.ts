@@ -27,8 +27,7 @@ import { execFileSync, fork } from "node:child_process";
 import { existsSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { createLogger } from "../../packages/server/src/logger.ts";
-import { type MediaStream, PHONE_FORMAT } from "../../packages/server/src/modules/telephony/provider.ts";
-import { pcmToMuLaw } from "../../packages/server/src/modules/voice/codec.ts";
+import { type MediaStream, PHONE_FORMAT, pcmToMuLaw } from "../../packages/server/src/modules/media/index.ts";
 import { RealtimeClient } from "../../packages/server/src/modules/voice/realtime-client.ts";
 import { RealtimeSession } from "../../packages/server/src/modules/voice/realtime-session.ts";
 import {
@@ -106,10 +105,12 @@ class MemoryStream implements MediaStream {
 const ports = {
   logger: createLogger("silent"),
   transcribe: async () => "hello there",
-  synthesize: async () =>
-    (async function* () {
+  synthesize: async () => ({
+    sampleRate: 24_000,
+    audio: (async function* () {
       yield answerAudio;
     })(),
+  }),
   reply: async (_history: unknown, onDelta: (text: string) => void) => {
     onDelta("Sure. ");
     return { text: "Sure.", endCall: false };
@@ -152,7 +153,7 @@ async function turnLatency() {
     const started = performance.now();
     await ports.transcribe();
     await ports.reply([], () => {});
-    for await (const _chunk of await ports.synthesize()) break;
+    for await (const _chunk of (await ports.synthesize()).audio) break;
     baseline.push(performance.now() - started);
   }
   return { engine, baseline };

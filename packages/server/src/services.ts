@@ -15,12 +15,13 @@ import { DialerService, DialerSweep } from "./modules/dialer/index.ts";
 import { EvaluationService } from "./modules/evaluation/index.ts";
 import { createKnowledge } from "./modules/knowledge/index.ts";
 import { LeadProgress, LeadsService } from "./modules/leads/index.ts";
+import { mediaCapacity } from "./modules/media/index.ts";
 import { MessagePipeline, ReplyEngine } from "./modules/message-pipeline/index.ts";
 import { PhoneNumberReleaseSweep, PhoneNumbersService } from "./modules/phone-numbers/index.ts";
 import { PlatformService } from "./modules/platform/index.ts";
 import { RateLimitsService } from "./modules/rate-limits/index.ts";
 import { RepliesService } from "./modules/replies/index.ts";
-import { createTelephony, mediaCapacity } from "./modules/telephony/index.ts";
+import { createTelephony } from "./modules/telephony/index.ts";
 import {
   TextConversations,
   TextQuietHours,
@@ -28,7 +29,13 @@ import {
   TextSendSweep,
   TextsService,
 } from "./modules/texts/index.ts";
-import { CallTurnsService, Recordings, VoiceService } from "./modules/voice/index.ts";
+import {
+  CallTurnsService,
+  OpenAiSynthesizer,
+  OpenAiTranscriber,
+  Recordings,
+  VoiceService,
+} from "./modules/voice/index.ts";
 import { VoicesService } from "./modules/voices/index.ts";
 import { WebCallSockets, WebCallsService } from "./modules/web-calls/index.ts";
 import { type CallWebhookResponses, WebhookLogRetention, WebhooksService } from "./modules/webhooks/index.ts";
@@ -126,6 +133,8 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     appointments: {
       functionsFor: (context) => appointments.functionsFor(context),
     },
+    transcriber: new OpenAiTranscriber(deps.config.voice),
+    synthesizer: new OpenAiSynthesizer(deps.config.voice),
   });
   // Recording decorates the media plane: streams of calls that record (phone and web) are mixed on their way.
   const recordings = new Recordings(deps, { inner: voice, calls });

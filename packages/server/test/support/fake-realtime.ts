@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import { type WebSocket, WebSocketServer } from "ws";
-import { muLawToPcm, pcmBytes, pcmFromBytes, pcmToMuLaw, rms } from "../../src/modules/voice/codec.ts";
+import { muLawToPcm, pcmBytes, pcmFromBytes, pcmToMuLaw, rms } from "../../src/modules/media/index.ts";
 import { decodeTones, synthesizeTones } from "./fake-speech.ts";
 
 /**

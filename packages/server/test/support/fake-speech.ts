@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { readWav } from "../../src/modules/voice/codec.ts";
+import { readWav } from "../../src/modules/media/index.ts";
 
 /**
  * A stand-in for OpenAI's speech endpoints, as documented: `POST /v1/audio/speech` (JSON with

@@ -14,7 +14,7 @@
  */
 import { performance } from "node:perf_hooks";
 import WebSocket from "ws";
-import { pcmToMuLaw } from "../../src/modules/voice/codec.ts";
+import { pcmToMuLaw } from "../../src/modules/media/index.ts";
 import { synthesizeTones } from "./fake-speech.ts";
 
 const FRAMES = 250;

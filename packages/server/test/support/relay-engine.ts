@@ -55,7 +55,7 @@ const realtime = new RealtimeClient(
 const ports = {
   logger,
   transcribe: async () => "",
-  synthesize: async () => (async function* () {})(),
+  synthesize: async () => ({ sampleRate: 24_000, audio: (async function* () {})() }),
   turn: async () => {},
   hangUp: async () => {},
   callerLeft: async () => {},

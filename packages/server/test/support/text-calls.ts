@@ -1,6 +1,6 @@
 import { vi } from "vitest";
 import { createLogger } from "../../src/logger.ts";
-import { TextMediaStream } from "../../src/modules/telephony/text-media-stream.ts";
+import { TextMediaStream } from "../../src/modules/media/index.ts";
 import {
   type PipelinePorts,
   PipelineSession,

@@ -1,5 +1,5 @@
 import WebSocket from "ws";
-import { muLawToPcm, pcmToMuLaw } from "../../src/modules/voice/codec.ts";
+import { muLawToPcm, pcmToMuLaw } from "../../src/modules/media/index.ts";
 import { decodeTones, synthesizeTones } from "./fake-speech.ts";
 
 /**

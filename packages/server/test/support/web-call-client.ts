@@ -1,5 +1,5 @@
 import WebSocket from "ws";
-import { pcmFromBytes, resample } from "../../src/modules/voice/codec.ts";
+import { pcmFromBytes, resample } from "../../src/modules/media/index.ts";
 import { decodeTones, synthesizeTones } from "./fake-speech.ts";
 
 /** A control message Voxgate sent on a web call's socket. */

@@ -1,7 +1,7 @@
 import { rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { wavFile } from "../../../server/src/modules/voice/codec.ts";
+import { wavFile } from "../../../server/src/modules/media/codec.ts";
 import { synthesizeTones } from "../../../server/test/support/fake-speech.ts";
 import { SPOKEN_ON_CALL } from "./call-script.ts";
 

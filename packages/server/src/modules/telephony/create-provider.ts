@@ -1,12 +1,11 @@
 import type { ServiceDeps } from "../../deps.ts";
 import type { JobQueue } from "../../jobs/index.ts";
+import type { MediaCapacity, MediaStreamHandler } from "../media/index.ts";
 import type { ReplyEngine } from "../message-pipeline/index.ts";
 import type {
   CallDesk,
   CallerIdDesk,
   InboundSimulator,
-  MediaCapacity,
-  MediaStreamHandler,
   TelephonyProvider,
   TextDesk,
   TextSimulator,

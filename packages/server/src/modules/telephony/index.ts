@@ -1,9 +1,8 @@
 /**
  * The carrier boundary: numbers and calls through one `TelephonyProvider`, the simulated carrier
- * (the embedded default) and Twilio. The voice engine plugs in at `MediaStreamHandler`.
+ * (the embedded default) and Twilio. The voice engine plugs in at `MediaStreamHandler` (modules/media).
  */
 
-export { AT_CAPACITY_REASON, AT_CAPACITY_WORDS, mediaCapacity } from "./capacity.ts";
 export { createTelephony } from "./create-provider.ts";
 export { EmbeddedNumbers } from "./embedded-numbers.ts";
 export type {
@@ -14,9 +13,6 @@ export type {
   CallerIdDesk,
   InboundDecision,
   InboundSimulator,
-  MediaCapacity,
-  MediaStream,
-  MediaStreamHandler,
   NumberProvider,
   ProviderCallEvent,
   ProviderNumber,

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { type MediaStream, PHONE_FORMAT } from "../telephony/provider.ts";
+import { type MediaStream, muLawToPcm, PHONE_FORMAT, pcmToMuLaw, rms } from "../media/index.ts";
 import { type AmbientKind, AmbientStream, ambientBed, ambientKind } from "./ambient.ts";
-import { muLawToPcm, pcmToMuLaw, rms } from "./codec.ts";
 
 const KINDS: AmbientKind[] = ["office", "cafe", "call_center", "street"];
 

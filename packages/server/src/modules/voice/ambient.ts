@@ -1,6 +1,5 @@
 import { seededRandom } from "../../seeded-random.ts";
-import type { MediaStream } from "../telephony/provider.ts";
-import { decodeAudio, encodeAudio, resample } from "./codec.ts";
+import { decodeAudio, encodeAudio, type MediaStream, resample } from "../media/index.ts";
 import { MediaStreamDecorator } from "./stream-decorator.ts";
 
 /** The beds of `ambient_sound` (`none` has none). */

@@ -1,5 +1,4 @@
-import type { MediaFormat, MediaStream } from "../telephony/provider.ts";
-import { decodeAudio, pcmBytes, resample } from "./codec.ts";
+import { decodeAudio, type MediaFormat, type MediaStream, pcmBytes, resample } from "../media/index.ts";
 import type { RealtimeConnection, RealtimeEvent, RealtimeSessionOptions } from "./realtime-client.ts";
 import {
   type CallFunctions,

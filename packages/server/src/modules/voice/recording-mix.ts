@@ -1,5 +1,5 @@
 import { MAX_RECORDING_SECONDS } from "../../limits.ts";
-import { muLawToPcm, pcmToMuLaw } from "./codec.ts";
+import { muLawToPcm, pcmToMuLaw } from "../media/index.ts";
 
 const RATE = 8_000;
 /** The timeline is kept in one-second chunks: linear while they may still change, then mu-law. */

@@ -20,7 +20,7 @@ import {
 import { TwilioMediaClient } from "../../../test/support/twilio-media-client.ts";
 import { answerOutbound, callCompleted, mediaStreamUrl } from "../../../test/support/voice-calls.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "../../../test/support/webhook-receiver.ts";
-import { muLawToPcm } from "./codec.ts";
+import { muLawToPcm } from "../media/index.ts";
 
 let t: TestApp;
 let twilio: FakeTwilio;

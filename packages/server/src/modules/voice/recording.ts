@@ -1,7 +1,6 @@
 import type { Lifecycle, ServiceDeps } from "../../deps.ts";
 import { NotFoundError } from "../../errors.ts";
-import type { MediaStream, MediaStreamHandler } from "../telephony/provider.ts";
-import { toMuLaw8k } from "./codec.ts";
+import { type MediaStream, type MediaStreamHandler, toMuLaw8k } from "../media/index.ts";
 import { CallMix } from "./recording-mix.ts";
 import { createRecordingStore, type RecordingStore, type StoredRecording } from "./recording-store.ts";
 import { MediaStreamDecorator } from "./stream-decorator.ts";

@@ -1,4 +1,4 @@
-import type { MediaStream } from "../telephony/provider.ts";
+import type { MediaStream } from "../media/index.ts";
 
 /**
  * A media stream handing everything to the one it wraps: the decorators of the media plane

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { WEB_FORMAT } from "../telephony/provider.ts";
-import { pcmBytes, pcmToMuLaw } from "./codec.ts";
+import { pcmBytes, pcmToMuLaw, WEB_FORMAT } from "../media/index.ts";
 import { endpointMs, interruptMs, TurnDetector } from "./turn-detector.ts";
 import { splitSentences } from "./voice-session.ts";
 

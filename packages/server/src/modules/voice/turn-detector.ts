@@ -1,5 +1,4 @@
-import { type MediaFormat, PHONE_FORMAT } from "../telephony/provider.ts";
-import { decodeAudio, frameBytes, phoneBandLevel } from "./codec.ts";
+import { decodeAudio, frameBytes, type MediaFormat, PHONE_FORMAT, phoneBandLevel } from "../media/index.ts";
 
 /** Caller audio louder than this (RMS of 16-bit samples, about -36 dBFS) counts as voice. */
 export const VOICE_LEVEL = 500;

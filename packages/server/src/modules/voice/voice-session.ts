@@ -1,8 +1,13 @@
 import type { Logger } from "../../logger.ts";
-import type { MediaStream } from "../telephony/provider.ts";
-import { dtmfTones, encodeAudio, frameBytes, pcmFromBytes, wavFile } from "./codec.ts";
+import {
+  dtmfTones,
+  encodeAudio,
+  frameBytes,
+  type MediaStream,
+  pcmFromBytes,
+  wavFile,
+} from "../media/index.ts";
 import { looksUnfinished, semanticWaits } from "./semantic-turn.ts";
-import { TTS_SAMPLE_RATE } from "./speech-client.ts";
 import { endpointMs, interruptMs, TurnDetector, type TurnEvent } from "./turn-detector.ts";
 
 export const VOICE_PHRASES = {
@@ -54,7 +59,11 @@ export interface CallFunctions {
 export interface SessionPorts {
   logger: Logger;
   transcribe(wav: Buffer, signal: AbortSignal): Promise<string>;
-  synthesize(text: string, signal: AbortSignal): Promise<AsyncIterable<Uint8Array>>;
+  /** One sentence's speech: 16-bit mono PCM chunks at `sampleRate` (the synthesizer's own). */
+  synthesize(
+    text: string,
+    signal: AbortSignal,
+  ): Promise<{ sampleRate: number; audio: AsyncIterable<Uint8Array> }>;
   /** A finished turn: what the caller said, or what the assistant said and what of it was heard. */
   turn(turn: SessionTurn): Promise<void>;
   /** Hang up, ended by the assistant. */
@@ -426,14 +435,14 @@ export abstract class MediaSession {
       }
       return;
     }
-    const audio = await this.ports.synthesize(sentence, signal);
+    const { sampleRate, audio } = await this.ports.synthesize(sentence, signal);
     let carry: Uint8Array = new Uint8Array(0);
     let out: Uint8Array = new Uint8Array(0);
     for await (const chunk of audio) {
       if (utterance.cleared || this.closed) break;
       out = concatBytes(
         out,
-        this.speechIn(chunk, carry, TTS_SAMPLE_RATE, (rest) => (carry = rest)),
+        this.speechIn(chunk, carry, sampleRate, (rest) => (carry = rest)),
       );
       out = this.sendFrames(utterance, out, false);
     }

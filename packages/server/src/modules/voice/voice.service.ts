@@ -1,6 +1,13 @@
 import type { ServiceDeps } from "../../deps.ts";
+import type { AssistantMode, Prisma } from "../../generated/prisma/client.ts";
 import type { AppointmentsService } from "../appointments/index.ts";
 import type { CallsService } from "../calls/index.ts";
+import {
+  AT_CAPACITY_REASON,
+  AT_CAPACITY_WORDS,
+  type MediaStream,
+  type MediaStreamHandler,
+} from "../media/index.ts";
 import {
   END_CALL_TOOL_NAME,
   primitiveVariables,
@@ -8,23 +15,67 @@ import {
   type ReplyRequest,
   replyAssistantColumns,
 } from "../message-pipeline/index.ts";
-import type { MediaStream, MediaStreamHandler } from "../telephony/provider.ts";
 import type { TextsService } from "../texts/index.ts";
 import { AmbientStream, ambientBed, ambientKind } from "./ambient.ts";
 import type { CallTurnsService } from "./call-turns.service.ts";
 import { RealtimeClient, type RealtimeSessionOptions } from "./realtime-client.ts";
 import { modelAudioFormat, RealtimeSession } from "./realtime-session.ts";
-import { SpeechClient } from "./speech-client.ts";
+import type { Synthesizer, Transcriber } from "./speech.ts";
 import { endpointMs } from "./turn-detector.ts";
 import { PipelineSession, type SessionPorts, type SessionSettings } from "./voice-session.ts";
-
-/** What a caller hears when this instance already carries as many calls as it may. */
-export const CAPACITY_REFUSAL =
-  "Sorry, we cannot take your call right now. Please call again later. Goodbye.";
 
 /** What a caller hears when the realtime model of a multimodal or dualplex assistant cannot be reached. */
 export const MODEL_UNAVAILABLE =
   "Sorry, our assistant is not available right now. Please call again later. Goodbye.";
+
+/** What a live call's session reads of the call and its assistant. */
+const LIVE_CALL_COLUMNS = {
+  id: true,
+  accountId: true,
+  assistantId: true,
+  status: true,
+  variables: true,
+  type: true,
+  assistantPhoneNumber: true,
+  clientPhoneNumber: true,
+  assistant: {
+    select: {
+      ...replyAssistantColumns,
+      mode: true,
+      language: true,
+      waitForCustomer: true,
+      allowInterruptions: true,
+      interruptSensitivity: true,
+      minInterruptWords: true,
+      endpointType: true,
+      endpointSensitivity: true,
+      maxSilenceDuration: true,
+      reengagementInterval: true,
+      speechSpeed: true,
+      fillers: true,
+      fillerConfig: true,
+      ambientSound: true,
+      ambientSoundVolume: true,
+      voice: { select: { providerVoiceId: true } },
+    },
+  },
+} satisfies Prisma.CallSelect;
+
+type LiveCall = Prisma.CallGetPayload<{ select: typeof LIVE_CALL_COLUMNS }>;
+
+/** What a session factory builds a session from: the call, its stream (and the stream as sent, with ambience). */
+interface SessionSetup {
+  call: LiveCall;
+  assistant: NonNullable<LiveCall["assistant"]>;
+  stream: MediaStream;
+  media: MediaStream;
+  settings: SessionSettings;
+  ports: SessionPorts;
+  request: Omit<ReplyRequest, "history" | "passages">;
+}
+
+/** Builds a call's session, or ends the call and answers null when it cannot run. */
+type SessionFactory = (setup: SessionSetup) => Promise<PipelineSession | RealtimeSession | null>;
 
 /** A catalogue voice without a provider voice speaks with this one. */
 const DEFAULT_PROVIDER_VOICE = "alloy";
@@ -42,11 +93,16 @@ const DEFAULT_FILLER = "One moment, please.";
  * hears a short refusal and the call ends `ended_by_assistant`.
  */
 export class VoiceService implements MediaStreamHandler {
-  private readonly speech: SpeechClient;
   private readonly realtime: RealtimeClient;
   private live = 0;
   /** This instance's live sessions, by call: an answering machine's beep reaches its session here. */
   private readonly sessions = new Map<number, PipelineSession | RealtimeSession>();
+  /** How a call's session is built, by the assistant's mode. */
+  private readonly sessionFactories: Record<AssistantMode, SessionFactory> = {
+    pipeline: async (setup) => this.pipelineSession(setup),
+    multimodal: (setup) => this.realtimeSession(setup),
+    dualplex: (setup) => this.realtimeSession(setup),
+  };
 
   constructor(
     private readonly deps: ServiceDeps,
@@ -58,9 +114,12 @@ export class VoiceService implements MediaStreamHandler {
       texts: TextsService;
       /** The calendar functions of assistants with appointment types. */
       appointments: Pick<AppointmentsService, "functionsFor">;
+      /** Speech-to-text of the pipeline's caller turns. */
+      transcriber: Transcriber;
+      /** The pipeline's voice. */
+      synthesizer: Synthesizer;
     },
   ) {
-    this.speech = new SpeechClient(deps.config.voice);
     this.realtime = new RealtimeClient(
       deps.config.voice.realtime,
       deps.config.voice.timeoutSeconds,
@@ -84,42 +143,12 @@ export class VoiceService implements MediaStreamHandler {
     const { calls } = this.parts;
     if (this.live >= this.deps.config.voice.maxLiveSessions) {
       logger.warn("media session refused: instance at capacity", { callId: stream.callId, live: this.live });
-      await calls.endByAssistant(stream.callId, "The server was at capacity.", CAPACITY_REFUSAL);
+      await calls.endByAssistant(stream.callId, AT_CAPACITY_REASON, AT_CAPACITY_WORDS);
       return;
     }
     const call = await this.deps.db.prisma.call.findUnique({
       where: { id: stream.callId },
-      select: {
-        id: true,
-        accountId: true,
-        assistantId: true,
-        status: true,
-        variables: true,
-        type: true,
-        assistantPhoneNumber: true,
-        clientPhoneNumber: true,
-        assistant: {
-          select: {
-            ...replyAssistantColumns,
-            mode: true,
-            language: true,
-            waitForCustomer: true,
-            allowInterruptions: true,
-            interruptSensitivity: true,
-            minInterruptWords: true,
-            endpointType: true,
-            endpointSensitivity: true,
-            maxSilenceDuration: true,
-            reengagementInterval: true,
-            speechSpeed: true,
-            fillers: true,
-            fillerConfig: true,
-            ambientSound: true,
-            ambientSoundVolume: true,
-            voice: { select: { providerVoiceId: true } },
-          },
-        },
-      },
+      select: LIVE_CALL_COLUMNS,
     });
     if (!call?.assistant || call.status !== "in_progress") {
       logger.warn("media stream for a call that is not running", { callId: stream.callId });
@@ -165,7 +194,6 @@ export class VoiceService implements MediaStreamHandler {
       variables: primitiveVariables(call.variables),
       functions: functions.filter((set) => set !== null),
     };
-    const engine = this.parts.replyEngine;
     // Counted from here: connecting to a realtime model takes a while, and calls arriving meanwhile count too.
     this.live += 1;
     stream.onClose(() => {
@@ -176,88 +204,27 @@ export class VoiceService implements MediaStreamHandler {
       assistant.ambientSound,
       Number(assistant.ambientSoundVolume.toString()),
     );
+    const { transcriber, synthesizer } = this.parts;
     const ports: SessionPorts = {
       logger,
-      transcribe: (wav, signal) => this.speech.transcribe(wav, { language: settings.language, signal }),
-      synthesize: (text, signal) =>
-        this.speech.synthesize(text, { voice: settings.voice, speed: settings.speechSpeed, signal }),
+      transcribe: (wav, signal) => transcriber.transcribe(wav, { language: settings.language, signal }),
+      synthesize: async (text, signal) => ({
+        sampleRate: synthesizer.outputFormat.sampleRate,
+        audio: await synthesizer.synthesize(text, {
+          voice: settings.voice,
+          speed: settings.speechSpeed,
+          signal,
+        }),
+      }),
       turn: (turn) => this.parts.turns.record(call, turn),
       hangUp: (reason) => calls.endByAssistant(call.id, reason),
       callerLeft: () => calls.customerHungUp(call.id),
     };
-    let session: PipelineSession | RealtimeSession;
     // A text stream (a simulated call) has no audio for a realtime model: its turns are the
     // pipeline's whatever the mode, answered by the chat model with the same prompt and tools.
-    if (assistant.mode === "pipeline" || stream.text) {
-      session = new PipelineSession(media, settings, {
-        ...ports,
-        reply: async (history, onDelta, _signal, functions) => {
-          const question = history.findLast((message) => message.role === "user")?.content ?? "";
-          const passages = await engine.knowledgeFor(call.accountId, assistant, question);
-          const result = await engine.generate({
-            ...request,
-            history,
-            passages,
-            onDelta,
-            liveCall: functions,
-          });
-          return {
-            text: result.reply,
-            endCall: result.functionCalls.some(
-              (record) => record.name === END_CALL_TOOL_NAME && !record.error,
-            ),
-          };
-        },
-      });
-    } else {
-      let model: Awaited<ReturnType<RealtimeClient["connect"]>>;
-      try {
-        model = await this.realtime.connect(call.id);
-      } catch (error) {
-        logger.warn("realtime model unavailable; the call ends", { callId: call.id, error });
-        // Twilio speaks the apology and ends the stream (which releases the capacity).
-        await calls.endByAssistant(call.id, "The speech model could not be reached.", MODEL_UNAVAILABLE);
-        return;
-      }
-      const { instructions, tools } = engine.liveCallSetup(request);
-      const options: RealtimeSessionOptions = {
-        instructions,
-        tools,
-        output: assistant.mode === "multimodal" ? "audio" : "text",
-        voice: settings.voice,
-        speed: settings.speechSpeed,
-        temperature: Number(assistant.llmTemperature.toString()),
-        audioFormat: modelAudioFormat(stream.format),
-        appendMs: REALTIME_APPEND_MS,
-        transcribeModel: this.deps.config.voice.transcribeModel,
-        language: settings.language,
-        turnDetection:
-          assistant.endpointType === "semantic"
-            ? { type: "semantic_vad", eagerness: eagerness(settings.endpointSensitivity) }
-            : { type: "server_vad", silenceMs: endpointMs(settings.endpointSensitivity) },
-        createResponse: !settings.waitForCustomer,
-      };
-      session = new RealtimeSession(
-        media,
-        settings,
-        {
-          ...ports,
-          runFunction: async (name, args, functions) => {
-            const record = await engine.runLiveFunction(
-              { ...request, history: [], passages: [], liveCall: functions },
-              name,
-              args,
-            );
-            return {
-              output: JSON.stringify(record.error ? { error: record.error } : { result: record.result }),
-              endCall: record.name === END_CALL_TOOL_NAME && !record.error,
-            };
-          },
-        },
-        model,
-        options,
-      );
-    }
+    const build = this.sessionFactories[stream.text ? "pipeline" : assistant.mode];
+    const session = await build({ call, assistant, stream, media, settings, ports, request });
+    if (!session) return;
     logger.info("media session started", {
       callId: call.id,
       streamId: stream.streamId,
@@ -266,6 +233,101 @@ export class VoiceService implements MediaStreamHandler {
     this.sessions.set(call.id, session);
     stream.onClose(() => this.sessions.delete(call.id));
     session.start();
+  }
+
+  /** The pipeline: speech-to-text, the chat model's reply, text-to-speech (and any text stream). */
+  private pipelineSession({
+    call,
+    assistant,
+    media,
+    settings,
+    ports,
+    request,
+  }: SessionSetup): PipelineSession {
+    const engine = this.parts.replyEngine;
+    return new PipelineSession(media, settings, {
+      ...ports,
+      reply: async (history, onDelta, _signal, functions) => {
+        const question = history.findLast((message) => message.role === "user")?.content ?? "";
+        const passages = await engine.knowledgeFor(call.accountId, assistant, question);
+        const result = await engine.generate({
+          ...request,
+          history,
+          passages,
+          onDelta,
+          liveCall: functions,
+        });
+        return {
+          text: result.reply,
+          endCall: result.functionCalls.some((record) => record.name === END_CALL_TOOL_NAME && !record.error),
+        };
+      },
+    });
+  }
+
+  /** A realtime model hears the caller and answers: in its own voice (multimodal) or as text spoken by us (dualplex). */
+  private async realtimeSession({
+    call,
+    assistant,
+    stream,
+    media,
+    settings,
+    ports,
+    request,
+  }: SessionSetup): Promise<RealtimeSession | null> {
+    const { logger } = this.deps;
+    const engine = this.parts.replyEngine;
+    let model: Awaited<ReturnType<RealtimeClient["connect"]>>;
+    try {
+      model = await this.realtime.connect(call.id);
+    } catch (error) {
+      logger.warn("realtime model unavailable; the call ends", { callId: call.id, error });
+      // Twilio speaks the apology and ends the stream (which releases the capacity).
+      await this.parts.calls.endByAssistant(
+        call.id,
+        "The speech model could not be reached.",
+        MODEL_UNAVAILABLE,
+      );
+      return null;
+    }
+    const { instructions, tools } = engine.liveCallSetup(request);
+    const options: RealtimeSessionOptions = {
+      instructions,
+      tools,
+      output: assistant.mode === "multimodal" ? "audio" : "text",
+      voice: settings.voice,
+      speed: settings.speechSpeed,
+      temperature: Number(assistant.llmTemperature.toString()),
+      audioFormat: modelAudioFormat(stream.format),
+      appendMs: REALTIME_APPEND_MS,
+      transcribeModel: this.deps.config.voice.transcribeModel,
+      language: settings.language,
+      turnDetection:
+        assistant.endpointType === "semantic"
+          ? { type: "semantic_vad", eagerness: eagerness(settings.endpointSensitivity) }
+          : { type: "server_vad", silenceMs: endpointMs(settings.endpointSensitivity) },
+      createResponse: !settings.waitForCustomer,
+    };
+    return new RealtimeSession(
+      media,
+      settings,
+      {
+        ...ports,
+        runFunction: async (name, args, functions) => {
+          const record = await engine.runLiveFunction(
+            { ...request, history: [], passages: [], liveCall: functions },
+            name,
+            args,
+          );
+          return {
+            output: JSON.stringify(record.error ? { error: record.error } : { result: record.result }),
+            endCall: record.name === END_CALL_TOOL_NAME && !record.error,
+          };
+        },
+      },
+      model,
+      options,
+    );
   }
 }
 

@@ -4,15 +4,15 @@ import type { Clock } from "../../clock.ts";
 import type { ServiceDeps } from "../../deps.ts";
 import { WEB_CALL_LIMITS } from "../../limits.ts";
 import { isFinal, toApiStatus } from "../calls/index.ts";
-import { AT_CAPACITY_REASON, AT_CAPACITY_WORDS } from "../telephony/capacity.ts";
-import { MediaStreamBase } from "../telephony/media-stream-base.ts";
 import {
-  type CallCarrier,
-  type CallEventSink,
+  AT_CAPACITY_REASON,
+  AT_CAPACITY_WORDS,
   type MediaCapacity,
+  MediaStreamBase,
   type MediaStreamHandler,
   WEB_FORMAT,
-} from "../telephony/provider.ts";
+} from "../media/index.ts";
+import type { CallCarrier, CallEventSink } from "../telephony/index.ts";
 import { originAllowed } from "../widget/origins.ts";
 import { readWebCallToken } from "./web-call-token.ts";
 

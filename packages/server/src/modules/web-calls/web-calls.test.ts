@@ -13,7 +13,7 @@ import { startTestApp, type TestAccount, type TestApp } from "../../../test/supp
 import { twilioWebhook, voiceCallEnv } from "../../../test/support/voice-calls.ts";
 import { WebCallClient } from "../../../test/support/web-call-client.ts";
 import type { Assistant } from "../../generated/prisma/client.ts";
-import { AT_CAPACITY_WORDS } from "../telephony/index.ts";
+import { AT_CAPACITY_WORDS } from "../media/index.ts";
 import { newWebCallToken } from "./web-call-token.ts";
 
 const SITE = "https://shop.example";

@@ -1,6 +1,6 @@
 import type { Logger } from "../../../logger.ts";
+import type { TextMediaStream } from "../../media/index.ts";
 import type { TranscriptLine } from "../provider.ts";
-import type { TextMediaStream } from "../text-media-stream.ts";
 import type { CalleeCall, SimulatedCallee } from "./callee.ts";
 
 /** Who is on the far end of a simulated line. */

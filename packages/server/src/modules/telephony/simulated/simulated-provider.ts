@@ -3,21 +3,24 @@ import type { Lifecycle, ServiceDeps } from "../../../deps.ts";
 import { AppError } from "../../../errors.ts";
 import type { JobQueue } from "../../../jobs/index.ts";
 import { isFinal, toApiStatus } from "../../calls/call-status.ts";
+import {
+  AT_CAPACITY_REASON,
+  AT_CAPACITY_WORDS,
+  type MediaCapacity,
+  type MediaStreamHandler,
+  TextMediaStream,
+} from "../../media/index.ts";
 import { primitiveVariables } from "../../message-pipeline/index.ts";
-import { AT_CAPACITY_REASON, AT_CAPACITY_WORDS } from "../capacity.ts";
 import { EmbeddedNumbers } from "../embedded-numbers.ts";
 import type {
   CallDesk,
   InboundDecision,
   InboundSimulator,
-  MediaCapacity,
-  MediaStreamHandler,
   ProviderCallEvent,
   TelephonyProvider,
   TextDesk,
   TextSimulator,
 } from "../provider.ts";
-import { TextMediaStream } from "../text-media-stream.ts";
 import type { SimulatedCallee } from "./callee.ts";
 import { type FarEnd, IMPATIENT_AFTER_WORDS, LINE_PAUSES, SimulatedLine } from "./line.ts";
 import { type SimulatedOutcome, simulatedOutcome } from "./test-numbers.ts";

@@ -2,10 +2,10 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { SESSION_SETTINGS } from "../../../../test/support/session-settings.ts";
 import { passLineTime as pass, textCall } from "../../../../test/support/text-calls.ts";
 import { createLogger } from "../../../logger.ts";
+import { TextMediaStream } from "../../media/index.ts";
 import type { ReplyEngine } from "../../message-pipeline/index.ts";
 import { type PipelinePorts, PipelineSession, type SessionTurn } from "../../voice/voice-session.ts";
 import type { TranscriptLine } from "../provider.ts";
-import { TextMediaStream } from "../text-media-stream.ts";
 import { SCRIPTED_CALLEE_LINES, SimulatedCallee } from "./callee.ts";
 import { IMPATIENT_AFTER_WORDS, SimulatedLine } from "./line.ts";
 

@@ -4,8 +4,7 @@ import type { ServiceDeps } from "../../../deps.ts";
 import { MEDIA_STREAM_LIMITS } from "../../../limits.ts";
 import { updateRunningCall } from "../../calls/call-record.ts";
 import { ACTIVE_DB_STATUSES } from "../../calls/call-status.ts";
-import { MediaStreamBase } from "../media-stream-base.ts";
-import { type MediaStreamHandler, PHONE_FORMAT } from "../provider.ts";
+import { MediaStreamBase, type MediaStreamHandler, PHONE_FORMAT } from "../../media/index.ts";
 
 /**
  * Twilio Media Streams: the bidirectional WebSocket Twilio opens for `<Connect><Stream>`. The

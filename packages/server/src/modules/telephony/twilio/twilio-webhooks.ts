@@ -1,13 +1,12 @@
 import type { ServiceDeps } from "../../../deps.ts";
 import type { ApiCallStatus } from "../../calls/call-status.ts";
+import { AT_CAPACITY_REASON, AT_CAPACITY_WORDS, type MediaCapacity } from "../../media/index.ts";
 import type { TextStatus } from "../../texts/text-status.ts";
-import { AT_CAPACITY_REASON, AT_CAPACITY_WORDS } from "../capacity.ts";
 import {
   type CallDesk,
   type CallerIdDesk,
   MACHINE_VERDICTS,
   type MachineVerdict,
-  type MediaCapacity,
   type ProviderCallEvent,
   type TextDesk,
 } from "../provider.ts";

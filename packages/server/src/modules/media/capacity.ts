@@ -1,4 +1,8 @@
-import type { MediaCapacity } from "./provider.ts";
+/** How loaded this instance's media plane is: admission control reads it before a call connects. */
+export interface MediaCapacity {
+  /** Whether one more live call would exceed the instance's capacity. */
+  full(): boolean;
+}
 
 /** What a caller refused at the door hears (phone) or reads (browser). */
 export const AT_CAPACITY_WORDS =

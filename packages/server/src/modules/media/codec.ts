@@ -4,7 +4,7 @@
  * that one core can relay hundreds of calls.
  */
 
-import type { MediaFormat } from "../telephony/provider.ts";
+import type { MediaFormat } from "./stream.ts";
 
 const BIAS = 0x84;
 const CLIP = 32635;

@@ -1,6 +1,6 @@
-import { pcmToMuLaw } from "../voice/codec.ts";
+import { pcmToMuLaw } from "./codec.ts";
 import { MediaStreamBase } from "./media-stream-base.ts";
-import { PHONE_FORMAT, type TextMedia } from "./provider.ts";
+import { PHONE_FORMAT, type TextMedia } from "./stream.ts";
 
 const FRAME_MS = 20;
 /** 20 ms of 8 kHz mu-law silence (0xff is mu-law's zero). */

@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { PHONE_FORMAT, WEB_FORMAT } from "../telephony/provider.ts";
 import {
   decodeAudio,
   dtmfTones,
@@ -12,6 +11,7 @@ import {
   rms,
   wavFile,
 } from "./codec.ts";
+import { PHONE_FORMAT, WEB_FORMAT } from "./stream.ts";
 
 function tone(frequency: number, rate: number, seconds: number, amplitude = 8000): Int16Array {
   const out = new Int16Array(Math.round(rate * seconds));

@@ -1,4 +1,4 @@
-import type { MediaFormat, MediaStream } from "./provider.ts";
+import type { MediaFormat, MediaStream } from "./stream.ts";
 
 /**
  * The listener side of a `MediaStream`, shared by the transports (Twilio Media Streams, the
