@@ -15,7 +15,8 @@
  */
 import { buildApp, createLogger, loadConfig } from "@voxgate/server";
 import { LocalHashEmbedder, toVectorLiteral } from "../../packages/server/src/modules/embeddings/embedder.ts";
-import { ProseGenerator, seededRandom } from "../ingest/fixtures.ts";
+import { seededRandom } from "../../packages/server/src/seeded-random.ts";
+import { ProseGenerator } from "../ingest/fixtures.ts";
 import { percentile } from "../ingest/measure.ts";
 import { TopicalProse } from "../ingest/retrieval.ts";
 
