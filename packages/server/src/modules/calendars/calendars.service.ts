@@ -5,7 +5,7 @@ import { CalendarConnectionError, NotFoundError, ValidationError } from "../../e
 import type { CalendarConnection, CalendarProviderKind } from "../../generated/prisma/client.ts";
 import type { SecretBox } from "../../secret-box.ts";
 import { ianaTimezone, parseInput, requiredString } from "../../validation.ts";
-import { type AvailabilityRules, availableSlots, type BusinessHours, WEEKDAY_KEYS } from "./availability.ts";
+import { WEEKDAY_KEYS } from "./availability.ts";
 import type { CalendarOAuthService } from "./calendar-oauth.service.ts";
 import {
   CheckedUrl,
@@ -16,7 +16,6 @@ import {
   UpdateConnectionInput,
 } from "./connection-input.ts";
 import type { ConnectionStatus } from "./connection-status.ts";
-import type { Interval } from "./ical.ts";
 import {
   type CalendarAccess,
   type CalendarFailure,
@@ -208,32 +207,6 @@ export class CalendarsService {
   async deleteAppointmentType(accountId: number, id: number): Promise<void> {
     const { count } = await this.deps.db.prisma.appointmentType.deleteMany({ where: { id, accountId } });
     if (count === 0) throw new NotFoundError("Appointment type");
-  }
-
-  /** Bookable slots of an appointment type in [from, to): its rules minus the calendar's busy time. */
-  async availableSlots(
-    accountId: number,
-    appointmentTypeId: number,
-    from: Date,
-    to: Date,
-  ): Promise<Interval[]> {
-    if (!(from < to)) throw ValidationError.single("to", "The to field must be after from.");
-    if (to.getTime() - from.getTime() > MAX_AVAILABILITY_DAYS * 86_400_000) {
-      throw ValidationError.single("to", `At most ${MAX_AVAILABILITY_DAYS} days can be asked for at once.`);
-    }
-    const type = await this.deps.db.prisma.appointmentType.findFirst({
-      where: { id: appointmentTypeId, accountId },
-      include: { connection: true },
-    });
-    if (!type) throw new NotFoundError("Appointment type");
-    const rules: AvailabilityRules = { ...type, businessHours: type.businessHours as BusinessHours };
-    // Busy time that a slot's buffers could touch lies up to a buffer (and a slot) beyond the window.
-    const margin = (type.bufferBeforeMinutes + type.bufferAfterMinutes + type.durationMinutes) * 60_000;
-    const window = { start: from.getTime() - margin, end: to.getTime() + margin };
-    const busy = await this.withConnection(type.connection, (provider, access) =>
-      provider.busy(access, window, type.timezone),
-    );
-    return availableSlots({ rules, busy, from, to, now: this.clock.now() });
   }
 
   /**

@@ -210,6 +210,46 @@ export class WebhooksService implements EventSink, Lifecycle {
     }
   }
 
+  /**
+   * An account-level event's rows: one per distinct webhook URL among the account's assistants that
+   * `assistants` selects and that have webhooks on, named by the first (lowest id) assistant with it.
+   */
+  private async toAssistantEndpoints(
+    tx: Prisma.TransactionClient,
+    event: {
+      accountId: number;
+      assistants: Prisma.AssistantWhereInput;
+      type: string;
+      streamKey: string;
+      payload: unknown;
+    },
+  ): Promise<NewEvent[]> {
+    const assistants = await tx.assistant.findMany({
+      where: {
+        ...event.assistants,
+        accountId: event.accountId,
+        deletedAt: null,
+        isWebhookActive: true,
+        webhookUrl: { not: null },
+      },
+      select: { id: true, webhookUrl: true },
+      orderBy: { id: "asc" },
+    });
+    const urls = new Map<string, number>();
+    for (const assistant of assistants) {
+      if (!urls.has(assistant.webhookUrl!)) urls.set(assistant.webhookUrl!, assistant.id);
+    }
+    return [...urls].map(([url, assistantId]) => ({
+      accountId: event.accountId,
+      assistantId,
+      callId: null,
+      type: event.type,
+      url,
+      streamKey: event.streamKey,
+      payload: event.payload,
+    }));
+  }
+
   /** The event's rows: one per endpoint that wants it (none when webhooks are off). */
   private async outgoing(
     tx: Prisma.TransactionClient,
@@ -268,109 +308,74 @@ export class WebhooksService implements EventSink, Lifecycle {
           },
         ];
       }
-      case "document.status": {
+      case "document.status":
         // A document belongs to a knowledge base, not an assistant: every assistant using the base
-        // with webhooks on hears of it, once per endpoint.
-        const assistants = await tx.assistant.findMany({
-          where: {
-            accountId: event.accountId,
-            knowledgebaseId: event.knowledgebaseId,
-            deletedAt: null,
-            isWebhookActive: true,
-            webhookUrl: { not: null },
-          },
-          select: { id: true, webhookUrl: true },
-          orderBy: { id: "asc" },
-        });
-        const urls = new Map(assistants.map((assistant) => [assistant.webhookUrl!, assistant.id]));
-        const data = {
-          document_id: event.documentId,
-          knowledgebase_id: event.knowledgebaseId,
-          status: event.status,
-          failure_reason: event.failureReason,
-          chunk_count: event.chunkCount,
-        };
-        return [...urls].map(([url, assistantId]) => ({
+        // with webhooks on hears of it.
+        return this.toAssistantEndpoints(tx, {
           accountId: event.accountId,
-          assistantId,
-          callId: null,
+          assistants: { knowledgebaseId: event.knowledgebaseId },
           type: event.type,
-          url,
           streamKey: `document:${event.documentId}`,
-          payload: envelope(event.type, data, at),
-        }));
-      }
+          payload: envelope(
+            event.type,
+            {
+              document_id: event.documentId,
+              knowledgebase_id: event.knowledgebaseId,
+              status: event.status,
+              failure_reason: event.failureReason,
+              chunk_count: event.chunkCount,
+            },
+            at,
+          ),
+        });
       case "calendar.connection_broken":
       case "calendar.connection_restored": {
-        // A connection belongs to the account, not an assistant: like document.status, every
-        // assistant of the account with webhooks on hears of it, once per endpoint.
+        // A connection belongs to the account, not an assistant: every assistant of the account
+        // with webhooks on hears of it.
         const { connection } = event;
-        const assistants = await tx.assistant.findMany({
-          where: {
-            accountId: connection.accountId,
-            deletedAt: null,
-            isWebhookActive: true,
-            webhookUrl: { not: null },
-          },
-          select: { id: true, webhookUrl: true },
-          orderBy: { id: "asc" },
-        });
-        const urls = new Map<string, number>();
-        for (const assistant of assistants) {
-          if (!urls.has(assistant.webhookUrl!)) urls.set(assistant.webhookUrl!, assistant.id);
-        }
-        const data = {
-          connection_id: connection.id,
-          name: connection.name,
-          provider: connection.provider,
-          account: connection.username,
-          status: connection.status,
-          last_error: connection.lastError,
-          checked_at: connection.checkedAt.toISOString(),
-        };
-        return [...urls].map(([url, assistantId]) => ({
+        return this.toAssistantEndpoints(tx, {
           accountId: connection.accountId,
-          assistantId,
-          callId: null,
+          assistants: {},
           type: event.type,
-          url,
           streamKey: `calendar-connection:${connection.id}`,
-          payload: envelope(event.type, data, at),
-        }));
+          payload: envelope(
+            event.type,
+            {
+              connection_id: connection.id,
+              name: connection.name,
+              provider: connection.provider,
+              account: connection.username,
+              status: connection.status,
+              last_error: connection.lastError,
+              checked_at: connection.checkedAt.toISOString(),
+            },
+            at,
+          ),
+        });
       }
       case "appointment.booked":
       case "appointment.rescheduled":
       case "appointment.cancelled": {
         // The assistant that booked it hears of it; one booked through the API, every assistant
-        // offering its appointment type (once per endpoint).
+        // offering its appointment type.
         const { appointment } = event;
-        const assistants = await tx.assistant.findMany({
-          where: {
-            accountId: appointment.accountId,
-            ...(appointment.assistantId !== null
-              ? { id: appointment.assistantId }
-              : { appointmentTypeLinks: { some: { appointmentTypeId: appointment.appointmentTypeId } } }),
-            deletedAt: null,
-            isWebhookActive: true,
-            webhookUrl: { not: null },
-          },
-          select: { id: true, webhookUrl: true },
-          orderBy: { id: "asc" },
-        });
-        const urls = new Map(assistants.map((assistant) => [assistant.webhookUrl!, assistant.id]));
-        const data = {
-          ...appointmentData(appointment),
-          ...(event.previousStartsAt ? { previous_starts_at: event.previousStartsAt.toISOString() } : {}),
-        };
-        return [...urls].map(([url, assistantId]) => ({
+        return this.toAssistantEndpoints(tx, {
           accountId: appointment.accountId,
-          assistantId,
-          callId: null,
+          assistants:
+            appointment.assistantId !== null
+              ? { id: appointment.assistantId }
+              : { appointmentTypeLinks: { some: { appointmentTypeId: appointment.appointmentTypeId } } },
           type: event.type,
-          url,
           streamKey: `appointment:${appointment.id}`,
-          payload: envelope(event.type, data, at),
-        }));
+          payload: envelope(
+            event.type,
+            {
+              ...appointmentData(appointment),
+              ...(event.previousStartsAt ? { previous_starts_at: event.previousStartsAt.toISOString() } : {}),
+            },
+            at,
+          ),
+        });
       }
     }
   }
