@@ -1,6 +1,6 @@
 import type { ServiceDeps } from "../../deps.ts";
 import type { AppointmentsService } from "../appointments/index.ts";
-import type { CallsService } from "../calls/index.ts";
+import type { CallLifecycle, CarrierEvents } from "../calls/index.ts";
 import {
   END_CALL_TOOL_NAME,
   primitiveVariables,
@@ -51,7 +51,9 @@ export class VoiceService implements MediaStreamHandler {
   constructor(
     private readonly deps: ServiceDeps,
     private readonly parts: {
-      calls: CallsService;
+      calls: Pick<CallLifecycle, "endByAssistant" | "customerHungUp">;
+      /** The answering machine of an outbound call this instance carries: the session leaves the message. */
+      voicemail: Pick<CarrierEvents, "onVoicemailBeep" | "voicemailLeft">;
       replyEngine: ReplyEngine;
       turns: CallTurnsService;
       /** `send_sms` on phone calls from an SMS-capable number: texts the caller. */
@@ -66,10 +68,10 @@ export class VoiceService implements MediaStreamHandler {
       deps.config.voice.timeoutSeconds,
       deps.logger,
     );
-    parts.calls.onVoicemailBeep((callId, message) => {
+    parts.voicemail.onVoicemailBeep((callId, message) => {
       const session = this.sessions.get(callId);
       if (!session) return false;
-      session.leaveVoicemail(message, () => parts.calls.voicemailLeft(callId));
+      session.leaveVoicemail(message, () => parts.voicemail.voicemailLeft(callId));
       return true;
     });
   }
