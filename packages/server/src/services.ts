@@ -29,7 +29,7 @@ import {
   TextSendSweep,
   TextsService,
 } from "./modules/texts/index.ts";
-import { CallTurnsService, Recordings, VoiceService } from "./modules/voice/index.ts";
+import { CallTurnsService, LiveSessions, Recordings, VoiceService } from "./modules/voice/index.ts";
 import { VoicesService } from "./modules/voices/index.ts";
 import { WebCallSockets, WebCallsService } from "./modules/web-calls/index.ts";
 import { WebhookLogRetention, WebhooksService } from "./modules/webhooks/index.ts";
@@ -110,8 +110,11 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
   });
   const textSendQueue = new TextSendQueue(deps, { texts, quietHours: textQuietHours, clock });
   const phoneNumbers = new PhoneNumbersService(deps, telephony);
-  const { callLifecycle, carrierEvents, callQueries, callStarts, inboundCalls, callAnnotations, callDesk } =
-    createCalls(deps, {
+  // The voice engine's sessions on this instance: calls reach them (voicemail), the engine fills them.
+  const liveSessions = new LiveSessions();
+  const { callLifecycle, callQueries, callStarts, inboundCalls, callAnnotations, callDesk } = createCalls(
+    deps,
+    {
       carrier: telephony,
       inboundSimulator,
       // The web call sockets carry browser calls and report on them to the desk, like the carrier.
@@ -121,7 +124,9 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
       events: webhooks,
       bus,
       inboundVariables: (request) => webhooks.inboundVariables(request),
-    });
+      voicemail: liveSessions,
+    },
+  );
   const webCallSockets = new WebCallSockets(deps, {
     desk: callDesk,
     engine: () => recordings,
@@ -132,7 +137,7 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
   const callTurns = new CallTurnsService(deps, callAnnotations);
   const voice = new VoiceService(deps, {
     calls: callLifecycle,
-    voicemail: carrierEvents,
+    live: liveSessions,
     replyEngine,
     turns: callTurns,
     texts,
@@ -188,7 +193,6 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     twilioMedia,
     bus,
     callLifecycle,
-    carrierEvents,
     callQueries,
     callStarts,
     inboundCalls,

@@ -14,10 +14,14 @@ export const VOICEMAIL_REASONS = {
 } as const;
 
 /**
- * Speaks `message` on the live call `callId` and then tells `voicemailLeft`; false when this
- * instance carries no live session of the call.
+ * Where a voicemail message is left by the live session of the call, when this instance carries one
+ * (the voice engine's sessions). A port rather than an event: the answer is needed at once, since
+ * without a session here the carrier speaks the message.
  */
-export type VoicemailSpeaker = (callId: number, message: string) => boolean;
+export interface VoicemailSessions {
+  /** Speaks `message` on the live call `callId`, then runs `done`; false when no session of it runs here. */
+  leaveVoicemail(callId: number, message: string, done: () => Promise<void>): boolean;
+}
 
 /**
  * What carriers report about calls (status callbacks, answering machine detection), turned into
@@ -25,11 +29,9 @@ export type VoicemailSpeaker = (callId: number, message: string) => boolean;
  * money it moves, happens once.
  */
 export class CarrierEvents {
-  private voicemailSpeaker: VoicemailSpeaker = () => false;
-
   constructor(
     private readonly deps: ServiceDeps,
-    private readonly parts: { lifecycle: CallLifecycle; hangUps: CallHangUps },
+    private readonly parts: { lifecycle: CallLifecycle; hangUps: CallHangUps; voicemail: VoicemailSessions },
   ) {}
 
   /**
@@ -107,15 +109,6 @@ export class CarrierEvents {
   }
 
   /**
-   * The voice engine speaks voicemail messages on the live calls it carries. A port the engine
-   * fills when it is built (it is built after calls, and asks them to end calls): the answer is
-   * needed at once, so it is not an event.
-   */
-  onVoicemailBeep(speaker: VoicemailSpeaker): void {
-    this.voicemailSpeaker = speaker;
-  }
-
-  /**
    * The carrier's answering machine detection on an answered outbound call: `answered_by` is
    * recorded; a fax is hung up on; a machine is hung up on at once when the assistant has
    * `end_call_on_voicemail`, otherwise, once its greeting ended (`machine_end_*`), the assistant's
@@ -163,12 +156,12 @@ export class CarrierEvents {
     });
     if (claimed.count === 0) return;
     const message = voicemailMessage(assistant);
-    if (this.voicemailSpeaker(call.id, message)) return;
+    if (this.parts.voicemail.leaveVoicemail(call.id, message, () => this.voicemailLeft(call.id))) return;
     await hangUps.hangUp(call, "ended_by_assistant", VOICEMAIL_REASONS.messageLeft, message);
   }
 
   /** The live session spoke the voicemail message `answeringMachine` asked for: the line drops. */
-  async voicemailLeft(callId: number): Promise<void> {
+  private async voicemailLeft(callId: number): Promise<void> {
     const call = await this.deps.db.prisma.call.findUnique({ where: { id: callId } });
     if (call?.status !== "in_progress") return;
     await this.parts.hangUps.hangUp(call, "ended_by_assistant", VOICEMAIL_REASONS.messageLeft);

@@ -10,7 +10,7 @@ import { CallLifecycle } from "./call-lifecycle.service.ts";
 import { CallMinutes } from "./call-minutes.ts";
 import { CallQueries } from "./call-queries.ts";
 import { CallStarts } from "./call-starts.ts";
-import { CarrierEvents } from "./carrier-events.ts";
+import { CarrierEvents, type VoicemailSessions } from "./carrier-events.ts";
 import { InboundCalls, type InboundVariablesSource } from "./inbound-calls.ts";
 
 /** Calls, their lifecycle (one transition table), carrier events, per-minute billing and limits. */
@@ -20,7 +20,7 @@ export { FAREWELLS } from "./call-hang-up.ts";
 export type { CallLifecycle } from "./call-lifecycle.service.ts";
 export type { CallStarts, OutboundCallRequest } from "./call-starts.ts";
 export { type ApiCallStatus, CALL_TRANSITIONS, isFinal, toApiStatus } from "./call-status.ts";
-export type { CarrierEvents } from "./carrier-events.ts";
+export type { VoicemailSessions } from "./carrier-events.ts";
 export type { InboundVariablesSource } from "./inbound-calls.ts";
 
 /**
@@ -43,13 +43,15 @@ export function createCalls(
     events: EventSink;
     bus: InProcessBus;
     inboundVariables: InboundVariablesSource;
+    /** The voice engine's live sessions here, which leave voicemail messages on the calls they carry. */
+    voicemail: VoicemailSessions;
   },
 ) {
   const { carrier, billing, jobs, events, bus } = parts;
   const hangUps = new CallHangUps(deps, { carrier, webCarrier: parts.webCarrier });
   const minutes = new CallMinutes(deps, { billing, jobs, hangUps });
   const lifecycle = new CallLifecycle(deps, { billing, minutes, hangUps, events, bus });
-  const carrierEvents = new CarrierEvents(deps, { lifecycle, hangUps });
+  const carrierEvents = new CarrierEvents(deps, { lifecycle, hangUps, voicemail: parts.voicemail });
   const queries = new CallQueries(deps);
   const starts = new CallStarts(deps, { carrier, billing, jobs, lifecycle, events });
   const inbound = new InboundCalls(deps, {
@@ -71,7 +73,6 @@ export function createCalls(
   };
   return {
     callLifecycle: lifecycle,
-    carrierEvents,
     callQueries: queries,
     callStarts: starts,
     inboundCalls: inbound,

@@ -1,6 +1,6 @@
 import type { ServiceDeps } from "../../deps.ts";
 import type { AppointmentsService } from "../appointments/index.ts";
-import type { CallLifecycle, CarrierEvents } from "../calls/index.ts";
+import type { CallLifecycle } from "../calls/index.ts";
 import {
   END_CALL_TOOL_NAME,
   primitiveVariables,
@@ -12,6 +12,7 @@ import type { MediaStream, MediaStreamHandler } from "../telephony/provider.ts";
 import type { TextsService } from "../texts/index.ts";
 import { AmbientStream, ambientBed, ambientKind } from "./ambient.ts";
 import type { CallTurnsService } from "./call-turns.service.ts";
+import type { LiveSessions } from "./live-sessions.ts";
 import { RealtimeClient, type RealtimeSessionOptions } from "./realtime-client.ts";
 import { modelAudioFormat, RealtimeSession } from "./realtime-session.ts";
 import { SpeechClient } from "./speech-client.ts";
@@ -45,15 +46,13 @@ export class VoiceService implements MediaStreamHandler {
   private readonly speech: SpeechClient;
   private readonly realtime: RealtimeClient;
   private live = 0;
-  /** This instance's live sessions, by call: an answering machine's beep reaches its session here. */
-  private readonly sessions = new Map<number, PipelineSession | RealtimeSession>();
 
   constructor(
     private readonly deps: ServiceDeps,
     private readonly parts: {
       calls: Pick<CallLifecycle, "endByAssistant" | "customerHungUp">;
-      /** The answering machine of an outbound call this instance carries: the session leaves the message. */
-      voicemail: Pick<CarrierEvents, "onVoicemailBeep" | "voicemailLeft">;
+      /** This instance's live sessions, where an answering machine's beep reaches the session of its call. */
+      live: LiveSessions;
       replyEngine: ReplyEngine;
       turns: CallTurnsService;
       /** `send_sms` on phone calls from an SMS-capable number: texts the caller. */
@@ -68,12 +67,6 @@ export class VoiceService implements MediaStreamHandler {
       deps.config.voice.timeoutSeconds,
       deps.logger,
     );
-    parts.voicemail.onVoicemailBeep((callId, message) => {
-      const session = this.sessions.get(callId);
-      if (!session) return false;
-      session.leaveVoicemail(message, () => parts.voicemail.voicemailLeft(callId));
-      return true;
-    });
   }
 
   /** Sessions this instance runs now. */
@@ -265,8 +258,8 @@ export class VoiceService implements MediaStreamHandler {
       streamId: stream.streamId,
       mode: assistant.mode,
     });
-    this.sessions.set(call.id, session);
-    stream.onClose(() => this.sessions.delete(call.id));
+    this.parts.live.add(call.id, session);
+    stream.onClose(() => this.parts.live.remove(call.id));
     session.start();
   }
 }
