@@ -1,5 +1,6 @@
 import { type Clock, systemClock } from "./clock.ts";
 import type { ServiceDeps } from "./deps.ts";
+import { InProcessBus } from "./in-process-events.ts";
 import { createJobQueue } from "./jobs/index.ts";
 import { AccountsService } from "./modules/accounts/index.ts";
 import { ApiKeysService } from "./modules/api-keys/index.ts";
@@ -8,7 +9,7 @@ import { AssistantsService, ReplySettingsCache } from "./modules/assistants/inde
 import { AuthService, CredentialCache, CredentialStreams } from "./modules/auth/index.ts";
 import { BillingService, ReservationSweep } from "./modules/billing/index.ts";
 import { createCalendars } from "./modules/calendars/index.ts";
-import { CallsService } from "./modules/calls/index.ts";
+import { createCalls } from "./modules/calls/index.ts";
 import { CampaignsService } from "./modules/campaigns/index.ts";
 import { ConversationsService } from "./modules/conversations/index.ts";
 import { DialerService, DialerSweep } from "./modules/dialer/index.ts";
@@ -31,6 +32,7 @@ import {
 } from "./modules/texts/index.ts";
 import {
   CallTurnsService,
+  LiveSessions,
   OpenAiSynthesizer,
   OpenAiTranscriber,
   Recordings,
@@ -38,7 +40,7 @@ import {
 } from "./modules/voice/index.ts";
 import { VoicesService } from "./modules/voices/index.ts";
 import { WebCallSockets, WebCallsService } from "./modules/web-calls/index.ts";
-import { type CallWebhookResponses, WebhookLogRetention, WebhooksService } from "./modules/webhooks/index.ts";
+import { WebhookLogRetention, WebhooksService } from "./modules/webhooks/index.ts";
 import { WidgetService } from "./modules/widget/index.ts";
 import { safeFetchConnections } from "./net/safe-fetch.ts";
 
@@ -52,11 +54,14 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
   const clock = options.clock ?? systemClock;
   const jobs = createJobQueue(deps, deps.config.workerConcurrency);
   const rateLimits = new RateLimitsService(deps);
+  // What modules tell each other in process once a change committed (e.g. call.finished); their
+  // listeners are registered as they are built, so nothing built earlier needs a later service.
+  const bus = new InProcessBus(deps.logger);
   // Deliveries wait on other people's servers: a queue of their own, so they never hold up calls'
   // timers or ingestion. Services report events to it through the EventSink interface.
   const webhooks: WebhooksService = new WebhooksService(deps, {
     jobs: createJobQueue(deps, deps.config.webhooks.concurrency),
-    calls: (): CallWebhookResponses => calls,
+    bus,
     rateLimits,
   });
   const { knowledgebases, documents, ingestion } = createKnowledge(deps, jobs, webhooks);
@@ -79,7 +84,8 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     () => voice.liveSessions,
     () => deps.config.voice.maxLiveSessions,
   );
-  // Numbers, their release sweep and calls share one carrier; it reports call events to `calls`.
+  // Numbers, their release sweep and calls share one carrier; it reports call events to the calls
+  // module's desk, built below: a carrier both serves calls and reports on them (docs/architecture.md).
   const {
     provider: telephony,
     twilioWebhooks,
@@ -89,7 +95,7 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
   } = createTelephony(deps, {
     jobs,
     replyEngine,
-    desk: () => calls,
+    desk: () => callDesk,
     callerIds: () => phoneNumbers,
     media: () => recordings,
     capacity,
@@ -112,21 +118,34 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
   });
   const textSendQueue = new TextSendQueue(deps, { texts, quietHours: textQuietHours, clock });
   const phoneNumbers = new PhoneNumbersService(deps, telephony);
+  // The voice engine's sessions on this instance: calls reach them (voicemail), the engine fills them.
+  const liveSessions = new LiveSessions();
+  const { callLifecycle, callQueries, callStarts, inboundCalls, callAnnotations, callDesk } = createCalls(
+    deps,
+    {
+      carrier: telephony,
+      inboundSimulator,
+      // The web call sockets carry browser calls and report on them to the desk, like the carrier.
+      webCarrier: () => webCallSockets,
+      billing,
+      jobs,
+      events: webhooks,
+      bus,
+      inboundVariables: (request) => webhooks.inboundVariables(request),
+      voicemail: liveSessions,
+    },
+  );
   const webCallSockets = new WebCallSockets(deps, {
-    desk: () => calls,
+    desk: callDesk,
     engine: () => recordings,
     capacity,
     clock,
   });
-  const calls: CallsService = new CallsService(
-    deps,
-    { carrier: telephony, inboundSimulator, billing, jobs, webCarrier: () => webCallSockets },
-    { events: webhooks, inboundVariables: (request) => webhooks.inboundVariables(request) },
-  );
-  const evaluation = new EvaluationService(deps, { jobs, calls, rateLimits });
-  const callTurns = new CallTurnsService(deps, calls);
+  const evaluation = new EvaluationService(deps, { jobs, calls: callAnnotations, bus, rateLimits });
+  const callTurns = new CallTurnsService(deps, callAnnotations);
   const voice = new VoiceService(deps, {
-    calls,
+    calls: callLifecycle,
+    live: liveSessions,
     replyEngine,
     turns: callTurns,
     texts,
@@ -137,11 +156,12 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     synthesizer: new OpenAiSynthesizer(deps.config.voice),
   });
   // Recording decorates the media plane: streams of calls that record (phone and web) are mixed on their way.
-  const recordings = new Recordings(deps, { inner: voice, calls });
+  const recordings = new Recordings(deps, { inner: voice, calls: callAnnotations });
   const campaigns = new CampaignsService(deps);
   const leadProgress = new LeadProgress(deps, webhooks);
   const dialer = new DialerService(deps, {
-    calls,
+    calls: callStarts,
+    bus,
     campaigns,
     leads: leadProgress,
     jobs,
@@ -181,7 +201,13 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     telephony,
     twilioWebhooks,
     twilioMedia,
-    calls,
+    bus,
+    callLifecycle,
+    callQueries,
+    callStarts,
+    inboundCalls,
+    callAnnotations,
+    callDesk,
     texts,
     callTurns,
     voice,
@@ -197,7 +223,7 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     messagePipeline,
     conversations: new ConversationsService(deps, { pipeline: messagePipeline, texting: textConversations }),
     widget,
-    webCalls: new WebCallsService(deps, { widget, calls, rateLimits, capacity, clock }),
+    webCalls: new WebCallsService(deps, { widget, calls: callStarts, rateLimits, capacity, clock }),
     webCallSockets,
     replies: new RepliesService(deps, { pipeline: messagePipeline, rateLimits, replySettings }),
     calendars,

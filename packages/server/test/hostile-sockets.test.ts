@@ -160,7 +160,7 @@ const mediaStarted: Target = {
   maxBytes: MEDIA_STREAM_LIMITS.messageBytes,
   connect: async () => {
     const assistant = await createAssistant(t, owner, { phoneNumberId });
-    const call = await t.app.services.calls.placeOutbound({
+    const call = await t.app.services.callStarts.placeOutbound({
       accountId: owner.accountId,
       assistantId: assistant.id,
       to: uniqueUsNumber(),

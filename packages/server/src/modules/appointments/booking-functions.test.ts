@@ -96,7 +96,7 @@ describe.skipIf(!findRadicale())("calendar functions through the reply engine", 
         VOXGATE_SMS_PRICE_PER_SEGMENT: "0.0300",
       },
     });
-    t.app.services.calls.onCallFinished(async (ended) => finished.get(ended.id)?.(ended));
+    t.app.services.bus.on("call.finished", async ({ call: ended }) => finished.get(ended.id)?.(ended));
     owner = await t.createAccount({ balance: "10" });
     const connection = await t.app.services.calendars.createConnection(owner.accountId, {
       name: "Practice",
@@ -295,7 +295,7 @@ describe.skipIf(!findRadicale())("calendar functions through the reply engine", 
       return { content: "You are booked, and I sent you a text." };
     });
     const to = "+14155550142";
-    const placed = await t.app.services.calls.placeOutbound({
+    const placed = await t.app.services.callStarts.placeOutbound({
       accountId: owner.accountId,
       assistantId: assistant.id,
       to,

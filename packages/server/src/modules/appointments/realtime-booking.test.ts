@@ -79,7 +79,7 @@ describe.skipIf(!findRadicale())("calendar functions on a realtime call", () => 
       appointmentTypeIds: [type.id],
     });
     const to = uniqueUsNumber();
-    const call = await t.app.services.calls.placeOutbound({
+    const call = await t.app.services.callStarts.placeOutbound({
       accountId: owner.accountId,
       assistantId: assistant.id,
       to,

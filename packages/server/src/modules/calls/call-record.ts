@@ -6,7 +6,7 @@ import { ACTIVE_DB_STATUSES } from "./call-status.ts";
  * notes that arrive after the end and change neither its outcome nor its money. The carrier's own
  * price of the call (Twilio reports it after the end), the recording, the evaluation and the
  * answer of the account's webhook. The transcript also takes the lines the engine was still
- * writing when the end was recorded (`CallsService.transcriptLine`, append-only).
+ * writing when the end was recorded (`CallAnnotations.transcriptLine`, append-only).
  */
 export type CallAnnotation = Pick<
   Prisma.CallUpdateManyMutationInput,

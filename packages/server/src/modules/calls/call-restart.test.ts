@@ -5,7 +5,7 @@ import { telephonyFixtures } from "../../../test/fixtures/telephony.ts";
 import { startTestApp, type TestApp } from "../../../test/support/test-app.ts";
 import type { App } from "../../app.ts";
 import { LINE_LOST_REASON } from "../telephony/index.ts";
-import { minutesStarted } from "./calls.service.ts";
+import { minutesStarted } from "./call-settlement.ts";
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -18,7 +18,8 @@ const env = { VOXGATE_CALL_CLOCK_SPEED: "20", VOXGATE_CALL_PRICE_PER_MINUTE: "0.
 function finishedCalls() {
   const finished = new Set<number>();
   return {
-    listen: (app: App) => app.services.calls.onCallFinished(async (call) => void finished.add(call.id)),
+    listen: (app: App) =>
+      app.services.bus.on("call.finished", async ({ call }) => void finished.add(call.id)),
     async ended(t: TestApp, id: number) {
       while (!finished.has(id)) await new Promise((resolve) => setTimeout(resolve, 100));
       return t.app.db.prisma.call.findUniqueOrThrow({ where: { id } });
@@ -44,7 +45,7 @@ describe("calls across a restart", () => {
         maxDuration,
         maxSilenceDuration: 600,
       });
-      return first.app.services.calls.placeOutbound({
+      return first.app.services.callStarts.placeOutbound({
         accountId: owner.accountId,
         assistantId: assistant.id,
         to: "+14155550105",

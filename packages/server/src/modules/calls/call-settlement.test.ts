@@ -149,7 +149,7 @@ describe("a call's final status, its charges and its cost", () => {
   });
 
   it("are seen together on a phone call ended by the carrier, answered or not", async () => {
-    const answered = await t.app.services.calls.placeOutbound({
+    const answered = await t.app.services.callStarts.placeOutbound({
       accountId: owner.accountId,
       assistantId: phoneAssistant.id,
       to: uniqueUsNumber(),
@@ -159,7 +159,7 @@ describe("a call's final status, its charges and its cost", () => {
     expect(await reload(answered.id)).toMatchObject({ status: "completed", duration: 125 });
     await expectSettledWhenFinal(answered.id, "0.30");
 
-    const unanswered = await t.app.services.calls.placeOutbound({
+    const unanswered = await t.app.services.callStarts.placeOutbound({
       accountId: owner.accountId,
       assistantId: phoneAssistant.id,
       to: uniqueUsNumber(),
@@ -192,7 +192,11 @@ describe("on the simulated carrier, whose calls are text turns through the voice
     const calls = await Promise.all(
       // Answered (a scripted conversation, then the callee hangs up), and never answered.
       ["+14155550100", "+14155550101"].map((to) =>
-        app.app.services.calls.placeOutbound({ accountId: caller.accountId, assistantId: assistant.id, to }),
+        app.app.services.callStarts.placeOutbound({
+          accountId: caller.accountId,
+          assistantId: assistant.id,
+          to,
+        }),
       ),
     );
     const [answered, unanswered] = await Promise.all(calls.map((call) => bench.finalCall(call.id)));

@@ -16,6 +16,8 @@ export const CALL_STATUSES = [
 
 export type ApiCallStatus = (typeof CALL_STATUSES)[number];
 
+export const CALL_TYPES = ["inbound", "outbound", "web"] as const;
+
 export const toApiStatus = (status: CallStatus): ApiCallStatus =>
   status === "in_progress" ? "in-progress" : status === "no_answer" ? "no-answer" : status;
 

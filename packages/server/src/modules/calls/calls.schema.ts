@@ -3,8 +3,7 @@ import { builder } from "../../builder.ts";
 import type { PubSubEvents } from "../../pubsub.ts";
 import { spelledEnum } from "../common/enums.schema.ts";
 import { pageOf } from "../common/pagination.schema.ts";
-import { CALL_STATUSES, toApiStatus } from "./call-status.ts";
-import { CALL_TYPES } from "./calls.service.ts";
+import { CALL_STATUSES, CALL_TYPES, toApiStatus } from "./call-status.ts";
 
 type CallStatusEvent = PubSubEvents["call:status"][1];
 
@@ -74,7 +73,7 @@ builder.queryField("calls", (t) =>
       "The account's calls, newest first, 15 per page by default; total counts the filtered calls.",
     args: { page: t.arg.int(), perPage: t.arg.int(), filter: t.arg({ type: CallFilterInput }) },
     resolve: (_root, args, context) =>
-      context.services.calls.list(
+      context.services.callQueries.list(
         context.viewer.accountId,
         { page: args.page, perPage: args.perPage },
         { ...args.filter },
@@ -86,7 +85,7 @@ builder.queryField("call", (t) =>
   t.withAuth({ authenticated: true }).field({
     type: CallRef,
     args: { id: t.arg.int({ required: true }) },
-    resolve: (_root, { id }, context) => context.services.calls.get(context.viewer.accountId, id),
+    resolve: (_root, { id }, context) => context.services.callQueries.get(context.viewer.accountId, id),
   }),
 );
 
@@ -103,7 +102,7 @@ builder.mutationField("startWebCall", (t) =>
     description: "Records a web (browser) call with one of the account's assistants, in status initiated.",
     args: { input: t.arg({ type: StartWebCallInput, required: true }) },
     resolve: (_root, { input }, context) =>
-      context.services.calls.start(context.viewer.accountId, {
+      context.services.callStarts.start(context.viewer.accountId, {
         assistantId: input.assistantId,
         type: "web",
         variables: input.variables,
@@ -129,7 +128,7 @@ builder.mutationField("startCall", (t) =>
       "Places an outbound phone call: reserves the first minute and dials. The call starts initiated; follow it with callStatusChanged. Refused with RATE_LIMITED when the account has its maximum of calls running, INSUFFICIENT_BALANCE without money for a minute.",
     args: { input: t.arg({ type: StartCallInput, required: true }) },
     resolve: (_root, { input }, context) =>
-      context.services.calls.placeOutbound({
+      context.services.callStarts.placeOutbound({
         accountId: context.viewer.accountId,
         assistantId: input.assistantId,
         to: input.to,
@@ -145,7 +144,7 @@ builder.mutationField("endCall", (t) =>
     description:
       "Hangs up a call. A phone call ends when its carrier confirms (status ended, or failed if it was not answered yet); an ended call is returned unchanged.",
     args: { id: t.arg.int({ required: true }) },
-    resolve: (_root, { id }, context) => context.services.calls.end(context.viewer.accountId, id),
+    resolve: (_root, { id }, context) => context.services.callLifecycle.end(context.viewer.accountId, id),
   }),
 );
 
@@ -163,7 +162,7 @@ builder.mutationField("simulateInboundCall", (t) =>
       "Rings one of the account's numbers on the simulated carrier, as a caller would: answered by the number's inbound assistant (in_progress, then a simulated conversation), or refused (failed, with endReason) when the number has no assistant, the account no balance or its maximum of calls running. SIMULATED_CARRIER_REQUIRED on a real carrier; NOT_FOUND for a number the account does not hold.",
     args: { input: t.arg({ type: SimulateInboundCallInput, required: true }) },
     resolve: (_root, { input }, context) =>
-      context.services.calls.simulateInbound(context.viewer.accountId, input),
+      context.services.inboundCalls.simulateInbound(context.viewer.accountId, input),
   }),
 );
 
@@ -179,7 +178,8 @@ const CallStatusChange = builder.objectRef<CallStatusEvent>("CallStatusChange").
     call: t.field({
       type: CallRef,
       description: "The call as it is now (it may have moved on since this event).",
-      resolve: (event, _args, context) => context.services.calls.get(context.viewer!.accountId, event.callId),
+      resolve: (event, _args, context) =>
+        context.services.callQueries.get(context.viewer!.accountId, event.callId),
     }),
   }),
 });
@@ -191,7 +191,7 @@ builder.subscriptionField("callStatusChanged", (t) =>
     args: { callId: t.arg.int(), assistantId: t.arg.int(), campaignId: t.arg.int() },
     subscribe: async (_root, args, context) => {
       const accountId = context.viewer.accountId;
-      await context.services.calls.assertOwnedFilters(accountId, args);
+      await context.services.callQueries.assertOwnedFilters(accountId, args);
       return pipe(
         context.pubsub.subscribe("call:status", accountId),
         filter(

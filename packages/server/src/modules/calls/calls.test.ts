@@ -54,7 +54,7 @@ const calls: Record<string, Call> = {};
 
 /** Moves a call along the table to `status`. */
 async function driveTo(call: Call, path: string[]) {
-  for (const status of path) await t.app.services.calls.transition(call.id, status as never);
+  for (const status of path) await t.app.services.callLifecycle.transition(call.id, status as never);
 }
 
 beforeAll(async () => {
@@ -322,15 +322,15 @@ describe("status transitions", () => {
       clientPhoneNumber: client,
     });
     const start = new Date("2026-04-01T10:00:00Z");
-    await t.app.services.calls.transition(call.id, "ringing", {}, start);
-    const answered = await t.app.services.calls.transition(
+    await t.app.services.callLifecycle.transition(call.id, "ringing", {}, start);
+    const answered = await t.app.services.callLifecycle.transition(
       call.id,
       "in-progress",
       {},
       new Date(start.getTime() + 5000),
     );
     expect(answered.startedAt).toEqual(new Date(start.getTime() + 5000));
-    const ended = await t.app.services.calls.transition(
+    const ended = await t.app.services.callLifecycle.transition(
       call.id,
       "ended_by_customer",
       { transcript: "Hello", totalCost: "0.1234", evaluation: { sentiment: "positive", score: 8 } },
@@ -342,7 +342,7 @@ describe("status transitions", () => {
 
   it("refuses every move the table does not allow, with a CONFLICT code that names the allowed moves", async () => {
     const call = await fixtures.startCall(owner, { assistantId: sales.id, type: "outbound" });
-    await expect(t.app.services.calls.transition(call.id, "completed")).rejects.toMatchObject({
+    await expect(t.app.services.callLifecycle.transition(call.id, "completed")).rejects.toMatchObject({
       code: "CONFLICT",
       extensions: {
         reason: "INVALID_CALL_TRANSITION",
@@ -353,11 +353,11 @@ describe("status transitions", () => {
     });
     await driveTo(call, ["ringing", "no-answer"]);
     for (const next of ["ringing", "in-progress", "completed", "failed"] as const) {
-      await expect(t.app.services.calls.transition(call.id, next)).rejects.toMatchObject({
+      await expect(t.app.services.callLifecycle.transition(call.id, next)).rejects.toMatchObject({
         message: `The call has already ended with status no-answer; it cannot become ${next}.`,
       });
     }
-    expect((await t.app.services.calls.get(owner.accountId, call.id)).status).toBe("no_answer");
+    expect((await t.app.services.callQueries.get(owner.accountId, call.id)).status).toBe("no_answer");
   });
 
   it("has a table in which every status is reachable from initiated and every final status has no way out", () => {
@@ -393,9 +393,9 @@ describe("callStatusChanged subscription", () => {
       variables: { callId: watched.id },
     });
     try {
-      await t.app.services.calls.transition(other.id, "ringing");
-      await t.app.services.calls.transition(watched.id, "ringing");
-      await t.app.services.calls.transition(watched.id, "in-progress");
+      await t.app.services.callLifecycle.transition(other.id, "ringing");
+      await t.app.services.callLifecycle.transition(watched.id, "ringing");
+      await t.app.services.callLifecycle.transition(watched.id, "in-progress");
       const first = await subscription.next();
       expect(first.data!.callStatusChanged).toEqual({
         callId: watched.id,
@@ -457,7 +457,7 @@ describe("callStatusChanged subscription", () => {
     try {
       expect(ownerStream.status).toBe(200);
       const call = await fixtures.startCall(owner, { assistantId: support.id, type: "web" });
-      await t.app.services.calls.transition(call.id, "in-progress");
+      await t.app.services.callLifecycle.transition(call.id, "in-progress");
       expect((await ownerStream.next()).data!.callStatusChanged).toMatchObject({
         callId: call.id,
         status: "initiated",

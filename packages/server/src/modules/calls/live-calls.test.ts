@@ -6,8 +6,9 @@ import type { TestAccount, TestApp } from "../../../test/support/test-app.ts";
 import type { Assistant, Call } from "../../generated/prisma/client.ts";
 import { Prisma } from "../../generated/prisma/client.ts";
 import { SCRIPTED_CALLEE_LINES } from "../telephony/index.ts";
+import { FAREWELLS } from "./call-hang-up.ts";
+import { minutesStarted } from "./call-settlement.ts";
 import { toApiStatus } from "./call-status.ts";
-import { FAREWELLS, minutesStarted } from "./calls.service.ts";
 
 const PRICE = CALL_PRICE;
 
@@ -242,7 +243,7 @@ describe("outbound calls on the simulated carrier", () => {
       expect(attempt.errors![0]!.extensions).toMatchObject({ code: "RATE_LIMITED", limit: 8 });
     }
     await Promise.all(
-      placed.map((attempt) => t.app.services.calls.end(busy.accountId, attempt.data!.startCall.id)),
+      placed.map((attempt) => t.app.services.callLifecycle.end(busy.accountId, attempt.data!.startCall.id)),
     );
     await Promise.all(placed.map((attempt) => finalCall(attempt.data!.startCall.id)));
     // Once they ended, the account may call again.

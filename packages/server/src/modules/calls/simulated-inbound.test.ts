@@ -7,8 +7,9 @@ import type { TestAccount, TestApp } from "../../../test/support/test-app.ts";
 import type { Assistant, Call, PhoneNumber } from "../../generated/prisma/client.ts";
 import { Prisma } from "../../generated/prisma/client.ts";
 import { SCRIPTED_CALLER_LINES } from "../telephony/index.ts";
+import { minutesStarted } from "./call-settlement.ts";
 import { toApiStatus } from "./call-status.ts";
-import { INBOUND_REFUSALS, minutesStarted } from "./calls.service.ts";
+import { INBOUND_REFUSALS } from "./inbound-calls.ts";
 
 const PRICE = CALL_PRICE;
 // The documented test number of a caller who stays on the line until Voxgate hangs up.
@@ -238,7 +239,7 @@ describe("simulateInboundCall", () => {
     // carrier's inbound call takes (the simulator's and Twilio's webhook).
     const byKey = await simulate(frozen, { phoneNumberId: line.id, from: uniqueUsNumber() });
     expect(byKey.errors?.[0]?.extensions?.code).toBe("UNAUTHENTICATED");
-    const decision = await t.app.services.calls.receiveInbound({
+    const decision = await t.app.services.inboundCalls.receiveInbound({
       carrier: "simulated",
       providerCallId: `sim-suspended-${frozen.accountId}`,
       to: line.phoneNumber,
@@ -256,7 +257,7 @@ describe("simulateInboundCall", () => {
     expect((await balanceOf(frozen)).toFixed(2)).toBe("5.00");
 
     await expect(
-      t.app.services.calls.placeOutbound({
+      t.app.services.callStarts.placeOutbound({
         accountId: frozen.accountId,
         assistantId: desk.id,
         to: uniqueUsNumber(),

@@ -206,7 +206,9 @@ describe("campaigns over GraphQL", () => {
       body: { phone_number: "+14155550100", campaign_id: campaign.id },
     });
     expect(lead.status).toBe(404);
-    expect((await t.app.services.calls.get(alice.accountId, call.id)).campaignName).toBe("Closing down");
+    expect((await t.app.services.callQueries.get(alice.accountId, call.id)).campaignName).toBe(
+      "Closing down",
+    );
   });
 
   it("answers another account's campaign with NOT_FOUND for read, update and delete", async () => {

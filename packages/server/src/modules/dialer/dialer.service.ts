@@ -2,6 +2,7 @@ import type { Clock } from "../../clock.ts";
 import type { ServiceDeps } from "../../deps.ts";
 import { ValidationError } from "../../errors.ts";
 import type { Call, CallStatus, LeadStatus, Prisma } from "../../generated/prisma/client.ts";
+import type { InProcessBus } from "../../in-process-events.ts";
 import type { JobQueue } from "../../jobs/index.ts";
 import { CALL_STATUSES, isFinal, toApiStatus, toDbStatus } from "../calls/call-status.ts";
 import type { CampaignsService } from "../campaigns/campaigns.service.ts";
@@ -47,6 +48,8 @@ export class DialerService {
     private readonly deps: ServiceDeps,
     private readonly collaborators: {
       calls: OutboundCalls;
+      /** Tells it of each finished call (`call.finished`), in the process that ended it. */
+      bus: Pick<InProcessBus, "on">;
       campaigns: CampaignsService;
       leads: LeadProgress;
       jobs: JobQueue;
@@ -60,7 +63,7 @@ export class DialerService {
         await this.dialCampaign(Number(payload.campaignId));
       },
     });
-    collaborators.calls.onCallFinished((call) => this.callFinished(call));
+    collaborators.bus.on("call.finished", ({ call }) => this.callFinished(call));
   }
 
   /** Asks for a dial of the campaign; requests made while one is pending fold into it. */

@@ -531,7 +531,7 @@ describe("the dialer across restarts and instances", { timeout: 120_000 }, () =>
     const claimed = await prisma.$transaction((tx) => progress.claimDue(tx, campaign.id, 2, clock.now()));
     expect(claimed.map((lead) => lead.id)).toEqual(leads.map((lead) => lead.id));
     // The second lead's call was placed before the process died; the first one's was not.
-    const call = await t.app.services.calls.placeOutbound({
+    const call = await t.app.services.callStarts.placeOutbound({
       accountId: owner.accountId,
       assistantId: assistant.id,
       to: leads[1]!.phoneNumber,

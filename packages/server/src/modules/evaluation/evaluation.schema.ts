@@ -51,13 +51,13 @@ builder.subscriptionField("callEvaluated", (t) =>
     args: { callId: t.arg.int() },
     subscribe: async (_root, args, context) => {
       const accountId = context.viewer.accountId;
-      await context.services.calls.assertOwnedFilters(accountId, args);
+      await context.services.callQueries.assertOwnedFilters(accountId, args);
       return pipe(
         context.pubsub.subscribe("call:evaluated", accountId),
         filter((event: { callId: number }) => !args.callId || event.callId === args.callId),
       );
     },
     resolve: (event: { callId: number }, _args, context) =>
-      context.services.calls.get(context.viewer.accountId, event.callId),
+      context.services.callQueries.get(context.viewer.accountId, event.callId),
   }),
 );

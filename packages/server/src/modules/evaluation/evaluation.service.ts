@@ -2,6 +2,7 @@ import type OpenAI from "openai";
 import type { ServiceDeps } from "../../deps.ts";
 import { AppError, NotFoundError, UpstreamFailedError, ValidationError } from "../../errors.ts";
 import type { Call, Prisma } from "../../generated/prisma/client.ts";
+import type { InProcessBus } from "../../in-process-events.ts";
 import type { JobQueue } from "../../jobs/index.ts";
 import { EVALUATION_MAX_MESSAGES } from "../../limits.ts";
 import { openai } from "../../openai.ts";
@@ -14,9 +15,8 @@ const TASK = "evaluation:call";
 const INSTRUCTIONS =
   "You evaluate a finished conversation between a business's AI assistant and a customer. Answer only with the JSON object the schema describes, judging from the transcript alone.";
 
-/** What the evaluation needs of the calls module: the call's evaluation has one writer, the calls service. */
+/** What the evaluation needs of the calls module: the call's evaluation has one writer, its annotations. */
 export interface EvaluatedCalls {
-  onCallFinished(listener: (call: Call) => Promise<void>): void;
   recordEvaluation(callId: number, outcome: EvaluationOutcome): Promise<void>;
 }
 
@@ -32,7 +32,13 @@ export class EvaluationService {
 
   constructor(
     private readonly deps: ServiceDeps,
-    private readonly collaborators: { jobs: JobQueue; calls: EvaluatedCalls; rateLimits: RateLimitsService },
+    private readonly collaborators: {
+      jobs: JobQueue;
+      calls: EvaluatedCalls;
+      /** Tells it of each finished call (`call.finished`): one with a transcript is evaluated. */
+      bus: Pick<InProcessBus, "on">;
+      rateLimits: RateLimitsService;
+    },
   ) {
     const { apiKey, baseUrl } = deps.config.openai;
     this.client =
@@ -47,7 +53,7 @@ export class EvaluationService {
       run: (payload, { signal }) => this.runJob(Number(payload.callId), Number(payload.attempt ?? 1), signal),
       maxAttempts: 3,
     });
-    collaborators.calls.onCallFinished((call) => this.callFinished(call));
+    collaborators.bus.on("call.finished", ({ call }) => this.callFinished(call));
   }
 
   private async callFinished(call: Call): Promise<void> {

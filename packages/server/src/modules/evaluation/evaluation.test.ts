@@ -39,13 +39,18 @@ describe("post-call evaluation", () => {
 
   /** Runs a web call with a short conversation to its end and waits for its evaluation to settle. */
   async function endedCall() {
-    const calls = t.app.services.calls;
-    const call = await calls.start(owner.accountId, { assistantId, type: "web" });
+    const call = await t.app.services.callStarts.start(owner.accountId, { assistantId, type: "web" });
     const settled = t.app.pubsub.subscribe("call:evaluated", owner.accountId)[Symbol.asyncIterator]();
-    await calls.transition(call.id, "in-progress");
-    await calls.transcriptLine(call.id, { speaker: "assistant", text: "Hello, would you like a demo?" });
-    await calls.transcriptLine(call.id, { speaker: "customer", text: "Yes, for 12 seats, next Tuesday." });
-    await calls.transition(call.id, "completed");
+    await t.app.services.callLifecycle.transition(call.id, "in-progress");
+    await t.app.services.callAnnotations.transcriptLine(call.id, {
+      speaker: "assistant",
+      text: "Hello, would you like a demo?",
+    });
+    await t.app.services.callAnnotations.transcriptLine(call.id, {
+      speaker: "customer",
+      text: "Yes, for 12 seats, next Tuesday.",
+    });
+    await t.app.services.callLifecycle.transition(call.id, "completed");
     for (;;) {
       const { value } = await settled.next();
       if (value?.callId === call.id) break;

@@ -28,14 +28,14 @@ const KINDS = [
 
 let providerCallIds = 0;
 const ringFromPhoneNetwork = (to: string) =>
-  t.app.services.calls.receiveInbound({
+  t.app.services.inboundCalls.receiveInbound({
     carrier: "simulated",
     providerCallId: `SIMTEST${process.pid}x${++providerCallIds}`,
     to,
     from: "+14155550199",
   });
 const ringOverSip = (to: string, sipHost: string) =>
-  t.app.services.calls.receiveInbound({
+  t.app.services.inboundCalls.receiveInbound({
     carrier: "simulated",
     providerCallId: `SIMTEST${process.pid}x${++providerCallIds}`,
     to,
@@ -175,7 +175,7 @@ describe("caller ID verification on the simulated carrier", () => {
     });
 
     const call = () =>
-      t.app.services.calls.placeOutbound({
+      t.app.services.callStarts.placeOutbound({
         accountId: owner.accountId,
         assistantId: assistant.id,
         phoneNumberId: callerId.id,

@@ -264,7 +264,7 @@ describe("release", () => {
     expect(await listAll(account)).toEqual([]);
     expect((await t.app.services.assistants.get(account.accountId, assistant.id)).phoneNumberId).toBeNull();
     expect((await t.app.services.campaigns.get(account.accountId, campaign.id)).phoneNumbers).toEqual([]);
-    expect((await t.app.services.calls.get(account.accountId, call.id)).assistantPhoneNumber).toBe(
+    expect((await t.app.services.callQueries.get(account.accountId, call.id)).assistantPhoneNumber).toBe(
       dedicated.phoneNumber,
     );
     expect((await providerOperations(dedicated.phoneNumber)).map((operation) => operation.operation)).toEqual(

@@ -220,7 +220,7 @@ describe("platform administration", () => {
       },
     });
     await t.app.db.prisma.assistant.update({ where: { id: assistant.id }, data: { phoneNumberId: line.id } });
-    const inbound = await t.app.services.calls.receiveInbound({
+    const inbound = await t.app.services.inboundCalls.receiveInbound({
       carrier: "simulated",
       providerCallId: `suspended-call-${victim.accountId}`,
       to: line.phoneNumber,

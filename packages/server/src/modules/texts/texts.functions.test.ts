@@ -45,7 +45,7 @@ const toolResults = () =>
   );
 
 async function call(assistant: Assistant, to: string) {
-  const placed = await t.app.services.calls.placeOutbound({
+  const placed = await t.app.services.callStarts.placeOutbound({
     accountId: owner.accountId,
     assistantId: assistant.id,
     to,
@@ -59,7 +59,7 @@ beforeAll(async () => {
     model: fake,
     env: { VOXGATE_CALL_CLOCK_SPEED: "20", VOXGATE_SMS_PRICE_PER_SEGMENT: "0.0300" },
   });
-  t.app.services.calls.onCallFinished(async (ended) => finished.get(ended.id)?.(ended));
+  t.app.services.bus.on("call.finished", async ({ call: ended }) => finished.get(ended.id)?.(ended));
   owner = await t.createAccount({ balance: "10" });
   number = await telephonyFixtures(t).addNumber(owner);
 });

@@ -1,7 +1,7 @@
 import type { ServiceDeps } from "../../deps.ts";
 import type { CallTurn } from "../../generated/prisma/client.ts";
 import { storableText } from "../../storable-text.mjs";
-import type { CallsService } from "../calls/index.ts";
+import type { CallAnnotations } from "../calls/index.ts";
 import type { SessionTurn } from "./voice-session.ts";
 
 /** Latency of a call's answered turns, from the caller's end of speech, in ms. */
@@ -25,7 +25,7 @@ export interface CallLatency {
 export class CallTurnsService {
   constructor(
     private readonly deps: ServiceDeps,
-    private readonly calls: CallsService,
+    private readonly calls: Pick<CallAnnotations, "transcriptLine">,
   ) {}
 
   async record(call: { id: number; accountId: number }, turn: SessionTurn): Promise<void> {

@@ -1,5 +1,6 @@
 /** The media plane: live calls' audio, turns and speech (see docs/voice.md). */
 export { type CallLatency, CallTurnsService } from "./call-turns.service.ts";
+export { LiveSessions } from "./live-sessions.ts";
 export { Recordings, recordingPath } from "./recording.ts";
 export type { Synthesizer, Transcriber } from "./speech.ts";
 export { OpenAiSynthesizer, OpenAiTranscriber } from "./speech-client.ts";

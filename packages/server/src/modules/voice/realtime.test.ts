@@ -36,7 +36,7 @@ const sent = (index: number, type: string) =>
   realtime.sessions[index]!.received.filter((event) => event.type === type);
 
 async function answeredCall(assistant: Assistant, options: { connects?: boolean; holdMarks?: boolean } = {}) {
-  const call = await t.app.services.calls.placeOutbound({
+  const call = await t.app.services.callStarts.placeOutbound({
     accountId: owner.accountId,
     assistantId: assistant.id,
     to: uniqueUsNumber(),

@@ -106,7 +106,7 @@ describe("call recording", () => {
   it("mixes both channels into one mu-law WAV served to the owner only, with ranges", async () => {
     const number = await telephonyFixtures(t).addNumber(owner);
     const assistant = await createAssistant(t, owner, { phoneNumberId: number.id, record: true });
-    const call = await t.app.services.calls.placeOutbound({
+    const call = await t.app.services.callStarts.placeOutbound({
       accountId: owner.accountId,
       assistantId: assistant.id,
       to: uniqueUsNumber(),
@@ -209,7 +209,7 @@ describe("call.ended and the recording", () => {
       webhookUrl: receiver.url,
       includeRecordingInWebhook,
     });
-    const call = await t.app.services.calls.placeOutbound({
+    const call = await t.app.services.callStarts.placeOutbound({
       accountId: owner.accountId,
       assistantId: assistant.id,
       to: uniqueUsNumber(),

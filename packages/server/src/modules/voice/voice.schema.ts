@@ -71,7 +71,7 @@ builder.subscriptionField("callTranscript", (t) =>
     args: { callId: t.arg.int({ required: true }) },
     subscribe: async (_root, args, context) => {
       const accountId = context.viewer.accountId;
-      await context.services.calls.assertOwnedFilters(accountId, { callId: args.callId });
+      await context.services.callQueries.assertOwnedFilters(accountId, { callId: args.callId });
       return pipe(
         context.pubsub.subscribe("call:turn", accountId),
         filter((event: CallTurnEvent) => event.callId === args.callId),

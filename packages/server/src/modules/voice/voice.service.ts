@@ -1,7 +1,7 @@
 import type { ServiceDeps } from "../../deps.ts";
 import type { AssistantMode, Prisma } from "../../generated/prisma/client.ts";
 import type { AppointmentsService } from "../appointments/index.ts";
-import type { CallsService } from "../calls/index.ts";
+import type { CallLifecycle } from "../calls/index.ts";
 import {
   AT_CAPACITY_REASON,
   AT_CAPACITY_WORDS,
@@ -18,6 +18,7 @@ import {
 import type { TextsService } from "../texts/index.ts";
 import { AmbientStream, ambientBed, ambientKind } from "./ambient.ts";
 import type { CallTurnsService } from "./call-turns.service.ts";
+import type { LiveSessions } from "./live-sessions.ts";
 import { RealtimeClient, type RealtimeSessionOptions } from "./realtime-client.ts";
 import { modelAudioFormat, RealtimeSession } from "./realtime-session.ts";
 import type { Synthesizer, Transcriber } from "./speech.ts";
@@ -95,8 +96,6 @@ const DEFAULT_FILLER = "One moment, please.";
 export class VoiceService implements MediaStreamHandler {
   private readonly realtime: RealtimeClient;
   private live = 0;
-  /** This instance's live sessions, by call: an answering machine's beep reaches its session here. */
-  private readonly sessions = new Map<number, PipelineSession | RealtimeSession>();
   /** How a call's session is built, by the assistant's mode. */
   private readonly sessionFactories: Record<AssistantMode, SessionFactory> = {
     pipeline: async (setup) => this.pipelineSession(setup),
@@ -107,7 +106,9 @@ export class VoiceService implements MediaStreamHandler {
   constructor(
     private readonly deps: ServiceDeps,
     private readonly parts: {
-      calls: CallsService;
+      calls: Pick<CallLifecycle, "endByAssistant" | "customerHungUp">;
+      /** This instance's live sessions, where an answering machine's beep reaches the session of its call. */
+      live: LiveSessions;
       replyEngine: ReplyEngine;
       turns: CallTurnsService;
       /** `send_sms` on phone calls from an SMS-capable number: texts the caller. */
@@ -125,12 +126,6 @@ export class VoiceService implements MediaStreamHandler {
       deps.config.voice.timeoutSeconds,
       deps.logger,
     );
-    parts.calls.onVoicemailBeep((callId, message) => {
-      const session = this.sessions.get(callId);
-      if (!session) return false;
-      session.leaveVoicemail(message, () => parts.calls.voicemailLeft(callId));
-      return true;
-    });
   }
 
   /** Sessions this instance runs now. */
@@ -230,8 +225,8 @@ export class VoiceService implements MediaStreamHandler {
       streamId: stream.streamId,
       mode: assistant.mode,
     });
-    this.sessions.set(call.id, session);
-    stream.onClose(() => this.sessions.delete(call.id));
+    this.parts.live.add(call.id, session);
+    stream.onClose(() => this.parts.live.remove(call.id));
     session.start();
   }
 

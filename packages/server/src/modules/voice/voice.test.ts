@@ -42,7 +42,7 @@ const eventually = <T>(check: () => Promise<T>) => vi.waitFor(check, { timeout: 
  * `beforeAnswer` runs once the call exists.
  */
 async function answeredCall(assistant: Assistant, beforeAnswer?: (callId: number) => Promise<void>) {
-  const call = await t.app.services.calls.placeOutbound({
+  const call = await t.app.services.callStarts.placeOutbound({
     accountId: owner.accountId,
     assistantId: assistant.id,
     to: uniqueUsNumber(),
@@ -157,7 +157,7 @@ describe("a phone conversation over Twilio Media Streams (pipeline mode)", () =>
     client.close();
     // The evaluation reads what the caller heard: the greeting cut after its first sentence.
     model.enqueue({ content: JSON.stringify({ summary: "Greeted, then interrupted." }) });
-    await t.app.services.calls.transition(call.id, "completed");
+    await t.app.services.callLifecycle.transition(call.id, "completed");
     await eventually(async () => expect((await reload(call.id)).evaluationStatus).toBe("done"));
     const evaluation = model.chatRequests.find((request) =>
       String(request.messages.at(-1)?.content).startsWith("Transcript:"),

@@ -45,7 +45,7 @@ export class WebCallSockets implements Pick<CallCarrier, "hangUp"> {
   constructor(
     private readonly deps: ServiceDeps,
     private readonly parts: {
-      desk: () => WebCallDesk;
+      desk: WebCallDesk;
       engine: () => MediaStreamHandler;
       capacity: MediaCapacity;
       /** The clock tokens are dated by (WebCallsService's). */
@@ -56,7 +56,7 @@ export class WebCallSockets implements Pick<CallCarrier, "hangUp"> {
   async hangUp(call: { callId: number; answered?: boolean }, farewell?: string): Promise<void> {
     const connection = this.live.get(call.callId);
     if (connection && farewell) connection.farewell = farewell;
-    await this.parts.desk().callEvent({ callId: call.callId, status: call.answered ? "ended" : "failed" });
+    await this.parts.desk.callEvent({ callId: call.callId, status: call.answered ? "ended" : "failed" });
     await connection?.finishFromStore();
   }
 
@@ -86,9 +86,11 @@ export class WebCallSockets implements Pick<CallCarrier, "hangUp"> {
         if (admitted.outcome === "refused") return refuse(1008, admitted.why);
         if (socket.readyState !== socket.OPEN) {
           // The visitor left while the call was being connected.
-          void this.parts
-            .desk()
-            .callEvent({ callId: named.callId, status: "failed", reason: "The visitor left." });
+          void this.parts.desk.callEvent({
+            callId: named.callId,
+            status: "failed",
+            reason: "The visitor left.",
+          });
           return;
         }
         if (admitted.outcome === "full") {
@@ -141,10 +143,10 @@ export class WebCallSockets implements Pick<CallCarrier, "hangUp"> {
     });
     if (count !== 1) return { outcome: "refused", why: "invalid or used token" };
     if (this.parts.capacity.full()) {
-      await this.parts.desk().callEvent({ callId, status: "failed", reason: AT_CAPACITY_REASON });
+      await this.parts.desk.callEvent({ callId, status: "failed", reason: AT_CAPACITY_REASON });
       return { outcome: "full" };
     }
-    await this.parts.desk().callEvent({ callId, status: "in-progress" });
+    await this.parts.desk.callEvent({ callId, status: "in-progress" });
     return { outcome: "connected", call: { id: call.id, accountId: call.accountId } };
   }
 }
@@ -165,7 +167,7 @@ class WebCallConnection {
     private readonly deps: ServiceDeps,
     private readonly socket: WebSocket,
     private readonly call: { id: number; accountId: number },
-    private readonly desk: () => WebCallDesk,
+    private readonly desk: WebCallDesk,
     private readonly forget: () => void,
   ) {
     this.stream = new BrowserMediaStream(call.id, socket);
@@ -287,7 +289,7 @@ class WebCallConnection {
     this.stream.emitClose();
     if (this.finished) return;
     // A close Voxgate did not ask for is the visitor hanging up; an end asked first is kept.
-    const desk = this.desk();
+    const desk = this.desk;
     desk
       .customerHungUp(this.call.id)
       .then(() => desk.callEvent({ callId: this.call.id, status: "ended" }))

@@ -2,7 +2,7 @@ import type { Clock } from "../../clock.ts";
 import type { ServiceDeps } from "../../deps.ts";
 import { AppError, AtCapacityError } from "../../errors.ts";
 import { WEB_CALL_LIMITS } from "../../limits.ts";
-import type { CallsService } from "../calls/index.ts";
+import type { CallStarts } from "../calls/index.ts";
 import type { MediaCapacity } from "../media/index.ts";
 import type { RateLimitReporter, RateLimitsService } from "../rate-limits/rate-limits.service.ts";
 import { type WidgetCaller, type WidgetService, widgetVoiceEnabled } from "../widget/index.ts";
@@ -34,7 +34,7 @@ export class WebCallsService {
     private readonly deps: ServiceDeps,
     private readonly parts: {
       widget: WidgetService;
-      calls: CallsService;
+      calls: Pick<CallStarts, "startWebCall">;
       rateLimits: RateLimitsService;
       capacity: MediaCapacity;
       /** Dates the token and the connect deadline (a test's clock sets the deadline's job due). */

@@ -3,6 +3,7 @@ import type { Lifecycle, ServiceDeps } from "../../deps.ts";
 import { NotFoundError, ValidationError } from "../../errors.ts";
 import type { DomainEvent, EventSink, MessageSource } from "../../events.ts";
 import { type Appointment, type Call, Prisma, type WebhookEvent } from "../../generated/prisma/client.ts";
+import type { InProcessBus } from "../../in-process-events.ts";
 import type { JobQueue } from "../../jobs/index.ts";
 import {
   INBOUND_WEBHOOK_RESPONSE_MAX_BYTES,
@@ -43,11 +44,6 @@ const SWEEP_INTERVAL_MS = 30_000;
 export const DELIVERIES_PER_PAGE = 20;
 /** The longest a retired secret keeps signing after a rotation. */
 export const MAX_SECRET_OVERLAP_SECONDS = 7 * 24 * 3600;
-
-/** What the webhooks module records on a call: the last answer to its call.ended (the calls module writes it). */
-export interface CallWebhookResponses {
-  recordWebhookResponse(callId: number, response: Prisma.InputJsonObject): Promise<void>;
-}
 
 /** An assistant's inbound webhook, asked before one of its calls is answered. */
 export interface InboundCallRequest {
@@ -114,7 +110,8 @@ export class WebhooksService implements EventSink, Lifecycle {
     private readonly deps: ServiceDeps,
     private readonly collaborators: {
       jobs: JobQueue;
-      calls: () => CallWebhookResponses;
+      /** Where the answers to a call's call.ended are told (`call.webhook_answered`); the calls module records them. */
+      bus: Pick<InProcessBus, "publish">;
       rateLimits: RateLimitsService;
     },
   ) {
@@ -568,14 +565,17 @@ export class WebhooksService implements EventSink, Lifecycle {
       outcome: succeeded ? "delivered" : again ? "retrying" : "failed",
     });
     if (event.type === "call.ended" && event.callId !== null) {
-      await this.collaborators.calls().recordWebhookResponse(event.callId, {
-        status: succeeded ? "delivered" : again ? "retrying" : "failed",
-        status_code: statusCode,
-        data: parsedBody(responseBody),
-        error,
-        webhook_id: event.messageId,
-        attempt: event.attempts,
-        responded_at: now.toISOString(),
+      await this.collaborators.bus.publish("call.webhook_answered", {
+        callId: event.callId,
+        response: {
+          status: succeeded ? "delivered" : again ? "retrying" : "failed",
+          status_code: statusCode,
+          data: parsedBody(responseBody),
+          error,
+          webhook_id: event.messageId,
+          attempt: event.attempts,
+          responded_at: now.toISOString(),
+        },
       });
     }
   }

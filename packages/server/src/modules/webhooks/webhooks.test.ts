@@ -54,7 +54,7 @@ async function hookedWebCall(t: TestApp, owner: TestAccount, url: string) {
     isWebhookActive: true,
     webhookUrl: url,
   });
-  return t.app.services.calls.start(owner.accountId, { assistantId: assistant.id, type: "web" });
+  return t.app.services.callStarts.start(owner.accountId, { assistantId: assistant.id, type: "web" });
 }
 
 describe("webhooks", () => {
@@ -101,10 +101,12 @@ describe("webhooks", () => {
         ? { status: 503, body: "busy" }
         : { status: 200, body: '{"received":true}' },
     );
-    const calls = t.app.services.calls;
-    const call = await calls.start(owner.accountId, { assistantId: assistant.id, type: "web" });
-    await calls.transition(call.id, "in-progress");
-    await calls.transition(call.id, "completed");
+    const call = await t.app.services.callStarts.start(owner.accountId, {
+      assistantId: assistant.id,
+      type: "web",
+    });
+    await t.app.services.callLifecycle.transition(call.id, "in-progress");
+    await t.app.services.callLifecycle.transition(call.id, "completed");
     await receiver.waitFor((request) => request.json.type === "call.ended");
 
     const mine = receiver.received.filter((request) => request.json.data.id === call.id);
@@ -158,7 +160,6 @@ describe("webhooks", () => {
   });
 
   it("sends call events only for completed calls when asked, and nothing while webhooks are off", async () => {
-    const calls = t.app.services.calls;
     const completedOnly = await t.app.services.assistants.create(owner, {
       name: "Completed only",
       isWebhookActive: true,
@@ -170,14 +171,23 @@ describe("webhooks", () => {
       isWebhookActive: false,
       webhookUrl: receiver.url,
     });
-    const completed = await calls.start(owner.accountId, { assistantId: completedOnly.id, type: "web" });
-    await calls.transition(completed.id, "in-progress");
-    await calls.transition(completed.id, "completed");
-    const failed = await calls.start(owner.accountId, { assistantId: completedOnly.id, type: "web" });
-    await calls.transition(failed.id, "failed");
-    const silent = await calls.start(owner.accountId, { assistantId: off.id, type: "web" });
-    await calls.transition(silent.id, "in-progress");
-    await calls.transition(silent.id, "completed");
+    const completed = await t.app.services.callStarts.start(owner.accountId, {
+      assistantId: completedOnly.id,
+      type: "web",
+    });
+    await t.app.services.callLifecycle.transition(completed.id, "in-progress");
+    await t.app.services.callLifecycle.transition(completed.id, "completed");
+    const failed = await t.app.services.callStarts.start(owner.accountId, {
+      assistantId: completedOnly.id,
+      type: "web",
+    });
+    await t.app.services.callLifecycle.transition(failed.id, "failed");
+    const silent = await t.app.services.callStarts.start(owner.accountId, {
+      assistantId: off.id,
+      type: "web",
+    });
+    await t.app.services.callLifecycle.transition(silent.id, "in-progress");
+    await t.app.services.callLifecycle.transition(silent.id, "completed");
     // Events are recorded with the transitions (the outbox): what is not there now is never sent.
     const recorded = await t.app.db.prisma.webhookEvent.findMany({
       where: { callId: { in: [completed.id, failed.id, silent.id] } },
@@ -200,7 +210,7 @@ describe("webhooks", () => {
       });
       // Five streams of the account, one event each: four in flight (VOXGATE_WEBHOOK_ACCOUNT_CONCURRENCY).
       for (let n = 0; n < 5; n++)
-        await t.app.services.calls.start(stuck.accountId, { assistantId: assistant.id, type: "web" });
+        await t.app.services.callStarts.start(stuck.accountId, { assistantId: assistant.id, type: "web" });
       await vi.waitFor(() => expect(dead.calls).toHaveLength(4), PATIENT);
       const other = await t.createAccount();
       const sent = await t.gql<{ sendTestWebhook: { webhookId: string } }>(
@@ -275,13 +285,12 @@ describe("webhooks", () => {
       phoneNumberId: number.id,
       inboundWebhookUrl: receiver.url,
     });
-    const calls = t.app.services.calls;
     receiver.respondWith((request) =>
       request.json.type === "call.inbound"
         ? { status: 200, body: '{"variables":{"name":"Ada"}}' }
         : { status: 200 },
     );
-    const answered = await calls.simulateInbound(owner.accountId, {
+    const answered = await t.app.services.inboundCalls.simulateInbound(owner.accountId, {
       phoneNumberId: number.id,
       from: "+14155550123",
     });
@@ -290,14 +299,14 @@ describe("webhooks", () => {
     expect(new Webhook(secret).verify(asked.body, headersOf(asked.headers))).toMatchObject({
       data: { from: "+14155550123", to: number.phoneNumber, phone_number_id: number.id },
     });
-    await calls.end(owner.accountId, answered.id);
+    await t.app.services.callLifecycle.end(owner.accountId, answered.id);
     receiver.respondWith(() => ({ status: 500 }));
-    const fallback = await calls.simulateInbound(owner.accountId, {
+    const fallback = await t.app.services.inboundCalls.simulateInbound(owner.accountId, {
       phoneNumberId: number.id,
       from: "+14155550124",
     });
     expect(fallback).toMatchObject({ status: "in_progress", variables: {} });
-    await calls.end(owner.accountId, fallback.id);
+    await t.app.services.callLifecycle.end(owner.accountId, fallback.id);
   });
 
   it("signs with both secrets during a rotation's overlap", async () => {

@@ -28,7 +28,7 @@ const persona = (request: RecordedChatRequest) =>
 
 /** Places a call with `assistant` to `to` and resolves once it ended (its listeners ran). */
 async function call(assistant: Assistant, to = "+14155550100", onPlaced?: (callId: number) => Promise<void>) {
-  const placed = await t.app.services.calls.placeOutbound({
+  const placed = await t.app.services.callStarts.placeOutbound({
     accountId: owner.accountId,
     assistantId: assistant.id,
     to,
@@ -41,7 +41,7 @@ async function call(assistant: Assistant, to = "+14155550100", onPlaced?: (callI
 beforeAll(async () => {
   fake = await startFakeOpenAI();
   t = await startTestApp({ model: fake, env: { VOXGATE_CALL_CLOCK_SPEED: "20" } });
-  t.app.services.calls.onCallFinished(async (ended) => finished.get(ended.id)?.(ended));
+  t.app.services.bus.on("call.finished", async ({ call: ended }) => finished.get(ended.id)?.(ended));
   owner = await t.createAccount({ balance: "10" });
   phoneNumberId = (await telephonyFixtures(t).addNumber(owner)).id;
 });

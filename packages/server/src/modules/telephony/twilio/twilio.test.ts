@@ -13,7 +13,7 @@ import { TwilioMediaClient } from "../../../../test/support/twilio-media-client.
 import { mediaStreamUrl } from "../../../../test/support/voice-calls.ts";
 import type { Assistant, Call, PhoneNumber } from "../../../generated/prisma/client.ts";
 import { toApiStatus } from "../../calls/call-status.ts";
-import { INBOUND_REFUSALS } from "../../calls/calls.service.ts";
+import { INBOUND_REFUSALS } from "../../calls/inbound-calls.ts";
 
 let t: TestApp;
 let fake: FakeTwilio;
@@ -53,7 +53,11 @@ const ledgerOf = (callId: number) =>
   t.app.db.prisma.ledgerEntry.findMany({ where: { callId }, orderBy: { id: "asc" } });
 
 async function placeCall(to = uniqueUsNumber()) {
-  return t.app.services.calls.placeOutbound({ accountId: owner.accountId, assistantId: assistant.id, to });
+  return t.app.services.callStarts.placeOutbound({
+    accountId: owner.accountId,
+    assistantId: assistant.id,
+    to,
+  });
 }
 
 beforeAll(async () => {
@@ -321,7 +325,7 @@ describe("outbound calls through Twilio", () => {
   it("hangs up through the REST API; Twilio's end callback then ends the call as asked", async () => {
     const call = await placeCall();
     await statusCallback(call, "in-progress");
-    await t.app.services.calls.end(owner.accountId, call.id);
+    await t.app.services.callLifecycle.end(owner.accountId, call.id);
     const update = fake.requests.filter(
       (request) => request.resource === `/Calls/${call.providerCallId}.json`,
     );
@@ -565,7 +569,7 @@ describe("one holder per number, through Twilio", () => {
       },
     });
     const place = () =>
-      t.app.services.calls.placeOutbound({
+      t.app.services.callStarts.placeOutbound({
         accountId: caller.accountId,
         assistantId: callerAssistant.id,
         phoneNumberId: callerId.id,
