@@ -250,6 +250,9 @@ it("picks the streaming speech-to-text: batch only by default; Deepgram's own se
   // A self-hosted server (over http as well) needs no key.
   expect(
     loadConfig({ VOXGATE_STT_PROVIDER: "deepgram", VOXGATE_DEEPGRAM_URL: "http://127.0.0.1:9002/v1/" }).voice,
-  ).toMatchObject({ streamingStt: "deepgram", deepgram: { url: "ws://127.0.0.1:9002/v1", apiKey: undefined } });
+  ).toMatchObject({
+    streamingStt: "deepgram",
+    deepgram: { url: "ws://127.0.0.1:9002/v1", apiKey: undefined },
+  });
   expect(loadConfig({ VOXGATE_STT_PROVIDER: "openai-realtime" }).voice.streamingStt).toBe("openai-realtime");
 });

@@ -45,11 +45,19 @@ export async function startFakeDeepgram(): Promise<FakeDeepgram> {
       socket.end("HTTP/1.1 401 Unauthorized\r\nconnection: close\r\n\r\n");
       return;
     }
-    wss.handleUpgrade(request, socket, head, (ws) => connection(ws, request, Object.fromEntries(url.searchParams)));
+    wss.handleUpgrade(request, socket, head, (ws) =>
+      connection(ws, request, Object.fromEntries(url.searchParams)),
+    );
   });
 
   function connection(ws: WebSocket, request: IncomingMessage, query: Record<string, string>) {
-    const stream: FakeDeepgramStream = { headers: request.headers, query, controls: [], audioBytes: 0, finals: [] };
+    const stream: FakeDeepgramStream = {
+      headers: request.headers,
+      query,
+      controls: [],
+      audioBytes: 0,
+      finals: [],
+    };
     streams.push(stream);
     const sampleRate = Number(query.sample_rate);
     const mulaw = query.encoding === "mulaw";

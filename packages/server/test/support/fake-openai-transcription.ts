@@ -51,7 +51,13 @@ export async function startFakeOpenAiTranscription(): Promise<FakeOpenAiTranscri
     const send = (event: Record<string, unknown>) => {
       if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ event_id: id("event"), ...event }));
     };
-    const state: FakeTranscriptionSession = { headers: request.headers, intent, received: [], audioMs: 0, appends: 0 };
+    const state: FakeTranscriptionSession = {
+      headers: request.headers,
+      intent,
+      received: [],
+      audioMs: 0,
+      appends: 0,
+    };
     sessions.push(state);
     let format: { mulaw: boolean; rate: number } | null = null;
     let silenceMs = 500;
@@ -59,11 +65,18 @@ export async function startFakeOpenAiTranscription(): Promise<FakeOpenAiTranscri
     let item = id("item");
 
     ws.on("message", (data) => {
-      const event = JSON.parse(String(data)) as { type: string; session?: Record<string, unknown>; audio?: string };
+      const event = JSON.parse(String(data)) as {
+        type: string;
+        session?: Record<string, unknown>;
+        audio?: string;
+      };
       if (event.type === "input_audio_buffer.append") {
         state.appends += 1;
         if (!format || !listener || typeof event.audio !== "string")
-          return send({ type: "error", error: { type: "invalid_request_error", message: "session not configured" } });
+          return send({
+            type: "error",
+            error: { type: "invalid_request_error", message: "session not configured" },
+          });
         const bytes = Buffer.from(event.audio, "base64");
         const pcm = format.mulaw ? muLawToPcm(bytes) : pcmFromBytes(bytes);
         state.audioMs += (pcm.length * 1000) / format.rate;
@@ -76,25 +89,47 @@ export async function startFakeOpenAiTranscription(): Promise<FakeOpenAiTranscri
         const input = (session.audio as { input?: Record<string, unknown> } | undefined)?.input ?? {};
         const type = (input.format as { type?: string } | undefined)?.type;
         format = type === "audio/pcm" ? { mulaw: false, rate: 24_000 } : { mulaw: true, rate: 8000 };
-        silenceMs = Number((input.turn_detection as { silence_duration_ms?: number } | undefined)?.silence_duration_ms ?? 500);
+        silenceMs = Number(
+          (input.turn_detection as { silence_duration_ms?: number } | undefined)?.silence_duration_ms ?? 500,
+        );
         send({ type: "session.updated", session });
       } else if (event.type === "transcription_session.update") {
-        format = session.input_audio_format === "pcm16" ? { mulaw: false, rate: 24_000 } : { mulaw: true, rate: 8000 };
-        silenceMs = Number((session.turn_detection as { silence_duration_ms?: number } | undefined)?.silence_duration_ms ?? 500);
+        format =
+          session.input_audio_format === "pcm16"
+            ? { mulaw: false, rate: 24_000 }
+            : { mulaw: true, rate: 8000 };
+        silenceMs = Number(
+          (session.turn_detection as { silence_duration_ms?: number } | undefined)?.silence_duration_ms ??
+            500,
+        );
         send({ type: "transcription_session.updated", session });
       } else {
-        return send({ type: "error", error: { type: "invalid_request_error", message: `unknown event ${event.type}` } });
+        return send({
+          type: "error",
+          error: { type: "invalid_request_error", message: `unknown event ${event.type}` },
+        });
       }
       listener ??= new ToneListener(format.rate, () => silenceMs, {
-        speechStarted: (atMs) => send({ type: "input_audio_buffer.speech_started", audio_start_ms: atMs, item_id: item }),
+        speechStarted: (atMs) =>
+          send({ type: "input_audio_buffer.speech_started", audio_start_ms: atMs, item_id: item }),
         ended: (text, atMs) => {
           const done = item;
           item = id("item");
           send({ type: "input_audio_buffer.speech_stopped", audio_end_ms: atMs, item_id: done });
           send({ type: "input_audio_buffer.committed", item_id: done, previous_item_id: null });
           for (const word of text.split(/(?<=\s)/))
-            send({ type: "conversation.item.input_audio_transcription.delta", item_id: done, content_index: 0, delta: word });
-          send({ type: "conversation.item.input_audio_transcription.completed", item_id: done, content_index: 0, transcript: text });
+            send({
+              type: "conversation.item.input_audio_transcription.delta",
+              item_id: done,
+              content_index: 0,
+              delta: word,
+            });
+          send({
+            type: "conversation.item.input_audio_transcription.completed",
+            item_id: done,
+            content_index: 0,
+            transcript: text,
+          });
         },
       });
     });

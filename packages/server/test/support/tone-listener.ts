@@ -30,7 +30,8 @@ export class ToneListener {
 
   push(pcm: Int16Array) {
     const frameSamples = this.sampleRate / 50;
-    for (let offset = 0; offset < pcm.length; offset += frameSamples) this.frame(pcm.subarray(offset, offset + frameSamples));
+    for (let offset = 0; offset < pcm.length; offset += frameSamples)
+      this.frame(pcm.subarray(offset, offset + frameSamples));
   }
 
   private frame(frame: Int16Array) {

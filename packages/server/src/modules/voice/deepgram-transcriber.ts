@@ -46,11 +46,7 @@ export class DeepgramTranscriber implements StreamingTranscriber {
       smart_format: "true",
     });
     if (options.language) query.set("language", options.language);
-    return new DeepgramStream(
-      `${this.config.url.replace(/\/+$/, "")}/listen?${query}`,
-      this.config,
-      events,
-    );
+    return new DeepgramStream(`${this.config.url.replace(/\/+$/, "")}/listen?${query}`, this.config, events);
   }
 }
 
@@ -60,7 +56,11 @@ class DeepgramStream extends TranscriptionSocket {
   private keepAlive: NodeJS.Timeout | null = null;
   private lastAudioAt = Date.now();
 
-  constructor(url: string, private readonly config: DeepgramConfig, events: TranscriptionEvents) {
+  constructor(
+    url: string,
+    private readonly config: DeepgramConfig,
+    events: TranscriptionEvents,
+  ) {
     super(
       url,
       config.apiKey ? { authorization: `Token ${config.apiKey}` } : {},
@@ -91,7 +91,8 @@ class DeepgramStream extends TranscriptionSocket {
     if (message.type === "Results") {
       const alternatives = (message.channel as { alternatives?: { transcript?: unknown }[] } | undefined)
         ?.alternatives;
-      const transcript = typeof alternatives?.[0]?.transcript === "string" ? alternatives[0].transcript.trim() : "";
+      const transcript =
+        typeof alternatives?.[0]?.transcript === "string" ? alternatives[0].transcript.trim() : "";
       if (message.is_final === true) {
         if (transcript) this.finals.push(transcript);
         if (message.speech_final === true) this.endUtterance();

@@ -27,7 +27,8 @@ import type { Assistant, PhoneNumber } from "../../generated/prisma/client.ts";
 
 const heard = (text: string) => toneText(text).replace(/\s+/g, "");
 const marks = (received: TwilioMediaClient["received"]) => received.filter((m) => m.event === "mark").length;
-const reload = (t: TestApp, callId: number) => t.app.db.prisma.call.findUniqueOrThrow({ where: { id: callId } });
+const reload = (t: TestApp, callId: number) =>
+  t.app.db.prisma.call.findUniqueOrThrow({ where: { id: callId } });
 const eventually = <T>(check: () => Promise<T> | T) => vi.waitFor(check, { timeout: 15_000, interval: 20 });
 
 let twilio: FakeTwilio;
@@ -47,7 +48,13 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await Promise.all([twilio?.close(), model?.close(), speech?.close(), deepgram?.close(), transcription?.close()]);
+  await Promise.all([
+    twilio?.close(),
+    model?.close(),
+    speech?.close(),
+    deepgram?.close(),
+    transcription?.close(),
+  ]);
 });
 
 /** An app whose pipeline calls transcribe through `env`'s streaming provider, and a number to call from. */
@@ -136,7 +143,9 @@ describe("a pipeline call transcribed by Deepgram live streaming", () => {
     await client.waitFor((received) => received.some((message) => message.event === "clear"));
     client.autoAckMarks = true;
     await eventually(async () =>
-      expect((await reload(app.t, callId)).transcript).toMatch(/^Assistant: One two three\.\nCustomer: mhm\n/),
+      expect((await reload(app.t, callId)).transcript).toMatch(
+        /^Assistant: One two three\.\nCustomer: mhm\n/,
+      ),
     );
     // Every word was counted on the stream: no batch request.
     expect(speech.transcriptions.length).toBe(batch);
@@ -200,7 +209,9 @@ describe("a pipeline call transcribed by OpenAI realtime transcription", () => {
     });
     expect(speech.transcriptions.length).toBe(batch);
     await eventually(async () =>
-      expect((await reload(app.t, callId)).transcript).toContain("Customer: book a table\nAssistant: Echo: book a table"),
+      expect((await reload(app.t, callId)).transcript).toContain(
+        "Customer: book a table\nAssistant: Echo: book a table",
+      ),
     );
     client.close();
   });

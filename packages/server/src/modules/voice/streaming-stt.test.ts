@@ -44,7 +44,8 @@ function say(stream: TranscriptionStream, format: MediaFormat, text: string, sil
   );
   const size = frameBytes(format);
   for (const audio of [speech, silence])
-    for (let offset = 0; offset < audio.length; offset += size) stream.push(audio.slice(offset, offset + size));
+    for (let offset = 0; offset < audio.length; offset += size)
+      stream.push(audio.slice(offset, offset + size));
 }
 
 const deepgramClient = (overrides: { url?: string; apiKey?: string; keepAliveMs?: number } = {}) =>
@@ -60,7 +61,10 @@ const deepgramClient = (overrides: { url?: string; apiKey?: string; keepAliveMs?
 describe("Deepgram live streaming", () => {
   it("streams a phone call's mu-law with the documented options and ends the utterance on speech_final", async () => {
     const { heard, events } = recorder();
-    const stream = deepgramClient().open({ format: PHONE_FORMAT, language: "en", endpointingMs: 300 }, events);
+    const stream = deepgramClient().open(
+      { format: PHONE_FORMAT, language: "en", endpointingMs: 300 },
+      events,
+    );
     say(stream, PHONE_FORMAT, "hello there my friend", 600);
     await eventually(() => expect(heard.utterances).toEqual([toneText("hello there my friend")]));
     const server = deepgram.streams.at(-1)!;
@@ -95,7 +99,9 @@ describe("Deepgram live streaming", () => {
     expect(server.query).toMatchObject({ encoding: "linear16", sample_rate: "16000" });
     expect(server.query.language).toBeUndefined();
     // No audio for a while: KeepAlive messages, not a closed stream.
-    await eventually(() => expect(server.controls.filter((c) => c.type === "KeepAlive").length).toBeGreaterThan(1));
+    await eventually(() =>
+      expect(server.controls.filter((c) => c.type === "KeepAlive").length).toBeGreaterThan(1),
+    );
     stream.close();
     await eventually(() => expect(server.controls.at(-1)).toEqual({ type: "CloseStream" }));
     expect(heard.errors).toEqual([]);
@@ -103,12 +109,21 @@ describe("Deepgram live streaming", () => {
 
   it("reports a refused key, and a server that drops the stream, as one error", async () => {
     const refused = recorder();
-    deepgramClient({ apiKey: "" }).open({ format: PHONE_FORMAT, language: null, endpointingMs: 300 }, refused.events);
-    await eventually(() => expect(refused.heard.errors.map((e) => e.message)).toEqual([expect.stringContaining("speech-to-text answered HTTP 401.")]),
+    deepgramClient({ apiKey: "" }).open(
+      { format: PHONE_FORMAT, language: null, endpointingMs: 300 },
+      refused.events,
+    );
+    await eventually(() =>
+      expect(refused.heard.errors.map((e) => e.message)).toEqual([
+        expect.stringContaining("speech-to-text answered HTTP 401."),
+      ]),
     );
 
     const dropped = recorder();
-    const stream = deepgramClient().open({ format: PHONE_FORMAT, language: null, endpointingMs: 300 }, dropped.events);
+    const stream = deepgramClient().open(
+      { format: PHONE_FORMAT, language: null, endpointingMs: 300 },
+      dropped.events,
+    );
     deepgram.dieOnNextSpeech();
     say(stream, PHONE_FORMAT, "are you there", 400);
     await eventually(() => expect(dropped.heard.errors).toHaveLength(1));
@@ -129,10 +144,15 @@ const openaiClient = (dialect: "ga" | "beta") =>
 describe("OpenAI realtime transcription", () => {
   it("configures a GA transcription session for a phone's mu-law and streams the transcript of each utterance", async () => {
     const { heard, events } = recorder();
-    const stream = openaiClient("ga").open({ format: PHONE_FORMAT, language: "en", endpointingMs: 300 }, events);
+    const stream = openaiClient("ga").open(
+      { format: PHONE_FORMAT, language: "en", endpointingMs: 300 },
+      events,
+    );
     say(stream, PHONE_FORMAT, "first thing", 600);
     say(stream, PHONE_FORMAT, "second one", 600);
-    await eventually(() => expect(heard.utterances).toEqual([toneText("first thing"), toneText("second one")]));
+    await eventually(() =>
+      expect(heard.utterances).toEqual([toneText("first thing"), toneText("second one")]),
+    );
     const server = openai.sessions.at(-1)!;
     expect(server.intent).toBe("transcription");
     expect(server.headers.authorization).toBe("Bearer sk-test");
@@ -159,7 +179,10 @@ describe("OpenAI realtime transcription", () => {
 
   it("speaks the beta dialect with a browser's audio raised to 24 kHz PCM", async () => {
     const { heard, events } = recorder();
-    const stream = openaiClient("beta").open({ format: WEB_FORMAT, language: null, endpointingMs: 250 }, events);
+    const stream = openaiClient("beta").open(
+      { format: WEB_FORMAT, language: null, endpointingMs: 250 },
+      events,
+    );
     say(stream, WEB_FORMAT, "web caller", 600);
     await eventually(() => expect(heard.utterances).toEqual([toneText("web caller")]));
     const server = openai.sessions.at(-1)!;

@@ -59,11 +59,15 @@ export abstract class TranscriptionSocket implements TranscriptionStream {
 
   push(frame: Uint8Array): void {
     if (this.failed || this.closing) return;
-    if (this.socket.readyState === WebSocket.OPEN) return this.sendAudio(frame);
+    if (this.socket.readyState === WebSocket.OPEN) {
+      this.sendAudio(frame);
+      return;
+    }
     if (this.socket.readyState !== WebSocket.CONNECTING) return;
     if (this.pendingBytes + frame.length > MAX_PENDING_BYTES) {
       this.socket.terminate();
-      return this.fail(new UpstreamFailedError("speech-to-text did not connect in time."));
+      this.fail(new UpstreamFailedError("speech-to-text did not connect in time."));
+      return;
     }
     this.pending.push(frame.slice());
     this.pendingBytes += frame.length;

@@ -21,8 +21,8 @@ import type { CallTurnsService } from "./call-turns.service.ts";
 import type { LiveSessions } from "./live-sessions.ts";
 import { RealtimeClient, type RealtimeSessionOptions } from "./realtime-client.ts";
 import { modelAudioFormat, RealtimeSession } from "./realtime-session.ts";
-import type { StreamingTranscriber, Synthesizer, Transcriber } from "./speech.ts";
 import { semanticWaits } from "./semantic-turn.ts";
+import type { StreamingTranscriber, Synthesizer, Transcriber } from "./speech.ts";
 import { endpointMs } from "./turn-detector.ts";
 import { PipelineSession, type SessionPorts, type SessionSettings } from "./voice-session.ts";
 
