@@ -31,12 +31,15 @@ export interface FakeDeepgram {
   streams: FakeDeepgramStream[];
   /** The next time a caller starts speaking on an open stream, the server drops the connection. */
   dieOnNextSpeech(): void;
+  /** The next utterance's end drops the connection instead of sending its final result. */
+  dieBeforeNextFinal(): void;
   close(): Promise<void>;
 }
 
 export async function startFakeDeepgram(): Promise<FakeDeepgram> {
   const streams: FakeDeepgramStream[] = [];
   let dieOnSpeech = false;
+  let dieBeforeFinal = false;
   const server = createServer((_request, response) => response.writeHead(404).end());
   const wss = new WebSocketServer({ noServer: true });
   server.on("upgrade", (request, socket, head) => {
@@ -86,6 +89,11 @@ export async function startFakeDeepgram(): Promise<FakeDeepgram> {
         if (query.interim_results === "true" && text) results(text, listener.audioMs, false);
       },
       ended: (text, atMs) => {
+        if (dieBeforeFinal) {
+          dieBeforeFinal = false;
+          ws.terminate();
+          return;
+        }
         stream.finals.push(text);
         results(text, atMs, true);
       },
@@ -113,6 +121,9 @@ export async function startFakeDeepgram(): Promise<FakeDeepgram> {
     streams,
     dieOnNextSpeech: () => {
       dieOnSpeech = true;
+    },
+    dieBeforeNextFinal: () => {
+      dieBeforeFinal = true;
     },
     close: () =>
       new Promise<void>((resolve) => {

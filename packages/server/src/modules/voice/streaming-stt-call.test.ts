@@ -176,6 +176,22 @@ describe("a pipeline call transcribed by Deepgram live streaming", () => {
     expect((await reload(app.t, callId)).status).toBe("in_progress");
     client.close();
   });
+
+  it("transcribes whole the turn the stream lost before its final result", async () => {
+    const assistant = await createAssistant(app.t, app.owner, { phoneNumberId: app.number.id });
+    const { client } = await answeredCall(app, assistant);
+    await client.waitFor((received) => marks(received) >= 2);
+    client.takeSpeech();
+    const batch = speech.transcriptions.length;
+    // The caller finished the sentence; Deepgram drops the connection instead of its final result.
+    deepgram.dieBeforeNextFinal();
+    client.speak("call me back");
+    await client.waitFor((received) => marks(received) >= 3);
+    expect(client.takeSpeech().replace(/\s+/g, "")).toBe(heard("Echo: call me back"));
+    expect(speech.transcriptions.slice(batch)).toEqual(["call me back"]);
+    expect(deepgram.streams.at(-1)!.finals).toEqual([]);
+    client.close();
+  });
 });
 
 describe("a pipeline call transcribed by OpenAI realtime transcription", () => {
