@@ -237,3 +237,22 @@ it("reads the interval of the sweep that sends due texts, within 10 ms and an ho
     'VOXGATE_TEXT_SWEEP_MS: must be at least 10 (got "5")',
   ]);
 });
+
+it("picks the streaming speech-to-text: batch only by default; Deepgram's own service needs a key", () => {
+  expect(loadConfig({}).voice).toMatchObject({
+    streamingStt: null,
+    deepgram: { url: "wss://api.deepgram.com/v1", apiKey: undefined, model: "nova-3" },
+  });
+  expect(problemsOf({ VOXGATE_STT_PROVIDER: "deepgram" })).toEqual([
+    "VOXGATE_DEEPGRAM_API_KEY: is required when VOXGATE_STT_PROVIDER=deepgram (unless VOXGATE_DEEPGRAM_URL is set) (got undefined)",
+  ]);
+  expect(problemsOf({ VOXGATE_STT_PROVIDER: "whisper" })[0]).toMatch(/^VOXGATE_STT_PROVIDER:/);
+  // A self-hosted server (over http as well) needs no key.
+  expect(
+    loadConfig({ VOXGATE_STT_PROVIDER: "deepgram", VOXGATE_DEEPGRAM_URL: "http://127.0.0.1:9002/v1/" }).voice,
+  ).toMatchObject({
+    streamingStt: "deepgram",
+    deepgram: { url: "ws://127.0.0.1:9002/v1", apiKey: undefined },
+  });
+  expect(loadConfig({ VOXGATE_STT_PROVIDER: "openai-realtime" }).voice.streamingStt).toBe("openai-realtime");
+});

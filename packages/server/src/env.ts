@@ -61,6 +61,7 @@ function isAddressOrRange(entry: string): boolean {
 
 /** Where OpenAI's own API lives, for speech when no other base URL is configured. */
 const OPENAI_API_BASE = "https://api.openai.com/v1";
+const DEEPGRAM_API_BASE = "wss://api.deepgram.com/v1";
 
 const emptyAsUndefined = (value: unknown) => (value === "" ? undefined : value);
 
@@ -233,6 +234,10 @@ const EnvSchema = z
       httpUrl.default("https://graph.microsoft.com/v1.0"),
     ),
     VOXGATE_CALCOM_API_BASE_URL: z.preprocess(emptyAsUndefined, httpUrl.default("https://api.cal.com")),
+    VOXGATE_STT_PROVIDER: z.enum(["openai", "deepgram", "openai-realtime"]).default("openai"),
+    VOXGATE_DEEPGRAM_API_KEY: z.preprocess(emptyAsUndefined, z.string().optional()),
+    VOXGATE_DEEPGRAM_URL: z.preprocess(emptyAsUndefined, httpOrWsUrl.default(DEEPGRAM_API_BASE)),
+    VOXGATE_DEEPGRAM_MODEL: z.string().min(1).default("nova-3"),
   })
   .superRefine((env, context) => {
     // Node refuses a headers timeout longer than the whole request's.
@@ -254,6 +259,18 @@ const EnvSchema = z
           `${env.OPENAI_TIMEOUT_SECONDS} (${REPLY_BOUNDS.modelRounds} model calls, each tried ` +
           `${REPLY_BOUNDS.modelAttempts} times, functions of up to ${REPLY_BOUNDS.toolTimeoutSeconds} s between ` +
           "them, and a minute more): raise it or lower OPENAI_TIMEOUT_SECONDS",
+      });
+    }
+    // Deepgram's own service wants a key; a self-hosted one (another URL) may not.
+    if (
+      env.VOXGATE_STT_PROVIDER === "deepgram" &&
+      !env.VOXGATE_DEEPGRAM_API_KEY &&
+      env.VOXGATE_DEEPGRAM_URL === DEEPGRAM_API_BASE
+    ) {
+      context.addIssue({
+        code: "custom",
+        path: ["VOXGATE_DEEPGRAM_API_KEY"],
+        message: "is required when VOXGATE_STT_PROVIDER=deepgram (unless VOXGATE_DEEPGRAM_URL is set)",
       });
     }
     if (env.VOXGATE_TELEPHONY !== "twilio") return;
@@ -445,6 +462,13 @@ export interface VoiceConfig {
   realtime: { baseUrl: string; apiKey: string | undefined; model: string; dialect: "ga" | "beta" };
   /** Calls whose audio this instance relays at once; past it a call is refused with a spoken message. */
   maxLiveSessions: number;
+  /**
+   * Speech-to-text as the caller speaks (pipeline mode): Deepgram live or OpenAI realtime
+   * transcription, with the batch endpoint (`stt`) as the fallback; `null`: batch only.
+   */
+  streamingStt: "deepgram" | "openai-realtime" | null;
+  /** Deepgram live streaming: `{url}/listen` over a WebSocket. */
+  deepgram: { url: string; apiKey: string | undefined; model: string };
 }
 
 export interface TelephonyConfig {
@@ -571,6 +595,12 @@ export function loadConfig(source: EnvInput | NodeJS.ProcessEnv = process.env): 
         dialect: env.OPENAI_REALTIME_DIALECT,
       },
       maxLiveSessions: env.VOXGATE_MAX_LIVE_MEDIA_SESSIONS,
+      streamingStt: env.VOXGATE_STT_PROVIDER === "openai" ? null : env.VOXGATE_STT_PROVIDER,
+      deepgram: {
+        url: env.VOXGATE_DEEPGRAM_URL.replace(/\/+$/, "").replace(/^http/, "ws"),
+        apiKey: env.VOXGATE_DEEPGRAM_API_KEY,
+        model: env.VOXGATE_DEEPGRAM_MODEL,
+      },
     },
     connections: {
       maxPerAddress: env.VOXGATE_MAX_CONNECTIONS_PER_IP,

@@ -25,3 +25,38 @@ export interface Synthesizer {
     options: { voice: string; speed: number; signal: AbortSignal },
   ): Promise<AsyncIterable<Uint8Array>>;
 }
+
+/** What a streaming transcription hears: the call's own frames, untouched. */
+export interface TranscriptionOptions {
+  /** The caller's audio as the stream carries it: 8 kHz mu-law (phones) or 16 kHz PCM (browsers). */
+  format: { encoding: "pcmu" | "pcm16"; sampleRate: number };
+  language: string | null;
+  /** Silence after speech that ends the caller's utterance (the provider's endpointing), in ms. */
+  endpointingMs: number;
+}
+
+/** What a streaming transcription reports, in order; nothing follows `onError`. */
+export interface TranscriptionEvents {
+  /** The words of the utterance so far (finished segments and the provider's current guess). */
+  onInterim(text: string): void;
+  /** The provider's endpointing ended the caller's utterance: its whole transcript. */
+  onUtterance(text: string): void;
+  /** The stream failed (could not connect, the provider errored or hung up): no more events. */
+  onError(error: Error): void;
+}
+
+/** One call's live transcription. */
+export interface TranscriptionStream {
+  /** One frame of the caller's audio in the options' format (frames before the socket opens are kept). */
+  push(frame: Uint8Array): void;
+  /** The call is over: tells the provider, then lets go of the socket. */
+  close(): void;
+}
+
+/** Speech-to-text as the caller speaks, with the provider's own end of utterance. */
+export interface StreamingTranscriber {
+  /** The provider's name, for logs. */
+  readonly name: string;
+  /** Opens a stream at once; a failure to connect arrives as `onError`. */
+  open(options: TranscriptionOptions, events: TranscriptionEvents): TranscriptionStream;
+}

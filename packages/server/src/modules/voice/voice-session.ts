@@ -8,6 +8,7 @@ import {
   wavFile,
 } from "../media/index.ts";
 import { looksUnfinished, semanticWaits } from "./semantic-turn.ts";
+import type { TranscriptionEvents, TranscriptionStream } from "./speech.ts";
 import { endpointMs, interruptMs, TurnDetector, type TurnEvent } from "./turn-detector.ts";
 
 export const VOICE_PHRASES = {
@@ -80,6 +81,11 @@ export interface PipelinePorts extends SessionPorts {
     signal: AbortSignal,
     functions: CallFunctions,
   ): Promise<{ text: string; endCall: boolean }>;
+  /**
+   * Speech-to-text as the caller speaks (the deployment's streaming provider); without it, or once
+   * it failed, each turn is transcribed whole by `transcribe`.
+   */
+  openTranscription?(events: TranscriptionEvents): TranscriptionStream;
 }
 
 export interface SessionTurn {
@@ -249,6 +255,12 @@ export abstract class MediaSession {
     const utterance = this.speaking;
     if (!utterance || utterance.cleared || !this.settings.allowInterruptions) return;
     if (this.settings.minInterruptWords <= 1) return this.bargeIn();
+    // A streaming transcription counts the words as they are said.
+    const words = this.wordsSoFar();
+    if (words !== null) {
+      if (wordCount(words) >= this.settings.minInterruptWords) this.bargeIn();
+      return;
+    }
     // A text stream's caller speaks known words: no transcription to count them.
     if (this.media.text) {
       if (wordCount(this.media.text.callerWords()) >= this.settings.minInterruptWords) this.bargeIn();
@@ -269,6 +281,11 @@ export abstract class MediaSession {
       .finally(() => {
         this.counting = false;
       });
+  }
+
+  /** The caller's words so far when a streaming transcription hears them; null: count on a transcription. */
+  protected wordsSoFar(): string | null {
+    return null;
   }
 
   /**
@@ -597,6 +614,17 @@ export class PipelineSession extends MediaSession {
   private lastSpeechStartMs = -1;
   /** A turn that reads as unfinished waits until the caller goes on (true) or the wait is over (false). */
   private resumeWait: { untilMs: number; resolve: (resumed: boolean) => void } | null = null;
+  /** The streaming transcription, until it fails (then turns are transcribed whole). */
+  private transcription: TranscriptionStream | null = null;
+  /** The streaming transcription's words of the caller's utterance so far. */
+  private interim = "";
+  /**
+   * The turn the local detector ended that the streaming transcription has not finished yet: what
+   * the batch transcriber is given if the stream fails before it does.
+   */
+  private untranscribed: CallerTurn | null = null;
+  /** The streaming transcription finished an utterance since the caller last started speaking. */
+  private finishedSinceSpeech = false;
 
   constructor(
     media: MediaStream,
@@ -606,23 +634,84 @@ export class PipelineSession extends MediaSession {
     super(media, settings, pipeline);
   }
 
+  override start(): void {
+    this.transcription =
+      this.pipeline.openTranscription?.({
+        onInterim: (text) => this.onInterim(text),
+        onUtterance: (text) => this.onUtterance(text),
+        onError: (error) => this.transcriptionFailed(error),
+      }) ?? null;
+    super.start();
+  }
+
   protected onFrame(frame: Uint8Array) {
+    this.transcription?.push(frame);
     const event = this.listen(frame);
     if (event?.type === "speech-start") {
       this.lastSpeechStartMs = this.detector.now;
+      this.finishedSinceSpeech = false;
       this.endResumeWait(true);
     } else if (this.resumeWait && this.detector.now >= this.resumeWait.untilMs) this.endResumeWait(false);
     // A text stream's caller turn arrives as text (`onText`); its voice only keeps the clock and barges in.
     if (event?.type === "end-of-turn" && !this.media.text) {
-      const speechEndedAt = Date.now() - (this.detector.now - event.speechEndMs);
       const audio = event.audio;
       const audioMs = audio.length / (this.media.format.sampleRate / 1000);
-      const span = { startMs: Math.max(0, this.detector.now - audioMs), endMs: event.speechEndMs };
+      const turn: CallerTurn = {
+        audio,
+        speechEndedAt: Date.now() - (this.detector.now - event.speechEndMs),
+        span: { startMs: Math.max(0, this.detector.now - audioMs), endMs: event.speechEndMs },
+      };
       this.heardCaller();
-      this.enqueue(() => this.caller(audio, speechEndedAt, span));
+      // Streaming: the provider's final transcript answers the turn (`onUtterance`); the audio is
+      // kept only in case the stream fails first.
+      if (this.transcription) this.untranscribed = this.finishedSinceSpeech ? null : turn;
+      else this.enqueue(() => this.caller(turn));
       return;
     }
     this.checkSilence();
+  }
+
+  protected override wordsSoFar(): string | null {
+    return this.transcription ? this.interim : null;
+  }
+
+  private onInterim(text: string) {
+    if (this.closed) return;
+    this.interim = text;
+    // Words count toward `min_interrupt_words`; a single word's barge-in is the local detector's.
+    if (this.speaking && this.settings.minInterruptWords > 1) this.considerBargeIn();
+  }
+
+  /** The provider ended the caller's utterance: the reply starts now, not at our own end of turn. */
+  private onUtterance(text: string) {
+    if (this.closed) return;
+    this.interim = text;
+    if (this.speaking && this.settings.minInterruptWords > 1) this.considerBargeIn();
+    this.interim = "";
+    const turn = this.untranscribed;
+    this.untranscribed = null;
+    this.finishedSinceSpeech = true;
+    const now = this.detector.now;
+    // Before our own detector ended the turn, the speech ended about now (the provider's endpointing).
+    const speechEndedAt = turn?.speechEndedAt ?? Date.now();
+    const span = turn?.span ?? { startMs: Math.max(0, this.lastSpeechStartMs), endMs: now };
+    this.heardCaller();
+    this.enqueue(() => this.callerSaid(text, speechEndedAt, span));
+  }
+
+  /** The streaming provider failed: the call goes on with batch speech-to-text, from the turn it missed. */
+  private transcriptionFailed(error: Error) {
+    if (!this.transcription) return;
+    this.transcription.close();
+    this.transcription = null;
+    this.interim = "";
+    this.ports.logger.warn("streaming speech-to-text failed; transcribing turns whole from now on", {
+      callId: this.media.callId,
+      error,
+    });
+    const turn = this.untranscribed;
+    this.untranscribed = null;
+    if (turn && !this.closed) this.enqueue(() => this.caller(turn));
   }
 
   protected onDigit(digit: string) {
@@ -631,6 +720,8 @@ export class PipelineSession extends MediaSession {
 
   protected override stopped() {
     this.endResumeWait(false);
+    this.transcription?.close();
+    this.transcription = null;
   }
 
   private endResumeWait(resumed: boolean) {
@@ -662,7 +753,7 @@ export class PipelineSession extends MediaSession {
     );
   }
 
-  private async caller(audio: Int16Array, speechEndedAt: number, span: { startMs: number; endMs: number }) {
+  private async caller({ audio, speechEndedAt, span }: CallerTurn) {
     await this.callerSaid(
       await this.ports.transcribe(this.callerWav(audio), this.abort.signal),
       speechEndedAt,
@@ -761,6 +852,13 @@ export class PipelineSession extends MediaSession {
   private yieldTurn() {
     if (!this.ending && !this.closed) this.media.text?.turnEnded();
   }
+}
+
+/** A caller turn the local detector ended: its audio, when the speech ended (epoch ms) and its media span. */
+interface CallerTurn {
+  audio: Int16Array;
+  speechEndedAt: number;
+  span: { startMs: number; endMs: number };
 }
 
 /** Complete sentences at the start of `text`, and the unfinished rest. */

@@ -21,7 +21,8 @@ import type { CallTurnsService } from "./call-turns.service.ts";
 import type { LiveSessions } from "./live-sessions.ts";
 import { RealtimeClient, type RealtimeSessionOptions } from "./realtime-client.ts";
 import { modelAudioFormat, RealtimeSession } from "./realtime-session.ts";
-import type { Synthesizer, Transcriber } from "./speech.ts";
+import { semanticWaits } from "./semantic-turn.ts";
+import type { StreamingTranscriber, Synthesizer, Transcriber } from "./speech.ts";
 import { endpointMs } from "./turn-detector.ts";
 import { PipelineSession, type SessionPorts, type SessionSettings } from "./voice-session.ts";
 
@@ -119,6 +120,8 @@ export class VoiceService implements MediaStreamHandler {
       transcriber: Transcriber;
       /** The pipeline's voice. */
       synthesizer: Synthesizer;
+      /** Speech-to-text as the caller speaks, when the deployment has one; `transcriber` is its fallback. */
+      streamingTranscriber?: StreamingTranscriber | null;
     },
   ) {
     this.realtime = new RealtimeClient(
@@ -234,14 +237,29 @@ export class VoiceService implements MediaStreamHandler {
   private pipelineSession({
     call,
     assistant,
+    stream,
     media,
     settings,
     ports,
     request,
   }: SessionSetup): PipelineSession {
     const engine = this.parts.replyEngine;
+    const streaming = stream.text ? null : this.parts.streamingTranscriber;
     return new PipelineSession(media, settings, {
       ...ports,
+      ...(streaming && {
+        openTranscription: (events) =>
+          streaming.open(
+            {
+              format: stream.format,
+              language: settings.language,
+              endpointingMs: settings.semanticEndOfTurn
+                ? semanticWaits(settings.endpointSensitivity).settled
+                : endpointMs(settings.endpointSensitivity),
+            },
+            events,
+          ),
+      }),
       reply: async (history, onDelta, _signal, functions) => {
         const question = history.findLast((message) => message.role === "user")?.content ?? "";
         const passages = await engine.knowledgeFor(call.accountId, assistant, question);
