@@ -9,6 +9,7 @@ import {
 } from "../media/index.ts";
 import { looksUnfinished, semanticWaits } from "./semantic-turn.ts";
 import { endpointMs, interruptMs, TurnDetector, type TurnEvent } from "./turn-detector.ts";
+import { energyDetector, type VoiceActivityFactory } from "./voice-activity.ts";
 
 export const VOICE_PHRASES = {
   reengage: "Are you still there?",
@@ -26,6 +27,8 @@ export interface SessionSettings {
   endpointSensitivity: number;
   /** Pipeline mode's `endpoint_type: semantic`: the end of turn reads the transcript (semantic-turn.ts). */
   semanticEndOfTurn: boolean;
+  /** The stream's voice activity detector, from `endpoint_type` (detectors.ts); energy when absent. */
+  voiceActivity?: VoiceActivityFactory;
   /** Seconds of silence after which the call ends; 0 turns silence handling off. */
   maxSilenceDuration: number;
   /** Seconds of silence between re-engagement prompts. */
@@ -179,6 +182,7 @@ export abstract class MediaSession {
         : endpointMs(settings.endpointSensitivity),
       media.format,
       keepsCallerAudio,
+      (settings.voiceActivity ?? energyDetector)(media.format),
     );
     this.frameBytes = frameBytes(media.format);
   }

@@ -1,0 +1,63 @@
+/**
+ * Voice activity detectors on the labelled set of `packages/server/test/support/vad-corpus.ts`
+ * (espeak-ng voices, sox noise), through the `TurnDetector` a pipeline session uses. See README.md.
+ */
+import { PHONE_FORMAT, WEB_FORMAT } from "../../packages/server/src/modules/media/index.ts";
+import { sileroDetector } from "../../packages/server/src/modules/voice/silero-vad.ts";
+import { energyDetector, type VoiceActivityFactory } from "../../packages/server/src/modules/voice/voice-activity.ts";
+import { scoreDetector, type VadScore, vadCorpus } from "../../packages/server/test/support/vad-corpus.ts";
+
+const detectors: [string, VoiceActivityFactory][] = [
+  ["energy", energyDetector],
+  ["silero", sileroDetector],
+];
+
+const rssBefore = process.memoryUsage().rss;
+const corpus = vadCorpus();
+console.log(
+  `labelled set: ${corpus.turns.length} turns, ${corpus.overAssistant.length} cases over the assistant ` +
+    "(backchannels, noise only, real interruptions)",
+);
+
+for (const format of [PHONE_FORMAT, WEB_FORMAT]) {
+  console.log(`\n== ${format.encoding} ${format.sampleRate} Hz`);
+  // Warm-up: the model's load and the first runs are not per-frame cost.
+  for (const [, detector] of detectors) scoreDetector({ turns: corpus.turns.slice(0, 2), overAssistant: [] }, detector, format);
+  const scores = detectors.map(([name, detector]) => [name, scoreDetector(corpus, detector, format)] as const);
+  const energy = scores[0]![1];
+  for (const [name, score] of scores) print(name, score, energy);
+}
+
+const rssAfter = process.memoryUsage().rss;
+const streams = Array.from({ length: 100 }, () => sileroDetector(PHONE_FORMAT));
+console.log(
+  `\nmemory: process RSS +${mb(rssAfter - rssBefore)} MB after the runs (model loaded once); ` +
+    `100 more Silero streams: +${mb(process.memoryUsage().rss - rssAfter)} MB (${streams.length} states)`,
+);
+
+function print(name: string, score: VadScore, energy: VadScore) {
+  const delays = [...score.endDelaysMs].sort((a, b) => a - b);
+  const p = (q: number) => (delays.length ? delays[Math.min(delays.length - 1, Math.floor(q * delays.length))]! : NaN);
+  const usPerFrame = Number(score.cpuNs) / 1000 / score.frames;
+  const energyUs = Number(energy.cpuNs) / 1000 / energy.frames;
+  const ratio = (a: number, b: number) => (b === 0 ? (a === 0 ? "=" : "∞") : `${(a / b).toFixed(2)}×`);
+  console.log(
+    `${name.padEnd(7)} false barge-ins: backchannel ${score.falseBargeInsBackchannel}/${score.backchannels} ` +
+      `(${ratio(score.falseBargeInsBackchannel, energy.falseBargeInsBackchannel)} energy), ` +
+      `noise only ${score.falseBargeInsNoise}/${score.noiseOnly} (${ratio(score.falseBargeInsNoise, energy.falseBargeInsNoise)}); ` +
+      `missed interruptions ${score.missedInterruptions}/${score.interruptions}`,
+  );
+  console.log(
+    `        premature cut-offs ${score.prematureCutOffs}/${score.turns} (${ratio(score.prematureCutOffs, energy.prematureCutOffs)}), ` +
+      `turns never ended ${score.missedEnds}/${score.turns} (${ratio(score.missedEnds, energy.missedEnds)}); ` +
+      `added end-of-turn delay p50 ${p(0.5).toFixed(0)} ms, p95 ${p(0.95).toFixed(0)} ms over ${delays.length} ended turns`,
+  );
+  console.log(
+    `        CPU ${usPerFrame.toFixed(1)} µs per 20 ms frame (${ratio(usPerFrame, energyUs)} energy; ` +
+      `${(usPerFrame * 50).toFixed(0)} µs per call-second, ${(20000 / usPerFrame).toFixed(0)} calls per core at most)`,
+  );
+}
+
+function mb(bytes: number): string {
+  return (bytes / 1e6).toFixed(1);
+}
