@@ -4,7 +4,10 @@
  */
 import { PHONE_FORMAT, WEB_FORMAT } from "../../packages/server/src/modules/media/index.ts";
 import { sileroDetector } from "../../packages/server/src/modules/voice/silero-vad.ts";
-import { energyDetector, type VoiceActivityFactory } from "../../packages/server/src/modules/voice/voice-activity.ts";
+import {
+  energyDetector,
+  type VoiceActivityFactory,
+} from "../../packages/server/src/modules/voice/voice-activity.ts";
 import { scoreDetector, type VadScore, vadCorpus } from "../../packages/server/test/support/vad-corpus.ts";
 
 const detectors: [string, VoiceActivityFactory][] = [
@@ -22,8 +25,11 @@ console.log(
 for (const format of [PHONE_FORMAT, WEB_FORMAT]) {
   console.log(`\n== ${format.encoding} ${format.sampleRate} Hz`);
   // Warm-up: the model's load and the first runs are not per-frame cost.
-  for (const [, detector] of detectors) scoreDetector({ turns: corpus.turns.slice(0, 2), overAssistant: [] }, detector, format);
-  const scores = detectors.map(([name, detector]) => [name, scoreDetector(corpus, detector, format)] as const);
+  for (const [, detector] of detectors)
+    scoreDetector({ turns: corpus.turns.slice(0, 2), overAssistant: [] }, detector, format);
+  const scores = detectors.map(
+    ([name, detector]) => [name, scoreDetector(corpus, detector, format)] as const,
+  );
   const energy = scores[0]![1];
   for (const [name, score] of scores) print(name, score, energy);
 }
@@ -37,7 +43,8 @@ console.log(
 
 function print(name: string, score: VadScore, energy: VadScore) {
   const delays = [...score.endDelaysMs].sort((a, b) => a - b);
-  const p = (q: number) => (delays.length ? delays[Math.min(delays.length - 1, Math.floor(q * delays.length))]! : NaN);
+  const p = (q: number) =>
+    delays.length ? delays[Math.min(delays.length - 1, Math.floor(q * delays.length))]! : NaN;
   const usPerFrame = Number(score.cpuNs) / 1000 / score.frames;
   const energyUs = Number(energy.cpuNs) / 1000 / energy.frames;
   const ratio = (a: number, b: number) => (b === 0 ? (a === 0 ? "=" : "∞") : `${(a / b).toFixed(2)}×`);

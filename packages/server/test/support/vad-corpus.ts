@@ -2,7 +2,14 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { frameBytes, type MediaFormat, pcmBytes, pcmToMuLaw, readWav, resample } from "../../src/modules/media/index.ts";
+import {
+  frameBytes,
+  type MediaFormat,
+  pcmBytes,
+  pcmToMuLaw,
+  readWav,
+  resample,
+} from "../../src/modules/media/index.ts";
 import { interruptMs, TurnDetector } from "../../src/modules/voice/turn-detector.ts";
 import type { VoiceActivityFactory } from "../../src/modules/voice/voice-activity.ts";
 
@@ -74,7 +81,22 @@ export function vadCorpus(): Corpus {
   const noises = new Map(
     NOISE_KINDS.map((kind) => {
       const out = join(dir, `${kind}.wav`);
-      execFileSync("sox", ["-n", "-r", String(RATE), "-b", "16", "-c", "1", out, "synth", "6", kind, "vol", "0.5"]);
+      execFileSync("sox", [
+        "-R",
+        "-n",
+        "-r",
+        String(RATE),
+        "-b",
+        "16",
+        "-c",
+        "1",
+        out,
+        "synth",
+        "6",
+        kind,
+        "vol",
+        "0.5",
+      ]);
       return [kind, wav(out)];
     }),
   );
@@ -123,7 +145,12 @@ export function vadCorpus(): Corpus {
         const pcm = withEcho(ms(400 * c));
         add(pcm, speech.subarray(0, last + 1), ms(500), 1);
         if (noiseDb !== null) addNoise(pcm, noises.get(noise)!, noiseDb);
-        overAssistant.push({ name: `${voice} "${text}" ${label(noise, noiseDb)}`, kind, noiseDb, pcm: toInt16(pcm) });
+        overAssistant.push({
+          name: `${voice} "${text}" ${label(noise, noiseDb)}`,
+          kind,
+          noiseDb,
+          pcm: toInt16(pcm),
+        });
       }
     });
   });
@@ -132,7 +159,12 @@ export function vadCorpus(): Corpus {
       if (noiseDb === null) continue;
       const pcm = withEcho(0);
       addNoise(pcm, noises.get(kind)!, noiseDb);
-      overAssistant.push({ name: `noise only ${label(kind, noiseDb)}`, kind: "noise", noiseDb, pcm: toInt16(pcm) });
+      overAssistant.push({
+        name: `noise only ${label(kind, noiseDb)}`,
+        kind: "noise",
+        noiseDb,
+        pcm: toInt16(pcm),
+      });
     }
   }
   cached = { turns, overAssistant };
@@ -195,7 +227,10 @@ export function scoreDetector(
     frames: 0,
     cpuNs: 0n,
   };
-  const run = (pcm: Int16Array, onEvent: (event: ReturnType<TurnDetector["push"]>, now: number) => boolean) => {
+  const run = (
+    pcm: Int16Array,
+    onEvent: (event: ReturnType<TurnDetector["push"]>, now: number) => boolean,
+  ) => {
     const turn = new TurnDetector(END_OF_TURN_MS, format, false, detector(format));
     const frames = framesOf(pcm, format);
     const start = process.hrtime.bigint();

@@ -31,6 +31,12 @@ interface TensorConstructor {
 /** Speech probability that starts voice, and the lower one below which voice stops (Silero's defaults). */
 const START_PROBABILITY = 0.5;
 const STOP_PROBABILITY = 0.35;
+/**
+ * Windows quieter than this (RMS of 16-bit samples, about -46 dBFS, 10 dB under the energy
+ * detector's level) are silence without asking the model: Silero ignores level, so it hears a
+ * phone's faint residual echo of the assistant as speech; and a silent call costs no inference.
+ */
+const QUIET_RMS = 160;
 /** The model's state: two layers of 64 for each of h and c. */
 const STATE_SIZE = 2 * 64;
 const FETCHES = { output: null, hn: null, cn: null };
@@ -100,13 +106,26 @@ export class SileroDetector implements VoiceActivityDetector {
       this.window[this.filled++] = pcm[i]! / 32768;
       if (this.filled === this.window.length) {
         this.filled = 0;
-        this.probability = this.infer();
+        this.probability = this.quiet() ? this.silence() : this.infer();
         this.speaking = this.speaking
           ? this.probability >= STOP_PROBABILITY
           : this.probability >= START_PROBABILITY;
       }
     }
     return this.speaking;
+  }
+
+  private quiet(): boolean {
+    let sum = 0;
+    for (const sample of this.window) sum += sample * sample;
+    return Math.sqrt(sum / this.window.length) * 32768 < QUIET_RMS;
+  }
+
+  /** A quiet window: the model starts afresh on the next sound, as on a new stream. */
+  private silence(): number {
+    this.h.data.fill(0);
+    this.c.data.fill(0);
+    return 0;
   }
 
   private infer(): number {
