@@ -16,6 +16,8 @@ const detectors: [string, VoiceActivityFactory][] = [
 ];
 
 const rssBefore = process.memoryUsage().rss;
+sileroDetector(PHONE_FORMAT);
+const rssModel = process.memoryUsage().rss;
 const corpus = vadCorpus();
 console.log(
   `labelled set: ${corpus.turns.length} turns, ${corpus.overAssistant.length} cases over the assistant ` +
@@ -37,7 +39,7 @@ for (const format of [PHONE_FORMAT, WEB_FORMAT]) {
 const rssAfter = process.memoryUsage().rss;
 const streams = Array.from({ length: 100 }, () => sileroDetector(PHONE_FORMAT));
 console.log(
-  `\nmemory: process RSS +${mb(rssAfter - rssBefore)} MB after the runs (model loaded once); ` +
+  `\nmemory: the model loaded once per process +${mb(rssModel - rssBefore)} MB RSS; ` +
     `100 more Silero streams: +${mb(process.memoryUsage().rss - rssAfter)} MB (${streams.length} states)`,
 );
 
