@@ -2,13 +2,20 @@
  * Voice activity detectors on the labelled set of `packages/server/test/support/vad-corpus.ts`
  * (espeak-ng voices, sox noise), through the `TurnDetector` a pipeline session uses. See README.md.
  */
+import { performance } from "node:perf_hooks";
 import { PHONE_FORMAT, WEB_FORMAT } from "../../packages/server/src/modules/media/index.ts";
 import { sileroDetector } from "../../packages/server/src/modules/voice/silero-vad.ts";
+import { TurnDetector } from "../../packages/server/src/modules/voice/turn-detector.ts";
 import {
   energyDetector,
   type VoiceActivityFactory,
 } from "../../packages/server/src/modules/voice/voice-activity.ts";
-import { scoreDetector, type VadScore, vadCorpus } from "../../packages/server/test/support/vad-corpus.ts";
+import {
+  framesOf,
+  scoreDetector,
+  type VadScore,
+  vadCorpus,
+} from "../../packages/server/test/support/vad-corpus.ts";
 
 const detectors: [string, VoiceActivityFactory][] = [
   ["energy", energyDetector],
@@ -35,6 +42,8 @@ for (const format of [PHONE_FORMAT, WEB_FORMAT]) {
   const energy = scores[0]![1];
   for (const [name, score] of scores) print(name, score, energy);
 }
+
+await concurrentCalls(100, 10);
 
 const rssAfter = process.memoryUsage().rss;
 const streams = Array.from({ length: 100 }, () => sileroDetector(PHONE_FORMAT));
@@ -65,6 +74,52 @@ function print(name: string, score: VadScore, energy: VadScore) {
     `        CPU ${usPerFrame.toFixed(1)} µs per 20 ms frame (${ratio(usPerFrame, energyUs)} energy; ` +
       `${(usPerFrame * 50).toFixed(0)} µs per call-second, ${(20000 / usPerFrame).toFixed(0)} calls per core at most)`,
   );
+}
+
+/**
+ * `calls` pipeline detectors (TurnDetector over Silero, and over energy) fed one phone frame each every
+ * 20 ms for `seconds` from one timer, as the sessions of one process are: how late each tick starts
+ * (its lateness includes the previous tick's work) against the same timer loop with no call.
+ */
+async function concurrentCalls(calls: number, seconds: number) {
+  const audio = corpus.turns
+    .filter((turn) => turn.noiseDb === -40)
+    .map((turn) => framesOf(turn.pcm, PHONE_FORMAT));
+  const ticks = seconds * 50;
+  const run = async (detector: VoiceActivityFactory | null) => {
+    const turns = Array.from(
+      { length: calls },
+      () => new TurnDetector(750, PHONE_FORMAT, false, detector?.(PHONE_FORMAT)),
+    );
+    const late: number[] = [];
+    const start = performance.now();
+    const cpu = process.cpuUsage();
+    for (let tick = 0; tick < ticks; tick++) {
+      const due = start + tick * 20;
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, due - performance.now())));
+      late.push(performance.now() - due);
+      if (!detector) continue;
+      turns.forEach((turn, call) => {
+        const frames = audio[call % audio.length]!;
+        turn.push(frames[(tick + call * 7) % frames.length]!);
+      });
+    }
+    const used = process.cpuUsage(cpu);
+    late.sort((a, b) => a - b);
+    const q = (p: number) => late[Math.min(late.length - 1, Math.floor(p * late.length))]!;
+    return { p50: q(0.5), p99: q(0.99), cpuPerTickMs: (used.user + used.system) / 1000 / ticks };
+  };
+  const bare = await run(null);
+  console.log(`
+== ${calls} concurrent phone calls, one 20 ms frame each per tick, ${seconds} s`);
+  for (const [name, detector] of [["none (bare timer)", null], ...detectors] as const) {
+    const result = detector === null ? bare : await run(detector);
+    console.log(
+      `${name.padEnd(18)} tick lateness p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms ` +
+        `(p99 − bare ${(result.p99 - bare.p99).toFixed(2)} ms); CPU ${result.cpuPerTickMs.toFixed(2)} ms per tick ` +
+        `(${((result.cpuPerTickMs / 20) * 100).toFixed(0)}% of one core)`,
+    );
+  }
 }
 
 function mb(bytes: number): string {
