@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
@@ -68,8 +68,16 @@ let cached: Corpus | null = null;
 /** The set at 16 kHz (each case's `pcm`); `framesOf` gives it in a stream's format. */
 export function vadCorpus(): Corpus {
   if (cached) return cached;
-  const dir = join(tmpdir(), `voxgate-vad-corpus-${process.pid}`);
-  mkdirSync(dir, { recursive: true });
+  const dir = mkdtempSync(join(tmpdir(), "voxgate-vad-corpus-"));
+  try {
+    cached = build(dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return cached;
+}
+
+function build(dir: string): Corpus {
   let n = 0;
   const speak = (voice: string, text: string): Int16Array => {
     const raw = join(dir, `${n}.raw.wav`);
@@ -167,8 +175,7 @@ export function vadCorpus(): Corpus {
       });
     }
   }
-  cached = { turns, overAssistant };
-  return cached;
+  return { turns, overAssistant };
 }
 
 /** A 16 kHz case as the 20 ms frames a stream of `format` carries. */
