@@ -6,6 +6,7 @@
 #   - redis-server
 #   - chromium (for browser tests)
 #   - radicale (a CalDAV server for calendar tests)
+#   - espeak-ng and sox (speech and noise for the voice detector tests)
 #
 # Run as root on Debian bookworm. Idempotent: when everything is already
 # present it only checks files and exits (well under 2 s, no network).
@@ -66,8 +67,11 @@ need_chromium=0
 need_radicale=0
 command -v radicale >/dev/null || [[ -x /usr/bin/radicale ]] || need_radicale=1
 
-if (( need_pg + need_vector + need_redis + need_chromium + need_radicale == 0 )); then
-  log "postgresql-${PG_MAJOR}, pgvector, redis-server, chromium, radicale: already installed"
+need_speech=0
+command -v espeak-ng >/dev/null && command -v sox >/dev/null || need_speech=1
+
+if (( need_pg + need_vector + need_redis + need_chromium + need_radicale + need_speech == 0 )); then
+  log "postgresql-${PG_MAJOR}, pgvector, redis-server, chromium, radicale, espeak-ng, sox: already installed"
   exit 0
 fi
 
@@ -138,6 +142,7 @@ pkgs=()
 (( need_redis )) && pkgs+=(redis-server redis-tools)
 (( need_chromium )) && pkgs+=(chromium)
 (( need_radicale )) && pkgs+=(radicale)
+(( need_speech )) && pkgs+=(espeak-ng sox)
 
 if (( ${#pkgs[@]} )); then
   stop_pg_clusters

@@ -328,9 +328,10 @@ export type DocumentType =
   | 'TXT'
   | 'WEBSITE';
 
-/** How the end of a caller's turn is detected: voice activity (vad) or meaning (semantic). */
+/** How the end of a caller's turn is detected: voice activity by energy (vad) or by the Silero model (silero), or meaning (semantic). */
 export type EndpointType =
   | 'semantic'
+  | 'silero'
   | 'vad';
 
 export type HoursRangeInput = {

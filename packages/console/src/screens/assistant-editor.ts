@@ -106,7 +106,11 @@ const GROUPS: { title: string; fields: Field[] }[] = [
       { key: "allowInterruptions", label: "Allow interruptions", kind: "bool" },
       { key: "interruptSensitivity", label: "Interruption sensitivity", kind: "float" },
       { key: "minInterruptWords", label: "Words before an interruption", kind: "int" },
-      { key: "endpointType", label: "End of turn detection", kind: { options: ["vad", "semantic"] } },
+      {
+        key: "endpointType",
+        label: "End of turn detection",
+        kind: { options: ["vad", "silero", "semantic"] },
+      },
       { key: "endpointSensitivity", label: "End of turn sensitivity", kind: "float" },
       { key: "reengagementInterval", label: "Re-engage after (seconds)", kind: "int" },
       { key: "endCallOnVoicemail", label: "Hang up on voicemail", kind: "bool" },

@@ -8,7 +8,7 @@ import { ASSISTANT_MODES } from "../voices/voices.service.ts";
  */
 export const ASSISTANT_TYPES = ["inbound", "outbound", "web"] as const;
 export const ASSISTANT_STATUSES = ["active", "inactive"] as const;
-export const ENDPOINT_TYPES = ["vad", "semantic"] as const;
+export const ENDPOINT_TYPES = ["vad", "semantic", "silero"] as const;
 export const AMBIENT_SOUNDS = ["none", "office", "cafe", "call_center", "street"] as const;
 /**
  * How an assistant uses its knowledge base: the best passages for each message in the prompt, found

@@ -20,7 +20,8 @@ const KnowledgebaseModeRef = spelledEnum("KnowledgebaseMode", KNOWLEDGEBASE_MODE
     "How an assistant uses its knowledge base: passages in the prompt by both rankings, embeddings or full text, or a search function the model calls (tool).",
 });
 const EndpointTypeRef = spelledEnum("EndpointType", ENDPOINT_TYPES, {
-  description: "How the end of a caller's turn is detected: voice activity (vad) or meaning (semantic).",
+  description:
+    "How the end of a caller's turn is detected: voice activity by energy (vad) or by the Silero model (silero), or meaning (semantic).",
 });
 const AmbientSoundRef = spelledEnum("AmbientSound", AMBIENT_SOUNDS, {
   description: "Background sound mixed into the assistant's voice.",

@@ -1,7 +1,6 @@
-import { decodeAudio, frameBytes, type MediaFormat, PHONE_FORMAT, phoneBandLevel } from "../media/index.ts";
+import { decodeAudio, frameBytes, type MediaFormat, PHONE_FORMAT } from "../media/index.ts";
+import { EnergyDetector, type VoiceActivityDetector } from "./voice-activity.ts";
 
-/** Caller audio louder than this (RMS of 16-bit samples, about -36 dBFS) counts as voice. */
-export const VOICE_LEVEL = 500;
 /** Voice this long starts a turn: shorter clicks and pops are ignored. */
 const SPEECH_START_MS = 60;
 /** Audio kept from before the detected start, so that a turn's first syllable reaches speech-to-text. */
@@ -34,9 +33,10 @@ export type TurnEvent =
   | { type: "end-of-turn"; audio: Int16Array; speechEndMs: number };
 
 /**
- * Local, energy-based voice activity detection and end of turn on the caller's audio as heard at
- * 8 kHz. Time is the media's own (the sum of frame lengths), so decisions do not depend on when
- * frames arrive: a jittery network or a test sending faster than real time gets the same turns.
+ * End of turn on the caller's audio, from a per-stream voice activity detector (the energy one by
+ * default, Silero with `endpoint_type: silero`). Time is the media's own (the sum of frame
+ * lengths), so decisions do not depend on when frames arrive: a jittery network or a test sending
+ * faster than real time gets the same turns.
  * The turn's audio is kept as the stream carries it (frames as received, decoded once the turn
  * is asked for): deciding on phone-band audio is enough, but speech-to-text hears a browser's
  * 16 kHz microphone whole. Frames are kept by reference: a stream hands each frame over for good.
@@ -60,6 +60,7 @@ export class TurnDetector {
     private readonly endOfTurnMs: number,
     private readonly format: MediaFormat = PHONE_FORMAT,
     private readonly keepsAudio = true,
+    private readonly activity: VoiceActivityDetector = new EnergyDetector(format),
   ) {
     this.bytesPerMs = frameBytes(format) / 20;
   }
@@ -77,7 +78,7 @@ export class TurnDetector {
   push(frame: Uint8Array): TurnEvent | null {
     const frameMs = frame.length / this.bytesPerMs;
     this.mediaMs += frameMs;
-    const voiced = phoneBandLevel(this.format, frame) >= VOICE_LEVEL;
+    const voiced = this.activity.voiced(frame);
     if (!this.inSpeech) {
       if (this.keepsAudio) {
         this.preRoll.push(frame);

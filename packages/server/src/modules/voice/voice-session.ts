@@ -10,6 +10,7 @@ import {
 import { looksUnfinished, semanticWaits } from "./semantic-turn.ts";
 import type { TranscriptionEvents, TranscriptionStream } from "./speech.ts";
 import { endpointMs, interruptMs, TurnDetector, type TurnEvent } from "./turn-detector.ts";
+import { energyDetector, type VoiceActivityFactory } from "./voice-activity.ts";
 
 export const VOICE_PHRASES = {
   reengage: "Are you still there?",
@@ -27,6 +28,8 @@ export interface SessionSettings {
   endpointSensitivity: number;
   /** Pipeline mode's `endpoint_type: semantic`: the end of turn reads the transcript (semantic-turn.ts). */
   semanticEndOfTurn: boolean;
+  /** The stream's voice activity detector, from `endpoint_type` (detectors.ts); energy when absent. */
+  voiceActivity?: VoiceActivityFactory;
   /** Seconds of silence after which the call ends; 0 turns silence handling off. */
   maxSilenceDuration: number;
   /** Seconds of silence between re-engagement prompts. */
@@ -185,6 +188,7 @@ export abstract class MediaSession {
         : endpointMs(settings.endpointSensitivity),
       media.format,
       keepsCallerAudio,
+      (settings.voiceActivity ?? energyDetector)(media.format),
     );
     this.frameBytes = frameBytes(media.format);
   }

