@@ -235,7 +235,12 @@ describe("ambient_sound", () => {
     const audio = client.takeAudio();
     let sum = 0;
     for (const sample of audio) sum += sample * sample;
-    const turns = await t.app.db.prisma.callTurn.count({ where: { callId } });
+    // The greeting's turn is stored as its playing ends, which a loaded machine may write after the close.
+    let turns = 0;
+    while (turns === 0) {
+      turns = await t.app.db.prisma.callTurn.count({ where: { callId } });
+      if (turns === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    }
     return { ms: audio.length / 16, rms: audio.length ? Math.sqrt(sum / audio.length) : 0, turns };
   }
 
