@@ -36,6 +36,7 @@ import {
   OpenAiSynthesizer,
   OpenAiTranscriber,
   Recordings,
+  streamingSynthesizers,
   VoiceService,
 } from "./modules/voice/index.ts";
 import { VoicesService } from "./modules/voices/index.ts";
@@ -154,6 +155,7 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     },
     transcriber: new OpenAiTranscriber(deps.config.voice),
     synthesizer: new OpenAiSynthesizer(deps.config.voice),
+    streamingSynthesizers: streamingSynthesizers(deps.config.voice),
   });
   // Recording decorates the media plane: streams of calls that record (phone and web) are mixed on their way.
   const recordings = new Recordings(deps, { inner: voice, calls: callAnnotations });
