@@ -889,7 +889,12 @@ export class PipelineSession extends MediaSession {
   }
 
   protected async say(text: string, inHistory: boolean) {
-    const utterance = await this.speak(text);
+    // Fixed phrases speak with the answers' voice (a streaming provider's when the call has one).
+    const utterance = this.utterance(noTimings());
+    const voice = await this.answerVoice(utterance, this.abort.signal);
+    for (const sentence of splitSentences(`${text} `).sentences) voice.sentence(sentence);
+    await voice.finish();
+    await this.finishUtterance(utterance);
     const heard = heardSentences(utterance);
     if (inHistory) this.history.push({ role: "assistant", content: heard });
     await this.assistantTurn(utterance, text, heard);
