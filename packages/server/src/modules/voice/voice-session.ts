@@ -857,6 +857,7 @@ export class PipelineSession extends MediaSession {
         return pushed.trim() !== "";
       },
       delta: (delta) => {
+        if (signal.aborted) return;
         if (fallback) return fallback.delta(delta);
         push(delta);
         pending += delta;
@@ -867,6 +868,7 @@ export class PipelineSession extends MediaSession {
         stream.flush();
       },
       sentence: (sentence) => {
+        if (signal.aborted) return;
         if (fallback) return fallback.sentence(sentence);
         // A whole sentence (a filler) between the model's: it ends what came before.
         push(`${pending ? " " : ""}${sentence} `);
