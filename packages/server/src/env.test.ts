@@ -260,7 +260,7 @@ it("configures streaming text-to-speech providers by key, and requires the chose
     },
   });
   expect(problemsOf({ VOXGATE_TTS_PROVIDER: "cartesia", CARTESIA_API_KEY: "ca" })).toEqual([
-    'CARTESIA_VOICE_ID: is required when VOXGATE_TTS_PROVIDER=cartesia (got undefined)',
+    "CARTESIA_VOICE_ID: is required when VOXGATE_TTS_PROVIDER=cartesia (got undefined)",
   ]);
   expect(problemsOf({ VOXGATE_TTS_PROVIDER: "azure" })).toHaveLength(1);
 });

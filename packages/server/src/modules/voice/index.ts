@@ -3,11 +3,11 @@ export { type CallLatency, CallTurnsService } from "./call-turns.service.ts";
 export { LiveSessions } from "./live-sessions.ts";
 export { Recordings, recordingPath } from "./recording.ts";
 export type { SpeechStream, StreamingSynthesizer, Synthesizer, Transcriber } from "./speech.ts";
+export { OpenAiSynthesizer, OpenAiTranscriber } from "./speech-client.ts";
 export {
   CartesiaSynthesizer,
   ElevenLabsSynthesizer,
   streamingSynthesizers,
 } from "./streaming-speech.ts";
-export { OpenAiSynthesizer, OpenAiTranscriber } from "./speech-client.ts";
 export { VoiceService } from "./voice.service.ts";
 export { VOICE_PHRASES } from "./voice-session.ts";

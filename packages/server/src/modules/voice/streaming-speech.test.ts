@@ -44,7 +44,11 @@ const squash = (text: string) => toneText(text).replace(/\s+/g, "");
 
 describe("ElevenLabs input streaming", () => {
   const synthesizer = () =>
-    new ElevenLabsSynthesizer({ baseUrl: elevenlabs.baseUrl, apiKey: elevenlabs.apiKey, model: "eleven_flash_v2_5" });
+    new ElevenLabsSynthesizer({
+      baseUrl: elevenlabs.baseUrl,
+      apiKey: elevenlabs.apiKey,
+      model: "eleven_flash_v2_5",
+    });
 
   it("opens with the voice settings, streams text, speaks at each flush, and ends with isFinal", async () => {
     const stream = await synthesizer().open(options());
@@ -60,7 +64,10 @@ describe("ElevenLabs input streaming", () => {
     expect(squash(spoken([first!, ...rest]))).toBe(squash("Hello there. Bye now."));
     const recorded = elevenlabs.streams.at(-1)!;
     expect(recorded.voiceId).toBe("voice-1");
-    expect(Object.fromEntries(recorded.query)).toEqual({ model_id: "eleven_flash_v2_5", output_format: "pcm_24000" });
+    expect(Object.fromEntries(recorded.query)).toEqual({
+      model_id: "eleven_flash_v2_5",
+      output_format: "pcm_24000",
+    });
     expect(recorded.messages).toEqual([
       { text: " ", voice_settings: { stability: 0.5, similarity_boost: 0.8, speed: 1.1 } },
       { text: "Hello ", try_trigger_generation: true },

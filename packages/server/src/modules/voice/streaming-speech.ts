@@ -281,7 +281,9 @@ export function streamingSynthesizers(
 ): { synthesizer: StreamingSynthesizer; defaultVoice: string | undefined }[] {
   const { elevenlabs, cartesia } = config.streamingTts;
   return [
-    ...(elevenlabs ? [{ synthesizer: new ElevenLabsSynthesizer(elevenlabs), defaultVoice: elevenlabs.voiceId }] : []),
+    ...(elevenlabs
+      ? [{ synthesizer: new ElevenLabsSynthesizer(elevenlabs), defaultVoice: elevenlabs.voiceId }]
+      : []),
     ...(cartesia ? [{ synthesizer: new CartesiaSynthesizer(cartesia), defaultVoice: cartesia.voiceId }] : []),
   ];
 }

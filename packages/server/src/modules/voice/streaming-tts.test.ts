@@ -82,7 +82,13 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await t?.close();
-  await Promise.all([twilio?.close(), model?.close(), speech?.close(), elevenlabs?.close(), cartesia?.close()]);
+  await Promise.all([
+    twilio?.close(),
+    model?.close(),
+    speech?.close(),
+    elevenlabs?.close(),
+    cartesia?.close(),
+  ]);
 });
 
 describe("streaming text-to-speech in pipeline calls", () => {

@@ -827,7 +827,10 @@ export class PipelineSession extends MediaSession {
       for await (const chunk of stream.audio) {
         if (utterance.cleared || this.closed) break;
         received += chunk.text;
-        out = concatBytes(out, this.speechIn(chunk.audio, carry, sampleRate, (rest) => (carry = rest)));
+        out = concatBytes(
+          out,
+          this.speechIn(chunk.audio, carry, sampleRate, (rest) => (carry = rest)),
+        );
         out = this.sendFrames(utterance, out, false);
         this.markPlayback(utterance, chunk.text);
       }

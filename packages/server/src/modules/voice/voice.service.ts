@@ -265,7 +265,8 @@ export class VoiceService implements MediaStreamHandler {
     const entry = this.streamingFor(voice?.provider);
     if (!entry) return {};
     const { synthesizer } = entry;
-    const voiceId = (voice?.provider === synthesizer.name ? voice.providerVoiceId : null) ?? entry.defaultVoice;
+    const voiceId =
+      (voice?.provider === synthesizer.name ? voice.providerVoiceId : null) ?? entry.defaultVoice;
     if (!voiceId) return {};
     return {
       openSpeech: async (signal) => ({
