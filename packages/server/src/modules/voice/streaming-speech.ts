@@ -10,6 +10,9 @@ import type { SpeechChunk, SpeechFormat, SpeechStream, StreamingSynthesizer } fr
  */
 const STREAM_FORMAT: SpeechFormat = { encoding: "pcm16", sampleRate: 24_000 };
 
+/** Silence from a provider that has all of an answer's text, after which its stream counts as failed. */
+const STALL_MS = 10_000;
+
 export interface ElevenLabsConfig {
   /** wss://api.elevenlabs.io (a local fake in tests). */
   baseUrl: string;
@@ -34,16 +37,39 @@ class ChunkQueue {
   private ended = false;
   private failure: Error | null = null;
   private wake: (() => void) | null = null;
+  private stall: NodeJS.Timeout | null = null;
+
+  /** `provider` names the provider in the failure of a stream that stalls once its text is complete. */
+  constructor(
+    private readonly provider: string,
+    private readonly stallMs: number,
+    private readonly onStall: () => void,
+  ) {}
 
   push(chunk: SpeechChunk) {
     if (this.ended) return;
     this.chunks.push(chunk);
+    if (this.stall) this.watch();
     this.notify();
+  }
+
+  /**
+   * All the text was sent: from now on the provider owes audio, and silence past `stallMs` fails the
+   * stream (the session then speaks the rest through its fallback) instead of holding the call.
+   */
+  watch() {
+    if (this.ended) return;
+    if (this.stall) clearTimeout(this.stall);
+    this.stall = setTimeout(() => {
+      this.end(new UpstreamFailedError(`${this.provider} text-to-speech stopped answering.`));
+      this.onStall();
+    }, this.stallMs);
   }
 
   end(failure?: Error) {
     if (this.ended) return;
     this.ended = true;
+    if (this.stall) clearTimeout(this.stall);
     this.failure = failure ?? null;
     this.notify();
   }
@@ -115,7 +141,7 @@ export class ElevenLabsSynthesizer implements StreamingSynthesizer {
     });
     const url = `${this.config.baseUrl}/v1/text-to-speech/${encodeURIComponent(options.voice)}/stream-input?${query}`;
     const socket = await connect(url, { "xi-api-key": this.config.apiKey }, "ElevenLabs", options.signal);
-    const queue = new ChunkQueue();
+    const queue = new ChunkQueue("ElevenLabs", STALL_MS, () => socket.terminate());
     const send = (message: Record<string, unknown>) => {
       if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
     };
@@ -166,7 +192,10 @@ export class ElevenLabsSynthesizer implements StreamingSynthesizer {
         if (delta) send({ text: delta, try_trigger_generation: true });
       },
       flush: () => send({ text: " ", flush: true }),
-      end: () => send({ text: "" }),
+      end: () => {
+        send({ text: "" });
+        queue.watch();
+      },
       cancel,
       audio: queue.read(),
     };
@@ -198,7 +227,7 @@ export class CartesiaSynthesizer implements StreamingSynthesizer {
       options.signal,
     );
     const contextId = randomUUID();
-    const queue = new ChunkQueue();
+    const queue = new ChunkQueue("Cartesia", STALL_MS, () => socket.terminate());
     // Words arrive in their own messages: they go with the next audio chunk (or the end).
     let words = "";
     const send = (message: Record<string, unknown>) => {
@@ -260,7 +289,10 @@ export class CartesiaSynthesizer implements StreamingSynthesizer {
       },
       // Cartesia buffers a continuation's text itself until it can speak it well (`max_buffer_delay_ms`).
       flush: () => {},
-      end: () => input("", false),
+      end: () => {
+        input("", false);
+        queue.watch();
+      },
       cancel,
       audio: queue.read(),
     };
