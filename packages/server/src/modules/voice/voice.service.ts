@@ -83,6 +83,9 @@ interface SessionSetup {
 /** Builds a call's session, or ends the call and answers null when it cannot run. */
 type SessionFactory = (setup: SessionSetup) => Promise<PipelineSession | RealtimeSession | null>;
 
+/** Catalogue voices of these providers speak through their streaming synthesizer (streaming-speech.ts). */
+const STREAMING_PROVIDERS = new Set(["elevenlabs", "cartesia"]);
+
 /** A catalogue voice without a provider voice speaks with this one. */
 const DEFAULT_PROVIDER_VOICE = "alloy";
 
@@ -174,9 +177,9 @@ export class VoiceService implements MediaStreamHandler {
       maxSilenceDuration: assistant.maxSilenceDuration,
       reengagementInterval: assistant.reengagementInterval,
       language: assistant.language,
-      // A voice of a streaming provider is not one `/audio/speech` knows: its fallback speaks with the default.
+      // A streaming provider's voice is not one `/audio/speech` knows: its fallback speaks with the default.
       voice:
-        (this.streamingFor(assistant.voice?.provider)?.synthesizer.name === assistant.voice?.provider
+        (STREAMING_PROVIDERS.has(assistant.voice?.provider ?? "")
           ? null
           : assistant.voice?.providerVoiceId) || DEFAULT_PROVIDER_VOICE,
       speechSpeed: Number(assistant.speechSpeed.toString()),
