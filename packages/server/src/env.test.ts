@@ -256,3 +256,30 @@ it("picks the streaming speech-to-text: batch only by default; Deepgram's own se
   });
   expect(loadConfig({ VOXGATE_STT_PROVIDER: "openai-realtime" }).voice.streamingStt).toBe("openai-realtime");
 });
+
+it("configures streaming text-to-speech providers by key, and requires the chosen one's key and voice", () => {
+  expect(loadConfig({}).voice.streamingTts).toEqual({ provider: "openai", elevenlabs: null, cartesia: null });
+  expect(
+    loadConfig({
+      VOXGATE_TTS_PROVIDER: "elevenlabs",
+      ELEVENLABS_API_KEY: "el",
+      ELEVENLABS_VOICE_ID: "v1",
+      ELEVENLABS_BASE_URL: "https://eleven.example/",
+      CARTESIA_API_KEY: "ca",
+    }).voice.streamingTts,
+  ).toEqual({
+    provider: "elevenlabs",
+    elevenlabs: { baseUrl: "wss://eleven.example", apiKey: "el", model: "eleven_flash_v2_5", voiceId: "v1" },
+    cartesia: {
+      baseUrl: "wss://api.cartesia.ai",
+      apiKey: "ca",
+      model: "sonic-2",
+      version: "2024-11-13",
+      voiceId: undefined,
+    },
+  });
+  expect(problemsOf({ VOXGATE_TTS_PROVIDER: "cartesia", CARTESIA_API_KEY: "ca" })).toEqual([
+    "CARTESIA_VOICE_ID: is required when VOXGATE_TTS_PROVIDER=cartesia (got undefined)",
+  ]);
+  expect(problemsOf({ VOXGATE_TTS_PROVIDER: "azure" })).toHaveLength(1);
+});

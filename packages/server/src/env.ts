@@ -238,6 +238,16 @@ const EnvSchema = z
     VOXGATE_DEEPGRAM_API_KEY: z.preprocess(emptyAsUndefined, z.string().optional()),
     VOXGATE_DEEPGRAM_URL: z.preprocess(emptyAsUndefined, httpOrWsUrl.default(DEEPGRAM_API_BASE)),
     VOXGATE_DEEPGRAM_MODEL: z.string().min(1).default("nova-3"),
+    VOXGATE_TTS_PROVIDER: z.enum(["openai", "elevenlabs", "cartesia"]).default("openai"),
+    ELEVENLABS_API_KEY: z.preprocess(emptyAsUndefined, z.string().optional()),
+    ELEVENLABS_BASE_URL: z.preprocess(emptyAsUndefined, httpOrWsUrl.default("wss://api.elevenlabs.io")),
+    ELEVENLABS_MODEL: z.string().min(1).default("eleven_flash_v2_5"),
+    ELEVENLABS_VOICE_ID: z.preprocess(emptyAsUndefined, z.string().optional()),
+    CARTESIA_API_KEY: z.preprocess(emptyAsUndefined, z.string().optional()),
+    CARTESIA_BASE_URL: z.preprocess(emptyAsUndefined, httpOrWsUrl.default("wss://api.cartesia.ai")),
+    CARTESIA_MODEL: z.string().min(1).default("sonic-2"),
+    CARTESIA_VERSION: z.string().min(1).default("2024-11-13"),
+    CARTESIA_VOICE_ID: z.preprocess(emptyAsUndefined, z.string().optional()),
   })
   .superRefine((env, context) => {
     // Node refuses a headers timeout longer than the whole request's.
@@ -272,6 +282,18 @@ const EnvSchema = z
         path: ["VOXGATE_DEEPGRAM_API_KEY"],
         message: "is required when VOXGATE_STT_PROVIDER=deepgram (unless VOXGATE_DEEPGRAM_URL is set)",
       });
+    }
+    // A streaming voice speaks with its key, and with a voice of its own for assistants whose voice is not its.
+    if (env.VOXGATE_TTS_PROVIDER !== "openai") {
+      const prefix = env.VOXGATE_TTS_PROVIDER === "elevenlabs" ? "ELEVENLABS" : "CARTESIA";
+      for (const name of [`${prefix}_API_KEY`, `${prefix}_VOICE_ID`] as const) {
+        if (!env[name])
+          context.addIssue({
+            code: "custom",
+            path: [name],
+            message: `is required when VOXGATE_TTS_PROVIDER=${env.VOXGATE_TTS_PROVIDER}`,
+          });
+      }
     }
     if (env.VOXGATE_TELEPHONY !== "twilio") return;
     for (const name of ["TWILIO_ACCOUNT_SID", "TWILIO_AUTH_TOKEN"] as const) {
@@ -460,6 +482,22 @@ export interface VoiceConfig {
    * beta ones that many self-hosted servers still speak.
    */
   realtime: { baseUrl: string; apiKey: string | undefined; model: string; dialect: "ga" | "beta" };
+  /**
+   * Streaming text-to-speech (WebSocket input streaming): `provider` speaks pipeline answers unless an
+   * assistant's catalogue voice names another configured one; `openai` is the batch `/audio/speech`.
+   * A provider is configured when it has a key; `voiceId` speaks for voices of another provider.
+   */
+  streamingTts: {
+    provider: "openai" | "elevenlabs" | "cartesia";
+    elevenlabs: { baseUrl: string; apiKey: string; model: string; voiceId: string | undefined } | null;
+    cartesia: {
+      baseUrl: string;
+      apiKey: string;
+      model: string;
+      version: string;
+      voiceId: string | undefined;
+    } | null;
+  };
   /** Calls whose audio this instance relays at once; past it a call is refused with a spoken message. */
   maxLiveSessions: number;
   /**
@@ -600,6 +638,26 @@ export function loadConfig(source: EnvInput | NodeJS.ProcessEnv = process.env): 
         url: env.VOXGATE_DEEPGRAM_URL.replace(/\/+$/, "").replace(/^http/, "ws"),
         apiKey: env.VOXGATE_DEEPGRAM_API_KEY,
         model: env.VOXGATE_DEEPGRAM_MODEL,
+      },
+      streamingTts: {
+        provider: env.VOXGATE_TTS_PROVIDER,
+        elevenlabs: env.ELEVENLABS_API_KEY
+          ? {
+              baseUrl: env.ELEVENLABS_BASE_URL.replace(/\/+$/, "").replace(/^http/, "ws"),
+              apiKey: env.ELEVENLABS_API_KEY,
+              model: env.ELEVENLABS_MODEL,
+              voiceId: env.ELEVENLABS_VOICE_ID,
+            }
+          : null,
+        cartesia: env.CARTESIA_API_KEY
+          ? {
+              baseUrl: env.CARTESIA_BASE_URL.replace(/\/+$/, "").replace(/^http/, "ws"),
+              apiKey: env.CARTESIA_API_KEY,
+              model: env.CARTESIA_MODEL,
+              version: env.CARTESIA_VERSION,
+              voiceId: env.CARTESIA_VOICE_ID,
+            }
+          : null,
       },
     },
     connections: {

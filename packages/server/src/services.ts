@@ -36,6 +36,7 @@ import {
   OpenAiSynthesizer,
   OpenAiTranscriber,
   Recordings,
+  streamingSynthesizers,
   streamingTranscriber,
   VoiceService,
 } from "./modules/voice/index.ts";
@@ -156,6 +157,7 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     transcriber: new OpenAiTranscriber(deps.config.voice),
     synthesizer: new OpenAiSynthesizer(deps.config.voice),
     streamingTranscriber: streamingTranscriber(deps.config.voice),
+    streamingSynthesizers: streamingSynthesizers(deps.config.voice),
   });
   // Recording decorates the media plane: streams of calls that record (phone and web) are mixed on their way.
   const recordings = new Recordings(deps, { inner: voice, calls: callAnnotations });

@@ -23,6 +23,8 @@ export interface FakeChatReply {
   pieceDelayMs?: number;
   /** Answer only once this settles: lets a test act while the request is known to be in flight. */
   after?: Promise<unknown>;
+  /** Streamed answers: the rest after the first sentence comes once this settles (a model still writing). */
+  holdAfterFirstSentence?: Promise<unknown>;
 }
 
 /** What a test sees of a chat completion request the server received. */
@@ -159,7 +161,15 @@ export async function startFakeOpenAI(options: { denseEmbeddings?: boolean } = {
       }));
       const content = toolCalls.length > 0 ? (reply.content ?? null) : (reply.content ?? "");
       if (recorded.stream) {
-        await streamCompletion(response, id, recorded.model, content, toolCalls, reply.pieceDelayMs ?? 0);
+        await streamCompletion(
+          response,
+          id,
+          recorded.model,
+          content,
+          toolCalls,
+          reply.pieceDelayMs ?? 0,
+          reply.holdAfterFirstSentence,
+        );
       } else {
         sendJson(response, 200, {
           id,
@@ -249,6 +259,7 @@ async function streamCompletion(
   content: string | null,
   toolCalls: { id: string; type: "function"; function: { name: string; arguments: string } }[],
   pieceDelayMs: number,
+  holdAfterFirstSentence?: Promise<unknown>,
 ): Promise<void> {
   response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
   const created = Math.floor(Date.now() / 1000);
@@ -263,9 +274,14 @@ async function streamCompletion(
       })}\n\n`,
     );
   chunk({ role: "assistant", content: "" });
+  let held = !holdAfterFirstSentence;
   for (const piece of content?.match(/\S+\s*|\s+/g) ?? []) {
     if (pieceDelayMs > 0) await sleep(pieceDelayMs);
     chunk({ content: piece });
+    if (!held && /[.!?]\s*$/.test(piece)) {
+      held = true;
+      await holdAfterFirstSentence;
+    }
   }
   for (const [index, call] of toolCalls.entries()) {
     chunk({

@@ -2,8 +2,19 @@
 export { type CallLatency, CallTurnsService } from "./call-turns.service.ts";
 export { LiveSessions } from "./live-sessions.ts";
 export { Recordings, recordingPath } from "./recording.ts";
-export type { StreamingTranscriber, Synthesizer, Transcriber } from "./speech.ts";
+export type {
+  SpeechStream,
+  StreamingSynthesizer,
+  StreamingTranscriber,
+  Synthesizer,
+  Transcriber,
+} from "./speech.ts";
 export { OpenAiSynthesizer, OpenAiTranscriber } from "./speech-client.ts";
+export {
+  CartesiaSynthesizer,
+  ElevenLabsSynthesizer,
+  streamingSynthesizers,
+} from "./streaming-speech.ts";
 export { streamingTranscriber } from "./streaming-stt.ts";
 export { VoiceService } from "./voice.service.ts";
 export { VOICE_PHRASES } from "./voice-session.ts";

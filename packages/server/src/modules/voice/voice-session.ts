@@ -8,7 +8,7 @@ import {
   wavFile,
 } from "../media/index.ts";
 import { looksUnfinished, semanticWaits } from "./semantic-turn.ts";
-import type { TranscriptionEvents, TranscriptionStream } from "./speech.ts";
+import type { SpeechStream, TranscriptionEvents, TranscriptionStream } from "./speech.ts";
 import { endpointMs, interruptMs, TurnDetector, type TurnEvent } from "./turn-detector.ts";
 import { energyDetector, type VoiceActivityFactory } from "./voice-activity.ts";
 
@@ -89,6 +89,11 @@ export interface PipelinePorts extends SessionPorts {
    * it failed, each turn is transcribed whole by `transcribe`.
    */
   openTranscription?(events: TranscriptionEvents): TranscriptionStream;
+  /**
+   * One answer's speech with its text streamed in as the model writes it (a streaming synthesizer),
+   * chunks at `sampleRate`; absent when the call speaks sentence by sentence through `synthesize`.
+   */
+  openSpeech?(signal: AbortSignal): Promise<{ sampleRate: number; stream: SpeechStream }>;
 }
 
 export interface SessionTurn {
@@ -110,8 +115,13 @@ export interface Utterance {
   sentences: string[];
   /** Marks that came back before any clear: sentences (or audio chunks, or words) the caller heard. */
   played: number;
-  /** A text stream marks each word as played (its marks come back as words are "heard"), audio each sentence. */
-  markPer: "sentence" | "word";
+  /**
+   * A text stream marks each word as played (its marks come back as words are "heard"), audio each
+   * sentence; streamed speech marks each chunk with the text it voices (`voiced`).
+   */
+  markPer: "sentence" | "word" | "text";
+  /** Streamed speech: the text of the chunks whose marks came back. */
+  voiced: string;
   /** Media ms of audio sent, and of audio the marks say was played. */
   sentMs: number;
   playedMs: number;
@@ -155,7 +165,7 @@ export abstract class MediaSession {
   protected speaking: Utterance | null = null;
   protected abort = new AbortController();
   private marks = 0;
-  private readonly pendingMarks = new Map<string, { utterance: Utterance; sentMs: number }>();
+  private readonly pendingMarks = new Map<string, { utterance: Utterance; sentMs: number; text: string }>();
   protected quietSinceMs = 0;
   private prompts = 0;
   protected ending = false;
@@ -366,6 +376,7 @@ export abstract class MediaSession {
       sentences: [],
       played: 0,
       markPer: "sentence",
+      voiced: "",
       sentMs: 0,
       playedMs: 0,
       cleared: false,
@@ -469,7 +480,7 @@ export abstract class MediaSession {
     }
     if (utterance.cleared || this.closed) return;
     this.sendFrames(utterance, out, true);
-    this.markPlayback(utterance);
+    this.markPlayback(utterance, `${sentence} `);
   }
 
   /**
@@ -510,9 +521,9 @@ export abstract class MediaSession {
   }
 
   /** Asks the carrier to say when the audio sent so far for `utterance` has been played. */
-  protected markPlayback(utterance: Utterance) {
+  protected markPlayback(utterance: Utterance, text = "") {
     const name = `s${++this.marks}`;
-    this.pendingMarks.set(name, { utterance, sentMs: utterance.sentMs });
+    this.pendingMarks.set(name, { utterance, sentMs: utterance.sentMs, text });
     this.media.sendMark(name);
   }
 
@@ -548,6 +559,7 @@ export abstract class MediaSession {
     if (!utterance.cleared) {
       utterance.played += 1;
       utterance.playedMs = entry.sentMs;
+      utterance.voiced += entry.text;
       utterance.timings.playedAt = Date.now();
     }
     if (!utterance.sealed || this.waitingFor(utterance)) return;
@@ -629,6 +641,8 @@ export class PipelineSession extends MediaSession {
   private untranscribed: CallerTurn | null = null;
   /** The streaming transcription finished an utterance since the caller last started speaking. */
   private finishedSinceSpeech = false;
+  /** The call's streaming synthesizer failed once: the rest of the call speaks sentence by sentence. */
+  private streamFailed = false;
 
   constructor(
     media: MediaStream,
@@ -801,9 +815,8 @@ export class PipelineSession extends MediaSession {
       speechEndedAt: stages?.speechEndedAt ?? null,
       transcriptAt: stages?.transcriptAt ?? null,
     });
-    let pending = "";
     const signal = this.abort.signal;
-    const sentences = this.sentenceQueue(utterance, signal);
+    const voice = await this.answerVoice(utterance, signal);
     let filled = false;
     let result = { text: "", endCall: false };
     try {
@@ -811,10 +824,7 @@ export class PipelineSession extends MediaSession {
         this.history,
         (delta) => {
           utterance.timings.firstTokenAt ??= Date.now();
-          pending += delta;
-          const split = splitSentences(pending);
-          pending = split.rest;
-          for (const sentence of split.sentences) sentences.push(sentence);
+          voice.delta(delta);
         },
         signal,
         {
@@ -822,7 +832,7 @@ export class PipelineSession extends MediaSession {
           onFunctionCall: () => {
             const filler = filled ? null : this.nextFiller();
             filled = true;
-            if (filler) sentences.push(filler);
+            if (filler) voice.sentence(filler);
           },
         },
       );
@@ -830,9 +840,8 @@ export class PipelineSession extends MediaSession {
       // A barge-in aborted the reply: what was already played is still the assistant's turn.
       if (!signal.aborted) throw error;
     }
-    if (pending.trim() && !signal.aborted) sentences.push(pending.trim());
-    if (sentences.queued === 0 && result.text && !signal.aborted) sentences.push(result.text);
-    await sentences.drained();
+    if (!voice.spoke && result.text && !signal.aborted) voice.sentence(result.text);
+    await voice.finish();
     await this.finishUtterance(utterance);
     const heard = heardSentences(utterance);
     this.history.push({ role: "assistant", content: heard });
@@ -844,8 +853,147 @@ export class PipelineSession extends MediaSession {
     this.yieldTurn();
   }
 
+  /**
+   * Where an answer's text goes as the model writes it: a streaming synthesizer's context when the
+   * call has one (and it has not failed), else sentence by sentence through text-to-speech.
+   */
+  private async answerVoice(utterance: Utterance, signal: AbortSignal): Promise<AnswerVoice> {
+    const batch = this.batchVoice(utterance, signal);
+    if (!this.pipeline.openSpeech || this.media.text || this.streamFailed) return batch;
+    let opened: { sampleRate: number; stream: SpeechStream };
+    try {
+      opened = await this.pipeline.openSpeech(signal);
+    } catch (error) {
+      if (signal.aborted) return batch;
+      this.streamFailed = true;
+      this.ports.logger.warn("streaming text-to-speech unavailable; speaking sentence by sentence", {
+        callId: this.media.callId,
+        error,
+      });
+      return batch;
+    }
+    return this.streamedVoice(utterance, signal, opened.stream, opened.sampleRate, batch);
+  }
+
+  private batchVoice(utterance: Utterance, signal: AbortSignal, after?: Promise<void>): AnswerVoice {
+    const sentences = this.sentenceQueue(utterance, signal, after);
+    let pending = "";
+    return {
+      get spoke() {
+        return sentences.queued > 0 || pending.trim() !== "";
+      },
+      delta: (delta) => {
+        pending += delta;
+        const split = splitSentences(pending);
+        pending = split.rest;
+        for (const sentence of split.sentences) sentences.push(sentence);
+      },
+      sentence: (sentence) => sentences.push(sentence),
+      finish: async () => {
+        if (pending.trim() && !signal.aborted) sentences.push(pending.trim());
+        pending = "";
+        await sentences.drained();
+      },
+    };
+  }
+
+  /**
+   * The answer's text pushed to the provider as the model writes it (a flush at each sentence's
+   * end), its audio sent as it comes with a mark per chunk naming the text it voices. A provider
+   * that fails mid-answer hands what it had not voiced yet, and the rest of the call, to the
+   * sentence-by-sentence path.
+   */
+  private streamedVoice(
+    utterance: Utterance,
+    signal: AbortSignal,
+    stream: SpeechStream,
+    sampleRate: number,
+    batch: AnswerVoice,
+  ): AnswerVoice {
+    utterance.markPer = "text";
+    let pushed = "";
+    let pending = "";
+    let received = "";
+    let fallback: AnswerVoice | null = null;
+    const pump = (async () => {
+      let carry: Uint8Array = new Uint8Array(0);
+      let out: Uint8Array = new Uint8Array(0);
+      for await (const chunk of stream.audio) {
+        if (utterance.cleared || this.closed) break;
+        received += chunk.text;
+        out = concatBytes(
+          out,
+          this.speechIn(chunk.audio, carry, sampleRate, (rest) => (carry = rest)),
+        );
+        out = this.sendFrames(utterance, out, false);
+        this.markPlayback(utterance, chunk.text);
+      }
+      if (utterance.cleared || this.closed) return;
+      this.sendFrames(utterance, out, true);
+      this.markPlayback(utterance);
+    })().catch((error: unknown) => {
+      if (signal.aborted || utterance.cleared || this.closed) return;
+      this.streamFailed = true;
+      this.ports.logger.warn("streaming text-to-speech failed mid-answer; speaking sentence by sentence", {
+        callId: this.media.callId,
+        error,
+      });
+      // What the provider did not voice is said again from its first unvoiced word.
+      const voicedWords = received.split(/\s+/).filter(Boolean).length;
+      const rest = pushed.split(/\s+/).filter(Boolean).slice(voicedWords).join(" ");
+      utterance.sentences = received.trim() ? [received.replace(/\s+/g, " ").trim()] : [];
+      fallback = batch;
+      if (rest) fallback.delta(`${rest}${/\s$/.test(pushed) ? " " : ""}`);
+    });
+    const push = (text: string) => {
+      pushed += text;
+      stream.pushText(text);
+    };
+    return {
+      get spoke() {
+        return pushed.trim() !== "";
+      },
+      delta: (delta) => {
+        if (signal.aborted) return;
+        if (fallback) return fallback.delta(delta);
+        push(delta);
+        pending += delta;
+        const split = splitSentences(pending);
+        pending = split.rest;
+        if (split.sentences.length === 0) return;
+        utterance.sentences.push(...split.sentences);
+        stream.flush();
+      },
+      sentence: (sentence) => {
+        if (signal.aborted) return;
+        if (fallback) return fallback.sentence(sentence);
+        // A whole sentence (a filler) between the model's: it ends what came before.
+        push(`${pending ? " " : ""}${sentence} `);
+        if (pending.trim()) utterance.sentences.push(pending.trim());
+        pending = "";
+        utterance.sentences.push(sentence);
+        stream.flush();
+      },
+      finish: async () => {
+        if (!fallback && !signal.aborted) {
+          if (pending.trim()) utterance.sentences.push(pending.trim());
+          pending = "";
+          stream.end();
+        }
+        await pump;
+        const rest = fallback as AnswerVoice | null;
+        if (rest) await rest.finish();
+      },
+    };
+  }
+
   protected async say(text: string, inHistory: boolean) {
-    const utterance = await this.speak(text);
+    // Fixed phrases speak with the answers' voice (a streaming provider's when the call has one).
+    const utterance = this.utterance(noTimings());
+    const voice = await this.answerVoice(utterance, this.abort.signal);
+    for (const sentence of splitSentences(`${text} `).sentences) voice.sentence(sentence);
+    await voice.finish();
+    await this.finishUtterance(utterance);
     const heard = heardSentences(utterance);
     if (inHistory) this.history.push({ role: "assistant", content: heard });
     await this.assistantTurn(utterance, text, heard);
@@ -863,6 +1011,18 @@ interface CallerTurn {
   audio: Int16Array;
   speechEndedAt: number;
   span: { startMs: number; endMs: number };
+}
+
+/** Where one answer's text goes as the model writes it, on its way to the caller's ear. */
+interface AnswerVoice {
+  /** Some text was given to it. */
+  readonly spoke: boolean;
+  /** More of the model's text. */
+  delta(text: string): void;
+  /** A whole sentence (a filler, or an answer that came without deltas). */
+  sentence(text: string): void;
+  /** No more text: resolves once everything was sent (or a barge-in dropped it). */
+  finish(): Promise<void>;
 }
 
 /** Complete sentences at the start of `text`, and the unfinished rest. */
@@ -883,6 +1043,7 @@ export function splitSentences(text: string): { sentences: string[]; rest: strin
  */
 export function heardSentences(utterance: Utterance): string {
   if (!utterance.cleared) return utterance.sentences.join(" ");
+  if (utterance.markPer === "text") return utterance.voiced.replace(/\s+/g, " ").trim();
   if (utterance.markPer === "word")
     return utterance.sentences.join(" ").split(/\s+/).slice(0, utterance.played).join(" ");
   return utterance.sentences.slice(0, utterance.played).join(" ");

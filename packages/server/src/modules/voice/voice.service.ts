@@ -23,9 +23,14 @@ import type { LiveSessions } from "./live-sessions.ts";
 import { RealtimeClient, type RealtimeSessionOptions } from "./realtime-client.ts";
 import { modelAudioFormat, RealtimeSession } from "./realtime-session.ts";
 import { semanticWaits } from "./semantic-turn.ts";
-import type { StreamingTranscriber, Synthesizer, Transcriber } from "./speech.ts";
+import type { StreamingSynthesizer, StreamingTranscriber, Synthesizer, Transcriber } from "./speech.ts";
 import { endpointMs } from "./turn-detector.ts";
-import { PipelineSession, type SessionPorts, type SessionSettings } from "./voice-session.ts";
+import {
+  type PipelinePorts,
+  PipelineSession,
+  type SessionPorts,
+  type SessionSettings,
+} from "./voice-session.ts";
 
 /** What a caller hears when the realtime model of a multimodal or dualplex assistant cannot be reached. */
 export const MODEL_UNAVAILABLE =
@@ -59,7 +64,7 @@ const LIVE_CALL_COLUMNS = {
       fillerConfig: true,
       ambientSound: true,
       ambientSoundVolume: true,
-      voice: { select: { providerVoiceId: true } },
+      voice: { select: { providerVoiceId: true, provider: true } },
     },
   },
 } satisfies Prisma.CallSelect;
@@ -73,12 +78,15 @@ interface SessionSetup {
   stream: MediaStream;
   media: MediaStream;
   settings: SessionSettings;
-  ports: SessionPorts;
+  ports: SessionPorts & Pick<PipelinePorts, "openSpeech">;
   request: Omit<ReplyRequest, "history" | "passages">;
 }
 
 /** Builds a call's session, or ends the call and answers null when it cannot run. */
 type SessionFactory = (setup: SessionSetup) => Promise<PipelineSession | RealtimeSession | null>;
+
+/** Catalogue voices of these providers speak through their streaming synthesizer (streaming-speech.ts). */
+const STREAMING_PROVIDERS = new Set(["elevenlabs", "cartesia"]);
 
 /** A catalogue voice without a provider voice speaks with this one. */
 const DEFAULT_PROVIDER_VOICE = "alloy";
@@ -123,6 +131,12 @@ export class VoiceService implements MediaStreamHandler {
       synthesizer: Synthesizer;
       /** Speech-to-text as the caller speaks, when the deployment has one; `transcriber` is its fallback. */
       streamingTranscriber?: StreamingTranscriber | null;
+      /**
+       * Streaming voices configured for this deployment (ElevenLabs, Cartesia), with the voice each
+       * speaks for assistants whose catalogue voice is another provider's; `synthesizer` takes over
+       * when one fails.
+       */
+      streamingSynthesizers?: { synthesizer: StreamingSynthesizer; defaultVoice: string | undefined }[];
     },
   ) {
     this.realtime = new RealtimeClient(
@@ -168,7 +182,11 @@ export class VoiceService implements MediaStreamHandler {
       maxSilenceDuration: assistant.maxSilenceDuration,
       reengagementInterval: assistant.reengagementInterval,
       language: assistant.language,
-      voice: assistant.voice?.providerVoiceId || DEFAULT_PROVIDER_VOICE,
+      // A streaming provider's voice is not one `/audio/speech` knows: its fallback speaks with the default.
+      voice:
+        (STREAMING_PROVIDERS.has(assistant.voice?.provider ?? "")
+          ? null
+          : assistant.voice?.providerVoiceId) || DEFAULT_PROVIDER_VOICE,
       speechSpeed: Number(assistant.speechSpeed.toString()),
       fillers: assistant.fillers > 0 ? fillerPhrases(assistant.fillerConfig) : [],
     };
@@ -205,7 +223,7 @@ export class VoiceService implements MediaStreamHandler {
       Number(assistant.ambientSoundVolume.toString()),
     );
     const { transcriber, synthesizer } = this.parts;
-    const ports: SessionPorts = {
+    const ports: SessionSetup["ports"] = {
       logger,
       transcribe: (wav, signal) => transcriber.transcribe(wav, { language: settings.language, signal }),
       synthesize: async (text, signal) => ({
@@ -216,6 +234,7 @@ export class VoiceService implements MediaStreamHandler {
           signal,
         }),
       }),
+      ...this.streamingPort(assistant.voice, settings.speechSpeed),
       turn: (turn) => this.parts.turns.record(call, turn),
       hangUp: (reason) => calls.endByAssistant(call.id, reason),
       callerLeft: () => calls.customerHungUp(call.id),
@@ -233,6 +252,36 @@ export class VoiceService implements MediaStreamHandler {
     this.parts.live.add(call.id, session);
     stream.onClose(() => this.parts.live.remove(call.id));
     session.start();
+  }
+
+  /**
+   * The streaming voice of an assistant whose catalogue voice is `provider`'s: that provider's when it
+   * is configured, else the deployment's (`VOXGATE_TTS_PROVIDER`), else none (batch speech).
+   */
+  private streamingFor(provider: string | undefined) {
+    const configured = this.parts.streamingSynthesizers ?? [];
+    return (
+      configured.find((entry) => entry.synthesizer.name === provider) ??
+      configured.find((entry) => entry.synthesizer.name === this.deps.config.voice.streamingTts.provider)
+    );
+  }
+
+  private streamingPort(
+    voice: { provider: string; providerVoiceId: string | null } | null,
+    speed: number,
+  ): Pick<PipelinePorts, "openSpeech"> {
+    const entry = this.streamingFor(voice?.provider);
+    if (!entry) return {};
+    const { synthesizer } = entry;
+    const voiceId =
+      (voice?.provider === synthesizer.name ? voice.providerVoiceId : null) ?? entry.defaultVoice;
+    if (!voiceId) return {};
+    return {
+      openSpeech: async (signal) => ({
+        sampleRate: synthesizer.outputFormat.sampleRate,
+        stream: await synthesizer.open({ voice: voiceId, speed, signal }),
+      }),
+    };
   }
 
   /** The pipeline: speech-to-text, the chat model's reply, text-to-speech (and any text stream). */

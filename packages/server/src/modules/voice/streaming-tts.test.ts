@@ -1,0 +1,204 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { createAssistant } from "../../../test/fixtures/assistants.ts";
+import { telephonyFixtures, uniqueUsNumber } from "../../../test/fixtures/telephony.ts";
+import { type FakeCartesia, startFakeCartesia } from "../../../test/support/fake-cartesia.ts";
+import { type FakeElevenLabs, startFakeElevenLabs } from "../../../test/support/fake-elevenlabs.ts";
+import { type FakeOpenAI, startFakeOpenAI } from "../../../test/support/fake-openai.ts";
+import { type FakeSpeech, startFakeSpeech, toneText } from "../../../test/support/fake-speech.ts";
+import { type FakeTwilio, startFakeTwilio } from "../../../test/support/fake-twilio.ts";
+import { startTestApp, type TestAccount, type TestApp } from "../../../test/support/test-app.ts";
+import { TwilioMediaClient } from "../../../test/support/twilio-media-client.ts";
+import {
+  answerOutbound,
+  mediaStreamUrl,
+  THREE_SENTENCES,
+  voiceCallEnv,
+} from "../../../test/support/voice-calls.ts";
+import type { Assistant, PhoneNumber } from "../../generated/prisma/client.ts";
+
+/**
+ * Pipeline calls spoken through streaming text-to-speech (ElevenLabs by deployment, Cartesia by an
+ * assistant's catalogue voice), over Twilio Media Streams, with OpenAI's batch speech as the fallback.
+ */
+
+let t: TestApp;
+let twilio: FakeTwilio;
+let model: FakeOpenAI;
+let speech: FakeSpeech;
+let elevenlabs: FakeElevenLabs;
+let cartesia: FakeCartesia;
+let owner: TestAccount;
+let number: PhoneNumber;
+let mediaUrl: string;
+
+const heard = (text: string) => toneText(text).replace(/\s+/g, "");
+const marks = (received: TwilioMediaClient["received"]) => received.filter((m) => m.event === "mark").length;
+const reload = (callId: number) => t.app.db.prisma.call.findUniqueOrThrow({ where: { id: callId } });
+const eventually = <T>(check: () => Promise<T>) => vi.waitFor(check, { timeout: 15_000, interval: 20 });
+
+async function answeredCall(assistant: Assistant) {
+  const call = await t.app.services.callStarts.placeOutbound({
+    accountId: owner.accountId,
+    assistantId: assistant.id,
+    to: uniqueUsNumber(),
+  });
+  const token = await answerOutbound(t, twilio, call);
+  return { call, client: await TwilioMediaClient.connect(mediaUrl, token) };
+}
+
+/** A promise and its resolve: the model goes on writing once released. */
+function gate() {
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  return { held, release };
+}
+
+beforeAll(async () => {
+  [twilio, model, speech, elevenlabs, cartesia] = await Promise.all([
+    startFakeTwilio(),
+    startFakeOpenAI(),
+    startFakeSpeech(),
+    startFakeElevenLabs(),
+    startFakeCartesia(),
+  ]);
+  t = await startTestApp({
+    model,
+    env: {
+      ...voiceCallEnv(twilio, speech),
+      VOXGATE_TTS_PROVIDER: "elevenlabs",
+      ELEVENLABS_BASE_URL: elevenlabs.baseUrl,
+      ELEVENLABS_API_KEY: elevenlabs.apiKey,
+      ELEVENLABS_VOICE_ID: "el-default-voice",
+      CARTESIA_BASE_URL: cartesia.baseUrl,
+      CARTESIA_API_KEY: cartesia.apiKey,
+    },
+  });
+  mediaUrl = mediaStreamUrl(t);
+  owner = await t.createAccount({ balance: "50" });
+  number = await telephonyFixtures(t).addNumber(owner);
+});
+
+afterAll(async () => {
+  await t?.close();
+  await Promise.all([
+    twilio?.close(),
+    model?.close(),
+    speech?.close(),
+    elevenlabs?.close(),
+    cartesia?.close(),
+  ]);
+});
+
+describe("streaming text-to-speech in pipeline calls", () => {
+  it("speaks the first sentence while the model is still writing (the deployment's ElevenLabs)", async () => {
+    const assistant = await createAssistant(t, owner, { initialMessage: "", phoneNumberId: number.id });
+    const { call, client } = await answeredCall(assistant);
+    const synthesesBefore = speech.syntheses.length;
+    const writing = gate();
+    model.enqueue({ content: "First part here. Second part now.", holdAfterFirstSentence: writing.held });
+    client.speak("hello");
+    // The model holds the rest of its answer: the caller already hears its first sentence.
+    await client.waitFor((received) => marks(received) >= 1);
+    expect(client.takeSpeech().replace(/\s+/g, "")).toBe(heard("First part here."));
+    const stream = elevenlabs.streams.at(-1)!;
+    expect(stream.voiceId).toBe("el-default-voice");
+    expect(stream.messages.map((message) => message.text).join("")).not.toContain("Second");
+    writing.release();
+    await eventually(async () =>
+      expect((await reload(call.id)).transcript).toBe(
+        "Customer: hello\nAssistant: First part here. Second part now.",
+      ),
+    );
+    expect(client.takeSpeech().replace(/\s+/g, "")).toBe(heard("Second part now."));
+    expect(stream.messages.at(-1)).toEqual({ text: "" });
+    // Nothing went through batch speech.
+    expect(speech.syntheses.length).toBe(synthesesBefore);
+    client.close();
+  });
+
+  it("a barge-in cancels the assistant's Cartesia context and keeps what was played", async () => {
+    const voice = await t.app.db.prisma.voice.create({
+      data: {
+        accountId: owner.accountId,
+        name: "Sonic",
+        gender: "female",
+        provider: "cartesia",
+        providerVoiceId: "cartesia-voice-1",
+        supportedModes: ["pipeline"],
+      },
+    });
+    const assistant = await createAssistant(t, owner, {
+      initialMessage: "",
+      phoneNumberId: number.id,
+      interruptSensitivity: 1,
+      voiceId: voice.id,
+    });
+    const { call, client } = await answeredCall(assistant);
+    const streamsBefore = elevenlabs.streams.length;
+    const writing = gate();
+    model.enqueue({ content: THREE_SENTENCES, holdAfterFirstSentence: writing.held });
+    client.autoAckMarks = false;
+    client.speak("hello");
+    await client.waitFor((received) => marks(received) >= 1);
+    client.ackMarks(1);
+    client.autoAckMarks = true;
+    client.speak("wait");
+    await client.waitFor((received) => received.some((message) => message.event === "clear"));
+    // The model writes on; what it writes after the barge-in is not spoken.
+    writing.release();
+    await eventually(async () =>
+      expect((await reload(call.id)).transcript).toBe(
+        "Customer: hello\nAssistant: One two three.\nCustomer: wait\nAssistant: Echo: wait",
+      ),
+    );
+    const [answer] = await t.app.db.prisma.callTurn.findMany({
+      where: { callId: call.id, speaker: "assistant" },
+      orderBy: { id: "asc" },
+    });
+    expect(answer).toMatchObject({ heardText: "One two three.", interrupted: true });
+    const cancelled = cartesia.contexts.filter((context) => context.cancelled);
+    expect(cancelled).toHaveLength(1);
+    expect(cancelled[0]!.inputs.map((input) => input.transcript ?? "cancel").join("")).toBe(
+      "One two three. cancel",
+    );
+    expect(cancelled[0]!.inputs[0]).toMatchObject({ voice: { mode: "id", id: "cartesia-voice-1" } });
+    // The assistant's voice is Cartesia's: the deployment's ElevenLabs was not used.
+    expect(elevenlabs.streams.length).toBe(streamsBefore);
+    client.close();
+  });
+
+  it("falls back to batch speech when the provider dies mid-answer, without dropping the call", async () => {
+    const assistant = await createAssistant(t, owner, { initialMessage: "", phoneNumberId: number.id });
+    const { call, client } = await answeredCall(assistant);
+    const synthesesBefore = speech.syntheses.length;
+    elevenlabs.dieAfterAudio(1);
+    try {
+      model.enqueue({ content: THREE_SENTENCES });
+      client.speak("hello");
+      await eventually(async () =>
+        expect((await reload(call.id)).transcript).toBe(`Customer: hello\nAssistant: ${THREE_SENTENCES}`),
+      );
+    } finally {
+      elevenlabs.dieAfterAudio(null);
+    }
+    // The first sentence came from ElevenLabs, the rest from `/audio/speech` with its default voice.
+    expect(client.takeSpeech().replace(/\s+/g, "")).toBe(heard(THREE_SENTENCES));
+    expect(speech.syntheses.slice(synthesesBefore)).toMatchObject([
+      { input: "Four five six.", voice: "alloy" },
+      { input: "Seven eight nine.", voice: "alloy" },
+    ]);
+    // The rest of the call speaks through the fallback.
+    const streams = elevenlabs.streams.length;
+    client.speak("again");
+    await eventually(async () =>
+      expect((await reload(call.id)).transcript).toBe(
+        `Customer: hello\nAssistant: ${THREE_SENTENCES}\nCustomer: again\nAssistant: Echo: again`,
+      ),
+    );
+    expect(elevenlabs.streams.length).toBe(streams);
+    expect((await reload(call.id)).status).toBe("in_progress");
+    client.close();
+  });
+});
