@@ -35,6 +35,7 @@ import {
   LiveSessions,
   OpenAiSynthesizer,
   OpenAiTranscriber,
+  RealtimeClient,
   Recordings,
   streamingSynthesizers,
   streamingTranscriber,
@@ -156,6 +157,7 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     },
     transcriber: new OpenAiTranscriber(deps.config.voice),
     synthesizer: new OpenAiSynthesizer(deps.config.voice),
+    realtime: new RealtimeClient(deps.config.voice.realtime, deps.config.voice.timeoutSeconds, deps.logger),
     streamingTranscriber: streamingTranscriber(deps.config.voice),
     streamingSynthesizers: streamingSynthesizers(deps.config.voice),
   });

@@ -1,6 +1,7 @@
 /** The media plane: live calls' audio, turns and speech (see docs/voice.md). */
 export { type CallLatency, CallTurnsService } from "./call-turns.service.ts";
 export { LiveSessions } from "./live-sessions.ts";
+export { RealtimeClient, type RealtimeModel } from "./realtime-client.ts";
 export { Recordings, recordingPath } from "./recording.ts";
 export type {
   SpeechStream,

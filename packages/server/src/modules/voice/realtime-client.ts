@@ -52,10 +52,18 @@ const AUDIO_FORMATS = {
 } as const;
 
 /**
+ * A speech-to-speech model a multimodal or dualplex call talks to, one connection per call; chosen
+ * at the composition root. A failure to connect rejects (the call then ends with an apology).
+ */
+export interface RealtimeModel {
+  connect(callId: number): Promise<RealtimeConnection>;
+}
+
+/**
  * Opens OpenAI Realtime sessions over a WebSocket (`{base}/realtime?model=…`, bearer key), for
  * OpenAI itself or any server speaking the protocol (GA or beta dialect).
  */
-export class RealtimeClient {
+export class RealtimeClient implements RealtimeModel {
   constructor(
     private readonly config: VoiceConfig["realtime"],
     private readonly timeoutSeconds: number,

@@ -20,7 +20,7 @@ import { AmbientStream, ambientBed, ambientKind } from "./ambient.ts";
 import type { CallTurnsService } from "./call-turns.service.ts";
 import { voiceActivityFor } from "./detectors.ts";
 import type { LiveSessions } from "./live-sessions.ts";
-import { RealtimeClient, type RealtimeSessionOptions } from "./realtime-client.ts";
+import type { RealtimeConnection, RealtimeModel, RealtimeSessionOptions } from "./realtime-client.ts";
 import { modelAudioFormat, RealtimeSession } from "./realtime-session.ts";
 import { semanticWaits } from "./semantic-turn.ts";
 import type { StreamingSynthesizer, StreamingTranscriber, Synthesizer, Transcriber } from "./speech.ts";
@@ -104,7 +104,6 @@ const DEFAULT_FILLER = "One moment, please.";
  * hears a short refusal and the call ends `ended_by_assistant`.
  */
 export class VoiceService implements MediaStreamHandler {
-  private readonly realtime: RealtimeClient;
   private live = 0;
   /** How a call's session is built, by the assistant's mode. */
   private readonly sessionFactories: Record<AssistantMode, SessionFactory> = {
@@ -127,6 +126,8 @@ export class VoiceService implements MediaStreamHandler {
       appointments: Pick<AppointmentsService, "functionsFor">;
       /** Speech-to-text of the pipeline's caller turns. */
       transcriber: Transcriber;
+      /** The speech-to-speech model of multimodal and dualplex calls. */
+      realtime: RealtimeModel;
       /** The pipeline's voice. */
       synthesizer: Synthesizer;
       /** Speech-to-text as the caller speaks, when the deployment has one; `transcriber` is its fallback. */
@@ -138,13 +139,7 @@ export class VoiceService implements MediaStreamHandler {
        */
       streamingSynthesizers?: { synthesizer: StreamingSynthesizer; defaultVoice: string | undefined }[];
     },
-  ) {
-    this.realtime = new RealtimeClient(
-      deps.config.voice.realtime,
-      deps.config.voice.timeoutSeconds,
-      deps.logger,
-    );
-  }
+  ) {}
 
   /** Sessions this instance runs now. */
   get liveSessions(): number {
@@ -341,9 +336,9 @@ export class VoiceService implements MediaStreamHandler {
   }: SessionSetup): Promise<RealtimeSession | null> {
     const { logger } = this.deps;
     const engine = this.parts.replyEngine;
-    let model: Awaited<ReturnType<RealtimeClient["connect"]>>;
+    let model: RealtimeConnection;
     try {
-      model = await this.realtime.connect(call.id);
+      model = await this.parts.realtime.connect(call.id);
     } catch (error) {
       logger.warn("realtime model unavailable; the call ends", { callId: call.id, error });
       // Twilio speaks the apology and ends the stream (which releases the capacity).
