@@ -204,8 +204,12 @@ const frames: { name: string; send(opened: Opened, target: Target): void }[] = [
   {
     name: "bytes that are no WebSocket frame",
     // Straight onto the connection, past the client's framing: the server reads a broken frame.
+    // The header is fixed (reserved bits set, a reserved opcode): random header bytes sometimes
+    // announce a well-formed frame longer than what follows, and a server rightly waits for the rest.
     send: ({ socket }) =>
-      (socket as unknown as { _socket: NodeJS.WritableStream })._socket.write(randomBytes(64)),
+      (socket as unknown as { _socket: NodeJS.WritableStream })._socket.write(
+        Buffer.concat([Buffer.from([0xf3, 0xbe]), randomBytes(62)]),
+      ),
   },
 ];
 
