@@ -430,6 +430,54 @@ describe("message and body size", () => {
     }
   });
 
+  it.each(["/api/login", "/graphql"])(
+    "keeps the connection of a chunked body refused at %s while the client still writes, for its next request",
+    async (path) => {
+      const { hostname, port } = new URL(t.url);
+      const socket = connect(Number(port), hostname);
+      socket.setEncoding("utf8");
+      socket.on("error", () => {});
+      let received = "";
+      const answerMatching = (pattern: RegExp) =>
+        new Promise<string>((resolve, reject) => {
+          const check = () => {
+            if (!pattern.test(received)) return;
+            socket.off("data", onData);
+            socket.off("close", onClose);
+            resolve(received);
+          };
+          const onData = (chunk: string) => {
+            received += chunk;
+            check();
+          };
+          const onClose = () => reject(new Error(`closed with ${JSON.stringify(received)}`));
+          socket.on("data", onData);
+          socket.once("close", onClose);
+          check();
+        });
+      const part = `{"email":"${"x".repeat(64 * 1024)}`;
+      const chunk = `${Buffer.byteLength(part).toString(16)}\r\n${part}\r\n`;
+      const refused = answerMatching(/^HTTP\/1\.1 413 [\s\S]*\r\n\r\n[\s\S]*}/);
+      socket.write(
+        `POST ${path} HTTP/1.1\r\nhost: ${hostname}\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n`,
+      );
+      // Past the 1 MB limit, then the rest of the body only once the 413 is in.
+      for (let sent = 0; sent < 24; sent++) socket.write(chunk);
+      await refused;
+      for (let sent = 0; sent < 4; sent++) socket.write(chunk);
+      socket.write("0\r\n\r\n");
+      received = "";
+      const next = answerMatching(/^HTTP\/1\.1 200 [\s\S]*"Query"/);
+      const query = '{"query":"{ __typename }"}';
+      socket.write(
+        `POST /graphql HTTP/1.1\r\nhost: ${hostname}\r\ncontent-type: application/json\r\ncontent-length: ${query.length}\r\n\r\n${query}`,
+      );
+      // Before, the half-read body was destroyed with its request: the connection hung until the
+      // server's request timeout answered 408.
+      expect(await next).toContain('{"data":{"__typename":"Query"}}');
+      socket.destroy();
+    },
+  );
   it("still reads bodies under the limit, whatever their framing", async () => {
     const padded = `{ __typename }${" ".repeat(MAX_GRAPHQL_MESSAGE_BYTES / 2)}`;
     expect((await postGraphQL(padded)).body).toEqual({ data: { __typename: "Query" } });
