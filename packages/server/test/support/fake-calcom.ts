@@ -45,7 +45,8 @@ const failure = (status: number, code: string, message: string): FakeAnswer => (
 
 /**
  * Cal.com's API v2 as documented, for one user with one event type: GET /v2/me, GET
- * /v2/event-types/{id}, GET /v2/slots (format=range), POST /v2/bookings, POST
+ * /v2/event-types/{id}, GET /v2/slots (format=range), GET /v2/bookings (eventTypeId, afterStart,
+ * beforeEnd), POST /v2/bookings, POST
  * /v2/bookings/{uid}/reschedule (a new booking with a new uid) and POST /v2/bookings/{uid}/cancel,
  * each behind `Authorization: Bearer cal_…` and, where documented, its `cal-api-version`. Slots are
  * computed like Cal.com does: the event type's hours minus accepted bookings.
@@ -153,6 +154,20 @@ export async function startFakeCalCom(): Promise<FakeCalCom> {
       };
       bookings.push(booking);
       return { status: 201, json: { status: "success", data: booking } };
+    }
+    if (request.method === "GET" && request.path === "/v2/bookings") {
+      const wrong = needsVersion(request, "bookings");
+      if (wrong) return wrong;
+      const typeFilter = request.query.get("eventTypeId");
+      const afterStart = Date.parse(request.query.get("afterStart") ?? "");
+      const beforeEnd = Date.parse(request.query.get("beforeEnd") ?? "");
+      const data = bookings.filter(
+        (booking) =>
+          (!typeFilter || booking.eventTypeId === Number(typeFilter)) &&
+          (!Number.isFinite(afterStart) || Date.parse(booking.start) >= afterStart) &&
+          (!Number.isFinite(beforeEnd) || Date.parse(booking.end) <= beforeEnd),
+      );
+      return { status: 200, json: { status: "success", data } };
     }
     const bookingMatch = /^\/v2\/bookings\/([^/]+)\/(reschedule|cancel)$/.exec(request.path);
     if (request.method === "POST" && bookingMatch) {

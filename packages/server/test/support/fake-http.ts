@@ -28,6 +28,8 @@ export interface InjectedFailure {
   headers?: Record<string, string>;
   /** How many matching requests fail; then the fake serves them again. */
   times: number;
+  /** The request is served (what it writes is stored) and its answer lost: the failure comes instead. */
+  afterServing?: boolean;
 }
 
 export interface FakeServer {
@@ -64,6 +66,13 @@ export async function startFakeServer(handle: (request: FakeRequest) => FakeAnsw
     let answer: FakeAnswer;
     if (failure) {
       failure.times -= 1;
+      if (failure.afterServing) {
+        try {
+          handle(request);
+        } catch {
+          // Lost with its answer.
+        }
+      }
       answer = { status: failure.status, json: { error: "injected" }, headers: failure.headers ?? {} };
     } else {
       try {

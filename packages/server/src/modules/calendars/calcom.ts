@@ -67,7 +67,7 @@ export class CalComProvider implements CalendarProvider {
     return complement(window, free);
   }
 
-  async createEvent(access: CalendarAccess, event: CalendarEvent): Promise<{ externalId: string }> {
+  private async book(access: CalendarAccess, event: CalendarEvent): Promise<{ externalId: string }> {
     const url = `${this.base()}/v2/bookings`;
     const attendee = event.attendee;
     if (!attendee || (!attendee.email && !attendee.phone)) {
@@ -101,6 +101,41 @@ export class CalComProvider implements CalendarProvider {
     }
     expectStatus(response, [200, 201]);
     return { externalId: bookingUid(response) };
+  }
+
+  /**
+   * A booking is not replayed (a second POST would book twice), but one whose answer was lost (a
+   * timeout, a dropped connection, a 5xx from a gateway) may have been made: it is looked up by the
+   * `voxgateUid` it carries in its metadata, and adopted when found. Not found, the failure stands.
+   */
+  async createEvent(access: CalendarAccess, event: CalendarEvent): Promise<{ externalId: string }> {
+    try {
+      return await this.book(access, event);
+    } catch (error) {
+      if (!(error instanceof CalendarProviderError) || !answerMayBeLost(error)) throw error;
+      const made = await this.findBooking(access, event).catch(() => null);
+      if (!made) throw error;
+      return { externalId: made };
+    }
+  }
+
+  /** The uid of the accepted booking of the event type at `event.start` made for `event`, or null. */
+  private async findBooking(access: CalendarAccess, event: CalendarEvent): Promise<string | null> {
+    const url = new URL(`${this.base()}/v2/bookings`);
+    url.searchParams.set("eventTypeId", eventTypeId(access));
+    url.searchParams.set("afterStart", event.start.toISOString());
+    url.searchParams.set("beforeEnd", new Date(event.end.getTime() + 86_400_000).toISOString());
+    const response = await this.request(access, url.href, { method: "GET", version: VERSIONS.bookings });
+    expectStatus(response, [200]);
+    const data = (jsonBody(response) as { data?: unknown } | null)?.data;
+    const found = (Array.isArray(data) ? data : []).find(
+      (booking: { uid?: unknown; status?: unknown; start?: unknown; metadata?: { voxgateUid?: unknown } }) =>
+        booking?.metadata?.voxgateUid === event.uid &&
+        booking.status !== "cancelled" &&
+        Date.parse(String(booking.start)) === event.start.getTime() &&
+        typeof booking.uid === "string",
+    ) as { uid: string } | undefined;
+    return found?.uid ?? null;
   }
 
   async updateEvent(
@@ -170,6 +205,15 @@ export class CalComProvider implements CalendarProvider {
       this.options,
     );
   }
+}
+
+/** A failure after which the request may have been carried out: its answer, not the request, was lost. */
+function answerMayBeLost(error: CalendarProviderError): boolean {
+  return (
+    error.reason === "timeout" ||
+    error.reason === "unreachable" ||
+    (error.status !== undefined && error.status >= 500)
+  );
 }
 
 function eventTypeId(access: CalendarAccess): string {

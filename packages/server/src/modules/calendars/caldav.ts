@@ -1,12 +1,12 @@
 import type { SafeFetchResult } from "../../net/safe-fetch.ts";
-import { busyIntervals, type CalendarEvent, eventToICalendar, type Interval } from "./ical.ts";
+import { busyIntervals, type CalendarEvent, eventStarts, eventToICalendar, type Interval } from "./ical.ts";
 import { type CalendarAccess, type CalendarProvider, CalendarProviderError } from "./provider.ts";
 import { type ProviderHttpOptions, providerFetch, statusFailure } from "./provider-http.ts";
 
 /**
  * `allowList` is config.outboundAllowList: calendar URLs are user-supplied, so they pass the SSRF
- * guard. Reads (PROPFIND, REPORT, GET) and DELETE are retried; PUTs are not, since they are
- * conditional (If-None-Match, If-Match) and a replay of one that succeeded would fail its condition.
+ * guard. Reads (PROPFIND, REPORT, GET), DELETE and the PUT that creates an event are retried; the
+ * PUT that replaces one is not (its If-Match would fail on a replay of one that succeeded).
  */
 export interface CalDavOptions extends ProviderHttpOptions {
   /** Reports a recurring event whose rule is not expanded (see ical.ts `busyIntervals`). */
@@ -73,14 +73,31 @@ export class CalDavProvider implements CalendarProvider {
     const url = new URL(`${encodeURIComponent(event.uid)}.ics`, collectionUrl(access.url)).href;
     const response = await this.request(access, url, {
       method: "PUT",
-      idempotent: false,
+      // Retried after a timeout or a 5xx: a replay of a PUT that did land meets its own event (412)
+      // and is recognised below, so a write whose answer was lost leaves no event we do not know of.
+      idempotent: true,
       // Never overwrites: a UID that exists already is a conflict, not a silent replacement.
       headers: { "content-type": "text/calendar; charset=utf-8", "if-none-match": "*" },
       body: eventToICalendar(event, this.now()),
     });
-    if (response.status === 412) throw new CalendarProviderError("conflict", url, 412);
+    if (response.status === 412) {
+      if (await this.holdsEvent(access, url, event)) return { externalId: url };
+      throw new CalendarProviderError("conflict", url, 412);
+    }
     expectStatus(response, url, [200, 201, 204]);
     return { externalId: url };
+  }
+
+  /**
+   * Whether `url` holds this very event (its UID at its start): the event's name is derived from its
+   * UID, which is derived from the booking's idempotency key, so it is this booking written before.
+   */
+  private async holdsEvent(access: CalendarAccess, url: string, event: CalendarEvent): Promise<boolean> {
+    const current = await this.request(access, url, { method: "GET", headers: {}, idempotent: true });
+    if (current.status !== 200) return false;
+    return eventStarts(current.body.toString("utf8")).some(
+      (stored) => stored.uid === event.uid && stored.start === event.start.getTime(),
+    );
   }
 
   /**

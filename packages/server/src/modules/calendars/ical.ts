@@ -137,6 +137,11 @@ function parseDuration(value: string): { ms: number; days: number } | null {
   return sign === "-" ? null : { ms, days: wholeDays };
 }
 
+/** Each VEVENT's UID and start instant (a floating time read as UTC). */
+export function eventStarts(text: string): { uid: string; start: number }[] {
+  return parseEvents(text, "UTC").map((event) => ({ uid: event.uid, start: instant(event.start) }));
+}
+
 /** The VEVENTs of a VCALENDAR text; events without a usable DTSTART are skipped. */
 export function parseEvents(text: string, floatingZone: string): ParsedEvent[] {
   const events: ParsedEvent[] = [];
