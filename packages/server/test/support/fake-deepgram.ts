@@ -88,30 +88,26 @@ export async function startFakeDeepgram(): Promise<FakeDeepgram> {
         metadata: { request_id: "fake", model_info: { name: query.model } },
         from_finalize: false,
       });
-    const listener = new ToneListener(
-      sampleRate,
-      () => Number(query.endpointing ?? 10),
-      {
-        speechStarted: () => {
-          if (!dieOnSpeech) return;
-          dieOnSpeech = false;
-          ws.terminate();
-        },
-        interim: (text) => {
-          if (query.interim_results === "true" && text) results(text, listener.audioMs, false);
-        },
-        ended: (text, atMs) => {
-          if (dieBeforeFinal) {
-            dieBeforeFinal = false;
-            ws.terminate();
-            return;
-          }
-          stream.finals.push(text);
-          results(text, atMs, true);
-        },
+    const listener = new ToneListener(sampleRate, () => Number(query.endpointing ?? 10), {
+      speechStarted: () => {
+        if (!dieOnSpeech) return;
+        dieOnSpeech = false;
+        ws.terminate();
       },
-      scripted,
-    );
+      interim: (text) => {
+        if (query.interim_results === "true" && text) results(text, listener.audioMs, false);
+      },
+      ended: (text, atMs) => {
+        if (dieBeforeFinal) {
+          dieBeforeFinal = false;
+          ws.terminate();
+          return;
+        }
+        stream.finals.push(text);
+        results(text, atMs, true);
+      },
+    });
+    listener.script = scripted;
     stream.utterances = listener.heard;
     ws.on("message", (data, isBinary) => {
       const bytes = data as Buffer;

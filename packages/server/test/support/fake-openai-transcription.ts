@@ -115,34 +115,30 @@ export async function startFakeOpenAiTranscription(): Promise<FakeOpenAiTranscri
           error: { type: "invalid_request_error", message: `unknown event ${event.type}` },
         });
       }
-      listener ??= new ToneListener(
-        format.rate,
-        () => silenceMs,
-        {
-          speechStarted: (atMs) =>
-            send({ type: "input_audio_buffer.speech_started", audio_start_ms: atMs, item_id: item }),
-          ended: (text, atMs) => {
-            const done = item;
-            item = id("item");
-            send({ type: "input_audio_buffer.speech_stopped", audio_end_ms: atMs, item_id: done });
-            send({ type: "input_audio_buffer.committed", item_id: done, previous_item_id: null });
-            for (const word of text.split(/(?<=\s)/))
-              send({
-                type: "conversation.item.input_audio_transcription.delta",
-                item_id: done,
-                content_index: 0,
-                delta: word,
-              });
+      listener ??= new ToneListener(format.rate, () => silenceMs, {
+        speechStarted: (atMs) =>
+          send({ type: "input_audio_buffer.speech_started", audio_start_ms: atMs, item_id: item }),
+        ended: (text, atMs) => {
+          const done = item;
+          item = id("item");
+          send({ type: "input_audio_buffer.speech_stopped", audio_end_ms: atMs, item_id: done });
+          send({ type: "input_audio_buffer.committed", item_id: done, previous_item_id: null });
+          for (const word of text.split(/(?<=\s)/))
             send({
-              type: "conversation.item.input_audio_transcription.completed",
+              type: "conversation.item.input_audio_transcription.delta",
               item_id: done,
               content_index: 0,
-              transcript: text,
+              delta: word,
             });
-          },
+          send({
+            type: "conversation.item.input_audio_transcription.completed",
+            item_id: done,
+            content_index: 0,
+            transcript: text,
+          });
         },
-        scripted,
-      );
+      });
+      listener.script = scripted;
       state.utterances = listener.heard;
     });
   }

@@ -38,6 +38,8 @@ export class ToneListener {
   readonly heard: HeardUtterance[] = [];
   private startMs = 0;
   private interims = 0;
+  /** Scripted transcripts, shared by a fake's listeners and taken one per utterance. */
+  script: string[] = [];
 
   constructor(
     private readonly sampleRate: number,
@@ -48,7 +50,6 @@ export class ToneListener {
       interim?(text: string): void;
       ended(text: string, atMs: number): void;
     },
-    private readonly script: string[] = [],
   ) {}
 
   push(pcm: Int16Array) {
