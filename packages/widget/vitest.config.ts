@@ -1,6 +1,6 @@
 import { createRequire } from "node:module";
 import { playwright } from "@vitest/browser-playwright";
-import { defineProject } from "vitest/config";
+import { configDefaults, defineProject } from "vitest/config";
 import { chromiumLaunchOptions } from "./test/support/chromium.ts";
 import { emulateColorScheme, showDemoPage } from "./test/support/commands.ts";
 import { espeakMicrophoneArgs, fakeMicrophoneArgs, SPEECH_INSTANCE } from "./test/support/fake-microphone.ts";
@@ -42,13 +42,15 @@ export default defineProject({
         },
       }),
       instances: [
-        { browser: "chromium", exclude: [SPEECH_TEST] },
+        { browser: "chromium", exclude: [...configDefaults.exclude, SPEECH_TEST] },
         ...(espeakArgs
           ? [
               {
                 browser: "chromium" as const,
                 name: SPEECH_INSTANCE,
                 include: [SPEECH_TEST],
+                // After the other browser suites, alone: its microphone plays in real time too.
+                sequence: { groupOrder: 2 },
                 provider: playwright({
                   launchOptions: {
                     ...chromiumLaunchOptions,
