@@ -109,119 +109,127 @@ const providers = [
 ];
 
 for (const provider of providers) {
-  describe.skipIf(missing)(`an espeak-ng caller on a phone call transcribed by ${provider.name}`, () => {
-    let t: TestApp;
-    let owner: TestAccount;
-    let number: PhoneNumber;
+  describe.skipIf(missing)(
+    `an espeak-ng caller on a phone call transcribed by ${provider.name}${missing ? ` (skipped: ${missing})` : ""}`,
+    () => {
+      let t: TestApp;
+      let owner: TestAccount;
+      let number: PhoneNumber;
 
-    beforeAll(async () => {
-      t = await startTestApp({
-        model,
-        env: {
-          ...voiceCallEnv(twilio, speech),
-          ...provider.env(),
-          VOXGATE_TTS_PROVIDER: "cartesia",
-          CARTESIA_BASE_URL: cartesia.baseUrl,
-          CARTESIA_API_KEY: cartesia.apiKey,
-          CARTESIA_VOICE_ID: "cartesia-default-voice",
-        },
+      beforeAll(async () => {
+        t = await startTestApp({
+          model,
+          env: {
+            ...voiceCallEnv(twilio, speech),
+            ...provider.env(),
+            VOXGATE_TTS_PROVIDER: "cartesia",
+            CARTESIA_BASE_URL: cartesia.baseUrl,
+            CARTESIA_API_KEY: cartesia.apiKey,
+            CARTESIA_VOICE_ID: "cartesia-default-voice",
+          },
+        });
+        owner = await t.createAccount({ balance: "50" });
+        number = await telephonyFixtures(t).addNumber(owner);
       });
-      owner = await t.createAccount({ balance: "50" });
-      number = await telephonyFixtures(t).addNumber(owner);
-    });
 
-    afterAll(async () => {
-      await t?.close();
-    });
-
-    it("answers after the speech ends, speaks through Cartesia, and a spoken barge-in cancels the answer", async () => {
-      const assistant = await createAssistant(t, owner, {
-        initialMessage: "",
-        phoneNumberId: number.id,
-        interruptSensitivity: 1,
+      afterAll(async () => {
+        await t?.close();
       });
-      const call = await t.app.services.callStarts.placeOutbound({
-        accountId: owner.accountId,
-        assistantId: assistant.id,
-        to: uniqueUsNumber(),
+
+      it("answers after the speech ends, speaks through Cartesia, and a spoken barge-in cancels the answer", async () => {
+        const assistant = await createAssistant(t, owner, {
+          initialMessage: "",
+          phoneNumberId: number.id,
+          interruptSensitivity: 1,
+        });
+        const call = await t.app.services.callStarts.placeOutbound({
+          accountId: owner.accountId,
+          assistantId: assistant.id,
+          to: uniqueUsNumber(),
+        });
+        const client = await TwilioMediaClient.connect(
+          mediaStreamUrl(t),
+          await answerOutbound(t, twilio, call),
+        );
+        const contextsBefore = cartesia.contexts.length;
+        const synthesesBefore = speech.syntheses.length;
+        const batchBefore = speech.transcriptions.length;
+        provider.script(QUESTION, INTERRUPTION);
+        const writing = gate();
+        model.enqueue({ content: ANSWER, holdAfterFirstSentence: writing.held });
+
+        // The caller asks; the answer's first sentence is spoken while the model holds the rest.
+        client.autoAckMarks = false;
+        client.play(question.pcm);
+        await client.waitFor((received) => marks(received) >= 1);
+        expect(client.takeSpeech().replace(/\s+/g, "")).toBe(heard("We open at nine."));
+        const [asked] = provider.heardUtterances();
+        expect(asked?.transcript).toBe(QUESTION);
+        expectHeardWhole(asked!, question);
+
+        // Over the answer, the caller says something else: the audio is cleared, Cartesia's context cancelled.
+        client.ackMarks(1);
+        client.autoAckMarks = true;
+        client.play(interruption.pcm);
+        await client.waitFor((received) => received.some((message) => message.event === "clear"));
+        writing.release();
+        await eventually(async () =>
+          expect((await t.app.db.prisma.call.findUniqueOrThrow({ where: { id: call.id } })).transcript).toBe(
+            `Customer: ${QUESTION}\nAssistant: We open at nine.\nCustomer: ${INTERRUPTION}\nAssistant: Echo: ${INTERRUPTION}`,
+          ),
+        );
+        await client.waitFor((received) => marks(received) >= 2);
+        expect(client.takeSpeech().replace(/\s+/g, "")).toBe(heard(`Echo: ${INTERRUPTION}`));
+
+        const utterances = provider.heardUtterances();
+        expect(utterances.map((utterance) => utterance.transcript)).toEqual([QUESTION, INTERRUPTION]);
+        expectHeardWhole(utterances[1]!, interruption);
+
+        const contexts = cartesia.contexts.slice(contextsBefore);
+        expect(contexts.map((context) => ({ cancelled: context.cancelled, done: context.done }))).toEqual([
+          { cancelled: true, done: false },
+          { cancelled: false, done: true },
+        ]);
+        expect(contexts[0]!.inputs.map((input) => input.transcript ?? "cancel").join("")).toBe(
+          "We open at nine. cancel",
+        );
+        // Every word was heard and spoken by the streaming providers: nothing went through batch speech.
+        expect(speech.syntheses.length).toBe(synthesesBefore);
+        expect(speech.transcriptions.length).toBe(batchBefore);
+
+        const turns = await t.app.db.prisma.callTurn.findMany({
+          where: { callId: call.id },
+          orderBy: { id: "asc" },
+        });
+        expect(
+          turns.map(({ speaker, text, heardText, interrupted }) => ({
+            speaker,
+            text,
+            heardText,
+            interrupted,
+          })),
+        ).toEqual([
+          { speaker: "customer", text: QUESTION, heardText: QUESTION, interrupted: false },
+          { speaker: "assistant", text: ANSWER, heardText: "We open at nine.", interrupted: true },
+          { speaker: "customer", text: INTERRUPTION, heardText: INTERRUPTION, interrupted: false },
+          {
+            speaker: "assistant",
+            text: `Echo: ${INTERRUPTION}`,
+            heardText: `Echo: ${INTERRUPTION}`,
+            interrupted: false,
+          },
+        ]);
+        // Each reply started from the provider's final transcript, which came after the speech and its
+        // endpointing silence: never on a partial result while the caller was still talking.
+        for (const [answer, utterance] of [
+          [turns[1]!, utterances[0]!],
+          [turns[3]!, utterances[1]!],
+        ] as const) {
+          expect(answer.transcriptAt!.getTime()).toBeGreaterThanOrEqual(utterance.endedAt);
+          expect(answer.firstAudioAt!.getTime()).toBeGreaterThanOrEqual(answer.transcriptAt!.getTime());
+        }
+        client.close();
       });
-      const client = await TwilioMediaClient.connect(
-        mediaStreamUrl(t),
-        await answerOutbound(t, twilio, call),
-      );
-      const contextsBefore = cartesia.contexts.length;
-      const synthesesBefore = speech.syntheses.length;
-      const batchBefore = speech.transcriptions.length;
-      provider.script(QUESTION, INTERRUPTION);
-      const writing = gate();
-      model.enqueue({ content: ANSWER, holdAfterFirstSentence: writing.held });
-
-      // The caller asks; the answer's first sentence is spoken while the model holds the rest.
-      client.autoAckMarks = false;
-      client.play(question.pcm);
-      await client.waitFor((received) => marks(received) >= 1);
-      expect(client.takeSpeech().replace(/\s+/g, "")).toBe(heard("We open at nine."));
-      const [asked] = provider.heardUtterances();
-      expect(asked?.transcript).toBe(QUESTION);
-      expectHeardWhole(asked!, question);
-
-      // Over the answer, the caller says something else: the audio is cleared, Cartesia's context cancelled.
-      client.ackMarks(1);
-      client.autoAckMarks = true;
-      client.play(interruption.pcm);
-      await client.waitFor((received) => received.some((message) => message.event === "clear"));
-      writing.release();
-      await eventually(async () =>
-        expect((await t.app.db.prisma.call.findUniqueOrThrow({ where: { id: call.id } })).transcript).toBe(
-          `Customer: ${QUESTION}\nAssistant: We open at nine.\nCustomer: ${INTERRUPTION}\nAssistant: Echo: ${INTERRUPTION}`,
-        ),
-      );
-      await client.waitFor((received) => marks(received) >= 2);
-      expect(client.takeSpeech().replace(/\s+/g, "")).toBe(heard(`Echo: ${INTERRUPTION}`));
-
-      const utterances = provider.heardUtterances();
-      expect(utterances.map((utterance) => utterance.transcript)).toEqual([QUESTION, INTERRUPTION]);
-      expectHeardWhole(utterances[1]!, interruption);
-
-      const contexts = cartesia.contexts.slice(contextsBefore);
-      expect(contexts.map((context) => ({ cancelled: context.cancelled, done: context.done }))).toEqual([
-        { cancelled: true, done: false },
-        { cancelled: false, done: true },
-      ]);
-      expect(contexts[0]!.inputs.map((input) => input.transcript ?? "cancel").join("")).toBe(
-        "We open at nine. cancel",
-      );
-      // Every word was heard and spoken by the streaming providers: nothing went through batch speech.
-      expect(speech.syntheses.length).toBe(synthesesBefore);
-      expect(speech.transcriptions.length).toBe(batchBefore);
-
-      const turns = await t.app.db.prisma.callTurn.findMany({
-        where: { callId: call.id },
-        orderBy: { id: "asc" },
-      });
-      expect(
-        turns.map(({ speaker, text, heardText, interrupted }) => ({ speaker, text, heardText, interrupted })),
-      ).toEqual([
-        { speaker: "customer", text: QUESTION, heardText: QUESTION, interrupted: false },
-        { speaker: "assistant", text: ANSWER, heardText: "We open at nine.", interrupted: true },
-        { speaker: "customer", text: INTERRUPTION, heardText: INTERRUPTION, interrupted: false },
-        {
-          speaker: "assistant",
-          text: `Echo: ${INTERRUPTION}`,
-          heardText: `Echo: ${INTERRUPTION}`,
-          interrupted: false,
-        },
-      ]);
-      // Each reply started from the provider's final transcript, which came after the speech and its
-      // endpointing silence: never on a partial result while the caller was still talking.
-      for (const [answer, utterance] of [
-        [turns[1]!, utterances[0]!],
-        [turns[3]!, utterances[1]!],
-      ] as const) {
-        expect(answer.transcriptAt!.getTime()).toBeGreaterThanOrEqual(utterance.endedAt);
-        expect(answer.firstAudioAt!.getTime()).toBeGreaterThanOrEqual(answer.transcriptAt!.getTime());
-      }
-      client.close();
-    });
-  });
+    },
+  );
 }
