@@ -49,8 +49,6 @@ export default defineProject({
                 browser: "chromium" as const,
                 name: SPEECH_INSTANCE,
                 include: [SPEECH_TEST],
-                // After the other browser suites, alone: its microphone plays in real time too.
-                sequence: { groupOrder: 2 },
                 provider: playwright({
                   launchOptions: {
                     ...chromiumLaunchOptions,
