@@ -1,13 +1,18 @@
 import { createRequire } from "node:module";
 import { playwright } from "@vitest/browser-playwright";
-import { defineProject } from "vitest/config";
+import { configDefaults, defineProject } from "vitest/config";
 import { chromiumLaunchOptions } from "./test/support/chromium.ts";
 import { emulateColorScheme, showDemoPage } from "./test/support/commands.ts";
-import { fakeMicrophoneArgs } from "./test/support/fake-microphone.ts";
+import { espeakMicrophoneArgs, fakeMicrophoneArgs, SPEECH_INSTANCE } from "./test/support/fake-microphone.ts";
 
 // The global setup runs the real server in process; like the server's own config, it must get the
 // CJS graphql that graphql-yoga gets, or `instanceof GraphQLError` fails across two copies.
 const serverRequire = createRequire(new URL("../server/package.json", import.meta.url));
+
+// Chromium's microphone file is set at launch: the web call with real speech (espeak-ng) runs in a
+// second Chromium of its own, whose global setup starts a server with streaming speech fakes.
+const SPEECH_TEST = "test/web-call-speech.test.ts";
+const espeakArgs = espeakMicrophoneArgs();
 
 export default defineProject({
   resolve: {
@@ -36,7 +41,24 @@ export default defineProject({
           args: [...chromiumLaunchOptions.args, ...fakeMicrophoneArgs()],
         },
       }),
-      instances: [{ browser: "chromium" }],
+      instances: [
+        { browser: "chromium", exclude: [...configDefaults.exclude, SPEECH_TEST] },
+        ...(espeakArgs
+          ? [
+              {
+                browser: "chromium" as const,
+                name: SPEECH_INSTANCE,
+                include: [SPEECH_TEST],
+                provider: playwright({
+                  launchOptions: {
+                    ...chromiumLaunchOptions,
+                    args: [...chromiumLaunchOptions.args, ...espeakArgs],
+                  },
+                }),
+              },
+            ]
+          : []),
+      ],
       commands: { emulateColorScheme, showDemoPage },
     },
   },

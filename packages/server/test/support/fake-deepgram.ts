@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import { type WebSocket, WebSocketServer } from "ws";
 import { muLawToPcm, pcmFromBytes } from "../../src/modules/media/index.ts";
-import { ToneListener } from "./tone-listener.ts";
+import { type HeardUtterance, ToneListener } from "./tone-listener.ts";
 
 /**
  * A stand-in for Deepgram live streaming, as documented: a WebSocket at `/v1/listen` with the
@@ -23,6 +23,8 @@ export interface FakeDeepgramStream {
   audioBytes: number;
   /** Final transcripts sent. */
   finals: string[];
+  /** The utterances heard, in media time, with their voiced ms. */
+  utterances: HeardUtterance[];
 }
 
 export interface FakeDeepgram {
@@ -33,6 +35,11 @@ export interface FakeDeepgram {
   dieOnNextSpeech(): void;
   /** The next utterance's end drops the connection instead of sending its final result. */
   dieBeforeNextFinal(): void;
+  /**
+   * The transcripts of the next utterances heard (real speech, which the fake cannot read), one
+   * per utterance in order, on whichever stream hears them.
+   */
+  script(...transcripts: string[]): void;
   close(): Promise<void>;
 }
 
@@ -40,6 +47,7 @@ export async function startFakeDeepgram(): Promise<FakeDeepgram> {
   const streams: FakeDeepgramStream[] = [];
   let dieOnSpeech = false;
   let dieBeforeFinal = false;
+  const scripted: string[] = [];
   const server = createServer((_request, response) => response.writeHead(404).end());
   const wss = new WebSocketServer({ noServer: true });
   server.on("upgrade", (request, socket, head) => {
@@ -60,6 +68,7 @@ export async function startFakeDeepgram(): Promise<FakeDeepgram> {
       controls: [],
       audioBytes: 0,
       finals: [],
+      utterances: [],
     };
     streams.push(stream);
     const sampleRate = Number(query.sample_rate);
@@ -98,6 +107,8 @@ export async function startFakeDeepgram(): Promise<FakeDeepgram> {
         results(text, atMs, true);
       },
     });
+    listener.script = scripted;
+    stream.utterances = listener.heard;
     ws.on("message", (data, isBinary) => {
       const bytes = data as Buffer;
       if (isBinary) {
@@ -124,6 +135,9 @@ export async function startFakeDeepgram(): Promise<FakeDeepgram> {
     },
     dieBeforeNextFinal: () => {
       dieBeforeFinal = true;
+    },
+    script: (...transcripts) => {
+      scripted.push(...transcripts);
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import { type WebSocket, WebSocketServer } from "ws";
 import { muLawToPcm, pcmFromBytes } from "../../src/modules/media/index.ts";
-import { ToneListener } from "./tone-listener.ts";
+import { type HeardUtterance, ToneListener } from "./tone-listener.ts";
 
 /**
  * A stand-in for the OpenAI Realtime API's transcription sessions, as documented: a WebSocket at
@@ -23,17 +23,22 @@ export interface FakeTranscriptionSession {
   /** Audio appended, in ms. */
   audioMs: number;
   appends: number;
+  /** The utterances heard, in media time, with their voiced ms. */
+  utterances: HeardUtterance[];
 }
 
 export interface FakeOpenAiTranscription {
   /** Base URL to give as OPENAI_REALTIME_BASE_URL (http; the client dials ws). */
   baseUrl: string;
   sessions: FakeTranscriptionSession[];
+  /** The transcripts of the next utterances heard (real speech), one per utterance in order. */
+  script(...transcripts: string[]): void;
   close(): Promise<void>;
 }
 
 export async function startFakeOpenAiTranscription(): Promise<FakeOpenAiTranscription> {
   const sessions: FakeTranscriptionSession[] = [];
+  const scripted: string[] = [];
   const server = createServer((_request, response) => response.writeHead(404).end());
   const wss = new WebSocketServer({ noServer: true });
   server.on("upgrade", (request, socket, head) => {
@@ -57,6 +62,7 @@ export async function startFakeOpenAiTranscription(): Promise<FakeOpenAiTranscri
       received: [],
       audioMs: 0,
       appends: 0,
+      utterances: [],
     };
     sessions.push(state);
     let format: { mulaw: boolean; rate: number } | null = null;
@@ -132,6 +138,8 @@ export async function startFakeOpenAiTranscription(): Promise<FakeOpenAiTranscri
           });
         },
       });
+      listener.script = scripted;
+      state.utterances = listener.heard;
     });
   }
 
@@ -140,6 +148,9 @@ export async function startFakeOpenAiTranscription(): Promise<FakeOpenAiTranscri
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
     sessions,
+    script: (...transcripts) => {
+      scripted.push(...transcripts);
+    },
     close: () =>
       new Promise<void>((resolve) => {
         for (const client of wss.clients) client.terminate();

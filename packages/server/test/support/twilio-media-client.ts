@@ -90,6 +90,12 @@ export class TwilioMediaClient {
     this.silence(silenceMs);
   }
 
+  /** The caller says recorded speech (8 kHz PCM, e.g. espeak-ng's), followed by `silenceMs` of silence. */
+  play(pcm: Int16Array, silenceMs = 1000) {
+    this.sendPcm(pcm);
+    this.silence(silenceMs);
+  }
+
   silence(ms: number) {
     this.sendPcm(new Int16Array(8 * ms));
   }

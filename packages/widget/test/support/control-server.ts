@@ -2,6 +2,9 @@ import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import { type AddressInfo, connect, createServer as createTcpServer, type Socket } from "node:net";
 import type { App } from "../../../server/src/app.ts";
+import type { FakeCartesia } from "../../../server/test/support/fake-cartesia.ts";
+import type { FakeDeepgram } from "../../../server/test/support/fake-deepgram.ts";
+import type { HeardUtterance } from "../../../server/test/support/tone-listener.ts";
 
 /**
  * Lets browser tests arrange server-side facts that no public endpoint exposes: a fresh account and
@@ -41,9 +44,18 @@ export interface CallRecord {
   turns: { speaker: string; text: string; played: boolean }[];
 }
 
+/** What the streaming speech fakes of the espeak-ng instance heard and said. */
+export interface SpeechRecord {
+  /** Every utterance Deepgram's fake heard on the server's streams, in order. */
+  utterances: HeardUtterance[];
+  /** Cartesia contexts: finished, cancelled. */
+  contexts: { done: boolean; cancelled: boolean }[];
+}
+
 export async function startControlServer(
   apps: { main: App; strict: App },
   urls: { main: string; strict: string },
+  speech?: { deepgram: FakeDeepgram; cartesia: FakeCartesia },
 ): Promise<ControlServer> {
   const relay = await startRelay(new URL(urls.main));
   let configuredCapacity: number | null = null;
@@ -118,6 +130,19 @@ export async function startControlServer(
     async "/network"(body) {
       relay.setUp(body.up === true);
       return { up: body.up === true };
+    },
+    /** The transcripts the streaming speech-to-text fake gives the next utterances it hears. */
+    async "/speech/script"(body) {
+      if (!speech) throw new Error("no streaming speech fakes on this server");
+      speech.deepgram.script(...(body.transcripts as string[]));
+      return { ok: true };
+    },
+    async "/speech/heard"() {
+      if (!speech) throw new Error("no streaming speech fakes on this server");
+      return {
+        utterances: speech.deepgram.streams.flatMap((stream) => stream.utterances),
+        contexts: speech.cartesia.contexts.map(({ done, cancelled }) => ({ done, cancelled })),
+      } satisfies SpeechRecord;
     },
   };
 

@@ -1,11 +1,13 @@
 import { createServer } from "node:net";
 import type { TestProject } from "vitest/node";
 import { browserTestSetup, startInProcessServer } from "../../../server/test/support/browser-test-servers.ts";
+import { startFakeCartesia } from "../../../server/test/support/fake-cartesia.ts";
+import { startFakeDeepgram } from "../../../server/test/support/fake-deepgram.ts";
 import { type FakeOpenAI, startFakeOpenAI } from "../../../server/test/support/fake-openai.ts";
 import { startFakeSpeech } from "../../../server/test/support/fake-speech.ts";
 import { DEMO_QUESTION } from "./commands.ts";
 import { startControlServer } from "./control-server.ts";
-import { removeFakeMicrophone } from "./fake-microphone.ts";
+import { espeakMicrophoneSpeech, removeFakeMicrophone, SPEECH_INSTANCE } from "./fake-microphone.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -19,6 +21,11 @@ declare module "vitest" {
     closedApiBase: string;
     /** The main server through a relay that tests cut and restore (`/network` on the control server). */
     flakyApiBase: string;
+    /**
+     * In the espeak-ng microphone's instance: the voice the microphone's file carries, measured as
+     * the speech fakes measure it (20 ms frames at voice level).
+     */
+    microphoneSpeech: { voicedMs: number; spanMs: number } | null;
   }
 }
 
@@ -37,6 +44,7 @@ export const FAIL_ONCE_MARKER = "(model fails once)";
  * test server.
  */
 export default function setup(project: TestProject) {
+  if (project.name === SPEECH_INSTANCE) return speechSetup(project);
   return browserTestSetup(async (cleanups) => {
     const llm = await startFakeOpenAI();
     cleanups.push(() => llm.close());
@@ -69,6 +77,59 @@ export default function setup(project: TestProject) {
     project.provide("controlUrl", control.url);
     project.provide("flakyApiBase", control.flakyApiBase);
     project.provide("closedApiBase", `http://127.0.0.1:${await closedPort()}`);
+    project.provide("microphoneSpeech", null);
+  });
+}
+
+/**
+ * The espeak-ng microphone's instance: one server whose web calls transcribe through Deepgram live
+ * streaming and speak through Cartesia's WebSocket (local fakes of both), with batch speech as the
+ * fallback. Its tests need no second server: `strictApiBase` is the same one.
+ */
+function speechSetup(project: TestProject) {
+  return browserTestSetup(async (cleanups) => {
+    const llm = await startFakeOpenAI();
+    cleanups.push(() => llm.close());
+    scriptReplies(llm);
+    const [speech, deepgram, cartesia] = await Promise.all([
+      startFakeSpeech(),
+      startFakeDeepgram(),
+      startFakeCartesia(),
+    ]);
+    cleanups.push(
+      () => speech.close(),
+      () => deepgram.close(),
+      () => cartesia.close(),
+    );
+    cleanups.push(async () => removeFakeMicrophone(SPEECH_INSTANCE));
+    const main = await startInProcessServer(llm.baseUrl, {
+      OPENAI_STT_BASE_URL: speech.baseUrl,
+      OPENAI_TTS_BASE_URL: speech.baseUrl,
+      VOXGATE_STT_PROVIDER: "deepgram",
+      VOXGATE_DEEPGRAM_URL: deepgram.url,
+      VOXGATE_DEEPGRAM_API_KEY: "dg-key",
+      VOXGATE_TTS_PROVIDER: "cartesia",
+      CARTESIA_BASE_URL: cartesia.baseUrl,
+      CARTESIA_API_KEY: cartesia.apiKey,
+      CARTESIA_VOICE_ID: "cartesia-default-voice",
+    });
+    cleanups.push(() => main.app.close());
+    const control = await startControlServer(
+      { main: main.app, strict: main.app },
+      { main: main.url, strict: main.url },
+      { deepgram, cartesia },
+    );
+    cleanups.push(() => control.close());
+    const microphone = espeakMicrophoneSpeech();
+    project.provide("apiBase", main.url);
+    project.provide("strictApiBase", main.url);
+    project.provide("controlUrl", control.url);
+    project.provide("flakyApiBase", control.flakyApiBase);
+    project.provide("closedApiBase", `http://127.0.0.1:${await closedPort()}`);
+    project.provide("microphoneSpeech", {
+      voicedMs: microphone.voicedMs,
+      spanMs: microphone.speechEndMs - microphone.speechStartMs,
+    });
   });
 }
 

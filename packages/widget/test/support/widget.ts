@@ -1,7 +1,7 @@
 import { inject } from "vitest";
 import "../../src/voxgate-chat.ts";
 import type { VoxgateChat } from "../../src/voxgate-chat.component.ts";
-import type { AssistantSetup, CallRecord, CreatedAssistant } from "./control-server.ts";
+import type { AssistantSetup, CallRecord, CreatedAssistant, SpeechRecord } from "./control-server.ts";
 
 export type { CreatedAssistant };
 
@@ -81,4 +81,14 @@ export function storedConversationId(element: VoxgateChat): string | null {
 export function removeWidgets(): void {
   for (const element of document.querySelectorAll("voxgate-chat")) element.remove();
   localStorage.clear();
+}
+
+/** Scripts the streaming speech-to-text fake's next transcripts (it cannot read real speech). */
+export function scriptTranscripts(...transcripts: string[]) {
+  return control("/speech/script", { transcripts });
+}
+
+/** What the streaming speech fakes heard and said. */
+export function readSpeech() {
+  return control<SpeechRecord>("/speech/heard", {});
 }
