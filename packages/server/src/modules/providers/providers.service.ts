@@ -71,8 +71,9 @@ export class ProvidersService implements ProviderSelection {
       const row = table === "provider" ? catalogue.providers.get(id) : catalogue.models.get(id);
       if (!row) fields[field] = [`The selected ${words} id is invalid.`];
       else if (row.kind !== kind) {
+        const noun = table === "provider" ? "provider" : "model";
         fields[field] = [
-          `The selected ${words} id names a ${row.kind} ${table === "provider" ? "provider" : "model"} (${row.name}), not a ${kind} ${table === "provider" ? "provider" : "model"}.`,
+          `The selected ${words} id names the ${row.kind} ${noun} ${row.name}, not ${kind === "llm" ? "an" : "a"} ${kind} ${noun}.`,
         ];
       }
     }
