@@ -4,6 +4,7 @@ import { telephonyFixtures, uniqueUsNumber } from "../../../test/fixtures/teleph
 import { type FakeDeepgram, startFakeDeepgram } from "../../../test/support/fake-deepgram.ts";
 import { type FakeElevenLabs, startFakeElevenLabs } from "../../../test/support/fake-elevenlabs.ts";
 import { type FakeOpenAI, startFakeOpenAI } from "../../../test/support/fake-openai.ts";
+import { type FakeRealtime, startFakeRealtime } from "../../../test/support/fake-realtime.ts";
 import { type FakeSpeech, startFakeSpeech, toneText } from "../../../test/support/fake-speech.ts";
 import { type FakeTwilio, startFakeTwilio } from "../../../test/support/fake-twilio.ts";
 import { startTestApp, type TestAccount, type TestApp } from "../../../test/support/test-app.ts";
@@ -20,6 +21,8 @@ import type { Assistant, PhoneNumber } from "../../generated/prisma/client.ts";
 const DEPLOYMENT_DEEPGRAM_KEY = "deployment-dg-key";
 const ALICE_DEEPGRAM_KEY = "alice-dg-key-7777";
 const ALICE_ELEVENLABS_KEY = "alice-el-key-8888";
+const CAROL_OPENAI_KEY = "sk-carol-openai-9999";
+const DEPLOYMENT_REALTIME_KEY = "sk-deployment-realtime";
 const DEEPGRAM = 2;
 const ELEVENLABS = 5;
 const GPT_4O = 2;
@@ -34,18 +37,20 @@ let model: FakeOpenAI;
 let speech: FakeSpeech;
 let deepgram: FakeDeepgram;
 let elevenlabs: FakeElevenLabs;
+let realtime: FakeRealtime;
 const numbers = new Map<number, PhoneNumber>();
 let alice: TestAccount;
 let bob: TestAccount;
 
 beforeAll(async () => {
   // This ElevenLabs accepts Alice's key only: a stream it serves carried her key.
-  [twilio, model, speech, deepgram, elevenlabs] = await Promise.all([
+  [twilio, model, speech, deepgram, elevenlabs, realtime] = await Promise.all([
     startFakeTwilio(),
     startFakeOpenAI(),
     startFakeSpeech(),
     startFakeDeepgram(),
     startFakeElevenLabs(ALICE_ELEVENLABS_KEY),
+    startFakeRealtime(),
   ]);
   t = await startTestApp({
     model,
@@ -55,6 +60,8 @@ beforeAll(async () => {
       VOXGATE_DEEPGRAM_API_KEY: DEPLOYMENT_DEEPGRAM_KEY,
       ELEVENLABS_BASE_URL: elevenlabs.baseUrl,
       ELEVENLABS_VOICE_ID: "el-voice",
+      OPENAI_REALTIME_BASE_URL: realtime.baseUrl,
+      OPENAI_REALTIME_API_KEY: DEPLOYMENT_REALTIME_KEY,
     },
   });
   [alice, bob] = await Promise.all([t.createAccount({ balance: "50" }), t.createAccount({ balance: "50" })]);
@@ -74,7 +81,14 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await t?.close();
-  await Promise.all([twilio?.close(), model?.close(), speech?.close(), deepgram?.close(), elevenlabs?.close()]);
+  await Promise.all([
+    twilio?.close(),
+    model?.close(),
+    speech?.close(),
+    deepgram?.close(),
+    elevenlabs?.close(),
+    realtime?.close(),
+  ]);
 });
 
 async function assistantOf(owner: TestAccount, input: Record<string, unknown>) {
@@ -154,5 +168,41 @@ describe("a call's providers", () => {
     expect(deepgram.streams.length).toBe(streams);
     expect(speech.transcriptions.length).toBe(transcriptions + 1);
     expect(speech.syntheses.length).toBe(syntheses + 1);
+  });
+});
+
+describe("a realtime call's model", () => {
+  /** The realtime session a multimodal call of the assistant opens. */
+  async function realtimeSessionOf(owner: TestAccount, assistant: Assistant) {
+    const call = await t.app.services.callStarts.placeOutbound({
+      accountId: owner.accountId,
+      assistantId: assistant.id,
+      to: uniqueUsNumber(),
+    });
+    const sessions = realtime.sessions.length;
+    const client = await TwilioMediaClient.connect(mediaStreamUrl(t), await answerOutbound(t, twilio, call));
+    await eventually(() => expect(realtime.sessions[sessions]?.received[0]?.type).toBe("session.update"));
+    client.close();
+    return realtime.sessions[sessions]!;
+  }
+
+  it("is the selected multimodal model, reached with the account's OpenAI key; else the deployment's", async () => {
+    const carol = await t.createAccount({ balance: "50" });
+    numbers.set(carol.accountId, await telephonyFixtures(t).addNumber(carol));
+    await t.gql(
+      `mutation($key: String!) { setProviderKey(provider: openai, key: $key) { lastFour } }`,
+      { key: CAROL_OPENAI_KEY },
+      { token: carol.apiKey },
+    );
+    const selected = await realtimeSessionOf(
+      carol,
+      await assistantOf(carol, { mode: "multimodal", multimodalModelId: 7 }),
+    );
+    expect(selected.model).toBe("gpt-4o-realtime-preview");
+    expect(selected.headers.authorization).toBe(`Bearer ${CAROL_OPENAI_KEY}`);
+
+    const deployment = await realtimeSessionOf(bob, await assistantOf(bob, { mode: "multimodal" }));
+    expect(deployment.model).toBe(t.app.config.voice.realtime.model);
+    expect(deployment.headers.authorization).toBe(`Bearer ${DEPLOYMENT_REALTIME_KEY}`);
   });
 });
