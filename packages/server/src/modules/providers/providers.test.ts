@@ -282,4 +282,30 @@ describe("an assistant's selection", () => {
     );
     expect(update.errors?.[0]?.extensions?.fields).toEqual({ llmModelId: ["The selected llm model id is invalid."] });
   });
+
+  it("picks the chat model of text replies, and null the deployment's", async () => {
+    const carol = await t.createAccount({ balance: "5" });
+    const chosen = await t.gql<{ createAssistant: { id: number } }>(
+      CREATE,
+      { input: { name: "GPT-4.1", llmModelId: 4 } },
+      { token: carol.apiKey },
+    );
+    const plain = await t.gql<{ createAssistant: { id: number } }>(
+      CREATE,
+      { input: { name: "Default" } },
+      { token: carol.apiKey },
+    );
+    const models: string[] = [];
+    for (const assistant of [chosen, plain]) {
+      const before = model.chatRequests.length;
+      const reply = await t.rest<{ reply: string }>("POST", "/api/ai/generate-reply", {
+        token: carol.apiKey,
+        body: { assistant_id: assistant.data!.createAssistant.id, customer_identifier: "+33612345678", message: "hi" },
+      });
+      expect(reply.status).toBe(200);
+      expect(reply.body.reply).toBe("Echo: hi");
+      models.push(...model.chatRequests.slice(before).map((request) => request.model));
+    }
+    expect(models).toEqual(["gpt-4.1", "llama-3.1-8b-instruct"]);
+  });
 });
