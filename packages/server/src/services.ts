@@ -72,7 +72,11 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
   const billing = new BillingService(deps);
   // The catalogue of speech providers and models, and accounts' own keys for them.
   const { providers, providerKeys } = createProviders(deps);
-  const replyEngine = new ReplyEngine(deps, () => knowledgebases, () => providers);
+  const replyEngine = new ReplyEngine(
+    deps,
+    () => knowledgebases,
+    () => providers,
+  );
   const replySettings = new ReplySettingsCache(deps);
   const messagePipeline = new MessagePipeline(deps, {
     billing,
@@ -205,7 +209,11 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     ingestion,
     voices: new VoicesService(deps),
     replySettings,
-    assistants: new AssistantsService(deps, { replySettings, webhookSecrets: webhooks, catalogue: providers }),
+    assistants: new AssistantsService(deps, {
+      replySettings,
+      webhookSecrets: webhooks,
+      catalogue: providers,
+    }),
     phoneNumbers,
     phoneNumberReleases: new PhoneNumberReleaseSweep(deps, telephony),
     telephony,

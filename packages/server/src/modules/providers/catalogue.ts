@@ -3,9 +3,18 @@ import type { AiModelKind, SpeechProviderKind } from "../../generated/prisma/cli
 import type { KeyProvider, SynthesizerName, TranscriberName } from "../voice/index.ts";
 
 /** The providers an account can hold its own key for (`setProviderKey`). */
-export const KEY_PROVIDERS = ["openai", "deepgram", "elevenlabs", "cartesia"] as const satisfies KeyProvider[];
+export const KEY_PROVIDERS = [
+  "openai",
+  "deepgram",
+  "elevenlabs",
+  "cartesia",
+] as const satisfies KeyProvider[];
 
-export const TRANSCRIBER_NAMES = ["openai", "deepgram", "openai-realtime"] as const satisfies TranscriberName[];
+export const TRANSCRIBER_NAMES = [
+  "openai",
+  "deepgram",
+  "openai-realtime",
+] as const satisfies TranscriberName[];
 export const SYNTHESIZER_NAMES = ["openai", "elevenlabs", "cartesia"] as const satisfies SynthesizerName[];
 
 /** OpenAI's own API: a base URL elsewhere is a self-hosted server, which may need no key. */
@@ -32,7 +41,8 @@ export function deploymentConfigures(
     case "multimodal":
       return keyOrOwnServer(voice.realtime);
     case "transcriber":
-      if (row.name === "deepgram") return Boolean(voice.deepgram.apiKey) || !DEEPGRAM_HOST.test(voice.deepgram.url);
+      if (row.name === "deepgram")
+        return Boolean(voice.deepgram.apiKey) || !DEEPGRAM_HOST.test(voice.deepgram.url);
       return row.name === "openai-realtime" ? keyOrOwnServer(voice.realtime) : keyOrOwnServer(voice.stt);
     case "synthesizer":
       if (row.name === "elevenlabs") return voice.streamingTts.elevenlabs !== null;

@@ -36,10 +36,7 @@ export interface ProviderKeySummary {
  * account's calls instead of the deployment's (docs/voice.md#providers-and-models).
  */
 export class ProviderKeysService {
-  private readonly cache = new Map<
-    number,
-    { keys: Partial<Record<KeyProvider, string>>; until: number }
-  >();
+  private readonly cache = new Map<number, { keys: Partial<Record<KeyProvider, string>>; until: number }>();
 
   constructor(
     private readonly deps: ServiceDeps,

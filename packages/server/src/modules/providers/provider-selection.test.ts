@@ -65,7 +65,8 @@ beforeAll(async () => {
     },
   });
   [alice, bob] = await Promise.all([t.createAccount({ balance: "50" }), t.createAccount({ balance: "50" })]);
-  for (const account of [alice, bob]) numbers.set(account.accountId, await telephonyFixtures(t).addNumber(account));
+  for (const account of [alice, bob])
+    numbers.set(account.accountId, await telephonyFixtures(t).addNumber(account));
   for (const [provider, key] of [
     ["deepgram", ALICE_DEEPGRAM_KEY],
     ["elevenlabs", ALICE_ELEVENLABS_KEY],
@@ -92,7 +93,11 @@ afterAll(async () => {
 });
 
 async function assistantOf(owner: TestAccount, input: Record<string, unknown>) {
-  return createAssistant(t, owner, { initialMessage: "", phoneNumberId: numbers.get(owner.accountId)!.id, ...input });
+  return createAssistant(t, owner, {
+    initialMessage: "",
+    phoneNumberId: numbers.get(owner.accountId)!.id,
+    ...input,
+  });
 }
 
 /** A call of the assistant that hears "hello" and answers; what it said, once it said it. */
@@ -142,7 +147,10 @@ describe("a call's providers", () => {
 
   it("use the deployment's keys for another account, and its default where a selection is not usable", async () => {
     // Bob has no keys: Deepgram is configured by the deployment, ElevenLabs is not (batch speech speaks).
-    const assistant = await assistantOf(bob, { transcriberProviderId: DEEPGRAM, synthesizerProviderId: ELEVENLABS });
+    const assistant = await assistantOf(bob, {
+      transcriberProviderId: DEEPGRAM,
+      synthesizerProviderId: ELEVENLABS,
+    });
     const streams = deepgram.streams.length;
     const elevenlabsStreams = elevenlabs.streams.length;
     const syntheses = speech.syntheses.length;
@@ -154,7 +162,9 @@ describe("a call's providers", () => {
     ]);
     expect(elevenlabs.streams.length).toBe(elevenlabsStreams);
     expect(speech.syntheses.slice(syntheses).map((synthesis) => synthesis.input)).toEqual(["Echo: hello"]);
-    expect(model.chatRequests.slice(chats).map((request) => request.model)).toEqual([t.app.config.openai.model]);
+    expect(model.chatRequests.slice(chats).map((request) => request.model)).toEqual([
+      t.app.config.openai.model,
+    ]);
   });
 
   it("are the deployment's when the assistant selects nothing, even for an account with keys", async () => {

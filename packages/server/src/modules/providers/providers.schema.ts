@@ -6,8 +6,14 @@ import type { Listed } from "./providers.service.ts";
 
 const SpeechProviderKindRef = builder.enumType("SpeechProviderKind", {
   values: {
-    transcriber: { value: "transcriber", description: "Speech-to-text (an assistant's transcriberProviderId)." },
-    synthesizer: { value: "synthesizer", description: "Text-to-speech (an assistant's synthesizerProviderId)." },
+    transcriber: {
+      value: "transcriber",
+      description: "Speech-to-text (an assistant's transcriberProviderId).",
+    },
+    synthesizer: {
+      value: "synthesizer",
+      description: "Text-to-speech (an assistant's synthesizerProviderId).",
+    },
   },
 });
 
@@ -27,31 +33,35 @@ const ProviderKeyNameRef = builder.enumType("ProviderKeyName", {
 });
 
 /** What both kinds of catalogue rows tell: where they can run. */
-const CatalogueEntryRef = builder.interfaceRef<Listed<SpeechProvider> | Listed<AiModel>>("CatalogueEntry").implement({
-  description: "A row of the provider and model catalogue, and where it can run.",
-  resolveType: (row) => (row.kind === "llm" || row.kind === "multimodal" ? "AiModel" : "SpeechProvider"),
-  fields: (t) => ({
-    id: t.exposeInt("id"),
-    name: t.exposeString("name"),
-    label: t.exposeString("label"),
-    keyProvider: t.field({
-      type: ProviderKeyNameRef,
-      description: "Whose key it connects with (the deployment's, or the account's own: setProviderKey).",
-      resolve: (row) => row.keyProvider,
+const CatalogueEntryRef = builder
+  .interfaceRef<Listed<SpeechProvider> | Listed<AiModel>>("CatalogueEntry")
+  .implement({
+    description: "A row of the provider and model catalogue, and where it can run.",
+    resolveType: (row) => (row.kind === "llm" || row.kind === "multimodal" ? "AiModel" : "SpeechProvider"),
+    fields: (t) => ({
+      id: t.exposeInt("id"),
+      name: t.exposeString("name"),
+      label: t.exposeString("label"),
+      keyProvider: t.field({
+        type: ProviderKeyNameRef,
+        description: "Whose key it connects with (the deployment's, or the account's own: setProviderKey).",
+        resolve: (row) => row.keyProvider,
+      }),
+      configured: t.exposeBoolean("configured", {
+        description: "This deployment's environment configures it (a key, or a server of its own).",
+      }),
+      accountKey: t.exposeBoolean("accountKey", {
+        description: "The viewer's account has its own key for it.",
+      }),
+      available: t.boolean({
+        description: "Selecting it takes effect: configured, or an account key. Else calls use the default.",
+        resolve: (row) => row.configured || row.accountKey,
+      }),
+      isDefault: t.exposeBoolean("isDefault", {
+        description: "What this deployment uses when an assistant selects nothing.",
+      }),
     }),
-    configured: t.exposeBoolean("configured", {
-      description: "This deployment's environment configures it (a key, or a server of its own).",
-    }),
-    accountKey: t.exposeBoolean("accountKey", { description: "The viewer's account has its own key for it." }),
-    available: t.boolean({
-      description: "Selecting it takes effect: configured, or an account key. Else calls use the default.",
-      resolve: (row) => row.configured || row.accountKey,
-    }),
-    isDefault: t.exposeBoolean("isDefault", {
-      description: "What this deployment uses when an assistant selects nothing.",
-    }),
-  }),
-});
+  });
 
 const SpeechProviderRef = builder.objectRef<Listed<SpeechProvider>>("SpeechProvider").implement({
   description:
@@ -78,7 +88,8 @@ const AiModelRef = builder.objectRef<Listed<AiModel>>("AiModel").implement({
 });
 
 const ProviderKeyRef = builder.objectRef<ProviderKeySummary>("ProviderKey").implement({
-  description: "An account's own key for a provider: stored encrypted, never returned; only its last four characters.",
+  description:
+    "An account's own key for a provider: stored encrypted, never returned; only its last four characters.",
   fields: (t) => ({
     provider: t.field({ type: ProviderKeyNameRef, resolve: (key) => key.provider }),
     lastFour: t.exposeString("lastFour"),
@@ -90,7 +101,8 @@ const ProviderKeyRef = builder.objectRef<ProviderKeySummary>("ProviderKey").impl
 builder.queryField("speechProviders", (t) =>
   t.withAuth({ authenticated: true }).field({
     type: [SpeechProviderRef],
-    description: "The deployment's speech providers, with whether each is configured here or by the account's key.",
+    description:
+      "The deployment's speech providers, with whether each is configured here or by the account's key.",
     args: { kind: t.arg({ type: SpeechProviderKindRef }) },
     resolve: (_root, args, context) =>
       context.services.providers.speechProviders(context.viewer.accountId, args.kind),
@@ -100,7 +112,8 @@ builder.queryField("speechProviders", (t) =>
 builder.queryField("aiModels", (t) =>
   t.withAuth({ authenticated: true }).field({
     type: [AiModelRef],
-    description: "The deployment's chat and realtime models, with whether each is configured here or by the account's key.",
+    description:
+      "The deployment's chat and realtime models, with whether each is configured here or by the account's key.",
     args: { kind: t.arg({ type: AiModelKindRef }) },
     resolve: (_root, args, context) => context.services.providers.models(context.viewer.accountId, args.kind),
   }),
@@ -131,7 +144,8 @@ builder.mutationField("setProviderKey", (t) =>
 builder.mutationField("removeProviderKey", (t) =>
   t.withAuth({ authenticated: true }).field({
     type: ProviderKeyRef,
-    description: "Deletes the account's key for a provider (NOT_FOUND without one); returns what was removed.",
+    description:
+      "Deletes the account's key for a provider (NOT_FOUND without one); returns what was removed.",
     args: { provider: t.arg({ type: ProviderKeyNameRef, required: true }) },
     resolve: (_root, args, context) =>
       context.services.providerKeys.remove(context.viewer.accountId, args.provider),

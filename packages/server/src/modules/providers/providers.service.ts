@@ -1,6 +1,11 @@
 import type { ServiceDeps } from "../../deps.ts";
 import type { FieldErrors } from "../../errors.ts";
-import type { AiModel, AiModelKind, SpeechProvider, SpeechProviderKind } from "../../generated/prisma/client.ts";
+import type {
+  AiModel,
+  AiModelKind,
+  SpeechProvider,
+  SpeechProviderKind,
+} from "../../generated/prisma/client.ts";
 import type {
   KeyProvider,
   ProviderChoice,
@@ -102,11 +107,14 @@ export class ProvidersService implements ProviderSelection {
     const usable = <Row extends SpeechProvider | AiModel>(row: Row | undefined, kind: Row["kind"]) => {
       if (!row || row.kind !== kind) return null;
       if (deploymentConfigures(this.deps.config, row) || keys[keyProviderOf(row)]) return row;
-      this.deps.logger.warn("the assistant's selected provider is not configured; the deployment's default is used", {
-        accountId,
-        kind,
-        provider: row.name,
-      });
+      this.deps.logger.warn(
+        "the assistant's selected provider is not configured; the deployment's default is used",
+        {
+          accountId,
+          kind,
+          provider: row.name,
+        },
+      );
       return null;
     };
     const pick = (id: number | null, kind: SpeechProviderKind) =>
@@ -163,7 +171,10 @@ export class ProvidersService implements ProviderSelection {
         skipDuplicates: true,
       });
     }
-    const [providers, models] = await Promise.all([prisma.speechProvider.findMany(), prisma.aiModel.findMany()]);
+    const [providers, models] = await Promise.all([
+      prisma.speechProvider.findMany(),
+      prisma.aiModel.findMany(),
+    ]);
     return {
       providers: new Map(providers.map((row) => [row.id, row])),
       models: new Map(models.map((row) => [row.id, row])),

@@ -117,7 +117,9 @@ describe("the catalogue", () => {
       { id: 8, name: "gpt-4o-mini-realtime-preview", isDefault: false },
     ]);
     // The same id on every listing: the row is stored, not made up per request.
-    expect((await aiModels(bob, "llm")).find((entry) => entry.name === configured.name)?.id).toBe(configured.id);
+    expect((await aiModels(bob, "llm")).find((entry) => entry.name === configured.name)?.id).toBe(
+      configured.id,
+    );
   });
 
   it("needs a signed-in caller", async () => {
@@ -162,7 +164,11 @@ describe("an account's own provider keys", () => {
     expect(text).not.toContain(ALICE_CARTESIA_KEY);
     expect(text).not.toContain(row.sealedKey);
     expect(text).not.toContain(ELEVENLABS_DEPLOYMENT_KEY);
-    const bobsKeys = await t.gql<{ providerKeys: unknown[] }>(`{ providerKeys { provider } }`, {}, { token: bob.apiKey });
+    const bobsKeys = await t.gql<{ providerKeys: unknown[] }>(
+      `{ providerKeys { provider } }`,
+      {},
+      { token: bob.apiKey },
+    );
     expect(bobsKeys.data!.providerKeys).toEqual([]);
   });
 
@@ -199,7 +205,11 @@ describe("an account's own provider keys", () => {
       expect(response.errors?.[0]?.extensions?.code, key).toBe("VALIDATION_FAILED");
       expect(response.errors?.[0]?.extensions?.fields).toEqual({ key: [message] });
     }
-    const unknown = await t.gql(SET_KEY, { provider: "azure", key: "long-enough-key" }, { token: alice.apiKey });
+    const unknown = await t.gql(
+      SET_KEY,
+      { provider: "azure", key: "long-enough-key" },
+      { token: alice.apiKey },
+    );
     expect(unknown.errors?.[0]?.message).toContain('Value "azure" does not exist in "ProviderKeyName" enum');
     const anonymous = await t.gql(SET_KEY, { provider: "openai", key: "long-enough-key" });
     expect(anonymous.errors?.[0]?.extensions?.code).toBe("UNAUTHENTICATED");
@@ -268,7 +278,9 @@ describe("an assistant's selection", () => {
       ],
       synthesizerProviderId: ["The selected synthesizer provider id is invalid."],
       llmModelId: ["The selected llm model id names the multimodal model gpt-realtime, not an llm model."],
-      multimodalModelId: ["The selected multimodal model id names the llm model gpt-4o-mini, not a multimodal model."],
+      multimodalModelId: [
+        "The selected multimodal model id names the llm model gpt-4o-mini, not a multimodal model.",
+      ],
     });
     const assistant = await t.gql<{ createAssistant: { id: number } }>(
       CREATE,
@@ -280,7 +292,9 @@ describe("an assistant's selection", () => {
       { id: assistant.data!.createAssistant.id },
       { token: alice.apiKey },
     );
-    expect(update.errors?.[0]?.extensions?.fields).toEqual({ llmModelId: ["The selected llm model id is invalid."] });
+    expect(update.errors?.[0]?.extensions?.fields).toEqual({
+      llmModelId: ["The selected llm model id is invalid."],
+    });
   });
 
   it("picks the chat model of text replies, and null the deployment's", async () => {
@@ -300,7 +314,11 @@ describe("an assistant's selection", () => {
       const before = model.chatRequests.length;
       const reply = await t.rest<{ reply: string }>("POST", "/api/ai/generate-reply", {
         token: carol.apiKey,
-        body: { assistant_id: assistant.data!.createAssistant.id, customer_identifier: "+33612345678", message: "hi" },
+        body: {
+          assistant_id: assistant.data!.createAssistant.id,
+          customer_identifier: "+33612345678",
+          message: "hi",
+        },
       });
       expect(reply.status).toBe(200);
       expect(reply.body.reply).toBe("Echo: hi");

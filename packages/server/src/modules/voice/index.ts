@@ -1,10 +1,10 @@
 /** The media plane: live calls' audio, turns and speech (see docs/voice.md). */
-export {
-  type KeyProvider,
-  type ProviderChoice,
-  type ProviderSelection,
-  type SynthesizerName,
-  type TranscriberName,
+export type {
+  KeyProvider,
+  ProviderChoice,
+  ProviderSelection,
+  SynthesizerName,
+  TranscriberName,
 } from "./call-providers.ts";
 export { type CallLatency, CallTurnsService } from "./call-turns.service.ts";
 export { LiveSessions } from "./live-sessions.ts";
