@@ -39,6 +39,9 @@ let deepgram: FakeDeepgram;
 let elevenlabs: FakeElevenLabs;
 let realtime: FakeRealtime;
 const numbers = new Map<number, PhoneNumber>();
+/** The app's warnings, with their fields. */
+const warnings: { message: string; fields: Record<string, unknown> | undefined }[] = [];
+const silent = () => {};
 let alice: TestAccount;
 let bob: TestAccount;
 
@@ -54,6 +57,12 @@ beforeAll(async () => {
   ]);
   t = await startTestApp({
     model,
+    logger: {
+      debug: silent,
+      info: silent,
+      warn: (message, fields) => warnings.push({ message, fields }),
+      error: silent,
+    },
     env: {
       ...voiceCallEnv(twilio, speech),
       VOXGATE_DEEPGRAM_URL: deepgram.url,
@@ -161,6 +170,10 @@ describe("a call's providers", () => {
       `Token ${DEPLOYMENT_DEEPGRAM_KEY}`,
     ]);
     expect(elevenlabs.streams.length).toBe(elevenlabsStreams);
+    expect(warnings).toContainEqual({
+      message: "the assistant's selected provider is not configured; the deployment's default is used",
+      fields: { accountId: bob.accountId, kind: "synthesizer", provider: "elevenlabs" },
+    });
     expect(speech.syntheses.slice(syntheses).map((synthesis) => synthesis.input)).toEqual(["Echo: hello"]);
     expect(model.chatRequests.slice(chats).map((request) => request.model)).toEqual([
       t.app.config.openai.model,
