@@ -276,8 +276,20 @@ export class VoiceService implements MediaStreamHandler {
       ttsProvider: this.deps.config.voice.streamingTts.provider,
     };
     if (!parts.selection) return deployment;
-    const choice = await parts.selection.choiceFor(accountId, assistant);
-    return callProviders(this.deps.config.voice, this.deps.logger, deployment, choice);
+    try {
+      const choice = await parts.selection.choiceFor(accountId, assistant);
+      return callProviders(this.deps.config.voice, this.deps.logger, deployment, choice);
+    } catch (error) {
+      // The call goes on with what the deployment configured rather than not at all.
+      this.deps.logger.warn(
+        "the assistant's provider selection could not be read; the deployment's is used",
+        {
+          accountId,
+          error,
+        },
+      );
+      return deployment;
+    }
   }
 
   /**
