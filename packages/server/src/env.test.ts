@@ -283,3 +283,15 @@ it("configures streaming text-to-speech providers by key, and requires the chose
   ]);
   expect(problemsOf({ VOXGATE_TTS_PROVIDER: "azure" })).toHaveLength(1);
 });
+
+it("keeps the streaming voices' endpoints for accounts' own keys when the deployment has no key", () => {
+  expect(loadConfig({ ELEVENLABS_BASE_URL: "https://eleven.example/" }).voice.accountTts).toEqual({
+    elevenlabs: { baseUrl: "wss://eleven.example", model: "eleven_flash_v2_5", voiceId: undefined },
+    cartesia: {
+      baseUrl: "wss://api.cartesia.ai",
+      model: "sonic-2",
+      version: "2024-11-13",
+      voiceId: undefined,
+    },
+  });
+});

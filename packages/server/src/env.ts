@@ -507,6 +507,14 @@ export interface VoiceConfig {
   streamingStt: "deepgram" | "openai-realtime" | null;
   /** Deepgram live streaming: `{url}/listen` over a WebSocket. */
   deepgram: { url: string; apiKey: string | undefined; model: string };
+  /**
+   * Each streaming voice's endpoint, model and default voice whether or not the deployment has a key
+   * for it: an account's own key reaches the provider with these (docs/voice.md#providers-and-models).
+   */
+  accountTts: {
+    elevenlabs: { baseUrl: string; model: string; voiceId: string | undefined };
+    cartesia: { baseUrl: string; model: string; version: string; voiceId: string | undefined };
+  };
 }
 
 export interface TelephonyConfig {
@@ -658,6 +666,19 @@ export function loadConfig(source: EnvInput | NodeJS.ProcessEnv = process.env): 
               voiceId: env.CARTESIA_VOICE_ID,
             }
           : null,
+      },
+      accountTts: {
+        elevenlabs: {
+          baseUrl: env.ELEVENLABS_BASE_URL.replace(/\/+$/, "").replace(/^http/, "ws"),
+          model: env.ELEVENLABS_MODEL,
+          voiceId: env.ELEVENLABS_VOICE_ID,
+        },
+        cartesia: {
+          baseUrl: env.CARTESIA_BASE_URL.replace(/\/+$/, "").replace(/^http/, "ws"),
+          model: env.CARTESIA_MODEL,
+          version: env.CARTESIA_VERSION,
+          voiceId: env.CARTESIA_VOICE_ID,
+        },
       },
     },
     connections: {

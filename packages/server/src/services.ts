@@ -20,6 +20,7 @@ import { mediaCapacity } from "./modules/media/index.ts";
 import { MessagePipeline, ReplyEngine } from "./modules/message-pipeline/index.ts";
 import { PhoneNumberReleaseSweep, PhoneNumbersService } from "./modules/phone-numbers/index.ts";
 import { PlatformService } from "./modules/platform/index.ts";
+import { createProviders } from "./modules/providers/index.ts";
 import { RateLimitsService } from "./modules/rate-limits/index.ts";
 import { RepliesService } from "./modules/replies/index.ts";
 import { createTelephony } from "./modules/telephony/index.ts";
@@ -69,7 +70,13 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
   });
   const { knowledgebases, documents, ingestion } = createKnowledge(deps, jobs, webhooks);
   const billing = new BillingService(deps);
-  const replyEngine = new ReplyEngine(deps, () => knowledgebases);
+  // The catalogue of speech providers and models, and accounts' own keys for them.
+  const { providers, providerKeys } = createProviders(deps);
+  const replyEngine = new ReplyEngine(
+    deps,
+    () => knowledgebases,
+    () => providers,
+  );
   const replySettings = new ReplySettingsCache(deps);
   const messagePipeline = new MessagePipeline(deps, {
     billing,
@@ -160,6 +167,7 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     realtime: new RealtimeClient(deps.config.voice.realtime, deps.config.voice.timeoutSeconds, deps.logger),
     streamingTranscriber: streamingTranscriber(deps.config.voice),
     streamingSynthesizers: streamingSynthesizers(deps.config.voice),
+    selection: providers,
   });
   // Recording decorates the media plane: streams of calls that record (phone and web) are mixed on their way.
   const recordings = new Recordings(deps, { inner: voice, calls: callAnnotations });
@@ -201,7 +209,11 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     ingestion,
     voices: new VoicesService(deps),
     replySettings,
-    assistants: new AssistantsService(deps, { replySettings, webhookSecrets: webhooks }),
+    assistants: new AssistantsService(deps, {
+      replySettings,
+      webhookSecrets: webhooks,
+      catalogue: providers,
+    }),
     phoneNumbers,
     phoneNumberReleases: new PhoneNumberReleaseSweep(deps, telephony),
     telephony,
@@ -239,5 +251,7 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     textConversations,
     textSendQueue,
     textSendSweep: new TextSendSweep(deps, textSendQueue),
+    providers,
+    providerKeys,
   };
 }

@@ -20,6 +20,16 @@ export interface FirstWebhookSecret {
   issueFirstSecret(accountId: number): Promise<string | null>;
 }
 
+/** The provider and model catalogue (the providers module): which ids name a row of the right kind. */
+export interface CatalogueReferences {
+  check(selection: {
+    transcriberProviderId?: number | null;
+    synthesizerProviderId?: number | null;
+    llmModelId?: number | null;
+    multimodalModelId?: number | null;
+  }): Promise<FieldErrors>;
+}
+
 /** The legacy API lists ten assistants per page unless asked otherwise. */
 export const ASSISTANTS_PER_PAGE = 10;
 
@@ -45,7 +55,11 @@ const live = (accountId: number) => ({ accountId, deletedAt: null }) satisfies P
 export class AssistantsService {
   constructor(
     private readonly deps: ServiceDeps,
-    private readonly parts: { replySettings: ReplySettingsCache; webhookSecrets: FirstWebhookSecret },
+    private readonly parts: {
+      replySettings: ReplySettingsCache;
+      webhookSecrets: FirstWebhookSecret;
+      catalogue: CatalogueReferences;
+    },
   ) {}
 
   list(accountId: number, page: PageRequest, filter: AssistantFilterRequest = {}) {
@@ -156,6 +170,7 @@ export class AssistantsService {
       const exists = await prisma.language.count({ where: { id: settings.languageId } });
       if (exists === 0) fields.languageId = ["The selected language id is invalid."];
     }
+    Object.assign(fields, await this.parts.catalogue.check(settings));
     if (Object.keys(fields).length > 0) throw new ValidationError(fields);
   }
 }

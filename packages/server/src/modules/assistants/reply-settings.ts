@@ -16,6 +16,7 @@ export const replySettingsColumns = {
   tools: true,
   variables: true,
   allowedOrigins: true,
+  llmModelId: true,
 } satisfies Prisma.AssistantSelect;
 
 export type ReplySettings = Prisma.AssistantGetPayload<{ select: typeof replySettingsColumns }>;

@@ -24,5 +24,5 @@ export {
   storedFunctionCalls,
 } from "./message-pipeline.service.ts";
 export { primitiveVariables, type Variables } from "./prompt.ts";
-export { FALLBACK_NOTICE, ReplyEngine, type ReplyRequest } from "./reply-engine.ts";
+export { type ChatModelCatalogue, FALLBACK_NOTICE, ReplyEngine, type ReplyRequest } from "./reply-engine.ts";
 export { type FunctionCallRecord, publicFunctionCall } from "./tools.ts";

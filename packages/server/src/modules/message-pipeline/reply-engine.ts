@@ -60,6 +60,14 @@ export interface ReplyAssistant {
   knowledgebaseId: number | null;
   knowledgebaseMode: string;
   tools: unknown;
+  /** The catalogue's chat model the assistant selected; null (or absent) = OPENAI_MODEL. */
+  llmModelId?: number | null;
+}
+
+/** Chat models by catalogue id (modules/providers implements it). */
+export interface ChatModelCatalogue {
+  /** The model's name for the API, or null when the id names no chat model. */
+  chatModelName(id: number): Promise<string | null>;
 }
 
 export interface ReplyRequest {
@@ -123,6 +131,7 @@ export class ReplyEngine {
   constructor(
     private readonly deps: ServiceDeps,
     private readonly knowledge: () => KnowledgeSearch | null,
+    private readonly chatModels: () => ChatModelCatalogue | null = () => null,
   ) {
     const { apiKey, baseUrl, timeoutSeconds } = deps.config.openai;
     this.client =
@@ -135,6 +144,13 @@ export class ReplyEngine {
             maxRetries: REPLY_BOUNDS.modelAttempts - 1,
           })
         : null;
+  }
+
+  /** The assistant's catalogue chat model (`llm_model_id`), else the deployment's (OPENAI_MODEL). */
+  private async modelFor(assistant: ReplyAssistant): Promise<string> {
+    const catalogue = assistant.llmModelId ? this.chatModels() : null;
+    const selected = catalogue ? await catalogue.chatModelName(assistant.llmModelId!) : null;
+    return selected ?? this.deps.config.openai.model;
   }
 
   get modelConfigured(): boolean {
@@ -197,12 +213,13 @@ export class ReplyEngine {
       ...historyWindow(request.history).map(toModelMessage),
     ];
     const functionCalls: FunctionCallRecord[] = [];
+    const model = await this.modelFor(assistant);
     for (let round = 1; round <= MAX_MODEL_ROUNDS; round++) {
       const offerTools = tools.length > 0;
       const lastRound = round === MAX_MODEL_ROUNDS;
       const completion = await this.complete(
         {
-          model: this.deps.config.openai.model,
+          model,
           temperature: Number(assistant.llmTemperature.toString()),
           messages,
           ...(offerTools ? { tools, tool_choice: lastRound ? ("none" as const) : ("auto" as const) } : {}),

@@ -1,4 +1,11 @@
 /** The media plane: live calls' audio, turns and speech (see docs/voice.md). */
+export type {
+  KeyProvider,
+  ProviderChoice,
+  ProviderSelection,
+  SynthesizerName,
+  TranscriberName,
+} from "./call-providers.ts";
 export { type CallLatency, CallTurnsService } from "./call-turns.service.ts";
 export { LiveSessions } from "./live-sessions.ts";
 export { RealtimeClient, type RealtimeModel } from "./realtime-client.ts";

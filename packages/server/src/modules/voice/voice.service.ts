@@ -17,6 +17,7 @@ import {
 } from "../message-pipeline/index.ts";
 import type { TextsService } from "../texts/index.ts";
 import { AmbientStream, ambientBed, ambientKind } from "./ambient.ts";
+import { type CallProviders, callProviders, type ProviderSelection } from "./call-providers.ts";
 import type { CallTurnsService } from "./call-turns.service.ts";
 import { voiceActivityFor } from "./detectors.ts";
 import type { LiveSessions } from "./live-sessions.ts";
@@ -64,6 +65,9 @@ const LIVE_CALL_COLUMNS = {
       fillerConfig: true,
       ambientSound: true,
       ambientSoundVolume: true,
+      transcriberProviderId: true,
+      synthesizerProviderId: true,
+      multimodalModelId: true,
       voice: { select: { providerVoiceId: true, provider: true } },
     },
   },
@@ -80,6 +84,8 @@ interface SessionSetup {
   settings: SessionSettings;
   ports: SessionPorts & Pick<PipelinePorts, "openSpeech">;
   request: Omit<ReplyRequest, "history" | "passages">;
+  /** What the assistant's catalogue selection and the account's keys pick (call-providers.ts). */
+  providers: CallProviders;
 }
 
 /** Builds a call's session, or ends the call and answers null when it cannot run. */
@@ -138,6 +144,11 @@ export class VoiceService implements MediaStreamHandler {
        * when one fails.
        */
       streamingSynthesizers?: { synthesizer: StreamingSynthesizer; defaultVoice: string | undefined }[];
+      /**
+       * The assistant's catalogue selection and the account's own keys (modules/providers); without it
+       * every call uses the providers above.
+       */
+      selection?: ProviderSelection;
     },
   ) {}
 
@@ -217,7 +228,8 @@ export class VoiceService implements MediaStreamHandler {
       assistant.ambientSound,
       Number(assistant.ambientSoundVolume.toString()),
     );
-    const { transcriber, synthesizer } = this.parts;
+    const providers = await this.providersFor(call.accountId, assistant);
+    const { transcriber, synthesizer } = providers;
     const ports: SessionSetup["ports"] = {
       logger,
       transcribe: (wav, signal) => transcriber.transcribe(wav, { language: settings.language, signal }),
@@ -229,7 +241,7 @@ export class VoiceService implements MediaStreamHandler {
           signal,
         }),
       }),
-      ...this.streamingPort(assistant.voice, settings.speechSpeed),
+      ...this.streamingPort(providers, assistant.voice, settings.speechSpeed),
       turn: (turn) => this.parts.turns.record(call, turn),
       hangUp: (reason) => calls.endByAssistant(call.id, reason),
       callerLeft: () => calls.customerHungUp(call.id),
@@ -237,7 +249,7 @@ export class VoiceService implements MediaStreamHandler {
     // A text stream (a simulated call) has no audio for a realtime model: its turns are the
     // pipeline's whatever the mode, answered by the chat model with the same prompt and tools.
     const build = this.sessionFactories[stream.text ? "pipeline" : assistant.mode];
-    const session = await build({ call, assistant, stream, media, settings, ports, request });
+    const session = await build({ call, assistant, stream, media, settings, ports, request, providers });
     if (!session) return;
     logger.info("media session started", {
       callId: call.id,
@@ -249,23 +261,56 @@ export class VoiceService implements MediaStreamHandler {
     session.start();
   }
 
+  /** The deployment's providers, or those the assistant's selection and the account's keys pick. */
+  private async providersFor(
+    accountId: number,
+    assistant: NonNullable<LiveCall["assistant"]>,
+  ): Promise<CallProviders> {
+    const { parts } = this;
+    const deployment: CallProviders = {
+      transcriber: parts.transcriber,
+      synthesizer: parts.synthesizer,
+      realtime: parts.realtime,
+      streamingTranscriber: parts.streamingTranscriber ?? null,
+      streamingSynthesizers: parts.streamingSynthesizers ?? [],
+      ttsProvider: this.deps.config.voice.streamingTts.provider,
+    };
+    if (!parts.selection) return deployment;
+    try {
+      const choice = await parts.selection.choiceFor(accountId, assistant);
+      return callProviders(this.deps.config.voice, this.deps.logger, deployment, choice);
+    } catch (error) {
+      // The call goes on with what the deployment configured rather than not at all.
+      this.deps.logger.warn(
+        "the assistant's provider selection could not be read; the deployment's is used",
+        {
+          accountId,
+          error,
+        },
+      );
+      return deployment;
+    }
+  }
+
   /**
    * The streaming voice of an assistant whose catalogue voice is `provider`'s: that provider's when it
-   * is configured, else the deployment's (`VOXGATE_TTS_PROVIDER`), else none (batch speech).
+   * is configured, else the call's (the assistant's synthesizer, else `VOXGATE_TTS_PROVIDER`), else
+   * none (batch speech).
    */
-  private streamingFor(provider: string | undefined) {
-    const configured = this.parts.streamingSynthesizers ?? [];
+  private streamingFor(providers: CallProviders, provider: string | undefined) {
+    const configured = providers.streamingSynthesizers;
     return (
       configured.find((entry) => entry.synthesizer.name === provider) ??
-      configured.find((entry) => entry.synthesizer.name === this.deps.config.voice.streamingTts.provider)
+      configured.find((entry) => entry.synthesizer.name === providers.ttsProvider)
     );
   }
 
   private streamingPort(
+    providers: CallProviders,
     voice: { provider: string; providerVoiceId: string | null } | null,
     speed: number,
   ): Pick<PipelinePorts, "openSpeech"> {
-    const entry = this.streamingFor(voice?.provider);
+    const entry = this.streamingFor(providers, voice?.provider);
     if (!entry) return {};
     const { synthesizer } = entry;
     const voiceId =
@@ -288,9 +333,10 @@ export class VoiceService implements MediaStreamHandler {
     settings,
     ports,
     request,
+    providers,
   }: SessionSetup): PipelineSession {
     const engine = this.parts.replyEngine;
-    const streaming = stream.text ? null : this.parts.streamingTranscriber;
+    const streaming = stream.text ? null : providers.streamingTranscriber;
     return new PipelineSession(media, settings, {
       ...ports,
       ...(streaming && {
@@ -333,12 +379,13 @@ export class VoiceService implements MediaStreamHandler {
     settings,
     ports,
     request,
+    providers,
   }: SessionSetup): Promise<RealtimeSession | null> {
     const { logger } = this.deps;
     const engine = this.parts.replyEngine;
     let model: RealtimeConnection;
     try {
-      model = await this.parts.realtime.connect(call.id);
+      model = await providers.realtime.connect(call.id);
     } catch (error) {
       logger.warn("realtime model unavailable; the call ends", { callId: call.id, error });
       // Twilio speaks the apology and ends the stream (which releases the capacity).
