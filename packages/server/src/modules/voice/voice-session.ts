@@ -7,10 +7,10 @@ import {
   pcmFromBytes,
   wavFile,
 } from "../media/index.ts";
+import { DEFAULT_ENDPOINT, endOfTurnMs, type TurnDetectorFactory } from "./detectors.ts";
 import { looksUnfinished, semanticWaits } from "./semantic-turn.ts";
 import type { SpeechStream, TranscriptionEvents, TranscriptionStream } from "./speech.ts";
-import { endpointMs, interruptMs, TurnDetector, type TurnEvent } from "./turn-detector.ts";
-import { energyDetector, type VoiceActivityFactory } from "./voice-activity.ts";
+import { interruptMs, type TurnDetector, type TurnEvent } from "./turn-detector.ts";
 
 export const VOICE_PHRASES = {
   reengage: "Are you still there?",
@@ -28,8 +28,8 @@ export interface SessionSettings {
   endpointSensitivity: number;
   /** Pipeline mode's `endpoint_type: semantic`: the end of turn reads the transcript (semantic-turn.ts). */
   semanticEndOfTurn: boolean;
-  /** The stream's voice activity detector, from `endpoint_type` (detectors.ts); energy when absent. */
-  voiceActivity?: VoiceActivityFactory;
+  /** The stream's turn detector, from `endpoint_type` (the detector registry); the energy one's when absent. */
+  turnDetector?: TurnDetectorFactory;
   /** Seconds of silence after which the call ends; 0 turns silence handling off. */
   maxSilenceDuration: number;
   /** Seconds of silence between re-engagement prompts. */
@@ -192,14 +192,11 @@ export abstract class MediaSession {
     protected readonly ports: SessionPorts,
     keepsCallerAudio = true,
   ) {
-    this.detector = new TurnDetector(
-      settings.semanticEndOfTurn
-        ? semanticWaits(settings.endpointSensitivity).settled
-        : endpointMs(settings.endpointSensitivity),
-      media.format,
-      keepsCallerAudio,
-      (settings.voiceActivity ?? energyDetector)(media.format),
-    );
+    this.detector = (settings.turnDetector ?? DEFAULT_ENDPOINT.turnDetector)({
+      format: media.format,
+      endOfTurnMs: endOfTurnMs(settings.endpointSensitivity, settings.semanticEndOfTurn),
+      keepsAudio: keepsCallerAudio,
+    });
     this.frameBytes = frameBytes(media.format);
   }
 

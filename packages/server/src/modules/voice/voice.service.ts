@@ -18,7 +18,7 @@ import {
 import type { TextsService } from "../texts/index.ts";
 import { AmbientStream, ambientBed, ambientKind } from "./ambient.ts";
 import type { CallTurnsService } from "./call-turns.service.ts";
-import { voiceActivityFor } from "./detectors.ts";
+import type { DetectorRegistry } from "./detectors.ts";
 import type { LiveSessions } from "./live-sessions.ts";
 import type { RealtimeConnection, RealtimeModel, RealtimeSessionOptions } from "./realtime-client.ts";
 import { modelAudioFormat, RealtimeSession } from "./realtime-session.ts";
@@ -138,6 +138,8 @@ export class VoiceService implements MediaStreamHandler {
        * when one fails.
        */
       streamingSynthesizers?: { synthesizer: StreamingSynthesizer; defaultVoice: string | undefined }[];
+      /** The end-of-turn detection of each `endpoint_type` (voice activity and turn detectors). */
+      detectors: DetectorRegistry;
     },
   ) {}
 
@@ -164,6 +166,7 @@ export class VoiceService implements MediaStreamHandler {
       return;
     }
     const assistant = call.assistant;
+    const endpoint = this.parts.detectors.for(assistant.endpointType);
     const settings: SessionSettings = {
       initialMessage: assistant.initialMessage,
       waitForCustomer: assistant.waitForCustomer,
@@ -172,8 +175,8 @@ export class VoiceService implements MediaStreamHandler {
       minInterruptWords: assistant.minInterruptWords,
       endpointSensitivity: assistant.endpointSensitivity,
       // Realtime modes leave the end of turn to the model (semantic_vad).
-      semanticEndOfTurn: assistant.mode === "pipeline" && assistant.endpointType === "semantic",
-      voiceActivity: voiceActivityFor(assistant.endpointType),
+      semanticEndOfTurn: assistant.mode === "pipeline" && endpoint.semantic,
+      turnDetector: endpoint.turnDetector,
       maxSilenceDuration: assistant.maxSilenceDuration,
       reengagementInterval: assistant.reengagementInterval,
       language: assistant.language,
