@@ -232,7 +232,10 @@ export class VoiceService implements MediaStreamHandler {
           signal,
         }),
       }),
-      ...this.streamingPort(assistant.voice, settings.speechSpeed),
+      // Realtime modes speak through their model, and a text stream has no audio: no socket for them.
+      ...(assistant.mode === "pipeline" && !stream.text
+        ? this.streamingPort(assistant.voice, settings.speechSpeed, stream)
+        : {}),
       turn: (turn) => this.parts.turns.record(call, turn),
       hangUp: (reason) => calls.endByAssistant(call.id, reason),
       callerLeft: () => calls.customerHungUp(call.id),
@@ -264,9 +267,16 @@ export class VoiceService implements MediaStreamHandler {
     );
   }
 
+  /**
+   * The call's streaming speech: one provider socket for the whole call, asked for the stream's own
+   * format (8 kHz mu-law on phones, 16 kHz PCM in browsers), opened as the call starts so that its
+   * first answer does not wait for the handshake, and closed with the stream. Each answer is a
+   * context on it.
+   */
   private streamingPort(
     voice: { provider: string; providerVoiceId: string | null } | null,
     speed: number,
+    stream: MediaStream,
   ): Pick<PipelinePorts, "openSpeech"> {
     const entry = this.streamingFor(voice?.provider);
     if (!entry) return {};
@@ -274,10 +284,13 @@ export class VoiceService implements MediaStreamHandler {
     const voiceId =
       (voice?.provider === synthesizer.name ? voice.providerVoiceId : null) ?? entry.defaultVoice;
     if (!voiceId) return {};
+    const connection = synthesizer.connect({ voice: voiceId, speed, format: stream.format });
+    stream.onClose(() => connection.close());
+    connection.warm();
     return {
       openSpeech: async (signal) => ({
-        sampleRate: synthesizer.outputFormat.sampleRate,
-        stream: await synthesizer.open({ voice: voiceId, speed, signal }),
+        format: connection.outputFormat,
+        stream: await connection.open(signal),
       }),
     };
   }
