@@ -3,11 +3,15 @@
  * clients and their local fakes: from opening the answer's context to its first audio chunk, with
  * the call's socket opened lazily by that first answer or at the call's start (`warm`). See README.md.
  */
+
+import { PHONE_FORMAT } from "../../packages/server/src/modules/media/index.ts";
+import type { StreamingSynthesizer } from "../../packages/server/src/modules/voice/speech.ts";
+import {
+  CartesiaSynthesizer,
+  ElevenLabsSynthesizer,
+} from "../../packages/server/src/modules/voice/streaming-speech.ts";
 import { startFakeCartesia } from "../../packages/server/test/support/fake-cartesia.ts";
 import { startFakeElevenLabs } from "../../packages/server/test/support/fake-elevenlabs.ts";
-import { PHONE_FORMAT } from "../../packages/server/src/modules/media/index.ts";
-import { CartesiaSynthesizer, ElevenLabsSynthesizer } from "../../packages/server/src/modules/voice/streaming-speech.ts";
-import type { StreamingSynthesizer } from "../../packages/server/src/modules/voice/speech.ts";
 
 const el = await startFakeElevenLabs();
 const ca = await startFakeCartesia();
@@ -15,7 +19,8 @@ const synths: [string, StreamingSynthesizer][] = [
   ["elevenlabs", new ElevenLabsSynthesizer({ baseUrl: el.baseUrl, apiKey: el.apiKey, model: "m" })],
   ["cartesia", new CartesiaSynthesizer({ baseUrl: ca.baseUrl, apiKey: ca.apiKey, model: "m", version: "v" })],
 ];
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) * p)]!.toFixed(2);
+const pct = (xs: number[], p: number) =>
+  [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) * p)]!.toFixed(2);
 async function firstChunk(connection: ReturnType<StreamingSynthesizer["connect"]>) {
   const start = performance.now();
   const stream = await connection.open(new AbortController().signal);
