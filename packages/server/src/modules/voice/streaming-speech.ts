@@ -6,7 +6,6 @@ import type {
   SpeechChunk,
   SpeechConnection,
   SpeechFormat,
-  SpeechStream,
   StreamingSynthesizer,
 } from "./speech.ts";
 
