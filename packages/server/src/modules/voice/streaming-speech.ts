@@ -2,12 +2,7 @@ import { randomUUID } from "node:crypto";
 import WebSocket from "ws";
 import type { Config } from "../../env.ts";
 import { UpstreamFailedError } from "../../errors.ts";
-import type {
-  SpeechChunk,
-  SpeechConnection,
-  SpeechFormat,
-  StreamingSynthesizer,
-} from "./speech.ts";
+import type { SpeechChunk, SpeechConnection, SpeechFormat, StreamingSynthesizer } from "./speech.ts";
 
 /** Silence from a provider that has all of an answer's text, after which its stream counts as failed. */
 const STALL_MS = 10_000;
