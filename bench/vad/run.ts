@@ -1,11 +1,11 @@
 /**
  * Voice activity detectors on the labelled set of `packages/server/test/support/vad-corpus.ts`
- * (espeak-ng voices, sox noise), through the `TurnDetector` a pipeline session uses. See README.md.
+ * (espeak-ng voices, sox noise), through the `SilenceTurnDetector` a pipeline session uses. See README.md.
  */
 import { performance } from "node:perf_hooks";
 import { PHONE_FORMAT, WEB_FORMAT } from "../../packages/server/src/modules/media/index.ts";
 import { sileroDetector } from "../../packages/server/src/modules/voice/silero-vad.ts";
-import { TurnDetector } from "../../packages/server/src/modules/voice/turn-detector.ts";
+import { SilenceTurnDetector } from "../../packages/server/src/modules/voice/turn-detector.ts";
 import {
   energyDetector,
   type VoiceActivityFactory,
@@ -77,7 +77,7 @@ function print(name: string, score: VadScore, energy: VadScore) {
 }
 
 /**
- * `calls` pipeline detectors (TurnDetector over Silero, and over energy) fed one phone frame each every
+ * `calls` pipeline detectors (SilenceTurnDetector over Silero, and over energy) fed one phone frame each every
  * 20 ms for `seconds` from one timer, as the sessions of one process are: how late each tick starts
  * (its lateness includes the previous tick's work) against the same timer loop with no call.
  */
@@ -89,7 +89,7 @@ async function concurrentCalls(calls: number, seconds: number) {
   const run = async (detector: VoiceActivityFactory | null) => {
     const turns = Array.from(
       { length: calls },
-      () => new TurnDetector(750, PHONE_FORMAT, false, detector?.(PHONE_FORMAT)),
+      () => new SilenceTurnDetector(750, PHONE_FORMAT, false, detector?.(PHONE_FORMAT)),
     );
     const late: number[] = [];
     const start = performance.now();

@@ -33,11 +33,15 @@ import {
 } from "./modules/texts/index.ts";
 import {
   CallTurnsService,
+  DetectorRegistry,
+  energyDetector,
   LiveSessions,
   OpenAiSynthesizer,
   OpenAiTranscriber,
   RealtimeClient,
   Recordings,
+  silenceEndpoint,
+  sileroDetector,
   streamingSynthesizers,
   streamingTranscriber,
   VoiceService,
@@ -168,6 +172,15 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     streamingTranscriber: streamingTranscriber(deps.config.voice),
     streamingSynthesizers: streamingSynthesizers(deps.config.voice),
     selection: providers,
+    // Each endpoint_type's end of turn: `semantic` still needs voice detection for its silences.
+    detectors: new DetectorRegistry(
+      {
+        vad: silenceEndpoint(energyDetector),
+        silero: silenceEndpoint(sileroDetector),
+        semantic: silenceEndpoint(energyDetector, true),
+      },
+      "vad",
+    ),
   });
   // Recording decorates the media plane: streams of calls that record (phone and web) are mixed on their way.
   const recordings = new Recordings(deps, { inner: voice, calls: callAnnotations });

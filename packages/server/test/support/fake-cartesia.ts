@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import { type WebSocket, WebSocketServer } from "ws";
-import { pcmBytes } from "../../src/modules/media/index.ts";
+import { pcmBytes, pcmToMuLaw } from "../../src/modules/media/index.ts";
 import { synthesizeTones } from "./fake-speech.ts";
 
 /**
@@ -9,8 +9,9 @@ import { synthesizeTones } from "./fake-speech.ts";
  * (a wrong key is refused with HTTP 401). Inputs carry a `context_id`; a context's transcripts are
  * joined verbatim and spoken up to their last sentence end as they come (`continue: true`), the
  * rest once an input has `continue: false`, which ends the context with `done`. Each generation is a
- * `timestamps` message (its words, with `add_timestamps`) and a `chunk` of base64 PCM (tone speech, as
- * `fake-speech.ts`, at the output format's `sample_rate`). `{context_id, cancel: true}` drops a context.
+ * `timestamps` message (its words, with `add_timestamps`) and a `chunk` of base64 audio (tone speech,
+ * as `fake-speech.ts`) in the input's `output_format`: `pcm_s16le` or `pcm_mulaw` at its
+ * `sample_rate`. `{context_id, cancel: true}` drops a context; the connection multiplexes any number.
  */
 
 export interface FakeCartesiaContext {
@@ -19,6 +20,10 @@ export interface FakeCartesiaContext {
   inputs: Record<string, unknown>[];
   cancelled: boolean;
   done: boolean;
+  /** Which connection (index in `connections`) carried it. */
+  connection: number;
+  /** The audio bytes sent for it, chunk by chunk. */
+  audio: Buffer[];
 }
 
 export interface FakeCartesia {
@@ -28,6 +33,10 @@ export interface FakeCartesia {
   /** Each connection's query. */
   connections: URLSearchParams[];
   contexts: FakeCartesiaContext[];
+  /** Closes every open connection, as the provider does to an idle one. */
+  dropConnections(): void;
+  /** Connections still open. */
+  readonly openConnections: number;
   close(): Promise<void>;
 }
 
@@ -47,15 +56,21 @@ export async function startFakeCartesia(apiKey = "cartesia-test-key"): Promise<F
       return;
     }
     connections.push(url.searchParams);
-    sockets.handleUpgrade(request, socket, head, (ws) => serve(ws));
+    const index = connections.length - 1;
+    sockets.handleUpgrade(request, socket, head, (ws) => serve(ws, index));
   });
 
-  function serve(ws: WebSocket) {
+  function serve(ws: WebSocket, connection: number) {
     const buffers = new Map<string, string>();
     const send = (message: Record<string, unknown>) => {
       if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ status_code: 206, ...message }));
     };
-    const speak = (context: FakeCartesiaContext, text: string, rate: number, timestamps: boolean) => {
+    const speak = (
+      context: FakeCartesiaContext,
+      text: string,
+      format: { encoding?: string; sample_rate?: number },
+      timestamps: boolean,
+    ) => {
       if (!text.trim()) return;
       const words = text.split(/\s+/).filter(Boolean);
       if (timestamps)
@@ -69,12 +84,15 @@ export async function startFakeCartesia(apiKey = "cartesia-test-key"): Promise<F
             end: words.map((_, index) => index * 0.3 + 0.25),
           },
         });
+      const pcm = synthesizeTones(text, format.sample_rate ?? 24000);
+      const audio = Buffer.from(format.encoding === "pcm_mulaw" ? pcmToMuLaw(pcm) : pcmBytes(pcm));
+      context.audio.push(audio);
       send({
         type: "chunk",
         done: false,
         step_time: 1,
         context_id: context.id,
-        data: Buffer.from(pcmBytes(synthesizeTones(text, rate))).toString("base64"),
+        data: audio.toString("base64"),
       });
     };
     ws.on("message", (data) => {
@@ -84,12 +102,12 @@ export async function startFakeCartesia(apiKey = "cartesia-test-key"): Promise<F
         transcript?: string;
         continue?: boolean;
         add_timestamps?: boolean;
-        output_format?: { sample_rate?: number };
+        output_format?: { encoding?: string; sample_rate?: number };
       };
       const id = String(input.context_id);
-      let context = contexts.find((entry) => entry.id === id);
+      let context = contexts.find((entry) => entry.id === id && entry.connection === connection);
       if (!context) {
-        context = { id, inputs: [], cancelled: false, done: false };
+        context = { id, inputs: [], cancelled: false, done: false, connection, audio: [] };
         contexts.push(context);
       }
       context.inputs.push(input);
@@ -98,16 +116,16 @@ export async function startFakeCartesia(apiKey = "cartesia-test-key"): Promise<F
         return;
       }
       if (context.cancelled || context.done) return;
-      const rate = input.output_format?.sample_rate ?? 24000;
+      const format = input.output_format ?? {};
       const text = (buffers.get(id) ?? "") + (input.transcript ?? "");
       if (input.continue) {
         const end = text.search(/[.!?](?=\s)[^.!?]*$/);
         const cut = end < 0 ? 0 : end + 1;
-        speak(context, text.slice(0, cut), rate, input.add_timestamps === true);
+        speak(context, text.slice(0, cut), format, input.add_timestamps === true);
         buffers.set(id, text.slice(cut));
         return;
       }
-      speak(context, text, rate, input.add_timestamps === true);
+      speak(context, text, format, input.add_timestamps === true);
       buffers.delete(id);
       context.done = true;
       send({ type: "done", done: true, context_id: id });
@@ -121,6 +139,12 @@ export async function startFakeCartesia(apiKey = "cartesia-test-key"): Promise<F
     apiKey,
     connections,
     contexts,
+    dropConnections: () => {
+      for (const client of sockets.clients) client.close();
+    },
+    get openConnections() {
+      return sockets.clients.size;
+    },
     close: async () => {
       for (const client of sockets.clients) client.terminate();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -125,6 +125,13 @@ export class TwilioMediaClient {
     return this.decode(this.takeAudio());
   }
 
+  /** The assistant's audio since the last call, as the mu-law bytes Voxgate sent. */
+  takeBytes(): Buffer {
+    const audio = Buffer.from(this.audio);
+    this.audio = [];
+    return audio;
+  }
+
   /** The assistant's audio since the last call, as 8 kHz PCM. */
   takeAudio(): Int16Array {
     const audio = Uint8Array.from(this.audio);

@@ -10,7 +10,11 @@ import {
   readWav,
   resample,
 } from "../../src/modules/media/index.ts";
-import { interruptMs, TurnDetector } from "../../src/modules/voice/turn-detector.ts";
+import {
+  interruptMs,
+  SilenceTurnDetector,
+  type TurnDetector,
+} from "../../src/modules/voice/turn-detector.ts";
 import type { VoiceActivityFactory } from "../../src/modules/voice/voice-activity.ts";
 
 /**
@@ -238,7 +242,7 @@ export function scoreDetector(
     pcm: Int16Array,
     onEvent: (event: ReturnType<TurnDetector["push"]>, now: number) => boolean,
   ) => {
-    const turn = new TurnDetector(END_OF_TURN_MS, format, false, detector(format));
+    const turn = new SilenceTurnDetector(END_OF_TURN_MS, format, false, detector(format));
     const frames = framesOf(pcm, format);
     const start = process.hrtime.bigint();
     for (const frame of frames) {

@@ -148,7 +148,7 @@ describe("a call's providers", () => {
     ]);
     expect(speech.transcriptions.length).toBe(transcriptions);
     // ElevenLabs (which takes her key only) spoke the answer with the deployment's default voice.
-    expect(elevenlabs.streams.at(-1)).toMatchObject({ voiceId: "el-voice" });
+    expect(elevenlabs.connections.at(-1)).toMatchObject({ voiceId: "el-voice" });
     expect(speech.syntheses.length).toBe(syntheses);
     // The reply came from the selected chat model.
     expect(model.chatRequests.slice(chats).map((request) => request.model)).toEqual(["gpt-4o"]);
@@ -161,7 +161,7 @@ describe("a call's providers", () => {
       synthesizerProviderId: ELEVENLABS,
     });
     const streams = deepgram.streams.length;
-    const elevenlabsStreams = elevenlabs.streams.length;
+    const elevenlabsStreams = elevenlabs.connections.length;
     const syntheses = speech.syntheses.length;
     const chats = model.chatRequests.length;
 
@@ -169,7 +169,7 @@ describe("a call's providers", () => {
     expect(deepgram.streams.slice(streams).map((stream) => stream.headers.authorization)).toEqual([
       `Token ${DEPLOYMENT_DEEPGRAM_KEY}`,
     ]);
-    expect(elevenlabs.streams.length).toBe(elevenlabsStreams);
+    expect(elevenlabs.connections.length).toBe(elevenlabsStreams);
     expect(warnings).toContainEqual({
       message: "the assistant's selected provider is not configured; the deployment's default is used",
       fields: { accountId: bob.accountId, kind: "synthesizer", provider: "elevenlabs" },

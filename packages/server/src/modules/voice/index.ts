@@ -7,9 +7,11 @@ export type {
   TranscriberName,
 } from "./call-providers.ts";
 export { type CallLatency, CallTurnsService } from "./call-turns.service.ts";
+export { DetectorRegistry, type EndpointDetection, silenceEndpoint } from "./detectors.ts";
 export { LiveSessions } from "./live-sessions.ts";
 export { RealtimeClient, type RealtimeModel } from "./realtime-client.ts";
 export { Recordings, recordingPath } from "./recording.ts";
+export { sileroDetector } from "./silero-vad.ts";
 export type {
   SpeechStream,
   StreamingSynthesizer,
@@ -25,4 +27,5 @@ export {
 } from "./streaming-speech.ts";
 export { streamingTranscriber } from "./streaming-stt.ts";
 export { VoiceService } from "./voice.service.ts";
+export { energyDetector } from "./voice-activity.ts";
 export { VOICE_PHRASES } from "./voice-session.ts";

@@ -1,8 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { scoreDetector, type VadScore, vadCorpus, voicedFraction } from "../../../test/support/vad-corpus.ts";
+import {
+  framesOf,
+  scoreDetector,
+  type VadScore,
+  vadCorpus,
+  voicedFraction,
+} from "../../../test/support/vad-corpus.ts";
 import { PHONE_FORMAT, WEB_FORMAT } from "../media/index.ts";
-import { voiceActivityFor } from "./detectors.ts";
+import { DetectorRegistry, silenceEndpoint } from "./detectors.ts";
 import { sileroDetector } from "./silero-vad.ts";
+import { SilenceTurnDetector } from "./turn-detector.ts";
 import { energyDetector } from "./voice-activity.ts";
 
 // The labelled set is spoken by espeak-ng and mixed with sox noise when the file runs (see
@@ -49,10 +56,29 @@ describe.each([
 });
 
 describe("choosing the detector", () => {
-  it("uses Silero for endpoint_type silero and the energy detector otherwise", () => {
-    expect(voiceActivityFor("silero")).toBe(sileroDetector);
-    expect(voiceActivityFor("vad")).toBe(energyDetector);
-    expect(voiceActivityFor("semantic")).toBe(energyDetector);
+  it("gives each endpoint_type its registered detection, and an unknown one the fallback's", () => {
+    const silero = silenceEndpoint(sileroDetector);
+    const energy = silenceEndpoint(energyDetector);
+    const semantic = silenceEndpoint(energyDetector, true);
+    const registry = new DetectorRegistry({ vad: energy, silero, semantic }, "vad");
+    expect(registry.for("silero")).toBe(silero);
+    expect(registry.for("semantic")).toMatchObject({ semantic: true });
+    expect(registry.for("retired")).toBe(energy);
+    expect(() => new DetectorRegistry({ silero }, "vad")).toThrow();
+    // The turn detector an entry makes hears voice with the entry's detector: on a noisy turn it
+    // decides frame by frame as a turn detector over that detector does.
+    const [turn] = corpus.turns.filter((item) => item.noiseDb !== null && item.noiseDb >= -32);
+    const frames = framesOf(turn!.pcm, PHONE_FORMAT);
+    const run = (entry: typeof silero, activity: typeof sileroDetector) => {
+      const built = entry.turnDetector({ format: PHONE_FORMAT, endOfTurnMs: 750, keepsAudio: false });
+      const direct = new SilenceTurnDetector(750, PHONE_FORMAT, false, activity(PHONE_FORMAT));
+      return frames.map((frame) => [built.push(frame)?.type, direct.push(frame)?.type]);
+    };
+    for (const [entry, activity] of [
+      [silero, sileroDetector],
+      [energy, energyDetector],
+    ] as const)
+      for (const [built, direct] of run(entry, activity)) expect(built).toBe(direct);
   });
 
   it("keeps each stream's recurrent state apart: the same audio gives the same answers side by side", () => {

@@ -9,9 +9,12 @@ export interface Transcriber {
   transcribe(wav: Buffer, options: { language?: string | null; signal: AbortSignal }): Promise<string>;
 }
 
-/** The audio a synthesizer produces: 16-bit little-endian mono PCM at `sampleRate`. */
+/**
+ * The audio a synthesizer produces, mono: 16-bit little-endian PCM, or G.711 mu-law (a phone
+ * line's own, 8 kHz), at `sampleRate`.
+ */
 export interface SpeechFormat {
-  encoding: "pcm16";
+  encoding: "pcm16" | "pcmu";
   sampleRate: number;
 }
 
@@ -63,7 +66,7 @@ export interface StreamingTranscriber {
 
 /** A piece of a streamed answer's speech: audio, and how much of the text pushed its speech begins. */
 export interface SpeechChunk {
-  /** 16-bit little-endian mono PCM at the stream's `outputFormat.sampleRate`. */
+  /** Audio in the connection's `outputFormat`. */
   audio: Uint8Array;
   /**
    * The text whose speech starts in this chunk, as the provider aligned it (empty when it did not
@@ -86,11 +89,31 @@ export interface SpeechStream {
   readonly audio: AsyncIterable<SpeechChunk>;
 }
 
-/** Text-to-speech that takes its text as a stream (a WebSocket with input streaming). */
+/**
+ * One call's streaming speech: one provider socket held for the call, one provider context per
+ * answer on it.
+ */
+export interface SpeechConnection {
+  /** The format of every chunk: the one asked for at `connect` (the call's own stream format). */
+  readonly outputFormat: SpeechFormat;
+  /** Opens the socket now, so that the first answer does not wait for the handshake; a failure shows at `open`. */
+  warm(): void;
+  /**
+   * Starts one answer's speech on the socket, connecting again if the provider closed it since the
+   * last answer; rejects with `UpstreamFailedError` when the provider cannot be reached.
+   */
+  open(signal: AbortSignal): Promise<SpeechStream>;
+  /** The call is over: lets go of the socket (an answer still speaking ends). */
+  close(): void;
+}
+
+/** Text-to-speech that takes its text as a stream (a WebSocket with input streaming and contexts). */
 export interface StreamingSynthesizer {
   /** The provider's name, as voices of the catalogue name it (`voices.provider`). */
   readonly name: string;
-  readonly outputFormat: SpeechFormat;
-  /** Starts one answer's speech; rejects with `UpstreamFailedError` when the provider cannot be reached. */
-  open(options: { voice: string; speed: number; signal: AbortSignal }): Promise<SpeechStream>;
+  /**
+   * One call's connection, speaking `voice` in `format`: the provider is asked for that format
+   * itself (8 kHz mu-law for phones, 16 kHz PCM for browsers), so the engine does not convert.
+   */
+  connect(options: { voice: string; speed: number; format: SpeechFormat }): SpeechConnection;
 }

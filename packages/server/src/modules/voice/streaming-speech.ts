@@ -2,13 +2,7 @@ import { randomUUID } from "node:crypto";
 import WebSocket from "ws";
 import type { Config } from "../../env.ts";
 import { UpstreamFailedError } from "../../errors.ts";
-import type { SpeechChunk, SpeechFormat, SpeechStream, StreamingSynthesizer } from "./speech.ts";
-
-/**
- * Both providers are asked for 24 kHz 16-bit PCM, the rate of OpenAI's speech: the session's
- * converter takes whole triples of samples, which 24 kHz turns into 8 kHz and 16 kHz frames exactly.
- */
-const STREAM_FORMAT: SpeechFormat = { encoding: "pcm16", sampleRate: 24_000 };
+import type { SpeechChunk, SpeechConnection, SpeechFormat, StreamingSynthesizer } from "./speech.ts";
 
 /** Silence from a provider that has all of an answer's text, after which its stream counts as failed. */
 const STALL_MS = 10_000;
@@ -98,203 +92,320 @@ class ChunkQueue {
   }
 }
 
-/** Opens a socket, rejecting with `UpstreamFailedError` when it cannot (or `signal` aborts first). */
-function connect(
-  url: string,
-  headers: Record<string, string>,
-  provider: string,
-  signal: AbortSignal,
-): Promise<WebSocket> {
+/** Opens a socket, rejecting with `UpstreamFailedError` when it cannot. */
+function dial(url: string, headers: Record<string, string>, provider: string): Promise<WebSocket> {
   return new Promise((resolve, reject) => {
     const socket = new WebSocket(url, { headers, handshakeTimeout: 10_000 });
-    const abort = () => socket.terminate();
-    signal.addEventListener("abort", abort, { once: true });
-    socket.once("open", () => {
-      signal.removeEventListener("abort", abort);
-      resolve(socket);
-    });
+    socket.once("open", () => resolve(socket));
     socket.once("error", () => {
-      signal.removeEventListener("abort", abort);
+      socket.terminate();
       reject(new UpstreamFailedError(`${provider} text-to-speech could not be reached.`));
     });
   });
 }
 
+/** What a context on the shared socket hears: its own messages, or the socket's loss. */
+interface ContextHandlers {
+  message(message: Record<string, unknown>): void;
+  lost(error: Error): void;
+}
+
 /**
- * ElevenLabs' input-streaming WebSocket (`/v1/text-to-speech/{voice_id}/stream-input`): one
- * socket per answer. The first message opens the stream (`text: " "` with the voice settings),
- * text follows as the model writes it with `try_trigger_generation`, `flush` at a sentence's end
- * makes it speak what it holds, and `text: ""` ends it; audio comes back base64 with the
- * characters it voices (`alignment`) until `isFinal`. ElevenLabs has no cancel on this endpoint:
- * closing the socket drops the rest.
+ * One call's socket to a provider, shared by the call's answers, each a context: opened on the
+ * first need (or `warm`), opened again on the next need after the provider closed it, and closed
+ * when the call ends. Messages go to the context they name; losing the socket fails the contexts
+ * live on it, and nothing else: the next answer connects again.
+ */
+class ContextSocket {
+  private socket: WebSocket | null = null;
+  private connecting: Promise<WebSocket> | null = null;
+  private readonly contexts = new Map<string, ContextHandlers>();
+  private closed = false;
+
+  constructor(
+    private readonly provider: string,
+    private readonly connect: () => Promise<WebSocket>,
+    /** The context a provider message is for. */
+    private readonly contextOf: (message: Record<string, unknown>) => unknown,
+    /** Said to the provider before the call's socket closes. */
+    private readonly goodbye: Record<string, unknown> | null,
+  ) {}
+
+  warm() {
+    this.ready().catch(() => {});
+  }
+
+  /** The open socket, connecting when there is none; a caller's `signal` stops its own wait only. */
+  async ready(signal?: AbortSignal): Promise<WebSocket> {
+    if (this.closed || signal?.aborted)
+      throw new UpstreamFailedError(`${this.provider} text-to-speech was closed.`);
+    if (this.socket?.readyState === WebSocket.OPEN) return this.socket;
+    this.connecting ??= this.connect()
+      .then((socket) => this.attach(socket))
+      .finally(() => {
+        this.connecting = null;
+      });
+    const connecting = this.connecting;
+    if (!signal) return connecting;
+    return new Promise((resolve, reject) => {
+      const abort = () =>
+        reject(new UpstreamFailedError(`${this.provider} text-to-speech was not needed any more.`));
+      signal.addEventListener("abort", abort, { once: true });
+      connecting.then(resolve, reject).finally(() => signal.removeEventListener("abort", abort));
+    });
+  }
+
+  private attach(socket: WebSocket): WebSocket {
+    if (this.closed) {
+      socket.close();
+      throw new UpstreamFailedError(`${this.provider} text-to-speech was closed.`);
+    }
+    this.socket = socket;
+    socket.on("message", (data) => {
+      const message = parseJson(data);
+      if (!message || typeof message !== "object") return;
+      const record = message as Record<string, unknown>;
+      const id = this.contextOf(record);
+      if (typeof id === "string") this.contexts.get(id)?.message(record);
+    });
+    const lost = () => {
+      if (this.socket === socket) this.socket = null;
+      const error = new UpstreamFailedError(
+        `${this.provider} text-to-speech closed the stream before its end.`,
+      );
+      for (const handlers of [...this.contexts.values()]) handlers.lost(error);
+      this.contexts.clear();
+    };
+    socket.on("close", lost);
+    socket.on("error", lost);
+    return socket;
+  }
+
+  add(id: string, handlers: ContextHandlers) {
+    this.contexts.set(id, handlers);
+  }
+
+  remove(id: string) {
+    this.contexts.delete(id);
+  }
+
+  send(message: Record<string, unknown>) {
+    if (this.socket?.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify(message));
+  }
+
+  /** A provider that stopped answering: its socket is dropped (its contexts fail), the next answer connects again. */
+  drop() {
+    this.socket?.terminate();
+  }
+
+  close() {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.goodbye) this.send(this.goodbye);
+    this.socket?.close();
+    this.socket = null;
+  }
+}
+
+/** The stream's format as ElevenLabs names it: 8 kHz mu-law for phones, PCM at the rate otherwise. */
+function elevenLabsFormat(format: SpeechFormat): string {
+  return format.encoding === "pcmu" ? `ulaw_${format.sampleRate}` : `pcm_${format.sampleRate}`;
+}
+
+/** The stream's format as Cartesia's `output_format` names it. */
+function cartesiaFormat(format: SpeechFormat) {
+  return {
+    container: "raw",
+    encoding: format.encoding === "pcmu" ? "pcm_mulaw" : "pcm_s16le",
+    sample_rate: format.sampleRate,
+  };
+}
+
+/** Contexts ElevenLabs keeps without input before closing them itself (its maximum), in seconds. */
+const ELEVENLABS_INACTIVITY_S = 180;
+
+/**
+ * ElevenLabs' multi-context WebSocket (`/v1/text-to-speech/{voice_id}/multi-stream-input`): one
+ * socket per call, one context per answer. A context opens with `text: " "` and the voice
+ * settings, text follows as the model writes it, `flush` at a sentence's end makes it speak what it
+ * holds, and `close_context` after a last flush ends it once that is spoken (`isFinal`). Audio
+ * comes back base64 with the characters it voices (`alignment`) and the `contextId`. A barge-in
+ * closes the context without a flush: its unspoken text is dropped, and what it still sends is
+ * ignored. The call's end sends `close_socket`.
  */
 export class ElevenLabsSynthesizer implements StreamingSynthesizer {
   readonly name = "elevenlabs";
-  readonly outputFormat = STREAM_FORMAT;
 
   constructor(private readonly config: ElevenLabsConfig) {}
 
-  async open(options: { voice: string; speed: number; signal: AbortSignal }): Promise<SpeechStream> {
+  connect(options: { voice: string; speed: number; format: SpeechFormat }): SpeechConnection {
     const query = new URLSearchParams({
       model_id: this.config.model,
-      output_format: `pcm_${STREAM_FORMAT.sampleRate}`,
+      output_format: elevenLabsFormat(options.format),
+      inactivity_timeout: String(ELEVENLABS_INACTIVITY_S),
     });
-    const url = `${this.config.baseUrl}/v1/text-to-speech/${encodeURIComponent(options.voice)}/stream-input?${query}`;
-    const socket = await connect(url, { "xi-api-key": this.config.apiKey }, "ElevenLabs", options.signal);
-    const queue = new ChunkQueue("ElevenLabs", STALL_MS, () => socket.terminate());
-    const send = (message: Record<string, unknown>) => {
-      if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
-    };
-    socket.on("message", (data) => {
-      const message = parseJson(data) as {
-        audio?: unknown;
-        isFinal?: unknown;
-        alignment?: { chars?: unknown } | null;
-        error?: unknown;
-        message?: unknown;
-      } | null;
-      if (!message) return;
-      if (typeof message.error === "string") {
-        queue.end(new UpstreamFailedError(`ElevenLabs text-to-speech failed: ${message.error}.`));
-        socket.close();
-        return;
-      }
-      if (typeof message.audio === "string" && message.audio) {
-        const chars = message.alignment?.chars;
-        queue.push({
-          audio: new Uint8Array(Buffer.from(message.audio, "base64")),
-          text: Array.isArray(chars) ? chars.join("") : "",
-        });
-      }
-      if (message.isFinal === true) {
-        queue.end();
-        socket.close();
-      }
-    });
-    socket.on("close", () =>
-      queue.end(new UpstreamFailedError("ElevenLabs text-to-speech closed the stream before its end.")),
+    const url = `${this.config.baseUrl}/v1/text-to-speech/${encodeURIComponent(options.voice)}/multi-stream-input?${query}`;
+    const socket = new ContextSocket(
+      "ElevenLabs",
+      () => dial(url, { "xi-api-key": this.config.apiKey }, "ElevenLabs"),
+      (message) => message.contextId ?? message.context_id,
+      { close_socket: true },
     );
-    socket.on("error", () => queue.end(new UpstreamFailedError("ElevenLabs text-to-speech failed.")));
-    send({
-      text: " ",
-      voice_settings: { stability: 0.5, similarity_boost: 0.8, speed: options.speed },
-    });
-    let cancelled = false;
-    const cancel = () => {
-      if (cancelled) return;
-      cancelled = true;
-      queue.end();
-      socket.close();
-    };
-    options.signal.addEventListener("abort", cancel, { once: true });
     return {
-      pushText: (delta) => {
-        if (delta) send({ text: delta, try_trigger_generation: true });
+      outputFormat: options.format,
+      warm: () => socket.warm(),
+      close: () => socket.close(),
+      open: async (signal) => {
+        await socket.ready(signal);
+        const contextId = randomUUID();
+        const queue = new ChunkQueue("ElevenLabs", STALL_MS, () => socket.drop());
+        let live = true;
+        // Once over (spoken, failed or cancelled) the context is forgotten: a later abort of the
+        // same signal (the next barge-in) says nothing to the provider about it.
+        const finish = (failure?: Error) => {
+          if (!live) return;
+          live = false;
+          socket.remove(contextId);
+          signal.removeEventListener("abort", cancel);
+          queue.end(failure);
+        };
+        socket.add(contextId, {
+          message: (message) => {
+            if (typeof message.error === "string") {
+              finish(new UpstreamFailedError(`ElevenLabs text-to-speech failed: ${message.error}.`));
+              return;
+            }
+            if (typeof message.audio === "string" && message.audio) {
+              const chars = (message.alignment as { chars?: unknown } | null | undefined)?.chars;
+              queue.push({
+                audio: new Uint8Array(Buffer.from(message.audio, "base64")),
+                text: Array.isArray(chars) ? chars.join("") : "",
+              });
+            }
+            if (message.isFinal === true || message.is_final === true) finish();
+          },
+          lost: (error) => finish(error),
+        });
+        const send = (message: Record<string, unknown>) => socket.send({ ...message, context_id: contextId });
+        send({
+          text: " ",
+          voice_settings: { stability: 0.5, similarity_boost: 0.8, speed: options.speed },
+        });
+        function cancel() {
+          if (!live) return;
+          send({ close_context: true });
+          finish();
+        }
+        signal.addEventListener("abort", cancel, { once: true });
+        return {
+          pushText: (delta) => {
+            if (delta) send({ text: delta });
+          },
+          flush: () => send({ text: "", flush: true }),
+          end: () => {
+            send({ text: "", flush: true });
+            send({ close_context: true });
+            queue.watch();
+          },
+          cancel,
+          audio: queue.read(),
+        };
       },
-      flush: () => send({ text: " ", flush: true }),
-      end: () => {
-        send({ text: "" });
-        queue.watch();
-      },
-      cancel,
-      audio: queue.read(),
     };
   }
 }
 
 /**
- * Cartesia's TTS WebSocket (`/tts/websocket`): one socket and one context per answer. Every input
- * repeats the context's settings with its piece of transcript and `continue: true` (a continuation
- * keeps the prosody of one line); an empty transcript with `continue: false` ends it, and
- * `cancel: true` drops it. Audio comes back as base64 `chunk`s, the words as `timestamps` (asked
- * with `add_timestamps`), then `done`.
+ * Cartesia's TTS WebSocket (`/tts/websocket`): one socket per call, one context per answer (the
+ * socket multiplexes them). Every input repeats the context's settings with its piece of
+ * transcript and `continue: true` (a continuation keeps the prosody of one line); an empty
+ * transcript with `continue: false` ends it, and `cancel: true` drops it (a barge-in). Audio comes
+ * back as base64 `chunk`s, the words as `timestamps` (asked with `add_timestamps`), then `done`.
  */
 export class CartesiaSynthesizer implements StreamingSynthesizer {
   readonly name = "cartesia";
-  readonly outputFormat = STREAM_FORMAT;
 
   constructor(private readonly config: CartesiaConfig) {}
 
-  async open(options: { voice: string; speed: number; signal: AbortSignal }): Promise<SpeechStream> {
+  connect(options: { voice: string; speed: number; format: SpeechFormat }): SpeechConnection {
     const query = new URLSearchParams({
       api_key: this.config.apiKey,
       cartesia_version: this.config.version,
     });
-    const socket = await connect(
-      `${this.config.baseUrl}/tts/websocket?${query}`,
-      {},
+    const socket = new ContextSocket(
       "Cartesia",
-      options.signal,
+      () => dial(`${this.config.baseUrl}/tts/websocket?${query}`, {}, "Cartesia"),
+      (message) => message.context_id,
+      null,
     );
-    const contextId = randomUUID();
-    const queue = new ChunkQueue("Cartesia", STALL_MS, () => socket.terminate());
-    // Words arrive in their own messages: they go with the next audio chunk (or the end).
-    let words = "";
-    const send = (message: Record<string, unknown>) => {
-      if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
-    };
-    socket.on("message", (data) => {
-      const message = parseJson(data) as {
-        type?: unknown;
-        context_id?: unknown;
-        data?: unknown;
-        error?: unknown;
-        word_timestamps?: { words?: unknown } | null;
-      } | null;
-      if (!message || message.context_id !== contextId) return;
-      if (message.type === "timestamps" && Array.isArray(message.word_timestamps?.words)) {
-        words += message.word_timestamps.words.map((word) => `${String(word)} `).join("");
-      } else if (message.type === "chunk" && typeof message.data === "string") {
-        queue.push({ audio: new Uint8Array(Buffer.from(message.data, "base64")), text: words });
-        words = "";
-      } else if (message.type === "error") {
-        queue.end(new UpstreamFailedError(`Cartesia text-to-speech failed: ${String(message.error)}.`));
-        socket.close();
-      } else if (message.type === "done") {
-        if (words) queue.push({ audio: new Uint8Array(0), text: words });
-        queue.end();
-        socket.close();
-      }
-    });
-    socket.on("close", () =>
-      queue.end(new UpstreamFailedError("Cartesia text-to-speech closed the stream before its end.")),
-    );
-    socket.on("error", () => queue.end(new UpstreamFailedError("Cartesia text-to-speech failed.")));
-    const input = (transcript: string, more: boolean) =>
-      send({
-        model_id: this.config.model,
-        transcript,
-        voice: { mode: "id", id: options.voice },
-        output_format: {
-          container: "raw",
-          encoding: "pcm_s16le",
-          sample_rate: STREAM_FORMAT.sampleRate,
-        },
-        context_id: contextId,
-        continue: more,
-        add_timestamps: true,
-      });
-    let cancelled = false;
-    const cancel = () => {
-      if (cancelled) return;
-      cancelled = true;
-      send({ context_id: contextId, cancel: true });
-      queue.end();
-      socket.close();
-    };
-    options.signal.addEventListener("abort", cancel, { once: true });
+    const outputFormat = cartesiaFormat(options.format);
     return {
-      pushText: (delta) => {
-        if (delta) input(delta, true);
+      outputFormat: options.format,
+      warm: () => socket.warm(),
+      close: () => socket.close(),
+      open: async (signal) => {
+        await socket.ready(signal);
+        const contextId = randomUUID();
+        const queue = new ChunkQueue("Cartesia", STALL_MS, () => socket.drop());
+        // Words arrive in their own messages: they go with the next audio chunk (or the end).
+        let words = "";
+        let live = true;
+        // Once over (spoken, failed or cancelled) the context is forgotten: a later abort of the
+        // same signal (the next barge-in) says nothing to the provider about it.
+        const finish = (failure?: Error) => {
+          if (!live) return;
+          live = false;
+          socket.remove(contextId);
+          signal.removeEventListener("abort", cancel);
+          queue.end(failure);
+        };
+        socket.add(contextId, {
+          message: (message) => {
+            const timestamps = message.word_timestamps as { words?: unknown } | null | undefined;
+            if (message.type === "timestamps" && Array.isArray(timestamps?.words)) {
+              words += timestamps.words.map((word) => `${String(word)} `).join("");
+            } else if (message.type === "chunk" && typeof message.data === "string") {
+              queue.push({ audio: new Uint8Array(Buffer.from(message.data, "base64")), text: words });
+              words = "";
+            } else if (message.type === "error") {
+              finish(new UpstreamFailedError(`Cartesia text-to-speech failed: ${String(message.error)}.`));
+            } else if (message.type === "done") {
+              if (words) queue.push({ audio: new Uint8Array(0), text: words });
+              finish();
+            }
+          },
+          lost: (error) => finish(error),
+        });
+        const input = (transcript: string, more: boolean) =>
+          socket.send({
+            model_id: this.config.model,
+            transcript,
+            voice: { mode: "id", id: options.voice },
+            output_format: outputFormat,
+            context_id: contextId,
+            continue: more,
+            add_timestamps: true,
+          });
+        function cancel() {
+          if (!live) return;
+          socket.send({ context_id: contextId, cancel: true });
+          finish();
+        }
+        signal.addEventListener("abort", cancel, { once: true });
+        return {
+          pushText: (delta) => {
+            if (delta) input(delta, true);
+          },
+          // Cartesia buffers a continuation's text itself until it can speak it well (`max_buffer_delay_ms`).
+          flush: () => {},
+          end: () => {
+            input("", false);
+            queue.watch();
+          },
+          cancel,
+          audio: queue.read(),
+        };
       },
-      // Cartesia buffers a continuation's text itself until it can speak it well (`max_buffer_delay_ms`).
-      flush: () => {},
-      end: () => {
-        input("", false);
-        queue.watch();
-      },
-      cancel,
-      audio: queue.read(),
     };
   }
 }

@@ -101,18 +101,21 @@ describe("streaming text-to-speech in pipeline calls", () => {
     client.speak("hello");
     // The model holds the rest of its answer: the caller already hears its first sentence.
     await client.waitFor((received) => marks(received) >= 1);
-    expect(client.takeSpeech().replace(/\s+/g, "")).toBe(heard("First part here."));
-    const stream = elevenlabs.streams.at(-1)!;
-    expect(stream.voiceId).toBe("el-default-voice");
-    expect(stream.messages.map((message) => message.text).join("")).not.toContain("Second");
+    const first = client.takeAudio();
+    expect(client.decode(first).replace(/\s+/g, "")).toBe(heard("First part here."));
+    const context = elevenlabs.contexts.at(-1)!;
+    expect(context.voiceId).toBe("el-default-voice");
+    expect(context.messages.map((message) => message.text ?? "").join("")).not.toContain("Second");
     writing.release();
     await eventually(async () =>
       expect((await reload(call.id)).transcript).toBe(
         "Customer: hello\nAssistant: First part here. Second part now.",
       ),
     );
-    expect(client.takeSpeech().replace(/\s+/g, "")).toBe(heard("Second part now."));
-    expect(stream.messages.at(-1)).toEqual({ text: "" });
+    // The audio goes on where the first sentence's left off (frames are whole across sentences).
+    const whole = new Int16Array([...first, ...client.takeAudio()]);
+    expect(client.decode(whole).replace(/\s+/g, "")).toBe(heard("First part here. Second part now."));
+    expect(context.messages.at(-1)).toEqual({ close_context: true, context_id: context.id });
     // Nothing went through batch speech.
     expect(speech.syntheses.length).toBe(synthesesBefore);
     client.close();
@@ -136,7 +139,7 @@ describe("streaming text-to-speech in pipeline calls", () => {
       voiceId: voice.id,
     });
     const { call, client } = await answeredCall(assistant);
-    const streamsBefore = elevenlabs.streams.length;
+    const contextsBefore = elevenlabs.contexts.length;
     const writing = gate();
     model.enqueue({ content: THREE_SENTENCES, holdAfterFirstSentence: writing.held });
     client.autoAckMarks = false;
@@ -163,17 +166,30 @@ describe("streaming text-to-speech in pipeline calls", () => {
     expect(cancelled[0]!.inputs.map((input) => input.transcript ?? "cancel").join("")).toBe(
       "One two three. cancel",
     );
-    expect(cancelled[0]!.inputs[0]).toMatchObject({ voice: { mode: "id", id: "cartesia-voice-1" } });
+    expect(cancelled[0]!.inputs[0]).toMatchObject({
+      voice: { mode: "id", id: "cartesia-voice-1" },
+      // A phone call: Cartesia speaks the line's own 8 kHz mu-law.
+      output_format: { container: "raw", encoding: "pcm_mulaw", sample_rate: 8000 },
+    });
+    // Only the interrupted answer's context was cancelled: the next answer spoke on the same socket.
+    const callContexts = cartesia.contexts.filter(
+      (context) => context.connection === cancelled[0]!.connection,
+    );
+    expect(callContexts.map((context) => [context.cancelled, context.done])).toEqual([
+      [true, false],
+      [false, true],
+    ]);
     // The assistant's voice is Cartesia's: the deployment's ElevenLabs was not used.
-    expect(elevenlabs.streams.length).toBe(streamsBefore);
+    expect(elevenlabs.contexts.length).toBe(contextsBefore);
     client.close();
   });
 
   it("falls back to batch speech when the provider dies mid-answer, without dropping the call", async () => {
     const assistant = await createAssistant(t, owner, { initialMessage: "", phoneNumberId: number.id });
-    const { call, client } = await answeredCall(assistant);
     const synthesesBefore = speech.syntheses.length;
+    // The call's socket (opened as it starts) dies after its first audio.
     elevenlabs.dieAfterAudio(1);
+    const { call, client } = await answeredCall(assistant);
     try {
       model.enqueue({ content: THREE_SENTENCES });
       client.speak("hello");
@@ -190,15 +206,75 @@ describe("streaming text-to-speech in pipeline calls", () => {
       { input: "Seven eight nine.", voice: "alloy" },
     ]);
     // The rest of the call speaks through the fallback.
-    const streams = elevenlabs.streams.length;
+    const contexts = elevenlabs.contexts.length;
     client.speak("again");
     await eventually(async () =>
       expect((await reload(call.id)).transcript).toBe(
         `Customer: hello\nAssistant: ${THREE_SENTENCES}\nCustomer: again\nAssistant: Echo: again`,
       ),
     );
-    expect(elevenlabs.streams.length).toBe(streams);
+    expect(elevenlabs.contexts.length).toBe(contexts);
     expect((await reload(call.id)).status).toBe("in_progress");
+    client.close();
+  });
+
+  it("holds one socket per call: connected as the call starts, every answer a context on it, closed at the end", async () => {
+    const assistant = await createAssistant(t, owner, {
+      initialMessage: "Hello caller.",
+      phoneNumberId: number.id,
+    });
+    const connectionsBefore = elevenlabs.connections.length;
+    const contextsBefore = elevenlabs.contexts.length;
+    const synthesesBefore = speech.syntheses.length;
+    const { call, client } = await answeredCall(assistant);
+    await client.waitFor((received) => marks(received) >= 1);
+    model.enqueue({ content: "First answer." });
+    client.speak("hello");
+    await eventually(async () =>
+      expect((await reload(call.id)).transcript).toContain("Assistant: First answer."),
+    );
+    model.enqueue({ content: "Second answer." });
+    client.speak("again");
+    await eventually(async () =>
+      expect((await reload(call.id)).transcript).toBe(
+        "Assistant: Hello caller.\nCustomer: hello\nAssistant: First answer.\nCustomer: again\nAssistant: Second answer.",
+      ),
+    );
+    // One upgrade for the greeting and both answers, asked for the phone line's mu-law.
+    expect(elevenlabs.connections.length).toBe(connectionsBefore + 1);
+    expect(elevenlabs.connections.at(-1)!.query.get("output_format")).toBe("ulaw_8000");
+    const contexts = elevenlabs.contexts.slice(contextsBefore);
+    expect(contexts).toHaveLength(3);
+    expect(new Set(contexts.map((context) => context.connection)).size).toBe(1);
+    // The provider's bytes reached the carrier as they were sent: nothing was resampled.
+    expect(client.takeBytes().equals(Buffer.concat(contexts.flatMap((context) => context.audio)))).toBe(true);
+    expect(speech.syntheses.length).toBe(synthesesBefore);
+    client.close();
+    await expect.poll(() => elevenlabs.openConnections).toBe(0);
+  });
+
+  it("connects again when the provider closed the call's socket between answers", async () => {
+    const assistant = await createAssistant(t, owner, { initialMessage: "", phoneNumberId: number.id });
+    const connectionsBefore = elevenlabs.connections.length;
+    const synthesesBefore = speech.syntheses.length;
+    const { call, client } = await answeredCall(assistant);
+    model.enqueue({ content: "First answer." });
+    client.speak("hello");
+    await eventually(async () =>
+      expect((await reload(call.id)).transcript).toContain("Assistant: First answer."),
+    );
+    elevenlabs.dropConnections();
+    await expect.poll(() => elevenlabs.openConnections).toBe(0);
+    client.takeSpeech();
+    model.enqueue({ content: "Second answer." });
+    client.speak("again");
+    await eventually(async () =>
+      expect((await reload(call.id)).transcript).toContain("Assistant: Second answer."),
+    );
+    expect(client.takeSpeech().replace(/\s+/g, "")).toBe(heard("Second answer."));
+    expect(elevenlabs.connections.length).toBe(connectionsBefore + 2);
+    // Both answers were the provider's: the dropped socket was no failure.
+    expect(speech.syntheses.length).toBe(synthesesBefore);
     client.close();
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { pcmBytes, pcmToMuLaw, WEB_FORMAT } from "../media/index.ts";
-import { endpointMs, interruptMs, TurnDetector } from "./turn-detector.ts";
+import { endpointMs, interruptMs, SilenceTurnDetector, type TurnDetector } from "./turn-detector.ts";
 import { splitSentences } from "./voice-session.ts";
 
 /** 20 ms of a phone's mu-law at `level`. */
@@ -23,7 +23,7 @@ describe("end of turn", () => {
   });
 
   it("ignores clicks, starts on sustained voice and ends after the endpoint silence, with pre-roll", () => {
-    const detector = new TurnDetector(300);
+    const detector = new SilenceTurnDetector(300);
     expect(feed(detector, 4000, 40)).toEqual([]);
     expect(feed(detector, 0, 400)).toEqual([]);
     expect(feed(detector, 4000, 500)).toEqual(["speech-start"]);
@@ -39,7 +39,7 @@ describe("end of turn", () => {
 
 describe("a turn's audio", () => {
   it("is kept at the stream's rate (a browser's 16 kHz) while the decisions are taken on 8 kHz", () => {
-    const detector = new TurnDetector(300, WEB_FORMAT);
+    const detector = new SilenceTurnDetector(300, WEB_FORMAT);
     let end = null;
     for (let at = 0; at < 1000 && end?.type !== "end-of-turn"; at += 20) {
       const level = at >= 200 && at < 600 ? 4000 : 0;
@@ -58,7 +58,7 @@ describe("a detector that keeps no audio", () => {
   it("decides the same turns at the same times and holds no frame", () => {
     const script = [4000, 40, 0, 400, 4000, 500, 0, 400, 4000, 300, 0, 400];
     const run = (keepsAudio: boolean) => {
-      const detector = new TurnDetector(300, undefined, keepsAudio);
+      const detector = new SilenceTurnDetector(300, undefined, keepsAudio);
       const ends: { at: number; speechEndMs: number; samples: number }[] = [];
       for (let index = 0; index < script.length; index += 2) {
         for (let at = 0; at < script[index + 1]!; at += 20) {

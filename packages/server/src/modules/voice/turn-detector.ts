@@ -32,6 +32,20 @@ export type TurnEvent =
    */
   | { type: "end-of-turn"; audio: Int16Array; speechEndMs: number };
 
+/** One stream's end of turn: fed every caller frame, in order, by the session. */
+export interface TurnDetector {
+  /** Media time so far, in ms. */
+  readonly now: number;
+  /** The caller is in a turn. */
+  readonly speaking: boolean;
+  /** One frame in the stream's format; returns what it changed. */
+  push(frame: Uint8Array): TurnEvent | null;
+  /** The audio of the turn in progress so far; empty between turns. */
+  currentAudio(): Int16Array;
+  /** Forgets the turn in progress (its audio was handled another way, e.g. a barge-in). */
+  reset(): void;
+}
+
 /**
  * End of turn on the caller's audio, from a per-stream voice activity detector (the energy one by
  * default, Silero with `endpoint_type: silero`). Time is the media's own (the sum of frame
@@ -43,7 +57,7 @@ export type TurnEvent =
  * A session that never reads the turn's audio says so (`keepsAudio` false): then no frame outlives
  * its own handling, and a turn's `audio` is empty.
  */
-export class TurnDetector {
+export class SilenceTurnDetector implements TurnDetector {
   private mediaMs = 0;
   private voicedRun = 0;
   private silentRun = 0;

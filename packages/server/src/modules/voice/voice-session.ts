@@ -4,13 +4,15 @@ import {
   encodeAudio,
   frameBytes,
   type MediaStream,
+  muLawToPcm,
+  pcmBytes,
   pcmFromBytes,
   wavFile,
 } from "../media/index.ts";
+import { DEFAULT_ENDPOINT, endOfTurnMs, type TurnDetectorFactory } from "./detectors.ts";
 import { looksUnfinished, semanticWaits } from "./semantic-turn.ts";
-import type { SpeechStream, TranscriptionEvents, TranscriptionStream } from "./speech.ts";
-import { endpointMs, interruptMs, TurnDetector, type TurnEvent } from "./turn-detector.ts";
-import { energyDetector, type VoiceActivityFactory } from "./voice-activity.ts";
+import type { SpeechFormat, SpeechStream, TranscriptionEvents, TranscriptionStream } from "./speech.ts";
+import { interruptMs, type TurnDetector, type TurnEvent } from "./turn-detector.ts";
 
 export const VOICE_PHRASES = {
   reengage: "Are you still there?",
@@ -28,8 +30,8 @@ export interface SessionSettings {
   endpointSensitivity: number;
   /** Pipeline mode's `endpoint_type: semantic`: the end of turn reads the transcript (semantic-turn.ts). */
   semanticEndOfTurn: boolean;
-  /** The stream's voice activity detector, from `endpoint_type` (detectors.ts); energy when absent. */
-  voiceActivity?: VoiceActivityFactory;
+  /** The stream's turn detector, from `endpoint_type` (the detector registry); the energy one's when absent. */
+  turnDetector?: TurnDetectorFactory;
   /** Seconds of silence after which the call ends; 0 turns silence handling off. */
   maxSilenceDuration: number;
   /** Seconds of silence between re-engagement prompts. */
@@ -90,10 +92,11 @@ export interface PipelinePorts extends SessionPorts {
    */
   openTranscription?(events: TranscriptionEvents): TranscriptionStream;
   /**
-   * One answer's speech with its text streamed in as the model writes it (a streaming synthesizer),
-   * chunks at `sampleRate`; absent when the call speaks sentence by sentence through `synthesize`.
+   * One answer's speech with its text streamed in as the model writes it (a context on the call's
+   * streaming synthesizer socket), chunks in `format`; absent when the call speaks sentence by
+   * sentence through `synthesize`.
    */
-  openSpeech?(signal: AbortSignal): Promise<{ sampleRate: number; stream: SpeechStream }>;
+  openSpeech?(signal: AbortSignal): Promise<{ format: SpeechFormat; stream: SpeechStream }>;
 }
 
 export interface SessionTurn {
@@ -192,14 +195,11 @@ export abstract class MediaSession {
     protected readonly ports: SessionPorts,
     keepsCallerAudio = true,
   ) {
-    this.detector = new TurnDetector(
-      settings.semanticEndOfTurn
-        ? semanticWaits(settings.endpointSensitivity).settled
-        : endpointMs(settings.endpointSensitivity),
-      media.format,
-      keepsCallerAudio,
-      (settings.voiceActivity ?? energyDetector)(media.format),
-    );
+    this.detector = (settings.turnDetector ?? DEFAULT_ENDPOINT.turnDetector)({
+      format: media.format,
+      endOfTurnMs: endOfTurnMs(settings.endpointSensitivity, settings.semanticEndOfTurn),
+      keepsAudio: keepsCallerAudio,
+    });
     this.frameBytes = frameBytes(media.format);
   }
 
@@ -499,6 +499,23 @@ export abstract class MediaSession {
     const usable = bytes.length - (bytes.length % 6);
     keep(bytes.slice(usable));
     return encodeAudio(this.media.format, pcmFromBytes(bytes.subarray(0, usable)), rate);
+  }
+
+  /**
+   * A streaming provider's audio as the stream's bytes: as it came when the provider speaks the
+   * stream's own format (what the call asked it for: nothing is resampled or re-encoded), else
+   * converted as `speechIn` does.
+   */
+  protected providerAudioIn(
+    chunk: Uint8Array,
+    carry: Uint8Array,
+    format: SpeechFormat,
+    keep: (rest: Uint8Array) => void,
+  ): Uint8Array {
+    const own = this.media.format;
+    if (format.encoding === own.encoding && format.sampleRate === own.sampleRate) return chunk;
+    const pcm = format.encoding === "pcmu" ? pcmBytes(muLawToPcm(chunk)) : chunk;
+    return this.speechIn(pcm, carry, format.sampleRate, keep);
   }
 
   /**
@@ -860,7 +877,7 @@ export class PipelineSession extends MediaSession {
   private async answerVoice(utterance: Utterance, signal: AbortSignal): Promise<AnswerVoice> {
     const batch = this.batchVoice(utterance, signal);
     if (!this.pipeline.openSpeech || this.media.text || this.streamFailed) return batch;
-    let opened: { sampleRate: number; stream: SpeechStream };
+    let opened: { format: SpeechFormat; stream: SpeechStream };
     try {
       opened = await this.pipeline.openSpeech(signal);
     } catch (error) {
@@ -872,7 +889,7 @@ export class PipelineSession extends MediaSession {
       });
       return batch;
     }
-    return this.streamedVoice(utterance, signal, opened.stream, opened.sampleRate, batch);
+    return this.streamedVoice(utterance, signal, opened.stream, opened.format, batch);
   }
 
   private batchVoice(utterance: Utterance, signal: AbortSignal, after?: Promise<void>): AnswerVoice {
@@ -907,7 +924,7 @@ export class PipelineSession extends MediaSession {
     utterance: Utterance,
     signal: AbortSignal,
     stream: SpeechStream,
-    sampleRate: number,
+    format: SpeechFormat,
     batch: AnswerVoice,
   ): AnswerVoice {
     utterance.markPer = "text";
@@ -918,15 +935,21 @@ export class PipelineSession extends MediaSession {
     const pump = (async () => {
       let carry: Uint8Array = new Uint8Array(0);
       let out: Uint8Array = new Uint8Array(0);
-      for await (const chunk of stream.audio) {
-        if (utterance.cleared || this.closed) break;
-        received += chunk.text;
-        out = concatBytes(
-          out,
-          this.speechIn(chunk.audio, carry, sampleRate, (rest) => (carry = rest)),
-        );
-        out = this.sendFrames(utterance, out, false);
-        this.markPlayback(utterance, chunk.text);
+      try {
+        for await (const chunk of stream.audio) {
+          if (utterance.cleared || this.closed) break;
+          received += chunk.text;
+          out = concatBytes(
+            out,
+            this.providerAudioIn(chunk.audio, carry, format, (rest) => (carry = rest)),
+          );
+          out = this.sendFrames(utterance, out, false);
+          this.markPlayback(utterance, chunk.text);
+        }
+      } catch (error) {
+        // What the provider did say is played whole before the fallback's speech goes on from it.
+        if (!utterance.cleared && !this.closed) this.sendFrames(utterance, out, true);
+        throw error;
       }
       if (utterance.cleared || this.closed) return;
       this.sendFrames(utterance, out, true);

@@ -19,7 +19,7 @@ import type { TextsService } from "../texts/index.ts";
 import { AmbientStream, ambientBed, ambientKind } from "./ambient.ts";
 import { type CallProviders, callProviders, type ProviderSelection } from "./call-providers.ts";
 import type { CallTurnsService } from "./call-turns.service.ts";
-import { voiceActivityFor } from "./detectors.ts";
+import type { DetectorRegistry } from "./detectors.ts";
 import type { LiveSessions } from "./live-sessions.ts";
 import type { RealtimeConnection, RealtimeModel, RealtimeSessionOptions } from "./realtime-client.ts";
 import { modelAudioFormat, RealtimeSession } from "./realtime-session.ts";
@@ -149,6 +149,8 @@ export class VoiceService implements MediaStreamHandler {
        * every call uses the providers above.
        */
       selection?: ProviderSelection;
+      /** The end-of-turn detection of each `endpoint_type` (voice activity and turn detectors). */
+      detectors: DetectorRegistry;
     },
   ) {}
 
@@ -175,6 +177,7 @@ export class VoiceService implements MediaStreamHandler {
       return;
     }
     const assistant = call.assistant;
+    const endpoint = this.parts.detectors.for(assistant.endpointType);
     const settings: SessionSettings = {
       initialMessage: assistant.initialMessage,
       waitForCustomer: assistant.waitForCustomer,
@@ -183,8 +186,8 @@ export class VoiceService implements MediaStreamHandler {
       minInterruptWords: assistant.minInterruptWords,
       endpointSensitivity: assistant.endpointSensitivity,
       // Realtime modes leave the end of turn to the model (semantic_vad).
-      semanticEndOfTurn: assistant.mode === "pipeline" && assistant.endpointType === "semantic",
-      voiceActivity: voiceActivityFor(assistant.endpointType),
+      semanticEndOfTurn: assistant.mode === "pipeline" && endpoint.semantic,
+      turnDetector: endpoint.turnDetector,
       maxSilenceDuration: assistant.maxSilenceDuration,
       reengagementInterval: assistant.reengagementInterval,
       language: assistant.language,
@@ -241,7 +244,10 @@ export class VoiceService implements MediaStreamHandler {
           signal,
         }),
       }),
-      ...this.streamingPort(providers, assistant.voice, settings.speechSpeed),
+      // Realtime modes speak through their model, and a text stream has no audio: no socket for them.
+      ...(assistant.mode === "pipeline" && !stream.text
+        ? this.streamingPort(providers, assistant.voice, settings.speechSpeed, stream)
+        : {}),
       turn: (turn) => this.parts.turns.record(call, turn),
       hangUp: (reason) => calls.endByAssistant(call.id, reason),
       callerLeft: () => calls.customerHungUp(call.id),
@@ -305,10 +311,17 @@ export class VoiceService implements MediaStreamHandler {
     );
   }
 
+  /**
+   * The call's streaming speech: one provider socket for the whole call, asked for the stream's own
+   * format (8 kHz mu-law on phones, 16 kHz PCM in browsers), opened as the call starts so that its
+   * first answer does not wait for the handshake, and closed with the stream. Each answer is a
+   * context on it.
+   */
   private streamingPort(
     providers: CallProviders,
     voice: { provider: string; providerVoiceId: string | null } | null,
     speed: number,
+    stream: MediaStream,
   ): Pick<PipelinePorts, "openSpeech"> {
     const entry = this.streamingFor(providers, voice?.provider);
     if (!entry) return {};
@@ -316,10 +329,13 @@ export class VoiceService implements MediaStreamHandler {
     const voiceId =
       (voice?.provider === synthesizer.name ? voice.providerVoiceId : null) ?? entry.defaultVoice;
     if (!voiceId) return {};
+    const connection = synthesizer.connect({ voice: voiceId, speed, format: stream.format });
+    stream.onClose(() => connection.close());
+    connection.warm();
     return {
       openSpeech: async (signal) => ({
-        sampleRate: synthesizer.outputFormat.sampleRate,
-        stream: await synthesizer.open({ voice: voiceId, speed, signal }),
+        format: connection.outputFormat,
+        stream: await connection.open(signal),
       }),
     };
   }
