@@ -23,5 +23,6 @@ import "./modules/billing/billing.schema.ts";
 import "./modules/calendars/calendars.schema.ts";
 import "./modules/texts/texts.schema.ts";
 import "./modules/appointments/appointments.schema.ts";
+import "./modules/handoffs/handoffs.schema.ts";
 
 export const schema = builder.toSchema({ sortSchema: true });
