@@ -195,10 +195,7 @@ export class ChatHandoffsService {
    */
   async functionsFor(turn: ConversationTurn): Promise<FunctionSet | null> {
     if (!CHAT_CHANNELS.has(turn.channel)) return null;
-    const [settings, targets] = await Promise.all([
-      this.prisma.assistantHandoffSettings.findUnique({ where: { assistantId: turn.assistantId } }),
-      this.targets(turn.accountId, turn.assistantId),
-    ]);
+    const { settings, targets } = await this.replyOffer(turn.accountId, turn.assistantId);
     const offerHuman = settings?.requestHuman ?? false;
     if (!offerHuman && targets.length === 0) return null;
     const definitions: RealtimeFunction[] = [];
@@ -213,7 +210,7 @@ export class ChatHandoffsService {
               reason: typeof args.reason === "string" ? args.reason.trim().slice(0, 500) || null : null,
               schedule: {
                 timezone: settings!.timezone,
-                hours: settings!.humanHours as BusinessHours | null,
+                hours: settings!.humanHours,
               },
             }),
           );
@@ -229,6 +226,36 @@ export class ChatHandoffsService {
         return undefined;
       },
     };
+  }
+
+  /**
+   * What a reply of `assistantId` offers: its settings (null: never set) and live targets, in one
+   * prepared statement, as every widget and sms reply asks.
+   */
+  private async replyOffer(accountId: number, assistantId: number) {
+    const [row] = await this.deps.db.withConnection((sql) =>
+      sql.prepared<{
+        requestHuman: boolean | null;
+        timezone: string | null;
+        humanHours: BusinessHours | null;
+        targets: HandoffTargetView[];
+      }>(
+        `SELECT s."requestHuman", s."timezone", s."humanHours",
+           (SELECT coalesce(json_agg(json_build_object('assistantId', t."targetAssistantId", 'name', a."name",
+                                                       'description', t."description") ORDER BY t."position"), '[]'::json)
+            FROM "assistant_handoff_targets" t
+            JOIN "assistants" a ON a."id" = t."targetAssistantId" AND a."accountId" = $2 AND a."deletedAt" IS NULL
+            WHERE t."assistantId" = $1 AND t."accountId" = $2) AS "targets"
+         FROM (SELECT 1) AS one
+         LEFT JOIN "assistant_handoff_settings" s ON s."assistantId" = $1 AND s."accountId" = $2`,
+        [assistantId, accountId],
+      ),
+    );
+    const settings =
+      row?.requestHuman == null
+        ? null
+        : { requestHuman: row.requestHuman, timezone: row.timezone!, humanHours: row.humanHours };
+    return { settings, targets: row?.targets ?? [] };
   }
 
   /**
