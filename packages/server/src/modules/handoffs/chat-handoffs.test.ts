@@ -422,6 +422,25 @@ describe("handoff between assistants in chat", () => {
     expect(conversations[0]).toMatchObject({ assistantId: front.id, activeAssistantId: spanish.id });
   });
 
+  it("gives the conversation back to its own assistant when the one it was handed to is deleted", async () => {
+    const own = await assistantWithWebhooks({ name: "Own", systemPrompt: "You are Own." });
+    const gone = await assistantWithWebhooks({ name: "Gone", systemPrompt: "You are Gone." });
+    await gql(SETTINGS, {
+      input: { assistantId: own.id, targets: [{ assistantId: gone.id, description: "Soon deleted." }] },
+    });
+    const id = await widgetConversation(own);
+    plans.set("Hand me over", (results) =>
+      results.length === 0 ? call("handoff", { assistant_id: gone.id }) : { content: "Over." },
+    );
+    plans.set("Who is this?", (_results, request) => ({
+      content: systemPrompt(request).includes("You are Own.") ? "Own again." : "someone else",
+    }));
+    await say(id, "Hand me over");
+    expect((await conversation(id)).activeAssistantId).toBe(gone.id);
+    await t.app.services.assistants.delete(owner.accountId, gone.id);
+    expect(await say(id, "Who is this?")).toBe("Own again.");
+  });
+
   it("bounds hand-offs per conversation", async () => {
     const chain = await Promise.all(
       ["One", "Two", "Three", "Four"].map((name) =>
