@@ -15,9 +15,14 @@ import {
   runBuiltin,
 } from "../message-pipeline/index.ts";
 import { describeLocal, isOpen, nextOpening } from "./business-hours.ts";
+import {
+  HANDOFF_TOOL_NAME,
+  type HandoffTargetView,
+  handoffDefinition,
+  REQUEST_HUMAN_TOOL_NAME,
+  requestHumanDefinition,
+} from "./chat-functions.ts";
 
-export const REQUEST_HUMAN_TOOL_NAME = "request_human";
-export const HANDOFF_TOOL_NAME = "handoff";
 /** Hand-offs one conversation may have: past it the assistant answering keeps it. */
 export const MAX_HANDOFFS_PER_CONVERSATION = 5;
 /**
@@ -46,12 +51,6 @@ const SettingsInput = z.object({
     .max(MAX_HANDOFF_TARGETS, `At most ${MAX_HANDOFF_TARGETS} hand-off targets.`)
     .optional(),
 });
-
-export interface HandoffTargetView {
-  assistantId: number;
-  name: string;
-  description: string;
-}
 
 export interface ChatHandoffSettingsView {
   assistantId: number;
@@ -382,42 +381,4 @@ export class ChatHandoffsService {
       tell_customer: `Tell the customer in one short sentence that ${target.name} takes over from their next message.`,
     };
   }
-}
-
-function requestHumanDefinition(): RealtimeFunction {
-  return {
-    type: "function",
-    name: REQUEST_HUMAN_TOOL_NAME,
-    description:
-      "Asks a person of the business to take over this conversation. Use it when the customer asks for a human or you cannot help. The result says what to tell the customer (tell_customer), including when someone will answer.",
-    parameters: {
-      type: "object",
-      properties: {
-        reason: { type: "string", description: "Why a person is needed, in a few words, for the team." },
-      },
-    },
-  };
-}
-
-function handoffDefinition(targets: HandoffTargetView[]): RealtimeFunction {
-  const list = targets
-    .map((target) => `- ${target.assistantId}: ${target.name}. ${target.description}`)
-    .join("\n");
-  return {
-    type: "function",
-    name: HANDOFF_TOOL_NAME,
-    description: `Hands this conversation to another assistant of the business, who answers from the customer's next message with the whole conversation so far. Use it when the customer's request is theirs:\n${list}`,
-    parameters: {
-      type: "object",
-      properties: {
-        assistant_id: {
-          type: "integer",
-          enum: targets.map((target) => target.assistantId),
-          description: "The assistant to hand to, from the list.",
-        },
-        reason: { type: "string", description: "Why, in a few words." },
-      },
-      required: ["assistant_id"],
-    },
-  };
 }

@@ -1,7 +1,8 @@
 import { builder } from "../../builder.ts";
 import { BusinessHours, BusinessHoursInput } from "../calendars/calendars.schema.ts";
 import type { BusinessHours as WeeklyHours } from "../calendars/index.ts";
-import type { ChatHandoffSettingsView, HandoffTargetView } from "./chat-handoffs.service.ts";
+import type { HandoffTargetView } from "./chat-functions.ts";
+import type { ChatHandoffSettingsView } from "./chat-handoffs.service.ts";
 
 const TransferMode = builder.enumType("TransferMode", {
   description:

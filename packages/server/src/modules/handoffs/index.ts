@@ -3,13 +3,12 @@
  * offer them) and hand-offs in chat, to a person (request_human) or another assistant (handoff).
  */
 export { describeLocal, isOpen, nextOpening, type WeeklySchedule } from "./business-hours.ts";
+export { HANDOFF_TOOL_NAME, REQUEST_HUMAN_TOOL_NAME } from "./chat-functions.ts";
 export {
   ChatHandoffsService,
   HANDOFF_RECENT_WINDOW,
-  HANDOFF_TOOL_NAME,
   MAX_HANDOFF_TARGETS,
   MAX_HANDOFFS_PER_CONVERSATION,
-  REQUEST_HUMAN_TOOL_NAME,
 } from "./chat-handoffs.service.ts";
 export {
   MAX_DESTINATIONS_PER_ASSISTANT,
