@@ -216,7 +216,7 @@ export class VxInbox extends Screen {
       }
       ${
         conversation.waitingForHuman
-          ? html`<p class="row"><span class="badge waiting" role="status">The customer asked for a person: take over to answer.</span></p>`
+          ? html`<p class="waiting-note" role="status">The customer asked for a person: take over to answer.</p>`
           : nothing
       }
       <div class="row">
@@ -330,6 +330,10 @@ export class VxInbox extends Screen {
       .badge.waiting {
         font-weight: 700;
         border-color: var(--_accent);
+        color: var(--_accent);
+      }
+      .waiting-note {
+        font-weight: 700;
         color: var(--_accent);
       }
       .badge.sms {
