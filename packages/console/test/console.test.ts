@@ -283,6 +283,40 @@ describe("the operator console", () => {
     widget.remove();
   });
 
+  it("counts conversations waiting for a person, marks them, and taking over answers them", async () => {
+    await signIn(await createAccount(), "#/inbox");
+    const { createAssistant } = await graphql<{ createAssistant: { id: number; uuid: string } }>(
+      'mutation { createAssistant(input: { name: "Desk", type: web }) { id uuid } }',
+    );
+    await graphql(
+      `mutation { setChatHandoffSettings(input: { assistantId: ${createAssistant.id}, requestHuman: true }) { requestHuman } }`,
+    );
+    const { startWidgetConversation } = await graphql<{
+      startWidgetConversation: { conversationId: string };
+    }>(
+      `mutation { startWidgetConversation(input: { assistantUuid: "${createAssistant.uuid}" }) { conversationId } }`,
+    );
+    const { sendWidgetMessage } = await graphql<{ sendWidgetMessage: { reply: string } }>(
+      `mutation { sendWidgetMessage(input: { conversationId: "${startWidgetConversation.conversationId}", message: "I need a person" }) { reply } }`,
+    );
+    expect(sendWidgetMessage.reply).toBe(
+      "A person of our team has been asked to join and will answer here shortly.",
+    );
+
+    await expect.element(page.getByRole("status").getByText("1 waiting for a person")).toBeVisible();
+    const entry = page.getByRole("navigation", { name: "Conversations" }).getByRole("link");
+    await expect.element(entry).toHaveTextContent("wants a person");
+    await entry.click();
+    await expect
+      .element(page.getByText("The customer asked for a person: take over to answer."))
+      .toBeVisible();
+    await commands.saveScreenshot("inbox-waiting");
+    await page.getByRole("button", { name: "Take over" }).click();
+    await expect.element(page.getByText("You are answering (AI off)")).toBeVisible();
+    await expect.element(page.getByText("1 waiting for a person")).not.toBeInTheDocument();
+    await expect.element(entry).not.toHaveTextContent("wants a person");
+  });
+
   it("shows an SMS conversation in the inbox with its badge and number, and answers it by text", async () => {
     await signIn(await createAccount(), "#/inbox");
     const line = `+1415555${String(Date.now() % 10_000).padStart(4, "0")}`;

@@ -1,4 +1,10 @@
-import { type Appointment, type CalendarConnection, type Call, Prisma } from "./generated/prisma/client.ts";
+import {
+  type Appointment,
+  type CalendarConnection,
+  type Call,
+  type Conversation,
+  Prisma,
+} from "./generated/prisma/client.ts";
 
 /**
  * What happened in the domain that an account may want to hear about outside Voxgate (its
@@ -44,6 +50,25 @@ export type DomainEvent =
       type: "appointment.booked" | "appointment.rescheduled" | "appointment.cancelled";
       appointment: Appointment;
       previousStartsAt?: Date;
+    }
+  /**
+   * A chat's customer asked for a person (request_human), once per wait (docs/transfers.md);
+   * `nextOpenAt` is when people answer again, null when they answer now or no hours are set.
+   */
+  | {
+      type: "conversation.human_requested";
+      conversation: Conversation;
+      assistantId: number;
+      reason: string | null;
+      nextOpenAt: Date | null;
+    }
+  /** A chat was handed from one assistant of the account to another (the `handoff` function). */
+  | {
+      type: "conversation.handed_off";
+      conversation: Conversation;
+      fromAssistantId: number;
+      toAssistantId: number;
+      reason: string | null;
     };
 
 export type DomainEventType = DomainEvent["type"];

@@ -24,5 +24,6 @@ import "./modules/calendars/calendars.schema.ts";
 import "./modules/texts/texts.schema.ts";
 import "./modules/appointments/appointments.schema.ts";
 import "./modules/providers/providers.schema.ts";
+import "./modules/handoffs/handoffs.schema.ts";
 
 export const schema = builder.toSchema({ sortSchema: true });

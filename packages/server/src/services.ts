@@ -14,6 +14,7 @@ import { CampaignsService } from "./modules/campaigns/index.ts";
 import { ConversationsService } from "./modules/conversations/index.ts";
 import { DialerService, DialerSweep } from "./modules/dialer/index.ts";
 import { EvaluationService } from "./modules/evaluation/index.ts";
+import { ChatHandoffsService, TransferDestinationsService } from "./modules/handoffs/index.ts";
 import { createKnowledge } from "./modules/knowledge/index.ts";
 import { LeadProgress, LeadsService } from "./modules/leads/index.ts";
 import { mediaCapacity } from "./modules/media/index.ts";
@@ -88,9 +89,12 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     replySettings,
     events: webhooks,
     functions: async (turn) => {
-      const { customerPhone, ...context } = turn;
-      const booking = await appointments.functionsFor({ ...context, callerPhone: customerPhone });
-      return booking ? [booking] : [];
+      const { customerPhone, channel: _channel, ...context } = turn;
+      const [booking, handoffs] = await Promise.all([
+        appointments.functionsFor({ ...context, callerPhone: customerPhone }),
+        chatHandoffs.functionsFor(turn),
+      ]);
+      return [booking, handoffs].filter((set) => set !== null);
     },
   });
   // Admission control: a new call (phone or web) is refused while this instance relays all it may.
@@ -204,6 +208,7 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     events: webhooks,
     clock,
   });
+  const chatHandoffs: ChatHandoffsService = new ChatHandoffsService(deps, { events: webhooks, clock });
   return {
     // First, so that it stops last: after the workers whose outbound requests use its connections.
     outboundConnections: safeFetchConnections,
@@ -266,5 +271,7 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     textSendSweep: new TextSendSweep(deps, textSendQueue),
     providers,
     providerKeys,
+    transferDestinations: new TransferDestinationsService(deps, { clock }),
+    chatHandoffs,
   };
 }

@@ -150,16 +150,23 @@ export const SearchKnowledgebaseQuery = graphql(`
 export const ConversationsQuery = graphql(`
   query ConsoleConversations($page: Int, $channel: ConversationChannel, $unreadOnly: Boolean) {
     conversations(page: $page, perPage: 30, channel: $channel, unreadOnly: $unreadOnly) {
-      items { id assistantId channel aiDisabled customerIdentifier origin updatedAt unread lastMessageAt lastMessage { id role content } }
+      items { id assistantId channel aiDisabled waitingForHuman customerIdentifier origin updatedAt unread lastMessageAt lastMessage { id role content } }
       pageInfo { currentPage lastPage total }
     }
+  }
+`);
+
+/** How many conversations wait for a person (request_human): the inbox's badge. */
+export const WaitingForHumanQuery = graphql(`
+  query ConsoleWaitingForHuman {
+    conversations(waitingForHuman: true, perPage: 1) { pageInfo { total } }
   }
 `);
 
 export const ConversationQuery = graphql(`
   query ConsoleConversation($id: ID!) {
     conversation(id: $id) {
-      id assistantId channel aiDisabled customerIdentifier origin updatedAt
+      id assistantId channel aiDisabled waitingForHuman customerIdentifier origin updatedAt
       messages { id role content createdAt }
     }
   }
@@ -173,13 +180,13 @@ export const ConversationMessageSubscription = graphql(`
 
 export const TakeOverMutation = graphql(`
   mutation ConsoleTakeOver($id: ID!) {
-    takeOverConversation(id: $id) { id aiDisabled }
+    takeOverConversation(id: $id) { id aiDisabled waitingForHuman }
   }
 `);
 
 export const HandBackMutation = graphql(`
   mutation ConsoleHandBack($id: ID!) {
-    handBackConversation(id: $id) { id aiDisabled }
+    handBackConversation(id: $id) { id aiDisabled waitingForHuman }
   }
 `);
 
@@ -327,7 +334,7 @@ export const MarkConversationReadMutation = graphql(`
 export const ConversationActivitySubscription = graphql(`
   subscription ConsoleConversationActivity {
     conversationActivity {
-      conversation { id assistantId channel aiDisabled customerIdentifier origin updatedAt unread lastMessageAt lastMessage { id role content } }
+      conversation { id assistantId channel aiDisabled waitingForHuman customerIdentifier origin updatedAt unread lastMessageAt lastMessage { id role content } }
       message { id role content createdAt }
     }
   }
@@ -522,7 +529,7 @@ export const StartCalendarOAuthMutation = graphql(`
 export const SmsConversationsQuery = graphql(`
   query ConsoleSmsConversations($page: Int) {
     conversations(page: $page, perPage: 30, channel: sms) {
-      items { id assistantId channel aiDisabled customerIdentifier origin updatedAt unread lastMessageAt lastMessage { id role content } }
+      items { id assistantId channel aiDisabled waitingForHuman customerIdentifier origin updatedAt unread lastMessageAt lastMessage { id role content } }
     }
   }
 `);

@@ -34,11 +34,12 @@ type Documents = {
     "\n  mutation ConsoleDeleteDocument($id: Int!) {\n    deleteDocument(id: $id) { deletedId }\n  }\n": typeof types.ConsoleDeleteDocumentDocument,
     "\n  subscription ConsoleKnowledgebaseStatus($id: Int!) {\n    knowledgebaseStatus(id: $id) {\n      status\n      document { documentId status stage pagesDone pagesTotal chunkCount failureReason }\n    }\n  }\n": typeof types.ConsoleKnowledgebaseStatusDocument,
     "\n  query ConsoleSearchKnowledgebase($id: Int!, $query: String!) {\n    searchKnowledgebase(id: $id, query: $query, limit: 8) { chunkId content documentName score source }\n  }\n": typeof types.ConsoleSearchKnowledgebaseDocument,
-    "\n  query ConsoleConversations($page: Int, $channel: ConversationChannel, $unreadOnly: Boolean) {\n    conversations(page: $page, perPage: 30, channel: $channel, unreadOnly: $unreadOnly) {\n      items { id assistantId channel aiDisabled customerIdentifier origin updatedAt unread lastMessageAt lastMessage { id role content } }\n      pageInfo { currentPage lastPage total }\n    }\n  }\n": typeof types.ConsoleConversationsDocument,
-    "\n  query ConsoleConversation($id: ID!) {\n    conversation(id: $id) {\n      id assistantId channel aiDisabled customerIdentifier origin updatedAt\n      messages { id role content createdAt }\n    }\n  }\n": typeof types.ConsoleConversationDocument,
+    "\n  query ConsoleConversations($page: Int, $channel: ConversationChannel, $unreadOnly: Boolean) {\n    conversations(page: $page, perPage: 30, channel: $channel, unreadOnly: $unreadOnly) {\n      items { id assistantId channel aiDisabled waitingForHuman customerIdentifier origin updatedAt unread lastMessageAt lastMessage { id role content } }\n      pageInfo { currentPage lastPage total }\n    }\n  }\n": typeof types.ConsoleConversationsDocument,
+    "\n  query ConsoleWaitingForHuman {\n    conversations(waitingForHuman: true, perPage: 1) { pageInfo { total } }\n  }\n": typeof types.ConsoleWaitingForHumanDocument,
+    "\n  query ConsoleConversation($id: ID!) {\n    conversation(id: $id) {\n      id assistantId channel aiDisabled waitingForHuman customerIdentifier origin updatedAt\n      messages { id role content createdAt }\n    }\n  }\n": typeof types.ConsoleConversationDocument,
     "\n  subscription ConsoleConversationMessage($conversationId: ID!) {\n    conversationMessageAdded(conversationId: $conversationId) { id role content createdAt }\n  }\n": typeof types.ConsoleConversationMessageDocument,
-    "\n  mutation ConsoleTakeOver($id: ID!) {\n    takeOverConversation(id: $id) { id aiDisabled }\n  }\n": typeof types.ConsoleTakeOverDocument,
-    "\n  mutation ConsoleHandBack($id: ID!) {\n    handBackConversation(id: $id) { id aiDisabled }\n  }\n": typeof types.ConsoleHandBackDocument,
+    "\n  mutation ConsoleTakeOver($id: ID!) {\n    takeOverConversation(id: $id) { id aiDisabled waitingForHuman }\n  }\n": typeof types.ConsoleTakeOverDocument,
+    "\n  mutation ConsoleHandBack($id: ID!) {\n    handBackConversation(id: $id) { id aiDisabled waitingForHuman }\n  }\n": typeof types.ConsoleHandBackDocument,
     "\n  mutation ConsoleSendOperatorMessage($conversationId: ID!, $content: String!) {\n    sendOperatorMessage(input: { conversationId: $conversationId, content: $content }) { id role content createdAt }\n  }\n": typeof types.ConsoleSendOperatorMessageDocument,
     "\n  query ConsoleCalls($page: Int, $filter: CallFilter) {\n    calls(page: $page, perPage: 20, filter: $filter) {\n      items {\n        id type status assistantName clientPhoneNumber assistantPhoneNumber campaignName duration totalCost createdAt\n      }\n      pageInfo { currentPage lastPage total }\n    }\n  }\n": typeof types.ConsoleCallsDocument,
     "\n  query ConsoleCall($id: Int!) {\n    call(id: $id) {\n      id type status assistantName clientPhoneNumber assistantPhoneNumber campaignName duration totalCost\n      createdAt startedAt endedAt endReason answeredBy transcript evaluation webhookResponse recordingUrl variables\n    }\n  }\n": typeof types.ConsoleCallDocument,
@@ -58,7 +59,7 @@ type Documents = {
     "\n  mutation ConsoleDeleteApiKey($id: Int!) {\n    deleteApiKey(id: $id) { deletedId }\n  }\n": typeof types.ConsoleDeleteApiKeyDocument,
     "\n  subscription ConsoleBalance {\n    balanceChanged { id balance }\n  }\n": typeof types.ConsoleBalanceDocument,
     "\n  mutation ConsoleMarkRead($id: ID!) {\n    markConversationRead(id: $id) { id unread }\n  }\n": typeof types.ConsoleMarkReadDocument,
-    "\n  subscription ConsoleConversationActivity {\n    conversationActivity {\n      conversation { id assistantId channel aiDisabled customerIdentifier origin updatedAt unread lastMessageAt lastMessage { id role content } }\n      message { id role content createdAt }\n    }\n  }\n": typeof types.ConsoleConversationActivityDocument,
+    "\n  subscription ConsoleConversationActivity {\n    conversationActivity {\n      conversation { id assistantId channel aiDisabled waitingForHuman customerIdentifier origin updatedAt unread lastMessageAt lastMessage { id role content } }\n      message { id role content createdAt }\n    }\n  }\n": typeof types.ConsoleConversationActivityDocument,
     "\n  query ConsolePlatformAccounts($page: Int, $search: String) {\n    platformAccounts(page: $page, perPage: 25, search: $search) {\n      items { id name ownerEmail balance suspended isOperator createdAt }\n      pageInfo { currentPage lastPage total }\n    }\n  }\n": typeof types.ConsolePlatformAccountsDocument,
     "\n  mutation ConsoleCreatePlatformAccount($input: CreatePlatformAccountInput!) {\n    createPlatformAccount(input: $input) { id }\n  }\n": typeof types.ConsoleCreatePlatformAccountDocument,
     "\n  mutation ConsoleCreditAccount($accountId: Int!, $amount: Decimal!, $note: String) {\n    creditAccount(accountId: $accountId, amount: $amount, note: $note) { id balance }\n  }\n": typeof types.ConsoleCreditAccountDocument,
@@ -86,7 +87,7 @@ type Documents = {
     "\n  mutation ConsoleRescheduleAppointment($id: Int!, $startsAt: DateTime!) {\n    rescheduleAppointment(id: $id, startsAt: $startsAt) { ...ConsoleAppointmentFields }\n  }\n": typeof types.ConsoleRescheduleAppointmentDocument,
     "\n  query ConsoleAssistantCalendar($id: Int!) {\n    assistant(id: $id) { id appointmentTypeIds }\n  }\n": typeof types.ConsoleAssistantCalendarDocument,
     "\n  mutation ConsoleStartCalendarOAuth($provider: CalendarOAuthProvider!, $name: String!, $connectionId: Int) {\n    startCalendarOAuth(provider: $provider, name: $name, connectionId: $connectionId) { authorizationUrl }\n  }\n": typeof types.ConsoleStartCalendarOAuthDocument,
-    "\n  query ConsoleSmsConversations($page: Int) {\n    conversations(page: $page, perPage: 30, channel: sms) {\n      items { id assistantId channel aiDisabled customerIdentifier origin updatedAt unread lastMessageAt lastMessage { id role content } }\n    }\n  }\n": typeof types.ConsoleSmsConversationsDocument,
+    "\n  query ConsoleSmsConversations($page: Int) {\n    conversations(page: $page, perPage: 30, channel: sms) {\n      items { id assistantId channel aiDisabled waitingForHuman customerIdentifier origin updatedAt unread lastMessageAt lastMessage { id role content } }\n    }\n  }\n": typeof types.ConsoleSmsConversationsDocument,
 };
 const documents: Documents = {
     "\n  mutation ConsoleLogin($input: LoginInput!) {\n    login(input: $input) {\n      token\n      expiresAt\n      viewer { id email name account { id name balance timezone isOperator } }\n    }\n  }\n": types.ConsoleLoginDocument,
@@ -108,11 +109,12 @@ const documents: Documents = {
     "\n  mutation ConsoleDeleteDocument($id: Int!) {\n    deleteDocument(id: $id) { deletedId }\n  }\n": types.ConsoleDeleteDocumentDocument,
     "\n  subscription ConsoleKnowledgebaseStatus($id: Int!) {\n    knowledgebaseStatus(id: $id) {\n      status\n      document { documentId status stage pagesDone pagesTotal chunkCount failureReason }\n    }\n  }\n": types.ConsoleKnowledgebaseStatusDocument,
     "\n  query ConsoleSearchKnowledgebase($id: Int!, $query: String!) {\n    searchKnowledgebase(id: $id, query: $query, limit: 8) { chunkId content documentName score source }\n  }\n": types.ConsoleSearchKnowledgebaseDocument,
-    "\n  query ConsoleConversations($page: Int, $channel: ConversationChannel, $unreadOnly: Boolean) {\n    conversations(page: $page, perPage: 30, channel: $channel, unreadOnly: $unreadOnly) {\n      items { id assistantId channel aiDisabled customerIdentifier origin updatedAt unread lastMessageAt lastMessage { id role content } }\n      pageInfo { currentPage lastPage total }\n    }\n  }\n": types.ConsoleConversationsDocument,
-    "\n  query ConsoleConversation($id: ID!) {\n    conversation(id: $id) {\n      id assistantId channel aiDisabled customerIdentifier origin updatedAt\n      messages { id role content createdAt }\n    }\n  }\n": types.ConsoleConversationDocument,
+    "\n  query ConsoleConversations($page: Int, $channel: ConversationChannel, $unreadOnly: Boolean) {\n    conversations(page: $page, perPage: 30, channel: $channel, unreadOnly: $unreadOnly) {\n      items { id assistantId channel aiDisabled waitingForHuman customerIdentifier origin updatedAt unread lastMessageAt lastMessage { id role content } }\n      pageInfo { currentPage lastPage total }\n    }\n  }\n": types.ConsoleConversationsDocument,
+    "\n  query ConsoleWaitingForHuman {\n    conversations(waitingForHuman: true, perPage: 1) { pageInfo { total } }\n  }\n": types.ConsoleWaitingForHumanDocument,
+    "\n  query ConsoleConversation($id: ID!) {\n    conversation(id: $id) {\n      id assistantId channel aiDisabled waitingForHuman customerIdentifier origin updatedAt\n      messages { id role content createdAt }\n    }\n  }\n": types.ConsoleConversationDocument,
     "\n  subscription ConsoleConversationMessage($conversationId: ID!) {\n    conversationMessageAdded(conversationId: $conversationId) { id role content createdAt }\n  }\n": types.ConsoleConversationMessageDocument,
-    "\n  mutation ConsoleTakeOver($id: ID!) {\n    takeOverConversation(id: $id) { id aiDisabled }\n  }\n": types.ConsoleTakeOverDocument,
-    "\n  mutation ConsoleHandBack($id: ID!) {\n    handBackConversation(id: $id) { id aiDisabled }\n  }\n": types.ConsoleHandBackDocument,
+    "\n  mutation ConsoleTakeOver($id: ID!) {\n    takeOverConversation(id: $id) { id aiDisabled waitingForHuman }\n  }\n": types.ConsoleTakeOverDocument,
+    "\n  mutation ConsoleHandBack($id: ID!) {\n    handBackConversation(id: $id) { id aiDisabled waitingForHuman }\n  }\n": types.ConsoleHandBackDocument,
     "\n  mutation ConsoleSendOperatorMessage($conversationId: ID!, $content: String!) {\n    sendOperatorMessage(input: { conversationId: $conversationId, content: $content }) { id role content createdAt }\n  }\n": types.ConsoleSendOperatorMessageDocument,
     "\n  query ConsoleCalls($page: Int, $filter: CallFilter) {\n    calls(page: $page, perPage: 20, filter: $filter) {\n      items {\n        id type status assistantName clientPhoneNumber assistantPhoneNumber campaignName duration totalCost createdAt\n      }\n      pageInfo { currentPage lastPage total }\n    }\n  }\n": types.ConsoleCallsDocument,
     "\n  query ConsoleCall($id: Int!) {\n    call(id: $id) {\n      id type status assistantName clientPhoneNumber assistantPhoneNumber campaignName duration totalCost\n      createdAt startedAt endedAt endReason answeredBy transcript evaluation webhookResponse recordingUrl variables\n    }\n  }\n": types.ConsoleCallDocument,
@@ -132,7 +134,7 @@ const documents: Documents = {
     "\n  mutation ConsoleDeleteApiKey($id: Int!) {\n    deleteApiKey(id: $id) { deletedId }\n  }\n": types.ConsoleDeleteApiKeyDocument,
     "\n  subscription ConsoleBalance {\n    balanceChanged { id balance }\n  }\n": types.ConsoleBalanceDocument,
     "\n  mutation ConsoleMarkRead($id: ID!) {\n    markConversationRead(id: $id) { id unread }\n  }\n": types.ConsoleMarkReadDocument,
-    "\n  subscription ConsoleConversationActivity {\n    conversationActivity {\n      conversation { id assistantId channel aiDisabled customerIdentifier origin updatedAt unread lastMessageAt lastMessage { id role content } }\n      message { id role content createdAt }\n    }\n  }\n": types.ConsoleConversationActivityDocument,
+    "\n  subscription ConsoleConversationActivity {\n    conversationActivity {\n      conversation { id assistantId channel aiDisabled waitingForHuman customerIdentifier origin updatedAt unread lastMessageAt lastMessage { id role content } }\n      message { id role content createdAt }\n    }\n  }\n": types.ConsoleConversationActivityDocument,
     "\n  query ConsolePlatformAccounts($page: Int, $search: String) {\n    platformAccounts(page: $page, perPage: 25, search: $search) {\n      items { id name ownerEmail balance suspended isOperator createdAt }\n      pageInfo { currentPage lastPage total }\n    }\n  }\n": types.ConsolePlatformAccountsDocument,
     "\n  mutation ConsoleCreatePlatformAccount($input: CreatePlatformAccountInput!) {\n    createPlatformAccount(input: $input) { id }\n  }\n": types.ConsoleCreatePlatformAccountDocument,
     "\n  mutation ConsoleCreditAccount($accountId: Int!, $amount: Decimal!, $note: String) {\n    creditAccount(accountId: $accountId, amount: $amount, note: $note) { id balance }\n  }\n": types.ConsoleCreditAccountDocument,
@@ -160,7 +162,7 @@ const documents: Documents = {
     "\n  mutation ConsoleRescheduleAppointment($id: Int!, $startsAt: DateTime!) {\n    rescheduleAppointment(id: $id, startsAt: $startsAt) { ...ConsoleAppointmentFields }\n  }\n": types.ConsoleRescheduleAppointmentDocument,
     "\n  query ConsoleAssistantCalendar($id: Int!) {\n    assistant(id: $id) { id appointmentTypeIds }\n  }\n": types.ConsoleAssistantCalendarDocument,
     "\n  mutation ConsoleStartCalendarOAuth($provider: CalendarOAuthProvider!, $name: String!, $connectionId: Int) {\n    startCalendarOAuth(provider: $provider, name: $name, connectionId: $connectionId) { authorizationUrl }\n  }\n": types.ConsoleStartCalendarOAuthDocument,
-    "\n  query ConsoleSmsConversations($page: Int) {\n    conversations(page: $page, perPage: 30, channel: sms) {\n      items { id assistantId channel aiDisabled customerIdentifier origin updatedAt unread lastMessageAt lastMessage { id role content } }\n    }\n  }\n": types.ConsoleSmsConversationsDocument,
+    "\n  query ConsoleSmsConversations($page: Int) {\n    conversations(page: $page, perPage: 30, channel: sms) {\n      items { id assistantId channel aiDisabled waitingForHuman customerIdentifier origin updatedAt unread lastMessageAt lastMessage { id role content } }\n    }\n  }\n": types.ConsoleSmsConversationsDocument,
 };
 
 /**
@@ -242,11 +244,15 @@ export function graphql(source: "\n  query ConsoleSearchKnowledgebase($id: Int!,
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query ConsoleConversations($page: Int, $channel: ConversationChannel, $unreadOnly: Boolean) {\n    conversations(page: $page, perPage: 30, channel: $channel, unreadOnly: $unreadOnly) {\n      items { id assistantId channel aiDisabled customerIdentifier origin updatedAt unread lastMessageAt lastMessage { id role content } }\n      pageInfo { currentPage lastPage total }\n    }\n  }\n"): typeof import('./graphql.ts').ConsoleConversationsDocument;
+export function graphql(source: "\n  query ConsoleConversations($page: Int, $channel: ConversationChannel, $unreadOnly: Boolean) {\n    conversations(page: $page, perPage: 30, channel: $channel, unreadOnly: $unreadOnly) {\n      items { id assistantId channel aiDisabled waitingForHuman customerIdentifier origin updatedAt unread lastMessageAt lastMessage { id role content } }\n      pageInfo { currentPage lastPage total }\n    }\n  }\n"): typeof import('./graphql.ts').ConsoleConversationsDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query ConsoleConversation($id: ID!) {\n    conversation(id: $id) {\n      id assistantId channel aiDisabled customerIdentifier origin updatedAt\n      messages { id role content createdAt }\n    }\n  }\n"): typeof import('./graphql.ts').ConsoleConversationDocument;
+export function graphql(source: "\n  query ConsoleWaitingForHuman {\n    conversations(waitingForHuman: true, perPage: 1) { pageInfo { total } }\n  }\n"): typeof import('./graphql.ts').ConsoleWaitingForHumanDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleConversation($id: ID!) {\n    conversation(id: $id) {\n      id assistantId channel aiDisabled waitingForHuman customerIdentifier origin updatedAt\n      messages { id role content createdAt }\n    }\n  }\n"): typeof import('./graphql.ts').ConsoleConversationDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -254,11 +260,11 @@ export function graphql(source: "\n  subscription ConsoleConversationMessage($co
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation ConsoleTakeOver($id: ID!) {\n    takeOverConversation(id: $id) { id aiDisabled }\n  }\n"): typeof import('./graphql.ts').ConsoleTakeOverDocument;
+export function graphql(source: "\n  mutation ConsoleTakeOver($id: ID!) {\n    takeOverConversation(id: $id) { id aiDisabled waitingForHuman }\n  }\n"): typeof import('./graphql.ts').ConsoleTakeOverDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation ConsoleHandBack($id: ID!) {\n    handBackConversation(id: $id) { id aiDisabled }\n  }\n"): typeof import('./graphql.ts').ConsoleHandBackDocument;
+export function graphql(source: "\n  mutation ConsoleHandBack($id: ID!) {\n    handBackConversation(id: $id) { id aiDisabled waitingForHuman }\n  }\n"): typeof import('./graphql.ts').ConsoleHandBackDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -338,7 +344,7 @@ export function graphql(source: "\n  mutation ConsoleMarkRead($id: ID!) {\n    m
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  subscription ConsoleConversationActivity {\n    conversationActivity {\n      conversation { id assistantId channel aiDisabled customerIdentifier origin updatedAt unread lastMessageAt lastMessage { id role content } }\n      message { id role content createdAt }\n    }\n  }\n"): typeof import('./graphql.ts').ConsoleConversationActivityDocument;
+export function graphql(source: "\n  subscription ConsoleConversationActivity {\n    conversationActivity {\n      conversation { id assistantId channel aiDisabled waitingForHuman customerIdentifier origin updatedAt unread lastMessageAt lastMessage { id role content } }\n      message { id role content createdAt }\n    }\n  }\n"): typeof import('./graphql.ts').ConsoleConversationActivityDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -450,7 +456,7 @@ export function graphql(source: "\n  mutation ConsoleStartCalendarOAuth($provide
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query ConsoleSmsConversations($page: Int) {\n    conversations(page: $page, perPage: 30, channel: sms) {\n      items { id assistantId channel aiDisabled customerIdentifier origin updatedAt unread lastMessageAt lastMessage { id role content } }\n    }\n  }\n"): typeof import('./graphql.ts').ConsoleSmsConversationsDocument;
+export function graphql(source: "\n  query ConsoleSmsConversations($page: Int) {\n    conversations(page: $page, perPage: 30, channel: sms) {\n      items { id assistantId channel aiDisabled waitingForHuman customerIdentifier origin updatedAt unread lastMessageAt lastMessage { id role content } }\n    }\n  }\n"): typeof import('./graphql.ts').ConsoleSmsConversationsDocument;
 
 
 export function graphql(source: string) {

@@ -653,14 +653,19 @@ export type ConsoleConversationsQueryVariables = Exact<{
 }>;
 
 
-export type ConsoleConversationsQuery = { conversations: { items: Array<{ id: string, assistantId: number, channel: ConversationChannel, aiDisabled: boolean, customerIdentifier: string | null, origin: string | null, updatedAt: string, unread: boolean, lastMessageAt: string | null, lastMessage: { id: number, role: MessageRole, content: string } | null }>, pageInfo: { currentPage: number, lastPage: number, total: number } } };
+export type ConsoleConversationsQuery = { conversations: { items: Array<{ id: string, assistantId: number, channel: ConversationChannel, aiDisabled: boolean, waitingForHuman: boolean, customerIdentifier: string | null, origin: string | null, updatedAt: string, unread: boolean, lastMessageAt: string | null, lastMessage: { id: number, role: MessageRole, content: string } | null }>, pageInfo: { currentPage: number, lastPage: number, total: number } } };
+
+export type ConsoleWaitingForHumanQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ConsoleWaitingForHumanQuery = { conversations: { pageInfo: { total: number } } };
 
 export type ConsoleConversationQueryVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type ConsoleConversationQuery = { conversation: { id: string, assistantId: number, channel: ConversationChannel, aiDisabled: boolean, customerIdentifier: string | null, origin: string | null, updatedAt: string, messages: Array<{ id: number, role: MessageRole, content: string, createdAt: string }> } };
+export type ConsoleConversationQuery = { conversation: { id: string, assistantId: number, channel: ConversationChannel, aiDisabled: boolean, waitingForHuman: boolean, customerIdentifier: string | null, origin: string | null, updatedAt: string, messages: Array<{ id: number, role: MessageRole, content: string, createdAt: string }> } };
 
 export type ConsoleConversationMessageSubscriptionVariables = Exact<{
   conversationId: string | number;
@@ -674,14 +679,14 @@ export type ConsoleTakeOverMutationVariables = Exact<{
 }>;
 
 
-export type ConsoleTakeOverMutation = { takeOverConversation: { id: string, aiDisabled: boolean } };
+export type ConsoleTakeOverMutation = { takeOverConversation: { id: string, aiDisabled: boolean, waitingForHuman: boolean } };
 
 export type ConsoleHandBackMutationVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type ConsoleHandBackMutation = { handBackConversation: { id: string, aiDisabled: boolean } };
+export type ConsoleHandBackMutation = { handBackConversation: { id: string, aiDisabled: boolean, waitingForHuman: boolean } };
 
 export type ConsoleSendOperatorMessageMutationVariables = Exact<{
   conversationId: string | number;
@@ -813,7 +818,7 @@ export type ConsoleMarkReadMutation = { markConversationRead: { id: string, unre
 export type ConsoleConversationActivitySubscriptionVariables = Exact<{ [key: string]: never; }>;
 
 
-export type ConsoleConversationActivitySubscription = { conversationActivity: { conversation: { id: string, assistantId: number, channel: ConversationChannel, aiDisabled: boolean, customerIdentifier: string | null, origin: string | null, updatedAt: string, unread: boolean, lastMessageAt: string | null, lastMessage: { id: number, role: MessageRole, content: string } | null }, message: { id: number, role: MessageRole, content: string, createdAt: string } | null } };
+export type ConsoleConversationActivitySubscription = { conversationActivity: { conversation: { id: string, assistantId: number, channel: ConversationChannel, aiDisabled: boolean, waitingForHuman: boolean, customerIdentifier: string | null, origin: string | null, updatedAt: string, unread: boolean, lastMessageAt: string | null, lastMessage: { id: number, role: MessageRole, content: string } | null }, message: { id: number, role: MessageRole, content: string, createdAt: string } | null } };
 
 export type ConsolePlatformAccountsQueryVariables = Exact<{
   page?: number | null | undefined;
@@ -1007,7 +1012,7 @@ export type ConsoleSmsConversationsQueryVariables = Exact<{
 }>;
 
 
-export type ConsoleSmsConversationsQuery = { conversations: { items: Array<{ id: string, assistantId: number, channel: ConversationChannel, aiDisabled: boolean, customerIdentifier: string | null, origin: string | null, updatedAt: string, unread: boolean, lastMessageAt: string | null, lastMessage: { id: number, role: MessageRole, content: string } | null }> } };
+export type ConsoleSmsConversationsQuery = { conversations: { items: Array<{ id: string, assistantId: number, channel: ConversationChannel, aiDisabled: boolean, waitingForHuman: boolean, customerIdentifier: string | null, origin: string | null, updatedAt: string, unread: boolean, lastMessageAt: string | null, lastMessage: { id: number, role: MessageRole, content: string } | null }> } };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
@@ -1332,6 +1337,7 @@ export const ConsoleConversationsDocument = new TypedDocumentString(`
       assistantId
       channel
       aiDisabled
+      waitingForHuman
       customerIdentifier
       origin
       updatedAt
@@ -1351,6 +1357,15 @@ export const ConsoleConversationsDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ConsoleConversationsQuery, ConsoleConversationsQueryVariables>;
+export const ConsoleWaitingForHumanDocument = new TypedDocumentString(`
+    query ConsoleWaitingForHuman {
+  conversations(waitingForHuman: true, perPage: 1) {
+    pageInfo {
+      total
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleWaitingForHumanQuery, ConsoleWaitingForHumanQueryVariables>;
 export const ConsoleConversationDocument = new TypedDocumentString(`
     query ConsoleConversation($id: ID!) {
   conversation(id: $id) {
@@ -1358,6 +1373,7 @@ export const ConsoleConversationDocument = new TypedDocumentString(`
     assistantId
     channel
     aiDisabled
+    waitingForHuman
     customerIdentifier
     origin
     updatedAt
@@ -1385,6 +1401,7 @@ export const ConsoleTakeOverDocument = new TypedDocumentString(`
   takeOverConversation(id: $id) {
     id
     aiDisabled
+    waitingForHuman
   }
 }
     `) as unknown as TypedDocumentString<ConsoleTakeOverMutation, ConsoleTakeOverMutationVariables>;
@@ -1393,6 +1410,7 @@ export const ConsoleHandBackDocument = new TypedDocumentString(`
   handBackConversation(id: $id) {
     id
     aiDisabled
+    waitingForHuman
   }
 }
     `) as unknown as TypedDocumentString<ConsoleHandBackMutation, ConsoleHandBackMutationVariables>;
@@ -1671,6 +1689,7 @@ export const ConsoleConversationActivityDocument = new TypedDocumentString(`
       assistantId
       channel
       aiDisabled
+      waitingForHuman
       customerIdentifier
       origin
       updatedAt
@@ -2080,6 +2099,7 @@ export const ConsoleSmsConversationsDocument = new TypedDocumentString(`
       assistantId
       channel
       aiDisabled
+      waitingForHuman
       customerIdentifier
       origin
       updatedAt

@@ -9,6 +9,7 @@ import {
   SendOperatorMessageMutation,
   SmsConversationsQuery,
   TakeOverMutation,
+  WaitingForHumanQuery,
 } from "../api/operations.ts";
 import type {
   ConsoleConversationQuery,
@@ -42,11 +43,14 @@ export class VxInbox extends Screen {
     list: { state: true },
     open: { state: true },
     error: { state: true },
+    waiting: { state: true },
   };
   declare conversationId: string | null;
   declare list: Listed[] | null;
   declare open: ConsoleConversationQuery["conversation"] | null;
   declare error: string | null;
+  /** Conversations of the account waiting for a person (request_human); null before it is known. */
+  declare waiting: number | null;
   #unsubscribeOpen: (() => void) | null = null;
 
   constructor() {
@@ -55,11 +59,13 @@ export class VxInbox extends Screen {
     this.list = null;
     this.open = null;
     this.error = null;
+    this.waiting = null;
   }
 
   override connectedCallback(): void {
     super.connectedCallback();
     this.run(this.loadList());
+    this.run(this.loadWaiting());
     this.track(() => this.#unsubscribeOpen?.());
     // Any conversation's activity moves it to the top of the list with its unread mark.
     this.track(
@@ -73,6 +79,9 @@ export class VxInbox extends Screen {
         ];
         if (isOpen && updated.unread)
           this.run(this.api.request(MarkConversationReadMutation, { id: updated.id }));
+        if (isOpen && this.open) this.open = { ...this.open, waitingForHuman: updated.waitingForHuman };
+        // A request for a person, or a take-over answering one, changes the count.
+        this.run(this.loadWaiting());
       }),
     );
   }
@@ -95,6 +104,10 @@ export class VxInbox extends Screen {
     }
     this.list = items.sort((a, b) => (lastActivity(a) < lastActivity(b) ? 1 : -1));
     this.error = failures.length ? failures.join(" ") : null;
+  }
+
+  private async loadWaiting(): Promise<void> {
+    this.waiting = (await this.api.request(WaitingForHumanQuery, {})).conversations.pageInfo.total;
   }
 
   private async openConversation(id: string | null): Promise<void> {
@@ -130,7 +143,9 @@ export class VxInbox extends Screen {
     const result = takeOver
       ? (await this.api.request(TakeOverMutation, { id: this.open.id })).takeOverConversation
       : (await this.api.request(HandBackMutation, { id: this.open.id })).handBackConversation;
-    this.open = { ...this.open, aiDisabled: result.aiDisabled };
+    this.open = { ...this.open, aiDisabled: result.aiDisabled, waitingForHuman: result.waitingForHuman };
+    this.list = this.list?.map((c) => (c.id === result.id ? { ...c, ...result } : c)) ?? null;
+    this.run(this.loadWaiting());
   }
 
   private async reply(event: SubmitEvent): Promise<void> {
@@ -153,7 +168,13 @@ export class VxInbox extends Screen {
 
   override render() {
     return html`
-      <div class="row"><h1>Inbox</h1><button type="button" @click=${this.loadList}>Refresh</button></div>
+      <div class="row"><h1>Inbox</h1>
+        ${
+          this.waiting
+            ? html`<span class="badge waiting" role="status">${this.waiting} waiting for a person</span>`
+            : nothing
+        }
+        <button type="button" @click=${this.loadList}>Refresh</button></div>
       ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : nothing}
       <div class="inbox">
         <nav aria-label="Conversations" class="list">
@@ -169,6 +190,7 @@ export class VxInbox extends Screen {
                         ${isSms(c) ? html`<span class="badge sms">SMS</span>` : nothing}
                         <strong>${c.customerIdentifier ?? c.origin ?? "Visitor"}</strong>
                         ${c.aiDisabled ? html`<span class="badge">taken over</span>` : nothing}
+                        ${c.waitingForHuman ? html`<span class="badge waiting">wants a person</span>` : nothing}
                         <br /><span class="preview">${c.lastMessage?.content ?? ""}</span>
                         <br /><span class="muted">${formatDate(c.lastMessageAt ?? c.updatedAt)}</span>
                       </a></li>`,
@@ -190,6 +212,11 @@ export class VxInbox extends Screen {
         sms
           ? html`<p class="row"><span class="badge sms">SMS</span>
               <strong>Text messages with ${conversation.customerIdentifier ?? "an unknown number"}</strong></p>`
+          : nothing
+      }
+      ${
+        conversation.waitingForHuman
+          ? html`<p class="waiting-note" role="status">The customer asked for a person: take over to answer.</p>`
           : nothing
       }
       <div class="row">
@@ -299,6 +326,15 @@ export class VxInbox extends Screen {
         overflow: hidden;
         text-overflow: ellipsis;
         white-space: nowrap;
+      }
+      .badge.waiting {
+        font-weight: 700;
+        border-color: var(--_accent);
+        color: var(--_accent);
+      }
+      .waiting-note {
+        font-weight: 700;
+        color: var(--_accent);
       }
       .badge.sms {
         font-weight: 700;

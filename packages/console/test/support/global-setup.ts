@@ -51,7 +51,21 @@ export default function setup(project: TestProject) {
     const llm = await startFakeOpenAI();
     cleanups.push(() => llm.close());
     llm.respondWith((request) => {
-      const last = request.messages.findLast((message) => message.role === "user")?.content ?? "";
+      const lastUser = request.messages.findLastIndex((message) => message.role === "user");
+      const last = request.messages[lastUser]?.content ?? "";
+      // A customer asking for a person: the model calls request_human when it is offered, then says
+      // what its result asks it to tell the customer.
+      if (
+        last === "I need a person" &&
+        request.tools?.some((tool) => tool.function.name === "request_human")
+      ) {
+        const result = request.messages.slice(lastUser + 1).find((message) => message.role === "tool");
+        if (!result)
+          return { toolCalls: [{ name: "request_human", arguments: { reason: "asked for a person" } }] };
+        return {
+          content: (JSON.parse(result.content ?? "{}") as { tell_customer?: string }).tell_customer ?? "",
+        };
+      }
       return { content: `Echo: ${last}` };
     });
     // The test call hears and speaks through the fake speech server (tone speech).

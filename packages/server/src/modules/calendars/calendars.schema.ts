@@ -191,15 +191,16 @@ const HoursRangeInput = builder.inputType("HoursRangeInput", {
 
 type WeeklyHours = Partial<Record<(typeof WEEKDAY_KEYS)[number], { start: string; end: string }[]>>;
 
-const BusinessHours = builder.objectRef<WeeklyHours>("BusinessHours").implement({
-  description: "Open ranges per weekday in the appointment type's time zone; a day without ranges is closed.",
+export const BusinessHours = builder.objectRef<WeeklyHours>("BusinessHours").implement({
+  description:
+    "Open ranges per weekday in the time zone of what they belong to; a day without ranges is closed.",
   fields: (t) =>
     Object.fromEntries(
       WEEKDAY_KEYS.map((day) => [day, t.field({ type: [HoursRange], resolve: (hours) => hours[day] ?? [] })]),
     ),
 });
 
-const BusinessHoursInput = builder.inputType("BusinessHoursInput", {
+export const BusinessHoursInput = builder.inputType("BusinessHoursInput", {
   fields: (t) => Object.fromEntries(WEEKDAY_KEYS.map((day) => [day, t.field({ type: [HoursRangeInput] })])),
 });
 

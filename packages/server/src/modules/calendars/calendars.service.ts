@@ -31,7 +31,8 @@ const clockTime = z
 const hoursRange = z
   .object({ start: clockTime, end: clockTime })
   .refine((range) => range.start < range.end, "A range must start before it ends.");
-const BusinessHoursInput = z
+/** Weekly hours as the API takes them (appointment types, transfer destinations). */
+export const BusinessHoursInput = z
   .object(Object.fromEntries(WEEKDAY_KEYS.map((day) => [day, z.array(hoursRange).max(8).nullish()])))
   .strict()
   .refine(

@@ -12,10 +12,15 @@ import { GoogleCalendarProvider } from "./google.ts";
 import { MicrosoftGraphProvider } from "./microsoft.ts";
 import { OAuthClient } from "./oauth.ts";
 
-export { type AvailabilityRules, availableSlots, type BusinessHours } from "./availability.ts";
+export {
+  type AvailabilityRules,
+  availableSlots,
+  type BusinessHours,
+  WEEKDAY_KEYS,
+} from "./availability.ts";
 export { CalDavProvider } from "./caldav.ts";
 export { CALLBACK_PATH, CalendarOAuthService, type OAuthOutcome } from "./calendar-oauth.service.ts";
-export { CalendarsService, MAX_AVAILABILITY_DAYS } from "./calendars.service.ts";
+export { BusinessHoursInput, CalendarsService, MAX_AVAILABILITY_DAYS } from "./calendars.service.ts";
 export type { CalendarEvent, Interval } from "./ical.ts";
 export type { CalendarAccess, CalendarProvider } from "./provider.ts";
 

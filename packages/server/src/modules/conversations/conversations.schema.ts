@@ -106,6 +106,25 @@ export const ConversationRef = builder.prismaObject("Conversation", {
       description: "Every message, oldest first.",
       resolve: (conversation, _args, context) => context.services.conversations.messages(conversation.id),
     }),
+    waitingForHuman: t.boolean({
+      description:
+        "The customer asked for a person (request_human) and nobody has taken over yet (takeOverConversation clears it).",
+      resolve: (conversation) => conversation.humanRequestedAt !== null,
+    }),
+    humanRequestedAt: t.expose("humanRequestedAt", {
+      type: "DateTime",
+      nullable: true,
+      description: "Since when it waits for a person; null when it does not.",
+    }),
+    activeAssistantId: t.int({
+      description:
+        "The assistant answering now: after a hand-off the one it was handed to, else assistantId.",
+      resolve: (conversation) => conversation.activeAssistantId ?? conversation.assistantId,
+    }),
+    handoffCount: t.int({
+      description: "How many times it was handed from one assistant to another (docs/transfers.md).",
+      resolve: (conversation) => conversation.handoffTrail.length,
+    }),
   }),
 });
 
@@ -119,13 +138,21 @@ builder.queryField("conversations", (t) =>
       assistantId: t.arg.int(),
       channel: t.arg({ type: ConversationChannel }),
       unreadOnly: t.arg.boolean({ description: "Only conversations with an unread customer message." }),
+      waitingForHuman: t.arg.boolean({
+        description: "Only conversations waiting for a person (true) or not waiting (false).",
+      }),
       page: t.arg.int(),
       perPage: t.arg.int(),
     },
     resolve: (_root, args, context) =>
       context.services.conversations.list(
         context.viewer.accountId,
-        { assistantId: args.assistantId, channel: args.channel, unreadOnly: args.unreadOnly },
+        {
+          assistantId: args.assistantId,
+          channel: args.channel,
+          unreadOnly: args.unreadOnly,
+          waitingForHuman: args.waitingForHuman,
+        },
         { page: args.page, perPage: args.perPage },
       ),
   }),
@@ -202,7 +229,8 @@ builder.mutationField("sendTestMessage", (t) =>
 builder.mutationField("takeOverConversation", (t) =>
   t.withAuth({ authenticated: true }).field({
     type: ConversationRef,
-    description: "A person takes the conversation over: the AI stops answering until it is handed back.",
+    description:
+      "A person takes the conversation over: the AI stops answering until it is handed back. It answers a request for a person (waitingForHuman becomes false).",
     args: { id: t.arg.id({ required: true }) },
     resolve: (_root, { id }, context) =>
       context.services.conversations.setAiDisabled(context.viewer.accountId, String(id), true),
@@ -272,7 +300,7 @@ const ConversationActivity = builder
   .objectRef<{ conversationId: string; messageId: number | null }>("ConversationActivity")
   .implement({
     description:
-      "Something happened in one of the account's conversations: a message was stored (message set), or it was taken over or handed back (message null).",
+      "Something happened in one of the account's conversations: a message was stored (message set), or it was taken over, handed back, asked for a person or handed to another assistant (message null).",
     fields: (t) => ({
       conversation: t.field({
         type: ConversationRef,

@@ -23,6 +23,7 @@ const ListInput = z.object({
   assistantId: z.number().int().nullish(),
   channel: z.enum(["api", "widget", "test", "sms"]).nullish(),
   unreadOnly: z.boolean().nullish(),
+  waitingForHuman: z.boolean().nullish(),
 });
 
 /** Texts an operator's message in an `sms` conversation (the texts module's `TextConversations`). */
@@ -46,10 +47,15 @@ export class ConversationsService {
 
   list(
     accountId: number,
-    filters: { assistantId?: number | null; channel?: string | null; unreadOnly?: boolean | null },
+    filters: {
+      assistantId?: number | null;
+      channel?: string | null;
+      unreadOnly?: boolean | null;
+      waitingForHuman?: boolean | null;
+    },
     page: PageRequest,
   ) {
-    const { assistantId, channel, unreadOnly } = parseInput(ListInput, filters);
+    const { assistantId, channel, unreadOnly, waitingForHuman } = parseInput(ListInput, filters);
     const where: Prisma.ConversationWhereInput = {
       accountId,
       ...(assistantId ? { assistantId } : {}),
@@ -57,6 +63,7 @@ export class ConversationsService {
       ...(unreadOnly
         ? { lastCustomerMessageId: { gt: this.prisma.conversation.fields.lastReadMessageId } }
         : {}),
+      ...(waitingForHuman != null ? { humanRequestedAt: waitingForHuman ? { not: null } : null } : {}),
     };
     return paginate(page, 15, {
       count: () => this.prisma.conversation.count({ where }),
@@ -156,10 +163,16 @@ export class ConversationsService {
     });
   }
 
-  /** A person takes over: customer messages are stored but no longer answered by the AI. */
+  /**
+   * A person takes over: customer messages are stored but no longer answered by the AI. Taking
+   * over answers a request for a person (request_human): the conversation no longer waits.
+   */
   async setAiDisabled(accountId: number, id: string, aiDisabled: boolean): Promise<Conversation> {
     await this.get(accountId, id);
-    const conversation = await this.prisma.conversation.update({ where: { id }, data: { aiDisabled } });
+    const conversation = await this.prisma.conversation.update({
+      where: { id },
+      data: { aiDisabled, ...(aiDisabled ? { humanRequestedAt: null } : {}) },
+    });
     this.deps.pubsub.publish("conversation:activity", accountId, { conversationId: id, messageId: null });
     this.deps.logger.info(aiDisabled ? "conversation taken over" : "conversation handed back", {
       accountId,

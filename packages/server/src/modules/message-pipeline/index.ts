@@ -14,6 +14,7 @@ export {
 } from "./function-sets.ts";
 export { messageText, variablesInput, WIDGET_MESSAGE_MAX } from "./message-input.ts";
 export {
+  answeringAssistantId,
   CONVERSATION_COLUMNS,
   type ConversationTurn,
   type ConversationWithAssistant,

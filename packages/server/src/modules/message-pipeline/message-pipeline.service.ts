@@ -53,8 +53,10 @@ export interface MessagePipelineParts {
 /** The conversation a reply is for, and which customer message it answers. */
 export interface ConversationTurn {
   accountId: number;
+  /** The assistant answering (after a hand-off, the one the conversation was handed to). */
   assistantId: number;
   conversationId: string;
+  channel: Conversation["channel"];
   /**
    * Names the turn: the newest customer message stored before this one. A message sent again after
    * its reply failed is the same turn, so what the model does again in it is recognised as a retry.
@@ -75,9 +77,17 @@ export const replyAssistantColumns = replySettingsColumns;
  * read with the conversation (`RECENT_HISTORY_COLUMN`; otherwise a reply reads it on its own).
  */
 export type ConversationWithAssistant = Conversation & {
+  /** The answering assistant's settings: after a hand-off, `activeAssistantId`'s. */
   assistant: ReplySettings;
+  /** After a hand-off, the settings of the conversation's own assistant (its widget's origins). */
+  entryAssistant?: ReplySettings;
   recentHistory?: HistoryMessage[];
 };
+
+/** The assistant answering a conversation: after a hand-off the one it was handed to. */
+export function answeringAssistantId(conversation: Conversation): number {
+  return conversation.activeAssistantId ?? conversation.assistantId;
+}
 
 /** The roles of the stored messages a model is sent (system messages are internal). */
 const HISTORY_ROLES = `('user', 'assistant', 'operator')`;
@@ -96,7 +106,8 @@ export const RECENT_HISTORY_COLUMN = `(
 
 /** Every column of `conversations`, as Prisma's `Conversation` has them, for plain SQL reads. */
 export const CONVERSATION_COLUMNS = `"id", "accountId", "assistantId", "channel", "customerIdentifier", "variables",
-  "aiDisabled", "origin", "lastMessageAt", "lastCustomerMessageId", "lastReadMessageId", "createdAt", "updatedAt"`;
+  "aiDisabled", "origin", "lastMessageAt", "lastCustomerMessageId", "lastReadMessageId", "createdAt", "updatedAt",
+  "humanRequestedAt", "activeAssistantId", "handoffTrail"`;
 
 /** The function calls stored with a message (a JSON column). */
 export function storedFunctionCalls(message: Message): FunctionCallRecord[] {
@@ -132,8 +143,14 @@ export class MessagePipeline {
       ]),
     );
     if (!conversation) return null;
-    const assistant = await this.parts.replySettings.get(conversation.accountId, conversation.assistantId);
-    return assistant ? { ...conversation, assistant } : null;
+    const entry = await this.parts.replySettings.get(conversation.accountId, conversation.assistantId);
+    if (!entry) return null;
+    if (conversation.activeAssistantId === null) return { ...conversation, assistant: entry };
+    // Handed off: the assistant it was handed to answers; one deleted since gives it back to its own.
+    const active = await this.parts.replySettings.get(conversation.accountId, conversation.activeAssistantId);
+    return active
+      ? { ...conversation, assistant: active, entryAssistant: entry }
+      : { ...conversation, activeAssistantId: null, assistant: entry };
   }
 
   /** The conversation's messages, oldest first (system messages are internal and left out). */
@@ -248,8 +265,9 @@ export class MessagePipeline {
         knowledge,
         this.parts.functions?.({
           accountId: conversation.accountId,
-          assistantId: conversation.assistantId,
+          assistantId: answeringAssistantId(conversation),
           conversationId: conversation.id,
+          channel: conversation.channel,
           turnKey: `conversation:${conversation.id}:${conversation.lastCustomerMessageId}`,
           customerPhone: conversation.channel === "sms" ? conversation.customerIdentifier : null,
         }) ?? [],

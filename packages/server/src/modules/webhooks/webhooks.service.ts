@@ -374,6 +374,43 @@ export class WebhooksService implements EventSink, Lifecycle {
           ),
         });
       }
+      case "conversation.human_requested":
+      case "conversation.handed_off": {
+        // The conversation's own assistant and whichever answer(s) it hear of it, on the stream of
+        // its messages so a receiver gets them in order.
+        const { conversation } = event;
+        const assistantIds =
+          event.type === "conversation.handed_off"
+            ? [conversation.assistantId, event.fromAssistantId, event.toAssistantId]
+            : [conversation.assistantId, event.assistantId];
+        const common = {
+          conversation_id: conversation.id,
+          channel: conversation.channel,
+          customer_identifier: conversation.customerIdentifier,
+          reason: event.reason,
+        };
+        const data =
+          event.type === "conversation.handed_off"
+            ? {
+                ...common,
+                from_assistant_id: event.fromAssistantId,
+                to_assistant_id: event.toAssistantId,
+                handoff_count: conversation.handoffTrail.length,
+              }
+            : {
+                ...common,
+                assistant_id: event.assistantId,
+                requested_at: (conversation.humanRequestedAt ?? at).toISOString(),
+                next_open_at: event.nextOpenAt?.toISOString() ?? null,
+              };
+        return this.toAssistantEndpoints(tx, {
+          accountId: conversation.accountId,
+          assistants: { id: { in: [...new Set(assistantIds)] } },
+          type: event.type,
+          streamKey: `conversation:${conversation.id}`,
+          payload: envelope(event.type, data, at),
+        });
+      }
     }
   }
 

@@ -83,8 +83,9 @@ export class WidgetService {
   async conversation(id: string, origin: string | null): Promise<ConversationWithAssistant> {
     const conversation = await this.parts.pipeline.conversation(id);
     if (conversation?.channel !== "widget") throw new ConversationNotFoundError();
-    if (!originAllowed(conversation.assistant.allowedOrigins, origin))
-      throw new AppError("FORBIDDEN", ORIGIN_NOT_ALLOWED);
+    // The page's assistant decides, also after a hand-off to one with other origins.
+    const own = conversation.entryAssistant ?? conversation.assistant;
+    if (!originAllowed(own.allowedOrigins, origin)) throw new AppError("FORBIDDEN", ORIGIN_NOT_ALLOWED);
     const suspended = await this.deps.db.prisma.account.count({
       where: { id: conversation.accountId, suspendedAt: { not: null } },
     });

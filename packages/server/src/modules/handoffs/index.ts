@@ -1,0 +1,16 @@
+/**
+ * Hand-offs (docs/transfers.md): transfer destinations of assistants (with the business hours that
+ * offer them) and hand-offs in chat, to a person (request_human) or another assistant (handoff).
+ */
+export { describeLocal, isOpen, nextOpening, type WeeklySchedule } from "./business-hours.ts";
+export { HANDOFF_TOOL_NAME, REQUEST_HUMAN_TOOL_NAME } from "./chat-functions.ts";
+export {
+  ChatHandoffsService,
+  HANDOFF_RECENT_WINDOW,
+  MAX_HANDOFF_TARGETS,
+  MAX_HANDOFFS_PER_CONVERSATION,
+} from "./chat-handoffs.service.ts";
+export {
+  MAX_DESTINATIONS_PER_ASSISTANT,
+  TransferDestinationsService,
+} from "./transfer-destinations.service.ts";
