@@ -68,7 +68,12 @@ export interface ReplyAssistant {
 export interface ChatModelCatalogue {
   /** The model's name for the API, or null when the id names no chat model. */
   chatModelName(id: number): Promise<string | null>;
+  /** The account's own key for the chat API, or null: the deployment's key is used. */
+  chatKeyFor(accountId: number): Promise<string | null>;
 }
+
+/** Clients made for accounts' own keys, kept while in use (least recently used dropped first). */
+const MAX_ACCOUNT_CLIENTS = 200;
 
 export interface ReplyRequest {
   accountId: number;
@@ -127,6 +132,8 @@ export function knowledgeStrategy(
  */
 export class ReplyEngine {
   private readonly client: ChatCompletionsClient | null;
+  /** By key: an account's key makes its own client on the deployment's chat endpoint. */
+  private readonly accountClients = new Map<string, ChatCompletionsClient>();
 
   constructor(
     private readonly deps: ServiceDeps,
@@ -144,6 +151,41 @@ export class ReplyEngine {
             maxRetries: REPLY_BOUNDS.modelAttempts - 1,
           })
         : null;
+  }
+
+  /**
+   * The chat client of an account's replies: with the account's own OpenAI key when it set one
+   * (docs/voice.md#providers-and-models), else the deployment's. A key that cannot be read (the
+   * catalogue unavailable) leaves the deployment's.
+   */
+  private async clientFor(accountId: number): Promise<ChatCompletionsClient> {
+    const deployment = this.client!;
+    const key = await this.chatModels()
+      ?.chatKeyFor(accountId)
+      .catch((error: unknown) => {
+        this.deps.logger.warn("an account's chat key could not be read; the deployment's is used", {
+          accountId,
+          error,
+        });
+        return null;
+      });
+    if (!key) return deployment;
+    let client = this.accountClients.get(key);
+    if (client) this.accountClients.delete(key);
+    else {
+      const { baseUrl, timeoutSeconds } = this.deps.config.openai;
+      client = new ChatCompletionsClient({
+        apiKey: key,
+        baseUrl,
+        timeoutMs: timeoutSeconds * 1000,
+        maxRetries: REPLY_BOUNDS.modelAttempts - 1,
+      });
+      if (this.accountClients.size >= MAX_ACCOUNT_CLIENTS) {
+        this.accountClients.delete(this.accountClients.keys().next().value!);
+      }
+    }
+    this.accountClients.set(key, client);
+    return client;
   }
 
   /** The assistant's catalogue chat model (`llm_model_id`), else the deployment's (OPENAI_MODEL). */
@@ -213,11 +255,12 @@ export class ReplyEngine {
       ...historyWindow(request.history).map(toModelMessage),
     ];
     const functionCalls: FunctionCallRecord[] = [];
-    const model = await this.modelFor(assistant);
+    const [model, client] = await Promise.all([this.modelFor(assistant), this.clientFor(request.accountId)]);
     for (let round = 1; round <= MAX_MODEL_ROUNDS; round++) {
       const offerTools = tools.length > 0;
       const lastRound = round === MAX_MODEL_ROUNDS;
       const completion = await this.complete(
+        client,
         {
           model,
           temperature: Number(assistant.llmTemperature.toString()),
@@ -266,12 +309,13 @@ export class ReplyEngine {
 
   /** One streamed chat completion; the text is forwarded as it arrives. */
   private async complete(
+    client: ChatCompletionsClient,
     body: ChatCompletionCreateParamsNonStreaming,
     onDelta: ((text: string) => void) | undefined,
   ): Promise<ChatCompletionMessage> {
     const stopTimer = metrics.modelDuration.startTimer();
     try {
-      const message = await timed("model", () => this.client!.stream(body, onDelta));
+      const message = await timed("model", () => client.stream(body, onDelta));
       stopTimer({ status: "ok" });
       return message;
     } catch (error) {

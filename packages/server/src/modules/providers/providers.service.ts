@@ -91,6 +91,11 @@ export class ProvidersService implements ProviderSelection {
     return model?.kind === "llm" ? model.name : null;
   }
 
+  /** The account's own OpenAI key, for its chat replies on the deployment's chat endpoint. */
+  async chatKeyFor(accountId: number): Promise<string | null> {
+    return (await this.parts.keys.keysFor(accountId)).openai ?? null;
+  }
+
   /**
    * What a call's assistant selected, where the deployment or the account's own key configures it;
    * a selection that neither configures falls back to the deployment's default (with a warning).

@@ -326,4 +326,34 @@ describe("an assistant's selection", () => {
     }
     expect(models).toEqual(["gpt-4.1", "llama-3.1-8b-instruct"]);
   });
+
+  it("answers an account's text replies with its own OpenAI key, and others' with the deployment's", async () => {
+    const [dora, erin] = await Promise.all([
+      t.createAccount({ balance: "5" }),
+      t.createAccount({ balance: "5" }),
+    ]);
+    const doraKey = "sk-dora-own-key-0042";
+    const set = await t.gql(SET_KEY, { provider: "openai", key: doraKey }, { token: dora.apiKey });
+    expect(set.errors).toBeUndefined();
+    const authorizations: (string | undefined)[] = [];
+    for (const account of [dora, erin]) {
+      const assistant = await t.gql<{ createAssistant: { id: number } }>(
+        CREATE,
+        { input: { name: "Own key" } },
+        { token: account.apiKey },
+      );
+      const before = model.chatRequests.length;
+      const reply = await t.rest<{ reply: string }>("POST", "/api/ai/generate-reply", {
+        token: account.apiKey,
+        body: {
+          assistant_id: assistant.data!.createAssistant.id,
+          customer_identifier: "+33612345679",
+          message: "hi",
+        },
+      });
+      expect(reply.status).toBe(200);
+      authorizations.push(...model.chatRequests.slice(before).map((request) => request.authorization));
+    }
+    expect(authorizations).toEqual([`Bearer ${doraKey}`, `Bearer ${t.app.config.openai.apiKey}`]);
+  });
 });
