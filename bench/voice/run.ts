@@ -58,13 +58,14 @@ const load = () =>
     .join(" / ")} (1 / 5 / 15 min)`;
 /**
  * The relay processes measured in turn against the same carrier: the bare relay (the baseline: sockets,
- * JSON, base64 and two hops, nothing of ours), then the engine with V8's defaults and with a larger young
- * generation.
+ * JSON, base64 and two hops, nothing of ours), then the engine with V8's defaults, and the engine with
+ * Silero as every call's local voice detector (`endpoint_type: silero`; the carrier's frames are all
+ * voice, so every 32 ms window is run through the model).
  */
 const RELAYS = [
-  { name: "bare relay", script: "relay-bare.ts", flags: [] as string[] },
-  { name: "engine (default flags)", script: "relay-engine.ts", flags: [] as string[] },
-  { name: "engine --max-semi-space-size=64", script: "relay-engine.ts", flags: ["--max-semi-space-size=64"] },
+  { name: "bare relay", script: "relay-bare.ts", flags: [] as string[], args: [] as string[] },
+  { name: "engine (default flags)", script: "relay-engine.ts", flags: [] as string[], args: [] as string[] },
+  { name: "engine + Silero VAD", script: "relay-engine.ts", flags: [] as string[], args: ["silero"] },
 ];
 const PLACEMENT = cpuPlacement(!process.argv.includes("--no-pin"));
 const FRAME = 160;
@@ -402,8 +403,8 @@ async function relayJitter(port: number) {
   console.log(
     `${RELAYED} relayed multimodal calls over Twilio Media Streams, carrier and relay each in its own process, each call on its own 20 ms clock, 1.2 s of warm-up then 250 measured frames each, ${ROUNDS} rounds; jitter of the audio back at the carrier (|transit change| between a call's consecutive bursts); CPU, GC and loop delay over the measured frames only (set-up and warm-up excluded):`,
   );
-  /** Engine (default flags) − bare relay, jitter p99, per append size: one figure per round. */
-  const differences = new Map<number, { p99: number; load: string }[]>();
+  /** Engine − bare relay, jitter p99, per engine variant and append size: one figure per round. */
+  const differences = new Map<string, { p99: number; load: string }[]>();
   for (let round = 1; round <= ROUNDS; round++) {
     console.log(`  round ${round}: ${load()}`);
     carrier.process.send({ clocks: RELAYED });
@@ -414,7 +415,12 @@ async function relayJitter(port: number) {
     for (const appendMs of APPEND_SIZES) {
       let bare: { p50: number; p99: number; cpu: number } | null = null;
       for (const relay of RELAYS) {
-        const engine = child(relay.script, [String(port), String(appendMs)], PLACEMENT?.relay, relay.flags);
+        const engine = child(
+          relay.script,
+          [String(port), String(appendMs), ...relay.args],
+          PLACEMENT?.relay,
+          relay.flags,
+        );
         await engine.next();
         engine.process.send({ tokens: RELAYED });
         const { port: enginePort, tokens } = await engine.next<{ port: number; tokens: string[] }>();
@@ -445,11 +451,10 @@ async function relayJitter(port: number) {
         const added = bare
           ? `; engine-added (− bare relay): p50 ${ms(p50 - bare.p50)}, p99 ${ms(p99 - bare.p99)}, CPU ${(cpu - bare.cpu).toFixed(1)} µs per call-frame`
           : "";
-        if (bare && relay.flags.length === 0)
-          differences.set(appendMs, [
-            ...(differences.get(appendMs) ?? []),
-            { p99: p99 - bare.p99, load: load() },
-          ]);
+        if (bare) {
+          const key = `${relay.name}, appends of ${appendMs} ms`;
+          differences.set(key, [...(differences.get(key) ?? []), { p99: p99 - bare.p99, load: load() }]);
+        }
         bare ??= { p50, p99, cpu };
         console.log(
           `  round ${round}, appends of ${String(appendMs).padStart(3)} ms, ${relay.name}: jitter p50 ${ms(p50)}, p99 ${ms(p99)} (target ≤ 1 ms)${added}; relay CPU ${cpu.toFixed(1)} µs per call-frame, carrier ${(run.cpuUs / (RELAYED * 250)).toFixed(1)} µs; frames back ${run.framesBack} of ${run.frames}; warm-up (cold start, not counted) jitter p99 ${ms(percentile(run.warmup, 99))}`,
@@ -462,12 +467,12 @@ async function relayJitter(port: number) {
   }
   carrier.process.kill();
   console.log(
-    `Engine minus bare relay, jitter p99 at ${RELAYED} calls (target ≤ 0.5 ms, issue #30; the engine with default flags, each round's bare relay measured just before it):`,
+    `Engine minus bare relay, jitter p99 at ${RELAYED} calls (target ≤ 0.5 ms, issue #30; each round's bare relay measured just before the engines, same carrier clocks${PLACEMENT ? `, relay pinned to CPU ${PLACEMENT.relay}` : ""}):`,
   );
-  for (const [appendMs, rounds] of differences) {
+  for (const [key, rounds] of differences) {
     const values = rounds.map((round) => round.p99);
     console.log(
-      `  appends of ${String(appendMs).padStart(3)} ms: ${rounds.map((round, index) => `round ${index + 1} ${ms(round.p99)} (${round.load})`).join("; ")}; median ${ms(percentile(values, 50))}, worst ${ms(Math.max(...values))}`,
+      `  ${key}: ${rounds.map((round, index) => `round ${index + 1} ${ms(round.p99)} (${round.load})`).join("; ")}; median ${ms(percentile(values, 50))}, worst ${ms(Math.max(...values))}`,
     );
   }
 }
