@@ -31,9 +31,9 @@ import { type FakeDeepgram, startFakeDeepgram } from "../../packages/server/test
 import { startFakeElevenLabs } from "../../packages/server/test/support/fake-elevenlabs.ts";
 import { startFakeSpeech, synthesizeTones } from "../../packages/server/test/support/fake-speech.ts";
 import {
-  bareCartesiaFirstChunks,
-  bareDeepgramFinals,
-  bareElevenLabsFirstAudio,
+  bareCartesia,
+  bareDeepgram,
+  bareElevenLabs,
 } from "../../packages/server/test/support/provider-bare.ts";
 import { SESSION_SETTINGS } from "../../packages/server/test/support/session-settings.ts";
 
@@ -125,46 +125,56 @@ class MemoryStream implements MediaStream {
 }
 
 /**
- * Calls `onFinal(bytes)` with the audio the fake had received (the completing frame included) each
- * time it ends an utterance on its newest stream: which caller frame completed the turn.
+ * Which caller frame completed the fake's latest utterance on the stream it opens next: the audio it
+ * had received (that frame included) when it ended the utterance, in bytes.
  */
-function watchFinals(deepgram: FakeDeepgram, onFinal: (bytes: number) => void) {
-  const stream = deepgram.streams.at(-1)!;
+async function nextStreamFinals(deepgram: FakeDeepgram, opening: () => unknown): Promise<() => number> {
+  const before = deepgram.streams.length;
+  const opened = opening();
+  while (deepgram.streams.length === before) await sleep(1);
+  await opened;
+  const stream = deepgram.streams[before]!;
+  let completed = 0;
   const finals = stream.finals;
   finals.push = (...texts: string[]) => {
-    onFinal(stream.audioBytes);
+    completed = stream.audioBytes;
     return Array.prototype.push.apply(finals, texts);
   };
+  return () => completed;
 }
 
 /**
  * `turns` caller turns through a pipeline session on `ports` (given how many caller frames were sent
  * so far): per turn, from sending the caller frame that completed the turn (`completing()`, a frame
- * index, known once answered) to the first audio frame the session sends back.
+ * index, known once answered) to the first audio frame the session sends back; `between` runs after
+ * each measured turn (the bare clients' samples).
  */
-async function sessionTurns(
-  ports: (framesSent: () => number) => PipelinePorts,
-  turns: number,
-  started: () => Promise<void>,
-  completing: () => number,
-): Promise<number[]> {
+async function sessionTurns(options: {
+  ports: (framesSent: () => number) => PipelinePorts;
+  turns: number;
+  /** Starts the session (`start`) and gives the index of the frame that completed the latest turn. */
+  started: (start: () => void) => Promise<() => number>;
+  between: () => Promise<void>;
+}): Promise<number[]> {
   const stream = new MemoryStream();
   const sentAt: number[] = [];
-  new PipelineSession(
+  const session = new PipelineSession(
     stream,
     SESSION_SETTINGS,
-    ports(() => sentAt.length),
-  ).start();
-  await started();
+    options.ports(() => sentAt.length),
+  );
+  const completingFrame = await options.started(() => session.start());
   const send = (frame: Uint8Array) => {
     sentAt.push(performance.now());
     stream.push(frame);
   };
   const times: number[] = [];
-  for (let turn = 0; turn < WARM_UP_TURNS + turns; turn++) {
+  for (let turn = 0; turn < WARM_UP_TURNS + options.turns; turn++) {
     stream.firstAudioAt = null;
     await callerTurn(send, () => stream.firstAudioAt !== null);
-    if (turn >= WARM_UP_TURNS) times.push(stream.firstAudioAt! - sentAt[completing()]!);
+    if (turn < WARM_UP_TURNS) continue;
+    times.push(stream.firstAudioAt! - sentAt[completingFrame()]!);
+    await options.between();
   }
   stream.hangUp();
   return times;
@@ -187,16 +197,6 @@ export interface ProviderRow {
   engine: number[];
   /** The fakes' own time, from bare clients: one list per provider call in the turn. */
   fakes: { name: string; times: number[] }[];
-}
-
-async function timed(count: number, sample: () => Promise<void>): Promise<number[]> {
-  const times: number[] = [];
-  for (let i = 0; i < count; i++) {
-    const started = performance.now();
-    await sample();
-    times.push(performance.now() - started);
-  }
-  return times;
 }
 
 /**
@@ -240,8 +240,11 @@ export async function providerLatency(turns: number): Promise<ProviderRow[]> {
 
   // Batch: our detector ends the turn on a caller frame, and the turn's WAV is posted on that frame.
   let transcribedAt = -1;
-  const batch = await sessionTurns(
-    (framesSent) => ({
+  const turnWav = wavFile(new Int16Array(8000 * 1.5), 8000);
+  const bareTranscriptions: number[] = [];
+  const bareSpeech: number[] = [];
+  const batch = await sessionTurns({
+    ports: (framesSent) => ({
       ...batchPorts,
       transcribe: (wav, signal) => {
         transcribedAt = framesSent() - 1;
@@ -249,37 +252,40 @@ export async function providerLatency(turns: number): Promise<ProviderRow[]> {
       },
     }),
     turns,
-    async () => {},
-    () => transcribedAt,
-  );
-  const turnWav = wavFile(new Int16Array(8000 * 1.5), 8000);
-  const bareTranscriptions = await timed(turns, async () => {
-    const form = new FormData();
-    form.set("model", "bench");
-    form.set("response_format", "json");
-    form.set("file", new Blob([new Uint8Array(turnWav)], { type: "audio/wav" }), "turn.wav");
-    const response = await fetch(`${speech.baseUrl}/audio/transcriptions`, {
-      method: "POST",
-      headers: { authorization: "Bearer bench" },
-      body: form,
-    });
-    await response.json();
-  });
-  const bareSpeech = await timed(turns, async () => {
-    const response = await fetch(`${speech.baseUrl}/audio/speech`, {
-      method: "POST",
-      headers: { authorization: "Bearer bench", "content-type": "application/json" },
-      body: JSON.stringify({
-        model: "bench",
-        input: ANSWER.trim(),
-        voice: "alloy",
-        response_format: "pcm",
-        speed: 1,
-      }),
-    });
-    const reader = response.body!.getReader();
-    await reader.read();
-    await reader.cancel();
+    started: async (start) => {
+      start();
+      return () => transcribedAt;
+    },
+    between: async () => {
+      const form = new FormData();
+      form.set("model", "bench");
+      form.set("response_format", "json");
+      form.set("file", new Blob([new Uint8Array(turnWav)], { type: "audio/wav" }), "turn.wav");
+      let started = performance.now();
+      const transcription = await fetch(`${speech.baseUrl}/audio/transcriptions`, {
+        method: "POST",
+        headers: { authorization: "Bearer bench" },
+        body: form,
+      });
+      await transcription.json();
+      bareTranscriptions.push(performance.now() - started);
+      started = performance.now();
+      const response = await fetch(`${speech.baseUrl}/audio/speech`, {
+        method: "POST",
+        headers: { authorization: "Bearer bench", "content-type": "application/json" },
+        body: JSON.stringify({
+          model: "bench",
+          input: ANSWER.trim(),
+          voice: "alloy",
+          response_format: "pcm",
+          speed: 1,
+        }),
+      });
+      const reader = response.body!.getReader();
+      await reader.read();
+      bareSpeech.push(performance.now() - started);
+      await reader.cancel();
+    },
   });
   rows.push({
     name: "batch (OpenAI-compatible HTTP transcription + speech)",
@@ -300,26 +306,7 @@ export async function providerLatency(turns: number): Promise<ProviderRow[]> {
     endpointing: String(endpointingMs),
     utterance_end_ms: "1000",
   });
-  let completedBytes = 0;
-  const following = async () => {
-    const before = deepgram.streams.length;
-    while (deepgram.streams.length === before) await sleep(1);
-    watchFinals(deepgram, (bytes) => {
-      completedBytes = bytes;
-    });
-  };
-  const bareFinals = await (async () => {
-    const run = bareDeepgramFinals(
-      deepgram.url,
-      query,
-      WARM_UP_TURNS + turns,
-      callerTurn,
-      () => completedBytes,
-    );
-    await following();
-    return (await run).slice(WARM_UP_TURNS);
-  })();
-  const providers: [StreamingSynthesizer, () => Promise<number[]>][] = [
+  const providers: [StreamingSynthesizer, () => ReturnType<typeof bareCartesia>][] = [
     [
       new CartesiaSynthesizer({
         baseUrl: cartesia.baseUrl,
@@ -327,16 +314,26 @@ export async function providerLatency(turns: number): Promise<ProviderRow[]> {
         model: "bench",
         version: "bench",
       }),
-      () => bareCartesiaFirstChunks(cartesia.baseUrl, cartesia.apiKey, ANSWER, turns),
+      () => bareCartesia(cartesia.baseUrl, cartesia.apiKey, ANSWER),
     ],
     [
       new ElevenLabsSynthesizer({ baseUrl: elevenlabs.baseUrl, apiKey: elevenlabs.apiKey, model: "bench" }),
-      () => bareElevenLabsFirstAudio(elevenlabs.baseUrl, elevenlabs.apiKey, ANSWER, turns),
+      () => bareElevenLabs(elevenlabs.baseUrl, elevenlabs.apiKey, ANSWER),
     ],
   ];
-  for (const [tts, bare] of providers) {
-    const engine = await sessionTurns(
-      () => ({
+  for (const [tts, openBare] of providers) {
+    let stt: Awaited<ReturnType<typeof bareDeepgram>> | null = null;
+    const sttCompleted = await nextStreamFinals(deepgram, async () => {
+      stt = await bareDeepgram(deepgram.url, query);
+    });
+    const bareStt = stt! as Awaited<ReturnType<typeof bareDeepgram>>;
+    const bareTts = await openBare();
+    const sttTimes: number[] = [];
+    const ttsTimes: number[] = [];
+    // The bare socket's first turns are warm-up too.
+    for (let turn = 0; turn < WARM_UP_TURNS; turn++) await bareStt.sample(callerTurn, sttCompleted);
+    const engine = await sessionTurns({
+      ports: () => ({
         ...batchPorts,
         openTranscription: (events) =>
           deepgramClient.open({ format: PHONE_FORMAT, language: null, endpointingMs }, events),
@@ -346,15 +343,20 @@ export async function providerLatency(turns: number): Promise<ProviderRow[]> {
         }),
       }),
       turns,
-      following,
-      () => completedBytes / FRAME - 1,
-    );
+      started: (start) => nextStreamFinals(deepgram, start),
+      between: async () => {
+        sttTimes.push(await bareStt.sample(callerTurn, sttCompleted));
+        ttsTimes.push(await bareTts.sample());
+      },
+    });
+    bareStt.close();
+    bareTts.close();
     rows.push({
       name: `streaming (Deepgram live + ${tts.name})`,
       engine,
       fakes: [
-        { name: "Deepgram: completing frame → final result", times: bareFinals },
-        { name: `${tts.name}: text → first audio (open socket)`, times: await bare() },
+        { name: "Deepgram: completing frame → final result", times: sttTimes },
+        { name: `${tts.name}: text → first audio (open socket)`, times: ttsTimes },
       ],
     });
   }

@@ -134,6 +134,7 @@ const ports = {
 };
 
 function percentile(values: number[], p: number): number {
+  if (values.length === 0) return Number.NaN;
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
@@ -456,6 +457,10 @@ async function relayJitter(port: number) {
           differences.set(key, [...(differences.get(key) ?? []), { p99: p99 - bare.p99, load: load() }]);
         }
         bare ??= { p50, p99, cpu };
+        if (run.framesBack === 0)
+          console.log(
+            `  round ${round}, appends of ${String(appendMs).padStart(3)} ms, ${relay.name}: no audio came back in the measured window: the relay fell behind (${RELAYED} calls' frames queued; its CPU and GC read ~0 because it answered the window's start and end only after the backlog)`,
+          );
         console.log(
           `  round ${round}, appends of ${String(appendMs).padStart(3)} ms, ${relay.name}: jitter p50 ${ms(p50)}, p99 ${ms(p99)} (target ≤ 1 ms)${added}; relay CPU ${cpu.toFixed(1)} µs per call-frame, carrier ${(run.cpuUs / (RELAYED * 250)).toFixed(1)} µs; frames back ${run.framesBack} of ${run.frames}; warm-up (cold start, not counted) jitter p99 ${ms(percentile(run.warmup, 99))}`,
         );
