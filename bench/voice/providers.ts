@@ -343,7 +343,10 @@ export async function providerLatency(turns: number): Promise<ProviderRow[]> {
         }),
       }),
       turns,
-      started: (start) => nextStreamFinals(deepgram, start),
+      started: async (start) => {
+        const completedBytes = await nextStreamFinals(deepgram, start);
+        return () => completedBytes() / FRAME - 1;
+      },
       between: async () => {
         sttTimes.push(await bareStt.sample(callerTurn, sttCompleted));
         ttsTimes.push(await bareTts.sample());

@@ -2,7 +2,8 @@
  * What the voice engine adds to a call, on top of its speech and model services.
  *
  *   pnpm exec tsx bench/voice/run.ts [turns] [concurrent-calls] [relayed-calls] [append-ms,…] [rounds]
- *   (defaults 200, 100, 100, "20,60,100", 2)
+ *     [--only=turns,calls,providers,relay] [--provider-turns=100] [--no-pin]
+ *   (defaults 200, 100, 100, "20,60,100", 2; every part)
  *
  * 1. Turn latency: one pipeline session (packages/server/src/modules/voice) on an in-memory media
  *    stream, with in-process stand-ins for speech-to-text, the model and text-to-speech that answer
@@ -21,7 +22,14 @@
  *    ours), the relay pinned to one CPU and the carrier and model to another (`--no-pin`: not). Each of the append sizes
  *    given (caller audio per input_audio_buffer.append; 20 ms is one append per frame, as before
  *    batching) is measured in turn, `rounds` times, alternating, so that the machine's load falls on
- *    every size alike.
+ *    every size alike. The engine is measured twice: with the energy detector and with Silero as each
+ *    call's local detector. Printed at the end: engine − bare relay, jitter p99, per round (issue #30's
+ *    ≤ 0.5 ms), with the load average.
+ * 4. Speech providers (run before 3.): pipeline turns through the production speech clients against
+ *    their local fakes over loopback sockets, batch (OpenAI-compatible HTTP) against streaming (Deepgram
+ *    live with Cartesia or ElevenLabs), from the caller frame that completes the turn to the first audio
+ *    frame out, minus the fakes' own time measured by bare clients (see providers.ts). Target for
+ *    streaming: engine-added ≤ 30 ms p50, ≤ 60 ms p95.
  */
 import { execFileSync, fork } from "node:child_process";
 import { existsSync } from "node:fs";
