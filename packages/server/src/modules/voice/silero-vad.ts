@@ -40,6 +40,11 @@ const STOP_PROBABILITY = 0.35;
 const QUIET_RMS = 160;
 /** The model's state: two layers of 64 for each of h and c. */
 const STATE_SIZE = 2 * 64;
+export type SileroWindowMs = 32 | 64 | 96;
+/**
+ * The model's window: 32 ms (256 samples at 8 kHz, 512 at 16 kHz).
+ */
+const WINDOW_MS: SileroWindowMs = 32;
 
 interface Model {
   session: NativeSession;
@@ -102,9 +107,13 @@ export class SileroDetector implements VoiceActivityDetector {
   /** The latest window's speech probability (0..1). */
   probability = 0;
 
-  constructor(private readonly format: MediaFormat) {
+  /** `windowMs`: 32, 64 or 96, the window lengths Silero v4 takes at both rates. */
+  constructor(
+    private readonly format: MediaFormat,
+    windowMs: SileroWindowMs = WINDOW_MS,
+  ) {
     const { Tensor, rates } = this.model;
-    this.window = new Float32Array(format.sampleRate === 8000 ? 256 : 512);
+    this.window = new Float32Array((format.sampleRate * windowMs) / 1000);
     const input = new Tensor("float32", this.window, [1, this.window.length]);
     const sr = rates.get(format.sampleRate)!;
     // h and c of each turn.
@@ -162,3 +171,9 @@ export class SileroDetector implements VoiceActivityDetector {
 }
 
 export const sileroDetector: VoiceActivityFactory = (format) => new SileroDetector(format);
+
+/** Silero over windows of `windowMs` (bench/vad compares them). */
+export const sileroDetectorOf =
+  (windowMs: SileroWindowMs): VoiceActivityFactory =>
+  (format) =>
+    new SileroDetector(format, windowMs);
