@@ -42,7 +42,9 @@ const QUIET_RMS = 160;
 const STATE_SIZE = 2 * 64;
 export type SileroWindowMs = 32 | 64 | 96;
 /**
- * The model's window: 32 ms (256 samples at 8 kHz, 512 at 16 kHz).
+ * The model's window: 32 ms (256 samples at 8 kHz, 512 at 16 kHz). A run costs about the same at any
+ * length, so 64 ms would halve the CPU, but it barged in on more backchannels and ended turns 30-45 ms
+ * later on the labelled set (bench/vad/README.md).
  */
 const WINDOW_MS: SileroWindowMs = 32;
 
@@ -116,7 +118,7 @@ export class SileroDetector implements VoiceActivityDetector {
     this.window = new Float32Array((format.sampleRate * windowMs) / 1000);
     const input = new Tensor("float32", this.window, [1, this.window.length]);
     const sr = rates.get(format.sampleRate)!;
-    // h and c of each turn.
+    // h and c read by run 0 (written by run 1), then h and c read by run 1.
     this.states = Array.from(
       { length: 4 },
       () => new Tensor("float32", new Float32Array(STATE_SIZE), [2, 1, 64]),
