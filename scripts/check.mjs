@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `pnpm run check`: the root's `lint` and `deps` scripts and every workspace package's `typecheck`,
+// `pnpm run check`: the root's `lint`, `deps` and `typecheck:bench` scripts and every workspace package's `typecheck`,
 // `schema:check` and `codegen:check` scripts. They read committed files and write nothing, so they
 // run side by side, as many at once as there are cores (at least two), typechecks first: they are
 // the longest. Each script runs directly from its package.json with the package's binaries on PATH,
@@ -13,7 +13,7 @@ import { fileURLToPath } from "node:url";
 
 const repoRoot = fileURLToPath(new URL("../", import.meta.url));
 const PACKAGE_SCRIPTS = ["typecheck", "schema:check", "codegen:check"];
-const ROOT_SCRIPTS = ["lint", "deps"];
+const ROOT_SCRIPTS = ["lint", "deps", "typecheck:bench"];
 
 /** Workspace package folders, from pnpm-workspace.yaml's `packages:` list (plain paths or `dir/*`). */
 function workspaceDirs() {

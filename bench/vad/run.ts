@@ -4,7 +4,7 @@
  */
 import { performance } from "node:perf_hooks";
 import { PHONE_FORMAT, WEB_FORMAT } from "../../packages/server/src/modules/media/index.ts";
-import { sileroDetector } from "../../packages/server/src/modules/voice/silero-vad.ts";
+import { sileroDetector, sileroDetectorOf } from "../../packages/server/src/modules/voice/silero-vad.ts";
 import { SilenceTurnDetector } from "../../packages/server/src/modules/voice/turn-detector.ts";
 import {
   energyDetector,
@@ -20,6 +20,8 @@ import {
 const detectors: [string, VoiceActivityFactory][] = [
   ["energy", energyDetector],
   ["silero", sileroDetector],
+  // The same model over windows twice as long: half the runs per second (a run costs about the same).
+  ["silero 64 ms", sileroDetectorOf(64)],
 ];
 
 const rssBefore = process.memoryUsage().rss;
@@ -60,7 +62,7 @@ function print(name: string, score: VadScore, energy: VadScore) {
   const energyUs = Number(energy.cpuNs) / 1000 / energy.frames;
   const ratio = (a: number, b: number) => (b === 0 ? (a === 0 ? "=" : "∞") : `${(a / b).toFixed(2)}×`);
   console.log(
-    `${name.padEnd(7)} false barge-ins: backchannel ${score.falseBargeInsBackchannel}/${score.backchannels} ` +
+    `${name.padEnd(12)} false barge-ins: backchannel ${score.falseBargeInsBackchannel}/${score.backchannels} ` +
       `(${ratio(score.falseBargeInsBackchannel, energy.falseBargeInsBackchannel)} energy), ` +
       `noise only ${score.falseBargeInsNoise}/${score.noiseOnly} (${ratio(score.falseBargeInsNoise, energy.falseBargeInsNoise)}); ` +
       `missed interruptions ${score.missedInterruptions}/${score.interruptions}`,

@@ -11,14 +11,18 @@ import { WebSocketServer } from "ws";
 import type { ServiceDeps } from "../../src/deps.ts";
 import { MEDIA_STREAM_LIMITS } from "../../src/limits.ts";
 import { createLogger } from "../../src/logger.ts";
+import { PHONE_FORMAT } from "../../src/modules/media/index.ts";
 import { TwilioMediaStreams } from "../../src/modules/telephony/twilio/media-streams.ts";
 import { RealtimeClient } from "../../src/modules/voice/realtime-client.ts";
 import { RealtimeSession } from "../../src/modules/voice/realtime-session.ts";
+import { sileroDetector } from "../../src/modules/voice/silero-vad.ts";
 import type { SessionSettings } from "../../src/modules/voice/voice-session.ts";
 import { serveRelayProbe } from "./relay-probe.ts";
 import { RELAY_OPTIONS, SESSION_SETTINGS } from "./session-settings.ts";
 
 const [echoPort, appendMs] = process.argv.slice(2).map(Number);
+/** `silero`: each call's local voice detector is Silero (`endpoint_type: silero`) instead of the energy one. */
+const detector = process.argv[4];
 const logger = createLogger("silent");
 
 // Every call of the bench is running, so the condition on the call's status always holds: a token is
@@ -46,7 +50,13 @@ const prisma = {
 const deps = { db: { prisma }, logger } as unknown as ServiceDeps;
 
 // The caller's frames come back as the model's voice: talking over it must not clear it.
-const settings: SessionSettings = { ...SESSION_SETTINGS, allowInterruptions: false };
+const settings: SessionSettings = {
+  ...SESSION_SETTINGS,
+  allowInterruptions: false,
+  ...(detector === "silero" ? { voiceActivity: sileroDetector } : {}),
+};
+// The model is loaded before the calls come (as the service's first Silero call would, once per process).
+if (detector === "silero") sileroDetector(PHONE_FORMAT);
 const realtime = new RealtimeClient(
   { baseUrl: `ws://127.0.0.1:${echoPort}/v1`, apiKey: "bench", model: "bench", dialect: "ga" },
   10,

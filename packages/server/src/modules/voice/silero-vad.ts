@@ -19,7 +19,8 @@ interface NativeSession {
   loadModel(path: string, options: object): void;
   run(
     feeds: Record<string, unknown>,
-    fetches: Record<string, null>,
+    /** Preallocated outputs: the run writes into them. */
+    fetches: Record<string, NativeTensor>,
     options: object,
   ): Record<"output" | "hn" | "cn", NativeTensor>;
 }
@@ -39,7 +40,13 @@ const STOP_PROBABILITY = 0.35;
 const QUIET_RMS = 160;
 /** The model's state: two layers of 64 for each of h and c. */
 const STATE_SIZE = 2 * 64;
-const FETCHES = { output: null, hn: null, cn: null };
+export type SileroWindowMs = 32 | 64 | 96;
+/**
+ * The model's window: 32 ms (256 samples at 8 kHz, 512 at 16 kHz). A run costs about the same at any
+ * length, so 64 ms would halve the CPU, but it barged in on more backchannels and ended turns 30-45 ms
+ * later on the labelled set (bench/vad/README.md).
+ */
+const WINDOW_MS: SileroWindowMs = 32;
 
 interface Model {
   session: NativeSession;
@@ -88,16 +95,46 @@ export class SileroDetector implements VoiceActivityDetector {
   private readonly model = loadModel();
   private readonly window: Float32Array;
   private filled = 0;
-  private h: NativeTensor;
-  private c: NativeTensor;
+  /**
+   * Two sets of feeds and fetches over the same tensors, crossed: a run reads the state from one pair
+   * of h/c tensors and writes the next state into the other, and the next run the other way round.
+   * Nothing is allocated per window (the input tensor is the window itself: a run is synchronous, so
+   * it is read before the window is refilled).
+   */
+  private readonly runs: [Record<string, NativeTensor>, Record<"output" | "hn" | "cn", NativeTensor>][];
+  private readonly states: NativeTensor[];
+  private readonly output: NativeTensor;
+  private turn = 0;
   private speaking = false;
   /** The latest window's speech probability (0..1). */
   probability = 0;
 
-  constructor(private readonly format: MediaFormat) {
-    this.window = new Float32Array(format.sampleRate === 8000 ? 256 : 512);
-    this.h = new this.model.Tensor("float32", new Float32Array(STATE_SIZE), [2, 1, 64]);
-    this.c = new this.model.Tensor("float32", new Float32Array(STATE_SIZE), [2, 1, 64]);
+  /** `windowMs`: 32, 64 or 96, the window lengths Silero v4 takes at both rates. */
+  constructor(
+    private readonly format: MediaFormat,
+    windowMs: SileroWindowMs = WINDOW_MS,
+  ) {
+    const { Tensor, rates } = this.model;
+    this.window = new Float32Array((format.sampleRate * windowMs) / 1000);
+    const input = new Tensor("float32", this.window, [1, this.window.length]);
+    const sr = rates.get(format.sampleRate)!;
+    // h and c read by run 0 (written by run 1), then h and c read by run 1.
+    this.states = Array.from(
+      { length: 4 },
+      () => new Tensor("float32", new Float32Array(STATE_SIZE), [2, 1, 64]),
+    );
+    this.output = new Tensor("float32", new Float32Array(1), [1, 1]);
+    const [h0, c0, h1, c1] = this.states as [NativeTensor, NativeTensor, NativeTensor, NativeTensor];
+    this.runs = [
+      [
+        { input, sr, h: h0, c: c0 },
+        { output: this.output, hn: h1, cn: c1 },
+      ],
+      [
+        { input, sr, h: h1, c: c1 },
+        { output: this.output, hn: h0, cn: c0 },
+      ],
+    ];
   }
 
   voiced(frame: Uint8Array): boolean {
@@ -123,28 +160,22 @@ export class SileroDetector implements VoiceActivityDetector {
 
   /** A quiet window: the model starts afresh on the next sound, as on a new stream. */
   private silence(): number {
-    this.h.data.fill(0);
-    this.c.data.fill(0);
+    for (const state of this.states) state.data.fill(0);
     return 0;
   }
 
   private infer(): number {
-    const { session, Tensor, rates } = this.model;
-    const out = session.run(
-      {
-        // A copy: the window is refilled while the tensor is alive.
-        input: new Tensor("float32", this.window.slice(), [1, this.window.length]),
-        sr: rates.get(this.format.sampleRate)!,
-        h: this.h,
-        c: this.c,
-      },
-      FETCHES,
-      {},
-    );
-    this.h = out.hn;
-    this.c = out.cn;
-    return out.output.data[0]!;
+    const [feeds, fetches] = this.runs[this.turn]!;
+    this.model.session.run(feeds, fetches, {});
+    this.turn = 1 - this.turn;
+    return this.output.data[0]!;
   }
 }
 
 export const sileroDetector: VoiceActivityFactory = (format) => new SileroDetector(format);
+
+/** Silero over windows of `windowMs` (bench/vad compares them). */
+export const sileroDetectorOf =
+  (windowMs: SileroWindowMs): VoiceActivityFactory =>
+  (format) =>
+    new SileroDetector(format, windowMs);
