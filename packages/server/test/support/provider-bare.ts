@@ -111,30 +111,40 @@ export async function bareCartesia(
   };
 }
 
-/** ElevenLabs' input-streaming socket (the fake), open: a sentence and its flush → its audio message. */
+/**
+ * ElevenLabs' multi-context socket (the fake), open: a context opened with its sentence and flush → its
+ * audio message.
+ */
 export async function bareElevenLabs(
   baseUrl: string,
   apiKey: string,
   text: string,
 ): Promise<BareClient<() => Promise<number>>> {
   const socket = await open(
-    `${baseUrl}/v1/text-to-speech/bench/stream-input?model_id=bench&output_format=pcm_24000`,
+    `${baseUrl}/v1/text-to-speech/bench/multi-stream-input?model_id=bench&output_format=pcm_24000`,
     { "xi-api-key": apiKey },
   );
-  socket.send(
-    JSON.stringify({ text: " ", voice_settings: { stability: 0.5, similarity_boost: 0.8, speed: 1 } }),
-  );
+  let context = 0;
   return {
     sample: async () => {
+      const id = `bench-${++context}`;
       const started = performance.now();
       const at = await answer(
         socket,
-        (message) => typeof message.audio === "string",
+        (message) => typeof message.audio === "string" && message.contextId === id,
         () => {
-          socket.send(JSON.stringify({ text, try_trigger_generation: true }));
-          socket.send(JSON.stringify({ text: " ", flush: true }));
+          socket.send(
+            JSON.stringify({
+              text: " ",
+              context_id: id,
+              voice_settings: { stability: 0.5, similarity_boost: 0.8, speed: 1 },
+            }),
+          );
+          socket.send(JSON.stringify({ text, context_id: id }));
+          socket.send(JSON.stringify({ text: "", context_id: id, flush: true }));
         },
       );
+      socket.send(JSON.stringify({ context_id: id, close_context: true }));
       return at - started;
     },
     close: () => socket.close(),
