@@ -426,6 +426,25 @@ export abstract class MediaSession {
     return utterance;
   }
 
+  /**
+   * A hand-off's new assistant answers from here: its settings replace the call's (end of turn
+   * excepted, see `Handover`), and the transcript marks the change.
+   */
+  protected async adopt(handover: Handover) {
+    const { turnDetector, semanticEndOfTurn, endpointSensitivity } = this.settings;
+    Object.assign(this.settings, handover.settings, { turnDetector, semanticEndOfTurn, endpointSensitivity });
+    const now = this.detector.now;
+    await this.recordTurn({
+      speaker: "system",
+      text: handover.marker,
+      heardText: handover.marker,
+      interrupted: false,
+      startMs: now,
+      endMs: now,
+      timings: null,
+    });
+  }
+
   /** Stores a turn after those before it (a caller's transcript may be slower to store than an answer). */
   protected recordTurn(turn: SessionTurn): Promise<void> {
     const recorded = this.stored.then(() => this.ports.turn(turn));
@@ -916,21 +935,10 @@ export class PipelineSession extends MediaSession {
       return;
     }
     if (!handover || this.closed) return;
-    const { turnDetector, semanticEndOfTurn, endpointSensitivity } = this.settings;
-    Object.assign(this.settings, handover.settings, { turnDetector, semanticEndOfTurn, endpointSensitivity });
     this.openSpeech = handover.openSpeech;
     // A new voice may be another provider's: its socket gets its own chance.
     this.streamFailed = false;
-    const now = this.detector.now;
-    await this.recordTurn({
-      speaker: "system",
-      text: handover.marker,
-      heardText: handover.marker,
-      interrupted: false,
-      startMs: now,
-      endMs: now,
-      timings: null,
-    });
+    await this.adopt(handover);
   }
 
   /**

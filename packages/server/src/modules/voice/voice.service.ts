@@ -103,6 +103,8 @@ interface Answering {
   assistant: LiveAssistant;
   request: Omit<ReplyRequest, "history" | "passages">;
   providers: CallProviders;
+  /** The call speaks through a streaming voice when its assistant's has one (pipeline mode, audio). */
+  streams: boolean;
   speech: StreamingSpeech | null;
   /** A hand-off recorded during the reply in progress: applied once that reply was spoken. */
   handedOver: CallHandover | null;
@@ -215,17 +217,11 @@ export class VoiceService implements MediaStreamHandler {
     }
     const assistant = call.assistant;
     const settings = this.sessionSettings(assistant, assistant.mode === "pipeline");
-    // Hand-offs are applied between a pipeline session's turns; a realtime model's session is not offered them.
-    const handsOff = Boolean(stream.text) || assistant.mode === "pipeline";
     const request: Answering["request"] = {
       accountId: call.accountId,
       assistant,
       variables: primitiveVariables(call.variables),
-      functions: await this.functionSets(
-        call,
-        assistant.id,
-        handsOff ? (handover) => (answering.handedOver = handover) : null,
-      ),
+      functions: await this.functionSets(call, assistant.id, (handover) => (answering.handedOver = handover)),
     };
     // Counted from here: connecting to a realtime model takes a while, and calls arriving meanwhile count too.
     this.live += 1;
@@ -238,15 +234,14 @@ export class VoiceService implements MediaStreamHandler {
       Number(assistant.ambientSoundVolume.toString()),
     );
     const providers = await this.providersFor(call.accountId, assistant);
+    // Realtime modes speak through their model, and a text stream has no audio: no socket for them.
+    const streams = assistant.mode === "pipeline" && !stream.text;
     const answering: Answering = {
       assistant,
       request,
       providers,
-      // Realtime modes speak through their model, and a text stream has no audio: no socket for them.
-      speech:
-        assistant.mode === "pipeline" && !stream.text
-          ? this.streamingSpeech(providers, assistant.voice, settings.speechSpeed, stream)
-          : null,
+      streams,
+      speech: streams ? this.streamingSpeech(providers, assistant.voice, settings.speechSpeed, stream) : null,
       handedOver: null,
     };
     // The providers and `settings` are read at each use: a hand-off changes them (the session updates
@@ -324,12 +319,12 @@ export class VoiceService implements MediaStreamHandler {
 
   /**
    * The built-in functions of `assistantId`'s replies on the call: texting the caller, its calendar,
-   * and `handoff` to its targets when `handedOver` takes the hand-offs (pipeline sessions).
+   * and `handoff` to its targets (`handedOver` hears of each one recorded).
    */
   private async functionSets(
     call: LiveCall,
     assistantId: number,
-    handedOver: ((handover: CallHandover) => void) | null,
+    handedOver: (handover: CallHandover) => void,
   ): Promise<FunctionSet[]> {
     const { handoffs } = this.parts;
     const sets = await Promise.all([
@@ -347,7 +342,7 @@ export class VoiceService implements MediaStreamHandler {
         // A call is one turn for bookings: the same slot booked twice in it is one booking.
         turnKey: `call:${call.id}`,
       }),
-      handedOver && handoffs
+      handoffs
         ? handoffs.functionsFor({ callId: call.id, accountId: call.accountId, assistantId }, handedOver)
         : null,
     ]);
@@ -355,9 +350,9 @@ export class VoiceService implements MediaStreamHandler {
   }
 
   /**
-   * Moves the call's replies to the assistant a `handoff` of this reply named, once the reply was
-   * spoken: its prompt, knowledge, functions and providers from here, and what the session takes
-   * over (its settings and streaming voice). Null when the target is gone meanwhile.
+   * Moves the call's replies to the assistant a `handoff` named: its prompt, knowledge, functions and
+   * providers from here, and what the session takes over (its settings and streaming voice). Null
+   * when the target is gone meanwhile.
    */
   private async handOver(
     call: LiveCall,
@@ -377,13 +372,14 @@ export class VoiceService implements MediaStreamHandler {
       });
       return null;
     }
+    // End of turn stays the call's (the session keeps it), whatever the new assistant's mode.
     const settings = this.sessionSettings(assistant, true);
     const [functions, providers] = await Promise.all([
       this.functionSets(call, assistant.id, (next) => (answering.handedOver = next)),
       this.providersFor(call.accountId, assistant),
     ]);
     let speech = answering.speech;
-    if (!stream.text) {
+    if (answering.streams) {
       const next = this.streamingVoice(providers, assistant.voice, settings.speechSpeed);
       if (next?.key !== speech?.key || next?.synthesizer !== speech?.synthesizer) {
         // Between turns nothing is in flight on the old voice's socket.
@@ -567,6 +563,7 @@ export class VoiceService implements MediaStreamHandler {
   private async realtimeSession({
     call,
     assistant,
+    answering,
     stream,
     media,
     settings,
@@ -614,13 +611,17 @@ export class VoiceService implements MediaStreamHandler {
         ...ports,
         runFunction: async (name, args, functions) => {
           const record = await engine.runLiveFunction(
-            { ...request, history: [], passages: [], liveCall: functions },
+            { ...answering.request, history: [], passages: [], liveCall: functions },
             name,
             args,
           );
+          const handedOver = answering.handedOver;
+          answering.handedOver = null;
+          const handover = handedOver && (await this.handOver(call, stream, answering, handedOver));
           return {
             output: JSON.stringify(record.error ? { error: record.error } : { result: record.result }),
             endCall: record.name === END_CALL_TOOL_NAME && !record.error,
+            ...(handover ? { handover: { ...handover, ...engine.liveCallSetup(answering.request) } } : {}),
           };
         },
       },
