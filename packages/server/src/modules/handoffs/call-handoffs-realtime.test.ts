@@ -118,7 +118,11 @@ describe("handoff on realtime calls", () => {
           (event.item as { type: string }).type === "function_call_output",
       );
       expect(update).toBeLessThan(output);
-      const session = events[update]!.session as { instructions: string; tools: { name: string }[]; audio?: unknown };
+      const session = events[update]!.session as {
+        instructions: string;
+        tools: { name: string }[];
+        audio?: unknown;
+      };
       expect(session.instructions).toContain("You are Bookings.");
       expect(session.instructions).not.toContain("You are Reception.");
       // Bookings lists no targets: no handoff for it; the voice is not in the update.
@@ -129,7 +133,10 @@ describe("handoff on realtime calls", () => {
       });
       // Dualplex speaks the model's text with our voice: the new assistant's from the handover on.
       if (mode === "dualplex")
-        expect(speech.syntheses.at(-1)).toMatchObject({ input: "Bookings here, how can I help?", voice: "nova" });
+        expect(speech.syntheses.at(-1)).toMatchObject({
+          input: "Bookings here, how can I help?",
+          voice: "nova",
+        });
       client.close();
     });
   }

@@ -1,7 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAssistant } from "../../../test/fixtures/assistants.ts";
 import { telephonyFixtures } from "../../../test/fixtures/telephony.ts";
-import { type FakeOpenAI, type RecordedChatRequest, startFakeOpenAI } from "../../../test/support/fake-openai.ts";
+import {
+  type FakeOpenAI,
+  type RecordedChatRequest,
+  startFakeOpenAI,
+} from "../../../test/support/fake-openai.ts";
 import { startTestApp, type TestAccount, type TestApp } from "../../../test/support/test-app.ts";
 import type { Call } from "../../generated/prisma/client.ts";
 
@@ -81,6 +85,7 @@ describe("handoff on a simulated call", () => {
     // Bookings answered every later turn, with the call's conversation from its start.
     const later = lines.slice(4).filter((line) => line.startsWith("Assistant: "));
     expect(later.length).toBeGreaterThan(0);
-    for (const line of later) expect(line).toMatch(/^Assistant: Bookings line \d+, after Hello! How can I help\?$/);
+    for (const line of later)
+      expect(line).toMatch(/^Assistant: Bookings line \d+, after Hello! How can I help\?$/);
   });
 });

@@ -100,7 +100,10 @@ describe("handoff between streaming voices", () => {
       assistantId: reception.id,
       to: uniqueUsNumber(),
     });
-    const client = await TwilioMediaClient.connect(mediaStreamUrl(t), await answerOutbound(t, twilio, placed));
+    const client = await TwilioMediaClient.connect(
+      mediaStreamUrl(t),
+      await answerOutbound(t, twilio, placed),
+    );
     const cartesiaBefore = cartesia.contexts.length;
     const elevenlabsBefore = elevenlabs.connections.length;
     model.enqueue(
@@ -110,7 +113,9 @@ describe("handoff between streaming voices", () => {
     );
     client.speak("hablas español");
     await eventually(async () =>
-      expect((await reload(placed.id)).transcript).toContain("System: Handed over from Reception to Spanish."),
+      expect((await reload(placed.id)).transcript).toContain(
+        "System: Handed over from Reception to Spanish.",
+      ),
     );
     // The handover sentence was Cartesia's, in Reception's voice; then its socket closed.
     expect(cartesia.contexts.slice(cartesiaBefore)).toHaveLength(1);

@@ -118,7 +118,8 @@ export class CallHandoffsService {
           handoffTrail: [...trail, from],
         },
       });
-      if (count === 0) throw new AppError("CONFLICT", "This call changed meanwhile; keep helping the caller.");
+      if (count === 0)
+        throw new AppError("CONFLICT", "This call changed meanwhile; keep helping the caller.");
       const updated = await tx.call.findUniqueOrThrow({ where: { id: call.id } });
       await this.parts.events.emit(tx, {
         type: "call.handed_off",

@@ -134,7 +134,9 @@ async function callerSays(client: TwilioMediaClient, text: string, sentences = 1
 }
 
 /** The model answers as the scripted plan of the assistant whose prompt it was given. */
-function followPlans(plans: Record<string, (results: ToolResult[], request: RecordedChatRequest) => FakeChatReply>) {
+function followPlans(
+  plans: Record<string, (results: ToolResult[], request: RecordedChatRequest) => FakeChatReply>,
+) {
   model.reset();
   model.respondWith((request) => {
     const name = /^You are (\w+)\./.exec(systemPrompt(request))?.[1] ?? "";
@@ -143,13 +145,17 @@ function followPlans(plans: Record<string, (results: ToolResult[], request: Reco
   });
 }
 
-const CALL_QUERY = "query ($id: Int!) { call(id: $id) { assistantId activeAssistantId handoffCount transcript } }";
+const CALL_QUERY =
+  "query ($id: Int!) { call(id: $id) { assistantId activeAssistantId handoffCount transcript } }";
 
 describe("handoff on a live phone call (pipeline mode)", () => {
   it("hands the call to another assistant: its prompt, transcript, voice and speed answer from the next turn", async () => {
     const reception = await assistantWithVoice("Reception", "alloy");
     const bookings = await assistantWithVoice("Bookings", "nova", { speechSpeed: 1.25 });
-    const foreign = await createAssistant(t, stranger, { name: "Elsewhere", systemPrompt: "You are Elsewhere." });
+    const foreign = await createAssistant(t, stranger, {
+      name: "Elsewhere",
+      systemPrompt: "You are Elsewhere.",
+    });
     await targets(reception, [{ assistant: bookings, description: "Books appointments." }]);
     await targets(bookings, [{ assistant: reception, description: "General questions." }]);
     // A target row naming another account's assistant (the settings API refuses it; a row written
@@ -166,10 +172,12 @@ describe("handoff on a live phone call (pipeline mode)", () => {
 
     followPlans({
       Reception: (results, request) => {
-        expect(handoffTool(request)?.function.description).toContain(`${bookings.id}: Bookings. Books appointments.`);
+        expect(handoffTool(request)?.function.description).toContain(
+          `${bookings.id}: Bookings. Books appointments.`,
+        );
         return results.length === 0
           ? call("handoff", { assistant_id: bookings.id, reason: "booking" })
-          : { content: `Bookings takes over now ${results[0]!.error ?? ""}`.trim() + "." };
+          : { content: results[0]!.error ? `Refused: ${results[0]!.error}` : "Bookings takes over now." };
       },
       Bookings: (results, request) => {
         const said = lastUserMessage(request);
@@ -222,16 +230,26 @@ describe("handoff on a live phone call (pipeline mode)", () => {
     // Straight back is refused (the loop bound); another account's assistant is refused too.
     await callerSays(client, "back to reception");
     expect(speech.syntheses.at(-1)).toMatchObject({ input: "Staying refused.", voice: "nova" });
-    expect(resultsThisTurn(model.chatRequests.at(-1)!)[0]!.error).toMatch(/handed this call over only recently/);
+    expect(resultsThisTurn(model.chatRequests.at(-1)!)[0]!.error).toMatch(
+      /handed this call over only recently/,
+    );
     await callerSays(client, "somewhere else");
     expect(speech.syntheses.at(-1)).toMatchObject({ input: "Staying refused.", voice: "nova" });
-    expect(resultsThisTurn(model.chatRequests.at(-1)!)[0]!.error).toMatch(/must be one of the assistants listed/);
-    expect(model.chatRequests.some((request) => systemPrompt(request).includes("You are Elsewhere."))).toBe(false);
+    expect(resultsThisTurn(model.chatRequests.at(-1)!)[0]!.error).toMatch(
+      /must be one of the assistants listed/,
+    );
+    expect(model.chatRequests.some((request) => systemPrompt(request).includes("You are Elsewhere."))).toBe(
+      false,
+    );
 
     const { data } = await t.gql<{
       call: { assistantId: number; activeAssistantId: number; handoffCount: number; transcript: string };
     }>(CALL_QUERY, { id: placed.id }, { token: owner.apiKey });
-    expect(data?.call).toMatchObject({ assistantId: reception.id, activeAssistantId: bookings.id, handoffCount: 1 });
+    expect(data?.call).toMatchObject({
+      assistantId: reception.id,
+      activeAssistantId: bookings.id,
+      handoffCount: 1,
+    });
     expect(data?.call.transcript).toBe(
       [
         "Assistant: Hello! How can I help?",

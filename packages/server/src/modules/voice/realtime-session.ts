@@ -3,8 +3,8 @@ import type { RealtimeFunction } from "../message-pipeline/index.ts";
 import type { RealtimeConnection, RealtimeEvent, RealtimeSessionOptions } from "./realtime-client.ts";
 import {
   type CallFunctions,
-  type Handover,
   concatBytes,
+  type Handover,
   heardSentences,
   MediaSession,
   noTimings,

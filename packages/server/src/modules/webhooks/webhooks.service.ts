@@ -419,7 +419,15 @@ export class WebhooksService implements EventSink, Lifecycle {
         const rows = await this.toAssistantEndpoints(tx, {
           accountId: call.accountId,
           assistants: {
-            id: { in: [...new Set([call.assistantId ?? event.fromAssistantId, event.fromAssistantId, event.toAssistantId])] },
+            id: {
+              in: [
+                ...new Set([
+                  call.assistantId ?? event.fromAssistantId,
+                  event.fromAssistantId,
+                  event.toAssistantId,
+                ]),
+              ],
+            },
           },
           type,
           streamKey: `call:${call.id}`,
