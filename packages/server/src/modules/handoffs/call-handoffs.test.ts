@@ -7,7 +7,7 @@ import {
   type RecordedChatRequest,
   startFakeOpenAI,
 } from "../../../test/support/fake-openai.ts";
-import { type FakeSpeech, startFakeSpeech } from "../../../test/support/fake-speech.ts";
+import { type FakeSpeech, startFakeSpeech, synthesizeTones } from "../../../test/support/fake-speech.ts";
 import { type FakeTwilio, startFakeTwilio } from "../../../test/support/fake-twilio.ts";
 import { startTestApp, type TestAccount, type TestApp } from "../../../test/support/test-app.ts";
 import { TwilioMediaClient } from "../../../test/support/twilio-media-client.ts";
@@ -17,6 +17,7 @@ import {
   mediaStreamUrl,
   voiceCallEnv,
 } from "../../../test/support/voice-calls.ts";
+import { WebCallClient } from "../../../test/support/web-call-client.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "../../../test/support/webhook-receiver.ts";
 import type { Assistant, PhoneNumber } from "../../generated/prisma/client.ts";
 
@@ -303,5 +304,65 @@ describe("handoff on a live phone call (pipeline mode)", () => {
       }),
     );
     await callerHangsUp(t, twilio, client, placed, 20);
+  });
+
+  it("hands a web call over the same browser socket; the browser's transcript has no marker line", async () => {
+    const site = "https://shop.example";
+    const reception = await assistantWithVoice("Reception", "alloy", {
+      widgetSettings: { voice: true },
+      allowedOrigins: [site],
+    });
+    const bookings = await assistantWithVoice("Bookings", "shimmer");
+    await targets(reception, [{ assistant: bookings, description: "Books appointments." }]);
+    model.reset();
+    model.enqueue(
+      call("handoff", { assistant_id: bookings.id }),
+      { content: "Bookings takes over now." },
+      { content: "Bookings here." },
+    );
+    const started = await t.rest<{ call_id: number; token: string }>(
+      "POST",
+      `/api/widget/assistants/${reception.uuid}/web-calls`,
+      { headers: { origin: site } },
+    );
+    expect(started.status).toBe(201);
+    const socketUrl = `${t.url.replace(/^http/, "ws")}/widget/web-call`;
+    const client = await WebCallClient.connect(socketUrl, started.body.token, { origin: site });
+    await client.waitFor(() => client.count("mark") >= 2);
+    client.sendPcm(synthesizeTones("i want to book", 16_000), 1000);
+    await client.waitFor(() => client.count("mark") >= 3);
+    expect(speech.syntheses.at(-1)).toMatchObject({ input: "Bookings takes over now.", voice: "alloy" });
+    client.sendPcm(synthesizeTones("tuesday", 16_000), 1000);
+    await client.waitFor(() => client.count("mark") >= 4);
+    expect(systemPrompt(model.chatRequests.at(-1)!)).toContain("You are Bookings.");
+    expect(speech.syntheses.at(-1)).toMatchObject({ input: "Bookings here.", voice: "shimmer" });
+
+    const callId = started.body.call_id;
+    await eventually(async () =>
+      expect((await reload(callId)).transcript).toBe(
+        [
+          "Assistant: Hello! How can I help?",
+          "Customer: i want to book",
+          "Assistant: Bookings takes over now.",
+          "System: Handed over from Reception to Bookings.",
+          "Customer: tuesday",
+          "Assistant: Bookings here.",
+        ].join("\n"),
+      ),
+    );
+    await client.waitFor((received) => received.filter((m) => m.type === "transcript").length >= 5);
+    expect(client.received.filter((m) => m.type === "transcript").map((m) => m.speaker)).toEqual([
+      "assistant",
+      "customer",
+      "assistant",
+      "customer",
+      "assistant",
+    ]);
+    const webhook = await receiver.waitFor(
+      (request) => request.json.type === "conversation.handed_off" && request.json.data.call_id === callId,
+    );
+    expect(webhook.json.data).toMatchObject({ channel: "web", customer_identifier: null, handoff_count: 1 });
+    client.close();
+    await client.closed;
   });
 });
