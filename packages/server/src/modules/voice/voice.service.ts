@@ -188,7 +188,7 @@ export class VoiceService implements MediaStreamHandler {
       selection?: ProviderSelection;
       /** The end-of-turn detection of each `endpoint_type` (voice activity and turn detectors). */
       detectors: DetectorRegistry;
-      /** `handoff` between the account's assistants on pipeline calls; without it none is offered. */
+      /** `handoff` between the account's assistants on live calls; without it none is offered. */
       handoffs?: Pick<CallHandoffsService, "functionsFor">;
     },
   ) {}
