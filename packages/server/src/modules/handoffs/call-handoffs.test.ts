@@ -275,6 +275,31 @@ describe("handoff on a live phone call (pipeline mode)", () => {
     expect(ended.totalCost.toFixed(2)).toBe("0.10");
   });
 
+  it("keeps a hand-off whose reply failed: the new assistant answers the caller's next turn", async () => {
+    const reception = await assistantWithVoice("Reception", "alloy");
+    const bookings = await assistantWithVoice("Bookings", "echo");
+    await targets(reception, [{ assistant: bookings, description: "Books appointments." }]);
+    followPlans({ Bookings: () => ({ content: "Bookings answers." }) });
+    model.enqueue(call("handoff", { assistant_id: bookings.id }), {
+      error: { status: 400, message: "The model refused." },
+    });
+    const { placed, client } = await answeredCall(reception);
+    client.speak("i want to book");
+    await eventually(async () =>
+      expect((await reload(placed.id)).transcript).toBe(
+        [
+          "Assistant: Hello! How can I help?",
+          "Customer: i want to book",
+          "System: Handed over from Reception to Bookings.",
+        ].join("\n"),
+      ),
+    );
+    await callerSays(client, "hello again");
+    expect(systemPrompt(model.chatRequests.at(-1)!)).toContain("You are Bookings.");
+    expect(speech.syntheses.at(-1)).toMatchObject({ input: "Bookings answers.", voice: "echo" });
+    await callerHangsUp(t, twilio, client, placed, 20);
+  });
+
   it("bounds hand-offs per call", async () => {
     const chain = await Promise.all(
       ["One", "Two", "Three", "Four"].map((name) => assistantWithVoice(name, `voice-${name.toLowerCase()}`)),

@@ -530,30 +530,43 @@ export class VoiceService implements MediaStreamHandler {
           ),
       }),
       reply: async (history, onDelta, _signal, functions): Promise<PipelineReply> => {
-        // A hand-off whose reply failed is applied now: the assistant it named answers this turn.
-        const late = answering.handedOver;
-        answering.handedOver = null;
-        const applied = late ? await this.handOver(call, stream, answering, late) : null;
         const question = history.findLast((message) => message.role === "user")?.content ?? "";
         const passages = await engine.knowledgeFor(call.accountId, answering.assistant, question);
-        const result = await engine.generate({
-          ...answering.request,
-          history,
-          passages,
-          onDelta,
-          liveCall: functions,
-        });
-        // This reply's hand-off takes effect once it was spoken (the handover sentence in the old voice).
+        let result: Awaited<ReturnType<ReplyEngine["generate"]>>;
+        try {
+          result = await engine.generate({
+            ...answering.request,
+            history,
+            passages,
+            onDelta,
+            liveCall: functions,
+          });
+        } catch (error) {
+          const handedOver = answering.handedOver;
+          answering.handedOver = null;
+          if (!handedOver) throw error;
+          // The hand-off was recorded before the model failed: it stands, and the caller's next turn
+          // is the new assistant's (this one goes unanswered, as any failed reply).
+          this.deps.logger.warn(
+            "a reply failed after its hand-off; the new assistant answers the next turn",
+            {
+              callId: call.id,
+              error,
+            },
+          );
+          return {
+            text: "",
+            endCall: false,
+            handover: () => this.handOver(call, stream, answering, handedOver),
+          };
+        }
+        // The hand-off takes effect once this reply was spoken (the handover sentence in the old voice).
         const handedOver = answering.handedOver;
         answering.handedOver = null;
         return {
           text: result.reply,
           endCall: result.functionCalls.some((record) => record.name === END_CALL_TOOL_NAME && !record.error),
-          ...(handedOver
-            ? { handover: () => this.handOver(call, stream, answering, handedOver) }
-            : applied
-              ? { handover: async () => applied }
-              : {}),
+          ...(handedOver ? { handover: () => this.handOver(call, stream, answering, handedOver) } : {}),
         };
       },
     });
