@@ -108,8 +108,8 @@ export interface PipelineReply {
 }
 
 /**
- * What a hand-off changes in a running pipeline session (docs/transfers.md#live-call-hand-offs): the
- * same session and media stream go on with the new assistant's settings and voice.
+ * What a hand-off changes in a running session (docs/transfers.md#live-call-hand-offs): the same
+ * session and media stream go on with the new assistant's settings and voice.
  */
 export interface Handover {
   /**
