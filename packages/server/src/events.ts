@@ -69,6 +69,17 @@ export type DomainEvent =
       fromAssistantId: number;
       toAssistantId: number;
       reason: string | null;
+    }
+  /**
+   * A live call was handed from one assistant of the account to another (`handoff` on a call); it
+   * goes out as the `conversation.handed_off` webhook, with the call's id (docs/transfers.md).
+   */
+  | {
+      type: "call.handed_off";
+      call: Call;
+      fromAssistantId: number;
+      toAssistantId: number;
+      reason: string | null;
     };
 
 export type DomainEventType = DomainEvent["type"];

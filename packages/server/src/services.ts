@@ -14,7 +14,11 @@ import { CampaignsService } from "./modules/campaigns/index.ts";
 import { ConversationsService } from "./modules/conversations/index.ts";
 import { DialerService, DialerSweep } from "./modules/dialer/index.ts";
 import { EvaluationService } from "./modules/evaluation/index.ts";
-import { ChatHandoffsService, TransferDestinationsService } from "./modules/handoffs/index.ts";
+import {
+  CallHandoffsService,
+  ChatHandoffsService,
+  TransferDestinationsService,
+} from "./modules/handoffs/index.ts";
 import { createKnowledge } from "./modules/knowledge/index.ts";
 import { LeadProgress, LeadsService } from "./modules/leads/index.ts";
 import { mediaCapacity } from "./modules/media/index.ts";
@@ -185,6 +189,7 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
       },
       "vad",
     ),
+    handoffs: new CallHandoffsService(deps, { events: webhooks }),
   });
   // Recording decorates the media plane: streams of calls that record (phone and web) are mixed on their way.
   const recordings = new Recordings(deps, { inner: voice, calls: callAnnotations });

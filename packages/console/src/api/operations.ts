@@ -212,6 +212,7 @@ export const CallQuery = graphql(`
     call(id: $id) {
       id type status assistantName clientPhoneNumber assistantPhoneNumber campaignName duration totalCost
       createdAt startedAt endedAt endReason answeredBy transcript evaluation webhookResponse recordingUrl variables
+      assistantId activeAssistantId handoffCount
     }
   }
 `);

@@ -709,7 +709,7 @@ export type ConsoleCallQueryVariables = Exact<{
 }>;
 
 
-export type ConsoleCallQuery = { call: { id: number, type: CallType, status: CallStatus, assistantName: string, clientPhoneNumber: string, assistantPhoneNumber: string, campaignName: string, duration: number, totalCost: string, createdAt: string, startedAt: string | null, endedAt: string | null, endReason: string, answeredBy: string, transcript: string, evaluation: unknown, webhookResponse: unknown, recordingUrl: string, variables: unknown } };
+export type ConsoleCallQuery = { call: { id: number, type: CallType, status: CallStatus, assistantName: string, clientPhoneNumber: string, assistantPhoneNumber: string, campaignName: string, duration: number, totalCost: string, createdAt: string, startedAt: string | null, endedAt: string | null, endReason: string, answeredBy: string, transcript: string, evaluation: unknown, webhookResponse: unknown, recordingUrl: string, variables: unknown, assistantId: number | null, activeAssistantId: number | null, handoffCount: number } };
 
 export type ConsoleCallStatusSubscriptionVariables = Exact<{
   callId?: number | null | undefined;
@@ -1469,6 +1469,9 @@ export const ConsoleCallDocument = new TypedDocumentString(`
     webhookResponse
     recordingUrl
     variables
+    assistantId
+    activeAssistantId
+    handoffCount
   }
 }
     `) as unknown as TypedDocumentString<ConsoleCallQuery, ConsoleCallQueryVariables>;

@@ -119,6 +119,12 @@ export class VxCall extends DataScreen<ConsoleCallQuery["call"]> {
         <div><dt class="muted">Cost</dt><dd>${c.totalCost}</dd></div>
         ${c.endReason ? html`<div><dt class="muted">End reason</dt><dd>${c.endReason}</dd></div>` : nothing}
         ${c.answeredBy ? html`<div><dt class="muted">Answered by</dt><dd>${c.answeredBy}</dd></div>` : nothing}
+        ${
+          c.handoffCount > 0 && c.activeAssistantId !== null
+            ? html`<div><dt class="muted">Hand-offs</dt><dd>${c.handoffCount}, now answering:
+                <a href=${href("assistants", c.activeAssistantId)}>assistant ${c.activeAssistantId}</a></dd></div>`
+            : nothing
+        }
       </dl>
       <h2>Recording</h2>
       ${c.recordingUrl ? html`<audio controls preload="none" src=${c.recordingUrl}></audio>` : html`<p class="muted">No recording.</p>`}

@@ -49,6 +49,16 @@ export const CallRef = builder.prismaObject("Call", {
     endedAt: t.expose("endedAt", { type: "DateTime", nullable: true }),
     createdAt: t.expose("createdAt", { type: "DateTime" }),
     updatedAt: t.expose("updatedAt", { type: "DateTime" }),
+    activeAssistantId: t.int({
+      nullable: true,
+      description:
+        "The assistant answering the call: after a hand-off (docs/transfers.md) the one it was handed to, else assistantId. assistantId keeps the call's own assistant (billing, webhooks, evaluation).",
+      resolve: (call) => call.activeAssistantId ?? call.assistantId,
+    }),
+    handoffCount: t.int({
+      description: "How many times the call was handed from one assistant to another.",
+      resolve: (call) => call.handoffTrail.length,
+    }),
   }),
 });
 

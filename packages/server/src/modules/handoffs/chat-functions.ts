@@ -26,14 +26,18 @@ export function requestHumanDefinition(): RealtimeFunction {
   };
 }
 
-export function handoffDefinition(targets: HandoffTargetView[]): RealtimeFunction {
+/** `from`: when the target starts answering, in the model's words (a chat's next message, a call's next turn). */
+export function handoffDefinition(
+  targets: HandoffTargetView[],
+  from = "the customer's next message",
+): RealtimeFunction {
   const list = targets
     .map((target) => `- ${target.assistantId}: ${target.name}. ${target.description}`)
     .join("\n");
   return {
     type: "function",
     name: HANDOFF_TOOL_NAME,
-    description: `Hands this conversation to another assistant of the business, who answers from the customer's next message with the whole conversation so far. Use it when the customer's request is theirs:\n${list}`,
+    description: `Hands this conversation to another assistant of the business, who answers from ${from} with the whole conversation so far. Use it when the customer's request is theirs:\n${list}`,
     parameters: {
       type: "object",
       properties: {

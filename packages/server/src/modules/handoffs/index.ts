@@ -3,6 +3,7 @@
  * offer them) and hand-offs in chat, to a person (request_human) or another assistant (handoff).
  */
 export { describeLocal, isOpen, nextOpening, type WeeklySchedule } from "./business-hours.ts";
+export { CallHandoffsService, type CallHandover, type LiveCallTurn } from "./call-handoffs.service.ts";
 export { HANDOFF_TOOL_NAME, REQUEST_HUMAN_TOOL_NAME } from "./chat-functions.ts";
 export {
   ChatHandoffsService,

@@ -162,7 +162,8 @@ export interface ProviderCallEvent {
 
 /** One line of a call's conversation. */
 export interface TranscriptLine {
-  speaker: "assistant" | "customer";
+  /** `system`: a marker, nobody's words (a hand-over between assistants). */
+  speaker: "assistant" | "customer" | "system";
   text: string;
 }
 

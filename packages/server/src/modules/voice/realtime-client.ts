@@ -196,6 +196,17 @@ export class RealtimeConnection {
     });
   }
 
+  /**
+   * Another assistant's instructions and functions from the next response on (a hand-off). The
+   * voice stays: the API keeps a session's voice once it has produced audio.
+   */
+  instruct(instructions: string, tools: RealtimeFunction[]) {
+    this.send({
+      type: "session.update",
+      session: this.dialect === "ga" ? { type: "realtime", instructions, tools } : { instructions, tools },
+    });
+  }
+
   /** Turns the model's own answers on (after a waiting assistant's greeting). */
   answerTurns(detection: RealtimeSessionOptions["turnDetection"]) {
     const type = detection.type;

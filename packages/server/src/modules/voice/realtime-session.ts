@@ -1,8 +1,10 @@
 import { decodeAudio, type MediaFormat, type MediaStream, pcmBytes, resample } from "../media/index.ts";
+import type { RealtimeFunction } from "../message-pipeline/index.ts";
 import type { RealtimeConnection, RealtimeEvent, RealtimeSessionOptions } from "./realtime-client.ts";
 import {
   type CallFunctions,
   concatBytes,
+  type Handover,
   heardSentences,
   MediaSession,
   noTimings,
@@ -14,12 +16,21 @@ import {
 } from "./voice-session.ts";
 
 export interface RealtimePorts extends SessionPorts {
-  /** Runs a function the model called: its output for the model, and whether it asked to hang up. */
+  /**
+   * Runs a function the model called: its output for the model, whether it asked to hang up, and
+   * the hand-off it made (`handoff`).
+   */
   runFunction(
     name: string,
     args: string,
     functions: CallFunctions,
-  ): Promise<{ output: string; endCall: boolean }>;
+  ): Promise<{ output: string; endCall: boolean; handover?: RealtimeHandover }>;
+}
+
+/** A hand-off on a realtime session: the new assistant's instructions and functions for the model too. */
+export interface RealtimeHandover extends Handover {
+  instructions: string;
+  tools: RealtimeFunction[];
 }
 
 /** How long a fixed phrase asked of the model may take to start; past it the session goes on without it. */
@@ -66,7 +77,7 @@ interface Answer {
   carry: Uint8Array;
   modelCarry: Uint8Array;
   markedMs: number;
-  calls: Promise<{ callId: string; output: string; endCall: boolean }>[];
+  calls: Promise<{ callId: string; output: string; endCall: boolean; handover?: RealtimeHandover }>[];
   filled: boolean;
   /** Multimodal: a function other than end_call runs, so the model says a filler once this response is done. */
   wantsFiller: boolean;
@@ -437,6 +448,13 @@ export class RealtimeSession extends MediaSession {
     const results = await Promise.all(answer.calls);
     await fillerSaid;
     const endCall = results.some((result) => result.endCall);
+    // The new assistant's instructions reach the model before the function's result: a session has one
+    // set of instructions, so the handover sentence is already the new assistant's.
+    for (const { handover } of results) {
+      if (!handover || this.closed) continue;
+      this.model.instruct(handover.instructions, handover.tools);
+      await this.adopt(handover);
+    }
     // The model goes on at once (its next words queue behind these); the caller need not hear them first.
     if (results.length > 0 && !utterance.cleared && !endCall) {
       for (const result of results) this.model.functionOutput(result.callId, result.output);

@@ -85,7 +85,7 @@ export interface PipelinePorts extends SessionPorts {
     onDelta: (text: string) => void,
     signal: AbortSignal,
     functions: CallFunctions,
-  ): Promise<{ text: string; endCall: boolean }>;
+  ): Promise<PipelineReply>;
   /**
    * Speech-to-text as the caller speaks (the deployment's streaming provider); without it, or once
    * it failed, each turn is transcribed whole by `transcribe`.
@@ -99,8 +99,34 @@ export interface PipelinePorts extends SessionPorts {
   openSpeech?(signal: AbortSignal): Promise<{ format: SpeechFormat; stream: SpeechStream }>;
 }
 
+/** One answer of the pipeline: its text, and what the call does after it is spoken. */
+export interface PipelineReply {
+  text: string;
+  endCall: boolean;
+  /** The answer handed the call to another assistant (`handoff`): what answers from the next turn. */
+  handover?: () => Promise<Handover | null>;
+}
+
+/**
+ * What a hand-off changes in a running session (docs/transfers.md#live-call-hand-offs): the same
+ * session and media stream go on with the new assistant's settings and voice.
+ */
+export interface Handover {
+  /**
+   * The new assistant's settings. End of turn (`turnDetector`, `semanticEndOfTurn`,
+   * `endpointSensitivity`) stays the call's: its detector holds the caller's audio so far, and a
+   * streaming transcription was opened with its endpointing.
+   */
+  settings: SessionSettings;
+  /** The new assistant's streaming voice; absent: it speaks sentence by sentence. */
+  openSpeech?: PipelinePorts["openSpeech"];
+  /** The transcript's line marking the hand-over. */
+  marker: string;
+}
+
 export interface SessionTurn {
-  speaker: "assistant" | "customer";
+  /** `system`: a marker in the transcript (a hand-over), nobody's words. */
+  speaker: "assistant" | "customer" | "system";
   /** The caller's transcript, or everything the assistant generated for the turn. */
   text: string;
   /** What the caller heard: `text`, or for an interrupted assistant turn the part played. */
@@ -400,6 +426,25 @@ export abstract class MediaSession {
     return utterance;
   }
 
+  /**
+   * A hand-off's new assistant answers from here: its settings replace the call's (end of turn
+   * excepted, see `Handover`), and the transcript marks the change.
+   */
+  protected async adopt(handover: Handover) {
+    const { turnDetector, semanticEndOfTurn, endpointSensitivity } = this.settings;
+    Object.assign(this.settings, handover.settings, { turnDetector, semanticEndOfTurn, endpointSensitivity });
+    const now = this.detector.now;
+    await this.recordTurn({
+      speaker: "system",
+      text: handover.marker,
+      heardText: handover.marker,
+      interrupted: false,
+      startMs: now,
+      endMs: now,
+      timings: null,
+    });
+  }
+
   /** Stores a turn after those before it (a caller's transcript may be slower to store than an answer). */
   protected recordTurn(turn: SessionTurn): Promise<void> {
     const recorded = this.stored.then(() => this.ports.turn(turn));
@@ -660,6 +705,8 @@ export class PipelineSession extends MediaSession {
   private finishedSinceSpeech = false;
   /** The call's streaming synthesizer failed once: the rest of the call speaks sentence by sentence. */
   private streamFailed = false;
+  /** The answering assistant's streaming voice (a hand-off brings its own). */
+  private openSpeech: PipelinePorts["openSpeech"];
 
   constructor(
     media: MediaStream,
@@ -667,6 +714,7 @@ export class PipelineSession extends MediaSession {
     private readonly pipeline: PipelinePorts,
   ) {
     super(media, settings, pipeline);
+    this.openSpeech = pipeline.openSpeech;
   }
 
   override start(): void {
@@ -835,7 +883,7 @@ export class PipelineSession extends MediaSession {
     const signal = this.abort.signal;
     const voice = await this.answerVoice(utterance, signal);
     let filled = false;
-    let result = { text: "", endCall: false };
+    let result: PipelineReply = { text: "", endCall: false };
     try {
       result = await this.pipeline.reply(
         this.history,
@@ -863,6 +911,7 @@ export class PipelineSession extends MediaSession {
     const heard = heardSentences(utterance);
     this.history.push({ role: "assistant", content: heard });
     await this.assistantTurn(utterance, result.text || utterance.sentences.join(" "), heard);
+    if (result.handover) await this.handOver(result.handover);
     if (result.endCall && !utterance.cleared) {
       this.ending = true;
       await this.ports.hangUp("The assistant ended the call.");
@@ -871,15 +920,37 @@ export class PipelineSession extends MediaSession {
   }
 
   /**
+   * Another assistant answers from the next turn, on this session and stream: its settings and voice
+   * replace the call's (end of turn excepted, see `Handover`), and the transcript marks the change.
+   */
+  private async handOver(next: () => Promise<Handover | null>) {
+    let handover: Handover | null;
+    try {
+      handover = await next();
+    } catch (error) {
+      this.ports.logger.warn("the hand-off could not be applied; the answering assistant keeps the call", {
+        callId: this.media.callId,
+        error,
+      });
+      return;
+    }
+    if (!handover || this.closed) return;
+    this.openSpeech = handover.openSpeech;
+    // A new voice may be another provider's: its socket gets its own chance.
+    this.streamFailed = false;
+    await this.adopt(handover);
+  }
+
+  /**
    * Where an answer's text goes as the model writes it: a streaming synthesizer's context when the
    * call has one (and it has not failed), else sentence by sentence through text-to-speech.
    */
   private async answerVoice(utterance: Utterance, signal: AbortSignal): Promise<AnswerVoice> {
     const batch = this.batchVoice(utterance, signal);
-    if (!this.pipeline.openSpeech || this.media.text || this.streamFailed) return batch;
+    if (!this.openSpeech || this.media.text || this.streamFailed) return batch;
     let opened: { format: SpeechFormat; stream: SpeechStream };
     try {
-      opened = await this.pipeline.openSpeech(signal);
+      opened = await this.openSpeech(signal);
     } catch (error) {
       if (signal.aborted) return batch;
       this.streamFailed = true;

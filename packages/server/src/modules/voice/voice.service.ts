@@ -2,6 +2,7 @@ import type { ServiceDeps } from "../../deps.ts";
 import type { AssistantMode, Prisma } from "../../generated/prisma/client.ts";
 import type { AppointmentsService } from "../appointments/index.ts";
 import type { CallLifecycle } from "../calls/index.ts";
+import type { CallHandoffsService, CallHandover } from "../handoffs/index.ts";
 import {
   AT_CAPACITY_REASON,
   AT_CAPACITY_WORDS,
@@ -10,6 +11,7 @@ import {
 } from "../media/index.ts";
 import {
   END_CALL_TOOL_NAME,
+  type FunctionSet,
   primitiveVariables,
   type ReplyEngine,
   type ReplyRequest,
@@ -24,10 +26,18 @@ import type { LiveSessions } from "./live-sessions.ts";
 import type { RealtimeConnection, RealtimeModel, RealtimeSessionOptions } from "./realtime-client.ts";
 import { modelAudioFormat, RealtimeSession } from "./realtime-session.ts";
 import { semanticWaits } from "./semantic-turn.ts";
-import type { StreamingSynthesizer, StreamingTranscriber, Synthesizer, Transcriber } from "./speech.ts";
+import type {
+  SpeechConnection,
+  StreamingSynthesizer,
+  StreamingTranscriber,
+  Synthesizer,
+  Transcriber,
+} from "./speech.ts";
 import { endpointMs } from "./turn-detector.ts";
 import {
+  type Handover,
   type PipelinePorts,
+  type PipelineReply,
   PipelineSession,
   type SessionPorts,
   type SessionSettings,
@@ -49,6 +59,7 @@ const LIVE_CALL_COLUMNS = {
   clientPhoneNumber: true,
   assistant: {
     select: {
+      id: true,
       ...replyAssistantColumns,
       mode: true,
       language: true,
@@ -74,11 +85,37 @@ const LIVE_CALL_COLUMNS = {
 } satisfies Prisma.CallSelect;
 
 type LiveCall = Prisma.CallGetPayload<{ select: typeof LIVE_CALL_COLUMNS }>;
+type LiveAssistant = NonNullable<LiveCall["assistant"]>;
+
+/** A streaming voice's socket for the call, and what it speaks (a hand-off to the same voice keeps it). */
+interface StreamingSpeech {
+  synthesizer: StreamingSynthesizer;
+  key: string;
+  connection: SpeechConnection;
+  openSpeech: NonNullable<PipelinePorts["openSpeech"]>;
+}
+
+/**
+ * Who answers a live call now (docs/transfers.md#live-call-hand-offs): the call's assistant, or the
+ * one a `handoff` moved it to, with what its replies are made of. The session's ports read it.
+ */
+interface Answering {
+  assistant: LiveAssistant;
+  request: Omit<ReplyRequest, "history" | "passages">;
+  providers: CallProviders;
+  /** The call speaks through a streaming voice when its assistant's has one (pipeline mode, audio). */
+  streams: boolean;
+  speech: StreamingSpeech | null;
+  /** A hand-off recorded during the reply in progress: applied once that reply was spoken. */
+  handedOver: CallHandover | null;
+}
 
 /** What a session factory builds a session from: the call, its stream (and the stream as sent, with ambience). */
 interface SessionSetup {
   call: LiveCall;
-  assistant: NonNullable<LiveCall["assistant"]>;
+  assistant: LiveAssistant;
+  /** Who answers now: a pipeline call's replies read it, and a hand-off changes it. */
+  answering: Answering;
   stream: MediaStream;
   media: MediaStream;
   settings: SessionSettings;
@@ -151,6 +188,8 @@ export class VoiceService implements MediaStreamHandler {
       selection?: ProviderSelection;
       /** The end-of-turn detection of each `endpoint_type` (voice activity and turn detectors). */
       detectors: DetectorRegistry;
+      /** `handoff` between the account's assistants on live calls; without it none is offered. */
+      handoffs?: Pick<CallHandoffsService, "functionsFor">;
     },
   ) {}
 
@@ -177,49 +216,12 @@ export class VoiceService implements MediaStreamHandler {
       return;
     }
     const assistant = call.assistant;
-    const endpoint = this.parts.detectors.for(assistant.endpointType);
-    const settings: SessionSettings = {
-      initialMessage: assistant.initialMessage,
-      waitForCustomer: assistant.waitForCustomer,
-      allowInterruptions: assistant.allowInterruptions,
-      interruptSensitivity: assistant.interruptSensitivity,
-      minInterruptWords: assistant.minInterruptWords,
-      endpointSensitivity: assistant.endpointSensitivity,
-      // Realtime modes leave the end of turn to the model (semantic_vad).
-      semanticEndOfTurn: assistant.mode === "pipeline" && endpoint.semantic,
-      turnDetector: endpoint.turnDetector,
-      maxSilenceDuration: assistant.maxSilenceDuration,
-      reengagementInterval: assistant.reengagementInterval,
-      language: assistant.language,
-      // A streaming provider's voice is not one `/audio/speech` knows: its fallback speaks with the default.
-      voice:
-        (STREAMING_PROVIDERS.has(assistant.voice?.provider ?? "")
-          ? null
-          : assistant.voice?.providerVoiceId) || DEFAULT_PROVIDER_VOICE,
-      speechSpeed: Number(assistant.speechSpeed.toString()),
-      fillers: assistant.fillers > 0 ? fillerPhrases(assistant.fillerConfig) : [],
-    };
-    const functions = await Promise.all([
-      call.type === "web"
-        ? null
-        : this.parts.texts.textingFor(call.accountId, {
-            from: call.assistantPhoneNumber,
-            to: call.clientPhoneNumber,
-          }),
-      this.parts.appointments.functionsFor({
-        accountId: call.accountId,
-        assistantId: call.assistantId!,
-        callId: call.id,
-        callerPhone: call.type === "web" ? null : call.clientPhoneNumber || null,
-        // A call is one turn for bookings: the same slot booked twice in it is one booking.
-        turnKey: `call:${call.id}`,
-      }),
-    ]);
-    const request: Omit<ReplyRequest, "history" | "passages"> = {
+    const settings = this.sessionSettings(assistant, assistant.mode === "pipeline");
+    const request: Answering["request"] = {
       accountId: call.accountId,
       assistant,
       variables: primitiveVariables(call.variables),
-      functions: functions.filter((set) => set !== null),
+      functions: await this.functionSets(call, assistant.id, (handover) => (answering.handedOver = handover)),
     };
     // Counted from here: connecting to a realtime model takes a while, and calls arriving meanwhile count too.
     this.live += 1;
@@ -232,22 +234,34 @@ export class VoiceService implements MediaStreamHandler {
       Number(assistant.ambientSoundVolume.toString()),
     );
     const providers = await this.providersFor(call.accountId, assistant);
-    const { transcriber, synthesizer } = providers;
+    // Realtime modes speak through their model, and a text stream has no audio: no socket for them.
+    const streams = assistant.mode === "pipeline" && !stream.text;
+    const answering: Answering = {
+      assistant,
+      request,
+      providers,
+      streams,
+      speech: streams ? this.streamingSpeech(providers, assistant.voice, settings.speechSpeed, stream) : null,
+      handedOver: null,
+    };
+    // The providers and `settings` are read at each use: a hand-off changes them (the session updates
+    // `settings` in place).
     const ports: SessionSetup["ports"] = {
       logger,
-      transcribe: (wav, signal) => transcriber.transcribe(wav, { language: settings.language, signal }),
-      synthesize: async (text, signal) => ({
-        sampleRate: synthesizer.outputFormat.sampleRate,
-        audio: await synthesizer.synthesize(text, {
-          voice: settings.voice,
-          speed: settings.speechSpeed,
-          signal,
-        }),
-      }),
-      // Realtime modes speak through their model, and a text stream has no audio: no socket for them.
-      ...(assistant.mode === "pipeline" && !stream.text
-        ? this.streamingPort(providers, assistant.voice, settings.speechSpeed, stream)
-        : {}),
+      transcribe: (wav, signal) =>
+        answering.providers.transcriber.transcribe(wav, { language: settings.language, signal }),
+      synthesize: async (text, signal) => {
+        const { synthesizer } = answering.providers;
+        return {
+          sampleRate: synthesizer.outputFormat.sampleRate,
+          audio: await synthesizer.synthesize(text, {
+            voice: settings.voice,
+            speed: settings.speechSpeed,
+            signal,
+          }),
+        };
+      },
+      ...(answering.speech ? { openSpeech: answering.speech.openSpeech } : {}),
       turn: (turn) => this.parts.turns.record(call, turn),
       hangUp: (reason) => calls.endByAssistant(call.id, reason),
       callerLeft: () => calls.customerHungUp(call.id),
@@ -255,7 +269,17 @@ export class VoiceService implements MediaStreamHandler {
     // A text stream (a simulated call) has no audio for a realtime model: its turns are the
     // pipeline's whatever the mode, answered by the chat model with the same prompt and tools.
     const build = this.sessionFactories[stream.text ? "pipeline" : assistant.mode];
-    const session = await build({ call, assistant, stream, media, settings, ports, request, providers });
+    const session = await build({
+      call,
+      assistant,
+      answering,
+      stream,
+      media,
+      settings,
+      ports,
+      request,
+      providers,
+    });
     if (!session) return;
     logger.info("media session started", {
       callId: call.id,
@@ -265,6 +289,123 @@ export class VoiceService implements MediaStreamHandler {
     this.parts.live.add(call.id, session);
     stream.onClose(() => this.parts.live.remove(call.id));
     session.start();
+  }
+
+  /** What a session of `assistant` uses of its settings; `pipeline`: the call runs in pipeline mode. */
+  private sessionSettings(assistant: LiveAssistant, pipeline: boolean): SessionSettings {
+    const endpoint = this.parts.detectors.for(assistant.endpointType);
+    return {
+      initialMessage: assistant.initialMessage,
+      waitForCustomer: assistant.waitForCustomer,
+      allowInterruptions: assistant.allowInterruptions,
+      interruptSensitivity: assistant.interruptSensitivity,
+      minInterruptWords: assistant.minInterruptWords,
+      endpointSensitivity: assistant.endpointSensitivity,
+      // Realtime modes leave the end of turn to the model (semantic_vad).
+      semanticEndOfTurn: pipeline && endpoint.semantic,
+      turnDetector: endpoint.turnDetector,
+      maxSilenceDuration: assistant.maxSilenceDuration,
+      reengagementInterval: assistant.reengagementInterval,
+      language: assistant.language,
+      // A streaming provider's voice is not one `/audio/speech` knows: its fallback speaks with the default.
+      voice:
+        (STREAMING_PROVIDERS.has(assistant.voice?.provider ?? "")
+          ? null
+          : assistant.voice?.providerVoiceId) || DEFAULT_PROVIDER_VOICE,
+      speechSpeed: Number(assistant.speechSpeed.toString()),
+      fillers: assistant.fillers > 0 ? fillerPhrases(assistant.fillerConfig) : [],
+    };
+  }
+
+  /**
+   * The built-in functions of `assistantId`'s replies on the call: texting the caller, its calendar,
+   * and `handoff` to its targets (`handedOver` hears of each one recorded).
+   */
+  private async functionSets(
+    call: LiveCall,
+    assistantId: number,
+    handedOver: (handover: CallHandover) => void,
+  ): Promise<FunctionSet[]> {
+    const { handoffs } = this.parts;
+    const sets = await Promise.all([
+      call.type === "web"
+        ? null
+        : this.parts.texts.textingFor(call.accountId, {
+            from: call.assistantPhoneNumber,
+            to: call.clientPhoneNumber,
+          }),
+      this.parts.appointments.functionsFor({
+        accountId: call.accountId,
+        assistantId,
+        callId: call.id,
+        callerPhone: call.type === "web" ? null : call.clientPhoneNumber || null,
+        // A call is one turn for bookings: the same slot booked twice in it is one booking.
+        turnKey: `call:${call.id}`,
+      }),
+      handoffs
+        ? handoffs.functionsFor({ callId: call.id, accountId: call.accountId, assistantId }, handedOver)
+        : null,
+    ]);
+    return sets.filter((set) => set !== null);
+  }
+
+  /**
+   * Moves the call's replies to the assistant a `handoff` named: its prompt, knowledge, functions and
+   * providers from here, and what the session takes over (its settings and streaming voice). Null
+   * when the target is gone meanwhile.
+   */
+  private async handOver(
+    call: LiveCall,
+    stream: MediaStream,
+    answering: Answering,
+    handover: CallHandover,
+  ): Promise<Handover | null> {
+    const { logger } = this.deps;
+    const assistant = await this.deps.db.prisma.assistant.findFirst({
+      where: { id: handover.to.assistantId, accountId: call.accountId, deletedAt: null },
+      select: LIVE_CALL_COLUMNS.assistant.select,
+    });
+    if (!assistant) {
+      logger.warn("the assistant a call was handed to is gone; the answering one keeps it", {
+        callId: call.id,
+        to: handover.to.assistantId,
+      });
+      return null;
+    }
+    // End of turn stays the call's (the session keeps it), whatever the new assistant's mode.
+    const settings = this.sessionSettings(assistant, true);
+    const [functions, providers] = await Promise.all([
+      this.functionSets(call, assistant.id, (next) => (answering.handedOver = next)),
+      this.providersFor(call.accountId, assistant),
+    ]);
+    let speech = answering.speech;
+    if (answering.streams) {
+      const next = this.streamingVoice(providers, assistant.voice, settings.speechSpeed);
+      if (next?.key !== speech?.key || next?.synthesizer !== speech?.synthesizer) {
+        // Between turns nothing is in flight on the old voice's socket.
+        speech?.connection.close();
+        speech = next ? this.connectSpeech(next, settings.speechSpeed, stream) : null;
+      }
+    }
+    const from = answering.assistant.name;
+    Object.assign(answering, {
+      assistant,
+      request: { ...answering.request, assistant, functions },
+      providers,
+      speech,
+    });
+    logger.info("live call answered by another assistant", {
+      callId: call.id,
+      from: handover.from,
+      to: assistant.id,
+      voice: settings.voice,
+      streamingVoice: speech?.key ?? null,
+    });
+    return {
+      settings,
+      ...(speech ? { openSpeech: speech.openSpeech } : {}),
+      marker: `Handed over from ${from} to ${assistant.name}${handover.reason ? ` (${handover.reason})` : ""}.`,
+    };
   }
 
   /** The deployment's providers, or those the assistant's selection and the account's keys pick. */
@@ -311,28 +452,49 @@ export class VoiceService implements MediaStreamHandler {
     );
   }
 
+  /** The streaming voice an assistant's answers speak with, if any (see `streamingFor`). */
+  private streamingVoice(
+    providers: CallProviders,
+    voice: { provider: string; providerVoiceId: string | null } | null,
+    speed: number,
+  ) {
+    const entry = this.streamingFor(providers, voice?.provider);
+    if (!entry) return null;
+    const { synthesizer } = entry;
+    const voiceId =
+      (voice?.provider === synthesizer.name ? voice.providerVoiceId : null) ?? entry.defaultVoice;
+    if (!voiceId) return null;
+    return { synthesizer, voiceId, key: `${synthesizer.name}:${voiceId}:${speed}` };
+  }
+
   /**
-   * The call's streaming speech: one provider socket for the whole call, asked for the stream's own
-   * format (8 kHz mu-law on phones, 16 kHz PCM in browsers), opened as the call starts so that its
-   * first answer does not wait for the handshake, and closed with the stream. Each answer is a
-   * context on it.
+   * The call's streaming speech: one provider socket per voice (the call's, until a hand-off brings
+   * another), asked for the stream's own format (8 kHz mu-law on phones, 16 kHz PCM in browsers),
+   * opened at once so that the first answer does not wait for the handshake, and closed with the
+   * stream. Each answer is a context on it.
    */
-  private streamingPort(
+  private streamingSpeech(
     providers: CallProviders,
     voice: { provider: string; providerVoiceId: string | null } | null,
     speed: number,
     stream: MediaStream,
-  ): Pick<PipelinePorts, "openSpeech"> {
-    const entry = this.streamingFor(providers, voice?.provider);
-    if (!entry) return {};
-    const { synthesizer } = entry;
-    const voiceId =
-      (voice?.provider === synthesizer.name ? voice.providerVoiceId : null) ?? entry.defaultVoice;
-    if (!voiceId) return {};
-    const connection = synthesizer.connect({ voice: voiceId, speed, format: stream.format });
+  ): StreamingSpeech | null {
+    const chosen = this.streamingVoice(providers, voice, speed);
+    return chosen ? this.connectSpeech(chosen, speed, stream) : null;
+  }
+
+  private connectSpeech(
+    chosen: { synthesizer: StreamingSynthesizer; voiceId: string; key: string },
+    speed: number,
+    stream: MediaStream,
+  ): StreamingSpeech {
+    const connection = chosen.synthesizer.connect({ voice: chosen.voiceId, speed, format: stream.format });
     stream.onClose(() => connection.close());
     connection.warm();
     return {
+      synthesizer: chosen.synthesizer,
+      key: chosen.key,
+      connection,
       openSpeech: async (signal) => ({
         format: connection.outputFormat,
         stream: await connection.open(signal),
@@ -343,12 +505,11 @@ export class VoiceService implements MediaStreamHandler {
   /** The pipeline: speech-to-text, the chat model's reply, text-to-speech (and any text stream). */
   private pipelineSession({
     call,
-    assistant,
+    answering,
     stream,
     media,
     settings,
     ports,
-    request,
     providers,
   }: SessionSetup): PipelineSession {
     const engine = this.parts.replyEngine;
@@ -368,19 +529,44 @@ export class VoiceService implements MediaStreamHandler {
             events,
           ),
       }),
-      reply: async (history, onDelta, _signal, functions) => {
+      reply: async (history, onDelta, _signal, functions): Promise<PipelineReply> => {
         const question = history.findLast((message) => message.role === "user")?.content ?? "";
-        const passages = await engine.knowledgeFor(call.accountId, assistant, question);
-        const result = await engine.generate({
-          ...request,
-          history,
-          passages,
-          onDelta,
-          liveCall: functions,
-        });
+        const passages = await engine.knowledgeFor(call.accountId, answering.assistant, question);
+        let result: Awaited<ReturnType<ReplyEngine["generate"]>>;
+        try {
+          result = await engine.generate({
+            ...answering.request,
+            history,
+            passages,
+            onDelta,
+            liveCall: functions,
+          });
+        } catch (error) {
+          const handedOver = answering.handedOver;
+          answering.handedOver = null;
+          if (!handedOver) throw error;
+          // The hand-off was recorded before the model failed: it stands, and the caller's next turn
+          // is the new assistant's (this one goes unanswered, as any failed reply).
+          this.deps.logger.warn(
+            "a reply failed after its hand-off; the new assistant answers the next turn",
+            {
+              callId: call.id,
+              error,
+            },
+          );
+          return {
+            text: "",
+            endCall: false,
+            handover: () => this.handOver(call, stream, answering, handedOver),
+          };
+        }
+        // The hand-off takes effect once this reply was spoken (the handover sentence in the old voice).
+        const handedOver = answering.handedOver;
+        answering.handedOver = null;
         return {
           text: result.reply,
           endCall: result.functionCalls.some((record) => record.name === END_CALL_TOOL_NAME && !record.error),
+          ...(handedOver ? { handover: () => this.handOver(call, stream, answering, handedOver) } : {}),
         };
       },
     });
@@ -390,6 +576,7 @@ export class VoiceService implements MediaStreamHandler {
   private async realtimeSession({
     call,
     assistant,
+    answering,
     stream,
     media,
     settings,
@@ -437,13 +624,17 @@ export class VoiceService implements MediaStreamHandler {
         ...ports,
         runFunction: async (name, args, functions) => {
           const record = await engine.runLiveFunction(
-            { ...request, history: [], passages: [], liveCall: functions },
+            { ...answering.request, history: [], passages: [], liveCall: functions },
             name,
             args,
           );
+          const handedOver = answering.handedOver;
+          answering.handedOver = null;
+          const handover = handedOver && (await this.handOver(call, stream, answering, handedOver));
           return {
             output: JSON.stringify(record.error ? { error: record.error } : { result: record.result }),
             endCall: record.name === END_CALL_TOOL_NAME && !record.error,
+            ...(handover ? { handover: { ...handover, ...engine.liveCallSetup(answering.request) } } : {}),
           };
         },
       },

@@ -267,7 +267,8 @@ class WebCallConnection {
       for await (const event of turns) {
         if (event.callId !== this.call.id) continue;
         const turn = await db.prisma.callTurn.findUnique({ where: { id: event.turnId } });
-        if (turn?.heardText || turn?.text)
+        // A hand-over's marker is the transcript's, not a line of the browser's conversation.
+        if ((turn?.heardText || turn?.text) && turn.speaker !== "system")
           this.send({
             type: "transcript",
             speaker: turn.speaker,

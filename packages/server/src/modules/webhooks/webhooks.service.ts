@@ -411,6 +411,43 @@ export class WebhooksService implements EventSink, Lifecycle {
           payload: envelope(event.type, data, at),
         });
       }
+      case "call.handed_off": {
+        // The chat hand-off's webhook, for a call: on the call's stream (in order with call.started
+        // and call.ended), to the call's assistant and both assistants of the hand-off.
+        const { call } = event;
+        const type = "conversation.handed_off";
+        const rows = await this.toAssistantEndpoints(tx, {
+          accountId: call.accountId,
+          assistants: {
+            id: {
+              in: [
+                ...new Set([
+                  call.assistantId ?? event.fromAssistantId,
+                  event.fromAssistantId,
+                  event.toAssistantId,
+                ]),
+              ],
+            },
+          },
+          type,
+          streamKey: `call:${call.id}`,
+          payload: envelope(
+            type,
+            {
+              conversation_id: null,
+              call_id: call.id,
+              channel: call.type === "web" ? "web" : "phone",
+              customer_identifier: call.type === "web" ? null : call.clientPhoneNumber || null,
+              reason: event.reason,
+              from_assistant_id: event.fromAssistantId,
+              to_assistant_id: event.toAssistantId,
+              handoff_count: call.handoffTrail.length,
+            },
+            at,
+          ),
+        });
+        return rows.map((row) => ({ ...row, callId: call.id }));
+      }
     }
   }
 
