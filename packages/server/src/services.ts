@@ -14,7 +14,11 @@ import { CampaignsService } from "./modules/campaigns/index.ts";
 import { ConversationsService } from "./modules/conversations/index.ts";
 import { DialerService, DialerSweep } from "./modules/dialer/index.ts";
 import { EvaluationService } from "./modules/evaluation/index.ts";
-import { ChatHandoffsService, TransferDestinationsService } from "./modules/handoffs/index.ts";
+import {
+  CallTransfersService,
+  ChatHandoffsService,
+  TransferDestinationsService,
+} from "./modules/handoffs/index.ts";
 import { createKnowledge } from "./modules/knowledge/index.ts";
 import { LeadProgress, LeadsService } from "./modules/leads/index.ts";
 import { mediaCapacity } from "./modules/media/index.ts";
@@ -118,6 +122,7 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     media: () => recordings,
     capacity,
     texts: () => texts,
+    transfers: () => callTransfers,
   });
   const textQuietHours = new TextQuietHours(deps);
   const texts: TextsService = new TextsService(deps, {
@@ -138,26 +143,38 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
   const phoneNumbers = new PhoneNumbersService(deps, telephony);
   // The voice engine's sessions on this instance: calls reach them (voicemail), the engine fills them.
   const liveSessions = new LiveSessions();
-  const { callLifecycle, callQueries, callStarts, inboundCalls, callAnnotations, callDesk } = createCalls(
-    deps,
-    {
-      carrier: telephony,
-      inboundSimulator,
-      // The web call sockets carry browser calls and report on them to the desk, like the carrier.
-      webCarrier: () => webCallSockets,
-      billing,
-      jobs,
-      events: webhooks,
-      bus,
-      inboundVariables: (request) => webhooks.inboundVariables(request),
-      voicemail: liveSessions,
-    },
-  );
+  const {
+    callLifecycle,
+    callQueries,
+    callStarts,
+    inboundCalls,
+    callAnnotations,
+    callDesk,
+    callTransferRecords,
+  } = createCalls(deps, {
+    carrier: telephony,
+    inboundSimulator,
+    // The web call sockets carry browser calls and report on them to the desk, like the carrier.
+    webCarrier: () => webCallSockets,
+    billing,
+    jobs,
+    events: webhooks,
+    bus,
+    inboundVariables: (request) => webhooks.inboundVariables(request),
+    voicemail: liveSessions,
+  });
   const webCallSockets = new WebCallSockets(deps, {
     desk: callDesk,
     engine: () => recordings,
     capacity,
     clock,
+  });
+  const transferDestinations = new TransferDestinationsService(deps, { clock });
+  const callTransfers: CallTransfersService = new CallTransfersService(deps, {
+    destinations: transferDestinations,
+    records: callTransferRecords,
+    carrier: telephony,
+    desk: () => callDesk,
   });
   const evaluation = new EvaluationService(deps, { jobs, calls: callAnnotations, bus, rateLimits });
   const callTurns = new CallTurnsService(deps, callAnnotations);
@@ -170,6 +187,7 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     appointments: {
       functionsFor: (context) => appointments.functionsFor(context),
     },
+    transfers: callTransfers,
     transcriber: new OpenAiTranscriber(deps.config.voice),
     synthesizer: new OpenAiSynthesizer(deps.config.voice),
     realtime: new RealtimeClient(deps.config.voice.realtime, deps.config.voice.timeoutSeconds, deps.logger),
@@ -271,7 +289,7 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     textSendSweep: new TextSendSweep(deps, textSendQueue),
     providers,
     providerKeys,
-    transferDestinations: new TransferDestinationsService(deps, { clock }),
+    transferDestinations,
     chatHandoffs,
   };
 }

@@ -99,8 +99,41 @@ export interface TextCarrier {
   }): Promise<{ providerMessageId: string }>;
 }
 
-/** A carrier: numbers, calls and texts. */
-export interface TelephonyProvider extends NumberProvider, CallCarrier, TextCarrier {}
+/** How long a transfer's leg rings before it counts as not answered. */
+export const TRANSFER_RING_SECONDS = 25;
+
+/** What the transfers service asks a carrier to do with a running call (docs/transfers.md#phone-transfers). */
+export interface TransferCarrier {
+  /**
+   * Connects the caller of the answered call `callId` to `to` (E.164 or a SIP URI), dialled from
+   * `from` (the account's number, the caller ID) as the call `legCallId` (already recorded, status
+   * initiated). The assistant's media stream ends. The leg's progress arrives as `ProviderCallEvent`s
+   * and its outcome on the `TransferDesk`; a leg not answered brings the caller back to the voice
+   * engine (a new media stream of `callId`). Rejects (UPSTREAM_FAILED) when the carrier refused: the
+   * call then goes on as it was.
+   */
+  transferCall(request: {
+    callId: number;
+    providerCallId: string | null;
+    legCallId: number;
+    from: string;
+    to: string;
+  }): Promise<void>;
+}
+
+/** Where a carrier reports the outcome of a transfer's leg: the transfers service. */
+export interface TransferDesk {
+  /** The destination answered: the caller is connected to it (repeats change nothing). */
+  transferAnswered(legCallId: number): Promise<void>;
+  /**
+   * The destination did not answer: the caller goes back to the assistant. The id of the caller's
+   * call when this report decided it; null when the transfer was already decided (a repeat).
+   */
+  transferMissed(legCallId: number, outcome: "busy" | "no-answer" | "failed"): Promise<number | null>;
+}
+
+/** A carrier: numbers, calls, transfers and texts. */
+export interface TelephonyProvider extends NumberProvider, CallCarrier, TransferCarrier, TextCarrier {}
 
 /**
  * What a carrier reports about a text it carries (a status callback), in Voxgate's statuses. Events

@@ -2,6 +2,7 @@ import type { ServiceDeps } from "../../deps.ts";
 import type { AssistantMode, Prisma } from "../../generated/prisma/client.ts";
 import type { AppointmentsService } from "../appointments/index.ts";
 import type { CallLifecycle } from "../calls/index.ts";
+import type { CallTransfersService } from "../handoffs/index.ts";
 import {
   AT_CAPACITY_REASON,
   AT_CAPACITY_WORDS,
@@ -86,6 +87,8 @@ interface SessionSetup {
   request: Omit<ReplyRequest, "history" | "passages">;
   /** What the assistant's catalogue selection and the account's keys pick (call-providers.ts). */
   providers: CallProviders;
+  /** The conversation before a transfer nobody answered, which the caller came back from (else empty). */
+  earlier: { role: "user" | "assistant"; content: string }[];
 }
 
 /** Builds a call's session, or ends the call and answers null when it cannot run. */
@@ -130,6 +133,8 @@ export class VoiceService implements MediaStreamHandler {
       texts: TextsService;
       /** The calendar functions of assistants with appointment types. */
       appointments: Pick<AppointmentsService, "functionsFor">;
+      /** `transfer_call` of assistants with transfer destinations open now, and the caller's return. */
+      transfers?: Pick<CallTransfersService, "functionsFor" | "turnSpoken" | "forget" | "returnGreeting">;
       /** Speech-to-text of the pipeline's caller turns. */
       transcriber: Transcriber;
       /** The speech-to-speech model of multimodal and dualplex calls. */
@@ -199,6 +204,14 @@ export class VoiceService implements MediaStreamHandler {
       speechSpeed: Number(assistant.speechSpeed.toString()),
       fillers: assistant.fillers > 0 ? fillerPhrases(assistant.fillerConfig) : [],
     };
+    const { transfers } = this.parts;
+    // Back from a transfer nobody answered: the assistant says so first, knowing the conversation so far.
+    const back = (await transfers?.returnGreeting(call.id)) ?? null;
+    if (back) {
+      settings.initialMessage = back;
+      settings.waitForCustomer = false;
+    }
+    const earlier = back ? await this.earlierTurns(call.id) : [];
     const functions = await Promise.all([
       call.type === "web"
         ? null
@@ -214,6 +227,12 @@ export class VoiceService implements MediaStreamHandler {
         // A call is one turn for bookings: the same slot booked twice in it is one booking.
         turnKey: `call:${call.id}`,
       }),
+      transfers?.functionsFor({
+        id: call.id,
+        accountId: call.accountId,
+        assistantId: call.assistantId,
+        type: call.type,
+      }) ?? null,
     ]);
     const request: Omit<ReplyRequest, "history" | "passages"> = {
       accountId: call.accountId,
@@ -248,14 +267,35 @@ export class VoiceService implements MediaStreamHandler {
       ...(assistant.mode === "pipeline" && !stream.text
         ? this.streamingPort(providers, assistant.voice, settings.speechSpeed, stream)
         : {}),
-      turn: (turn) => this.parts.turns.record(call, turn),
+      turn: async (turn) => {
+        await this.parts.turns.record(call, turn);
+        // A transfer armed in this turn goes ahead once its handover sentence was said.
+        if (turn.speaker === "assistant" && turn.text.trim()) await transfers?.turnSpoken(call.id);
+      },
       hangUp: (reason) => calls.endByAssistant(call.id, reason),
       callerLeft: () => calls.customerHungUp(call.id),
     };
     // A text stream (a simulated call) has no audio for a realtime model: its turns are the
     // pipeline's whatever the mode, answered by the chat model with the same prompt and tools.
     const build = this.sessionFactories[stream.text ? "pipeline" : assistant.mode];
-    const session = await build({ call, assistant, stream, media, settings, ports, request, providers });
+    stream.onClose(() => {
+      transfers
+        ?.forget(call.id)
+        .catch((error: unknown) =>
+          logger.warn("could not drop a transfer of a closed call", { callId: call.id, error }),
+        );
+    });
+    const session = await build({
+      call,
+      assistant,
+      stream,
+      media,
+      settings,
+      ports,
+      request,
+      providers,
+      earlier,
+    });
     if (!session) return;
     logger.info("media session started", {
       callId: call.id,
@@ -265,6 +305,21 @@ export class VoiceService implements MediaStreamHandler {
     this.parts.live.add(call.id, session);
     stream.onClose(() => this.parts.live.remove(call.id));
     session.start();
+  }
+
+  /** What was said on the call so far, as the model's history (what the caller heard of each assistant turn). */
+  private async earlierTurns(callId: number): Promise<SessionSetup["earlier"]> {
+    const turns = await this.deps.db.prisma.callTurn.findMany({
+      where: { callId },
+      orderBy: { id: "asc" },
+      select: { speaker: true, text: true, heardText: true },
+    });
+    return turns
+      .map((turn) => ({
+        role: turn.speaker === "assistant" ? ("assistant" as const) : ("user" as const),
+        content: turn.speaker === "assistant" ? turn.heardText : turn.text,
+      }))
+      .filter((turn) => turn.content.trim() !== "");
   }
 
   /** The deployment's providers, or those the assistant's selection and the account's keys pick. */
@@ -350,6 +405,7 @@ export class VoiceService implements MediaStreamHandler {
     ports,
     request,
     providers,
+    earlier,
   }: SessionSetup): PipelineSession {
     const engine = this.parts.replyEngine;
     const streaming = stream.text ? null : providers.streamingTranscriber;
@@ -373,7 +429,7 @@ export class VoiceService implements MediaStreamHandler {
         const passages = await engine.knowledgeFor(call.accountId, assistant, question);
         const result = await engine.generate({
           ...request,
-          history,
+          history: earlier.length > 0 ? [...earlier, ...history] : history,
           passages,
           onDelta,
           liveCall: functions,

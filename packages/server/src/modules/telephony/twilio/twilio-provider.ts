@@ -2,7 +2,12 @@ import type { RequestOptions } from "twilio/lib/base/RequestClient.js";
 import type { ServiceDeps } from "../../../deps.ts";
 import { AppError, NumberUnavailableError, RecipientOptedOutError } from "../../../errors.ts";
 import { lazyRequire } from "../../../lazy-require.ts";
-import type { CallerIdChallenge, ProviderNumber, TelephonyProvider } from "../provider.ts";
+import {
+  type CallerIdChallenge,
+  type ProviderNumber,
+  type TelephonyProvider,
+  TRANSFER_RING_SECONDS,
+} from "../provider.ts";
 
 /** The official client (~25 MB once loaded): only instances whose carrier is Twilio load it. */
 export const twilioLibrary = lazyRequire<typeof import("twilio")>("twilio");
@@ -29,6 +34,10 @@ export const TWILIO_PATHS = {
   sms: "/telephony/twilio/sms",
   /** An outbound text's status (its StatusCallback, with ?textId=). */
   smsStatus: "/telephony/twilio/sms-status",
+  /** A transfer's leg status (its `<Number>`'s or `<Sip>`'s statusCallback, with ?callId= the leg). */
+  transferStatus: "/telephony/twilio/transfer-status",
+  /** A transfer's `<Dial>` ended (its action, with ?callId= the leg): what the caller's call does next. */
+  transferAction: "/telephony/twilio/transfer-action",
 } as const;
 
 /** The carrier refused or failed a request; its words are kept for the logs and the call's end reason. */
@@ -205,6 +214,46 @@ export class TwilioTelephonyProvider implements TelephonyProvider {
     } catch (error) {
       if (statusOf(error) === 404 || codeOf(error) === CALL_ALREADY_ENDED) return;
       throw this.failure("hang up a call", error);
+    }
+  }
+
+  /**
+   * The call's own REST update with a `<Dial>`: Twilio ends the call's `<Connect><Stream>` (the
+   * assistant leaves) and dials the destination with the account's number as caller ID; the leg's
+   * progress goes to the transfer status callback, and the `<Dial>`'s action asks Voxgate what the
+   * caller's call does once the leg ended (or was never answered).
+   */
+  async transferCall(request: {
+    callId: number;
+    providerCallId: string | null;
+    legCallId: number;
+    from: string;
+    to: string;
+  }) {
+    if (!request.providerCallId) throw new CarrierError("the call has no Twilio call to transfer.");
+    const response = new (twilioLibrary().twiml.VoiceResponse)();
+    const dial = response.dial({
+      callerId: request.from,
+      timeout: TRANSFER_RING_SECONDS,
+      action: this.url(TWILIO_PATHS.transferAction, request.legCallId),
+      method: "POST",
+    });
+    const leg = {
+      statusCallback: this.url(TWILIO_PATHS.transferStatus, request.legCallId),
+      statusCallbackMethod: "POST" as const,
+      statusCallbackEvent: ["initiated", "ringing", "answered", "completed"] as (
+        | "initiated"
+        | "ringing"
+        | "answered"
+        | "completed"
+      )[],
+    };
+    if (/^sips?:/i.test(request.to)) dial.sip(leg, request.to);
+    else dial.number(leg, request.to);
+    try {
+      await this.client.calls(request.providerCallId).update({ twiml: response.toString() });
+    } catch (error) {
+      throw this.failure("transfer a call", error);
     }
   }
 

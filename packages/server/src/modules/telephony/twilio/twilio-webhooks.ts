@@ -9,6 +9,7 @@ import {
   type MachineVerdict,
   type ProviderCallEvent,
   type TextDesk,
+  type TransferDesk,
 } from "../provider.ts";
 import { sipHostOf, sipUser } from "../sip-uri.ts";
 import type { TwilioMediaStreams } from "./media-streams.ts";
@@ -17,8 +18,11 @@ import { TWILIO_PATHS, type TwilioTelephonyProvider, twilioLibrary } from "./twi
 /** Form fields of a Twilio webhook request. */
 export type TwilioParams = Record<string, string>;
 
-/** What a webhook answers: TwiML for the voice webhooks, nothing for the callbacks. */
-export type TwilioAnswer = { twiml: string } | { empty: true };
+/**
+ * What a webhook answers: TwiML for the voice webhooks, nothing for the callbacks; `refused` for a
+ * signed request that must not act again (a replayed transfer action): 403.
+ */
+export type TwilioAnswer = { twiml: string } | { empty: true } | { refused: true };
 
 /** Twilio's call statuses, in Voxgate's words. */
 const STATUSES: Readonly<Record<string, ApiCallStatus>> = {
@@ -63,6 +67,7 @@ export class TwilioWebhooks {
     private readonly media: TwilioMediaStreams,
     private readonly capacity: MediaCapacity,
     private readonly texts: () => TextDesk,
+    private readonly transfers: () => TransferDesk,
   ) {}
 
   /**
@@ -99,6 +104,11 @@ export class TwilioWebhooks {
       case TWILIO_PATHS.callerId:
         await this.callerIdVerification(params);
         return { empty: true };
+      case TWILIO_PATHS.transferStatus:
+        await this.transferStatus(callId, params);
+        return { empty: true };
+      case TWILIO_PATHS.transferAction:
+        return this.transferAction(callId, params);
       default:
         return { empty: true };
     }
@@ -157,6 +167,49 @@ export class TwilioWebhooks {
       if (carrierCost !== undefined)
         await this.desk().callEvent({ ...this.ids(callId, params), carrierCost });
     }
+  }
+
+  /**
+   * A transfer leg's progress (its `<Number>`'s or `<Sip>`'s statusCallback; CallSid is the leg's own):
+   * the leg's record moves like any call's, and its answer connects the transfer.
+   */
+  private async transferStatus(legCallId: number | null, params: TwilioParams) {
+    if (legCallId === null || (params.AccountSid && params.AccountSid !== this.account.accountSid)) return;
+    await this.status(legCallId, params);
+    if (params.CallStatus === "in-progress") await this.transfers().transferAnswered(legCallId);
+  }
+
+  /**
+   * A transfer's `<Dial>` ended (its action; DialCallStatus). Answered: the caller talked with the
+   * destination and the conversation is over, so the call hangs up. Not answered: the leg's record
+   * ends as Twilio says and the caller's call connects a new media stream to the assistant, once:
+   * the same action again (a replay) is refused, as the transfer was already decided.
+   */
+  private async transferAction(legCallId: number | null, params: TwilioParams): Promise<TwilioAnswer> {
+    if (legCallId === null || (params.AccountSid && params.AccountSid !== this.account.accountSid))
+      return { refused: true };
+    const dialStatus = params.DialCallStatus ?? "";
+    const response = new (twilioLibrary().twiml.VoiceResponse)();
+    if (dialStatus === "completed" || dialStatus === "answered") {
+      await this.transfers().transferAnswered(legCallId);
+      response.hangup();
+      return { twiml: response.toString() };
+    }
+    const outcome = dialStatus === "busy" ? "busy" : dialStatus === "no-answer" ? "no-answer" : "failed";
+    await this.desk().callEvent({
+      callId: legCallId,
+      ...(params.DialCallSid ? { providerCallId: params.DialCallSid } : {}),
+      status: outcome,
+      ...(outcome === "failed" ? { reason: failureReason({ ...params, CallStatus: dialStatus }) } : {}),
+    });
+    const callId = await this.transfers().transferMissed(legCallId, outcome);
+    if (callId === null) {
+      this.deps.logger.warn("twilio transfer action refused: the transfer was already decided", {
+        legCallId,
+      });
+      return { refused: true };
+    }
+    return { twiml: await this.streamTwiml(callId) };
   }
 
   /**
