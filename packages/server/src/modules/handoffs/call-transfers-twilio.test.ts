@@ -184,6 +184,20 @@ describe("cold transfer on Twilio", () => {
       ["call_debit", 2, "-0.10"],
     ]);
     expect(legEnded.totalCost.toFixed(2)).toBe("0.20");
+    // The API links both ways.
+    const shown = await t.gql<{ call: Record<string, unknown> }>(
+      "query ($id: Int!) { call(id: $id) { status endReason transferState transferredToCallId transferredFromCallId transferDestinationName } }",
+      { id: leg.id },
+      { token: owner.apiKey },
+    );
+    expect(shown.data?.call).toEqual({
+      status: "completed",
+      endReason: "",
+      transferState: "",
+      transferredToCallId: null,
+      transferredFromCallId: call.id,
+      transferDestinationName: "Front desk",
+    });
     expect(await ledger(call.id)).toEqual([
       ["call_debit", 1, "-0.10"],
       ["call_debit", 2, "-0.10"],
