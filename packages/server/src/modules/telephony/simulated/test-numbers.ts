@@ -11,7 +11,7 @@ export type SimulatedOutcome =
 /**
  * The documented test numbers (docs/calls.md): North American numbers in the fictional 555-01xx
  * block whose last digits pick a fixed outcome; every other number is answered by a person.
- * Example: +14155550101 rings out.
+ * Example: +14155550101 rings out. They decide transfer legs too (docs/transfers.md#phone-transfers).
  */
 export const SIMULATED_TEST_NUMBERS: Readonly<Record<string, SimulatedOutcome>> = {
   "5550101": "no-answer",
