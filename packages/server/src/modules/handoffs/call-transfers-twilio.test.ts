@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createAssistant } from "../../../test/fixtures/assistants.ts";
 import { telephonyFixtures, uniqueUsNumber } from "../../../test/fixtures/telephony.ts";
 import { type FakeOpenAI, startFakeOpenAI } from "../../../test/support/fake-openai.ts";
+import { type FakeRealtime, startFakeRealtime } from "../../../test/support/fake-realtime.ts";
 import { type FakeSpeech, startFakeSpeech } from "../../../test/support/fake-speech.ts";
 import { type FakeTwilio, startFakeTwilio, twilioSignature } from "../../../test/support/fake-twilio.ts";
 import {
@@ -32,6 +33,7 @@ let t: TestApp;
 let twilio: FakeTwilio;
 let model: FakeOpenAI;
 let speech: FakeSpeech;
+let realtime: FakeRealtime;
 let owner: TestAccount;
 let number: PhoneNumber;
 let assistant: Assistant;
@@ -60,8 +62,21 @@ async function post(pathAndQuery: string, params: Record<string, string>, authTo
 }
 
 beforeAll(async () => {
-  [twilio, model, speech] = await Promise.all([startFakeTwilio(), startFakeOpenAI(), startFakeSpeech()]);
-  t = await startTestApp({ model, env: voiceCallEnv(twilio, speech) });
+  [twilio, model, speech, realtime] = await Promise.all([
+    startFakeTwilio(),
+    startFakeOpenAI(),
+    startFakeSpeech(),
+    startFakeRealtime(),
+  ]);
+  t = await startTestApp({
+    model,
+    env: {
+      ...voiceCallEnv(twilio, speech),
+      OPENAI_REALTIME_BASE_URL: realtime.baseUrl,
+      OPENAI_REALTIME_API_KEY: "sk-realtime",
+      OPENAI_REALTIME_MODEL: "fake-realtime",
+    },
+  });
   owner = await t.createAccount({ balance: "50" });
   number = await telephonyFixtures(t).addNumber(owner);
   assistant = await createAssistant(t, owner, { initialMessage: "", phoneNumberId: number.id });
@@ -75,7 +90,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await t?.close();
-  await Promise.all([twilio?.close(), model?.close(), speech?.close()]);
+  await Promise.all([twilio?.close(), model?.close(), speech?.close(), realtime?.close()]);
 });
 
 /**
@@ -250,5 +265,54 @@ describe("cold transfer on Twilio", () => {
     );
     expect(await reload(call.id)).toMatchObject({ status: "in_progress", transferState: "" });
     client.close();
+  });
+
+  it("transfers from a realtime model's call (dualplex) once its handover sentence was spoken", async () => {
+    const dualplex = await createAssistant(t, owner, { mode: "dualplex", initialMessage: "" });
+    const line = await t.app.services.transferDestinations.create(owner.accountId, {
+      assistantId: dualplex.id,
+      name: "Billing",
+      description: "Invoices and refunds.",
+      sipUri: "sip:billing@pbx.example.com",
+    });
+    const call = await t.app.services.callStarts.placeOutbound({
+      accountId: owner.accountId,
+      assistantId: dualplex.id,
+      phoneNumberId: number.id,
+      to: uniqueUsNumber(),
+    });
+    const sessions = realtime.sessions.length;
+    const client = await TwilioMediaClient.connect(mediaStreamUrl(t), await answerOutbound(t, twilio, call));
+    await eventually(async () =>
+      expect(realtime.sessions[sessions]?.received[0]?.type).toBe("session.update"),
+    );
+    const tools =
+      (realtime.sessions[sessions]!.session.tools as { name: string; description: string }[]) ?? [];
+    expect(tools.find((tool) => tool.name === "transfer_call")?.description).toContain(
+      `${line.id}: Billing. Invoices and refunds.`,
+    );
+    realtime.enqueue(
+      { functionCall: { name: "transfer_call", arguments: { destination_id: line.id } } },
+      { text: "Connecting you to billing now." },
+    );
+    client.speak("my invoice is wrong");
+    const update = await eventually(async () => {
+      const found = twilio.requests.find(
+        (request) =>
+          request.resource === `/Calls/${call.providerCallId}.json` &&
+          typeof request.params.Twiml === "string",
+      );
+      expect(found).toBeDefined();
+      return found!;
+    });
+    // The sentence was said before the carrier was asked: it is in the transcript already.
+    expect((await reload(call.id)).transcript).toContain("Assistant: Connecting you to billing now.");
+    const [leg] = await t.app.db.prisma.call.findMany({ where: { transferredFromCallId: call.id } });
+    expect(String(update.params.Twiml)).toContain(
+      `<Sip statusCallback="${PUBLIC_BASE_URL}/telephony/twilio/transfer-status?callId=${leg!.id}" statusCallbackMethod="POST" statusCallbackEvent="initiated ringing answered completed">sip:billing@pbx.example.com</Sip>`,
+    );
+    client.stop();
+    await client.closed;
+    expect(await reload(call.id)).toMatchObject({ transferState: "dialing", requestedEnd: null });
   });
 });
