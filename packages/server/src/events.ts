@@ -76,7 +76,12 @@ export type DomainEvent =
    */
   | { type: "call.transferred"; call: Call; leg: Call }
   /** A transfer's leg was not answered (busy, no answer, failed): the caller is back with the assistant. */
-  | { type: "call.transfer_failed"; call: Call; leg: Call; outcome: "busy" | "no-answer" | "failed" };
+  | {
+      type: "call.transfer_failed";
+      call: Call;
+      leg: Call;
+      outcome: "busy" | "no-answer" | "failed" | "declined";
+    };
 
 export type DomainEventType = DomainEvent["type"];
 

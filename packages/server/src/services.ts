@@ -172,6 +172,7 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
   const transferDestinations = new TransferDestinationsService(deps, { clock });
   const callTransfers: CallTransfersService = new CallTransfersService(deps, {
     destinations: transferDestinations,
+    engine: replyEngine,
     records: callTransferRecords,
     carrier: telephony,
     desk: () => callDesk,

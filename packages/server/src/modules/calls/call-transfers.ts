@@ -9,8 +9,8 @@ import type { CallLifecycle } from "./call-lifecycle.service.ts";
 /** Where a call's phone transfer stands (`calls.transferState`). */
 export type TransferState = "" | "dialing" | "connected" | "returned";
 
-/** How a transfer's leg ended without being answered. */
-export type TransferMiss = "busy" | "no-answer" | "failed";
+/** How a transfer's leg ended without connecting the caller (declined: a warm transfer's person said no). */
+export type TransferMiss = "busy" | "no-answer" | "failed" | "declined";
 
 /** A running call can start a transfer from these states: none yet, or one that came back. */
 const TRANSFERABLE: TransferState[] = ["", "returned"];

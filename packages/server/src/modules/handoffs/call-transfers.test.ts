@@ -25,6 +25,8 @@ import { parseTranscript } from "../telephony/transcript.ts";
 const PRICE = 0.1;
 const BUSY = "+14155550102";
 const NO_ANSWER = "+14155550101";
+const DECLINES = "+14155550107";
+const BRIEFING = "The caller asks for a person.";
 
 const ASK = "Put me through to a person, please.";
 const HANDOVER = "Connecting you to the front desk now.";
@@ -40,6 +42,9 @@ const finished = new Map<number, (call: Call) => void>();
 /** The simulated caller's requests: its persona prompt. */
 const caller = (request: RecordedChatRequest) =>
   request.messages[0]?.content?.includes("reached its AI assistant") ?? false;
+/** A warm transfer's briefing request. */
+const briefer = (request: RecordedChatRequest) =>
+  request.messages[0]?.content?.startsWith("You brief a person") ?? false;
 const lastUser = (request: RecordedChatRequest) =>
   request.messages.findLast((message) => message.role === "user")?.content ?? "";
 const toolResults = (request: RecordedChatRequest) => {
@@ -59,6 +64,7 @@ function script(destinationId: () => number) {
   fake.reset();
   fake.respondWith((request): FakeChatReply => {
     const heard = lastUser(request);
+    if (briefer(request)) return { content: BRIEFING };
     if (caller(request)) {
       if (heard.includes("last reply")) return { content: "Goodbye." };
       if (heard.includes("could not reach")) return { content: "Please take a message then." };
@@ -141,8 +147,8 @@ describe("cold transfer on the simulated carrier", () => {
   it("connects the caller to a destination that answers; the assistant leaves, both legs are billed", async () => {
     const assistant = await answeringAssistant();
     const desk = await destination(owner, assistant, {});
-    // Never offered: a warm destination (only cold transfers are built), another assistant's and another account's.
-    await destination(owner, assistant, { name: "Warm line", mode: "warm" });
+    const warm = await destination(owner, assistant, { name: "Warm line", mode: "warm" });
+    // Never offered: another assistant's destination and another account's.
     const other = await createAssistant(t, owner, {});
     const elsewhere = await destination(owner, other, { name: "Other assistant's desk" });
     const strangers = await destination(stranger, await createAssistant(t, stranger, {}), { name: "Theirs" });
@@ -186,13 +192,14 @@ describe("cold transfer on the simulated carrier", () => {
 
     // The model read the cold destinations of its own assistant only.
     const offered = fake.chatRequests
-      .filter((request) => !caller(request))[0]!
+      .filter((request) => !caller(request) && !briefer(request))[0]!
       .tools!.find((tool) => tool.function.name === "transfer_call")!;
     expect(offered.function.description).toContain(`${desk.id}: Front desk. Questions a person must answer.`);
     expect(offered.function.parameters).toMatchObject({
-      properties: { destination_id: { enum: [desk.id] } },
+      properties: { destination_id: { enum: [desk.id, warm.id] } },
     });
-    for (const hidden of ["Warm line", elsewhere.name, strangers.name])
+    expect(offered.function.description).toContain(`${warm.id}: Warm line.`);
+    for (const hidden of [elsewhere.name, strangers.name])
       expect(offered.function.description).not.toContain(hidden);
 
     const transferred = await receiver.waitFor(
@@ -230,7 +237,8 @@ describe("cold transfer on the simulated carrier", () => {
     ]);
     // The assistant answered the message knowing the conversation before the transfer.
     const after = fake.chatRequests.find(
-      (request) => !caller(request) && lastUser(request) === "Please take a message then.",
+      (request) =>
+        !caller(request) && !briefer(request) && lastUser(request) === "Please take a message then.",
     )!;
     expect(after.messages.map((message) => message.content)).toEqual(
       expect.arrayContaining([ASK, HANDOVER, greeting]),
@@ -264,10 +272,56 @@ describe("cold transfer on the simulated carrier", () => {
       expect(lines(ended)).toContain("Sorry, I cannot transfer you.");
     }
     const refusals = fake.chatRequests
-      .filter((request) => !caller(request))
+      .filter((request) => !caller(request) && !briefer(request))
       .flatMap(toolResults)
       .filter((result) => typeof result.error === "string");
     expect(refusals.length).toBeGreaterThanOrEqual(2);
     expect(refusals[0]!.error).toContain("cannot be reached now");
+  });
+
+  it("briefs the person of a warm destination first; they accept and the caller is connected", async () => {
+    const assistant = await answeringAssistant();
+    const desk = await destination(owner, assistant, {
+      mode: "warm",
+      briefingInstructions: "Name and reason first.",
+    });
+    script(() => desk.id);
+    const ended = await incomingCall();
+    const [leg] = await legsOf(ended.id);
+    expect(ended).toMatchObject({
+      status: "completed",
+      endReason: "Transferred to Front desk.",
+      transferState: "connected",
+    });
+    expect(lines(ended)).toEqual(["Hello! How can I help?", ASK, HANDOVER, "(Transferred to Front desk.)"]);
+    // The leg's transcript is what the person heard first: the briefing the chat model wrote.
+    const legEnded = await reload(leg!.id);
+    expect(legEnded).toMatchObject({ status: "completed", transcript: `Assistant: ${BRIEFING}` });
+    const asked = fake.chatRequests.find(briefer)!;
+    expect(asked.messages[0]!.content).toContain("What the briefing covers: Name and reason first.");
+    expect(asked.messages.at(-1)!.content).toContain(`Customer: ${ASK}`);
+  });
+
+  it("brings the caller back when the briefed person declines; their answered leg is billed", async () => {
+    const assistant = await answeringAssistant();
+    const desk = await destination(owner, assistant, { mode: "warm", phoneNumber: DECLINES });
+    script(() => desk.id);
+    const ended = await incomingCall();
+    const [leg] = await legsOf(ended.id);
+    expect(ended).toMatchObject({ status: "ended_by_customer", transferredToCallId: leg!.id });
+    expect(lines(ended).slice(2, 5)).toEqual([
+      HANDOVER,
+      "(Front desk declined the transfer.)",
+      "I'm sorry, I could not reach Front desk: they cannot take the call right now. I can take a message or arrange for someone to call you back. What would you prefer?",
+    ]);
+    const legEnded = await reload(leg!.id);
+    expect(legEnded).toMatchObject({ status: "completed", transcript: `Assistant: ${BRIEFING}` });
+    expect((await ledger(leg!.id)).map((entry) => [entry.kind, entry.callMinute])).toEqual([
+      ["call_debit", 1],
+    ]);
+    const failed = await receiver.waitFor(
+      (hook) => hook.json.type === "call.transfer_failed" && hook.json.data.call_id === ended.id,
+    );
+    expect(failed.json.data).toMatchObject({ outcome: "declined", transfer_call_id: leg!.id });
   });
 });

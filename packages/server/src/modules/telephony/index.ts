@@ -24,6 +24,7 @@ export type {
   TranscriptLine,
   TransferCarrier,
   TransferDesk,
+  TransferMissOutcome,
 } from "./provider.ts";
 export { TRANSFER_RING_SECONDS } from "./provider.ts";
 export { SCRIPTED_CALLEE_LINES, SCRIPTED_CALLER_LINES, SimulatedCallee } from "./simulated/callee.ts";

@@ -118,18 +118,34 @@ export interface TransferCarrier {
     legCallId: number;
     from: string;
     to: string;
+    /**
+     * A warm transfer: the caller is held, and the person who answers first hears this briefing and
+     * accepts (a key press, or staying on the line) or declines; only an acceptance connects them.
+     */
+    briefing?: string;
   }): Promise<void>;
 }
 
+/** How a transfer's leg ended without connecting the caller. */
+export type TransferMissOutcome = "busy" | "no-answer" | "failed" | "declined";
+
 /** Where a carrier reports the outcome of a transfer's leg: the transfers service. */
 export interface TransferDesk {
-  /** The destination answered: the caller is connected to it (repeats change nothing). */
-  transferAnswered(legCallId: number): Promise<void>;
+  /**
+   * The destination answered (a cold transfer) or accepted (warm): the caller is connected to it.
+   * The caller's call id when this report decided it; null when the transfer was already decided.
+   */
+  transferAnswered(legCallId: number): Promise<number | null>;
   /**
    * The destination did not answer: the caller goes back to the assistant. The id of the caller's
    * call when this report decided it; null when the transfer was already decided (a repeat).
    */
-  transferMissed(legCallId: number, outcome: "busy" | "no-answer" | "failed"): Promise<number | null>;
+  transferMissed(
+    legCallId: number,
+    outcome: TransferMissOutcome,
+  ): Promise<{ callId: number; providerCallId: string | null } | null>;
+  /** What the person who answers a warm transfer's leg hears first; null for another call. */
+  briefingFor(legCallId: number): Promise<string | null>;
 }
 
 /** A carrier: numbers, calls, transfers and texts. */

@@ -21,6 +21,7 @@ import type {
   TextDesk,
   TextSimulator,
   TransferDesk,
+  TransferMissOutcome,
 } from "../provider.ts";
 import type { SimulatedCallee } from "./callee.ts";
 import { type FarEnd, IMPATIENT_AFTER_WORDS, LINE_PAUSES, SimulatedLine } from "./line.ts";
@@ -52,10 +53,11 @@ export const SIMULATED_LINE_LEASE = { leaseMs: 8_000, renewMs: 2_000 } as const;
 export const LINE_LOST_REASON = "The simulated line was lost: the server carrying the conversation stopped.";
 
 type Step =
-  | { step: "dial" }
+  /** `warm`: a warm transfer's leg, whose person hears the briefing and decides. */
+  | { step: "dial"; warm?: boolean }
   | { step: "busy" }
   | { step: "no-answer" }
-  | { step: "answer" }
+  | { step: "answer"; warm?: boolean }
   | { step: "connected" }
   | { step: "voicemail-beep" }
   /** `lapsesAt`: when the lease being checked runs out (epoch ms); `deferred`: the check was put off once. */
@@ -193,14 +195,19 @@ export class SimulatedTelephonyProvider
   }
 
   /**
-   * The assistant leaves (the caller's line is let go without ending the call) and the leg rings
-   * the destination, whose outcome the test numbers decide as for any call (a SIP URI answers): an
-   * answer connects the caller, who talks with the person for `transferTalk`; anything else brings
-   * the caller back to the voice engine on a new line.
+   * The assistant leaves (the caller's line is let go without ending the call: held, on a warm
+   * transfer) and the leg rings the destination, whose outcome the test numbers decide as for any
+   * call (a SIP URI answers): an answer connects the caller, who talks with the person for
+   * `transferTalk`; anything else brings the caller back to the voice engine on a new line. On a warm
+   * transfer the person hears the briefing and accepts, except at the test number that declines.
    */
-  async transferCall(request: { callId: number; legCallId: number }) {
+  async transferCall(request: { callId: number; legCallId: number; briefing?: string }) {
     this.closeLine(request.callId);
-    await this.schedule(request.legCallId, { step: "dial" }, SIMULATED_TIMING.dial);
+    await this.schedule(
+      request.legCallId,
+      { step: "dial", ...(request.briefing ? { warm: true } : {}) },
+      SIMULATED_TIMING.dial,
+    );
   }
 
   async hangUp(call: { callId: number }, farewell?: string) {
@@ -264,7 +271,7 @@ export class SimulatedTelephonyProvider
         if (outcome === "busy") await this.schedule(callId, { step: "busy" }, SIMULATED_TIMING.busy);
         else if (outcome === "no-answer")
           await this.schedule(callId, { step: "no-answer" }, SIMULATED_TIMING.noAnswer);
-        else await this.schedule(callId, { step: "answer" }, SIMULATED_TIMING.ring);
+        else await this.schedule(callId, { step: "answer", warm: step.warm === true }, SIMULATED_TIMING.ring);
         return;
       case "busy":
         await report({ status: "busy" });
@@ -277,6 +284,12 @@ export class SimulatedTelephonyProvider
       case "answer": {
         await report({ status: "in-progress" });
         if (call.transferredFromCallId !== null) {
+          if (step.warm && outcome === "declines") {
+            // Heard the briefing, said no and hung up: an answered (billed) leg that connected nobody.
+            await report({ status: "completed" });
+            await this.legMissed(callId, "declined");
+            return;
+          }
           // The person who answered talks with the caller, not with an assistant.
           await this.parts.transfers().transferAnswered(callId);
           await this.schedule(
@@ -382,9 +395,9 @@ export class SimulatedTelephonyProvider
   }
 
   /** A leg was not answered: the caller, back with the assistant, gets a new line (once). */
-  private async legMissed(legCallId: number, outcome: "busy" | "no-answer" | "failed") {
-    const callId = await this.parts.transfers().transferMissed(legCallId, outcome);
-    if (callId !== null) await this.schedule(callId, { step: "connected" }, 0);
+  private async legMissed(legCallId: number, outcome: TransferMissOutcome) {
+    const back = await this.parts.transfers().transferMissed(legCallId, outcome);
+    if (back) await this.schedule(back.callId, { step: "connected" }, 0);
   }
 
   /** The transferred conversation is over: both calls end. */

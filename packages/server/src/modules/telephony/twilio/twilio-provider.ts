@@ -38,7 +38,16 @@ export const TWILIO_PATHS = {
   transferStatus: "/telephony/twilio/transfer-status",
   /** A transfer's `<Dial>` ended (its action, with ?callId= the leg): what the caller's call does next. */
   transferAction: "/telephony/twilio/transfer-action",
+  /** A warm transfer's leg status (its StatusCallback, with ?callId= the leg). */
+  warmStatus: "/telephony/twilio/warm-status",
+  /** A warm transfer's leg was answered (its Url, with ?callId= the leg): the briefing. */
+  warmAnswer: "/telephony/twilio/warm-answer",
+  /** The answer to a warm transfer's briefing (the Gather's action, with ?callId= the leg). */
+  warmDecision: "/telephony/twilio/warm-decision",
 } as const;
+
+/** The conference a warm transfer's caller waits in and the person joins, named by the leg. */
+export const warmConference = (legCallId: number) => `voxgate-transfer-${legCallId}`;
 
 /** The carrier refused or failed a request; its words are kept for the logs and the call's end reason. */
 export class CarrierError extends AppError {
@@ -229,8 +238,11 @@ export class TwilioTelephonyProvider implements TelephonyProvider {
     legCallId: number;
     from: string;
     to: string;
+    briefing?: string;
   }) {
     if (!request.providerCallId) throw new CarrierError("the call has no Twilio call to transfer.");
+    if (request.briefing !== undefined)
+      return this.warmTransfer({ ...request, providerCallId: request.providerCallId });
     const response = new (twilioLibrary().twiml.VoiceResponse)();
     const dial = response.dial({
       callerId: request.from,
@@ -254,6 +266,57 @@ export class TwilioTelephonyProvider implements TelephonyProvider {
       await this.client.calls(request.providerCallId).update({ twiml: response.toString() });
     } catch (error) {
       throw this.failure("transfer a call", error);
+    }
+  }
+
+  /**
+   * A warm transfer: the caller's call is put in a conference of its own (Twilio's hold music until
+   * the person joins; it ends when either leaves, and the caller's call then hangs up), and the leg is
+   * a call Voxgate creates, whose answer webhook plays the briefing and asks for a decision.
+   */
+  private async warmTransfer(request: {
+    providerCallId: string;
+    legCallId: number;
+    from: string;
+    to: string;
+  }) {
+    const hold = new (twilioLibrary().twiml.VoiceResponse)();
+    hold
+      .dial()
+      .conference(
+        { startConferenceOnEnter: false, endConferenceOnExit: true, beep: "false" },
+        warmConference(request.legCallId),
+      );
+    hold.hangup();
+    try {
+      await this.client.calls(request.providerCallId).update({ twiml: hold.toString() });
+      const leg = await this.client.calls.create({
+        to: request.to,
+        from: request.from,
+        url: this.url(TWILIO_PATHS.warmAnswer, request.legCallId),
+        method: "POST",
+        timeout: TRANSFER_RING_SECONDS,
+        statusCallback: this.url(TWILIO_PATHS.warmStatus, request.legCallId),
+        statusCallbackMethod: "POST",
+        statusCallbackEvent: ["initiated", "ringing", "answered", "completed"],
+      });
+      this.deps.logger.info("twilio warm transfer leg placed", {
+        legCallId: request.legCallId,
+        sid: leg.sid,
+      });
+    } catch (error) {
+      throw this.failure("transfer a call", error);
+    }
+  }
+
+  /** Gives a running call new TwiML (a caller taken back from a warm transfer); false when it has ended. */
+  async redirect(providerCallId: string, twiml: string): Promise<boolean> {
+    try {
+      await this.client.calls(providerCallId).update({ twiml });
+      return true;
+    } catch (error) {
+      if (statusOf(error) === 404 || codeOf(error) === CALL_ALREADY_ENDED) return false;
+      throw this.failure("redirect a call", error);
     }
   }
 

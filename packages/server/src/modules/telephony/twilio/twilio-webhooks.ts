@@ -13,7 +13,12 @@ import {
 } from "../provider.ts";
 import { sipHostOf, sipUser } from "../sip-uri.ts";
 import type { TwilioMediaStreams } from "./media-streams.ts";
-import { TWILIO_PATHS, type TwilioTelephonyProvider, twilioLibrary } from "./twilio-provider.ts";
+import {
+  TWILIO_PATHS,
+  type TwilioTelephonyProvider,
+  twilioLibrary,
+  warmConference,
+} from "./twilio-provider.ts";
 
 /** Form fields of a Twilio webhook request. */
 export type TwilioParams = Record<string, string>;
@@ -109,6 +114,13 @@ export class TwilioWebhooks {
         return { empty: true };
       case TWILIO_PATHS.transferAction:
         return this.transferAction(callId, params);
+      case TWILIO_PATHS.warmStatus:
+        await this.warmStatus(callId, params);
+        return { empty: true };
+      case TWILIO_PATHS.warmAnswer:
+        return this.warmAnswer(callId, params);
+      case TWILIO_PATHS.warmDecision:
+        return this.warmDecision(callId, params);
       default:
         return { empty: true };
     }
@@ -202,14 +214,80 @@ export class TwilioWebhooks {
       status: outcome,
       ...(outcome === "failed" ? { reason: failureReason({ ...params, CallStatus: dialStatus }) } : {}),
     });
-    const callId = await this.transfers().transferMissed(legCallId, outcome);
-    if (callId === null) {
+    const back = await this.transfers().transferMissed(legCallId, outcome);
+    if (back === null) {
       this.deps.logger.warn("twilio transfer action refused: the transfer was already decided", {
         legCallId,
       });
       return { refused: true };
     }
-    return { twiml: await this.streamTwiml(callId) };
+    return { twiml: await this.streamTwiml(back.callId) };
+  }
+
+  private ours(legCallId: number | null, params: TwilioParams): legCallId is number {
+    return legCallId !== null && (!params.AccountSid || params.AccountSid === this.account.accountSid);
+  }
+
+  /**
+   * A warm transfer leg's progress: its record moves like any call's; a leg that never answered
+   * (busy, no answer, failed, cancelled) takes the held caller back to the assistant.
+   */
+  private async warmStatus(legCallId: number | null, params: TwilioParams) {
+    if (!this.ours(legCallId, params)) return;
+    await this.status(legCallId, params);
+    const status = params.CallStatus ?? "";
+    if (["busy", "no-answer", "failed", "canceled"].includes(status))
+      await this.takeBack(legCallId, status === "busy" || status === "no-answer" ? status : "failed");
+  }
+
+  /**
+   * The person answered a warm transfer's leg: the briefing, then one key (1 takes the call, 2
+   * declines); no key is staying on the line, which accepts.
+   */
+  private async warmAnswer(legCallId: number | null, params: TwilioParams): Promise<TwilioAnswer> {
+    if (!this.ours(legCallId, params)) return { refused: true };
+    const briefing = await this.transfers().briefingFor(legCallId);
+    if (briefing === null) return { refused: true };
+    const decision = `${this.deps.config.publicBaseUrl}${TWILIO_PATHS.warmDecision}?callId=${legCallId}`;
+    const response = new (twilioLibrary().twiml.VoiceResponse)();
+    response
+      .gather({ numDigits: 1, timeout: 6, action: decision, method: "POST" })
+      .say(`${briefing} Press 1 to take the call, or 2 to decline.`);
+    response.redirect({ method: "POST" }, decision);
+    return { twiml: response.toString() };
+  }
+
+  /**
+   * The answer to a briefing (the Gather's action, or its Redirect without Digits: stayed on the
+   * line). 2 declines: the caller goes back to the assistant and this leg hangs up. Anything else
+   * accepts: the person joins the caller's conference. Decided once: a replay is refused.
+   */
+  private async warmDecision(legCallId: number | null, params: TwilioParams): Promise<TwilioAnswer> {
+    if (!this.ours(legCallId, params)) return { refused: true };
+    const response = new (twilioLibrary().twiml.VoiceResponse)();
+    if (params.Digits === "2") {
+      if (!(await this.takeBack(legCallId, "declined"))) return { refused: true };
+      response.say("Alright. The caller stays with the assistant. Goodbye.");
+      response.hangup();
+      return { twiml: response.toString() };
+    }
+    if ((await this.transfers().transferAnswered(legCallId)) === null) return { refused: true };
+    response
+      .dial()
+      .conference(
+        { startConferenceOnEnter: true, endConferenceOnExit: true, beep: "false" },
+        warmConference(legCallId),
+      );
+    return { twiml: response.toString() };
+  }
+
+  /** Takes a held caller back from a warm transfer to the assistant (a new media stream); false when already decided. */
+  private async takeBack(legCallId: number, outcome: "busy" | "no-answer" | "failed" | "declined") {
+    const back = await this.transfers().transferMissed(legCallId, outcome);
+    if (!back) return false;
+    if (back.providerCallId)
+      await this.provider.redirect(back.providerCallId, await this.streamTwiml(back.callId));
+    return true;
   }
 
   /**
