@@ -97,16 +97,18 @@ afterAll(async () => {
  * An answered call whose caller asks for a person: the model transfers, says the handover sentence,
  * and Voxgate updates the call with the `<Dial>`. Twilio then stops the stream. The TwiML's parts.
  */
-async function transferredCall() {
+async function transferredCall(from = assistant, to = desk, ...more: { content: string }[]) {
   const call = await t.app.services.callStarts.placeOutbound({
     accountId: owner.accountId,
-    assistantId: assistant.id,
+    assistantId: from.id,
+    phoneNumberId: number.id,
     to: uniqueUsNumber(),
   });
   const client = await TwilioMediaClient.connect(mediaStreamUrl(t), await answerOutbound(t, twilio, call));
   model.enqueue(
-    { toolCalls: [{ name: "transfer_call", arguments: { destination_id: desk.id } }] },
+    { toolCalls: [{ name: "transfer_call", arguments: { destination_id: to.id } }] },
     { content: "Connecting you now." },
+    ...more,
   );
   client.speak("a person please");
   const update = await eventually(async () => {
@@ -314,5 +316,100 @@ describe("cold transfer on Twilio", () => {
     client.stop();
     await client.closed;
     expect(await reload(call.id)).toMatchObject({ transferState: "dialing", requestedEnd: null });
+  });
+});
+
+describe("warm transfer on Twilio", () => {
+  let warmAssistant: Assistant;
+  let warm: TransferDestination;
+  const BRIEFING = "Ana Lopez asks about her invoice.";
+  const streamUpdate = (providerCallId: string | null) =>
+    twilio.requests.filter(
+      (request) =>
+        request.resource === `/Calls/${providerCallId}.json` &&
+        String(request.params.Twiml ?? "").includes("<Connect><Stream"),
+    );
+
+  beforeAll(async () => {
+    warmAssistant = await createAssistant(t, owner, { initialMessage: "" });
+    warm = await t.app.services.transferDestinations.create(owner.accountId, {
+      assistantId: warmAssistant.id,
+      name: "Billing",
+      description: "Invoices.",
+      phoneNumber: uniqueUsNumber(),
+      mode: "warm",
+      briefingInstructions: "Name and reason first.",
+    });
+  });
+
+  /** A warm transfer under way: the caller held in the conference, the leg created. */
+  async function warmCall() {
+    const { call, leg, twiml } = await transferredCall(warmAssistant, warm, { content: BRIEFING });
+    expect(twiml).toBe(
+      `<?xml version="1.0" encoding="UTF-8"?><Response><Dial><Conference startConferenceOnEnter="false" endConferenceOnExit="true" beep="false">voxgate-transfer-${leg.id}</Conference></Dial><Hangup/></Response>`,
+    );
+    const created = twilio.requests.find(
+      (request) =>
+        request.resource === "/Calls.json" &&
+        request.params.Url === `${PUBLIC_BASE_URL}/telephony/twilio/warm-answer?callId=${leg.id}`,
+    );
+    expect(created?.params).toMatchObject({
+      To: warm.phoneNumber,
+      From: number.phoneNumber,
+      Timeout: "25",
+      StatusCallback: `${PUBLIC_BASE_URL}/telephony/twilio/warm-status?callId=${leg.id}`,
+    });
+    expect(leg.transcript).toBe(`Assistant: ${BRIEFING}`);
+    return { call, leg };
+  }
+
+  it("briefs the person who answers; a key press accepts and joins them to the caller's conference", async () => {
+    const { call, leg } = await warmCall();
+    const answer = await post(`/telephony/twilio/warm-answer?callId=${leg.id}`, {
+      AccountSid: twilio.accountSid,
+    });
+    const decision = `${PUBLIC_BASE_URL}/telephony/twilio/warm-decision?callId=${leg.id}`;
+    expect(answer.body).toBe(
+      `<?xml version="1.0" encoding="UTF-8"?><Response><Gather numDigits="1" timeout="6" action="${decision}" method="POST"><Say>${BRIEFING} Press 1 to take the call, or 2 to decline.</Say></Gather><Redirect method="POST">${decision}</Redirect></Response>`,
+    );
+    // Answered is not accepted: the caller waits on hold until the person decides.
+    expect(await reload(call.id)).toMatchObject({ transferState: "dialing" });
+    const accept = { AccountSid: twilio.accountSid, Digits: "1" };
+    const accepted = await post(`/telephony/twilio/warm-decision?callId=${leg.id}`, accept);
+    expect(accepted.body).toBe(
+      `<?xml version="1.0" encoding="UTF-8"?><Response><Dial><Conference startConferenceOnEnter="true" endConferenceOnExit="true" beep="false">voxgate-transfer-${leg.id}</Conference></Dial></Response>`,
+    );
+    expect(await reload(call.id)).toMatchObject({
+      transferState: "connected",
+      endReason: "Transferred to Billing.",
+    });
+    expect((await post(`/telephony/twilio/warm-decision?callId=${leg.id}`, accept)).status).toBe(403);
+    expect(streamUpdate(call.providerCallId)).toEqual([]);
+  });
+
+  it("takes the caller back to the assistant when the person declines or nobody answers", async () => {
+    const declined = await warmCall();
+    const no = { AccountSid: twilio.accountSid, Digits: "2" };
+    const answer = await post(`/telephony/twilio/warm-decision?callId=${declined.leg.id}`, no);
+    expect(answer.body).toBe(
+      '<?xml version="1.0" encoding="UTF-8"?><Response><Say>Alright. The caller stays with the assistant. Goodbye.</Say><Hangup/></Response>',
+    );
+    // The caller's call leaves the conference for a new stream to the assistant, once.
+    expect(streamUpdate(declined.call.providerCallId)).toHaveLength(1);
+    expect((await post(`/telephony/twilio/warm-decision?callId=${declined.leg.id}`, no)).status).toBe(403);
+    expect(streamUpdate(declined.call.providerCallId)).toHaveLength(1);
+    expect(await reload(declined.call.id)).toMatchObject({ transferState: "returned" });
+
+    const unanswered = await warmCall();
+    await twilioWebhook(t, twilio, `/telephony/twilio/warm-status?callId=${unanswered.leg.id}`, {
+      AccountSid: twilio.accountSid,
+      CallSid: `CA${"3".repeat(32)}`,
+      CallStatus: "no-answer",
+    });
+    expect(streamUpdate(unanswered.call.providerCallId)).toHaveLength(1);
+    expect(await reload(unanswered.leg.id)).toMatchObject({ status: "no_answer" });
+    expect(parseTranscript((await reload(unanswered.call.id)).transcript).at(-1)?.text).toBe(
+      "(The transfer to Billing was not answered: no-answer.)",
+    );
   });
 });
