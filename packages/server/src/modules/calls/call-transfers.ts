@@ -107,7 +107,13 @@ export class CallTransferRecords {
     const { leg } = found;
     return this.deps.db.prisma.$transaction(async (tx) => {
       const { count } = await tx.call.updateMany({
-        where: { id: found.original.id, transferState: "dialing", transferredToCallId: leg.id },
+        where: {
+          id: found.original.id,
+          transferState: "dialing",
+          transferredToCallId: leg.id,
+          // A caller who hung up meanwhile is connected to nobody, nor taken back.
+          status: "in_progress",
+        },
         data: {
           transferState: state,
           ...(state === "connected" ? { endReason: `Transferred to ${leg.transferDestinationName}.` } : {}),

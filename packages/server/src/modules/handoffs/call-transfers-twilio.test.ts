@@ -23,7 +23,7 @@ import type { Assistant, PhoneNumber, TransferDestination } from "../../generate
 import { parseTranscript } from "../telephony/transcript.ts";
 
 /**
- * Cold phone transfers on Twilio, through the local fake Twilio REST API and the Media Streams
+ * Cold and warm phone transfers on Twilio, through the local fake Twilio REST API and the Media Streams
  * client: the call's REST update carries the `<Dial>` TwiML; the leg's status callbacks and the
  * `<Dial>`'s action come back signed; an unanswered leg reconnects the caller's media stream to the
  * assistant; forged and replayed actions are refused.

@@ -15,11 +15,11 @@ import { toApiStatus } from "../calls/call-status.ts";
 import { parseTranscript } from "../telephony/transcript.ts";
 
 /**
- * Cold phone transfers on the simulated carrier, through the real voice engine (text turns) with the
- * fake OpenAI scripting the assistant and the simulated caller: the destination answers (the caller
- * is connected, both legs billed), is busy or does not answer (the caller comes back to the
- * assistant, which says so and offers a message); destinations of other assistants and accounts are
- * never offered nor dialled.
+ * Phone transfers on the simulated carrier, through the real voice engine (text turns) with the
+ * fake OpenAI scripting the assistant, the simulated caller and the warm briefing: the destination
+ * answers (the caller is connected, both legs billed), is busy or does not answer (the caller comes
+ * back to the assistant, which says so and offers a message); a warm destination's person is briefed
+ * and accepts or declines; destinations of other assistants and accounts are never offered nor dialled.
  */
 
 const PRICE = 0.1;
