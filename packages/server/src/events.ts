@@ -80,6 +80,18 @@ export type DomainEvent =
       fromAssistantId: number;
       toAssistantId: number;
       reason: string | null;
+    }
+  /**
+   * A phone call's caller was connected to a transfer destination (`transfer_call`,
+   * docs/transfers.md#phone-transfers): `leg` is the call to the destination, answered.
+   */
+  | { type: "call.transferred"; call: Call; leg: Call }
+  /** A transfer's leg was not answered (busy, no answer, failed): the caller is back with the assistant. */
+  | {
+      type: "call.transfer_failed";
+      call: Call;
+      leg: Call;
+      outcome: "busy" | "no-answer" | "failed" | "declined";
     };
 
 export type DomainEventType = DomainEvent["type"];

@@ -16,6 +16,7 @@ import { DialerService, DialerSweep } from "./modules/dialer/index.ts";
 import { EvaluationService } from "./modules/evaluation/index.ts";
 import {
   CallHandoffsService,
+  CallTransfersService,
   ChatHandoffsService,
   TransferDestinationsService,
 } from "./modules/handoffs/index.ts";
@@ -122,6 +123,7 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     media: () => recordings,
     capacity,
     texts: () => texts,
+    transfers: () => callTransfers,
   });
   const textQuietHours = new TextQuietHours(deps);
   const texts: TextsService = new TextsService(deps, {
@@ -142,26 +144,39 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
   const phoneNumbers = new PhoneNumbersService(deps, telephony);
   // The voice engine's sessions on this instance: calls reach them (voicemail), the engine fills them.
   const liveSessions = new LiveSessions();
-  const { callLifecycle, callQueries, callStarts, inboundCalls, callAnnotations, callDesk } = createCalls(
-    deps,
-    {
-      carrier: telephony,
-      inboundSimulator,
-      // The web call sockets carry browser calls and report on them to the desk, like the carrier.
-      webCarrier: () => webCallSockets,
-      billing,
-      jobs,
-      events: webhooks,
-      bus,
-      inboundVariables: (request) => webhooks.inboundVariables(request),
-      voicemail: liveSessions,
-    },
-  );
+  const {
+    callLifecycle,
+    callQueries,
+    callStarts,
+    inboundCalls,
+    callAnnotations,
+    callDesk,
+    callTransferRecords,
+  } = createCalls(deps, {
+    carrier: telephony,
+    inboundSimulator,
+    // The web call sockets carry browser calls and report on them to the desk, like the carrier.
+    webCarrier: () => webCallSockets,
+    billing,
+    jobs,
+    events: webhooks,
+    bus,
+    inboundVariables: (request) => webhooks.inboundVariables(request),
+    voicemail: liveSessions,
+  });
   const webCallSockets = new WebCallSockets(deps, {
     desk: callDesk,
     engine: () => recordings,
     capacity,
     clock,
+  });
+  const transferDestinations = new TransferDestinationsService(deps, { clock });
+  const callTransfers: CallTransfersService = new CallTransfersService(deps, {
+    destinations: transferDestinations,
+    engine: replyEngine,
+    records: callTransferRecords,
+    carrier: telephony,
+    desk: () => callDesk,
   });
   const evaluation = new EvaluationService(deps, { jobs, calls: callAnnotations, bus, rateLimits });
   const callTurns = new CallTurnsService(deps, callAnnotations);
@@ -174,6 +189,7 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     appointments: {
       functionsFor: (context) => appointments.functionsFor(context),
     },
+    transfers: callTransfers,
     transcriber: new OpenAiTranscriber(deps.config.voice),
     synthesizer: new OpenAiSynthesizer(deps.config.voice),
     realtime: new RealtimeClient(deps.config.voice.realtime, deps.config.voice.timeoutSeconds, deps.logger),
@@ -276,7 +292,7 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     textSendSweep: new TextSendSweep(deps, textSendQueue),
     providers,
     providerKeys,
-    transferDestinations: new TransferDestinationsService(deps, { clock }),
+    transferDestinations,
     chatHandoffs,
   };
 }

@@ -40,6 +40,7 @@ export function createTwilioRoutes(deps: {
       return value && /^\d{1,9}$/.test(value) ? Number(value) : null;
     };
     const answer = await deps.webhooks.handle(url.pathname, id("callId"), params, id("textId"));
+    if ("refused" in answer) return text("Forbidden", 403);
     return "twiml" in answer
       ? new Response(answer.twiml, { headers: { "content-type": "text/xml; charset=utf-8" } })
       : new Response(null, { status: 204 });

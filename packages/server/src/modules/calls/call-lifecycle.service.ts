@@ -25,6 +25,8 @@ export interface CallProgress {
   webhookResponse?: Prisma.InputJsonObject;
   carrierCost?: string;
   totalCost?: string;
+  /** The carrier's id of a call it told first in an event (a transfer's leg, which Twilio dials itself). */
+  providerCallId?: string;
 }
 
 /**
@@ -159,11 +161,17 @@ export class CallLifecycle {
 
   /**
    * The caller hung up (the media stream stopped without Voxgate asking): the carrier's end event,
-   * which follows, makes the call `ended_by_customer`. An end Voxgate asked for first is kept.
+   * which follows, makes the call `ended_by_customer`. An end Voxgate asked for first is kept. A
+   * stream that stops because the call is being transferred is the assistant leaving, not the caller.
    */
   async customerHungUp(callId: number): Promise<void> {
     await this.deps.db.prisma.call.updateMany({
-      where: { id: callId, requestedEnd: null, status: "in_progress" },
+      where: {
+        id: callId,
+        requestedEnd: null,
+        status: "in_progress",
+        transferState: { in: ["", "returned"] },
+      },
       data: { requestedEnd: "ended_by_customer", endReason: "The caller hung up." },
     });
   }

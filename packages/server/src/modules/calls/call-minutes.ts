@@ -52,7 +52,10 @@ export class CallMinutes {
     const { hangUps } = this.parts;
     const speed = this.deps.config.telephony.clockSpeed;
     const elapsed = ((now.getTime() - call.startedAt.getTime()) / 1000) * speed;
-    if (call.maxDuration > 0 && elapsed >= call.maxDuration) {
+    // The assistant's max duration bounds its own conversation: a caller transferred to a person
+    // talks on (still billed by the minute).
+    const maxDuration = call.transferState === "connected" ? 0 : call.maxDuration;
+    if (maxDuration > 0 && elapsed >= maxDuration) {
       await hangUps.hangUp(call, "ended_by_assistant", "Maximum duration reached.", FAREWELLS.maxDuration);
       return;
     }
@@ -64,7 +67,7 @@ export class CallMinutes {
       return;
     }
     const nextMinute = started * 60;
-    const next = call.maxDuration > 0 ? Math.min(nextMinute, call.maxDuration) : nextMinute;
+    const next = maxDuration > 0 ? Math.min(nextMinute, maxDuration) : nextMinute;
     await this.scheduleTick(call, next);
   }
 

@@ -45,6 +45,21 @@ export const CallRef = builder.prismaObject("Call", {
       description: "The carrier: simulated or twilio; empty for web calls.",
     }),
     recordingUrl: t.exposeString("recordingUrl"),
+    transferState: t.exposeString("transferState", {
+      description:
+        "The call's phone transfer (docs/transfers.md#phone-transfers): empty (none, or the caller came back from one nobody answered and the assistant took over), dialing, connected (the caller talked with the destination), returned (back with the assistant, before its next words).",
+    }),
+    transferredToCallId: t.exposeInt("transferredToCallId", {
+      nullable: true,
+      description: "The leg of the call's latest transfer: a call of its own, to the destination.",
+    }),
+    transferredFromCallId: t.exposeInt("transferredFromCallId", {
+      nullable: true,
+      description: "On a transfer's leg: the call the caller was transferred from.",
+    }),
+    transferDestinationName: t.exposeString("transferDestinationName", {
+      description: "On a transfer's leg: the destination's name when it was dialled; empty otherwise.",
+    }),
     startedAt: t.expose("startedAt", { type: "DateTime", nullable: true }),
     endedAt: t.expose("endedAt", { type: "DateTime", nullable: true }),
     createdAt: t.expose("createdAt", { type: "DateTime" }),

@@ -185,5 +185,6 @@ function progressOf(event: ProviderCallEvent, call: Call): CallProgress {
       : {}),
     ...(event.carrierCost !== undefined ? { carrierCost: event.carrierCost } : {}),
     ...(event.reason && !call.endReason ? { endReason: event.reason } : {}),
+    ...(event.providerCallId && !call.providerCallId ? { providerCallId: event.providerCallId } : {}),
   };
 }

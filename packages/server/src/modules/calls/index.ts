@@ -10,6 +10,7 @@ import { CallLifecycle } from "./call-lifecycle.service.ts";
 import { CallMinutes } from "./call-minutes.ts";
 import { CallQueries } from "./call-queries.ts";
 import { CallStarts } from "./call-starts.ts";
+import { CallTransferRecords } from "./call-transfers.ts";
 import { CarrierEvents, type VoicemailSessions } from "./carrier-events.ts";
 import { InboundCalls, type InboundVariablesSource } from "./inbound-calls.ts";
 
@@ -20,6 +21,7 @@ export { FAREWELLS } from "./call-hang-up.ts";
 export type { CallLifecycle } from "./call-lifecycle.service.ts";
 export type { CallStarts, OutboundCallRequest } from "./call-starts.ts";
 export { type ApiCallStatus, CALL_TRANSITIONS, isFinal, toApiStatus } from "./call-status.ts";
+export type { CallTransferRecords, TransferMiss, TransferState } from "./call-transfers.ts";
 export type { VoicemailSessions } from "./carrier-events.ts";
 export type { InboundVariablesSource } from "./inbound-calls.ts";
 
@@ -64,6 +66,7 @@ export function createCalls(
     inboundVariables: parts.inboundVariables,
   });
   const annotations = new CallAnnotations(deps, { events, bus });
+  const transfers = new CallTransferRecords(deps, { carrier, billing, lifecycle, events });
   const desk: CallDesk = {
     callEvent: (event) => carrierEvents.callEvent(event),
     answeringMachine: (event) => carrierEvents.answeringMachine(event),
@@ -78,5 +81,6 @@ export function createCalls(
     inboundCalls: inbound,
     callAnnotations: annotations,
     callDesk: desk,
+    callTransferRecords: transfers,
   };
 }

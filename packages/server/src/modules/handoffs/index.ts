@@ -3,7 +3,9 @@
  * offer them) and hand-offs in chat, to a person (request_human) or another assistant (handoff).
  */
 export { describeLocal, isOpen, nextOpening, type WeeklySchedule } from "./business-hours.ts";
+export { TRANSFER_CALL_TOOL_NAME } from "./call-functions.ts";
 export { CallHandoffsService, type CallHandover, type LiveCallTurn } from "./call-handoffs.service.ts";
+export { CallTransfersService, type TransferableCall } from "./call-transfers.service.ts";
 export { HANDOFF_TOOL_NAME, REQUEST_HUMAN_TOOL_NAME } from "./chat-functions.ts";
 export {
   ChatHandoffsService,

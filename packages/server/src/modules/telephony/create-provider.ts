@@ -9,6 +9,7 @@ import type {
   TelephonyProvider,
   TextDesk,
   TextSimulator,
+  TransferDesk,
 } from "./provider.ts";
 import { SimulatedCallee } from "./simulated/callee.ts";
 import { SimulatedTelephonyProvider } from "./simulated/simulated-provider.ts";
@@ -34,6 +35,8 @@ export function createTelephony(
     capacity: MediaCapacity;
     /** Where texts' status reports and incoming texts go: the texts service. */
     texts: () => TextDesk;
+    /** Where transfer legs' outcomes go: the transfers service. */
+    transfers: () => TransferDesk;
   },
 ): {
   provider: TelephonyProvider;
@@ -59,6 +62,7 @@ export function createTelephony(
         twilioMedia,
         parts.capacity,
         parts.texts,
+        parts.transfers,
       ),
       twilioMedia,
       inboundSimulator: null,
@@ -72,6 +76,7 @@ export function createTelephony(
     media: parts.media,
     capacity: parts.capacity,
     texts: parts.texts,
+    transfers: parts.transfers,
   });
   return {
     provider,

@@ -22,7 +22,11 @@ export type {
   TextDesk,
   TextSimulator,
   TranscriptLine,
+  TransferCarrier,
+  TransferDesk,
+  TransferMissOutcome,
 } from "./provider.ts";
+export { TRANSFER_RING_SECONDS } from "./provider.ts";
 export { SCRIPTED_CALLEE_LINES, SCRIPTED_CALLER_LINES, SimulatedCallee } from "./simulated/callee.ts";
 export {
   LINE_LOST_REASON,

@@ -99,8 +99,57 @@ export interface TextCarrier {
   }): Promise<{ providerMessageId: string }>;
 }
 
-/** A carrier: numbers, calls and texts. */
-export interface TelephonyProvider extends NumberProvider, CallCarrier, TextCarrier {}
+/** How long a transfer's leg rings before it counts as not answered. */
+export const TRANSFER_RING_SECONDS = 25;
+
+/** What the transfers service asks a carrier to do with a running call (docs/transfers.md#phone-transfers). */
+export interface TransferCarrier {
+  /**
+   * Connects the caller of the answered call `callId` to `to` (E.164 or a SIP URI), dialled from
+   * `from` (the account's number, the caller ID) as the call `legCallId` (already recorded, status
+   * initiated). The assistant's media stream ends. The leg's progress arrives as `ProviderCallEvent`s
+   * and its outcome on the `TransferDesk`; a leg not answered brings the caller back to the voice
+   * engine (a new media stream of `callId`). Rejects (UPSTREAM_FAILED) when the carrier refused: the
+   * call then goes on as it was.
+   */
+  transferCall(request: {
+    callId: number;
+    providerCallId: string | null;
+    legCallId: number;
+    from: string;
+    to: string;
+    /**
+     * A warm transfer: the caller is held, and the person who answers first hears this briefing and
+     * accepts (a key press, or staying on the line) or declines; only an acceptance connects them.
+     */
+    briefing?: string;
+  }): Promise<void>;
+}
+
+/** How a transfer's leg ended without connecting the caller. */
+export type TransferMissOutcome = "busy" | "no-answer" | "failed" | "declined";
+
+/** Where a carrier reports the outcome of a transfer's leg: the transfers service. */
+export interface TransferDesk {
+  /**
+   * The destination answered (a cold transfer) or accepted (warm): the caller is connected to it.
+   * The caller's call id when this report decided it; null when the transfer was already decided.
+   */
+  transferAnswered(legCallId: number): Promise<number | null>;
+  /**
+   * The destination did not answer: the caller goes back to the assistant. The id of the caller's
+   * call when this report decided it; null when the transfer was already decided (a repeat).
+   */
+  transferMissed(
+    legCallId: number,
+    outcome: TransferMissOutcome,
+  ): Promise<{ callId: number; providerCallId: string | null } | null>;
+  /** What the person who answers a warm transfer's leg hears first; null for another call. */
+  briefingFor(legCallId: number): Promise<string | null>;
+}
+
+/** A carrier: numbers, calls, transfers and texts. */
+export interface TelephonyProvider extends NumberProvider, CallCarrier, TransferCarrier, TextCarrier {}
 
 /**
  * What a carrier reports about a text it carries (a status callback), in Voxgate's statuses. Events

@@ -2,7 +2,7 @@ import type { ServiceDeps } from "../../deps.ts";
 import type { AssistantMode, Prisma } from "../../generated/prisma/client.ts";
 import type { AppointmentsService } from "../appointments/index.ts";
 import type { CallLifecycle } from "../calls/index.ts";
-import type { CallHandoffsService, CallHandover } from "../handoffs/index.ts";
+import type { CallHandoffsService, CallHandover, CallTransfersService } from "../handoffs/index.ts";
 import {
   AT_CAPACITY_REASON,
   AT_CAPACITY_WORDS,
@@ -123,6 +123,8 @@ interface SessionSetup {
   request: Omit<ReplyRequest, "history" | "passages">;
   /** What the assistant's catalogue selection and the account's keys pick (call-providers.ts). */
   providers: CallProviders;
+  /** The conversation before a transfer nobody answered, which the caller came back from (else empty). */
+  earlier: { role: "user" | "assistant"; content: string }[];
 }
 
 /** Builds a call's session, or ends the call and answers null when it cannot run. */
@@ -167,6 +169,8 @@ export class VoiceService implements MediaStreamHandler {
       texts: TextsService;
       /** The calendar functions of assistants with appointment types. */
       appointments: Pick<AppointmentsService, "functionsFor">;
+      /** `transfer_call` of assistants with transfer destinations open now, and the caller's return. */
+      transfers?: Pick<CallTransfersService, "functionsFor" | "turnSpoken" | "forget" | "returnGreeting">;
       /** Speech-to-text of the pipeline's caller turns. */
       transcriber: Transcriber;
       /** The speech-to-speech model of multimodal and dualplex calls. */
@@ -217,6 +221,14 @@ export class VoiceService implements MediaStreamHandler {
     }
     const assistant = call.assistant;
     const settings = this.sessionSettings(assistant, assistant.mode === "pipeline");
+    const { transfers } = this.parts;
+    // Back from a transfer nobody answered: the assistant says so first, knowing the conversation so far.
+    const back = (await transfers?.returnGreeting(call.id)) ?? null;
+    if (back) {
+      settings.initialMessage = back;
+      settings.waitForCustomer = false;
+    }
+    const earlier = back ? await this.earlierTurns(call.id) : [];
     const request: Answering["request"] = {
       accountId: call.accountId,
       assistant,
@@ -262,13 +274,24 @@ export class VoiceService implements MediaStreamHandler {
         };
       },
       ...(answering.speech ? { openSpeech: answering.speech.openSpeech } : {}),
-      turn: (turn) => this.parts.turns.record(call, turn),
+      turn: async (turn) => {
+        await this.parts.turns.record(call, turn);
+        // A transfer armed in this turn goes ahead once its handover sentence was said.
+        if (turn.speaker === "assistant" && turn.text.trim()) await transfers?.turnSpoken(call.id);
+      },
       hangUp: (reason) => calls.endByAssistant(call.id, reason),
       callerLeft: () => calls.customerHungUp(call.id),
     };
     // A text stream (a simulated call) has no audio for a realtime model: its turns are the
     // pipeline's whatever the mode, answered by the chat model with the same prompt and tools.
     const build = this.sessionFactories[stream.text ? "pipeline" : assistant.mode];
+    stream.onClose(() => {
+      transfers
+        ?.forget(call.id)
+        .catch((error: unknown) =>
+          logger.warn("could not drop a transfer of a closed call", { callId: call.id, error }),
+        );
+    });
     const session = await build({
       call,
       assistant,
@@ -279,6 +302,7 @@ export class VoiceService implements MediaStreamHandler {
       ports,
       request,
       providers,
+      earlier,
     });
     if (!session) return;
     logger.info("media session started", {
@@ -319,7 +343,8 @@ export class VoiceService implements MediaStreamHandler {
 
   /**
    * The built-in functions of `assistantId`'s replies on the call: texting the caller, its calendar,
-   * and `handoff` to its targets (`handedOver` hears of each one recorded).
+   * `handoff` to its targets (`handedOver` hears of each one recorded) and `transfer_call` to its
+   * destinations open now.
    */
   private async functionSets(
     call: LiveCall,
@@ -345,6 +370,12 @@ export class VoiceService implements MediaStreamHandler {
       handoffs
         ? handoffs.functionsFor({ callId: call.id, accountId: call.accountId, assistantId }, handedOver)
         : null,
+      this.parts.transfers?.functionsFor({
+        id: call.id,
+        accountId: call.accountId,
+        assistantId,
+        type: call.type,
+      }) ?? null,
     ]);
     return sets.filter((set) => set !== null);
   }
@@ -406,6 +437,22 @@ export class VoiceService implements MediaStreamHandler {
       ...(speech ? { openSpeech: speech.openSpeech } : {}),
       marker: `Handed over from ${from} to ${assistant.name}${handover.reason ? ` (${handover.reason})` : ""}.`,
     };
+  }
+
+  /** What was said on the call so far, as the model's history (what the caller heard of each assistant turn). */
+  private async earlierTurns(callId: number): Promise<SessionSetup["earlier"]> {
+    const turns = await this.deps.db.prisma.callTurn.findMany({
+      where: { callId },
+      orderBy: { id: "asc" },
+      select: { speaker: true, text: true, heardText: true },
+    });
+    return turns
+      .filter((turn) => turn.speaker !== "system")
+      .map((turn) => ({
+        role: turn.speaker === "assistant" ? ("assistant" as const) : ("user" as const),
+        content: turn.speaker === "assistant" ? turn.heardText : turn.text,
+      }))
+      .filter((turn) => turn.content.trim() !== "");
   }
 
   /** The deployment's providers, or those the assistant's selection and the account's keys pick. */
@@ -511,6 +558,7 @@ export class VoiceService implements MediaStreamHandler {
     settings,
     ports,
     providers,
+    earlier,
   }: SessionSetup): PipelineSession {
     const engine = this.parts.replyEngine;
     const streaming = stream.text ? null : providers.streamingTranscriber;
@@ -536,7 +584,7 @@ export class VoiceService implements MediaStreamHandler {
         try {
           result = await engine.generate({
             ...answering.request,
-            history,
+            history: earlier.length > 0 ? [...earlier, ...history] : history,
             passages,
             onDelta,
             liveCall: functions,

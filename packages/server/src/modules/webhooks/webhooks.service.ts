@@ -448,6 +448,35 @@ export class WebhooksService implements EventSink, Lifecycle {
         });
         return rows.map((row) => ({ ...row, callId: call.id }));
       }
+      case "call.transferred":
+      case "call.transfer_failed": {
+        // On the call's own stream, so a receiver gets it between the call's started and ended.
+        const { call, leg } = event;
+        const settings = await this.settingsOf(tx, call.assistantId);
+        if (!settings) return [];
+        return [
+          {
+            accountId: call.accountId,
+            assistantId: call.assistantId,
+            callId: call.id,
+            type: event.type,
+            url: settings.webhookUrl!,
+            streamKey: `call:${call.id}`,
+            payload: envelope(
+              event.type,
+              {
+                call_id: call.id,
+                assistant_id: call.assistantId,
+                transfer_call_id: leg.id,
+                destination: leg.transferDestinationName,
+                to: leg.clientPhoneNumber,
+                ...(event.type === "call.transfer_failed" ? { outcome: event.outcome } : {}),
+              },
+              at,
+            ),
+          },
+        ];
+      }
     }
   }
 

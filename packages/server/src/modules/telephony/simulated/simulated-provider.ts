@@ -20,6 +20,8 @@ import type {
   TelephonyProvider,
   TextDesk,
   TextSimulator,
+  TransferDesk,
+  TransferMissOutcome,
 } from "../provider.ts";
 import type { SimulatedCallee } from "./callee.ts";
 import { type FarEnd, IMPATIENT_AFTER_WORDS, LINE_PAUSES, SimulatedLine } from "./line.ts";
@@ -35,6 +37,8 @@ export const SIMULATED_TIMING = {
   noAnswer: 30,
   /** A voicemail greeting, from the answer to its beep. */
   voicemailGreeting: 8,
+  /** A transferred caller's conversation with the person who answered, until both hang up. */
+  transferTalk: 45,
   ...LINE_PAUSES,
 } as const;
 
@@ -49,16 +53,19 @@ export const SIMULATED_LINE_LEASE = { leaseMs: 8_000, renewMs: 2_000 } as const;
 export const LINE_LOST_REASON = "The simulated line was lost: the server carrying the conversation stopped.";
 
 type Step =
-  | { step: "dial" }
+  /** `warm`: a warm transfer's leg, whose person hears the briefing and decides. */
+  | { step: "dial"; warm?: boolean }
   | { step: "busy" }
   | { step: "no-answer" }
-  | { step: "answer" }
+  | { step: "answer"; warm?: boolean }
   | { step: "connected" }
   | { step: "voicemail-beep" }
   /** `lapsesAt`: when the lease being checked runs out (epoch ms); `deferred`: the check was put off once. */
   | { step: "line-check"; lapsesAt?: number; deferred?: boolean }
   | { step: "hang-up"; farewell: string | null }
-  | { step: "caller-hang-up" };
+  | { step: "caller-hang-up" }
+  /** The transferred caller and the person who answered hang up (a step of the caller's call). */
+  | { step: "transfer-end"; legCallId: number };
 
 /**
  * The embedded carrier: calls go through real statuses on a real (optionally faster) clock with no
@@ -91,6 +98,8 @@ export class SimulatedTelephonyProvider
       capacity: MediaCapacity;
       /** Where delivery reports and incoming texts go: the texts service. */
       texts: () => TextDesk;
+      /** Where transfer legs' outcomes go: the transfers service. */
+      transfers: () => TransferDesk;
     },
   ) {
     super(deps.db.prisma);
@@ -185,6 +194,22 @@ export class SimulatedTelephonyProvider
     });
   }
 
+  /**
+   * The assistant leaves (the caller's line is let go without ending the call: held, on a warm
+   * transfer) and the leg rings the destination, whose outcome the test numbers decide as for any
+   * call (a SIP URI answers): an answer connects the caller, who talks with the person for
+   * `transferTalk`; anything else brings the caller back to the voice engine on a new line. On a warm
+   * transfer the person hears the briefing and accepts, except at the test number that declines.
+   */
+  async transferCall(request: { callId: number; legCallId: number; briefing?: string }) {
+    this.closeLine(request.callId);
+    await this.schedule(
+      request.legCallId,
+      { step: "dial", ...(request.briefing ? { warm: true } : {}) },
+      SIMULATED_TIMING.dial,
+    );
+  }
+
   async hangUp(call: { callId: number }, farewell?: string) {
     await this.schedule(call.callId, { step: "hang-up", farewell: farewell ?? null }, 0);
   }
@@ -214,6 +239,8 @@ export class SimulatedTelephonyProvider
   }
 
   private async run(callId: number, step: Step) {
+    // Ends the leg whatever became of the caller's call meanwhile.
+    if (step.step === "transfer-end") return this.endTransfer(callId, step.legCallId);
     const call = await this.deps.db.prisma.call.findUnique({
       where: { id: callId },
       select: {
@@ -222,6 +249,8 @@ export class SimulatedTelephonyProvider
         requestedEnd: true,
         startedAt: true,
         maxDuration: true,
+        transferState: true,
+        transferredFromCallId: true,
       },
     });
     // A step of an ended call (or a repeated job) has nothing to do; once Voxgate asked to hang
@@ -235,22 +264,41 @@ export class SimulatedTelephonyProvider
       case "dial":
         if (outcome === "failed") {
           await report({ status: "failed", reason: "The carrier could not connect the call (simulated)." });
+          if (call.transferredFromCallId !== null) await this.legMissed(callId, "failed");
           return;
         }
         await report({ status: "ringing" });
         if (outcome === "busy") await this.schedule(callId, { step: "busy" }, SIMULATED_TIMING.busy);
         else if (outcome === "no-answer")
           await this.schedule(callId, { step: "no-answer" }, SIMULATED_TIMING.noAnswer);
-        else await this.schedule(callId, { step: "answer" }, SIMULATED_TIMING.ring);
+        else await this.schedule(callId, { step: "answer", warm: step.warm === true }, SIMULATED_TIMING.ring);
         return;
       case "busy":
         await report({ status: "busy" });
+        if (call.transferredFromCallId !== null) await this.legMissed(callId, "busy");
         return;
       case "no-answer":
         await report({ status: "no-answer" });
+        if (call.transferredFromCallId !== null) await this.legMissed(callId, "no-answer");
         return;
       case "answer": {
         await report({ status: "in-progress" });
+        if (call.transferredFromCallId !== null) {
+          if (step.warm && outcome === "declines") {
+            // Heard the briefing, said no and hung up: an answered (billed) leg that connected nobody.
+            await report({ status: "completed" });
+            await this.legMissed(callId, "declined");
+            return;
+          }
+          // The person who answered talks with the caller, not with an assistant.
+          await this.parts.transfers().transferAnswered(callId);
+          await this.schedule(
+            call.transferredFromCallId,
+            { step: "transfer-end", legCallId: callId },
+            SIMULATED_TIMING.transferTalk,
+          );
+          return;
+        }
         if (outcome === "voicemail") {
           // As Twilio's asynchronous detection reports: the stream at once, a machine soon after,
           // then the end of its greeting.
@@ -280,6 +328,9 @@ export class SimulatedTelephonyProvider
           await report({ status: "failed", reason: "Hung up before the call was answered." });
         }
         this.closeLine(callId);
+        // A leg hung up (its balance ran out) ends the transferred caller's call with it.
+        if (call.transferredFromCallId !== null && call.status === "in_progress")
+          await this.report(call.transferredFromCallId, { status: "completed" });
         return;
       // As Twilio's stream stops before its status callback: the end is the caller's.
       case "caller-hang-up":
@@ -343,6 +394,18 @@ export class SimulatedTelephonyProvider
     if (this.lines.get(callId) === line) line.start();
   }
 
+  /** A leg was not answered: the caller, back with the assistant, gets a new line (once). */
+  private async legMissed(legCallId: number, outcome: TransferMissOutcome) {
+    const back = await this.parts.transfers().transferMissed(legCallId, outcome);
+    if (back) await this.schedule(back.callId, { step: "connected" }, 0);
+  }
+
+  /** The transferred conversation is over: both calls end. */
+  private async endTransfer(callId: number, legCallId: number) {
+    await this.report(legCallId, { status: "completed" });
+    await this.report(callId, { status: "completed" });
+  }
+
   /** Closes the stream of a line this instance carries, once its call's end was reported. */
   private closeLine(callId: number) {
     const line = this.lines.get(callId);
@@ -385,11 +448,23 @@ export class SimulatedTelephonyProvider
    */
   private async checkLine(
     callId: number,
-    call: { status: string; requestedEnd: string | null; startedAt: Date | null; maxDuration: number },
+    call: {
+      status: string;
+      requestedEnd: string | null;
+      startedAt: Date | null;
+      maxDuration: number;
+      transferState: string;
+    },
     check: { lapsesAt?: number; deferred?: boolean },
   ) {
     if (this.lines.has(callId)) return this.renewLease(callId);
-    if (call.status !== "in_progress") return;
+    // A caller being transferred has no line here by design: the transfer's steps end the call.
+    if (
+      call.status !== "in_progress" ||
+      call.transferState === "dialing" ||
+      call.transferState === "connected"
+    )
+      return;
     if (!check.deferred && !call.requestedEnd && call.startedAt && call.maxDuration > 0) {
       const maxDurationAt =
         call.startedAt.getTime() + (call.maxDuration * 1000) / this.deps.config.telephony.clockSpeed;

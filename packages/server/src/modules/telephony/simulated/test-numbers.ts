@@ -6,12 +6,13 @@ export type SimulatedOutcome =
   | "failed"
   | "voicemail"
   | "stays-on"
-  | "interrupts";
+  | "interrupts"
+  | "declines";
 
 /**
  * The documented test numbers (docs/calls.md): North American numbers in the fictional 555-01xx
  * block whose last digits pick a fixed outcome; every other number is answered by a person.
- * Example: +14155550101 rings out.
+ * Example: +14155550101 rings out. They decide transfer legs too (docs/transfers.md#phone-transfers).
  */
 export const SIMULATED_TEST_NUMBERS: Readonly<Record<string, SimulatedOutcome>> = {
   "5550101": "no-answer",
@@ -22,6 +23,8 @@ export const SIMULATED_TEST_NUMBERS: Readonly<Record<string, SimulatedOutcome>> 
   "5550105": "stays-on",
   /** An impatient person, who talks over the assistant once they heard a few words of each of its turns. */
   "5550106": "interrupts",
+  /** As a warm transfer's destination: answers, hears the briefing and declines (any other call: a person). */
+  "5550107": "declines",
 };
 
 export function simulatedOutcome(to: string): SimulatedOutcome {

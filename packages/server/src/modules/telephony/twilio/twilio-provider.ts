@@ -2,7 +2,12 @@ import type { RequestOptions } from "twilio/lib/base/RequestClient.js";
 import type { ServiceDeps } from "../../../deps.ts";
 import { AppError, NumberUnavailableError, RecipientOptedOutError } from "../../../errors.ts";
 import { lazyRequire } from "../../../lazy-require.ts";
-import type { CallerIdChallenge, ProviderNumber, TelephonyProvider } from "../provider.ts";
+import {
+  type CallerIdChallenge,
+  type ProviderNumber,
+  type TelephonyProvider,
+  TRANSFER_RING_SECONDS,
+} from "../provider.ts";
 
 /** The official client (~25 MB once loaded): only instances whose carrier is Twilio load it. */
 export const twilioLibrary = lazyRequire<typeof import("twilio")>("twilio");
@@ -29,7 +34,20 @@ export const TWILIO_PATHS = {
   sms: "/telephony/twilio/sms",
   /** An outbound text's status (its StatusCallback, with ?textId=). */
   smsStatus: "/telephony/twilio/sms-status",
+  /** A transfer's leg status (its `<Number>`'s or `<Sip>`'s statusCallback, with ?callId= the leg). */
+  transferStatus: "/telephony/twilio/transfer-status",
+  /** A transfer's `<Dial>` ended (its action, with ?callId= the leg): what the caller's call does next. */
+  transferAction: "/telephony/twilio/transfer-action",
+  /** A warm transfer's leg status (its StatusCallback, with ?callId= the leg). */
+  warmStatus: "/telephony/twilio/warm-status",
+  /** A warm transfer's leg was answered (its Url, with ?callId= the leg): the briefing. */
+  warmAnswer: "/telephony/twilio/warm-answer",
+  /** The answer to a warm transfer's briefing (the Gather's action, with ?callId= the leg). */
+  warmDecision: "/telephony/twilio/warm-decision",
 } as const;
+
+/** The conference a warm transfer's caller waits in and the person joins, named by the leg. */
+export const warmConference = (legCallId: number) => `voxgate-transfer-${legCallId}`;
 
 /** The carrier refused or failed a request; its words are kept for the logs and the call's end reason. */
 export class CarrierError extends AppError {
@@ -205,6 +223,100 @@ export class TwilioTelephonyProvider implements TelephonyProvider {
     } catch (error) {
       if (statusOf(error) === 404 || codeOf(error) === CALL_ALREADY_ENDED) return;
       throw this.failure("hang up a call", error);
+    }
+  }
+
+  /**
+   * The call's own REST update with a `<Dial>`: Twilio ends the call's `<Connect><Stream>` (the
+   * assistant leaves) and dials the destination with the account's number as caller ID; the leg's
+   * progress goes to the transfer status callback, and the `<Dial>`'s action asks Voxgate what the
+   * caller's call does once the leg ended (or was never answered).
+   */
+  async transferCall(request: {
+    callId: number;
+    providerCallId: string | null;
+    legCallId: number;
+    from: string;
+    to: string;
+    briefing?: string;
+  }) {
+    if (!request.providerCallId) throw new CarrierError("the call has no Twilio call to transfer.");
+    if (request.briefing !== undefined)
+      return this.warmTransfer({ ...request, providerCallId: request.providerCallId });
+    const response = new (twilioLibrary().twiml.VoiceResponse)();
+    const dial = response.dial({
+      callerId: request.from,
+      timeout: TRANSFER_RING_SECONDS,
+      action: this.url(TWILIO_PATHS.transferAction, request.legCallId),
+      method: "POST",
+    });
+    const leg = {
+      statusCallback: this.url(TWILIO_PATHS.transferStatus, request.legCallId),
+      statusCallbackMethod: "POST" as const,
+      statusCallbackEvent: ["initiated", "ringing", "answered", "completed"] as (
+        | "initiated"
+        | "ringing"
+        | "answered"
+        | "completed"
+      )[],
+    };
+    if (/^sips?:/i.test(request.to)) dial.sip(leg, request.to);
+    else dial.number(leg, request.to);
+    try {
+      await this.client.calls(request.providerCallId).update({ twiml: response.toString() });
+    } catch (error) {
+      throw this.failure("transfer a call", error);
+    }
+  }
+
+  /**
+   * A warm transfer: the caller's call is put in a conference of its own (Twilio's hold music until
+   * the person joins; it ends when either leaves, and the caller's call then hangs up), and the leg is
+   * a call Voxgate creates, whose answer webhook plays the briefing and asks for a decision.
+   */
+  private async warmTransfer(request: {
+    providerCallId: string;
+    legCallId: number;
+    from: string;
+    to: string;
+  }) {
+    const hold = new (twilioLibrary().twiml.VoiceResponse)();
+    hold
+      .dial()
+      .conference(
+        { startConferenceOnEnter: false, endConferenceOnExit: true, beep: "false" },
+        warmConference(request.legCallId),
+      );
+    hold.hangup();
+    try {
+      await this.client.calls(request.providerCallId).update({ twiml: hold.toString() });
+      const leg = await this.client.calls.create({
+        to: request.to,
+        from: request.from,
+        url: this.url(TWILIO_PATHS.warmAnswer, request.legCallId),
+        method: "POST",
+        timeout: TRANSFER_RING_SECONDS,
+        statusCallback: this.url(TWILIO_PATHS.warmStatus, request.legCallId),
+        statusCallbackMethod: "POST",
+        statusCallbackEvent: ["initiated", "ringing", "answered", "completed"],
+      });
+      this.deps.logger.info("twilio warm transfer leg placed", {
+        legCallId: request.legCallId,
+        sid: leg.sid,
+      });
+    } catch (error) {
+      throw this.failure("transfer a call", error);
+    }
+  }
+
+  /** Gives a running call new TwiML (a caller taken back from a warm transfer); false when it has ended. */
+  async redirect(providerCallId: string, twiml: string): Promise<boolean> {
+    try {
+      await this.client.calls(providerCallId).update({ twiml });
+      return true;
+    } catch (error) {
+      if (statusOf(error) === 404 || codeOf(error) === CALL_ALREADY_ENDED) return false;
+      throw this.failure("redirect a call", error);
     }
   }
 

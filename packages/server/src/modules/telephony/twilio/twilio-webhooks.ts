@@ -9,16 +9,25 @@ import {
   type MachineVerdict,
   type ProviderCallEvent,
   type TextDesk,
+  type TransferDesk,
 } from "../provider.ts";
 import { sipHostOf, sipUser } from "../sip-uri.ts";
 import type { TwilioMediaStreams } from "./media-streams.ts";
-import { TWILIO_PATHS, type TwilioTelephonyProvider, twilioLibrary } from "./twilio-provider.ts";
+import {
+  TWILIO_PATHS,
+  type TwilioTelephonyProvider,
+  twilioLibrary,
+  warmConference,
+} from "./twilio-provider.ts";
 
 /** Form fields of a Twilio webhook request. */
 export type TwilioParams = Record<string, string>;
 
-/** What a webhook answers: TwiML for the voice webhooks, nothing for the callbacks. */
-export type TwilioAnswer = { twiml: string } | { empty: true };
+/**
+ * What a webhook answers: TwiML for the voice webhooks, nothing for the callbacks; `refused` for a
+ * signed request that must not act again (a replayed transfer action): 403.
+ */
+export type TwilioAnswer = { twiml: string } | { empty: true } | { refused: true };
 
 /** Twilio's call statuses, in Voxgate's words. */
 const STATUSES: Readonly<Record<string, ApiCallStatus>> = {
@@ -63,6 +72,7 @@ export class TwilioWebhooks {
     private readonly media: TwilioMediaStreams,
     private readonly capacity: MediaCapacity,
     private readonly texts: () => TextDesk,
+    private readonly transfers: () => TransferDesk,
   ) {}
 
   /**
@@ -99,6 +109,18 @@ export class TwilioWebhooks {
       case TWILIO_PATHS.callerId:
         await this.callerIdVerification(params);
         return { empty: true };
+      case TWILIO_PATHS.transferStatus:
+        await this.transferStatus(callId, params);
+        return { empty: true };
+      case TWILIO_PATHS.transferAction:
+        return this.transferAction(callId, params);
+      case TWILIO_PATHS.warmStatus:
+        await this.warmStatus(callId, params);
+        return { empty: true };
+      case TWILIO_PATHS.warmAnswer:
+        return this.warmAnswer(callId, params);
+      case TWILIO_PATHS.warmDecision:
+        return this.warmDecision(callId, params);
       default:
         return { empty: true };
     }
@@ -157,6 +179,115 @@ export class TwilioWebhooks {
       if (carrierCost !== undefined)
         await this.desk().callEvent({ ...this.ids(callId, params), carrierCost });
     }
+  }
+
+  /**
+   * A transfer leg's progress (its `<Number>`'s or `<Sip>`'s statusCallback; CallSid is the leg's own):
+   * the leg's record moves like any call's, and its answer connects the transfer.
+   */
+  private async transferStatus(legCallId: number | null, params: TwilioParams) {
+    if (legCallId === null || (params.AccountSid && params.AccountSid !== this.account.accountSid)) return;
+    await this.status(legCallId, params);
+    if (params.CallStatus === "in-progress") await this.transfers().transferAnswered(legCallId);
+  }
+
+  /**
+   * A transfer's `<Dial>` ended (its action; DialCallStatus). Answered: the caller talked with the
+   * destination and the conversation is over, so the call hangs up. Not answered: the leg's record
+   * ends as Twilio says and the caller's call connects a new media stream to the assistant, once:
+   * the same action again (a replay) is refused, as the transfer was already decided.
+   */
+  private async transferAction(legCallId: number | null, params: TwilioParams): Promise<TwilioAnswer> {
+    if (legCallId === null || (params.AccountSid && params.AccountSid !== this.account.accountSid))
+      return { refused: true };
+    const dialStatus = params.DialCallStatus ?? "";
+    const response = new (twilioLibrary().twiml.VoiceResponse)();
+    if (dialStatus === "completed" || dialStatus === "answered") {
+      await this.transfers().transferAnswered(legCallId);
+      response.hangup();
+      return { twiml: response.toString() };
+    }
+    const outcome = dialStatus === "busy" ? "busy" : dialStatus === "no-answer" ? "no-answer" : "failed";
+    await this.desk().callEvent({
+      callId: legCallId,
+      ...(params.DialCallSid ? { providerCallId: params.DialCallSid } : {}),
+      status: outcome,
+      ...(outcome === "failed" ? { reason: failureReason({ ...params, CallStatus: dialStatus }) } : {}),
+    });
+    const back = await this.transfers().transferMissed(legCallId, outcome);
+    if (back === null) {
+      this.deps.logger.warn("twilio transfer action refused: the transfer was already decided", {
+        legCallId,
+      });
+      return { refused: true };
+    }
+    return { twiml: await this.streamTwiml(back.callId) };
+  }
+
+  private ours(legCallId: number | null, params: TwilioParams): legCallId is number {
+    return legCallId !== null && (!params.AccountSid || params.AccountSid === this.account.accountSid);
+  }
+
+  /**
+   * A warm transfer leg's progress: its record moves like any call's; a leg that never answered
+   * (busy, no answer, failed, cancelled) takes the held caller back to the assistant.
+   */
+  private async warmStatus(legCallId: number | null, params: TwilioParams) {
+    if (!this.ours(legCallId, params)) return;
+    await this.status(legCallId, params);
+    const status = params.CallStatus ?? "";
+    if (["busy", "no-answer", "failed", "canceled"].includes(status))
+      await this.takeBack(legCallId, status === "busy" || status === "no-answer" ? status : "failed");
+  }
+
+  /**
+   * The person answered a warm transfer's leg: the briefing, then one key (1 takes the call, 2
+   * declines); no key is staying on the line, which accepts.
+   */
+  private async warmAnswer(legCallId: number | null, params: TwilioParams): Promise<TwilioAnswer> {
+    if (!this.ours(legCallId, params)) return { refused: true };
+    const briefing = await this.transfers().briefingFor(legCallId);
+    if (briefing === null) return { refused: true };
+    const decision = `${this.deps.config.publicBaseUrl}${TWILIO_PATHS.warmDecision}?callId=${legCallId}`;
+    const response = new (twilioLibrary().twiml.VoiceResponse)();
+    response
+      .gather({ numDigits: 1, timeout: 6, action: decision, method: "POST" })
+      .say(`${briefing} Press 1 to take the call, or 2 to decline.`);
+    response.redirect({ method: "POST" }, decision);
+    return { twiml: response.toString() };
+  }
+
+  /**
+   * The answer to a briefing (the Gather's action, or its Redirect without Digits: stayed on the
+   * line). 2 declines: the caller goes back to the assistant and this leg hangs up. Anything else
+   * accepts: the person joins the caller's conference. Decided once: a replay is refused.
+   */
+  private async warmDecision(legCallId: number | null, params: TwilioParams): Promise<TwilioAnswer> {
+    if (!this.ours(legCallId, params)) return { refused: true };
+    const response = new (twilioLibrary().twiml.VoiceResponse)();
+    if (params.Digits === "2") {
+      if (!(await this.takeBack(legCallId, "declined"))) return { refused: true };
+      response.say("Alright. The caller stays with the assistant. Goodbye.");
+      response.hangup();
+      return { twiml: response.toString() };
+    }
+    if ((await this.transfers().transferAnswered(legCallId)) === null) return { refused: true };
+    response
+      .dial()
+      .conference(
+        { startConferenceOnEnter: true, endConferenceOnExit: true, beep: "false" },
+        warmConference(legCallId),
+      );
+    return { twiml: response.toString() };
+  }
+
+  /** Takes a held caller back from a warm transfer to the assistant (a new media stream); false when already decided. */
+  private async takeBack(legCallId: number, outcome: "busy" | "no-answer" | "failed" | "declined") {
+    const back = await this.transfers().transferMissed(legCallId, outcome);
+    if (!back) return false;
+    if (back.providerCallId)
+      await this.provider.redirect(back.providerCallId, await this.streamTwiml(back.callId));
+    return true;
   }
 
   /**

@@ -1,0 +1,157 @@
+import type { ServiceDeps } from "../../deps.ts";
+import { AppError } from "../../errors.ts";
+import type { EventSink } from "../../events.ts";
+import type { Call } from "../../generated/prisma/client.ts";
+import type { BillingService } from "../billing/index.ts";
+import type { CallCarrier } from "../telephony/provider.ts";
+import type { CallLifecycle } from "./call-lifecycle.service.ts";
+
+/** Where a call's phone transfer stands (`calls.transferState`). */
+export type TransferState = "" | "dialing" | "connected" | "returned";
+
+/** How a transfer's leg ended without connecting the caller (declined: a warm transfer's person said no). */
+export type TransferMiss = "busy" | "no-answer" | "failed" | "declined";
+
+/** A running call can start a transfer from these states: none yet, or one that came back. */
+const TRANSFERABLE: TransferState[] = ["", "returned"];
+
+/**
+ * The records of phone transfers (docs/transfers.md#phone-transfers): a transfer's leg is a call of
+ * its own (outbound, to the destination, billed by the minute like any carried call: its first
+ * minute reserved here, the rest by the lifecycle as it answers and ends), linked both ways to the
+ * call it was transferred from. The original's `transferState` moves once per outcome, in the
+ * transaction of its webhook event, so repeated or replayed carrier reports change nothing.
+ */
+export class CallTransferRecords {
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly parts: {
+      carrier: CallCarrier;
+      billing: BillingService;
+      lifecycle: CallLifecycle;
+      events: EventSink;
+    },
+  ) {}
+
+  /**
+   * Records the leg of a transfer of the running call `original` to `to` (E.164 or a SIP URI), with
+   * its first minute reserved (INSUFFICIENT_BALANCE when the account cannot pay it), and marks the
+   * original `dialing`; CONFLICT when the original is not running or already transferring.
+   */
+  async startLeg(original: Call, target: { to: string; destinationName: string }): Promise<Call> {
+    const { billing, events, lifecycle, carrier } = this.parts;
+    const leg = await this.deps.db.prisma.$transaction(async (tx) => {
+      const created = await tx.call.create({
+        data: {
+          accountId: original.accountId,
+          assistantId: original.assistantId,
+          phoneNumberId: original.phoneNumberId,
+          type: "outbound",
+          assistantName: original.assistantName,
+          assistantPhoneNumber: original.assistantPhoneNumber,
+          clientPhoneNumber: target.to,
+          providerName: carrier.name,
+          transferredFromCallId: original.id,
+          transferDestinationName: target.destinationName,
+        },
+      });
+      const { count } = await tx.call.updateMany({
+        where: {
+          id: original.id,
+          status: "in_progress",
+          requestedEnd: null,
+          transferState: { in: TRANSFERABLE },
+        },
+        data: { transferState: "dialing", transferredToCallId: created.id },
+      });
+      if (count === 0) throw new AppError("CONFLICT", "The call cannot be transferred now.");
+      await billing.reserveCallStart(tx, {
+        accountId: original.accountId,
+        callId: created.id,
+        amount: this.deps.config.telephony.pricePerMinute,
+      });
+      await events.emit(tx, { type: "call.started", call: created });
+      return created;
+    });
+    billing.balanceChanged(original.accountId);
+    lifecycle.publish(leg, null);
+    this.deps.logger.info("call transfer started", { callId: original.id, legCallId: leg.id });
+    return leg;
+  }
+
+  /** The leg and the call it belongs to, when `legCallId` is a transfer leg. */
+  async legOf(legCallId: number): Promise<{ leg: Call; original: Call } | null> {
+    const prisma = this.deps.db.prisma;
+    const leg = await prisma.call.findUnique({ where: { id: legCallId } });
+    if (!leg?.transferredFromCallId) return null;
+    const original = await prisma.call.findUnique({ where: { id: leg.transferredFromCallId } });
+    return original ? { leg, original } : null;
+  }
+
+  /**
+   * The leg was answered: the original is `connected` and its end reason says to whom, with its
+   * `call.transferred` event. Null when this leg's transfer was already decided (a repeat).
+   */
+  connected(legCallId: number): Promise<{ leg: Call; original: Call } | null> {
+    return this.decide(legCallId, "connected", null);
+  }
+
+  /** The leg was not answered: the original is `returned` (its assistant takes the caller back), with `call.transfer_failed`. */
+  missed(legCallId: number, outcome: TransferMiss): Promise<{ leg: Call; original: Call } | null> {
+    return this.decide(legCallId, "returned", outcome);
+  }
+
+  private async decide(legCallId: number, state: "connected" | "returned", outcome: TransferMiss | null) {
+    const found = await this.legOf(legCallId);
+    if (!found) return null;
+    const { leg } = found;
+    return this.deps.db.prisma.$transaction(async (tx) => {
+      const { count } = await tx.call.updateMany({
+        where: {
+          id: found.original.id,
+          transferState: "dialing",
+          transferredToCallId: leg.id,
+          // A caller who hung up meanwhile is connected to nobody, nor taken back.
+          status: "in_progress",
+        },
+        data: {
+          transferState: state,
+          ...(state === "connected" ? { endReason: `Transferred to ${leg.transferDestinationName}.` } : {}),
+        },
+      });
+      if (count === 0) return null;
+      const original = await tx.call.findUniqueOrThrow({ where: { id: found.original.id } });
+      await this.parts.events.emit(
+        tx,
+        outcome === null
+          ? { type: "call.transferred", call: original, leg }
+          : { type: "call.transfer_failed", call: original, leg, outcome },
+      );
+      this.deps.logger.info("call transfer decided", { callId: original.id, legCallId: leg.id, state });
+      return { leg, original };
+    });
+  }
+
+  /**
+   * A session starts on a call that came back from a transfer: the destination it missed, once (the
+   * state goes back to none, so a later reconnection greets as usual). Null otherwise.
+   */
+  async takeBack(callId: number): Promise<{ destinationName: string; outcome: string } | null> {
+    const prisma = this.deps.db.prisma;
+    const call = await prisma.call.findUnique({
+      where: { id: callId },
+      select: { transferState: true, transferredToCallId: true },
+    });
+    if (call?.transferState !== "returned" || call.transferredToCallId === null) return null;
+    const { count } = await prisma.call.updateMany({
+      where: { id: callId, transferState: "returned" },
+      data: { transferState: "" },
+    });
+    if (count === 0) return null;
+    const leg = await prisma.call.findUnique({
+      where: { id: call.transferredToCallId },
+      select: { transferDestinationName: true, status: true },
+    });
+    return leg ? { destinationName: leg.transferDestinationName, outcome: leg.status } : null;
+  }
+}
