@@ -53,6 +53,25 @@ export class CallTurnsService {
   }
 
   /** A call's turns in order; the call must be the account's. */
+  /**
+   * What was said on the call so far, as the model's history: what the caller heard of each assistant
+   * turn (hand-over markers left out).
+   */
+  async history(callId: number): Promise<{ role: "user" | "assistant"; content: string }[]> {
+    const turns = await this.deps.db.prisma.callTurn.findMany({
+      where: { callId },
+      orderBy: { id: "asc" },
+      select: { speaker: true, text: true, heardText: true },
+    });
+    return turns
+      .filter((turn) => turn.speaker !== "system")
+      .map((turn) => ({
+        role: turn.speaker === "assistant" ? ("assistant" as const) : ("user" as const),
+        content: turn.speaker === "assistant" ? turn.heardText : turn.text,
+      }))
+      .filter((turn) => turn.content.trim() !== "");
+  }
+
   async list(accountId: number, callId: number): Promise<CallTurn[]> {
     return this.deps.db.prisma.callTurn.findMany({ where: { callId, accountId }, orderBy: { id: "asc" } });
   }

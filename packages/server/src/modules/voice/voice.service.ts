@@ -1,5 +1,5 @@
 import type { ServiceDeps } from "../../deps.ts";
-import type { AssistantMode, Prisma } from "../../generated/prisma/client.ts";
+import type { AssistantMode } from "../../generated/prisma/client.ts";
 import type { AppointmentsService } from "../appointments/index.ts";
 import type { CallLifecycle } from "../calls/index.ts";
 import type { CallHandoffsService, CallHandover, CallTransfersService } from "../handoffs/index.ts";
@@ -11,28 +11,22 @@ import {
 } from "../media/index.ts";
 import {
   END_CALL_TOOL_NAME,
-  type FunctionSet,
   primitiveVariables,
   type ReplyEngine,
   type ReplyRequest,
-  replyAssistantColumns,
 } from "../message-pipeline/index.ts";
 import type { TextsService } from "../texts/index.ts";
 import { AmbientStream, ambientBed, ambientKind } from "./ambient.ts";
-import { type CallProviders, callProviders, type ProviderSelection } from "./call-providers.ts";
+import type { CallProviders } from "./call-providers.ts";
+import { CallSpeech, type DeploymentProviders, type StreamingSpeech } from "./call-speech.ts";
 import type { CallTurnsService } from "./call-turns.service.ts";
 import type { DetectorRegistry } from "./detectors.ts";
+import { LIVE_CALL_COLUMNS, type LiveAssistant, type LiveCall, sessionSettingsOf } from "./live-call.ts";
+import { LiveCallFunctions } from "./live-call-functions.ts";
 import type { LiveSessions } from "./live-sessions.ts";
-import type { RealtimeConnection, RealtimeModel, RealtimeSessionOptions } from "./realtime-client.ts";
+import type { RealtimeConnection, RealtimeSessionOptions } from "./realtime-client.ts";
 import { modelAudioFormat, RealtimeSession } from "./realtime-session.ts";
 import { semanticWaits } from "./semantic-turn.ts";
-import type {
-  SpeechConnection,
-  StreamingSynthesizer,
-  StreamingTranscriber,
-  Synthesizer,
-  Transcriber,
-} from "./speech.ts";
 import { endpointMs } from "./turn-detector.ts";
 import {
   type Handover,
@@ -46,54 +40,6 @@ import {
 /** What a caller hears when the realtime model of a multimodal or dualplex assistant cannot be reached. */
 export const MODEL_UNAVAILABLE =
   "Sorry, our assistant is not available right now. Please call again later. Goodbye.";
-
-/** What a live call's session reads of the call and its assistant. */
-const LIVE_CALL_COLUMNS = {
-  id: true,
-  accountId: true,
-  assistantId: true,
-  status: true,
-  variables: true,
-  type: true,
-  assistantPhoneNumber: true,
-  clientPhoneNumber: true,
-  assistant: {
-    select: {
-      id: true,
-      ...replyAssistantColumns,
-      mode: true,
-      language: true,
-      waitForCustomer: true,
-      allowInterruptions: true,
-      interruptSensitivity: true,
-      minInterruptWords: true,
-      endpointType: true,
-      endpointSensitivity: true,
-      maxSilenceDuration: true,
-      reengagementInterval: true,
-      speechSpeed: true,
-      fillers: true,
-      fillerConfig: true,
-      ambientSound: true,
-      ambientSoundVolume: true,
-      transcriberProviderId: true,
-      synthesizerProviderId: true,
-      multimodalModelId: true,
-      voice: { select: { providerVoiceId: true, provider: true } },
-    },
-  },
-} satisfies Prisma.CallSelect;
-
-type LiveCall = Prisma.CallGetPayload<{ select: typeof LIVE_CALL_COLUMNS }>;
-type LiveAssistant = NonNullable<LiveCall["assistant"]>;
-
-/** A streaming voice's socket for the call, and what it speaks (a hand-off to the same voice keeps it). */
-interface StreamingSpeech {
-  synthesizer: StreamingSynthesizer;
-  key: string;
-  connection: SpeechConnection;
-  openSpeech: NonNullable<PipelinePorts["openSpeech"]>;
-}
 
 /**
  * Who answers a live call now (docs/transfers.md#live-call-hand-offs): the call's assistant, or the
@@ -130,17 +76,8 @@ interface SessionSetup {
 /** Builds a call's session, or ends the call and answers null when it cannot run. */
 type SessionFactory = (setup: SessionSetup) => Promise<PipelineSession | RealtimeSession | null>;
 
-/** Catalogue voices of these providers speak through their streaming synthesizer (streaming-speech.ts). */
-const STREAMING_PROVIDERS = new Set(["elevenlabs", "cartesia"]);
-
-/** A catalogue voice without a provider voice speaks with this one. */
-const DEFAULT_PROVIDER_VOICE = "alloy";
-
 /** Caller audio per append to a realtime model: bench/voice measured the trade (see its README). */
 const REALTIME_APPEND_MS = 60;
-
-/** Said while a function runs when `fillers` is on and `filler_config` has no neutral phrase. */
-const DEFAULT_FILLER = "One moment, please.";
 
 /**
  * The media plane's entry: each connected media stream of a running call gets a session speaking
@@ -150,6 +87,8 @@ const DEFAULT_FILLER = "One moment, please.";
  */
 export class VoiceService implements MediaStreamHandler {
   private live = 0;
+  private readonly speech: CallSpeech;
+  private readonly functions: LiveCallFunctions;
   /** How a call's session is built, by the assistant's mode. */
   private readonly sessionFactories: Record<AssistantMode, SessionFactory> = {
     pipeline: async (setup) => this.pipelineSession(setup),
@@ -159,7 +98,7 @@ export class VoiceService implements MediaStreamHandler {
 
   constructor(
     private readonly deps: ServiceDeps,
-    private readonly parts: {
+    private readonly parts: DeploymentProviders & {
       calls: Pick<CallLifecycle, "endByAssistant" | "customerHungUp">;
       /** This instance's live sessions, where an answering machine's beep reaches the session of its call. */
       live: LiveSessions;
@@ -171,31 +110,15 @@ export class VoiceService implements MediaStreamHandler {
       appointments: Pick<AppointmentsService, "functionsFor">;
       /** `transfer_call` of assistants with transfer destinations open now, and the caller's return. */
       transfers?: Pick<CallTransfersService, "functionsFor" | "turnSpoken" | "forget" | "returnGreeting">;
-      /** Speech-to-text of the pipeline's caller turns. */
-      transcriber: Transcriber;
-      /** The speech-to-speech model of multimodal and dualplex calls. */
-      realtime: RealtimeModel;
-      /** The pipeline's voice. */
-      synthesizer: Synthesizer;
-      /** Speech-to-text as the caller speaks, when the deployment has one; `transcriber` is its fallback. */
-      streamingTranscriber?: StreamingTranscriber | null;
-      /**
-       * Streaming voices configured for this deployment (ElevenLabs, Cartesia), with the voice each
-       * speaks for assistants whose catalogue voice is another provider's; `synthesizer` takes over
-       * when one fails.
-       */
-      streamingSynthesizers?: { synthesizer: StreamingSynthesizer; defaultVoice: string | undefined }[];
-      /**
-       * The assistant's catalogue selection and the account's own keys (modules/providers); without it
-       * every call uses the providers above.
-       */
-      selection?: ProviderSelection;
       /** The end-of-turn detection of each `endpoint_type` (voice activity and turn detectors). */
       detectors: DetectorRegistry;
       /** `handoff` between the account's assistants on live calls; without it none is offered. */
       handoffs?: Pick<CallHandoffsService, "functionsFor">;
     },
-  ) {}
+  ) {
+    this.speech = new CallSpeech(deps, parts);
+    this.functions = new LiveCallFunctions(parts);
+  }
 
   /** Sessions this instance runs now. */
   get liveSessions(): number {
@@ -220,7 +143,7 @@ export class VoiceService implements MediaStreamHandler {
       return;
     }
     const assistant = call.assistant;
-    const settings = this.sessionSettings(assistant, assistant.mode === "pipeline");
+    const settings = sessionSettingsOf(assistant, assistant.mode === "pipeline", this.parts.detectors);
     const { transfers } = this.parts;
     // Back from a transfer nobody answered: the assistant says so first, knowing the conversation so far.
     const back = (await transfers?.returnGreeting(call.id)) ?? null;
@@ -228,12 +151,16 @@ export class VoiceService implements MediaStreamHandler {
       settings.initialMessage = back;
       settings.waitForCustomer = false;
     }
-    const earlier = back ? await this.earlierTurns(call.id) : [];
+    const earlier = back ? await this.parts.turns.history(call.id) : [];
     const request: Answering["request"] = {
       accountId: call.accountId,
       assistant,
       variables: primitiveVariables(call.variables),
-      functions: await this.functionSets(call, assistant.id, (handover) => (answering.handedOver = handover)),
+      functions: await this.functions.forAssistant(
+        call,
+        assistant.id,
+        (handover) => (answering.handedOver = handover),
+      ),
     };
     // Counted from here: connecting to a realtime model takes a while, and calls arriving meanwhile count too.
     this.live += 1;
@@ -245,7 +172,7 @@ export class VoiceService implements MediaStreamHandler {
       assistant.ambientSound,
       Number(assistant.ambientSoundVolume.toString()),
     );
-    const providers = await this.providersFor(call.accountId, assistant);
+    const providers = await this.speech.providersFor(call.accountId, assistant);
     // Realtime modes speak through their model, and a text stream has no audio: no socket for them.
     const streams = assistant.mode === "pipeline" && !stream.text;
     const answering: Answering = {
@@ -253,7 +180,9 @@ export class VoiceService implements MediaStreamHandler {
       request,
       providers,
       streams,
-      speech: streams ? this.streamingSpeech(providers, assistant.voice, settings.speechSpeed, stream) : null,
+      speech: streams
+        ? this.speech.streamingSpeech(providers, assistant.voice, settings.speechSpeed, stream)
+        : null,
       handedOver: null,
     };
     // The providers and `settings` are read at each use: a hand-off changes them (the session updates
@@ -315,71 +244,6 @@ export class VoiceService implements MediaStreamHandler {
     session.start();
   }
 
-  /** What a session of `assistant` uses of its settings; `pipeline`: the call runs in pipeline mode. */
-  private sessionSettings(assistant: LiveAssistant, pipeline: boolean): SessionSettings {
-    const endpoint = this.parts.detectors.for(assistant.endpointType);
-    return {
-      initialMessage: assistant.initialMessage,
-      waitForCustomer: assistant.waitForCustomer,
-      allowInterruptions: assistant.allowInterruptions,
-      interruptSensitivity: assistant.interruptSensitivity,
-      minInterruptWords: assistant.minInterruptWords,
-      endpointSensitivity: assistant.endpointSensitivity,
-      // Realtime modes leave the end of turn to the model (semantic_vad).
-      semanticEndOfTurn: pipeline && endpoint.semantic,
-      turnDetector: endpoint.turnDetector,
-      maxSilenceDuration: assistant.maxSilenceDuration,
-      reengagementInterval: assistant.reengagementInterval,
-      language: assistant.language,
-      // A streaming provider's voice is not one `/audio/speech` knows: its fallback speaks with the default.
-      voice:
-        (STREAMING_PROVIDERS.has(assistant.voice?.provider ?? "")
-          ? null
-          : assistant.voice?.providerVoiceId) || DEFAULT_PROVIDER_VOICE,
-      speechSpeed: Number(assistant.speechSpeed.toString()),
-      fillers: assistant.fillers > 0 ? fillerPhrases(assistant.fillerConfig) : [],
-    };
-  }
-
-  /**
-   * The built-in functions of `assistantId`'s replies on the call: texting the caller, its calendar,
-   * `handoff` to its targets (`handedOver` hears of each one recorded) and `transfer_call` to its
-   * destinations open now.
-   */
-  private async functionSets(
-    call: LiveCall,
-    assistantId: number,
-    handedOver: (handover: CallHandover) => void,
-  ): Promise<FunctionSet[]> {
-    const { handoffs } = this.parts;
-    const sets = await Promise.all([
-      call.type === "web"
-        ? null
-        : this.parts.texts.textingFor(call.accountId, {
-            from: call.assistantPhoneNumber,
-            to: call.clientPhoneNumber,
-          }),
-      this.parts.appointments.functionsFor({
-        accountId: call.accountId,
-        assistantId,
-        callId: call.id,
-        callerPhone: call.type === "web" ? null : call.clientPhoneNumber || null,
-        // A call is one turn for bookings: the same slot booked twice in it is one booking.
-        turnKey: `call:${call.id}`,
-      }),
-      handoffs
-        ? handoffs.functionsFor({ callId: call.id, accountId: call.accountId, assistantId }, handedOver)
-        : null,
-      this.parts.transfers?.functionsFor({
-        id: call.id,
-        accountId: call.accountId,
-        assistantId,
-        type: call.type,
-      }) ?? null,
-    ]);
-    return sets.filter((set) => set !== null);
-  }
-
   /**
    * Moves the call's replies to the assistant a `handoff` named: its prompt, knowledge, functions and
    * providers from here, and what the session takes over (its settings and streaming voice). Null
@@ -404,18 +268,18 @@ export class VoiceService implements MediaStreamHandler {
       return null;
     }
     // End of turn stays the call's (the session keeps it), whatever the new assistant's mode.
-    const settings = this.sessionSettings(assistant, true);
+    const settings = sessionSettingsOf(assistant, true, this.parts.detectors);
     const [functions, providers] = await Promise.all([
-      this.functionSets(call, assistant.id, (next) => (answering.handedOver = next)),
-      this.providersFor(call.accountId, assistant),
+      this.functions.forAssistant(call, assistant.id, (next) => (answering.handedOver = next)),
+      this.speech.providersFor(call.accountId, assistant),
     ]);
     let speech = answering.speech;
     if (answering.streams) {
-      const next = this.streamingVoice(providers, assistant.voice, settings.speechSpeed);
+      const next = this.speech.streamingVoice(providers, assistant.voice, settings.speechSpeed);
       if (next?.key !== speech?.key || next?.synthesizer !== speech?.synthesizer) {
         // Between turns nothing is in flight on the old voice's socket.
         speech?.connection.close();
-        speech = next ? this.connectSpeech(next, settings.speechSpeed, stream) : null;
+        speech = next ? this.speech.connectSpeech(next, settings.speechSpeed, stream) : null;
       }
     }
     const from = answering.assistant.name;
@@ -436,116 +300,6 @@ export class VoiceService implements MediaStreamHandler {
       settings,
       ...(speech ? { openSpeech: speech.openSpeech } : {}),
       marker: `Handed over from ${from} to ${assistant.name}${handover.reason ? ` (${handover.reason})` : ""}.`,
-    };
-  }
-
-  /** What was said on the call so far, as the model's history (what the caller heard of each assistant turn). */
-  private async earlierTurns(callId: number): Promise<SessionSetup["earlier"]> {
-    const turns = await this.deps.db.prisma.callTurn.findMany({
-      where: { callId },
-      orderBy: { id: "asc" },
-      select: { speaker: true, text: true, heardText: true },
-    });
-    return turns
-      .filter((turn) => turn.speaker !== "system")
-      .map((turn) => ({
-        role: turn.speaker === "assistant" ? ("assistant" as const) : ("user" as const),
-        content: turn.speaker === "assistant" ? turn.heardText : turn.text,
-      }))
-      .filter((turn) => turn.content.trim() !== "");
-  }
-
-  /** The deployment's providers, or those the assistant's selection and the account's keys pick. */
-  private async providersFor(
-    accountId: number,
-    assistant: NonNullable<LiveCall["assistant"]>,
-  ): Promise<CallProviders> {
-    const { parts } = this;
-    const deployment: CallProviders = {
-      transcriber: parts.transcriber,
-      synthesizer: parts.synthesizer,
-      realtime: parts.realtime,
-      streamingTranscriber: parts.streamingTranscriber ?? null,
-      streamingSynthesizers: parts.streamingSynthesizers ?? [],
-      ttsProvider: this.deps.config.voice.streamingTts.provider,
-    };
-    if (!parts.selection) return deployment;
-    try {
-      const choice = await parts.selection.choiceFor(accountId, assistant);
-      return callProviders(this.deps.config.voice, this.deps.logger, deployment, choice);
-    } catch (error) {
-      // The call goes on with what the deployment configured rather than not at all.
-      this.deps.logger.warn(
-        "the assistant's provider selection could not be read; the deployment's is used",
-        {
-          accountId,
-          error,
-        },
-      );
-      return deployment;
-    }
-  }
-
-  /**
-   * The streaming voice of an assistant whose catalogue voice is `provider`'s: that provider's when it
-   * is configured, else the call's (the assistant's synthesizer, else `VOXGATE_TTS_PROVIDER`), else
-   * none (batch speech).
-   */
-  private streamingFor(providers: CallProviders, provider: string | undefined) {
-    const configured = providers.streamingSynthesizers;
-    return (
-      configured.find((entry) => entry.synthesizer.name === provider) ??
-      configured.find((entry) => entry.synthesizer.name === providers.ttsProvider)
-    );
-  }
-
-  /** The streaming voice an assistant's answers speak with, if any (see `streamingFor`). */
-  private streamingVoice(
-    providers: CallProviders,
-    voice: { provider: string; providerVoiceId: string | null } | null,
-    speed: number,
-  ) {
-    const entry = this.streamingFor(providers, voice?.provider);
-    if (!entry) return null;
-    const { synthesizer } = entry;
-    const voiceId =
-      (voice?.provider === synthesizer.name ? voice.providerVoiceId : null) ?? entry.defaultVoice;
-    if (!voiceId) return null;
-    return { synthesizer, voiceId, key: `${synthesizer.name}:${voiceId}:${speed}` };
-  }
-
-  /**
-   * The call's streaming speech: one provider socket per voice (the call's, until a hand-off brings
-   * another), asked for the stream's own format (8 kHz mu-law on phones, 16 kHz PCM in browsers),
-   * opened at once so that the first answer does not wait for the handshake, and closed with the
-   * stream. Each answer is a context on it.
-   */
-  private streamingSpeech(
-    providers: CallProviders,
-    voice: { provider: string; providerVoiceId: string | null } | null,
-    speed: number,
-    stream: MediaStream,
-  ): StreamingSpeech | null {
-    const chosen = this.streamingVoice(providers, voice, speed);
-    return chosen ? this.connectSpeech(chosen, speed, stream) : null;
-  }
-
-  private connectSpeech(
-    chosen: { synthesizer: StreamingSynthesizer; voiceId: string; key: string },
-    speed: number,
-    stream: MediaStream,
-  ): StreamingSpeech {
-    const connection = chosen.synthesizer.connect({ voice: chosen.voiceId, speed, format: stream.format });
-    stream.onClose(() => connection.close());
-    connection.warm();
-    return {
-      synthesizer: chosen.synthesizer,
-      key: chosen.key,
-      connection,
-      openSpeech: async (signal) => ({
-        format: connection.outputFormat,
-        stream: await connection.open(signal),
-      }),
     };
   }
 
@@ -697,15 +451,6 @@ async function withAmbience(stream: MediaStream, sound: string, volume: number):
   const kind = ambientKind(sound);
   if (!kind || volume <= 0 || stream.text) return stream;
   return new AmbientStream(stream, await ambientBed(kind, stream.format.sampleRate), volume);
-}
-
-/** `filler_config`'s neutral phrases (any phrase suits a wait of unknown outcome), or a default. */
-function fillerPhrases(config: unknown): string[] {
-  const neutral = (config as { neutral?: unknown } | null)?.neutral;
-  const phrases = Array.isArray(neutral)
-    ? neutral.filter((phrase): phrase is string => typeof phrase === "string" && phrase.trim() !== "")
-    : [];
-  return phrases.length > 0 ? phrases.map((phrase) => phrase.trim()) : [DEFAULT_FILLER];
 }
 
 /** `endpoint_sensitivity` as semantic VAD's eagerness: more sensitive ends turns sooner. */
