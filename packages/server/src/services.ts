@@ -294,5 +294,6 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     providerKeys,
     transferDestinations,
     chatHandoffs,
+    callTransfers,
   };
 }

@@ -1,6 +1,8 @@
+import { z } from "zod";
 import type { ServiceDeps } from "../../deps.ts";
-import { AppError } from "../../errors.ts";
-import type { TransferDestination } from "../../generated/prisma/client.ts";
+import { AppError, NotFoundError } from "../../errors.ts";
+import type { Call, TransferDestination } from "../../generated/prisma/client.ts";
+import { parseInput } from "../../validation.ts";
 import type { CallTransferRecords, TransferMiss } from "../calls/index.ts";
 import {
   type FunctionCallRecord,
@@ -12,7 +14,7 @@ import {
 import type { CallDesk, TransferCarrier, TransferDesk } from "../telephony/index.ts";
 import { parseTranscript } from "../telephony/transcript.ts";
 import { TRANSFER_CALL_TOOL_NAME, transferCallDefinition } from "./call-functions.ts";
-import type { TransferDestinationsService } from "./transfer-destinations.service.ts";
+import { type TransferDestinationsService, transferPhoneNumber } from "./transfer-destinations.service.ts";
 
 /** The call a live session runs, as the transfer function needs it. */
 export interface TransferableCall {
@@ -36,6 +38,20 @@ const BRIEFING_PROMPT = [
   "No greeting, no lists, nothing the conversation does not say.",
 ].join(" ");
 
+const TakeOverInput = z.object({ phoneNumber: transferPhoneNumber });
+
+/** What a transfer leg is called when an operator takes the call over. */
+export const OPERATOR_DESTINATION = "an operator";
+
+/** A transfer to start: its leg, where it rings, and how the person who answers is briefed. */
+interface ArmedTransfer {
+  legCallId: number;
+  to: string;
+  warm: boolean;
+  instructions: string;
+  assistantName: string;
+}
+
 /** Characters of the conversation a briefing is written from (its latest part). */
 const BRIEFING_TRANSCRIPT_CHARS = 8000;
 
@@ -52,10 +68,7 @@ const BRIEFING_TRANSCRIPT_CHARS = 8000;
  */
 export class CallTransfersService implements TransferDesk {
   /** Transfers whose handover sentence is being said, by the call of the session saying it: the leg. */
-  private readonly armed = new Map<
-    number,
-    { legCallId: number; to: string; warm: boolean; instructions: string; assistantName: string }
-  >();
+  private readonly armed = new Map<number, ArmedTransfer>();
 
   constructor(
     private readonly deps: ServiceDeps,
@@ -128,11 +141,50 @@ export class CallTransfersService implements TransferDesk {
     const armed = this.armed.get(callId);
     if (!armed) return;
     this.armed.delete(callId);
+    await this.start(callId, armed);
+  }
+
+  /**
+   * An operator of the account takes a live phone call over (docs/transfers.md#take-over): a warm
+   * transfer to their own phone, started at once (the assistant is cut off, not asked). The person who
+   * answers hears the briefing and accepts or declines; declined or unanswered, the caller comes back
+   * to the assistant. Answers the leg.
+   */
+  async takeOver(accountId: number, callId: number, input: { phoneNumber: unknown }): Promise<Call> {
+    const { phoneNumber } = parseInput(TakeOverInput, input);
+    const original = await this.deps.db.prisma.call.findFirst({ where: { id: callId, accountId } });
+    if (!original) throw new NotFoundError("Call");
+    if (original.type === "web") {
+      throw new AppError("CONFLICT", "A web call cannot be taken over by phone.");
+    }
+    if (this.armed.has(callId))
+      throw new AppError("CONFLICT", "A transfer of this call is already under way.");
+    const leg = await this.parts.records.startLeg(original, {
+      to: phoneNumber,
+      destinationName: OPERATOR_DESTINATION,
+    });
+    this.deps.logger.info("call taken over by an operator", { callId, legCallId: leg.id });
+    const refusal = await this.start(callId, {
+      legCallId: leg.id,
+      to: phoneNumber,
+      warm: true,
+      instructions: "",
+      assistantName: original.assistantName,
+    });
+    if (refusal) throw refusal;
+    return leg;
+  }
+
+  /**
+   * Writes a warm transfer's briefing and asks the carrier to connect the caller to the leg; answers
+   * the carrier's refusal (the leg then failed, the call is as it was), or null once it rings.
+   */
+  private async start(callId: number, armed: ArmedTransfer): Promise<AppError | null> {
     const call = await this.deps.db.prisma.call.findUnique({
       where: { id: callId },
       select: { providerCallId: true, assistantPhoneNumber: true, accountId: true, transcript: true },
     });
-    if (!call) return;
+    if (!call) return null;
     try {
       const briefing = armed.warm ? await this.briefing(call, armed) : null;
       if (briefing)
@@ -149,7 +201,9 @@ export class CallTransfersService implements TransferDesk {
       if (!(error instanceof AppError)) throw error;
       // The carrier kept the call as it was: the assistant is still on the line.
       await this.legNeverRang(armed.legCallId, error.message);
+      return error;
     }
+    return null;
   }
 
   /**
@@ -158,7 +212,7 @@ export class CallTransfersService implements TransferDesk {
    */
   private async briefing(
     call: { accountId: number; transcript: string },
-    armed: { instructions: string; assistantName: string },
+    armed: Pick<ArmedTransfer, "instructions" | "assistantName">,
   ): Promise<string> {
     const lines = parseTranscript(call.transcript);
     const lastWords = lines.findLast((line) => line.speaker === "customer")?.text ?? "";

@@ -325,3 +325,75 @@ describe("cold transfer on the simulated carrier", () => {
     expect(failed.json.data).toMatchObject({ outcome: "declined", transfer_call_id: leg!.id });
   });
 });
+
+describe("an operator taking a call over", () => {
+  const TAKE_OVER = `mutation($callId: Int!, $phoneNumber: String!) {
+    takeOverCall(callId: $callId, phoneNumber: $phoneNumber) { id transferDestinationName }
+  }`;
+
+  it("transfers the caller warm to the operator's own phone at once; refuses other accounts and bad numbers", async () => {
+    await answeringAssistant();
+    fake.reset();
+    fake.respondWith((request): FakeChatReply => {
+      if (briefer(request)) return { content: BRIEFING };
+      if (caller(request)) return { content: lastUser(request).includes("last reply") ? "Goodbye." : ASK };
+      return { content: "Let me see what I can do." };
+    });
+    const call = await t.app.services.inboundCalls.simulateInbound(owner.accountId, {
+      phoneNumberId: number.id,
+      from: uniqueUsNumber(),
+    });
+    const ended = new Promise<Call>((resolve) => finished.set(call.id, resolve));
+    const operatorPhone = uniqueUsNumber();
+
+    const foreign = await t.gql(
+      TAKE_OVER,
+      { callId: call.id, phoneNumber: operatorPhone },
+      { token: stranger.apiKey },
+    );
+    expect(foreign.errors?.[0]?.extensions?.code).toBe("NOT_FOUND");
+    const premium = await t.gql(
+      TAKE_OVER,
+      { callId: call.id, phoneNumber: "+19005550123" },
+      { token: owner.apiKey },
+    );
+    expect(premium.errors?.[0]?.extensions).toMatchObject({ code: "VALIDATION_FAILED" });
+    expect(await legsOf(call.id)).toEqual([]);
+
+    const taken = await t.gql<{ takeOverCall: { id: number; transferDestinationName: string } }>(
+      TAKE_OVER,
+      { callId: call.id, phoneNumber: operatorPhone },
+      { token: owner.apiKey },
+    );
+    expect(taken.errors).toBeUndefined();
+    const leg = taken.data!.takeOverCall;
+    expect(leg.transferDestinationName).toBe("an operator");
+
+    const done = await ended;
+    expect(done).toMatchObject({
+      status: "completed",
+      endReason: "Transferred to an operator.",
+      transferState: "connected",
+      transferredToCallId: leg.id,
+    });
+    expect(lines(done).at(-1)).toBe("(Transferred to an operator.)");
+    // The operator heard the briefing first, written from the conversation so far.
+    expect(await reload(leg.id)).toMatchObject({
+      clientPhoneNumber: operatorPhone,
+      transferredFromCallId: call.id,
+      transcript: `Assistant: ${BRIEFING}`,
+    });
+    expect(fake.chatRequests.some(briefer)).toBe(true);
+    const transferred = await receiver.waitFor(
+      (hook) => hook.json.type === "call.transferred" && hook.json.data.call_id === call.id,
+    );
+    expect(transferred.json.data).toMatchObject({ transfer_call_id: leg.id, destination: "an operator" });
+    // Once over, the call cannot be taken again.
+    const again = await t.gql(
+      TAKE_OVER,
+      { callId: call.id, phoneNumber: operatorPhone },
+      { token: owner.apiKey },
+    );
+    expect(again.errors?.[0]?.extensions?.code).toBe("CONFLICT");
+  });
+});

@@ -1,6 +1,7 @@
 import { builder } from "../../builder.ts";
 import { BusinessHours, BusinessHoursInput } from "../calendars/calendars.schema.ts";
 import type { BusinessHours as WeeklyHours } from "../calendars/index.ts";
+import { CallRef } from "../calls/calls.schema.ts";
 import type { HandoffTargetView } from "./chat-functions.ts";
 import type { ChatHandoffSettingsView } from "./chat-handoffs.service.ts";
 
@@ -178,5 +179,22 @@ builder.mutationField("setChatHandoffSettings", (t) =>
         ...(input.timezone === null ? { timezone: undefined } : {}),
         ...(input.targets === null ? { targets: undefined } : {}),
       }),
+  }),
+);
+
+builder.mutationField("takeOverCall", (t) =>
+  t.withAuth({ authenticated: true }).field({
+    type: CallRef,
+    description:
+      "Takes a live phone call of the account over: a warm transfer to `phoneNumber` (the operator's own " +
+      "phone), started at once. The person who answers hears a briefing and accepts (1 or no key) or declines " +
+      "(2); declined or unanswered, the caller returns to the assistant. Answers the transfer's leg, a call " +
+      "of its own (docs/transfers.md#take-over).",
+    args: {
+      callId: t.arg.int({ required: true }),
+      phoneNumber: t.arg.string({ required: true, description: "E.164; not premium-rate or shared-cost." }),
+    },
+    resolve: (_root, { callId, phoneNumber }, context) =>
+      context.services.callTransfers.takeOver(context.viewer.accountId, callId, { phoneNumber }),
   }),
 );

@@ -20,7 +20,7 @@ const libphonenumber = lazyRequire<typeof import("libphonenumber-js/max")>("libp
  */
 const REFUSED_NUMBER_TYPES = new Set(["PREMIUM_RATE", "SHARED_COST"]);
 
-const phoneNumber = e164PhoneNumber("phone number").refine(
+export const transferPhoneNumber = e164PhoneNumber("phone number").refine(
   (value) => !REFUSED_NUMBER_TYPES.has(libphonenumber().parsePhoneNumberFromString(value)?.getType() ?? ""),
   "The phone number field must not be a premium-rate or shared-cost number.",
 );
@@ -35,7 +35,7 @@ const sipUri = requiredString("sip uri", 255).refine(
 
 const fields = {
   name: requiredString("name", 100),
-  phoneNumber: phoneNumber.nullish(),
+  phoneNumber: transferPhoneNumber.nullish(),
   sipUri: sipUri.nullish(),
   description: requiredString("description", 1000),
   mode: z.enum(["cold", "warm"], { error: "The mode field must be cold or warm." }),
