@@ -2,3 +2,5 @@
 export { AuthService } from "./auth.service.ts";
 export { CredentialCache } from "./credential-cache.ts";
 export { CredentialStreams } from "./credential-streams.ts";
+export type { StreamEnd } from "./credential-streams.ts";
+export type { Viewer } from "./viewer.ts";

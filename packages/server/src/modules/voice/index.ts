@@ -11,6 +11,7 @@ export { DetectorRegistry, type EndpointDetection, silenceEndpoint } from "./det
 export { LiveSessions } from "./live-sessions.ts";
 export { RealtimeClient, type RealtimeModel } from "./realtime-client.ts";
 export { Recordings, recordingPath } from "./recording.ts";
+export { MediaStreamDecorator } from "./stream-decorator.ts";
 export { sileroDetector } from "./silero-vad.ts";
 export type {
   SpeechStream,
