@@ -10,6 +10,7 @@ import { VxInbox } from "./screens/inbox.ts";
 import { VxKnowledgebase, VxKnowledgebases } from "./screens/knowledge.ts";
 import { VxLedger } from "./screens/ledger.ts";
 import { VxWebhooks } from "./screens/webhooks.ts";
+import { VxLiveListen } from "./live-listen.ts";
 import { VxShownOnce } from "./shown-once.ts";
 import { VoxgateConsole } from "./voxgate-console.component.ts";
 
@@ -35,6 +36,7 @@ const elements: [string, CustomElementConstructor][] = [
   ["vx-admin", VxAdmin],
   ["vx-admin-account", VxAdminAccount],
   ["vx-shown-once", VxShownOnce],
+  ["vx-live-listen", VxLiveListen],
 ];
 for (const [name, element] of elements) if (!customElements.get(name)) customElements.define(name, element);
 
