@@ -211,7 +211,7 @@ export const longestReplySeconds = (modelTimeoutSeconds: number) =>
   60;
 
 /**
- * Live listen (docs/calls.md#live-listen): a listener's socket says who it is in one small message
+ * Live listen (docs/transfers.md#live-listen): a listener's socket says who it is in one small message
  * within `helloSeconds`; an instance serves at most `perCall` listeners of one call and `perAccount`
  * of one account. Audio leaves in 20 ms frames of 8 kHz mu-law (164 bytes with the header, 8.2 KB a
  * second); a listener whose socket holds more than `bufferedBytes` unsent (about 4 s) misses frames

@@ -124,7 +124,7 @@ export class ConsoleApi {
   }
 
   /**
-   * A live listen to one of the account's running calls (docs/calls.md#live-listen): the socket is
+   * A live listen to one of the account's running calls (docs/transfers.md#live-listen): the socket is
    * opened without a credential in its URL, which proxies log; the session token goes in the first
    * message.
    */

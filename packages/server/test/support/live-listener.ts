@@ -10,7 +10,7 @@ export interface ListenMessage {
 }
 
 /**
- * An operator's live listen from Node, by the documented protocol (docs/calls.md#live-listen): the
+ * An operator's live listen from Node, by the documented protocol (docs/transfers.md#live-listen): the
  * listen message first, then binary frames of a 4-byte position and 8 kHz mu-law, and JSON control
  * messages.
  */

@@ -1,5 +1,5 @@
 /**
- * Live listen (docs/calls.md#live-listen): an account's operators hear its running calls (the
+ * Live listen (docs/transfers.md#live-listen): an account's operators hear its running calls (the
  * caller and the assistant mixed) over an authenticated WebSocket, and every listen is audited.
  */
 export { ListenAudit, MAX_LISTENS_LISTED } from "./listen-audit.ts";

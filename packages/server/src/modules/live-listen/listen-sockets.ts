@@ -40,7 +40,7 @@ const Hello = z.object({
 type AudioEvent = { position: number; audio: string } | { ended: true } | { credential: StreamEnd };
 
 /**
- * The listener's side of live listen (docs/calls.md#live-listen). A socket says who it is in its
+ * The listener's side of live listen (docs/transfers.md#live-listen). A socket says who it is in its
  * first message (`{"type":"listen","callId":…,"authorization":"Bearer …"}`: no credential in a URL
  * that proxies log); the call must be the credential's account's, in progress and carrying audio.
  * It then hears `call:live-audio` from whichever instance carries the call (the pub/sub crosses

@@ -2,7 +2,7 @@ import { builder } from "../../builder.ts";
 
 const CallListenRef = builder.prismaObject("CallListen", {
   description:
-    "One live listen to a call (docs/calls.md#live-listen): who listened, with which credential, from where and when.",
+    "One live listen to a call (docs/transfers.md#live-listen): who listened, with which credential, from where and when.",
   fields: (t) => ({
     id: t.exposeInt("id"),
     callId: t.exposeInt("callId"),
