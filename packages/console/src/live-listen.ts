@@ -122,7 +122,10 @@ export class VxLiveListen extends LitElement {
     socket.addEventListener("close", (event) => {
       if (this.#socket !== socket) return;
       this.state = event.code === 1000 ? "ended" : "refused";
-      this.message = event.code === 1000 ? "The call ended." : `Listening stopped: ${event.reason || "the connection closed"}.`;
+      this.message =
+        event.code === 1000
+          ? "The call ended."
+          : `Listening stopped: ${event.reason || "the connection closed"}.`;
       this.release();
       this.dispatchEvent(new CustomEvent("vx-listen-ended", { bubbles: true, composed: true }));
     });

@@ -1,3 +1,4 @@
+import { VxLiveListen } from "./live-listen.ts";
 import { VxApiKeys, VxBilling, VxPhoneNumbers } from "./screens/account.ts";
 import { VxAdmin, VxAdminAccount } from "./screens/admin.ts";
 import { VxAppointments } from "./screens/appointments.ts";
@@ -10,7 +11,6 @@ import { VxInbox } from "./screens/inbox.ts";
 import { VxKnowledgebase, VxKnowledgebases } from "./screens/knowledge.ts";
 import { VxLedger } from "./screens/ledger.ts";
 import { VxWebhooks } from "./screens/webhooks.ts";
-import { VxLiveListen } from "./live-listen.ts";
 import { VxShownOnce } from "./shown-once.ts";
 import { VoxgateConsole } from "./voxgate-console.component.ts";
 

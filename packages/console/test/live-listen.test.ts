@@ -28,7 +28,9 @@ function toneSpeech(text: string, sampleRate: number): Int16Array {
 async function visitorCall(assistantUuid: string) {
   const { startWidgetWebCall: started } = await graphql<{
     startWidgetWebCall: { callId: number; token: string; socketPath: string; sampleRate: number };
-  }>(`mutation { startWidgetWebCall(input: { assistantUuid: "${assistantUuid}" }) { callId token socketPath sampleRate } }`);
+  }>(
+    `mutation { startWidgetWebCall(input: { assistantUuid: "${assistantUuid}" }) { callId token socketPath sampleRate } }`,
+  );
   const socket = new WebSocket(
     `${inject("apiBase").replace(/^http/, "ws")}${started.socketPath}?token=${encodeURIComponent(started.token)}`,
   );
@@ -91,14 +93,18 @@ describe("live listen in the console", () => {
     await commands.saveScreenshot("live-listen");
 
     call.hangUp();
-    await expect.element(page.getByRole("heading", { name: /Call \d+/ })).toHaveTextContent("ended_by_customer");
+    await expect
+      .element(page.getByRole("heading", { name: /Call \d+/ }))
+      .toHaveTextContent("ended_by_customer");
     await expect.element(page.getByRole("button", { name: "Listen", exact: true })).not.toBeInTheDocument();
     // The server refuses a listen to an ended call too.
     const refused = await new Promise<number>((resolve) => {
       const socket = new WebSocket(`${inject("apiBase").replace(/^http/, "ws")}/calls/live-audio`);
       const { token } = JSON.parse(localStorage.getItem("voxgate-console:session")!) as { token: string };
       socket.addEventListener("open", () =>
-        socket.send(JSON.stringify({ type: "listen", callId: call.callId, authorization: `Bearer ${token}` })),
+        socket.send(
+          JSON.stringify({ type: "listen", callId: call.callId, authorization: `Bearer ${token}` }),
+        ),
       );
       socket.addEventListener("close", (event) => resolve(event.code));
     });

@@ -93,7 +93,10 @@ export function attachWebSocket(
   );
 
   // A listener says one small message (who it is); everything after that is audio it is sent.
-  const liveAudioServer = new WebSocketServer({ noServer: true, maxPayload: LIVE_LISTEN_LIMITS.messageBytes });
+  const liveAudioServer = new WebSocketServer({
+    noServer: true,
+    maxPayload: LIVE_LISTEN_LIMITS.messageBytes,
+  });
   liveAudioServer.on("connection", (socket, request: IncomingMessage) =>
     deps.services.listenSockets.accept(socket, upgradeOf(request).clientAddress),
   );

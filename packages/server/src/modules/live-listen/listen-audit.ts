@@ -39,7 +39,8 @@ export class ListenAudit {
   /** The listens of one of the account's calls, newest first; another account's call is not found. */
   async forCall(accountId: number, callId: number) {
     const { prisma } = this.deps.db;
-    if ((await prisma.call.count({ where: { id: callId, accountId } })) === 0) throw new NotFoundError("Call");
+    if ((await prisma.call.count({ where: { id: callId, accountId } })) === 0)
+      throw new NotFoundError("Call");
     return prisma.callListen.findMany({
       where: { callId, accountId },
       orderBy: { id: "desc" },

@@ -2,7 +2,12 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createAssistant } from "../../../test/fixtures/assistants.ts";
 import { telephonyFixtures, uniqueUsNumber } from "../../../test/fixtures/telephony.ts";
 import { type FakeOpenAI, startFakeOpenAI } from "../../../test/support/fake-openai.ts";
-import { decodeTones, type FakeSpeech, startFakeSpeech, toneText } from "../../../test/support/fake-speech.ts";
+import {
+  decodeTones,
+  type FakeSpeech,
+  startFakeSpeech,
+  toneText,
+} from "../../../test/support/fake-speech.ts";
 import { type FakeTwilio, startFakeTwilio } from "../../../test/support/fake-twilio.ts";
 import { LiveListener } from "../../../test/support/live-listener.ts";
 import { startTestApp, type TestAccount, type TestApp } from "../../../test/support/test-app.ts";
@@ -228,9 +233,12 @@ describe("live listen", () => {
 
   it("ends a listen whose API key is deleted", async () => {
     const { callId, client } = await livePhoneCall();
-    const key = await t.app.services.apiKeys.create({ accountId: owner.accountId, userId: owner.userId }, {
-      name: "listener",
-    });
+    const key = await t.app.services.apiKeys.create(
+      { accountId: owner.accountId, userId: owner.userId },
+      {
+        name: "listener",
+      },
+    );
     const listener = await listening(callId, key.token);
     await t.app.services.apiKeys.delete(owner.accountId, key.apiKey.id);
     expect((await listener.closed).code).toBe(LISTEN_CLOSE.unauthorized);

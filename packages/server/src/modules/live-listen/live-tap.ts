@@ -81,9 +81,7 @@ class CallTap {
 
   constructor(
     private readonly format: MediaFormat,
-    private readonly publish: (
-      payload: { position: number; audio: string } | { ended: true },
-    ) => void,
+    private readonly publish: (payload: { position: number; audio: string } | { ended: true }) => void,
   ) {
     // Bytes of the stream's format per sample of the 8 kHz mix.
     this.bytesPerSample = (format.sampleRate / 8000) * (format.encoding === "pcmu" ? 1 : 2);

@@ -11,7 +11,6 @@ export { DetectorRegistry, type EndpointDetection, silenceEndpoint } from "./det
 export { LiveSessions } from "./live-sessions.ts";
 export { RealtimeClient, type RealtimeModel } from "./realtime-client.ts";
 export { Recordings, recordingPath } from "./recording.ts";
-export { MediaStreamDecorator } from "./stream-decorator.ts";
 export { sileroDetector } from "./silero-vad.ts";
 export type {
   SpeechStream,
@@ -21,6 +20,7 @@ export type {
   Transcriber,
 } from "./speech.ts";
 export { OpenAiSynthesizer, OpenAiTranscriber } from "./speech-client.ts";
+export { MediaStreamDecorator } from "./stream-decorator.ts";
 export {
   CartesiaSynthesizer,
   ElevenLabsSynthesizer,
