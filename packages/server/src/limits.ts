@@ -216,7 +216,8 @@ export const longestReplySeconds = (modelTimeoutSeconds: number) =>
  * of one account. Audio leaves in 20 ms frames of 8 kHz mu-law (164 bytes with the header, 8.2 KB a
  * second); a listener whose socket holds more than `bufferedBytes` unsent (about 4 s) misses frames
  * until it catches up: the call never waits for it. A call whose audio stops for `noAudioSeconds`
- * (its instance went away) ends the listen. Up to `assistantQueueSeconds` of the assistant's queued
+ * ends the listen: longer than the transports' own silence limits (30 s), so it only happens when the
+ * call's instance went away without a word. Up to `assistantQueueSeconds` of the assistant's queued
  * speech is kept ahead of the caller's clock for the mix.
  */
 export const LIVE_LISTEN_LIMITS = {
@@ -225,6 +226,6 @@ export const LIVE_LISTEN_LIMITS = {
   perCall: 5,
   perAccount: 20,
   bufferedBytes: 32 * 1024,
-  noAudioSeconds: 15,
+  noAudioSeconds: 35,
   assistantQueueSeconds: 120,
 } as const;

@@ -62,6 +62,11 @@ export class LiveListener {
     return muLawToPcm(Buffer.concat(this.frames));
   }
 
+  /** Samples of the call heard so far (8 kHz). */
+  get samplesHeard(): number {
+    return this.lengths.reduce((sum, length) => sum + length, 0);
+  }
+
   get frameCount(): number {
     return this.frames.length;
   }

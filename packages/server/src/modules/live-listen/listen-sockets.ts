@@ -172,9 +172,6 @@ export class ListenSockets implements Lifecycle {
     // It may have left while its listen was being written to the audit log.
     if (socket.readyState !== socket.OPEN) return end("listener_closed");
 
-    pubsub.publish("call:listen-wanted", { callId });
-    socket.send(JSON.stringify({ type: "listening", callId, listenId, format: LIVE_AUDIO_FORMAT }));
-
     void (async () => {
       for (;;) {
         const { done, value } = await statuses.next();
@@ -207,6 +204,10 @@ export class ListenSockets implements Lifecycle {
       logger.error("live listen: audio stopped", { error });
       end("server_closing");
     });
+    // Asked for only now: the loops above subscribed first (a subscription is made on its first
+    // read), so the audio the want sets off finds this instance listening, through Redis too.
+    pubsub.publish("call:listen-wanted", { callId });
+    socket.send(JSON.stringify({ type: "listening", callId, listenId, format: LIVE_AUDIO_FORMAT }));
   }
 
   private release(callId: number, accountId: number) {

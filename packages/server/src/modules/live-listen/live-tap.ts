@@ -95,10 +95,11 @@ class CallTap {
 
   caller(frame: Uint8Array): void {
     const samples = Math.floor(frame.length / this.bytesPerSample);
-    const assistant = this.take(samples * this.bytesPerSample);
+    const wanted = Date.now() <= this.wantedUntil && samples > 0;
+    const assistant = this.take(samples * this.bytesPerSample, wanted);
     const at = this.position;
     this.position += samples;
-    if (Date.now() > this.wantedUntil || samples === 0) return;
+    if (!wanted) return;
     const mixed = this.at8k(frame);
     if (assistant) {
       const other = this.at8k(assistant);
@@ -124,15 +125,15 @@ class CallTap {
     if (this.everWanted) this.publish({ ended: true });
   }
 
-  /** The next `bytes` of the assistant's queued audio (null when nothing is queued). */
-  private take(bytes: number): Uint8Array | null {
+  /** The next `bytes` of the assistant's queued audio (null when nothing is queued, or `keep` is false). */
+  private take(bytes: number, keep: boolean): Uint8Array | null {
     if (this.queuedBytes === 0) return null;
-    const out = new Uint8Array(bytes);
+    const out = keep ? new Uint8Array(bytes) : null;
     let filled = 0;
     while (filled < bytes && this.queued.length > 0) {
       const head = this.queued[0]!;
       const used = Math.min(head.length, bytes - filled);
-      out.set(head.subarray(0, used), filled);
+      out?.set(head.subarray(0, used), filled);
       filled += used;
       if (used === head.length) this.queued.shift();
       else this.queued[0] = head.subarray(used);
