@@ -1,3 +1,4 @@
+import { VxLiveListen } from "./live-listen.ts";
 import { VxApiKeys, VxBilling, VxPhoneNumbers } from "./screens/account.ts";
 import { VxAdmin, VxAdminAccount } from "./screens/admin.ts";
 import { VxAppointments } from "./screens/appointments.ts";
@@ -35,6 +36,7 @@ const elements: [string, CustomElementConstructor][] = [
   ["vx-admin", VxAdmin],
   ["vx-admin-account", VxAdminAccount],
   ["vx-shown-once", VxShownOnce],
+  ["vx-live-listen", VxLiveListen],
 ];
 for (const [name, element] of elements) if (!customElements.get(name)) customElements.define(name, element);
 

@@ -209,3 +209,23 @@ export const longestReplySeconds = (modelTimeoutSeconds: number) =>
   REPLY_BOUNDS.modelRounds * REPLY_BOUNDS.modelAttempts * modelTimeoutSeconds +
   (REPLY_BOUNDS.modelRounds - 1) * REPLY_BOUNDS.toolTimeoutSeconds +
   60;
+
+/**
+ * Live listen (docs/transfers.md#live-listen): a listener's socket says who it is in one small message
+ * within `helloSeconds`; an instance serves at most `perCall` listeners of one call and `perAccount`
+ * of one account. Audio leaves in 20 ms frames of 8 kHz mu-law (164 bytes with the header, 8.2 KB a
+ * second); a listener whose socket holds more than `bufferedBytes` unsent (about 4 s) misses frames
+ * until it catches up: the call never waits for it. A call whose audio stops for `noAudioSeconds`
+ * ends the listen: longer than the transports' own silence limits (30 s), so it only happens when the
+ * call's instance went away without a word. Up to `assistantQueueSeconds` of the assistant's queued
+ * speech is kept ahead of the caller's clock for the mix.
+ */
+export const LIVE_LISTEN_LIMITS = {
+  messageBytes: 1_024,
+  helloSeconds: 10,
+  perCall: 5,
+  perAccount: 20,
+  bufferedBytes: 32 * 1024,
+  noAudioSeconds: 35,
+  assistantQueueSeconds: 120,
+} as const;

@@ -52,6 +52,10 @@ export type PubSubEvents = {
   "assistant:changed": [payload: { assistantId: number }];
   /** Pieces of an assistant reply while the model is still writing it. */
   "conversation:reply-delta": [conversationId: string, payload: { conversationId: string; text: string }];
+  /** Someone listens to a live call (modules/live-listen): the instance carrying it publishes its audio a while. */
+  "call:listen-wanted": [payload: { callId: number }];
+  /** 20 ms of a live call's mixed audio (8 kHz mu-law, base64) at `position` samples, or its end. */
+  "call:live-audio": [callId: number, payload: { position: number; audio: string } | { ended: true }];
 };
 
 export type PubSub = ReturnType<typeof createPubSub<PubSubEvents>>;

@@ -25,5 +25,6 @@ import "./modules/texts/texts.schema.ts";
 import "./modules/appointments/appointments.schema.ts";
 import "./modules/providers/providers.schema.ts";
 import "./modules/handoffs/handoffs.schema.ts";
+import "./modules/live-listen/live-listen.schema.ts";
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -22,6 +22,7 @@ import {
 } from "./modules/handoffs/index.ts";
 import { createKnowledge } from "./modules/knowledge/index.ts";
 import { LeadProgress, LeadsService } from "./modules/leads/index.ts";
+import { ListenAudit, ListenSockets, LiveTaps } from "./modules/live-listen/index.ts";
 import { mediaCapacity } from "./modules/media/index.ts";
 import { MessagePipeline, ReplyEngine } from "./modules/message-pipeline/index.ts";
 import { PhoneNumberReleaseSweep, PhoneNumbersService } from "./modules/phone-numbers/index.ts";
@@ -120,7 +121,7 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     replyEngine,
     desk: () => callDesk,
     callerIds: () => phoneNumbers,
-    media: () => recordings,
+    media: () => liveTaps,
     capacity,
     texts: () => texts,
     transfers: () => callTransfers,
@@ -166,7 +167,7 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
   });
   const webCallSockets = new WebCallSockets(deps, {
     desk: callDesk,
-    engine: () => recordings,
+    engine: () => liveTaps,
     capacity,
     clock,
   });
@@ -209,6 +210,8 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
   });
   // Recording decorates the media plane: streams of calls that record (phone and web) are mixed on their way.
   const recordings = new Recordings(deps, { inner: voice, calls: callAnnotations });
+  // Live listen taps the media plane outside recording: operators hear every audio call as it goes.
+  const liveTaps = new LiveTaps(deps, recordings);
   const campaigns = new CampaignsService(deps);
   const leadProgress = new LeadProgress(deps, webhooks);
   const dialer = new DialerService(deps, {
@@ -221,6 +224,9 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     optedOutOfTexts: (accountId, phoneNumber) => texts.optedOutAnywhere(accountId, phoneNumber),
   });
   const credentials = new CredentialCache(deps);
+  const auth = new AuthService(deps, { rateLimits, credentials });
+  const credentialStreams = new CredentialStreams(deps);
+  const listenAudit = new ListenAudit(deps);
   const accounts = new AccountsService(deps, { billing });
   const widget = new WidgetService(deps, { pipeline: messagePipeline, rateLimits });
   const { calendars, calendarOAuth } = createCalendars(deps, { events: webhooks, clock });
@@ -234,8 +240,8 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     // First, so that it stops last: after the workers whose outbound requests use its connections.
     outboundConnections: safeFetchConnections,
     credentials,
-    auth: new AuthService(deps, { rateLimits, credentials }),
-    credentialStreams: new CredentialStreams(deps),
+    auth,
+    credentialStreams,
     accounts,
     platform: new PlatformService(deps, { accounts, billing, credentials }),
     apiKeys: new ApiKeysService(deps, { credentials }),
@@ -295,5 +301,8 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     transferDestinations,
     chatHandoffs,
     callTransfers,
+    liveTaps,
+    listenAudit,
+    listenSockets: new ListenSockets(deps, { auth, credentialStreams, audit: listenAudit }),
   };
 }

@@ -2,7 +2,12 @@ import { randomBytes } from "node:crypto";
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
-import { MAX_GRAPHQL_MESSAGE_BYTES, MEDIA_STREAM_LIMITS, WEB_CALL_LIMITS } from "../src/limits.ts";
+import {
+  LIVE_LISTEN_LIMITS,
+  MAX_GRAPHQL_MESSAGE_BYTES,
+  MEDIA_STREAM_LIMITS,
+  WEB_CALL_LIMITS,
+} from "../src/limits.ts";
 import { newWebCallToken } from "../src/modules/web-calls/web-call-token.ts";
 import { createAssistant } from "./fixtures/assistants.ts";
 import { telephonyFixtures, uniqueUsNumber } from "./fixtures/telephony.ts";
@@ -178,6 +183,41 @@ const mediaStarted: Target = {
   },
 };
 
+const liveAudioAnonymous: Target = {
+  name: "/calls/live-audio, before listen",
+  maxBytes: LIVE_LISTEN_LIMITS.messageBytes,
+  // Whatever comes first that is no listen message closes it.
+  refusal: 4400,
+  connect: () => open("/calls/live-audio"),
+};
+
+/** One live call the listening target's sockets all listen to (the account's running calls are bounded). */
+let liveCall: Promise<number> | null = null;
+const aLiveCall = () =>
+  (liveCall ??= mediaStarted.connect().then(() =>
+    t.app.db.prisma.call
+      .findFirstOrThrow({
+        where: { accountId: owner.accountId, status: "in_progress" },
+        orderBy: { id: "desc" },
+      })
+      .then((call) => call.id),
+  ));
+
+const liveAudioListening: Target = {
+  name: "/calls/live-audio, listening",
+  maxBytes: LIVE_LISTEN_LIMITS.messageBytes,
+  // A listener has nothing to say after its listen: anything closes it.
+  refusal: 4400,
+  connect: async () => {
+    const callId = await aLiveCall();
+    const opened = await open("/calls/live-audio");
+    const listening = new Promise<void>((resolve) => opened.socket.once("message", () => resolve()));
+    opened.socket.send(JSON.stringify({ type: "listen", callId, authorization: `Bearer ${owner.apiKey}` }));
+    await listening;
+    return opened;
+  },
+};
+
 const targets = [
   graphqlAnonymous,
   graphqlAuthenticated,
@@ -185,6 +225,8 @@ const targets = [
   webCallAdmitted,
   mediaAnonymous,
   mediaStarted,
+  liveAudioAnonymous,
+  liveAudioListening,
 ];
 
 /** Hostile things to send on an open socket. */

@@ -123,6 +123,20 @@ export class ConsoleApi {
     );
   }
 
+  /**
+   * A live listen to one of the account's running calls (docs/transfers.md#live-listen): the socket is
+   * opened without a credential in its URL, which proxies log; the session token goes in the first
+   * message.
+   */
+  listenToCall(callId: number): WebSocket {
+    const socket = new WebSocket(`${this.apiBase.replace(/^http/, "ws")}/calls/live-audio`);
+    socket.binaryType = "arraybuffer";
+    socket.addEventListener("open", () =>
+      socket.send(JSON.stringify({ type: "listen", callId, authorization: `Bearer ${this.token() ?? ""}` })),
+    );
+    return socket;
+  }
+
   /** Closes the socket, e.g. at sign-out, so that no subscription outlives the session. */
   close(): void {
     void this.#socket?.dispose();

@@ -227,6 +227,12 @@ export const CallStatusSubscription = graphql(`
   }
 `);
 
+export const CallTranscriptSubscription = graphql(`
+  subscription ConsoleCallTranscript($callId: Int!) {
+    callTranscript(callId: $callId) { id speaker text }
+  }
+`);
+
 export const CampaignsQuery = graphql(`
   query ConsoleCampaigns {
     campaigns(perPage: 100) {

@@ -44,6 +44,7 @@ type Documents = {
     "\n  query ConsoleCalls($page: Int, $filter: CallFilter) {\n    calls(page: $page, perPage: 20, filter: $filter) {\n      items {\n        id type status assistantName clientPhoneNumber assistantPhoneNumber campaignName duration totalCost createdAt\n      }\n      pageInfo { currentPage lastPage total }\n    }\n  }\n": typeof types.ConsoleCallsDocument,
     "\n  query ConsoleCall($id: Int!) {\n    call(id: $id) {\n      id type status assistantName clientPhoneNumber assistantPhoneNumber campaignName duration totalCost\n      createdAt startedAt endedAt endReason answeredBy transcript evaluation webhookResponse recordingUrl variables\n      assistantId activeAssistantId handoffCount\n    }\n  }\n": typeof types.ConsoleCallDocument,
     "\n  subscription ConsoleCallStatus($callId: Int) {\n    callStatusChanged(callId: $callId) {\n      callId\n      status\n      call { id type status assistantName clientPhoneNumber assistantPhoneNumber campaignName duration totalCost createdAt }\n    }\n  }\n": typeof types.ConsoleCallStatusDocument,
+    "\n  subscription ConsoleCallTranscript($callId: Int!) {\n    callTranscript(callId: $callId) { id speaker text }\n  }\n": typeof types.ConsoleCallTranscriptDocument,
     "\n  query ConsoleCampaigns {\n    campaigns(perPage: 100) {\n      items {\n        id name status maxConcurrentCalls assistantId\n        callingWindow { start end timezone }\n        retry { maxRetries intervalMinutes }\n        phoneNumbers { id }\n        progress { callsRunning withinCallingWindow leads { total completed processing scheduled rescheduled reachedMaxRetries blacklisted created } }\n      }\n    }\n  }\n": typeof types.ConsoleCampaignsDocument,
     "\n  query ConsoleCampaignChoices {\n    assistants(perPage: 100, type: outbound) { items { id name } }\n    phoneNumbers { id phoneNumber label }\n  }\n": typeof types.ConsoleCampaignChoicesDocument,
     "\n  mutation ConsoleCreateCampaign($input: CreateCampaignInput!) {\n    createCampaign(input: $input) { id }\n  }\n": typeof types.ConsoleCreateCampaignDocument,
@@ -119,6 +120,7 @@ const documents: Documents = {
     "\n  query ConsoleCalls($page: Int, $filter: CallFilter) {\n    calls(page: $page, perPage: 20, filter: $filter) {\n      items {\n        id type status assistantName clientPhoneNumber assistantPhoneNumber campaignName duration totalCost createdAt\n      }\n      pageInfo { currentPage lastPage total }\n    }\n  }\n": types.ConsoleCallsDocument,
     "\n  query ConsoleCall($id: Int!) {\n    call(id: $id) {\n      id type status assistantName clientPhoneNumber assistantPhoneNumber campaignName duration totalCost\n      createdAt startedAt endedAt endReason answeredBy transcript evaluation webhookResponse recordingUrl variables\n      assistantId activeAssistantId handoffCount\n    }\n  }\n": types.ConsoleCallDocument,
     "\n  subscription ConsoleCallStatus($callId: Int) {\n    callStatusChanged(callId: $callId) {\n      callId\n      status\n      call { id type status assistantName clientPhoneNumber assistantPhoneNumber campaignName duration totalCost createdAt }\n    }\n  }\n": types.ConsoleCallStatusDocument,
+    "\n  subscription ConsoleCallTranscript($callId: Int!) {\n    callTranscript(callId: $callId) { id speaker text }\n  }\n": types.ConsoleCallTranscriptDocument,
     "\n  query ConsoleCampaigns {\n    campaigns(perPage: 100) {\n      items {\n        id name status maxConcurrentCalls assistantId\n        callingWindow { start end timezone }\n        retry { maxRetries intervalMinutes }\n        phoneNumbers { id }\n        progress { callsRunning withinCallingWindow leads { total completed processing scheduled rescheduled reachedMaxRetries blacklisted created } }\n      }\n    }\n  }\n": types.ConsoleCampaignsDocument,
     "\n  query ConsoleCampaignChoices {\n    assistants(perPage: 100, type: outbound) { items { id name } }\n    phoneNumbers { id phoneNumber label }\n  }\n": types.ConsoleCampaignChoicesDocument,
     "\n  mutation ConsoleCreateCampaign($input: CreateCampaignInput!) {\n    createCampaign(input: $input) { id }\n  }\n": types.ConsoleCreateCampaignDocument,
@@ -281,6 +283,10 @@ export function graphql(source: "\n  query ConsoleCall($id: Int!) {\n    call(id
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  subscription ConsoleCallStatus($callId: Int) {\n    callStatusChanged(callId: $callId) {\n      callId\n      status\n      call { id type status assistantName clientPhoneNumber assistantPhoneNumber campaignName duration totalCost createdAt }\n    }\n  }\n"): typeof import('./graphql.ts').ConsoleCallStatusDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription ConsoleCallTranscript($callId: Int!) {\n    callTranscript(callId: $callId) { id speaker text }\n  }\n"): typeof import('./graphql.ts').ConsoleCallTranscriptDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

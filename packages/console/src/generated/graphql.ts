@@ -718,6 +718,13 @@ export type ConsoleCallStatusSubscriptionVariables = Exact<{
 
 export type ConsoleCallStatusSubscription = { callStatusChanged: { callId: number, status: CallStatus, call: { id: number, type: CallType, status: CallStatus, assistantName: string, clientPhoneNumber: string, assistantPhoneNumber: string, campaignName: string, duration: number, totalCost: string, createdAt: string } } };
 
+export type ConsoleCallTranscriptSubscriptionVariables = Exact<{
+  callId: number;
+}>;
+
+
+export type ConsoleCallTranscriptSubscription = { callTranscript: { id: number, speaker: string, text: string } };
+
 export type ConsoleCampaignsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -1495,6 +1502,15 @@ export const ConsoleCallStatusDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ConsoleCallStatusSubscription, ConsoleCallStatusSubscriptionVariables>;
+export const ConsoleCallTranscriptDocument = new TypedDocumentString(`
+    subscription ConsoleCallTranscript($callId: Int!) {
+  callTranscript(callId: $callId) {
+    id
+    speaker
+    text
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleCallTranscriptSubscription, ConsoleCallTranscriptSubscriptionVariables>;
 export const ConsoleCampaignsDocument = new TypedDocumentString(`
     query ConsoleCampaigns {
   campaigns(perPage: 100) {

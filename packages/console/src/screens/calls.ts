@@ -1,5 +1,10 @@
 import { html, nothing } from "lit";
-import { CallQuery, CallStatusSubscription, CallsQuery } from "../api/operations.ts";
+import {
+  CallQuery,
+  CallStatusSubscription,
+  CallsQuery,
+  CallTranscriptSubscription,
+} from "../api/operations.ts";
 import type { CallFilter, ConsoleCallQuery, ConsoleCallsQuery } from "../generated/graphql.ts";
 import { href } from "../router.ts";
 import { DataScreen, formatDate, pager } from "../screen.ts";
@@ -86,14 +91,46 @@ export class VxCalls extends DataScreen<ConsoleCallsQuery["calls"]> {
   }
 }
 
-/** One call: status (live), transcript, evaluation, webhook response and recording. */
+/**
+ * One call: status (live), transcript, evaluation, webhook response and recording. While the call
+ * is in progress, the operator may listen to it live, with its transcript turn by turn beside.
+ */
 export class VxCall extends DataScreen<ConsoleCallQuery["call"]> {
-  static override properties = { callId: { attribute: false } };
+  static override properties = { callId: { attribute: false }, liveTurns: { state: true } };
   declare callId: number;
+  declare liveTurns: { id: number; speaker: string; text: string }[];
+
+  constructor() {
+    super();
+    this.liveTurns = [];
+  }
 
   override connectedCallback(): void {
     super.connectedCallback();
     this.track(this.api.subscribe(CallStatusSubscription, { callId: this.callId }, () => void this.load()));
+    this.track(
+      this.api.subscribe(CallTranscriptSubscription, { callId: this.callId }, ({ callTranscript }) => {
+        this.liveTurns = [...this.liveTurns, callTranscript];
+      }),
+    );
+  }
+
+  private renderLive(c: ConsoleCallQuery["call"]) {
+    if (c.status !== "in_progress") return nothing;
+    return html`
+      <section class="grid" aria-label="Live call">
+        <div>
+          <h2>Live audio</h2>
+          <vx-live-listen .callId=${c.id} .api=${this.api}></vx-live-listen>
+        </div>
+        <div>
+          <h2>Live transcript</h2>
+          <ol aria-label="Live transcript" aria-live="polite">
+            ${this.liveTurns.map((turn) => html`<li><strong>${turn.speaker === "assistant" ? "Assistant" : "Customer"}:</strong> ${turn.text}</li>`)}
+          </ol>
+        </div>
+      </section>
+    `;
   }
 
   protected override async fetch() {
@@ -126,6 +163,7 @@ export class VxCall extends DataScreen<ConsoleCallQuery["call"]> {
             : nothing
         }
       </dl>
+      ${this.renderLive(c)}
       <h2>Recording</h2>
       ${c.recordingUrl ? html`<audio controls preload="none" src=${c.recordingUrl}></audio>` : html`<p class="muted">No recording.</p>`}
       <h2>Transcript</h2>

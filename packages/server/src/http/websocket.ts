@@ -5,9 +5,15 @@ import { CloseCode, type Context as GraphqlWsContext, handleProtocols, makeServe
 import { type WebSocket, WebSocketServer } from "ws";
 import { authorizationOf, type Context, type RequestMeta } from "../context.ts";
 import type { ConnectionLimits } from "../env.ts";
-import { MAX_GRAPHQL_MESSAGE_BYTES, MEDIA_STREAM_LIMITS, WEB_CALL_LIMITS } from "../limits.ts";
+import {
+  LIVE_LISTEN_LIMITS,
+  MAX_GRAPHQL_MESSAGE_BYTES,
+  MEDIA_STREAM_LIMITS,
+  WEB_CALL_LIMITS,
+} from "../limits.ts";
 import { type Logger, withRequestId } from "../logger.ts";
 import { metrics } from "../metrics.ts";
+import { LIVE_AUDIO_PATH } from "../modules/live-listen/index.ts";
 import { TWILIO_PATHS } from "../modules/telephony/index.ts";
 import { WEB_CALL_PATH } from "../modules/web-calls/index.ts";
 import type { Services } from "../services.ts";
@@ -32,7 +38,8 @@ interface SocketExtra {
 
 /**
  * WebSocket upgrades of `server`, routed by path: graphql-ws on /graphql, browser web calls on
- * WEB_CALL_PATH, and Twilio Media Streams on TWILIO_PATHS.media when the carrier is Twilio; any other
+ * WEB_CALL_PATH, operators' live listen on LIVE_AUDIO_PATH, and Twilio Media Streams on
+ * TWILIO_PATHS.media when the carrier is Twilio; any other
  * path is refused (404) before the handshake. Operations run through `yoga.getEnveloped()`, so they
  * get the same plugins, limits and context (the upgrade's Origin included) as HTTP; their client
  * address and request id are the upgrade request's. What a client may hold and for how long is
@@ -85,6 +92,15 @@ export function attachWebSocket(
     deps.services.webCallSockets.accept(socket, request),
   );
 
+  // A listener says one small message (who it is); everything after that is audio it is sent.
+  const liveAudioServer = new WebSocketServer({
+    noServer: true,
+    maxPayload: LIVE_LISTEN_LIMITS.messageBytes,
+  });
+  liveAudioServer.on("connection", (socket, request: IncomingMessage) =>
+    deps.services.listenSockets.accept(socket, upgradeOf(request).clientAddress),
+  );
+
   const perAddress = new PerAddressCount(limits.maxWebSocketsPerAddress);
   const heartbeat = new Heartbeat(limits.webSocketPingMs);
   /** Everything a socket gets before its path's code sees it. */
@@ -113,7 +129,9 @@ export function attachWebSocket(
           ? mediaServer
           : path === WEB_CALL_PATH
             ? webCallServer
-            : null;
+            : path === LIVE_AUDIO_PATH
+              ? liveAudioServer
+              : null;
     if (!target) return refuseUpgrade(socket, NOT_FOUND);
     const { clientAddress } = upgradeOf(request);
     if (!perAddress.take(clientAddress)) {
@@ -236,6 +254,8 @@ export function attachWebSocket(
       mediaServer?.close();
       for (const client of webCallServer.clients) client.terminate();
       webCallServer.close();
+      for (const client of liveAudioServer.clients) client.close(1001, "Going away");
+      liveAudioServer.close();
     },
   };
 }

@@ -1,4 +1,6 @@
 /** Login, sessions, credentials, and the ending of streams whose credential was revoked. */
 export { AuthService } from "./auth.service.ts";
 export { CredentialCache } from "./credential-cache.ts";
+export type { StreamEnd } from "./credential-streams.ts";
 export { CredentialStreams } from "./credential-streams.ts";
+export type { Viewer } from "./viewer.ts";

@@ -20,6 +20,7 @@ export type {
   Transcriber,
 } from "./speech.ts";
 export { OpenAiSynthesizer, OpenAiTranscriber } from "./speech-client.ts";
+export { MediaStreamDecorator } from "./stream-decorator.ts";
 export {
   CartesiaSynthesizer,
   ElevenLabsSynthesizer,
