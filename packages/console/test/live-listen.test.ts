@@ -111,3 +111,40 @@ describe("live listen in the console", () => {
     expect(refused).toBe(4409);
   });
 });
+
+describe("taking a phone call over in the console", () => {
+  it("rings the operator's own phone for a running phone call, and says what is wrong with a number", {
+    timeout: 60_000,
+  }, async () => {
+    await signIn(await createAccount());
+    const line = `+1415556${String(Date.now() % 10_000).padStart(4, "0")}`;
+    const { addPhoneNumber } = await graphql<{ addPhoneNumber: { id: number } }>(
+      `mutation { addPhoneNumber(input: { kind: normal, phoneNumber: "${line}" }) { id } }`,
+    );
+    await graphql(
+      `mutation { createAssistant(input: { name: "Front desk", type: inbound, phoneNumberId: ${addPhoneNumber.id} }) { id } }`,
+    );
+    const { simulateInboundCall: call } = await graphql<{ simulateInboundCall: { id: number } }>(
+      `mutation { simulateInboundCall(input: { phoneNumberId: ${addPhoneNumber.id}, from: "+14155550199" }) { id } }`,
+    );
+    location.hash = `#/calls/${call.id}`;
+    await expect.element(page.getByRole("heading", { name: /Call \d+/ })).toHaveTextContent("in_progress");
+
+    const phone = page.getByLabelText("Your phone number");
+    // A premium-rate number is refused under the field.
+    await phone.fill("+19005550123");
+    await page.getByRole("button", { name: "Take over" }).click();
+    await expect.element(phone).toHaveAccessibleDescription(/premium-rate or shared-cost/);
+
+    await phone.fill("+14155550142");
+    await page.getByRole("button", { name: "Take over" }).click();
+    await expect
+      .element(page.getByText("Calling +14155550142: the caller is on hold until you accept."))
+      .toBeVisible();
+    // The transfer's leg rings the operator's phone: a call of its own, linked to this one.
+    const { call: taken } = await graphql<{ call: { transferredToCallId: number | null } }>(
+      `query { call(id: ${call.id}) { transferredToCallId } }`,
+    );
+    expect(taken.transferredToCallId).not.toBeNull();
+  });
+});

@@ -217,6 +217,12 @@ export const CallQuery = graphql(`
   }
 `);
 
+export const TakeOverCallMutation = graphql(`
+  mutation ConsoleTakeOverCall($callId: Int!, $phoneNumber: String!) {
+    takeOverCall(callId: $callId, phoneNumber: $phoneNumber) { id clientPhoneNumber }
+  }
+`);
+
 export const CallStatusSubscription = graphql(`
   subscription ConsoleCallStatus($callId: Int) {
     callStatusChanged(callId: $callId) {

@@ -711,6 +711,14 @@ export type ConsoleCallQueryVariables = Exact<{
 
 export type ConsoleCallQuery = { call: { id: number, type: CallType, status: CallStatus, assistantName: string, clientPhoneNumber: string, assistantPhoneNumber: string, campaignName: string, duration: number, totalCost: string, createdAt: string, startedAt: string | null, endedAt: string | null, endReason: string, answeredBy: string, transcript: string, evaluation: unknown, webhookResponse: unknown, recordingUrl: string, variables: unknown, assistantId: number | null, activeAssistantId: number | null, handoffCount: number } };
 
+export type ConsoleTakeOverCallMutationVariables = Exact<{
+  callId: number;
+  phoneNumber: string;
+}>;
+
+
+export type ConsoleTakeOverCallMutation = { takeOverCall: { id: number, clientPhoneNumber: string } };
+
 export type ConsoleCallStatusSubscriptionVariables = Exact<{
   callId?: number | null | undefined;
 }>;
@@ -1482,6 +1490,14 @@ export const ConsoleCallDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ConsoleCallQuery, ConsoleCallQueryVariables>;
+export const ConsoleTakeOverCallDocument = new TypedDocumentString(`
+    mutation ConsoleTakeOverCall($callId: Int!, $phoneNumber: String!) {
+  takeOverCall(callId: $callId, phoneNumber: $phoneNumber) {
+    id
+    clientPhoneNumber
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleTakeOverCallMutation, ConsoleTakeOverCallMutationVariables>;
 export const ConsoleCallStatusDocument = new TypedDocumentString(`
     subscription ConsoleCallStatus($callId: Int) {
   callStatusChanged(callId: $callId) {

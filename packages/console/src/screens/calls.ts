@@ -4,10 +4,21 @@ import {
   CallStatusSubscription,
   CallsQuery,
   CallTranscriptSubscription,
+  TakeOverCallMutation,
 } from "../api/operations.ts";
 import type { CallFilter, ConsoleCallQuery, ConsoleCallsQuery } from "../generated/graphql.ts";
 import { href } from "../router.ts";
-import { DataScreen, formatDate, pager } from "../screen.ts";
+import {
+  DataScreen,
+  describedBy,
+  type FormErrors,
+  fieldError,
+  formatDate,
+  formErrors,
+  formMessage,
+  noErrors,
+  pager,
+} from "../screen.ts";
 
 const STATUSES = [
   "initiated",
@@ -93,16 +104,60 @@ export class VxCalls extends DataScreen<ConsoleCallsQuery["calls"]> {
 
 /**
  * One call: status (live), transcript, evaluation, webhook response and recording. While the call
- * is in progress, the operator may listen to it live, with its transcript turn by turn beside.
+ * is in progress, the operator may listen to it live, with its transcript turn by turn beside, and
+ * take a phone call over: a warm transfer to their own phone (docs/transfers.md#take-over).
  */
 export class VxCall extends DataScreen<ConsoleCallQuery["call"]> {
-  static override properties = { callId: { attribute: false }, liveTurns: { state: true } };
+  static override properties = {
+    callId: { attribute: false },
+    liveTurns: { state: true },
+    takeOverErrors: { state: true },
+    takeOverRinging: { state: true },
+  };
   declare callId: number;
   declare liveTurns: { id: number; speaker: string; text: string }[];
+  declare takeOverErrors: FormErrors;
+  /** The operator's phone a take-over rings, once asked. */
+  declare takeOverRinging: string | null;
 
   constructor() {
     super();
     this.liveTurns = [];
+    this.takeOverErrors = noErrors;
+    this.takeOverRinging = null;
+  }
+
+  private async takeOver(event: SubmitEvent): Promise<void> {
+    event.preventDefault();
+    const phoneNumber = String(new FormData(event.target as HTMLFormElement).get("phoneNumber") ?? "").trim();
+    try {
+      const { takeOverCall } = await this.api.request(TakeOverCallMutation, {
+        callId: this.callId,
+        phoneNumber,
+      });
+      this.takeOverErrors = noErrors;
+      this.takeOverRinging = takeOverCall.clientPhoneNumber;
+    } catch (error) {
+      this.takeOverErrors = formErrors(error);
+    }
+  }
+
+  private renderTakeOver(c: ConsoleCallQuery["call"]) {
+    if (c.type === "web") return nothing;
+    const errors = this.takeOverErrors;
+    return html`
+      <form @submit=${this.takeOver} aria-label="Take over the call">
+        <h2>Take over</h2>
+        <p class="muted">Your phone rings with a briefing; accept and the caller is put through to you.</p>
+        <label for="take-over-phone">Your phone number</label>
+        <input id="take-over-phone" name="phoneNumber" type="tel" required placeholder="+4930901820"
+          aria-describedby=${describedBy(errors, "phoneNumber")} />
+        ${fieldError(errors, "phoneNumber")}
+        <button type="submit">Take over</button>
+        ${formMessage(errors)}
+        ${this.takeOverRinging ? html`<p role="status">Calling ${this.takeOverRinging}: the caller is on hold until you accept.</p>` : nothing}
+      </form>
+    `;
   }
 
   override connectedCallback(): void {
@@ -122,6 +177,7 @@ export class VxCall extends DataScreen<ConsoleCallQuery["call"]> {
         <div>
           <h2>Live audio</h2>
           <vx-live-listen .callId=${c.id} .api=${this.api}></vx-live-listen>
+          ${this.renderTakeOver(c)}
         </div>
         <div>
           <h2>Live transcript</h2>
