@@ -21,7 +21,7 @@ const detectors: [string, VoiceActivityFactory][] = [
   ["energy", energyDetector],
   ["silero", sileroDetector],
   // The same model over windows twice as long: half the runs per second (a run costs about the same).
-  ["silero 64 ms", sileroDetectorOf(64)],
+  ["silero 64 ms", sileroDetectorOf({ windowMs: 64 })],
 ];
 
 const rssBefore = process.memoryUsage().rss;
