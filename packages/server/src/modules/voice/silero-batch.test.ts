@@ -78,9 +78,16 @@ describe("Silero's batched inference", () => {
     // Runs took more than one window.
     expect(after.windows - before.windows).toBeGreaterThan(after.runs - before.runs);
     for (const p of pairs) {
-      // Some speech was heard, and the batched decision is the alone one a frame later.
+      // Some speech was heard; the batched decision is the alone one of the previous frame (the model's
+      // answer comes after the frame that completed the window), or of this frame (a quiet window is
+      // decided without the model).
       expect(p.decisions.some(([alone]) => alone)).toBe(true);
-      for (let i = 1; i < p.decisions.length; i++) expect(p.decisions[i]![1]).toBe(p.decisions[i - 1]![0]);
+      const lagged = p.decisions.filter(([, batched], i) => i > 0 && batched === p.decisions[i - 1]![0]);
+      const differing = p.decisions.filter(
+        ([alone, batched], i) => i > 0 && batched !== p.decisions[i - 1]![0] && batched !== alone,
+      );
+      expect(differing).toEqual([]);
+      expect(lagged.length).toBeGreaterThan(0);
     }
   });
 
