@@ -217,12 +217,17 @@ const END_OF_TURN_MS = 750;
 /** `interrupt_sensitivity` 0.5: 375 ms of voice over the assistant stops it. */
 const BARGE_IN_MS = interruptMs(0.5);
 
-/** Runs `detector` (a fresh instance per case, as per stream) through the `TurnDetector` of a session. */
+/**
+ * Runs `detector` (a fresh instance per case, as per stream) through the `TurnDetector` of a session;
+ * `afterFrame` runs after each frame, where a session's event loop would turn before the next one
+ * (Silero's batched inference answers there).
+ */
 export function scoreDetector(
   corpus: Corpus,
   detector: VoiceActivityFactory,
   format: MediaFormat,
   filter: (noiseDb: number | null) => boolean = () => true,
+  afterFrame?: () => void,
 ): VadScore {
   const score: VadScore = {
     prematureCutOffs: 0,
@@ -247,7 +252,9 @@ export function scoreDetector(
     const start = process.hrtime.bigint();
     for (const frame of frames) {
       score.frames++;
-      if (onEvent(turn.push(frame), turn.now)) break;
+      const event = turn.push(frame);
+      afterFrame?.();
+      if (onEvent(event, turn.now)) break;
     }
     score.cpuNs += process.hrtime.bigint() - start;
   };
