@@ -13,6 +13,7 @@ import { MEDIA_STREAM_LIMITS } from "../../src/limits.ts";
 import { createLogger } from "../../src/logger.ts";
 import { PHONE_FORMAT } from "../../src/modules/media/index.ts";
 import { TwilioMediaStreams } from "../../src/modules/telephony/twilio/media-streams.ts";
+import { silenceEndpoint } from "../../src/modules/voice/detectors.ts";
 import { RealtimeClient } from "../../src/modules/voice/realtime-client.ts";
 import { RealtimeSession } from "../../src/modules/voice/realtime-session.ts";
 import {
@@ -66,7 +67,7 @@ const deps = { db: { prisma }, logger } as unknown as ServiceDeps;
 const settings: SessionSettings = {
   ...SESSION_SETTINGS,
   allowInterruptions: false,
-  ...(silero ? { voiceActivity: silero } : {}),
+  ...(silero ? { turnDetector: silenceEndpoint(silero).turnDetector } : {}),
 };
 // The model is loaded before the calls come (as the service's first Silero call would, once per process).
 silero?.(PHONE_FORMAT);
