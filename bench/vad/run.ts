@@ -47,7 +47,13 @@ for (const format of only("--cpu") ? [] : [PHONE_FORMAT, WEB_FORMAT]) {
   console.log(`\n== ${format.encoding} ${format.sampleRate} Hz`);
   // Warm-up: the model's load and the first runs are not per-frame cost.
   for (const [, detector, afterFrame] of detectors)
-    scoreDetector({ turns: corpus.turns.slice(0, 2), overAssistant: [] }, detector, format, undefined, afterFrame);
+    scoreDetector(
+      { turns: corpus.turns.slice(0, 2), overAssistant: [] },
+      detector,
+      format,
+      undefined,
+      afterFrame,
+    );
   const scores = detectors.map(
     ([name, detector, afterFrame]) =>
       [name, scoreDetector(corpus, detector, format, undefined, afterFrame)] as const,

@@ -16,11 +16,7 @@ import { TwilioMediaStreams } from "../../src/modules/telephony/twilio/media-str
 import { silenceEndpoint } from "../../src/modules/voice/detectors.ts";
 import { RealtimeClient } from "../../src/modules/voice/realtime-client.ts";
 import { RealtimeSession } from "../../src/modules/voice/realtime-session.ts";
-import {
-  sileroBatchStats,
-  sileroDetector,
-  sileroDetectorOf,
-} from "../../src/modules/voice/silero-vad.ts";
+import { sileroBatchStats, sileroDetector, sileroDetectorOf } from "../../src/modules/voice/silero-vad.ts";
 import type { SessionSettings } from "../../src/modules/voice/voice-session.ts";
 import { serveRelayProbe } from "./relay-probe.ts";
 import { RELAY_OPTIONS, SESSION_SETTINGS } from "./session-settings.ts";
@@ -28,15 +24,18 @@ import { RELAY_OPTIONS, SESSION_SETTINGS } from "./session-settings.ts";
 const [echoPort, appendMs] = process.argv.slice(2).map(Number);
 /**
  * `silero`: each call's local voice detector is Silero (`endpoint_type: silero`, batched inference)
- * instead of the energy one; `silero-stream`: Silero running each call's windows alone.
+ * instead of the energy one; `silero-stream`: Silero running each call's windows alone; `silero-wait-N`:
+ * batched, a window waiting up to N ms for others.
  */
-const detector = process.argv[4];
+const detector = process.argv[4] ?? "";
 const silero =
   detector === "silero"
     ? sileroDetector
     : detector === "silero-stream"
       ? sileroDetectorOf({ inference: "stream" })
-      : null;
+      : detector.startsWith("silero-wait-")
+        ? sileroDetectorOf({ batchWaitMs: Number(detector.slice("silero-wait-".length)) })
+        : null;
 const logger = createLogger("silent");
 
 // Every call of the bench is running, so the condition on the call's status always holds: a token is

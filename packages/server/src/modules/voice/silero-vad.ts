@@ -104,6 +104,12 @@ export interface SileroOptions {
   /** 32 (the default), 64 or 96 ms: the window lengths Silero v4 takes at both rates. */
   windowMs?: SileroWindowMs;
   inference?: SileroInference;
+  /**
+   * Batched: how long a queued window may wait for others, in ms. 0 (the default): until the event
+   * loop has read what its sockets had (`setImmediate`), so a batch holds the windows that completed
+   * in one read, more of them the busier the process.
+   */
+  batchWaitMs?: number;
 }
 
 /**
@@ -142,6 +148,7 @@ class SileroBatcher {
     private readonly sampleRate: number,
     private readonly windowLength: number,
     private readonly maxBatch: number,
+    private readonly waitMs: number,
   ) {
     this.windows = new Float32Array(maxBatch * windowLength);
     this.h = new Float32Array(2 * maxBatch * LAYER);
@@ -158,7 +165,8 @@ class SileroBatcher {
     if (this.queued.length === this.maxBatch) this.run();
     else if (!this.scheduled) {
       this.scheduled = true;
-      setImmediate(this.scheduledRun);
+      if (this.waitMs > 0) setTimeout(this.scheduledRun, this.waitMs);
+      else setImmediate(this.scheduledRun);
     }
   }
 
@@ -211,10 +219,10 @@ class SileroBatcher {
 
 const batchers = new Map<string, SileroBatcher>();
 
-function batcherFor(model: Model, sampleRate: number, windowLength: number): SileroBatcher {
-  const key = `${sampleRate}/${windowLength}`;
-  let batcher = batchers.get(key);
-  if (!batcher) batchers.set(key, (batcher = new SileroBatcher(model, sampleRate, windowLength, MAX_BATCH)));
+function batcherFor(model: Model, sampleRate: number, windowLength: number, waitMs: number): SileroBatcher {
+  const key = `${sampleRate}/${windowLength}/${waitMs}`;
+  const batcher = batchers.get(key) ?? new SileroBatcher(model, sampleRate, windowLength, MAX_BATCH, waitMs);
+  batchers.set(key, batcher);
   return batcher;
 }
 
@@ -253,8 +261,7 @@ export class SileroDetector implements VoiceActivityDetector, BatchedStream {
    * the other way round. Nothing is allocated per window (the input tensor is the window itself: a run
    * is synchronous, so it is read before the window is refilled).
    */
-  private readonly runs: [Record<string, NativeTensor>, Record<"output" | "hn" | "cn", NativeTensor>][] =
-    [];
+  private readonly runs: [Record<string, NativeTensor>, Record<"output" | "hn" | "cn", NativeTensor>][] = [];
   private readonly states: NativeTensor[] = [];
   private output: NativeTensor | null = null;
   private turn = 0;
@@ -264,12 +271,12 @@ export class SileroDetector implements VoiceActivityDetector, BatchedStream {
 
   constructor(
     private readonly format: MediaFormat,
-    { windowMs = WINDOW_MS, inference = "batched" }: SileroOptions = {},
+    { windowMs = WINDOW_MS, inference = "batched", batchWaitMs = 0 }: SileroOptions = {},
   ) {
     const { Tensor, rates } = this.model;
     this.window = new Float32Array((format.sampleRate * windowMs) / 1000);
     if (inference === "batched") {
-      this.batcher = batcherFor(this.model, format.sampleRate, this.window.length);
+      this.batcher = batcherFor(this.model, format.sampleRate, this.window.length, batchWaitMs);
       return;
     }
     this.batcher = null;
