@@ -296,19 +296,21 @@ export function scoreDetector(
   return score;
 }
 
-/** Fraction of 20 ms frames a detector calls voice, within [fromMs, toMs) of a case. */
+/** Fraction of 20 ms frames a detector calls voice, within [fromMs, toMs) of a case (`afterFrame`: see `scoreDetector`). */
 export function voicedFraction(
   detector: VoiceActivityFactory,
   format: MediaFormat,
   pcm: Int16Array,
   fromMs: number,
   toMs: number,
+  afterFrame?: () => void,
 ): number {
   const vad = detector(format);
   let voiced = 0;
   let counted = 0;
   framesOf(pcm, format).forEach((frame, index) => {
     const isVoice = vad.voiced(frame);
+    afterFrame?.();
     const at = index * 20;
     if (at >= fromMs && at < toMs) {
       counted++;

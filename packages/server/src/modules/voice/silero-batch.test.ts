@@ -33,21 +33,21 @@ function pair(format: MediaFormat, item: number, from: number, length = 120): Pa
 }
 
 /**
- * Feeds every pair its frame of each tick (a stream may get `bunched` frames at once, as when a
- * socket's messages arrive together), then lets the event loop turn, as the sockets' poll phase ends:
- * the batch runs there. After the turn both detectors of a pair must hold the same probability.
+ * Feeds every pair its frame of each tick (`bunch(tick)` frames at once, as when a socket's messages
+ * arrive together), then lets the event loop turn, as the sockets' poll phase ends: the batch runs
+ * there. After the turn both detectors of a pair must hold the same probability.
  */
-async function play(pairs: Pair[], ticks: number, bunched = new Set<number>()) {
+async function play(pairs: Pair[], ticks: number, bunch: (tick: number) => number = () => 1) {
   const mismatches: string[] = [];
   for (let tick = 0; tick < ticks; tick++) {
     for (const p of pairs) {
       const at = tick - p.from;
       if (at < 0 || at >= p.frames.length) continue;
-      const count = bunched.has(tick) && at + 1 < p.frames.length ? 2 : 1;
+      const count = Math.min(bunch(tick), p.frames.length - at);
       for (const frame of p.frames.slice(at, at + count))
         p.decisions.push([p.alone.voiced(frame), p.batched.voiced(frame)]);
-      // The stream's later frames move one tick earlier.
-      if (count === 2) p.frames.splice(at, 1);
+      // The stream's later frames move earlier.
+      p.frames.splice(at, count - 1);
     }
     await nextTurn();
     for (const [index, p] of pairs.entries())
@@ -91,12 +91,21 @@ describe("Silero's batched inference", () => {
     }
   });
 
-  it("answers a stream's queued window before its next one when its frames come bunched", async () => {
-    const pairs = [pair(PHONE_FORMAT, 7, 0), pair(WEB_FORMAT, 8, 0), pair(PHONE_FORMAT, 9, 3)];
-    // On these ticks each stream gets two frames before the event loop turns: a stream can complete a
-    // window while its previous one still waits.
-    const bunched = new Set(Array.from({ length: 20 }, (_, i) => 5 + i * 4));
-    expect(await play(pairs, 130, bunched)).toEqual([]);
+  it("runs a stream's windows in order when its frames come bunched, a few or many at once", async () => {
+    const before = sileroBatchStats();
+    const pairs = [
+      pair(PHONE_FORMAT, 7, 0, 400),
+      pair(WEB_FORMAT, 8, 0, 400),
+      pair(PHONE_FORMAT, 9, 3, 400),
+      pair(PHONE_FORMAT, 10, 1, 400),
+    ];
+    // Every fourth tick each stream gets 2, 6 or 20 frames before the event loop turns: windows
+    // complete while the stream's previous one still waits (20 frames: more than may wait).
+    const sizes = [2, 6, 20];
+    expect(await play(pairs, 250, (tick) => (tick % 4 === 1 ? sizes[(tick >> 2) % 3]! : 1))).toEqual([]);
+    // The windows that waited went through in batches with the other streams', not one by one.
+    const after = sileroBatchStats();
+    expect(after.windows - before.windows).toBeGreaterThan(after.runs - before.runs);
   });
 
   it(`runs at once when ${MAX_BATCH} windows wait, and keeps every stream's state apart`, async () => {

@@ -117,6 +117,8 @@ export interface SileroOptions {
  * calls' frames wait behind it), and larger batches save almost nothing more per window.
  */
 export const MAX_BATCH = 32;
+/** Windows a stream may have waiting behind its queued one (8 × 32 ms: frames bunched by a late read). */
+const MAX_WAITING = 8;
 
 /** Feeds one stream's window into a run and takes its answer: what the batcher needs of a detector. */
 interface BatchedStream {
@@ -124,6 +126,8 @@ interface BatchedStream {
   readonly state: Float32Array;
   /** The run answered the stream's queued window (its state already updated). */
   answered(probability: number): void;
+  /** After `answered`: the stream queues its next waiting window, if it has one. */
+  next(): void;
 }
 
 /**
@@ -155,10 +159,6 @@ class SileroBatcher {
     this.c = new Float32Array(2 * maxBatch * LAYER);
   }
 
-  has(stream: BatchedStream): boolean {
-    return this.queued.includes(stream);
-  }
-
   queue(stream: BatchedStream, window: Float32Array): void {
     this.windows.set(window, this.queued.length * this.windowLength);
     this.queued.push(stream);
@@ -175,10 +175,17 @@ class SileroBatcher {
     this.run();
   };
 
-  /** Runs the queued windows now. */
+  /**
+   * Runs the queued windows now, and then the windows that waited behind them in their streams (a
+   * stream's next window needs the state its previous one leaves), until none waits: when a read brings
+   * several frames of every stream (a relay behind), each run still takes one window of every stream.
+   */
   run(): void {
+    while (this.queued.length > 0) this.runOnce();
+  }
+
+  private runOnce(): void {
     const batch = this.queued.length;
-    if (batch === 0) return;
     for (let b = 0; b < batch; b++) {
       const { state } = this.queued[b]!;
       for (let layer = 0; layer < 2; layer++) {
@@ -214,6 +221,7 @@ class SileroBatcher {
       }
       stream.answered(outputs.output.data[b]!);
     }
+    for (const stream of streams) stream.next();
   }
 }
 
@@ -255,6 +263,14 @@ export class SileroDetector implements VoiceActivityDetector, BatchedStream {
   /** h (two layers) then c (two layers): the batcher gathers and scatters it around each run. */
   readonly state = new Float32Array(2 * STATE_SIZE);
   private readonly batcher: SileroBatcher | null;
+  /** Batched: this stream's window is in the batcher's queue. */
+  private inBatch = false;
+  /**
+   * Batched: windows completed while the previous one was queued (frames arriving bunched), oldest
+   * first, each with whether it was quiet; allocated on the first such window. Past `MAX_WAITING` the
+   * batch runs at once.
+   */
+  private waiting: { windows: Float32Array; quiet: boolean[]; first: number; count: number } | null = null;
   /**
    * Per-stream inference: two sets of feeds and fetches over the same tensors, crossed: a run reads
    * the state from one pair of h/c tensors and writes the next state into the other, and the next run
@@ -320,12 +336,57 @@ export class SileroDetector implements VoiceActivityDetector, BatchedStream {
 
   private windowDone(): void {
     const { batcher } = this;
-    // The stream's previous window is still queued (no turn of the event loop since, as when frames
-    // arrive bunched): its answer and state come first.
-    if (batcher?.has(this)) batcher.run();
-    if (this.quiet()) this.silence();
-    else if (batcher) batcher.queue(this, this.window);
-    else this.infer();
+    const quiet = this.quiet();
+    if (!batcher) {
+      if (quiet) this.silence();
+      else this.infer();
+    } else if (this.inBatch) this.wait(batcher, quiet);
+    else if (quiet) this.silence();
+    else this.queue(batcher, this.window);
+  }
+
+  private queue(batcher: SileroBatcher, window: Float32Array): void {
+    this.inBatch = true;
+    batcher.queue(this, window);
+  }
+
+  /** The previous window is still queued (no turn of the event loop since): this one waits behind it. */
+  private wait(batcher: SileroBatcher, quiet: boolean): void {
+    const length = this.window.length;
+    this.waiting ??= {
+      windows: new Float32Array(MAX_WAITING * length),
+      quiet: [],
+      first: 0,
+      count: 0,
+    };
+    if (this.waiting.count === MAX_WAITING) batcher.run();
+    // The run may have taken every waiting window.
+    if (!this.inBatch) {
+      if (quiet) this.silence();
+      else this.queue(batcher, this.window);
+      return;
+    }
+    const waiting = this.waiting;
+    const slot = (waiting.first + waiting.count) % MAX_WAITING;
+    waiting.windows.set(this.window, slot * length);
+    waiting.quiet[slot] = quiet;
+    waiting.count++;
+  }
+
+  next(): void {
+    this.inBatch = false;
+    const waiting = this.waiting;
+    while (waiting && waiting.count > 0) {
+      const slot = waiting.first;
+      waiting.first = (slot + 1) % MAX_WAITING;
+      waiting.count--;
+      if (waiting.quiet[slot]) this.silence();
+      else {
+        const length = this.window.length;
+        this.queue(this.batcher!, waiting.windows.subarray(slot * length, (slot + 1) * length));
+        return;
+      }
+    }
   }
 
   private quiet(): boolean {
