@@ -99,9 +99,9 @@ describe("Silero's batched inference", () => {
       pair(PHONE_FORMAT, 9, 3, 400),
       pair(PHONE_FORMAT, 10, 1, 400),
     ];
-    // Every fourth tick each stream gets 2, 6 or 20 frames before the event loop turns: windows
-    // complete while the stream's previous one still waits (20 frames: more than may wait).
-    const sizes = [2, 6, 20];
+    // Every fourth tick each stream gets 2, 6 or 40 frames before the event loop turns: windows
+    // complete while the stream's previous one still waits (40 frames: more than may wait).
+    const sizes = [2, 6, 40];
     expect(await play(pairs, 250, (tick) => (tick % 4 === 1 ? sizes[(tick >> 2) % 3]! : 1))).toEqual([]);
     // The windows that waited went through in batches with the other streams', not one by one.
     const after = sileroBatchStats();

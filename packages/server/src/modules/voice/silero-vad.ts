@@ -117,8 +117,11 @@ export interface SileroOptions {
  * calls' frames wait behind it), and larger batches save almost nothing more per window.
  */
 export const MAX_BATCH = 32;
-/** Windows a stream may have waiting behind its queued one (8 × 32 ms: frames bunched by a late read). */
-const MAX_WAITING = 8;
+/**
+ * Windows a stream may have waiting behind its queued one (16 × 32 ms: frames bunched by a read half a
+ * second late; 16 or 32 KB per stream, allocated when it first happens).
+ */
+const MAX_WAITING = 16;
 
 /** Feeds one stream's window into a run and takes its answer: what the batcher needs of a detector. */
 interface BatchedStream {
@@ -162,7 +165,7 @@ class SileroBatcher {
   queue(stream: BatchedStream, window: Float32Array): void {
     this.windows.set(window, this.queued.length * this.windowLength);
     this.queued.push(stream);
-    if (this.queued.length === this.maxBatch) this.run();
+    if (this.queued.length === this.maxBatch) this.runOnce();
     else if (!this.scheduled) {
       this.scheduled = true;
       if (this.waitMs > 0) setTimeout(this.scheduledRun, this.waitMs);
@@ -184,7 +187,8 @@ class SileroBatcher {
     while (this.queued.length > 0) this.runOnce();
   }
 
-  private runOnce(): void {
+  /** One run of the queued windows (their streams' next waiting windows are queued after it). */
+  runOnce(): void {
     const batch = this.queued.length;
     for (let b = 0; b < batch; b++) {
       const { state } = this.queued[b]!;
@@ -359,8 +363,9 @@ export class SileroDetector implements VoiceActivityDetector, BatchedStream {
       first: 0,
       count: 0,
     };
-    if (this.waiting.count === MAX_WAITING) batcher.run();
-    // The run may have taken every waiting window.
+    // Full: one run now (a batch of every stream queued so far), which queues this stream's oldest
+    // waiting window and frees its slot. Not `run()`: draining would run this stream's backlog alone.
+    if (this.waiting.count === MAX_WAITING) batcher.runOnce();
     if (!this.inBatch) {
       if (quiet) this.silence();
       else this.queue(batcher, this.window);
