@@ -12,7 +12,10 @@ import {
   wavFile,
 } from "../../packages/server/src/modules/media/index.ts";
 import { DeepgramTranscriber } from "../../packages/server/src/modules/voice/deepgram-transcriber.ts";
-import type { SpeechConnection, StreamingSynthesizer } from "../../packages/server/src/modules/voice/speech.ts";
+import type {
+  SpeechConnection,
+  StreamingSynthesizer,
+} from "../../packages/server/src/modules/voice/speech.ts";
 import {
   OpenAiSynthesizer,
   OpenAiTranscriber,
