@@ -190,6 +190,7 @@ class SileroBatcher {
   /** One run of the queued windows (their streams' next waiting windows are queued after it). */
   runOnce(): void {
     const batch = this.queued.length;
+    if (batch === 0) return;
     for (let b = 0; b < batch; b++) {
       const { state } = this.queued[b]!;
       for (let layer = 0; layer < 2; layer++) {
