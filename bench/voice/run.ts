@@ -2,7 +2,7 @@
  * What the voice engine adds to a call, on top of its speech and model services.
  *
  *   pnpm exec tsx bench/voice/run.ts [turns] [concurrent-calls] [relayed-calls] [append-ms,…] [rounds]
- *     [--only=turns,calls,providers,relay] [--provider-turns=100] [--no-pin]
+ *     [--only=turns,calls,providers,relay] [--provider-turns=100] [--no-pin] [--relays=0,2,3]
  *   (defaults 200, 100, 100, "20,60,100", 2; every part)
  *
  * 1. Turn latency: one pipeline session (packages/server/src/modules/voice) on an in-memory media
