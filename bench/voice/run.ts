@@ -2,7 +2,7 @@
  * What the voice engine adds to a call, on top of its speech and model services.
  *
  *   pnpm exec tsx bench/voice/run.ts [turns] [concurrent-calls] [relayed-calls] [append-ms,…] [rounds]
- *     [--only=turns,calls,providers,relay] [--provider-turns=100] [--no-pin]
+ *     [--only=turns,calls,providers,relay] [--provider-turns=100] [--no-pin] [--relays=0,2,3]
  *   (defaults 200, 100, 100, "20,60,100", 2; every part)
  *
  * 1. Turn latency: one pipeline session (packages/server/src/modules/voice) on an in-memory media
@@ -68,13 +68,30 @@ const load = () =>
  * The relay processes measured in turn against the same carrier: the bare relay (the baseline: sockets,
  * JSON, base64 and two hops, nothing of ours), then the engine with V8's defaults, and the engine with
  * Silero as every call's local voice detector (`endpoint_type: silero`; the carrier's frames are all
- * voice, so every 32 ms window is run through the model).
+ * voice, so every 32 ms window is run through the model): batched across calls (the default), and each
+ * call's windows run alone (`inference: "stream"`), and batched with windows waiting up to 5 ms for others
+ * (`batchWaitMs`). `--relays=` picks some by their index in this list (0, the bare relay, first).
  */
 const RELAYS = [
   { name: "bare relay", script: "relay-bare.ts", flags: [] as string[], args: [] as string[] },
   { name: "engine (default flags)", script: "relay-engine.ts", flags: [] as string[], args: [] as string[] },
   { name: "engine + Silero VAD", script: "relay-engine.ts", flags: [] as string[], args: ["silero"] },
+  {
+    name: "engine + Silero per stream",
+    script: "relay-engine.ts",
+    flags: [] as string[],
+    args: ["silero-stream"],
+  },
+  {
+    name: "engine + Silero, batch wait 5 ms",
+    script: "relay-engine.ts",
+    flags: [] as string[],
+    args: ["silero-wait-5"],
+  },
 ];
+const RELAYS_RUN = (flag("relays") ?? RELAYS.map((_, index) => index).join(","))
+  .split(",")
+  .map((index) => RELAYS[Number(index)]!);
 const PLACEMENT = cpuPlacement(!process.argv.includes("--no-pin"));
 const FRAME = 160;
 
@@ -423,7 +440,7 @@ async function relayJitter(port: number) {
     );
     for (const appendMs of APPEND_SIZES) {
       let bare: { p50: number; p99: number; cpu: number } | null = null;
-      for (const relay of RELAYS) {
+      for (const relay of RELAYS_RUN) {
         const engine = child(
           relay.script,
           [String(port), String(appendMs), ...relay.args],
@@ -438,7 +455,12 @@ async function relayJitter(port: number) {
         engine.process.send({ begin: true });
         await carrier.next();
         engine.process.send({ end: true });
-        const used = await engine.next<{ cpuUs: number; gc: [number, number][]; loopDelayP99Ms: number }>();
+        const used = await engine.next<{
+          cpuUs: number;
+          gc: [number, number][];
+          loopDelayP99Ms: number;
+          counters: Record<string, number>;
+        }>();
         const run = await carrier.next<{
           bursts: Burst[];
           warmup: number[];
@@ -472,6 +494,11 @@ async function relayJitter(port: number) {
         console.log(
           `  round ${round}, appends of ${String(appendMs).padStart(3)} ms, ${relay.name}: jitter p50 ${ms(p50)}, p99 ${ms(p99)} (target ≤ 1 ms)${added}; relay CPU ${cpu.toFixed(1)} µs per call-frame, carrier ${(run.cpuUs / (RELAYED * 250)).toFixed(1)} µs; frames back ${run.framesBack} of ${run.frames}; warm-up (cold start, not counted) jitter p99 ${ms(percentile(run.warmup, 99))}`,
         );
+        const { runs, windows } = used.counters;
+        if (runs)
+          console.log(
+            `      Silero: ${windows} windows in ${runs} model runs (${(windows! / runs).toFixed(1)} per run)`,
+          );
         console.log(
           `      relay GC: ${used.gc.length} pauses, ${gcMs.toFixed(0)} ms in all, longest ${ms(Math.max(0, ...used.gc.map(([, duration]) => duration)))}; loop delay p99 ${ms(used.loopDelayP99Ms)}; of the ${outliers.length} bursts at the p99 and above (> 1 ms), ${share(outliers, gcDuring)} were delayed across a relay GC pause (all bursts: ${share(run.bursts, gcDuring)}), ${share(outliers, (burst) => burst.carrierLate >= burst.d / 2)} by the carrier's own lateness (≥ half the delay)`,
         );

@@ -13,16 +13,29 @@ import { MEDIA_STREAM_LIMITS } from "../../src/limits.ts";
 import { createLogger } from "../../src/logger.ts";
 import { PHONE_FORMAT } from "../../src/modules/media/index.ts";
 import { TwilioMediaStreams } from "../../src/modules/telephony/twilio/media-streams.ts";
+import { silenceEndpoint } from "../../src/modules/voice/detectors.ts";
 import { RealtimeClient } from "../../src/modules/voice/realtime-client.ts";
 import { RealtimeSession } from "../../src/modules/voice/realtime-session.ts";
-import { sileroDetector } from "../../src/modules/voice/silero-vad.ts";
+import { sileroBatchStats, sileroDetector, sileroDetectorOf } from "../../src/modules/voice/silero-vad.ts";
 import type { SessionSettings } from "../../src/modules/voice/voice-session.ts";
 import { serveRelayProbe } from "./relay-probe.ts";
 import { RELAY_OPTIONS, SESSION_SETTINGS } from "./session-settings.ts";
 
 const [echoPort, appendMs] = process.argv.slice(2).map(Number);
-/** `silero`: each call's local voice detector is Silero (`endpoint_type: silero`) instead of the energy one. */
-const detector = process.argv[4];
+/**
+ * `silero`: each call's local voice detector is Silero (`endpoint_type: silero`, batched inference)
+ * instead of the energy one; `silero-stream`: Silero running each call's windows alone; `silero-wait-N`:
+ * batched, a window waiting up to N ms for others.
+ */
+const detector = process.argv[4] ?? "";
+const silero =
+  detector === "silero"
+    ? sileroDetector
+    : detector === "silero-stream"
+      ? sileroDetectorOf({ inference: "stream" })
+      : detector.startsWith("silero-wait-")
+        ? sileroDetectorOf({ batchWaitMs: Number(detector.slice("silero-wait-".length)) })
+        : null;
 const logger = createLogger("silent");
 
 // Every call of the bench is running, so the condition on the call's status always holds: a token is
@@ -53,10 +66,10 @@ const deps = { db: { prisma }, logger } as unknown as ServiceDeps;
 const settings: SessionSettings = {
   ...SESSION_SETTINGS,
   allowInterruptions: false,
-  ...(detector === "silero" ? { voiceActivity: sileroDetector } : {}),
+  ...(silero ? { turnDetector: silenceEndpoint(silero).turnDetector } : {}),
 };
 // The model is loaded before the calls come (as the service's first Silero call would, once per process).
-if (detector === "silero") sileroDetector(PHONE_FORMAT);
+silero?.(PHONE_FORMAT);
 const realtime = new RealtimeClient(
   { baseUrl: `ws://127.0.0.1:${echoPort}/v1`, apiKey: "bench", model: "bench", dialect: "ga" },
   10,
@@ -95,4 +108,4 @@ server.on("connection", (socket, request) => {
   streams.accept(socket, request.socket);
 });
 
-serveRelayProbe(server, async (call) => (await streams.issueToken(call))!);
+serveRelayProbe(server, async (call) => (await streams.issueToken(call))!, sileroBatchStats);

@@ -3,12 +3,17 @@
  * `relay-bare.ts`), over IPC from run.ts: `{ tokens: n }` → `{ port, tokens }` (the stream tokens the
  * carrier presents); `{ begin: true }` starts the measured window once the calls are set up (the
  * carrier's clocks start); `{ end: true }` → `{ cpuUs, gc, loopDelayP99Ms }`: the process's CPU in the
- * window, its GC pauses (epoch ms, duration) and its event loop's delay p99.
+ * window, its GC pauses (epoch ms, duration) and its event loop's delay p99, and `counters`: how much
+ * each of the relay's own `counters()` grew in the window.
  */
 import { monitorEventLoopDelay, PerformanceObserver, performance } from "node:perf_hooks";
 import type { WebSocketServer } from "ws";
 
-export function serveRelayProbe(server: WebSocketServer, issueToken: (call: number) => Promise<string>) {
+export function serveRelayProbe(
+  server: WebSocketServer,
+  issueToken: (call: number) => Promise<string>,
+  counters: () => Record<string, number> = () => ({}),
+) {
   const gc: [number, number][] = [];
   let measuring = false;
   new PerformanceObserver((list) => {
@@ -18,6 +23,7 @@ export function serveRelayProbe(server: WebSocketServer, issueToken: (call: numb
   }).observe({ entryTypes: ["gc"] });
   const loop = monitorEventLoopDelay({ resolution: 1 });
   let cpuAtBegin = process.cpuUsage();
+  let countersAtBegin = counters();
 
   process.on("message", async (message: { tokens?: number; begin?: true; end?: true }) => {
     if (message.tokens) {
@@ -31,11 +37,20 @@ export function serveRelayProbe(server: WebSocketServer, issueToken: (call: numb
       loop.reset();
       loop.enable();
       cpuAtBegin = process.cpuUsage();
+      countersAtBegin = counters();
     } else if (message.end) {
       measuring = false;
       loop.disable();
       const cpu = process.cpuUsage(cpuAtBegin);
-      process.send!({ cpuUs: cpu.user + cpu.system, gc, loopDelayP99Ms: loop.percentile(99) / 1e6 });
+      const grown = Object.fromEntries(
+        Object.entries(counters()).map(([name, value]) => [name, value - (countersAtBegin[name] ?? 0)]),
+      );
+      process.send!({
+        cpuUs: cpu.user + cpu.system,
+        gc,
+        loopDelayP99Ms: loop.percentile(99) / 1e6,
+        counters: grown,
+      });
     }
   });
   process.send!({ ready: true });

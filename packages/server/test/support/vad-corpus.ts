@@ -217,12 +217,17 @@ const END_OF_TURN_MS = 750;
 /** `interrupt_sensitivity` 0.5: 375 ms of voice over the assistant stops it. */
 const BARGE_IN_MS = interruptMs(0.5);
 
-/** Runs `detector` (a fresh instance per case, as per stream) through the `TurnDetector` of a session. */
+/**
+ * Runs `detector` (a fresh instance per case, as per stream) through the `TurnDetector` of a session;
+ * `afterFrame` runs after each frame, where a session's event loop would turn before the next one
+ * (Silero's batched inference answers there).
+ */
 export function scoreDetector(
   corpus: Corpus,
   detector: VoiceActivityFactory,
   format: MediaFormat,
   filter: (noiseDb: number | null) => boolean = () => true,
+  afterFrame?: () => void,
 ): VadScore {
   const score: VadScore = {
     prematureCutOffs: 0,
@@ -247,7 +252,9 @@ export function scoreDetector(
     const start = process.hrtime.bigint();
     for (const frame of frames) {
       score.frames++;
-      if (onEvent(turn.push(frame), turn.now)) break;
+      const event = turn.push(frame);
+      afterFrame?.();
+      if (onEvent(event, turn.now)) break;
     }
     score.cpuNs += process.hrtime.bigint() - start;
   };
@@ -289,19 +296,21 @@ export function scoreDetector(
   return score;
 }
 
-/** Fraction of 20 ms frames a detector calls voice, within [fromMs, toMs) of a case. */
+/** Fraction of 20 ms frames a detector calls voice, within [fromMs, toMs) of a case (`afterFrame`: see `scoreDetector`). */
 export function voicedFraction(
   detector: VoiceActivityFactory,
   format: MediaFormat,
   pcm: Int16Array,
   fromMs: number,
   toMs: number,
+  afterFrame?: () => void,
 ): number {
   const vad = detector(format);
   let voiced = 0;
   let counted = 0;
   framesOf(pcm, format).forEach((frame, index) => {
     const isVoice = vad.voiced(frame);
+    afterFrame?.();
     const at = index * 20;
     if (at >= fromMs && at < toMs) {
       counted++;
