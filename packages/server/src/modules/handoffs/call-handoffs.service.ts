@@ -3,7 +3,7 @@ import { AppError, NotFoundError } from "../../errors.ts";
 import type { EventSink } from "../../events.ts";
 import { type FunctionSet, refused, runBuiltin } from "../message-pipeline/index.ts";
 import { HANDOFF_TOOL_NAME, type HandoffTargetView, handoffDefinition } from "./chat-functions.ts";
-import { HANDOFF_RECENT_WINDOW, MAX_HANDOFFS_PER_CONVERSATION } from "./chat-handoffs.service.ts";
+import { nextHandoff } from "./handoff-rules.ts";
 
 /** The live call a reply is for, and the assistant answering it now. */
 export interface LiveCallTurn {
@@ -92,31 +92,19 @@ export class CallHandoffsService {
       const from = call.activeAssistantId ?? call.assistantId;
       if (from !== turn.assistantId)
         throw new AppError("CONFLICT", "This call was already handed to another assistant.");
-      const trail = call.handoffTrail;
-      if (trail.length >= MAX_HANDOFFS_PER_CONVERSATION)
-        throw new AppError(
-          "CONFLICT",
-          `This call was handed off ${MAX_HANDOFFS_PER_CONVERSATION} times already; keep helping the caller yourself.`,
-        );
-      if (trail.slice(-HANDOFF_RECENT_WINDOW).includes(target.assistantId))
-        throw new AppError(
-          "CONFLICT",
-          `${target.name} handed this call over only recently; keep helping the caller yourself.`,
-        );
-      const live = await tx.assistant.count({
-        where: { id: target.assistantId, accountId: turn.accountId, deletedAt: null },
-      });
-      if (live === 0) throw new AppError("CONFLICT", `${target.name} is no longer available.`);
+      const next = await nextHandoff(
+        tx,
+        { noun: "call", party: "caller" },
+        { accountId: turn.accountId, ownerAssistantId: call.assistantId, from, trail: call.handoffTrail },
+        target,
+      );
       const { count } = await tx.call.updateMany({
         where: {
           id: call.id,
           activeAssistantId: call.activeAssistantId,
-          handoffTrail: { equals: trail },
+          handoffTrail: { equals: call.handoffTrail },
         },
-        data: {
-          activeAssistantId: target.assistantId === call.assistantId ? null : target.assistantId,
-          handoffTrail: [...trail, from],
-        },
+        data: next,
       });
       if (count === 0)
         throw new AppError("CONFLICT", "This call changed meanwhile; keep helping the caller.");

@@ -22,14 +22,8 @@ import {
   REQUEST_HUMAN_TOOL_NAME,
   requestHumanDefinition,
 } from "./chat-functions.ts";
+import { nextHandoff } from "./handoff-rules.ts";
 
-/** Hand-offs one conversation may have: past it the assistant answering keeps it. */
-export const MAX_HANDOFFS_PER_CONVERSATION = 5;
-/**
- * A conversation is never handed back to an assistant that answered it before either of its last
- * this many hand-offs: A→B→A (and A→B→C→A) ping-pong is refused, a later return is not.
- */
-export const HANDOFF_RECENT_WINDOW = 2;
 /** Assistants one assistant may hand to: all of them are described to the model on every reply. */
 export const MAX_HANDOFF_TARGETS = 10;
 
@@ -323,32 +317,24 @@ export class ChatHandoffsService {
       const from = answeringAssistantId(conversation);
       if (from !== turn.assistantId)
         throw new AppError("CONFLICT", "This conversation was already handed to another assistant.");
-      const trail = conversation.handoffTrail;
-      if (trail.length >= MAX_HANDOFFS_PER_CONVERSATION)
-        throw new AppError(
-          "CONFLICT",
-          `This conversation was handed off ${MAX_HANDOFFS_PER_CONVERSATION} times already; keep helping the customer yourself.`,
-        );
-      if (trail.slice(-HANDOFF_RECENT_WINDOW).includes(target.assistantId))
-        throw new AppError(
-          "CONFLICT",
-          `${target.name} handed this conversation over only recently; keep helping the customer yourself.`,
-        );
-      // Re-read under the change: the target must still be a live assistant of this account.
-      const live = await tx.assistant.count({
-        where: { id: target.assistantId, accountId: turn.accountId, deletedAt: null },
-      });
-      if (live === 0) throw new AppError("CONFLICT", `${target.name} is no longer available.`);
+      const next = await nextHandoff(
+        tx,
+        { noun: "conversation", party: "customer" },
+        {
+          accountId: turn.accountId,
+          ownerAssistantId: conversation.assistantId,
+          from,
+          trail: conversation.handoffTrail,
+        },
+        target,
+      );
       const { count } = await tx.conversation.updateMany({
         where: {
           id: conversation.id,
           activeAssistantId: conversation.activeAssistantId,
-          handoffTrail: { equals: trail },
+          handoffTrail: { equals: conversation.handoffTrail },
         },
-        data: {
-          activeAssistantId: target.assistantId === conversation.assistantId ? null : target.assistantId,
-          handoffTrail: [...trail, from],
-        },
+        data: next,
       });
       if (count === 0)
         throw new AppError(
