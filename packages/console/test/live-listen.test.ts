@@ -76,6 +76,16 @@ describe("live listen in the console", () => {
       'mutation { createAssistant(input: { name: "Front desk", type: web, widgetSettings: { voice: true } }) { uuid } }',
     );
     const call = await visitorCall(createAssistant.uuid);
+    // The call page reads the status once and then follows its changes; a change made between the two
+    // (the call connecting just as the page opens) shows only with the next one, so the page is opened
+    // once the call runs.
+    await expect
+      .poll(
+        async () =>
+          (await graphql<{ call: { status: string } }>(`query { call(id: ${call.callId}) { status } }`)).call
+            .status,
+      )
+      .toBe("in_progress");
     location.hash = `#/calls/${call.callId}`;
     await expect.element(page.getByRole("heading", { name: /Call \d+/ })).toHaveTextContent("in_progress");
 
