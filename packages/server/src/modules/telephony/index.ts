@@ -43,3 +43,4 @@ export {
   type TwilioParams,
   TwilioWebhooks,
 } from "./twilio/twilio-webhooks.ts";
+export { parseTranscript } from "./transcript.ts";
