@@ -283,8 +283,12 @@ export class SlotUnavailableError extends AppError {
 /** An account has as many agent test runs queued or running as it may (docs/testing-assistants.md#limits). */
 export class TestRunsBusyError extends AppError {
   constructor(limit: number) {
-    super("CONFLICT", `At most ${limit} test runs may be queued or running at once; wait for one to finish.`, {
-      limit,
-    });
+    super(
+      "CONFLICT",
+      `At most ${limit} test runs may be queued or running at once; wait for one to finish.`,
+      {
+        limit,
+      },
+    );
   }
 }

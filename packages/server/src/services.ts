@@ -245,7 +245,8 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     replySettings,
     evaluation,
     functions: {
-      booking: (context) => appointments.functionsFor({ ...context, conversationId: null, callerPhone: null }),
+      booking: (context) =>
+        appointments.functionsFor({ ...context, conversationId: null, callerPhone: null }),
       handoffs: (context) =>
         chatHandoffs.functionsFor({
           ...context,

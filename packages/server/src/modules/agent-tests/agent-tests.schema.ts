@@ -138,7 +138,10 @@ const TestScenarioResultRef = builder.prismaObject("TestScenarioResult", {
       resolve: (result) => result.transcript as unknown as TranscriptEntry[],
     }),
     functionCalls: t.field({ type: "JSON", resolve: (result) => result.functionCalls }),
-    checks: t.field({ type: [TestCheckResult], resolve: (result) => result.checks as unknown as CheckResult[] }),
+    checks: t.field({
+      type: [TestCheckResult],
+      resolve: (result) => result.checks as unknown as CheckResult[],
+    }),
     judge: t.field({
       type: [TestCriterionVerdict],
       resolve: (result) => result.judge as unknown as CriterionVerdict[],
@@ -195,7 +198,9 @@ const TestRun = builder.prismaObject("TestRun", {
 });
 
 const TestSuiteEstimate = builder
-  .objectRef<{ scenarios: number; replies: number; modelRequests: number; price: string }>("TestSuiteEstimate")
+  .objectRef<{ scenarios: number; replies: number; modelRequests: number; price: string }>(
+    "TestSuiteEstimate",
+  )
   .implement({
     description: "What a run of the suite costs at most, before running it.",
     fields: (t) => ({
@@ -255,9 +260,14 @@ const CreateTestScenarioInput = builder.inputType("CreateTestScenarioInput", {
     persona: t.string({ description: "Who the customer is; the model plays them." }),
     goal: t.string({ description: "What the persona customer wants." }),
     variables: t.field({ type: "JSON", description: "Prompt variables of the scenario ({{name}})." }),
-    turnLimit: t.int({ description: "Customer messages at most, 1-30 (default 10, or the script's length)." }),
+    turnLimit: t.int({
+      description: "Customer messages at most, 1-30 (default 10, or the script's length).",
+    }),
     criteria: t.stringList({ description: "Plain-words criteria for the judge (at most 20)." }),
-    checks: t.field({ type: "JSON", description: "Checks without a model (docs/testing-assistants.md#checks)." }),
+    checks: t.field({
+      type: "JSON",
+      description: "Checks without a model (docs/testing-assistants.md#checks).",
+    }),
     toolResults: t.field({ type: "JSON", description: "What stubbed functions answer, by function name." }),
     useRealTools: t.boolean({ description: "Run bookings and webhook tools for real (default false)." }),
   }),
@@ -305,7 +315,8 @@ builder.queryField("testScenario", (t) =>
   t.withAuth({ authenticated: true }).field({
     type: TestScenario,
     args: { id: t.arg.int({ required: true }) },
-    resolve: (_root, { id }, context) => context.services.testScenarios.scenario(context.viewer.accountId, id),
+    resolve: (_root, { id }, context) =>
+      context.services.testScenarios.scenario(context.viewer.accountId, id),
   }),
 );
 
@@ -337,7 +348,8 @@ builder.queryField("testSuites", (t) =>
 builder.queryField("testSuiteEstimate", (t) =>
   t.withAuth({ authenticated: true }).field({
     type: TestSuiteEstimate,
-    description: "What a run of the suite costs at most (turns × scenarios × the reply price), before running it.",
+    description:
+      "What a run of the suite costs at most (turns × scenarios × the reply price), before running it.",
     args: { suiteId: t.arg.int({ required: true }) },
     resolve: (_root, { suiteId }, context) =>
       context.services.testRuns.estimate(context.viewer.accountId, suiteId),
@@ -403,7 +415,8 @@ builder.mutationField("deleteTestScenario", (t) =>
 builder.mutationField("createTestScenarioFromCall", (t) =>
   t.withAuth({ authenticated: true }).field({
     type: TestScenario,
-    description: "A scripted scenario from a call: its customer's lines, and its assistant's answers as the expected ones.",
+    description:
+      "A scripted scenario from a call: its customer's lines, and its assistant's answers as the expected ones.",
     args: { callId: t.arg.int({ required: true }) },
     resolve: (_root, { callId }, context) =>
       context.services.trafficReplays.fromCall(context.viewer.accountId, callId),
@@ -442,7 +455,8 @@ builder.mutationField("deleteTestSuite", (t) =>
   t.withAuth({ authenticated: true }).boolean({
     description: "Deletes the suite and its runs (the scenarios stay).",
     args: { id: t.arg.int({ required: true }) },
-    resolve: (_root, { id }, context) => context.services.testScenarios.deleteSuite(context.viewer.accountId, id),
+    resolve: (_root, { id }, context) =>
+      context.services.testScenarios.deleteSuite(context.viewer.accountId, id),
   }),
 );
 

@@ -85,7 +85,9 @@ function decide(check: Check, record: RunRecord): Omit<CheckResult, "kind"> {
       };
     }
     case "latency_under": {
-      const latencies = record.transcript.flatMap((entry) => (entry.latencyMs === undefined ? [] : [entry.latencyMs]));
+      const latencies = record.transcript.flatMap((entry) =>
+        entry.latencyMs === undefined ? [] : [entry.latencyMs],
+      );
       const slowest = latencies.length > 0 ? Math.max(...latencies) : 0;
       return {
         description: `every reply under ${check.ms} ms`,

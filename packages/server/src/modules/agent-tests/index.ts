@@ -13,8 +13,8 @@ import { type RunnerParts, ScenarioRunner, type TestFunctions } from "./runner.t
 import { TestRunsService } from "./runs.service.ts";
 import { ScenariosService } from "./scenarios.service.ts";
 
-export { AGENT_TEST_LIMITS } from "./scenario-rules.ts";
 export type { TestFunctions } from "./runner.ts";
+export { AGENT_TEST_LIMITS } from "./scenario-rules.ts";
 
 export function createAgentTests(
   deps: ServiceDeps,

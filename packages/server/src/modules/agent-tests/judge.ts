@@ -65,7 +65,10 @@ export class Judge {
         : null;
   }
 
-  async judge(criteria: readonly string[], transcript: readonly TranscriptEntry[]): Promise<CriterionVerdict[]> {
+  async judge(
+    criteria: readonly string[],
+    transcript: readonly TranscriptEntry[],
+  ): Promise<CriterionVerdict[]> {
     if (criteria.length === 0) return [];
     if (!this.client) throw new UpstreamFailedError("no language model is configured on this server.");
     const numbered = criteria.map((criterion, index) => `${index + 1}. ${criterion}`).join("\n");

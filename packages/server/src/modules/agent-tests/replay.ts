@@ -86,6 +86,7 @@ export function scriptOf(
       answers.push([]);
     } else if (line.speaker === "assistant" && answers.length > 0) answers.at(-1)!.push(line.text);
   }
-  if (script.length === 0) throw ValidationError.single(field, "The traffic has no customer lines to replay.");
+  if (script.length === 0)
+    throw ValidationError.single(field, "The traffic has no customer lines to replay.");
   return { lines: script, expectedReplies: answers.map((parts) => parts.join(" ")) };
 }

@@ -39,7 +39,9 @@ export interface RunnerParts {
   settings(accountId: number, assistantId: number): Promise<ReplySettings | null>;
   functions: TestFunctions;
   judge: Judge;
-  evaluation: { evaluateTranscript(postCallSchema: unknown, transcript: string): Promise<Prisma.InputJsonObject> };
+  evaluation: {
+    evaluateTranscript(postCallSchema: unknown, transcript: string): Promise<Prisma.InputJsonObject>;
+  };
 }
 
 export interface ScenarioOutcome {
@@ -106,7 +108,8 @@ export class ScenarioRunner {
       await this.decide(scenario, options.resultId, outcome);
     } catch (error) {
       outcome.status = "error";
-      outcome.error = error instanceof AppError ? error.message : "The scenario failed with an internal error.";
+      outcome.error =
+        error instanceof AppError ? error.message : "The scenario failed with an internal error.";
       if (!(error instanceof AppError))
         this.deps.logger.error("agent test scenario failed", { scenarioId: scenario.id, error });
     }
@@ -261,7 +264,8 @@ export class ScenarioRunner {
     };
     outcome.checks = runChecks(checks, record);
     outcome.divergences = divergences(scenario.expectedReplies as unknown as string[], outcome.transcript);
-    const passed = outcome.checks.every((check) => check.passed) && verdicts.every((verdict) => verdict.passed);
+    const passed =
+      outcome.checks.every((check) => check.passed) && verdicts.every((verdict) => verdict.passed);
     outcome.status = passed ? "passed" : "failed";
   }
 
@@ -326,7 +330,10 @@ function applyOverrides(assistant: ReplySettings, overrides: Overrides): ReplySe
 }
 
 /** Where the assistant's answers differ from the recorded ones (case, spacing and punctuation aside). */
-export function divergences(expected: readonly string[], transcript: readonly TranscriptEntry[]): Divergence[] {
+export function divergences(
+  expected: readonly string[],
+  transcript: readonly TranscriptEntry[],
+): Divergence[] {
   if (expected.length === 0) return [];
   const actual = transcript.filter((entry) => entry.role === "assistant").map((entry) => entry.content);
   const found: Divergence[] = [];

@@ -5,7 +5,12 @@ import { Prisma, type TestRun, type TestScenarioResult } from "../../generated/p
 import type { JobQueue } from "../../jobs/index.ts";
 import { parseInput } from "../../validation.ts";
 import type { ScenarioOutcome, ScenarioRunner } from "./runner.ts";
-import { AGENT_TEST_LIMITS as LIMITS, type Customer, type Overrides, OverridesSchema } from "./scenario-rules.ts";
+import {
+  type Customer,
+  AGENT_TEST_LIMITS as LIMITS,
+  type Overrides,
+  OverridesSchema,
+} from "./scenario-rules.ts";
 import type { ScenariosService } from "./scenarios.service.ts";
 
 const TASK = "agent-tests:run";
@@ -62,13 +67,18 @@ export class TestRunsService {
   }
 
   async estimate(accountId: number, suiteId: number): Promise<SuiteEstimate> {
-    const scenarios = await this.parts.scenarios.suiteScenarios(accountId, (await this.parts.scenarios.suite(accountId, suiteId)).id);
+    const scenarios = await this.parts.scenarios.suiteScenarios(
+      accountId,
+      (await this.parts.scenarios.suite(accountId, suiteId)).id,
+    );
     let replies = 0;
     let modelRequests = 0;
     for (const scenario of scenarios) {
       const customer = scenario.customer as unknown as Customer;
       const turns =
-        customer.kind === "scripted" ? Math.min(customer.lines.length, scenario.turnLimit) : scenario.turnLimit;
+        customer.kind === "scripted"
+          ? Math.min(customer.lines.length, scenario.turnLimit)
+          : scenario.turnLimit;
       replies += turns;
       modelRequests += turns * (customer.kind === "persona" ? 2 : 1);
       if ((scenario.criteria as unknown[]).length > 0) modelRequests += 1;
@@ -143,7 +153,10 @@ export class TestRunsService {
   /** Scenarios whose verdict differs between two runs, side by side (a scenario in one run only counts). */
   async compare(accountId: number, beforeId: number, afterId: number) {
     const [before, after] = await Promise.all([this.get(accountId, beforeId), this.get(accountId, afterId)]);
-    const [beforeResults, afterResults] = await Promise.all([this.results(before.id), this.results(after.id)]);
+    const [beforeResults, afterResults] = await Promise.all([
+      this.results(before.id),
+      this.results(after.id),
+    ]);
     const byScenario = new Map<number, VerdictChange>();
     for (const result of beforeResults)
       byScenario.set(result.scenarioId, {
@@ -213,7 +226,12 @@ export class TestRunsService {
     });
     this.publish(run.id);
     const outcome: ScenarioOutcome | null = scenario
-      ? await this.parts.runner.run(scenario, { resultId: result.id, overrides, deadline: run.deadlineAt, signal })
+      ? await this.parts.runner.run(scenario, {
+          resultId: result.id,
+          overrides,
+          deadline: run.deadlineAt,
+          signal,
+        })
       : null;
     if (signal.aborted) return;
     const status = outcome?.status ?? "error";
@@ -260,8 +278,7 @@ export class TestRunsService {
       where: { id: runId },
       data: { errored: { increment: leftover.count }, finishedAt: new Date() },
     });
-    const status =
-      leftover.count > 0 ? "timed_out" : run.failed + run.errored === 0 ? "passed" : "failed";
+    const status = leftover.count > 0 ? "timed_out" : run.failed + run.errored === 0 ? "passed" : "failed";
     await this.prisma.testRun.update({ where: { id: runId }, data: { status } });
     this.deps.logger.info("test run finished", { runId, status, passed: run.passed, total: run.total });
     this.publish(runId);

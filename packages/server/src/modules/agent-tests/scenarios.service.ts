@@ -4,7 +4,7 @@ import { NotFoundError, ValidationError } from "../../errors.ts";
 import type { Prisma, TestScenario, TestSuite } from "../../generated/prisma/client.ts";
 import { parseInput, requiredString } from "../../validation.ts";
 import { variablesInput } from "../message-pipeline/index.ts";
-import { AGENT_TEST_LIMITS as LIMITS, CHANNELS, CheckSchema, type Customer } from "./scenario-rules.ts";
+import { CHANNELS, CheckSchema, type Customer, AGENT_TEST_LIMITS as LIMITS } from "./scenario-rules.ts";
 
 const line = z.string().trim().min(1, "A line must not be empty.").max(LIMITS.lineChars);
 
@@ -16,10 +16,7 @@ const ScenarioFields = {
   goal: z.string().trim().max(LIMITS.personaChars).optional(),
   variables: variablesInput,
   turnLimit: z.number().int().min(1).max(LIMITS.maxTurns).optional(),
-  criteria: z
-    .array(z.string().trim().min(1).max(LIMITS.criterionChars))
-    .max(LIMITS.criteria)
-    .optional(),
+  criteria: z.array(z.string().trim().min(1).max(LIMITS.criterionChars)).max(LIMITS.criteria).optional(),
   checks: z.array(CheckSchema).max(LIMITS.checks).optional(),
   toolResults: z
     .record(z.string().max(64), z.unknown())
@@ -151,7 +148,9 @@ export class ScenariosService {
         ...(data.turnLimit !== undefined ? { turnLimit: data.turnLimit } : {}),
         ...(data.criteria !== undefined ? { criteria: data.criteria } : {}),
         ...(data.checks !== undefined ? { checks: data.checks as Prisma.InputJsonArray } : {}),
-        ...(data.toolResults !== undefined ? { toolResults: data.toolResults as Prisma.InputJsonObject } : {}),
+        ...(data.toolResults !== undefined
+          ? { toolResults: data.toolResults as Prisma.InputJsonObject }
+          : {}),
         ...(data.useRealTools !== undefined ? { useRealTools: data.useRealTools } : {}),
       },
     });
@@ -257,7 +256,9 @@ export class ScenariosService {
   }
 
   private async assertAssistant(accountId: number, assistantId: number): Promise<void> {
-    const found = await this.prisma.assistant.count({ where: { id: assistantId, accountId, deletedAt: null } });
+    const found = await this.prisma.assistant.count({
+      where: { id: assistantId, accountId, deletedAt: null },
+    });
     if (found === 0) throw new NotFoundError("Assistant", "ASSISTANT_NOT_FOUND");
   }
 
@@ -272,6 +273,7 @@ export class ScenariosService {
 
   private async assertScenarios(accountId: number, ids: number[]): Promise<void> {
     const found = await this.prisma.testScenario.count({ where: { id: { in: ids }, accountId } });
-    if (found !== ids.length) throw ValidationError.single("scenarioIds", "Every scenario must be one of yours.");
+    if (found !== ids.length)
+      throw ValidationError.single("scenarioIds", "Every scenario must be one of yours.");
   }
 }
