@@ -98,7 +98,7 @@ export async function runSuite(options: {
   }
 }
 
-function escape(text: string): string {
+function xmlText(text: string): string {
   return (
     text
       // Characters XML 1.0 cannot carry at all are left out.
@@ -118,7 +118,7 @@ function seconds(from: string | null, to: string | null): string {
 /** The run as JUnit XML: one test case per scenario; a failed one says which checks and criteria failed. */
 export function junitXml(run: ClientRun): string {
   const cases = run.results.map((result) => {
-    const attributes = `classname="voxgate.suite${run.suiteId}" name="${escape(result.scenarioName)}" time="${seconds(result.startedAt, result.finishedAt)}"`;
+    const attributes = `classname="voxgate.suite${run.suiteId}" name="${xmlText(result.scenarioName)}" time="${seconds(result.startedAt, result.finishedAt)}"`;
     const transcript = result.transcript.map((line) => `${line.role}: ${line.content}`).join("\n");
     if (result.status === "passed") return `    <testcase ${attributes}/>`;
     if (result.status === "failed") {
@@ -132,7 +132,7 @@ export function junitXml(run: ClientRun): string {
       ];
       return [
         `    <testcase ${attributes}>`,
-        `      <failure message="${escape(reasons[0] ?? "failed")}" type="failed">${escape(
+        `      <failure message="${xmlText(reasons[0] ?? "failed")}" type="failed">${xmlText(
           `${reasons.join("\n")}\n\nEnded by: ${result.endedBy}\n\n${transcript}`,
         )}</failure>`,
         "    </testcase>",
@@ -140,7 +140,7 @@ export function junitXml(run: ClientRun): string {
     }
     return [
       `    <testcase ${attributes}>`,
-      `      <error message="${escape(result.error || result.status)}" type="error">${escape(transcript)}</error>`,
+      `      <error message="${xmlText(result.error || result.status)}" type="error">${xmlText(transcript)}</error>`,
       "    </testcase>",
     ].join("\n");
   });
