@@ -240,7 +240,6 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
   // Agent tests answer through the reply engine with the assistant's own functions (stubbed unless a
   // scenario asks for real ones): no conversation, charge or webhook of their own.
   const { testScenarios, testRuns, trafficReplays } = createAgentTests(deps, {
-    jobs,
     engine: replyEngine,
     replySettings,
     evaluation,

@@ -54,11 +54,14 @@ describe("agent test runs across a restart", () => {
         ).id,
       );
     const suite = await scenarios.createSuite(owner.accountId, { name: "Resumable", scenarioIds: ids });
-    const run = await first.app.services.testRuns.start(owner.accountId, suite.id, { concurrency: 1 });
+    const run = await first.app.services.testRuns.runSuite(owner.accountId, suite.id, { concurrency: 1 });
 
     // The first scenario finished; the second is waiting for its reply when the server stops.
     const results = () => first.app.services.testRuns.results(run.id);
-    const before = await until(results, ([one, two]) => one?.status === "passed" && two?.status === "running");
+    const before = await until(
+      results,
+      ([one, two]) => one?.status === "passed" && two?.status === "running",
+    );
     const stopping = first.close();
     holding = false;
     releaseSecond();

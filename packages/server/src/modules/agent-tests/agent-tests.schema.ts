@@ -471,7 +471,7 @@ builder.mutationField("runTestSuite", (t) =>
       overrides: t.arg({ type: TestOverridesInput }),
     },
     resolve: (_root, { suiteId, concurrency, overrides }, context) =>
-      context.services.testRuns.start(context.viewer.accountId, suiteId, {
+      context.services.testRuns.runSuite(context.viewer.accountId, suiteId, {
         ...(concurrency != null ? { concurrency } : {}),
         ...(overrides ? { overrides: given(overrides) } : {}),
       }),

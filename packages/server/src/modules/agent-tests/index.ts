@@ -4,13 +4,14 @@
  * model, an LLM judge, comparisons of runs and scenarios made from real calls and conversations.
  */
 import type { ServiceDeps } from "../../deps.ts";
-import type { JobQueue } from "../../jobs/index.ts";
+import { createJobQueue } from "../../jobs/index.ts";
 import type { ReplySettingsCache } from "../assistants/index.ts";
 import type { ReplyEngine } from "../message-pipeline/index.ts";
 import { Judge } from "./judge.ts";
 import { TrafficReplays } from "./replay.ts";
 import { type RunnerParts, ScenarioRunner, type TestFunctions } from "./runner.ts";
 import { TestRunsService } from "./runs.service.ts";
+import { AGENT_TEST_LIMITS } from "./scenario-rules.ts";
 import { ScenariosService } from "./scenarios.service.ts";
 
 export type { TestFunctions } from "./runner.ts";
@@ -19,7 +20,6 @@ export { AGENT_TEST_LIMITS } from "./scenario-rules.ts";
 export function createAgentTests(
   deps: ServiceDeps,
   parts: {
-    jobs: JobQueue;
     engine: ReplyEngine;
     replySettings: ReplySettingsCache;
     functions: TestFunctions;
@@ -36,7 +36,11 @@ export function createAgentTests(
   });
   return {
     testScenarios,
-    testRuns: new TestRunsService(deps, { jobs: parts.jobs, scenarios: testScenarios, runner }),
+    testRuns: new TestRunsService(deps, {
+      jobs: createJobQueue(deps, AGENT_TEST_LIMITS.runsPerInstance),
+      scenarios: testScenarios,
+      runner,
+    }),
     trafficReplays: new TrafficReplays(deps, testScenarios),
   };
 }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { ServiceDeps } from "../../deps.ts";
+import type { Lifecycle, ServiceDeps } from "../../deps.ts";
 import { NotFoundError, TestRunsBusyError, ValidationError } from "../../errors.ts";
 import { Prisma, type TestRun, type TestScenarioResult } from "../../generated/prisma/client.ts";
 import type { JobQueue } from "../../jobs/index.ts";
@@ -51,7 +51,7 @@ export interface VerdictChange {
  * and publishes its progress. Restart-safe by resuming: a job interrupted by a stop goes back to the
  * queue, and its next run keeps the finished results and plays the others again from their start.
  */
-export class TestRunsService {
+export class TestRunsService implements Lifecycle {
   constructor(
     private readonly deps: ServiceDeps,
     private readonly parts: { jobs: JobQueue; scenarios: ScenariosService; runner: ScenarioRunner },
@@ -60,6 +60,15 @@ export class TestRunsService {
       run: (payload, { signal }) => this.play(Number(payload.runId), signal),
       maxAttempts: 3,
     });
+  }
+
+  /** Runs play on a queue of their own: a long run never holds up ingestion's or evaluations' workers. */
+  async start(): Promise<void> {
+    await this.parts.jobs.start();
+  }
+
+  async stop(): Promise<void> {
+    await this.parts.jobs.stop();
   }
 
   private get prisma() {
@@ -89,7 +98,7 @@ export class TestRunsService {
     return { scenarios: scenarios.length, replies, modelRequests, price };
   }
 
-  async start(
+  async runSuite(
     accountId: number,
     suiteId: number,
     input: { concurrency?: unknown; overrides?: unknown },

@@ -22,6 +22,8 @@ export const AGENT_TEST_LIMITS = {
   checks: 30,
   /** Runs of an account queued or running at once. */
   activeRuns: 3,
+  /** Runs one instance plays at once (their own job queue); others wait in the queue. */
+  runsPerInstance: 2,
   /** A run still going this long after it started is stopped and marked timed_out. */
   runTimeoutSeconds: 600,
   /** Scenarios of an account (all suites together). */
