@@ -479,4 +479,39 @@ describe("agent tests from real traffic", () => {
     });
     expect(answers[0]).toBe("On the phone: Caller line 0");
   }, 60_000);
+
+  it("a conversation becomes a scripted scenario: its customer's messages, its assistant's answers expected", async () => {
+    const started = await gql<{ startTestConversation: { id: string } }>(
+      "mutation ($id: Int!) { startTestConversation(input: { assistantId: $id }) { id } }",
+      { id: assistantId },
+    );
+    const conversationId = started.data!.startTestConversation.id;
+    for (const message of ["Hello there", "Can I get a refund?"]) {
+      const sent = await gql(
+        "mutation ($id: ID!, $message: String!) { sendTestMessage(input: { conversationId: $id, message: $message }) { reply } }",
+        { id: conversationId, message },
+      );
+      expect(sent.errors).toBeUndefined();
+    }
+    const made = await gql<{
+      createTestScenarioFromConversation: {
+        script: string[];
+        expectedReplies: string[];
+        sourceConversationId: string;
+      };
+    }>(
+      "mutation ($id: String!) { createTestScenarioFromConversation(conversationId: $id) { script expectedReplies sourceConversationId } }",
+      { id: conversationId },
+    );
+    expect(made.errors).toBeUndefined();
+    expect(made.data!.createTestScenarioFromConversation).toEqual({
+      script: ["Hello there", "Can I get a refund?"],
+      expectedReplies: ["Happy to help with: Hello there", "You can get a refund within 30 days."],
+      sourceConversationId: conversationId,
+    });
+    const missing = await gql(
+      'mutation { createTestScenarioFromConversation(conversationId: "not-a-uuid") { id } }',
+    );
+    expect(missing.errors?.[0]?.extensions?.code).toBe("CONVERSATION_NOT_FOUND");
+  });
 });
