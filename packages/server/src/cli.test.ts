@@ -1,7 +1,11 @@
 import { execFile } from "node:child_process";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { createAssistant } from "../test/fixtures/assistants.ts";
+import { type FakeOpenAI, startFakeOpenAI } from "../test/support/fake-openai.ts";
 import { subscribeWs } from "../test/support/subscriptions.ts";
 import {
   freshDatabase,
@@ -71,4 +75,91 @@ describe.runIf(testDatabaseKind() === "postgres")("the CLI beside running server
       await balance.close();
     }
   }, 120_000);
+});
+
+// `voxgate test` is a client of a running server (an owner's CI): its exit code gates a deploy.
+describe("voxgate test --suite", () => {
+  let t: TestApp;
+  let model: FakeOpenAI;
+  let owner: TestAccount;
+  let directory: string;
+  let passingSuite: number;
+  let failingSuite: number;
+
+  beforeAll(async () => {
+    model = await startFakeOpenAI();
+    t = await startTestApp({ model });
+    owner = await t.createAccount();
+    directory = await mkdtemp(join(tmpdir(), "voxgate-cli-test-"));
+    const assistant = await createAssistant(t, owner);
+    const scenarios = t.app.services.testScenarios;
+    // The fake model echoes: "Echo: <the customer's message>".
+    const greets = await scenarios.create(owner.accountId, {
+      assistantId: assistant.id,
+      name: "Greets back",
+      script: ["Hello"],
+      checks: [{ kind: "transcript_contains", phrase: "Echo: Hello" }],
+    });
+    const farewell = await scenarios.create(owner.accountId, {
+      assistantId: assistant.id,
+      name: "Says <goodbye> & means it",
+      script: ["Bye"],
+      checks: [{ kind: "transcript_contains", phrase: "Goodbye" }],
+    });
+    passingSuite = (await scenarios.createSuite(owner.accountId, { name: "Green", scenarioIds: [greets.id] }))
+      .id;
+    failingSuite = (
+      await scenarios.createSuite(owner.accountId, { name: "Red", scenarioIds: [greets.id, farewell.id] })
+    ).id;
+  }, 60_000);
+  afterAll(async () => {
+    await t?.close();
+    await model?.close();
+    if (directory) await rm(directory, { recursive: true, force: true });
+  });
+
+  /** Runs the CLI; resolves with its exit code and output whatever the code. */
+  async function voxgateTest(args: string[]) {
+    try {
+      const { stdout } = await run(process.execPath, ["--import", "tsx", "src/cli.ts", "test", ...args], {
+        cwd: serverDir,
+        env: { ...process.env, VOXGATE_URL: t.url, VOXGATE_API_KEY: owner.apiKey },
+      });
+      return { code: 0, stdout };
+    } catch (error) {
+      const failed = error as { code: number; stdout: string; stderr: string };
+      return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+    }
+  }
+
+  it("exits 0 when every scenario passed, and writes a JUnit report", async () => {
+    const junit = join(directory, "green.xml");
+    const result = await voxgateTest(["--suite", String(passingSuite), "--junit", junit, "--json"]);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout).run).toMatchObject({ status: "passed", total: 1, passed: 1 });
+    const xml = await readFile(junit, "utf8");
+    expect(xml).toContain(`<testsuites name="voxgate" tests="1" failures="0" errors="0"`);
+    expect(xml).toMatch(/<testcase classname="voxgate\.suite\d+" name="Greets back" time="[\d.]+"\/>/);
+  }, 60_000);
+
+  it("exits 1 on a failed scenario, and the JUnit report says which check failed and why", async () => {
+    const junit = join(directory, "red.xml");
+    const result = await voxgateTest(["--suite", String(failingSuite), "--junit", junit]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain("failed: Says <goodbye> & means it");
+    const xml = await readFile(junit, "utf8");
+    expect(xml).toContain(`tests="2" failures="1" errors="0"`);
+    expect(xml).toContain(`name="Greets back"`);
+    expect(xml).toContain(`name="Says &lt;goodbye&gt; &amp; means it"`);
+    expect(xml).toContain(
+      `<failure message="assistant's lines contain &quot;Goodbye&quot;: not found" type="failed">`,
+    );
+    expect(xml).toContain("customer: Bye\nassistant: Echo: Bye");
+  }, 60_000);
+
+  it("refuses without a suite or a key, with exit code 1 and what to set", async () => {
+    const result = await voxgateTest([]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("--suite takes the suite's id.");
+  }, 60_000);
 });

@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import { ConfigError, loadConfig } from "./env.ts";
+import { ConfigError, loadConfig, testClientEnv } from "./env.ts";
 import { AppError, ValidationError } from "./errors.ts";
 import { createLogger } from "./logger.ts";
 import { sendToServer } from "./operator-channel.ts";
@@ -18,6 +18,8 @@ Commands:
   api-keys:create --email E [--name N]      Issue an API key for the owner's account (token shown once)
   balance:credit --email E --amount 5.00    Credit an account's balance
            [--description D]
+  test --suite ID [--junit FILE]            Run an agent test suite on a server (VOXGATE_URL, or --url,
+           [--url U] [--concurrency N]      and VOXGATE_API_KEY); exits 1 unless every scenario passed
 
 Configuration comes from the same environment variables as the server (DATABASE_URL, VOXGATE_DATA_DIR...).
 With the embedded database and a server running on it, commands (but migrate) are run by that server,
@@ -38,6 +40,10 @@ function parseCommandLine() {
         amount: { type: "string" },
         description: { type: "string" },
         operator: { type: "boolean", default: false },
+        suite: { type: "string" },
+        junit: { type: "string" },
+        url: { type: "string" },
+        concurrency: { type: "string" },
         json: { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
       },
@@ -65,9 +71,21 @@ async function run(): Promise<void> {
     if (!command && !values.help) process.exitCode = 2;
     return;
   }
+  if (command === "test") {
+    await testCommand();
+    return;
+  }
   const config = { ...loadConfig(), seedDemo: false };
   const logger = createLogger(values.json ? "silent" : "warn");
-  const { json: _json, help: _help, ...options } = values;
+  const {
+    json: _json,
+    help: _help,
+    suite: _suite,
+    junit: _junit,
+    url: _url,
+    concurrency: _c,
+    ...options
+  } = values;
 
   if (command === "migrate") {
     const { openDatabase } = await import("./db/client.ts");
@@ -104,6 +122,58 @@ async function run(): Promise<void> {
   } finally {
     await app.close();
   }
+}
+
+/**
+ * `test`: a client of a running server (an owner's CI), through its GraphQL API with an API key.
+ * Loaded on its own: it needs nothing of the server's code or configuration.
+ */
+async function testCommand(): Promise<void> {
+  const { junitXml, runSuite } = await import("./modules/agent-tests/test-client.ts");
+  const environment = testClientEnv();
+  const url = values.url ?? environment.url;
+  const suiteId = Number(values.suite);
+  const concurrency = values.concurrency === undefined ? undefined : Number(values.concurrency);
+  const problems: Record<string, string[]> = {};
+  if (!Number.isInteger(suiteId) || suiteId <= 0) problems.suite = ["--suite takes the suite's id."];
+  if (!url) problems.url = ["Set VOXGATE_URL or --url to the server's base URL."];
+  if (!environment.apiKey) problems.apiKey = ["Set VOXGATE_API_KEY to an API key of the suite's account."];
+  if (concurrency !== undefined && !Number.isInteger(concurrency))
+    problems.concurrency = ["--concurrency takes an integer, 1 to 4."];
+  if (Object.keys(problems).length > 0) throw new ValidationError(problems);
+  const run = await runSuite({
+    url: url!,
+    apiKey: environment.apiKey!,
+    suiteId,
+    ...(concurrency !== undefined ? { concurrency } : {}),
+    onProgress: (progress) => {
+      if (!values.json) process.stderr.write(`${progress.status}: ${progress.done}/${progress.total}\n`);
+    },
+  });
+  if (values.junit) {
+    const { writeFile } = await import("node:fs/promises");
+    await writeFile(values.junit, junitXml(run));
+  }
+  const failing = run.results.filter((result) => result.status !== "passed");
+  print(
+    [
+      `Run ${run.id}: ${run.status} (${run.passed}/${run.total} passed, ${run.failed} failed, ${run.errored} errors).`,
+      ...failing.map(
+        (result) => `  ${result.status}: ${result.scenarioName}${result.error ? ` (${result.error})` : ""}`,
+      ),
+    ].join("\n"),
+    {
+      run: {
+        id: run.id,
+        status: run.status,
+        total: run.total,
+        passed: run.passed,
+        failed: run.failed,
+        errored: run.errored,
+      },
+    },
+  );
+  if (run.status !== "passed") process.exitCode = 1;
 }
 
 run().catch((error: unknown) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, loadConfig } from "./env.ts";
+import { ConfigError, loadConfig, testClientEnv } from "./env.ts";
 
 function problemsOf(env: Record<string, string>): string[] {
   try {
@@ -293,5 +293,17 @@ it("keeps the streaming voices' endpoints for accounts' own keys when the deploy
       version: "2024-11-13",
       voiceId: undefined,
     },
+  });
+});
+
+describe("the test client's environment (voxgate test)", () => {
+  it("reads the server's URL and the API key, blank as absent", () => {
+    expect(
+      testClientEnv({ VOXGATE_URL: " https://voxgate.example.com ", VOXGATE_API_KEY: "vg_key" }),
+    ).toEqual({
+      url: "https://voxgate.example.com",
+      apiKey: "vg_key",
+    });
+    expect(testClientEnv({ VOXGATE_URL: "", VOXGATE_API_KEY: "  " })).toEqual({ url: null, apiKey: null });
   });
 });

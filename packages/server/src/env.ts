@@ -748,3 +748,19 @@ function displayHost(host: string): string {
   if (host === "0.0.0.0" || host === "::") return "localhost";
   return host.includes(":") ? `[${host}]` : host;
 }
+
+/**
+ * What `voxgate test` (a client of a running server, e.g. in an owner's CI) reads of its environment:
+ * the server's base URL and an API key. The key is never a command-line argument: those show in
+ * process lists and CI logs.
+ */
+export function testClientEnv(source: Record<string, string | undefined> = process.env): {
+  url: string | null;
+  apiKey: string | null;
+} {
+  const read = (name: string) => {
+    const value = source[name]?.trim();
+    return value ? value : null;
+  };
+  return { url: read("VOXGATE_URL"), apiKey: read("VOXGATE_API_KEY") };
+}

@@ -279,3 +279,16 @@ export class SlotUnavailableError extends AppError {
     super("SLOT_UNAVAILABLE", message, { reason });
   }
 }
+
+/** An account has as many agent test runs queued or running as it may (docs/testing-assistants.md#limits). */
+export class TestRunsBusyError extends AppError {
+  constructor(limit: number) {
+    super(
+      "CONFLICT",
+      `At most ${limit} test runs may be queued or running at once; wait for one to finish.`,
+      {
+        limit,
+      },
+    );
+  }
+}

@@ -56,6 +56,8 @@ export type PubSubEvents = {
   "call:listen-wanted": [payload: { callId: number }];
   /** 20 ms of a live call's mixed audio (8 kHz mu-law, base64) at `position` samples, or its end. */
   "call:live-audio": [callId: number, payload: { position: number; audio: string } | { ended: true }];
+  /** An agent test run moved: queued, a scenario started or finished, the run finished. */
+  "test-run:updated": [runId: number, payload: { runId: number }];
 };
 
 export type PubSub = ReturnType<typeof createPubSub<PubSubEvents>>;

@@ -3,6 +3,7 @@ import type { ServiceDeps } from "./deps.ts";
 import { InProcessBus } from "./in-process-events.ts";
 import { createJobQueue } from "./jobs/index.ts";
 import { AccountsService } from "./modules/accounts/index.ts";
+import { createAgentTests } from "./modules/agent-tests/index.ts";
 import { ApiKeysService } from "./modules/api-keys/index.ts";
 import { AppointmentsService } from "./modules/appointments/index.ts";
 import { AssistantsService, ReplySettingsCache } from "./modules/assistants/index.ts";
@@ -236,6 +237,25 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     clock,
   });
   const chatHandoffs: ChatHandoffsService = new ChatHandoffsService(deps, { events: webhooks, clock });
+  // Agent tests answer through the reply engine with the assistant's own functions (stubbed unless a
+  // scenario asks for real ones): no conversation, charge or webhook of their own.
+  const { testScenarios, testRuns, trafficReplays } = createAgentTests(deps, {
+    engine: replyEngine,
+    replySettings,
+    evaluation,
+    functions: {
+      booking: (context) =>
+        appointments.functionsFor({ ...context, conversationId: null, callerPhone: null }),
+      handoffs: (context) =>
+        chatHandoffs.functionsFor({
+          ...context,
+          conversationId: "00000000-0000-0000-0000-000000000000",
+          channel: "widget",
+          turnKey: "agent-test",
+          customerPhone: null,
+        }),
+    },
+  });
   return {
     // First, so that it stops last: after the workers whose outbound requests use its connections.
     outboundConnections: safeFetchConnections,
@@ -304,5 +324,8 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     liveTaps,
     listenAudit,
     listenSockets: new ListenSockets(deps, { auth, credentialStreams, audit: listenAudit }),
+    testScenarios,
+    testRuns,
+    trafficReplays,
   };
 }

@@ -137,6 +137,14 @@ export class EvaluationService {
     return { conversationId, evaluation, evaluatedAt: new Date() };
   }
 
+  /**
+   * The evaluation of a transcript that is no call nor stored conversation (an agent test's), by an
+   * assistant's post_call_schema, through the same structured output; nothing is stored.
+   */
+  evaluateTranscript(postCallSchema: unknown, transcript: string): Promise<Prisma.InputJsonObject> {
+    return this.evaluate(fieldsOf(postCallSchema), transcript);
+  }
+
   private async evaluate(
     fields: readonly PostCallField[],
     transcript: string,

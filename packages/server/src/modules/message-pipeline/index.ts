@@ -26,4 +26,9 @@ export {
 } from "./message-pipeline.service.ts";
 export { primitiveVariables, type Variables } from "./prompt.ts";
 export { type ChatModelCatalogue, FALLBACK_NOTICE, ReplyEngine, type ReplyRequest } from "./reply-engine.ts";
-export { type FunctionCallRecord, publicFunctionCall } from "./tools.ts";
+export {
+  type FunctionCallRecord,
+  KNOWLEDGE_TOOL_NAME,
+  parseWebhookTools,
+  publicFunctionCall,
+} from "./tools.ts";

@@ -35,6 +35,7 @@ export {
   SimulatedTelephonyProvider,
 } from "./simulated/simulated-provider.ts";
 export { SIMULATED_TEST_NUMBERS, type SimulatedOutcome, simulatedOutcome } from "./simulated/test-numbers.ts";
+export { parseTranscript } from "./transcript.ts";
 export { TwilioMediaStreams } from "./twilio/media-streams.ts";
 export { CarrierError, TWILIO_PATHS, TwilioTelephonyProvider } from "./twilio/twilio-provider.ts";
 export {

@@ -1,0 +1,46 @@
+/**
+ * Agent tests (docs/testing-assistants.md): scenarios and suites of what an assistant must keep
+ * doing, runs of them through the production reply engine (free, stubbed tools), checks without a
+ * model, an LLM judge, comparisons of runs and scenarios made from real calls and conversations.
+ */
+import type { ServiceDeps } from "../../deps.ts";
+import { createJobQueue } from "../../jobs/index.ts";
+import type { ReplySettingsCache } from "../assistants/index.ts";
+import type { ReplyEngine } from "../message-pipeline/index.ts";
+import { Judge } from "./judge.ts";
+import { TrafficReplays } from "./replay.ts";
+import { type RunnerParts, ScenarioRunner, type TestFunctions } from "./runner.ts";
+import { TestRunsService } from "./runs.service.ts";
+import { AGENT_TEST_LIMITS } from "./scenario-rules.ts";
+import { ScenariosService } from "./scenarios.service.ts";
+
+export type { TestFunctions } from "./runner.ts";
+export { AGENT_TEST_LIMITS } from "./scenario-rules.ts";
+
+export function createAgentTests(
+  deps: ServiceDeps,
+  parts: {
+    engine: ReplyEngine;
+    replySettings: ReplySettingsCache;
+    functions: TestFunctions;
+    evaluation: RunnerParts["evaluation"];
+  },
+) {
+  const testScenarios = new ScenariosService(deps);
+  const runner = new ScenarioRunner(deps, {
+    engine: parts.engine,
+    settings: (accountId, assistantId) => parts.replySettings.get(accountId, assistantId),
+    functions: parts.functions,
+    judge: new Judge(deps),
+    evaluation: parts.evaluation,
+  });
+  return {
+    testScenarios,
+    testRuns: new TestRunsService(deps, {
+      jobs: createJobQueue(deps, AGENT_TEST_LIMITS.runsPerInstance),
+      scenarios: testScenarios,
+      runner,
+    }),
+    trafficReplays: new TrafficReplays(deps, testScenarios),
+  };
+}
