@@ -58,6 +58,7 @@ import { WebCallSockets, WebCallsService } from "./modules/web-calls/index.ts";
 import { WebhookLogRetention, WebhooksService } from "./modules/webhooks/index.ts";
 import { WidgetService } from "./modules/widget/index.ts";
 import { safeFetchConnections } from "./net/safe-fetch.ts";
+import { RedactionService } from "./modules/redaction/index.ts";
 
 export type Services = ReturnType<typeof createServices>;
 
@@ -89,11 +90,16 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     () => providers,
   );
   const replySettings = new ReplySettingsCache(deps);
+  // PII redaction of what conversations store and send onwards, by the assistant's settings.
+  const redaction = new RedactionService(deps, {
+    cached: (accountId, assistantId) => replySettings.get(accountId, assistantId),
+  });
   const messagePipeline = new MessagePipeline(deps, {
     billing,
     engine: replyEngine,
     replySettings,
     events: webhooks,
+    redaction,
     functions: async (turn) => {
       const { customerPhone, channel: _channel, ...context } = turn;
       const [booking, handoffs] = await Promise.all([
@@ -164,6 +170,7 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     bus,
     inboundVariables: (request) => webhooks.inboundVariables(request),
     voicemail: liveSessions,
+    redaction,
   });
   const webCallSockets = new WebCallSockets(deps, {
     desk: callDesk,
@@ -180,7 +187,7 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     desk: () => callDesk,
   });
   const evaluation = new EvaluationService(deps, { jobs, calls: callAnnotations, bus, rateLimits });
-  const callTurns = new CallTurnsService(deps, callAnnotations);
+  const callTurns = new CallTurnsService(deps, callAnnotations, redaction);
   const voice = new VoiceService(deps, {
     calls: callLifecycle,
     live: liveSessions,
@@ -304,5 +311,6 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     liveTaps,
     listenAudit,
     listenSockets: new ListenSockets(deps, { auth, credentialStreams, audit: listenAudit }),
+    redaction,
   };
 }

@@ -2,6 +2,7 @@ import type { ServiceDeps } from "../../deps.ts";
 import type { CallTurn } from "../../generated/prisma/client.ts";
 import { storableText } from "../../storable-text.mjs";
 import type { CallAnnotations } from "../calls/index.ts";
+import type { RedactionService } from "../redaction/index.ts";
 import type { SessionTurn } from "./voice-session.ts";
 
 /** Latency of a call's answered turns, from the caller's end of speech, in ms. */
@@ -26,17 +27,22 @@ export class CallTurnsService {
   constructor(
     private readonly deps: ServiceDeps,
     private readonly calls: Pick<CallAnnotations, "transcriptLine">,
+    /** The live session keeps the real words; what is stored is redacted (docs/data-governance.md). */
+    private readonly redaction: Pick<RedactionService, "ofCall">,
   ) {}
 
   async record(call: { id: number; accountId: number }, turn: SessionTurn): Promise<void> {
     const date = (ms: number | null | undefined) => (ms ? new Date(ms) : null);
+    const redactor = await this.redaction.ofCall(call.id);
+    const text = redactor.text(turn.text);
+    const heardText = turn.heardText === turn.text ? text : redactor.text(turn.heardText);
     const stored = await this.deps.db.prisma.callTurn.create({
       data: {
         callId: call.id,
         accountId: call.accountId,
         speaker: turn.speaker,
-        text: storableText(turn.text),
-        heardText: storableText(turn.heardText),
+        text: storableText(text),
+        heardText: storableText(heardText),
         interrupted: turn.interrupted,
         startMs: Math.round(turn.startMs),
         endMs: Math.round(turn.endMs),
@@ -47,8 +53,7 @@ export class CallTurnsService {
         playedAt: date(turn.timings?.playedAt),
       },
     });
-    if (turn.heardText)
-      await this.calls.transcriptLine(call.id, { speaker: turn.speaker, text: turn.heardText });
+    if (heardText) await this.calls.transcriptLine(call.id, { speaker: turn.speaker, text: heardText });
     this.deps.pubsub.publish("call:turn", call.accountId, { callId: call.id, turnId: stored.id });
   }
 
