@@ -146,6 +146,7 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     pipeline: messagePipeline,
     jobs,
     rateLimits,
+    redaction,
   });
   const textSendQueue = new TextSendQueue(deps, { texts, quietHours: textQuietHours, clock });
   const phoneNumbers = new PhoneNumbersService(deps, telephony);

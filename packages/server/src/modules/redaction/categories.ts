@@ -25,8 +25,8 @@ export const PLACEHOLDERS: Record<PiiCategory, string> = {
 };
 
 /**
- * When two findings overlap, the one of the category earlier here wins (a card number is also a run
- * of digits a phone parser might take; a date of birth's digits are not a phone number).
+ * When two findings of the same length overlap, the one of the category earlier here wins (a card
+ * number is also a run of digits a phone parser might take).
  */
 export const PRECEDENCE: readonly PiiCategory[] = [
   "card_number",

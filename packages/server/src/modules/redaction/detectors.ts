@@ -136,8 +136,12 @@ const phones: Detector = (text, options, runs) => {
     for (const number of findNumbers(text, {
       defaultCountry: options.defaultCountry as never,
       v2: true,
-    }))
+    })) {
+      // Bare digits ("Ticket 5049800974") are a phone number only when called one.
+      const bare = /^\d+$/.test(text.slice(number.startsAt, number.endsAt));
+      if (bare && !named(text, phoneContexts(text), number.startsAt)) continue;
       found.push({ start: number.startsAt, end: number.endsAt, category: "phone_number" });
+    }
   // Spoken numbers ("five five five, one two three ..."): a run of digit words that is a valid number.
   for (const run of runs()) {
     if (!run.some((token) => token.spoken)) continue;
@@ -147,6 +151,9 @@ const phones: Detector = (text, options, runs) => {
   }
   return found;
 };
+
+const PHONE_CONTEXT = /\b(?:phone|number|call|reach|text|cell|mobile|tel|contact|whatsapp)\b/gi;
+const phoneContexts = (text: string) => [...text.matchAll(PHONE_CONTEXT)].map((match) => match.index + match[0].length);
 
 function validNumber(digits: string, options: DetectOptions): boolean {
   const parsed = libphonenumber().parsePhoneNumberFromString(digits, options.defaultCountry as never);

@@ -22,8 +22,9 @@ const DIGIT_WORDS: Record<string, string> = {
 
 const REPEATS: Record<string, number> = { double: 2, triple: 3 };
 
-/** A numeral, or a word that may be (part of) a spoken digit. */
-const TOKEN = /\d+|[A-Za-z]+/g;
+/** A numeral, a word that may be (part of) a spoken digit, or a mix of both (a code: never a digit). */
+const TOKEN = /[A-Za-z0-9]+/g;
+const NUMERAL = /^\d+$/;
 /** What may stand between two tokens of one run: spaces, a comma, a dash, a dot (a transcriber's pause). */
 const GAP = /^[\s,.\-]{1,3}$/;
 
@@ -54,7 +55,7 @@ export function digitRuns(text: string): DigitToken[][] {
     const joined = previous ? GAP.test(text.slice(previous.end, start)) : true;
     const lower = word.toLowerCase();
     let token: DigitToken | null = null;
-    if (word.charCodeAt(0) <= 57) token = { digits: word, start, end, spoken: false };
+    if (NUMERAL.test(word)) token = { digits: word, start, end, spoken: false };
     else if (lower in DIGIT_WORDS) {
       // A lone "o"/"oh" is a digit only within digits, never at a run's start.
       const zeroWord = lower === "o" || lower === "oh";

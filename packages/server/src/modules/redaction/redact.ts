@@ -17,8 +17,8 @@ const NOTHING_TO_FIND = /^[^0-9@]*$/;
 const SPOKEN_HINT = /\b(?:zero|oh|one|two|three|four|five|six|seven|eight|nine|double|triple)\b|\sat\s/i;
 
 /**
- * The personal data of `categories` in `text`: each detector's findings, overlaps settled by
- * `PRECEDENCE` (then the longer finding).
+ * The personal data of `categories` in `text`: each detector's findings, overlaps settled for the
+ * longer finding (an IBAN holds digits that may pass as a card number), then by `PRECEDENCE`.
  */
 export function findPii(
   text: string,
@@ -36,7 +36,7 @@ export function findPii(
     if (categories.includes(category)) candidates.push(...DETECTORS[category](text, settings, lazyRuns));
   if (candidates.length === 0) return [];
   const rank = (span: PiiSpan) => PRECEDENCE.indexOf(span.category);
-  candidates.sort((a, b) => rank(a) - rank(b) || b.end - b.start - (a.end - a.start) || a.start - b.start);
+  candidates.sort((a, b) => b.end - b.start - (a.end - a.start) || rank(a) - rank(b) || a.start - b.start);
   const kept: PiiSpan[] = [];
   for (const span of candidates)
     if (!kept.some((other) => span.start < other.end && other.start < span.end)) kept.push(span);
