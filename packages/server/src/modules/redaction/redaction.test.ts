@@ -51,7 +51,7 @@ describe("redact", () => {
       "SSN [national id]. Not 000-12-3456 or 666-12-3456",
     );
     expect(only("national_id", "NI AB 12 34 56 C, not QQ 12 34 56 C")).toBe("NI [national id], not QQ 12 34 56 C");
-    expect(only("national_id", "SIN 046 454 286 and 046 454 287")).toBe("SIN [national id] and 046 454 287");
+    expect(only("national_id", "SIN 046 454 286. Also 046 454 287")).toBe("SIN [national id]. Also 046 454 287");
     expect(only("national_id", "DNI 12345678Z, NIE X1234567L")).toBe("DNI [national id], NIE [national id]");
     expect(only("national_id", "my social security number is one two three four five six seven eight nine")).toBe(
       "my social security number is [national id]",
