@@ -29,6 +29,7 @@ import { PhoneNumberReleaseSweep, PhoneNumbersService } from "./modules/phone-nu
 import { PlatformService } from "./modules/platform/index.ts";
 import { createProviders } from "./modules/providers/index.ts";
 import { RateLimitsService } from "./modules/rate-limits/index.ts";
+import { RedactionService } from "./modules/redaction/index.ts";
 import { RepliesService } from "./modules/replies/index.ts";
 import { createTelephony } from "./modules/telephony/index.ts";
 import {
@@ -58,7 +59,6 @@ import { WebCallSockets, WebCallsService } from "./modules/web-calls/index.ts";
 import { WebhookLogRetention, WebhooksService } from "./modules/webhooks/index.ts";
 import { WidgetService } from "./modules/widget/index.ts";
 import { safeFetchConnections } from "./net/safe-fetch.ts";
-import { RedactionService } from "./modules/redaction/index.ts";
 
 export type Services = ReturnType<typeof createServices>;
 
@@ -140,6 +140,7 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     jobs,
     clock,
     quietHours: textQuietHours,
+    redaction,
   });
   const textConversations = new TextConversations(deps, {
     texts,

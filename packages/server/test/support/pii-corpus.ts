@@ -127,7 +127,11 @@ export function generateCorpus(size: number, seed = 34): LabelledMessage[] {
     () => {
       const value = card();
       return withPii("card_number", "card, grouped", grouped(value, pick([" ", "-"])), (v) =>
-        pick([`My card number is ${v}, expiry 09/27.`, `Charge it to ${v} please`, `card: ${v} cvv ${digits(3)}`]),
+        pick([
+          `My card number is ${v}, expiry 09/27.`,
+          `Charge it to ${v} please`,
+          `card: ${v} cvv ${digits(3)}`,
+        ]),
       );
     },
     () =>
@@ -136,7 +140,11 @@ export function generateCorpus(size: number, seed = 34): LabelledMessage[] {
       ),
     () =>
       withPii("card_number", "card, spoken", spoken(card()), (v) =>
-        pick([`yeah the card number is ${v}.`, `${v}`, `okay so ${v} and the expiry is oh nine twenty seven`]),
+        pick([
+          `yeah the card number is ${v}.`,
+          `${v}`,
+          `okay so ${v} and the expiry is oh nine twenty seven`,
+        ]),
       ),
     () =>
       withPii("bank_account", "IBAN", iban(), (v) =>
@@ -151,9 +159,7 @@ export function generateCorpus(size: number, seed = 34): LabelledMessage[] {
         pick([`Send it to ${v}`, `my email is ${v}.`, `${v}`, `reach me at ${v} or by phone`]),
       ),
     () =>
-      withPii("phone_number", "phone", phone(), (v) =>
-        pick([`Call me back on ${v}.`, `my number is ${v}`]),
-      ),
+      withPii("phone_number", "phone", phone(), (v) => pick([`Call me back on ${v}.`, `my number is ${v}`])),
     () =>
       withPii("date_of_birth", "birth date", birthDate(), (v) =>
         pick([`I was born on ${v}.`, `date of birth ${v}`, `My birthday is ${v}`]),
@@ -164,19 +170,59 @@ export function generateCorpus(size: number, seed = 34): LabelledMessage[] {
       ),
   ];
   const ordinary: Maker[] = [
-    () => ({ text: `That's $${int(1, 999)}.${digits(2)} for ${int(2, 12)} items.`, pii: null, form: "price" }),
-    () => ({ text: `Can we do ${int(1, 12)}:${pick(["00", "15", "30", "45"])} ${pick(["am", "pm"])} on Tuesday?`, pii: null, form: "time" }),
+    () => ({
+      text: `That's $${int(1, 999)}.${digits(2)} for ${int(2, 12)} items.`,
+      pii: null,
+      form: "price",
+    }),
+    () => ({
+      text: `Can we do ${int(1, 12)}:${pick(["00", "15", "30", "45"])} ${pick(["am", "pm"])} on Tuesday?`,
+      pii: null,
+      form: "time",
+    }),
     () => ({ text: `My order number is ${int(100000, 99999999)}.`, pii: null, form: "order number" }),
-    () => ({ text: `Order #${pick(["A", "B", "VX"])}-${digits(6)} arrived with ${int(2, 40)} boxes`, pii: null, form: "order number" }),
-    () => ({ text: `I need ${int(2, 500)} units, maybe ${int(2, 50)} more next week.`, pii: null, form: "quantity" }),
-    () => ({ text: `We opened in ${int(1950, 2025)} and moved in ${int(1990, 2025)}.`, pii: null, form: "year" }),
-    () => ({ text: `Table for ${pick(["two", "four", "six"])} at ${pick(["seven", "eight"])} thirty please`, pii: null, form: "spoken quantity" }),
-    () => ({ text: `Meeting on ${int(1, 12)}/${int(1, 28)}/${int(2024, 2027)} at ${int(1, 12)} pm`, pii: null, form: "date" }),
-    () => ({ text: `It takes ${int(2, 9)} hours drive, about ${int(100, 900)} km`, pii: null, form: "quantity" }),
+    () => ({
+      text: `Order #${pick(["A", "B", "VX"])}-${digits(6)} arrived with ${int(2, 40)} boxes`,
+      pii: null,
+      form: "order number",
+    }),
+    () => ({
+      text: `I need ${int(2, 500)} units, maybe ${int(2, 50)} more next week.`,
+      pii: null,
+      form: "quantity",
+    }),
+    () => ({
+      text: `We opened in ${int(1950, 2025)} and moved in ${int(1990, 2025)}.`,
+      pii: null,
+      form: "year",
+    }),
+    () => ({
+      text: `Table for ${pick(["two", "four", "six"])} at ${pick(["seven", "eight"])} thirty please`,
+      pii: null,
+      form: "spoken quantity",
+    }),
+    () => ({
+      text: `Meeting on ${int(1, 12)}/${int(1, 28)}/${int(2024, 2027)} at ${int(1, 12)} pm`,
+      pii: null,
+      form: "date",
+    }),
+    () => ({
+      text: `It takes ${int(2, 9)} hours drive, about ${int(100, 900)} km`,
+      pii: null,
+      form: "quantity",
+    }),
     () => ({ text: `Ticket ${digits(10)} is about room ${int(100, 999)}`, pii: null, form: "order number" }),
     // Ten digits called a number: a US phone number's shape, where false redactions are expected.
-    () => ({ text: `Your confirmation number is ${int(2, 9)}${digits(9)}.`, pii: null, form: "confirmation number" }),
-    () => ({ text: `Tracking 1Z${digits(3)}AA${digits(10)}, ${int(2, 9)} parcels`, pii: null, form: "order number" }),
+    () => ({
+      text: `Your confirmation number is ${int(2, 9)}${digits(9)}.`,
+      pii: null,
+      form: "confirmation number",
+    }),
+    () => ({
+      text: `Tracking 1Z${digits(3)}AA${digits(10)}, ${int(2, 9)} parcels`,
+      pii: null,
+      form: "order number",
+    }),
   ];
   return Array.from({ length: size }, (_, index) => (index % 2 === 0 ? pick(makers) : pick(ordinary))());
 }

@@ -5,8 +5,8 @@ import { type Conversation, type Message, Prisma } from "../../generated/prisma/
 import { timed } from "../../logger.ts";
 import { type ReplySettings, type ReplySettingsCache, replySettingsColumns } from "../assistants/index.ts";
 import type { BillingService, Reservation } from "../billing/index.ts";
-import type { RedactionService } from "../redaction/index.ts";
 import { isUuid } from "../common/uuid.ts";
+import type { RedactionService } from "../redaction/index.ts";
 import type { FunctionSet } from "./function-sets.ts";
 import {
   HISTORY_MAX_MESSAGES,

@@ -1,7 +1,7 @@
 import { lazyRequire } from "../../lazy-require.ts";
 import type { PiiCategory } from "./categories.ts";
 import { ibanValid, luhnValid, spanishIdValid, ssnPlausible } from "./checksums.ts";
-import { acceptedStretches, type DigitToken, digitRuns } from "./digit-runs.ts";
+import { acceptedStretches, type DigitToken } from "./digit-runs.ts";
 
 /** The numbering plans are loaded by the first text that asks for phone numbers, not at start. */
 const libphonenumber = lazyRequire<typeof import("libphonenumber-js/max")>("libphonenumber-js/max");
@@ -41,7 +41,14 @@ const ibans: Detector = (text) => {
     for (let i = 0; i < match[0].length; i++)
       if (match[0][i] !== " ") chars.push({ char: match[0][i]!, end: match.index + i + 1 });
     for (let length = Math.min(chars.length, 34); length >= 15; length--) {
-      if (ibanValid(chars.slice(0, length).map((entry) => entry.char).join(""))) {
+      if (
+        ibanValid(
+          chars
+            .slice(0, length)
+            .map((entry) => entry.char)
+            .join(""),
+        )
+      ) {
         found.push({ start: match.index, end: chars[length - 1]!.end, category: "bank_account" });
         break;
       }
@@ -54,7 +61,8 @@ const ibans: Detector = (text) => {
  * Account numbers without a checksum are only told from other numbers by what is said before them:
  * "account number", "routing number", "sort code", "acct" within a few words.
  */
-const ACCOUNT_CONTEXT = /\b(?:(?:bank\s+)?account(?:\s+(?:number|no\.?|#))?|acct\.?|routing(?:\s+number)?|sort\s+code|IBAN|BSB)\b/gi;
+const ACCOUNT_CONTEXT =
+  /\b(?:(?:bank\s+)?account(?:\s+(?:number|no\.?|#))?|acct\.?|routing(?:\s+number)?|sort\s+code|IBAN|BSB)\b/gi;
 const CONTEXT_REACH = 40;
 
 /**
@@ -76,8 +84,7 @@ const bankAccounts: Detector = (text, _options, runs) => {
     const digits = run.map((token) => token.digits).join("");
     if (digits.length < 6 || digits.length > 17) continue;
     const start = run[0]!.start;
-    if (named(text, contexts, start))
-      found.push({ start, end: run.at(-1)!.end, category: "bank_account" });
+    if (named(text, contexts, start)) found.push({ start, end: run.at(-1)!.end, category: "bank_account" });
   }
   return found;
 };
@@ -85,7 +92,8 @@ const bankAccounts: Detector = (text, _options, runs) => {
 const SSN = /\b(\d{3})([- ])(\d{2})\2(\d{4})\b/g;
 const SSN_CONTEXT = /\b(?:social\s+security(?:\s+number)?|SSN|SIN|social\s+insurance(?:\s+number)?)\b/gi;
 /** UK National Insurance number: HMRC's excluded prefixes (D, F, I, Q, U, V; O second; BG, GB, NK, KN, TN, NT, ZZ). */
-const UK_NINO = /\b(?!BG|GB|NK|KN|TN|NT|ZZ)[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z] ?\d{2} ?\d{2} ?\d{2} ?[A-D]\b/gi;
+const UK_NINO =
+  /\b(?!BG|GB|NK|KN|TN|NT|ZZ)[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z] ?\d{2} ?\d{2} ?\d{2} ?[A-D]\b/gi;
 /** Canadian social insurance number, 3-3-3 with Luhn. */
 const CA_SIN = /\b(\d{3})([- ])(\d{3})\2(\d{3})\b/g;
 /** Spanish DNI (8 digits + letter) and NIE (X/Y/Z + 7 digits + letter), checked by their letter. */
@@ -153,7 +161,8 @@ const phones: Detector = (text, options, runs) => {
 };
 
 const PHONE_CONTEXT = /\b(?:phone|number|call|reach|text|cell|mobile|tel|contact|whatsapp)\b/gi;
-const phoneContexts = (text: string) => [...text.matchAll(PHONE_CONTEXT)].map((match) => match.index + match[0].length);
+const phoneContexts = (text: string) =>
+  [...text.matchAll(PHONE_CONTEXT)].map((match) => match.index + match[0].length);
 
 function validNumber(digits: string, options: DetectOptions): boolean {
   const parsed = libphonenumber().parsePhoneNumberFromString(digits, options.defaultCountry as never);
@@ -208,7 +217,10 @@ const addresses: Detector = (text) =>
 
 export const DETECTORS: Record<PiiCategory, Detector> = {
   card_number: cards,
-  bank_account: (text, options, runs) => [...ibans(text, options, runs), ...bankAccounts(text, options, runs)],
+  bank_account: (text, options, runs) => [
+    ...ibans(text, options, runs),
+    ...bankAccounts(text, options, runs),
+  ],
   national_id: nationalIds,
   email: emails,
   phone_number: phones,

@@ -26,7 +26,7 @@ const REPEATS: Record<string, number> = { double: 2, triple: 3 };
 const TOKEN = /[A-Za-z0-9]+/g;
 const NUMERAL = /^\d+$/;
 /** What may stand between two tokens of one run: spaces, a comma, a dash, a dot (a transcriber's pause). */
-const GAP = /^[\s,.\-]{1,3}$/;
+const GAP = /^[\s,.-]{1,3}$/;
 
 export interface DigitToken {
   digits: string;

@@ -1,4 +1,4 @@
-import { PLACEHOLDERS, PRECEDENCE, type PiiCategory } from "./categories.ts";
+import { type PiiCategory, PLACEHOLDERS, PRECEDENCE } from "./categories.ts";
 import { DETECTORS, type DetectOptions, type PiiSpan } from "./detectors.ts";
 import { type DigitToken, digitRuns } from "./digit-runs.ts";
 
@@ -64,7 +64,11 @@ export function redact(
  * Every string inside a JSON value redacted (objects' keys kept): evaluations and other structured
  * content a model wrote from the conversation.
  */
-export function redactJson<T>(value: T, categories: readonly PiiCategory[], options: Partial<DetectOptions> = {}): T {
+export function redactJson<T>(
+  value: T,
+  categories: readonly PiiCategory[],
+  options: Partial<DetectOptions> = {},
+): T {
   if (categories.length === 0) return value;
   const walk = (node: unknown): unknown => {
     if (typeof node === "string") return redact(node, categories, options).text;

@@ -27,7 +27,9 @@ describe("redact", () => {
     expect(result.spans).toEqual([{ start: 5, end: 24, category: "card_number" }]);
     expect(text.slice(5, 24)).toBe("4111 1111 1111 1111");
     expect(only("card_number", "4111-1111-1111-1111")).toBe("[card number]");
-    expect(only("card_number", "378282246310005 and 4111111111111112")).toBe("[card number] and 4111111111111112");
+    expect(only("card_number", "378282246310005 and 4111111111111112")).toBe(
+      "[card number] and 4111111111111112",
+    );
     expect(
       only("card_number", "it's four one one one, one one one one. one one one one one one one one, thanks"),
     ).toBe("it's [card number], thanks");
@@ -37,7 +39,9 @@ describe("redact", () => {
   });
 
   it("finds IBANs by their check digits, and account numbers only when named", () => {
-    expect(only("bank_account", "refund GB82 WEST 1234 5698 7654 32 please")).toBe("refund [bank account] please");
+    expect(only("bank_account", "refund GB82 WEST 1234 5698 7654 32 please")).toBe(
+      "refund [bank account] please",
+    );
     expect(only("bank_account", "IBAN DE89370400440532013000.")).toBe("IBAN [bank account].");
     expect(only("bank_account", "GB82 WEST 1234 5698 7654 33")).toBe("GB82 WEST 1234 5698 7654 33");
     expect(only("bank_account", "account number 12345678, sort code 12-34-56")).toBe(
@@ -50,12 +54,16 @@ describe("redact", () => {
     expect(only("national_id", "SSN 123-45-6789. Not 000-12-3456 or 666-12-3456")).toBe(
       "SSN [national id]. Not 000-12-3456 or 666-12-3456",
     );
-    expect(only("national_id", "NI AB 12 34 56 C, not QQ 12 34 56 C")).toBe("NI [national id], not QQ 12 34 56 C");
-    expect(only("national_id", "SIN 046 454 286. Also 046 454 287")).toBe("SIN [national id]. Also 046 454 287");
-    expect(only("national_id", "DNI 12345678Z, NIE X1234567L")).toBe("DNI [national id], NIE [national id]");
-    expect(only("national_id", "my social security number is one two three four five six seven eight nine")).toBe(
-      "my social security number is [national id]",
+    expect(only("national_id", "NI AB 12 34 56 C, not QQ 12 34 56 C")).toBe(
+      "NI [national id], not QQ 12 34 56 C",
     );
+    expect(only("national_id", "SIN 046 454 286. Also 046 454 287")).toBe(
+      "SIN [national id]. Also 046 454 287",
+    );
+    expect(only("national_id", "DNI 12345678Z, NIE X1234567L")).toBe("DNI [national id], NIE [national id]");
+    expect(
+      only("national_id", "my social security number is one two three four five six seven eight nine"),
+    ).toBe("my social security number is [national id]");
   });
 
   it("finds emails written and spoken", () => {
@@ -80,7 +88,9 @@ describe("redact", () => {
       "I was born on [date of birth]. Meeting on 04/05/2025",
     );
     expect(only("date_of_birth", "DOB: 1985-03-03")).toBe("DOB: [date of birth]");
-    expect(only("date_of_birth", "the appointment is on 3 March 2026")).toBe("the appointment is on 3 March 2026");
+    expect(only("date_of_birth", "the appointment is on 3 March 2026")).toBe(
+      "the appointment is on 3 March 2026",
+    );
   });
 
   it("finds street addresses and UK postcodes, best effort", () => {

@@ -4,7 +4,7 @@ import type { Conversation, Message, Prisma, TextMessage } from "../../generated
 import type { JobQueue } from "../../jobs/index.ts";
 import type { ConversationWithAssistant, MessagePipeline } from "../message-pipeline/index.ts";
 import type { RateLimitsService } from "../rate-limits/index.ts";
-import type { Redactor, RedactionService } from "../redaction/index.ts";
+import type { RedactionService, Redactor } from "../redaction/index.ts";
 import { countSegments } from "./segments.ts";
 import {
   ANSWER_TEXT_TASK,
