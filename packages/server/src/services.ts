@@ -189,7 +189,7 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     desk: () => callDesk,
   });
   const evaluation = new EvaluationService(deps, { jobs, calls: callAnnotations, bus, rateLimits });
-  const callTurns = new CallTurnsService(deps, callAnnotations, redaction);
+  const callTurns = new CallTurnsService(deps, callAnnotations, redaction, () => recordings);
   const voice = new VoiceService(deps, {
     calls: callLifecycle,
     live: liveSessions,
@@ -218,7 +218,7 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     handoffs: new CallHandoffsService(deps, { events: webhooks }),
   });
   // Recording decorates the media plane: streams of calls that record (phone and web) are mixed on their way.
-  const recordings = new Recordings(deps, { inner: voice, calls: callAnnotations });
+  const recordings: Recordings = new Recordings(deps, { inner: voice, calls: callAnnotations });
   // Live listen taps the media plane outside recording: operators hear every audio call as it goes.
   const liveTaps = new LiveTaps(deps, recordings);
   const campaigns = new CampaignsService(deps);

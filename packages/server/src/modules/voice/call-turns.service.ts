@@ -3,6 +3,7 @@ import type { CallTurn } from "../../generated/prisma/client.ts";
 import { storableText } from "../../storable-text.mjs";
 import type { CallAnnotations } from "../calls/index.ts";
 import type { RedactionService } from "../redaction/index.ts";
+import type { Recordings } from "./recording.ts";
 import type { SessionTurn } from "./voice-session.ts";
 
 /** Latency of a call's answered turns, from the caller's end of speech, in ms. */
@@ -18,6 +19,9 @@ export interface CallLatency {
   firstTokenP50Ms: number | null;
 }
 
+/** How far before and after a redacted turn the recording is silenced too. */
+const SILENCE_MARGIN_MS = 250;
+
 /**
  * The turns of live calls (the one writer of `call_turns`): each turn is stored with its stage
  * times, its heard text is appended to the call's flat `transcript` (REST), and `call:turn` is
@@ -29,6 +33,8 @@ export class CallTurnsService {
     private readonly calls: Pick<CallAnnotations, "transcriptLine">,
     /** The live session keeps the real words; what is stored is redacted (docs/data-governance.md). */
     private readonly redaction: Pick<RedactionService, "ofCall">,
+    /** Where a turn with redacted words is silenced when the assistant asks for it (recordings). */
+    private readonly recordings: () => Pick<Recordings, "silence">,
   ) {}
 
   async record(call: { id: number; accountId: number }, turn: SessionTurn): Promise<void> {
@@ -36,6 +42,19 @@ export class CallTurnsService {
     const redactor = await this.redaction.ofCall(call.id);
     const text = redactor.text(turn.text);
     const heardText = turn.heardText === turn.text ? text : redactor.text(turn.heardText);
+    // Word timings are not kept: the whole turn is silenced, with a margin for where speech
+    // detection put its edges.
+    if (redactor.recordings && text !== turn.text && turn.speaker !== "system")
+      await this.recordings()
+        .silence(call.id, turn.startMs - SILENCE_MARGIN_MS, turn.endMs + SILENCE_MARGIN_MS, {
+          throughQueued: turn.speaker === "assistant",
+        })
+        .catch((error: unknown) =>
+          this.deps.logger.error("a redacted turn could not be silenced in the recording", {
+            callId: call.id,
+            error,
+          }),
+        );
     const stored = await this.deps.db.prisma.callTurn.create({
       data: {
         callId: call.id,
