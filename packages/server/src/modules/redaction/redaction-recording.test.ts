@@ -134,13 +134,6 @@ describe("recordings of an assistant that redacts", () => {
       },
       { timeout: 15_000, interval: 100 },
     );
-    const rows = await t.app.services.callTurns.list(owner.accountId, call.id);
-    console.log(
-      "TURNS",
-      rows.map((r) => [r.speaker, r.startMs, r.endMs]),
-      "greeting",
-      greeting,
-    );
     const words = (text: string) => toneText(text).replace(/\s+/g, "");
     expect(parts.map(words)).toEqual(["Hello! How can I help?"].map(words));
   });
