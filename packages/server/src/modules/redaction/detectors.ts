@@ -138,27 +138,56 @@ const emails: Detector = (text) =>
 
 const phones: Detector = (text, options, runs) => {
   const found: PiiSpan[] = [];
-  const { findNumbers } = libphonenumber();
-  // Written numbers: libphonenumber's own finder (valid numbers of the numbering plans only).
-  if (/\d{3}/.test(text) || /\d[\s().-]+\d/.test(text))
-    for (const number of findNumbers(text, {
-      defaultCountry: options.defaultCountry as never,
-      v2: true,
-    })) {
-      // Bare digits ("Ticket 5049800974") are a phone number only when called one.
-      const bare = /^\d+$/.test(text.slice(number.startsAt, number.endsAt));
-      if (bare && !named(text, phoneContexts(text), number.startsAt)) continue;
-      found.push({ start: number.startsAt, end: number.endsAt, category: "phone_number" });
+  // Written numbers: valid numbers of the numbering plans (libphonenumber), looked for in the
+  // stretches that may hold one. A stretch is parsed whole first; only one that is not a number
+  // and holds more digits than one goes through the finder, which costs far more.
+  if (digitCount(text) >= MIN_PHONE_DIGITS) {
+    const contexts = phoneContexts(text);
+    for (const candidate of text.matchAll(PHONE_CANDIDATE)) {
+      const digits = digitCount(candidate[0]);
+      if (digits < MIN_PHONE_DIGITS) continue;
+      const numbers = validNumber(candidate[0], options)
+        ? [{ startsAt: 0, endsAt: candidate[0].length }]
+        : digits > 10
+          ? libphonenumber().findNumbers(candidate[0], {
+              defaultCountry: options.defaultCountry as never,
+              v2: true,
+            })
+          : [];
+      for (const number of numbers) {
+        const start = candidate.index + number.startsAt;
+        const end = candidate.index + number.endsAt;
+        // Bare digits ("Ticket 5049800974") are a phone number only when called one.
+        if (/^\d+$/.test(text.slice(start, end)) && !named(text, contexts, start)) continue;
+        found.push({ start, end, category: "phone_number" });
+      }
     }
-  // Spoken numbers ("five five five, one two three ..."): a run of digit words that is a valid number.
+  }
+  // Spoken numbers ("four one five, five five five, ..."): a run of digit words that is a valid
+  // number as a whole (a longer run is a card or an account number, not a phone number).
   for (const run of runs()) {
     if (!run.some((token) => token.spoken)) continue;
-    for (const stretch of acceptedStretches(run, 7, 15, (digits) => validNumber(digits, options))) {
-      found.push({ start: stretch.start, end: stretch.end, category: "phone_number" });
-    }
+    const digits = run.map((token) => token.digits).join("");
+    if (digits.length >= MIN_PHONE_DIGITS && digits.length <= 15 && validNumber(digits, options))
+      found.push({ start: run[0]!.start, end: run.at(-1)!.end, category: "phone_number" });
   }
   return found;
 };
+
+/** Digits with what numbers are written with between them: "+44 (0)20 7946-0958", "415.555.2671". */
+const PHONE_CANDIDATE = /\+?\(?\d[\d\s().-]{5,24}\d/g;
+
+/** No numbering plan has shorter numbers a person would give as theirs. */
+const MIN_PHONE_DIGITS = 7;
+
+function digitCount(text: string): number {
+  let count = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 48 && code <= 57) count++;
+  }
+  return count;
+}
 
 const PHONE_CONTEXT = /\b(?:phone|number|call|reach|text|cell|mobile|tel|contact|whatsapp)\b/gi;
 const phoneContexts = (text: string) =>
