@@ -191,6 +191,9 @@ export type CreateAssistantInput = {
   postCallEvaluation?: boolean | null | undefined;
   postCallSchema?: unknown;
   record?: boolean | null | undefined;
+  /** Kinds of personal data to redact from stored and sent-on content; empty or null: none. */
+  redactPii?: Array<PiiCategory> | null | undefined;
+  redactRecordings?: boolean | null | undefined;
   reengagementInterval?: number | null | undefined;
   sendWebhookOnlyOnCompleted?: boolean | null | undefined;
   speechSpeed?: string | null | undefined;
@@ -400,6 +403,16 @@ export type PhoneNumberKind =
   | 'normal'
   | 'sip';
 
+/** A kind of personal data redacted from stored and sent-on conversation content (docs/data-governance.md#pii-redaction). */
+export type PiiCategory =
+  | 'bank_account'
+  | 'card_number'
+  | 'date_of_birth'
+  | 'email'
+  | 'national_id'
+  | 'phone_number'
+  | 'street_address';
+
 export type SecondaryContactInput = {
   /** E.164. */
   phoneNumber: string;
@@ -451,6 +464,9 @@ export type UpdateAssistantInput = {
   postCallEvaluation?: boolean | null | undefined;
   postCallSchema?: unknown;
   record?: boolean | null | undefined;
+  /** Kinds of personal data to redact from stored and sent-on content; empty or null: none. */
+  redactPii?: Array<PiiCategory> | null | undefined;
+  redactRecordings?: boolean | null | undefined;
   reengagementInterval?: number | null | undefined;
   sendWebhookOnlyOnCompleted?: boolean | null | undefined;
   speechSpeed?: string | null | undefined;
