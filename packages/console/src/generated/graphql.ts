@@ -562,7 +562,7 @@ export type ConsoleAssistantQueryVariables = Exact<{
 }>;
 
 
-export type ConsoleAssistantQuery = { assistant: { id: number, uuid: string, name: string, type: AssistantType, mode: AssistantMode, status: AssistantStatus, language: string | null, timezone: string, systemPrompt: string, initialMessage: string, llmTemperature: string, voiceId: number | null, speechSpeed: string, voiceStability: string, voiceSimilarity: string, ambientSound: AmbientSound, ambientSoundVolume: string, enableNoiseCancellation: boolean, maxDuration: number, maxSilenceDuration: number, waitForCustomer: boolean, allowInterruptions: boolean, interruptSensitivity: number, minInterruptWords: number, endpointType: EndpointType, endpointSensitivity: number, reengagementInterval: number, endCallOnVoicemail: boolean, record: boolean, phoneNumberId: number | null, knowledgebaseId: number | null, knowledgebaseMode: KnowledgebaseMode, tools: unknown, variables: unknown, postCallEvaluation: boolean, postCallSchema: unknown, webhookUrl: string | null, isWebhookActive: boolean, sendWebhookOnlyOnCompleted: boolean, includeRecordingInWebhook: boolean, inboundWebhookUrl: string | null, widgetSettings: unknown, allowedOrigins: Array<string> } };
+export type ConsoleAssistantQuery = { assistant: { id: number, uuid: string, name: string, type: AssistantType, mode: AssistantMode, status: AssistantStatus, language: string | null, timezone: string, systemPrompt: string, initialMessage: string, llmTemperature: string, voiceId: number | null, speechSpeed: string, voiceStability: string, voiceSimilarity: string, ambientSound: AmbientSound, ambientSoundVolume: string, enableNoiseCancellation: boolean, maxDuration: number, maxSilenceDuration: number, waitForCustomer: boolean, allowInterruptions: boolean, interruptSensitivity: number, minInterruptWords: number, endpointType: EndpointType, endpointSensitivity: number, reengagementInterval: number, endCallOnVoicemail: boolean, record: boolean, phoneNumberId: number | null, knowledgebaseId: number | null, knowledgebaseMode: KnowledgebaseMode, tools: unknown, variables: unknown, postCallEvaluation: boolean, postCallSchema: unknown, webhookUrl: string | null, isWebhookActive: boolean, sendWebhookOnlyOnCompleted: boolean, includeRecordingInWebhook: boolean, inboundWebhookUrl: string | null, widgetSettings: unknown, allowedOrigins: Array<string>, redactPii: Array<PiiCategory>, redactRecordings: boolean } };
 
 export type ConsoleAssistantChoicesQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -1198,6 +1198,8 @@ export const ConsoleAssistantDocument = new TypedDocumentString(`
     inboundWebhookUrl
     widgetSettings
     allowedOrigins
+    redactPii
+    redactRecordings
   }
 }
     `) as unknown as TypedDocumentString<ConsoleAssistantQuery, ConsoleAssistantQueryVariables>;
