@@ -167,6 +167,9 @@ export class TextsService implements TextDesk {
    */
   async deliver(text: Pick<TextMessage, "id" | "accountId" | "from" | "to" | "body">): Promise<void> {
     try {
+      // Kept redacted from the moment it goes (the carrier is given the real words below); a run
+      // cut short between the two sends the redacted body (a safe failure) when the sweep retries it.
+      await this.redactSent(text);
       const { providerMessageId } = await this.parts.carrier.sendSms({
         textId: text.id,
         from: text.from,
@@ -178,7 +181,6 @@ export class TextsService implements TextDesk {
         where: { id: text.id, providerMessageId: null },
         data: { providerMessageId },
       });
-      await this.redactSent(text);
     } catch (error) {
       const refused = error instanceof Error ? error.message : String(error);
       await this.textEvent({ textId: text.id, status: "failed", errorMessage: refused.slice(0, 500) });
@@ -189,7 +191,7 @@ export class TextsService implements TextDesk {
     }
   }
 
-  /** The body of a sent text of a conversation, by the conversation's assistant's redaction. */
+  /** The stored body of a conversation's text being sent, by the conversation's assistant's redaction. */
   private async redactSent(text: Pick<TextMessage, "id" | "body">): Promise<void> {
     const row = await this.deps.db.prisma.textMessage.findUnique({
       where: { id: text.id },
