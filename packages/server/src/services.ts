@@ -30,6 +30,7 @@ import { PhoneNumberReleaseSweep, PhoneNumbersService } from "./modules/phone-nu
 import { PlatformService } from "./modules/platform/index.ts";
 import { createProviders } from "./modules/providers/index.ts";
 import { RateLimitsService } from "./modules/rate-limits/index.ts";
+import { RedactionService } from "./modules/redaction/index.ts";
 import { RepliesService } from "./modules/replies/index.ts";
 import { createTelephony } from "./modules/telephony/index.ts";
 import {
@@ -90,11 +91,16 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     () => providers,
   );
   const replySettings = new ReplySettingsCache(deps);
+  // PII redaction of what conversations store and send onwards, by the assistant's settings.
+  const redaction = new RedactionService(deps, {
+    cached: (accountId, assistantId) => replySettings.get(accountId, assistantId),
+  });
   const messagePipeline = new MessagePipeline(deps, {
     billing,
     engine: replyEngine,
     replySettings,
     events: webhooks,
+    redaction,
     functions: async (turn) => {
       const { customerPhone, channel: _channel, ...context } = turn;
       const [booking, handoffs] = await Promise.all([
@@ -135,12 +141,14 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     jobs,
     clock,
     quietHours: textQuietHours,
+    redaction,
   });
   const textConversations = new TextConversations(deps, {
     texts,
     pipeline: messagePipeline,
     jobs,
     rateLimits,
+    redaction,
   });
   const textSendQueue = new TextSendQueue(deps, { texts, quietHours: textQuietHours, clock });
   const phoneNumbers = new PhoneNumbersService(deps, telephony);
@@ -165,6 +173,7 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     bus,
     inboundVariables: (request) => webhooks.inboundVariables(request),
     voicemail: liveSessions,
+    redaction,
   });
   const webCallSockets = new WebCallSockets(deps, {
     desk: callDesk,
@@ -181,7 +190,7 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     desk: () => callDesk,
   });
   const evaluation = new EvaluationService(deps, { jobs, calls: callAnnotations, bus, rateLimits });
-  const callTurns = new CallTurnsService(deps, callAnnotations);
+  const callTurns = new CallTurnsService(deps, callAnnotations, redaction, () => recordings);
   const voice = new VoiceService(deps, {
     calls: callLifecycle,
     live: liveSessions,
@@ -210,7 +219,7 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     handoffs: new CallHandoffsService(deps, { events: webhooks }),
   });
   // Recording decorates the media plane: streams of calls that record (phone and web) are mixed on their way.
-  const recordings = new Recordings(deps, { inner: voice, calls: callAnnotations });
+  const recordings: Recordings = new Recordings(deps, { inner: voice, calls: callAnnotations });
   // Live listen taps the media plane outside recording: operators hear every audio call as it goes.
   const liveTaps = new LiveTaps(deps, recordings);
   const campaigns = new CampaignsService(deps);
@@ -327,5 +336,6 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     testScenarios,
     testRuns,
     trafficReplays,
+    redaction,
   };
 }

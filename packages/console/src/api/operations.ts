@@ -46,6 +46,7 @@ export const AssistantQuery = graphql(`
       postCallEvaluation postCallSchema
       webhookUrl isWebhookActive sendWebhookOnlyOnCompleted includeRecordingInWebhook inboundWebhookUrl
       widgetSettings allowedOrigins
+      redactPii redactRecordings
     }
   }
 `);

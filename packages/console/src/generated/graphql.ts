@@ -191,6 +191,9 @@ export type CreateAssistantInput = {
   postCallEvaluation?: boolean | null | undefined;
   postCallSchema?: unknown;
   record?: boolean | null | undefined;
+  /** Kinds of personal data to redact from stored and sent-on content; empty or null: none. */
+  redactPii?: Array<PiiCategory> | null | undefined;
+  redactRecordings?: boolean | null | undefined;
   reengagementInterval?: number | null | undefined;
   sendWebhookOnlyOnCompleted?: boolean | null | undefined;
   speechSpeed?: string | null | undefined;
@@ -400,6 +403,16 @@ export type PhoneNumberKind =
   | 'normal'
   | 'sip';
 
+/** A kind of personal data redacted from stored and sent-on conversation content (docs/data-governance.md#pii-redaction). */
+export type PiiCategory =
+  | 'bank_account'
+  | 'card_number'
+  | 'date_of_birth'
+  | 'email'
+  | 'national_id'
+  | 'phone_number'
+  | 'street_address';
+
 export type SecondaryContactInput = {
   /** E.164. */
   phoneNumber: string;
@@ -451,6 +464,9 @@ export type UpdateAssistantInput = {
   postCallEvaluation?: boolean | null | undefined;
   postCallSchema?: unknown;
   record?: boolean | null | undefined;
+  /** Kinds of personal data to redact from stored and sent-on content; empty or null: none. */
+  redactPii?: Array<PiiCategory> | null | undefined;
+  redactRecordings?: boolean | null | undefined;
   reengagementInterval?: number | null | undefined;
   sendWebhookOnlyOnCompleted?: boolean | null | undefined;
   speechSpeed?: string | null | undefined;
@@ -546,7 +562,7 @@ export type ConsoleAssistantQueryVariables = Exact<{
 }>;
 
 
-export type ConsoleAssistantQuery = { assistant: { id: number, uuid: string, name: string, type: AssistantType, mode: AssistantMode, status: AssistantStatus, language: string | null, timezone: string, systemPrompt: string, initialMessage: string, llmTemperature: string, voiceId: number | null, speechSpeed: string, voiceStability: string, voiceSimilarity: string, ambientSound: AmbientSound, ambientSoundVolume: string, enableNoiseCancellation: boolean, maxDuration: number, maxSilenceDuration: number, waitForCustomer: boolean, allowInterruptions: boolean, interruptSensitivity: number, minInterruptWords: number, endpointType: EndpointType, endpointSensitivity: number, reengagementInterval: number, endCallOnVoicemail: boolean, record: boolean, phoneNumberId: number | null, knowledgebaseId: number | null, knowledgebaseMode: KnowledgebaseMode, tools: unknown, variables: unknown, postCallEvaluation: boolean, postCallSchema: unknown, webhookUrl: string | null, isWebhookActive: boolean, sendWebhookOnlyOnCompleted: boolean, includeRecordingInWebhook: boolean, inboundWebhookUrl: string | null, widgetSettings: unknown, allowedOrigins: Array<string> } };
+export type ConsoleAssistantQuery = { assistant: { id: number, uuid: string, name: string, type: AssistantType, mode: AssistantMode, status: AssistantStatus, language: string | null, timezone: string, systemPrompt: string, initialMessage: string, llmTemperature: string, voiceId: number | null, speechSpeed: string, voiceStability: string, voiceSimilarity: string, ambientSound: AmbientSound, ambientSoundVolume: string, enableNoiseCancellation: boolean, maxDuration: number, maxSilenceDuration: number, waitForCustomer: boolean, allowInterruptions: boolean, interruptSensitivity: number, minInterruptWords: number, endpointType: EndpointType, endpointSensitivity: number, reengagementInterval: number, endCallOnVoicemail: boolean, record: boolean, phoneNumberId: number | null, knowledgebaseId: number | null, knowledgebaseMode: KnowledgebaseMode, tools: unknown, variables: unknown, postCallEvaluation: boolean, postCallSchema: unknown, webhookUrl: string | null, isWebhookActive: boolean, sendWebhookOnlyOnCompleted: boolean, includeRecordingInWebhook: boolean, inboundWebhookUrl: string | null, widgetSettings: unknown, allowedOrigins: Array<string>, redactPii: Array<PiiCategory>, redactRecordings: boolean } };
 
 export type ConsoleAssistantChoicesQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -1182,6 +1198,8 @@ export const ConsoleAssistantDocument = new TypedDocumentString(`
     inboundWebhookUrl
     widgetSettings
     allowedOrigins
+    redactPii
+    redactRecordings
   }
 }
     `) as unknown as TypedDocumentString<ConsoleAssistantQuery, ConsoleAssistantQueryVariables>;

@@ -40,7 +40,9 @@ type Kind =
   | "json"
   | "lines"
   | "color"
-  | { options: string[] };
+  | { options: string[] }
+  /** Several of these may be ticked: the value is the list of those ticked. */
+  | { choices: { value: string; label: string }[] };
 
 interface Field {
   key: string;
@@ -165,6 +167,28 @@ const GROUPS: { title: string; fields: Field[] }[] = [
         kind: "lines",
         hint: "One origin a line, e.g. https://shop.example; empty allows any.",
       },
+    ],
+  },
+  {
+    title: "Privacy",
+    fields: [
+      {
+        key: "redactPii",
+        label: "Redact from transcripts, messages and webhooks",
+        kind: {
+          choices: [
+            { value: "card_number", label: "Card numbers" },
+            { value: "bank_account", label: "Bank accounts and IBANs" },
+            { value: "national_id", label: "National identifiers" },
+            { value: "email", label: "Email addresses" },
+            { value: "phone_number", label: "Phone numbers" },
+            { value: "date_of_birth", label: "Dates of birth" },
+            { value: "street_address", label: "Street addresses" },
+          ],
+        },
+        hint: "The assistant still hears them during the conversation; what is stored and sent on shows [card number], [email], ...",
+      },
+      { key: "redactRecordings", label: "Silence redacted turns in recordings", kind: "bool" },
     ],
   },
 ];
@@ -312,6 +336,10 @@ export class VxAssistantEditor extends Screen {
     const widget: Record<string, unknown> = {};
     for (const group of GROUPS) {
       for (const field of group.fields) {
+        if (typeof field.kind === "object" && "choices" in field.kind) {
+          input[field.key] = new FormData(form).getAll(field.key);
+          continue;
+        }
         const control = form.elements.namedItem(field.key) as HTMLInputElement | null;
         if (!control) continue;
         const raw = control.value;
@@ -472,10 +500,22 @@ export class VxAssistantEditor extends Screen {
         <input id=${id} name=${field.key} type="checkbox" .checked=${value === true} aria-invalid=${invalid} aria-describedby=${described} />
         ${field.label}</label>${error}</div>`;
     }
+    if (typeof field.kind === "object" && "choices" in field.kind) {
+      const ticked = (value as string[] | undefined) ?? [];
+      return html`<fieldset style="grid-column: 1 / -1" aria-describedby=${described}>
+        <legend>${field.label}</legend>
+        ${field.kind.choices.map(
+          (
+            choice,
+          ) => html`<label class="inline"><input type="checkbox" name=${field.key} value=${choice.value}
+            .checked=${ticked.includes(choice.value)} />${choice.label}</label>`,
+        )}
+        ${hint}${error}</fieldset>`;
+    }
     const label = html`<label for=${id}>${field.label}</label>`;
     const wide = field.kind === "textarea" || field.kind === "json" || field.kind === "lines";
     let control: TemplateResult;
-    if (typeof field.kind === "object") {
+    if (typeof field.kind === "object" && "options" in field.kind) {
       control = html`<select id=${id} name=${field.key} aria-invalid=${invalid} aria-describedby=${described}>
         ${field.kind.options.map((option) => html`<option .selected=${value === option} value=${option}>${option}</option>`)}
       </select>`;

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ianaTimezone, requiredString } from "../../validation.ts";
+import { PII_CATEGORIES } from "../redaction/index.ts";
 import { ASSISTANT_MODES } from "../voices/voices.service.ts";
 
 /**
@@ -263,6 +264,14 @@ export const AssistantFields = z.object({
     .max(20, "The appointment type ids field must not have more than 20 items.")
     .nullable()
     .transform((ids) => [...new Set(ids ?? [])]),
+  /** What is redacted from stored and sent-on content (docs/data-governance.md#pii-redaction); null clears. */
+  redactPii: z
+    .array(z.enum(PII_CATEGORIES), {
+      error: `The redact pii field must be an array of: ${PII_CATEGORIES.join(", ")}.`,
+    })
+    .nullable()
+    .transform((categories) => [...new Set(categories ?? [])]),
+  redactRecordings: z.boolean({ error: "The redact recordings field must be true or false." }),
 });
 
 export const CreateAssistantInput = AssistantFields.partial().extend({ name: requiredString("name") });

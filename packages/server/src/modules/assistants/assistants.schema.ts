@@ -2,6 +2,7 @@ import type { InputFieldBuilder } from "@pothos/core";
 import { builder } from "../../builder.ts";
 import { spelledEnum } from "../common/enums.schema.ts";
 import { pageOf } from "../common/pagination.schema.ts";
+import { PII_CATEGORIES } from "../redaction/index.ts";
 import { AssistantModeRef } from "../voices/voices.schema.ts";
 import {
   AMBIENT_SOUNDS,
@@ -25,6 +26,10 @@ const EndpointTypeRef = spelledEnum("EndpointType", ENDPOINT_TYPES, {
 });
 const AmbientSoundRef = spelledEnum("AmbientSound", AMBIENT_SOUNDS, {
   description: "Background sound mixed into the assistant's voice.",
+});
+const PiiCategoryRef = spelledEnum("PiiCategory", PII_CATEGORIES, {
+  description:
+    "A kind of personal data redacted from stored and sent-on conversation content (docs/data-governance.md#pii-redaction).",
 });
 
 export const AssistantRef = builder.prismaObject("Assistant", {
@@ -129,6 +134,15 @@ export const AssistantRef = builder.prismaObject("Assistant", {
     createdAt: t.expose("createdAt", { type: "DateTime" }),
     updatedAt: t.expose("updatedAt", { type: "DateTime" }),
     deletedAt: t.expose("deletedAt", { type: "DateTime", nullable: true }),
+    redactPii: t.field({
+      type: [PiiCategoryRef],
+      description:
+        "Personal data replaced by typed placeholders in what is stored and sent onwards (transcripts, messages, evaluations, texts, webhooks); the live model still hears it.",
+      resolve: (a) => a.redactPii,
+    }),
+    redactRecordings: t.exposeBoolean("redactRecordings", {
+      description: "Also silence, in stored recordings, the caller's turns whose words were redacted.",
+    }),
   }),
 });
 
@@ -226,6 +240,11 @@ function settingFields(t: InputFieldBuilder<Types, "InputObject">) {
       description:
         "Origins (scheme, host, optional port; no path) allowed to use the public widget API; empty or null allows any.",
     }),
+    redactPii: t.field({
+      type: [PiiCategoryRef],
+      description: "Kinds of personal data to redact from stored and sent-on content; empty or null: none.",
+    }),
+    redactRecordings: t.boolean(),
   };
 }
 

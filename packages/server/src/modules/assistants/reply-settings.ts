@@ -17,6 +17,8 @@ export const replySettingsColumns = {
   variables: true,
   allowedOrigins: true,
   llmModelId: true,
+  redactPii: true,
+  redactRecordings: true,
 } satisfies Prisma.AssistantSelect;
 
 export type ReplySettings = Prisma.AssistantGetPayload<{ select: typeof replySettingsColumns }>;

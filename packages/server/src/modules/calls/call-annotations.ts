@@ -3,6 +3,7 @@ import type { EventSink } from "../../events.ts";
 import type { Prisma } from "../../generated/prisma/client.ts";
 import type { InProcessBus } from "../../in-process-events.ts";
 import { MAX_TRANSCRIPT_CHARS } from "../../limits.ts";
+import type { RedactionService } from "../redaction/index.ts";
 import type { TranscriptLine } from "../telephony/provider.ts";
 import { transcriptLineText } from "../telephony/transcript.ts";
 import { annotateCall, type CallAnnotation } from "./call-record.ts";
@@ -23,7 +24,12 @@ export type EvaluationOutcome =
 export class CallAnnotations {
   constructor(
     private readonly deps: ServiceDeps,
-    private readonly parts: { events: EventSink; bus: InProcessBus },
+    private readonly parts: {
+      events: EventSink;
+      bus: InProcessBus;
+      /** The call's assistant's PII redaction, applied to the transcript and evaluation stored. */
+      redaction: Pick<RedactionService, "ofCall">;
+    },
   ) {
     parts.bus.on("call.webhook_answered", ({ callId, response }) =>
       this.recordWebhookResponse(callId, response),
@@ -32,7 +38,8 @@ export class CallAnnotations {
 
   /** One line of a running call's conversation, appended to its transcript. */
   async transcriptLine(callId: number, line: TranscriptLine): Promise<void> {
-    const text = transcriptLineText(line);
+    const redactor = await this.parts.redaction.ofCall(callId);
+    const text = redactor.text(transcriptLineText(line));
     const call = await this.deps.db.prisma.call.findUnique({
       where: { id: callId },
       select: { transcript: true },
@@ -85,6 +92,9 @@ export class CallAnnotations {
    * announced to subscribers and to the account's webhooks (call.evaluated).
    */
   async recordEvaluation(callId: number, outcome: EvaluationOutcome): Promise<void> {
+    // The model read the redacted transcript, but may still write personal data it inferred.
+    const evaluation =
+      outcome.status === "done" ? (await this.parts.redaction.ofCall(callId)).json(outcome.evaluation) : null;
     const call = await this.deps.db.prisma.$transaction(async (tx) => {
       const updated = await tx.call.update({
         where: { id: callId },
@@ -94,7 +104,7 @@ export class CallAnnotations {
             : outcome.status === "done"
               ? {
                   evaluationStatus: "done",
-                  evaluation: outcome.evaluation,
+                  evaluation: evaluation!,
                   evaluationError: "",
                   evaluatedAt: new Date(),
                 }

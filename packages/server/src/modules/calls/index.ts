@@ -3,6 +3,7 @@ import type { EventSink } from "../../events.ts";
 import type { InProcessBus } from "../../in-process-events.ts";
 import type { JobQueue } from "../../jobs/index.ts";
 import type { BillingService } from "../billing/index.ts";
+import type { RedactionService } from "../redaction/index.ts";
 import type { CallCarrier, CallDesk, InboundSimulator } from "../telephony/provider.ts";
 import { CallAnnotations } from "./call-annotations.ts";
 import { CallHangUps } from "./call-hang-up.ts";
@@ -47,6 +48,8 @@ export function createCalls(
     inboundVariables: InboundVariablesSource;
     /** The voice engine's live sessions here, which leave voicemail messages on the calls they carry. */
     voicemail: VoicemailSessions;
+    /** PII redaction of what calls store (transcripts, evaluations). */
+    redaction: Pick<RedactionService, "ofCall">;
   },
 ) {
   const { carrier, billing, jobs, events, bus } = parts;
@@ -65,7 +68,7 @@ export function createCalls(
     events,
     inboundVariables: parts.inboundVariables,
   });
-  const annotations = new CallAnnotations(deps, { events, bus });
+  const annotations = new CallAnnotations(deps, { events, bus, redaction: parts.redaction });
   const transfers = new CallTransferRecords(deps, { carrier, billing, lifecycle, events });
   const desk: CallDesk = {
     callEvent: (event) => carrierEvents.callEvent(event),

@@ -6,6 +6,7 @@ import { timed } from "../../logger.ts";
 import { type ReplySettings, type ReplySettingsCache, replySettingsColumns } from "../assistants/index.ts";
 import type { BillingService, Reservation } from "../billing/index.ts";
 import { isUuid } from "../common/uuid.ts";
+import type { RedactionService } from "../redaction/index.ts";
 import type { FunctionSet } from "./function-sets.ts";
 import {
   HISTORY_MAX_MESSAGES,
@@ -46,6 +47,8 @@ export interface MessagePipelineParts {
   engine: ReplyEngine;
   replySettings: ReplySettingsCache;
   events: EventSink;
+  /** PII redaction of what is stored (and so of what subscribers and webhooks are given). */
+  redaction: Pick<RedactionService, "of">;
   /** Further built-in functions of a conversation's reply (calendar booking), by other modules. */
   functions?: (conversation: ConversationTurn) => Promise<FunctionSet[]>;
 }
@@ -352,10 +355,13 @@ export class MessagePipeline {
       options.paidBy?.ledgerEntryId != null
         ? { ...options.paidBy, ledgerEntryId: options.paidBy.ledgerEntryId }
         : null;
+    // Stored redacted by the conversation's own assistant (a hand-off does not change it).
+    const redactor = await this.parts.redaction.of(conversation.accountId, conversation.assistantId);
     const rows = messages.map(
       (message, index) =>
         Prisma.sql`(${index}::integer, ${conversation.id}::uuid, ${message.role}::"message_role",
-                    ${message.content}::text, ${JSON.stringify(message.functionCalls ?? [])}::jsonb)`,
+                    ${redactor.text(message.content)}::text,
+                    ${JSON.stringify(redactor.json(message.functionCalls ?? []))}::jsonb)`,
     );
     // A paid exchange is stored only if its debit is claimed by the same statement: the customer's
     // message takes the id the claim linked the debit to, and a hold already refunded stores nothing.
@@ -395,10 +401,16 @@ export class MessagePipeline {
     if (paidBy && stored.length === 0) throw new ReservationExpiredError();
     if ((stored[0]?.eventCount ?? 0) > 0) await this.parts.events.messagesRecorded(source);
     const { assistant: _assistant, ...plain } = conversation as ConversationWithAssistant;
-    const appended = stored.map(({ eventCount: _count, ...message }) => ({
-      ...message,
-      id: Number(message.id),
-    }));
+    // The one answering now is given the real words (the customer is in the conversation); what
+    // is read back later, by anyone, is what was stored.
+    const appended = stored.map(({ eventCount: _count, ...message }) => {
+      const live = messages.find((candidate) => candidate.role === message.role);
+      return {
+        ...message,
+        ...(live ? { content: live.content } : {}),
+        id: Number(message.id),
+      };
+    });
     const customerIds = appended.filter((message) => message.role === "user").map((message) => message.id);
     return {
       messages: appended,

@@ -4,6 +4,7 @@ import type { Conversation, Message, Prisma, TextMessage } from "../../generated
 import type { JobQueue } from "../../jobs/index.ts";
 import type { ConversationWithAssistant, MessagePipeline } from "../message-pipeline/index.ts";
 import type { RateLimitsService } from "../rate-limits/index.ts";
+import type { RedactionService, Redactor } from "../redaction/index.ts";
 import { countSegments } from "./segments.ts";
 import {
   ANSWER_TEXT_TASK,
@@ -27,6 +28,8 @@ export class TextConversations {
       pipeline: MessagePipeline;
       jobs: JobQueue;
       rateLimits: RateLimitsService;
+      /** An answered text's body is kept as its conversation message is: redacted. */
+      redaction: Pick<RedactionService, "of">;
     },
   ) {
     parts.jobs.define(ANSWER_TEXT_TASK, {
@@ -69,12 +72,15 @@ export class TextConversations {
       return;
     }
     const conversation = await this.conversationFor(text.accountId, assistant.id, text.from);
+    const redactor = await this.parts.redaction.of(conversation.accountId, conversation.assistantId);
     const { userMessage, reply } =
-      (await this.storedEarlier(conversation.id, text)) ?? (await this.process(conversation.id, text));
+      (await this.storedEarlier(conversation.id, text, redactor)) ??
+      (await this.process(conversation.id, text));
+    // The model has read the real words by now: the text keeps what its conversation message keeps.
     const link = (tx: Prisma.TransactionClient) =>
       tx.textMessage.update({
         where: { id: text.id },
-        data: { conversationId: conversation.id, messageId: userMessage.id },
+        data: { conversationId: conversation.id, messageId: userMessage.id, body: redactor.text(text.body) },
       });
     const body = reply ? fitToText(reply.content) : "";
     if (!reply || body === "") {
@@ -147,6 +153,7 @@ export class TextConversations {
   private async storedEarlier(
     conversationId: string,
     text: TextMessage,
+    redactor: Redactor,
   ): Promise<{ userMessage: Message; reply: Message | null } | null> {
     const claimed = await this.prisma.textMessage.findMany({
       where: { conversationId, direction: "inbound", messageId: { not: null } },
@@ -156,7 +163,7 @@ export class TextConversations {
       where: {
         conversationId,
         role: "user",
-        content: text.body,
+        content: redactor.text(text.body),
         createdAt: { gte: text.createdAt },
         id: { notIn: claimed.map((row) => row.messageId!) },
       },

@@ -16,6 +16,7 @@ import { type Page, type PageRequest, paginate } from "../common/pagination.ts";
 import { isUuid } from "../common/uuid.ts";
 import type { FunctionSet } from "../message-pipeline/index.ts";
 import { e164PhoneNumber } from "../phone-numbers/e164.ts";
+import type { RedactionService } from "../redaction/index.ts";
 import type { ProviderTextEvent, TextCarrier, TextDesk, TextSimulator } from "../telephony/index.ts";
 import { KEYWORD_REPLIES, type TextKeyword, textKeyword } from "./keywords.ts";
 import { countSegments } from "./segments.ts";
@@ -68,6 +69,8 @@ export class TextsService implements TextDesk {
       jobs: JobQueue;
       clock: Clock;
       quietHours: TextQuietHours;
+      /** A conversation's text, once handed to the carrier, keeps its body as its message does: redacted. */
+      redaction: Pick<RedactionService, "of">;
     },
   ) {}
 
@@ -164,6 +167,9 @@ export class TextsService implements TextDesk {
    */
   async deliver(text: Pick<TextMessage, "id" | "accountId" | "from" | "to" | "body">): Promise<void> {
     try {
+      // Kept redacted from the moment it goes (the carrier is given the real words below); a run
+      // cut short between the two sends the redacted body (a safe failure) when the sweep retries it.
+      await this.redactSent(text);
       const { providerMessageId } = await this.parts.carrier.sendSms({
         textId: text.id,
         from: text.from,
@@ -183,6 +189,19 @@ export class TextsService implements TextDesk {
       }
       throw error;
     }
+  }
+
+  /** The stored body of a conversation's text being sent, by the conversation's assistant's redaction. */
+  private async redactSent(text: Pick<TextMessage, "id" | "body">): Promise<void> {
+    const row = await this.deps.db.prisma.textMessage.findUnique({
+      where: { id: text.id },
+      select: { conversation: { select: { accountId: true, assistantId: true } } },
+    });
+    if (!row?.conversation) return;
+    const redactor = await this.parts.redaction.of(row.conversation.accountId, row.conversation.assistantId);
+    const body = redactor.text(text.body);
+    if (body !== text.body)
+      await this.deps.db.prisma.textMessage.update({ where: { id: text.id }, data: { body } });
   }
 
   /**

@@ -2,6 +2,8 @@ import type { ServiceDeps } from "../../deps.ts";
 import type { CallTurn } from "../../generated/prisma/client.ts";
 import { storableText } from "../../storable-text.mjs";
 import type { CallAnnotations } from "../calls/index.ts";
+import type { RedactionService } from "../redaction/index.ts";
+import type { Recordings } from "./recording.ts";
 import type { SessionTurn } from "./voice-session.ts";
 
 /** Latency of a call's answered turns, from the caller's end of speech, in ms. */
@@ -17,6 +19,9 @@ export interface CallLatency {
   firstTokenP50Ms: number | null;
 }
 
+/** How far before and after a redacted turn the recording is silenced too. */
+const SILENCE_MARGIN_MS = 250;
+
 /**
  * The turns of live calls (the one writer of `call_turns`): each turn is stored with its stage
  * times, its heard text is appended to the call's flat `transcript` (REST), and `call:turn` is
@@ -26,17 +31,37 @@ export class CallTurnsService {
   constructor(
     private readonly deps: ServiceDeps,
     private readonly calls: Pick<CallAnnotations, "transcriptLine">,
+    /** The live session keeps the real words; what is stored is redacted (docs/data-governance.md). */
+    private readonly redaction: Pick<RedactionService, "ofCall">,
+    /** Where a turn with redacted words is silenced when the assistant asks for it (recordings). */
+    private readonly recordings: () => Pick<Recordings, "silence">,
   ) {}
 
   async record(call: { id: number; accountId: number }, turn: SessionTurn): Promise<void> {
     const date = (ms: number | null | undefined) => (ms ? new Date(ms) : null);
+    const redactor = await this.redaction.ofCall(call.id);
+    const text = redactor.text(turn.text);
+    const heardText = turn.heardText === turn.text ? text : redactor.text(turn.heardText);
+    // Word timings are not kept: the whole turn is silenced, with a margin for where speech
+    // detection put its edges.
+    if (redactor.recordings && text !== turn.text && turn.speaker !== "system")
+      await this.recordings()
+        .silence(call.id, turn.startMs - SILENCE_MARGIN_MS, turn.endMs + SILENCE_MARGIN_MS, {
+          throughQueued: turn.speaker === "assistant",
+        })
+        .catch((error: unknown) =>
+          this.deps.logger.error("a redacted turn could not be silenced in the recording", {
+            callId: call.id,
+            error,
+          }),
+        );
     const stored = await this.deps.db.prisma.callTurn.create({
       data: {
         callId: call.id,
         accountId: call.accountId,
         speaker: turn.speaker,
-        text: storableText(turn.text),
-        heardText: storableText(turn.heardText),
+        text: storableText(text),
+        heardText: storableText(heardText),
         interrupted: turn.interrupted,
         startMs: Math.round(turn.startMs),
         endMs: Math.round(turn.endMs),
@@ -47,8 +72,7 @@ export class CallTurnsService {
         playedAt: date(turn.timings?.playedAt),
       },
     });
-    if (turn.heardText)
-      await this.calls.transcriptLine(call.id, { speaker: turn.speaker, text: turn.heardText });
+    if (heardText) await this.calls.transcriptLine(call.id, { speaker: turn.speaker, text: heardText });
     this.deps.pubsub.publish("call:turn", call.accountId, { callId: call.id, turnId: stored.id });
   }
 

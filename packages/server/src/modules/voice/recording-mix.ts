@@ -5,6 +5,10 @@ const RATE = 8_000;
 /** The timeline is kept in one-second chunks: linear while they may still change, then mu-law. */
 const CHUNK = RATE;
 const MAX_SAMPLES = MAX_RECORDING_SECONDS * RATE;
+/** Mu-law's code for a zero sample. */
+export const MU_LAW_SILENCE = 0xff;
+/** Bytes before the samples in the WAV files `wav()` writes. */
+export const WAV_HEADER_BYTES = 58;
 
 /**
  * Both channels of a call mixed onto one track, on the call's own clock: the caller's audio, which
@@ -40,6 +44,31 @@ export class CallMix {
       if (chunk) chunk[at % CHUNK] = 0;
     }
     this.assistantEnd = this.callerAt;
+  }
+
+  /** Bumped by every `silence`: a recording saved before it must be saved again. */
+  revision = 0;
+
+  /**
+   * Silences a stretch of the call's timeline (ms of the caller's audio, as turns count them): what
+   * was said there was redacted (docs/data-governance.md#pii-redaction). Both channels: it is one
+   * track. `throughQueued`: to the end of the assistant's audio queued so far too (its latest turn).
+   */
+  silence(startMs: number, endMs: number, options: { throughQueued?: boolean } = {}): void {
+    const from = Math.max(0, Math.floor((startMs * RATE) / 1000));
+    const end = Math.ceil((endMs * RATE) / 1000);
+    // An assistant turn's audio lies where the mix queued it, which may run past the turn's end.
+    const to = Math.min(this.length, options.throughQueued ? Math.max(end, this.assistantEnd) : end);
+    for (let at = from; at < to; at++) {
+      const index = Math.floor(at / CHUNK);
+      const encoded = this.encoded[index];
+      if (encoded) encoded[at % CHUNK] = MU_LAW_SILENCE;
+      else {
+        const chunk = this.linear.get(index);
+        if (chunk) chunk[at % CHUNK] = 0;
+      }
+    }
+    this.revision++;
   }
 
   /** Seconds recorded. */
@@ -90,7 +119,7 @@ export class CallMix {
 
 /** RIFF header of a mono 8 kHz mu-law WAV (format 7) with `samples` bytes of data. */
 function muLawWavHeader(samples: number): Uint8Array {
-  const header = Buffer.alloc(58);
+  const header = Buffer.alloc(WAV_HEADER_BYTES);
   header.write("RIFF", 0, "ascii");
   header.writeUInt32LE(50 + samples + (samples % 2), 4);
   header.write("WAVEfmt ", 8, "ascii");
@@ -109,4 +138,22 @@ function muLawWavHeader(samples: number): Uint8Array {
   header.write("data", 50, "ascii");
   header.writeUInt32LE(samples, 54);
   return header;
+}
+
+/**
+ * A stored recording (`wav()`'s file) with a stretch of its timeline silenced, as `silence` does;
+ * the file's pad byte, if any, is silence already.
+ */
+export function silenceWav(
+  file: Uint8Array,
+  startMs: number,
+  endMs: number,
+  options: { throughQueued?: boolean } = {},
+): Uint8Array {
+  const samples = file.length - WAV_HEADER_BYTES;
+  const from = Math.max(0, Math.floor((startMs * RATE) / 1000));
+  // Stored, the assistant's latest queued audio is the file's end.
+  const to = options.throughQueued ? samples : Math.min(samples, Math.ceil((endMs * RATE) / 1000));
+  if (from < to) file.fill(MU_LAW_SILENCE, WAV_HEADER_BYTES + from, WAV_HEADER_BYTES + to);
+  return file;
 }

@@ -1,7 +1,7 @@
 import type { Lifecycle, ServiceDeps } from "../../deps.ts";
 import { NotFoundError } from "../../errors.ts";
 import { type MediaStream, type MediaStreamHandler, toMuLaw8k } from "../media/index.ts";
-import { CallMix } from "./recording-mix.ts";
+import { CallMix, silenceWav } from "./recording-mix.ts";
 import { createRecordingStore, type RecordingStore, type StoredRecording } from "./recording-store.ts";
 import { MediaStreamDecorator } from "./stream-decorator.ts";
 
@@ -27,6 +27,10 @@ export function recordingPath(callId: number): string {
 export class Recordings implements MediaStreamHandler, Lifecycle {
   private readonly store: RecordingStore;
   private readonly saving = new Set<Promise<void>>();
+  /** The recordings this instance is making, until stored: a redacted turn is silenced in them. */
+  private readonly live = new Map<number, CallMix>();
+  /** Silencing of stored recordings, one after the other per call (each rewrites the file). */
+  private rewrites = new Map<number, Promise<void>>();
 
   constructor(
     private readonly deps: ServiceDeps,
@@ -56,6 +60,7 @@ export class Recordings implements MediaStreamHandler, Lifecycle {
     // Before the stream can close: the call's end may then wait for the recording (call.ended).
     await this.parts.calls.recordingStarted(stream.callId);
     const mix = new CallMix();
+    this.live.set(stream.callId, mix);
     // First of the stream's listeners: a caller's frame is on the timeline before the engine answers it.
     stream.onAudio((frame) => mix.caller(toMuLaw8k(stream.format, frame)));
     stream.onClose(() => {
@@ -63,6 +68,43 @@ export class Recordings implements MediaStreamHandler, Lifecycle {
       this.saving.add(saved);
     });
     return this.parts.inner.handle(new RecordedStream(stream, mix));
+  }
+
+  /** From now on a silenced turn rewrites the stored file (unless a newer stream records the call). */
+  private forget(callId: number, mix: CallMix): void {
+    if (this.live.get(callId) === mix) this.live.delete(callId);
+  }
+
+  /**
+   * Silences a stretch of a call's recording (a turn whose words were redacted): in the mix while the
+   * call is recorded here, else in the stored file (a turn stored after the call's stream closed).
+   * Nothing when the call is not recorded. `throughQueued` for an assistant's turn (see `CallMix`).
+   */
+  async silence(
+    callId: number,
+    startMs: number,
+    endMs: number,
+    options: { throughQueued?: boolean } = {},
+  ): Promise<void> {
+    const mix = this.live.get(callId);
+    if (mix) {
+      mix.silence(startMs, endMs, options);
+      return;
+    }
+    const previous = this.rewrites.get(callId) ?? Promise.resolve();
+    const rewrite = previous.then(async () => {
+      const stored = await this.store.open(callId);
+      if (!stored) return;
+      const pieces: Buffer[] = [];
+      for await (const piece of stored.read(0, stored.size - 1)) pieces.push(piece);
+      await this.store.save(callId, [silenceWav(Buffer.concat(pieces), startMs, endMs, options)]);
+    });
+    const settled = rewrite.catch(() => {});
+    this.rewrites.set(callId, settled);
+    void settled.finally(() => {
+      if (this.rewrites.get(callId) === settled) this.rewrites.delete(callId);
+    });
+    await rewrite;
   }
 
   /** The account's call recording, or NOT_FOUND (another account's call is not found either). */
@@ -75,8 +117,15 @@ export class Recordings implements MediaStreamHandler, Lifecycle {
 
   private async save(callId: number, mix: CallMix): Promise<void> {
     try {
-      await this.store.save(callId, mix.wav());
+      // A turn silenced while the file was written is in the mix: written again with it.
+      let revision: number;
+      do {
+        revision = mix.revision;
+        await this.store.save(callId, mix.wav());
+      } while (revision !== mix.revision);
+      this.forget(callId, mix);
     } catch (error) {
+      this.forget(callId, mix);
       this.deps.logger.error("a call recording could not be stored", { callId, error });
       await this.parts.calls
         .recordingFailed(callId)
