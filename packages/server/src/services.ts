@@ -6,6 +6,7 @@ import { AccountsService } from "./modules/accounts/index.ts";
 import { ApiKeysService } from "./modules/api-keys/index.ts";
 import { AppointmentsService } from "./modules/appointments/index.ts";
 import { AssistantsService, ReplySettingsCache } from "./modules/assistants/index.ts";
+import { AuditLog } from "./modules/audit/index.ts";
 import { AuthService, CredentialCache, CredentialStreams } from "./modules/auth/index.ts";
 import { BillingService, ReservationSweep } from "./modules/billing/index.ts";
 import { createCalendars } from "./modules/calendars/index.ts";
@@ -30,6 +31,7 @@ import { PlatformService } from "./modules/platform/index.ts";
 import { createProviders } from "./modules/providers/index.ts";
 import { RateLimitsService } from "./modules/rate-limits/index.ts";
 import { RepliesService } from "./modules/replies/index.ts";
+import { RetentionService, RetentionSweep } from "./modules/retention/index.ts";
 import { createTelephony } from "./modules/telephony/index.ts";
 import {
   TextConversations,
@@ -236,6 +238,9 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     clock,
   });
   const chatHandoffs: ChatHandoffsService = new ChatHandoffsService(deps, { events: webhooks, clock });
+  // The audit log records the domain events that carry an actor, in the transaction of each change.
+  const auditLog = new AuditLog(deps);
+  webhooks.recordEventsWith(auditLog.record);
   return {
     // First, so that it stops last: after the workers whose outbound requests use its connections.
     outboundConnections: safeFetchConnections,
@@ -304,5 +309,8 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     liveTaps,
     listenAudit,
     listenSockets: new ListenSockets(deps, { auth, credentialStreams, audit: listenAudit }),
+    auditLog,
+    retention: new RetentionService(deps, { events: webhooks }),
+    retentionSweep: new RetentionSweep(deps, { recordings, clock }),
   };
 }

@@ -65,6 +65,11 @@ export class Recordings implements MediaStreamHandler, Lifecycle {
     return this.parts.inner.handle(new RecordedStream(stream, mix));
   }
 
+  /** Deletes a call's stored recording (the retention sweep); a missing one is not an error. */
+  remove(callId: number): Promise<void> {
+    return this.store.remove(callId);
+  }
+
   /** The account's call recording, or NOT_FOUND (another account's call is not found either). */
   async open(accountId: number, callId: number): Promise<StoredRecording> {
     const owned = await this.deps.db.prisma.call.count({ where: { id: callId, accountId } });
