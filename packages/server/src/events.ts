@@ -138,6 +138,7 @@ export interface AuditedEvent {
     | "call.listen_started"
     | "call.taken_over"
     | "phone_number.purchased"
+    | "phone_number.added"
     | "phone_number.released";
   accountId: number;
   actor: Actor;

@@ -128,7 +128,7 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     texts: () => texts,
     transfers: () => callTransfers,
   });
-  const textQuietHours = new TextQuietHours(deps);
+  const textQuietHours = new TextQuietHours(deps, webhooks);
   const texts: TextsService = new TextsService(deps, {
     carrier: telephony,
     simulator: textSimulator,
@@ -144,7 +144,7 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     rateLimits,
   });
   const textSendQueue = new TextSendQueue(deps, { texts, quietHours: textQuietHours, clock });
-  const phoneNumbers = new PhoneNumbersService(deps, telephony);
+  const phoneNumbers = new PhoneNumbersService(deps, telephony, webhooks);
   // The voice engine's sessions on this instance: calls reach them (voicemail), the engine fills them.
   const liveSessions = new LiveSessions();
   const {
@@ -180,6 +180,7 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     records: callTransferRecords,
     carrier: telephony,
     desk: () => callDesk,
+    events: webhooks,
   });
   const evaluation = new EvaluationService(deps, { jobs, calls: callAnnotations, bus, rateLimits });
   const callTurns = new CallTurnsService(deps, callAnnotations);
@@ -226,9 +227,9 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     optedOutOfTexts: (accountId, phoneNumber) => texts.optedOutAnywhere(accountId, phoneNumber),
   });
   const credentials = new CredentialCache(deps);
-  const auth = new AuthService(deps, { rateLimits, credentials });
+  const auth = new AuthService(deps, { rateLimits, credentials, events: webhooks });
   const credentialStreams = new CredentialStreams(deps);
-  const listenAudit = new ListenAudit(deps);
+  const listenAudit = new ListenAudit(deps, webhooks);
   const accounts = new AccountsService(deps, { billing });
   const widget = new WidgetService(deps, { pipeline: messagePipeline, rateLimits });
   const { calendars, calendarOAuth } = createCalendars(deps, { events: webhooks, clock });
@@ -249,7 +250,7 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     credentialStreams,
     accounts,
     platform: new PlatformService(deps, { accounts, billing, credentials }),
-    apiKeys: new ApiKeysService(deps, { credentials }),
+    apiKeys: new ApiKeysService(deps, { credentials, events: webhooks }),
     jobs,
     webhooks,
     webhookLogRetention: new WebhookLogRetention(deps, webhooks, clock),
@@ -263,6 +264,7 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
       replySettings,
       webhookSecrets: webhooks,
       catalogue: providers,
+      events: webhooks,
     }),
     phoneNumbers,
     phoneNumberReleases: new PhoneNumberReleaseSweep(deps, telephony),
