@@ -121,7 +121,9 @@ export class AssistantsService {
         actor,
         target: { type: "assistant", id: current.id },
         details: {
-          fields: Object.keys(settings).filter((key) => settings[key as keyof typeof settings] !== undefined),
+          fields: Object.keys(settings)
+            .filter((key) => settings[key as keyof typeof settings] !== undefined)
+            .sort(),
         },
       });
       return row;
