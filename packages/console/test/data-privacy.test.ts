@@ -12,7 +12,7 @@ describe("data & privacy", () => {
     await expect.element(page.getByRole("heading", { name: "Data & privacy" })).toBeVisible();
     const recordings = page.getByLabelText("Call recordings");
     await expect.element(recordings).toHaveValue(null);
-    await expect.element(page.getByLabelText("Audit log", { exact: true })).toHaveValue(365);
+    await expect.element(page.getByLabelText("Audit log entries")).toHaveValue(365);
 
     await recordings.fill("0");
     await page.getByRole("button", { name: "Save retention" }).click();

@@ -13,7 +13,7 @@ const KINDS: [field: keyof Omit<Retention, "__typename">, label: string][] = [
   ["callTurnDays", "Call turn details"],
   ["webhookLogDays", "Webhook delivery logs"],
   ["textDays", "Text message bodies"],
-  ["auditLogDays", "Audit log"],
+  ["auditLogDays", "Audit log entries"],
 ];
 
 /** How long the account keeps customer content (empty: forever), and who did what (docs/data-governance.md). */
