@@ -42,7 +42,7 @@ export class ApiKeysService {
         accountId: owner.accountId,
         actor,
         target: { type: "apiKey", id: created.id },
-        details: { name, lookupId: created.lookupId },
+        details: { name },
       });
       return created;
     });
