@@ -40,7 +40,7 @@ const gql = <Data>(query: string, variables?: Record<string, unknown>) =>
   t.gql<Data>(query, variables, { token: owner.apiKey });
 
 /** A real recorded phone call: answered, greeted, hung up by the caller after a minute and five seconds (billed). */
-async function recordedCall(assistantId: number, numberId: number) {
+async function recordedCall(assistantId: number) {
   const call = await t.app.services.callStarts.placeOutbound({
     accountId: owner.accountId,
     assistantId,
@@ -49,7 +49,6 @@ async function recordedCall(assistantId: number, numberId: number) {
   const client = await TwilioMediaClient.connect(mediaStreamUrl(t), await answerOutbound(t, twilio, call));
   await client.waitFor(() => client.received.some((message) => message.event === "mark"));
   await callerHangsUp(t, twilio, client, call, 65);
-  void numberId;
   return vi.waitFor(
     async () => {
       const row = await t.app.db.prisma.call.findUniqueOrThrow({ where: { id: call.id } });
@@ -126,8 +125,8 @@ describe("retention sweep", () => {
     );
 
     // Real calls, recorded and billed, made now: 31 days old once the clock moves.
-    const expiring = await recordedCall(plain.id, number.id);
-    const kept = await recordedCall(keeper.id, number.id);
+    const expiring = await recordedCall(plain.id);
+    const kept = await recordedCall(keeper.id);
     const turnsBefore = await t.app.db.prisma.callTurn.count({
       where: { callId: { in: [expiring.id, kept.id] } },
     });
