@@ -92,9 +92,67 @@ export type DomainEvent =
       call: Call;
       leg: Call;
       outcome: "busy" | "no-answer" | "failed" | "declined";
-    };
+    }
+  /** Something a person, an API key or Voxgate did in an account: recorded in its audit log, not sent to webhooks. */
+  | AuditedEvent;
 
 export type DomainEventType = DomainEvent["type"];
+
+/** Who did something in an account, as its audit log records it (docs/data-governance.md#audit-log). */
+export interface Actor {
+  kind: "user" | "apiKey" | "system";
+  /** The session's user, or the API key; null for Voxgate itself. */
+  id: number | null;
+  /** The user behind the credential (a key's owner); null for Voxgate itself. */
+  userId: number | null;
+  /** The client's address; null for Voxgate itself. */
+  ip: string | null;
+}
+
+/** Voxgate itself (sweeps, jobs, the CLI). */
+export const systemActor: Actor = { kind: "system", id: null, userId: null, ip: null };
+
+/** The actor behind an authenticated request's credential. */
+export function actorOf(
+  viewer: { userId: number; credential: { kind: "apiKey" | "session"; id: number } },
+  ip: string,
+): Actor {
+  const { credential } = viewer;
+  return credential.kind === "apiKey"
+    ? { kind: "apiKey", id: credential.id, userId: viewer.userId, ip }
+    : { kind: "user", id: viewer.userId, userId: viewer.userId, ip };
+}
+
+/**
+ * An action the audit log records (docs/data-governance.md#audit-log). Any event carrying an `actor`
+ * is one: modules report their actions as events and never call the audit module itself.
+ */
+export interface AuditedEvent {
+  type:
+    | "account.signed_in"
+    | "account.updated"
+    | "api_key.created"
+    | "api_key.deleted"
+    | "assistant.updated"
+    | "retention.updated"
+    | "call.listen_started"
+    | "call.taken_over"
+    | "phone_number.purchased"
+    | "phone_number.added"
+    | "phone_number.released";
+  accountId: number;
+  actor: Actor;
+  target: { type: string; id: string | number };
+  /** What happened, for people to read (names, changed field names); never secrets or tokens. */
+  details?: Prisma.InputJsonObject;
+}
+
+/** A module's own record of domain events, written in the transaction of the change (see `EventSink.emit`). */
+export type EventRecorder = (tx: Prisma.TransactionClient, event: DomainEvent) => Promise<void>;
+
+export function isAuditedEvent(event: DomainEvent): event is AuditedEvent {
+  return "actor" in event;
+}
 
 /** The conversation whose messages a statement appends (conversation.message events). */
 export interface MessageSource {

@@ -7,6 +7,7 @@ import { createAgentTests } from "./modules/agent-tests/index.ts";
 import { ApiKeysService } from "./modules/api-keys/index.ts";
 import { AppointmentsService } from "./modules/appointments/index.ts";
 import { AssistantsService, ReplySettingsCache } from "./modules/assistants/index.ts";
+import { AuditLog } from "./modules/audit/index.ts";
 import { AuthService, CredentialCache, CredentialStreams } from "./modules/auth/index.ts";
 import { BillingService, ReservationSweep } from "./modules/billing/index.ts";
 import { createCalendars } from "./modules/calendars/index.ts";
@@ -32,6 +33,7 @@ import { createProviders } from "./modules/providers/index.ts";
 import { RateLimitsService } from "./modules/rate-limits/index.ts";
 import { RedactionService } from "./modules/redaction/index.ts";
 import { RepliesService } from "./modules/replies/index.ts";
+import { RetentionService, RetentionSweep } from "./modules/retention/index.ts";
 import { createTelephony } from "./modules/telephony/index.ts";
 import {
   TextConversations,
@@ -133,7 +135,7 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     texts: () => texts,
     transfers: () => callTransfers,
   });
-  const textQuietHours = new TextQuietHours(deps);
+  const textQuietHours = new TextQuietHours(deps, webhooks);
   const texts: TextsService = new TextsService(deps, {
     carrier: telephony,
     simulator: textSimulator,
@@ -151,7 +153,7 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     redaction,
   });
   const textSendQueue = new TextSendQueue(deps, { texts, quietHours: textQuietHours, clock });
-  const phoneNumbers = new PhoneNumbersService(deps, telephony);
+  const phoneNumbers = new PhoneNumbersService(deps, telephony, webhooks);
   // The voice engine's sessions on this instance: calls reach them (voicemail), the engine fills them.
   const liveSessions = new LiveSessions();
   const {
@@ -188,6 +190,7 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     records: callTransferRecords,
     carrier: telephony,
     desk: () => callDesk,
+    events: webhooks,
   });
   const evaluation = new EvaluationService(deps, { jobs, calls: callAnnotations, bus, rateLimits });
   const callTurns = new CallTurnsService(deps, callAnnotations, redaction, () => recordings);
@@ -234,9 +237,9 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     optedOutOfTexts: (accountId, phoneNumber) => texts.optedOutAnywhere(accountId, phoneNumber),
   });
   const credentials = new CredentialCache(deps);
-  const auth = new AuthService(deps, { rateLimits, credentials });
+  const auth = new AuthService(deps, { rateLimits, credentials, events: webhooks });
   const credentialStreams = new CredentialStreams(deps);
-  const listenAudit = new ListenAudit(deps);
+  const listenAudit = new ListenAudit(deps, webhooks);
   const accounts = new AccountsService(deps, { billing });
   const widget = new WidgetService(deps, { pipeline: messagePipeline, rateLimits });
   const { calendars, calendarOAuth } = createCalendars(deps, { events: webhooks, clock });
@@ -265,6 +268,9 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
         }),
     },
   });
+  // The audit log records the domain events that carry an actor, in the transaction of each change.
+  const auditLog = new AuditLog(deps);
+  webhooks.recordEventsWith(auditLog.record);
   return {
     // First, so that it stops last: after the workers whose outbound requests use its connections.
     outboundConnections: safeFetchConnections,
@@ -273,7 +279,7 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     credentialStreams,
     accounts,
     platform: new PlatformService(deps, { accounts, billing, credentials }),
-    apiKeys: new ApiKeysService(deps, { credentials }),
+    apiKeys: new ApiKeysService(deps, { credentials, events: webhooks }),
     jobs,
     webhooks,
     webhookLogRetention: new WebhookLogRetention(deps, webhooks, clock),
@@ -287,6 +293,7 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
       replySettings,
       webhookSecrets: webhooks,
       catalogue: providers,
+      events: webhooks,
     }),
     phoneNumbers,
     phoneNumberReleases: new PhoneNumberReleaseSweep(deps, telephony),
@@ -337,5 +344,8 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     testRuns,
     trafficReplays,
     redaction,
+    auditLog,
+    retention: new RetentionService(deps, { events: webhooks }),
+    retentionSweep: new RetentionSweep(deps, { recordings, clock }),
   };
 }

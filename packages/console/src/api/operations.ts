@@ -547,3 +547,25 @@ export const SmsConversationsQuery = graphql(`
     }
   }
 `);
+
+// Data & privacy (docs/data-governance.md): retention and the audit log.
+export const DataRetentionQuery = graphql(`
+  query ConsoleDataRetention {
+    dataRetention { transcriptDays recordingDays messageDays callTurnDays webhookLogDays textDays auditLogDays }
+  }
+`);
+
+export const SetDataRetentionMutation = graphql(`
+  mutation ConsoleSetDataRetention($input: DataRetentionInput!) {
+    setDataRetention(input: $input) { transcriptDays recordingDays messageDays callTurnDays webhookLogDays textDays auditLogDays }
+  }
+`);
+
+export const AuditLogQuery = graphql(`
+  query ConsoleAuditLog($after: String) {
+    auditLog(first: 25, after: $after) {
+      entries { id action actorKind actorId targetType targetId details ip at }
+      nextCursor
+    }
+  }
+`);

@@ -90,6 +90,9 @@ type Documents = {
     "\n  query ConsoleAssistantCalendar($id: Int!) {\n    assistant(id: $id) { id appointmentTypeIds }\n  }\n": typeof types.ConsoleAssistantCalendarDocument,
     "\n  mutation ConsoleStartCalendarOAuth($provider: CalendarOAuthProvider!, $name: String!, $connectionId: Int) {\n    startCalendarOAuth(provider: $provider, name: $name, connectionId: $connectionId) { authorizationUrl }\n  }\n": typeof types.ConsoleStartCalendarOAuthDocument,
     "\n  query ConsoleSmsConversations($page: Int) {\n    conversations(page: $page, perPage: 30, channel: sms) {\n      items { id assistantId channel aiDisabled waitingForHuman customerIdentifier origin updatedAt unread lastMessageAt lastMessage { id role content } }\n    }\n  }\n": typeof types.ConsoleSmsConversationsDocument,
+    "\n  query ConsoleDataRetention {\n    dataRetention { transcriptDays recordingDays messageDays callTurnDays webhookLogDays textDays auditLogDays }\n  }\n": typeof types.ConsoleDataRetentionDocument,
+    "\n  mutation ConsoleSetDataRetention($input: DataRetentionInput!) {\n    setDataRetention(input: $input) { transcriptDays recordingDays messageDays callTurnDays webhookLogDays textDays auditLogDays }\n  }\n": typeof types.ConsoleSetDataRetentionDocument,
+    "\n  query ConsoleAuditLog($after: String) {\n    auditLog(first: 25, after: $after) {\n      entries { id action actorKind actorId targetType targetId details ip at }\n      nextCursor\n    }\n  }\n": typeof types.ConsoleAuditLogDocument,
 };
 const documents: Documents = {
     "\n  mutation ConsoleLogin($input: LoginInput!) {\n    login(input: $input) {\n      token\n      expiresAt\n      viewer { id email name account { id name balance timezone isOperator } }\n    }\n  }\n": types.ConsoleLoginDocument,
@@ -167,6 +170,9 @@ const documents: Documents = {
     "\n  query ConsoleAssistantCalendar($id: Int!) {\n    assistant(id: $id) { id appointmentTypeIds }\n  }\n": types.ConsoleAssistantCalendarDocument,
     "\n  mutation ConsoleStartCalendarOAuth($provider: CalendarOAuthProvider!, $name: String!, $connectionId: Int) {\n    startCalendarOAuth(provider: $provider, name: $name, connectionId: $connectionId) { authorizationUrl }\n  }\n": types.ConsoleStartCalendarOAuthDocument,
     "\n  query ConsoleSmsConversations($page: Int) {\n    conversations(page: $page, perPage: 30, channel: sms) {\n      items { id assistantId channel aiDisabled waitingForHuman customerIdentifier origin updatedAt unread lastMessageAt lastMessage { id role content } }\n    }\n  }\n": types.ConsoleSmsConversationsDocument,
+    "\n  query ConsoleDataRetention {\n    dataRetention { transcriptDays recordingDays messageDays callTurnDays webhookLogDays textDays auditLogDays }\n  }\n": types.ConsoleDataRetentionDocument,
+    "\n  mutation ConsoleSetDataRetention($input: DataRetentionInput!) {\n    setDataRetention(input: $input) { transcriptDays recordingDays messageDays callTurnDays webhookLogDays textDays auditLogDays }\n  }\n": types.ConsoleSetDataRetentionDocument,
+    "\n  query ConsoleAuditLog($after: String) {\n    auditLog(first: 25, after: $after) {\n      entries { id action actorKind actorId targetType targetId details ip at }\n      nextCursor\n    }\n  }\n": types.ConsoleAuditLogDocument,
 };
 
 /**
@@ -469,6 +475,18 @@ export function graphql(source: "\n  mutation ConsoleStartCalendarOAuth($provide
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query ConsoleSmsConversations($page: Int) {\n    conversations(page: $page, perPage: 30, channel: sms) {\n      items { id assistantId channel aiDisabled waitingForHuman customerIdentifier origin updatedAt unread lastMessageAt lastMessage { id role content } }\n    }\n  }\n"): typeof import('./graphql.ts').ConsoleSmsConversationsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleDataRetention {\n    dataRetention { transcriptDays recordingDays messageDays callTurnDays webhookLogDays textDays auditLogDays }\n  }\n"): typeof import('./graphql.ts').ConsoleDataRetentionDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleSetDataRetention($input: DataRetentionInput!) {\n    setDataRetention(input: $input) { transcriptDays recordingDays messageDays callTurnDays webhookLogDays textDays auditLogDays }\n  }\n"): typeof import('./graphql.ts').ConsoleSetDataRetentionDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleAuditLog($after: String) {\n    auditLog(first: 25, after: $after) {\n      entries { id action actorKind actorId targetType targetId details ip at }\n      nextCursor\n    }\n  }\n"): typeof import('./graphql.ts').ConsoleAuditLogDocument;
 
 
 export function graphql(source: string) {

@@ -293,6 +293,24 @@ export type CreatePlatformAccountInput = {
   password: string;
 };
 
+/** Only the fields given change. Each: 1 to 3650 days, or null to keep forever. */
+export type DataRetentionInput = {
+  /** 1-3650 days; null: forever. */
+  auditLogDays?: number | null | undefined;
+  /** Call turn details (each turn's timings and words). 1-3650 days; null: forever. */
+  callTurnDays?: number | null | undefined;
+  /** Conversation messages (widget, API, SMS and test chats). 1-3650 days; null: forever. */
+  messageDays?: number | null | undefined;
+  /** Call recordings (the audio, wherever it is stored). 1-3650 days; null: forever. */
+  recordingDays?: number | null | undefined;
+  /** Text message (SMS) bodies. 1-3650 days; null: forever. */
+  textDays?: number | null | undefined;
+  /** Call transcripts, the words of call turns and call evaluations. 1-3650 days; null: forever. */
+  transcriptDays?: number | null | undefined;
+  /** Webhook deliveries and their attempts, once delivered or failed. 1-3650 days; null: forever. */
+  webhookLogDays?: number | null | undefined;
+};
+
 export type DocumentEventStatus =
   | 'ACTIVE'
   /** The document was deleted. */
@@ -1044,6 +1062,25 @@ export type ConsoleSmsConversationsQueryVariables = Exact<{
 
 
 export type ConsoleSmsConversationsQuery = { conversations: { items: Array<{ id: string, assistantId: number, channel: ConversationChannel, aiDisabled: boolean, waitingForHuman: boolean, customerIdentifier: string | null, origin: string | null, updatedAt: string, unread: boolean, lastMessageAt: string | null, lastMessage: { id: number, role: MessageRole, content: string } | null }> } };
+
+export type ConsoleDataRetentionQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ConsoleDataRetentionQuery = { dataRetention: { transcriptDays: number | null, recordingDays: number | null, messageDays: number | null, callTurnDays: number | null, webhookLogDays: number | null, textDays: number | null, auditLogDays: number | null } };
+
+export type ConsoleSetDataRetentionMutationVariables = Exact<{
+  input: DataRetentionInput;
+}>;
+
+
+export type ConsoleSetDataRetentionMutation = { setDataRetention: { transcriptDays: number | null, recordingDays: number | null, messageDays: number | null, callTurnDays: number | null, webhookLogDays: number | null, textDays: number | null, auditLogDays: number | null } };
+
+export type ConsoleAuditLogQueryVariables = Exact<{
+  after?: string | null | undefined;
+}>;
+
+
+export type ConsoleAuditLogQuery = { auditLog: { nextCursor: string | null, entries: Array<{ id: number, action: string, actorKind: string, actorId: number | null, targetType: string, targetId: string, details: unknown, ip: string | null, at: string }> } };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
@@ -2167,3 +2204,47 @@ export const ConsoleSmsConversationsDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ConsoleSmsConversationsQuery, ConsoleSmsConversationsQueryVariables>;
+export const ConsoleDataRetentionDocument = new TypedDocumentString(`
+    query ConsoleDataRetention {
+  dataRetention {
+    transcriptDays
+    recordingDays
+    messageDays
+    callTurnDays
+    webhookLogDays
+    textDays
+    auditLogDays
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleDataRetentionQuery, ConsoleDataRetentionQueryVariables>;
+export const ConsoleSetDataRetentionDocument = new TypedDocumentString(`
+    mutation ConsoleSetDataRetention($input: DataRetentionInput!) {
+  setDataRetention(input: $input) {
+    transcriptDays
+    recordingDays
+    messageDays
+    callTurnDays
+    webhookLogDays
+    textDays
+    auditLogDays
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleSetDataRetentionMutation, ConsoleSetDataRetentionMutationVariables>;
+export const ConsoleAuditLogDocument = new TypedDocumentString(`
+    query ConsoleAuditLog($after: String) {
+  auditLog(first: 25, after: $after) {
+    entries {
+      id
+      action
+      actorKind
+      actorId
+      targetType
+      targetId
+      details
+      ip
+      at
+    }
+    nextCursor
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleAuditLogQuery, ConsoleAuditLogQueryVariables>;

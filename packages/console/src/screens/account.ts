@@ -147,6 +147,7 @@ export class VxBilling extends DataScreen<ConsoleViewerQuery["viewer"]> {
         <p class="hint">Updated live as messages, replies and calls are charged.</p>
         <h2>Ledger</h2>
         <vx-ledger></vx-ledger>
+        <vx-data-privacy></vx-data-privacy>
       `,
     );
   }

@@ -1,4 +1,5 @@
 import { builder } from "../../builder.ts";
+import { actorOf } from "../../events.ts";
 import type { ApiKey as ApiKeyModel } from "../../generated/prisma/client.ts";
 
 const ApiKey = builder.prismaObject("ApiKey", {
@@ -42,7 +43,8 @@ builder.mutationField("createApiKey", (t) =>
   t.withAuth({ authenticated: true }).field({
     type: CreateApiKeyPayload,
     args: { input: t.arg({ type: CreateApiKeyInput, required: true }) },
-    resolve: (_root, { input }, context) => context.services.apiKeys.create(context.viewer, input),
+    resolve: (_root, { input }, context) =>
+      context.services.apiKeys.create(context.viewer, input, actorOf(context.viewer, context.clientAddress)),
   }),
 );
 
@@ -56,7 +58,11 @@ builder.mutationField("deleteApiKey", (t) =>
     description: "Revokes one of the account's API keys at once, including the one making this request.",
     args: { id: t.arg.int({ required: true }) },
     resolve: async (_root, { id }, context) => {
-      await context.services.apiKeys.delete(context.viewer.accountId, id);
+      await context.services.apiKeys.delete(
+        context.viewer.accountId,
+        id,
+        actorOf(context.viewer, context.clientAddress),
+      );
       return { deletedId: id };
     },
   }),

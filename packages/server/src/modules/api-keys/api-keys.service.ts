@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { ServiceDeps } from "../../deps.ts";
 import { NotFoundError } from "../../errors.ts";
+import { type Actor, type EventSink, systemActor } from "../../events.ts";
 import { parseInput, requiredString } from "../../validation.ts";
 import type { CredentialCache } from "../auth/credential-cache.ts";
 import { mintToken } from "../auth/tokens.ts";
@@ -16,21 +17,34 @@ const CreateApiKeyInput = z.object({ name: requiredString("name") });
 export class ApiKeysService {
   constructor(
     private readonly deps: ServiceDeps,
-    private readonly parts: { credentials: CredentialCache },
+    private readonly parts: { credentials: CredentialCache; events: EventSink },
   ) {}
 
-  /** Creates a key and returns its token: the only time the token exists outside the caller's hands. */
-  async create(owner: KeyOwner, input: { name?: unknown }) {
+  /**
+   * Creates a key and returns its token: the only time the token exists outside the caller's hands.
+   * `actor`: who asked (audited as api_key.created); Voxgate itself for the CLI and the seed.
+   */
+  async create(owner: KeyOwner, input: { name?: unknown }, actor: Actor = systemActor) {
     const { name } = parseInput(CreateApiKeyInput, input);
     const minted = mintToken("apiKey");
-    const apiKey = await this.deps.db.prisma.apiKey.create({
-      data: {
+    const apiKey = await this.deps.db.prisma.$transaction(async (tx) => {
+      const created = await tx.apiKey.create({
+        data: {
+          accountId: owner.accountId,
+          userId: owner.userId,
+          name,
+          lookupId: minted.lookupId,
+          tokenHash: minted.tokenHash,
+        },
+      });
+      await this.parts.events.emit(tx, {
+        type: "api_key.created",
         accountId: owner.accountId,
-        userId: owner.userId,
-        name,
-        lookupId: minted.lookupId,
-        tokenHash: minted.tokenHash,
-      },
+        actor,
+        target: { type: "apiKey", id: created.id },
+        details: { name },
+      });
+      return created;
     });
     this.deps.logger.info("api key created", { accountId: owner.accountId, apiKeyId: apiKey.id });
     return { apiKey, token: minted.token };
@@ -44,9 +58,20 @@ export class ApiKeysService {
   }
 
   /** Deletes one of the account's keys; someone else's key is reported as not found. */
-  async delete(accountId: number, id: number): Promise<void> {
-    const { count } = await this.deps.db.prisma.apiKey.deleteMany({ where: { id, accountId } });
-    if (count === 0) throw new NotFoundError("API key");
+  async delete(accountId: number, id: number, actor: Actor = systemActor): Promise<void> {
+    await this.deps.db.prisma.$transaction(async (tx) => {
+      const key = await tx.apiKey.findFirst({ where: { id, accountId }, select: { name: true } });
+      // deleteMany: a key deleted meanwhile by another request is not found, not an error.
+      const { count } = await tx.apiKey.deleteMany({ where: { id, accountId } });
+      if (!key || count === 0) throw new NotFoundError("API key");
+      await this.parts.events.emit(tx, {
+        type: "api_key.deleted",
+        accountId,
+        actor,
+        target: { type: "apiKey", id },
+        details: { name: key.name },
+      });
+    });
     this.parts.credentials.revoked({ kind: "apiKey", id });
     this.deps.logger.info("api key deleted", { accountId, apiKeyId: id });
   }

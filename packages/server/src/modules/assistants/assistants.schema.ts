@@ -1,5 +1,6 @@
 import type { InputFieldBuilder } from "@pothos/core";
 import { builder } from "../../builder.ts";
+import { actorOf } from "../../events.ts";
 import { spelledEnum } from "../common/enums.schema.ts";
 import { pageOf } from "../common/pagination.schema.ts";
 import { PII_CATEGORIES } from "../redaction/index.ts";
@@ -270,7 +271,12 @@ builder.mutationField("updateAssistant", (t) =>
     type: AssistantRef,
     args: { id: t.arg.int({ required: true }), input: t.arg({ type: UpdateAssistantInput, required: true }) },
     resolve: (_root, { id, input }, context) =>
-      context.services.assistants.update(context.viewer.accountId, id, input),
+      context.services.assistants.update(
+        context.viewer.accountId,
+        id,
+        input,
+        actorOf(context.viewer, context.clientAddress),
+      ),
   }),
 );
 

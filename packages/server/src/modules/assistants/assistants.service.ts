@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { ServiceDeps } from "../../deps.ts";
 import { type FieldErrors, NotFoundError, ValidationError } from "../../errors.ts";
+import { type Actor, type EventSink, systemActor } from "../../events.ts";
 import type { Assistant, AssistantMode, Prisma } from "../../generated/prisma/client.ts";
 import { parseInput } from "../../validation.ts";
 import { type PageRequest, paginate } from "../common/pagination.ts";
@@ -59,6 +60,7 @@ export class AssistantsService {
       replySettings: ReplySettingsCache;
       webhookSecrets: FirstWebhookSecret;
       catalogue: CatalogueReferences;
+      events: EventSink;
     },
   ) {}
 
@@ -99,15 +101,32 @@ export class AssistantsService {
     return this.withFirstSecret(assistant);
   }
 
-  /** Changes the given fields only; null clears a nullable one. */
-  async update(accountId: number, id: number, input: Record<string, unknown>) {
+  /**
+   * Changes the given fields only; null clears a nullable one. Audited (assistant.updated) with the
+   * names of the fields given, not their values (prompts are long, URLs may carry credentials).
+   */
+  async update(accountId: number, id: number, input: Record<string, unknown>, actor: Actor = systemActor) {
     const current = await this.get(accountId, id);
     const settings = parseInput(UpdateAssistantInput, input);
     const voiceId = settings.voiceId === undefined ? current.voiceId : settings.voiceId;
     await this.checkReferences(accountId, { ...settings, voiceId }, settings.mode ?? current.mode);
-    const updated = await this.deps.db.prisma.assistant.update({
-      where: { id: current.id },
-      data: { ...toData(settings), ...appointmentTypeLinks(settings.appointmentTypeIds, true) },
+    const updated = await this.deps.db.prisma.$transaction(async (tx) => {
+      const row = await tx.assistant.update({
+        where: { id: current.id },
+        data: { ...toData(settings), ...appointmentTypeLinks(settings.appointmentTypeIds, true) },
+      });
+      await this.parts.events.emit(tx, {
+        type: "assistant.updated",
+        accountId,
+        actor,
+        target: { type: "assistant", id: current.id },
+        details: {
+          fields: Object.keys(settings)
+            .filter((key) => settings[key as keyof typeof settings] !== undefined)
+            .sort(),
+        },
+      });
+      return row;
     });
     this.parts.replySettings.changed(current.id);
     return this.withFirstSecret(updated);

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { ServiceDeps } from "../../deps.ts";
 import { AccountSuspendedError, AppError } from "../../errors.ts";
+import type { EventSink } from "../../events.ts";
 import type { User } from "../../generated/prisma/client.ts";
 import { emailAddress, parseInput } from "../../validation.ts";
 import type { RateLimitReporter, RateLimitsService } from "../rate-limits/rate-limits.service.ts";
@@ -37,7 +38,11 @@ export class AuthService {
 
   constructor(
     private readonly deps: ServiceDeps,
-    private readonly parts: { rateLimits: RateLimitsService; credentials: CredentialCache },
+    private readonly parts: {
+      rateLimits: RateLimitsService;
+      credentials: CredentialCache;
+      events: EventSink;
+    },
     /** `lastUsedAt` is written at most this often per credential, not on every request. */
     private readonly lastUsedWriteIntervalMs = 60_000,
   ) {}
@@ -182,8 +187,17 @@ export class AuthService {
 
     const minted = mintToken("session");
     const expiresAt = new Date(Date.now() + this.deps.config.sessionTtlHours * 3_600_000);
-    await this.deps.db.prisma.sessionToken.create({
-      data: { userId: user.id, lookupId: minted.lookupId, tokenHash: minted.tokenHash, expiresAt },
+    await this.deps.db.prisma.$transaction(async (tx) => {
+      const session = await tx.sessionToken.create({
+        data: { userId: user.id, lookupId: minted.lookupId, tokenHash: minted.tokenHash, expiresAt },
+      });
+      await this.parts.events.emit(tx, {
+        type: "account.signed_in",
+        accountId: user.accountId,
+        actor: { kind: "user", id: user.id, userId: user.id, ip: clientAddress },
+        target: { type: "session", id: session.id },
+        details: { email },
+      });
     });
     this.deps.logger.info("session opened", { userId: user.id });
     return { token: minted.token, expiresAt, userId: user.id };

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { ServiceDeps } from "../../deps.ts";
 import { AppError, NotFoundError } from "../../errors.ts";
+import { type Actor, type EventSink, systemActor } from "../../events.ts";
 import type { Call, TransferDestination } from "../../generated/prisma/client.ts";
 import { parseInput } from "../../validation.ts";
 import type { CallTransferRecords, TransferMiss } from "../calls/index.ts";
@@ -80,6 +81,8 @@ export class CallTransfersService implements TransferDesk {
       carrier: TransferCarrier;
       /** Where a leg that never rang is failed, and the transcript notes go. */
       desk: () => Pick<CallDesk, "callEvent" | "transcriptLine">;
+      /** Where take-overs are reported (call.taken_over, audited). */
+      events: EventSink;
     },
   ) {}
 
@@ -150,7 +153,12 @@ export class CallTransfersService implements TransferDesk {
    * answers hears the briefing and accepts or declines; declined or unanswered, the caller comes back
    * to the assistant. Answers the leg.
    */
-  async takeOver(accountId: number, callId: number, input: { phoneNumber: unknown }): Promise<Call> {
+  async takeOver(
+    accountId: number,
+    callId: number,
+    input: { phoneNumber: unknown },
+    actor: Actor = systemActor,
+  ): Promise<Call> {
     const { phoneNumber } = parseInput(TakeOverInput, input);
     const original = await this.deps.db.prisma.call.findFirst({ where: { id: callId, accountId } });
     if (!original) throw new NotFoundError("Call");
@@ -164,6 +172,16 @@ export class CallTransfersService implements TransferDesk {
       destinationName: OPERATOR_DESTINATION,
     });
     this.deps.logger.info("call taken over by an operator", { callId, legCallId: leg.id });
+    // Audited once its leg exists, whether or not the operator's phone then answers.
+    await this.deps.db.prisma.$transaction((tx) =>
+      this.parts.events.emit(tx, {
+        type: "call.taken_over",
+        accountId,
+        actor,
+        target: { type: "call", id: callId },
+        details: { legCallId: leg.id, phoneNumber },
+      }),
+    );
     const refusal = await this.start(callId, {
       legCallId: leg.id,
       to: phoneNumber,

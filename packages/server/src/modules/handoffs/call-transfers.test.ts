@@ -368,6 +368,19 @@ describe("an operator taking a call over", () => {
     expect(taken.errors).toBeUndefined();
     const leg = taken.data!.takeOverCall;
     expect(leg.transferDestinationName).toBe("an operator");
+    // Audited with who took it over (docs/data-governance.md#audit-log); refused attempts are not.
+    const logged = await t.gql<{ auditLog: { entries: unknown[] } }>(
+      `query { auditLog(filter: { action: "call.taken_over" }) { entries { actorKind targetId details } } }`,
+      {},
+      { token: owner.apiKey },
+    );
+    expect(logged.data?.auditLog.entries).toEqual([
+      {
+        actorKind: "apiKey",
+        targetId: String(call.id),
+        details: { legCallId: leg.id, phoneNumber: operatorPhone },
+      },
+    ]);
 
     const done = await ended;
     expect(done).toMatchObject({

@@ -1,4 +1,5 @@
 import { builder } from "../../builder.ts";
+import { actorOf } from "../../events.ts";
 import { BusinessHours, BusinessHoursInput } from "../calendars/calendars.schema.ts";
 import type { BusinessHours as WeeklyHours } from "../calendars/index.ts";
 import { CallRef } from "../calls/calls.schema.ts";
@@ -195,6 +196,11 @@ builder.mutationField("takeOverCall", (t) =>
       phoneNumber: t.arg.string({ required: true, description: "E.164; not premium-rate or shared-cost." }),
     },
     resolve: (_root, { callId, phoneNumber }, context) =>
-      context.services.callTransfers.takeOver(context.viewer.accountId, callId, { phoneNumber }),
+      context.services.callTransfers.takeOver(
+        context.viewer.accountId,
+        callId,
+        { phoneNumber },
+        actorOf(context.viewer, context.clientAddress),
+      ),
   }),
 );

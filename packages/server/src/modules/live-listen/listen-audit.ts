@@ -1,5 +1,6 @@
 import type { ServiceDeps } from "../../deps.ts";
 import { NotFoundError } from "../../errors.ts";
+import { actorOf, type EventSink } from "../../events.ts";
 import type { Viewer } from "../auth/index.ts";
 
 /** The most listens `callListens` returns (newest first): more than a call is ever listened to. */
@@ -10,19 +11,33 @@ export const MAX_LISTENS_LISTED = 200;
  * from where), completed when it ends (why, frames sent and dropped). Read by the account, per call.
  */
 export class ListenAudit {
-  constructor(private readonly deps: ServiceDeps) {}
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly events: EventSink,
+  ) {}
 
+  /** Also reported as call.listen_started (the account's audit log), in the same transaction. */
   async started(viewer: Viewer, callId: number, clientAddress: string): Promise<number> {
-    const row = await this.deps.db.prisma.callListen.create({
-      data: {
+    const row = await this.deps.db.prisma.$transaction(async (tx) => {
+      const created = await tx.callListen.create({
+        data: {
+          accountId: viewer.accountId,
+          callId,
+          userId: viewer.userId,
+          credentialKind: viewer.credential.kind,
+          credentialId: viewer.credential.id,
+          clientAddress,
+        },
+        select: { id: true },
+      });
+      await this.events.emit(tx, {
+        type: "call.listen_started",
         accountId: viewer.accountId,
-        callId,
-        userId: viewer.userId,
-        credentialKind: viewer.credential.kind,
-        credentialId: viewer.credential.id,
-        clientAddress,
-      },
-      select: { id: true },
+        actor: actorOf(viewer, clientAddress),
+        target: { type: "call", id: callId },
+        details: { listenId: created.id },
+      });
+      return created;
     });
     this.deps.logger.info("live listen started", { listenId: row.id, callId, userId: viewer.userId });
     return row.id;

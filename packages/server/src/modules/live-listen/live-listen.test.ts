@@ -165,6 +165,18 @@ describe("live listen", () => {
       endReason: "call_ended",
     });
     expect(owned[0]!.framesSent).toBeGreaterThanOrEqual(listener.frameCount);
+    // The account's audit log has it too (docs/data-governance.md#audit-log).
+    const logged = await t.gql<{ auditLog: { entries: unknown[] } }>(
+      `query { auditLog(filter: { action: "call.listen_started" }) { entries { actorKind targetType targetId ip } } }`,
+      {},
+      { token: owner.apiKey },
+    );
+    expect(logged.data?.auditLog.entries).toContainEqual({
+      actorKind: "apiKey",
+      targetType: "call",
+      targetId: String(callId),
+      ip: "127.0.0.1",
+    });
     // Another account cannot read the log of a call it does not own.
     const { errors } = await audit(callId, stranger.apiKey);
     expect(errors?.[0]?.extensions?.code).toBe("NOT_FOUND");

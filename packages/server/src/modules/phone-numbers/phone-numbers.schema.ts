@@ -1,4 +1,5 @@
 import { builder } from "../../builder.ts";
+import { actorOf } from "../../events.ts";
 import { spelledEnum } from "../common/enums.schema.ts";
 import {
   PHONE_NUMBER_KINDS,
@@ -103,7 +104,12 @@ builder.mutationField("addPhoneNumber", (t) =>
       "Buys a dedicated number, starts verifying a caller ID (status pending_verification), or records a SIP number. A number another account holds, or the carrier does not offer, answers PHONE_NUMBER_UNAVAILABLE.",
     args: { input: t.arg({ type: AddPhoneNumberInput, required: true }) },
     resolve: (_root, { input }, context) =>
-      context.services.phoneNumbers.add(context.viewer.accountId, input),
+      context.services.phoneNumbers.add(
+        context.viewer.accountId,
+        input,
+        new Date(),
+        actorOf(context.viewer, context.clientAddress),
+      ),
   }),
 );
 
@@ -143,6 +149,12 @@ builder.mutationField("releasePhoneNumber", (t) =>
   t.withAuth({ authenticated: true }).field({
     type: ReleasePhoneNumberPayload,
     args: { id: t.arg.int({ required: true }) },
-    resolve: (_root, { id }, context) => context.services.phoneNumbers.release(context.viewer.accountId, id),
+    resolve: (_root, { id }, context) =>
+      context.services.phoneNumbers.release(
+        context.viewer.accountId,
+        id,
+        new Date(),
+        actorOf(context.viewer, context.clientAddress),
+      ),
   }),
 );

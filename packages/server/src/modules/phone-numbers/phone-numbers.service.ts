@@ -8,6 +8,7 @@ import {
   RateLimitedError,
   ValidationError,
 } from "../../errors.ts";
+import { type Actor, type EventSink, systemActor } from "../../events.ts";
 import type { PhoneNumber, PhoneNumberKind, Prisma } from "../../generated/prisma/client.ts";
 import { PeriodicSweep } from "../../jobs/periodic-sweep.ts";
 import { optionalString, parseInput } from "../../validation.ts";
@@ -88,6 +89,7 @@ export class PhoneNumbersService implements CallerIdDesk {
   constructor(
     private readonly deps: ServiceDeps,
     private readonly provider: NumberProvider,
+    private readonly events: EventSink,
   ) {}
 
   /**
@@ -121,7 +123,11 @@ export class PhoneNumbersService implements CallerIdDesk {
    * is the carrier asked, so that of two accounts adding it at once exactly one gets it and only that
    * one talks to the carrier; a carrier that refuses gives the claim up.
    */
-  async add(accountId: number, request: AddPhoneNumberRequest, now = new Date()) {
+  /**
+   * Audited once the carrier confirmed: phone_number.purchased for a dedicated number,
+   * phone_number.added for a caller ID or a SIP number.
+   */
+  async add(accountId: number, request: AddPhoneNumberRequest, now = new Date(), actor: Actor = systemActor) {
     const input = parseInput(AddPhoneNumberInput, request);
     const { e164, countryCode } = parseE164(input.phoneNumber)!;
     const prisma = this.deps.db.prisma;
@@ -194,6 +200,14 @@ export class PhoneNumbersService implements CallerIdDesk {
       phoneNumberId: phoneNumber.id,
       kind: input.kind,
     });
+    await this.audit(
+      input.kind === "normal" ? "phone_number.purchased" : "phone_number.added",
+      actor,
+      phoneNumber,
+      {
+        kind: input.kind,
+      },
+    );
     return phoneNumber;
   }
 
@@ -346,7 +360,39 @@ export class PhoneNumbersService implements CallerIdDesk {
    * provider. While the carrier is being told the number is `releasing`, still held: nobody can
    * take it until the release completes. A carrier that fails leaves it `releasing` for the sweep.
    */
-  async release(accountId: number, id: number, now = new Date()): Promise<ReleaseOutcome> {
+  /** Audited (phone_number.released) when asked, whether the number goes now or at its period's end. */
+  async release(
+    accountId: number,
+    id: number,
+    now = new Date(),
+    actor: Actor = systemActor,
+  ): Promise<ReleaseOutcome> {
+    const outcome = await this.releaseNow(accountId, id, now);
+    await this.audit("phone_number.released", actor, outcome.phoneNumber, {
+      releasedNow: outcome.releasedNow,
+      releasesAt: outcome.releasesAt?.toISOString() ?? null,
+    });
+    return outcome;
+  }
+
+  private audit(
+    type: "phone_number.purchased" | "phone_number.added" | "phone_number.released",
+    actor: Actor,
+    number: PhoneNumber,
+    details: Prisma.InputJsonObject,
+  ) {
+    return this.deps.db.prisma.$transaction((tx) =>
+      this.events.emit(tx, {
+        type,
+        accountId: number.accountId,
+        actor,
+        target: { type: "phoneNumber", id: number.id },
+        details: { phoneNumber: number.phoneNumber, ...details },
+      }),
+    );
+  }
+
+  private async releaseNow(accountId: number, id: number, now: Date): Promise<ReleaseOutcome> {
     const phoneNumber = await this.get(accountId, id);
     if (phoneNumber.status === "releasing") {
       throw new AppError("CONFLICT", "The phone number is already being released.");

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { ServiceDeps } from "../../deps.ts";
+import { type Actor, type EventSink, systemActor } from "../../events.ts";
 import { parseInput } from "../../validation.ts";
 import { formatClockTime, parseClockTime, quietUntil } from "./quiet-hours.ts";
 
@@ -38,7 +39,10 @@ export const CONVERSATION_WINDOW_MS = 60 * 60_000;
  * leave.
  */
 export class TextQuietHours {
-  constructor(private readonly deps: ServiceDeps) {}
+  constructor(
+    private readonly deps: ServiceDeps,
+    private readonly events: EventSink,
+  ) {}
 
   /**
    * When a text from `from` to `to` sent at `at` may leave: null for now, else the end of the
@@ -84,11 +88,21 @@ export class TextQuietHours {
   }
 
   /** Sets the account's quiet hours (both times), or clears them (neither). */
-  async set(accountId: number, request: { start?: unknown; end?: unknown }) {
+  /** An account setting: audited as account.updated. */
+  async set(accountId: number, request: { start?: unknown; end?: unknown }, actor: Actor = systemActor) {
     const { start, end } = parseInput(QuietHoursInput, request);
-    await this.deps.db.prisma.account.update({
-      where: { id: accountId },
-      data: { textQuietStart: start ?? null, textQuietEnd: end ?? null },
+    await this.deps.db.prisma.$transaction(async (tx) => {
+      await tx.account.update({
+        where: { id: accountId },
+        data: { textQuietStart: start ?? null, textQuietEnd: end ?? null },
+      });
+      await this.events.emit(tx, {
+        type: "account.updated",
+        accountId,
+        actor,
+        target: { type: "account", id: accountId },
+        details: { fields: ["textQuietStart", "textQuietEnd"] },
+      });
     });
     this.deps.logger.info("text quiet hours set", { accountId, start, end });
     return this.get(accountId);

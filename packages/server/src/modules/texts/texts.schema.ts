@@ -1,4 +1,5 @@
 import { builder } from "../../builder.ts";
+import { actorOf } from "../../events.ts";
 import type { TextMessage } from "../../generated/prisma/client.ts";
 import { pageOf } from "../common/pagination.schema.ts";
 import { TEXT_STATUSES } from "./text-status.ts";
@@ -148,6 +149,10 @@ builder.mutationField("setTextQuietHours", (t) =>
       "Sets the account's quiet hours (or clears them: neither time). A text sent in them is scheduled for their end, unless it answers a customer who texted the number within the last hour.",
     args: { input: t.arg({ type: SetTextQuietHoursInput, required: true }) },
     resolve: (_root, { input }, context) =>
-      context.services.textQuietHours.set(context.viewer.accountId, input),
+      context.services.textQuietHours.set(
+        context.viewer.accountId,
+        input,
+        actorOf(context.viewer, context.clientAddress),
+      ),
   }),
 );

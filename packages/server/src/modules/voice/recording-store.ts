@@ -18,6 +18,8 @@ export interface StoredRecording {
 export interface RecordingStore {
   save(callId: number, parts: readonly Uint8Array[]): Promise<void>;
   open(callId: number): Promise<StoredRecording | null>;
+  /** Deletes the call's recording; one that is already gone is not an error (retention, docs/data-governance.md). */
+  remove(callId: number): Promise<void>;
   /**
    * Removes what a crash left half-written, and recordings whose call is gone (on PostgreSQL the
    * foreign key takes them with their call).
@@ -63,6 +65,10 @@ class DatabaseRecordingStore implements RecordingStore {
     };
   }
 
+  remove(callId: number): Promise<void> {
+    return this.parts.delete(callId);
+  }
+
   async removeOrphans(): Promise<void> {}
 
   async close(): Promise<void> {}
@@ -103,6 +109,10 @@ class DirectoryRecordingStore implements RecordingStore {
         }
       },
     };
+  }
+
+  remove(callId: number): Promise<void> {
+    return this.files.remove(`${callId}.wav`);
   }
 
   async removeOrphans(): Promise<void> {

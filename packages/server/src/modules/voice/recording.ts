@@ -107,6 +107,11 @@ export class Recordings implements MediaStreamHandler, Lifecycle {
     await rewrite;
   }
 
+  /** Deletes a call's stored recording (the retention sweep); a missing one is not an error. */
+  remove(callId: number): Promise<void> {
+    return this.store.remove(callId);
+  }
+
   /** The account's call recording, or NOT_FOUND (another account's call is not found either). */
   async open(accountId: number, callId: number): Promise<StoredRecording> {
     const owned = await this.deps.db.prisma.call.count({ where: { id: callId, accountId } });

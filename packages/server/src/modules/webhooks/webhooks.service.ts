@@ -1,7 +1,14 @@
 import { z } from "zod";
 import type { Lifecycle, ServiceDeps } from "../../deps.ts";
 import { NotFoundError, ValidationError } from "../../errors.ts";
-import type { DomainEvent, EventSink, MessageSource } from "../../events.ts";
+import {
+  type AuditedEvent,
+  type DomainEvent,
+  type EventRecorder,
+  type EventSink,
+  isAuditedEvent,
+  type MessageSource,
+} from "../../events.ts";
 import { type Appointment, type Call, Prisma, type WebhookEvent } from "../../generated/prisma/client.ts";
 import type { InProcessBus } from "../../in-process-events.ts";
 import type { JobQueue } from "../../jobs/index.ts";
@@ -149,6 +156,16 @@ export class WebhooksService implements EventSink, Lifecycle {
 
   // ------------------------------------------------------------ events in (the outbox)
 
+  private readonly recorders: EventRecorder[] = [];
+
+  /**
+   * Adds a module that keeps its own record of every domain event (the audit log), in the
+   * transaction of the change that raised it, before its deliveries are recorded.
+   */
+  recordEventsWith(recorder: EventRecorder): void {
+    this.recorders.push(recorder);
+  }
+
   /**
    * Records the event's rows in `tx`, the transaction of the change that raised it, with the job
    * that delivers them: both exist iff the change commits. A call.ended is held until its call is
@@ -157,6 +174,8 @@ export class WebhooksService implements EventSink, Lifecycle {
    * the hold ends with what it had.
    */
   async emit(tx: Prisma.TransactionClient, event: DomainEvent): Promise<void> {
+    for (const record of this.recorders) await record(tx, event);
+    if (isAuditedEvent(event)) return;
     if (event.type === "call.settled") return this.release(tx, event.call, "settlement");
     if (event.type === "call.recorded") return this.release(tx, event.call, "recording");
     const held = event.type === "call.ended";
@@ -250,7 +269,7 @@ export class WebhooksService implements EventSink, Lifecycle {
   /** The event's rows: one per endpoint that wants it (none when webhooks are off). */
   private async outgoing(
     tx: Prisma.TransactionClient,
-    event: Exclude<DomainEvent, { type: "call.settled" | "call.recorded" }>,
+    event: Exclude<DomainEvent, { type: "call.settled" | "call.recorded" } | AuditedEvent>,
   ): Promise<NewEvent[]> {
     const at = new Date();
     switch (event.type) {
