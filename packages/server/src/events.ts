@@ -92,6 +92,21 @@ export type DomainEvent =
       call: Call;
       leg: Call;
       outcome: "busy" | "no-answer" | "failed" | "declined";
+    }
+  /**
+   * Everything tied to one customer was exported (`customer.exported`, the archive is ready) or
+   * erased (`customer.erased`, the tombstone recorded) (docs/data-governance.md#erasure-and-export).
+   * The customer is named by the salted hash of the identifier only; `counts` says how many records
+   * of each kind were exported or changed. Not sent to webhooks: the audit log records them.
+   */
+  | {
+      type: "customer.exported" | "customer.erased";
+      accountId: number;
+      jobId: number;
+      identifierKind: string;
+      identifierHash: string;
+      requestedBy: string;
+      counts: Record<string, number>;
     };
 
 export type DomainEventType = DomainEvent["type"];

@@ -12,6 +12,7 @@ import { createCalendars } from "./modules/calendars/index.ts";
 import { createCalls } from "./modules/calls/index.ts";
 import { CampaignsService } from "./modules/campaigns/index.ts";
 import { ConversationsService } from "./modules/conversations/index.ts";
+import { CustomerDataService } from "./modules/customer-data/index.ts";
 import { DialerService, DialerSweep } from "./modules/dialer/index.ts";
 import { EvaluationService } from "./modules/evaluation/index.ts";
 import {
@@ -222,6 +223,7 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     jobs,
     clock,
     optedOutOfTexts: (accountId, phoneNumber) => texts.optedOutAnywhere(accountId, phoneNumber),
+    erased: (accountId, phoneNumber) => customerData.isSuppressed(accountId, phoneNumber),
   });
   const credentials = new CredentialCache(deps);
   const auth = new AuthService(deps, { rateLimits, credentials });
@@ -236,6 +238,8 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     clock,
   });
   const chatHandoffs: ChatHandoffsService = new ChatHandoffsService(deps, { events: webhooks, clock });
+  // Export and erasure by customer; built last so that its job runner starts last and stops first.
+  const customerData: CustomerDataService = new CustomerDataService(deps, { recordings, events: webhooks, clock });
   return {
     // First, so that it stops last: after the workers whose outbound requests use its connections.
     outboundConnections: safeFetchConnections,
@@ -276,7 +280,11 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     voice,
     recordings,
     campaigns,
-    leads: new LeadsService(deps, { campaigns, progress: leadProgress }),
+    leads: new LeadsService(deps, {
+      campaigns,
+      progress: leadProgress,
+      requireNotErased: (accountId, numbers) => customerData.requireNotErased(accountId, numbers),
+    }),
     dialer,
     dialerSweep: new DialerSweep(deps, dialer, campaigns),
     billing,
@@ -304,5 +312,6 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     liveTaps,
     listenAudit,
     listenSockets: new ListenSockets(deps, { auth, credentialStreams, audit: listenAudit }),
+    customerData,
   };
 }

@@ -23,6 +23,8 @@ export interface RecordingStore {
    * foreign key takes them with their call).
    */
   removeOrphans(): Promise<void>;
+  /** Deletes the call's recording, if any (a customer's erasure keeps the call row). */
+  remove(callId: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -64,6 +66,10 @@ class DatabaseRecordingStore implements RecordingStore {
   }
 
   async removeOrphans(): Promise<void> {}
+
+  remove(callId: number): Promise<void> {
+    return this.parts.delete(callId);
+  }
 
   async close(): Promise<void> {}
 }
@@ -114,6 +120,10 @@ class DirectoryRecordingStore implements RecordingStore {
     const calls = await this.db.prisma.call.findMany({ where: { id: { in: ids } }, select: { id: true } });
     const kept = new Set(calls.map((call) => `${call.id}.wav`));
     for (const name of names) if (!kept.has(name)) await this.files.remove(name);
+  }
+
+  remove(callId: number): Promise<void> {
+    return this.files.remove(`${callId}.wav`);
   }
 
   close(): Promise<void> {

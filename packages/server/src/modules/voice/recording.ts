@@ -73,6 +73,11 @@ export class Recordings implements MediaStreamHandler, Lifecycle {
     return recording;
   }
 
+  /** Deletes the call's stored recording (a customer's erasure); nothing when it has none. */
+  remove(callId: number): Promise<void> {
+    return this.store.remove(callId);
+  }
+
   private async save(callId: number, mix: CallMix): Promise<void> {
     try {
       await this.store.save(callId, mix.wav());

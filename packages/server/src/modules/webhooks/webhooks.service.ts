@@ -477,6 +477,10 @@ export class WebhooksService implements EventSink, Lifecycle {
           },
         ];
       }
+      case "customer.exported":
+      case "customer.erased":
+        // Account records (the audit log's), not news for the account's endpoints.
+        return [];
     }
   }
 

@@ -1,0 +1,2 @@
+export { archivePath, CustomerDataService } from "./customer-data.service.ts";
+export { normalisePhoneNumber } from "./identifiers.ts";
