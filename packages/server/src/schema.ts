@@ -26,5 +26,6 @@ import "./modules/appointments/appointments.schema.ts";
 import "./modules/providers/providers.schema.ts";
 import "./modules/handoffs/handoffs.schema.ts";
 import "./modules/live-listen/live-listen.schema.ts";
+import "./modules/customer-data/customer-data.schema.ts";
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -65,6 +65,11 @@ export class CustomerDataService implements Lifecycle {
     this.runner = new CustomerDataJobRunner(deps, { clock: parts.clock, run: (claim) => this.run(claim) });
   }
 
+  /** Where the archives' download URLs start. */
+  get publicBaseUrl(): string {
+    return this.deps.config.publicBaseUrl;
+  }
+
   start() {
     return this.runner.start();
   }

@@ -1,5 +1,5 @@
 import { Prisma } from "../../generated/prisma/client.ts";
-import type { CustomerIdentifier } from "./identifiers.ts";
+import { type CustomerIdentifier, phoneDigitForms } from "./identifiers.ts";
 
 type Db = Pick<Prisma.TransactionClient, "$queryRaw">;
 
@@ -15,7 +15,7 @@ const flag = (condition: boolean) => Prisma.raw(condition ? "true" : "false");
  *   secondary contacts with the number, conversations whose customer identifier is the number (SMS,
  *   generate-reply), texts from or to it, appointments booked with it, texts opt-outs.
  * - email: appointments booked with it, conversations whose identifier it is, and calls, leads and
- *   conversations that carry it as a variable value.
+ *   conversations that carry it as a variable value (so do phone numbers, in any punctuation).
  * - customer_id: conversations whose identifier it is (generate-reply), a widget conversation by its
  *   id (the visitor's handle), and calls, leads and conversations that carry it as a variable value.
  *
@@ -26,11 +26,15 @@ const flag = (condition: boolean) => Prisma.raw(condition ? "true" : "false");
 export function customerFinder(db: Db, accountId: number, who: CustomerIdentifier) {
   const value = who.value;
   /** A JSON object of variables having the identifier as one of its values (case-insensitive for emails). */
-  const inVariables = (column: Prisma.Sql) =>
+  const digits = who.kind === "phone" ? phoneDigitForms(value) : [];
+  // A number as people type it in a form ("(415) 555-0123"): its digits in any of their forms.
+  const matches = (text: Prisma.Sql) =>
     who.kind === "phone"
-      ? Prisma.sql`false`
-      : Prisma.sql`(jsonb_typeof(${column}) = 'object' AND EXISTS (
-          SELECT 1 FROM jsonb_each_text(${column}) AS v WHERE lower(v.value) = lower(${value})))`;
+      ? Prisma.sql`regexp_replace(${text}, '[^0-9]', '', 'g') = ANY(${digits}::text[])`
+      : Prisma.sql`lower(${text}) = lower(${value})`;
+  const inVariables = (column: Prisma.Sql) =>
+    Prisma.sql`(jsonb_typeof(${column}) = 'object' AND EXISTS (
+      SELECT 1 FROM jsonb_each_text(${column}) AS v WHERE ${matches(Prisma.sql`v.value`)}))`;
 
   const conversationsWhere = Prisma.sql`c."accountId" = ${accountId}::integer AND (
       (${flag(who.kind !== "email")} AND c."customerIdentifier" = ${value})

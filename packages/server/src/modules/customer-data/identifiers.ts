@@ -51,6 +51,16 @@ export function normalisePhoneNumber(raw: string, country: string): string | nul
 }
 
 /**
+ * The digit strings a number may be written as once punctuation is dropped: international
+ * (14155550123), national (4155550123) and national with a trunk 0 (02079460018).
+ */
+export function phoneDigitForms(e164: string): string[] {
+  const parsed = libphonenumber().parsePhoneNumberFromString(e164);
+  const national = parsed ? String(parsed.nationalNumber) : e164.slice(1);
+  return [...new Set([e164.slice(1), national, `0${national}`])];
+}
+
+/**
  * Reads exactly one identifier. `defaultCountry` is used for a national phone number when the
  * request names no country.
  */
