@@ -18,6 +18,9 @@ Commands:
   api-keys:create --email E [--name N]      Issue an API key for the owner's account (token shown once)
   balance:credit --email E --amount 5.00    Credit an account's balance
            [--description D]
+  customers:erase --account ID --phone P    Erase everything tied to a customer (irreversible);
+           (or --email E, --customer-id C)  national numbers read in [--country US]; a tombstone
+           [--wait]                         stays. --wait runs it now and reports what was erased
 
 Configuration comes from the same environment variables as the server (DATABASE_URL, VOXGATE_DATA_DIR...).
 With the embedded database and a server running on it, commands (but migrate) are run by that server,
@@ -38,6 +41,11 @@ function parseCommandLine() {
         amount: { type: "string" },
         description: { type: "string" },
         operator: { type: "boolean", default: false },
+        account: { type: "string" },
+        phone: { type: "string" },
+        "customer-id": { type: "string" },
+        country: { type: "string" },
+        wait: { type: "boolean", default: false },
         json: { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
       },

@@ -78,6 +78,12 @@ export class CustomerDataService implements Lifecycle {
     return this.runner.stop();
   }
 
+  /** Runs the jobs ready now in this process (the CLI's --wait), then answers the job as it stands. */
+  async runNow(accountId: number, id: number): Promise<CustomerDataJob> {
+    await this.runner.drain();
+    return this.job(accountId, id);
+  }
+
   requestExport(requester: Requester, request: CustomerIdentifierRequest): Promise<CustomerDataJob> {
     return this.request("export", requester, request);
   }

@@ -80,6 +80,18 @@ export class CustomerDataJobRunner implements Lifecycle {
     }
   }
 
+  /**
+   * Claims and runs every job ready now, in this process, whether or not the sweep runs (the CLI
+   * with no server): claims keep a server's sweep from running the same job meanwhile.
+   */
+  async drain(): Promise<void> {
+    for (;;) {
+      const claim = await this.claim();
+      if (!claim) return;
+      await this.execute(claim);
+    }
+  }
+
   private schedule(delay: number) {
     this.timer = setTimeout(() => {
       this.timer = null;
