@@ -11,13 +11,13 @@ import { createGraphQL } from "./http/graphql.ts";
 import { createHealth, dependencyProbe, type HealthDeps, type Phase } from "./http/health.ts";
 import { createMetricsEndpoint } from "./http/metrics.ts";
 import { createRecordingRoutes } from "./http/recordings.ts";
-import { createArchiveRoutes } from "./modules/customer-data/archive-route.ts";
 import { createRestHandler } from "./http/rest.ts";
 import { answerRequests, closeServer, createNodeServer, listen } from "./http/server.ts";
 import { createStaticFiles, notFound } from "./http/static.ts";
 import { createTwilioRoutes } from "./http/twilio.ts";
 import { attachWebSocket } from "./http/websocket.ts";
 import { createLogger, type Logger } from "./logger.ts";
+import { createArchiveRoutes } from "./modules/customer-data/archive-route.ts";
 import { OperatorChannel } from "./operator-channel.ts";
 import { createEventBus, type EventBusHealth, type PubSub } from "./pubsub.ts";
 import { type DemoCredentials, demoAssistantUuid, seedCatalog, seedDemo } from "./seed/seed.ts";
@@ -96,7 +96,10 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const staticFiles = createStaticFiles(config);
   const twilio = createTwilioRoutes({ config, webhooks: services.twilioWebhooks, logger });
   const recordings = createRecordingRoutes({ auth: services.auth, recordings: services.recordings });
-  const customerDataArchives = createArchiveRoutes({ auth: services.auth, customerData: services.customerData });
+  const customerDataArchives = createArchiveRoutes({
+    auth: services.auth,
+    customerData: services.customerData,
+  });
   const calendarOAuth = createCalendarOAuthRoutes({ config, oauth: services.calendarOAuth, logger });
   const route = async (request: Request, meta: RequestMeta): Promise<Response> => {
     const url = new URL(request.url);

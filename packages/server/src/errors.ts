@@ -288,8 +288,12 @@ export class SlotUnavailableError extends AppError {
  */
 export class CustomerErasedError extends AppError {
   constructor(field: string) {
-    super("CUSTOMER_ERASED", "This phone number belongs to a customer whose data was erased: it cannot be added again.", {
-      field,
-    });
+    super(
+      "CUSTOMER_ERASED",
+      "This phone number belongs to a customer whose data was erased: it cannot be added again.",
+      {
+        field,
+      },
+    );
   }
 }

@@ -135,6 +135,8 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     jobs,
     clock,
     quietHours: textQuietHours,
+    erasedOptOut: (accountId, customerNumber) =>
+      customerData.tombstones.textsOptedOut(accountId, customerNumber),
   });
   const textConversations = new TextConversations(deps, {
     texts,
@@ -239,7 +241,11 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
   });
   const chatHandoffs: ChatHandoffsService = new ChatHandoffsService(deps, { events: webhooks, clock });
   // Export and erasure by customer; built last so that its job runner starts last and stops first.
-  const customerData: CustomerDataService = new CustomerDataService(deps, { recordings, events: webhooks, clock });
+  const customerData: CustomerDataService = new CustomerDataService(deps, {
+    recordings,
+    events: webhooks,
+    clock,
+  });
   return {
     // First, so that it stops last: after the workers whose outbound requests use its connections.
     outboundConnections: safeFetchConnections,

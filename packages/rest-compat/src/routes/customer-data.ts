@@ -12,14 +12,18 @@ graphql(`
   }
 `);
 
-const instant = z.iso.datetime().meta({ description: "UTC, ISO 8601", examples: ["2027-01-04T09:00:00.000Z"] });
+const instant = z.iso
+  .datetime()
+  .meta({ description: "UTC, ISO 8601", examples: ["2027-01-04T09:00:00.000Z"] });
 
 const jobSchema = z.object({
   id: z.int(),
   kind: z.enum(["export", "erase"]),
   state: z.enum(["pending", "running", "done", "failed"]),
   identifier_kind: z.enum(["phone", "email", "customer_id"]),
-  identifier_hash: z.string().meta({ description: "SHA-256 of the normalised identifier with the account's salt" }),
+  identifier_hash: z
+    .string()
+    .meta({ description: "SHA-256 of the normalised identifier with the account's salt" }),
   requested_by: z.string(),
   steps_done: z.int(),
   steps_total: z.int(),

@@ -42,6 +42,7 @@ CREATE TABLE "customer_tombstones" (
     "identifierHash" TEXT NOT NULL,
     "erasedBy" TEXT NOT NULL,
     "jobId" INTEGER,
+    "textsOptedOut" BOOLEAN NOT NULL DEFAULT false,
     "erasedAt" TIMESTAMPTZ(6) NOT NULL DEFAULT CURRENT_TIMESTAMP,
 
     CONSTRAINT "customer_tombstones_pkey" PRIMARY KEY ("id")

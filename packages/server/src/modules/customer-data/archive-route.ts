@@ -18,7 +18,10 @@ export function createArchiveRoutes(deps: {
     const match = PATH.exec(url.pathname);
     if (!match) return null;
     if (request.method !== "GET" && request.method !== "HEAD") {
-      return Response.json({ message: "Method not allowed." }, { status: 405, headers: { allow: "GET, HEAD" } });
+      return Response.json(
+        { message: "Method not allowed." },
+        { status: 405, headers: { allow: "GET, HEAD" } },
+      );
     }
     const { viewer } = await deps.auth.authenticate(request.headers.get("authorization"));
     if (!viewer) {

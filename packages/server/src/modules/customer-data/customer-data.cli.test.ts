@@ -42,13 +42,17 @@ describe("customers:erase from the command line", () => {
         ],
         { cwd: serverDir, env: { ...process.env, ...database.env, LOG_LEVEL: "silent" } },
       );
-      const { job } = JSON.parse(stdout) as { job: { state: string; counts: Record<string, number>; identifierHash: string } };
+      const { job } = JSON.parse(stdout) as {
+        job: { state: string; counts: Record<string, number>; identifierHash: string };
+      };
       expect(job).toMatchObject({ state: "done", counts: { leads: 1 } });
 
       const second = await startTestApp({ database: database.next });
       try {
         const prisma = second.app.db.prisma;
-        expect(job.identifierHash).toBe(identifierHash(await saltOf(prisma, owner.accountId), { kind: "phone", value: phone }));
+        expect(job.identifierHash).toBe(
+          identifierHash(await saltOf(prisma, owner.accountId), { kind: "phone", value: phone }),
+        );
         expect(await prisma.lead.count({ where: { phoneNumber: phone } })).toBe(0);
         expect(
           await prisma.customerTombstone.count({ where: { accountId: owner.accountId, erasedBy: "cli" } }),

@@ -3,15 +3,15 @@ import { PartsTable } from "../../db/binary-parts.ts";
 import type { Lifecycle, ServiceDeps } from "../../deps.ts";
 import { CustomerErasedError, NotFoundError, RateLimitedError } from "../../errors.ts";
 import type { EventSink } from "../../events.ts";
-import type { CustomerDataJob } from "../../generated/prisma/client.ts";
+import type { CustomerDataJob, Prisma } from "../../generated/prisma/client.ts";
 import { ERASURE_STEPS, type ErasureContext } from "./erasure.ts";
 import { buildArchive, collectCustomerRecords, type RecordingSource } from "./export.ts";
 import {
   type CustomerIdentifier,
   type CustomerIdentifierRequest,
   defaultCountryOf,
-  identifierHash,
   type IdentifierKind,
+  identifierHash,
   parseIdentifier,
   saltOf,
 } from "./identifiers.ts";
@@ -129,7 +129,11 @@ export class CustomerDataService implements Lifecycle {
         },
       });
     });
-    this.deps.logger.info("customer data job requested", { accountId: requester.accountId, jobId: job.id, kind });
+    this.deps.logger.info("customer data job requested", {
+      accountId: requester.accountId,
+      jobId: job.id,
+      kind,
+    });
     this.runner.wake();
     return job;
   }
@@ -142,7 +146,12 @@ export class CustomerDataService implements Lifecycle {
 
   /** Whether an export's archive may be downloaded now. */
   downloadable(job: CustomerDataJob): boolean {
-    return job.kind === "export" && job.state === "done" && !!job.expiresAt && job.expiresAt > this.parts.clock.now();
+    return (
+      job.kind === "export" &&
+      job.state === "done" &&
+      !!job.expiresAt &&
+      job.expiresAt > this.parts.clock.now()
+    );
   }
 
   /** The account's export archive, NOT_FOUND unless it is done and not expired. */
@@ -169,7 +178,8 @@ export class CustomerDataService implements Lifecycle {
    */
   async requireNotErased(accountId: number, fields: Record<string, string>): Promise<void> {
     for (const [field, number] of Object.entries(fields)) {
-      if (await this.tombstones.has(accountId, { kind: "phone", value: number })) throw new CustomerErasedError(field);
+      if (await this.tombstones.has(accountId, { kind: "phone", value: number }))
+        throw new CustomerErasedError(field);
     }
   }
 
@@ -233,6 +243,34 @@ export class CustomerDataService implements Lifecycle {
     this.deps.logger.info("customer data exported", { accountId: job.accountId, jobId: job.id, bytes });
   }
 
+  /** The tombstone of the job's customer; a later erasure of the same customer renews it. */
+  private async recordTombstone(
+    tx: Prisma.TransactionClient,
+    job: CustomerDataJob,
+    fields: { textsOptedOut?: boolean } = {},
+  ): Promise<void> {
+    const now = this.parts.clock.now();
+    await tx.customerTombstone.upsert({
+      where: {
+        accountId_identifierKind_identifierHash: {
+          accountId: job.accountId,
+          identifierKind: job.identifierKind,
+          identifierHash: job.identifierHash,
+        },
+      },
+      create: {
+        accountId: job.accountId,
+        identifierKind: job.identifierKind,
+        identifierHash: job.identifierHash,
+        erasedBy: job.requestedBy,
+        jobId: job.id,
+        erasedAt: now,
+        ...fields,
+      },
+      update: { erasedBy: job.requestedBy, jobId: job.id, erasedAt: now, ...fields },
+    });
+  }
+
   private async runErasure(claim: Claim, who: CustomerIdentifier): Promise<void> {
     const { job } = claim;
     const counts = { ...(job.counts as Record<string, number>) };
@@ -243,6 +281,7 @@ export class CustomerDataService implements Lifecycle {
         accountId: job.accountId,
         who,
         recordings: this.parts.recordings,
+        tombstone: (tx, fields) => this.recordTombstone(tx, job, fields),
         commit: (work) =>
           claim.transaction(async (tx) => {
             const changed = await work(tx);
@@ -263,29 +302,22 @@ export class CustomerDataService implements Lifecycle {
     await claim.transaction(async (tx) => {
       // Exports of the same customer hold their data: they go too (archives with them).
       await tx.customerDataJob.deleteMany({
-        where: { accountId: job.accountId, kind: "export", identifierHash: job.identifierHash, id: { not: job.id } },
-      });
-      await tx.customerTombstone.upsert({
         where: {
-          accountId_identifierKind_identifierHash: {
-            accountId: job.accountId,
-            identifierKind: job.identifierKind,
-            identifierHash: job.identifierHash,
-          },
-        },
-        create: {
           accountId: job.accountId,
-          identifierKind: job.identifierKind,
+          kind: "export",
           identifierHash: job.identifierHash,
-          erasedBy: job.requestedBy,
-          jobId: job.id,
-          erasedAt: this.parts.clock.now(),
+          id: { not: job.id },
         },
-        update: { erasedBy: job.requestedBy, jobId: job.id, erasedAt: this.parts.clock.now() },
       });
+      await this.recordTombstone(tx, job);
       // Other erasure jobs of the same customer (failed ones keep the identifier to be asked again).
       await tx.customerDataJob.updateMany({
-        where: { accountId: job.accountId, kind: "erase", identifierHash: job.identifierHash, state: "failed" },
+        where: {
+          accountId: job.accountId,
+          kind: "erase",
+          identifierHash: job.identifierHash,
+          state: "failed",
+        },
         data: { identifier: "" },
       });
       await tx.customerDataJob.update({

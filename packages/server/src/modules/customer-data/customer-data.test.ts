@@ -1,7 +1,7 @@
 import { unzipSync } from "fflate";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAssistant } from "../../../test/fixtures/assistants.ts";
-import { durableDatabase, type DurableDatabase } from "../../../test/fixtures/durable-database.ts";
+import { type DurableDatabase, durableDatabase } from "../../../test/fixtures/durable-database.ts";
 import { telephonyFixtures, uniqueUsNumber } from "../../../test/fixtures/telephony.ts";
 import { ManualClock, startTestApp, type TestAccount, type TestApp } from "../../../test/support/test-app.ts";
 import type { Database } from "../../db/client.ts";
@@ -78,8 +78,16 @@ async function billingTotals(db: Database, accountId: number) {
   const [account, ledger, calls, texts] = await Promise.all([
     db.prisma.account.findUniqueOrThrow({ where: { id: accountId } }),
     db.prisma.ledgerEntry.aggregate({ where: { accountId }, _sum: { amount: true }, _count: true }),
-    db.prisma.call.aggregate({ where: { accountId }, _sum: { totalCost: true, duration: true }, _count: true }),
-    db.prisma.textMessage.aggregate({ where: { accountId }, _sum: { cost: true, segments: true }, _count: true }),
+    db.prisma.call.aggregate({
+      where: { accountId },
+      _sum: { totalCost: true, duration: true },
+      _count: true,
+    }),
+    db.prisma.textMessage.aggregate({
+      where: { accountId },
+      _sum: { cost: true, segments: true },
+      _count: true,
+    }),
   ]);
   return {
     balance: account.balance.toString(),
@@ -90,6 +98,7 @@ async function billingTotals(db: Database, accountId: number) {
 }
 
 interface Seeded {
+  accountNumber: string;
   callId: number;
   legId: number;
   smsConversationId: string;
@@ -143,10 +152,24 @@ async function seedCustomer(
       carrierCost: "0.0100",
       recordingUrl: "https://voxgate.test/recordings/x.wav",
       recordingStatus: "stored",
-      turns: { create: [{ accountId: owner.accountId, speaker: "customer", text: words, heardText: words, startMs: 0, endMs: 900 }] },
+      turns: {
+        create: [
+          {
+            accountId: owner.accountId,
+            speaker: "customer",
+            text: words,
+            heardText: words,
+            startMs: 0,
+            endMs: 900,
+          },
+        ],
+      },
     },
   });
-  await prisma.call.update({ where: { id: call.id }, data: { recordingUrl: `https://voxgate.test/recordings/${call.id}.wav` } });
+  await prisma.call.update({
+    where: { id: call.id },
+    data: { recordingUrl: `https://voxgate.test/recordings/${call.id}.wav` },
+  });
   const leg = await prisma.call.create({
     data: {
       accountId: owner.accountId,
@@ -164,8 +187,24 @@ async function seedCustomer(
   const balance = await prisma.account.findUniqueOrThrow({ where: { id: owner.accountId } });
   await prisma.ledgerEntry.createMany({
     data: [
-      { accountId: owner.accountId, kind: "call_debit", amount: "-0.1000", balanceAfter: balance.balance, callId: call.id, callMinute: 1, description: "Call minute" },
-      { accountId: owner.accountId, kind: "call_debit", amount: "-0.1000", balanceAfter: balance.balance, callId: call.id, callMinute: 2, description: "Call minute" },
+      {
+        accountId: owner.accountId,
+        kind: "call_debit",
+        amount: "-0.1000",
+        balanceAfter: balance.balance,
+        callId: call.id,
+        callMinute: 1,
+        description: "Call minute",
+      },
+      {
+        accountId: owner.accountId,
+        kind: "call_debit",
+        amount: "-0.1000",
+        balanceAfter: balance.balance,
+        callId: call.id,
+        callMinute: 2,
+        description: "Call minute",
+      },
     ],
   });
   await createRecordingStore(t.app.db).save(call.id, [wav(7)]);
@@ -176,7 +215,12 @@ async function seedCustomer(
       assistantId: assistant.id,
       channel: "sms",
       customerIdentifier: phone,
-      messages: { create: [{ role: "user", content: words }, { role: "assistant", content: "Noted." }] },
+      messages: {
+        create: [
+          { role: "user", content: words },
+          { role: "assistant", content: "Noted." },
+        ],
+      },
     },
   });
   const inbound = await prisma.textMessage.create({
@@ -208,11 +252,24 @@ async function seedCustomer(
     },
   });
   await prisma.ledgerEntry.create({
-    data: { accountId: owner.accountId, kind: "sms_debit", amount: "-0.0075", balanceAfter: balance.balance, textMessageId: outbound.id, description: `Text #${outbound.id}: 1 segment` },
+    data: {
+      accountId: owner.accountId,
+      kind: "sms_debit",
+      amount: "-0.0075",
+      balanceAfter: balance.balance,
+      textMessageId: outbound.id,
+      description: `Text #${outbound.id}: 1 segment`,
+    },
   });
   expect(inbound.id).toBeGreaterThan(0);
   await prisma.textOptOut.create({
-    data: { accountId: owner.accountId, accountNumber: accountNumber.phoneNumber, customerNumber: phone, optedOut: true, keyword: "STOP" },
+    data: {
+      accountId: owner.accountId,
+      accountNumber: accountNumber.phoneNumber,
+      customerNumber: phone,
+      optedOut: true,
+      keyword: "STOP",
+    },
   });
 
   // The visitor left their number, in national writing, in the widget's pre-chat variables.
@@ -222,12 +279,26 @@ async function seedCustomer(
       assistantId: assistant.id,
       channel: "widget",
       variables: { phone: `(${phone.slice(2, 5)}) ${phone.slice(5, 8)}-${phone.slice(8)}` },
-      messages: { create: [{ role: "user", content: `widget: ${words}` }, { role: "assistant", content: "Sure." }] },
+      messages: {
+        create: [
+          { role: "user", content: `widget: ${words}` },
+          { role: "assistant", content: "Sure." },
+        ],
+      },
     },
   });
-  const widgetMessage = await prisma.message.findFirstOrThrow({ where: { conversationId: widget.id, role: "assistant" } });
+  const widgetMessage = await prisma.message.findFirstOrThrow({
+    where: { conversationId: widget.id, role: "assistant" },
+  });
   await prisma.ledgerEntry.create({
-    data: { accountId: owner.accountId, kind: "message_debit", amount: "-0.0100", balanceAfter: balance.balance, messageId: widgetMessage.id, description: `Widget message in conversation ${widget.id}` },
+    data: {
+      accountId: owner.accountId,
+      kind: "message_debit",
+      amount: "-0.0100",
+      balanceAfter: balance.balance,
+      messageId: widgetMessage.id,
+      description: `Widget message in conversation ${widget.id}`,
+    },
   });
   const appointment = await prisma.appointment.create({
     data: {
@@ -266,6 +337,7 @@ async function seedCustomer(
     data: { eventId: event.id, attempt: 1, statusCode: 200, latencyMs: 12, responseBody: `ok ${phone}` },
   });
   return {
+    accountNumber: accountNumber.phoneNumber,
     callId: call.id,
     legId: leg.id,
     smsConversationId: sms.id,
@@ -313,7 +385,11 @@ describe("customer data: export and erasure by phone number", { timeout: 120_000
   });
 
   it("refuses a request that names nobody, or two identifiers", async () => {
-    for (const input of [{}, { phoneNumber: phone, email: "ann@example.com" }, { phoneNumber: "not a number" }]) {
+    for (const input of [
+      {},
+      { phoneNumber: phone, email: "ann@example.com" },
+      { phoneNumber: "not a number" },
+    ]) {
       const response = await t.gql(ERASE, { input }, { token: owner.apiKey });
       expect(response.errors?.[0]?.extensions?.code).toBe("VALIDATION_FAILED");
     }
@@ -343,7 +419,9 @@ describe("customer data: export and erasure by phone number", { timeout: 120_000
     });
     const path = new URL(job.downloadUrl!).pathname;
     expect((await fetch(`${t.url}${path}`)).status).toBe(401);
-    expect((await fetch(`${t.url}${path}`, { headers: { authorization: `Bearer ${stranger.apiKey}` } })).status).toBe(404);
+    expect(
+      (await fetch(`${t.url}${path}`, { headers: { authorization: `Bearer ${stranger.apiKey}` } })).status,
+    ).toBe(404);
     const response = await fetch(`${t.url}${path}`, { headers: { authorization: `Bearer ${owner.apiKey}` } });
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("application/zip");
@@ -352,9 +430,14 @@ describe("customer data: export and erasure by phone number", { timeout: 120_000
     expect(Buffer.from(files[`recordings/${seeded.callId}.wav`]!).equals(wav(7))).toBe(true);
     const document = JSON.parse(Buffer.from(files["customer.json"]!).toString("utf8"));
     expect(document.identifier).toEqual({ kind: "phone", value: phone });
-    expect(document.calls.map((call: { id: number }) => call.id).sort()).toEqual([seeded.callId, seeded.legId].sort());
+    expect(document.calls.map((call: { id: number }) => call.id).sort()).toEqual(
+      [seeded.callId, seeded.legId].sort(),
+    );
     const call = document.calls.find((entry: { id: number }) => entry.id === seeded.callId);
-    expect(call).toMatchObject({ clientPhoneNumber: phone, recordingFile: `recordings/${seeded.callId}.wav` });
+    expect(call).toMatchObject({
+      clientPhoneNumber: phone,
+      recordingFile: `recordings/${seeded.callId}.wav`,
+    });
     expect(call.turns[0].text).toBe(words);
     expect(call.charges).toHaveLength(2);
     expect(document.leads[0]).toMatchObject({ id: seeded.leadId, phoneNumber: phone });
@@ -362,14 +445,24 @@ describe("customer data: export and erasure by phone number", { timeout: 120_000
     expect(document.conversations.map((c: { id: string }) => c.id).sort()).toEqual(
       [seeded.smsConversationId, seeded.widgetConversationId].sort(),
     );
-    expect(document.texts.map((text: { body: string }) => text.body).sort()).toEqual(["Noted.", words].sort());
+    expect(document.texts.map((text: { body: string }) => text.body).sort()).toEqual(
+      ["Noted.", words].sort(),
+    );
     expect(document.appointments[0]).toMatchObject({ id: seeded.appointmentId, customerName: "Ann Example" });
     expect(document.webhookEvents[0].attemptsMade).toHaveLength(1);
 
     // Past its time the archive is gone.
-    await t.app.db.prisma.customerDataJob.update({ where: { id: job.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
-    expect((await fetch(`${t.url}${path}`, { headers: { authorization: `Bearer ${owner.apiKey}` } })).status).toBe(404);
-    await t.app.db.prisma.customerDataJob.update({ where: { id: job.id }, data: { expiresAt: new Date(Date.now() + 60_000) } });
+    await t.app.db.prisma.customerDataJob.update({
+      where: { id: job.id },
+      data: { expiresAt: new Date(Date.now() - 1000) },
+    });
+    expect(
+      (await fetch(`${t.url}${path}`, { headers: { authorization: `Bearer ${owner.apiKey}` } })).status,
+    ).toBe(404);
+    await t.app.db.prisma.customerDataJob.update({
+      where: { id: job.id },
+      data: { expiresAt: new Date(Date.now() + 60_000) },
+    });
   });
 
   it("erases the customer everywhere, keeps billing totals and the other customer, and leaves a tombstone", async () => {
@@ -377,7 +470,9 @@ describe("customer data: export and erasure by phone number", { timeout: 120_000
     const before = await billingTotals(db, owner.accountId);
     const otherTablesBefore = await tablesContaining(db, other);
     expect(otherTablesBefore).toEqual(expect.arrayContaining(["leads"]));
-    expect(await tablesContaining(db, phone)).toEqual(expect.arrayContaining(["calls", "leads", "text_messages"]));
+    expect(await tablesContaining(db, phone)).toEqual(
+      expect.arrayContaining(["calls", "leads", "text_messages"]),
+    );
 
     const requested = await t.gql<{ eraseCustomerData: Job }>(
       ERASE,
@@ -387,26 +482,56 @@ describe("customer data: export and erasure by phone number", { timeout: 120_000
     expect(requested.errors).toBeUndefined();
     const job = await finished(t, owner, requested.data!.eraseCustomerData.id);
     expect(job).toMatchObject({ kind: "erase", state: "done", stepsDone: job.stepsTotal, error: null });
-    expect(job.counts).toMatchObject({ calls: 2, leads: 1, secondaryContacts: 1, conversations: 2, texts: 2, appointments: 1 });
+    expect(job.counts).toMatchObject({
+      calls: 2,
+      leads: 1,
+      secondaryContacts: 1,
+      conversations: 2,
+      texts: 2,
+      appointments: 1,
+    });
 
     // Nowhere, in any writing: the number, its national digits, what they said, the widget conversation.
-    for (const needle of [phone, phone.slice(2), words, seeded.widgetConversationId, seeded.smsConversationId]) {
+    for (const needle of [
+      phone,
+      phone.slice(2),
+      words,
+      seeded.widgetConversationId,
+      seeded.smsConversationId,
+    ]) {
       expect({ needle, tables: await tablesContaining(db, needle) }).toEqual({ needle, tables: [] });
     }
     expect(await createRecordingStore(db).open(seeded.callId)).toBeNull();
     // Money stays, and so does the other customer.
     expect(await billingTotals(db, owner.accountId)).toEqual(before);
     expect(await tablesContaining(db, other)).toEqual(otherTablesBefore);
-    const call = await db.prisma.call.findUniqueOrThrow({ where: { id: seeded.callId }, include: { charges: true } });
+    const call = await db.prisma.call.findUniqueOrThrow({
+      where: { id: seeded.callId },
+      include: { charges: true },
+    });
     expect(call).toMatchObject({ clientPhoneNumber: "", transcript: "", recordingUrl: "", duration: 95 });
     expect(call.totalCost.toString()).toBe("0.2");
     expect(call.charges).toHaveLength(2);
-    const appointment = await db.prisma.appointment.findUniqueOrThrow({ where: { id: seeded.appointmentId } });
-    expect(appointment).toMatchObject({ status: "booked", customerName: "", customerPhone: null, customerEmail: null });
+    const appointment = await db.prisma.appointment.findUniqueOrThrow({
+      where: { id: seeded.appointmentId },
+    });
+    expect(appointment).toMatchObject({
+      status: "booked",
+      customerName: "",
+      customerPhone: null,
+      customerEmail: null,
+    });
+    // They had replied STOP: the opt-out row is gone with the number, the tombstone keeps it.
+    expect(await t.app.services.texts.optedOut(owner.accountId, seeded.accountNumber, phone)).toBe(true);
+    expect(await t.app.services.texts.optedOut(owner.accountId, seeded.accountNumber, other)).toBe(false);
     // The export archive of that customer went with them.
-    expect(await db.prisma.customerDataJob.count({ where: { accountId: owner.accountId, kind: "export" } })).toBe(0);
+    expect(
+      await db.prisma.customerDataJob.count({ where: { accountId: owner.accountId, kind: "export" } }),
+    ).toBe(0);
 
-    const tombstone = await db.prisma.customerTombstone.findFirstOrThrow({ where: { accountId: owner.accountId } });
+    const tombstone = await db.prisma.customerTombstone.findFirstOrThrow({
+      where: { accountId: owner.accountId },
+    });
     const salt = await saltOf(db.prisma, owner.accountId);
     expect(tombstone).toMatchObject({
       identifierKind: "phone",
@@ -417,7 +542,9 @@ describe("customer data: export and erasure by phone number", { timeout: 120_000
   });
 
   it("refuses to re-create an erased customer as a lead (GraphQL and REST)", async () => {
-    const campaign = await t.app.db.prisma.campaign.findFirstOrThrow({ where: { accountId: owner.accountId } });
+    const campaign = await t.app.db.prisma.campaign.findFirstOrThrow({
+      where: { accountId: owner.accountId },
+    });
     const response = await t.gql(
       `mutation($input: CreateLeadInput!) { createLead(input: $input) { id } }`,
       { input: { campaignId: campaign.id, phoneNumber: phone } },
@@ -426,7 +553,13 @@ describe("customer data: export and erasure by phone number", { timeout: 120_000
     expect(response.errors?.[0]?.extensions?.code).toBe("CUSTOMER_ERASED");
     const asContact = await t.gql(
       `mutation($input: CreateLeadInput!) { createLead(input: $input) { id } }`,
-      { input: { campaignId: campaign.id, phoneNumber: uniqueUsNumber(), secondaryContacts: [{ phoneNumber: phone }] } },
+      {
+        input: {
+          campaignId: campaign.id,
+          phoneNumber: uniqueUsNumber(),
+          secondaryContacts: [{ phoneNumber: phone }],
+        },
+      },
       { token: owner.apiKey },
     );
     expect(asContact.errors?.[0]?.extensions).toMatchObject({
@@ -440,7 +573,10 @@ describe("customer data: export and erasure by phone number", { timeout: 120_000
     expect(rest.status).toBe(409);
     // The tombstone is the account's own: another account may add the number.
     const theirs = await telephonyFixtures(t).createCampaign(stranger);
-    const added = await t.app.services.leads.create(stranger.accountId, { campaignId: theirs.id, phoneNumber: phone });
+    const added = await t.app.services.leads.create(stranger.accountId, {
+      campaignId: theirs.id,
+      phoneNumber: phone,
+    });
     expect(added.phoneNumber).toBe(phone);
     await t.app.services.leads.delete(stranger.accountId, added.id);
   });
@@ -460,14 +596,18 @@ describe("customer data: an erasure cut short resumes on the next instance", { t
       const who = { kind: "phone" as const, value: phone };
       const hash = identifierHash(await saltOf(prisma, owner.accountId), who);
       // A dead instance's work: the first steps ran and committed, then the process was gone.
-      const done = ERASURE_STEPS.findIndex((step) => step.name === "conversations");
+      const done = ERASURE_STEPS.findIndex((step) => step.name === "textOptOuts");
       for (const step of ERASURE_STEPS.slice(0, done)) {
         const context = {
           prisma,
           accountId: owner.accountId,
           who,
           recordings: { remove: async () => {} },
-          commit: (work: Parameters<typeof prisma.$transaction>[0]) => prisma.$transaction(work) as Promise<number>,
+          tombstone: async () => {
+            throw new Error("the steps before the opt-outs make no tombstone");
+          },
+          commit: (work: Parameters<typeof prisma.$transaction>[0]) =>
+            prisma.$transaction(work) as Promise<number>,
         };
         while ((await step.batch(context)) > 0);
       }
@@ -499,11 +639,18 @@ describe("customer data: an erasure cut short resumes on the next instance", { t
         const resumed = await finished(second, owner, job.id);
         expect(resumed).toMatchObject({ state: "done", stepsDone: ERASURE_STEPS.length + 1 });
         for (const needle of [phone, phone.slice(2), words]) {
-          expect({ needle, tables: await tablesContaining(second.app.db, needle) }).toEqual({ needle, tables: [] });
+          expect({ needle, tables: await tablesContaining(second.app.db, needle) }).toEqual({
+            needle,
+            tables: [],
+          });
         }
         expect(await createRecordingStore(second.app.db).open(seeded.callId)).toBeNull();
         expect(await billingTotals(second.app.db, owner.accountId)).toEqual(before);
-        expect(await second.app.db.prisma.customerTombstone.count({ where: { accountId: owner.accountId, identifierHash: hash } })).toBe(1);
+        expect(
+          await second.app.db.prisma.customerTombstone.count({
+            where: { accountId: owner.accountId, identifierHash: hash },
+          }),
+        ).toBe(1);
       } finally {
         await second.close();
       }
@@ -524,7 +671,11 @@ describe("customer data: campaign suppression at dial time", { timeout: 120_000 
       const owner = await t.createAccount({ balance: "50" });
       const erased = uniqueUsNumber();
       const reachable = uniqueUsNumber();
-      const requested = await t.gql<{ eraseCustomerData: Job }>(ERASE, { input: { phoneNumber: erased } }, { token: owner.apiKey });
+      const requested = await t.gql<{ eraseCustomerData: Job }>(
+        ERASE,
+        { input: { phoneNumber: erased } },
+        { token: owner.apiKey },
+      );
       expect((await finished(t, owner, requested.data!.eraseCustomerData.id)).state).toBe("done");
 
       const fixtures = telephonyFixtures(t);
@@ -542,7 +693,10 @@ describe("customer data: campaign suppression at dial time", { timeout: 120_000 
       const suppressed = await t.app.db.prisma.lead.create({
         data: { accountId: owner.accountId, campaignId: campaign.id, phoneNumber: erased },
       });
-      const called = await t.app.services.leads.create(owner.accountId, { campaignId: campaign.id, phoneNumber: reachable });
+      const called = await t.app.services.leads.create(owner.accountId, {
+        campaignId: campaign.id,
+        phoneNumber: reachable,
+      });
       const activated = await t.gql(
         `mutation($id: Int!) { updateCampaign(id: $id, input: { status: active }) { status } }`,
         { id: campaign.id },
@@ -552,7 +706,8 @@ describe("customer data: campaign suppression at dial time", { timeout: 120_000 
       for (;;) {
         const lead = await t.app.db.prisma.lead.findUniqueOrThrow({ where: { id: called.id } });
         const blocked = await t.app.db.prisma.lead.findUniqueOrThrow({ where: { id: suppressed.id } });
-        if (lead.status === "completed" && blocked.status !== "created" && blocked.status !== "scheduled") break;
+        if (lead.status === "completed" && blocked.status !== "created" && blocked.status !== "scheduled")
+          break;
         await new Promise((resolve) => setTimeout(resolve, 25));
       }
       expect(await t.app.db.prisma.lead.findUniqueOrThrow({ where: { id: suppressed.id } })).toMatchObject({
@@ -560,8 +715,16 @@ describe("customer data: campaign suppression at dial time", { timeout: 120_000 
         blacklistReason: "erased",
         attempts: 0,
       });
-      expect(await t.app.db.prisma.call.count({ where: { accountId: owner.accountId, clientPhoneNumber: erased } })).toBe(0);
-      expect(await t.app.db.prisma.call.count({ where: { accountId: owner.accountId, clientPhoneNumber: reachable } })).toBe(1);
+      expect(
+        await t.app.db.prisma.call.count({
+          where: { accountId: owner.accountId, clientPhoneNumber: erased },
+        }),
+      ).toBe(0);
+      expect(
+        await t.app.db.prisma.call.count({
+          where: { accountId: owner.accountId, clientPhoneNumber: reachable },
+        }),
+      ).toBe(1);
     } finally {
       await t.close();
     }

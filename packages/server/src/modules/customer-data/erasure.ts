@@ -17,6 +17,8 @@ export interface ErasureContext {
    * together, or neither.
    */
   commit(work: (tx: Prisma.TransactionClient) => Promise<number>): Promise<number>;
+  /** Records (or completes) the customer's tombstone in `tx`. */
+  tombstone(tx: Prisma.TransactionClient, fields?: { textsOptedOut?: boolean }): Promise<void>;
 }
 
 export interface ErasureStep {
@@ -43,7 +45,9 @@ export const ERASURE_STEPS: ErasureStep[] = [
       if (ids.length === 0) return 0;
       // Their attempts (the delivery log) go with them (foreign key).
       return context.commit(async (tx) => {
-        const { count } = await tx.webhookEvent.deleteMany({ where: { id: { in: ids }, accountId: context.accountId } });
+        const { count } = await tx.webhookEvent.deleteMany({
+          where: { id: { in: ids }, accountId: context.accountId },
+        });
         return count;
       });
     },
@@ -86,10 +90,15 @@ export const ERASURE_STEPS: ErasureStep[] = [
     async batch(context) {
       const rows = await find(context).textOptOuts(ERASURE_BATCH);
       if (rows.length === 0) return 0;
-      // The tombstone keeps the number from being called again (docs/data-governance.md).
+      // The opt-out holds the number: the tombstone keeps it instead (made now, with the deletion,
+      // so that a crash before the end cannot lose it).
       return context.commit(async (tx) => {
+        if (rows.some((row) => row.optedOut)) await context.tombstone(tx, { textsOptedOut: true });
         const { count } = await tx.textOptOut.deleteMany({
-          where: { accountId: context.accountId, OR: rows },
+          where: {
+            accountId: context.accountId,
+            OR: rows.map(({ accountNumber, customerNumber }) => ({ accountNumber, customerNumber })),
+          },
         });
         return count;
       });
@@ -107,7 +116,9 @@ export const ERASURE_STEPS: ErasureStep[] = [
           WHERE "accountId" = ${context.accountId}::integer
             AND substring("description" from '[0-9a-f-]{36}$') = ANY(${ids}::text[])`;
         // Messages go with their conversation (foreign key); texts and appointments lose the link.
-        const { count } = await tx.conversation.deleteMany({ where: { id: { in: ids }, accountId: context.accountId } });
+        const { count } = await tx.conversation.deleteMany({
+          where: { id: { in: ids }, accountId: context.accountId },
+        });
         return count;
       });
     },
@@ -157,7 +168,9 @@ export const ERASURE_STEPS: ErasureStep[] = [
       if (ids.length === 0) return 0;
       // Secondary contacts go with them (foreign key); calls were unlinked by the calls step.
       return context.commit(async (tx) => {
-        const { count } = await tx.lead.deleteMany({ where: { id: { in: ids }, accountId: context.accountId } });
+        const { count } = await tx.lead.deleteMany({
+          where: { id: { in: ids }, accountId: context.accountId },
+        });
         return count;
       });
     },

@@ -11,7 +11,10 @@ export const EXPORT_FORMAT = "voxgate.customer-data-export/1";
 
 /** A stored call recording as the export reads it. */
 export interface RecordingSource {
-  open(accountId: number, callId: number): Promise<{ size: number; read(start: number, end: number): AsyncIterable<Buffer> }>;
+  open(
+    accountId: number,
+    callId: number,
+  ): Promise<{ size: number; read(start: number, end: number): AsyncIterable<Buffer> }>;
 }
 
 export interface ExportedRecords {
@@ -83,7 +86,12 @@ export async function collectCustomerRecords(
     orderBy: { id: "asc" },
   });
   const textOptOuts = optOuts.length
-    ? await prisma.textOptOut.findMany({ where: { accountId, OR: optOuts } })
+    ? await prisma.textOptOut.findMany({
+        where: {
+          accountId,
+          OR: optOuts.map(({ accountNumber, customerNumber }) => ({ accountNumber, customerNumber })),
+        },
+      })
     : [];
   const recordedCallIds = calls.filter((call) => call.recordingUrl !== "").map((call) => call.id);
   const counts = {

@@ -53,7 +53,9 @@ export function customerFinder(db: Db, accountId: number, who: CustomerIdentifie
 
   return {
     conversations: (limit: number) =>
-      ids<string>(Prisma.sql`SELECT c."id" FROM "conversations" c WHERE ${conversationsWhere} ORDER BY c."id" LIMIT ${limit}::integer`),
+      ids<string>(
+        Prisma.sql`SELECT c."id" FROM "conversations" c WHERE ${conversationsWhere} ORDER BY c."id" LIMIT ${limit}::integer`,
+      ),
 
     /** The customer's calls with the transfer legs made from them (whose transcript holds the customer too). */
     calls: async (limit: number) => {
@@ -68,7 +70,9 @@ export function customerFinder(db: Db, accountId: number, who: CustomerIdentifie
     },
 
     leads: (limit: number) =>
-      ids(Prisma.sql`SELECT l."id" FROM "leads" l WHERE ${leadsWhere} ORDER BY l."id" LIMIT ${limit}::integer`),
+      ids(
+        Prisma.sql`SELECT l."id" FROM "leads" l WHERE ${leadsWhere} ORDER BY l."id" LIMIT ${limit}::integer`,
+      ),
 
     secondaryContacts: (limit: number) =>
       ids(Prisma.sql`
@@ -87,8 +91,8 @@ export function customerFinder(db: Db, accountId: number, who: CustomerIdentifie
         ORDER BY t."id" LIMIT ${limit}::integer`),
 
     textOptOuts: (limit: number) =>
-      db.$queryRaw<{ accountNumber: string; customerNumber: string }[]>(Prisma.sql`
-        SELECT o."accountNumber", o."customerNumber" FROM "text_opt_outs" o
+      db.$queryRaw<{ accountNumber: string; customerNumber: string; optedOut: boolean }[]>(Prisma.sql`
+        SELECT o."accountNumber", o."customerNumber", o."optedOut" FROM "text_opt_outs" o
         WHERE o."accountId" = ${accountId}::integer AND ${flag(who.kind === "phone")} AND o."customerNumber" = ${value}
         LIMIT ${limit}::integer`),
 

@@ -64,7 +64,10 @@ export function phoneDigitForms(e164: string): string[] {
  * Reads exactly one identifier. `defaultCountry` is used for a national phone number when the
  * request names no country.
  */
-export function parseIdentifier(request: CustomerIdentifierRequest, defaultCountry: string): CustomerIdentifier {
+export function parseIdentifier(
+  request: CustomerIdentifierRequest,
+  defaultCountry: string,
+): CustomerIdentifier {
   const result = Request.safeParse(request);
   if (!result.success) throw ValidationError.fromZod(result.error);
   const input = result.data;
@@ -87,7 +90,8 @@ export function parseIdentifier(request: CustomerIdentifierRequest, defaultCount
   }
   if (input.email?.trim()) {
     const email = z.email().safeParse(input.email.trim());
-    if (!email.success) throw ValidationError.single("email", "The email field must be a valid email address.");
+    if (!email.success)
+      throw ValidationError.single("email", "The email field must be a valid email address.");
     return { kind: "email", value: email.data.toLowerCase() };
   }
   return { kind: "customer_id", value: input.customerId!.trim() };
@@ -104,11 +108,16 @@ export async function defaultCountryOf(prisma: PrismaClient | Prisma.Transaction
     select: { countryCode: true },
     take: 5,
   });
-  return numbers.find((row) => /^[A-Z]{2}$/.test(row.countryCode) && row.countryCode !== "ZZ")?.countryCode ?? "US";
+  return (
+    numbers.find((row) => /^[A-Z]{2}$/.test(row.countryCode) && row.countryCode !== "ZZ")?.countryCode ?? "US"
+  );
 }
 
 /** The account's tombstone salt, made on first use (concurrent first uses agree on one). */
-export async function saltOf(prisma: PrismaClient | Prisma.TransactionClient, accountId: number): Promise<string> {
+export async function saltOf(
+  prisma: PrismaClient | Prisma.TransactionClient,
+  accountId: number,
+): Promise<string> {
   await prisma.$executeRaw`
     INSERT INTO "customer_data_salts" ("accountId", "salt") VALUES (${accountId}::integer, ${randomBytes(32).toString("base64url")})
     ON CONFLICT ("accountId") DO NOTHING`;
@@ -118,5 +127,7 @@ export async function saltOf(prisma: PrismaClient | Prisma.TransactionClient, ac
 
 /** SHA-256 over the account's salt, the identifier's kind and its normalised value, hex. */
 export function identifierHash(salt: string, identifier: CustomerIdentifier): string {
-  return createHash("sha256").update(`${salt}\u0000${identifier.kind}\u0000${identifier.value}`).digest("hex");
+  return createHash("sha256")
+    .update(`${salt}\u0000${identifier.kind}\u0000${identifier.value}`)
+    .digest("hex");
 }

@@ -167,17 +167,26 @@ export class CustomerDataJobRunner implements Lifecycle {
       }
       const message = error instanceof Error ? error.message : String(error);
       const final = job.attempts >= MAX_ATTEMPTS;
-      this.deps.logger.error(final ? "customer data job failed for good" : "customer data job failed, retrying", {
-        jobId: job.id,
-        kind: job.kind,
-        error,
-      });
+      this.deps.logger.error(
+        final ? "customer data job failed for good" : "customer data job failed, retrying",
+        {
+          jobId: job.id,
+          kind: job.kind,
+          error,
+        },
+      );
       // A retry waits for the lease to run out (the sweep's backoff); a failed erasure keeps its
       // identifier so that it can be asked again.
       await prisma.customerDataJob.updateMany({
         where: { id: job.id, claimToken: job.claimToken },
         data: final
-          ? { state: "failed", error: message.slice(0, 500), claimToken: null, leaseUntil: null, finishedAt: new Date() }
+          ? {
+              state: "failed",
+              error: message.slice(0, 500),
+              claimToken: null,
+              leaseUntil: null,
+              finishedAt: new Date(),
+            }
           : { error: message.slice(0, 500) },
       });
     }

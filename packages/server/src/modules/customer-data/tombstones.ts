@@ -9,13 +9,28 @@ export class Tombstones {
   constructor(private readonly deps: ServiceDeps) {}
 
   async has(accountId: number, who: CustomerIdentifier): Promise<boolean> {
+    return (await this.find(accountId, who)) !== null;
+  }
+
+  /** Whether the number is an erased customer's who had opted out of texts (and not opted in since). */
+  async textsOptedOut(accountId: number, phoneNumber: string): Promise<boolean> {
+    return (await this.find(accountId, { kind: "phone", value: phoneNumber }))?.textsOptedOut ?? false;
+  }
+
+  private async find(accountId: number, who: CustomerIdentifier) {
     const prisma = this.deps.db.prisma;
     // No salt yet: the account never erased anybody (nor made a salt by asking).
     const salt = await prisma.customerDataSalt.findUnique({ where: { accountId } });
-    if (!salt) return false;
-    const found = await prisma.customerTombstone.count({
-      where: { accountId, identifierKind: who.kind, identifierHash: identifierHash(salt.salt, who) },
+    if (!salt) return null;
+    return prisma.customerTombstone.findUnique({
+      where: {
+        accountId_identifierKind_identifierHash: {
+          accountId,
+          identifierKind: who.kind,
+          identifierHash: identifierHash(salt.salt, who),
+        },
+      },
+      select: { textsOptedOut: true },
     });
-    return found > 0;
   }
 }

@@ -114,7 +114,10 @@ export class LeadsService {
     await this.collaborators.requireNotErased(accountId, {
       phoneNumber: input.phoneNumber,
       ...Object.fromEntries(
-        input.secondaryContacts.map((contact, index) => [`secondaryContacts.${index}.phoneNumber`, contact.phoneNumber]),
+        input.secondaryContacts.map((contact, index) => [
+          `secondaryContacts.${index}.phoneNumber`,
+          contact.phoneNumber,
+        ]),
       ),
     });
     const created = await this.deps.db.prisma.$transaction(async (tx) => {
