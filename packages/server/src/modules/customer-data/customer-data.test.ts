@@ -3,8 +3,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAssistant } from "../../../test/fixtures/assistants.ts";
 import { type DurableDatabase, durableDatabase } from "../../../test/fixtures/durable-database.ts";
 import { telephonyFixtures, uniqueUsNumber } from "../../../test/fixtures/telephony.ts";
-import { ManualClock, startTestApp, type TestAccount, type TestApp } from "../../../test/support/test-app.ts";
+import {
+  freshDatabase,
+  ManualClock,
+  startTestApp,
+  type TestAccount,
+  type TestApp,
+  testDatabaseKind,
+} from "../../../test/support/test-app.ts";
 import type { Database } from "../../db/client.ts";
+import type { Logger } from "../../logger.ts";
 import { createRecordingStore } from "../voice/recording-store.ts";
 import { ERASURE_STEPS } from "./erasure.ts";
 import { identifierHash, normalisePhoneNumber, saltOf } from "./identifiers.ts";
@@ -727,6 +735,54 @@ describe("customer data: campaign suppression at dial time", { timeout: 120_000 
       ).toBe(1);
     } finally {
       await t.close();
+    }
+  });
+});
+
+// Two instances on one PostgreSQL: each job is claimed by one of them only.
+describe.runIf(testDatabaseKind() === "postgres")("customer data jobs on two instances", () => {
+  it("runs each job on one instance only, however many sweep at once", { timeout: 120_000 }, async () => {
+    const database = await freshDatabase();
+    const ran: string[] = [];
+    const logger = (instance: string): Logger => ({
+      debug: () => {},
+      info: (message) => {
+        if (message === "customer erasure step done" || message === "customer erased")
+          ran.push(`${instance}:${message}`);
+      },
+      warn: () => {},
+      error: () => {},
+    });
+    const a = await startTestApp({ database: database.target, logger: logger("a") });
+    const b = await startTestApp({ database: database.target, logger: logger("b") });
+    try {
+      const owner = await a.createAccount();
+      const campaign = await telephonyFixtures(a).createCampaign(owner);
+      const jobs = [];
+      for (let i = 0; i < 4; i++) {
+        const phone = uniqueUsNumber();
+        await a.app.services.leads.create(owner.accountId, { campaignId: campaign.id, phoneNumber: phone });
+        jobs.push(
+          await b.app.services.customerData.requestErasure(
+            { accountId: owner.accountId, requestedBy: "cli" },
+            { phoneNumber: phone },
+          ),
+        );
+      }
+      // Both instances' sweeps, and a drain on each, all at once.
+      await Promise.all(
+        jobs.flatMap((job) => [a, b].map((t) => t.app.services.customerData.runNow(owner.accountId, job.id))),
+      );
+      for (const job of jobs) expect((await finished(a, owner, job.id)).counts).toMatchObject({ leads: 1 });
+      const erased = ran.filter((line) => line.endsWith(":customer erased"));
+      expect(erased).toHaveLength(jobs.length);
+      expect(ran.filter((line) => line.endsWith(":customer erasure step done"))).toHaveLength(
+        jobs.length * ERASURE_STEPS.length,
+      );
+    } finally {
+      await b.close();
+      await a.close();
+      await database.drop();
     }
   });
 });
