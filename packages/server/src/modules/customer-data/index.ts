@@ -1,2 +1,1 @@
 export { archivePath, CustomerDataService } from "./customer-data.service.ts";
-export { normalisePhoneNumber } from "./identifiers.ts";
