@@ -1,1 +1,1 @@
-export { archivePath, CustomerDataService } from "./customer-data.service.ts";
+export { CustomerDataService } from "./customer-data.service.ts";
