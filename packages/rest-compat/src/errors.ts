@@ -28,6 +28,7 @@ export const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   UPSTREAM_FAILED: 502,
   AT_CAPACITY: 503,
   SERVICE_UNAVAILABLE: 503,
+  CUSTOMER_ERASED: 409,
 };
 
 /** An error as the REST layer sees it: a code, a message and, for validation, field messages. */

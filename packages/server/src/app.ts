@@ -17,6 +17,7 @@ import { createStaticFiles, notFound } from "./http/static.ts";
 import { createTwilioRoutes } from "./http/twilio.ts";
 import { attachWebSocket } from "./http/websocket.ts";
 import { createLogger, type Logger } from "./logger.ts";
+import { createArchiveRoutes } from "./modules/customer-data/archive-route.ts";
 import { OperatorChannel } from "./operator-channel.ts";
 import { createEventBus, type EventBusHealth, type PubSub } from "./pubsub.ts";
 import { type DemoCredentials, demoAssistantUuid, seedCatalog, seedDemo } from "./seed/seed.ts";
@@ -95,6 +96,10 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const staticFiles = createStaticFiles(config);
   const twilio = createTwilioRoutes({ config, webhooks: services.twilioWebhooks, logger });
   const recordings = createRecordingRoutes({ auth: services.auth, recordings: services.recordings });
+  const customerDataArchives = createArchiveRoutes({
+    auth: services.auth,
+    customerData: services.customerData,
+  });
   const calendarOAuth = createCalendarOAuthRoutes({ config, oauth: services.calendarOAuth, logger });
   const route = async (request: Request, meta: RequestMeta): Promise<Response> => {
     const url = new URL(request.url);
@@ -105,6 +110,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       (await rest(request, meta)) ??
       (await twilio(request, url)) ??
       (await recordings(request, url)) ??
+      (await customerDataArchives(request, url)) ??
       (await calendarOAuth(request, url)) ??
       (await health(url)) ??
       (await staticFiles(request, url)) ??

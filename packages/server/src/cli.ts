@@ -20,6 +20,9 @@ Commands:
            [--description D]
   test --suite ID [--junit FILE]            Run an agent test suite on a server (VOXGATE_URL, or --url,
            [--url U] [--concurrency N]      and VOXGATE_API_KEY); exits 1 unless every scenario passed
+  customers:erase --account ID --phone P    Erase everything tied to a customer (irreversible);
+           (or --email E, --customer-id C)  national numbers read in [--country US]; a tombstone
+           [--wait]                         stays. --wait runs it now and reports what was erased
 
 Configuration comes from the same environment variables as the server (DATABASE_URL, VOXGATE_DATA_DIR...).
 With the embedded database and a server running on it, commands (but migrate) are run by that server,
@@ -44,6 +47,11 @@ function parseCommandLine() {
         junit: { type: "string" },
         url: { type: "string" },
         concurrency: { type: "string" },
+        account: { type: "string" },
+        phone: { type: "string" },
+        "customer-id": { type: "string" },
+        country: { type: "string" },
+        wait: { type: "boolean", default: false },
         json: { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
       },

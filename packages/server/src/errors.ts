@@ -37,7 +37,9 @@ export type ErrorCode =
   | "TOO_MANY_ALIASES"
   | "QUERY_TOO_COMPLEX"
   | "TOO_MANY_DIRECTIVES"
-  | "QUERY_TOO_NESTED";
+  | "QUERY_TOO_NESTED"
+  // Customer data (docs/data-governance.md#erasure-and-export).
+  | "CUSTOMER_ERASED";
 
 /** An expected failure: passes through error masking with its code and message intact. */
 export class AppError extends GraphQLError {
@@ -288,6 +290,22 @@ export class TestRunsBusyError extends AppError {
       `At most ${limit} test runs may be queued or running at once; wait for one to finish.`,
       {
         limit,
+      },
+    );
+  }
+}
+
+/**
+ * The number belongs to a customer the account erased (a tombstone holds its hash): it is not
+ * added again silently (docs/data-governance.md#erasure-and-export). REST answers 409.
+ */
+export class CustomerErasedError extends AppError {
+  constructor(field: string) {
+    super(
+      "CUSTOMER_ERASED",
+      "This phone number belongs to a customer whose data was erased: it cannot be added again.",
+      {
+        field,
       },
     );
   }

@@ -139,7 +139,14 @@ export interface AuditedEvent {
     | "call.taken_over"
     | "phone_number.purchased"
     | "phone_number.added"
-    | "phone_number.released";
+    | "phone_number.released"
+    /**
+     * Everything tied to one customer was exported (the archive is ready) or erased (the tombstone
+     * recorded) (docs/data-governance.md#erasure-and-export): the target is the salted hash of the
+     * identifier, never the identifier; the details name the job and count the records per kind.
+     */
+    | "customer.exported"
+    | "customer.erased";
   accountId: number;
   actor: Actor;
   target: { type: string; id: string | number };

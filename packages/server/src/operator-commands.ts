@@ -1,4 +1,4 @@
-import { AppError, ValidationError } from "./errors.ts";
+import { AppError, NotFoundError, ValidationError } from "./errors.ts";
 import type { Services } from "./services.ts";
 
 /** The options of an operator command, as `parseArgs` reads them from the command line. */
@@ -12,6 +12,11 @@ export interface CommandOptions {
   amount?: string | undefined;
   description?: string | undefined;
   operator?: boolean | undefined;
+  account?: string | undefined;
+  phone?: string | undefined;
+  "customer-id"?: string | undefined;
+  country?: string | undefined;
+  wait?: boolean | undefined;
 }
 
 /** What a command printed: a line for people, a document for `--json`. */
@@ -28,6 +33,7 @@ export const SERVICE_COMMANDS = [
   "accounts:revoke-operator",
   "api-keys:create",
   "balance:credit",
+  "customers:erase",
 ];
 
 function required(options: CommandOptions, name: "email" | "password" | "amount"): string {
@@ -37,11 +43,11 @@ function required(options: CommandOptions, name: "email" | "password" | "amount"
 }
 
 export async function runCommand(
-  services: Pick<Services, "accounts" | "apiKeys" | "billing">,
+  services: Pick<Services, "accounts" | "apiKeys" | "billing" | "customerData">,
   command: string,
   options: CommandOptions,
 ): Promise<CommandOutput> {
-  const { accounts, apiKeys, billing } = services;
+  const { accounts, apiKeys, billing, customerData } = services;
   switch (command) {
     case "accounts:create": {
       const { account, user } = await accounts.create({
@@ -121,6 +127,44 @@ export async function runCommand(
       return {
         human: `Balance of account ${account.id} is now ${account.balance.toFixed(4)}.`,
         machine: { account: { id: account.id, balance: account.balance.toFixed(4) } },
+      };
+    }
+    case "customers:erase": {
+      const accountId = Number(options.account);
+      if (!options.account || !Number.isInteger(accountId) || accountId <= 0) {
+        throw new ValidationError({ account: ["--account is required: the account's id (accounts:list)."] });
+      }
+      await accounts.get(accountId).catch(() => {
+        throw new NotFoundError("Account");
+      });
+      const requested = await customerData.requestErasure(
+        { accountId, requestedBy: "cli" },
+        {
+          phoneNumber: options.phone,
+          email: options.email,
+          customerId: options["customer-id"],
+          country: options.country,
+        },
+      );
+      const job = options.wait ? await customerData.runNow(accountId, requested.id) : requested;
+      const counts = Object.entries(job.counts as Record<string, number>)
+        .map(([kind, count]) => `${kind} ${count}`)
+        .join(", ");
+      return {
+        human:
+          job.state === "done"
+            ? `Erased (job ${job.id}): ${counts || "nothing was found"}. The tombstone keeps the number from being added or called again.`
+            : `Erasure job ${job.id} is ${job.state}${job.error ? `: ${job.error}` : ""}; a running server carries it out.`,
+        machine: {
+          job: {
+            id: job.id,
+            state: job.state,
+            identifierKind: job.identifierKind,
+            identifierHash: job.identifierHash,
+            counts: job.counts,
+            error: job.error,
+          },
+        },
       };
     }
     default:

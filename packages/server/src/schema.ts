@@ -29,5 +29,6 @@ import "./modules/live-listen/live-listen.schema.ts";
 import "./modules/agent-tests/agent-tests.schema.ts";
 import "./modules/retention/retention.schema.ts";
 import "./modules/audit/audit.schema.ts";
+import "./modules/customer-data/customer-data.schema.ts";
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -14,6 +14,7 @@ import { createCalendars } from "./modules/calendars/index.ts";
 import { createCalls } from "./modules/calls/index.ts";
 import { CampaignsService } from "./modules/campaigns/index.ts";
 import { ConversationsService } from "./modules/conversations/index.ts";
+import { CustomerDataService } from "./modules/customer-data/index.ts";
 import { DialerService, DialerSweep } from "./modules/dialer/index.ts";
 import { EvaluationService } from "./modules/evaluation/index.ts";
 import {
@@ -144,6 +145,8 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     clock,
     quietHours: textQuietHours,
     redaction,
+    erasedOptOut: (accountId, customerNumber) =>
+      customerData.tombstones.textsOptedOut(accountId, customerNumber),
   });
   const textConversations = new TextConversations(deps, {
     texts,
@@ -235,6 +238,7 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     jobs,
     clock,
     optedOutOfTexts: (accountId, phoneNumber) => texts.optedOutAnywhere(accountId, phoneNumber),
+    erased: (accountId, phoneNumber) => customerData.isSuppressed(accountId, phoneNumber),
   });
   const credentials = new CredentialCache(deps);
   const auth = new AuthService(deps, { rateLimits, credentials, events: webhooks });
@@ -271,6 +275,12 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
   // The audit log records the domain events that carry an actor, in the transaction of each change.
   const auditLog = new AuditLog(deps);
   webhooks.recordEventsWith(auditLog.record);
+  // Export and erasure by customer; built last so that its job runner starts last and stops first.
+  const customerData: CustomerDataService = new CustomerDataService(deps, {
+    recordings,
+    events: webhooks,
+    clock,
+  });
   return {
     // First, so that it stops last: after the workers whose outbound requests use its connections.
     outboundConnections: safeFetchConnections,
@@ -312,7 +322,11 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     voice,
     recordings,
     campaigns,
-    leads: new LeadsService(deps, { campaigns, progress: leadProgress }),
+    leads: new LeadsService(deps, {
+      campaigns,
+      progress: leadProgress,
+      requireNotErased: (accountId, numbers) => customerData.requireNotErased(accountId, numbers),
+    }),
     dialer,
     dialerSweep: new DialerSweep(deps, dialer, campaigns),
     billing,
@@ -347,5 +361,6 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     auditLog,
     retention: new RetentionService(deps, { events: webhooks }),
     retentionSweep: new RetentionSweep(deps, { recordings, clock }),
+    customerData,
   };
 }

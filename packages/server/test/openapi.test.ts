@@ -110,6 +110,18 @@ describe("the OpenAPI document of the REST API", () => {
       "POST /widget/assistants/{uuid}/web-calls": { params: { uuid: assistant.uuid } },
       "GET /conversations/{uuid}/messages": { params: { uuid: conversation.body.conversation_id } },
       "POST /conversations/{uuid}/messages": { params: { uuid: conversation.body.conversation_id } },
+      "POST /user/customer-data/export": { body: { phone_number: uniqueUsNumber() } },
+      "POST /user/customer-data/erase": { body: { phone_number: uniqueUsNumber() } },
+      "GET /user/customer-data/jobs/{id}": {
+        params: {
+          id: (
+            await t.app.services.customerData.requestExport(
+              { accountId: owner.accountId, requestedBy: "cli" },
+              { phoneNumber: uniqueUsNumber() },
+            )
+          ).id,
+        },
+      },
     });
     for (const route of routes.filter((candidate) => candidate.path.includes("{knowledgebaseId}"))) {
       fill[`${route.method} ${route.path}`] = { params: { knowledgebaseId } };

@@ -36,6 +36,10 @@ type Documents = {
     "\n  fragment RestWidgetFunctionCall on WidgetFunctionCall { name succeeded }\n": typeof types.RestWidgetFunctionCallFragmentDoc,
     "\n      query RestConversationMessages($id: ID!) {\n        widgetConversation(id: $id) {\n          id\n          messages { id role content functionCalls { ...RestWidgetFunctionCall } createdAt }\n        }\n      }\n    ": typeof types.RestConversationMessagesDocument,
     "\n      mutation RestSendConversationMessage($input: SendWidgetMessageInput!) {\n        sendWidgetMessage(input: $input) { reply functionCalls { ...RestWidgetFunctionCall } }\n      }\n    ": typeof types.RestSendConversationMessageDocument,
+    "\n  fragment RestCustomerDataJob on CustomerDataJob {\n    id kind state identifierKind identifierHash requestedBy stepsDone stepsTotal progress counts error\n    archiveBytes downloadUrl expiresAt createdAt finishedAt\n  }\n": typeof types.RestCustomerDataJobFragmentDoc,
+    "\n      mutation RestExportCustomerData($input: CustomerDataInput!) {\n        exportCustomerData(input: $input) { ...RestCustomerDataJob }\n      }\n    ": typeof types.RestExportCustomerDataDocument,
+    "\n      mutation RestEraseCustomerData($input: CustomerDataInput!) {\n        eraseCustomerData(input: $input) { ...RestCustomerDataJob }\n      }\n    ": typeof types.RestEraseCustomerDataDocument,
+    "\n      query RestCustomerDataJob($id: Int!) { customerDataJob(id: $id) { ...RestCustomerDataJob } }\n    ": typeof types.RestCustomerDataJobDocument,
     "\n  fragment RestDocument on Document {\n    id name description type typeLabel status statusLabel failureReason createdAt updatedAt\n  }\n": typeof types.RestDocumentFragmentDoc,
     "query RestKnowledgebases {\n      knowledgebases { id name description status statusLabel documentsCount assistantsCount createdAt updatedAt }\n    }\n    ": typeof types.RestKnowledgebasesDocument,
     "query RestDocuments($knowledgebaseId: Int!) {\n      documents(knowledgebaseId: $knowledgebaseId) { ...RestDocument }\n    }\n    ": typeof types.RestDocumentsDocument,
@@ -76,6 +80,10 @@ const documents: Documents = {
     "\n  fragment RestWidgetFunctionCall on WidgetFunctionCall { name succeeded }\n": types.RestWidgetFunctionCallFragmentDoc,
     "\n      query RestConversationMessages($id: ID!) {\n        widgetConversation(id: $id) {\n          id\n          messages { id role content functionCalls { ...RestWidgetFunctionCall } createdAt }\n        }\n      }\n    ": types.RestConversationMessagesDocument,
     "\n      mutation RestSendConversationMessage($input: SendWidgetMessageInput!) {\n        sendWidgetMessage(input: $input) { reply functionCalls { ...RestWidgetFunctionCall } }\n      }\n    ": types.RestSendConversationMessageDocument,
+    "\n  fragment RestCustomerDataJob on CustomerDataJob {\n    id kind state identifierKind identifierHash requestedBy stepsDone stepsTotal progress counts error\n    archiveBytes downloadUrl expiresAt createdAt finishedAt\n  }\n": types.RestCustomerDataJobFragmentDoc,
+    "\n      mutation RestExportCustomerData($input: CustomerDataInput!) {\n        exportCustomerData(input: $input) { ...RestCustomerDataJob }\n      }\n    ": types.RestExportCustomerDataDocument,
+    "\n      mutation RestEraseCustomerData($input: CustomerDataInput!) {\n        eraseCustomerData(input: $input) { ...RestCustomerDataJob }\n      }\n    ": types.RestEraseCustomerDataDocument,
+    "\n      query RestCustomerDataJob($id: Int!) { customerDataJob(id: $id) { ...RestCustomerDataJob } }\n    ": types.RestCustomerDataJobDocument,
     "\n  fragment RestDocument on Document {\n    id name description type typeLabel status statusLabel failureReason createdAt updatedAt\n  }\n": types.RestDocumentFragmentDoc,
     "query RestKnowledgebases {\n      knowledgebases { id name description status statusLabel documentsCount assistantsCount createdAt updatedAt }\n    }\n    ": types.RestKnowledgebasesDocument,
     "query RestDocuments($knowledgebaseId: Int!) {\n      documents(knowledgebaseId: $knowledgebaseId) { ...RestDocument }\n    }\n    ": types.RestDocumentsDocument,
@@ -179,6 +187,22 @@ export function graphql(source: "\n      query RestConversationMessages($id: ID!
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n      mutation RestSendConversationMessage($input: SendWidgetMessageInput!) {\n        sendWidgetMessage(input: $input) { reply functionCalls { ...RestWidgetFunctionCall } }\n      }\n    "): typeof import('./graphql.ts').RestSendConversationMessageDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  fragment RestCustomerDataJob on CustomerDataJob {\n    id kind state identifierKind identifierHash requestedBy stepsDone stepsTotal progress counts error\n    archiveBytes downloadUrl expiresAt createdAt finishedAt\n  }\n"): typeof import('./graphql.ts').RestCustomerDataJobFragmentDoc;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      mutation RestExportCustomerData($input: CustomerDataInput!) {\n        exportCustomerData(input: $input) { ...RestCustomerDataJob }\n      }\n    "): typeof import('./graphql.ts').RestExportCustomerDataDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      mutation RestEraseCustomerData($input: CustomerDataInput!) {\n        eraseCustomerData(input: $input) { ...RestCustomerDataJob }\n      }\n    "): typeof import('./graphql.ts').RestEraseCustomerDataDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      query RestCustomerDataJob($id: Int!) { customerDataJob(id: $id) { ...RestCustomerDataJob } }\n    "): typeof import('./graphql.ts').RestCustomerDataJobDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

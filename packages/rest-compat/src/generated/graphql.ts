@@ -131,6 +131,18 @@ export type CreateLeadInput = {
   variables?: unknown;
 };
 
+/** One customer, named by exactly one of phoneNumber, email or customerId (docs/data-governance.md#erasure-and-export). */
+export type CustomerDataInput = {
+  /** ISO 3166 two-letter code for a national phone number. */
+  country?: string | null | undefined;
+  /** The customer identifier of generate-reply conversations, or a widget conversation's id. */
+  customerId?: string | null | undefined;
+  /** Compared without case. */
+  email?: string | null | undefined;
+  /** Any usual writing: E.164, with spaces or dashes, a 00 prefix, or national (read in `country`, else the country of the account's first number, else US). */
+  phoneNumber?: string | null | undefined;
+};
+
 export type DocumentLinkInput = {
   link: string;
 };
@@ -383,6 +395,29 @@ export type RestSendConversationMessageMutationVariables = Exact<{
 
 
 export type RestSendConversationMessageMutation = { sendWidgetMessage: { reply: string, functionCalls: Array<{ name: string, succeeded: boolean }> } };
+
+export type RestCustomerDataJobFragment = { id: number, kind: string, state: string, identifierKind: string, identifierHash: string, requestedBy: string, stepsDone: number, stepsTotal: number, progress: number, counts: unknown, error: string | null, archiveBytes: number | null, downloadUrl: string | null, expiresAt: string | null, createdAt: string, finishedAt: string | null };
+
+export type RestExportCustomerDataMutationVariables = Exact<{
+  input: CustomerDataInput;
+}>;
+
+
+export type RestExportCustomerDataMutation = { exportCustomerData: { id: number, kind: string, state: string, identifierKind: string, identifierHash: string, requestedBy: string, stepsDone: number, stepsTotal: number, progress: number, counts: unknown, error: string | null, archiveBytes: number | null, downloadUrl: string | null, expiresAt: string | null, createdAt: string, finishedAt: string | null } };
+
+export type RestEraseCustomerDataMutationVariables = Exact<{
+  input: CustomerDataInput;
+}>;
+
+
+export type RestEraseCustomerDataMutation = { eraseCustomerData: { id: number, kind: string, state: string, identifierKind: string, identifierHash: string, requestedBy: string, stepsDone: number, stepsTotal: number, progress: number, counts: unknown, error: string | null, archiveBytes: number | null, downloadUrl: string | null, expiresAt: string | null, createdAt: string, finishedAt: string | null } };
+
+export type RestCustomerDataJobQueryVariables = Exact<{
+  id: number;
+}>;
+
+
+export type RestCustomerDataJobQuery = { customerDataJob: { id: number, kind: string, state: string, identifierKind: string, identifierHash: string, requestedBy: string, stepsDone: number, stepsTotal: number, progress: number, counts: unknown, error: string | null, archiveBytes: number | null, downloadUrl: string | null, expiresAt: string | null, createdAt: string, finishedAt: string | null } };
 
 export type RestDocumentFragment = { id: number, name: string, description: string, type: DocumentType, typeLabel: string, status: DocumentStatus, statusLabel: string, failureReason: string | null, createdAt: string, updatedAt: string };
 
@@ -640,6 +675,26 @@ export const RestWidgetFunctionCallFragmentDoc = new TypedDocumentString(`
   succeeded
 }
     `, {"fragmentName":"RestWidgetFunctionCall"}) as unknown as TypedDocumentString<RestWidgetFunctionCallFragment, unknown>;
+export const RestCustomerDataJobFragmentDoc = new TypedDocumentString(`
+    fragment RestCustomerDataJob on CustomerDataJob {
+  id
+  kind
+  state
+  identifierKind
+  identifierHash
+  requestedBy
+  stepsDone
+  stepsTotal
+  progress
+  counts
+  error
+  archiveBytes
+  downloadUrl
+  expiresAt
+  createdAt
+  finishedAt
+}
+    `, {"fragmentName":"RestCustomerDataJob"}) as unknown as TypedDocumentString<RestCustomerDataJobFragment, unknown>;
 export const RestDocumentFragmentDoc = new TypedDocumentString(`
     fragment RestDocument on Document {
   id
@@ -1054,6 +1109,78 @@ export const RestSendConversationMessageDocument = new TypedDocumentString(`
   name
   succeeded
 }`) as unknown as TypedDocumentString<RestSendConversationMessageMutation, RestSendConversationMessageMutationVariables>;
+export const RestExportCustomerDataDocument = new TypedDocumentString(`
+    mutation RestExportCustomerData($input: CustomerDataInput!) {
+  exportCustomerData(input: $input) {
+    ...RestCustomerDataJob
+  }
+}
+    fragment RestCustomerDataJob on CustomerDataJob {
+  id
+  kind
+  state
+  identifierKind
+  identifierHash
+  requestedBy
+  stepsDone
+  stepsTotal
+  progress
+  counts
+  error
+  archiveBytes
+  downloadUrl
+  expiresAt
+  createdAt
+  finishedAt
+}`) as unknown as TypedDocumentString<RestExportCustomerDataMutation, RestExportCustomerDataMutationVariables>;
+export const RestEraseCustomerDataDocument = new TypedDocumentString(`
+    mutation RestEraseCustomerData($input: CustomerDataInput!) {
+  eraseCustomerData(input: $input) {
+    ...RestCustomerDataJob
+  }
+}
+    fragment RestCustomerDataJob on CustomerDataJob {
+  id
+  kind
+  state
+  identifierKind
+  identifierHash
+  requestedBy
+  stepsDone
+  stepsTotal
+  progress
+  counts
+  error
+  archiveBytes
+  downloadUrl
+  expiresAt
+  createdAt
+  finishedAt
+}`) as unknown as TypedDocumentString<RestEraseCustomerDataMutation, RestEraseCustomerDataMutationVariables>;
+export const RestCustomerDataJobDocument = new TypedDocumentString(`
+    query RestCustomerDataJob($id: Int!) {
+  customerDataJob(id: $id) {
+    ...RestCustomerDataJob
+  }
+}
+    fragment RestCustomerDataJob on CustomerDataJob {
+  id
+  kind
+  state
+  identifierKind
+  identifierHash
+  requestedBy
+  stepsDone
+  stepsTotal
+  progress
+  counts
+  error
+  archiveBytes
+  downloadUrl
+  expiresAt
+  createdAt
+  finishedAt
+}`) as unknown as TypedDocumentString<RestCustomerDataJobQuery, RestCustomerDataJobQueryVariables>;
 export const RestKnowledgebasesDocument = new TypedDocumentString(`
     query RestKnowledgebases {
   knowledgebases {

@@ -6,6 +6,7 @@ import { assistantRoutes } from "./assistants.ts";
 import { authRoutes } from "./auth.ts";
 import { callRoutes } from "./calls.ts";
 import { conversationRoutes } from "./conversations.ts";
+import { customerDataRoutes } from "./customer-data.ts";
 import { knowledgebaseRoutes } from "./knowledgebases.ts";
 import { leadRoutes } from "./leads.ts";
 import { phoneNumberRoutes } from "./phone-numbers.ts";
@@ -26,4 +27,5 @@ export const routes: readonly RouteDefinition[] = [
   ...conversationRoutes,
   ...widgetRoutes,
   ...appointmentRoutes,
+  ...customerDataRoutes,
 ];

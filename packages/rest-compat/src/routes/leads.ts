@@ -103,7 +103,10 @@ export const leadRoutes: RouteDefinition[] = [
         description: "Created",
         schema: z.object({ message: z.string(), data: leadSchema }),
       },
-      errors: { 404: "Unknown campaign, or another account's" },
+      errors: {
+        404: "Unknown campaign, or another account's",
+        409: "A number belongs to a customer the account erased (`CUSTOMER_ERASED`, docs/data-governance.md)",
+      },
       example: { body: { phone_number: "+14155550123", campaign_id: 1, variables: { name: "Ada" } } },
     },
     operation: graphql(`

@@ -56,6 +56,8 @@ export class DialerService {
       clock: Clock;
       /** Whether the number opted out of texts from any of the account's numbers (STOP). */
       optedOutOfTexts: (accountId: number, phoneNumber: string) => Promise<boolean>;
+      /** Whether the number belongs to a customer the account erased (a tombstone): never called again. */
+      erased: (accountId: number, phoneNumber: string) => Promise<boolean>;
     },
   ) {
     collaborators.jobs.define(DIAL_TASK, {
@@ -156,9 +158,15 @@ export class DialerService {
       await leads.recordOutcome(lead.id, { id: null, reached: false }, campaign, clock.now());
       return true;
     }
-    // A person who told the business to stop texting them is not called by its campaigns either.
-    if (await this.collaborators.optedOutOfTexts(campaign.accountId, target.phoneNumber)) {
-      if (lead.contactIndex === 0) await leads.blacklistOptedOut(lead);
+    // Checked at dial time, not only when the lead was added: a customer erased or opted out since
+    // is never called. A person who told the business to stop texting them is not called either.
+    const refusal = (await this.collaborators.erased(campaign.accountId, target.phoneNumber))
+      ? "erased"
+      : (await this.collaborators.optedOutOfTexts(campaign.accountId, target.phoneNumber))
+        ? "texts_opt_out"
+        : null;
+    if (refusal) {
+      if (lead.contactIndex === 0) await leads.blacklistOptedOut(lead, refusal);
       else await leads.recordOutcome(lead.id, { id: null, reached: false }, campaign, clock.now());
       return true;
     }

@@ -195,13 +195,16 @@ export class LeadProgress {
    * A lead the dialer picked whose number opted out of the account's texts (STOP): blacklisted with
    * that reason instead of called. Returns whether it moved.
    */
-  async blacklistOptedOut(lead: { id: number; accountId: number; campaignId: number }): Promise<boolean> {
+  async blacklistOptedOut(
+    lead: { id: number; accountId: number; campaignId: number },
+    reason: "texts_opt_out" | "erased" = "texts_opt_out",
+  ): Promise<boolean> {
     const count = await this.deps.db.prisma.$transaction(async (tx) => {
       const { count } = await tx.lead.updateMany({
         where: { id: lead.id, status: "scheduled" },
         data: {
           status: "blacklisted",
-          blacklistReason: "texts_opt_out",
+          blacklistReason: reason,
           claimedAt: null,
           activeCallId: null,
         },
@@ -217,7 +220,7 @@ export class LeadProgress {
       return count;
     });
     if (count > 0) {
-      this.deps.logger.info("lead blacklisted: its number opted out of texts", { leadId: lead.id });
+      this.deps.logger.info("lead blacklisted: its number may not be called", { leadId: lead.id, reason });
       this.announce(lead.campaignId);
     }
     return count > 0;

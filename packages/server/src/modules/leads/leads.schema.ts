@@ -40,7 +40,7 @@ export const LeadRef = builder.objectRef<LeadWithDetails>("Lead").implement({
     blacklistReason: t.exposeString("blacklistReason", {
       nullable: true,
       description:
-        "Why a blacklisted lead is: owner (set by the account) or texts_opt_out (its number replied STOP to one of the account's texts; docs/sms.md).",
+        "Why a blacklisted lead is: owner (set by the account), texts_opt_out (its number replied STOP to one of the account's texts; docs/sms.md) or erased (its number belongs to a customer the account erased; docs/data-governance.md).",
     }),
     campaign: t.field({ type: LeadCampaign, resolve: (lead) => lead.campaign }),
     secondaryContacts: t.field({ type: [SecondaryContact], resolve: (lead) => lead.secondaryContacts }),

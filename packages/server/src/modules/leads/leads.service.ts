@@ -93,17 +93,33 @@ export const leadDetails = {
 export class LeadsService {
   constructor(
     private readonly deps: ServiceDeps,
-    private readonly collaborators: { campaigns: CampaignsService; progress: LeadProgress },
+    private readonly collaborators: {
+      campaigns: CampaignsService;
+      progress: LeadProgress;
+      /** CUSTOMER_ERASED for the first field whose number belongs to a customer the account erased. */
+      requireNotErased: (accountId: number, numbers: Record<string, string>) => Promise<void>;
+    },
   ) {}
 
   /**
-   * Creates a lead and its secondary contacts in one transaction, all with status created.
+   * Creates a lead and its secondary contacts in one transaction, all with status created. A number
+   * of an erased customer is refused (CUSTOMER_ERASED).
    * Unless duplicates are allowed, a number already in the campaign is refused; the check and the
    * insert run under a per-campaign lock so two concurrent requests cannot both pass it.
    */
   async create(accountId: number, request: CreateLeadRequest) {
     const input = parseInput(CreateLeadInput, request);
     await this.collaborators.campaigns.requireOwned(accountId, input.campaignId);
+    // An erased customer is not re-created silently (docs/data-governance.md#erasure-and-export).
+    await this.collaborators.requireNotErased(accountId, {
+      phoneNumber: input.phoneNumber,
+      ...Object.fromEntries(
+        input.secondaryContacts.map((contact, index) => [
+          `secondaryContacts.${index}.phoneNumber`,
+          contact.phoneNumber,
+        ]),
+      ),
+    });
     const created = await this.deps.db.prisma.$transaction(async (tx) => {
       await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext('voxgate:lead-campaign'), ${input.campaignId}::int)`;
       if (!input.allowDuplicate) {

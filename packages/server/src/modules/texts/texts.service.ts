@@ -71,6 +71,11 @@ export class TextsService implements TextDesk {
       quietHours: TextQuietHours;
       /** A conversation's text, once handed to the carrier, keeps its body as its message does: redacted. */
       redaction: Pick<RedactionService, "of">;
+      /**
+       * Whether the number is an erased customer's who had opted out (docs/data-governance.md): the
+       * erasure took the opt-out rows, the tombstone keeps the opt-out.
+       */
+      erasedOptOut?: (accountId: number, customerNumber: string) => Promise<boolean>;
     },
   ) {}
 
@@ -364,7 +369,8 @@ export class TextsService implements TextDesk {
       where: { accountId_accountNumber_customerNumber: { accountId, accountNumber, customerNumber } },
       select: { optedOut: true },
     });
-    return optOut?.optedOut ?? false;
+    if (optOut) return optOut.optedOut;
+    return (await this.parts.erasedOptOut?.(accountId, customerNumber)) ?? false;
   }
 
   /** Whether `customerNumber` opted out of texts from any of the account's numbers. */
@@ -372,7 +378,8 @@ export class TextsService implements TextDesk {
     const count = await this.deps.db.prisma.textOptOut.count({
       where: { accountId, customerNumber, optedOut: true },
     });
-    return count > 0;
+    if (count > 0) return true;
+    return (await this.parts.erasedOptOut?.(accountId, customerNumber)) ?? false;
   }
 
   private async setOptOut(

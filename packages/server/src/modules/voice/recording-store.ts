@@ -18,7 +18,7 @@ export interface StoredRecording {
 export interface RecordingStore {
   save(callId: number, parts: readonly Uint8Array[]): Promise<void>;
   open(callId: number): Promise<StoredRecording | null>;
-  /** Deletes the call's recording; one that is already gone is not an error (retention, docs/data-governance.md). */
+  /** Deletes the call's recording (retention, erasure: docs/data-governance.md); one already gone is not an error. */
   remove(callId: number): Promise<void>;
   /**
    * Removes what a crash left half-written, and recordings whose call is gone (on PostgreSQL the

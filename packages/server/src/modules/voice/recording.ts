@@ -107,7 +107,7 @@ export class Recordings implements MediaStreamHandler, Lifecycle {
     await rewrite;
   }
 
-  /** Deletes a call's stored recording (the retention sweep); a missing one is not an error. */
+  /** Deletes a call's stored recording (retention, a customer's erasure); a missing one is not an error. */
   remove(callId: number): Promise<void> {
     return this.store.remove(callId);
   }

@@ -1,0 +1,96 @@
+import { builder } from "../../builder.ts";
+import type { CustomerDataJob } from "../../generated/prisma/client.ts";
+import { archivePath } from "./customer-data.service.ts";
+
+const CustomerDataInput = builder.inputType("CustomerDataInput", {
+  description:
+    "One customer, named by exactly one of phoneNumber, email or customerId (docs/data-governance.md#erasure-and-export).",
+  fields: (t) => ({
+    phoneNumber: t.string({
+      description:
+        "Any usual writing: E.164, with spaces or dashes, a 00 prefix, or national (read in `country`, else the country of the account's first number, else US).",
+    }),
+    email: t.string({ description: "Compared without case." }),
+    customerId: t.string({
+      description: "The customer identifier of generate-reply conversations, or a widget conversation's id.",
+    }),
+    country: t.string({ description: "ISO 3166 two-letter code for a national phone number." }),
+  }),
+});
+
+export const CustomerDataJobRef = builder.objectRef<CustomerDataJob>("CustomerDataJob").implement({
+  description:
+    "An export or erasure of one customer's data: a durable job that survives restarts and runs on one instance at a time.",
+  fields: (t) => ({
+    id: t.exposeInt("id"),
+    kind: t.exposeString("kind", { description: "export or erase." }),
+    state: t.exposeString("state", { description: "pending, running, done or failed." }),
+    identifierKind: t.exposeString("identifierKind", { description: "phone, email or customer_id." }),
+    identifierHash: t.exposeString("identifierHash", {
+      description: "SHA-256 of the normalised identifier with the account's salt: the tombstone's key.",
+    }),
+    requestedBy: t.exposeString("requestedBy", { description: "user:<id> or cli." }),
+    stepsDone: t.exposeInt("stepsDone"),
+    stepsTotal: t.exposeInt("stepsTotal"),
+    progress: t.float({
+      description: "stepsDone / stepsTotal, 0 to 1.",
+      resolve: (job) => (job.stepsTotal > 0 ? job.stepsDone / job.stepsTotal : 0),
+    }),
+    counts: t.field({
+      type: "JSON",
+      description: "Records found (export) or erased (erase), by kind.",
+      resolve: (job) => job.counts,
+    }),
+    error: t.exposeString("error", { nullable: true }),
+    archiveBytes: t.exposeInt("archiveBytes", { nullable: true }),
+    downloadUrl: t.string({
+      nullable: true,
+      description:
+        "Exports, once done and until expiresAt: the zip archive, fetched with the account's API key or session token as a Bearer token.",
+      resolve: (job, _args, context) =>
+        context.services.customerData.downloadable(job)
+          ? `${context.services.customerData.publicBaseUrl}${archivePath(job.id)}`
+          : null,
+    }),
+    expiresAt: t.expose("expiresAt", { type: "DateTime", nullable: true }),
+    createdAt: t.expose("createdAt", { type: "DateTime" }),
+    finishedAt: t.expose("finishedAt", { type: "DateTime", nullable: true }),
+  }),
+});
+
+builder.queryField("customerDataJob", (t) =>
+  t.withAuth({ authenticated: true }).field({
+    type: CustomerDataJobRef,
+    description: "An export or erasure job of the account, with its progress.",
+    args: { id: t.arg.int({ required: true }) },
+    resolve: (_root, { id }, context) => context.services.customerData.job(context.viewer.accountId, id),
+  }),
+);
+
+builder.mutationField("exportCustomerData", (t) =>
+  t.withAuth({ authenticated: true }).field({
+    type: CustomerDataJobRef,
+    description:
+      "Starts an export of everything tied to the customer: a zip of customer.json and the recordings, downloadable for 24 hours.",
+    args: { input: t.arg({ type: CustomerDataInput, required: true }) },
+    resolve: (_root, { input }, context) =>
+      context.services.customerData.requestExport(
+        { accountId: context.viewer.accountId, requestedBy: `user:${context.viewer.userId}` },
+        input,
+      ),
+  }),
+);
+
+builder.mutationField("eraseCustomerData", (t) =>
+  t.withAuth({ authenticated: true }).field({
+    type: CustomerDataJobRef,
+    description:
+      "Starts the erasure of everything tied to the customer (irreversible): content is deleted or anonymised, money records stay, a tombstone keeps the number from being added or called again.",
+    args: { input: t.arg({ type: CustomerDataInput, required: true }) },
+    resolve: (_root, { input }, context) =>
+      context.services.customerData.requestErasure(
+        { accountId: context.viewer.accountId, requestedBy: `user:${context.viewer.userId}` },
+        input,
+      ),
+  }),
+);

@@ -1,0 +1,1 @@
+export { CustomerDataService } from "./customer-data.service.ts";
