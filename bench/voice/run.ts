@@ -70,7 +70,8 @@ const load = () =>
  * Silero as every call's local voice detector (`endpoint_type: silero`; the carrier's frames are all
  * voice, so every 32 ms window is run through the model): batched across calls (the default), and each
  * call's windows run alone (`inference: "stream"`), and batched with windows waiting up to 5 ms for others
- * (`batchWaitMs`). `--relays=` picks some by their index in this list (0, the bare relay, first).
+ * (`batchWaitMs`), and batched in a worker thread (what `endpoint_type: silero` runs: the model off the
+ * relay's event loop). `--relays=` picks some by their index in this list (0, the bare relay, first).
  */
 const RELAYS = [
   { name: "bare relay", script: "relay-bare.ts", flags: [] as string[], args: [] as string[] },
@@ -87,6 +88,12 @@ const RELAYS = [
     script: "relay-engine.ts",
     flags: [] as string[],
     args: ["silero-wait-5"],
+  },
+  {
+    name: "engine + Silero, worker thread",
+    script: "relay-engine.ts",
+    flags: [] as string[],
+    args: ["silero-worker"],
   },
 ];
 const RELAYS_RUN = (flag("relays") ?? RELAYS.map((_, index) => index).join(","))

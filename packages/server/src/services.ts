@@ -47,8 +47,8 @@ import {
   OpenAiTranscriber,
   RealtimeClient,
   Recordings,
+  SileroWorker,
   silenceEndpoint,
-  sileroDetector,
   streamingSynthesizers,
   streamingTranscriber,
   VoiceService,
@@ -181,6 +181,8 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
   });
   const evaluation = new EvaluationService(deps, { jobs, calls: callAnnotations, bus, rateLimits });
   const callTurns = new CallTurnsService(deps, callAnnotations);
+  // Silero's model runs in a worker thread of its own, started with the first Silero call.
+  const sileroWorker = new SileroWorker(deps.logger);
   const voice = new VoiceService(deps, {
     calls: callLifecycle,
     live: liveSessions,
@@ -201,7 +203,7 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     detectors: new DetectorRegistry(
       {
         vad: silenceEndpoint(energyDetector),
-        silero: silenceEndpoint(sileroDetector),
+        silero: silenceEndpoint(sileroWorker.detector),
         semantic: silenceEndpoint(energyDetector, true),
       },
       "vad",
@@ -304,5 +306,6 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     liveTaps,
     listenAudit,
     listenSockets: new ListenSockets(deps, { auth, credentialStreams, audit: listenAudit }),
+    sileroWorker,
   };
 }

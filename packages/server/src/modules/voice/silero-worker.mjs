@@ -18,13 +18,13 @@ const STATE = 4 * LAYER;
 /** Words of the pool's control array and of each channel's header (silero-worker.ts). */
 const BELL = 0;
 const STOP = 1;
+const DEAD = 2;
 const REQUESTED = 0;
 const DONE = 1;
 const SIZE = 2;
 
-const { control, modelPath, maxRun } = /** @type {{ control: Int32Array; modelPath: string; maxRun: number }} */ (
-  workerData
-);
+const { control, modelPath, maxRun } =
+  /** @type {{ control: Int32Array; modelPath: string; maxRun: number }} */ (workerData);
 const port = /** @type {import("node:worker_threads").MessagePort} */ (parentPort);
 
 const { binding, initOrt } = require("onnxruntime-node/dist/binding.js");
@@ -108,18 +108,29 @@ function serve(channel, requested) {
 port.postMessage({ ready: true });
 // This thread has no event loop of its own: it sleeps on the bell until the relay rings it, reads the
 // channels it was sent meanwhile, and serves every channel with a batch requested.
-for (;;) {
-  const bell = Atomics.load(control, BELL);
-  for (let received = receiveMessageOnPort(port); received; received = receiveMessageOnPort(port))
-    channels.push(open(received.message));
-  if (Atomics.load(control, STOP) !== 0) break;
-  let served = false;
-  for (const channel of channels) {
-    const requested = Atomics.load(channel.header, REQUESTED);
-    if (requested === channel.done) continue;
-    serve(channel, requested);
-    served = true;
+try {
+  for (;;) {
+    const bell = Atomics.load(control, BELL);
+    for (let received = receiveMessageOnPort(port); received; received = receiveMessageOnPort(port))
+      channels.push(open(received.message));
+    if (Atomics.load(control, STOP) !== 0) break;
+    let served = false;
+    for (const channel of channels) {
+      const requested = Atomics.load(channel.header, REQUESTED);
+      if (requested === channel.done) continue;
+      serve(channel, requested);
+      served = true;
+    }
+    if (!served) Atomics.wait(control, BELL, bell);
   }
-  if (!served) Atomics.wait(control, BELL, bell);
+} catch (error) {
+  // A relay thread waiting for a batch synchronously cannot see this thread's error event: it is woken
+  // (its awaited number will not come) and reads that this worker is dead.
+  Atomics.store(control, DEAD, 1);
+  for (const channel of channels) {
+    Atomics.store(channel.header, DONE, -1);
+    Atomics.notify(channel.header, DONE);
+  }
+  throw error;
 }
 port.close();

