@@ -19,6 +19,7 @@ const STATE = 4 * LAYER;
 const BELL = 0;
 const STOP = 1;
 const DEAD = 2;
+const READY = 3;
 const REQUESTED = 0;
 const DONE = 1;
 const SIZE = 2;
@@ -29,15 +30,6 @@ const port = /** @type {import("node:worker_threads").MessagePort} */ (parentPor
 
 const { binding, initOrt } = require("onnxruntime-node/dist/binding.js");
 const { Tensor } = require("onnxruntime-node");
-initOrt();
-const session = new binding.InferenceSession();
-// One thread: a run of a batch is a few ms at most; this thread shares the relay's core.
-session.loadModel(modelPath, {
-  intraOpNumThreads: 1,
-  interOpNumThreads: 1,
-  executionMode: "sequential",
-  graphOptimizationLevel: "all",
-});
 const ALLOCATE_OUTPUTS = { output: null, hn: null, cn: null };
 const h = new Float32Array(2 * maxRun * LAYER);
 const c = new Float32Array(2 * maxRun * LAYER);
@@ -105,10 +97,25 @@ function serve(channel, requested) {
   port.postMessage(channel.id);
 }
 
-port.postMessage({ ready: true });
+/** @type {{ run: Function }} */
+let session;
 // This thread has no event loop of its own: it sleeps on the bell until the relay rings it, reads the
 // channels it was sent meanwhile, and serves every channel with a batch requested.
 try {
+  initOrt();
+  const loaded = new binding.InferenceSession();
+  // One thread: a run of a batch is a few ms at most; this thread shares the relay's core.
+  loaded.loadModel(modelPath, {
+    intraOpNumThreads: 1,
+    interOpNumThreads: 1,
+    executionMode: "sequential",
+    graphOptimizationLevel: "all",
+  });
+  session = loaded;
+  // The relay's thread may be waiting for the first start synchronously; others wait for the message.
+  Atomics.store(control, READY, 1);
+  Atomics.notify(control, READY);
+  port.postMessage({ ready: true });
   for (;;) {
     const bell = Atomics.load(control, BELL);
     for (let received = receiveMessageOnPort(port); received; received = receiveMessageOnPort(port))
@@ -127,6 +134,7 @@ try {
   // A relay thread waiting for a batch synchronously cannot see this thread's error event: it is woken
   // (its awaited number will not come) and reads that this worker is dead.
   Atomics.store(control, DEAD, 1);
+  Atomics.notify(control, READY);
   for (const channel of channels) {
     Atomics.store(channel.header, DONE, -1);
     Atomics.notify(channel.header, DONE);

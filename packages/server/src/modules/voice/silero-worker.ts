@@ -49,12 +49,16 @@ import { EnergyDetector, type VoiceActivityDetector, type VoiceActivityFactory }
 /** Windows a channel's slot holds: every Silero stream at one rate with a window waiting at once. */
 const CHANNEL_CAPACITY = 512;
 /**
- * Words of the pool's control array: the bell the worker sleeps on, the request to stop, and the
- * worker's word that it failed (its error event reaches a relay thread only once it waits no more).
+ * Words of the pool's control array: the bell the worker sleeps on, the request to stop, the worker's
+ * word that it failed (its error event reaches a relay thread only once it waits no more), and that its
+ * model is loaded (the first start is awaited synchronously).
  */
 const BELL = 0;
 const STOP = 1;
 const DEAD = 2;
+const READY = 3;
+/** The longest the first Silero stream of a process waits for the model to load. */
+const FIRST_START_MS = 10_000;
 /** Words of a channel's header: the last batch requested, the last answered, each slot's size. */
 const REQUESTED = 0;
 const DONE = 1;
@@ -91,7 +95,7 @@ export interface SileroWorkerOptions {
  * stopped with the app. `detector` is the `VoiceActivityFactory` of `endpoint_type: silero`.
  */
 export class SileroWorker {
-  private readonly control = new Int32Array(new SharedArrayBuffer(3 * Int32Array.BYTES_PER_ELEMENT));
+  private readonly control = new Int32Array(new SharedArrayBuffer(4 * Int32Array.BYTES_PER_ELEMENT));
   private readonly channels = new Map<string, Channel>();
   private readonly byId: Channel[] = [];
   private worker: Worker | null = null;
@@ -167,9 +171,17 @@ export class SileroWorker {
     clearTimeout(late);
   }
 
-  /** Starts the worker on the first Silero stream (a process with none spends no thread or model on it). */
+  /**
+   * Starts the worker on the first Silero stream (a process with none spends no thread or model on it),
+   * and waits for its model, blocking this thread, as loading the model in this thread did: the first
+   * call's first words are heard by Silero, not by the fallback. A worker restarting after a failure is
+   * not waited for: its streams decide with energy meanwhile.
+   */
   ensureStarted(): void {
-    if (this.status === "idle") this.spawn();
+    if (this.status !== "idle") return;
+    const worker = this.spawn();
+    Atomics.wait(this.control, READY, 0, FIRST_START_MS);
+    if (Atomics.load(this.control, READY) === 1) this.becameReady(worker);
   }
 
   /** The channel of a rate and window length, opened on the first stream that needs it. */
@@ -211,10 +223,11 @@ export class SileroWorker {
     void worker.terminate();
   }
 
-  private spawn(): void {
+  private spawn(): Worker {
     this.status = "starting";
     Atomics.store(this.control, STOP, 0);
     Atomics.store(this.control, DEAD, 0);
+    Atomics.store(this.control, READY, 0);
     const worker = new Worker(new URL("./silero-worker.mjs", import.meta.url), {
       execArgv: [],
       workerData: { control: this.control, modelPath: this.modelPath, maxRun: MAX_BATCH },
@@ -225,11 +238,7 @@ export class SileroWorker {
     for (const channel of this.byId) worker.postMessage(channel.message());
     worker.on("message", (message: number | { ready: true }) => {
       if (typeof message === "number") this.byId[message]?.collect();
-      else if (this.worker === worker) {
-        this.status = "ready";
-        this.generation++;
-        this.wakeReadyWaiters();
-      }
+      else this.becameReady(worker);
     });
     worker.on("error", (error) => {
       // A worker already taken for dead by a waiting relay thread: this is why.
@@ -237,6 +246,15 @@ export class SileroWorker {
       else this.logger.error("Silero worker error", { error });
     });
     worker.on("exit", (code) => this.failed(worker, new Error(`Silero worker exited with code ${code}`)));
+    return worker;
+  }
+
+  /** The worker's model is loaded (read from the control array or from its message, whichever first). */
+  private becameReady(worker: Worker): void {
+    if (this.worker !== worker || this.status !== "starting") return;
+    this.status = "ready";
+    this.generation++;
+    this.wakeReadyWaiters();
   }
 
   private failed(worker: Worker, error: Error): void {
