@@ -23,7 +23,7 @@ import { EnergyDetector, type VoiceActivityDetector, type VoiceActivityFactory }
  *   states and the probabilities answered. While the worker runs the batch in one slot, the relay
  *   gathers the next in the other; a batch is sent (its states copied in, `REQUESTED` raised, the pool's
  *   bell rung) `batchWaitMs` after its first window, or at once when it holds `FULL_BATCH` windows, or
- *   when a stream needs its answer (below); one batch is in flight at a time. The worker writes the
+ *   when a stream cannot wait longer for an answer (below); one batch is in flight at a time. The worker writes the
  *   answers in place, raises `DONE`, wakes synchronous waiters (`Atomics.notify`) and posts the
  *   channel's id, on which the relay applies them and sends what gathered meanwhile.
  * - Waiting for more windows costs the relay nothing here (the model runs elsewhere), and a run's cost is
@@ -32,13 +32,18 @@ import { EnergyDetector, type VoiceActivityDetector, type VoiceActivityFactory }
  * - Nothing is allocated per window or frame on the relay's side: the slots, the states and the windows
  *   are allocated once; the messages are per batch.
  *
- * Decisions arrive at most one frame late, as with in-process batching: the frame that completes a window
- * is decided on the previous window's answer, and the stream's next frame on this one's. The answer
- * normally arrives within `batchWaitMs` and a run (5 ms and 1-3 ms), before the next frame (20 ms
- * later); when it has not (frames bunched by a late read, or the worker starved of CPU), the stream sends
- * its batch at once and waits for it on that next frame (`Atomics.wait`, which gives the core to the
- * worker). So a stream's decisions are the same as in-process batching's, frame for frame, whatever the
- * timing (silero-worker.test.ts).
+ * Decisions arrive one frame late, as with in-process batching: `voiced()` answers synchronously, so the
+ * frame that completes a window is decided on the previous window's answer, and the stream's next frame
+ * on this one's, when the answer is back by then: normally it is (`batchWaitMs` and a run, 5 ms and
+ * 1-3 ms, against 20 ms between a call's frames). Answers are applied when their message is read (the
+ * event loop turns), as in-process batches run when it turns, so decisions depend on the same points
+ * in both. When the answer is not back (a late read brought several frames of a call at once, or the
+ * worker got no CPU), those frames are decided on the latest answer applied,
+ * and the windows they complete wait in the stream, in order, each sent in the batch after its
+ * predecessor's answer: nothing blocks the relay's thread until `MAX_WAITING` windows wait (then it
+ * waits for the worker with `Atomics.wait`, which gives the core to the worker). So, as with in-process
+ * batching, decisions lag by at most a batch behind the frames while they come bunched, and not at all
+ * (beyond the one frame) otherwise.
  *
  * A worker that dies (an error, a native crash of the runtime, a hung run past `HUNG_MS`) is started
  * again, up to `MAX_RESTARTS` times in `RESTART_WINDOW_MS`; until it is ready, and for good after the
@@ -150,6 +155,14 @@ export class SileroWorker {
       waits += channel.waits;
     }
     return { runs, windows, waits };
+  }
+
+  /**
+   * Sends what is gathered and waits, blocking this thread, until every window of every stream is
+   * answered (tests and benches: the end of a tick in which every stream got its frames).
+   */
+  runBatches(): void {
+    for (const channel of this.byId) channel.settleAll();
   }
 
   start(): void {}
@@ -298,6 +311,8 @@ interface ChannelMember {
   /** h (two layers) then c (two layers), 64 each: copied in when its batch is sent, back when answered. */
   readonly state: Float32Array;
   answered(probability: number): void;
+  /** After `answered`, once the batch's answers are all applied: the stream queues its next waiting window. */
+  next(): void;
   /** The worker died with this stream's window: no answer comes. */
   lost(): void;
 }
@@ -315,6 +330,8 @@ class Channel {
   private flying = 0;
   /** The batch being gathered waits for more windows (`batchWaitMs`). */
   private waiting = false;
+  /** The answers of the batch in flight are being applied (see `collect`). */
+  private applying = false;
   private timer: NodeJS.Timeout | null = null;
   batches = 0;
   windowsAnswered = 0;
@@ -363,13 +380,13 @@ class Channel {
   queue(member: ChannelMember, window: Float32Array): void {
     // Full (more streams than the slot holds, all with a window at once): the batch in flight is awaited
     // and this one sent, which frees the slot.
-    if (this.gathered === CHANNEL_CAPACITY && !this.settleAll()) {
+    if (this.gathered === CHANNEL_CAPACITY && (this.applying || !this.settleAll())) {
       member.lost();
       return;
     }
     this.slots[this.gathering]!.windows.set(window, this.gathered * this.windowLength);
     this.members[this.gathering]![this.gathered++] = member;
-    if (this.gathered >= FULL_BATCH) this.send();
+    if (this.gathered >= FULL_BATCH && !this.applying) this.send();
     else if (this.gathered === 1) this.arm();
   }
 
@@ -420,17 +437,25 @@ class Channel {
     this.windowsAnswered += size;
     for (let b = 0; b < size; b++) {
       const member = members[b]!;
-      members[b] = null;
       member.state.set(slot.states.subarray(b * SILERO_STATE_LENGTH, (b + 1) * SILERO_STATE_LENGTH));
       member.answered(slot.probabilities[b]!);
     }
+    // The streams' next windows join the batch being gathered (the other slot); it is not sent while
+    // this slot is still read.
+    this.applying = true;
+    for (let b = 0; b < size; b++) {
+      const member = members[b]!;
+      members[b] = null;
+      member.next();
+    }
+    this.applying = false;
     if (!this.waiting || this.gathered >= FULL_BATCH) this.send();
     return true;
   }
 
   /**
-   * Waits, blocking this thread, until `member`'s window is answered: sends its batch if it is still
-   * being gathered. False if the worker hung (then the window is lost).
+   * Waits, blocking this thread, while `pending` holds (a stream's window not answered yet): sends the
+   * batch being gathered when none is in flight. False if the worker failed (then the window is lost).
    */
   settle(pending: () => boolean): boolean {
     while (pending()) {
@@ -440,8 +465,8 @@ class Channel {
     return true;
   }
 
-  /** Waits until nothing is in flight or gathered. */
-  private settleAll(): boolean {
+  /** Waits until nothing is in flight or gathered (every stream's waiting windows included). */
+  settleAll(): boolean {
     return this.settle(() => this.flying > 0 || this.gathered > 0);
   }
 
@@ -476,9 +501,16 @@ class Channel {
 }
 
 /**
- * Silero on one stream, through the worker: the same windows, quiet floor and hysteresis as
- * `SileroDetector`, and its decisions frame for frame. While the worker is not ready (starting,
- * restarting after a failure, given up, stopped), the stream decides with the energy detector.
+ * Windows a stream may have waiting behind its window in flight (16 × 32 ms: frames bunched by a read
+ * half a second late; 16 or 32 KB per stream, allocated when it first happens). Past that the stream
+ * waits for its answer.
+ */
+const MAX_WAITING = 16;
+
+/**
+ * Silero on one stream, through the worker: the same windows, quiet floor, hysteresis and decision lag
+ * as `SileroDetector`'s batched inference. While the worker is not ready (restarting after a failure,
+ * given up, stopped), the stream decides with the energy detector.
  */
 class WorkerSileroDetector implements VoiceActivityDetector, ChannelMember {
   readonly state = new Float32Array(SILERO_STATE_LENGTH);
@@ -486,11 +518,17 @@ class WorkerSileroDetector implements VoiceActivityDetector, ChannelMember {
   private filled = 0;
   /** This stream's window is in a batch not answered yet. */
   private pending = false;
+  /**
+   * Windows completed while the previous one was not answered (frames arriving bunched), oldest first,
+   * each with whether it was quiet; allocated on the first such window.
+   */
+  private waiting: { windows: Float32Array; quiet: Uint8Array; first: number; count: number } | null = null;
   private speaking = false;
   /** The worker this stream's state comes from. */
   private generation = 0;
   private readonly fallback: EnergyDetector;
-  private readonly isPending = () => this.pending;
+  private readonly waitingFull = () => this.waiting !== null && this.waiting.count === MAX_WAITING;
+  private opened: Channel | null = null;
   /** The latest answered window's speech probability (0..1). */
   probability = 0;
 
@@ -504,8 +542,6 @@ class WorkerSileroDetector implements VoiceActivityDetector, ChannelMember {
     pool.ensureStarted();
   }
 
-  private opened: Channel | null = null;
-
   /** Opened on the first window (a channel outlives workers: it is kept). */
   private get channel(): Channel {
     this.opened ??= this.pool.channel(this.format.sampleRate, this.window.length);
@@ -516,9 +552,6 @@ class WorkerSileroDetector implements VoiceActivityDetector, ChannelMember {
     const { pool } = this;
     if (!pool.ready) return this.fallback.voiced(frame);
     if (this.generation !== pool.generation) this.restart(pool.generation);
-    // The previous window's answer decides this frame: applied if it came, awaited if not.
-    if (this.pending && !this.channel.collect() && this.pending && !this.channel.settle(this.isPending))
-      return this.fallback.voiced(frame);
     const samples = frameSamples(this.format, frame);
     for (let sample = 0; sample < samples; ) {
       const count = fillWindow(this.format, frame, sample, this.window, this.filled);
@@ -538,23 +571,64 @@ class WorkerSileroDetector implements VoiceActivityDetector, ChannelMember {
     this.speaking = speakingAfter(this.speaking, probability);
   }
 
+  next(): void {
+    const waiting = this.waiting;
+    while (!this.pending && waiting && waiting.count > 0) {
+      const slot = waiting.first;
+      waiting.first = (slot + 1) % MAX_WAITING;
+      waiting.count--;
+      const length = this.window.length;
+      if (waiting.quiet[slot]) this.silence();
+      else this.queue(waiting.windows.subarray(slot * length, (slot + 1) * length));
+    }
+  }
+
   lost(): void {
     this.pending = false;
+    if (this.waiting) this.waiting.count = 0;
   }
 
   /** False when the worker failed meanwhile. */
   private windowDone(): boolean {
-    // A frame longer than a window completed two: the first one's answer is needed first.
-    if (this.pending && !this.channel.settle(this.isPending)) return false;
-    if (quietWindow(this.window)) {
-      // As in `SileroDetector`: the model starts afresh on the next sound.
-      this.state.fill(0);
-      this.answered(0);
-      return true;
-    }
-    this.pending = true;
-    this.channel.queue(this, this.window);
+    const quiet = quietWindow(this.window);
+    if (this.pending) return this.wait(quiet);
+    if (quiet) this.silence();
+    else this.queue(this.window);
     return this.pool.ready;
+  }
+
+  private queue(window: Float32Array): void {
+    this.pending = true;
+    this.channel.queue(this, window);
+  }
+
+  /** The previous window is not answered yet: this one waits behind it (or for it, past `MAX_WAITING`). */
+  private wait(quiet: boolean): boolean {
+    const length = this.window.length;
+    this.waiting ??= {
+      windows: new Float32Array(MAX_WAITING * length),
+      quiet: new Uint8Array(MAX_WAITING),
+      first: 0,
+      count: 0,
+    };
+    if (this.waitingFull() && !this.channel.settle(this.waitingFull)) return false;
+    if (!this.pending) {
+      if (quiet) this.silence();
+      else this.queue(this.window);
+      return this.pool.ready;
+    }
+    const waiting = this.waiting;
+    const slot = (waiting.first + waiting.count) % MAX_WAITING;
+    waiting.windows.set(this.window, slot * length);
+    waiting.quiet[slot] = quiet ? 1 : 0;
+    waiting.count++;
+    return true;
+  }
+
+  /** A quiet window: the model starts afresh on the next sound, as on a new stream. */
+  private silence(): void {
+    this.state.fill(0);
+    this.answered(0);
   }
 
   /** A new worker: this stream's state and window start afresh, as on a new stream. */
@@ -563,6 +637,7 @@ class WorkerSileroDetector implements VoiceActivityDetector, ChannelMember {
     this.state.fill(0);
     this.filled = 0;
     this.pending = false;
+    if (this.waiting) this.waiting.count = 0;
     this.speaking = false;
     this.probability = 0;
   }
