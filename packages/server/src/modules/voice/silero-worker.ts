@@ -40,8 +40,9 @@ import { EnergyDetector, type VoiceActivityDetector, type VoiceActivityFactory }
  * in both. When the answer is not back (a late read brought several frames of a call at once, or the
  * worker got no CPU), those frames are decided on the latest answer applied,
  * and the windows they complete wait in the stream, in order, each sent in the batch after its
- * predecessor's answer: nothing blocks the relay's thread until `MAX_WAITING` windows wait (then it
- * waits for the worker with `Atomics.wait`, which gives the core to the worker). So, as with in-process
+ * predecessor's answer: nothing blocks the relay's thread until `MAX_WAITING` windows of a stream wait
+ * (then it waits, with `Atomics.wait`, which gives the core to the worker, until every stream's waiting
+ * windows are answered, in batches of a window of each). So, as with in-process
  * batching, decisions lag by at most a batch behind the frames while they come bunched, and not at all
  * (beyond the one frame) otherwise.
  *
@@ -527,7 +528,6 @@ class WorkerSileroDetector implements VoiceActivityDetector, ChannelMember {
   /** The worker this stream's state comes from. */
   private generation = 0;
   private readonly fallback: EnergyDetector;
-  private readonly waitingFull = () => this.waiting !== null && this.waiting.count === MAX_WAITING;
   private opened: Channel | null = null;
   /** The latest answered window's speech probability (0..1). */
   probability = 0;
@@ -611,7 +611,10 @@ class WorkerSileroDetector implements VoiceActivityDetector, ChannelMember {
       first: 0,
       count: 0,
     };
-    if (this.waitingFull() && !this.channel.settle(this.waitingFull)) return false;
+    // A stream this far behind means the relay is (its reads bring half a second of frames): every
+    // stream's waiting windows go through now, a window of each per run, rather than this stream's alone
+    // one round trip at a time, which would shrink the batches just when the relay needs them largest.
+    if (this.waiting.count === MAX_WAITING && !this.channel.settleAll()) return false;
     if (!this.pending) {
       if (quiet) this.silence();
       else this.queue(this.window);
