@@ -70,7 +70,7 @@ describe("Silero in a worker thread", () => {
       decisions: [],
     });
     const streams = [
-      stream(PHONE_FORMAT, 0, 0),
+      stream(PHONE_FORMAT, 0, 0, 300),
       stream(PHONE_FORMAT, 1, 0, 70),
       stream(WEB_FORMAT, 2, 0),
       stream(PHONE_FORMAT, 3, 9),
@@ -80,16 +80,16 @@ describe("Silero in a worker thread", () => {
     ];
     const before = worker.stats();
     for (let tick = 0; tick < 200; tick++) {
-      // Every seventh tick each stream gets 4 frames at once, and every 23rd 40 (a read that brings
-      // several; 40 frames: more windows than may wait): their windows wait behind each other.
-      const bunch = tick % 23 === 5 ? 40 : tick % 7 === 3 ? 4 : 1;
+      // Every seventh tick each stream gets 4 frames at once, and every 23rd 110 (a read that brings
+      // several; 110 frames: more windows than may wait): their windows wait behind each other.
+      const bunch = tick % 23 === 5 ? 110 : tick % 7 === 3 ? 4 : 1;
       for (const s of streams) {
         const at = tick - s.from;
         if (at < 0 || at >= s.frames.length) continue;
         for (const frame of s.frames.slice(at, at + bunch)) {
           const decided = [s.reference.voiced(frame), s.worker.voiced(frame)] as [boolean, boolean];
-          // Past 16 waiting windows the worker answers every stream's at once, in this thread one batch.
-          if (bunch < 40) s.decisions.push(decided);
+          // In this thread a stream runs a batch once 16 windows wait; the worker lets 64 wait.
+          if (bunch < 110) s.decisions.push(decided);
         }
         s.frames.splice(at, bunch - 1);
       }
@@ -127,8 +127,8 @@ describe("Silero in a worker thread", () => {
     }
     // A window the model refuses (2 ms: shorter than its own padding) makes the worker's run throw.
     const refused = worker.detectorOf(2 as SileroWindowMs)(PHONE_FORMAT);
-    refused.voiced(frames[at]!);
-    refused.voiced(frames[at + 1]!);
+    // 10 windows a frame: 7 frames are more than may wait, and the relay's thread waits for the worker.
+    for (const frame of frames.slice(at, at + 7)) refused.voiced(frame);
     expect(worker.ready).toBe(false);
     const energy = new EnergyDetector(PHONE_FORMAT);
     for (const frame of frames.slice(at, at + 10)) expect(stream.voiced(frame)).toBe(energy.voiced(frame));
