@@ -25,9 +25,10 @@ import {
 } from "../../packages/server/src/modules/voice/voice-activity.ts";
 import { framesOf, vadCorpus } from "../../packages/server/test/support/vad-corpus.ts";
 
-const [CALLS, SECONDS, ROUNDS] = [100, 5, 3].map((fallback, index) =>
-  Number(process.argv[2 + index] ?? fallback),
-);
+const arg = (index: number, fallback: number) => Number(process.argv[2 + index] ?? fallback);
+const CALLS = arg(0, 100);
+const SECONDS = arg(1, 5);
+const ROUNDS = arg(2, 3);
 const load = () =>
   loadavg()
     .map((value) => value.toFixed(1))
