@@ -80,16 +80,16 @@ describe("Silero in a worker thread", () => {
     ];
     const before = worker.stats();
     for (let tick = 0; tick < 200; tick++) {
-      // Every seventh tick each stream gets 4 frames at once, and every 23rd 110 (a read that brings
-      // several; 110 frames: more windows than may wait): their windows wait behind each other.
-      const bunch = tick % 23 === 5 ? 110 : tick % 7 === 3 ? 4 : 1;
+      // Every seventh tick each stream gets 4 frames at once, and every 23rd 40 (a read that brings
+      // several; 40 frames: more windows than may wait): their windows wait behind each other.
+      const bunch = tick % 23 === 5 ? 40 : tick % 7 === 3 ? 4 : 1;
       for (const s of streams) {
         const at = tick - s.from;
         if (at < 0 || at >= s.frames.length) continue;
         for (const frame of s.frames.slice(at, at + bunch)) {
           const decided = [s.reference.voiced(frame), s.worker.voiced(frame)] as [boolean, boolean];
-          // In this thread a stream runs a batch once 16 windows wait; the worker lets 64 wait.
-          if (bunch < 110) s.decisions.push(decided);
+          // Past 16 waiting windows this thread runs one batch, the worker answers every stream's waiting.
+          if (bunch < 40) s.decisions.push(decided);
         }
         s.frames.splice(at, bunch - 1);
       }
@@ -127,8 +127,8 @@ describe("Silero in a worker thread", () => {
     }
     // A window the model refuses (2 ms: shorter than its own padding) makes the worker's run throw.
     const refused = worker.detectorOf(2 as SileroWindowMs)(PHONE_FORMAT);
-    // 10 windows a frame: 7 frames are more than may wait, and the relay's thread waits for the worker.
-    for (const frame of frames.slice(at, at + 7)) refused.voiced(frame);
+    // 10 windows a frame: 2 frames are more than may wait, and the relay's thread waits for the worker.
+    for (const frame of frames.slice(at, at + 2)) refused.voiced(frame);
     expect(worker.ready).toBe(false);
     const energy = new EnergyDetector(PHONE_FORMAT);
     for (const frame of frames.slice(at, at + 10)) expect(stream.voiced(frame)).toBe(energy.voiced(frame));

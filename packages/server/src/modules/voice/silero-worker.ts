@@ -40,11 +40,11 @@ import { EnergyDetector, type VoiceActivityDetector, type VoiceActivityFactory }
  * in both. When the answer is not back (a late read brought several frames of a call at once, or the
  * worker got no CPU), those frames are decided on the latest answer applied,
  * and the windows they complete wait in the stream, in order, each sent in the batch after its
- * predecessor's answer: nothing blocks the relay's thread until `MAX_WAITING` windows (2 s) of a stream
+ * predecessor's answer: nothing blocks the relay's thread until `MAX_WAITING` windows (0.5 s) of a stream
  * wait (then it waits, with `Atomics.wait`, which gives the core to the worker, until every stream's
  * waiting windows are answered, in batches of a window of each). So, as with in-process
  * batching, decisions lag behind the frames while they come bunched (by as much as the relay is behind,
- * up to 2 s), and not at all (beyond the one frame) otherwise.
+ * up to 0.5 s), and not at all (beyond the one frame) otherwise.
  *
  * A worker that dies (an error, a native crash of the runtime, a hung run past `HUNG_MS`) is started
  * again, up to `MAX_RESTARTS` times in `RESTART_WINDOW_MS`; until it is ready, and for good after the
@@ -502,12 +502,13 @@ class Channel {
 }
 
 /**
- * Windows a stream may have waiting behind its window in flight (64 × 32 ms: frames bunched by reads two
- * seconds late; 64 or 128 KB per stream, allocated when it first happens). Waiting costs the relay's
+ * Windows a stream may have waiting behind its window in flight (16 × 32 ms: frames bunched by reads half
+ * a second late; 16 or 32 KB per stream, allocated when it first happens). Waiting costs the relay's
  * thread nothing: when every stream is behind, each batch takes a window of each, the largest batches.
- * Past that the relay's thread waits for the worker.
+ * Past that the relay's thread waits for the worker: decisions lag by half a second at most (64 windows,
+ * 2 s, kept a caller that sent a sentence and 2.5 s of noise at once from ever ending the turn in time).
  */
-const MAX_WAITING = 64;
+const MAX_WAITING = 16;
 
 /**
  * Silero on one stream, through the worker: the same windows, quiet floor, hysteresis and decision lag
@@ -612,7 +613,7 @@ class WorkerSileroDetector implements VoiceActivityDetector, ChannelMember {
       first: 0,
       count: 0,
     };
-    // Two seconds behind: every stream's waiting windows go through now, a window of each per run.
+    // Half a second behind: every stream's waiting windows go through now, a window of each per run.
     if (this.waiting.count === MAX_WAITING && !this.channel.settleAll()) return false;
     if (!this.pending) {
       if (quiet) this.silence();
