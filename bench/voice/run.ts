@@ -70,7 +70,8 @@ const load = () =>
  * Silero as every call's local voice detector (`endpoint_type: silero`; the carrier's frames are all
  * voice, so every 32 ms window is run through the model): batched across calls (the default), and each
  * call's windows run alone (`inference: "stream"`), and batched with windows waiting up to 5 ms for others
- * (`batchWaitMs`). `--relays=` picks some by their index in this list (0, the bare relay, first).
+ * (`batchWaitMs`), and batched in a worker thread (what `endpoint_type: silero` runs: the model off the
+ * relay's event loop). `--relays=` picks some by their index in this list (0, the bare relay, first).
  */
 const RELAYS = [
   { name: "bare relay", script: "relay-bare.ts", flags: [] as string[], args: [] as string[] },
@@ -87,6 +88,12 @@ const RELAYS = [
     script: "relay-engine.ts",
     flags: [] as string[],
     args: ["silero-wait-5"],
+  },
+  {
+    name: "engine + Silero, worker thread",
+    script: "relay-engine.ts",
+    flags: [] as string[],
+    args: ["silero-worker"],
   },
 ];
 const RELAYS_RUN = (flag("relays") ?? RELAYS.map((_, index) => index).join(","))
@@ -494,10 +501,10 @@ async function relayJitter(port: number) {
         console.log(
           `  round ${round}, appends of ${String(appendMs).padStart(3)} ms, ${relay.name}: jitter p50 ${ms(p50)}, p99 ${ms(p99)} (target ≤ 1 ms)${added}; relay CPU ${cpu.toFixed(1)} µs per call-frame, carrier ${(run.cpuUs / (RELAYED * 250)).toFixed(1)} µs; frames back ${run.framesBack} of ${run.frames}; warm-up (cold start, not counted) jitter p99 ${ms(percentile(run.warmup, 99))}`,
         );
-        const { runs, windows } = used.counters;
+        const { runs, windows, waits } = used.counters;
         if (runs)
           console.log(
-            `      Silero: ${windows} windows in ${runs} model runs (${(windows! / runs).toFixed(1)} per run)`,
+            `      Silero: ${windows} windows in ${runs} model runs (${(windows! / runs).toFixed(1)} per run)${waits === undefined ? "" : `; the relay's thread waited for the worker's answer ${waits} times`}`,
           );
         console.log(
           `      relay GC: ${used.gc.length} pauses, ${gcMs.toFixed(0)} ms in all, longest ${ms(Math.max(0, ...used.gc.map(([, duration]) => duration)))}; loop delay p99 ${ms(used.loopDelayP99Ms)}; of the ${outliers.length} bursts at the p99 and above (> 1 ms), ${share(outliers, gcDuring)} were delayed across a relay GC pause (all bursts: ${share(run.bursts, gcDuring)}), ${share(outliers, (burst) => burst.carrierLate >= burst.d / 2)} by the carrier's own lateness (≥ half the delay)`,

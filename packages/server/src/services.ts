@@ -52,8 +52,8 @@ import {
   OpenAiTranscriber,
   RealtimeClient,
   Recordings,
+  SileroWorker,
   silenceEndpoint,
-  sileroDetector,
   streamingSynthesizers,
   streamingTranscriber,
   VoiceService,
@@ -197,6 +197,8 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
   });
   const evaluation = new EvaluationService(deps, { jobs, calls: callAnnotations, bus, rateLimits });
   const callTurns = new CallTurnsService(deps, callAnnotations, redaction, () => recordings);
+  // Silero's model runs in a worker thread of its own, started with the first Silero call.
+  const sileroWorker = new SileroWorker(deps.logger);
   const voice = new VoiceService(deps, {
     calls: callLifecycle,
     live: liveSessions,
@@ -217,7 +219,7 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     detectors: new DetectorRegistry(
       {
         vad: silenceEndpoint(energyDetector),
-        silero: silenceEndpoint(sileroDetector),
+        silero: silenceEndpoint(sileroWorker.detector),
         semantic: silenceEndpoint(energyDetector, true),
       },
       "vad",
@@ -361,6 +363,7 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     auditLog,
     retention: new RetentionService(deps, { events: webhooks }),
     retentionSweep: new RetentionSweep(deps, { recordings, clock }),
+    sileroWorker,
     customerData,
   };
 }

