@@ -335,16 +335,16 @@ export class VxInbox extends Screen {
       }
       .badge.waiting {
         font-weight: 700;
-        border-color: var(--_accent);
-        color: var(--_accent);
+        border-color: var(--_link);
+        color: var(--_link);
       }
       .waiting-note {
         font-weight: 700;
-        color: var(--_accent);
+        color: var(--_link);
       }
       .badge.sms {
         font-weight: 700;
-        border-color: var(--_accent);
+        border-color: var(--_link);
       }
       .who {
         font-size: 0.8rem;

@@ -344,11 +344,11 @@ export class VxKnowledgebase extends Screen {
         margin-bottom: 1rem;
       }
       .drop.over {
-        border-color: var(--_accent);
+        border-color: var(--_link);
         background: var(--_surface);
       }
       .linkish {
-        color: var(--_accent);
+        color: var(--_link);
         text-decoration: underline;
         cursor: pointer;
       }
@@ -357,7 +357,7 @@ export class VxKnowledgebase extends Screen {
         font-weight: normal;
       }
       .drop:focus-within {
-        outline: 3px solid var(--_accent);
+        outline: 3px solid var(--_link);
       }
       .docs {
         list-style: none;
