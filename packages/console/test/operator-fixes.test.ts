@@ -43,4 +43,31 @@ describe("what an operator tripped on", () => {
       await page.viewport(1280, 860);
     }
   });
+
+  it("gives an assistant made in the console the same settings as one made through the API, and shows them before saving", async () => {
+    await signIn(await createAccount(), "#/assistants/new");
+    await expect.element(page.getByRole("heading", { name: "New assistant" })).toBeVisible();
+    // The form shows what the server will give, before anything is saved.
+    await expect.element(page.getByLabelText("Allow interruptions")).toBeChecked();
+    await expect.element(page.getByLabelText("Handles")).toHaveValue("inbound");
+    await expect.element(page.getByLabelText("Speech speed")).toHaveValue("1.00");
+    await expect.element(page.getByLabelText("Voice stability")).toHaveValue("0.50");
+    await expect.element(page.getByLabelText("Maximum duration (seconds)")).toHaveValue(600);
+    await page.getByLabelText("Name", { exact: true }).fill("Made in the console");
+    await page.getByRole("button", { name: "Create assistant" }).click();
+    await expect.element(page.getByRole("heading", { name: "Made in the console" })).toBeVisible();
+
+    const settings = `type status mode knowledgebaseMode initialMessage systemPrompt timezone llmTemperature
+      speechSpeed voiceStability voiceSimilarity ambientSound ambientSoundVolume enableNoiseCancellation maxDuration
+      maxSilenceDuration waitForCustomer allowInterruptions interruptSensitivity minInterruptWords endpointType
+      endpointSensitivity reengagementInterval endCallOnVoicemail record tools variables postCallEvaluation
+      postCallSchema isWebhookActive sendWebhookOnlyOnCompleted includeRecordingInWebhook widgetSettings allowedOrigins`;
+    const { assistants } = await graphql<{ assistants: { items: Record<string, unknown>[] } }>(
+      `{ assistants { items { ${settings} } } }`,
+    );
+    const { createAssistant } = await graphql<{ createAssistant: Record<string, unknown> }>(
+      `mutation { createAssistant(input: { name: "Made through the API" }) { ${settings} } }`,
+    );
+    expect(assistants.items[0]).toEqual(createAssistant);
+  });
 });

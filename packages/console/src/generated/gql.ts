@@ -90,6 +90,7 @@ type Documents = {
     "\n  query ConsoleAssistantCalendar($id: Int!) {\n    assistant(id: $id) { id appointmentTypeIds }\n  }\n": typeof types.ConsoleAssistantCalendarDocument,
     "\n  mutation ConsoleStartCalendarOAuth($provider: CalendarOAuthProvider!, $name: String!, $connectionId: Int) {\n    startCalendarOAuth(provider: $provider, name: $name, connectionId: $connectionId) { authorizationUrl }\n  }\n": typeof types.ConsoleStartCalendarOAuthDocument,
     "\n  query ConsoleSmsConversations($page: Int) {\n    conversations(page: $page, perPage: 30, channel: sms) {\n      items { id assistantId channel aiDisabled waitingForHuman customerIdentifier origin updatedAt unread lastMessageAt lastMessage { id role content } }\n    }\n  }\n": typeof types.ConsoleSmsConversationsDocument,
+    "\n  query ConsoleAssistantDefaults {\n    assistantDefaults {\n      type mode status timezone systemPrompt initialMessage llmTemperature\n      speechSpeed voiceStability voiceSimilarity ambientSound ambientSoundVolume enableNoiseCancellation\n      maxDuration maxSilenceDuration waitForCustomer allowInterruptions interruptSensitivity minInterruptWords\n      endpointType endpointSensitivity reengagementInterval endCallOnVoicemail record\n      knowledgebaseMode tools variables postCallEvaluation postCallSchema\n      isWebhookActive sendWebhookOnlyOnCompleted includeRecordingInWebhook widgetSettings allowedOrigins\n    }\n  }\n": typeof types.ConsoleAssistantDefaultsDocument,
 };
 const documents: Documents = {
     "\n  mutation ConsoleLogin($input: LoginInput!) {\n    login(input: $input) {\n      token\n      expiresAt\n      viewer { id email name account { id name balance timezone isOperator } }\n    }\n  }\n": types.ConsoleLoginDocument,
@@ -167,6 +168,7 @@ const documents: Documents = {
     "\n  query ConsoleAssistantCalendar($id: Int!) {\n    assistant(id: $id) { id appointmentTypeIds }\n  }\n": types.ConsoleAssistantCalendarDocument,
     "\n  mutation ConsoleStartCalendarOAuth($provider: CalendarOAuthProvider!, $name: String!, $connectionId: Int) {\n    startCalendarOAuth(provider: $provider, name: $name, connectionId: $connectionId) { authorizationUrl }\n  }\n": types.ConsoleStartCalendarOAuthDocument,
     "\n  query ConsoleSmsConversations($page: Int) {\n    conversations(page: $page, perPage: 30, channel: sms) {\n      items { id assistantId channel aiDisabled waitingForHuman customerIdentifier origin updatedAt unread lastMessageAt lastMessage { id role content } }\n    }\n  }\n": types.ConsoleSmsConversationsDocument,
+    "\n  query ConsoleAssistantDefaults {\n    assistantDefaults {\n      type mode status timezone systemPrompt initialMessage llmTemperature\n      speechSpeed voiceStability voiceSimilarity ambientSound ambientSoundVolume enableNoiseCancellation\n      maxDuration maxSilenceDuration waitForCustomer allowInterruptions interruptSensitivity minInterruptWords\n      endpointType endpointSensitivity reengagementInterval endCallOnVoicemail record\n      knowledgebaseMode tools variables postCallEvaluation postCallSchema\n      isWebhookActive sendWebhookOnlyOnCompleted includeRecordingInWebhook widgetSettings allowedOrigins\n    }\n  }\n": types.ConsoleAssistantDefaultsDocument,
 };
 
 /**
@@ -469,6 +471,10 @@ export function graphql(source: "\n  mutation ConsoleStartCalendarOAuth($provide
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query ConsoleSmsConversations($page: Int) {\n    conversations(page: $page, perPage: 30, channel: sms) {\n      items { id assistantId channel aiDisabled waitingForHuman customerIdentifier origin updatedAt unread lastMessageAt lastMessage { id role content } }\n    }\n  }\n"): typeof import('./graphql.ts').ConsoleSmsConversationsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleAssistantDefaults {\n    assistantDefaults {\n      type mode status timezone systemPrompt initialMessage llmTemperature\n      speechSpeed voiceStability voiceSimilarity ambientSound ambientSoundVolume enableNoiseCancellation\n      maxDuration maxSilenceDuration waitForCustomer allowInterruptions interruptSensitivity minInterruptWords\n      endpointType endpointSensitivity reengagementInterval endCallOnVoicemail record\n      knowledgebaseMode tools variables postCallEvaluation postCallSchema\n      isWebhookActive sendWebhookOnlyOnCompleted includeRecordingInWebhook widgetSettings allowedOrigins\n    }\n  }\n"): typeof import('./graphql.ts').ConsoleAssistantDefaultsDocument;
 
 
 export function graphql(source: string) {

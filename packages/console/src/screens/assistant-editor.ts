@@ -4,6 +4,7 @@ import {
   AppointmentTypesQuery,
   AssistantCalendarQuery,
   AssistantChoicesQuery,
+  AssistantDefaultsQuery,
   AssistantQuery,
   CalendarConnectionsQuery,
   CreateAssistantMutation,
@@ -15,6 +16,7 @@ import {
 import type {
   ConsoleAppointmentTypesQuery,
   ConsoleAssistantChoicesQuery,
+  ConsoleAssistantDefaultsQuery,
   ConsoleAssistantQuery,
   ConsoleCalendarConnectionsQuery,
 } from "../generated/graphql.ts";
@@ -179,18 +181,9 @@ const CLEARABLE = new Set([
   "language",
 ]);
 
-const NEW_ASSISTANT: Values = {
-  name: "",
-  type: "web",
-  status: "active",
-  systemPrompt: "",
-  initialMessage: "Hello! How can I help you today?",
-  "widgetSettings.theme": "light",
-  "widgetSettings.color": "#4f46e5",
-  "widgetSettings.position": "bottom-right",
-};
-
-function flatten(assistant: ConsoleAssistantQuery["assistant"]): Values {
+function flatten(
+  assistant: ConsoleAssistantQuery["assistant"] | ConsoleAssistantDefaultsQuery["assistantDefaults"],
+): Values {
   const values: Values = { ...assistant };
   const widget = (assistant.widgetSettings ?? {}) as Record<string, unknown>;
   for (const key of ["theme", "color", "position", "voice"]) values[`widgetSettings.${key}`] = widget[key];
@@ -288,10 +281,12 @@ export class VxAssistantEditor extends Screen {
   private async load(): Promise<void> {
     try {
       this.choices = await this.api.request(AssistantChoicesQuery);
-      this.values =
+      // A new assistant starts from the server's defaults, so the form shows what creating it gives.
+      this.values = flatten(
         this.assistantId === null
-          ? { ...NEW_ASSISTANT }
-          : flatten((await this.api.request(AssistantQuery, { id: this.assistantId })).assistant);
+          ? (await this.api.request(AssistantDefaultsQuery)).assistantDefaults
+          : (await this.api.request(AssistantQuery, { id: this.assistantId })).assistant,
+      );
       if (this.assistantId !== null) {
         loadWidget(this.api.apiBase).then(
           () => {
