@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, inject, it } from "vitest";
 import { page } from "vitest/browser";
 import { createAccount, graphql, signIn, unmountConsole } from "./support/console.ts";
 
@@ -28,7 +28,9 @@ describe("what an operator tripped on", () => {
       await page.getByRole("button", { name: "Refresh" }).click();
       await expect.element(entry).toHaveTextContent("My parcel has not arrived");
       await entry.click();
-      await expect.element(page.getByRole("log", { name: "Messages" })).toHaveTextContent("https://shop.example");
+      await expect
+        .element(page.getByRole("log", { name: "Messages" }))
+        .toHaveTextContent("https://shop.example");
 
       const root = document.documentElement;
       expect(root.scrollWidth).toBeLessThanOrEqual(root.clientWidth);
@@ -69,5 +71,31 @@ describe("what an operator tripped on", () => {
       `mutation { createAssistant(input: { name: "Made through the API" }) { ${settings} } }`,
     );
     expect(assistants.items[0]).toEqual(createAssistant);
+  });
+
+  it("refuses a test call at once, with the reason, when the speech service cannot be reached: nothing charged", async () => {
+    const deafApiBase = inject("deafApiBase");
+    await signIn(await createAccount({ server: "deaf" }), "#/assistants", deafApiBase);
+    const { createAssistant } = await graphql<{ createAssistant: { id: number } }>(
+      'mutation { createAssistant(input: { name: "Deaf desk", type: web, widgetSettings: { voice: true } }) { id } }',
+      deafApiBase,
+    );
+    location.hash = `#/assistants/${createAssistant.id}`;
+    await page.getByRole("button", { name: "Test call", exact: true }).click();
+    const state = page.getByTestId("test-call-state");
+    await expect
+      .element(state)
+      .toHaveTextContent(
+        "Call: not started. The call cannot start: speech-to-text (the speech service) cannot be reached. Nothing was charged.",
+      );
+    await expect.element(state).not.toHaveTextContent("live, speak now");
+    const { calls, ledgerEntries } = await graphql<{
+      calls: { pageInfo: { total: number } };
+      ledgerEntries: { items: { kind: string; callId: number | null }[] };
+    }>("{ calls { pageInfo { total } } ledgerEntries { items { kind callId } } }", deafApiBase);
+    expect(calls.pageInfo.total).toBe(0);
+    // Only the opening balance: no call minute reserved or charged.
+    expect(ledgerEntries.items.every((entry) => entry.callId === null)).toBe(true);
+    expect(ledgerEntries.items).toHaveLength(1);
   });
 });

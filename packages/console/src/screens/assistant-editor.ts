@@ -234,7 +234,8 @@ export class VxAssistantEditor extends Screen {
   };
   declare widgetReady: boolean;
   declare signingSecret: string | null;
-  declare testCall: { callId: number | null; state: string } | null;
+  /** `reason`: the server's words for a call refused before it started. */
+  declare testCall: { callId: number | null; state: string; reason?: string } | null;
   /** Null while loading (and for a new assistant). */
   declare calendar: CalendarChoices | null;
 
@@ -522,6 +523,11 @@ export class VxAssistantEditor extends Screen {
                   @voxgate-call-start=${(event: CustomEvent<{ callId: number }>) => {
                     this.testCall = { callId: event.detail.callId, state: "live" };
                   }}
+                  @voxgate-error=${(event: CustomEvent<{ message: string }>) => {
+                    // Refused before it started (e.g. no speech service): the server's reason, here.
+                    if (this.testCall?.state === "connecting")
+                      this.testCall = { callId: null, state: "not started", reason: event.detail.message };
+                  }}
                   @voxgate-call-end=${(event: CustomEvent<{ callId: number; status: string | null }>) => {
                     this.testCall = {
                       callId: event.detail.callId,
@@ -551,7 +557,7 @@ export class VxAssistantEditor extends Screen {
                 this.testCall
                   ? html`${this.testCall.callId === null ? "Call" : html`<a href=${href("calls", this.testCall.callId)}>Call ${this.testCall.callId}</a>`}: ${
                       this.testCall.state === "live" ? "live, speak now" : this.testCall.state
-                    }`
+                    }${this.testCall.reason ? html`. <span class="error">${this.testCall.reason}</span>` : nothing}`
                   : nothing
               }</span></p>`
           : html`<p class="muted">Tick “Calls from the widget (voice)” and save to make a test call.</p>`
@@ -584,7 +590,7 @@ export class VxAssistantEditor extends Screen {
     if (!widget) return;
     this.testCall = { callId: null, state: "connecting" };
     await widget.callAssistant();
-    // Refused before it started (the widget shows why): nothing is running.
+    // Refused before it started with no reason given (the widget shows why): nothing is running.
     if (this.testCall?.state === "connecting") this.testCall = null;
   }
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAssistant } from "../../../test/fixtures/assistants.ts";
-import { ASSISTANT_DEFAULTS } from "./assistant-rules.ts";
 import { telephonyFixtures } from "../../../test/fixtures/telephony.ts";
 import { startTestApp, type TestAccount, type TestApp } from "../../../test/support/test-app.ts";
+import { ASSISTANT_DEFAULTS } from "./assistant-rules.ts";
 
 const FORMAT_A = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
