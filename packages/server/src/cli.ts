@@ -5,7 +5,8 @@ import { createLogger } from "./logger.ts";
 import { sendToServer } from "./operator-channel.ts";
 import { runCommand, SERVICE_COMMANDS } from "./operator-commands.ts";
 
-const USAGE = `Usage: pnpm voxgate <command> [options] [--json]
+const USAGE = `Usage: npm run voxgate -- <command> [options] [--json]
+       (npm passes what follows "--" to the CLI; from packages/server: npx tsx src/cli.ts <command> ...)
 
 Commands:
   migrate                                   Apply pending database migrations
@@ -18,6 +19,9 @@ Commands:
   api-keys:create --email E [--name N]      Issue an API key for the owner's account (token shown once)
   balance:credit --email E --amount 5.00    Credit an account's balance
            [--description D]
+  accounts:set-password --email E --password P
+                                            Set a user's password (at least 8 characters) and end
+                                            their open sessions
 
 Configuration comes from the same environment variables as the server (DATABASE_URL, VOXGATE_DATA_DIR...).
 With the embedded database and a server running on it, commands (but migrate) are run by that server,

@@ -28,6 +28,7 @@ export const SERVICE_COMMANDS = [
   "accounts:revoke-operator",
   "api-keys:create",
   "balance:credit",
+  "accounts:set-password",
 ];
 
 function required(options: CommandOptions, name: "email" | "password" | "amount"): string {
@@ -37,11 +38,11 @@ function required(options: CommandOptions, name: "email" | "password" | "amount"
 }
 
 export async function runCommand(
-  services: Pick<Services, "accounts" | "apiKeys" | "billing">,
+  services: Pick<Services, "accounts" | "apiKeys" | "billing" | "auth">,
   command: string,
   options: CommandOptions,
 ): Promise<CommandOutput> {
-  const { accounts, apiKeys, billing } = services;
+  const { accounts, apiKeys, billing, auth } = services;
   switch (command) {
     case "accounts:create": {
       const { account, user } = await accounts.create({
@@ -121,6 +122,14 @@ export async function runCommand(
       return {
         human: `Balance of account ${account.id} is now ${account.balance.toFixed(4)}.`,
         machine: { account: { id: account.id, balance: account.balance.toFixed(4) } },
+      };
+    }
+    case "accounts:set-password": {
+      const user = await accounts.setPassword(required(options, "email"), required(options, "password"));
+      const sessions = await auth.revokeSessionsOf(user.id);
+      return {
+        human: `Password of ${user.email} changed; ${sessions === 1 ? "1 open session was" : `${sessions} open sessions were`} ended.`,
+        machine: { user: { id: user.id, email: user.email }, sessionsEnded: sessions },
       };
     }
     default:
