@@ -224,6 +224,7 @@ export class VxKnowledgebase extends Screen {
   }
 
   private async deleteItem(doc: Doc): Promise<void> {
+    if (!confirm(`Delete ${doc.name}? Assistants stop finding its passages at once.`)) return;
     await this.api.request(DeleteDocumentMutation, { id: doc.id });
     await this.load();
   }
@@ -316,7 +317,7 @@ export class VxKnowledgebase extends Screen {
       doc.status === "PROCESSING"
         ? `${doc.stage?.toLowerCase() ?? "queued"}${doc.pagesTotal ? `, page ${doc.pagesDone} of ${doc.pagesTotal}` : ""}`
         : doc.status === "ACTIVE"
-          ? `${doc.chunkCount} passages`
+          ? `${doc.chunkCount} ${doc.chunkCount === 1 ? "passage" : "passages"}`
           : "";
     return html`<li class="doc" data-document=${doc.id}>
       <div class="row">

@@ -109,7 +109,9 @@ describe("the widget's static files", () => {
     expect(browser.headers.location).toBe("/console/");
     const client = await rawGet(t.url, "/", { accept: "application/json" });
     expect(client.status).toBe(200);
-    expect(JSON.parse(client.body.toString("utf8"))).toMatchObject({ console: `${PUBLIC_BASE_URL}/console/` });
+    expect(JSON.parse(client.body.toString("utf8"))).toMatchObject({
+      console: `${PUBLIC_BASE_URL}/console/`,
+    });
     expect((await rawGet(t.url, "/")).status).toBe(200);
   });
 
