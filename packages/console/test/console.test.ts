@@ -381,7 +381,9 @@ describe("the operator console", () => {
     await signIn(account, "#/billing");
     const ledger = page.getByRole("table", { name: "Ledger" });
     await expect.element(ledger).toHaveTextContent("Opening balance");
-    await expect.element(ledger).toHaveTextContent("10.0000");
+    await expect.element(ledger).toHaveTextContent("$10.00");
+    await expect.element(ledger).not.toHaveTextContent("10.0000");
+    await expect.element(page.getByTestId("balance")).toHaveTextContent("$10.00");
     await commands.saveScreenshot("ledger");
     unmountConsole();
 
