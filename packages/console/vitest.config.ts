@@ -3,7 +3,7 @@ import { playwright } from "@vitest/browser-playwright";
 import { defineProject } from "vitest/config";
 import { chromiumLaunchOptions } from "../widget/test/support/chromium.ts";
 import { fakeMicrophoneArgs } from "../widget/test/support/fake-microphone.ts";
-import { saveScreenshot, setViewport } from "./test/support/commands.ts";
+import { saveScreenshot, setColorScheme, setViewport } from "./test/support/commands.ts";
 
 // The global setup runs the real server in process; like the server's own config, it must get the
 // CJS graphql that graphql-yoga gets, or `instanceof GraphQLError` fails across two copies.
@@ -23,6 +23,7 @@ export default defineProject({
       "lit/directives/style-map.js",
       "graphql-ws",
       "csv-parse/browser/esm/sync",
+      "axe-core",
     ],
   },
   test: {
@@ -48,7 +49,7 @@ export default defineProject({
         },
       }),
       instances: [{ browser: "chromium" }],
-      commands: { saveScreenshot, setViewport },
+      commands: { saveScreenshot, setViewport, setColorScheme },
     },
   },
 });

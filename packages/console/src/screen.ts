@@ -189,6 +189,22 @@ export function formMessage(errors: FormErrors) {
   return errors.message ? html`<p class="error" role="alert">${errors.message}</p>` : nothing;
 }
 
+const DOLLARS = new Intl.NumberFormat("en-US", {
+  style: "currency",
+  currency: "USD",
+  minimumFractionDigits: 2,
+  maximumFractionDigits: 4,
+});
+
+/**
+ * An amount of the account's currency (US dollars) as people read money: "$10.00", "-$0.10". Two decimals,
+ * and up to four only for a sub-cent charge (a text segment, a second of a call), which two would show as $0.00.
+ */
+export function money(value: string | null | undefined): string {
+  if (value === null || value === undefined || value === "") return "—";
+  return DOLLARS.format(Number(value));
+}
+
 export function formatDate(value: string | null | undefined): string {
   return value ? new Date(value).toLocaleString() : "—";
 }

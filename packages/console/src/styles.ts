@@ -9,6 +9,9 @@ export const tokens = css`
   :host {
     --_font: var(--voxgate-font-family, system-ui, -apple-system, "Segoe UI", Roboto, sans-serif);
     --_accent: var(--voxgate-accent-color, #4f46e5);
+    /* Text in the accent's hue (links, marks): the accent itself on light, a lighter indigo on dark,
+       where #4f46e5 on #111827 reads at 2.82:1 (WCAG AA asks 4.5:1). */
+    --_link: var(--voxgate-link-color, var(--voxgate-accent-color, #4f46e5));
     --_on-accent: var(--voxgate-accent-text-color, #ffffff);
     --_background: var(--voxgate-background, #ffffff);
     --_surface: var(--voxgate-surface, #f3f4f6);
@@ -31,6 +34,7 @@ export const tokens = css`
       --_border: var(--voxgate-border-color, #374151);
       --_danger: var(--voxgate-danger-color, #fca5a5);
       --_ok: #86efac;
+      --_link: var(--voxgate-link-color, #a5b4fc);
     }
   }
 `;
@@ -81,7 +85,7 @@ export const shared = css`
     cursor: not-allowed;
   }
   :focus-visible {
-    outline: 3px solid var(--_accent);
+    outline: 3px solid var(--_link);
     outline-offset: 2px;
   }
   input,
@@ -183,7 +187,7 @@ export const shared = css`
     color: var(--_danger);
   }
   a {
-    color: var(--_accent);
+    color: var(--_link);
   }
   .badge {
     display: inline-block;

@@ -31,7 +31,7 @@ export const consoleStyles = [
     }
     .brand {
       font-size: 1.15rem;
-      color: var(--_accent);
+      color: var(--_link);
     }
     .who {
       margin-left: auto;

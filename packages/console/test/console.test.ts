@@ -148,7 +148,7 @@ describe("the operator console", () => {
 
     await expect.element(page.getByText("returns.txt")).toBeVisible();
     await expect.element(page.getByText("active", { exact: true })).toBeVisible();
-    await expect.element(page.getByText("1 passages")).toBeVisible();
+    await expect.element(page.getByText("1 passage", { exact: true })).toBeVisible();
 
     // Too big for the server: refused before any byte is sent.
     const big = new DataTransfer();
@@ -166,6 +166,22 @@ describe("the operator console", () => {
       .element(page.getByText("Returns are accepted within 30 days of delivery with the receipt."))
       .toBeVisible();
     await commands.saveScreenshot("knowledge");
+
+    // Deleting asks first: declined, the document stays; confirmed, it goes.
+    const confirm = window.confirm;
+    onTestFinished(() => {
+      window.confirm = confirm;
+    });
+    const asked: string[] = [];
+    window.confirm = (message) => {
+      asked.push(String(message));
+      return asked.length > 1;
+    };
+    await page.getByRole("button", { name: "Delete returns.txt" }).click();
+    expect(asked).toEqual(["Delete returns.txt? Assistants stop finding its passages at once."]);
+    await expect.element(page.getByRole("button", { name: "Delete returns.txt" })).toBeVisible();
+    await page.getByRole("button", { name: "Delete returns.txt" }).click();
+    await expect.element(page.getByText("No documents yet.")).toBeVisible();
   });
 
   it("retries a failed document in place: the server processes it again from its kept source", async () => {
@@ -365,7 +381,9 @@ describe("the operator console", () => {
     await signIn(account, "#/billing");
     const ledger = page.getByRole("table", { name: "Ledger" });
     await expect.element(ledger).toHaveTextContent("Opening balance");
-    await expect.element(ledger).toHaveTextContent("10.0000");
+    await expect.element(ledger).toHaveTextContent("$10.00");
+    await expect.element(ledger).not.toHaveTextContent("10.0000");
+    await expect.element(page.getByTestId("balance")).toHaveTextContent("$10.00");
     await commands.saveScreenshot("ledger");
     unmountConsole();
 

@@ -5,7 +5,8 @@ import { createLogger } from "./logger.ts";
 import { sendToServer } from "./operator-channel.ts";
 import { runCommand, SERVICE_COMMANDS } from "./operator-commands.ts";
 
-const USAGE = `Usage: pnpm voxgate <command> [options] [--json]
+const USAGE = `Usage: npm run voxgate -- <command> [options] [--json]
+       (npm passes what follows "--" to the CLI; from packages/server: npx tsx src/cli.ts <command> ...)
 
 Commands:
   migrate                                   Apply pending database migrations
@@ -23,6 +24,9 @@ Commands:
   customers:erase --account ID --phone P    Erase everything tied to a customer (irreversible);
            (or --email E, --customer-id C)  national numbers read in [--country US]; a tombstone
            [--wait]                         stays. --wait runs it now and reports what was erased
+  accounts:set-password --email E --password P
+                                            Set a user's password (at least 8 characters) and end
+                                            their open sessions
 
 Configuration comes from the same environment variables as the server (DATABASE_URL, VOXGATE_DATA_DIR...).
 With the embedded database and a server running on it, commands (but migrate) are run by that server,

@@ -34,6 +34,7 @@ export const SERVICE_COMMANDS = [
   "api-keys:create",
   "balance:credit",
   "customers:erase",
+  "accounts:set-password",
 ];
 
 function required(options: CommandOptions, name: "email" | "password" | "amount"): string {
@@ -43,11 +44,11 @@ function required(options: CommandOptions, name: "email" | "password" | "amount"
 }
 
 export async function runCommand(
-  services: Pick<Services, "accounts" | "apiKeys" | "billing" | "customerData">,
+  services: Pick<Services, "accounts" | "apiKeys" | "billing" | "customerData" | "auth">,
   command: string,
   options: CommandOptions,
 ): Promise<CommandOutput> {
-  const { accounts, apiKeys, billing, customerData } = services;
+  const { accounts, apiKeys, billing, customerData, auth } = services;
   switch (command) {
     case "accounts:create": {
       const { account, user } = await accounts.create({
@@ -165,6 +166,14 @@ export async function runCommand(
             error: job.error,
           },
         },
+      };
+    }
+    case "accounts:set-password": {
+      const user = await accounts.setPassword(required(options, "email"), required(options, "password"));
+      const sessions = await auth.revokeSessionsOf(user.id);
+      return {
+        human: `Password of ${user.email} changed; ${sessions === 1 ? "1 open session was" : `${sessions} open sessions were`} ended.`,
+        machine: { user: { id: user.id, email: user.email }, sessionsEnded: sessions },
       };
     }
     default:

@@ -569,3 +569,17 @@ export const AuditLogQuery = graphql(`
     }
   }
 `);
+
+/** What createAssistant gives each setting it is not given: the new-assistant form starts from these. */
+export const AssistantDefaultsQuery = graphql(`
+  query ConsoleAssistantDefaults {
+    assistantDefaults {
+      type mode status timezone systemPrompt initialMessage llmTemperature
+      speechSpeed voiceStability voiceSimilarity ambientSound ambientSoundVolume enableNoiseCancellation
+      maxDuration maxSilenceDuration waitForCustomer allowInterruptions interruptSensitivity minInterruptWords
+      endpointType endpointSensitivity reengagementInterval endCallOnVoicemail record
+      knowledgebaseMode tools variables postCallEvaluation postCallSchema
+      isWebhookActive sendWebhookOnlyOnCompleted includeRecordingInWebhook widgetSettings allowedOrigins
+    }
+  }
+`);

@@ -93,6 +93,7 @@ type Documents = {
     "\n  query ConsoleDataRetention {\n    dataRetention { transcriptDays recordingDays messageDays callTurnDays webhookLogDays textDays auditLogDays }\n  }\n": typeof types.ConsoleDataRetentionDocument,
     "\n  mutation ConsoleSetDataRetention($input: DataRetentionInput!) {\n    setDataRetention(input: $input) { transcriptDays recordingDays messageDays callTurnDays webhookLogDays textDays auditLogDays }\n  }\n": typeof types.ConsoleSetDataRetentionDocument,
     "\n  query ConsoleAuditLog($after: String) {\n    auditLog(first: 25, after: $after) {\n      entries { id action actorKind actorId targetType targetId details ip at }\n      nextCursor\n    }\n  }\n": typeof types.ConsoleAuditLogDocument,
+    "\n  query ConsoleAssistantDefaults {\n    assistantDefaults {\n      type mode status timezone systemPrompt initialMessage llmTemperature\n      speechSpeed voiceStability voiceSimilarity ambientSound ambientSoundVolume enableNoiseCancellation\n      maxDuration maxSilenceDuration waitForCustomer allowInterruptions interruptSensitivity minInterruptWords\n      endpointType endpointSensitivity reengagementInterval endCallOnVoicemail record\n      knowledgebaseMode tools variables postCallEvaluation postCallSchema\n      isWebhookActive sendWebhookOnlyOnCompleted includeRecordingInWebhook widgetSettings allowedOrigins\n    }\n  }\n": typeof types.ConsoleAssistantDefaultsDocument,
 };
 const documents: Documents = {
     "\n  mutation ConsoleLogin($input: LoginInput!) {\n    login(input: $input) {\n      token\n      expiresAt\n      viewer { id email name account { id name balance timezone isOperator } }\n    }\n  }\n": types.ConsoleLoginDocument,
@@ -173,6 +174,7 @@ const documents: Documents = {
     "\n  query ConsoleDataRetention {\n    dataRetention { transcriptDays recordingDays messageDays callTurnDays webhookLogDays textDays auditLogDays }\n  }\n": types.ConsoleDataRetentionDocument,
     "\n  mutation ConsoleSetDataRetention($input: DataRetentionInput!) {\n    setDataRetention(input: $input) { transcriptDays recordingDays messageDays callTurnDays webhookLogDays textDays auditLogDays }\n  }\n": types.ConsoleSetDataRetentionDocument,
     "\n  query ConsoleAuditLog($after: String) {\n    auditLog(first: 25, after: $after) {\n      entries { id action actorKind actorId targetType targetId details ip at }\n      nextCursor\n    }\n  }\n": types.ConsoleAuditLogDocument,
+    "\n  query ConsoleAssistantDefaults {\n    assistantDefaults {\n      type mode status timezone systemPrompt initialMessage llmTemperature\n      speechSpeed voiceStability voiceSimilarity ambientSound ambientSoundVolume enableNoiseCancellation\n      maxDuration maxSilenceDuration waitForCustomer allowInterruptions interruptSensitivity minInterruptWords\n      endpointType endpointSensitivity reengagementInterval endCallOnVoicemail record\n      knowledgebaseMode tools variables postCallEvaluation postCallSchema\n      isWebhookActive sendWebhookOnlyOnCompleted includeRecordingInWebhook widgetSettings allowedOrigins\n    }\n  }\n": types.ConsoleAssistantDefaultsDocument,
 };
 
 /**
@@ -487,6 +489,10 @@ export function graphql(source: "\n  mutation ConsoleSetDataRetention($input: Da
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query ConsoleAuditLog($after: String) {\n    auditLog(first: 25, after: $after) {\n      entries { id action actorKind actorId targetType targetId details ip at }\n      nextCursor\n    }\n  }\n"): typeof import('./graphql.ts').ConsoleAuditLogDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleAssistantDefaults {\n    assistantDefaults {\n      type mode status timezone systemPrompt initialMessage llmTemperature\n      speechSpeed voiceStability voiceSimilarity ambientSound ambientSoundVolume enableNoiseCancellation\n      maxDuration maxSilenceDuration waitForCustomer allowInterruptions interruptSensitivity minInterruptWords\n      endpointType endpointSensitivity reengagementInterval endCallOnVoicemail record\n      knowledgebaseMode tools variables postCallEvaluation postCallSchema\n      isWebhookActive sendWebhookOnlyOnCompleted includeRecordingInWebhook widgetSettings allowedOrigins\n    }\n  }\n"): typeof import('./graphql.ts').ConsoleAssistantDefaultsDocument;
 
 
 export function graphql(source: string) {

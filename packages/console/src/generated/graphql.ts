@@ -1082,6 +1082,11 @@ export type ConsoleAuditLogQueryVariables = Exact<{
 
 export type ConsoleAuditLogQuery = { auditLog: { nextCursor: string | null, entries: Array<{ id: number, action: string, actorKind: string, actorId: number | null, targetType: string, targetId: string, details: unknown, ip: string | null, at: string }> } };
 
+export type ConsoleAssistantDefaultsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ConsoleAssistantDefaultsQuery = { assistantDefaults: { type: AssistantType, mode: AssistantMode, status: AssistantStatus, timezone: string, systemPrompt: string, initialMessage: string, llmTemperature: string, speechSpeed: string, voiceStability: string, voiceSimilarity: string, ambientSound: AmbientSound, ambientSoundVolume: string, enableNoiseCancellation: boolean, maxDuration: number, maxSilenceDuration: number, waitForCustomer: boolean, allowInterruptions: boolean, interruptSensitivity: number, minInterruptWords: number, endpointType: EndpointType, endpointSensitivity: number, reengagementInterval: number, endCallOnVoicemail: boolean, record: boolean, knowledgebaseMode: KnowledgebaseMode, tools: unknown, variables: unknown, postCallEvaluation: boolean, postCallSchema: unknown, isWebhookActive: boolean, sendWebhookOnlyOnCompleted: boolean, includeRecordingInWebhook: boolean, widgetSettings: unknown, allowedOrigins: Array<string> } };
+
 export class TypedDocumentString<TResult, TVariables>
   extends String
   implements DocumentTypeDecoration<TResult, TVariables>
@@ -2248,3 +2253,43 @@ export const ConsoleAuditLogDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ConsoleAuditLogQuery, ConsoleAuditLogQueryVariables>;
+export const ConsoleAssistantDefaultsDocument = new TypedDocumentString(`
+    query ConsoleAssistantDefaults {
+  assistantDefaults {
+    type
+    mode
+    status
+    timezone
+    systemPrompt
+    initialMessage
+    llmTemperature
+    speechSpeed
+    voiceStability
+    voiceSimilarity
+    ambientSound
+    ambientSoundVolume
+    enableNoiseCancellation
+    maxDuration
+    maxSilenceDuration
+    waitForCustomer
+    allowInterruptions
+    interruptSensitivity
+    minInterruptWords
+    endpointType
+    endpointSensitivity
+    reengagementInterval
+    endCallOnVoicemail
+    record
+    knowledgebaseMode
+    tools
+    variables
+    postCallEvaluation
+    postCallSchema
+    isWebhookActive
+    sendWebhookOnlyOnCompleted
+    includeRecordingInWebhook
+    widgetSettings
+    allowedOrigins
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleAssistantDefaultsQuery, ConsoleAssistantDefaultsQueryVariables>;

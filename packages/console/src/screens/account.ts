@@ -14,7 +14,7 @@ import type {
   ConsolePhoneNumbersQuery,
   ConsoleViewerQuery,
 } from "../generated/graphql.ts";
-import { DataScreen, fieldError, formatDate, formMessage } from "../screen.ts";
+import { DataScreen, fieldError, formatDate, formMessage, money } from "../screen.ts";
 
 export class VxPhoneNumbers extends DataScreen<ConsolePhoneNumbersQuery["phoneNumbers"]> {
   protected override async fetch() {
@@ -143,7 +143,7 @@ export class VxBilling extends DataScreen<ConsoleViewerQuery["viewer"]> {
       (v) => html`
         <h1>Balance</h1>
         <p class="card"><span class="muted">${v.account.name}</span><br />
-          <strong style="font-size: 2rem" aria-live="polite" data-testid="balance">${v.account.balance}</strong></p>
+          <strong style="font-size: 2rem" aria-live="polite" data-testid="balance">${money(v.account.balance)}</strong></p>
         <p class="hint">Updated live as messages, replies and calls are charged.</p>
         <h2>Ledger</h2>
         <vx-ledger></vx-ledger>

@@ -7,7 +7,7 @@ import {
 } from "../api/operations.ts";
 import type { ConsolePlatformAccountsQuery } from "../generated/graphql.ts";
 import { href } from "../router.ts";
-import { DataScreen, fieldError, formatDate, formMessage, pager, Screen } from "../screen.ts";
+import { DataScreen, fieldError, formatDate, formMessage, money, pager, Screen } from "../screen.ts";
 
 /**
  * Platform administration: every account, with credit and suspension. The server alone decides who
@@ -50,7 +50,7 @@ export class VxAdmin extends DataScreen<ConsolePlatformAccountsQuery["platformAc
         amount: String(data.get("amount") ?? ""),
         note: String(data.get("note") ?? "") || null,
       });
-      this.notice = `Account ${accountId} credited: balance ${creditAccount.balance}.`;
+      this.notice = `Account ${accountId} credited: balance ${money(creditAccount.balance)}.`;
     });
   }
 
@@ -84,7 +84,7 @@ export class VxAdmin extends DataScreen<ConsolePlatformAccountsQuery["platformAc
               <tbody>${page.items.map(
                 (a) => html`<tr>
                   <td><a href=${href("admin", a.id)}>${a.name}</a> ${a.isOperator ? html`<span class="badge">operator</span>` : nothing}</td>
-                  <td>${a.ownerEmail ?? "—"}</td><td>${a.balance}</td><td>${formatDate(a.createdAt)}</td>
+                  <td>${a.ownerEmail ?? "—"}</td><td>${money(a.balance)}</td><td>${formatDate(a.createdAt)}</td>
                   <td>${a.suspended ? "suspended" : "active"}
                     <button type="button" class=${a.suspended ? "" : "danger"} @click=${() => this.suspend(a.id, !a.suspended)}>
                       ${a.suspended ? "Reinstate" : "Suspend"}</button></td>

@@ -4,6 +4,7 @@ import {
   AppointmentTypesQuery,
   AssistantCalendarQuery,
   AssistantChoicesQuery,
+  AssistantDefaultsQuery,
   AssistantQuery,
   CalendarConnectionsQuery,
   CreateAssistantMutation,
@@ -15,6 +16,7 @@ import {
 import type {
   ConsoleAppointmentTypesQuery,
   ConsoleAssistantChoicesQuery,
+  ConsoleAssistantDefaultsQuery,
   ConsoleAssistantQuery,
   ConsoleCalendarConnectionsQuery,
 } from "../generated/graphql.ts";
@@ -203,18 +205,9 @@ const CLEARABLE = new Set([
   "language",
 ]);
 
-const NEW_ASSISTANT: Values = {
-  name: "",
-  type: "web",
-  status: "active",
-  systemPrompt: "",
-  initialMessage: "Hello! How can I help you today?",
-  "widgetSettings.theme": "light",
-  "widgetSettings.color": "#4f46e5",
-  "widgetSettings.position": "bottom-right",
-};
-
-function flatten(assistant: ConsoleAssistantQuery["assistant"]): Values {
+function flatten(
+  assistant: ConsoleAssistantQuery["assistant"] | ConsoleAssistantDefaultsQuery["assistantDefaults"],
+): Values {
   const values: Values = { ...assistant };
   const widget = (assistant.widgetSettings ?? {}) as Record<string, unknown>;
   for (const key of ["theme", "color", "position", "voice"]) values[`widgetSettings.${key}`] = widget[key];
@@ -265,7 +258,8 @@ export class VxAssistantEditor extends Screen {
   };
   declare widgetReady: boolean;
   declare signingSecret: string | null;
-  declare testCall: { callId: number | null; state: string } | null;
+  /** `reason`: the server's words for a call refused before it started. */
+  declare testCall: { callId: number | null; state: string; reason?: string } | null;
   /** Null while loading (and for a new assistant). */
   declare calendar: CalendarChoices | null;
 
@@ -312,10 +306,12 @@ export class VxAssistantEditor extends Screen {
   private async load(): Promise<void> {
     try {
       this.choices = await this.api.request(AssistantChoicesQuery);
-      this.values =
+      // A new assistant starts from the server's defaults, so the form shows what creating it gives.
+      this.values = flatten(
         this.assistantId === null
-          ? { ...NEW_ASSISTANT }
-          : flatten((await this.api.request(AssistantQuery, { id: this.assistantId })).assistant);
+          ? (await this.api.request(AssistantDefaultsQuery)).assistantDefaults
+          : (await this.api.request(AssistantQuery, { id: this.assistantId })).assistant,
+      );
       if (this.assistantId !== null) {
         loadWidget(this.api.apiBase).then(
           () => {
@@ -567,6 +563,11 @@ export class VxAssistantEditor extends Screen {
                   @voxgate-call-start=${(event: CustomEvent<{ callId: number }>) => {
                     this.testCall = { callId: event.detail.callId, state: "live" };
                   }}
+                  @voxgate-error=${(event: CustomEvent<{ message: string }>) => {
+                    // Refused before it started (e.g. no speech service): the server's reason, here.
+                    if (this.testCall?.state === "connecting")
+                      this.testCall = { callId: null, state: "not started", reason: event.detail.message };
+                  }}
                   @voxgate-call-end=${(event: CustomEvent<{ callId: number; status: string | null }>) => {
                     this.testCall = {
                       callId: event.detail.callId,
@@ -596,7 +597,7 @@ export class VxAssistantEditor extends Screen {
                 this.testCall
                   ? html`${this.testCall.callId === null ? "Call" : html`<a href=${href("calls", this.testCall.callId)}>Call ${this.testCall.callId}</a>`}: ${
                       this.testCall.state === "live" ? "live, speak now" : this.testCall.state
-                    }`
+                    }${this.testCall.reason ? html`. <span class="error">${this.testCall.reason}</span>` : nothing}`
                   : nothing
               }</span></p>`
           : html`<p class="muted">Tick “Calls from the widget (voice)” and save to make a test call.</p>`
@@ -629,7 +630,7 @@ export class VxAssistantEditor extends Screen {
     if (!widget) return;
     this.testCall = { callId: null, state: "connecting" };
     await widget.callAssistant();
-    // Refused before it started (the widget shows why): nothing is running.
+    // Refused before it started with no reason given (the widget shows why): nothing is running.
     if (this.testCall?.state === "connecting") this.testCall = null;
   }
 

@@ -16,6 +16,7 @@ import {
   formatDate,
   formErrors,
   formMessage,
+  money,
   noErrors,
   pager,
 } from "../screen.ts";
@@ -94,7 +95,7 @@ export class VxCalls extends DataScreen<ConsoleCallsQuery["calls"]> {
                   c,
                 ) => html`<tr><td><a href=${href("calls", c.id)}>${formatDate(c.createdAt)}</a></td><td>${c.type}</td>
                   <td><span class="badge">${c.status}</span></td><td>${c.assistantName}</td><td>${c.clientPhoneNumber}</td>
-                  <td>${c.duration}s</td><td>${c.totalCost}</td></tr>`,
+                  <td>${c.duration}s</td><td>${money(c.totalCost)}</td></tr>`,
               )}</tbody></table></div>
             ${pager(page.pageInfo, ["call", "calls"], (next) => void this.load(next))}`,
       )}
@@ -209,7 +210,7 @@ export class VxCall extends DataScreen<ConsoleCallQuery["call"]> {
         <div><dt class="muted">Started</dt><dd>${formatDate(c.startedAt)}</dd></div>
         <div><dt class="muted">Ended</dt><dd>${formatDate(c.endedAt)}</dd></div>
         <div><dt class="muted">Duration</dt><dd>${c.duration}s</dd></div>
-        <div><dt class="muted">Cost</dt><dd>${c.totalCost}</dd></div>
+        <div><dt class="muted">Cost</dt><dd>${money(c.totalCost)}</dd></div>
         ${c.endReason ? html`<div><dt class="muted">End reason</dt><dd>${c.endReason}</dd></div>` : nothing}
         ${c.answeredBy ? html`<div><dt class="muted">Answered by</dt><dd>${c.answeredBy}</dd></div>` : nothing}
         ${

@@ -191,8 +191,8 @@ export class VxInbox extends Screen {
                         <strong>${c.customerIdentifier ?? c.origin ?? "Visitor"}</strong>
                         ${c.aiDisabled ? html`<span class="badge">taken over</span>` : nothing}
                         ${c.waitingForHuman ? html`<span class="badge waiting">wants a person</span>` : nothing}
-                        <br /><span class="preview">${c.lastMessage?.content ?? ""}</span>
-                        <br /><span class="muted">${formatDate(c.lastMessageAt ?? c.updatedAt)}</span>
+                        <span class="preview">${c.lastMessage?.content ?? ""}</span>
+                        <span class="muted when">${formatDate(c.lastMessageAt ?? c.updatedAt)}</span>
                       </a></li>`,
                   )}</ul>`
           }
@@ -265,8 +265,10 @@ export class VxInbox extends Screen {
         flex-wrap: wrap;
         gap: 1rem;
       }
+      /* min-width 0: a long preview or name is cut, rather than widening the list past the page. */
       .list {
         flex: 1 1 14rem;
+        min-width: 0;
       }
       .list ul {
         list-style: none;
@@ -279,6 +281,7 @@ export class VxInbox extends Screen {
         border-bottom: 1px solid var(--_border);
         text-decoration: none;
         color: var(--_text);
+        overflow-wrap: anywhere;
       }
       .list a[aria-current="true"] {
         background: var(--_surface);
@@ -303,6 +306,7 @@ export class VxInbox extends Screen {
       .msg p {
         margin: 0;
         white-space: pre-wrap;
+        overflow-wrap: anywhere;
       }
       .msg.user {
         margin-right: auto;
@@ -320,25 +324,27 @@ export class VxInbox extends Screen {
         border-radius: 50%;
         background: var(--_accent);
       }
+      .preview,
+      .when {
+        display: block;
+      }
       .preview {
-        display: inline-block;
-        max-width: 100%;
         overflow: hidden;
         text-overflow: ellipsis;
         white-space: nowrap;
       }
       .badge.waiting {
         font-weight: 700;
-        border-color: var(--_accent);
-        color: var(--_accent);
+        border-color: var(--_link);
+        color: var(--_link);
       }
       .waiting-note {
         font-weight: 700;
-        color: var(--_accent);
+        color: var(--_link);
       }
       .badge.sms {
         font-weight: 700;
-        border-color: var(--_accent);
+        border-color: var(--_link);
       }
       .who {
         font-size: 0.8rem;

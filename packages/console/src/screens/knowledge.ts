@@ -224,6 +224,7 @@ export class VxKnowledgebase extends Screen {
   }
 
   private async deleteItem(doc: Doc): Promise<void> {
+    if (!confirm(`Delete ${doc.name}? Assistants stop finding its passages at once.`)) return;
     await this.api.request(DeleteDocumentMutation, { id: doc.id });
     await this.load();
   }
@@ -316,7 +317,7 @@ export class VxKnowledgebase extends Screen {
       doc.status === "PROCESSING"
         ? `${doc.stage?.toLowerCase() ?? "queued"}${doc.pagesTotal ? `, page ${doc.pagesDone} of ${doc.pagesTotal}` : ""}`
         : doc.status === "ACTIVE"
-          ? `${doc.chunkCount} passages`
+          ? `${doc.chunkCount} ${doc.chunkCount === 1 ? "passage" : "passages"}`
           : "";
     return html`<li class="doc" data-document=${doc.id}>
       <div class="row">
@@ -344,11 +345,11 @@ export class VxKnowledgebase extends Screen {
         margin-bottom: 1rem;
       }
       .drop.over {
-        border-color: var(--_accent);
+        border-color: var(--_link);
         background: var(--_surface);
       }
       .linkish {
-        color: var(--_accent);
+        color: var(--_link);
         text-decoration: underline;
         cursor: pointer;
       }
@@ -357,7 +358,7 @@ export class VxKnowledgebase extends Screen {
         font-weight: normal;
       }
       .drop:focus-within {
-        outline: 3px solid var(--_accent);
+        outline: 3px solid var(--_link);
       }
       .docs {
         list-style: none;

@@ -1,7 +1,7 @@
 import { html } from "lit";
 import { BalanceSubscription, LedgerQuery } from "../api/operations.ts";
 import type { ConsoleLedgerQuery } from "../generated/graphql.ts";
-import { DataScreen, formatDate, pager } from "../screen.ts";
+import { DataScreen, formatDate, money, pager } from "../screen.ts";
 
 const KINDS: Record<string, string> = {
   credit: "Credit",
@@ -50,8 +50,8 @@ export class VxLedger extends DataScreen<ConsoleLedgerQuery["ledgerEntries"]> {
                 <td>${formatDate(entry.createdAt)}</td>
                 <td>${KINDS[entry.kind] ?? entry.kind}${entry.pending ? html` <span class="badge" title="Held until the work it pays for is stored, or refunded">pending</span>` : ""}</td>
                 <td>${entry.description}</td>
-                <td class="num ${entry.amount.startsWith("-") ? "debit" : "credit"}">${entry.amount}</td>
-                <td class="num">${entry.balanceAfter}</td>
+                <td class="num ${entry.amount.startsWith("-") ? "debit" : "credit"}">${money(entry.amount)}</td>
+                <td class="num">${money(entry.balanceAfter)}</td>
               </tr>`,
             )}</tbody></table></div>
           ${pager(ledger.pageInfo, ["entry", "entries"], (page) => void this.load(page))}`,

@@ -26,9 +26,15 @@ export const setViewport: BrowserCommand<[width: number, height: number]> = asyn
   await context.page.setViewportSize({ width, height });
 };
 
+/** Emulates the system's light or dark preference, which the console's theme follows. */
+export const setColorScheme: BrowserCommand<[scheme: "light" | "dark"]> = async (context, scheme) => {
+  await context.page.emulateMedia({ colorScheme: scheme });
+};
+
 declare module "vitest/browser" {
   interface BrowserCommands {
     saveScreenshot(name: string): Promise<void>;
     setViewport(width: number, height: number): Promise<void>;
+    setColorScheme(scheme: "light" | "dark"): Promise<void>;
   }
 }

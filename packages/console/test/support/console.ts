@@ -5,7 +5,9 @@ import type { VoxgateConsole } from "../../src/voxgate-console.component.ts";
 import type { CreatedAccount, CreatedCalendar } from "./global-setup.ts";
 
 /** A fresh account on the real server, so tests never share assistants, leads or conversations. */
-export async function createAccount(options: { operator?: boolean } = {}): Promise<CreatedAccount> {
+export async function createAccount(
+  options: { operator?: boolean; server?: "main" | "deaf" } = {},
+): Promise<CreatedAccount> {
   const response = await fetch(`${inject("controlUrl")}/accounts`, {
     method: "POST",
     headers: { "content-type": "application/json" },
@@ -15,18 +17,22 @@ export async function createAccount(options: { operator?: boolean } = {}): Promi
   return (await response.json()) as CreatedAccount;
 }
 
-/** Puts `<voxgate-console>` on the page, talking to the test server, at `hash`. */
-export function mountConsole(hash = "#/assistants"): VoxgateConsole {
+/** Puts `<voxgate-console>` on the page, talking to the test server (or `apiBase`), at `hash`. */
+export function mountConsole(hash = "#/assistants", apiBase = inject("apiBase")): VoxgateConsole {
   history.replaceState(null, "", hash);
   const element = document.createElement("voxgate-console");
-  element.setAttribute("api-base", inject("apiBase"));
+  element.setAttribute("api-base", apiBase);
   document.body.append(element);
   return element;
 }
 
 /** Mounts the console at `hash` and signs in through its form. */
-export async function signIn(account: { email: string; password: string }, hash?: string): Promise<void> {
-  mountConsole(hash);
+export async function signIn(
+  account: { email: string; password: string },
+  hash?: string,
+  apiBase?: string,
+): Promise<void> {
+  mountConsole(hash, apiBase);
   await page.getByLabelText("Email").fill(account.email);
   await page.getByLabelText("Password").fill(account.password);
   await page.getByRole("button", { name: "Sign in" }).click();
@@ -39,9 +45,9 @@ export function unmountConsole(): void {
 }
 
 /** A GraphQL request as the signed-in console user, for arranging data no screen under test makes. */
-export async function graphql<T>(query: string): Promise<T> {
+export async function graphql<T>(query: string, apiBase = inject("apiBase")): Promise<T> {
   const { token } = JSON.parse(localStorage.getItem("voxgate-console:session") ?? "{}") as { token?: string };
-  const response = await fetch(`${inject("apiBase")}/graphql`, {
+  const response = await fetch(`${apiBase}/graphql`, {
     method: "POST",
     headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
     body: JSON.stringify({ query }),

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { type AddressInfo, createServer as createTcpServer } from "node:net";
 import type { TestProject } from "vitest/node";
 import type { App } from "../../../server/src/app.ts";
 import { browserTestSetup, startInProcessServer } from "../../../server/test/support/browser-test-servers.ts";
@@ -14,6 +14,8 @@ declare module "vitest" {
   export interface ProvidedContext {
     /** The real Voxgate server the console talks to. */
     apiBase: string;
+    /** A second real server whose speech-to-text service cannot be reached (accounts: `server: "deaf"`). */
+    deafApiBase: string;
     /** Arranges accounts for a test (see `startControlServer`). */
     controlUrl: string;
     /** Whether a real CalDAV server (Radicale) runs for the calendar tests. */
@@ -85,19 +87,35 @@ export default function setup(project: TestProject) {
       VOXGATE_OUTBOUND_ALLOWLIST: "127.0.0.1",
     });
     cleanups.push(() => app.close());
+    // The same, but hearing through a port nothing listens on any more: its calls cannot hear.
+    const deaf = await startInProcessServer(llm.baseUrl, {
+      OPENAI_STT_BASE_URL: `http://127.0.0.1:${await closedPort()}/v1`,
+      OPENAI_TTS_BASE_URL: speech.baseUrl,
+    });
+    cleanups.push(() => deaf.app.close());
     // The calendar tests need a real CalDAV server (as the server's own do); without radicale they are skipped.
     const radicale = findRadicale() ? await startRadicale({ [CALDAV_USER]: CALDAV_PASSWORD }) : null;
     if (radicale) cleanups.push(() => radicale.stop());
-    const control = await startControlServer(app, radicale);
+    const control = await startControlServer({ main: app, deaf: deaf.app }, radicale);
     cleanups.push(control.close);
     project.provide("apiBase", url);
+    project.provide("deafApiBase", deaf.url);
     project.provide("controlUrl", control.url);
     project.provide("caldav", radicale !== null);
     project.provide("calcom", { apiKey: calcom.apiKey, eventTypeId: calcom.eventType.id });
   });
 }
 
-async function startControlServer(app: App, radicale: RunningRadicale | null) {
+/** A loopback port that was just free: connections to it are refused. */
+async function closedPort(): Promise<number> {
+  const server = createTcpServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+async function startControlServer(apps: { main: App; deaf: App }, radicale: RunningRadicale | null) {
   // A page that answers 404 until POST /publish, for a document that fails and then succeeds.
   let published = false;
   const server = createServer(async (request, response) => {
@@ -141,6 +159,7 @@ async function startControlServer(app: App, radicale: RunningRadicale | null) {
     }
     try {
       const body = await readJson(request);
+      const app = body.server === "deaf" ? apps.deaf : apps.main;
       const email = `console-${randomBytes(5).toString("hex")}@example.com`;
       const password = `pw-${randomBytes(8).toString("hex")}`;
       const { account } = await app.services.accounts.create({

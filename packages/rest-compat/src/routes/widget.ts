@@ -125,6 +125,7 @@ export const widgetRoutes: RouteDefinition[] = [
         403: "Voice is off for this assistant, or the page's origin is not allowed",
         404: "No such assistant",
         429: "Too many",
+        502: "A speech service the call would hear or speak through cannot be reached: nothing is charged",
         503: "The server carries all the calls it may (Retry-After)",
       },
       example: { params: { uuid: "9b2f7c1e-0000-4000-8000-000000000000" } },

@@ -101,6 +101,20 @@ describe("the widget's static files", () => {
     expect(otherEncoding.body.equals(widgetFile)).toBe(true);
   });
 
+  it("sends a browser opening the root URL to the console, and answers the index to API clients", async () => {
+    const browser = await rawGet(t.url, "/", {
+      accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
+    });
+    expect(browser.status).toBe(302);
+    expect(browser.headers.location).toBe("/console/");
+    const client = await rawGet(t.url, "/", { accept: "application/json" });
+    expect(client.status).toBe(200);
+    expect(JSON.parse(client.body.toString("utf8"))).toMatchObject({
+      console: `${PUBLIC_BASE_URL}/console/`,
+    });
+    expect((await rawGet(t.url, "/")).status).toBe(200);
+  });
+
   it("names the content-hash URL in the index, which serves the same bytes as immutable", async () => {
     const index = await t.rest<{ widgetScript: string; widgetDemo: string }>("GET", "/");
     expect(index.body.widgetScript).toBe(`${PUBLIC_BASE_URL}/widget/voxgate-chat.${widgetHash}.js`);

@@ -122,6 +122,9 @@ export function createStaticFiles(config: Config): (request: Request, url: URL) 
       return new Response(html, { headers: { "content-type": "text/html; charset=utf-8" } });
     }
     if (url.pathname === "/") {
+      // A browser opening the server's address lands in the console; API clients keep the index.
+      if (request.headers.get("accept")?.includes("text/html"))
+        return new Response(null, { status: 302, headers: { location: "/console/" } });
       return Response.json({
         name: "Voxgate",
         graphql: `${config.publicBaseUrl}/graphql`,

@@ -7,12 +7,14 @@ import { hashPassword } from "../auth/password.ts";
 import type { BillingService } from "../billing/index.ts";
 import { BatchLoader } from "../common/batch-loader.ts";
 
+const password = z
+  .string({ error: "The password field is required." })
+  .min(8, "The password field must be at least 8 characters.")
+  .max(1024, "The password field must not be greater than 1024 characters.");
+
 const CreateAccountInput = z.object({
   email: emailAddress(),
-  password: z
-    .string({ error: "The password field is required." })
-    .min(8, "The password field must be at least 8 characters.")
-    .max(1024, "The password field must not be greater than 1024 characters."),
+  password,
   name: requiredString("name").optional(),
   accountName: requiredString("account name").optional(),
   balance: moneyAmount("balance").default("0"),
@@ -83,6 +85,17 @@ export class AccountsService {
     if (!account) throw new NotFoundError("Account");
     this.deps.logger.info(operator ? "operator role granted" : "operator role revoked", { accountId });
     return account;
+  }
+
+  /** Replaces a user's password (the operator CLI's reset); the caller ends the user's sessions. */
+  async setPassword(email: string, newPassword: string) {
+    const data = parseInput(z.object({ password }), { password: newPassword });
+    const user = await this.findOwnerByEmail(email);
+    await this.deps.db.prisma.user.update({
+      where: { id: user.id },
+      data: { passwordHash: await hashPassword(data.password) },
+    });
+    return user;
   }
 
   async findOwnerByEmail(email: string) {

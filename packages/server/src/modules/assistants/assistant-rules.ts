@@ -280,3 +280,47 @@ export const UpdateAssistantInput = AssistantFields.partial().extend({
 });
 
 export type AssistantSettings = z.output<typeof UpdateAssistantInput>;
+
+/**
+ * What a new assistant gets for each setting createAssistant leaves out: the one source of these
+ * defaults, used by create and shown before creating by the `assistantDefaults` query (the console's
+ * new-assistant form). The database's column defaults say the same (assistants.test.ts compares).
+ */
+export const ASSISTANT_DEFAULTS = {
+  type: "inbound",
+  status: "active",
+  mode: "pipeline",
+  knowledgebaseMode: "hybrid",
+  variables: {},
+  postCallEvaluation: false,
+  postCallSchema: [],
+  fillers: 0,
+  fillerConfig: { neutral: [], negative: [], positive: [], question: [] },
+  tools: [],
+  isWebhookActive: false,
+  sendWebhookOnlyOnCompleted: false,
+  includeRecordingInWebhook: false,
+  maxDuration: 600,
+  maxSilenceDuration: 30,
+  reengagementInterval: 10,
+  record: false,
+  initialMessage: "",
+  systemPrompt: "",
+  timezone: "UTC",
+  endCallOnVoicemail: false,
+  llmTemperature: "0.70",
+  voiceStability: "0.50",
+  voiceSimilarity: "0.75",
+  speechSpeed: "1.00",
+  ambientSoundVolume: "0.50",
+  allowInterruptions: true,
+  enableNoiseCancellation: false,
+  waitForCustomer: false,
+  endpointSensitivity: 0.5,
+  interruptSensitivity: 0.5,
+  endpointType: "vad",
+  ambientSound: "none",
+  minInterruptWords: 1,
+  widgetSettings: { theme: "light", color: "#4f46e5", position: "bottom-right", voice: false },
+  allowedOrigins: [],
+} as const satisfies Partial<z.infer<typeof AssistantFields>>;

@@ -7,6 +7,7 @@ import { PII_CATEGORIES } from "../redaction/index.ts";
 import { AssistantModeRef } from "../voices/voices.schema.ts";
 import {
   AMBIENT_SOUNDS,
+  ASSISTANT_DEFAULTS,
   ASSISTANT_STATUSES,
   ASSISTANT_TYPES,
   ENDPOINT_TYPES,
@@ -174,6 +175,58 @@ builder.queryField("assistant", (t) =>
     type: AssistantRef,
     args: { id: t.arg.int({ required: true }) },
     resolve: (_root, { id }, context) => context.services.assistants.get(context.viewer.accountId, id),
+  }),
+);
+
+const AssistantDefaultsRef = builder.objectRef<typeof ASSISTANT_DEFAULTS>("AssistantDefaults").implement({
+  description:
+    "The settings createAssistant gives a new assistant for each one it is not given (the same fields as Assistant's).",
+  fields: (t) => ({
+    type: t.expose("type", { type: AssistantTypeRef }),
+    status: t.expose("status", { type: AssistantStatusRef }),
+    mode: t.expose("mode", { type: AssistantModeRef }),
+    knowledgebaseMode: t.expose("knowledgebaseMode", { type: KnowledgebaseModeRef }),
+    variables: t.field({ type: "JSON", resolve: (d) => d.variables }),
+    postCallEvaluation: t.exposeBoolean("postCallEvaluation"),
+    postCallSchema: t.field({ type: "JSON", resolve: (d) => d.postCallSchema }),
+    fillers: t.exposeInt("fillers"),
+    fillerConfig: t.field({ type: "JSON", resolve: (d) => d.fillerConfig }),
+    tools: t.field({ type: "JSON", resolve: (d) => d.tools }),
+    isWebhookActive: t.exposeBoolean("isWebhookActive"),
+    sendWebhookOnlyOnCompleted: t.exposeBoolean("sendWebhookOnlyOnCompleted"),
+    includeRecordingInWebhook: t.exposeBoolean("includeRecordingInWebhook"),
+    maxDuration: t.exposeInt("maxDuration"),
+    maxSilenceDuration: t.exposeInt("maxSilenceDuration"),
+    reengagementInterval: t.exposeInt("reengagementInterval"),
+    record: t.exposeBoolean("record"),
+    initialMessage: t.exposeString("initialMessage"),
+    systemPrompt: t.exposeString("systemPrompt"),
+    timezone: t.exposeString("timezone"),
+    endCallOnVoicemail: t.exposeBoolean("endCallOnVoicemail"),
+    llmTemperature: t.field({ type: "Decimal", resolve: (d) => d.llmTemperature }),
+    voiceStability: t.field({ type: "Decimal", resolve: (d) => d.voiceStability }),
+    voiceSimilarity: t.field({ type: "Decimal", resolve: (d) => d.voiceSimilarity }),
+    speechSpeed: t.field({ type: "Decimal", resolve: (d) => d.speechSpeed }),
+    ambientSoundVolume: t.field({ type: "Decimal", resolve: (d) => d.ambientSoundVolume }),
+    allowInterruptions: t.exposeBoolean("allowInterruptions"),
+    enableNoiseCancellation: t.exposeBoolean("enableNoiseCancellation"),
+    waitForCustomer: t.exposeBoolean("waitForCustomer"),
+    endpointSensitivity: t.exposeFloat("endpointSensitivity"),
+    interruptSensitivity: t.exposeFloat("interruptSensitivity"),
+    endpointType: t.expose("endpointType", { type: EndpointTypeRef }),
+    ambientSound: t.expose("ambientSound", { type: AmbientSoundRef }),
+    minInterruptWords: t.exposeInt("minInterruptWords"),
+    widgetSettings: t.field({ type: "JSON", resolve: (d) => d.widgetSettings }),
+    allowedOrigins: t.stringList({ resolve: (d) => [...d.allowedOrigins] }),
+  }),
+});
+
+builder.queryField("assistantDefaults", (t) =>
+  t.withAuth({ authenticated: true }).field({
+    type: AssistantDefaultsRef,
+    description:
+      "What a new assistant gets for the settings createAssistant is not given, e.g. to fill a form before creating.",
+    resolve: () => ASSISTANT_DEFAULTS,
   }),
 );
 

@@ -7,6 +7,7 @@ import { parseInput } from "../../validation.ts";
 import { type PageRequest, paginate } from "../common/pagination.ts";
 import { visibleVoices } from "../voices/voices.service.ts";
 import {
+  ASSISTANT_DEFAULTS,
   ASSISTANT_STATUSES,
   ASSISTANT_TYPES,
   type AssistantSettings,
@@ -87,10 +88,10 @@ export class AssistantsService {
 
   async create(owner: { accountId: number; userId: number }, input: Record<string, unknown>) {
     const settings = parseInput(CreateAssistantInput, input);
-    await this.checkReferences(owner.accountId, settings, settings.mode ?? "pipeline");
+    await this.checkReferences(owner.accountId, settings, settings.mode ?? ASSISTANT_DEFAULTS.mode);
     const assistant = await this.deps.db.prisma.assistant.create({
       data: {
-        ...toData(settings),
+        ...toData({ ...structuredClone(ASSISTANT_DEFAULTS), ...settings } as AssistantSettings),
         name: settings.name,
         accountId: owner.accountId,
         userId: owner.userId,

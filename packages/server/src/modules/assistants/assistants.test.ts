@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAssistant } from "../../../test/fixtures/assistants.ts";
 import { telephonyFixtures } from "../../../test/fixtures/telephony.ts";
 import { startTestApp, type TestAccount, type TestApp } from "../../../test/support/test-app.ts";
+import { ASSISTANT_DEFAULTS } from "./assistant-rules.ts";
 
 const FORMAT_A = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -253,6 +254,37 @@ describe("creating and listing assistants", () => {
     expect(await names(`search: "DESK"`)).toEqual(["Inbound desk"]);
     const bad = await t.gql(`{ assistants(type: robot) { items { id } } }`, {}, { token: account.apiKey });
     expect(bad.errors?.[0]?.message).toContain('Value "robot" does not exist in "AssistantType" enum');
+  });
+});
+
+describe("defaults", () => {
+  it("gives a new assistant the settings assistantDefaults shows, as the database's column defaults do", async () => {
+    const account = await t.createAccount();
+    const fields = Object.keys(ASSISTANT_DEFAULTS).join(" ");
+    const shown = await t.gql<{ assistantDefaults: Record<string, unknown> }>(
+      `{ assistantDefaults { ${fields} } }`,
+      {},
+      { token: account.apiKey },
+    );
+    expect(shown.errors).toBeUndefined();
+    expect(shown.data!.assistantDefaults).toEqual(ASSISTANT_DEFAULTS);
+    const created = await t.gql<{ createAssistant: Record<string, unknown> }>(
+      `mutation { createAssistant(input: { name: "Plain" }) { ${fields} } }`,
+      {},
+      { token: account.apiKey },
+    );
+    expect(created.errors).toBeUndefined();
+    expect(created.data!.createAssistant).toEqual(ASSISTANT_DEFAULTS);
+    // A row written without the service (an import, a migration) gets the same from its columns.
+    const row = await t.app.db.prisma.assistant.create({
+      data: { name: "Raw", accountId: account.accountId, userId: account.userId },
+    });
+    const read = await t.gql<{ assistant: Record<string, unknown> }>(
+      `{ assistant(id: ${row.id}) { ${fields} } }`,
+      {},
+      { token: account.apiKey },
+    );
+    expect(read.data!.assistant).toEqual(ASSISTANT_DEFAULTS);
   });
 });
 

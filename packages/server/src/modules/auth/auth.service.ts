@@ -218,6 +218,17 @@ export class AuthService {
     this.parts.credentials.revoked({ kind: "session", id: viewer.credential.id });
   }
 
+  /** Ends every open session of the user (after a password reset): each device signs in again. */
+  async revokeSessionsOf(userId: number): Promise<number> {
+    const revoked = await this.deps.db.prisma.sessionToken.updateManyAndReturn({
+      where: { userId, revokedAt: null },
+      data: { revokedAt: new Date() },
+      select: { id: true },
+    });
+    for (const { id } of revoked) this.parts.credentials.revoked({ kind: "session", id });
+    return revoked.length;
+  }
+
   private async touch(kind: "apiKey" | "session", id: number): Promise<void> {
     const cacheKey = `${kind}:${id}`;
     const now = Date.now();

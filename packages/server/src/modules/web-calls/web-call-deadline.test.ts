@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createAssistant } from "../../../test/fixtures/assistants.ts";
+import { type FakeSpeech, startFakeSpeech } from "../../../test/support/fake-speech.ts";
 import {
   freshDatabase,
   ManualClock,
@@ -21,6 +22,7 @@ let t: TestApp;
 let other: TestApp;
 let owner: TestAccount;
 let assistant: Assistant;
+let speech: FakeSpeech;
 const eventually = <T>(check: () => Promise<T>) => vi.waitFor(check, { timeout: 30_000, interval: 50 });
 const reload = (callId: number) => t.app.db.prisma.call.findUniqueOrThrow({ where: { id: callId } });
 const ledgerOf = async (callId: number) =>
@@ -63,7 +65,13 @@ const clock = new ManualClock(new Date());
 
 beforeAll(async () => {
   database = await freshDatabase();
-  const env = { VOXGATE_CALL_PRICE_PER_MINUTE: "0.10" };
+  // A web call starts only when its speech services can be reached.
+  speech = await startFakeSpeech();
+  const env = {
+    VOXGATE_CALL_PRICE_PER_MINUTE: "0.10",
+    OPENAI_STT_BASE_URL: speech.baseUrl,
+    OPENAI_TTS_BASE_URL: speech.baseUrl,
+  };
   t = await startTestApp({ clock, env, database: database.target });
   other =
     testDatabaseKind() === "postgres" ? await startTestApp({ clock, env, database: database.target }) : t;
@@ -75,6 +83,7 @@ afterAll(async () => {
   if (other !== t) await other?.close();
   await t?.close();
   await database?.drop();
+  await speech?.close();
 });
 
 describe("a web call whose browser never connects", () => {

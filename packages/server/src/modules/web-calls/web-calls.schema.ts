@@ -26,7 +26,7 @@ builder.mutationField("startWidgetWebCall", (t) =>
   t.field({
     type: WidgetWebCall,
     description:
-      "Public: starts a web call with an assistant whose widget settings enable voice (FORBIDDEN otherwise, or from an origin the assistant does not allow). Reserves the first call minute from the owner's balance (INSUFFICIENT_BALANCE); AT_CAPACITY (with Retry-After) when this server carries all the calls it may; limited per client IP.",
+      "Public: starts a web call with an assistant whose widget settings enable voice (FORBIDDEN otherwise, or from an origin the assistant does not allow). Reserves the first call minute from the owner's balance (INSUFFICIENT_BALANCE); AT_CAPACITY (with Retry-After) when this server carries all the calls it may; UPSTREAM_FAILED, with the service named, when a speech service the call would hear or speak through cannot be reached (no call is recorded, nothing is charged); limited per client IP.",
     args: { input: t.arg({ type: StartWidgetWebCallInput, required: true }) },
     resolve: async (_root, { input }, context) => {
       try {

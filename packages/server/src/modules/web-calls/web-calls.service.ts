@@ -6,11 +6,14 @@ import type { CallStarts } from "../calls/index.ts";
 import type { MediaCapacity } from "../media/index.ts";
 import type { RateLimitReporter, RateLimitsService } from "../rate-limits/rate-limits.service.ts";
 import { type WidgetCaller, type WidgetService, widgetVoiceEnabled } from "../widget/index.ts";
+import { unreachableSpeech } from "./speech-reachability.ts";
 import { WEB_CALL_PATH } from "./web-call-sockets.ts";
 import { newWebCallToken } from "./web-call-token.ts";
 
 const TOO_MANY_CALLS = "Too many calls started. Please wait a moment.";
 const VOICE_DISABLED = "This assistant does not take calls from the website.";
+const speechUnreachableMessage = (service: string) =>
+  `The call cannot start: ${service} (the speech service) cannot be reached. Nothing was charged.`;
 
 /** What the browser needs to connect a web call it started. */
 export interface WebCallStart {
@@ -53,6 +56,14 @@ export class WebCallsService {
     if (this.parts.capacity.full()) {
       this.deps.logger.warn("web call refused: instance at capacity", { assistantId: assistant.id });
       throw new AtCapacityError(WEB_CALL_LIMITS.retryAfterSeconds);
+    }
+    const unreachable = await unreachableSpeech(this.deps.config.voice, assistant.mode);
+    if (unreachable) {
+      this.deps.logger.warn("web call refused: speech service unreachable", {
+        assistantId: assistant.id,
+        service: unreachable,
+      });
+      throw new AppError("UPSTREAM_FAILED", speechUnreachableMessage(unreachable));
     }
     const token = newWebCallToken(this.parts.clock.now().getTime());
     let issued = "";

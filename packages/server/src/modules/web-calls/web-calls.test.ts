@@ -1,3 +1,5 @@
+import type { AddressInfo } from "node:net";
+import { createServer } from "node:net";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createAssistant } from "../../../test/fixtures/assistants.ts";
 import { telephonyFixtures, uniqueUsNumber } from "../../../test/fixtures/telephony.ts";
@@ -296,6 +298,49 @@ describe("admission control", () => {
       expect(call).toMatchObject({ status: "failed", endReason: "The server was at capacity." });
     } finally {
       limits.maxLiveSessions = configured;
+    }
+  });
+});
+
+describe("a web call without a reachable speech service", () => {
+  it("is refused at once with the service named: no call recorded, nothing charged", async () => {
+    // A port nothing listens on any more: connections to it are refused.
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const deaf = await startTestApp({
+      model,
+      env: { ...voiceCallEnv(twilio, speech), OPENAI_STT_BASE_URL: `http://127.0.0.1:${port}/v1` },
+    });
+    try {
+      const account = await deaf.createAccount({ balance: "5" });
+      const assistant = await createAssistant(deaf, account, {
+        widgetSettings: { voice: true },
+        allowedOrigins: [SITE],
+      });
+      const ledgerBefore = await deaf.app.db.prisma.ledgerEntry.count({
+        where: { accountId: account.accountId },
+      });
+      const started = await deaf.rest<{ message: string }>(
+        "POST",
+        `/api/widget/assistants/${assistant.uuid}/web-calls`,
+        { headers: { origin: SITE } },
+      );
+      expect(started.status).toBe(502);
+      expect(started.body.message).toBe(
+        "The call cannot start: speech-to-text (the speech service) cannot be reached. Nothing was charged.",
+      );
+      expect(await deaf.app.db.prisma.call.count({ where: { accountId: account.accountId } })).toBe(0);
+      expect(await deaf.app.db.prisma.ledgerEntry.count({ where: { accountId: account.accountId } })).toBe(
+        ledgerBefore,
+      );
+      const { balance } = await deaf.app.db.prisma.account.findUniqueOrThrow({
+        where: { id: account.accountId },
+      });
+      expect(balance.toFixed(2)).toBe("5.00");
+    } finally {
+      await deaf.close();
     }
   });
 });
