@@ -154,7 +154,9 @@ const workerPath = fileURLToPath(new URL("./pglite-worker.mjs", import.meta.url)
 
 /** The flags the database's process runs with; scripts/start.mjs forks it with the same. */
 export function pgliteExecArgv(optimizingCompiler: boolean): string[] {
-  return optimizingCompiler ? [] : [BASELINE_ONLY];
+  // A young generation of 1 MB instead of 16: the process's JavaScript only relays protocol messages,
+  // and its idle resident memory is ~10-15 MB lower.
+  return ["--max-semi-space-size=1", ...(optimizingCompiler ? [] : [BASELINE_ONLY])];
 }
 
 function forkWorker(optimizingCompiler: boolean): ChildProcess {
