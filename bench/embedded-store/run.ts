@@ -127,7 +127,8 @@ function rssMb(pid: number): number {
 /** This process (the server, with the bench's own code beside it) and the database's process. */
 function tree(): { server: number; database: number; sum: number } {
   const server = rssMb(process.pid);
-  const database = app.db.kind === "pglite" && "process" in app.db ? rssMb((app.db.process as { pid: number }).pid) : 0;
+  const database =
+    app.db.kind === "pglite" && "process" in app.db ? rssMb((app.db.process as { pid: number }).pid) : 0;
   return { server, database, sum: server + database };
 }
 

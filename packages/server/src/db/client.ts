@@ -326,7 +326,9 @@ export async function openPglite(
       }
     };
     // pg-pool's own `query` goes through `this.connect` with a callback.
-    pool.connect = ((callback?: (error: Error | undefined, client?: pg.PoolClient, done?: () => void) => void) => {
+    pool.connect = ((
+      callback?: (error: Error | undefined, client?: pg.PoolClient, done?: () => void) => void,
+    ) => {
       const connecting = gated();
       if (!callback) return connecting;
       connecting.then(
@@ -454,7 +456,8 @@ export async function openPglite(
     socketPath && recycleMb > 0
       ? setInterval(
           () => {
-            if (recycling || closing || crashed || performance.now() - openedAt < recycleIdleMs || !quiet()) return;
+            if (recycling || closing || crashed || performance.now() - openedAt < recycleIdleMs || !quiet())
+              return;
             overgrown().then(
               (grown) => (grown && quiet() ? recycle(RECYCLE_DRAIN_MS) : null),
               () => null,
