@@ -177,8 +177,8 @@ try {
       }>("query ($id: Int!) { document(id: $id) { status chunkCount failureReason } }", {
         id: created.data.id,
       });
-      if (document.status === "failed") throw new Error(`ingestion failed: ${document.failureReason}`);
-      if (document.status === "active") return document.chunkCount;
+      if (document.status === "FAILED") throw new Error(`ingestion failed: ${document.failureReason}`);
+      if (document.status === "ACTIVE") return document.chunkCount;
       await sleep(250);
     }
   })();
