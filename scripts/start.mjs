@@ -21,7 +21,11 @@ const workerEntry = join(serverDist, "db/pglite-worker.mjs");
 function forkEmbeddedDatabase() {
   if (process.env.DATABASE_URL || !existsSync(workerEntry)) return undefined;
   return fork(workerEntry, {
-    execArgv: [],
+    // pgliteExecArgv in src/db/client.ts: PGlite on the baseline WebAssembly compiler unless configured.
+    execArgv: [
+      "--max-semi-space-size=1",
+      ...(process.env.VOXGATE_PGLITE_OPTIMIZING_COMPILER === "true" ? [] : ["--liftoff-only"]),
+    ],
     serialization: "advanced",
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });

@@ -13,12 +13,13 @@
  * each, and the ingestion rate. Figures only: nothing here asserts behaviour.
  */
 
-import { readFileSync } from "node:fs";
-import { cpus } from "node:os";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { cpus, loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { Worker } from "node:worker_threads";
 import { buildApp, createLogger, loadConfig } from "@voxgate/server";
-import { pdfFixture } from "../ingest/fixtures.ts";
+import { pdfFixture, proseTextFixture } from "../ingest/fixtures.ts";
 import { GRAPHQL_POST_CLIENT } from "../support/graphql-post-client.ts";
 
 const flags = new Map(
@@ -28,6 +29,12 @@ const flags = new Map(
   }),
 );
 const PDF_PAGES = Number(flags.get("pdf-pages") ?? 2000);
+/** A plain-text document of this many MB instead of the PDF (issue #35: text goes straight to chunk writes). */
+const TEXT_MB = flags.has("text-mb") ? Number(flags.get("text-mb")) : undefined;
+/** The embedded default keeps its data on disk (and only then replaces its process); `--memory` as before. */
+const IN_MEMORY = flags.has("memory");
+/** Memory is measured again after this long without requests or ingestion (issue #35: 60 s). */
+const AFTER_SECONDS = Number(flags.get("after-seconds") ?? 60);
 const PDF_BYTES = Number(flags.get("pdf-bytes") ?? 20_000_000);
 const IDLE_SECONDS = Number(flags.get("idle-seconds") ?? 10);
 const VIEWER = JSON.stringify({ query: "{ viewer { email } }" });
@@ -108,7 +115,46 @@ async function phase(url: string, token: string, email: string, during: () => Pr
   };
 }
 
-const pdf = await pdfFixture(PDF_PAGES, PDF_BYTES);
+/** Resident memory of a process in MB, from /proc (Linux). */
+function rssMb(pid: number): number {
+  try {
+    return (Number(readFileSync(`/proc/${pid}/statm`, "utf8").split(" ")[1]) * 4096) / 1e6;
+  } catch {
+    return 0;
+  }
+}
+
+/** This process (the server, with the bench's own code beside it) and the database's process. */
+function tree(): { server: number; database: number; sum: number } {
+  const server = rssMb(process.pid);
+  const database =
+    app.db.kind === "pglite" && "process" in app.db ? rssMb((app.db.process as { pid: number }).pid) : 0;
+  return { server, database, sum: server + database };
+}
+
+/** Peaks of each process and of their sum, sampled every 100 ms while it runs. */
+function sampleTree() {
+  const peak = { server: 0, database: 0, sum: 0 };
+  const sample = () => {
+    const now = tree();
+    peak.server = Math.max(peak.server, now.server);
+    peak.database = Math.max(peak.database, now.database);
+    peak.sum = Math.max(peak.sum, now.sum);
+  };
+  sample();
+  const timer = setInterval(sample, 100);
+  return () => {
+    clearInterval(timer);
+    sample();
+    return peak;
+  };
+}
+
+const loadAverages = [loadavg()[0]!];
+const pdf = TEXT_MB === undefined ? await pdfFixture(PDF_PAGES, PDF_BYTES) : null;
+const text = TEXT_MB === undefined ? null : proseTextFixture(Math.round(TEXT_MB * 1e6));
+const dataDir = IN_MEMORY ? undefined : mkdtempSync(join(tmpdir(), "vg-bench-es-"));
+const recycles: { beforeMb: number; afterMb: number; pausedMs: number }[] = [];
 const config = loadConfig({
   PORT: "0",
   LOG_LEVEL: "silent",
@@ -117,8 +163,9 @@ const config = loadConfig({
 });
 const app = await buildApp(config, {
   logger: createLogger("silent"),
-  database: { kind: "pglite", dataDir: undefined },
+  database: { kind: "pglite", dataDir, tuning: loadConfig({}).pglite },
 });
+app.db.onRecycle((outcome) => recycles.push(outcome));
 app.db.onCrash?.((error) => console.error(error));
 const url = await app.listen(0, "127.0.0.1");
 try {
@@ -129,7 +176,7 @@ try {
     { name: "bench" },
   );
   const kb = await app.services.knowledgebases.create(account.id, { name: "Benchmark" });
-  const bytes = readFileSync(pdf.path);
+  const bytes = readFileSync((pdf ?? text)!.path);
 
   // Warm-up: the first requests compile queries and fill caches on both sides.
   await phase(url, token, email, () => new Promise((resolve) => setTimeout(resolve, 2_000)));
@@ -143,12 +190,16 @@ try {
   let pages = 0;
   let chunks = 0;
   let failure: string | null = null;
+  const before = tree();
   const started = performance.now();
+  const stopSampling = sampleTree();
+  loadAverages.push(loadavg()[0]!);
   const busy = await phase(url, token, email, async () => {
     const document = await app.services.documents.create(account.id, kb.id, {
       name: "Report",
-      type: "pdf",
-      file: new File([bytes], "report.pdf", { type: "application/pdf" }),
+      ...(pdf
+        ? { type: "pdf" as const, file: new File([bytes], "report.pdf", { type: "application/pdf" }) }
+        : { type: "txt" as const, file: new File([bytes], "report.txt", { type: "text/plain" }) }),
     });
     for await (const event of await app.services.documents.watch(account.id, document.id)) {
       // The latencies are the figure; a document stopped by the processing time limit on a slow
@@ -161,23 +212,45 @@ try {
     }
   });
   const seconds = (performance.now() - started) / 1000;
+  const peak = stopSampling();
+  loadAverages.push(loadavg()[0]!);
+  // No requests now: the database's process may be replaced once quiet (VOXGATE_PGLITE_RECYCLE_*).
+  await new Promise((resolve) => setTimeout(resolve, AFTER_SECONDS * 1000));
+  const after = tree();
+  loadAverages.push(loadavg()[0]!);
 
   const ms = (value: number) => `${value.toFixed(1)} ms`;
   console.log(
-    `Node ${process.version}, ${cpus().length} cores; embedded PGlite (in memory); ` +
-      `PDF ${(pdf.bytes / 1e6).toFixed(1)} MB, ${pdf.pages} pages; offline embedder\n\n` +
+    `Node ${process.version}, ${cpus().length} cores; embedded PGlite (${dataDir ? "data directory" : "in memory"}); ` +
+      (pdf
+        ? `PDF ${(pdf.bytes / 1e6).toFixed(1)} MB, ${pdf.pages} pages`
+        : `plain text ${(text!.bytes / 1e6).toFixed(1)} MB`) +
+      `; offline embedder; load average (1 min) ${loadAverages.map((load) => load.toFixed(1)).join(" → ")}\n\n` +
       "| `{ viewer { email } }`, one at a time | answered | failed | p50 | p99 | max | server event-loop max stall |\n" +
       "|---|---|---|---|---|---|---|",
   );
   for (const [label, result] of [
     ["baseline: server idle", idle],
-    ["while the PDF is ingested", busy],
+    [pdf ? "while the PDF is ingested" : "while the text is ingested", busy],
   ] as const) {
     console.log(
       `| ${label} | ${result.requests} | ${result.errors.length} | ${ms(result.p50)} | ${ms(result.p99)} | ${ms(result.max)} | ${ms(result.loopMaxMs)} |`,
     );
   }
+  console.log(`\np99 while ingesting / idle p99 of this run: ${(busy.p99 / idle.p99).toFixed(2)}×`);
   for (const error of new Set([...idle.errors, ...busy.errors])) console.log(`failed request: ${error}`);
+  const mb = (value: number) => `${value.toFixed(0)} MB`;
+  console.log(
+    "\n| resident memory | server process (with the bench client) | database process | sum |\n|---|---|---|---|\n" +
+      `| before the upload | ${mb(before.server)} | ${mb(before.database)} | ${mb(before.sum)} |\n` +
+      `| peak while ingesting (each its own peak) | ${mb(peak.server)} | ${mb(peak.database)} | ${mb(peak.sum)} |\n` +
+      `| ${AFTER_SECONDS} s after the document is active | ${mb(after.server)} | ${mb(after.database)} | ${mb(after.sum)} |`,
+  );
+  for (const recycle of recycles) {
+    console.log(
+      `database process replaced: ${mb(recycle.beforeMb)} → ${mb(recycle.afterMb)}, connections held ${recycle.pausedMs.toFixed(0)} ms`,
+    );
+  }
   console.log(
     failure
       ? `\nIngestion failed after ${seconds.toFixed(1)} s: ${failure}`
@@ -185,4 +258,5 @@ try {
   );
 } finally {
   await app.close();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 }

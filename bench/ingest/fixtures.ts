@@ -211,3 +211,22 @@ export function adversarialTextFixture(
   renameSync(`${path}.tmp`, path);
   return { path, bytes };
 }
+
+/** Plain prose of about `bytes` bytes in paragraphs (a TXT document), cached under the temp dir. */
+export function proseTextFixture(bytes: number): { path: string; bytes: number } {
+  const dir = join(tmpdir(), "voxgate-bench-ingest");
+  mkdirSync(dir, { recursive: true });
+  const path = join(dir, `prose-${bytes}b.txt`);
+  if (existsSync(path)) return { path, bytes };
+  const prose = new ProseGenerator(11);
+  const paragraphs: string[] = [];
+  let size = 0;
+  while (size < bytes) {
+    const paragraph = prose.paragraph(120);
+    paragraphs.push(paragraph);
+    size += Buffer.byteLength(paragraph) + 2;
+  }
+  writeFileSync(`${path}.tmp`, paragraphs.join("\n\n"));
+  renameSync(`${path}.tmp`, path);
+  return { path, bytes };
+}

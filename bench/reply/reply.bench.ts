@@ -28,11 +28,11 @@
 
 import { type ChildProcess, fork } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
 import os, { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type App, buildApp, type DatabaseTarget, type Logger } from "@voxgate/server";
+import { type App, buildApp, type DatabaseTarget, type Logger, loadConfig } from "@voxgate/server";
 import { createAssistant } from "../../packages/server/test/fixtures/assistants.ts";
 import {
   findPostgresBinaries,
@@ -70,6 +70,12 @@ if (!["pglite", "postgres", "both"].includes(storeChoice)) {
  */
 const warmUp = Number(options.get("warm-up") ?? 200);
 if (!Number.isInteger(warmUp) || warmUp < 0) throw new Error(`--warm-up must be a count, not ${warmUp}`);
+/**
+ * PGlite on disk (as `npm start` runs it) instead of in memory, and the resident memory of the gateway and
+ * the database's process measured after the rows and again after this many seconds without requests
+ * (issue #35: the database's process is replaced once it has grown and is quiet).
+ */
+const memoryAfter = options.has("memory-after") ? Number(options.get("memory-after") || 60) : undefined;
 const embeddings = options.get("embeddings") ?? "dense";
 if (!["dense", "sparse"].includes(embeddings)) {
   throw new Error(`--embeddings must be dense or sparse, not ${embeddings}`);
@@ -302,6 +308,31 @@ async function benchStore(
       rows.push({ raw, gateway });
     }
     const chunks = await app.db.prisma.documentChunk.count({ where: { knowledgebaseId: kb.id } });
+    if (memoryAfter !== undefined) {
+      const rss = (pid: number | undefined) => {
+        if (!pid) return 0;
+        try {
+          return (Number(readFileSync(`/proc/${pid}/statm`, "utf8").split(" ")[1]) * 4096) / 1e6;
+        } catch {
+          return 0;
+        }
+      };
+      const tree = () => {
+        const gateway = rss(process.pid);
+        const database = rss((app.db as { process?: ChildProcess }).process?.pid);
+        return `gateway ${gateway.toFixed(0)} MB + database ${database.toFixed(0)} MB = ${(gateway + database).toFixed(0)} MB`;
+      };
+      const recycles: string[] = [];
+      app.db.onRecycle((outcome) =>
+        recycles.push(
+          `${outcome.beforeMb.toFixed(0)} → ${outcome.afterMb.toFixed(0)} MB, connections held ${outcome.pausedMs.toFixed(0)} ms`,
+        ),
+      );
+      console.log(`\n${store}: resident memory right after the rows: ${tree()}`);
+      await new Promise((resolve) => setTimeout(resolve, memoryAfter * 1000));
+      console.log(`${store}: after ${memoryAfter} s without requests: ${tree()}`);
+      for (const recycle of recycles) console.log(`${store}: database process replaced: ${recycle}`);
+    }
     return { store, chunks, rows };
   } finally {
     await app.close();
@@ -309,6 +340,8 @@ async function benchStore(
   }
 }
 
+/** A short path: the database's socket lives in it. */
+const pgliteDir = mkdtempSync(join(tmpdir(), "vg-reply-"));
 const fakeProcess = child("./fake-model.ts", [embeddings]);
 const fake = {
   baseUrl: await new Promise<string>((resolve, reject) => {
@@ -327,7 +360,9 @@ try {
         "PGlite (embedded)",
         fake,
         load,
-        { kind: "pglite", dataDir: undefined },
+        memoryAfter === undefined
+          ? { kind: "pglite", dataDir: undefined }
+          : { kind: "pglite", dataDir: pgliteDir, tuning: loadConfig({}).pglite },
         { processes: {} },
       ),
     );
@@ -368,6 +403,7 @@ try {
     }
   }
 } finally {
+  rmSync(pgliteDir, { recursive: true, force: true });
   await Promise.all(services.map((service) => service.stop()));
   fakeProcess.send("close");
   load.send({ kind: "stop" });

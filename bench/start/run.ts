@@ -23,7 +23,7 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
@@ -120,6 +120,7 @@ interface Sample {
   idleGroupMb: number;
   idleDatabaseMb: number;
   warmServerMb: number;
+  warmDatabaseMb: number;
   warmGroupMb: number;
 }
 
@@ -251,6 +252,7 @@ async function measureOnce(subject: Subject, env: NodeJS.ProcessEnv, token: stri
       idleGroupMb: idle.group,
       idleDatabaseMb: idle.database,
       warmServerMb: warm.server,
+      warmDatabaseMb: warm.database,
       warmGroupMb: warm.group,
     };
   } finally {
@@ -280,14 +282,36 @@ async function main() {
       postgres = await startPostgres();
       env.DATABASE_URL = postgres.url;
     }
-    // Untimed: creates the schema and the demo account, whose key the warm-up uses.
+    // Creates the schema and the demo account, whose key the warm-up uses; on PGlite its memory is
+    // measured (issue #35), beside the same first start without the embedded store's memory
+    // measures (process recycled after migrating, PGlite on the baseline compiler) on a data
+    // directory of its own.
     const compiled = subjects[2]!;
-    const first = await launch(compiled, env);
-    // The banner is written just after the server starts listening.
-    while (first.child.exitCode === null && !first.output().includes("Voxgate is running")) await sleep(20);
-    const token = /API key\s+(vgk_\S+)/.exec(first.output())?.[1];
-    await stop(first.child);
-    if (!token) throw new Error(`no demo key in the first start's output:\n${first.output()}`);
+    const firstStarts: [string, { server: number; database: number; group: number }][] = [];
+    let token: string | undefined;
+    const firstStart = async (label: string, extra: NodeJS.ProcessEnv, dir: string) => {
+      const first = await launch(compiled, { ...env, ...extra, VOXGATE_DATA_DIR: dir });
+      // The banner is written just after the server starts listening.
+      while (first.child.exitCode === null && !first.output().includes("Voxgate is running")) await sleep(20);
+      token ??= /API key\s+(vgk_\S+)/.exec(first.output())?.[1];
+      await sleep(IDLE_SECONDS * 1000);
+      firstStarts.push([label, memory(first.child.pid!)]);
+      await stop(first.child);
+    };
+    await firstStart("first start (this code)", {}, dataDir);
+    if (STORE !== "postgres") {
+      const other = mkdtempSync(join(tmpdir(), "voxgate-bench-start-"));
+      try {
+        await firstStart(
+          "first start, no recycle, optimizing compiler (before #35)",
+          { VOXGATE_PGLITE_RECYCLE_MB: "0", VOXGATE_PGLITE_OPTIMIZING_COMPILER: "true" },
+          other,
+        );
+      } finally {
+        rmSync(other, { recursive: true, force: true });
+      }
+    }
+    if (!token) throw new Error("no demo key in the first start's output");
 
     const samples = new Map(subjects.map((subject) => [subject.name, [] as Sample[]]));
     for (let round = 0; round < ROUNDS; round++) {
@@ -298,14 +322,26 @@ async function main() {
       }
     }
 
+    console.log(
+      `\nload average ${loadavg()
+        .map((load) => load.toFixed(1))
+        .join(" / ")} (1 / 5 / 15 min)\n\nFirst start on a fresh data directory (compiled server), ` +
+        `RSS after ${IDLE_SECONDS} s idle:\n\n` +
+        "| first start | server process | database process | server + database |\n|---|---|---|---|",
+    );
+    for (const [label, rss] of firstStarts) {
+      console.log(
+        `| ${label} | ${rss.server.toFixed(0)} MB | ${rss.database.toFixed(0)} MB | ${(rss.server + rss.database).toFixed(0)} MB |`,
+      );
+    }
     const bare = samples.get(subjects[0]!.name)!;
     const bareStart = median(bare.map((s) => s.startMs));
     const bareIdle = median(bare.map((s) => s.idleServerMb));
     console.log(
       `\nstore: ${STORE === "postgres" ? "PostgreSQL (DATABASE_URL)" : "PGlite (data directory)"}; ` +
         `medians of ${ROUNDS} rounds; memory after ${IDLE_SECONDS} s idle\n\n` +
-        "| subject | spawn → first answer | × bare | server RSS idle | database process RSS idle | group RSS idle | server RSS after warm-up | group RSS after warm-up | server idle × bare |\n" +
-        "|---|---|---|---|---|---|---|---|---|",
+        "| subject | spawn → first answer | × bare | server RSS idle | database process RSS idle | server + database idle | group RSS idle | server RSS after warm-up | database RSS after warm-up | server + database after warm-up | group RSS after warm-up | server idle × bare |\n" +
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
     );
     for (const [name, list] of samples) {
       const start = median(list.map((s) => s.startMs));
@@ -313,7 +349,10 @@ async function main() {
       console.log(
         `| ${name} | ${start.toFixed(0)} ms | ${(start / bareStart).toFixed(1)} | ${idle.toFixed(0)} MB | ` +
           `${median(list.map((s) => s.idleDatabaseMb)).toFixed(0)} MB | ` +
+          `${median(list.map((s) => s.idleServerMb + s.idleDatabaseMb)).toFixed(0)} MB | ` +
           `${median(list.map((s) => s.idleGroupMb)).toFixed(0)} MB | ${median(list.map((s) => s.warmServerMb)).toFixed(0)} MB | ` +
+          `${median(list.map((s) => s.warmDatabaseMb)).toFixed(0)} MB | ` +
+          `${median(list.map((s) => s.warmServerMb + s.warmDatabaseMb)).toFixed(0)} MB | ` +
           `${median(list.map((s) => s.warmGroupMb)).toFixed(0)} MB | ${(idle / bareIdle).toFixed(1)} |`,
       );
     }

@@ -77,6 +77,16 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   await seedCatalog(db.prisma);
   const demo = config.seedDemo ? await seedDemo(db.prisma, services) : null;
   const demoAssistant = await demoAssistantUuid(db.prisma);
+  db.onRecycle((outcome) =>
+    logger.info("embedded database process replaced", {
+      beforeMb: Math.round(outcome.beforeMb),
+      afterMb: Math.round(outcome.afterMb),
+      pausedMs: Math.round(outcome.pausedMs),
+    }),
+  );
+  // Creating the data directory and migrating leave the embedded database's process at its
+  // high-water mark (~700 MB on a first start): a fresh one serves, before any request.
+  if (applied.length > 0) await db.releaseMemory();
 
   let phase: Phase = "starting";
   const graphql = createGraphQL({ services, db, pubsub, logger });

@@ -307,3 +307,24 @@ describe("the test client's environment (voxgate test)", () => {
     expect(testClientEnv({ VOXGATE_URL: "", VOXGATE_API_KEY: "  " })).toEqual({ url: null, apiKey: null });
   });
 });
+
+it("reads when the embedded database's process is replaced, and its compiler", () => {
+  expect(loadConfig({}).pglite).toEqual({ recycleMb: 224, recycleIdleMs: 20_000, optimizingCompiler: false });
+  expect(
+    loadConfig({
+      VOXGATE_PGLITE_RECYCLE_MB: "0",
+      VOXGATE_PGLITE_RECYCLE_IDLE_SECONDS: "90",
+      VOXGATE_PGLITE_OPTIMIZING_COMPILER: "true",
+    }).pglite,
+  ).toEqual({ recycleMb: 0, recycleIdleMs: 90_000, optimizingCompiler: true });
+  for (const [name, value] of [
+    ["VOXGATE_PGLITE_RECYCLE_MB", "-1"],
+    ["VOXGATE_PGLITE_RECYCLE_MB", "lots"],
+    ["VOXGATE_PGLITE_RECYCLE_IDLE_SECONDS", "0"],
+    ["VOXGATE_PGLITE_OPTIMIZING_COMPILER", "yes"],
+  ] as const) {
+    const problems = problemsOf({ [name]: value });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(new RegExp(`^${name}: `));
+  }
+});

@@ -13,6 +13,13 @@ const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
  */
 export const DEFAULT_PGLITE_SHARED_BUFFERS = "16MB";
 
+/**
+ * The embedded database's process is replaced once it holds more than this (and is quiet): a fresh one
+ * on an installation's data holds ~130-170 MB, a first start's (the data directory's creation,
+ * migrations and seeding) ~700 MB, an ingestion's 300-500 MB.
+ */
+export const DEFAULT_PGLITE_RECYCLE_MB = 224;
+
 const port = z.coerce
   .number({ error: "must be a port number" })
   .int("must be a whole number")
@@ -248,6 +255,17 @@ const EnvSchema = z
     CARTESIA_MODEL: z.string().min(1).default("sonic-2"),
     CARTESIA_VERSION: z.string().min(1).default("2024-11-13"),
     CARTESIA_VOICE_ID: z.preprocess(emptyAsUndefined, z.string().optional()),
+    VOXGATE_PGLITE_RECYCLE_MB: z.coerce
+      .number({ error: "must be a number" })
+      .int("must be a whole number")
+      .min(0, "must be 0 (never) or more")
+      .max(65_536, "must be at most 65536")
+      .default(DEFAULT_PGLITE_RECYCLE_MB),
+    VOXGATE_PGLITE_RECYCLE_IDLE_SECONDS: positiveInt.max(86_400, "must be at most 86400").default(20),
+    VOXGATE_PGLITE_OPTIMIZING_COMPILER: z
+      .enum(["true", "false"], { error: "must be true or false" })
+      .default("false")
+      .transform((value) => value === "true"),
   })
   .superRefine((env, context) => {
     // Node refuses a headers timeout longer than the whole request's.
@@ -446,6 +464,22 @@ export interface Config {
     microsoft: { client: { id: string; secret: string } | null; authorityUrl: string; graphBaseUrl: string };
     calcomApiBaseUrl: string;
   };
+  /** How the embedded database's process gives memory back (docs/architecture.md, "The embedded store's memory"). */
+  pglite: PgliteTuning;
+}
+
+export interface PgliteTuning {
+  /**
+   * Its process is replaced by a fresh one once it holds more than this resident memory and has been
+   * quiet for `recycleIdleMs` (WebAssembly memory never shrinks); 0 never replaces it.
+   */
+  recycleMb: number;
+  recycleIdleMs: number;
+  /**
+   * Whether V8 may recompile PGlite's hot functions with its optimizing compiler. Off, it runs on the
+   * baseline compiler only (Liftoff): ~50-80 MB less resident code and compiler memory.
+   */
+  optimizingCompiler: boolean;
 }
 
 /**
@@ -727,6 +761,11 @@ export function loadConfig(source: EnvInput | NodeJS.ProcessEnv = process.env): 
               apiBaseUrl: env.TWILIO_API_BASE_URL?.replace(/\/+$/, ""),
             }
           : null,
+    },
+    pglite: {
+      recycleMb: env.VOXGATE_PGLITE_RECYCLE_MB,
+      recycleIdleMs: env.VOXGATE_PGLITE_RECYCLE_IDLE_SECONDS * 1000,
+      optimizingCompiler: env.VOXGATE_PGLITE_OPTIMIZING_COMPILER,
     },
   };
 }

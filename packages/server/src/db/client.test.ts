@@ -6,7 +6,7 @@ import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
 import { isAlive } from "../../test/support/services.ts";
 import { freshDatabase, pgliteTemplate, testDatabaseKind } from "../../test/support/test-app.ts";
-import { DatabaseStoppedError, openDatabase, openPglite } from "./client.ts";
+import { DatabaseStoppedError, openDatabase, openPglite, pgliteExecArgv } from "./client.ts";
 
 const run = promisify(execFile);
 const serverDir = join(import.meta.dirname, "..", "..");
@@ -185,7 +185,7 @@ describe.runIf(testDatabaseKind() === "pglite")("the embedded database", { timeo
     const dataDir = tempDataDir();
     // As scripts/start.mjs does: forked first, it waits for the options that openPglite sends.
     const preforked = fork(join(import.meta.dirname, "pglite-worker.mjs"), {
-      execArgv: [],
+      execArgv: pgliteExecArgv(false),
       serialization: "advanced",
       stdio: ["ignore", "inherit", "inherit", "ipc"],
     });

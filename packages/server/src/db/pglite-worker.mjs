@@ -33,6 +33,9 @@ const preloaded = Promise.all([
   () => ({}),
 );
 
+// A process started to replace another (src/db/client.ts, recycling) is switched to once it is this far.
+preloaded.then(() => process.send?.({ kind: "preloaded" }));
+
 /** The first message carries the options; a dump to start from (tests) can be tens of megabytes. */
 const options = await new Promise((resolve) => process.once("message", resolve));
 /** @type {{ location?: string; loadDataDir?: Uint8Array; socketPath?: string; sharedBuffers: string }} */
@@ -431,6 +434,10 @@ process.on("message", async (/** @type {{ kind: string }} */ request) => {
   if (request.kind === "dump") {
     const dump = await pglite.dumpDataDir("none");
     process.send?.({ kind: "dump", buffer: new Uint8Array(await dump.arrayBuffer()) });
+    return;
+  }
+  if (request.kind === "memory") {
+    process.send?.({ kind: "memory", rss: process.memoryUsage().rss });
     return;
   }
   if (request.kind === "close") {
