@@ -28,7 +28,7 @@ export class CallAnnotations {
       events: EventSink;
       bus: InProcessBus;
       /** The call's assistant's PII redaction, applied to the transcript and evaluation stored. */
-      redaction: Pick<RedactionService, "ofCall">;
+      redaction: Pick<RedactionService, "of" | "ofCall">;
     },
   ) {
     parts.bus.on("call.webhook_answered", ({ callId, response }) =>
@@ -38,13 +38,13 @@ export class CallAnnotations {
 
   /** One line of a running call's conversation, appended to its transcript. */
   async transcriptLine(callId: number, line: TranscriptLine): Promise<void> {
-    const redactor = await this.parts.redaction.ofCall(callId);
-    const text = redactor.text(transcriptLineText(line));
     const call = await this.deps.db.prisma.call.findUnique({
       where: { id: callId },
-      select: { transcript: true },
+      select: { transcript: true, accountId: true, assistantId: true },
     });
     if (!call) return;
+    const redactor = await this.parts.redaction.of(call.accountId, call.assistantId);
+    const text = redactor.text(transcriptLineText(line));
     if (call.transcript.length + text.length + 1 > MAX_TRANSCRIPT_CHARS) {
       this.deps.logger.warn("transcript full; line dropped", { callId });
       return;

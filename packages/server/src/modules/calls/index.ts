@@ -49,7 +49,7 @@ export function createCalls(
     /** The voice engine's live sessions here, which leave voicemail messages on the calls they carry. */
     voicemail: VoicemailSessions;
     /** PII redaction of what calls store (transcripts, evaluations). */
-    redaction: Pick<RedactionService, "ofCall">;
+    redaction: Pick<RedactionService, "of" | "ofCall">;
   },
 ) {
   const { carrier, billing, jobs, events, bus } = parts;

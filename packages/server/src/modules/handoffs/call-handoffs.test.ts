@@ -243,28 +243,32 @@ describe("handoff on a live phone call (pipeline mode)", () => {
       false,
     );
 
-    const { data } = await t.gql<{
-      call: { assistantId: number; activeAssistantId: number; handoffCount: number; transcript: string };
-    }>(CALL_QUERY, { id: placed.id }, { token: owner.apiKey });
+    const expectedTranscript = [
+      "Assistant: Hello! How can I help?",
+      "Customer: i want to book",
+      "Assistant: Bookings takes over now.",
+      "System: Handed over from Reception to Bookings (booking).",
+      "Customer: tuesday at ten",
+      "Assistant: Bookings heard tuesday at ten.",
+      "Customer: back to reception",
+      "Assistant: Staying refused.",
+      "Customer: somewhere else",
+      "Assistant: Staying refused.",
+    ].join("\n");
+    // A turn is stored once it has been played, a moment after its speech was synthesised.
+    const data = await vi.waitFor(async () => {
+      const { data } = await t.gql<{
+        call: { assistantId: number; activeAssistantId: number; handoffCount: number; transcript: string };
+      }>(CALL_QUERY, { id: placed.id }, { token: owner.apiKey });
+      expect(data?.call.transcript.split("\n")).toHaveLength(expectedTranscript.split("\n").length);
+      return data;
+    });
     expect(data?.call).toMatchObject({
       assistantId: reception.id,
       activeAssistantId: bookings.id,
       handoffCount: 1,
     });
-    expect(data?.call.transcript).toBe(
-      [
-        "Assistant: Hello! How can I help?",
-        "Customer: i want to book",
-        "Assistant: Bookings takes over now.",
-        "System: Handed over from Reception to Bookings (booking).",
-        "Customer: tuesday at ten",
-        "Assistant: Bookings heard tuesday at ten.",
-        "Customer: back to reception",
-        "Assistant: Staying refused.",
-        "Customer: somewhere else",
-        "Assistant: Staying refused.",
-      ].join("\n"),
-    );
+    expect(data?.call.transcript).toBe(expectedTranscript);
     // The stranger sees neither the call nor who answers it.
     const foreignView = await t.gql(CALL_QUERY, { id: placed.id }, { token: stranger.apiKey });
     expect(foreignView.data?.call ?? null).toBeNull();
