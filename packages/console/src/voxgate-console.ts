@@ -13,6 +13,10 @@ import { VxLedger } from "./screens/ledger.ts";
 import { VxWebhooks } from "./screens/webhooks.ts";
 import { VxShownOnce } from "./shown-once.ts";
 import { VoxgateConsole } from "./voxgate-console.component.ts";
+import { VxMakeTest } from "./make-test.ts";
+import { VxTestCompare } from "./screens/test-compare.ts";
+import { VxTestScenario } from "./screens/test-scenario.ts";
+import { VxTestRun, VxTests, VxTestsPicker } from "./screens/tests.ts";
 
 // Registration apart from the components: a page that already defined a name keeps its own.
 const elements: [string, CustomElementConstructor][] = [
@@ -37,6 +41,12 @@ const elements: [string, CustomElementConstructor][] = [
   ["vx-admin-account", VxAdminAccount],
   ["vx-shown-once", VxShownOnce],
   ["vx-live-listen", VxLiveListen],
+  ["vx-tests-picker", VxTestsPicker],
+  ["vx-tests", VxTests],
+  ["vx-test-scenario", VxTestScenario],
+  ["vx-test-run", VxTestRun],
+  ["vx-test-compare", VxTestCompare],
+  ["vx-make-test", VxMakeTest],
 ];
 for (const [name, element] of elements) if (!customElements.get(name)) customElements.define(name, element);
 
