@@ -71,6 +71,9 @@ export function verdict(status: string) {
 }
 
 export const testStyles = css`
+  dd {
+    margin: 0 0 0.5rem;
+  }
   .verdict.passed {
     color: var(--_ok);
     border-color: var(--_ok);

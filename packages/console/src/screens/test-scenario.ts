@@ -261,8 +261,8 @@ export class VxTestScenario extends Screen {
           ${this.checks.map((check, index) => this.renderCheck(check, index))}
           ${this.messages("checks")}
           <div class="row">
-            <label class="inline" for="new-check">Add a check
-              <select id="new-check" style="width:auto">${CHECK_KINDS.map(([kind, label]) => html`<option value=${kind}>${label}</option>`)}</select></label>
+            <label class="inline" for="new-check">Add a check</label>
+              <select id="new-check" style="width:auto">${CHECK_KINDS.map(([kind, label]) => html`<option value=${kind}>${label}</option>`)}</select>
             <button type="button" @click=${() => {
               const kind = this.renderRoot.querySelector<HTMLSelectElement>("#new-check")?.value ?? "transcript_contains";
               this.checks = [...this.checks, newCheck(kind)];

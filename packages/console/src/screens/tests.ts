@@ -190,10 +190,10 @@ export class VxTests extends DataScreen<{ overview: Overview; suites: SuiteView[
           : nothing
       }
       <div class="row">
-        <label class="inline" for=${concurrencyId}>Scenarios at once
+        <label class="inline" for=${concurrencyId}>Scenarios at once</label>
           <select id=${concurrencyId} style="width:auto">${[1, 2, 3, 4].map(
             (n) => html`<option ?selected=${n === 2}>${n}</option>`,
-          )}</select></label>
+          )}</select>
         <button class="primary" type="button" @click=${() => {
           const select = this.renderRoot.querySelector<HTMLSelectElement>(`#${concurrencyId}`);
           void this.startRun(view, Number(select?.value ?? 2));
@@ -237,10 +237,10 @@ export class VxTests extends DataScreen<{ overview: Overview; suites: SuiteView[
     const option = (r: RunSummary, selected: boolean) =>
       html`<option value=${r.id} ?selected=${selected}>Run ${r.id} (${r.status})</option>`;
     return html`<form class="row" @submit=${this.compare} aria-label="Compare runs of ${suite.name}">
-      <label class="inline" for="before-${suite.id}">Before
-        <select id="before-${suite.id}" name="before" style="width:auto">${runs.map((r, i) => option(r, i === 1))}</select></label>
-      <label class="inline" for="after-${suite.id}">After
-        <select id="after-${suite.id}" name="after" style="width:auto">${runs.map((r, i) => option(r, i === 0))}</select></label>
+      <label class="inline" for="before-${suite.id}">Before</label>
+        <select id="before-${suite.id}" name="before" style="width:auto">${runs.map((r, i) => option(r, i === 1))}</select>
+      <label class="inline" for="after-${suite.id}">After</label>
+        <select id="after-${suite.id}" name="after" style="width:auto">${runs.map((r, i) => option(r, i === 0))}</select>
       <button type="submit">Compare</button>
     </form>`;
   }
