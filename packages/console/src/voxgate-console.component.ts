@@ -308,7 +308,8 @@ export class VoxgateConsole extends LitElement {
     const [view, first, second] = rest;
     if (view === "scenario")
       return html`<vx-test-scenario .assistantId=${assistantId} .scenarioId=${first === "new" ? null : Number(first)}></vx-test-scenario>`;
-    if (view === "run") return html`<vx-test-run .assistantId=${assistantId} .runId=${Number(first)}></vx-test-run>`;
+    if (view === "run")
+      return html`<vx-test-run .assistantId=${assistantId} .runId=${Number(first)}></vx-test-run>`;
     if (view === "compare")
       return html`<vx-test-compare .assistantId=${assistantId} .beforeRunId=${Number(first)} .afterRunId=${Number(second)}></vx-test-compare>`;
     return html`<vx-tests .assistantId=${assistantId}></vx-tests>`;

@@ -1,4 +1,5 @@
 import { VxLiveListen } from "./live-listen.ts";
+import { VxMakeTest } from "./make-test.ts";
 import { VxApiKeys, VxBilling, VxPhoneNumbers } from "./screens/account.ts";
 import { VxAdmin, VxAdminAccount } from "./screens/admin.ts";
 import { VxAppointments } from "./screens/appointments.ts";
@@ -10,13 +11,12 @@ import { VxCampaign, VxCampaigns } from "./screens/campaigns.ts";
 import { VxInbox } from "./screens/inbox.ts";
 import { VxKnowledgebase, VxKnowledgebases } from "./screens/knowledge.ts";
 import { VxLedger } from "./screens/ledger.ts";
-import { VxWebhooks } from "./screens/webhooks.ts";
-import { VxShownOnce } from "./shown-once.ts";
-import { VoxgateConsole } from "./voxgate-console.component.ts";
-import { VxMakeTest } from "./make-test.ts";
 import { VxTestCompare } from "./screens/test-compare.ts";
 import { VxTestScenario } from "./screens/test-scenario.ts";
 import { VxTestRun, VxTests, VxTestsPicker } from "./screens/tests.ts";
+import { VxWebhooks } from "./screens/webhooks.ts";
+import { VxShownOnce } from "./shown-once.ts";
+import { VoxgateConsole } from "./voxgate-console.component.ts";
 
 // Registration apart from the components: a page that already defined a name keeps its own.
 const elements: [string, CustomElementConstructor][] = [

@@ -43,7 +43,12 @@ describe("the Tests screen", () => {
 
     // The stand-in model echoes the customer ("Echo: Hello"); the test judge passes a criterion whose
     // quoted words were said.
-    await writeScenario("Greets back", "Hello\nThanks, bye", "Echo: Hello", 'The assistant says "Echo: Thanks"');
+    await writeScenario(
+      "Greets back",
+      "Hello\nThanks, bye",
+      "Echo: Hello",
+      'The assistant says "Echo: Thanks"',
+    );
     await writeScenario("Says good morning", "Hello", "Good morning");
 
     // A suite of both, with its estimate before any run: 3 replies, a judge request on top.
@@ -88,8 +93,12 @@ describe("the Tests screen", () => {
     // Compared: the one scenario whose verdict changed, side by side.
     await page.getByRole("link", { name: "← Tests" }).click();
     await expect.element(page.getByRole("link", { name: `Run ${second}` })).toBeVisible();
-    await expect.element(page.getByLabelText("Before", { exact: true })).toHaveDisplayValue(`Run ${first} (failed)`);
-    await expect.element(page.getByLabelText("After", { exact: true })).toHaveDisplayValue(`Run ${second} (passed)`);
+    await expect
+      .element(page.getByLabelText("Before", { exact: true }))
+      .toHaveDisplayValue(`Run ${first} (failed)`);
+    await expect
+      .element(page.getByLabelText("After", { exact: true }))
+      .toHaveDisplayValue(`Run ${second} (passed)`);
     await page.getByRole("button", { name: "Compare" }).click();
     await expect
       .element(page.getByRole("heading", { name: `Compare run ${first} with run ${second}` }))
@@ -125,22 +134,34 @@ describe("the Tests screen", () => {
     const { createAssistant } = await graphql<{ createAssistant: { id: number; uuid: string } }>(
       'mutation { createAssistant(input: { name: "Desk", type: web }) { id uuid } }',
     );
-    const { startWidgetConversation } = await graphql<{ startWidgetConversation: { conversationId: string } }>(
+    const { startWidgetConversation } = await graphql<{
+      startWidgetConversation: { conversationId: string };
+    }>(
       `mutation { startWidgetConversation(input: { assistantUuid: "${createAssistant.uuid}" }) { conversationId } }`,
     );
     const id = startWidgetConversation.conversationId;
-    await graphql(`mutation { sendWidgetMessage(input: { conversationId: "${id}", message: "Do you sell boots?" }) { reply } }`);
+    await graphql(
+      `mutation { sendWidgetMessage(input: { conversationId: "${id}", message: "Do you sell boots?" }) { reply } }`,
+    );
 
     location.hash = `#/inbox/${id}`;
-    await expect.element(page.getByRole("log", { name: "Messages" })).toHaveTextContent("Echo: Do you sell boots?");
+    await expect
+      .element(page.getByRole("log", { name: "Messages" }))
+      .toHaveTextContent("Echo: Do you sell boots?");
     await page.getByRole("button", { name: "Make a test from this conversation" }).click();
 
     await expect.element(page.getByText(/Made from a conversation/)).toBeVisible();
-    await expect.element(page.getByLabelText("Customer lines, one per line")).toHaveValue("Do you sell boots?");
+    await expect
+      .element(page.getByLabelText("Customer lines, one per line"))
+      .toHaveValue("Do you sell boots?");
     await page.getByText("Recorded answers (1)").click();
-    await expect.element(page.getByRole("listitem").filter({ hasText: "Echo: Do you sell boots?" })).toBeVisible();
+    await expect
+      .element(page.getByRole("listitem").filter({ hasText: "Echo: Do you sell boots?" }))
+      .toBeVisible();
     await page.getByRole("link", { name: "← Tests" }).click();
     await expect.element(page.getByRole("heading", { name: "Tests: Desk" })).toBeVisible();
-    await expect.element(page.getByRole("link", { name: "Conversation", exact: true })).toHaveAttribute("href", `#/inbox/${id}`);
+    await expect
+      .element(page.getByRole("link", { name: "Conversation", exact: true }))
+      .toHaveAttribute("href", `#/inbox/${id}`);
   });
 });

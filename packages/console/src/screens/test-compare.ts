@@ -22,7 +22,8 @@ export class VxTestCompare extends DataScreen<Comparison> {
   declare afterRunId: number;
 
   protected override async fetch() {
-    return (await this.api.request(CompareTestRunsQuery, { a: this.beforeRunId, b: this.afterRunId })).compareTestRuns;
+    return (await this.api.request(CompareTestRunsQuery, { a: this.beforeRunId, b: this.afterRunId }))
+      .compareTestRuns;
   }
 
   override render() {

@@ -22,7 +22,9 @@ export function renderResult(r: ConsoleTestResultFieldsFragment) {
     ${
       r.checks.length
         ? html`<h3>Checks</h3><ul class="verdicts">${r.checks.map(
-            (c) => html`<li class=${c.passed ? "pass" : "fail"}>${mark(c.passed)} <span>${c.description}</span>
+            (
+              c,
+            ) => html`<li class=${c.passed ? "pass" : "fail"}>${mark(c.passed)} <span>${c.description}</span>
               ${c.detail ? html`<br /><span class="reason">${c.detail}</span>` : nothing}</li>`,
           )}</ul>`
         : nothing
@@ -47,7 +49,9 @@ export function renderResult(r: ConsoleTestResultFieldsFragment) {
     ${
       r.transcript.length
         ? html`<ol class="transcript">${r.transcript.map(
-            (line) => html`<li class=${line.role}><strong>${line.role === "customer" ? "Customer" : "Assistant"}:</strong>
+            (
+              line,
+            ) => html`<li class=${line.role}><strong>${line.role === "customer" ? "Customer" : "Assistant"}:</strong>
               ${line.content}${line.latencyMs !== null ? html` <span class="muted">(${line.latencyMs} ms)</span>` : nothing}</li>`,
           )}</ol>`
         : html`<p class="muted">Nothing was said.</p>`

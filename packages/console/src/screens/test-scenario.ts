@@ -264,7 +264,9 @@ export class VxTestScenario extends Screen {
             <label class="inline" for="new-check">Add a check</label>
               <select id="new-check" style="width:auto">${CHECK_KINDS.map(([kind, label]) => html`<option value=${kind}>${label}</option>`)}</select>
             <button type="button" @click=${() => {
-              const kind = this.renderRoot.querySelector<HTMLSelectElement>("#new-check")?.value ?? "transcript_contains";
+              const kind =
+                this.renderRoot.querySelector<HTMLSelectElement>("#new-check")?.value ??
+                "transcript_contains";
               this.checks = [...this.checks, newCheck(kind)];
             }}>Add check</button>
           </div>

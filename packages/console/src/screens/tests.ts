@@ -1,4 +1,4 @@
-import { css, html, nothing } from "lit";
+import { html, nothing } from "lit";
 import {
   AssistantNamesQuery,
   CreateTestSuiteMutation,
@@ -253,7 +253,8 @@ export class VxTests extends DataScreen<{ overview: Overview; suites: SuiteView[
       ${fieldError(this.errors, "name")}
       <fieldset><legend>Scenarios, in run order</legend>
         ${scenarios.map(
-          (s) => html`<label class="inline"><input type="checkbox" name="scenarioIds" value=${s.id} /> ${s.name}</label>`,
+          (s) =>
+            html`<label class="inline"><input type="checkbox" name="scenarioIds" value=${s.id} /> ${s.name}</label>`,
         )}
       </fieldset>
       ${fieldError(this.errors, "scenarioIds")}
