@@ -164,4 +164,41 @@ describe("the Tests screen", () => {
       .element(page.getByRole("link", { name: "Conversation", exact: true }))
       .toHaveAttribute("href", `#/inbox/${id}`);
   });
+
+  it("shows the server's message under the field, and asks before a large run", async () => {
+    await signIn(await createAccount());
+    const { createAssistant } = await graphql<{ createAssistant: { id: number } }>(
+      'mutation { createAssistant(input: { name: "Busy desk", type: web }) { id } }',
+    );
+    location.hash = `#/tests/${createAssistant.id}/scenario/new`;
+    await page.getByLabelText("Name", { exact: true }).fill("No lines");
+    await page.getByRole("button", { name: "Create scenario" }).click();
+    await expect
+      .element(page.getByLabelText("Customer lines, one per line"))
+      .toHaveAccessibleDescription(/at least one line/);
+
+    // Two persona customers at the 30-turn limit: 120 model requests at most, past the bound that asks.
+    const ids: number[] = [];
+    for (const name of ["Chatty one", "Chatty two"]) {
+      const { createTestScenario } = await graphql<{ createTestScenario: { id: number } }>(
+        `mutation { createTestScenario(input: { assistantId: ${createAssistant.id}, name: "${name}",
+          persona: "A customer who never stops talking", goal: "Talk", turnLimit: 30 }) { id } }`,
+      );
+      ids.push(createTestScenario.id);
+    }
+    await graphql(
+      `mutation { createTestSuite(input: { name: "Long", scenarioIds: [${ids.join(", ")}] }) { id } }`,
+    );
+    location.hash = `#/tests/${createAssistant.id}`;
+    await page.getByRole("button", { name: "Run suite" }).click();
+    const dialog = page.getByRole("alertdialog");
+    await expect.element(dialog).toHaveTextContent(/A large run: up to 120 model requests/);
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await expect.element(dialog).not.toBeInTheDocument();
+    await expect.element(page.getByText("Not run yet.")).toBeVisible();
+    await page.getByRole("button", { name: "Run suite" }).click();
+    await page.getByRole("button", { name: "Start run" }).click();
+    await expect.element(page.getByRole("heading", { name: /^Run \d+/ })).toBeVisible();
+    await expect.element(page.getByRole("progressbar", { name: "Scenarios finished" })).toBeVisible();
+  });
 });
