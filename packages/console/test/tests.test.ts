@@ -201,4 +201,28 @@ describe("the Tests screen", () => {
     await expect.element(page.getByRole("heading", { name: /^Run \d+/ })).toBeVisible();
     await expect.element(page.getByRole("progressbar", { name: "Scenarios finished" })).toBeVisible();
   });
+
+  it("makes a test from a call: the caller's lines become the script", { timeout: 90_000 }, async () => {
+    await signIn(await createAccount());
+    const line = `+1415557${String(Date.now() % 10_000).padStart(4, "0")}`;
+    const { addPhoneNumber } = await graphql<{ addPhoneNumber: { id: number } }>(
+      `mutation { addPhoneNumber(input: { kind: normal, phoneNumber: "${line}" }) { id } }`,
+    );
+    await graphql(
+      `mutation { createAssistant(input: { name: "Phone desk", type: inbound, phoneNumberId: ${addPhoneNumber.id} }) { id } }`,
+    );
+    // The simulated carrier's caller talks with the assistant; the call keeps its transcript.
+    const { simulateInboundCall: call } = await graphql<{ simulateInboundCall: { id: number } }>(
+      `mutation { simulateInboundCall(input: { phoneNumberId: ${addPhoneNumber.id}, from: "+14155550188" }) { id } }`,
+    );
+    const transcript = async () =>
+      (await graphql<{ call: { transcript: string } }>(`{ call(id: ${call.id}) { transcript } }`)).call
+        .transcript;
+    await expect.poll(transcript, { timeout: 60_000, interval: 500 }).toMatch(/\S/);
+    location.hash = `#/calls/${call.id}`;
+    await page.getByRole("button", { name: "Make a test from this call" }).click();
+    await expect.element(page.getByText(`Made from call ${call.id}`)).toBeVisible();
+    const script = page.getByLabelText("Customer lines, one per line");
+    await expect.element(script).not.toHaveValue("");
+  });
 });

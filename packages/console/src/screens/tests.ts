@@ -34,6 +34,13 @@ type Run = ConsoleTestRunQuery["testRun"];
  */
 const LARGE_RUN = { scenarios: 10, modelRequests: 100 };
 
+/** How often an unfinished run is read again, beside its subscription (see VxTestRun). */
+const REREAD_MS = 5000;
+
+function finished(run: { status: string }): boolean {
+  return run.status !== "queued" && run.status !== "running";
+}
+
 interface SuiteView {
   suite: Suite;
   estimate: Estimate | null;
@@ -289,28 +296,44 @@ export class VxTestRun extends Screen {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    // Subscribed before the first read, so no move between the two is missed; the read never
+    // Subscribed before the first read, so that no move between the two is missed; a read never
     // replaces a newer picture the subscription already brought.
     this.track(
       this.api.subscribe(
         TestRunSubscription,
         { id: this.runId },
-        ({ testRunUpdated }) => {
-          this.testRun = testRunUpdated;
-        },
+        ({ testRunUpdated }) => this.show(testRunUpdated),
         (error) => {
           this.failure = error.message;
         },
       ),
     );
-    void this.api.request(TestRunQuery, { id: this.runId }).then(
-      ({ testRun }) => {
-        if (!this.testRun || testRun.done >= this.testRun.done) this.testRun = testRun;
-      },
+    this.read();
+    // The server registers the subscription a moment after it is sent, and a reconnect loses what
+    // happened meanwhile: until the run finished, it is read again now and then, so that a move
+    // published in such a gap (the run's end above all) still shows.
+    const timer = setInterval(() => {
+      if (this.testRun && finished(this.testRun)) clearInterval(timer);
+      else this.read();
+    }, REREAD_MS);
+    this.track(() => clearInterval(timer));
+  }
+
+  private read(): void {
+    this.api.request(TestRunQuery, { id: this.runId }).then(
+      ({ testRun }) => this.show(testRun),
       (error: Error) => {
-        this.failure = error.message;
+        // A failed re-read keeps the run shown; the next one (or an event) brings it up to date.
+        if (!this.testRun) this.failure = error.message;
       },
     );
+  }
+
+  /** Shows `run` unless what is shown is newer: more scenarios done, or the run already finished. */
+  private show(run: Run): void {
+    const current = this.testRun;
+    if (current && (run.done < current.done || (finished(current) && !finished(run)))) return;
+    this.testRun = run;
   }
 
   override render() {
@@ -318,13 +341,12 @@ export class VxTestRun extends Screen {
     if (this.failure) return html`${back}<p class="error" role="alert">${this.failure}</p>`;
     const run = this.testRun;
     if (!run) return html`${back}${loading}`;
-    const finished = !["queued", "running"].includes(run.status);
     return html`${back}
       <h1>Run ${run.id} ${verdict(run.status)}</h1>
       <div role="status" aria-live="polite" data-testid="run-progress">
         <progress max=${run.total} .value=${run.done} aria-label="Scenarios finished"></progress>
         <p>${run.done} of ${run.total} finished · ${run.passed} passed · ${run.failed} failed · ${run.errored}
-          ${run.errored === 1 ? "error" : "errors"}${finished ? html` · <strong>run ${run.status.replace("_", " ")}</strong>` : nothing}</p>
+          ${run.errored === 1 ? "error" : "errors"}${finished(run) ? html` · <strong>run ${run.status.replace("_", " ")}</strong>` : nothing}</p>
       </div>
       <dl class="grid">
         <div><dt class="muted">Started</dt><dd>${formatDate(run.startedAt ?? run.createdAt)}</dd></div>
