@@ -22,6 +22,7 @@ export const SECTIONS = [
   "webhooks",
   "billing",
   "admin",
+  "tests",
 ] as const;
 
 export function parseRoute(hash: string): Route {

@@ -26,6 +26,7 @@ const NAV: [section: string, label: string][] = [
   ["webhooks", "Webhooks"],
   ["billing", "Balance"],
   ["admin", "Admin"],
+  ["tests", "Tests"],
 ];
 
 /**
@@ -293,9 +294,25 @@ export class VoxgateConsole extends LitElement {
         return id
           ? html`<vx-admin-account .accountId=${Number(id)}></vx-admin-account>`
           : html`<vx-admin></vx-admin>`;
+      case "tests":
+        return this.renderTests(id, rest);
       default:
         return html`<h1>Not found</h1><p>No such page. <a href=${href("assistants")}>Go to assistants</a>.</p>`;
     }
+  }
+
+  /** `#/tests/<assistantId>[/scenario/<id|new> | /run/<id> | /compare/<a>/<b>]` (screens/tests.ts). */
+  private renderTests(id: string | null, rest: string[]) {
+    if (id === null) return html`<vx-tests-picker></vx-tests-picker>`;
+    const assistantId = Number(id);
+    const [view, first, second] = rest;
+    if (view === "scenario")
+      return html`<vx-test-scenario .assistantId=${assistantId} .scenarioId=${first === "new" ? null : Number(first)}></vx-test-scenario>`;
+    if (view === "run")
+      return html`<vx-test-run .assistantId=${assistantId} .runId=${Number(first)}></vx-test-run>`;
+    if (view === "compare")
+      return html`<vx-test-compare .assistantId=${assistantId} .beforeRunId=${Number(first)} .afterRunId=${Number(second)}></vx-test-compare>`;
+    return html`<vx-tests .assistantId=${assistantId}></vx-tests>`;
   }
 
   private renderSignIn() {

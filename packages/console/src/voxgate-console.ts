@@ -1,4 +1,5 @@
 import { VxLiveListen } from "./live-listen.ts";
+import { VxMakeTest } from "./make-test.ts";
 import { VxApiKeys, VxBilling, VxPhoneNumbers } from "./screens/account.ts";
 import { VxAdmin, VxAdminAccount } from "./screens/admin.ts";
 import { VxAppointments } from "./screens/appointments.ts";
@@ -11,6 +12,9 @@ import { VxDataPrivacy } from "./screens/data-privacy.ts";
 import { VxInbox } from "./screens/inbox.ts";
 import { VxKnowledgebase, VxKnowledgebases } from "./screens/knowledge.ts";
 import { VxLedger } from "./screens/ledger.ts";
+import { VxTestCompare } from "./screens/test-compare.ts";
+import { VxTestScenario } from "./screens/test-scenario.ts";
+import { VxTestRun, VxTests, VxTestsPicker } from "./screens/tests.ts";
 import { VxWebhooks } from "./screens/webhooks.ts";
 import { VxShownOnce } from "./shown-once.ts";
 import { VoxgateConsole } from "./voxgate-console.component.ts";
@@ -39,6 +43,12 @@ const elements: [string, CustomElementConstructor][] = [
   ["vx-shown-once", VxShownOnce],
   ["vx-live-listen", VxLiveListen],
   ["vx-data-privacy", VxDataPrivacy],
+  ["vx-tests-picker", VxTestsPicker],
+  ["vx-tests", VxTests],
+  ["vx-test-scenario", VxTestScenario],
+  ["vx-test-run", VxTestRun],
+  ["vx-test-compare", VxTestCompare],
+  ["vx-make-test", VxMakeTest],
 ];
 for (const [name, element] of elements) if (!customElements.get(name)) customElements.define(name, element);
 

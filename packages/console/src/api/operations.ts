@@ -583,3 +583,136 @@ export const AssistantDefaultsQuery = graphql(`
     }
   }
 `);
+
+// Tests (docs/testing-assistants.md): scenarios, suites and runs of one assistant.
+
+export const TestScenarioFields = graphql(`
+  fragment ConsoleTestScenarioFields on TestScenario {
+    id assistantId name channel script persona goal variables turnLimit criteria checks toolResults
+    useRealTools expectedReplies sourceCallId sourceConversationId updatedAt
+  }
+`);
+
+export const TestResultFields = graphql(`
+  fragment ConsoleTestResultFields on TestScenarioResult {
+    id scenarioId scenarioName position status endedBy turnLatencies cost error functionCalls
+    transcript { role content latencyMs }
+    checks { kind description passed detail }
+    judge { criterion passed reasoning }
+    divergences { turn expected actual }
+  }
+`);
+
+export const TestRunFields = graphql(`
+  fragment ConsoleTestRunFields on TestRun {
+    id suiteId status concurrency total done passed failed errored cost error createdAt startedAt finishedAt
+    results { ...ConsoleTestResultFields }
+  }
+`);
+
+export const TestsScreenQuery = graphql(`
+  query ConsoleTestsScreen($assistantId: Int!) {
+    assistant(id: $assistantId) { id name }
+    testScenarios(assistantId: $assistantId) { ...ConsoleTestScenarioFields }
+    testSuites { id name scenarioIds updatedAt }
+  }
+`);
+
+export const TestScenarioQuery = graphql(`
+  query ConsoleTestScenario($id: Int!) {
+    testScenario(id: $id) { ...ConsoleTestScenarioFields }
+  }
+`);
+
+export const CreateTestScenarioMutation = graphql(`
+  mutation ConsoleCreateTestScenario($input: CreateTestScenarioInput!) {
+    createTestScenario(input: $input) { id }
+  }
+`);
+
+export const UpdateTestScenarioMutation = graphql(`
+  mutation ConsoleUpdateTestScenario($id: Int!, $input: UpdateTestScenarioInput!) {
+    updateTestScenario(id: $id, input: $input) { id }
+  }
+`);
+
+export const DeleteTestScenarioMutation = graphql(`
+  mutation ConsoleDeleteTestScenario($id: Int!) {
+    deleteTestScenario(id: $id)
+  }
+`);
+
+export const CreateTestScenarioFromCallMutation = graphql(`
+  mutation ConsoleCreateTestScenarioFromCall($callId: Int!) {
+    createTestScenarioFromCall(callId: $callId) { id assistantId }
+  }
+`);
+
+export const CreateTestScenarioFromConversationMutation = graphql(`
+  mutation ConsoleCreateTestScenarioFromConversation($conversationId: String!) {
+    createTestScenarioFromConversation(conversationId: $conversationId) { id assistantId }
+  }
+`);
+
+export const CreateTestSuiteMutation = graphql(`
+  mutation ConsoleCreateTestSuite($input: TestSuiteInput!) {
+    createTestSuite(input: $input) { id }
+  }
+`);
+
+export const UpdateTestSuiteMutation = graphql(`
+  mutation ConsoleUpdateTestSuite($id: Int!, $input: TestSuiteInput!) {
+    updateTestSuite(id: $id, input: $input) { id }
+  }
+`);
+
+export const DeleteTestSuiteMutation = graphql(`
+  mutation ConsoleDeleteTestSuite($id: Int!) {
+    deleteTestSuite(id: $id)
+  }
+`);
+
+export const TestSuiteEstimateQuery = graphql(`
+  query ConsoleTestSuiteEstimate($suiteId: Int!) {
+    testSuiteEstimate(suiteId: $suiteId) { scenarios replies modelRequests price }
+  }
+`);
+
+export const TestRunsQuery = graphql(`
+  query ConsoleTestRuns($suiteId: Int!) {
+    testRuns(suiteId: $suiteId, limit: 20) { id status total done passed failed errored cost createdAt }
+  }
+`);
+
+export const RunTestSuiteMutation = graphql(`
+  mutation ConsoleRunTestSuite($suiteId: Int!, $concurrency: Int) {
+    runTestSuite(suiteId: $suiteId, concurrency: $concurrency) { id }
+  }
+`);
+
+export const TestRunQuery = graphql(`
+  query ConsoleTestRun($id: Int!) {
+    testRun(id: $id) { ...ConsoleTestRunFields }
+  }
+`);
+
+export const TestRunSubscription = graphql(`
+  subscription ConsoleTestRunUpdated($id: Int!) {
+    testRunUpdated(id: $id) { ...ConsoleTestRunFields }
+  }
+`);
+
+export const CompareTestRunsQuery = graphql(`
+  query ConsoleCompareTestRuns($a: Int!, $b: Int!) {
+    compareTestRuns(a: $a, b: $b) {
+      unchanged
+      before { id status passed failed errored total createdAt }
+      after { id status passed failed errored total createdAt }
+      changed {
+        scenarioId scenarioName
+        before { ...ConsoleTestResultFields }
+        after { ...ConsoleTestResultFields }
+      }
+    }
+  }
+`);

@@ -94,6 +94,25 @@ type Documents = {
     "\n  mutation ConsoleSetDataRetention($input: DataRetentionInput!) {\n    setDataRetention(input: $input) { transcriptDays recordingDays messageDays callTurnDays webhookLogDays textDays auditLogDays }\n  }\n": typeof types.ConsoleSetDataRetentionDocument,
     "\n  query ConsoleAuditLog($after: String) {\n    auditLog(first: 25, after: $after) {\n      entries { id action actorKind actorId targetType targetId details ip at }\n      nextCursor\n    }\n  }\n": typeof types.ConsoleAuditLogDocument,
     "\n  query ConsoleAssistantDefaults {\n    assistantDefaults {\n      type mode status timezone systemPrompt initialMessage llmTemperature\n      speechSpeed voiceStability voiceSimilarity ambientSound ambientSoundVolume enableNoiseCancellation\n      maxDuration maxSilenceDuration waitForCustomer allowInterruptions interruptSensitivity minInterruptWords\n      endpointType endpointSensitivity reengagementInterval endCallOnVoicemail record\n      knowledgebaseMode tools variables postCallEvaluation postCallSchema\n      isWebhookActive sendWebhookOnlyOnCompleted includeRecordingInWebhook widgetSettings allowedOrigins\n    }\n  }\n": typeof types.ConsoleAssistantDefaultsDocument,
+    "\n  fragment ConsoleTestScenarioFields on TestScenario {\n    id assistantId name channel script persona goal variables turnLimit criteria checks toolResults\n    useRealTools expectedReplies sourceCallId sourceConversationId updatedAt\n  }\n": typeof types.ConsoleTestScenarioFieldsFragmentDoc,
+    "\n  fragment ConsoleTestResultFields on TestScenarioResult {\n    id scenarioId scenarioName position status endedBy turnLatencies cost error functionCalls\n    transcript { role content latencyMs }\n    checks { kind description passed detail }\n    judge { criterion passed reasoning }\n    divergences { turn expected actual }\n  }\n": typeof types.ConsoleTestResultFieldsFragmentDoc,
+    "\n  fragment ConsoleTestRunFields on TestRun {\n    id suiteId status concurrency total done passed failed errored cost error createdAt startedAt finishedAt\n    results { ...ConsoleTestResultFields }\n  }\n": typeof types.ConsoleTestRunFieldsFragmentDoc,
+    "\n  query ConsoleTestsScreen($assistantId: Int!) {\n    assistant(id: $assistantId) { id name }\n    testScenarios(assistantId: $assistantId) { ...ConsoleTestScenarioFields }\n    testSuites { id name scenarioIds updatedAt }\n  }\n": typeof types.ConsoleTestsScreenDocument,
+    "\n  query ConsoleTestScenario($id: Int!) {\n    testScenario(id: $id) { ...ConsoleTestScenarioFields }\n  }\n": typeof types.ConsoleTestScenarioDocument,
+    "\n  mutation ConsoleCreateTestScenario($input: CreateTestScenarioInput!) {\n    createTestScenario(input: $input) { id }\n  }\n": typeof types.ConsoleCreateTestScenarioDocument,
+    "\n  mutation ConsoleUpdateTestScenario($id: Int!, $input: UpdateTestScenarioInput!) {\n    updateTestScenario(id: $id, input: $input) { id }\n  }\n": typeof types.ConsoleUpdateTestScenarioDocument,
+    "\n  mutation ConsoleDeleteTestScenario($id: Int!) {\n    deleteTestScenario(id: $id)\n  }\n": typeof types.ConsoleDeleteTestScenarioDocument,
+    "\n  mutation ConsoleCreateTestScenarioFromCall($callId: Int!) {\n    createTestScenarioFromCall(callId: $callId) { id assistantId }\n  }\n": typeof types.ConsoleCreateTestScenarioFromCallDocument,
+    "\n  mutation ConsoleCreateTestScenarioFromConversation($conversationId: String!) {\n    createTestScenarioFromConversation(conversationId: $conversationId) { id assistantId }\n  }\n": typeof types.ConsoleCreateTestScenarioFromConversationDocument,
+    "\n  mutation ConsoleCreateTestSuite($input: TestSuiteInput!) {\n    createTestSuite(input: $input) { id }\n  }\n": typeof types.ConsoleCreateTestSuiteDocument,
+    "\n  mutation ConsoleUpdateTestSuite($id: Int!, $input: TestSuiteInput!) {\n    updateTestSuite(id: $id, input: $input) { id }\n  }\n": typeof types.ConsoleUpdateTestSuiteDocument,
+    "\n  mutation ConsoleDeleteTestSuite($id: Int!) {\n    deleteTestSuite(id: $id)\n  }\n": typeof types.ConsoleDeleteTestSuiteDocument,
+    "\n  query ConsoleTestSuiteEstimate($suiteId: Int!) {\n    testSuiteEstimate(suiteId: $suiteId) { scenarios replies modelRequests price }\n  }\n": typeof types.ConsoleTestSuiteEstimateDocument,
+    "\n  query ConsoleTestRuns($suiteId: Int!) {\n    testRuns(suiteId: $suiteId, limit: 20) { id status total done passed failed errored cost createdAt }\n  }\n": typeof types.ConsoleTestRunsDocument,
+    "\n  mutation ConsoleRunTestSuite($suiteId: Int!, $concurrency: Int) {\n    runTestSuite(suiteId: $suiteId, concurrency: $concurrency) { id }\n  }\n": typeof types.ConsoleRunTestSuiteDocument,
+    "\n  query ConsoleTestRun($id: Int!) {\n    testRun(id: $id) { ...ConsoleTestRunFields }\n  }\n": typeof types.ConsoleTestRunDocument,
+    "\n  subscription ConsoleTestRunUpdated($id: Int!) {\n    testRunUpdated(id: $id) { ...ConsoleTestRunFields }\n  }\n": typeof types.ConsoleTestRunUpdatedDocument,
+    "\n  query ConsoleCompareTestRuns($a: Int!, $b: Int!) {\n    compareTestRuns(a: $a, b: $b) {\n      unchanged\n      before { id status passed failed errored total createdAt }\n      after { id status passed failed errored total createdAt }\n      changed {\n        scenarioId scenarioName\n        before { ...ConsoleTestResultFields }\n        after { ...ConsoleTestResultFields }\n      }\n    }\n  }\n": typeof types.ConsoleCompareTestRunsDocument,
 };
 const documents: Documents = {
     "\n  mutation ConsoleLogin($input: LoginInput!) {\n    login(input: $input) {\n      token\n      expiresAt\n      viewer { id email name account { id name balance timezone isOperator } }\n    }\n  }\n": types.ConsoleLoginDocument,
@@ -175,6 +194,25 @@ const documents: Documents = {
     "\n  mutation ConsoleSetDataRetention($input: DataRetentionInput!) {\n    setDataRetention(input: $input) { transcriptDays recordingDays messageDays callTurnDays webhookLogDays textDays auditLogDays }\n  }\n": types.ConsoleSetDataRetentionDocument,
     "\n  query ConsoleAuditLog($after: String) {\n    auditLog(first: 25, after: $after) {\n      entries { id action actorKind actorId targetType targetId details ip at }\n      nextCursor\n    }\n  }\n": types.ConsoleAuditLogDocument,
     "\n  query ConsoleAssistantDefaults {\n    assistantDefaults {\n      type mode status timezone systemPrompt initialMessage llmTemperature\n      speechSpeed voiceStability voiceSimilarity ambientSound ambientSoundVolume enableNoiseCancellation\n      maxDuration maxSilenceDuration waitForCustomer allowInterruptions interruptSensitivity minInterruptWords\n      endpointType endpointSensitivity reengagementInterval endCallOnVoicemail record\n      knowledgebaseMode tools variables postCallEvaluation postCallSchema\n      isWebhookActive sendWebhookOnlyOnCompleted includeRecordingInWebhook widgetSettings allowedOrigins\n    }\n  }\n": types.ConsoleAssistantDefaultsDocument,
+    "\n  fragment ConsoleTestScenarioFields on TestScenario {\n    id assistantId name channel script persona goal variables turnLimit criteria checks toolResults\n    useRealTools expectedReplies sourceCallId sourceConversationId updatedAt\n  }\n": types.ConsoleTestScenarioFieldsFragmentDoc,
+    "\n  fragment ConsoleTestResultFields on TestScenarioResult {\n    id scenarioId scenarioName position status endedBy turnLatencies cost error functionCalls\n    transcript { role content latencyMs }\n    checks { kind description passed detail }\n    judge { criterion passed reasoning }\n    divergences { turn expected actual }\n  }\n": types.ConsoleTestResultFieldsFragmentDoc,
+    "\n  fragment ConsoleTestRunFields on TestRun {\n    id suiteId status concurrency total done passed failed errored cost error createdAt startedAt finishedAt\n    results { ...ConsoleTestResultFields }\n  }\n": types.ConsoleTestRunFieldsFragmentDoc,
+    "\n  query ConsoleTestsScreen($assistantId: Int!) {\n    assistant(id: $assistantId) { id name }\n    testScenarios(assistantId: $assistantId) { ...ConsoleTestScenarioFields }\n    testSuites { id name scenarioIds updatedAt }\n  }\n": types.ConsoleTestsScreenDocument,
+    "\n  query ConsoleTestScenario($id: Int!) {\n    testScenario(id: $id) { ...ConsoleTestScenarioFields }\n  }\n": types.ConsoleTestScenarioDocument,
+    "\n  mutation ConsoleCreateTestScenario($input: CreateTestScenarioInput!) {\n    createTestScenario(input: $input) { id }\n  }\n": types.ConsoleCreateTestScenarioDocument,
+    "\n  mutation ConsoleUpdateTestScenario($id: Int!, $input: UpdateTestScenarioInput!) {\n    updateTestScenario(id: $id, input: $input) { id }\n  }\n": types.ConsoleUpdateTestScenarioDocument,
+    "\n  mutation ConsoleDeleteTestScenario($id: Int!) {\n    deleteTestScenario(id: $id)\n  }\n": types.ConsoleDeleteTestScenarioDocument,
+    "\n  mutation ConsoleCreateTestScenarioFromCall($callId: Int!) {\n    createTestScenarioFromCall(callId: $callId) { id assistantId }\n  }\n": types.ConsoleCreateTestScenarioFromCallDocument,
+    "\n  mutation ConsoleCreateTestScenarioFromConversation($conversationId: String!) {\n    createTestScenarioFromConversation(conversationId: $conversationId) { id assistantId }\n  }\n": types.ConsoleCreateTestScenarioFromConversationDocument,
+    "\n  mutation ConsoleCreateTestSuite($input: TestSuiteInput!) {\n    createTestSuite(input: $input) { id }\n  }\n": types.ConsoleCreateTestSuiteDocument,
+    "\n  mutation ConsoleUpdateTestSuite($id: Int!, $input: TestSuiteInput!) {\n    updateTestSuite(id: $id, input: $input) { id }\n  }\n": types.ConsoleUpdateTestSuiteDocument,
+    "\n  mutation ConsoleDeleteTestSuite($id: Int!) {\n    deleteTestSuite(id: $id)\n  }\n": types.ConsoleDeleteTestSuiteDocument,
+    "\n  query ConsoleTestSuiteEstimate($suiteId: Int!) {\n    testSuiteEstimate(suiteId: $suiteId) { scenarios replies modelRequests price }\n  }\n": types.ConsoleTestSuiteEstimateDocument,
+    "\n  query ConsoleTestRuns($suiteId: Int!) {\n    testRuns(suiteId: $suiteId, limit: 20) { id status total done passed failed errored cost createdAt }\n  }\n": types.ConsoleTestRunsDocument,
+    "\n  mutation ConsoleRunTestSuite($suiteId: Int!, $concurrency: Int) {\n    runTestSuite(suiteId: $suiteId, concurrency: $concurrency) { id }\n  }\n": types.ConsoleRunTestSuiteDocument,
+    "\n  query ConsoleTestRun($id: Int!) {\n    testRun(id: $id) { ...ConsoleTestRunFields }\n  }\n": types.ConsoleTestRunDocument,
+    "\n  subscription ConsoleTestRunUpdated($id: Int!) {\n    testRunUpdated(id: $id) { ...ConsoleTestRunFields }\n  }\n": types.ConsoleTestRunUpdatedDocument,
+    "\n  query ConsoleCompareTestRuns($a: Int!, $b: Int!) {\n    compareTestRuns(a: $a, b: $b) {\n      unchanged\n      before { id status passed failed errored total createdAt }\n      after { id status passed failed errored total createdAt }\n      changed {\n        scenarioId scenarioName\n        before { ...ConsoleTestResultFields }\n        after { ...ConsoleTestResultFields }\n      }\n    }\n  }\n": types.ConsoleCompareTestRunsDocument,
 };
 
 /**
@@ -493,6 +531,82 @@ export function graphql(source: "\n  query ConsoleAuditLog($after: String) {\n  
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query ConsoleAssistantDefaults {\n    assistantDefaults {\n      type mode status timezone systemPrompt initialMessage llmTemperature\n      speechSpeed voiceStability voiceSimilarity ambientSound ambientSoundVolume enableNoiseCancellation\n      maxDuration maxSilenceDuration waitForCustomer allowInterruptions interruptSensitivity minInterruptWords\n      endpointType endpointSensitivity reengagementInterval endCallOnVoicemail record\n      knowledgebaseMode tools variables postCallEvaluation postCallSchema\n      isWebhookActive sendWebhookOnlyOnCompleted includeRecordingInWebhook widgetSettings allowedOrigins\n    }\n  }\n"): typeof import('./graphql.ts').ConsoleAssistantDefaultsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  fragment ConsoleTestScenarioFields on TestScenario {\n    id assistantId name channel script persona goal variables turnLimit criteria checks toolResults\n    useRealTools expectedReplies sourceCallId sourceConversationId updatedAt\n  }\n"): typeof import('./graphql.ts').ConsoleTestScenarioFieldsFragmentDoc;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  fragment ConsoleTestResultFields on TestScenarioResult {\n    id scenarioId scenarioName position status endedBy turnLatencies cost error functionCalls\n    transcript { role content latencyMs }\n    checks { kind description passed detail }\n    judge { criterion passed reasoning }\n    divergences { turn expected actual }\n  }\n"): typeof import('./graphql.ts').ConsoleTestResultFieldsFragmentDoc;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  fragment ConsoleTestRunFields on TestRun {\n    id suiteId status concurrency total done passed failed errored cost error createdAt startedAt finishedAt\n    results { ...ConsoleTestResultFields }\n  }\n"): typeof import('./graphql.ts').ConsoleTestRunFieldsFragmentDoc;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleTestsScreen($assistantId: Int!) {\n    assistant(id: $assistantId) { id name }\n    testScenarios(assistantId: $assistantId) { ...ConsoleTestScenarioFields }\n    testSuites { id name scenarioIds updatedAt }\n  }\n"): typeof import('./graphql.ts').ConsoleTestsScreenDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleTestScenario($id: Int!) {\n    testScenario(id: $id) { ...ConsoleTestScenarioFields }\n  }\n"): typeof import('./graphql.ts').ConsoleTestScenarioDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleCreateTestScenario($input: CreateTestScenarioInput!) {\n    createTestScenario(input: $input) { id }\n  }\n"): typeof import('./graphql.ts').ConsoleCreateTestScenarioDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleUpdateTestScenario($id: Int!, $input: UpdateTestScenarioInput!) {\n    updateTestScenario(id: $id, input: $input) { id }\n  }\n"): typeof import('./graphql.ts').ConsoleUpdateTestScenarioDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleDeleteTestScenario($id: Int!) {\n    deleteTestScenario(id: $id)\n  }\n"): typeof import('./graphql.ts').ConsoleDeleteTestScenarioDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleCreateTestScenarioFromCall($callId: Int!) {\n    createTestScenarioFromCall(callId: $callId) { id assistantId }\n  }\n"): typeof import('./graphql.ts').ConsoleCreateTestScenarioFromCallDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleCreateTestScenarioFromConversation($conversationId: String!) {\n    createTestScenarioFromConversation(conversationId: $conversationId) { id assistantId }\n  }\n"): typeof import('./graphql.ts').ConsoleCreateTestScenarioFromConversationDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleCreateTestSuite($input: TestSuiteInput!) {\n    createTestSuite(input: $input) { id }\n  }\n"): typeof import('./graphql.ts').ConsoleCreateTestSuiteDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleUpdateTestSuite($id: Int!, $input: TestSuiteInput!) {\n    updateTestSuite(id: $id, input: $input) { id }\n  }\n"): typeof import('./graphql.ts').ConsoleUpdateTestSuiteDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleDeleteTestSuite($id: Int!) {\n    deleteTestSuite(id: $id)\n  }\n"): typeof import('./graphql.ts').ConsoleDeleteTestSuiteDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleTestSuiteEstimate($suiteId: Int!) {\n    testSuiteEstimate(suiteId: $suiteId) { scenarios replies modelRequests price }\n  }\n"): typeof import('./graphql.ts').ConsoleTestSuiteEstimateDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleTestRuns($suiteId: Int!) {\n    testRuns(suiteId: $suiteId, limit: 20) { id status total done passed failed errored cost createdAt }\n  }\n"): typeof import('./graphql.ts').ConsoleTestRunsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleRunTestSuite($suiteId: Int!, $concurrency: Int) {\n    runTestSuite(suiteId: $suiteId, concurrency: $concurrency) { id }\n  }\n"): typeof import('./graphql.ts').ConsoleRunTestSuiteDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleTestRun($id: Int!) {\n    testRun(id: $id) { ...ConsoleTestRunFields }\n  }\n"): typeof import('./graphql.ts').ConsoleTestRunDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription ConsoleTestRunUpdated($id: Int!) {\n    testRunUpdated(id: $id) { ...ConsoleTestRunFields }\n  }\n"): typeof import('./graphql.ts').ConsoleTestRunUpdatedDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleCompareTestRuns($a: Int!, $b: Int!) {\n    compareTestRuns(a: $a, b: $b) {\n      unchanged\n      before { id status passed failed errored total createdAt }\n      after { id status passed failed errored total createdAt }\n      changed {\n        scenarioId scenarioName\n        before { ...ConsoleTestResultFields }\n        after { ...ConsoleTestResultFields }\n      }\n    }\n  }\n"): typeof import('./graphql.ts').ConsoleCompareTestRunsDocument;
 
 
 export function graphql(source: string) {

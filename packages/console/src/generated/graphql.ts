@@ -293,6 +293,32 @@ export type CreatePlatformAccountInput = {
   password: string;
 };
 
+/** The customer is either a script or a persona (with a goal). */
+export type CreateTestScenarioInput = {
+  assistantId: number;
+  /** chat (default; the only channel so far). */
+  channel?: string | null | undefined;
+  /** Checks without a model (docs/testing-assistants.md#checks). */
+  checks?: unknown;
+  /** Plain-words criteria for the judge (at most 20). */
+  criteria?: Array<string> | null | undefined;
+  /** What the persona customer wants. */
+  goal?: string | null | undefined;
+  name: string;
+  /** Who the customer is; the model plays them. */
+  persona?: string | null | undefined;
+  /** The customer's lines, said in order (at most 30). */
+  script?: Array<string> | null | undefined;
+  /** What stubbed functions answer, by function name. */
+  toolResults?: unknown;
+  /** Customer messages at most, 1-30 (default 10, or the script's length). */
+  turnLimit?: number | null | undefined;
+  /** Run bookings and webhook tools for real (default false). */
+  useRealTools?: boolean | null | undefined;
+  /** Prompt variables of the scenario ({{name}}). */
+  variables?: unknown;
+};
+
 /** Only the fields given change. Each: 1 to 3650 days, or null to keep forever. */
 export type DataRetentionInput = {
   /** 1-3650 days; null: forever. */
@@ -443,6 +469,12 @@ export type SubscriptionStatus =
   | 'cancelled'
   | 'none';
 
+export type TestSuiteInput = {
+  name?: string | null | undefined;
+  /** In run order; 1 to 50 of the account's scenarios. */
+  scenarioIds?: Array<number> | null | undefined;
+};
+
 /** Only the fields given change; null clears a nullable field. */
 export type UpdateAssistantInput = {
   allowInterruptions?: boolean | null | undefined;
@@ -540,6 +572,20 @@ export type UpdateCampaignInput = {
   status?: CampaignStatus | null | undefined;
   /** IANA zone of the calling window (default UTC). */
   timezone?: string | null | undefined;
+};
+
+/** Only the given fields change. */
+export type UpdateTestScenarioInput = {
+  checks?: unknown;
+  criteria?: Array<string> | null | undefined;
+  goal?: string | null | undefined;
+  name?: string | null | undefined;
+  persona?: string | null | undefined;
+  script?: Array<string> | null | undefined;
+  toolResults?: unknown;
+  turnLimit?: number | null | undefined;
+  useRealTools?: boolean | null | undefined;
+  variables?: unknown;
 };
 
 export type WebhookDeliveryFilter = {
@@ -1087,6 +1133,128 @@ export type ConsoleAssistantDefaultsQueryVariables = Exact<{ [key: string]: neve
 
 export type ConsoleAssistantDefaultsQuery = { assistantDefaults: { type: AssistantType, mode: AssistantMode, status: AssistantStatus, timezone: string, systemPrompt: string, initialMessage: string, llmTemperature: string, speechSpeed: string, voiceStability: string, voiceSimilarity: string, ambientSound: AmbientSound, ambientSoundVolume: string, enableNoiseCancellation: boolean, maxDuration: number, maxSilenceDuration: number, waitForCustomer: boolean, allowInterruptions: boolean, interruptSensitivity: number, minInterruptWords: number, endpointType: EndpointType, endpointSensitivity: number, reengagementInterval: number, endCallOnVoicemail: boolean, record: boolean, knowledgebaseMode: KnowledgebaseMode, tools: unknown, variables: unknown, postCallEvaluation: boolean, postCallSchema: unknown, isWebhookActive: boolean, sendWebhookOnlyOnCompleted: boolean, includeRecordingInWebhook: boolean, widgetSettings: unknown, allowedOrigins: Array<string> } };
 
+export type ConsoleTestScenarioFieldsFragment = { id: number, assistantId: number, name: string, channel: string, script: Array<string> | null, persona: string | null, goal: string | null, variables: unknown, turnLimit: number, criteria: Array<string>, checks: unknown, toolResults: unknown, useRealTools: boolean, expectedReplies: Array<string>, sourceCallId: number | null, sourceConversationId: string | null, updatedAt: string };
+
+export type ConsoleTestResultFieldsFragment = { id: number, scenarioId: number, scenarioName: string, position: number, status: string, endedBy: string, turnLatencies: Array<number>, cost: string, error: string, functionCalls: unknown, transcript: Array<{ role: string, content: string, latencyMs: number | null }>, checks: Array<{ kind: string, description: string, passed: boolean, detail: string }>, judge: Array<{ criterion: string, passed: boolean, reasoning: string }>, divergences: Array<{ turn: number, expected: string, actual: string }> };
+
+export type ConsoleTestRunFieldsFragment = { id: number, suiteId: number, status: string, concurrency: number, total: number, done: number, passed: number, failed: number, errored: number, cost: string, error: string, createdAt: string, startedAt: string | null, finishedAt: string | null, results: Array<{ id: number, scenarioId: number, scenarioName: string, position: number, status: string, endedBy: string, turnLatencies: Array<number>, cost: string, error: string, functionCalls: unknown, transcript: Array<{ role: string, content: string, latencyMs: number | null }>, checks: Array<{ kind: string, description: string, passed: boolean, detail: string }>, judge: Array<{ criterion: string, passed: boolean, reasoning: string }>, divergences: Array<{ turn: number, expected: string, actual: string }> }> };
+
+export type ConsoleTestsScreenQueryVariables = Exact<{
+  assistantId: number;
+}>;
+
+
+export type ConsoleTestsScreenQuery = { assistant: { id: number, name: string }, testScenarios: Array<{ id: number, assistantId: number, name: string, channel: string, script: Array<string> | null, persona: string | null, goal: string | null, variables: unknown, turnLimit: number, criteria: Array<string>, checks: unknown, toolResults: unknown, useRealTools: boolean, expectedReplies: Array<string>, sourceCallId: number | null, sourceConversationId: string | null, updatedAt: string }>, testSuites: Array<{ id: number, name: string, scenarioIds: Array<number>, updatedAt: string }> };
+
+export type ConsoleTestScenarioQueryVariables = Exact<{
+  id: number;
+}>;
+
+
+export type ConsoleTestScenarioQuery = { testScenario: { id: number, assistantId: number, name: string, channel: string, script: Array<string> | null, persona: string | null, goal: string | null, variables: unknown, turnLimit: number, criteria: Array<string>, checks: unknown, toolResults: unknown, useRealTools: boolean, expectedReplies: Array<string>, sourceCallId: number | null, sourceConversationId: string | null, updatedAt: string } };
+
+export type ConsoleCreateTestScenarioMutationVariables = Exact<{
+  input: CreateTestScenarioInput;
+}>;
+
+
+export type ConsoleCreateTestScenarioMutation = { createTestScenario: { id: number } };
+
+export type ConsoleUpdateTestScenarioMutationVariables = Exact<{
+  id: number;
+  input: UpdateTestScenarioInput;
+}>;
+
+
+export type ConsoleUpdateTestScenarioMutation = { updateTestScenario: { id: number } };
+
+export type ConsoleDeleteTestScenarioMutationVariables = Exact<{
+  id: number;
+}>;
+
+
+export type ConsoleDeleteTestScenarioMutation = { deleteTestScenario: boolean };
+
+export type ConsoleCreateTestScenarioFromCallMutationVariables = Exact<{
+  callId: number;
+}>;
+
+
+export type ConsoleCreateTestScenarioFromCallMutation = { createTestScenarioFromCall: { id: number, assistantId: number } };
+
+export type ConsoleCreateTestScenarioFromConversationMutationVariables = Exact<{
+  conversationId: string;
+}>;
+
+
+export type ConsoleCreateTestScenarioFromConversationMutation = { createTestScenarioFromConversation: { id: number, assistantId: number } };
+
+export type ConsoleCreateTestSuiteMutationVariables = Exact<{
+  input: TestSuiteInput;
+}>;
+
+
+export type ConsoleCreateTestSuiteMutation = { createTestSuite: { id: number } };
+
+export type ConsoleUpdateTestSuiteMutationVariables = Exact<{
+  id: number;
+  input: TestSuiteInput;
+}>;
+
+
+export type ConsoleUpdateTestSuiteMutation = { updateTestSuite: { id: number } };
+
+export type ConsoleDeleteTestSuiteMutationVariables = Exact<{
+  id: number;
+}>;
+
+
+export type ConsoleDeleteTestSuiteMutation = { deleteTestSuite: boolean };
+
+export type ConsoleTestSuiteEstimateQueryVariables = Exact<{
+  suiteId: number;
+}>;
+
+
+export type ConsoleTestSuiteEstimateQuery = { testSuiteEstimate: { scenarios: number, replies: number, modelRequests: number, price: string } };
+
+export type ConsoleTestRunsQueryVariables = Exact<{
+  suiteId: number;
+}>;
+
+
+export type ConsoleTestRunsQuery = { testRuns: Array<{ id: number, status: string, total: number, done: number, passed: number, failed: number, errored: number, cost: string, createdAt: string }> };
+
+export type ConsoleRunTestSuiteMutationVariables = Exact<{
+  suiteId: number;
+  concurrency?: number | null | undefined;
+}>;
+
+
+export type ConsoleRunTestSuiteMutation = { runTestSuite: { id: number } };
+
+export type ConsoleTestRunQueryVariables = Exact<{
+  id: number;
+}>;
+
+
+export type ConsoleTestRunQuery = { testRun: { id: number, suiteId: number, status: string, concurrency: number, total: number, done: number, passed: number, failed: number, errored: number, cost: string, error: string, createdAt: string, startedAt: string | null, finishedAt: string | null, results: Array<{ id: number, scenarioId: number, scenarioName: string, position: number, status: string, endedBy: string, turnLatencies: Array<number>, cost: string, error: string, functionCalls: unknown, transcript: Array<{ role: string, content: string, latencyMs: number | null }>, checks: Array<{ kind: string, description: string, passed: boolean, detail: string }>, judge: Array<{ criterion: string, passed: boolean, reasoning: string }>, divergences: Array<{ turn: number, expected: string, actual: string }> }> } };
+
+export type ConsoleTestRunUpdatedSubscriptionVariables = Exact<{
+  id: number;
+}>;
+
+
+export type ConsoleTestRunUpdatedSubscription = { testRunUpdated: { id: number, suiteId: number, status: string, concurrency: number, total: number, done: number, passed: number, failed: number, errored: number, cost: string, error: string, createdAt: string, startedAt: string | null, finishedAt: string | null, results: Array<{ id: number, scenarioId: number, scenarioName: string, position: number, status: string, endedBy: string, turnLatencies: Array<number>, cost: string, error: string, functionCalls: unknown, transcript: Array<{ role: string, content: string, latencyMs: number | null }>, checks: Array<{ kind: string, description: string, passed: boolean, detail: string }>, judge: Array<{ criterion: string, passed: boolean, reasoning: string }>, divergences: Array<{ turn: number, expected: string, actual: string }> }> } };
+
+export type ConsoleCompareTestRunsQueryVariables = Exact<{
+  a: number;
+  b: number;
+}>;
+
+
+export type ConsoleCompareTestRunsQuery = { compareTestRuns: { unchanged: number, before: { id: number, status: string, passed: number, failed: number, errored: number, total: number, createdAt: string }, after: { id: number, status: string, passed: number, failed: number, errored: number, total: number, createdAt: string }, changed: Array<{ scenarioId: number, scenarioName: string, before: { id: number, scenarioId: number, scenarioName: string, position: number, status: string, endedBy: string, turnLatencies: Array<number>, cost: string, error: string, functionCalls: unknown, transcript: Array<{ role: string, content: string, latencyMs: number | null }>, checks: Array<{ kind: string, description: string, passed: boolean, detail: string }>, judge: Array<{ criterion: string, passed: boolean, reasoning: string }>, divergences: Array<{ turn: number, expected: string, actual: string }> } | null, after: { id: number, scenarioId: number, scenarioName: string, position: number, status: string, endedBy: string, turnLatencies: Array<number>, cost: string, error: string, functionCalls: unknown, transcript: Array<{ role: string, content: string, latencyMs: number | null }>, checks: Array<{ kind: string, description: string, passed: boolean, detail: string }>, judge: Array<{ criterion: string, passed: boolean, reasoning: string }>, divergences: Array<{ turn: number, expected: string, actual: string }> } | null }> } };
+
 export class TypedDocumentString<TResult, TVariables>
   extends String
   implements DocumentTypeDecoration<TResult, TVariables>
@@ -1128,6 +1296,115 @@ export const ConsoleAppointmentFieldsFragmentDoc = new TypedDocumentString(`
   cancelledAt
 }
     `, {"fragmentName":"ConsoleAppointmentFields"}) as unknown as TypedDocumentString<ConsoleAppointmentFieldsFragment, unknown>;
+export const ConsoleTestScenarioFieldsFragmentDoc = new TypedDocumentString(`
+    fragment ConsoleTestScenarioFields on TestScenario {
+  id
+  assistantId
+  name
+  channel
+  script
+  persona
+  goal
+  variables
+  turnLimit
+  criteria
+  checks
+  toolResults
+  useRealTools
+  expectedReplies
+  sourceCallId
+  sourceConversationId
+  updatedAt
+}
+    `, {"fragmentName":"ConsoleTestScenarioFields"}) as unknown as TypedDocumentString<ConsoleTestScenarioFieldsFragment, unknown>;
+export const ConsoleTestResultFieldsFragmentDoc = new TypedDocumentString(`
+    fragment ConsoleTestResultFields on TestScenarioResult {
+  id
+  scenarioId
+  scenarioName
+  position
+  status
+  endedBy
+  turnLatencies
+  cost
+  error
+  functionCalls
+  transcript {
+    role
+    content
+    latencyMs
+  }
+  checks {
+    kind
+    description
+    passed
+    detail
+  }
+  judge {
+    criterion
+    passed
+    reasoning
+  }
+  divergences {
+    turn
+    expected
+    actual
+  }
+}
+    `, {"fragmentName":"ConsoleTestResultFields"}) as unknown as TypedDocumentString<ConsoleTestResultFieldsFragment, unknown>;
+export const ConsoleTestRunFieldsFragmentDoc = new TypedDocumentString(`
+    fragment ConsoleTestRunFields on TestRun {
+  id
+  suiteId
+  status
+  concurrency
+  total
+  done
+  passed
+  failed
+  errored
+  cost
+  error
+  createdAt
+  startedAt
+  finishedAt
+  results {
+    ...ConsoleTestResultFields
+  }
+}
+    fragment ConsoleTestResultFields on TestScenarioResult {
+  id
+  scenarioId
+  scenarioName
+  position
+  status
+  endedBy
+  turnLatencies
+  cost
+  error
+  functionCalls
+  transcript {
+    role
+    content
+    latencyMs
+  }
+  checks {
+    kind
+    description
+    passed
+    detail
+  }
+  judge {
+    criterion
+    passed
+    reasoning
+  }
+  divergences {
+    turn
+    expected
+    actual
+  }
+}`, {"fragmentName":"ConsoleTestRunFields"}) as unknown as TypedDocumentString<ConsoleTestRunFieldsFragment, unknown>;
 export const ConsoleLoginDocument = new TypedDocumentString(`
     mutation ConsoleLogin($input: LoginInput!) {
   login(input: $input) {
@@ -2293,3 +2570,332 @@ export const ConsoleAssistantDefaultsDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ConsoleAssistantDefaultsQuery, ConsoleAssistantDefaultsQueryVariables>;
+export const ConsoleTestsScreenDocument = new TypedDocumentString(`
+    query ConsoleTestsScreen($assistantId: Int!) {
+  assistant(id: $assistantId) {
+    id
+    name
+  }
+  testScenarios(assistantId: $assistantId) {
+    ...ConsoleTestScenarioFields
+  }
+  testSuites {
+    id
+    name
+    scenarioIds
+    updatedAt
+  }
+}
+    fragment ConsoleTestScenarioFields on TestScenario {
+  id
+  assistantId
+  name
+  channel
+  script
+  persona
+  goal
+  variables
+  turnLimit
+  criteria
+  checks
+  toolResults
+  useRealTools
+  expectedReplies
+  sourceCallId
+  sourceConversationId
+  updatedAt
+}`) as unknown as TypedDocumentString<ConsoleTestsScreenQuery, ConsoleTestsScreenQueryVariables>;
+export const ConsoleTestScenarioDocument = new TypedDocumentString(`
+    query ConsoleTestScenario($id: Int!) {
+  testScenario(id: $id) {
+    ...ConsoleTestScenarioFields
+  }
+}
+    fragment ConsoleTestScenarioFields on TestScenario {
+  id
+  assistantId
+  name
+  channel
+  script
+  persona
+  goal
+  variables
+  turnLimit
+  criteria
+  checks
+  toolResults
+  useRealTools
+  expectedReplies
+  sourceCallId
+  sourceConversationId
+  updatedAt
+}`) as unknown as TypedDocumentString<ConsoleTestScenarioQuery, ConsoleTestScenarioQueryVariables>;
+export const ConsoleCreateTestScenarioDocument = new TypedDocumentString(`
+    mutation ConsoleCreateTestScenario($input: CreateTestScenarioInput!) {
+  createTestScenario(input: $input) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleCreateTestScenarioMutation, ConsoleCreateTestScenarioMutationVariables>;
+export const ConsoleUpdateTestScenarioDocument = new TypedDocumentString(`
+    mutation ConsoleUpdateTestScenario($id: Int!, $input: UpdateTestScenarioInput!) {
+  updateTestScenario(id: $id, input: $input) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleUpdateTestScenarioMutation, ConsoleUpdateTestScenarioMutationVariables>;
+export const ConsoleDeleteTestScenarioDocument = new TypedDocumentString(`
+    mutation ConsoleDeleteTestScenario($id: Int!) {
+  deleteTestScenario(id: $id)
+}
+    `) as unknown as TypedDocumentString<ConsoleDeleteTestScenarioMutation, ConsoleDeleteTestScenarioMutationVariables>;
+export const ConsoleCreateTestScenarioFromCallDocument = new TypedDocumentString(`
+    mutation ConsoleCreateTestScenarioFromCall($callId: Int!) {
+  createTestScenarioFromCall(callId: $callId) {
+    id
+    assistantId
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleCreateTestScenarioFromCallMutation, ConsoleCreateTestScenarioFromCallMutationVariables>;
+export const ConsoleCreateTestScenarioFromConversationDocument = new TypedDocumentString(`
+    mutation ConsoleCreateTestScenarioFromConversation($conversationId: String!) {
+  createTestScenarioFromConversation(conversationId: $conversationId) {
+    id
+    assistantId
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleCreateTestScenarioFromConversationMutation, ConsoleCreateTestScenarioFromConversationMutationVariables>;
+export const ConsoleCreateTestSuiteDocument = new TypedDocumentString(`
+    mutation ConsoleCreateTestSuite($input: TestSuiteInput!) {
+  createTestSuite(input: $input) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleCreateTestSuiteMutation, ConsoleCreateTestSuiteMutationVariables>;
+export const ConsoleUpdateTestSuiteDocument = new TypedDocumentString(`
+    mutation ConsoleUpdateTestSuite($id: Int!, $input: TestSuiteInput!) {
+  updateTestSuite(id: $id, input: $input) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleUpdateTestSuiteMutation, ConsoleUpdateTestSuiteMutationVariables>;
+export const ConsoleDeleteTestSuiteDocument = new TypedDocumentString(`
+    mutation ConsoleDeleteTestSuite($id: Int!) {
+  deleteTestSuite(id: $id)
+}
+    `) as unknown as TypedDocumentString<ConsoleDeleteTestSuiteMutation, ConsoleDeleteTestSuiteMutationVariables>;
+export const ConsoleTestSuiteEstimateDocument = new TypedDocumentString(`
+    query ConsoleTestSuiteEstimate($suiteId: Int!) {
+  testSuiteEstimate(suiteId: $suiteId) {
+    scenarios
+    replies
+    modelRequests
+    price
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleTestSuiteEstimateQuery, ConsoleTestSuiteEstimateQueryVariables>;
+export const ConsoleTestRunsDocument = new TypedDocumentString(`
+    query ConsoleTestRuns($suiteId: Int!) {
+  testRuns(suiteId: $suiteId, limit: 20) {
+    id
+    status
+    total
+    done
+    passed
+    failed
+    errored
+    cost
+    createdAt
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleTestRunsQuery, ConsoleTestRunsQueryVariables>;
+export const ConsoleRunTestSuiteDocument = new TypedDocumentString(`
+    mutation ConsoleRunTestSuite($suiteId: Int!, $concurrency: Int) {
+  runTestSuite(suiteId: $suiteId, concurrency: $concurrency) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleRunTestSuiteMutation, ConsoleRunTestSuiteMutationVariables>;
+export const ConsoleTestRunDocument = new TypedDocumentString(`
+    query ConsoleTestRun($id: Int!) {
+  testRun(id: $id) {
+    ...ConsoleTestRunFields
+  }
+}
+    fragment ConsoleTestResultFields on TestScenarioResult {
+  id
+  scenarioId
+  scenarioName
+  position
+  status
+  endedBy
+  turnLatencies
+  cost
+  error
+  functionCalls
+  transcript {
+    role
+    content
+    latencyMs
+  }
+  checks {
+    kind
+    description
+    passed
+    detail
+  }
+  judge {
+    criterion
+    passed
+    reasoning
+  }
+  divergences {
+    turn
+    expected
+    actual
+  }
+}
+fragment ConsoleTestRunFields on TestRun {
+  id
+  suiteId
+  status
+  concurrency
+  total
+  done
+  passed
+  failed
+  errored
+  cost
+  error
+  createdAt
+  startedAt
+  finishedAt
+  results {
+    ...ConsoleTestResultFields
+  }
+}`) as unknown as TypedDocumentString<ConsoleTestRunQuery, ConsoleTestRunQueryVariables>;
+export const ConsoleTestRunUpdatedDocument = new TypedDocumentString(`
+    subscription ConsoleTestRunUpdated($id: Int!) {
+  testRunUpdated(id: $id) {
+    ...ConsoleTestRunFields
+  }
+}
+    fragment ConsoleTestResultFields on TestScenarioResult {
+  id
+  scenarioId
+  scenarioName
+  position
+  status
+  endedBy
+  turnLatencies
+  cost
+  error
+  functionCalls
+  transcript {
+    role
+    content
+    latencyMs
+  }
+  checks {
+    kind
+    description
+    passed
+    detail
+  }
+  judge {
+    criterion
+    passed
+    reasoning
+  }
+  divergences {
+    turn
+    expected
+    actual
+  }
+}
+fragment ConsoleTestRunFields on TestRun {
+  id
+  suiteId
+  status
+  concurrency
+  total
+  done
+  passed
+  failed
+  errored
+  cost
+  error
+  createdAt
+  startedAt
+  finishedAt
+  results {
+    ...ConsoleTestResultFields
+  }
+}`) as unknown as TypedDocumentString<ConsoleTestRunUpdatedSubscription, ConsoleTestRunUpdatedSubscriptionVariables>;
+export const ConsoleCompareTestRunsDocument = new TypedDocumentString(`
+    query ConsoleCompareTestRuns($a: Int!, $b: Int!) {
+  compareTestRuns(a: $a, b: $b) {
+    unchanged
+    before {
+      id
+      status
+      passed
+      failed
+      errored
+      total
+      createdAt
+    }
+    after {
+      id
+      status
+      passed
+      failed
+      errored
+      total
+      createdAt
+    }
+    changed {
+      scenarioId
+      scenarioName
+      before {
+        ...ConsoleTestResultFields
+      }
+      after {
+        ...ConsoleTestResultFields
+      }
+    }
+  }
+}
+    fragment ConsoleTestResultFields on TestScenarioResult {
+  id
+  scenarioId
+  scenarioName
+  position
+  status
+  endedBy
+  turnLatencies
+  cost
+  error
+  functionCalls
+  transcript {
+    role
+    content
+    latencyMs
+  }
+  checks {
+    kind
+    description
+    passed
+    detail
+  }
+  judge {
+    criterion
+    passed
+    reasoning
+  }
+  divergences {
+    turn
+    expected
+    actual
+  }
+}`) as unknown as TypedDocumentString<ConsoleCompareTestRunsQuery, ConsoleCompareTestRunsQueryVariables>;

@@ -202,6 +202,7 @@ export class VxCall extends DataScreen<ConsoleCallQuery["call"]> {
     return html`
       <p><a href=${href("calls")}>← Calls</a></p>
       <h1>Call ${c.id} <span class="badge" aria-live="polite">${c.status}</span></h1>
+      ${c.assistantId !== null && c.transcript ? html`<vx-make-test .callId=${c.id}></vx-make-test>` : nothing}
       <dl class="grid">
         <div><dt class="muted">Assistant</dt><dd>${c.assistantName}</dd></div>
         <div><dt class="muted">Customer</dt><dd>${c.clientPhoneNumber}</dd></div>

@@ -226,6 +226,7 @@ export class VxInbox extends Screen {
             ? html`<button type="button" @click=${() => this.setAi(false)}>Hand back to AI</button>`
             : html`<button type="button" class="primary" @click=${() => this.setAi(true)}>Take over</button>`
         }
+        <vx-make-test .conversationId=${conversation.id}></vx-make-test>
       </div>
       <ol class="messages" role="log" aria-live="polite" aria-label="Messages">
         ${conversation.messages

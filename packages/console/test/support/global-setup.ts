@@ -53,6 +53,27 @@ export default function setup(project: TestProject) {
     const llm = await startFakeOpenAI();
     cleanups.push(() => llm.close());
     llm.respondWith((request) => {
+      // The test judge (agent tests' criteria): a criterion passes when the words it quotes were said.
+      if (
+        (request.response_format as { json_schema?: { name?: string } })?.json_schema?.name === "test_verdict"
+      ) {
+        const [criteria = "", transcript = ""] = (request.messages.at(-1)?.content ?? "").split(
+          "\n\nTranscript:\n",
+        );
+        const verdicts = [...criteria.matchAll(/^(\d+)\. (.*)$/gm)].map(([, number, criterion]) => {
+          const quoted = /"([^"]+)"/.exec(criterion ?? "")?.[1];
+          const passed = quoted !== undefined && transcript.includes(quoted);
+          return {
+            criterion: Number(number),
+            passed,
+            reasoning:
+              quoted === undefined
+                ? "The criterion quotes nothing to look for."
+                : `"${quoted}" was ${passed ? "" : "not "}said.`,
+          };
+        });
+        return { content: JSON.stringify({ verdicts }) };
+      }
       const lastUser = request.messages.findLastIndex((message) => message.role === "user");
       const last = request.messages[lastUser]?.content ?? "";
       // A customer asking for a person: the model calls request_human when it is offered, then says
