@@ -56,6 +56,12 @@ async function arrangeScreens(): Promise<[hash: string, heading: RegExp][]> {
   await graphql(
     `mutation { createLead(input: { campaignId: ${createCampaign.id}, phoneNumber: "+14155550199" }) { id } }`,
   );
+  const { createTestScenario } = await graphql<{ createTestScenario: { id: number } }>(
+    `mutation { createTestScenario(input: { assistantId: ${createAssistant.id}, name: "Opening hours", script: ["Are you open today?"], criteria: ["Says when the shop is open"] }) { id } }`,
+  );
+  await graphql(
+    `mutation { createTestSuite(input: { name: "Front desk basics", scenarioIds: [${createTestScenario.id}] }) { id } }`,
+  );
   const { viewer } = await graphql<{ viewer: { account: { id: number } } }>("{ viewer { account { id } } }");
   return [
     ["#/assistants", /^Assistants$/],
@@ -77,6 +83,10 @@ async function arrangeScreens(): Promise<[hash: string, heading: RegExp][]> {
     ["#/keys", /^API keys$/],
     ["#/webhooks", /^Webhooks$/],
     ["#/billing", /^Balance$/],
+    ["#/tests", /^Tests$/],
+    [`#/tests/${createAssistant.id}`, /^Tests: Front desk$/],
+    [`#/tests/${createAssistant.id}/scenario/${createTestScenario.id}`, /^Opening hours$/],
+    [`#/tests/${createAssistant.id}/scenario/new`, /^New scenario$/],
     ["#/admin", /^Administration$/],
     [`#/admin/${viewer.account.id}`, new RegExp(`^Account ${viewer.account.id}$`)],
     ["#/nowhere", /^Not found$/],
