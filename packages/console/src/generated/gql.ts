@@ -94,6 +94,10 @@ type Documents = {
     "\n  mutation ConsoleSetDataRetention($input: DataRetentionInput!) {\n    setDataRetention(input: $input) { transcriptDays recordingDays messageDays callTurnDays webhookLogDays textDays auditLogDays }\n  }\n": typeof types.ConsoleSetDataRetentionDocument,
     "\n  query ConsoleAuditLog($after: String) {\n    auditLog(first: 25, after: $after) {\n      entries { id action actorKind actorId targetType targetId details ip at }\n      nextCursor\n    }\n  }\n": typeof types.ConsoleAuditLogDocument,
     "\n  query ConsoleAssistantDefaults {\n    assistantDefaults {\n      type mode status timezone systemPrompt initialMessage llmTemperature\n      speechSpeed voiceStability voiceSimilarity ambientSound ambientSoundVolume enableNoiseCancellation\n      maxDuration maxSilenceDuration waitForCustomer allowInterruptions interruptSensitivity minInterruptWords\n      endpointType endpointSensitivity reengagementInterval endCallOnVoicemail record\n      knowledgebaseMode tools variables postCallEvaluation postCallSchema\n      isWebhookActive sendWebhookOnlyOnCompleted includeRecordingInWebhook widgetSettings allowedOrigins\n    }\n  }\n": typeof types.ConsoleAssistantDefaultsDocument,
+    "\n  mutation ConsoleExportCustomerData($input: CustomerDataInput!) {\n    exportCustomerData(input: $input) { id kind state identifierKind stepsDone stepsTotal counts error downloadUrl expiresAt }\n  }\n": typeof types.ConsoleExportCustomerDataDocument,
+    "\n  mutation ConsoleEraseCustomerData($input: CustomerDataInput!) {\n    eraseCustomerData(input: $input) { id kind state identifierKind stepsDone stepsTotal counts error downloadUrl expiresAt }\n  }\n": typeof types.ConsoleEraseCustomerDataDocument,
+    "\n  query ConsoleCustomerDataJob($id: Int!) {\n    customerDataJob(id: $id) { id kind state identifierKind stepsDone stepsTotal counts error downloadUrl expiresAt }\n  }\n": typeof types.ConsoleCustomerDataJobDocument,
+    "\n  query ConsoleAuditLogExport($after: String) {\n    auditLog(first: 200, after: $after) {\n      entries { id action actorKind actorId userId targetType targetId details ip at }\n      nextCursor\n    }\n  }\n": typeof types.ConsoleAuditLogExportDocument,
 };
 const documents: Documents = {
     "\n  mutation ConsoleLogin($input: LoginInput!) {\n    login(input: $input) {\n      token\n      expiresAt\n      viewer { id email name account { id name balance timezone isOperator } }\n    }\n  }\n": types.ConsoleLoginDocument,
@@ -175,6 +179,10 @@ const documents: Documents = {
     "\n  mutation ConsoleSetDataRetention($input: DataRetentionInput!) {\n    setDataRetention(input: $input) { transcriptDays recordingDays messageDays callTurnDays webhookLogDays textDays auditLogDays }\n  }\n": types.ConsoleSetDataRetentionDocument,
     "\n  query ConsoleAuditLog($after: String) {\n    auditLog(first: 25, after: $after) {\n      entries { id action actorKind actorId targetType targetId details ip at }\n      nextCursor\n    }\n  }\n": types.ConsoleAuditLogDocument,
     "\n  query ConsoleAssistantDefaults {\n    assistantDefaults {\n      type mode status timezone systemPrompt initialMessage llmTemperature\n      speechSpeed voiceStability voiceSimilarity ambientSound ambientSoundVolume enableNoiseCancellation\n      maxDuration maxSilenceDuration waitForCustomer allowInterruptions interruptSensitivity minInterruptWords\n      endpointType endpointSensitivity reengagementInterval endCallOnVoicemail record\n      knowledgebaseMode tools variables postCallEvaluation postCallSchema\n      isWebhookActive sendWebhookOnlyOnCompleted includeRecordingInWebhook widgetSettings allowedOrigins\n    }\n  }\n": types.ConsoleAssistantDefaultsDocument,
+    "\n  mutation ConsoleExportCustomerData($input: CustomerDataInput!) {\n    exportCustomerData(input: $input) { id kind state identifierKind stepsDone stepsTotal counts error downloadUrl expiresAt }\n  }\n": types.ConsoleExportCustomerDataDocument,
+    "\n  mutation ConsoleEraseCustomerData($input: CustomerDataInput!) {\n    eraseCustomerData(input: $input) { id kind state identifierKind stepsDone stepsTotal counts error downloadUrl expiresAt }\n  }\n": types.ConsoleEraseCustomerDataDocument,
+    "\n  query ConsoleCustomerDataJob($id: Int!) {\n    customerDataJob(id: $id) { id kind state identifierKind stepsDone stepsTotal counts error downloadUrl expiresAt }\n  }\n": types.ConsoleCustomerDataJobDocument,
+    "\n  query ConsoleAuditLogExport($after: String) {\n    auditLog(first: 200, after: $after) {\n      entries { id action actorKind actorId userId targetType targetId details ip at }\n      nextCursor\n    }\n  }\n": types.ConsoleAuditLogExportDocument,
 };
 
 /**
@@ -493,6 +501,22 @@ export function graphql(source: "\n  query ConsoleAuditLog($after: String) {\n  
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query ConsoleAssistantDefaults {\n    assistantDefaults {\n      type mode status timezone systemPrompt initialMessage llmTemperature\n      speechSpeed voiceStability voiceSimilarity ambientSound ambientSoundVolume enableNoiseCancellation\n      maxDuration maxSilenceDuration waitForCustomer allowInterruptions interruptSensitivity minInterruptWords\n      endpointType endpointSensitivity reengagementInterval endCallOnVoicemail record\n      knowledgebaseMode tools variables postCallEvaluation postCallSchema\n      isWebhookActive sendWebhookOnlyOnCompleted includeRecordingInWebhook widgetSettings allowedOrigins\n    }\n  }\n"): typeof import('./graphql.ts').ConsoleAssistantDefaultsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleExportCustomerData($input: CustomerDataInput!) {\n    exportCustomerData(input: $input) { id kind state identifierKind stepsDone stepsTotal counts error downloadUrl expiresAt }\n  }\n"): typeof import('./graphql.ts').ConsoleExportCustomerDataDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleEraseCustomerData($input: CustomerDataInput!) {\n    eraseCustomerData(input: $input) { id kind state identifierKind stepsDone stepsTotal counts error downloadUrl expiresAt }\n  }\n"): typeof import('./graphql.ts').ConsoleEraseCustomerDataDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleCustomerDataJob($id: Int!) {\n    customerDataJob(id: $id) { id kind state identifierKind stepsDone stepsTotal counts error downloadUrl expiresAt }\n  }\n"): typeof import('./graphql.ts').ConsoleCustomerDataJobDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleAuditLogExport($after: String) {\n    auditLog(first: 200, after: $after) {\n      entries { id action actorKind actorId userId targetType targetId details ip at }\n      nextCursor\n    }\n  }\n"): typeof import('./graphql.ts').ConsoleAuditLogExportDocument;
 
 
 export function graphql(source: string) {

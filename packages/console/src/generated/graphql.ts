@@ -293,6 +293,18 @@ export type CreatePlatformAccountInput = {
   password: string;
 };
 
+/** One customer, named by exactly one of phoneNumber, email or customerId (docs/data-governance.md#erasure-and-export). */
+export type CustomerDataInput = {
+  /** ISO 3166 two-letter code for a national phone number. */
+  country?: string | null | undefined;
+  /** The customer identifier of generate-reply conversations, or a widget conversation's id. */
+  customerId?: string | null | undefined;
+  /** Compared without case. */
+  email?: string | null | undefined;
+  /** Any usual writing: E.164, with spaces or dashes, a 00 prefix, or national (read in `country`, else the country of the account's first number, else US). */
+  phoneNumber?: string | null | undefined;
+};
+
 /** Only the fields given change. Each: 1 to 3650 days, or null to keep forever. */
 export type DataRetentionInput = {
   /** 1-3650 days; null: forever. */
@@ -1086,6 +1098,34 @@ export type ConsoleAssistantDefaultsQueryVariables = Exact<{ [key: string]: neve
 
 
 export type ConsoleAssistantDefaultsQuery = { assistantDefaults: { type: AssistantType, mode: AssistantMode, status: AssistantStatus, timezone: string, systemPrompt: string, initialMessage: string, llmTemperature: string, speechSpeed: string, voiceStability: string, voiceSimilarity: string, ambientSound: AmbientSound, ambientSoundVolume: string, enableNoiseCancellation: boolean, maxDuration: number, maxSilenceDuration: number, waitForCustomer: boolean, allowInterruptions: boolean, interruptSensitivity: number, minInterruptWords: number, endpointType: EndpointType, endpointSensitivity: number, reengagementInterval: number, endCallOnVoicemail: boolean, record: boolean, knowledgebaseMode: KnowledgebaseMode, tools: unknown, variables: unknown, postCallEvaluation: boolean, postCallSchema: unknown, isWebhookActive: boolean, sendWebhookOnlyOnCompleted: boolean, includeRecordingInWebhook: boolean, widgetSettings: unknown, allowedOrigins: Array<string> } };
+
+export type ConsoleExportCustomerDataMutationVariables = Exact<{
+  input: CustomerDataInput;
+}>;
+
+
+export type ConsoleExportCustomerDataMutation = { exportCustomerData: { id: number, kind: string, state: string, identifierKind: string, stepsDone: number, stepsTotal: number, counts: unknown, error: string | null, downloadUrl: string | null, expiresAt: string | null } };
+
+export type ConsoleEraseCustomerDataMutationVariables = Exact<{
+  input: CustomerDataInput;
+}>;
+
+
+export type ConsoleEraseCustomerDataMutation = { eraseCustomerData: { id: number, kind: string, state: string, identifierKind: string, stepsDone: number, stepsTotal: number, counts: unknown, error: string | null, downloadUrl: string | null, expiresAt: string | null } };
+
+export type ConsoleCustomerDataJobQueryVariables = Exact<{
+  id: number;
+}>;
+
+
+export type ConsoleCustomerDataJobQuery = { customerDataJob: { id: number, kind: string, state: string, identifierKind: string, stepsDone: number, stepsTotal: number, counts: unknown, error: string | null, downloadUrl: string | null, expiresAt: string | null } };
+
+export type ConsoleAuditLogExportQueryVariables = Exact<{
+  after?: string | null | undefined;
+}>;
+
+
+export type ConsoleAuditLogExportQuery = { auditLog: { nextCursor: string | null, entries: Array<{ id: number, action: string, actorKind: string, actorId: number | null, userId: number | null, targetType: string, targetId: string, details: unknown, ip: string | null, at: string }> } };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
@@ -2293,3 +2333,70 @@ export const ConsoleAssistantDefaultsDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ConsoleAssistantDefaultsQuery, ConsoleAssistantDefaultsQueryVariables>;
+export const ConsoleExportCustomerDataDocument = new TypedDocumentString(`
+    mutation ConsoleExportCustomerData($input: CustomerDataInput!) {
+  exportCustomerData(input: $input) {
+    id
+    kind
+    state
+    identifierKind
+    stepsDone
+    stepsTotal
+    counts
+    error
+    downloadUrl
+    expiresAt
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleExportCustomerDataMutation, ConsoleExportCustomerDataMutationVariables>;
+export const ConsoleEraseCustomerDataDocument = new TypedDocumentString(`
+    mutation ConsoleEraseCustomerData($input: CustomerDataInput!) {
+  eraseCustomerData(input: $input) {
+    id
+    kind
+    state
+    identifierKind
+    stepsDone
+    stepsTotal
+    counts
+    error
+    downloadUrl
+    expiresAt
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleEraseCustomerDataMutation, ConsoleEraseCustomerDataMutationVariables>;
+export const ConsoleCustomerDataJobDocument = new TypedDocumentString(`
+    query ConsoleCustomerDataJob($id: Int!) {
+  customerDataJob(id: $id) {
+    id
+    kind
+    state
+    identifierKind
+    stepsDone
+    stepsTotal
+    counts
+    error
+    downloadUrl
+    expiresAt
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleCustomerDataJobQuery, ConsoleCustomerDataJobQueryVariables>;
+export const ConsoleAuditLogExportDocument = new TypedDocumentString(`
+    query ConsoleAuditLogExport($after: String) {
+  auditLog(first: 200, after: $after) {
+    entries {
+      id
+      action
+      actorKind
+      actorId
+      userId
+      targetType
+      targetId
+      details
+      ip
+      at
+    }
+    nextCursor
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleAuditLogExportQuery, ConsoleAuditLogExportQueryVariables>;
