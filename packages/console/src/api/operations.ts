@@ -605,7 +605,7 @@ export const CustomerDataJobQuery = graphql(`
 /** The whole audit log, page by page, for the "Download audit log" file. */
 export const AuditLogExportQuery = graphql(`
   query ConsoleAuditLogExport($after: String) {
-    auditLog(first: 200, after: $after) {
+    auditLog(first: 100, after: $after) {
       entries { id action actorKind actorId userId targetType targetId details ip at }
       nextCursor
     }

@@ -97,7 +97,7 @@ type Documents = {
     "\n  mutation ConsoleExportCustomerData($input: CustomerDataInput!) {\n    exportCustomerData(input: $input) { id kind state identifierKind stepsDone stepsTotal counts error downloadUrl expiresAt }\n  }\n": typeof types.ConsoleExportCustomerDataDocument,
     "\n  mutation ConsoleEraseCustomerData($input: CustomerDataInput!) {\n    eraseCustomerData(input: $input) { id kind state identifierKind stepsDone stepsTotal counts error downloadUrl expiresAt }\n  }\n": typeof types.ConsoleEraseCustomerDataDocument,
     "\n  query ConsoleCustomerDataJob($id: Int!) {\n    customerDataJob(id: $id) { id kind state identifierKind stepsDone stepsTotal counts error downloadUrl expiresAt }\n  }\n": typeof types.ConsoleCustomerDataJobDocument,
-    "\n  query ConsoleAuditLogExport($after: String) {\n    auditLog(first: 200, after: $after) {\n      entries { id action actorKind actorId userId targetType targetId details ip at }\n      nextCursor\n    }\n  }\n": typeof types.ConsoleAuditLogExportDocument,
+    "\n  query ConsoleAuditLogExport($after: String) {\n    auditLog(first: 100, after: $after) {\n      entries { id action actorKind actorId userId targetType targetId details ip at }\n      nextCursor\n    }\n  }\n": typeof types.ConsoleAuditLogExportDocument,
 };
 const documents: Documents = {
     "\n  mutation ConsoleLogin($input: LoginInput!) {\n    login(input: $input) {\n      token\n      expiresAt\n      viewer { id email name account { id name balance timezone isOperator } }\n    }\n  }\n": types.ConsoleLoginDocument,
@@ -182,7 +182,7 @@ const documents: Documents = {
     "\n  mutation ConsoleExportCustomerData($input: CustomerDataInput!) {\n    exportCustomerData(input: $input) { id kind state identifierKind stepsDone stepsTotal counts error downloadUrl expiresAt }\n  }\n": types.ConsoleExportCustomerDataDocument,
     "\n  mutation ConsoleEraseCustomerData($input: CustomerDataInput!) {\n    eraseCustomerData(input: $input) { id kind state identifierKind stepsDone stepsTotal counts error downloadUrl expiresAt }\n  }\n": types.ConsoleEraseCustomerDataDocument,
     "\n  query ConsoleCustomerDataJob($id: Int!) {\n    customerDataJob(id: $id) { id kind state identifierKind stepsDone stepsTotal counts error downloadUrl expiresAt }\n  }\n": types.ConsoleCustomerDataJobDocument,
-    "\n  query ConsoleAuditLogExport($after: String) {\n    auditLog(first: 200, after: $after) {\n      entries { id action actorKind actorId userId targetType targetId details ip at }\n      nextCursor\n    }\n  }\n": types.ConsoleAuditLogExportDocument,
+    "\n  query ConsoleAuditLogExport($after: String) {\n    auditLog(first: 100, after: $after) {\n      entries { id action actorKind actorId userId targetType targetId details ip at }\n      nextCursor\n    }\n  }\n": types.ConsoleAuditLogExportDocument,
 };
 
 /**
@@ -516,7 +516,7 @@ export function graphql(source: "\n  query ConsoleCustomerDataJob($id: Int!) {\n
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query ConsoleAuditLogExport($after: String) {\n    auditLog(first: 200, after: $after) {\n      entries { id action actorKind actorId userId targetType targetId details ip at }\n      nextCursor\n    }\n  }\n"): typeof import('./graphql.ts').ConsoleAuditLogExportDocument;
+export function graphql(source: "\n  query ConsoleAuditLogExport($after: String) {\n    auditLog(first: 100, after: $after) {\n      entries { id action actorKind actorId userId targetType targetId details ip at }\n      nextCursor\n    }\n  }\n"): typeof import('./graphql.ts').ConsoleAuditLogExportDocument;
 
 
 export function graphql(source: string) {

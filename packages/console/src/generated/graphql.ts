@@ -2383,7 +2383,7 @@ export const ConsoleCustomerDataJobDocument = new TypedDocumentString(`
     `) as unknown as TypedDocumentString<ConsoleCustomerDataJobQuery, ConsoleCustomerDataJobQueryVariables>;
 export const ConsoleAuditLogExportDocument = new TypedDocumentString(`
     query ConsoleAuditLogExport($after: String) {
-  auditLog(first: 200, after: $after) {
+  auditLog(first: 100, after: $after) {
     entries {
       id
       action
