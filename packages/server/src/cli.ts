@@ -6,7 +6,12 @@ import { ConfigError, loadConfig, testClientEnv } from "./env.ts";
 import { AppError, ValidationError } from "./errors.ts";
 import { createLogger } from "./logger.ts";
 import { sendToServer } from "./operator-channel.ts";
-import { type CommandOptions, type CommandOutput, runCommand, SERVICE_COMMANDS } from "./operator-commands.ts";
+import {
+  type CommandOptions,
+  type CommandOutput,
+  runCommand,
+  SERVICE_COMMANDS,
+} from "./operator-commands.ts";
 
 const USAGE = `Usage: npm run voxgate -- <command> [options] [--json]
        (npm passes what follows "--" to the CLI; from packages/server: npx tsx src/cli.ts <command> ...)

@@ -146,7 +146,10 @@ export class VxCustomerData extends Screen {
 
   private async download(job: Job): Promise<void> {
     try {
-      saveFile(await this.api.download(job.downloadUrl!), `customer-data-${job.id}.zip`);
+      // From the server the console talks to (its api-base), which may be reached at another address
+      // than the public one the URL names.
+      const url = `${this.api.apiBase}${new URL(job.downloadUrl!).pathname}`;
+      saveFile(await this.api.download(url), `customer-data-${job.id}.zip`);
     } catch (error) {
       this.errors = formErrors(error);
     }
