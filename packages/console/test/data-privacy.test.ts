@@ -53,7 +53,7 @@ describe("data & privacy", () => {
     await page.getByLabelText("Phone number").fill("(415) 555-0142");
     await page.getByLabelText("Country (optional)").fill("US");
     await form.getByRole("button", { name: "Export" }).click();
-    await expect.element(page.getByText(/^Export \d+ is done/)).toBeVisible({ timeout: 30_000 });
+    await expect.element(page.getByText(/^Export \d+ is done/), { timeout: 30_000 }).toBeVisible();
     await expect.element(page.getByRole("list", { name: "Exported records" })).toHaveTextContent(/leads: 1/);
     const saved = nextSavedFile();
     await page.getByRole("button", { name: "Download archive" }).click();
@@ -75,7 +75,7 @@ describe("data & privacy", () => {
     await expect.element(erase).toBeDisabled();
     await page.getByLabelText("Type the identifier again to confirm").fill("(415) 555-0142");
     await erase.click();
-    await expect.element(page.getByText(/^Erasure \d+ is done/)).toBeVisible({ timeout: 30_000 });
+    await expect.element(page.getByText(/^Erasure \d+ is done/), { timeout: 30_000 }).toBeVisible();
     await expect.element(page.getByRole("list", { name: "Erased records" })).toHaveTextContent(/leads: 1/);
     const { leads } = await graphql<{ leads: { items: { id: number }[] } }>(
       `query { leads(campaignId: ${createCampaign.id}) { items { id } } }`,
