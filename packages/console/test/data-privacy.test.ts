@@ -81,6 +81,19 @@ describe("data & privacy", () => {
       `query { leads(campaignId: ${createCampaign.id}) { items { id } } }`,
     );
     expect(leads.items).toEqual([]);
+
+    // At phone width the form fits, its actions in reach.
+    await page.viewport(390, 844);
+    try {
+      for (const name of ["Export", "Erase…"]) {
+        const button = form.getByRole("button", { name, exact: true });
+        button.element().scrollIntoView();
+        await expect.element(button).toBeVisible();
+      }
+      expect(document.documentElement.scrollWidth).toBeLessThanOrEqual(document.documentElement.clientWidth);
+    } finally {
+      await page.viewport(1280, 860);
+    }
   });
 
   it("downloads the whole audit log as JSON, oldest first", async () => {
