@@ -8,6 +8,7 @@ import { VxAssistants } from "./screens/assistants.ts";
 import { VxCalendars } from "./screens/calendars.ts";
 import { VxCall, VxCalls } from "./screens/calls.ts";
 import { VxCampaign, VxCampaigns } from "./screens/campaigns.ts";
+import { VxCustomerData } from "./screens/customer-data.ts";
 import { VxDataPrivacy } from "./screens/data-privacy.ts";
 import { VxInbox } from "./screens/inbox.ts";
 import { VxKnowledgebase, VxKnowledgebases } from "./screens/knowledge.ts";
@@ -49,6 +50,7 @@ const elements: [string, CustomElementConstructor][] = [
   ["vx-test-run", VxTestRun],
   ["vx-test-compare", VxTestCompare],
   ["vx-make-test", VxMakeTest],
+  ["vx-customer-data", VxCustomerData],
 ];
 for (const [name, element] of elements) if (!customElements.get(name)) customElements.define(name, element);
 

@@ -28,4 +28,130 @@ describe("data & privacy", () => {
     expect(dataRetention.recordingDays).toBe(30);
     await expect.element(page.getByLabelText("Call recordings")).toHaveValue(30);
   });
+
+  it("exports a customer's data as a zip, then erases it after the identifier is typed again", async () => {
+    await signIn(await createAccount(), "#/billing");
+    const phone = "+14155550142";
+    const { createAssistant } = await graphql<{ createAssistant: { id: number } }>(
+      'mutation { createAssistant(input: { name: "Caller", type: web }) { id } }',
+    );
+    const { createCampaign } = await graphql<{ createCampaign: { id: number } }>(
+      `mutation { createCampaign(input: { name: "Renewals", assistantId: ${createAssistant.id} }) { id } }`,
+    );
+    const { createLead } = await graphql<{ createLead: { id: number } }>(
+      `mutation { createLead(input: { campaignId: ${createCampaign.id}, phoneNumber: "${phone}" }) { id } }`,
+    );
+    const form = page.getByRole("form", { name: "Export or erase a customer" });
+    await expect.element(form).toBeVisible();
+
+    // A refusal shows in the form.
+    await page.getByLabelText("Phone number").fill("not a number");
+    await form.getByRole("button", { name: "Export" }).click();
+    await expect.element(form.getByRole("alert").first()).toBeVisible();
+
+    // A national number, read in the country given.
+    await page.getByLabelText("Phone number").fill("(415) 555-0142");
+    await page.getByLabelText("Country (optional)").fill("US");
+    await form.getByRole("button", { name: "Export" }).click();
+    await expect.element(page.getByText(/^Export \d+ is done/), { timeout: 30_000 }).toBeVisible();
+    await expect.element(page.getByRole("list", { name: "Exported records" })).toHaveTextContent(/leads: 1/);
+    const saved = nextSavedFile();
+    await page.getByRole("button", { name: "Download archive" }).click();
+    const { name, href } = await saved;
+    expect(name).toMatch(/^customer-data-\d+\.zip$/);
+    const files = await unzip(await (await fetch(href)).arrayBuffer());
+    const customer = JSON.parse(files.get("customer.json")!) as {
+      leads: { id: number; phoneNumber: string }[];
+    };
+    expect(customer.leads).toEqual([expect.objectContaining({ id: createLead.id, phoneNumber: phone })]);
+
+    // Erasure waits for the identifier typed again.
+    await form.getByRole("button", { name: "Erase…" }).click();
+    const confirm = page.getByRole("form", { name: "Confirm erasure" });
+    await expect.element(confirm).toHaveTextContent(/irreversible/);
+    const erase = confirm.getByRole("button", { name: "Erase permanently" });
+    await expect.element(erase).toBeDisabled();
+    await page.getByLabelText("Type the identifier again to confirm").fill("(415) 555-0143");
+    await expect.element(erase).toBeDisabled();
+    await page.getByLabelText("Type the identifier again to confirm").fill("(415) 555-0142");
+    await erase.click();
+    await expect.element(page.getByText(/^Erasure \d+ is done/), { timeout: 30_000 }).toBeVisible();
+    await expect.element(page.getByRole("list", { name: "Erased records" })).toHaveTextContent(/leads: 1/);
+    const { leads } = await graphql<{ leads: { items: { id: number }[] } }>(
+      `query { leads(campaignId: ${createCampaign.id}) { items { id } } }`,
+    );
+    expect(leads.items).toEqual([]);
+
+    // At phone width the form fits, its actions in reach.
+    await page.viewport(390, 844);
+    try {
+      for (const name of ["Export", "Erase…"]) {
+        const button = form.getByRole("button", { name, exact: true });
+        button.element().scrollIntoView();
+        await expect.element(button).toBeVisible();
+      }
+      expect(document.documentElement.scrollWidth).toBeLessThanOrEqual(document.documentElement.clientWidth);
+    } finally {
+      await page.viewport(1280, 860);
+    }
+  });
+
+  it("downloads the whole audit log as JSON, oldest first", async () => {
+    await signIn(await createAccount(), "#/billing");
+    await expect.element(page.getByRole("cell", { name: "account.signed_in" })).toBeVisible();
+    const saved = nextSavedFile();
+    await page.getByRole("button", { name: "Download audit log" }).click();
+    const { name, href } = await saved;
+    expect(name).toMatch(/^audit-log-\d{4}-\d{2}-\d{2}\.json$/);
+    const entries = (await (await fetch(href)).json()) as { id: number; action: string }[];
+    expect(entries.map((entry) => entry.action)).toContain("account.signed_in");
+    const ids = entries.map((entry) => entry.id);
+    expect(ids).toEqual([...ids].sort((a, b) => a - b));
+  });
 });
+
+/** The next file the page hands to the browser's downloads (a link with `download`), kept from saving. */
+function nextSavedFile(): Promise<{ name: string; href: string }> {
+  return new Promise((resolve) => {
+    const listener = (event: MouseEvent) => {
+      const link = event.composedPath()[0];
+      if (!(link instanceof HTMLAnchorElement) || !link.download) return;
+      event.preventDefault();
+      document.removeEventListener("click", listener, true);
+      resolve({ name: link.download, href: link.href });
+    };
+    document.addEventListener("click", listener, true);
+  });
+}
+
+/** The files of a zip archive, read from its central directory (stored or deflated entries). */
+async function unzip(buffer: ArrayBuffer): Promise<Map<string, string>> {
+  const view = new DataView(buffer);
+  let end = buffer.byteLength - 22;
+  while (end >= 0 && view.getUint32(end, true) !== 0x06054b50) end -= 1;
+  const count = view.getUint16(end + 10, true);
+  let entry = view.getUint32(end + 16, true);
+  const files = new Map<string, string>();
+  for (let index = 0; index < count; index += 1) {
+    const method = view.getUint16(entry + 10, true);
+    const size = view.getUint32(entry + 20, true);
+    const nameLength = view.getUint16(entry + 28, true);
+    const extraLength = view.getUint16(entry + 30, true);
+    const commentLength = view.getUint16(entry + 32, true);
+    const local = view.getUint32(entry + 42, true);
+    const name = new TextDecoder().decode(new Uint8Array(buffer, entry + 46, nameLength));
+    const start = local + 30 + view.getUint16(local + 26, true) + view.getUint16(local + 28, true);
+    const data = new Uint8Array(buffer, start, size);
+    const bytes =
+      method === 8
+        ? new Uint8Array(
+            await new Response(
+              new Blob([data]).stream().pipeThrough(new DecompressionStream("deflate-raw")),
+            ).arrayBuffer(),
+          )
+        : data;
+    files.set(name, new TextDecoder().decode(bytes));
+    entry += 46 + nameLength + extraLength + commentLength;
+  }
+  return files;
+}

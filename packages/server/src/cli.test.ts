@@ -241,4 +241,57 @@ describe.runIf(testDatabaseKind() === "pglite")("accounts:set-password", { timeo
       output: { error: { code: "NOT_FOUND", message: "User not found." } },
     });
   });
+
+  it("audit:export writes the account's whole audit log as JSON lines, oldest first, past one batch", async () => {
+    const email = "audited@example.com";
+    const { account } = await t.app.services.accounts.create({ email, password: "an-audited-password" });
+    expect((await login(email, "an-audited-password")).data?.login.token).toEqual(expect.any(String));
+    // Past one batch (AUDIT_PAGE_MAX) of the export; another account's entries stay out of it.
+    const start = Date.now() - 3_600_000;
+    await t.app.db.prisma.auditEntry.createMany({
+      data: Array.from({ length: 450 }, (_, index) => ({
+        accountId: account.id,
+        actorKind: "system",
+        action: "retention.swept",
+        targetType: "Account",
+        targetId: String(account.id),
+        details: { index },
+        at: new Date(start + index * 1000),
+      })),
+    });
+    const other = await t.app.services.accounts.create({
+      email: "other-audited@example.com",
+      password: "x-password-1",
+    });
+    await login("other-audited@example.com", "x-password-1");
+    const file = join(dataDir, "audit.jsonl");
+    const written = await cli("audit:export", "--account", String(account.id), "--out", file);
+    expect(written).toEqual({ code: 0, output: { entries: 451, file } });
+    const lines = (await readFile(file, "utf8")).trimEnd().split("\n");
+    const entries = lines.map(
+      (line) =>
+        JSON.parse(line) as {
+          id: number;
+          accountId: number;
+          action: string;
+          at: string;
+          details: { index?: number };
+        },
+    );
+    expect(entries).toHaveLength(451);
+    expect(entries.every((entry) => entry.accountId === account.id)).toBe(true);
+    expect(entries[0]).toMatchObject({ action: "account.signed_in", actorKind: "user" });
+    expect(entries.slice(1).map((entry) => entry.details.index)).toEqual(
+      Array.from({ length: 450 }, (_, i) => i),
+    );
+    const ids = entries.map((entry) => entry.id);
+    expect(ids).toEqual([...ids].sort((a, b) => a - b));
+    expect(new Set(ids).size).toBe(451);
+
+    const refused = await cli("audit:export", "--account", String(other.account.id + 1000));
+    expect(refused).toEqual({
+      code: 1,
+      output: { error: { code: "NOT_FOUND", message: "Account not found." } },
+    });
+  });
 });

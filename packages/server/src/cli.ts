@@ -1,9 +1,17 @@
+import { once } from "node:events";
+import { createWriteStream } from "node:fs";
+import { finished } from "node:stream/promises";
 import { parseArgs } from "node:util";
 import { ConfigError, loadConfig, testClientEnv } from "./env.ts";
 import { AppError, ValidationError } from "./errors.ts";
 import { createLogger } from "./logger.ts";
 import { sendToServer } from "./operator-channel.ts";
-import { runCommand, SERVICE_COMMANDS } from "./operator-commands.ts";
+import {
+  type CommandOptions,
+  type CommandOutput,
+  runCommand,
+  SERVICE_COMMANDS,
+} from "./operator-commands.ts";
 
 const USAGE = `Usage: npm run voxgate -- <command> [options] [--json]
        (npm passes what follows "--" to the CLI; from packages/server: npx tsx src/cli.ts <command> ...)
@@ -27,6 +35,8 @@ Commands:
   accounts:set-password --email E --password P
                                             Set a user's password (at least 8 characters) and end
                                             their open sessions
+  audit:export --account ID [--out FILE]    Write the account's audit log as JSON lines, oldest
+                                            first, to FILE (else stdout)
 
 Configuration comes from the same environment variables as the server (DATABASE_URL, VOXGATE_DATA_DIR...).
 With the embedded database and a server running on it, commands (but migrate) are run by that server,
@@ -56,6 +66,7 @@ function parseCommandLine() {
         "customer-id": { type: "string" },
         country: { type: "string" },
         wait: { type: "boolean", default: false },
+        out: { type: "string" },
         json: { type: "boolean", default: false },
         help: { type: "boolean", short: "h", default: false },
       },
@@ -96,6 +107,7 @@ async function run(): Promise<void> {
     junit: _junit,
     url: _url,
     concurrency: _c,
+    out: _out,
     ...options
   } = values;
 
@@ -115,24 +127,60 @@ async function run(): Promise<void> {
     }
     return;
   }
-  if (!SERVICE_COMMANDS.includes(command)) {
+  if (command !== "audit:export" && !SERVICE_COMMANDS.includes(command)) {
     throw new AppError("BAD_REQUEST", `Unknown command "${command}".\n\n${USAGE}`);
   }
 
+  let app: Awaited<ReturnType<typeof import("./app.ts")["buildApp"]>> | null = null;
   // A server holding the embedded store runs the command; otherwise this process opens the store.
-  const viaServer = config.databaseUrl ? null : await sendToServer(config.dataDir, command, options);
-  if (viaServer) {
-    print(viaServer.human, viaServer.machine);
-    return;
-  }
-  // Loaded only now: a command the server runs answers without loading (or compiling) the whole server.
-  const { buildApp } = await import("./app.ts");
-  const app = await buildApp(config, { logger });
+  const execute = async (name: string, commandOptions: CommandOptions): Promise<CommandOutput> => {
+    if (!app) {
+      const viaServer = config.databaseUrl ? null : await sendToServer(config.dataDir, name, commandOptions);
+      if (viaServer) return viaServer;
+      // Loaded only now: a command the server runs answers without loading (or compiling) the whole server.
+      const { buildApp } = await import("./app.ts");
+      app = await buildApp(config, { logger });
+    }
+    return runCommand(app.services, name, commandOptions);
+  };
   try {
-    const output = await runCommand(app.services, command, options);
+    if (command === "audit:export") {
+      await exportAuditLog(execute, options);
+      return;
+    }
+    const output = await execute(command, options);
     print(output.human, output.machine);
   } finally {
-    await app.close();
+    await (app as { close(): Promise<void> } | null)?.close();
+  }
+}
+
+/**
+ * `audit:export`: the account's audit log as JSON lines, oldest first, read in bounded batches
+ * (`audit:batch`) and written where the CLI runs, whoever holds the store.
+ */
+async function exportAuditLog(
+  execute: (name: string, options: CommandOptions) => Promise<CommandOutput>,
+  options: CommandOptions,
+): Promise<void> {
+  const file = values.out ? createWriteStream(values.out) : null;
+  const out = file ?? process.stdout;
+  let count = 0;
+  let after = "0";
+  for (;;) {
+    const { machine } = await execute("audit:batch", { account: options.account, after });
+    const batch = machine as { entries: unknown[]; last: number | null };
+    for (const entry of batch.entries) {
+      if (!out.write(`${JSON.stringify(entry)}\n`)) await once(out, "drain");
+    }
+    count += batch.entries.length;
+    if (batch.last === null) break;
+    after = String(batch.last);
+  }
+  if (file) {
+    file.end();
+    await finished(file);
+    print(`Wrote ${count} audit log entries to ${values.out}.`, { entries: count, file: values.out });
   }
 }
 

@@ -17,6 +17,7 @@ export interface CommandOptions {
   "customer-id"?: string | undefined;
   country?: string | undefined;
   wait?: boolean | undefined;
+  after?: string | undefined;
 }
 
 /** What a command printed: a line for people, a document for `--json`. */
@@ -35,6 +36,7 @@ export const SERVICE_COMMANDS = [
   "balance:credit",
   "customers:erase",
   "accounts:set-password",
+  "audit:batch",
 ];
 
 function required(options: CommandOptions, name: "email" | "password" | "amount"): string {
@@ -43,12 +45,24 @@ function required(options: CommandOptions, name: "email" | "password" | "amount"
   return value;
 }
 
+/** `--account`: the id of an account that exists. */
+async function accountOption(accounts: Services["accounts"], options: CommandOptions): Promise<number> {
+  const accountId = Number(options.account);
+  if (!options.account || !Number.isInteger(accountId) || accountId <= 0) {
+    throw new ValidationError({ account: ["--account is required: the account's id (accounts:list)."] });
+  }
+  await accounts.get(accountId).catch(() => {
+    throw new NotFoundError("Account");
+  });
+  return accountId;
+}
+
 export async function runCommand(
-  services: Pick<Services, "accounts" | "apiKeys" | "billing" | "customerData" | "auth">,
+  services: Pick<Services, "accounts" | "apiKeys" | "billing" | "customerData" | "auth" | "auditLog">,
   command: string,
   options: CommandOptions,
 ): Promise<CommandOutput> {
-  const { accounts, apiKeys, billing, customerData, auth } = services;
+  const { accounts, apiKeys, billing, customerData, auth, auditLog } = services;
   switch (command) {
     case "accounts:create": {
       const { account, user } = await accounts.create({
@@ -131,13 +145,7 @@ export async function runCommand(
       };
     }
     case "customers:erase": {
-      const accountId = Number(options.account);
-      if (!options.account || !Number.isInteger(accountId) || accountId <= 0) {
-        throw new ValidationError({ account: ["--account is required: the account's id (accounts:list)."] });
-      }
-      await accounts.get(accountId).catch(() => {
-        throw new NotFoundError("Account");
-      });
+      const accountId = await accountOption(accounts, options);
       const requested = await customerData.requestErasure(
         { accountId, requestedBy: "cli" },
         {
@@ -174,6 +182,22 @@ export async function runCommand(
       return {
         human: `Password of ${user.email} changed; ${sessions === 1 ? "1 open session was" : `${sessions} open sessions were`} ended.`,
         machine: { user: { id: user.id, email: user.email }, sessionsEnded: sessions },
+      };
+    }
+    // One bounded batch of `audit:export` (cli.ts), which writes the batches out where the CLI runs.
+    case "audit:batch": {
+      const accountId = await accountOption(accounts, options);
+      const after = Number(options.after ?? "0");
+      if (!Number.isSafeInteger(after) || after < 0) {
+        throw new ValidationError({ after: ["--after takes the id of the last entry already read."] });
+      }
+      const batch = await auditLog.exportBatch(accountId, after);
+      return {
+        human: `${batch.entries.length} entries.`,
+        machine: {
+          entries: batch.entries.map((entry) => ({ ...entry, at: entry.at.toISOString() })),
+          last: batch.last,
+        },
       };
     }
     default:

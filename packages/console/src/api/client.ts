@@ -137,6 +137,26 @@ export class ConsoleApi {
     return socket;
   }
 
+  /**
+   * A file the server serves to the session's holder only (an export archive), fetched with the
+   * session token: a plain link could not carry it.
+   */
+  async download(url: string): Promise<Blob> {
+    const token = this.token();
+    let response: Response;
+    try {
+      response = await fetch(url, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+    } catch {
+      throw new ApiError("The server cannot be reached. Check your connection and try again.", "NETWORK");
+    }
+    if (response.status === 401 && token) this.onUnauthenticated();
+    if (!response.ok) {
+      const body = (await response.json().catch(() => null)) as { message?: string } | null;
+      throw new ApiError(body?.message ?? `The server answered ${response.status}.`, "HTTP_ERROR");
+    }
+    return response.blob();
+  }
+
   /** Closes the socket, e.g. at sign-out, so that no subscription outlives the session. */
   close(): void {
     void this.#socket?.dispose();

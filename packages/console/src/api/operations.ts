@@ -716,3 +716,31 @@ export const CompareTestRunsQuery = graphql(`
     }
   }
 `);
+
+export const ExportCustomerDataMutation = graphql(`
+  mutation ConsoleExportCustomerData($input: CustomerDataInput!) {
+    exportCustomerData(input: $input) { id kind state identifierKind stepsDone stepsTotal counts error downloadUrl expiresAt }
+  }
+`);
+
+export const EraseCustomerDataMutation = graphql(`
+  mutation ConsoleEraseCustomerData($input: CustomerDataInput!) {
+    eraseCustomerData(input: $input) { id kind state identifierKind stepsDone stepsTotal counts error downloadUrl expiresAt }
+  }
+`);
+
+export const CustomerDataJobQuery = graphql(`
+  query ConsoleCustomerDataJob($id: Int!) {
+    customerDataJob(id: $id) { id kind state identifierKind stepsDone stepsTotal counts error downloadUrl expiresAt }
+  }
+`);
+
+/** The whole audit log, page by page, for the "Download audit log" file. */
+export const AuditLogExportQuery = graphql(`
+  query ConsoleAuditLogExport($after: String) {
+    auditLog(first: 100, after: $after) {
+      entries { id action actorKind actorId userId targetType targetId details ip at }
+      nextCursor
+    }
+  }
+`);

@@ -113,6 +113,10 @@ type Documents = {
     "\n  query ConsoleTestRun($id: Int!) {\n    testRun(id: $id) { ...ConsoleTestRunFields }\n  }\n": typeof types.ConsoleTestRunDocument,
     "\n  subscription ConsoleTestRunUpdated($id: Int!) {\n    testRunUpdated(id: $id) { ...ConsoleTestRunFields }\n  }\n": typeof types.ConsoleTestRunUpdatedDocument,
     "\n  query ConsoleCompareTestRuns($a: Int!, $b: Int!) {\n    compareTestRuns(a: $a, b: $b) {\n      unchanged\n      before { id status passed failed errored total createdAt }\n      after { id status passed failed errored total createdAt }\n      changed {\n        scenarioId scenarioName\n        before { ...ConsoleTestResultFields }\n        after { ...ConsoleTestResultFields }\n      }\n    }\n  }\n": typeof types.ConsoleCompareTestRunsDocument,
+    "\n  mutation ConsoleExportCustomerData($input: CustomerDataInput!) {\n    exportCustomerData(input: $input) { id kind state identifierKind stepsDone stepsTotal counts error downloadUrl expiresAt }\n  }\n": typeof types.ConsoleExportCustomerDataDocument,
+    "\n  mutation ConsoleEraseCustomerData($input: CustomerDataInput!) {\n    eraseCustomerData(input: $input) { id kind state identifierKind stepsDone stepsTotal counts error downloadUrl expiresAt }\n  }\n": typeof types.ConsoleEraseCustomerDataDocument,
+    "\n  query ConsoleCustomerDataJob($id: Int!) {\n    customerDataJob(id: $id) { id kind state identifierKind stepsDone stepsTotal counts error downloadUrl expiresAt }\n  }\n": typeof types.ConsoleCustomerDataJobDocument,
+    "\n  query ConsoleAuditLogExport($after: String) {\n    auditLog(first: 100, after: $after) {\n      entries { id action actorKind actorId userId targetType targetId details ip at }\n      nextCursor\n    }\n  }\n": typeof types.ConsoleAuditLogExportDocument,
 };
 const documents: Documents = {
     "\n  mutation ConsoleLogin($input: LoginInput!) {\n    login(input: $input) {\n      token\n      expiresAt\n      viewer { id email name account { id name balance timezone isOperator } }\n    }\n  }\n": types.ConsoleLoginDocument,
@@ -213,6 +217,10 @@ const documents: Documents = {
     "\n  query ConsoleTestRun($id: Int!) {\n    testRun(id: $id) { ...ConsoleTestRunFields }\n  }\n": types.ConsoleTestRunDocument,
     "\n  subscription ConsoleTestRunUpdated($id: Int!) {\n    testRunUpdated(id: $id) { ...ConsoleTestRunFields }\n  }\n": types.ConsoleTestRunUpdatedDocument,
     "\n  query ConsoleCompareTestRuns($a: Int!, $b: Int!) {\n    compareTestRuns(a: $a, b: $b) {\n      unchanged\n      before { id status passed failed errored total createdAt }\n      after { id status passed failed errored total createdAt }\n      changed {\n        scenarioId scenarioName\n        before { ...ConsoleTestResultFields }\n        after { ...ConsoleTestResultFields }\n      }\n    }\n  }\n": types.ConsoleCompareTestRunsDocument,
+    "\n  mutation ConsoleExportCustomerData($input: CustomerDataInput!) {\n    exportCustomerData(input: $input) { id kind state identifierKind stepsDone stepsTotal counts error downloadUrl expiresAt }\n  }\n": types.ConsoleExportCustomerDataDocument,
+    "\n  mutation ConsoleEraseCustomerData($input: CustomerDataInput!) {\n    eraseCustomerData(input: $input) { id kind state identifierKind stepsDone stepsTotal counts error downloadUrl expiresAt }\n  }\n": types.ConsoleEraseCustomerDataDocument,
+    "\n  query ConsoleCustomerDataJob($id: Int!) {\n    customerDataJob(id: $id) { id kind state identifierKind stepsDone stepsTotal counts error downloadUrl expiresAt }\n  }\n": types.ConsoleCustomerDataJobDocument,
+    "\n  query ConsoleAuditLogExport($after: String) {\n    auditLog(first: 100, after: $after) {\n      entries { id action actorKind actorId userId targetType targetId details ip at }\n      nextCursor\n    }\n  }\n": types.ConsoleAuditLogExportDocument,
 };
 
 /**
@@ -607,6 +615,22 @@ export function graphql(source: "\n  subscription ConsoleTestRunUpdated($id: Int
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query ConsoleCompareTestRuns($a: Int!, $b: Int!) {\n    compareTestRuns(a: $a, b: $b) {\n      unchanged\n      before { id status passed failed errored total createdAt }\n      after { id status passed failed errored total createdAt }\n      changed {\n        scenarioId scenarioName\n        before { ...ConsoleTestResultFields }\n        after { ...ConsoleTestResultFields }\n      }\n    }\n  }\n"): typeof import('./graphql.ts').ConsoleCompareTestRunsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleExportCustomerData($input: CustomerDataInput!) {\n    exportCustomerData(input: $input) { id kind state identifierKind stepsDone stepsTotal counts error downloadUrl expiresAt }\n  }\n"): typeof import('./graphql.ts').ConsoleExportCustomerDataDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleEraseCustomerData($input: CustomerDataInput!) {\n    eraseCustomerData(input: $input) { id kind state identifierKind stepsDone stepsTotal counts error downloadUrl expiresAt }\n  }\n"): typeof import('./graphql.ts').ConsoleEraseCustomerDataDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleCustomerDataJob($id: Int!) {\n    customerDataJob(id: $id) { id kind state identifierKind stepsDone stepsTotal counts error downloadUrl expiresAt }\n  }\n"): typeof import('./graphql.ts').ConsoleCustomerDataJobDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleAuditLogExport($after: String) {\n    auditLog(first: 100, after: $after) {\n      entries { id action actorKind actorId userId targetType targetId details ip at }\n      nextCursor\n    }\n  }\n"): typeof import('./graphql.ts').ConsoleAuditLogExportDocument;
 
 
 export function graphql(source: string) {

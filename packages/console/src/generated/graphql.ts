@@ -319,6 +319,18 @@ export type CreateTestScenarioInput = {
   variables?: unknown;
 };
 
+/** One customer, named by exactly one of phoneNumber, email or customerId (docs/data-governance.md#erasure-and-export). */
+export type CustomerDataInput = {
+  /** ISO 3166 two-letter code for a national phone number. */
+  country?: string | null | undefined;
+  /** The customer identifier of generate-reply conversations, or a widget conversation's id. */
+  customerId?: string | null | undefined;
+  /** Compared without case. */
+  email?: string | null | undefined;
+  /** Any usual writing: E.164, with spaces or dashes, a 00 prefix, or national (read in `country`, else the country of the account's first number, else US). */
+  phoneNumber?: string | null | undefined;
+};
+
 /** Only the fields given change. Each: 1 to 3650 days, or null to keep forever. */
 export type DataRetentionInput = {
   /** 1-3650 days; null: forever. */
@@ -1254,6 +1266,34 @@ export type ConsoleCompareTestRunsQueryVariables = Exact<{
 
 
 export type ConsoleCompareTestRunsQuery = { compareTestRuns: { unchanged: number, before: { id: number, status: string, passed: number, failed: number, errored: number, total: number, createdAt: string }, after: { id: number, status: string, passed: number, failed: number, errored: number, total: number, createdAt: string }, changed: Array<{ scenarioId: number, scenarioName: string, before: { id: number, scenarioId: number, scenarioName: string, position: number, status: string, endedBy: string, turnLatencies: Array<number>, cost: string, error: string, functionCalls: unknown, transcript: Array<{ role: string, content: string, latencyMs: number | null }>, checks: Array<{ kind: string, description: string, passed: boolean, detail: string }>, judge: Array<{ criterion: string, passed: boolean, reasoning: string }>, divergences: Array<{ turn: number, expected: string, actual: string }> } | null, after: { id: number, scenarioId: number, scenarioName: string, position: number, status: string, endedBy: string, turnLatencies: Array<number>, cost: string, error: string, functionCalls: unknown, transcript: Array<{ role: string, content: string, latencyMs: number | null }>, checks: Array<{ kind: string, description: string, passed: boolean, detail: string }>, judge: Array<{ criterion: string, passed: boolean, reasoning: string }>, divergences: Array<{ turn: number, expected: string, actual: string }> } | null }> } };
+
+export type ConsoleExportCustomerDataMutationVariables = Exact<{
+  input: CustomerDataInput;
+}>;
+
+
+export type ConsoleExportCustomerDataMutation = { exportCustomerData: { id: number, kind: string, state: string, identifierKind: string, stepsDone: number, stepsTotal: number, counts: unknown, error: string | null, downloadUrl: string | null, expiresAt: string | null } };
+
+export type ConsoleEraseCustomerDataMutationVariables = Exact<{
+  input: CustomerDataInput;
+}>;
+
+
+export type ConsoleEraseCustomerDataMutation = { eraseCustomerData: { id: number, kind: string, state: string, identifierKind: string, stepsDone: number, stepsTotal: number, counts: unknown, error: string | null, downloadUrl: string | null, expiresAt: string | null } };
+
+export type ConsoleCustomerDataJobQueryVariables = Exact<{
+  id: number;
+}>;
+
+
+export type ConsoleCustomerDataJobQuery = { customerDataJob: { id: number, kind: string, state: string, identifierKind: string, stepsDone: number, stepsTotal: number, counts: unknown, error: string | null, downloadUrl: string | null, expiresAt: string | null } };
+
+export type ConsoleAuditLogExportQueryVariables = Exact<{
+  after?: string | null | undefined;
+}>;
+
+
+export type ConsoleAuditLogExportQuery = { auditLog: { nextCursor: string | null, entries: Array<{ id: number, action: string, actorKind: string, actorId: number | null, userId: number | null, targetType: string, targetId: string, details: unknown, ip: string | null, at: string }> } };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
@@ -2899,3 +2939,70 @@ export const ConsoleCompareTestRunsDocument = new TypedDocumentString(`
     actual
   }
 }`) as unknown as TypedDocumentString<ConsoleCompareTestRunsQuery, ConsoleCompareTestRunsQueryVariables>;
+export const ConsoleExportCustomerDataDocument = new TypedDocumentString(`
+    mutation ConsoleExportCustomerData($input: CustomerDataInput!) {
+  exportCustomerData(input: $input) {
+    id
+    kind
+    state
+    identifierKind
+    stepsDone
+    stepsTotal
+    counts
+    error
+    downloadUrl
+    expiresAt
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleExportCustomerDataMutation, ConsoleExportCustomerDataMutationVariables>;
+export const ConsoleEraseCustomerDataDocument = new TypedDocumentString(`
+    mutation ConsoleEraseCustomerData($input: CustomerDataInput!) {
+  eraseCustomerData(input: $input) {
+    id
+    kind
+    state
+    identifierKind
+    stepsDone
+    stepsTotal
+    counts
+    error
+    downloadUrl
+    expiresAt
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleEraseCustomerDataMutation, ConsoleEraseCustomerDataMutationVariables>;
+export const ConsoleCustomerDataJobDocument = new TypedDocumentString(`
+    query ConsoleCustomerDataJob($id: Int!) {
+  customerDataJob(id: $id) {
+    id
+    kind
+    state
+    identifierKind
+    stepsDone
+    stepsTotal
+    counts
+    error
+    downloadUrl
+    expiresAt
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleCustomerDataJobQuery, ConsoleCustomerDataJobQueryVariables>;
+export const ConsoleAuditLogExportDocument = new TypedDocumentString(`
+    query ConsoleAuditLogExport($after: String) {
+  auditLog(first: 100, after: $after) {
+    entries {
+      id
+      action
+      actorKind
+      actorId
+      userId
+      targetType
+      targetId
+      details
+      ip
+      at
+    }
+    nextCursor
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleAuditLogExportQuery, ConsoleAuditLogExportQueryVariables>;

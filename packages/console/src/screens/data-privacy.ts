@@ -1,7 +1,13 @@
 import { html, nothing } from "lit";
-import { AuditLogQuery, DataRetentionQuery, SetDataRetentionMutation } from "../api/operations.ts";
+import {
+  AuditLogExportQuery,
+  AuditLogQuery,
+  DataRetentionQuery,
+  SetDataRetentionMutation,
+} from "../api/operations.ts";
 import type { ConsoleAuditLogQuery, ConsoleDataRetentionQuery } from "../generated/graphql.ts";
 import { DataScreen, fieldError, formatDate, formMessage } from "../screen.ts";
+import { saveFile } from "./customer-data.ts";
 
 type Retention = ConsoleDataRetentionQuery["dataRetention"];
 type AuditEntry = ConsoleAuditLogQuery["auditLog"]["entries"][number];
@@ -49,6 +55,23 @@ export class VxDataPrivacy extends DataScreen<{
     this.data = { ...this.data, audit: [...this.data.audit, ...auditLog.entries], next: auditLog.nextCursor };
   }
 
+  /** The whole log, oldest first (as `audit:export` writes it), in one JSON file; a failure shows in the banner. */
+  private async downloadAudit(): Promise<void> {
+    const entries: unknown[] = [];
+    let after: string | null = null;
+    do {
+      const { auditLog }: { auditLog: { entries: unknown[]; nextCursor: string | null } } =
+        await this.api.request(AuditLogExportQuery, { after });
+      entries.push(...auditLog.entries);
+      after = auditLog.nextCursor;
+    } while (after !== null);
+    entries.reverse();
+    saveFile(
+      new Blob([JSON.stringify(entries, null, 2)], { type: "application/json" }),
+      `audit-log-${new Date().toISOString().slice(0, 10)}.json`,
+    );
+  }
+
   override render() {
     return this.loaded(
       ({ retention, audit, next }) => html`
@@ -69,7 +92,10 @@ export class VxDataPrivacy extends DataScreen<{
           ${formMessage(this.errors)}
           <p><button class="primary" type="submit">Save retention</button></p>
         </form>
+        <vx-customer-data></vx-customer-data>
         <h3>Audit log</h3>
+        <p><button type="button" @click=${() => this.run(this.downloadAudit())}>Download audit log</button>
+          <span class="hint">Every entry, oldest first, as JSON.</span></p>
         ${
           audit.length === 0
             ? html`<p class="muted">No entries yet.</p>`

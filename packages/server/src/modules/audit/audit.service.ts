@@ -96,6 +96,19 @@ export class AuditLog {
       nextCursor: entries.length > take ? String(page.at(-1)!.id) : null,
     };
   }
+
+  /**
+   * The account's entries oldest first, `AUDIT_PAGE_MAX` at most after entry `afterId`: the export
+   * (`audit:export`) pages through the whole log with it, one bounded batch at a time.
+   */
+  async exportBatch(accountId: number, afterId: number) {
+    const entries = await this.deps.db.prisma.auditEntry.findMany({
+      where: { accountId, id: { gt: afterId } },
+      orderBy: { id: "asc" },
+      take: AUDIT_PAGE_MAX,
+    });
+    return { entries, last: entries.length === AUDIT_PAGE_MAX ? entries.at(-1)!.id : null };
+  }
 }
 
 function withoutSecrets(details: Prisma.InputJsonObject): Prisma.InputJsonObject {

@@ -433,6 +433,18 @@ describe("customer data: export and erasure by phone number", { timeout: 120_000
     const response = await fetch(`${t.url}${path}`, { headers: { authorization: `Bearer ${owner.apiKey}` } });
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("application/zip");
+    // A console on another origin may fetch it: the credential is a header, never a cookie.
+    expect(response.headers.get("access-control-allow-origin")).toBe("*");
+    const preflight = await fetch(`${t.url}${path}`, {
+      method: "OPTIONS",
+      headers: {
+        origin: "https://console.example",
+        "access-control-request-method": "GET",
+        "access-control-request-headers": "authorization",
+      },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get("access-control-allow-headers")).toBe("Authorization");
     const files = unzipSync(new Uint8Array(await response.arrayBuffer()));
     expect(Object.keys(files).sort()).toEqual(["customer.json", `recordings/${seeded.callId}.wav`]);
     expect(Buffer.from(files[`recordings/${seeded.callId}.wav`]!).equals(wav(7))).toBe(true);
