@@ -2,7 +2,7 @@ import type OpenAI from "openai";
 import { z } from "zod";
 import type { ServiceDeps } from "../../deps.ts";
 import { UpstreamFailedError } from "../../errors.ts";
-import { openai } from "../../openai.ts";
+import { deploymentModelClient, openai } from "../../openai.ts";
 import type { CriterionVerdict, TranscriptEntry } from "./scenario-rules.ts";
 
 /** The judge's name for its structured output: tests and logs tell its requests apart by it. */
@@ -54,15 +54,7 @@ export class Judge {
   private readonly client: OpenAI | null;
 
   constructor(private readonly deps: ServiceDeps) {
-    const { apiKey, baseUrl } = deps.config.openai;
-    this.client =
-      apiKey || baseUrl
-        ? new (openai().OpenAI)({
-            apiKey: apiKey ?? "unused",
-            ...(baseUrl ? { baseURL: baseUrl } : {}),
-            maxRetries: 1,
-          })
-        : null;
+    this.client = deploymentModelClient(deps.config, 1);
   }
 
   async judge(

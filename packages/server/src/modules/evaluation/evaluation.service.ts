@@ -5,7 +5,7 @@ import type { Call, Prisma } from "../../generated/prisma/client.ts";
 import type { InProcessBus } from "../../in-process-events.ts";
 import type { JobQueue } from "../../jobs/index.ts";
 import { EVALUATION_MAX_MESSAGES } from "../../limits.ts";
-import { openai } from "../../openai.ts";
+import { deploymentModelClient, openai } from "../../openai.ts";
 import type { EvaluationOutcome } from "../calls/index.ts";
 import type { RateLimitReporter, RateLimitsService } from "../rate-limits/rate-limits.service.ts";
 import { fieldsOf, jsonSchemaOf, type PostCallField, validatorOf } from "./evaluation-schema.ts";
@@ -40,15 +40,7 @@ export class EvaluationService {
       rateLimits: RateLimitsService;
     },
   ) {
-    const { apiKey, baseUrl } = deps.config.openai;
-    this.client =
-      apiKey || baseUrl
-        ? new (openai().OpenAI)({
-            apiKey: apiKey ?? "unused",
-            ...(baseUrl ? { baseURL: baseUrl } : {}),
-            maxRetries: 0,
-          })
-        : null;
+    this.client = deploymentModelClient(deps.config, 0);
     collaborators.jobs.define(TASK, {
       run: (payload, { signal }) => this.runJob(Number(payload.callId), Number(payload.attempt ?? 1), signal),
       maxAttempts: 3,
