@@ -11,6 +11,7 @@ import {
   primitiveVariables,
   type ReplyEngine,
   refused,
+  simulatedCustomer,
   type Variables,
 } from "../message-pipeline/index.ts";
 import { type RunRecord, runChecks } from "./checks.ts";
@@ -197,16 +198,10 @@ export class ScenarioRunner {
     if (history.length === 0) history.push({ role: "user", content: OPENING });
     const { reply } = await this.parts.engine.generate({
       accountId,
-      assistant: {
-        name: "Customer",
-        systemPrompt: `${customer.prompt}\n\nWhat you want: ${customer.goal}\n\n${PERSONA_RULES}`,
-        initialMessage: "",
-        timezone: "UTC",
-        llmTemperature: "0.7",
-        knowledgebaseId: null,
-        knowledgebaseMode: "hybrid",
-        tools: [],
-      },
+      assistant: simulatedCustomer(
+        "Customer",
+        `${customer.prompt}\n\nWhat you want: ${customer.goal}\n\n${PERSONA_RULES}`,
+      ),
       history,
       passages: [],
       variables: {},

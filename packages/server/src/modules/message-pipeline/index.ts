@@ -25,7 +25,13 @@ export {
   storedFunctionCalls,
 } from "./message-pipeline.service.ts";
 export { primitiveVariables, type Variables } from "./prompt.ts";
-export { type ChatModelCatalogue, FALLBACK_NOTICE, ReplyEngine, type ReplyRequest } from "./reply-engine.ts";
+export {
+  type ChatModelCatalogue,
+  FALLBACK_NOTICE,
+  ReplyEngine,
+  type ReplyRequest,
+  simulatedCustomer,
+} from "./reply-engine.ts";
 export {
   type FunctionCallRecord,
   KNOWLEDGE_TOOL_NAME,

@@ -93,6 +93,23 @@ export interface ReplyRequest {
   medium?: ReplyMedium;
 }
 
+/**
+ * A simulated customer played by the model (the simulated carrier's callee, an agent test's persona):
+ * no knowledge, no tools, a little variety in its wording.
+ */
+export function simulatedCustomer(name: string, systemPrompt: string): ReplyAssistant {
+  return {
+    name,
+    systemPrompt,
+    initialMessage: "",
+    timezone: "UTC",
+    llmTemperature: "0.7",
+    knowledgebaseId: null,
+    knowledgebaseMode: "hybrid",
+    tools: [],
+  };
+}
+
 export interface ReplyResult {
   reply: string;
   functionCalls: FunctionCallRecord[];

@@ -1,4 +1,4 @@
-import type { ReplyEngine, Variables } from "../../message-pipeline/index.ts";
+import { type ReplyEngine, simulatedCustomer, type Variables } from "../../message-pipeline/index.ts";
 import type { TranscriptLine } from "../provider.ts";
 
 /** What a scripted callee says, one line per turn; after the last one it hangs up. */
@@ -72,16 +72,10 @@ export class SimulatedCallee {
       history.push({ role: "user", content: "(This is your last reply: say goodbye.)" });
     const { reply } = await this.engine.generate({
       accountId: call.accountId,
-      assistant: {
-        name: "Callee",
-        systemPrompt: `${call.inbound ? PERSONA_PROMPTS.inbound : PERSONA_PROMPTS.outbound} ${PERSONA_RULES}`,
-        initialMessage: "",
-        timezone: "UTC",
-        llmTemperature: "0.7",
-        knowledgebaseId: null,
-        knowledgebaseMode: "hybrid",
-        tools: [],
-      },
+      assistant: simulatedCustomer(
+        "Callee",
+        `${call.inbound ? PERSONA_PROMPTS.inbound : PERSONA_PROMPTS.outbound} ${PERSONA_RULES}`,
+      ),
       history,
       passages: [],
       variables: call.variables,
