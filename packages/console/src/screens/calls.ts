@@ -20,6 +20,7 @@ import {
   noErrors,
   pager,
 } from "../screen.ts";
+import { callStatus } from "../status-words.ts";
 
 const STATUSES = [
   "initiated",
@@ -80,7 +81,7 @@ export class VxCalls extends DataScreen<ConsoleCallsQuery["calls"]> {
     return html`
       <h1>Calls</h1>
       <form class="grid" @submit=${this.applyFilter} aria-label="Filter calls">
-        <div><label for="status">Status</label><select id="status" name="status"><option value="">Any</option>${STATUSES.map((s) => html`<option>${s}</option>`)}</select></div>
+        <div><label for="status">Status</label><select id="status" name="status"><option value="">Any</option>${STATUSES.map((s) => html`<option value=${s}>${callStatus(s)}</option>`)}</select></div>
         <div><label for="type">Type</label><select id="type" name="type"><option value="">Any</option><option>inbound</option><option>outbound</option><option>web</option></select></div>
         <div><label for="phone">Phone number</label><input id="phone" name="phoneNumber" /></div>
         <div><label for="from">From</label><input id="from" name="dateFrom" type="date" /></div>
@@ -94,7 +95,7 @@ export class VxCalls extends DataScreen<ConsoleCallsQuery["calls"]> {
                 (
                   c,
                 ) => html`<tr><td><a href=${href("calls", c.id)}>${formatDate(c.createdAt)}</a></td><td>${c.type}</td>
-                  <td><span class="badge">${c.status}</span></td><td>${c.assistantName}</td><td>${c.clientPhoneNumber}</td>
+                  <td><span class="badge">${callStatus(c.status)}</span></td><td>${c.assistantName}</td><td>${c.clientPhoneNumber}</td>
                   <td>${c.duration}s</td><td>${money(c.totalCost)}</td></tr>`,
               )}</tbody></table></div>
             ${pager(page.pageInfo, ["call", "calls"], (next) => void this.load(next))}`,
@@ -201,7 +202,7 @@ export class VxCall extends DataScreen<ConsoleCallQuery["call"]> {
   private renderCall(c: ConsoleCallQuery["call"]) {
     return html`
       <p><a href=${href("calls")}>← Calls</a></p>
-      <h1>Call ${c.id} <span class="badge" aria-live="polite">${c.status}</span></h1>
+      <h1>Call ${c.id} <span class="badge" aria-live="polite">${callStatus(c.status)}</span></h1>
       ${c.assistantId !== null && c.transcript ? html`<vx-make-test .callId=${c.id}></vx-make-test>` : nothing}
       <dl class="grid">
         <div><dt class="muted">Assistant</dt><dd>${c.assistantName}</dd></div>

@@ -27,6 +27,7 @@ import {
   noErrors,
   Screen,
 } from "../screen.ts";
+import { campaignStatus, leadStatus } from "../status-words.ts";
 
 type Campaign = ConsoleCampaignsQuery["campaigns"]["items"][number];
 type Progress = ConsoleCampaignProgressSubscription["campaignProgress"];
@@ -45,7 +46,7 @@ export class VxCampaigns extends DataScreen<Campaign[]> {
           : html`<div class="table-wrap"><table>
               <thead><tr><th>Name</th><th>Status</th><th>Leads</th><th>Completed</th><th>Window</th></tr></thead>
               <tbody>${items.map(
-                (c) => html`<tr><td><a href=${href("campaigns", c.id)}>${c.name}</a></td><td>${c.status}</td>
+                (c) => html`<tr><td><a href=${href("campaigns", c.id)}>${c.name}</a></td><td>${campaignStatus(c.status)}</td>
                   <td>${c.progress.leads.total}</td><td>${c.progress.leads.completed}</td>
                   <td>${c.callingWindow.start}–${c.callingWindow.end} ${c.callingWindow.timezone}</td></tr>`,
               )}</tbody></table></div>`,
@@ -255,7 +256,7 @@ export class VxCampaign extends Screen {
     if (!p) return nothing;
     return html`<section class="card" aria-label="Progress" aria-live="polite">
       <div class="row">
-        <span class="badge" data-testid="campaign-status">${p.status}</span>
+        <span class="badge" data-testid="campaign-status">${campaignStatus(p.status)}</span>
         <span>${p.callsRunning} call(s) running</span>
         <span class="muted">${p.withinCallingWindow ? "inside the calling window" : "outside the calling window"}</span>
         ${
@@ -363,7 +364,7 @@ export class VxCampaign extends Screen {
           ? html`<div class="table-wrap"><table aria-label="Leads"><thead><tr><th>Phone number</th><th>Status</th><th>Attempts</th><th>Variables</th></tr></thead>
             <tbody>${this.leads.items.map(
               (l) =>
-                html`<tr><td>${l.phoneNumber}</td><td>${l.status}</td><td>${l.attempts}</td><td><code>${JSON.stringify(l.variables)}</code></td></tr>`,
+                html`<tr><td>${l.phoneNumber}</td><td>${leadStatus(l.status)}</td><td>${l.attempts}</td><td><code>${JSON.stringify(l.variables)}</code></td></tr>`,
             )}</tbody></table></div>
             <p class="row muted">${this.leads.pageInfo.total} lead(s) · page ${this.leads.pageInfo.currentPage} of ${this.leads.pageInfo.lastPage}
               <button ?disabled=${this.leads.pageInfo.currentPage <= 1} @click=${() => this.loadLeads(this.leads!.pageInfo.currentPage - 1)}>Previous</button>

@@ -26,6 +26,7 @@ import {
   noErrors,
   Screen,
 } from "../screen.ts";
+import { documentStatus, knowledgebaseStatus } from "../status-words.ts";
 
 /** The server's upload limit (packages/server/src/limits.ts MAX_UPLOAD_BYTES), checked before sending. */
 export const MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
@@ -53,7 +54,7 @@ export class VxKnowledgebases extends DataScreen<ConsoleKnowledgebasesQuery["kno
               <thead><tr><th>Name</th><th>Status</th><th>Documents</th><th>Assistants</th></tr></thead>
               <tbody>${items.map(
                 (kb) => html`<tr><td><a href=${href("knowledge", kb.id)}>${kb.name}</a></td>
-                  <td><span class="badge">${kb.status}</span></td><td>${kb.documentsCount}</td><td>${kb.assistantsCount}</td></tr>`,
+                  <td><span class="badge">${knowledgebaseStatus(kb.status)}</span></td><td>${kb.documentsCount}</td><td>${kb.assistantsCount}</td></tr>`,
               )}</tbody></table></div>`,
       )}
       <form class="card" @submit=${this.create} novalidate>
@@ -247,7 +248,7 @@ export class VxKnowledgebase extends Screen {
     if (!kb) return loading;
     return html`
       <p><a href=${href("knowledge")}>← Knowledge bases</a></p>
-      <h1>${kb.name} <span class="badge" data-testid="kb-status">${kb.status}</span></h1>
+      <h1>${kb.name} <span class="badge" data-testid="kb-status">${knowledgebaseStatus(kb.status)}</span></h1>
       <div
         class="drop ${this.dragging ? "over" : ""}"
         @dragover=${(event: DragEvent) => {
@@ -322,7 +323,7 @@ export class VxKnowledgebase extends Screen {
     return html`<li class="doc" data-document=${doc.id}>
       <div class="row">
         <strong>${doc.name}</strong>
-        <span class="badge status-${doc.status.toLowerCase()}">${doc.status.toLowerCase()}</span>
+        <span class="badge status-${doc.status.toLowerCase()}">${documentStatus(doc.status)}</span>
         <span class="muted">${progress}</span>
         <span style="margin-left:auto" class="row">
           ${doc.status === "FAILED" ? html`<button type="button" @click=${() => this.retry(doc)}>Retry</button>` : nothing}
