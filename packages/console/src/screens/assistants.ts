@@ -2,7 +2,7 @@ import { html } from "lit";
 import { AssistantsQuery } from "../api/operations.ts";
 import type { ConsoleAssistantsQuery } from "../generated/graphql.ts";
 import { href } from "../router.ts";
-import { DataScreen, formatDate, pager } from "../screen.ts";
+import { DataScreen, emptyState, formatDate, pager } from "../screen.ts";
 
 /** The account's assistants, searchable, with a link to create one. */
 export class VxAssistants extends DataScreen<ConsoleAssistantsQuery["assistants"]> {
@@ -26,7 +26,15 @@ export class VxAssistants extends DataScreen<ConsoleAssistantsQuery["assistants"
       </form>
       ${this.loaded((page) =>
         page.items.length === 0
-          ? html`<p>No assistants yet. <a href=${href("assistants", "new")}>Create your first assistant</a>.</p>`
+          ? this.#search
+            ? emptyState(
+                `No assistant's name contains “${this.#search}”.`,
+                "Search for another name, or clear the search.",
+              )
+            : emptyState(
+                "No assistants yet.",
+                html`<a href=${href("assistants", "new")}>Create your first assistant</a>: it answers calls, your website's chat and texts.`,
+              )
           : html`<div class="table-wrap"><table>
               <thead><tr><th>Name</th><th>Type</th><th>Status</th><th>Phone number</th><th>Updated</th></tr></thead>
               <tbody>${page.items.map(

@@ -11,6 +11,7 @@ import { href } from "../router.ts";
 import {
   DataScreen,
   describedBy,
+  emptyState,
   type FormErrors,
   fieldError,
   formatDate,
@@ -88,8 +89,15 @@ export class VxCalls extends DataScreen<ConsoleCallsQuery["calls"]> {
         <div><label for="to">To</label><input id="to" name="dateTo" type="date" /></div>
         <div style="align-self: end"><button type="submit">Filter</button></div>
       </form>
-      ${this.loaded(
-        (page) => html`<div class="table-wrap"><table aria-live="polite">
+      ${this.loaded((page) =>
+        page.items.length === 0 && page.pageInfo.currentPage === 1
+          ? Object.values(this.#filter).some((value) => value !== null && value !== undefined && value !== "")
+            ? emptyState("No calls match these filters.", "Choose Any or other dates to see more.")
+            : emptyState(
+                "No calls yet.",
+                html`Calls appear here, live, as they start: <a href=${href("assistants")}>open an assistant</a> and place a <strong>Test call</strong>, give it a <a href=${href("numbers")}>phone number</a> to take calls, or start a <a href=${href("campaigns")}>campaign</a>.`,
+              )
+          : html`<div class="table-wrap"><table aria-live="polite">
               <thead><tr><th>When</th><th>Type</th><th>Status</th><th>Assistant</th><th>Customer</th><th>Duration</th><th>Cost</th></tr></thead>
               <tbody>${page.items.map(
                 (
