@@ -71,6 +71,16 @@ export const DELIVERY_STATUS_WORDS: Words = {
   failed: "Failed",
 };
 
+export const ASSISTANT_STATUS_WORDS: Words = {
+  active: "Active",
+  inactive: "Inactive",
+};
+
+export const APPOINTMENT_STATUS_WORDS: Words = {
+  booked: "Booked",
+  cancelled: "Cancelled",
+};
+
 /** "in_progress", "timed-out", "ACTIVE" → "In progress", "Timed out", "Active". */
 export function humanize(value: string): string {
   const spaced = value.replace(/[_-]+/g, " ").trim().toLowerCase();
@@ -89,4 +99,8 @@ export const knowledgebaseStatus = (value: string | null | undefined) =>
   statusWords(KNOWLEDGEBASE_STATUS_WORDS, value);
 export const documentStatus = (value: string | null | undefined) => statusWords(DOCUMENT_STATUS_WORDS, value);
 export const testStatus = (value: string | null | undefined) => statusWords(TEST_STATUS_WORDS, value);
+export const assistantStatus = (value: string | null | undefined) =>
+  statusWords(ASSISTANT_STATUS_WORDS, value);
+export const appointmentStatus = (value: string | null | undefined) =>
+  statusWords(APPOINTMENT_STATUS_WORDS, value);
 export const deliveryStatus = (value: string | null | undefined) => statusWords(DELIVERY_STATUS_WORDS, value);

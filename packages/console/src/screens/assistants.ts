@@ -3,6 +3,7 @@ import { AssistantsQuery } from "../api/operations.ts";
 import type { ConsoleAssistantsQuery } from "../generated/graphql.ts";
 import { href } from "../router.ts";
 import { DataScreen, emptyState, formatDate, pager } from "../screen.ts";
+import { assistantStatus } from "../status-words.ts";
 
 /** The account's assistants, searchable, with a link to create one. */
 export class VxAssistants extends DataScreen<ConsoleAssistantsQuery["assistants"]> {
@@ -40,7 +41,7 @@ export class VxAssistants extends DataScreen<ConsoleAssistantsQuery["assistants"
               <tbody>${page.items.map(
                 (a) => html`<tr>
                   <td><a href=${href("assistants", a.id)}>${a.name}</a></td>
-                  <td>${a.type}</td><td>${a.status}</td><td>${a.phoneNumber?.phoneNumber ?? "—"}</td>
+                  <td>${a.type}</td><td>${assistantStatus(a.status)}</td><td>${a.phoneNumber?.phoneNumber ?? "—"}</td>
                   <td>${formatDate(a.updatedAt)}</td>
                 </tr>`,
               )}</tbody></table></div>
