@@ -69,6 +69,11 @@ export interface PageInfo {
 
 export const loading = html`<p role="status">Loading…</p>`;
 
+/** An empty list's message: what is missing, then what to do next (often a link to do it). */
+export function emptyState(what: string, next: unknown) {
+  return html`<p class="empty" data-testid="empty-state"><strong>${what}</strong> ${next}</p>`;
+}
+
 /** "12 calls · page 1 of 2" (`noun` ["call", "calls"]) with Previous and Next, which call `go` with the page. */
 export function pager(info: PageInfo, noun: [one: string, many: string], go: (page: number) => void) {
   return html`<p class="row muted">${info.total} ${info.total === 1 ? noun[0] : noun[1]} · page ${info.currentPage} of ${info.lastPage}

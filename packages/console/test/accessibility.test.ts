@@ -93,6 +93,17 @@ async function arrangeScreens(): Promise<[hash: string, heading: RegExp][]> {
   ];
 }
 
+/** The lists of a new account, each with its empty state. */
+const EMPTY_SCREENS: [hash: string, heading: RegExp][] = [
+  ["#/assistants", /^Assistants$/],
+  ["#/knowledge", /^Knowledge bases$/],
+  ["#/inbox", /^Inbox$/],
+  ["#/calls", /^Calls$/],
+  ["#/campaigns", /^Campaigns$/],
+  ["#/numbers", /^Phone numbers$/],
+  ["#/keys", /^API keys$/],
+];
+
 describe("accessibility (axe-core, WCAG 2.2 AA)", () => {
   for (const scheme of ["light", "dark"] as const) {
     it(`has no serious or critical violation on any screen in the ${scheme} theme`, {
@@ -116,6 +127,18 @@ describe("accessibility (axe-core, WCAG 2.2 AA)", () => {
           .toBeVisible();
         await expect.poll(() => page.getByText("Loading…").elements().length, { message: hash }).toBe(0);
         found.push(...(await violations(hash)));
+      }
+
+      // A new account's lists are empty: each says what to do next (operator-polish.test.ts).
+      unmountConsole();
+      await signIn(await createAccount());
+      for (const [hash, heading] of EMPTY_SCREENS) {
+        location.hash = hash;
+        await expect
+          .element(page.getByRole("heading", { level: 1, name: heading }), { message: hash })
+          .toBeVisible();
+        await expect.element(page.getByTestId("empty-state"), { message: hash }).toBeVisible();
+        found.push(...(await violations(`${hash} (empty)`)));
       }
       expect(found).toEqual([]);
     });

@@ -217,7 +217,7 @@ describe.skipIf(!inject("caldav"))("bookings in the console", () => {
     await expect.element(page.getByText("No appointments match.")).toBeVisible();
     await page.getByLabelText("Status").selectOptions("cancelled");
     await page.getByRole("button", { name: "Filter" }).click();
-    await expect.element(table).toHaveTextContent("cancelled");
+    await expect.element(table).toHaveTextContent("Cancelled");
   });
 });
 

@@ -123,7 +123,7 @@ describe("the operator console", () => {
     window.scrollTo(0, 0);
     await commands.saveScreenshot("test-call");
     await page.getByRole("button", { name: "End call" }).click();
-    await expect.element(state).toHaveTextContent(/Call \d+: ended \(ended_by_customer\)/);
+    await expect.element(state).toHaveTextContent(/Call \d+: Ended by the caller/);
   });
 
   it("uploads a document by drag and drop and shows it becoming active, then searches it", async () => {
@@ -147,7 +147,7 @@ describe("the operator console", () => {
       .dispatchEvent(new DragEvent("drop", { dataTransfer: data, bubbles: true, cancelable: true }));
 
     await expect.element(page.getByText("returns.txt")).toBeVisible();
-    await expect.element(page.getByText("active", { exact: true })).toBeVisible();
+    await expect.element(page.getByText("Ready", { exact: true })).toBeVisible();
     await expect.element(page.getByText("1 passage", { exact: true })).toBeVisible();
 
     // Too big for the server: refused before any byte is sent.
@@ -203,7 +203,7 @@ describe("the operator console", () => {
     await expect.element(page.getByText(`The site answered HTTP 404 for ${site}.`)).toBeVisible();
     await fetch(`${inject("controlUrl")}/publish`, { method: "POST" });
     await page.getByRole("button", { name: "Retry" }).click();
-    await expect.element(page.getByText("active", { exact: true })).toBeVisible();
+    await expect.element(page.getByText("Ready", { exact: true })).toBeVisible();
     // The same document, not a new one added beside it.
     expect(
       document
@@ -442,7 +442,7 @@ describe("the operator console", () => {
         },
         { timeout: 30_000, interval: 500 },
       )
-      .toMatch(/delivered.*200/s);
+      .toMatch(/Delivered.*200/s);
     await commands.saveScreenshot("webhooks");
     await page.getByRole("button", { name: /Redeliver event/ }).click();
     await expect.element(page.getByText(/Event \d+ \(webhook\.test\) queued again\./)).toBeVisible();

@@ -87,7 +87,7 @@ describe("live listen in the console", () => {
       )
       .toBe("in_progress");
     location.hash = `#/calls/${call.callId}`;
-    await expect.element(page.getByRole("heading", { name: /Call \d+/ })).toHaveTextContent("in_progress");
+    await expect.element(page.getByRole("heading", { name: /Call \d+/ })).toHaveTextContent("In progress");
 
     await page.getByRole("button", { name: "Listen", exact: true }).click();
     await expect.element(page.getByText("Listening live…")).toBeVisible();
@@ -105,7 +105,7 @@ describe("live listen in the console", () => {
     call.hangUp();
     await expect
       .element(page.getByRole("heading", { name: /Call \d+/ }))
-      .toHaveTextContent("ended_by_customer");
+      .toHaveTextContent("Ended by the caller");
     await expect.element(page.getByRole("button", { name: "Listen", exact: true })).not.toBeInTheDocument();
     // The server refuses a listen to an ended call too.
     const refused = await new Promise<number>((resolve) => {
@@ -138,7 +138,7 @@ describe("taking a phone call over in the console", () => {
       `mutation { simulateInboundCall(input: { phoneNumberId: ${addPhoneNumber.id}, from: "+14155550199" }) { id } }`,
     );
     location.hash = `#/calls/${call.id}`;
-    await expect.element(page.getByRole("heading", { name: /Call \d+/ })).toHaveTextContent("in_progress");
+    await expect.element(page.getByRole("heading", { name: /Call \d+/ })).toHaveTextContent("In progress");
 
     const phone = page.getByLabelText("Your phone number");
     // A premium-rate number is refused under the field.

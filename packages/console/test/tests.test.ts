@@ -105,7 +105,7 @@ describe("the Tests screen", () => {
       .toBeVisible();
     await expect.element(page.getByText("1 scenario changed its verdict; 1 unchanged.")).toBeVisible();
     const row = page.getByRole("table", { name: "Changed verdicts" }).getByRole("row").nth(1);
-    await expect.element(row).toHaveTextContent(/Says good morning\s*failed\s*passed/);
+    await expect.element(row).toHaveTextContent(/Says good morning\s*Failed\s*Passed/);
     const before = page.getByRole("group", { name: `Before, run ${first}` });
     await expect.element(before.getByText("not found", { exact: true })).toBeVisible();
     const after = page.getByRole("group", { name: `After, run ${second}` });

@@ -110,10 +110,16 @@ export const DeleteKnowledgebaseMutation = graphql(`
   }
 `);
 
+export const UpdateKnowledgebaseMutation = graphql(`
+  mutation ConsoleUpdateKnowledgebase($id: Int!, $input: KnowledgebaseInput!) {
+    updateKnowledgebase(id: $id, input: $input) { id name description }
+  }
+`);
+
 export const KnowledgebaseQuery = graphql(`
   query ConsoleKnowledgebase($id: Int!) {
     knowledgebase(id: $id) {
-      id name description status
+      id name description status assistantsCount
       documents {
         id name type status stage pagesDone pagesTotal chunkCount failureReason fileName url sizeBytes createdAt
       }
@@ -270,6 +276,18 @@ export const CreateCampaignMutation = graphql(`
 export const UpdateCampaignMutation = graphql(`
   mutation ConsoleUpdateCampaign($id: Int!, $input: UpdateCampaignInput!) {
     updateCampaign(id: $id, input: $input) { id status }
+  }
+`);
+
+export const DeleteCampaignMutation = graphql(`
+  mutation ConsoleDeleteCampaign($id: Int!) {
+    deleteCampaign(id: $id) { deletedId }
+  }
+`);
+
+export const DeleteLeadMutation = graphql(`
+  mutation ConsoleDeleteLead($id: Int!) {
+    deleteLead(id: $id) { deletedId }
   }
 `);
 

@@ -29,7 +29,8 @@ type Documents = {
     "\n  query ConsoleKnowledgebases {\n    knowledgebases { id name description status documentsCount assistantsCount }\n  }\n": typeof types.ConsoleKnowledgebasesDocument,
     "\n  mutation ConsoleCreateKnowledgebase($input: KnowledgebaseInput!) {\n    createKnowledgebase(input: $input) { id }\n  }\n": typeof types.ConsoleCreateKnowledgebaseDocument,
     "\n  mutation ConsoleDeleteKnowledgebase($id: Int!) {\n    deleteKnowledgebase(id: $id) { deletedId }\n  }\n": typeof types.ConsoleDeleteKnowledgebaseDocument,
-    "\n  query ConsoleKnowledgebase($id: Int!) {\n    knowledgebase(id: $id) {\n      id name description status\n      documents {\n        id name type status stage pagesDone pagesTotal chunkCount failureReason fileName url sizeBytes createdAt\n      }\n    }\n  }\n": typeof types.ConsoleKnowledgebaseDocument,
+    "\n  mutation ConsoleUpdateKnowledgebase($id: Int!, $input: KnowledgebaseInput!) {\n    updateKnowledgebase(id: $id, input: $input) { id name description }\n  }\n": typeof types.ConsoleUpdateKnowledgebaseDocument,
+    "\n  query ConsoleKnowledgebase($id: Int!) {\n    knowledgebase(id: $id) {\n      id name description status assistantsCount\n      documents {\n        id name type status stage pagesDone pagesTotal chunkCount failureReason fileName url sizeBytes createdAt\n      }\n    }\n  }\n": typeof types.ConsoleKnowledgebaseDocument,
     "\n  mutation ConsoleCreateDocument($knowledgebaseId: Int!, $input: CreateDocumentInput!) {\n    createDocument(knowledgebaseId: $knowledgebaseId, input: $input) { id }\n  }\n": typeof types.ConsoleCreateDocumentDocument,
     "\n  mutation ConsoleDeleteDocument($id: Int!) {\n    deleteDocument(id: $id) { deletedId }\n  }\n": typeof types.ConsoleDeleteDocumentDocument,
     "\n  subscription ConsoleKnowledgebaseStatus($id: Int!) {\n    knowledgebaseStatus(id: $id) {\n      status\n      document { documentId status stage pagesDone pagesTotal chunkCount failureReason }\n    }\n  }\n": typeof types.ConsoleKnowledgebaseStatusDocument,
@@ -50,6 +51,8 @@ type Documents = {
     "\n  query ConsoleCampaignChoices {\n    assistants(perPage: 100, type: outbound) { items { id name } }\n    phoneNumbers { id phoneNumber label }\n  }\n": typeof types.ConsoleCampaignChoicesDocument,
     "\n  mutation ConsoleCreateCampaign($input: CreateCampaignInput!) {\n    createCampaign(input: $input) { id }\n  }\n": typeof types.ConsoleCreateCampaignDocument,
     "\n  mutation ConsoleUpdateCampaign($id: Int!, $input: UpdateCampaignInput!) {\n    updateCampaign(id: $id, input: $input) { id status }\n  }\n": typeof types.ConsoleUpdateCampaignDocument,
+    "\n  mutation ConsoleDeleteCampaign($id: Int!) {\n    deleteCampaign(id: $id) { deletedId }\n  }\n": typeof types.ConsoleDeleteCampaignDocument,
+    "\n  mutation ConsoleDeleteLead($id: Int!) {\n    deleteLead(id: $id) { deletedId }\n  }\n": typeof types.ConsoleDeleteLeadDocument,
     "\n  subscription ConsoleCampaignProgress($campaignId: Int!) {\n    campaignProgress(campaignId: $campaignId) {\n      campaignId status callsRunning withinCallingWindow\n      leads { total completed processing scheduled rescheduled reachedMaxRetries blacklisted created }\n    }\n  }\n": typeof types.ConsoleCampaignProgressDocument,
     "\n  query ConsoleLeads($campaignId: Int, $page: Int) {\n    leads(campaignId: $campaignId, page: $page, perPage: 20) {\n      items { id phoneNumber status attempts nextAttemptAt variables }\n      pageInfo { currentPage lastPage total }\n    }\n  }\n": typeof types.ConsoleLeadsDocument,
     "\n  mutation ConsoleCreateLead($input: CreateLeadInput!) {\n    createLead(input: $input) { id }\n  }\n": typeof types.ConsoleCreateLeadDocument,
@@ -133,7 +136,8 @@ const documents: Documents = {
     "\n  query ConsoleKnowledgebases {\n    knowledgebases { id name description status documentsCount assistantsCount }\n  }\n": types.ConsoleKnowledgebasesDocument,
     "\n  mutation ConsoleCreateKnowledgebase($input: KnowledgebaseInput!) {\n    createKnowledgebase(input: $input) { id }\n  }\n": types.ConsoleCreateKnowledgebaseDocument,
     "\n  mutation ConsoleDeleteKnowledgebase($id: Int!) {\n    deleteKnowledgebase(id: $id) { deletedId }\n  }\n": types.ConsoleDeleteKnowledgebaseDocument,
-    "\n  query ConsoleKnowledgebase($id: Int!) {\n    knowledgebase(id: $id) {\n      id name description status\n      documents {\n        id name type status stage pagesDone pagesTotal chunkCount failureReason fileName url sizeBytes createdAt\n      }\n    }\n  }\n": types.ConsoleKnowledgebaseDocument,
+    "\n  mutation ConsoleUpdateKnowledgebase($id: Int!, $input: KnowledgebaseInput!) {\n    updateKnowledgebase(id: $id, input: $input) { id name description }\n  }\n": types.ConsoleUpdateKnowledgebaseDocument,
+    "\n  query ConsoleKnowledgebase($id: Int!) {\n    knowledgebase(id: $id) {\n      id name description status assistantsCount\n      documents {\n        id name type status stage pagesDone pagesTotal chunkCount failureReason fileName url sizeBytes createdAt\n      }\n    }\n  }\n": types.ConsoleKnowledgebaseDocument,
     "\n  mutation ConsoleCreateDocument($knowledgebaseId: Int!, $input: CreateDocumentInput!) {\n    createDocument(knowledgebaseId: $knowledgebaseId, input: $input) { id }\n  }\n": types.ConsoleCreateDocumentDocument,
     "\n  mutation ConsoleDeleteDocument($id: Int!) {\n    deleteDocument(id: $id) { deletedId }\n  }\n": types.ConsoleDeleteDocumentDocument,
     "\n  subscription ConsoleKnowledgebaseStatus($id: Int!) {\n    knowledgebaseStatus(id: $id) {\n      status\n      document { documentId status stage pagesDone pagesTotal chunkCount failureReason }\n    }\n  }\n": types.ConsoleKnowledgebaseStatusDocument,
@@ -154,6 +158,8 @@ const documents: Documents = {
     "\n  query ConsoleCampaignChoices {\n    assistants(perPage: 100, type: outbound) { items { id name } }\n    phoneNumbers { id phoneNumber label }\n  }\n": types.ConsoleCampaignChoicesDocument,
     "\n  mutation ConsoleCreateCampaign($input: CreateCampaignInput!) {\n    createCampaign(input: $input) { id }\n  }\n": types.ConsoleCreateCampaignDocument,
     "\n  mutation ConsoleUpdateCampaign($id: Int!, $input: UpdateCampaignInput!) {\n    updateCampaign(id: $id, input: $input) { id status }\n  }\n": types.ConsoleUpdateCampaignDocument,
+    "\n  mutation ConsoleDeleteCampaign($id: Int!) {\n    deleteCampaign(id: $id) { deletedId }\n  }\n": types.ConsoleDeleteCampaignDocument,
+    "\n  mutation ConsoleDeleteLead($id: Int!) {\n    deleteLead(id: $id) { deletedId }\n  }\n": types.ConsoleDeleteLeadDocument,
     "\n  subscription ConsoleCampaignProgress($campaignId: Int!) {\n    campaignProgress(campaignId: $campaignId) {\n      campaignId status callsRunning withinCallingWindow\n      leads { total completed processing scheduled rescheduled reachedMaxRetries blacklisted created }\n    }\n  }\n": types.ConsoleCampaignProgressDocument,
     "\n  query ConsoleLeads($campaignId: Int, $page: Int) {\n    leads(campaignId: $campaignId, page: $page, perPage: 20) {\n      items { id phoneNumber status attempts nextAttemptAt variables }\n      pageInfo { currentPage lastPage total }\n    }\n  }\n": types.ConsoleLeadsDocument,
     "\n  mutation ConsoleCreateLead($input: CreateLeadInput!) {\n    createLead(input: $input) { id }\n  }\n": types.ConsoleCreateLeadDocument,
@@ -282,7 +288,11 @@ export function graphql(source: "\n  mutation ConsoleDeleteKnowledgebase($id: In
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query ConsoleKnowledgebase($id: Int!) {\n    knowledgebase(id: $id) {\n      id name description status\n      documents {\n        id name type status stage pagesDone pagesTotal chunkCount failureReason fileName url sizeBytes createdAt\n      }\n    }\n  }\n"): typeof import('./graphql.ts').ConsoleKnowledgebaseDocument;
+export function graphql(source: "\n  mutation ConsoleUpdateKnowledgebase($id: Int!, $input: KnowledgebaseInput!) {\n    updateKnowledgebase(id: $id, input: $input) { id name description }\n  }\n"): typeof import('./graphql.ts').ConsoleUpdateKnowledgebaseDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleKnowledgebase($id: Int!) {\n    knowledgebase(id: $id) {\n      id name description status assistantsCount\n      documents {\n        id name type status stage pagesDone pagesTotal chunkCount failureReason fileName url sizeBytes createdAt\n      }\n    }\n  }\n"): typeof import('./graphql.ts').ConsoleKnowledgebaseDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -363,6 +373,14 @@ export function graphql(source: "\n  mutation ConsoleCreateCampaign($input: Crea
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation ConsoleUpdateCampaign($id: Int!, $input: UpdateCampaignInput!) {\n    updateCampaign(id: $id, input: $input) { id status }\n  }\n"): typeof import('./graphql.ts').ConsoleUpdateCampaignDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleDeleteCampaign($id: Int!) {\n    deleteCampaign(id: $id) { deletedId }\n  }\n"): typeof import('./graphql.ts').ConsoleDeleteCampaignDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleDeleteLead($id: Int!) {\n    deleteLead(id: $id) { deletedId }\n  }\n"): typeof import('./graphql.ts').ConsoleDeleteLeadDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

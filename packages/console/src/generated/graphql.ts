@@ -701,12 +701,20 @@ export type ConsoleDeleteKnowledgebaseMutationVariables = Exact<{
 
 export type ConsoleDeleteKnowledgebaseMutation = { deleteKnowledgebase: { deletedId: number } };
 
+export type ConsoleUpdateKnowledgebaseMutationVariables = Exact<{
+  id: number;
+  input: KnowledgebaseInput;
+}>;
+
+
+export type ConsoleUpdateKnowledgebaseMutation = { updateKnowledgebase: { id: number, name: string, description: string } };
+
 export type ConsoleKnowledgebaseQueryVariables = Exact<{
   id: number;
 }>;
 
 
-export type ConsoleKnowledgebaseQuery = { knowledgebase: { id: number, name: string, description: string, status: KnowledgebaseStatus, documents: Array<{ id: number, name: string, type: DocumentType, status: DocumentStatus, stage: DocumentStage | null, pagesDone: number, pagesTotal: number | null, chunkCount: number, failureReason: string | null, fileName: string | null, url: string | null, sizeBytes: number | null, createdAt: string }> } };
+export type ConsoleKnowledgebaseQuery = { knowledgebase: { id: number, name: string, description: string, status: KnowledgebaseStatus, assistantsCount: number, documents: Array<{ id: number, name: string, type: DocumentType, status: DocumentStatus, stage: DocumentStage | null, pagesDone: number, pagesTotal: number | null, chunkCount: number, failureReason: string | null, fileName: string | null, url: string | null, sizeBytes: number | null, createdAt: string }> } };
 
 export type ConsoleCreateDocumentMutationVariables = Exact<{
   knowledgebaseId: number;
@@ -849,6 +857,20 @@ export type ConsoleUpdateCampaignMutationVariables = Exact<{
 
 
 export type ConsoleUpdateCampaignMutation = { updateCampaign: { id: number, status: CampaignStatus } };
+
+export type ConsoleDeleteCampaignMutationVariables = Exact<{
+  id: number;
+}>;
+
+
+export type ConsoleDeleteCampaignMutation = { deleteCampaign: { deletedId: number } };
+
+export type ConsoleDeleteLeadMutationVariables = Exact<{
+  id: number;
+}>;
+
+
+export type ConsoleDeleteLeadMutation = { deleteLead: { deletedId: number } };
 
 export type ConsoleCampaignProgressSubscriptionVariables = Exact<{
   campaignId: number;
@@ -1650,6 +1672,15 @@ export const ConsoleDeleteKnowledgebaseDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ConsoleDeleteKnowledgebaseMutation, ConsoleDeleteKnowledgebaseMutationVariables>;
+export const ConsoleUpdateKnowledgebaseDocument = new TypedDocumentString(`
+    mutation ConsoleUpdateKnowledgebase($id: Int!, $input: KnowledgebaseInput!) {
+  updateKnowledgebase(id: $id, input: $input) {
+    id
+    name
+    description
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleUpdateKnowledgebaseMutation, ConsoleUpdateKnowledgebaseMutationVariables>;
 export const ConsoleKnowledgebaseDocument = new TypedDocumentString(`
     query ConsoleKnowledgebase($id: Int!) {
   knowledgebase(id: $id) {
@@ -1657,6 +1688,7 @@ export const ConsoleKnowledgebaseDocument = new TypedDocumentString(`
     name
     description
     status
+    assistantsCount
     documents {
       id
       name
@@ -1973,6 +2005,20 @@ export const ConsoleUpdateCampaignDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ConsoleUpdateCampaignMutation, ConsoleUpdateCampaignMutationVariables>;
+export const ConsoleDeleteCampaignDocument = new TypedDocumentString(`
+    mutation ConsoleDeleteCampaign($id: Int!) {
+  deleteCampaign(id: $id) {
+    deletedId
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleDeleteCampaignMutation, ConsoleDeleteCampaignMutationVariables>;
+export const ConsoleDeleteLeadDocument = new TypedDocumentString(`
+    mutation ConsoleDeleteLead($id: Int!) {
+  deleteLead(id: $id) {
+    deletedId
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleDeleteLeadMutation, ConsoleDeleteLeadMutationVariables>;
 export const ConsoleCampaignProgressDocument = new TypedDocumentString(`
     subscription ConsoleCampaignProgress($campaignId: Int!) {
   campaignProgress(campaignId: $campaignId) {

@@ -14,7 +14,7 @@ import type {
   ConsolePhoneNumbersQuery,
   ConsoleViewerQuery,
 } from "../generated/graphql.ts";
-import { DataScreen, fieldError, formatDate, formMessage, money } from "../screen.ts";
+import { DataScreen, emptyState, fieldError, formatDate, formMessage, money } from "../screen.ts";
 
 export class VxPhoneNumbers extends DataScreen<ConsolePhoneNumbersQuery["phoneNumbers"]> {
   protected override async fetch() {
@@ -42,10 +42,13 @@ export class VxPhoneNumbers extends DataScreen<ConsolePhoneNumbersQuery["phoneNu
   override render() {
     return html`
       <h1>Phone numbers</h1>
-      ${this.loaded(
-        (
-          items,
-        ) => html`<div class="table-wrap"><table><thead><tr><th>Number</th><th>Label</th><th>Kind</th><th>Subscription</th><th></th></tr></thead>
+      ${this.loaded((items) =>
+        items.length === 0
+          ? emptyState(
+              "No phone numbers yet.",
+              "Add one below: a dedicated number takes calls and texts for an assistant and places a campaign's calls.",
+            )
+          : html`<div class="table-wrap"><table><thead><tr><th>Number</th><th>Label</th><th>Kind</th><th>Subscription</th><th></th></tr></thead>
             <tbody>${items.map(
               (p) => html`<tr><td>${p.phoneNumber}</td><td>${p.label}</td><td>${p.typeLabel}</td>
                 <td>${p.releaseRequestedAt ? "releasing" : p.subscriptionStatus}</td>
@@ -107,10 +110,13 @@ export class VxApiKeys extends DataScreen<ConsoleApiKeysQuery["apiKeys"]> {
         <button class="primary" type="submit">Create key</button>
       </form>
       ${fieldError(this.errors, "name")}${this.errors.fields.name ? nothing : formMessage(this.errors)}
-      ${this.loaded(
-        (
-          items,
-        ) => html`<div class="table-wrap"><table><thead><tr><th>Name</th><th>Created</th><th>Last used</th><th></th></tr></thead>
+      ${this.loaded((items) =>
+        items.length === 0
+          ? emptyState(
+              "No API keys yet.",
+              "Create one above to use the REST or GraphQL API from your own systems; its token is shown once.",
+            )
+          : html`<div class="table-wrap"><table><thead><tr><th>Name</th><th>Created</th><th>Last used</th><th></th></tr></thead>
             <tbody>${items.map(
               (
                 k,

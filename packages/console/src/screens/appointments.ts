@@ -16,6 +16,7 @@ import type {
 } from "../generated/graphql.ts";
 import { href } from "../router.ts";
 import { DataScreen, formErrors, formMessage, noErrors, pager } from "../screen.ts";
+import { appointmentStatus } from "../status-words.ts";
 import { formatInZone, formatTime, slotsByDay } from "../zoned-format.ts";
 
 type Appointment = ConsoleAppointmentFieldsFragment;
@@ -153,8 +154,8 @@ export class VxAppointments extends DataScreen<ConsoleAppointmentsQuery["appoint
         <div><label for="status">Status</label>
           <select id="status" name="status">
             <option value="" ?selected=${!filter.status}>Any</option>
-            <option value="booked" ?selected=${filter.status === "booked"}>booked</option>
-            <option value="cancelled" ?selected=${filter.status === "cancelled"}>cancelled</option>
+            <option value="booked" ?selected=${filter.status === "booked"}>${appointmentStatus("booked")}</option>
+            <option value="cancelled" ?selected=${filter.status === "cancelled"}>${appointmentStatus("cancelled")}</option>
           </select></div>
         <div><label for="assistant">Assistant</label>
           <select id="assistant" name="assistantId">
@@ -188,7 +189,7 @@ export class VxAppointments extends DataScreen<ConsoleAppointmentsQuery["appoint
         ${a.customerEmail ? html`<br /><span class="muted">${a.customerEmail}</span>` : nothing}
         ${a.notes ? html`<br /><span class="muted">“${a.notes}”</span>` : nothing}</td>
       <td>${a.appointmentTypeName}</td>
-      <td><span class="badge">${a.status}</span></td>
+      <td><span class="badge">${appointmentStatus(a.status)}</span></td>
       <td>${
         a.callId !== null
           ? html`<a href=${href("calls", a.callId)}>Call ${a.callId}</a>`

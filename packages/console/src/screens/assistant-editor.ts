@@ -31,6 +31,7 @@ import {
   noErrors,
   Screen,
 } from "../screen.ts";
+import { callStatus } from "../status-words.ts";
 
 type Kind =
   | "text"
@@ -571,7 +572,7 @@ export class VxAssistantEditor extends Screen {
                   @voxgate-call-end=${(event: CustomEvent<{ callId: number; status: string | null }>) => {
                     this.testCall = {
                       callId: event.detail.callId,
-                      state: event.detail.status ? `ended (${event.detail.status})` : "failed",
+                      state: event.detail.status ? callStatus(event.detail.status) : "failed",
                     };
                   }}
                 ></voxgate-chat>`,

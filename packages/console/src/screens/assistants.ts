@@ -2,7 +2,8 @@ import { html } from "lit";
 import { AssistantsQuery } from "../api/operations.ts";
 import type { ConsoleAssistantsQuery } from "../generated/graphql.ts";
 import { href } from "../router.ts";
-import { DataScreen, formatDate, pager } from "../screen.ts";
+import { DataScreen, emptyState, formatDate, pager } from "../screen.ts";
+import { assistantStatus } from "../status-words.ts";
 
 /** The account's assistants, searchable, with a link to create one. */
 export class VxAssistants extends DataScreen<ConsoleAssistantsQuery["assistants"]> {
@@ -26,13 +27,21 @@ export class VxAssistants extends DataScreen<ConsoleAssistantsQuery["assistants"
       </form>
       ${this.loaded((page) =>
         page.items.length === 0
-          ? html`<p>No assistants yet. <a href=${href("assistants", "new")}>Create your first assistant</a>.</p>`
+          ? this.#search
+            ? emptyState(
+                `No assistant's name contains “${this.#search}”.`,
+                "Search for another name, or clear the search.",
+              )
+            : emptyState(
+                "No assistants yet.",
+                html`<a href=${href("assistants", "new")}>Create your first assistant</a>: it answers calls, your website's chat and texts.`,
+              )
           : html`<div class="table-wrap"><table>
               <thead><tr><th>Name</th><th>Type</th><th>Status</th><th>Phone number</th><th>Updated</th></tr></thead>
               <tbody>${page.items.map(
                 (a) => html`<tr>
                   <td><a href=${href("assistants", a.id)}>${a.name}</a></td>
-                  <td>${a.type}</td><td>${a.status}</td><td>${a.phoneNumber?.phoneNumber ?? "—"}</td>
+                  <td>${a.type}</td><td>${assistantStatus(a.status)}</td><td>${a.phoneNumber?.phoneNumber ?? "—"}</td>
                   <td>${formatDate(a.updatedAt)}</td>
                 </tr>`,
               )}</tbody></table></div>

@@ -11,6 +11,7 @@ import { href } from "../router.ts";
 import {
   DataScreen,
   describedBy,
+  emptyState,
   type FormErrors,
   fieldError,
   formatDate,
@@ -20,6 +21,7 @@ import {
   noErrors,
   pager,
 } from "../screen.ts";
+import { callStatus } from "../status-words.ts";
 
 const STATUSES = [
   "initiated",
@@ -80,21 +82,28 @@ export class VxCalls extends DataScreen<ConsoleCallsQuery["calls"]> {
     return html`
       <h1>Calls</h1>
       <form class="grid" @submit=${this.applyFilter} aria-label="Filter calls">
-        <div><label for="status">Status</label><select id="status" name="status"><option value="">Any</option>${STATUSES.map((s) => html`<option>${s}</option>`)}</select></div>
+        <div><label for="status">Status</label><select id="status" name="status"><option value="">Any</option>${STATUSES.map((s) => html`<option value=${s}>${callStatus(s)}</option>`)}</select></div>
         <div><label for="type">Type</label><select id="type" name="type"><option value="">Any</option><option>inbound</option><option>outbound</option><option>web</option></select></div>
         <div><label for="phone">Phone number</label><input id="phone" name="phoneNumber" /></div>
         <div><label for="from">From</label><input id="from" name="dateFrom" type="date" /></div>
         <div><label for="to">To</label><input id="to" name="dateTo" type="date" /></div>
         <div style="align-self: end"><button type="submit">Filter</button></div>
       </form>
-      ${this.loaded(
-        (page) => html`<div class="table-wrap"><table aria-live="polite">
+      ${this.loaded((page) =>
+        page.items.length === 0 && page.pageInfo.currentPage === 1
+          ? Object.values(this.#filter).some((value) => value !== null && value !== undefined && value !== "")
+            ? emptyState("No calls match these filters.", "Choose Any or other dates to see more.")
+            : emptyState(
+                "No calls yet.",
+                html`Calls appear here, live, as they start: <a href=${href("assistants")}>open an assistant</a> and place a <strong>Test call</strong>, give it a <a href=${href("numbers")}>phone number</a> to take calls, or start a <a href=${href("campaigns")}>campaign</a>.`,
+              )
+          : html`<div class="table-wrap"><table aria-live="polite">
               <thead><tr><th>When</th><th>Type</th><th>Status</th><th>Assistant</th><th>Customer</th><th>Duration</th><th>Cost</th></tr></thead>
               <tbody>${page.items.map(
                 (
                   c,
                 ) => html`<tr><td><a href=${href("calls", c.id)}>${formatDate(c.createdAt)}</a></td><td>${c.type}</td>
-                  <td><span class="badge">${c.status}</span></td><td>${c.assistantName}</td><td>${c.clientPhoneNumber}</td>
+                  <td><span class="badge">${callStatus(c.status)}</span></td><td>${c.assistantName}</td><td>${c.clientPhoneNumber}</td>
                   <td>${c.duration}s</td><td>${money(c.totalCost)}</td></tr>`,
               )}</tbody></table></div>
             ${pager(page.pageInfo, ["call", "calls"], (next) => void this.load(next))}`,
@@ -201,7 +210,7 @@ export class VxCall extends DataScreen<ConsoleCallQuery["call"]> {
   private renderCall(c: ConsoleCallQuery["call"]) {
     return html`
       <p><a href=${href("calls")}>← Calls</a></p>
-      <h1>Call ${c.id} <span class="badge" aria-live="polite">${c.status}</span></h1>
+      <h1>Call ${c.id} <span class="badge" aria-live="polite">${callStatus(c.status)}</span></h1>
       ${c.assistantId !== null && c.transcript ? html`<vx-make-test .callId=${c.id}></vx-make-test>` : nothing}
       <dl class="grid">
         <div><dt class="muted">Assistant</dt><dd>${c.assistantName}</dd></div>

@@ -5,6 +5,8 @@ import {
   CampaignsQuery,
   CreateCampaignMutation,
   CreateLeadMutation,
+  DeleteCampaignMutation,
+  DeleteLeadMutation,
   LeadsQuery,
   UpdateCampaignMutation,
 } from "../api/operations.ts";
@@ -19,6 +21,7 @@ import { href, navigate } from "../router.ts";
 import {
   DataScreen,
   describedBy,
+  emptyState,
   type FormErrors,
   fieldError,
   formErrors,
@@ -27,9 +30,11 @@ import {
   noErrors,
   Screen,
 } from "../screen.ts";
+import { campaignStatus, leadStatus } from "../status-words.ts";
 
 type Campaign = ConsoleCampaignsQuery["campaigns"]["items"][number];
 type Progress = ConsoleCampaignProgressSubscription["campaignProgress"];
+type Lead = ConsoleLeadsQuery["leads"]["items"][number];
 
 export class VxCampaigns extends DataScreen<Campaign[]> {
   protected override async fetch() {
@@ -41,11 +46,16 @@ export class VxCampaigns extends DataScreen<Campaign[]> {
       <div class="row"><h1>Campaigns</h1><a class="badge" href=${href("campaigns", "new")}>New campaign</a></div>
       ${this.loaded((items) =>
         items.length === 0
-          ? html`<p>No campaigns yet.</p>`
+          ? emptyState(
+              "No campaigns yet.",
+              html`<a href=${href("campaigns", "new")}>Create your first campaign</a>: choose an assistant and the numbers to call from, then import the leads to call from a CSV file.`,
+            )
           : html`<div class="table-wrap"><table>
               <thead><tr><th>Name</th><th>Status</th><th>Leads</th><th>Completed</th><th>Window</th></tr></thead>
               <tbody>${items.map(
-                (c) => html`<tr><td><a href=${href("campaigns", c.id)}>${c.name}</a></td><td>${c.status}</td>
+                (
+                  c,
+                ) => html`<tr><td><a href=${href("campaigns", c.id)}>${c.name}</a></td><td>${campaignStatus(c.status)}</td>
                   <td>${c.progress.leads.total}</td><td>${c.progress.leads.completed}</td>
                   <td>${c.callingWindow.start}–${c.callingWindow.end} ${c.callingWindow.timezone}</td></tr>`,
               )}</tbody></table></div>`,
@@ -172,6 +182,39 @@ export class VxCampaign extends Screen {
     }
   }
 
+  /** Asks first; calls already made stay in Calls, the leads are no longer called. */
+  private async deleteCampaign(): Promise<void> {
+    const c = this.campaign;
+    if (!c) return;
+    const total = this.progress?.leads.total ?? c.progress.leads.total;
+    const leads = total === 1 ? "Its lead is" : `Its ${total} leads are`;
+    if (
+      !confirm(`Delete the campaign ${c.name}? ${leads} no longer called; calls already made stay in Calls.`)
+    )
+      return;
+    try {
+      await this.api.request(DeleteCampaignMutation, { id: c.id });
+      navigate("campaigns");
+    } catch (error) {
+      this.errors = formErrors(error);
+    }
+  }
+
+  private async deleteLead(lead: Lead): Promise<void> {
+    if (!confirm(`Delete the lead ${lead.phoneNumber}? It is no longer called.`)) return;
+    try {
+      await this.api.request(DeleteLeadMutation, { id: lead.id });
+      this.errors = noErrors;
+    } catch (error) {
+      this.errors = formErrors(error);
+    }
+    // The page may have emptied: the last page still holding leads, else the first.
+    const page = this.leads?.pageInfo.currentPage ?? 1;
+    await this.loadLeads(page);
+    if (this.leads && this.leads.items.length === 0 && page > 1)
+      await this.loadLeads(this.leads.pageInfo.lastPage);
+  }
+
   private async chooseFile(event: Event): Promise<void> {
     const file = (event.target as HTMLInputElement).files?.[0];
     this.report = null;
@@ -255,7 +298,7 @@ export class VxCampaign extends Screen {
     if (!p) return nothing;
     return html`<section class="card" aria-label="Progress" aria-live="polite">
       <div class="row">
-        <span class="badge" data-testid="campaign-status">${p.status}</span>
+        <span class="badge" data-testid="campaign-status">${campaignStatus(p.status)}</span>
         <span>${p.callsRunning} call(s) running</span>
         <span class="muted">${p.withinCallingWindow ? "inside the calling window" : "outside the calling window"}</span>
         ${
@@ -310,7 +353,8 @@ export class VxCampaign extends Screen {
       </fieldset>
       ${this.progress ? nothing : formMessage(this.errors)}
       ${this.saved ? html`<p class="ok" role="status">Saved.</p>` : nothing}
-      <p><button class="primary" type="submit">${c ? "Save changes" : "Create campaign"}</button></p>
+      <p class="row"><button class="primary" type="submit">${c ? "Save changes" : "Create campaign"}</button>
+        ${c ? html`<button type="button" class="danger" @click=${this.deleteCampaign}>Delete campaign</button>` : nothing}</p>
     </form>`;
   }
 
@@ -360,10 +404,13 @@ export class VxCampaign extends Screen {
       <h2>Leads</h2>
       ${
         this.leads
-          ? html`<div class="table-wrap"><table aria-label="Leads"><thead><tr><th>Phone number</th><th>Status</th><th>Attempts</th><th>Variables</th></tr></thead>
+          ? this.leads.pageInfo.total === 0
+            ? emptyState("No leads yet.", "Import them from a CSV file above: one row per person to call.")
+            : html`<div class="table-wrap"><table aria-label="Leads"><thead><tr><th>Phone number</th><th>Status</th><th>Attempts</th><th>Variables</th><th><span class="sr-only">Actions</span></th></tr></thead>
             <tbody>${this.leads.items.map(
               (l) =>
-                html`<tr><td>${l.phoneNumber}</td><td>${l.status}</td><td>${l.attempts}</td><td><code>${JSON.stringify(l.variables)}</code></td></tr>`,
+                html`<tr><td>${l.phoneNumber}</td><td>${leadStatus(l.status)}</td><td>${l.attempts}</td><td><code>${JSON.stringify(l.variables)}</code></td>
+                  <td><button type="button" class="danger" aria-label="Delete lead ${l.phoneNumber}" @click=${() => this.deleteLead(l)}>Delete</button></td></tr>`,
             )}</tbody></table></div>
             <p class="row muted">${this.leads.pageInfo.total} lead(s) · page ${this.leads.pageInfo.currentPage} of ${this.leads.pageInfo.lastPage}
               <button ?disabled=${this.leads.pageInfo.currentPage <= 1} @click=${() => this.loadLeads(this.leads!.pageInfo.currentPage - 1)}>Previous</button>

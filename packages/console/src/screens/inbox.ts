@@ -17,7 +17,7 @@ import type {
   ConversationChannel,
 } from "../generated/graphql.ts";
 import { href } from "../router.ts";
-import { formatDate, loading, Screen } from "../screen.ts";
+import { emptyState, formatDate, loading, Screen } from "../screen.ts";
 
 type Message = ConsoleConversationQuery["conversation"]["messages"][number];
 type Listed = ConsoleConversationsQuery["conversations"]["items"][number];
@@ -182,7 +182,10 @@ export class VxInbox extends Screen {
             this.list === null
               ? loading
               : this.list.length === 0
-                ? html`<p class="muted">No widget or SMS conversations yet.</p>`
+                ? emptyState(
+                    "No widget or SMS conversations yet.",
+                    html`They appear here, live, when a visitor writes in an assistant's chat on your website or a customer texts one of your numbers. <a href=${href("assistants")}>Open an assistant</a> to get its widget's embed code and try it.`,
+                  )
                 : html`<ul>${this.list.map(
                     (c) => html`<li>
                       <a href=${href("inbox", c.id)} aria-current=${c.id === this.conversationId ? "true" : "false"}>

@@ -3,11 +3,13 @@ import {
   CreateDocumentMutation,
   CreateKnowledgebaseMutation,
   DeleteDocumentMutation,
+  DeleteKnowledgebaseMutation,
   KnowledgebaseQuery,
   KnowledgebaseStatusSubscription,
   KnowledgebasesQuery,
   ReprocessDocumentMutation,
   SearchKnowledgebaseQuery,
+  UpdateKnowledgebaseMutation,
 } from "../api/operations.ts";
 import type {
   ConsoleKnowledgebaseQuery,
@@ -18,6 +20,7 @@ import { href, navigate } from "../router.ts";
 import {
   DataScreen,
   describedBy,
+  emptyState,
   type FormErrors,
   fieldError,
   formErrors,
@@ -26,6 +29,7 @@ import {
   noErrors,
   Screen,
 } from "../screen.ts";
+import { documentStatus, knowledgebaseStatus } from "../status-words.ts";
 
 /** The server's upload limit (packages/server/src/limits.ts MAX_UPLOAD_BYTES), checked before sending. */
 export const MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
@@ -48,12 +52,17 @@ export class VxKnowledgebases extends DataScreen<ConsoleKnowledgebasesQuery["kno
   override render() {
     return html`
       <h1>Knowledge bases</h1>
-      ${this.loaded(
-        (items) => html`<div class="table-wrap"><table>
+      ${this.loaded((items) =>
+        items.length === 0
+          ? emptyState(
+              "No knowledge bases yet.",
+              html`Create one below, add files or websites to it, then choose it in an <a href=${href("assistants")}>assistant</a>'s <em>Knowledge and tools</em> so that it answers from them.`,
+            )
+          : html`<div class="table-wrap"><table>
               <thead><tr><th>Name</th><th>Status</th><th>Documents</th><th>Assistants</th></tr></thead>
               <tbody>${items.map(
                 (kb) => html`<tr><td><a href=${href("knowledge", kb.id)}>${kb.name}</a></td>
-                  <td><span class="badge">${kb.status}</span></td><td>${kb.documentsCount}</td><td>${kb.assistantsCount}</td></tr>`,
+                  <td><span class="badge">${knowledgebaseStatus(kb.status)}</span></td><td>${kb.documentsCount}</td><td>${kb.assistantsCount}</td></tr>`,
               )}</tbody></table></div>`,
       )}
       <form class="card" @submit=${this.create} novalidate>
@@ -89,6 +98,8 @@ export class VxKnowledgebase extends Screen {
     siteErrors: { state: true },
     results: { state: true },
     searchError: { state: true },
+    settingsErrors: { state: true },
+    renamed: { state: true },
   };
   declare knowledgebaseId: number;
   declare kb: ConsoleKnowledgebaseQuery["knowledgebase"] | null;
@@ -97,6 +108,8 @@ export class VxKnowledgebase extends Screen {
   declare siteErrors: FormErrors;
   declare results: ConsoleSearchKnowledgebaseQuery["searchKnowledgebase"] | null;
   declare searchError: string | null;
+  declare settingsErrors: FormErrors;
+  declare renamed: boolean;
 
   constructor() {
     super();
@@ -106,6 +119,8 @@ export class VxKnowledgebase extends Screen {
     this.siteErrors = noErrors;
     this.results = null;
     this.searchError = null;
+    this.settingsErrors = noErrors;
+    this.renamed = false;
   }
 
   override connectedCallback(): void {
@@ -229,6 +244,41 @@ export class VxKnowledgebase extends Screen {
     await this.load();
   }
 
+  private async rename(event: SubmitEvent): Promise<void> {
+    event.preventDefault();
+    const data = new FormData(event.target as HTMLFormElement);
+    try {
+      const { updateKnowledgebase } = await this.api.request(UpdateKnowledgebaseMutation, {
+        id: this.knowledgebaseId,
+        input: { name: String(data.get("name") ?? ""), description: String(data.get("description") ?? "") },
+      });
+      if (this.kb) this.kb = { ...this.kb, ...updateKnowledgebase };
+      this.settingsErrors = noErrors;
+      this.renamed = true;
+    } catch (error) {
+      this.settingsErrors = formErrors(error);
+      this.renamed = false;
+    }
+  }
+
+  /** Asks first, naming what goes with it: every document and passage, and the assistants' use of it. */
+  private async deleteKnowledgebase(): Promise<void> {
+    const kb = this.kb;
+    if (!kb) return;
+    const documents = `${kb.documents.length} ${kb.documents.length === 1 ? "document" : "documents"}`;
+    const assistants =
+      kb.assistantsCount === 0
+        ? "No assistant uses it."
+        : `${kb.assistantsCount} ${kb.assistantsCount === 1 ? "assistant stops" : "assistants stop"} using it.`;
+    if (!confirm(`Delete ${kb.name} and its ${documents}? ${assistants}`)) return;
+    try {
+      await this.api.request(DeleteKnowledgebaseMutation, { id: kb.id });
+      navigate("knowledge");
+    } catch (error) {
+      this.settingsErrors = formErrors(error);
+    }
+  }
+
   private async search(event: SubmitEvent): Promise<void> {
     event.preventDefault();
     const query = String(new FormData(event.target as HTMLFormElement).get("query") ?? "");
@@ -247,7 +297,7 @@ export class VxKnowledgebase extends Screen {
     if (!kb) return loading;
     return html`
       <p><a href=${href("knowledge")}>← Knowledge bases</a></p>
-      <h1>${kb.name} <span class="badge" data-testid="kb-status">${kb.status}</span></h1>
+      <h1>${kb.name} <span class="badge" data-testid="kb-status">${knowledgebaseStatus(kb.status)}</span></h1>
       <div
         class="drop ${this.dragging ? "over" : ""}"
         @dragover=${(event: DragEvent) => {
@@ -288,7 +338,7 @@ export class VxKnowledgebase extends Screen {
       <h2>Documents</h2>
       ${
         kb.documents.length === 0
-          ? html`<p class="muted">No documents yet.</p>`
+          ? emptyState("No documents yet.", "Drop files above, or add a website.")
           : html`<ul class="docs" aria-live="polite">${kb.documents.map((doc) => this.renderDoc(doc))}</ul>`
       }
       <h2>Search</h2>
@@ -309,6 +359,22 @@ export class VxKnowledgebase extends Screen {
               )}</ol>`
           : nothing
       }
+      <section class="card" aria-labelledby="kb-settings">
+        <h2 id="kb-settings">Name and deletion</h2>
+        <form @submit=${this.rename} novalidate aria-label="Rename the knowledge base">
+          <label for="kb-rename">Name</label>
+          <input id="kb-rename" name="name" .value=${kb.name} aria-describedby=${describedBy(this.settingsErrors, "name")} />
+          ${fieldError(this.settingsErrors, "name")}
+          <label for="kb-redescribe">Description</label>
+          <input id="kb-redescribe" name="description" .value=${kb.description ?? ""}
+            aria-describedby=${describedBy(this.settingsErrors, "description")} />
+          ${fieldError(this.settingsErrors, "description")}
+          ${formMessage(this.settingsErrors)}
+          ${this.renamed ? html`<p class="ok" role="status">Saved.</p>` : nothing}
+          <p class="row"><button type="submit">Save name</button>
+            <button type="button" class="danger" @click=${this.deleteKnowledgebase}>Delete knowledge base</button></p>
+        </form>
+      </section>
     `;
   }
 
@@ -322,7 +388,7 @@ export class VxKnowledgebase extends Screen {
     return html`<li class="doc" data-document=${doc.id}>
       <div class="row">
         <strong>${doc.name}</strong>
-        <span class="badge status-${doc.status.toLowerCase()}">${doc.status.toLowerCase()}</span>
+        <span class="badge status-${doc.status.toLowerCase()}">${documentStatus(doc.status)}</span>
         <span class="muted">${progress}</span>
         <span style="margin-left:auto" class="row">
           ${doc.status === "FAILED" ? html`<button type="button" @click=${() => this.retry(doc)}>Retry</button>` : nothing}

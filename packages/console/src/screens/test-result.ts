@@ -1,5 +1,6 @@
 import { css, html, nothing } from "lit";
 import type { ConsoleTestResultFieldsFragment } from "../generated/graphql.ts";
+import { testStatus } from "../status-words.ts";
 
 /**
  * One scenario's outcome in a run, as the run and the comparison show it: how it ended, what it
@@ -71,7 +72,7 @@ function mark(passed: boolean) {
 
 /** A run's or a scenario's status as a badge. */
 export function verdict(status: string) {
-  return html`<span class="badge verdict ${status}">${status.replace("_", " ")}</span>`;
+  return html`<span class="badge verdict ${status}">${testStatus(status)}</span>`;
 }
 
 export const testStyles = css`

@@ -19,6 +19,7 @@ import type {
 } from "../generated/graphql.ts";
 import { href, navigate } from "../router.ts";
 import { DataScreen, fieldError, formatDate, formMessage, loading, Screen } from "../screen.ts";
+import { testStatus } from "../status-words.ts";
 import { renderResult, testStyles, verdict } from "./test-result.ts";
 
 type Overview = ConsoleTestsScreenQuery;
@@ -242,7 +243,7 @@ export class VxTests extends DataScreen<{ overview: Overview; suites: SuiteView[
 
   private renderCompare(suite: Suite, runs: RunSummary[]) {
     const option = (r: RunSummary, selected: boolean) =>
-      html`<option value=${r.id} ?selected=${selected}>Run ${r.id} (${r.status})</option>`;
+      html`<option value=${r.id} ?selected=${selected}>Run ${r.id} (${testStatus(r.status).toLowerCase()})</option>`;
     return html`<form class="row" @submit=${this.compare} aria-label="Compare runs of ${suite.name}">
       <label class="inline" for="before-${suite.id}">Before</label>
         <select id="before-${suite.id}" name="before" style="width:auto">${runs.map((r, i) => option(r, i === 1))}</select>
@@ -346,7 +347,7 @@ export class VxTestRun extends Screen {
       <div role="status" aria-live="polite" data-testid="run-progress">
         <progress max=${run.total} .value=${run.done} aria-label="Scenarios finished"></progress>
         <p>${run.done} of ${run.total} finished · ${run.passed} passed · ${run.failed} failed · ${run.errored}
-          ${run.errored === 1 ? "error" : "errors"}${finished(run) ? html` · <strong>run ${run.status.replace("_", " ")}</strong>` : nothing}</p>
+          ${run.errored === 1 ? "error" : "errors"}${finished(run) ? html` · <strong>run ${testStatus(run.status).toLowerCase()}</strong>` : nothing}</p>
       </div>
       <dl class="grid">
         <div><dt class="muted">Started</dt><dd>${formatDate(run.startedAt ?? run.createdAt)}</dd></div>

@@ -20,6 +20,7 @@ import {
   noErrors,
   pager,
 } from "../screen.ts";
+import { deliveryStatus } from "../status-words.ts";
 
 type Delivery = ConsoleWebhookDeliveriesQuery["webhookDeliveries"]["items"][number];
 
@@ -129,7 +130,7 @@ export class VxWebhooks extends DataScreen<ConsoleWebhookDeliveriesQuery["webhoo
       }} @submit=${(event: Event) => event.preventDefault()}>
         <label for="delivery-status">Status</label>
         <select id="delivery-status" name="status" style="max-width: 12rem">
-          <option value="">Any</option><option>pending</option><option>delivered</option><option>failed</option>
+          <option value="">Any</option>${["pending", "delivered", "failed"].map((s) => html`<option value=${s}>${deliveryStatus(s)}</option>`)}
         </select>
         <button type="button" @click=${() => void this.load()}>Refresh</button>
       </form>
@@ -141,7 +142,7 @@ export class VxWebhooks extends DataScreen<ConsoleWebhookDeliveriesQuery["webhoo
               <tbody>${page.items.map(
                 (d) => html`<tr>
                   <td>${formatDate(d.createdAt)}</td><td>${d.type}</td><td class="url">${d.url}</td>
-                  <td><span class="badge">${d.status}</span></td><td class="num">${d.attempts}</td>
+                  <td><span class="badge">${deliveryStatus(d.status)}</span></td><td class="num">${d.attempts}</td>
                   <td>${response(d)}</td><td>${d.status === "pending" ? formatDate(d.nextAttemptAt) : "—"}</td>
                   <td><button type="button" @click=${() => this.redeliver(d)} aria-label="Redeliver event ${d.id}">Redeliver</button></td>
                 </tr>`,
