@@ -92,9 +92,9 @@ function serve(channel, requested) {
   for (let from = 0; from < size; from += maxRun) run(channel, slot, from, Math.min(maxRun, size - from));
   channel.done = requested;
   Atomics.store(channel.header, DONE, requested);
-  // Wakes a relay thread waiting for this batch synchronously; the message, one waiting on its event loop.
+  // Wakes a relay thread waiting for this batch synchronously; one that is not reads DONE at its streams'
+  // next frames (no message: nothing is allocated or woken on the relay's thread per batch).
   Atomics.notify(channel.header, DONE);
-  port.postMessage(channel.id);
 }
 
 /** @type {{ run: Function }} */

@@ -24,20 +24,22 @@ import { EnergyDetector, type VoiceActivityDetector, type VoiceActivityFactory }
  *   gathers the next in the other; a batch is sent (its states copied in, `REQUESTED` raised, the pool's
  *   bell rung) `batchWaitMs` after its first window, or at once when it holds `FULL_BATCH` windows, or
  *   when a stream cannot wait longer for an answer (below); one batch is in flight at a time. The worker writes the
- *   answers in place, raises `DONE`, wakes synchronous waiters (`Atomics.notify`) and posts the
- *   channel's id, on which the relay applies them and sends what gathered meanwhile.
+ *   answers in place, raises `DONE` and wakes synchronous waiters (`Atomics.notify`). The relay reads
+ *   `DONE` at the next frame of any of the channel's streams (and when a batch's wait ends), applies the
+ *   answers and sends what gathered meanwhile: no message per batch, so nothing is woken, deserialised or
+ *   collected on the relay's thread for it (messages were 200 a second at 100 calls, and the relay's GC
+ *   pauses grew with them: bench/voice/README.md).
  * - Waiting for more windows costs the relay nothing here (the model runs elsewhere), and a run's cost is
  *   mostly fixed (about 180 µs for one window, 90-100 µs per window in batches of 16-32:
  *   bench/vad/README.md): at 100 calls, 5 ms gathers about 15 windows.
- * - Nothing is allocated per window or frame on the relay's side: the slots, the states and the windows
- *   are allocated once; the messages are per batch.
+ * - Nothing is allocated per window, frame or batch on the relay's side: the slots, the states and the
+ *   windows are allocated once, and copied in and out element by element (a `subarray` is an object).
  *
  * Decisions arrive one frame late, as with in-process batching: `voiced()` answers synchronously, so the
  * frame that completes a window is decided on the previous window's answer, and the stream's next frame
  * on this one's, when the answer is back by then: normally it is (`batchWaitMs` and a run, 5 ms and
- * 1-3 ms, against 20 ms between a call's frames). Answers are applied when their message is read (the
- * event loop turns), as in-process batches run when it turns, so decisions depend on the same points
- * in both. When the answer is not back (a late read brought several frames of a call at once, or the
+ * 1-3 ms, against 20 ms between a call's frames). Answers are applied at the channel's first frame after
+ * the worker wrote them, never later than a message would have been read. When the answer is not back (a late read brought several frames of a call at once, or the
  * worker got no CPU), those frames are decided on the latest answer applied,
  * and the windows they complete wait in the stream, in order, each sent in the batch after its
  * predecessor's answer: nothing blocks the relay's thread until `MAX_WAITING` windows (0.5 s) of a stream
@@ -250,10 +252,7 @@ export class SileroWorker {
     worker.unref();
     this.worker = worker;
     for (const channel of this.byId) worker.postMessage(channel.message());
-    worker.on("message", (message: number | { ready: true }) => {
-      if (typeof message === "number") this.byId[message]?.collect();
-      else this.becameReady(worker);
-    });
+    worker.on("message", () => this.becameReady(worker));
     worker.on("error", (error) => {
       // A worker already taken for dead by a waiting relay thread: this is why.
       if (this.worker === worker) this.failed(worker, error);
@@ -377,15 +376,20 @@ class Channel {
     };
   }
 
-  /** A stream's completed window joins the batch being gathered (copied: the stream refills its own). */
-  queue(member: ChannelMember, window: Float32Array): void {
+  /**
+   * A stream's completed window (`windowLength` samples of `source` from `from`) joins the batch being
+   * gathered (copied: the stream refills its own).
+   */
+  queue(member: ChannelMember, source: Float32Array, from: number): void {
     // Full (more streams than the slot holds, all with a window at once): the batch in flight is awaited
     // and this one sent, which frees the slot.
     if (this.gathered === CHANNEL_CAPACITY && (this.applying || !this.settleAll())) {
       member.lost();
       return;
     }
-    this.slots[this.gathering]!.windows.set(window, this.gathered * this.windowLength);
+    const windows = this.slots[this.gathering]!.windows;
+    const length = this.windowLength;
+    for (let i = 0, at = this.gathered * length; i < length; i++) windows[at + i] = source[from + i]!;
     this.members[this.gathering]![this.gathered++] = member;
     if (this.gathered >= FULL_BATCH && !this.applying) this.send();
     else if (this.gathered === 1) this.arm();
@@ -403,7 +407,7 @@ class Channel {
   /** The wait is over: sent now, or as soon as the batch in flight is answered. */
   private readonly waited = () => {
     this.waiting = false;
-    this.send();
+    if (!this.collect()) this.send();
   };
 
   private send(): void {
@@ -436,9 +440,11 @@ class Channel {
     this.flying = 0;
     this.batches += Math.ceil(size / MAX_BATCH);
     this.windowsAnswered += size;
+    const states = slot.states;
     for (let b = 0; b < size; b++) {
       const member = members[b]!;
-      member.state.set(slot.states.subarray(b * SILERO_STATE_LENGTH, (b + 1) * SILERO_STATE_LENGTH));
+      const state = member.state;
+      for (let i = 0, at = b * SILERO_STATE_LENGTH; i < SILERO_STATE_LENGTH; i++) state[i] = states[at + i]!;
       member.answered(slot.probabilities[b]!);
     }
     // The streams' next windows join the batch being gathered (the other slot); it is not sent while
@@ -554,6 +560,8 @@ class WorkerSileroDetector implements VoiceActivityDetector, ChannelMember {
     const { pool } = this;
     if (!pool.ready) return this.fallback.voiced(frame);
     if (this.generation !== pool.generation) this.restart(pool.generation);
+    // Answers the worker finished since the channel's last frame are applied before this one is decided.
+    this.opened?.collect();
     const samples = frameSamples(this.format, frame);
     for (let sample = 0; sample < samples; ) {
       const count = fillWindow(this.format, frame, sample, this.window, this.filled);
@@ -581,7 +589,7 @@ class WorkerSileroDetector implements VoiceActivityDetector, ChannelMember {
       waiting.count--;
       const length = this.window.length;
       if (waiting.quiet[slot]) this.silence();
-      else this.queue(waiting.windows.subarray(slot * length, (slot + 1) * length));
+      else this.queue(waiting.windows, slot * length);
     }
   }
 
@@ -599,9 +607,9 @@ class WorkerSileroDetector implements VoiceActivityDetector, ChannelMember {
     return this.pool.ready;
   }
 
-  private queue(window: Float32Array): void {
+  private queue(source: Float32Array, from = 0): void {
     this.pending = true;
-    this.channel.queue(this, window);
+    this.channel.queue(this, source, from);
   }
 
   /** The previous window is not answered yet: this one waits behind it (or for it, past `MAX_WAITING`). */
