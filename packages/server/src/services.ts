@@ -126,6 +126,7 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     twilioMedia,
     inboundSimulator,
     textSimulator,
+    testCarrier,
   } = createTelephony(deps, {
     jobs,
     replyEngine,
@@ -135,6 +136,7 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     capacity,
     texts: () => texts,
     transfers: () => callTransfers,
+    testCallers: () => (callId) => testCallParts.caller(callId),
   });
   const textQuietHours = new TextQuietHours(deps, webhooks);
   const texts: TextsService = new TextsService(deps, {
@@ -167,9 +169,11 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     callAnnotations,
     callDesk,
     callTransferRecords,
+    testCalls,
   } = createCalls(deps, {
     carrier: telephony,
     inboundSimulator,
+    testCarrier,
     // The web call sockets carry browser calls and report on them to the desk, like the carrier.
     webCarrier: () => webCallSockets,
     billing,
@@ -225,6 +229,7 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
       "vad",
     ),
     handoffs: new CallHandoffsService(deps, { events: webhooks }),
+    testCalls: () => testCallParts,
   });
   // Recording decorates the media plane: streams of calls that record (phone and web) are mixed on their way.
   const recordings: Recordings = new Recordings(deps, { inner: voice, calls: callAnnotations });
@@ -257,10 +262,13 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
   const chatHandoffs: ChatHandoffsService = new ChatHandoffsService(deps, { events: webhooks, clock });
   // Agent tests answer through the reply engine with the assistant's own functions (stubbed unless a
   // scenario asks for real ones): no conversation, charge or webhook of their own.
-  const { testScenarios, testRuns, trafficReplays } = createAgentTests(deps, {
+  const { testScenarios, testRuns, trafficReplays, testCallParts } = createAgentTests(deps, {
     engine: replyEngine,
     replySettings,
     evaluation,
+    calls: testCalls,
+    turns: (accountId, callId) => callTurns.list(accountId, callId),
+    hangUp: (callId, reason) => callLifecycle.endByAssistant(callId, reason),
     functions: {
       booking: (context) =>
         appointments.functionsFor({ ...context, conversationId: null, callerPhone: null }),
@@ -310,6 +318,8 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     phoneNumbers,
     phoneNumberReleases: new PhoneNumberReleaseSweep(deps, telephony),
     telephony,
+    // A lifecycle of its own only beside a real carrier; on the simulation it is `telephony`.
+    testCarrier: testCarrier === telephony ? null : testCarrier,
     twilioWebhooks,
     twilioMedia,
     bus,
