@@ -9,6 +9,7 @@ import {
   type RecordedChatRequest,
   startFakeOpenAI,
 } from "../../../test/support/fake-openai.ts";
+import { startFakeTwilio } from "../../../test/support/fake-twilio.ts";
 import { startTestApp, type TestAccount, type TestApp } from "../../../test/support/test-app.ts";
 import type { Call } from "../../generated/prisma/client.ts";
 import { TEST_CALLER_NUMBER } from "../calls/index.ts";
@@ -345,5 +346,58 @@ describe("agent tests on the phone channel", () => {
       { token: owner.apiKey },
     );
     expect(listed.data!.calls.pageInfo.total).toBe(1);
+  }, 120_000);
+});
+
+describe("phone scenarios beside a real carrier", () => {
+  it("a deployment on Twilio still carries test calls on the simulation: Twilio is never asked to dial", async () => {
+    const twilio = await startFakeTwilio();
+    const app = await startTestApp({
+      model: fake,
+      env: {
+        VOXGATE_TELEPHONY: "twilio",
+        TWILIO_ACCOUNT_SID: twilio.accountSid,
+        TWILIO_AUTH_TOKEN: twilio.authToken,
+        TWILIO_API_BASE_URL: twilio.baseUrl,
+        VOXGATE_CALL_CLOCK_SPEED: "20",
+      },
+    });
+    try {
+      const account = await app.createAccount({ balance: "5" });
+      // A number bought from Twilio: the assistant's real calls would go through it.
+      const number = await telephonyFixtures(app).addNumber(account);
+      const assistant = await createAssistant(app, account, { phoneNumberId: number.id });
+      const scenarios = app.app.services.testScenarios;
+      const scenario = await scenarios.create(account.accountId, {
+        assistantId: assistant.id,
+        name: "Greets back by phone",
+        channel: "phone",
+        script: ["Anyone there?"],
+        checks: [{ kind: "transcript_contains", phrase: "Happy to help with: Anyone there?" }],
+      });
+      const asked = twilio.requests.length;
+      const suite = await scenarios.createSuite(account.accountId, { name: "On Twilio", scenarioIds: [scenario.id] });
+      const started = await app.app.services.testRuns.runSuite(account.accountId, suite.id, {});
+      const updates = app.app.pubsub.subscribe("test-run:updated", started.id)[Symbol.asyncIterator]();
+      let run = started;
+      try {
+        for (;;) {
+          const next = updates.next();
+          run = await app.app.services.testRuns.get(account.accountId, started.id);
+          if (run.status !== "queued" && run.status !== "running") break;
+          await next;
+        }
+      } finally {
+        await updates.return?.();
+      }
+      expect(run.status).toBe("passed");
+      const [result] = await app.app.services.testRuns.results(started.id);
+      const call = await app.app.db.prisma.call.findUniqueOrThrow({ where: { id: result!.callId! } });
+      expect(call).toMatchObject({ test: true, providerName: "simulated" });
+      expect(twilio.requests.slice(asked)).toEqual([]);
+    } finally {
+      await app.close();
+      await twilio.close();
+    }
   }, 120_000);
 });

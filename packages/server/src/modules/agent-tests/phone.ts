@@ -10,12 +10,13 @@ import {
   type Variables,
 } from "../message-pipeline/index.ts";
 import type { TestCaller } from "../telephony/index.ts";
+import { SEND_SMS_TOOL_NAME } from "../texts/index.ts";
 import type { TestCallSetup, TestOverridable } from "../voice/index.ts";
 import { applyOverrides, stubbed } from "./function-stubs.ts";
 import type { Customer, Ending, Overrides, TranscriptEntry } from "./scenario-rules.ts";
 
 /** Functions a test call never runs for real, even with useRealTools: they text, dial or hand over. */
-const ALWAYS_STUBBED = new Set(["send_sms", TRANSFER_CALL_TOOL_NAME, HANDOFF_TOOL_NAME]);
+const ALWAYS_STUBBED = new Set([SEND_SMS_TOOL_NAME, TRANSFER_CALL_TOOL_NAME, HANDOFF_TOOL_NAME]);
 
 /** How often the runner looks whether its test call ended (the call runs on the simulated carrier). */
 const POLL_MS = 200;
@@ -70,7 +71,7 @@ export class TestCallParts implements TestCallSetup {
    * useRealTools the real booking and webhook tools; texting, transfers and hand-offs are always
    * stubbed. Each call of a function is appended to the result as it happens.
    */
-  async functionsFor(callId: number, _assistantId: number, real: FunctionSet[]): Promise<FunctionSet[]> {
+  async functionsFor(callId: number, real: FunctionSet[]): Promise<FunctionSet[]> {
     const found = await this.linked(callId);
     if (!found) return [];
     const { scenario } = found;

@@ -58,8 +58,14 @@ export class TestCalls {
     });
     lifecycle.publish(created, null);
     const call = await lifecycle.transition(created.id, "in-progress");
-    await request.beforeConnect(call.id);
-    await carrier.connectTestCall(call.id);
+    try {
+      await request.beforeConnect(call.id);
+      await carrier.connectTestCall(call.id);
+    } catch (error) {
+      // Not left running without a caller: the carrier ends it (it was never connected).
+      await carrier.hangUp({ callId: call.id, providerCallId: call.providerCallId, answered: true });
+      throw error;
+    }
     this.deps.logger.info("test call started", { accountId: request.accountId, callId: call.id });
     return call;
   }

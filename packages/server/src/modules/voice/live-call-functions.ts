@@ -10,8 +10,8 @@ import type { LiveCall } from "./live-call.ts";
  * functions stubbed with its scenario's results (or the real ones, recorded), the run's overrides.
  */
 export interface TestCallSetup {
-  /** The functions `assistantId` offers on the test call `callId`, given those of a real call. */
-  functionsFor(callId: number, assistantId: number, real: FunctionSet[]): Promise<FunctionSet[]>;
+  /** The functions offered on the test call `callId`, given those a real call would offer. */
+  functionsFor(callId: number, real: FunctionSet[]): Promise<FunctionSet[]>;
   /** The assistant's settings as the test's run would have them (a replay against a changed prompt). */
   settingsFor<T extends TestOverridable>(callId: number, assistant: T): Promise<T>;
 }
@@ -80,7 +80,7 @@ export class LiveCallFunctions {
     ]);
     const real = sets.filter((set) => set !== null);
     return call.test && this.parts.testCalls
-      ? this.parts.testCalls().functionsFor(call.id, assistantId, real)
+      ? this.parts.testCalls().functionsFor(call.id, real)
       : real;
   }
 }
