@@ -350,6 +350,7 @@ describe("agent tests on the phone channel", () => {
 });
 
 describe("phone scenarios beside a real carrier", () => {
+  // With a real carrier the clock runs at real speed (env.ts): this call takes a few real seconds.
   it("a deployment on Twilio still carries test calls on the simulation: Twilio is never asked to dial", async () => {
     const twilio = await startFakeTwilio();
     const app = await startTestApp({
@@ -359,7 +360,6 @@ describe("phone scenarios beside a real carrier", () => {
         TWILIO_ACCOUNT_SID: twilio.accountSid,
         TWILIO_AUTH_TOKEN: twilio.authToken,
         TWILIO_API_BASE_URL: twilio.baseUrl,
-        VOXGATE_CALL_CLOCK_SPEED: "20",
       },
     });
     try {
