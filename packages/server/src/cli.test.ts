@@ -121,7 +121,10 @@ describe("voxgate test --suite", () => {
       ],
     });
     passingSuite = (
-      await scenarios.createSuite(owner.accountId, { name: "Green", scenarioIds: [greets.id, greetsByPhone.id] })
+      await scenarios.createSuite(owner.accountId, {
+        name: "Green",
+        scenarioIds: [greets.id, greetsByPhone.id],
+      })
     ).id;
     failingSuite = (
       await scenarios.createSuite(owner.accountId, { name: "Red", scenarioIds: [greets.id, farewell.id] })
@@ -155,7 +158,9 @@ describe("voxgate test --suite", () => {
     const xml = await readFile(junit, "utf8");
     expect(xml).toContain(`<testsuites name="voxgate" tests="2" failures="0" errors="0"`);
     expect(xml).toMatch(/<testcase classname="voxgate\.suite\d+" name="Greets back" time="[\d.]+"\/>/);
-    expect(xml).toMatch(/<testcase classname="voxgate\.suite\d+" name="Greets back by phone" time="[\d.]+"\/>/);
+    expect(xml).toMatch(
+      /<testcase classname="voxgate\.suite\d+" name="Greets back by phone" time="[\d.]+"\/>/,
+    );
   }, 60_000);
 
   it("exits 1 on a failed scenario, and the JUnit report says which check failed and why", async () => {

@@ -127,6 +127,7 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     inboundSimulator,
     textSimulator,
     testCarrier,
+    separateTestCarrier,
   } = createTelephony(deps, {
     jobs,
     replyEngine,
@@ -318,8 +319,8 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     phoneNumbers,
     phoneNumberReleases: new PhoneNumberReleaseSweep(deps, telephony),
     telephony,
-    // A lifecycle of its own only beside a real carrier; on the simulation it is `telephony`.
-    testCarrier: testCarrier === telephony ? null : testCarrier,
+    // Agent tests' carrier beside a real one (on the simulation it is `telephony`).
+    separateTestCarrier,
     twilioWebhooks,
     twilioMedia,
     bus,

@@ -124,7 +124,9 @@ async function run(scenarioIds: number[]): Promise<RunView> {
 }
 
 const money = async () => ({
-  balance: (await t.app.db.prisma.account.findUniqueOrThrow({ where: { id: owner.accountId } })).balance.toString(),
+  balance: (
+    await t.app.db.prisma.account.findUniqueOrThrow({ where: { id: owner.accountId } })
+  ).balance.toString(),
   ledger: await t.app.db.prisma.ledgerEntry.count({ where: { accountId: owner.accountId } }),
 });
 
@@ -319,15 +321,17 @@ describe("agent tests on the phone channel", () => {
     });
     const result = await run([persona]);
     expect(result.status).toBe("passed");
-    const customerLines = result.results[0]!.transcript
-      .filter((entry) => entry.role === "customer")
-      .map((entry) => entry.content);
+    const customerLines = result.results[0]!.transcript.filter((entry) => entry.role === "customer").map(
+      (entry) => entry.content,
+    );
     // The marker that ends the persona's conversation is not said.
     expect(customerLines).toEqual(["Hi, is order 42 on its way?", "Great, thanks. Bye!"]);
   }, 120_000);
 
   it("control: a real simulated call of the same assistant sends its webhooks and is listed", async () => {
-    const number = await t.app.db.prisma.phoneNumber.findFirstOrThrow({ where: { accountId: owner.accountId } });
+    const number = await t.app.db.prisma.phoneNumber.findFirstOrThrow({
+      where: { accountId: owner.accountId },
+    });
     const finished = new Promise<Call>((resolve) =>
       t.app.services.bus.on("call.finished", async ({ call }) => {
         if (!call.test) resolve(call);
@@ -376,7 +380,10 @@ describe("phone scenarios beside a real carrier", () => {
         checks: [{ kind: "transcript_contains", phrase: "Happy to help with: Anyone there?" }],
       });
       const asked = twilio.requests.length;
-      const suite = await scenarios.createSuite(account.accountId, { name: "On Twilio", scenarioIds: [scenario.id] });
+      const suite = await scenarios.createSuite(account.accountId, {
+        name: "On Twilio",
+        scenarioIds: [scenario.id],
+      });
       const started = await app.app.services.testRuns.runSuite(account.accountId, suite.id, {});
       const updates = app.app.pubsub.subscribe("test-run:updated", started.id)[Symbol.asyncIterator]();
       let run = started;

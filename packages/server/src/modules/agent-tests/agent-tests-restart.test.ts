@@ -103,7 +103,10 @@ describe("agent test runs across a restart", () => {
     let holding = true;
     model.respondWith((request) => {
       const text = String(request.messages.at(-1)?.content ?? "");
-      return { content: `Echo: ${text}`, ...(holding && text === "Where is my order?" ? { after: answerHeld } : {}) };
+      return {
+        content: `Echo: ${text}`,
+        ...(holding && text === "Where is my order?" ? { after: answerHeld } : {}),
+      };
     });
     const env = { VOXGATE_CALL_CLOCK_SPEED: "20" };
     const first: TestApp = await startTestApp({ model, database: database.first, env });
@@ -128,7 +131,8 @@ describe("agent test runs across a restart", () => {
       ([result]) => result?.callId != null,
     );
     await until(
-      () => model.chatRequests.some((request) => request.messages.at(-1)?.content === "Where is my order?"),
+      async () =>
+        model.chatRequests.some((request) => request.messages.at(-1)?.content === "Where is my order?"),
       Boolean,
     );
     const stopping = first.close();
@@ -162,7 +166,11 @@ describe("agent test runs across a restart", () => {
       [true, "0"],
       [true, "0"],
     ]);
-    expect(await prisma.ledgerEntry.count({ where: { accountId: owner.accountId, callId: { not: null } } })).toBe(0);
-    expect((await prisma.account.findUniqueOrThrow({ where: { id: owner.accountId } })).balance.toString()).toBe("5");
+    expect(
+      await prisma.ledgerEntry.count({ where: { accountId: owner.accountId, callId: { not: null } } }),
+    ).toBe(0);
+    expect(
+      (await prisma.account.findUniqueOrThrow({ where: { id: owner.accountId } })).balance.toString(),
+    ).toBe("5");
   });
 });

@@ -156,7 +156,8 @@ const TestScenarioResultRef = builder.prismaObject("TestScenarioResult", {
       resolve: (result) => result.divergences as unknown as Divergence[],
     }),
     endedBy: t.exposeString("endedBy", {
-      description: "customer, handoff or turn_limit; on the phone also assistant (it hung up) or transferred.",
+      description:
+        "customer, handoff or turn_limit; on the phone also assistant (it hung up) or transferred.",
     }),
     callId: t.exposeInt("callId", {
       nullable: true,

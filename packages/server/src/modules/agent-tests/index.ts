@@ -4,8 +4,8 @@
  * model, an LLM judge, comparisons of runs and scenarios made from real calls and conversations.
  */
 import type { ServiceDeps } from "../../deps.ts";
-import { createJobQueue } from "../../jobs/index.ts";
 import type { CallTurn } from "../../generated/prisma/client.ts";
+import { createJobQueue } from "../../jobs/index.ts";
 import type { ReplySettingsCache } from "../assistants/index.ts";
 import type { TestCalls } from "../calls/index.ts";
 import type { ReplyEngine } from "../message-pipeline/index.ts";

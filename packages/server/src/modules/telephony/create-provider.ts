@@ -44,7 +44,9 @@ export function createTelephony(
 ): {
   provider: TelephonyProvider;
   /** Carries agent tests' calls: the simulation, also when real calls go through Twilio. */
-  testCarrier: TestCallCarrier & Lifecycle;
+  testCarrier: TestCallCarrier;
+  /** The test carrier when it is not `provider` (beside Twilio): it starts and stops on its own. */
+  separateTestCarrier: Lifecycle | null;
   twilioWebhooks: TwilioWebhooks | null;
   twilioMedia: TwilioMediaStreams | null;
   inboundSimulator: InboundSimulator | null;
@@ -67,6 +69,7 @@ export function createTelephony(
     const twilioMedia = new TwilioMediaStreams(deps, twilio.authToken, parts.media, {
       startWithinMs: deps.config.connections.webSocketInitMs,
     });
+    const testCarrier = simulation();
     return {
       provider,
       twilioWebhooks: new TwilioWebhooks(
@@ -81,7 +84,8 @@ export function createTelephony(
         parts.transfers,
       ),
       twilioMedia,
-      testCarrier: simulation(),
+      testCarrier,
+      separateTestCarrier: testCarrier,
       inboundSimulator: null,
       textSimulator: null,
     };
@@ -90,6 +94,7 @@ export function createTelephony(
   return {
     provider,
     testCarrier: provider,
+    separateTestCarrier: null,
     twilioWebhooks: null,
     twilioMedia: null,
     inboundSimulator: provider,

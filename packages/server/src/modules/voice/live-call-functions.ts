@@ -79,8 +79,6 @@ export class LiveCallFunctions {
       }) ?? null,
     ]);
     const real = sets.filter((set) => set !== null);
-    return call.test && this.parts.testCalls
-      ? this.parts.testCalls().functionsFor(call.id, real)
-      : real;
+    return call.test && this.parts.testCalls ? this.parts.testCalls().functionsFor(call.id, real) : real;
   }
 }

@@ -128,7 +128,8 @@ export class SimulatedCallee {
       role: line.speaker === "assistant" ? ("user" as const) : ("assistant" as const),
       content: line.text,
     }));
-    if (history.length === 0) history.push({ role: "user", content: "(The assistant picked up; nobody has said anything yet.)" });
+    if (history.length === 0)
+      history.push({ role: "user", content: "(The assistant picked up; nobody has said anything yet.)" });
     const { reply } = await this.engine.generate({
       accountId: call.accountId,
       assistant: simulatedCustomer(
