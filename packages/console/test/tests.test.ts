@@ -202,6 +202,25 @@ describe("the Tests screen", () => {
     await expect.element(page.getByRole("progressbar", { name: "Scenarios finished" })).toBeVisible();
   });
 
+  it("writes a phone scenario: the channel is kept and shown again", async () => {
+    await signIn(await createAccount());
+    const { createAssistant } = await graphql<{ createAssistant: { id: number } }>(
+      'mutation { createAssistant(input: { name: "Phone tests", type: inbound }) { id } }',
+    );
+    location.hash = `#/tests/${createAssistant.id}/scenario/new`;
+    await page.getByLabelText("Name", { exact: true }).fill("Calls about an order");
+    await page.getByLabelText("Channel").selectOptions("phone");
+    await page.getByLabelText("Customer lines, one per line").fill("Where is my order?");
+    await page.getByRole("button", { name: "Create scenario" }).click();
+    await expect.element(page.getByRole("link", { name: "Calls about an order", exact: true })).toBeVisible();
+    const { testScenarios } = await graphql<{ testScenarios: { id: number; channel: string }[] }>(
+      `{ testScenarios(assistantId: ${createAssistant.id}) { id channel } }`,
+    );
+    expect(testScenarios.map((scenario) => scenario.channel)).toEqual(["phone"]);
+    location.hash = `#/tests/${createAssistant.id}/scenario/${testScenarios[0]!.id}`;
+    await expect.element(page.getByLabelText("Channel")).toHaveValue("phone");
+  });
+
   it("makes a test from a call: the caller's lines become the script", { timeout: 90_000 }, async () => {
     await signIn(await createAccount());
     const line = `+1415557${String(Date.now() % 10_000).padStart(4, "0")}`;

@@ -90,7 +90,8 @@ describe("voxgate test --suite", () => {
 
   beforeAll(async () => {
     model = await startFakeOpenAI();
-    t = await startTestApp({ model });
+    // Phone scenarios' test calls run on the simulated carrier's clock.
+    t = await startTestApp({ model, env: { VOXGATE_CALL_CLOCK_SPEED: "20" } });
     owner = await t.createAccount();
     directory = await mkdtemp(join(tmpdir(), "voxgate-cli-test-"));
     const assistant = await createAssistant(t, owner);
@@ -108,8 +109,23 @@ describe("voxgate test --suite", () => {
       script: ["Bye"],
       checks: [{ kind: "transcript_contains", phrase: "Goodbye" }],
     });
-    passingSuite = (await scenarios.createSuite(owner.accountId, { name: "Green", scenarioIds: [greets.id] }))
-      .id;
+    // The same, as a test call through the voice engine.
+    const greetsByPhone = await scenarios.create(owner.accountId, {
+      assistantId: assistant.id,
+      name: "Greets back by phone",
+      channel: "phone",
+      script: ["Hello"],
+      checks: [
+        { kind: "transcript_contains", phrase: "Echo: Hello" },
+        { kind: "ended_by", by: "customer" },
+      ],
+    });
+    passingSuite = (
+      await scenarios.createSuite(owner.accountId, {
+        name: "Green",
+        scenarioIds: [greets.id, greetsByPhone.id],
+      })
+    ).id;
     failingSuite = (
       await scenarios.createSuite(owner.accountId, { name: "Red", scenarioIds: [greets.id, farewell.id] })
     ).id;
@@ -138,10 +154,13 @@ describe("voxgate test --suite", () => {
     const junit = join(directory, "green.xml");
     const result = await voxgateTest(["--suite", String(passingSuite), "--junit", junit, "--json"]);
     expect(result.code).toBe(0);
-    expect(JSON.parse(result.stdout).run).toMatchObject({ status: "passed", total: 1, passed: 1 });
+    expect(JSON.parse(result.stdout).run).toMatchObject({ status: "passed", total: 2, passed: 2 });
     const xml = await readFile(junit, "utf8");
-    expect(xml).toContain(`<testsuites name="voxgate" tests="1" failures="0" errors="0"`);
+    expect(xml).toContain(`<testsuites name="voxgate" tests="2" failures="0" errors="0"`);
     expect(xml).toMatch(/<testcase classname="voxgate\.suite\d+" name="Greets back" time="[\d.]+"\/>/);
+    expect(xml).toMatch(
+      /<testcase classname="voxgate\.suite\d+" name="Greets back by phone" time="[\d.]+"\/>/,
+    );
   }, 60_000);
 
   it("exits 1 on a failed scenario, and the JUnit report says which check failed and why", async () => {

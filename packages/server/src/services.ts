@@ -126,6 +126,8 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     twilioMedia,
     inboundSimulator,
     textSimulator,
+    testCarrier,
+    separateTestCarrier,
   } = createTelephony(deps, {
     jobs,
     replyEngine,
@@ -135,6 +137,7 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     capacity,
     texts: () => texts,
     transfers: () => callTransfers,
+    testCallers: () => (callId) => testCallParts.caller(callId),
   });
   const textQuietHours = new TextQuietHours(deps, webhooks);
   const texts: TextsService = new TextsService(deps, {
@@ -167,9 +170,11 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     callAnnotations,
     callDesk,
     callTransferRecords,
+    testCalls,
   } = createCalls(deps, {
     carrier: telephony,
     inboundSimulator,
+    testCarrier,
     // The web call sockets carry browser calls and report on them to the desk, like the carrier.
     webCarrier: () => webCallSockets,
     billing,
@@ -225,6 +230,7 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
       "vad",
     ),
     handoffs: new CallHandoffsService(deps, { events: webhooks }),
+    testCalls: () => testCallParts,
   });
   // Recording decorates the media plane: streams of calls that record (phone and web) are mixed on their way.
   const recordings: Recordings = new Recordings(deps, { inner: voice, calls: callAnnotations });
@@ -257,10 +263,13 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
   const chatHandoffs: ChatHandoffsService = new ChatHandoffsService(deps, { events: webhooks, clock });
   // Agent tests answer through the reply engine with the assistant's own functions (stubbed unless a
   // scenario asks for real ones): no conversation, charge or webhook of their own.
-  const { testScenarios, testRuns, trafficReplays } = createAgentTests(deps, {
+  const { testScenarios, testRuns, trafficReplays, testCallParts } = createAgentTests(deps, {
     engine: replyEngine,
     replySettings,
     evaluation,
+    calls: testCalls,
+    turns: (accountId, callId) => callTurns.list(accountId, callId),
+    hangUp: (callId, reason) => callLifecycle.endByAssistant(callId, reason),
     functions: {
       booking: (context) =>
         appointments.functionsFor({ ...context, conversationId: null, callerPhone: null }),
@@ -310,6 +319,8 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     phoneNumbers,
     phoneNumberReleases: new PhoneNumberReleaseSweep(deps, telephony),
     telephony,
+    // Agent tests' carrier beside a real one (on the simulation it is `telephony`).
+    separateTestCarrier,
     twilioWebhooks,
     twilioMedia,
     bus,

@@ -95,6 +95,8 @@ export type CallFilter = {
   dateFrom?: string | null | undefined;
   /** YYYY-MM-DD, included, in the account's time zone. */
   dateTo?: string | null | undefined;
+  /** Include agent tests' simulated phone calls (test: true), left out by default (docs/testing-assistants.md). */
+  includeTests?: boolean | null | undefined;
   /** The client's number, E.164 (exact match). */
   phoneNumber?: string | null | undefined;
   status?: CallStatus | null | undefined;
@@ -296,7 +298,7 @@ export type CreatePlatformAccountInput = {
 /** The customer is either a script or a persona (with a goal). */
 export type CreateTestScenarioInput = {
   assistantId: number;
-  /** chat (default; the only channel so far). */
+  /** chat (default) or phone: a simulated test call through the voice engine, never charged. */
   channel?: string | null | undefined;
   /** Checks without a model (docs/testing-assistants.md#checks). */
   checks?: unknown;
@@ -588,6 +590,8 @@ export type UpdateCampaignInput = {
 
 /** Only the given fields change. */
 export type UpdateTestScenarioInput = {
+  /** chat or phone. */
+  channel?: string | null | undefined;
   checks?: unknown;
   criteria?: Array<string> | null | undefined;
   goal?: string | null | undefined;

@@ -156,6 +156,7 @@ export class VxTestScenario extends Screen {
       const turnLimit = String(data.get("turnLimit") ?? "").trim();
       input = {
         name: String(data.get("name") ?? ""),
+        channel: String(data.get("channel") ?? "chat"),
         ...(this.customer === "scripted"
           ? { script: lines(data.get("script")) }
           : { persona: String(data.get("persona") ?? ""), goal: String(data.get("goal") ?? "") }),
@@ -221,6 +222,14 @@ export class VxTestScenario extends Screen {
         <label for="name">Name</label>
         <input id="name" name="name" required .value=${s?.name ?? ""} aria-describedby=${this.described("name")} />
         ${this.messages("name")}
+        <label for="channel">Channel</label>
+        <select id="channel" name="channel" style="width:auto" aria-describedby="channel-hint ${this.described("channel") === nothing ? "" : "error-channel"}">
+          <option value="chat" ?selected=${(s?.channel ?? "chat") === "chat"}>Chat</option>
+          <option value="phone" ?selected=${s?.channel === "phone"}>Phone call (simulated)</option>
+        </select>
+        <p class="hint" id="channel-hint">A phone scenario is a simulated call through the voice engine, on text turns:
+          free, never dialled, no webhooks; it is left out of the calls list.</p>
+        ${this.messages("channel")}
         <fieldset><legend>The customer</legend>
           <label class="inline"><input type="radio" name="customer" value="scripted" .checked=${this.customer === "scripted"}
             @change=${() => {
@@ -338,6 +347,8 @@ export class VxTestScenario extends Screen {
             @change=${(event: Event) => this.setCheck(index, { by: (event.target as HTMLSelectElement).value })}>
             <option value="customer">the customer (nothing more to say)</option><option value="handoff">a hand-off</option>
             <option value="turn_limit">the turn limit</option>
+            <option value="assistant">the assistant hanging up (phone)</option>
+            <option value="transferred">a transfer (phone)</option>
           </select>`;
         break;
       case "evaluation_equals":

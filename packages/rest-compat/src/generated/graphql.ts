@@ -74,6 +74,8 @@ export type CallFilter = {
   dateFrom?: string | null | undefined;
   /** YYYY-MM-DD, included, in the account's time zone. */
   dateTo?: string | null | undefined;
+  /** Include agent tests' simulated phone calls (test: true), left out by default (docs/testing-assistants.md). */
+  includeTests?: boolean | null | undefined;
   /** The client's number, E.164 (exact match). */
   phoneNumber?: string | null | undefined;
   status?: CallStatus | null | undefined;

@@ -114,6 +114,8 @@ export const callRoutes: RouteDefinition[] = [
         campaignId: intParam(query.get("campaign_id")),
         dateFrom: text(query.get("date_from")),
         dateTo: text(query.get("date_to")),
+        // Agent tests' calls (docs/testing-assistants.md) are no part of the REST API's list.
+        includeTests: false,
       },
     }),
     respond: ({ calls: page }, request) => {

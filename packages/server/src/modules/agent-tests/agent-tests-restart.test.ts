@@ -88,4 +88,89 @@ describe("agent test runs across a restart", () => {
     expect(asked.filter((text) => text === "one")).toHaveLength(1);
     expect(asked.filter((text) => text === "two")).toHaveLength(2);
   });
+
+  it("resume on the phone: a scenario whose test call was cut by a stop is played again with a new call, and neither call costs anything", {
+    timeout: 120_000,
+  }, async () => {
+    const database = await durableDatabase();
+    cleanups.push(() => database.drop());
+    const model: FakeOpenAI = await startFakeOpenAI();
+    cleanups.push(() => model.close());
+    let releaseAnswer!: () => void;
+    const answerHeld = new Promise<void>((resolve) => {
+      releaseAnswer = resolve;
+    });
+    let holding = true;
+    model.respondWith((request) => {
+      const text = String(request.messages.at(-1)?.content ?? "");
+      return {
+        content: `Echo: ${text}`,
+        ...(holding && text === "Where is my order?" ? { after: answerHeld } : {}),
+      };
+    });
+    const env = { VOXGATE_CALL_CLOCK_SPEED: "20" };
+    const first: TestApp = await startTestApp({ model, database: database.first, env });
+    let closed = false;
+    cleanups.push(() => (closed ? undefined : first.close()));
+    const owner = await first.createAccount({ balance: "5" });
+    const assistant = await createAssistant(first, owner);
+    const scenarios = first.app.services.testScenarios;
+    const scenario = await scenarios.create(owner.accountId, {
+      assistantId: assistant.id,
+      name: "Order by phone",
+      channel: "phone",
+      script: ["Where is my order?"],
+      checks: [{ kind: "transcript_contains", phrase: "Echo: Where is my order?" }],
+    });
+    const suite = await scenarios.createSuite(owner.accountId, { name: "Phone", scenarioIds: [scenario.id] });
+    const run = await first.app.services.testRuns.runSuite(owner.accountId, suite.id, {});
+
+    // The caller said its line; the assistant's answer is held when the server stops.
+    const [cut] = await until(
+      () => first.app.services.testRuns.results(run.id),
+      ([result]) => result?.callId != null,
+    );
+    await until(
+      async () =>
+        model.chatRequests.some((request) => request.messages.at(-1)?.content === "Where is my order?"),
+      Boolean,
+    );
+    const stopping = first.close();
+    holding = false;
+    releaseAnswer();
+    await stopping;
+    closed = true;
+
+    const second = await startTestApp({ model, database: database.next, env });
+    cleanups.push(() => second.close());
+    const finished = await until(
+      () => second.app.services.testRuns.get(owner.accountId, run.id),
+      (current) => !["queued", "running"].includes(current.status),
+    );
+    expect(finished).toMatchObject({ status: "passed", passed: 1 });
+    const [played] = await second.app.services.testRuns.results(run.id);
+    expect(played!.callId).not.toBe(cut!.callId);
+    expect(played!.transcript).toEqual([
+      { role: "assistant", content: "Hello! How can I help?" },
+      { role: "customer", content: "Where is my order?" },
+      { role: "assistant", content: "Echo: Where is my order?", latencyMs: expect.any(Number) },
+    ]);
+    // The cut call ends on the next server (its hang-up, or its lost line's lease), free like the new one.
+    const prisma = second.app.db.prisma;
+    await until(
+      () => prisma.call.findUniqueOrThrow({ where: { id: cut!.callId! } }),
+      (call) => call.endedAt !== null,
+    );
+    const calls = await prisma.call.findMany({ where: { accountId: owner.accountId } });
+    expect(calls.map((call) => [call.test, call.totalCost.toString()])).toEqual([
+      [true, "0"],
+      [true, "0"],
+    ]);
+    expect(
+      await prisma.ledgerEntry.count({ where: { accountId: owner.accountId, callId: { not: null } } }),
+    ).toBe(0);
+    expect(
+      (await prisma.account.findUniqueOrThrow({ where: { id: owner.accountId } })).balance.toString(),
+    ).toBe("5");
+  });
 });

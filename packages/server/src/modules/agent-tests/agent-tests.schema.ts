@@ -17,7 +17,10 @@ const TestScenario = builder.prismaObject("TestScenario", {
     id: t.exposeInt("id"),
     assistantId: t.exposeInt("assistantId"),
     name: t.exposeString("name"),
-    channel: t.exposeString("channel", { description: "chat (the only channel so far)." }),
+    channel: t.exposeString("channel", {
+      description:
+        "chat (the reply engine, turn by turn) or phone (a simulated test call through the voice engine).",
+    }),
     script: t.stringList({
       nullable: true,
       description: "The customer's lines, said in order (a scripted customer); null for a persona.",
@@ -152,11 +155,20 @@ const TestScenarioResultRef = builder.prismaObject("TestScenarioResult", {
       description: "Scenarios made from traffic: turns where the answer differs from the recorded one.",
       resolve: (result) => result.divergences as unknown as Divergence[],
     }),
-    endedBy: t.exposeString("endedBy", { description: "customer, handoff or turn_limit." }),
+    endedBy: t.exposeString("endedBy", {
+      description:
+        "customer, handoff or turn_limit; on the phone also assistant (it hung up) or transferred.",
+    }),
+    callId: t.exposeInt("callId", {
+      nullable: true,
+      description:
+        "A phone scenario's test call (read it with call(id); calls lists it only with includeTests).",
+    }),
     turnLatencies: t.exposeIntList("turnLatencies", { description: "Milliseconds per assistant reply." }),
     cost: t.field({
       type: "Decimal",
-      description: "The replies at the reply price: what they would have cost; never charged.",
+      description:
+        "What it would have cost, never charged: chat replies at the reply price, a phone call's minutes at the per-minute price.",
       resolve: (result) => result.cost.toFixed(4),
     }),
     error: t.exposeString("error"),
@@ -255,7 +267,9 @@ const CreateTestScenarioInput = builder.inputType("CreateTestScenarioInput", {
   fields: (t) => ({
     assistantId: t.int({ required: true }),
     name: t.string({ required: true }),
-    channel: t.string({ description: "chat (default; the only channel so far)." }),
+    channel: t.string({
+      description: "chat (default) or phone: a simulated test call through the voice engine, never charged.",
+    }),
     script: t.stringList({ description: "The customer's lines, said in order (at most 30)." }),
     persona: t.string({ description: "Who the customer is; the model plays them." }),
     goal: t.string({ description: "What the persona customer wants." }),
@@ -277,6 +291,7 @@ const UpdateTestScenarioInput = builder.inputType("UpdateTestScenarioInput", {
   description: "Only the given fields change.",
   fields: (t) => ({
     name: t.string(),
+    channel: t.string({ description: "chat or phone." }),
     script: t.stringList(),
     persona: t.string(),
     goal: t.string(),

@@ -6,16 +6,16 @@ import { HANDOFF_TOOL_NAME, REQUEST_HUMAN_TOOL_NAME } from "../handoffs/index.ts
 import {
   type FunctionCallRecord,
   type FunctionSet,
-  KNOWLEDGE_TOOL_NAME,
   parseWebhookTools,
   primitiveVariables,
   type ReplyEngine,
-  refused,
   simulatedCustomer,
   type Variables,
 } from "../message-pipeline/index.ts";
 import { type RunRecord, runChecks } from "./checks.ts";
+import { applyOverrides, stubbed } from "./function-stubs.ts";
 import { type Judge, transcriptText } from "./judge.ts";
+import type { PhoneConversation } from "./phone.ts";
 import type {
   Check,
   CheckResult,
@@ -40,6 +40,8 @@ export interface RunnerParts {
   settings(accountId: number, assistantId: number): Promise<ReplySettings | null>;
   functions: TestFunctions;
   judge: Judge;
+  /** Phone scenarios' test calls. */
+  phone: PhoneConversation;
   evaluation: {
     evaluateTranscript(postCallSchema: unknown, transcript: string): Promise<Prisma.InputJsonObject>;
   };
@@ -75,11 +77,13 @@ const HANDOFF_FUNCTIONS = new Set([HANDOFF_TOOL_NAME, REQUEST_HUMAN_TOOL_NAME]);
 const BOOKING_FUNCTION = "book_appointment";
 
 /**
- * Plays one scenario on the chat channel: the customer (script or persona) and the assistant, which
+ * Plays one scenario. On the chat channel: the customer (script or persona) and the assistant, which
  * answers through the production reply engine with its own settings (or a run's overrides), its
  * knowledge base and its functions. Nothing is charged, stored as a conversation or sent as a
  * webhook: the exchange lives only in the result. Functions are stubbed with the scenario's results
  * unless it sets useRealTools (then bookings and webhook tools are real; a hand-off never is).
+ * On the phone channel: a test call through the real voice engine (phone.ts). Both are decided by
+ * the same checks and judge.
  */
 export class ScenarioRunner {
   constructor(
@@ -105,7 +109,16 @@ export class ScenarioRunner {
       error: "",
     };
     try {
-      await this.converse(scenario, options, outcome);
+      if (scenario.channel === "phone") {
+        const played = await this.parts.phone.play(scenario, options);
+        Object.assign(outcome, {
+          transcript: played.transcript,
+          functionCalls: played.functionCalls,
+          turnLatencies: played.turnLatencies,
+          endedBy: played.endedBy,
+          cost: played.cost,
+        });
+      } else await this.converse(scenario, options, outcome);
       await this.decide(scenario, options.resultId, outcome);
     } catch (error) {
       outcome.status = "error";
@@ -292,36 +305,6 @@ export class ScenarioRunner {
     });
     return count > 0;
   }
-}
-
-/** A function set that answers every offered function with the scenario's result, and runs nothing. */
-function stubbed(
-  definitions: ReturnType<FunctionSet["definitions"]>,
-  webhookNames: readonly string[],
-  results: Record<string, unknown>,
-): FunctionSet {
-  const names = new Set([...definitions.map((definition) => definition.name), ...webhookNames]);
-  return {
-    definitions: () => definitions,
-    run: async (name, args) => {
-      if (name === KNOWLEDGE_TOOL_NAME) return undefined;
-      if (!names.has(name)) return refused(name, `There is no function named ${name}.`, args);
-      const result = Object.hasOwn(results, name) ? results[name] : { ok: true };
-      return { name, arguments: args, result, error: null, duration_ms: 0 };
-    },
-  };
-}
-
-function applyOverrides(assistant: ReplySettings, overrides: Overrides): ReplySettings {
-  return {
-    ...assistant,
-    ...(overrides.systemPrompt !== undefined ? { systemPrompt: overrides.systemPrompt } : {}),
-    ...(overrides.llmModelId !== undefined ? { llmModelId: overrides.llmModelId } : {}),
-    ...(overrides.llmTemperature !== undefined
-      ? { llmTemperature: new Prisma.Decimal(overrides.llmTemperature) }
-      : {}),
-    ...(overrides.knowledgebaseId !== undefined ? { knowledgebaseId: overrides.knowledgebaseId } : {}),
-  };
 }
 
 /** Where the assistant's answers differ from the recorded ones (case, spacing and punctuation aside). */

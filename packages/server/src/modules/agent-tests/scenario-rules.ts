@@ -31,11 +31,15 @@ export const AGENT_TEST_LIMITS = {
   toolResultsBytes: 32 * 1024,
 } as const;
 
-export const CHANNELS = ["chat"] as const;
+/** chat: the reply engine turn by turn; phone: a test call through the voice engine (phone.ts). */
+export const CHANNELS = ["chat", "phone"] as const;
 export type Channel = (typeof CHANNELS)[number];
 
-/** How a scenario ended: the customer finished, the assistant handed the chat on, or the turn limit. */
-export const ENDINGS = ["customer", "handoff", "turn_limit"] as const;
+/**
+ * How a scenario ended: the customer finished, the assistant handed the chat on, the turn limit;
+ * on a phone call also the assistant hung up, or transferred the caller (a stubbed transfer).
+ */
+export const ENDINGS = ["customer", "handoff", "turn_limit", "assistant", "transferred"] as const;
 export type Ending = (typeof ENDINGS)[number];
 
 const phrase = requiredString("phrase", 500);

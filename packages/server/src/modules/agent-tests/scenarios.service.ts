@@ -143,6 +143,7 @@ export class ScenariosService {
       where: { id: current.id },
       data: {
         ...(data.name !== undefined ? { name: data.name } : {}),
+        ...(input.channel !== undefined ? { channel: data.channel } : {}),
         ...(customer ? { customer: customer as unknown as Prisma.InputJsonObject } : {}),
         ...(input.variables !== undefined ? { variables: data.variables as Prisma.InputJsonObject } : {}),
         ...(data.turnLimit !== undefined ? { turnLimit: data.turnLimit } : {}),

@@ -24,6 +24,8 @@ export class CallHangUps {
       carrier: CallCarrier;
       /** Hangs up browser web calls (their socket may be on another instance). */
       webCarrier: () => Pick<CallCarrier, "hangUp">;
+      /** Carries agent tests' calls (`test`), whatever carrier serves real ones: the simulation. */
+      testCarrier: Pick<CallCarrier, "hangUp">;
     },
   ) {}
 
@@ -34,7 +36,11 @@ export class CallHangUps {
       where: { id: call.id, requestedEnd: null, status: { in: [...ACTIVE_DB_STATUSES] } },
       data: { requestedEnd: toDbStatus(as), endReason: reason },
     });
-    const carrier = call.providerName === WEB_CARRIER ? this.carriers.webCarrier() : this.carriers.carrier;
+    const carrier = call.test
+      ? this.carriers.testCarrier
+      : call.providerName === WEB_CARRIER
+        ? this.carriers.webCarrier()
+        : this.carriers.carrier;
     await carrier.hangUp(
       { callId: call.id, providerCallId: call.providerCallId, answered: call.status === "in_progress" },
       farewell,

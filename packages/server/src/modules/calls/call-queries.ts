@@ -32,6 +32,7 @@ const CallFilter = z
     campaignId: optionalId("campaign id"),
     dateFrom: calendarDay("date from").nullish(),
     dateTo: calendarDay("date to").nullish(),
+    includeTests: z.boolean({ error: "The include tests field must be a boolean." }).nullish(),
   })
   .refine((filter) => !filter.dateFrom || !filter.dateTo || filter.dateFrom <= filter.dateTo, {
     path: ["dateTo"],
@@ -46,6 +47,8 @@ export interface CallFilterRequest {
   campaignId?: unknown;
   dateFrom?: unknown;
   dateTo?: unknown;
+  /** Agent tests' calls are left out unless asked for (docs/testing-assistants.md#phone-scenarios). */
+  includeTests?: unknown;
 }
 
 /** Reads of an account's calls, for the API (GraphQL, and REST through it). */
@@ -109,6 +112,7 @@ export class CallQueries {
     }
     return {
       accountId,
+      ...(filter.includeTests ? {} : { test: false }),
       ...(filter.status ? { status: toDbStatus(filter.status) } : {}),
       ...(filter.type ? { type: filter.type } : {}),
       ...(filter.phoneNumber ? { clientPhoneNumber: filter.phoneNumber } : {}),

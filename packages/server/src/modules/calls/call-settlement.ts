@@ -17,7 +17,8 @@ export type RunningCharge = "paid" | "short" | "not-running";
  * its minutes (billing takes that lock too), so the timer and the end never race.
  *
  * Only carried calls are billed by the minute: phone calls and browser web calls (`providerName`
- * set); a call recorded through the API without a carrier costs nothing.
+ * set); a call recorded through the API without a carrier costs nothing, and so does an agent
+ * test's call (`test`), which is carried by the simulation only.
  */
 export class CallSettlement {
   constructor(
@@ -26,7 +27,7 @@ export class CallSettlement {
   ) {}
 
   private billed(call: Call): boolean {
-    return call.providerName !== "";
+    return call.providerName !== "" && !call.test;
   }
 
   /** In `tx`, which has just written the answer: the reserved first minute is kept. */

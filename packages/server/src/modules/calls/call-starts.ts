@@ -200,7 +200,7 @@ export class CallStarts {
         WHERE "id" = ${accountId}::integer FOR UPDATE`;
       if (account?.suspended) throw new AccountSuspendedError();
       const running = await tx.call.count({
-        where: { accountId, type: { not: "web" }, status: { in: [...ACTIVE_DB_STATUSES] } },
+        where: { accountId, type: { not: "web" }, test: false, status: { in: [...ACTIVE_DB_STATUSES] } },
       });
       if (running >= maxConcurrentCalls) throw new ConcurrentCallsLimitError(maxConcurrentCalls);
       const created = await tx.call.create({

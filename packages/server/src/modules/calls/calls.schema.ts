@@ -60,6 +60,10 @@ export const CallRef = builder.prismaObject("Call", {
     transferDestinationName: t.exposeString("transferDestinationName", {
       description: "On a transfer's leg: the destination's name when it was dialled; empty otherwise.",
     }),
+    test: t.exposeBoolean("test", {
+      description:
+        "An agent test's simulated phone call: never charged, no webhooks, left out of calls unless includeTests.",
+    }),
     startedAt: t.expose("startedAt", { type: "DateTime", nullable: true }),
     endedAt: t.expose("endedAt", { type: "DateTime", nullable: true }),
     createdAt: t.expose("createdAt", { type: "DateTime" }),
@@ -88,6 +92,10 @@ const CallFilterInput = builder.inputType("CallFilter", {
     campaignId: t.int(),
     dateFrom: t.string({ description: "YYYY-MM-DD, included, in the account's time zone." }),
     dateTo: t.string({ description: "YYYY-MM-DD, included, in the account's time zone." }),
+    includeTests: t.boolean({
+      description:
+        "Include agent tests' simulated phone calls (test: true), left out by default (docs/testing-assistants.md).",
+    }),
   }),
 });
 

@@ -146,7 +146,7 @@ export class InboundCalls {
         call = await prisma.$transaction(async (tx) => {
           await tx.$queryRaw`SELECT "id" FROM "accounts" WHERE "id" = ${accountId}::integer FOR UPDATE`;
           const running = await tx.call.count({
-            where: { accountId, type: { not: "web" }, status: { in: [...ACTIVE_DB_STATUSES] } },
+            where: { accountId, type: { not: "web" }, test: false, status: { in: [...ACTIVE_DB_STATUSES] } },
           });
           if (running >= maxConcurrentCalls) throw new ConcurrentCallsLimitError(maxConcurrentCalls);
           const created = await tx.call.create({ data: record });

@@ -4,7 +4,7 @@ import type { InProcessBus } from "../../in-process-events.ts";
 import type { JobQueue } from "../../jobs/index.ts";
 import type { BillingService } from "../billing/index.ts";
 import type { RedactionService } from "../redaction/index.ts";
-import type { CallCarrier, CallDesk, InboundSimulator } from "../telephony/provider.ts";
+import type { CallCarrier, CallDesk, InboundSimulator, TestCallCarrier } from "../telephony/provider.ts";
 import { CallAnnotations } from "./call-annotations.ts";
 import { CallHangUps } from "./call-hang-up.ts";
 import { CallLifecycle } from "./call-lifecycle.service.ts";
@@ -14,17 +14,20 @@ import { CallStarts } from "./call-starts.ts";
 import { CallTransferRecords } from "./call-transfers.ts";
 import { CarrierEvents, type VoicemailSessions } from "./carrier-events.ts";
 import { InboundCalls, type InboundVariablesSource } from "./inbound-calls.ts";
+import { TestCalls } from "./test-calls.ts";
 
 /** Calls, their lifecycle (one transition table), carrier events, per-minute billing and limits. */
 export type { Call } from "../../generated/prisma/client.ts";
 export type { CallAnnotations, EvaluationOutcome } from "./call-annotations.ts";
 export { FAREWELLS } from "./call-hang-up.ts";
 export type { CallLifecycle } from "./call-lifecycle.service.ts";
+export { minutesStarted } from "./call-settlement.ts";
 export type { CallStarts, OutboundCallRequest } from "./call-starts.ts";
 export { type ApiCallStatus, CALL_TRANSITIONS, isFinal, toApiStatus } from "./call-status.ts";
 export type { CallTransferRecords, TransferMiss, TransferState } from "./call-transfers.ts";
 export type { VoicemailSessions } from "./carrier-events.ts";
 export type { InboundVariablesSource } from "./inbound-calls.ts";
+export { TEST_CALLER_NUMBER, type TestCalls } from "./test-calls.ts";
 
 /**
  * The calls module's parts, wired together in dependency order: hang-ups through the carriers, the
@@ -41,6 +44,8 @@ export function createCalls(
     inboundSimulator: InboundSimulator | null;
     /** Hangs up browser web calls (their socket may be on another instance). */
     webCarrier: () => Pick<CallCarrier, "hangUp">;
+    /** Carries agent tests' calls: the simulation, whatever carrier serves real ones. */
+    testCarrier: TestCallCarrier;
     billing: BillingService;
     jobs: JobQueue;
     events: EventSink;
@@ -53,7 +58,11 @@ export function createCalls(
   },
 ) {
   const { carrier, billing, jobs, events, bus } = parts;
-  const hangUps = new CallHangUps(deps, { carrier, webCarrier: parts.webCarrier });
+  const hangUps = new CallHangUps(deps, {
+    carrier,
+    webCarrier: parts.webCarrier,
+    testCarrier: parts.testCarrier,
+  });
   const minutes = new CallMinutes(deps, { billing, jobs, hangUps });
   const lifecycle = new CallLifecycle(deps, { billing, minutes, hangUps, events, bus });
   const carrierEvents = new CarrierEvents(deps, { lifecycle, hangUps, voicemail: parts.voicemail });
@@ -85,5 +94,6 @@ export function createCalls(
     callAnnotations: annotations,
     callDesk: desk,
     callTransferRecords: transfers,
+    testCalls: new TestCalls(deps, { carrier: parts.testCarrier, lifecycle }),
   };
 }

@@ -49,7 +49,8 @@ export class EvaluationService {
   }
 
   private async callFinished(call: Call): Promise<void> {
-    if (!call.assistantId || call.transcript.trim() === "") return;
+    // A test call is judged by its run (which evaluates it when a check asks), not here.
+    if (!call.assistantId || call.test || call.transcript.trim() === "") return;
     const assistant = await this.deps.db.prisma.assistant.findUnique({
       where: { id: call.assistantId },
       select: { postCallEvaluation: true },

@@ -18,6 +18,7 @@ export type {
   ProviderNumber,
   ProviderTextEvent,
   TelephonyProvider,
+  TestCallCarrier,
   TextCarrier,
   TextDesk,
   TextSimulator,
@@ -27,7 +28,14 @@ export type {
   TransferMissOutcome,
 } from "./provider.ts";
 export { TRANSFER_RING_SECONDS } from "./provider.ts";
-export { SCRIPTED_CALLEE_LINES, SCRIPTED_CALLER_LINES, SimulatedCallee } from "./simulated/callee.ts";
+export {
+  SCRIPTED_CALLEE_LINES,
+  SCRIPTED_CALLER_LINES,
+  SimulatedCallee,
+  TEST_CALLER_DONE,
+  type TestCaller,
+  type TestCallers,
+} from "./simulated/callee.ts";
 export {
   LINE_LOST_REASON,
   SIMULATED_LINE_LEASE,

@@ -281,3 +281,12 @@ export interface InboundSimulator {
    */
   simulateIncomingCall(request: { from: string; to: string; sipHost?: string }): Promise<InboundDecision>;
 }
+
+/**
+ * The carrier of agent tests' phone calls (docs/testing-assistants.md#phone-scenarios): always the
+ * simulation, whichever carrier serves real calls, so a test never dials anyone.
+ */
+export interface TestCallCarrier extends Pick<CallCarrier, "name" | "hangUp"> {
+  /** The test call `callId` (recorded in progress) is connected: its simulated caller starts talking. */
+  connectTestCall(callId: number): Promise<void>;
+}

@@ -4,4 +4,5 @@ export { TextConversations } from "./text-conversations.ts";
 export { TextQuietHours } from "./text-quiet-hours.ts";
 export { TEXT_STATUSES, type TextStatus } from "./text-status.ts";
 export { TextSendQueue, TextSendSweep } from "./text-sweep.ts";
+export { SEND_SMS_TOOL_NAME } from "./texts.functions.ts";
 export { TextsService } from "./texts.service.ts";

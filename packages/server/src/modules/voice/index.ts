@@ -8,6 +8,7 @@ export type {
 } from "./call-providers.ts";
 export { type CallLatency, CallTurnsService } from "./call-turns.service.ts";
 export { DetectorRegistry, type EndpointDetection, silenceEndpoint } from "./detectors.ts";
+export type { TestCallSetup, TestOverridable } from "./live-call-functions.ts";
 export { LiveSessions } from "./live-sessions.ts";
 export { RealtimeClient, type RealtimeModel } from "./realtime-client.ts";
 export { Recordings, recordingPath } from "./recording.ts";

@@ -1,8 +1,28 @@
+import type { Prisma } from "../../generated/prisma/client.ts";
 import type { AppointmentsService } from "../appointments/index.ts";
 import type { CallHandoffsService, CallHandover, CallTransfersService } from "../handoffs/index.ts";
 import type { FunctionSet } from "../message-pipeline/index.ts";
 import type { TextsService } from "../texts/index.ts";
 import type { LiveCall } from "./live-call.ts";
+
+/**
+ * What an agent test changes on its call (the agent tests module, docs/testing-assistants.md):
+ * functions stubbed with its scenario's results (or the real ones, recorded), the run's overrides.
+ */
+export interface TestCallSetup {
+  /** The functions offered on the test call `callId`, given those a real call would offer. */
+  functionsFor(callId: number, real: FunctionSet[]): Promise<FunctionSet[]>;
+  /** The assistant's settings as the test's run would have them (a replay against a changed prompt). */
+  settingsFor<T extends TestOverridable>(callId: number, assistant: T): Promise<T>;
+}
+
+/** The settings a test run may replace. */
+export interface TestOverridable {
+  systemPrompt: string;
+  llmModelId: number | null;
+  llmTemperature: Prisma.Decimal;
+  knowledgebaseId: number | null;
+}
 
 /** The modules whose functions a live call's replies may call. */
 export interface LiveCallFunctionParts {
@@ -14,6 +34,8 @@ export interface LiveCallFunctionParts {
   handoffs?: Pick<CallHandoffsService, "functionsFor">;
   /** `transfer_call` of assistants with transfer destinations open now, and the caller's return. */
   transfers?: Pick<CallTransfersService, "functionsFor">;
+  /** Agent tests' calls: their functions are the test's. */
+  testCalls?: () => TestCallSetup;
 }
 
 /** The built-in function sets of a live call's replies, for whichever assistant answers it. */
@@ -56,6 +78,7 @@ export class LiveCallFunctions {
         type: call.type,
       }) ?? null,
     ]);
-    return sets.filter((set) => set !== null);
+    const real = sets.filter((set) => set !== null);
+    return call.test && this.parts.testCalls ? this.parts.testCalls().functionsFor(call.id, real) : real;
   }
 }

@@ -13,6 +13,7 @@ export const LIVE_CALL_COLUMNS = {
   type: true,
   assistantPhoneNumber: true,
   clientPhoneNumber: true,
+  test: true,
   assistant: {
     select: {
       id: true,

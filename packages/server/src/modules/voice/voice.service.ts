@@ -2,7 +2,12 @@ import type { ServiceDeps } from "../../deps.ts";
 import type { AssistantMode } from "../../generated/prisma/client.ts";
 import type { AppointmentsService } from "../appointments/index.ts";
 import type { CallLifecycle } from "../calls/index.ts";
-import type { CallHandoffsService, CallHandover, CallTransfersService } from "../handoffs/index.ts";
+import {
+  type CallHandoffsService,
+  type CallHandover,
+  type CallTransfersService,
+  TRANSFER_CALL_TOOL_NAME,
+} from "../handoffs/index.ts";
 import {
   AT_CAPACITY_REASON,
   AT_CAPACITY_WORDS,
@@ -22,7 +27,7 @@ import { CallSpeech, type DeploymentProviders, type StreamingSpeech } from "./ca
 import type { CallTurnsService } from "./call-turns.service.ts";
 import type { DetectorRegistry } from "./detectors.ts";
 import { LIVE_CALL_COLUMNS, type LiveAssistant, type LiveCall, sessionSettingsOf } from "./live-call.ts";
-import { LiveCallFunctions } from "./live-call-functions.ts";
+import { LiveCallFunctions, type TestCallSetup } from "./live-call-functions.ts";
 import type { LiveSessions } from "./live-sessions.ts";
 import type { RealtimeConnection, RealtimeSessionOptions } from "./realtime-client.ts";
 import { modelAudioFormat, RealtimeSession } from "./realtime-session.ts";
@@ -114,6 +119,8 @@ export class VoiceService implements MediaStreamHandler {
       detectors: DetectorRegistry;
       /** `handoff` between the account's assistants on live calls; without it none is offered. */
       handoffs?: Pick<CallHandoffsService, "functionsFor">;
+      /** Agent tests' calls: their functions and the run's overrides (the agent tests module). */
+      testCalls?: () => TestCallSetup;
     },
   ) {
     this.speech = new CallSpeech(deps, parts);
@@ -142,7 +149,8 @@ export class VoiceService implements MediaStreamHandler {
       stream.close();
       return;
     }
-    const assistant = call.assistant;
+    const testCalls = call.test ? this.parts.testCalls?.() : undefined;
+    const assistant = testCalls ? await testCalls.settingsFor(call.id, call.assistant) : call.assistant;
     const settings = sessionSettingsOf(assistant, assistant.mode === "pipeline", this.parts.detectors);
     const { transfers } = this.parts;
     // Back from a transfer nobody answered: the assistant says so first, knowing the conversation so far.
@@ -367,7 +375,12 @@ export class VoiceService implements MediaStreamHandler {
         answering.handedOver = null;
         return {
           text: result.reply,
-          endCall: result.functionCalls.some((record) => record.name === END_CALL_TOOL_NAME && !record.error),
+          // A test call's transfer is stubbed: the assistant's part ends there, as when a real one connects.
+          endCall: result.functionCalls.some(
+            (record) =>
+              !record.error &&
+              (record.name === END_CALL_TOOL_NAME || (call.test && record.name === TRANSFER_CALL_TOOL_NAME)),
+          ),
           ...(handedOver ? { handover: () => this.handOver(call, stream, answering, handedOver) } : {}),
         };
       },

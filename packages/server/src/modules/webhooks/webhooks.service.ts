@@ -176,6 +176,8 @@ export class WebhooksService implements EventSink, Lifecycle {
   async emit(tx: Prisma.TransactionClient, event: DomainEvent): Promise<void> {
     for (const record of this.recorders) await record(tx, event);
     if (isAuditedEvent(event)) return;
+    // An agent test's call sends no webhooks (docs/testing-assistants.md#phone-scenarios).
+    if ("call" in event && event.call.test) return;
     if (event.type === "call.settled") return this.release(tx, event.call, "settlement");
     if (event.type === "call.recorded") return this.release(tx, event.call, "recording");
     const held = event.type === "call.ended";

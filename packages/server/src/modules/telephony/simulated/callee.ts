@@ -30,12 +30,40 @@ const PERSONA_RULES = [
 /** The persona's cue when nobody has spoken yet: a person who picks up says hello. */
 const PICKED_UP = "(You picked up; nobody has said anything yet.)";
 
+/** A persona test caller ends the call by ending a line with this; it is not said. */
+export const TEST_CALLER_DONE = "[DONE]";
+
+/**
+ * The caller of an agent test's phone call, as its scenario says: scripted lines said in order (at
+ * most the scenario's turn limit), or a persona the model plays for at most `turns` lines.
+ */
+export type TestCaller =
+  | { kind: "scripted"; lines: string[] }
+  | { kind: "persona"; prompt: string; goal: string; turns: number };
+
+/** Where the simulated carrier finds a test call's caller (the agent tests module); null: none. */
+export type TestCallers = (callId: number) => Promise<TestCaller | null>;
+
+const TEST_PERSONA_RULES = [
+  "You are a customer who called a business and reached its AI assistant on the phone. Stay in character and never say you are an AI or a test.",
+  "Say one or two short sentences at a time, as a real caller would.",
+  `When what you wanted is done, or you would give up, say your last words and end them with ${TEST_CALLER_DONE}.`,
+].join(" ");
+
 /** Who the simulated person is on one call. */
 export interface CalleeCall {
   accountId: number;
   /** The person called in (an inbound call) rather than being called. */
   inbound: boolean;
   variables: Variables;
+  /** An agent test's call: the scenario's caller instead of the default person. */
+  testCaller?: TestCaller;
+}
+
+/** One line of the person, and whether they hang up once it is answered. */
+export interface CalleeLine {
+  text: string;
+  last: boolean;
 }
 
 /**
@@ -52,6 +80,8 @@ export class SimulatedCallee {
 
   /** The lines the person says before hanging up. */
   turns(call: CalleeCall): number {
+    const test = call.testCaller;
+    if (test) return test.kind === "scripted" ? test.lines.length : test.turns;
     return (call.inbound ? SCRIPTED_CALLER_LINES : SCRIPTED_CALLEE_LINES).length;
   }
 
@@ -59,9 +89,11 @@ export class SimulatedCallee {
    * The person's `turn`-th line (from 1) after hearing `conversation` (both sides, as the person
    * heard them); the last turn says goodbye.
    */
-  async line(call: CalleeCall, conversation: TranscriptLine[], turn: number): Promise<string> {
+  async line(call: CalleeCall, conversation: TranscriptLine[], turn: number): Promise<CalleeLine> {
+    if (call.testCaller) return this.testLine(call, call.testCaller, conversation, turn);
     const scripted = call.inbound ? SCRIPTED_CALLER_LINES : SCRIPTED_CALLEE_LINES;
-    if (!this.engine.modelConfigured) return scripted[Math.min(turn, scripted.length) - 1]!;
+    const last = turn >= scripted.length;
+    if (!this.engine.modelConfigured) return { text: scripted[Math.min(turn, scripted.length) - 1]!, last };
     // The persona sees the call from the other side: the assistant's lines are what it hears.
     const history = conversation.map((line) => ({
       role: line.speaker === "assistant" ? ("user" as const) : ("assistant" as const),
@@ -80,6 +112,35 @@ export class SimulatedCallee {
       passages: [],
       variables: call.variables,
     });
-    return reply;
+    return { text: reply, last };
+  }
+
+  /** A test caller's line: the script's, or the persona's (which may finish before its last turn). */
+  private async testLine(
+    call: CalleeCall,
+    caller: TestCaller,
+    conversation: TranscriptLine[],
+    turn: number,
+  ): Promise<CalleeLine> {
+    if (caller.kind === "scripted")
+      return { text: caller.lines[turn - 1] ?? "", last: turn >= caller.lines.length };
+    const history = conversation.map((line) => ({
+      role: line.speaker === "assistant" ? ("user" as const) : ("assistant" as const),
+      content: line.text,
+    }));
+    if (history.length === 0)
+      history.push({ role: "user", content: "(The assistant picked up; nobody has said anything yet.)" });
+    const { reply } = await this.engine.generate({
+      accountId: call.accountId,
+      assistant: simulatedCustomer(
+        "Customer",
+        `${caller.prompt}\n\nWhat you want: ${caller.goal}\n\n${TEST_PERSONA_RULES}`,
+      ),
+      history,
+      passages: [],
+      variables: call.variables,
+    });
+    const done = reply.includes(TEST_CALLER_DONE);
+    return { text: reply.replaceAll(TEST_CALLER_DONE, "").trim(), last: done || turn >= caller.turns };
   }
 }

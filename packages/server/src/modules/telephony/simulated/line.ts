@@ -137,11 +137,16 @@ export class SimulatedLine {
     this.composing = true;
     this.parts.callee
       .line(this.parts.call, [...this.heard], turn)
-      .then((text) => {
+      .then(({ text, last }) => {
         this.composing = false;
         if (this.stopped) return;
+        // Nothing left to say (a persona that only said goodbye's marker): the person hangs up.
+        if (text === "") {
+          this.stop();
+          return this.parts.hangUp();
+        }
         this.heard.push({ speaker: "customer", text });
-        this.leaving = turn >= this.parts.callee.turns(this.parts.call);
+        this.leaving = last || turn >= this.parts.callee.turns(this.parts.call);
         this.stream.say(text);
       })
       .catch((error: unknown) => {

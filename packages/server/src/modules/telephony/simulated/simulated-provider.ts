@@ -18,12 +18,13 @@ import type {
   InboundSimulator,
   ProviderCallEvent,
   TelephonyProvider,
+  TestCallCarrier,
   TextDesk,
   TextSimulator,
   TransferDesk,
   TransferMissOutcome,
 } from "../provider.ts";
-import type { SimulatedCallee } from "./callee.ts";
+import type { SimulatedCallee, TestCallers } from "./callee.ts";
 import { type FarEnd, IMPATIENT_AFTER_WORDS, LINE_PAUSES, SimulatedLine } from "./line.ts";
 import { type SimulatedOutcome, simulatedOutcome } from "./test-numbers.ts";
 
@@ -79,7 +80,7 @@ type Step =
  */
 export class SimulatedTelephonyProvider
   extends EmbeddedNumbers
-  implements TelephonyProvider, InboundSimulator, TextSimulator, Lifecycle
+  implements TelephonyProvider, InboundSimulator, TextSimulator, TestCallCarrier, Lifecycle
 {
   /** The lines this instance carries, by call. */
   private readonly lines = new Map<number, SimulatedLine>();
@@ -100,6 +101,8 @@ export class SimulatedTelephonyProvider
       texts: () => TextDesk;
       /** Where transfer legs' outcomes go: the transfers service. */
       transfers: () => TransferDesk;
+      /** The callers of agent tests' calls (their scenarios'), read when each call connects. */
+      testCallers: () => TestCallers;
     },
   ) {
     super(deps.db.prisma);
@@ -208,6 +211,14 @@ export class SimulatedTelephonyProvider
       { step: "dial", ...(request.briefing ? { warm: true } : {}) },
       SIMULATED_TIMING.dial,
     );
+  }
+
+  /**
+   * An agent test's call, recorded in progress by the calls service, connects as an incoming call
+   * does: a durable step, so that a call whose step had not run yet connects after a restart.
+   */
+  async connectTestCall(callId: number) {
+    await this.schedule(callId, { step: "connected" }, 0);
   }
 
   async hangUp(call: { callId: number }, farewell?: string) {
@@ -346,9 +357,12 @@ export class SimulatedTelephonyProvider
     if (this.lines.has(callId)) return;
     const call = await this.deps.db.prisma.call.findUnique({
       where: { id: callId },
-      select: { accountId: true, type: true, variables: true, status: true },
+      select: { accountId: true, type: true, variables: true, status: true, test: true },
     });
     if (call?.status !== "in_progress") return;
+    const testCaller = call.test ? await this.parts.testCallers()(callId) : null;
+    // A test call whose scenario result is gone (its run deleted) has nobody to talk: it ends.
+    if (call.test && !testCaller) return this.hangUp({ callId });
     const stream = new TextMediaStream(callId, `SIMLINE${randomBytes(8).toString("hex")}`);
     const line = new SimulatedLine(stream, {
       callee: this.parts.callee,
@@ -356,6 +370,7 @@ export class SimulatedTelephonyProvider
         accountId: call.accountId,
         inbound: call.type === "inbound",
         variables: primitiveVariables(call.variables),
+        ...(testCaller ? { testCaller } : {}),
       },
       farEnd,
       interruptAfterWords: outcome === "interrupts" ? IMPATIENT_AFTER_WORDS : null,

@@ -127,7 +127,10 @@ describe("speech timing on simulated (text) calls", () => {
     const conversations: TranscriptLine[][] = [];
     const line = vi.spyOn(callee, "line").mockImplementation(async (_call, conversation, turn) => {
       conversations.push(conversation);
-      return SCRIPTED_CALLEE_LINES[Math.min(turn, SCRIPTED_CALLEE_LINES.length) - 1]!;
+      return {
+        text: SCRIPTED_CALLEE_LINES[Math.min(turn, SCRIPTED_CALLEE_LINES.length) - 1]!,
+        last: turn >= SCRIPTED_CALLEE_LINES.length,
+      };
     });
     const hungUp = new Promise<void>((resolve) => {
       new SimulatedLine(stream, {
