@@ -768,3 +768,9 @@ export const DocumentPassagesQuery = graphql(`
     document(id: $id) { id name chunkCount passages(offset: $offset, limit: $limit) { id ordinal content tokenCount source } }
   }
 `);
+
+export const ChatModelsQuery = graphql(`
+  query ConsoleChatModels {
+    aiModels(kind: llm) { id available }
+  }
+`);

@@ -121,6 +121,7 @@ type Documents = {
     "\n  query ConsoleCustomerDataJob($id: Int!) {\n    customerDataJob(id: $id) { id kind state identifierKind stepsDone stepsTotal counts error downloadUrl expiresAt }\n  }\n": typeof types.ConsoleCustomerDataJobDocument,
     "\n  query ConsoleAuditLogExport($after: String) {\n    auditLog(first: 100, after: $after) {\n      entries { id action actorKind actorId userId targetType targetId details ip at }\n      nextCursor\n    }\n  }\n": typeof types.ConsoleAuditLogExportDocument,
     "\n  query ConsoleDocumentPassages($id: Int!, $offset: Int!, $limit: Int!) {\n    document(id: $id) { id name chunkCount passages(offset: $offset, limit: $limit) { id ordinal content tokenCount source } }\n  }\n": typeof types.ConsoleDocumentPassagesDocument,
+    "\n  query ConsoleChatModels {\n    aiModels(kind: llm) { id available }\n  }\n": typeof types.ConsoleChatModelsDocument,
 };
 const documents: Documents = {
     "\n  mutation ConsoleLogin($input: LoginInput!) {\n    login(input: $input) {\n      token\n      expiresAt\n      viewer { id email name account { id name balance timezone isOperator } }\n    }\n  }\n": types.ConsoleLoginDocument,
@@ -229,6 +230,7 @@ const documents: Documents = {
     "\n  query ConsoleCustomerDataJob($id: Int!) {\n    customerDataJob(id: $id) { id kind state identifierKind stepsDone stepsTotal counts error downloadUrl expiresAt }\n  }\n": types.ConsoleCustomerDataJobDocument,
     "\n  query ConsoleAuditLogExport($after: String) {\n    auditLog(first: 100, after: $after) {\n      entries { id action actorKind actorId userId targetType targetId details ip at }\n      nextCursor\n    }\n  }\n": types.ConsoleAuditLogExportDocument,
     "\n  query ConsoleDocumentPassages($id: Int!, $offset: Int!, $limit: Int!) {\n    document(id: $id) { id name chunkCount passages(offset: $offset, limit: $limit) { id ordinal content tokenCount source } }\n  }\n": types.ConsoleDocumentPassagesDocument,
+    "\n  query ConsoleChatModels {\n    aiModels(kind: llm) { id available }\n  }\n": types.ConsoleChatModelsDocument,
 };
 
 /**
@@ -655,6 +657,10 @@ export function graphql(source: "\n  query ConsoleAuditLogExport($after: String)
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query ConsoleDocumentPassages($id: Int!, $offset: Int!, $limit: Int!) {\n    document(id: $id) { id name chunkCount passages(offset: $offset, limit: $limit) { id ordinal content tokenCount source } }\n  }\n"): typeof import('./graphql.ts').ConsoleDocumentPassagesDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleChatModels {\n    aiModels(kind: llm) { id available }\n  }\n"): typeof import('./graphql.ts').ConsoleChatModelsDocument;
 
 
 export function graphql(source: string) {

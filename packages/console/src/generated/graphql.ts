@@ -1330,6 +1330,11 @@ export type ConsoleDocumentPassagesQueryVariables = Exact<{
 
 export type ConsoleDocumentPassagesQuery = { document: { id: number, name: string, chunkCount: number, passages: Array<{ id: number, ordinal: number, content: string, tokenCount: number, source: string | null }> } };
 
+export type ConsoleChatModelsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ConsoleChatModelsQuery = { aiModels: Array<{ id: number, available: boolean }> };
+
 export class TypedDocumentString<TResult, TVariables>
   extends String
   implements DocumentTypeDecoration<TResult, TVariables>
@@ -3085,3 +3090,11 @@ export const ConsoleDocumentPassagesDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ConsoleDocumentPassagesQuery, ConsoleDocumentPassagesQueryVariables>;
+export const ConsoleChatModelsDocument = new TypedDocumentString(`
+    query ConsoleChatModels {
+  aiModels(kind: llm) {
+    id
+    available
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleChatModelsQuery, ConsoleChatModelsQueryVariables>;
