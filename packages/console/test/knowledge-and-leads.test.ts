@@ -71,7 +71,9 @@ describe("knowledge: passage size, passages, relevance", () => {
     await size.getByRole("button", { name: "Save passage size" }).click();
     await expect
       .element(overlap)
-      .toHaveAccessibleDescription("The chunk overlap tokens field must be less than half of chunk max tokens (60).");
+      .toHaveAccessibleDescription(
+        "The chunk overlap tokens field must be less than half of chunk max tokens (60).",
+      );
     await overlap.fill("10");
     await size.getByRole("button", { name: "Save passage size" }).click();
     await expect
@@ -81,9 +83,9 @@ describe("knowledge: passage size, passages, relevance", () => {
     dropFile(new File([SHELVES], "shelves.txt", { type: "text/plain" }));
     const doc = page.getByRole("listitem").filter({ hasText: "shelves.txt" });
     await expect.element(doc.getByText("Ready", { exact: true })).toBeVisible();
-    const { knowledgebase } = await graphql<{ knowledgebase: { documents: { id: number; chunkCount: number }[] } }>(
-      `{ knowledgebase(id: ${createKnowledgebase.id}) { documents { id chunkCount } } }`,
-    );
+    const { knowledgebase } = await graphql<{
+      knowledgebase: { documents: { id: number; chunkCount: number }[] };
+    }>(`{ knowledgebase(id: ${createKnowledgebase.id}) { documents { id chunkCount } } }`);
     const total = knowledgebase.documents[0]!.chunkCount;
     // Sixty tokens hold two sentences: more than a page of twenty passages.
     expect(total).toBeGreaterThan(20);
@@ -98,7 +100,9 @@ describe("knowledge: passage size, passages, relevance", () => {
     await passages.getByRole("button", { name: "Show more passages" }).click();
     await expect.element(passages).toHaveTextContent(`Showing ${total} of ${total} passages`);
     await expect.element(passages.getByText(/Rule 60:/).first()).toBeVisible();
-    await expect.element(passages.getByRole("button", { name: "Show more passages" })).not.toBeInTheDocument();
+    await expect
+      .element(passages.getByRole("button", { name: "Show more passages" }))
+      .not.toBeInTheDocument();
     await expect
       .element(page.getByRole("button", { name: "Hide the passages of shelves.txt" }))
       .toHaveAttribute("aria-expanded", "true");
@@ -156,7 +160,9 @@ describe("campaigns: live leads and CSV import with a country", () => {
     await expect.element(page.getByText("2 lead(s) imported, 1 row(s) refused.")).toBeVisible();
     await expect
       .element(page.getByRole("table", { name: "Refused rows" }))
-      .toHaveTextContent(/4\s*not a number\s*Not a phone number in E\.164 format .*nor a national number of United Kingdom\./);
+      .toHaveTextContent(
+        /4\s*not a number\s*Not a phone number in E\.164 format .*nor a national number of United Kingdom\./,
+      );
 
     const leads = page.getByRole("table", { name: "Leads" });
     await expect.element(leads).toHaveTextContent("+442079460958");
@@ -188,7 +194,9 @@ describe("phone numbers: subscription statuses as words", () => {
     await signIn(await createAccount(), "#/assistants");
     const line = `+1415556${String(Date.now() % 10_000).padStart(4, "0")}`;
     await graphql(`mutation { addPhoneNumber(input: { kind: normal, phoneNumber: "${line}" }) { id } }`);
-    await graphql(`mutation { addPhoneNumber(input: { kind: sip, phoneNumber: "+14155550142", sipUri: "sip:desk@example.com" }) { id } }`);
+    await graphql(
+      `mutation { addPhoneNumber(input: { kind: sip, phoneNumber: "+14155550142", sipUri: "sip:desk@example.com" }) { id } }`,
+    );
     location.hash = "#/numbers";
     const table = page.getByRole("table");
     const dedicated = table.getByRole("row").filter({ hasText: line });
@@ -198,7 +206,9 @@ describe("phone numbers: subscription statuses as words", () => {
 
     answerConfirms(true);
     await page.getByRole("button", { name: `Release ${line}` }).click();
-    await expect.element(dedicated.getByRole("cell", { name: /^Being released$|^Cancelled, ends with its period$/ })).toBeVisible();
+    await expect
+      .element(dedicated.getByRole("cell", { name: /^Being released$|^Cancelled, ends with its period$/ }))
+      .toBeVisible();
     await expect.element(table).not.toHaveTextContent(/\b(active|cancelled|none|releasing)\b/);
   });
 });

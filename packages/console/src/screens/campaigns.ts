@@ -1,3 +1,4 @@
+import type { CountryCode } from "libphonenumber-js/min";
 import { css, html, nothing } from "lit";
 import {
   CampaignChoicesQuery,
@@ -10,7 +11,6 @@ import {
   LeadsQuery,
   UpdateCampaignMutation,
 } from "../api/operations.ts";
-import type { CountryCode } from "libphonenumber-js/min";
 import {
   countryChoices,
   guessPhoneColumn,
@@ -77,7 +77,10 @@ function variablesOf(lead: Lead): Record<string, string> {
   const raw = lead.variables as Record<string, unknown> | null;
   if (!raw || typeof raw !== "object") return {};
   return Object.fromEntries(
-    Object.entries(raw).map(([name, value]) => [name, typeof value === "string" ? value : JSON.stringify(value)]),
+    Object.entries(raw).map(([name, value]) => [
+      name,
+      typeof value === "string" ? value : JSON.stringify(value),
+    ]),
   );
 }
 

@@ -1,7 +1,7 @@
 import { GraphQLError } from "graphql";
 import { builder } from "../../builder.ts";
-import type { DocumentProgress, KnowledgebaseProgress, Passage, SearchMode } from "./index.ts";
 import { ValidationError } from "../../errors.ts";
+import type { DocumentProgress, KnowledgebaseProgress, Passage, SearchMode } from "./index.ts";
 import { isUploadedFile } from "./ingestion/file-types.ts";
 
 /** The most passages one page of `Document.passages` reads. */
@@ -163,7 +163,8 @@ const Document = builder.prismaObject("Document", {
 
 builder.prismaObject("DocumentChunk", {
   name: "DocumentPassage",
-  description: "A passage of a document as stored for search (the text an assistant is given when it matches).",
+  description:
+    "A passage of a document as stored for search (the text an assistant is given when it matches).",
   fields: (t) => ({
     id: t.exposeInt("id"),
     ordinal: t.exposeInt("ordinal", { description: "Its place in the document, from 0." }),

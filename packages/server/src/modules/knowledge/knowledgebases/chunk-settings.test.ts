@@ -77,7 +77,9 @@ describe("knowledge bases: passage sizes, passages and readable relevance", () =
     expect(overlapping.errors?.[0]?.extensions).toMatchObject({
       code: "VALIDATION_FAILED",
       fields: {
-        chunkOverlapTokens: ["The chunk overlap tokens field must be less than half of chunk max tokens (100)."],
+        chunkOverlapTokens: [
+          "The chunk overlap tokens field must be less than half of chunk max tokens (100).",
+        ],
       },
     });
     // An update is checked against the stored size it keeps.
@@ -89,7 +91,9 @@ describe("knowledge bases: passage sizes, passages and readable relevance", () =
     expect(update.errors?.[0]?.extensions).toMatchObject({
       code: "VALIDATION_FAILED",
       fields: {
-        chunkOverlapTokens: ["The chunk overlap tokens field must be less than half of chunk max tokens (300)."],
+        chunkOverlapTokens: [
+          "The chunk overlap tokens field must be less than half of chunk max tokens (300).",
+        ],
       },
     });
   });
@@ -100,7 +104,9 @@ describe("knowledge bases: passage sizes, passages and readable relevance", () =
     const large = await addText(kb, "large");
     const before = (await passages(large)).data!.document;
 
-    const updated = await t.gql<{ updateKnowledgebase: { chunkMaxTokens: number; chunkOverlapTokens: number } }>(
+    const updated = await t.gql<{
+      updateKnowledgebase: { chunkMaxTokens: number; chunkOverlapTokens: number };
+    }>(
       `mutation ($id: Int!) { updateKnowledgebase(id: $id, input: { chunkMaxTokens: 120, chunkOverlapTokens: 40 }) { chunkMaxTokens chunkOverlapTokens } }`,
       { id: kb },
       { token: owner.apiKey },

@@ -426,8 +426,7 @@ export class KnowledgeSearch {
 
 function toPassage(row: Row, mode: SearchMode, bestFused: number): Passage {
   const score = Number(row.score);
-  const relevance =
-    mode === "vector" ? score : mode === "keyword" ? score / (score + 1) : score / bestFused;
+  const relevance = mode === "vector" ? score : mode === "keyword" ? score / (score + 1) : score / bestFused;
   return {
     chunkId: Number(row.chunkId),
     content: row.content,
