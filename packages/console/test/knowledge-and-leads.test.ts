@@ -1,12 +1,36 @@
+import axe from "axe-core";
 import { afterEach, describe, expect, it, onTestFinished } from "vitest";
 import { commands, page } from "vitest/browser";
 import { toE164 } from "../src/csv-import.ts";
 import { relevanceWords } from "../src/screens/knowledge.ts";
 import { createAccount, graphql, signIn, unmountConsole } from "./support/console.ts";
 
-afterEach(() => {
+afterEach(async () => {
   unmountConsole();
+  await commands.setColorScheme("light");
 });
+
+/**
+ * The serious and critical WCAG 2.2 AA violations in the console now, in both themes: the states these
+ * tests open (passages, search results) are not screens of their own, which accessibility.test.ts visits.
+ */
+async function violations(): Promise<string[]> {
+  const found: string[] = [];
+  for (const scheme of ["light", "dark"] as const) {
+    await commands.setColorScheme(scheme);
+    const results = await axe.run(document.querySelector("voxgate-console")!, {
+      runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"] },
+      resultTypes: ["violations"],
+    });
+    for (const violation of results.violations)
+      if (violation.impact === "serious" || violation.impact === "critical")
+        found.push(
+          `${scheme}: ${violation.id} at ${violation.nodes.map((node) => JSON.stringify(node.target)).join(", ")}`,
+        );
+  }
+  await commands.setColorScheme("light");
+  return found;
+}
 
 /** Forty numbered sentences: several passages at any passage size. */
 const SHELVES = Array.from(
@@ -91,7 +115,7 @@ describe("knowledge: passage size, passages, relevance", () => {
     expect(total).toBeGreaterThan(20);
     await expect.element(doc.getByText(`${total} passages`, { exact: true })).toBeVisible();
 
-    const show = page.getByRole("button", { name: "Show the passages of shelves.txt" });
+    const show = page.getByRole("button", { name: "Show passages of shelves.txt" });
     await show.click();
     const passages = page.getByRole("region", { name: "Passages of shelves.txt" });
     await expect.element(passages).toHaveTextContent(`Showing 20 of ${total} passages`);
@@ -104,10 +128,11 @@ describe("knowledge: passage size, passages, relevance", () => {
       .element(passages.getByRole("button", { name: "Show more passages" }))
       .not.toBeInTheDocument();
     await expect
-      .element(page.getByRole("button", { name: "Hide the passages of shelves.txt" }))
+      .element(page.getByRole("button", { name: "Hide passages of shelves.txt" }))
       .toHaveAttribute("aria-expanded", "true");
     await commands.saveScreenshot("knowledge-passages");
-    await page.getByRole("button", { name: "Hide the passages of shelves.txt" }).click();
+    expect(await violations()).toEqual([]);
+    await page.getByRole("button", { name: "Hide passages of shelves.txt" }).click();
     await expect.element(passages).not.toBeInTheDocument();
 
     await page.getByLabelText("Question").fill("Which shelf holds teapot number 12?");
@@ -120,6 +145,7 @@ describe("knowledge: passage size, passages, relevance", () => {
     const meter = first.getByRole("meter");
     await expect.element(meter).toHaveAccessibleName(/^Relevance \d{1,3}%: (Strong|Partial|Weak) match$/);
     await commands.saveScreenshot("knowledge-search");
+    expect(await violations()).toEqual([]);
 
     // Deleting the document asks first, naming it.
     const asked = answerConfirms(false, true);
@@ -173,6 +199,7 @@ describe("campaigns: live leads and CSV import with a country", () => {
     await expect.element(ada.getByRole("cell", { name: "Monday", exact: true })).toBeVisible();
     await expect.element(ada.getByRole("cell", { name: "Waiting", exact: true })).toBeVisible();
     await commands.saveScreenshot("campaign-leads");
+    expect(await violations()).toEqual([]);
 
     // Another client adds and removes leads: the table follows without a reload, in the summary's words.
     const { createLead } = await graphql<{ createLead: { id: number } }>(

@@ -514,7 +514,7 @@ export class VxKnowledgebase extends Screen {
           ${
             doc.status === "ACTIVE"
               ? html`<button type="button" aria-expanded=${shown ? "true" : "false"} aria-controls="passages-${doc.id}"
-                  aria-label="${shown ? "Hide" : "Show"} the passages of ${doc.name}"
+                  aria-label="${shown ? "Hide" : "Show"} passages of ${doc.name}"
                   @click=${() => this.togglePassages(doc)}>${shown ? "Hide passages" : "Show passages"}</button>`
               : nothing
           }
