@@ -23,6 +23,7 @@ export default defineProject({
       "lit/directives/style-map.js",
       "graphql-ws",
       "csv-parse/browser/esm/sync",
+      "libphonenumber-js/min",
       "axe-core",
     ],
   },

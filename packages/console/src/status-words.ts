@@ -81,6 +81,19 @@ export const APPOINTMENT_STATUS_WORDS: Words = {
   cancelled: "Cancelled",
 };
 
+export const CALENDAR_CONNECTION_STATUS_WORDS: Words = {
+  active: "Connected",
+  broken: "Needs repair",
+};
+
+/** A number's subscription; `releasing` is the console's own word for a release asked for. */
+export const SUBSCRIPTION_STATUS_WORDS: Words = {
+  active: "Active",
+  cancelled: "Cancelled, ends with its period",
+  none: "No subscription",
+  releasing: "Being released",
+};
+
 /** "in_progress", "timed-out", "ACTIVE" → "In progress", "Timed out", "Active". */
 export function humanize(value: string): string {
   const spaced = value.replace(/[_-]+/g, " ").trim().toLowerCase();
@@ -104,3 +117,7 @@ export const assistantStatus = (value: string | null | undefined) =>
 export const appointmentStatus = (value: string | null | undefined) =>
   statusWords(APPOINTMENT_STATUS_WORDS, value);
 export const deliveryStatus = (value: string | null | undefined) => statusWords(DELIVERY_STATUS_WORDS, value);
+export const calendarConnectionStatus = (value: string | null | undefined) =>
+  statusWords(CALENDAR_CONNECTION_STATUS_WORDS, value);
+export const subscriptionStatus = (value: string | null | undefined) =>
+  statusWords(SUBSCRIPTION_STATUS_WORDS, value);

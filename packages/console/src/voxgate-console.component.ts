@@ -1,7 +1,13 @@
 import { html, LitElement, nothing } from "lit";
 import { keyed } from "lit/directives/keyed.js";
 import { ApiError, ConsoleApi } from "./api/client.ts";
-import { CalendarConnectionsQuery, LoginMutation, LogoutMutation, ViewerQuery } from "./api/operations.ts";
+import {
+  CalendarConnectionsQuery,
+  ChatModelsQuery,
+  LoginMutation,
+  LogoutMutation,
+  ViewerQuery,
+} from "./api/operations.ts";
 import { href, parseRoute, type Route } from "./router.ts";
 import { setSession } from "./screen.ts";
 import { clearSession, loadSession, saveSession } from "./session.ts";
@@ -50,6 +56,7 @@ export class VoxgateConsole extends LitElement {
     isOperator: { state: true },
     failure: { state: true },
     brokenCalendars: { state: true },
+    noModel: { state: true },
   };
 
   /** Where the Voxgate server is; defaults to the page's own origin (the console is served by it). */
@@ -65,6 +72,8 @@ export class VoxgateConsole extends LitElement {
   declare failure: string | null;
   /** Calendar connections the provider refused, named in a banner on every screen until repaired. */
   declare brokenCalendars: string[];
+  /** No chat model answers this account (none configured, no key of its own): a banner says so. */
+  declare noModel: boolean;
 
   constructor() {
     super();
@@ -78,6 +87,7 @@ export class VoxgateConsole extends LitElement {
     this.isOperator = false;
     this.failure = null;
     this.brokenCalendars = [];
+    this.noModel = false;
     this.addEventListener("vx-failure", (event) => {
       this.failure = event.detail.message;
     });
@@ -103,6 +113,17 @@ export class VoxgateConsole extends LitElement {
       this.brokenCalendars = calendarConnections.filter((c) => c.status === "broken").map((c) => c.name);
     } catch {
       // Signed out meanwhile, or the server is unreachable: the next navigation asks again.
+    }
+  }
+
+  /** Read once a session starts: the deployment's configuration does not change while it runs. */
+  private async checkModel(): Promise<void> {
+    if (!this.#api) return;
+    try {
+      const { aiModels } = await this.#api.request(ChatModelsQuery);
+      this.noModel = !aiModels.some((model) => model.available);
+    } catch {
+      // Unreachable or signed out meanwhile: no banner rather than a wrong one.
     }
   }
 
@@ -134,6 +155,7 @@ export class VoxgateConsole extends LitElement {
     this.email = email;
     this.isOperator = isOperator;
     void this.checkCalendars();
+    void this.checkModel();
   }
 
   private async restore(): Promise<void> {
@@ -236,12 +258,22 @@ export class VoxgateConsole extends LitElement {
           </ul>
         </nav>
         <main id="main" part="main" tabindex="-1">
+          ${this.renderModelBanner()}
           ${this.renderCalendarBanner()}
           ${this.failure ? html`<p class="error" role="alert">${this.failure}</p>` : nothing}
           ${keyed(this.route.section === "inbox" ? "inbox" : location.hash, this.renderScreen())}
         </main>
       </div>
     `;
+  }
+
+  private renderModelBanner() {
+    if (!this.noModel) return nothing;
+    return html`<p class="banner info" role="status" data-testid="model-banner">
+      No chat model is configured: assistants answer with a fixed fallback message, free of charge. To have them
+      answer with a model, the server needs <code>OPENAI_API_KEY</code>, or <code>OPENAI_BASE_URL</code> (with
+      <code>OPENAI_MODEL</code>) for an OpenAI-compatible server such as Ollama, vLLM or llama.cpp, and a restart:
+      see <code>docs/self-hosted-models.md</code>.</p>`;
   }
 
   private renderCalendarBanner() {

@@ -85,6 +85,11 @@ export const consoleStyles = [
     .banner a {
       color: inherit;
     }
+    .banner.info {
+      border-color: var(--_border);
+      color: inherit;
+      font-weight: normal;
+    }
 
     /* Narrow screens and high zoom: the navigation becomes a wrapping row above the screen. */
     @media (max-width: 700px) {

@@ -59,7 +59,7 @@ describe.skipIf(!inject("caldav"))("calendars in the console", () => {
     await caldav.getByLabelText("Password").fill(calendar.password);
     await caldav.getByRole("button", { name: "Connect CalDAV calendar" }).click();
     const connections = page.getByRole("list", { name: "Calendar connections" });
-    await expect.element(connections.getByRole("heading", { name: "Front desk active" })).toBeVisible();
+    await expect.element(connections.getByRole("heading", { name: "Front desk Connected" })).toBeVisible();
 
     await page.getByRole("button", { name: "Add an appointment type to Front desk" }).click();
     const form = page.getByRole("form", { name: "New appointment type for Front desk" });
@@ -110,13 +110,13 @@ describe.skipIf(!inject("caldav"))("calendars in the console", () => {
     const { calendar } = await arrangeCalendar("Front desk");
     await page.getByRole("link", { name: "Appointments" }).click();
     await page.getByRole("link", { name: "Calendars" }).click();
-    await expect.element(page.getByRole("heading", { name: "Front desk active" })).toBeVisible();
+    await expect.element(page.getByRole("heading", { name: "Front desk Connected" })).toBeVisible();
     await expect.element(page.getByTestId("calendar-banner")).not.toBeInTheDocument();
 
     // The calendar is deleted at the provider: the next use breaks the connection.
     await deleteCalendar(calendar.url);
     await page.getByRole("button", { name: "Preview the availability of Consultation" }).click();
-    await expect.element(page.getByRole("heading", { name: "Front desk broken" })).toBeVisible();
+    await expect.element(page.getByRole("heading", { name: "Front desk Needs repair" })).toBeVisible();
     await expect.element(page.getByText("This calendar stopped working.")).toBeVisible();
     await expect.element(page.getByText(/HTTP 404/).first()).toBeVisible();
     const banner = page.getByTestId("calendar-banner");
@@ -134,7 +134,7 @@ describe.skipIf(!inject("caldav"))("calendars in the console", () => {
     await repair.getByLabelText("Calendar URL").fill(replacement.url);
     await repair.getByRole("button", { name: "Save and check" }).click();
     await expect.element(page.getByText("Front desk is saved and the provider accepted it.")).toBeVisible();
-    await expect.element(page.getByRole("heading", { name: "Front desk active" })).toBeVisible();
+    await expect.element(page.getByRole("heading", { name: "Front desk Connected" })).toBeVisible();
     await expect.element(banner).not.toBeInTheDocument();
   });
 
@@ -242,6 +242,6 @@ describe("Cal.com in the console", () => {
     await expect
       .element(card)
       .toHaveTextContent(`Cal.com · event type ${calcom.eventTypeId} · owner@cal.example`);
-    await expect.element(card).toHaveTextContent("active");
+    await expect.element(card).toHaveTextContent("Connected");
   });
 });

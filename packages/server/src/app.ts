@@ -18,6 +18,7 @@ import { createTwilioRoutes } from "./http/twilio.ts";
 import { attachWebSocket } from "./http/websocket.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { createArchiveRoutes } from "./modules/customer-data/archive-route.ts";
+import { modelSetup } from "./modules/providers/model-setup.ts";
 import { OperatorChannel } from "./operator-channel.ts";
 import { createEventBus, type EventBusHealth, type PubSub } from "./pubsub.ts";
 import { type DemoCredentials, demoAssistantUuid, seedCatalog, seedDemo } from "./seed/seed.ts";
@@ -98,6 +99,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     eventBusUp: () => events.health.up,
     rateLimitsLocal: () => services.rateLimits.local,
     phase: () => phase,
+    model: modelSetup(config),
   };
   const metricsEndpoint = createMetricsEndpoint(db, config.metrics.token, dependencyProbe(healthDeps));
   // On the main port only behind a token; a port of its own is for a network the public cannot reach.

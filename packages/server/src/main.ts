@@ -1,5 +1,6 @@
 import { databaseTarget, openDatabase } from "./db/client.ts";
 import { ConfigError, loadConfig } from "./env.ts";
+import { modelSetup } from "./modules/providers/model-setup.ts";
 
 function fail(error: unknown): never {
   process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
@@ -34,6 +35,14 @@ const lines = [
   `  Widget demo  ${base}/widget/demo${app.demoAssistant ? `?assistant=${app.demoAssistant}` : ""}`,
   `  Console      ${base}/console/`,
 ];
+const model = modelSetup(config);
+lines.push(
+  `  Model        ${model.configured ? `${model.chat} (embeddings ${model.embeddings})` : "none configured"}`,
+);
+if (model.notice) {
+  lines.push("", model.notice);
+  app.logger.warn("no chat model configured", { embeddings: model.embeddings });
+}
 if (app.demo) {
   lines.push(
     "",

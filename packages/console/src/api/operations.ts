@@ -112,14 +112,14 @@ export const DeleteKnowledgebaseMutation = graphql(`
 
 export const UpdateKnowledgebaseMutation = graphql(`
   mutation ConsoleUpdateKnowledgebase($id: Int!, $input: KnowledgebaseInput!) {
-    updateKnowledgebase(id: $id, input: $input) { id name description }
+    updateKnowledgebase(id: $id, input: $input) { id name description chunkMaxTokens chunkOverlapTokens }
   }
 `);
 
 export const KnowledgebaseQuery = graphql(`
   query ConsoleKnowledgebase($id: Int!) {
     knowledgebase(id: $id) {
-      id name description status assistantsCount
+      id name description status assistantsCount chunkMaxTokens chunkOverlapTokens
       documents {
         id name type status stage pagesDone pagesTotal chunkCount failureReason fileName url sizeBytes createdAt
       }
@@ -150,7 +150,7 @@ export const KnowledgebaseStatusSubscription = graphql(`
 
 export const SearchKnowledgebaseQuery = graphql(`
   query ConsoleSearchKnowledgebase($id: Int!, $query: String!) {
-    searchKnowledgebase(id: $id, query: $query, limit: 8) { chunkId content documentName score source }
+    searchKnowledgebase(id: $id, query: $query, limit: 8) { chunkId content documentName relevance source }
   }
 `);
 
@@ -760,5 +760,17 @@ export const AuditLogExportQuery = graphql(`
       entries { id action actorKind actorId userId targetType targetId details ip at }
       nextCursor
     }
+  }
+`);
+
+export const DocumentPassagesQuery = graphql(`
+  query ConsoleDocumentPassages($id: Int!, $offset: Int!, $limit: Int!) {
+    document(id: $id) { id name chunkCount passages(offset: $offset, limit: $limit) { id ordinal content tokenCount source } }
+  }
+`);
+
+export const ChatModelsQuery = graphql(`
+  query ConsoleChatModels {
+    aiModels(kind: llm) { id available }
   }
 `);

@@ -401,6 +401,10 @@ export type HoursRangeInput = {
 };
 
 export type KnowledgebaseInput = {
+  /** Passages are cut at most this many tokens long, 50 to 2000 (default 300). Applies to documents processed afterwards. */
+  chunkMaxTokens?: number | null | undefined;
+  /** Consecutive passages share about this many tokens, 0 to less than half of chunkMaxTokens (default 50). */
+  chunkOverlapTokens?: number | null | undefined;
   /** At most 255 characters. */
   description?: string | null | undefined;
   /** At most 255 characters; required on create. */
@@ -711,14 +715,14 @@ export type ConsoleUpdateKnowledgebaseMutationVariables = Exact<{
 }>;
 
 
-export type ConsoleUpdateKnowledgebaseMutation = { updateKnowledgebase: { id: number, name: string, description: string } };
+export type ConsoleUpdateKnowledgebaseMutation = { updateKnowledgebase: { id: number, name: string, description: string, chunkMaxTokens: number, chunkOverlapTokens: number } };
 
 export type ConsoleKnowledgebaseQueryVariables = Exact<{
   id: number;
 }>;
 
 
-export type ConsoleKnowledgebaseQuery = { knowledgebase: { id: number, name: string, description: string, status: KnowledgebaseStatus, assistantsCount: number, documents: Array<{ id: number, name: string, type: DocumentType, status: DocumentStatus, stage: DocumentStage | null, pagesDone: number, pagesTotal: number | null, chunkCount: number, failureReason: string | null, fileName: string | null, url: string | null, sizeBytes: number | null, createdAt: string }> } };
+export type ConsoleKnowledgebaseQuery = { knowledgebase: { id: number, name: string, description: string, status: KnowledgebaseStatus, assistantsCount: number, chunkMaxTokens: number, chunkOverlapTokens: number, documents: Array<{ id: number, name: string, type: DocumentType, status: DocumentStatus, stage: DocumentStage | null, pagesDone: number, pagesTotal: number | null, chunkCount: number, failureReason: string | null, fileName: string | null, url: string | null, sizeBytes: number | null, createdAt: string }> } };
 
 export type ConsoleCreateDocumentMutationVariables = Exact<{
   knowledgebaseId: number;
@@ -748,7 +752,7 @@ export type ConsoleSearchKnowledgebaseQueryVariables = Exact<{
 }>;
 
 
-export type ConsoleSearchKnowledgebaseQuery = { searchKnowledgebase: Array<{ chunkId: number, content: string, documentName: string, score: number, source: string | null }> };
+export type ConsoleSearchKnowledgebaseQuery = { searchKnowledgebase: Array<{ chunkId: number, content: string, documentName: string, relevance: number, source: string | null }> };
 
 export type ConsoleConversationsQueryVariables = Exact<{
   page?: number | null | undefined;
@@ -1321,6 +1325,20 @@ export type ConsoleAuditLogExportQueryVariables = Exact<{
 
 export type ConsoleAuditLogExportQuery = { auditLog: { nextCursor: string | null, entries: Array<{ id: number, action: string, actorKind: string, actorId: number | null, userId: number | null, targetType: string, targetId: string, details: unknown, ip: string | null, at: string }> } };
 
+export type ConsoleDocumentPassagesQueryVariables = Exact<{
+  id: number;
+  offset: number;
+  limit: number;
+}>;
+
+
+export type ConsoleDocumentPassagesQuery = { document: { id: number, name: string, chunkCount: number, passages: Array<{ id: number, ordinal: number, content: string, tokenCount: number, source: string | null }> } };
+
+export type ConsoleChatModelsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ConsoleChatModelsQuery = { aiModels: Array<{ id: number, available: boolean }> };
+
 export class TypedDocumentString<TResult, TVariables>
   extends String
   implements DocumentTypeDecoration<TResult, TVariables>
@@ -1682,6 +1700,8 @@ export const ConsoleUpdateKnowledgebaseDocument = new TypedDocumentString(`
     id
     name
     description
+    chunkMaxTokens
+    chunkOverlapTokens
   }
 }
     `) as unknown as TypedDocumentString<ConsoleUpdateKnowledgebaseMutation, ConsoleUpdateKnowledgebaseMutationVariables>;
@@ -1693,6 +1713,8 @@ export const ConsoleKnowledgebaseDocument = new TypedDocumentString(`
     description
     status
     assistantsCount
+    chunkMaxTokens
+    chunkOverlapTokens
     documents {
       id
       name
@@ -1747,7 +1769,7 @@ export const ConsoleSearchKnowledgebaseDocument = new TypedDocumentString(`
     chunkId
     content
     documentName
-    score
+    relevance
     source
   }
 }
@@ -3056,3 +3078,27 @@ export const ConsoleAuditLogExportDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ConsoleAuditLogExportQuery, ConsoleAuditLogExportQueryVariables>;
+export const ConsoleDocumentPassagesDocument = new TypedDocumentString(`
+    query ConsoleDocumentPassages($id: Int!, $offset: Int!, $limit: Int!) {
+  document(id: $id) {
+    id
+    name
+    chunkCount
+    passages(offset: $offset, limit: $limit) {
+      id
+      ordinal
+      content
+      tokenCount
+      source
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleDocumentPassagesQuery, ConsoleDocumentPassagesQueryVariables>;
+export const ConsoleChatModelsDocument = new TypedDocumentString(`
+    query ConsoleChatModels {
+  aiModels(kind: llm) {
+    id
+    available
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleChatModelsQuery, ConsoleChatModelsQueryVariables>;

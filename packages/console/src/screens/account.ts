@@ -15,6 +15,7 @@ import type {
   ConsoleViewerQuery,
 } from "../generated/graphql.ts";
 import { DataScreen, emptyState, fieldError, formatDate, formMessage, money } from "../screen.ts";
+import { subscriptionStatus } from "../status-words.ts";
 
 export class VxPhoneNumbers extends DataScreen<ConsolePhoneNumbersQuery["phoneNumbers"]> {
   protected override async fetch() {
@@ -51,7 +52,7 @@ export class VxPhoneNumbers extends DataScreen<ConsolePhoneNumbersQuery["phoneNu
           : html`<div class="table-wrap"><table><thead><tr><th>Number</th><th>Label</th><th>Kind</th><th>Subscription</th><th></th></tr></thead>
             <tbody>${items.map(
               (p) => html`<tr><td>${p.phoneNumber}</td><td>${p.label}</td><td>${p.typeLabel}</td>
-                <td>${p.releaseRequestedAt ? "releasing" : p.subscriptionStatus}</td>
+                <td>${subscriptionStatus(p.releaseRequestedAt ? "releasing" : p.subscriptionStatus)}</td>
                 <td>${p.releaseRequestedAt ? nothing : html`<button class="danger" @click=${() => this.release(p.id)} aria-label="Release ${p.phoneNumber}">Release</button>`}</td></tr>`,
             )}</tbody></table></div>`,
       )}

@@ -31,7 +31,7 @@ import {
   noErrors,
   Screen,
 } from "../screen.ts";
-import { callStatus } from "../status-words.ts";
+import { calendarConnectionStatus, callStatus } from "../status-words.ts";
 
 type Kind =
   | "text"
@@ -479,7 +479,7 @@ export class VxAssistantEditor extends Screen {
           return html`<label class="inline"><input type="checkbox" name="appointmentTypeIds" value=${type.id}
               .checked=${calendar.selected.includes(type.id)} aria-describedby="calendar-hint" />
             ${type.name} (${type.durationMinutes} min, ${type.timezone}${connection ? `, ${connection.name}` : ""})
-            ${connection?.status === "broken" ? html`<span class="badge broken">calendar broken</span>` : nothing}</label>`;
+            ${connection?.status === "broken" ? html`<span class="badge broken">calendar ${calendarConnectionStatus(connection.status).toLowerCase()}</span>` : nothing}</label>`;
         })}
         ${fieldError(this.errors, "appointmentTypeIds")}`;
     return html`<fieldset><legend>Calendar</legend>${content}</fieldset>`;

@@ -26,6 +26,7 @@ import {
   formMessage,
   noErrors,
 } from "../screen.ts";
+import { calendarConnectionStatus } from "../status-words.ts";
 import { browserTimeZone, formatTime, slotsByDay, timeZones } from "../zoned-format.ts";
 
 type Connection = ConsoleCalendarsScreenQuery["calendarConnections"][number];
@@ -96,8 +97,8 @@ function connectionDetail(connection: Connection) {
 
 function statusBadge(connection: Connection) {
   return connection.status === "broken"
-    ? html`<span class="badge broken">broken</span>`
-    : html`<span class="badge">active</span>`;
+    ? html`<span class="badge broken">${calendarConnectionStatus(connection.status)}</span>`
+    : html`<span class="badge">${calendarConnectionStatus(connection.status)}</span>`;
 }
 
 /**

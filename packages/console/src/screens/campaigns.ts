@@ -1,3 +1,4 @@
+import type { CountryCode } from "libphonenumber-js/min";
 import { css, html, nothing } from "lit";
 import {
   CampaignChoicesQuery,
@@ -10,7 +11,14 @@ import {
   LeadsQuery,
   UpdateCampaignMutation,
 } from "../api/operations.ts";
-import { guessPhoneColumn, type ParsedCsv, parseCsv, planImport, type RefusedRow } from "../csv-import.ts";
+import {
+  countryChoices,
+  guessPhoneColumn,
+  type ParsedCsv,
+  parseCsv,
+  planImport,
+  type RefusedRow,
+} from "../csv-import.ts";
 import type {
   ConsoleCampaignChoicesQuery,
   ConsoleCampaignProgressSubscription,
@@ -62,6 +70,18 @@ export class VxCampaigns extends DataScreen<Campaign[]> {
       )}
     `;
   }
+}
+
+/** A lead's variables as text: strings as they are, other JSON values written out. */
+function variablesOf(lead: Lead): Record<string, string> {
+  const raw = lead.variables as Record<string, unknown> | null;
+  if (!raw || typeof raw !== "object") return {};
+  return Object.fromEntries(
+    Object.entries(raw).map(([name, value]) => [
+      name,
+      typeof value === "string" ? value : JSON.stringify(value),
+    ]),
+  );
 }
 
 /** One campaign: settings, live progress with start/pause, and its leads with a CSV import. */
@@ -116,6 +136,8 @@ export class VxCampaign extends Screen {
       this.track(
         this.api.subscribe(CampaignProgressSubscription, { campaignId: this.campaignId }, (data) => {
           this.progress = data.campaignProgress;
+          // The summary changed because leads did: the table follows, so both say the same.
+          this.refreshLeads();
         }),
       );
     }
@@ -135,6 +157,29 @@ export class VxCampaign extends Screen {
 
   private async loadLeads(page: number): Promise<void> {
     this.leads = (await this.api.request(LeadsQuery, { campaignId: this.campaignId, page })).leads;
+  }
+
+  #refreshing: Promise<void> | null = null;
+  #refreshAgain = false;
+
+  /**
+   * Reads the shown page of leads again after a progress event. A busy campaign sends many: one read
+   * runs at a time, and events during it ask for one more read after it, not one each.
+   */
+  private refreshLeads(): void {
+    if (this.leads === null) return;
+    if (this.#refreshing) {
+      this.#refreshAgain = true;
+      return;
+    }
+    this.#refreshing = this.loadLeads(this.leads.pageInfo.currentPage).finally(() => {
+      this.#refreshing = null;
+      if (this.#refreshAgain) {
+        this.#refreshAgain = false;
+        this.refreshLeads();
+      }
+    });
+    this.run(this.#refreshing);
   }
 
   private async save(event: SubmitEvent): Promise<void> {
@@ -239,11 +284,18 @@ export class VxCampaign extends Screen {
     if (!csv || this.campaignId === null) return;
     const data = new FormData(form);
     const allowDuplicate = data.get("allowDuplicate") === "on";
+    const country = String(data.get("defaultCountry") ?? "");
+    const defaultCountry = country === "" ? null : (country as CountryCode);
     const variables: Record<string, number> = {};
     csv.header.forEach((name, column) => {
       if (column !== this.phoneColumn && data.get(`var-${column}`) === "on") variables[name] = column;
     });
-    const { leads, refused } = planImport(csv, { phone: this.phoneColumn, variables }, allowDuplicate);
+    const { leads, refused } = planImport(
+      csv,
+      { phone: this.phoneColumn, variables },
+      allowDuplicate,
+      defaultCountry,
+    );
     let created = 0;
     for (const [index, lead] of leads.entries()) {
       this.importing = `Importing ${index + 1} of ${leads.length}…`;
@@ -363,7 +415,8 @@ export class VxCampaign extends Screen {
     return html`
       <section class="card">
         <h2>Import leads from CSV</h2>
-        <p class="hint">The first row names the columns. Phone numbers must be in E.164 format (e.g. +14155550123).</p>
+        <p class="hint">The first row names the columns. Phone numbers in E.164 format (e.g. +14155550123) are
+          taken as they are; choose a country below to read national numbers (e.g. 020 7946 0958) as its numbers.</p>
         <form @submit=${this.runImport}>
           <label for="csv-file">CSV file</label>
           <input id="csv-file" type="file" accept=".csv,text/csv" @change=${this.chooseFile} />
@@ -381,6 +434,11 @@ export class VxCampaign extends Screen {
                       : html`<label class="inline"><input type="checkbox" name="var-${column}" checked /> ${name}</label>`,
                   )}
                 </fieldset>
+                <label for="default-country">Country of national numbers</label>
+                <select id="default-country" name="defaultCountry">
+                  <option value="">None: every number starts with + and its country code</option>
+                  ${countryChoices().map((country) => html`<option value=${country.code}>${country.name} (${country.code})</option>`)}
+                </select>
                 <label class="inline"><input type="checkbox" name="allowDuplicate" /> Allow numbers already in the campaign (allow_dupplicate)</label>
                 <p><button class="primary" type="submit" ?disabled=${this.importing !== null}>Import ${csv.rows.length} row(s)</button></p>`
               : nothing
@@ -402,22 +460,31 @@ export class VxCampaign extends Screen {
         }
       </section>
       <h2>Leads</h2>
-      ${
-        this.leads
-          ? this.leads.pageInfo.total === 0
-            ? emptyState("No leads yet.", "Import them from a CSV file above: one row per person to call.")
-            : html`<div class="table-wrap"><table aria-label="Leads"><thead><tr><th>Phone number</th><th>Status</th><th>Attempts</th><th>Variables</th><th><span class="sr-only">Actions</span></th></tr></thead>
-            <tbody>${this.leads.items.map(
-              (l) =>
-                html`<tr><td>${l.phoneNumber}</td><td>${leadStatus(l.status)}</td><td>${l.attempts}</td><td><code>${JSON.stringify(l.variables)}</code></td>
-                  <td><button type="button" class="danger" aria-label="Delete lead ${l.phoneNumber}" @click=${() => this.deleteLead(l)}>Delete</button></td></tr>`,
-            )}</tbody></table></div>
-            <p class="row muted">${this.leads.pageInfo.total} lead(s) · page ${this.leads.pageInfo.currentPage} of ${this.leads.pageInfo.lastPage}
-              <button ?disabled=${this.leads.pageInfo.currentPage <= 1} @click=${() => this.loadLeads(this.leads!.pageInfo.currentPage - 1)}>Previous</button>
-              <button ?disabled=${this.leads.pageInfo.currentPage >= this.leads.pageInfo.lastPage} @click=${() => this.loadLeads(this.leads!.pageInfo.currentPage + 1)}>Next</button></p>`
-          : loading
-      }
+      ${this.leads ? this.renderLeadsPage(this.leads) : loading}
     `;
+  }
+
+  private renderLeadsPage(leads: ConsoleLeadsQuery["leads"]) {
+    const { total, currentPage, lastPage } = leads.pageInfo;
+    if (total === 0)
+      return emptyState("No leads yet.", "Import them from a CSV file above: one row per person to call.");
+    return html`${this.renderLeadsTable(leads.items)}
+      <p class="row muted">${total} lead(s) · page ${currentPage} of ${lastPage}
+        <button ?disabled=${currentPage <= 1} @click=${() => this.loadLeads(currentPage - 1)}>Previous</button>
+        <button ?disabled=${currentPage >= lastPage} @click=${() => this.loadLeads(currentPage + 1)}>Next</button></p>`;
+  }
+
+  /** One column per variable the page's leads carry, in the order they first appear. */
+  private renderLeadsTable(items: Lead[]) {
+    const names = [...new Set(items.flatMap((lead) => Object.keys(variablesOf(lead))))];
+    return html`<div class="table-wrap"><table aria-label="Leads"><thead><tr><th>Phone number</th><th>Status</th><th>Attempts</th>
+      ${names.map((name) => html`<th>${name}</th>`)}<th><span class="sr-only">Actions</span></th></tr></thead>
+      <tbody>${items.map((l) => {
+        const variables = variablesOf(l);
+        return html`<tr><td>${l.phoneNumber}</td><td>${leadStatus(l.status)}</td><td>${l.attempts}</td>
+          ${names.map((name) => html`<td>${variables[name] ?? ""}</td>`)}
+          <td><button type="button" class="danger" aria-label="Delete lead ${l.phoneNumber}" @click=${() => this.deleteLead(l)}>Delete</button></td></tr>`;
+      })}</tbody></table></div>`;
   }
 
   static override styles = [

@@ -4,6 +4,7 @@ import {
   CreateKnowledgebaseMutation,
   DeleteDocumentMutation,
   DeleteKnowledgebaseMutation,
+  DocumentPassagesQuery,
   KnowledgebaseQuery,
   KnowledgebaseStatusSubscription,
   KnowledgebasesQuery,
@@ -12,6 +13,7 @@ import {
   UpdateKnowledgebaseMutation,
 } from "../api/operations.ts";
 import type {
+  ConsoleDocumentPassagesQuery,
   ConsoleKnowledgebaseQuery,
   ConsoleKnowledgebasesQuery,
   ConsoleSearchKnowledgebaseQuery,
@@ -84,6 +86,24 @@ function documentType(name: string): string {
 
 type Doc = ConsoleKnowledgebaseQuery["knowledgebase"]["documents"][number];
 
+type Passages = ConsoleDocumentPassagesQuery["document"]["passages"];
+
+/** Passages read per "Show more". */
+const PASSAGES_PAGE = 20;
+
+const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
+
+/**
+ * A search result's relevance (the API's 0-to-1 `relevance`) in words. The console searches in hybrid
+ * mode, where 1 is "first by meaning and by words" and a passage one ranking alone found reaches at most
+ * one half: above three quarters both rankings put it near the top.
+ */
+export function relevanceWords(relevance: number): string {
+  if (relevance >= 0.75) return "Strong match";
+  if (relevance >= 0.4) return "Partial match";
+  return "Weak match";
+}
+
 function formatBytes(bytes: number): string {
   return bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.ceil(bytes / 1024)} KB`;
 }
@@ -100,6 +120,9 @@ export class VxKnowledgebase extends Screen {
     searchError: { state: true },
     settingsErrors: { state: true },
     renamed: { state: true },
+    chunkErrors: { state: true },
+    chunkSaved: { state: true },
+    passages: { state: true },
   };
   declare knowledgebaseId: number;
   declare kb: ConsoleKnowledgebaseQuery["knowledgebase"] | null;
@@ -110,6 +133,10 @@ export class VxKnowledgebase extends Screen {
   declare searchError: string | null;
   declare settingsErrors: FormErrors;
   declare renamed: boolean;
+  declare chunkErrors: FormErrors;
+  declare chunkSaved: boolean;
+  /** The passages shown, by document: those read so far and how many the document has. */
+  declare passages: ReadonlyMap<number, { items: Passages; total: number }>;
 
   constructor() {
     super();
@@ -121,6 +148,9 @@ export class VxKnowledgebase extends Screen {
     this.searchError = null;
     this.settingsErrors = noErrors;
     this.renamed = false;
+    this.chunkErrors = noErrors;
+    this.chunkSaved = false;
+    this.passages = new Map();
   }
 
   override connectedCallback(): void {
@@ -261,6 +291,65 @@ export class VxKnowledgebase extends Screen {
     }
   }
 
+  /** Passage sizes apply to documents added afterwards; stored documents keep their passages. */
+  private async saveChunking(event: SubmitEvent): Promise<void> {
+    event.preventDefault();
+    const data = new FormData(event.target as HTMLFormElement);
+    const fields: Record<string, string[]> = {};
+    const whole = (name: string, label: string) => {
+      const value = String(data.get(name) ?? "").trim();
+      if (/^\d+$/.test(value)) return Number(value);
+      fields[name] = [`${label} must be a whole number.`];
+      return null;
+    };
+    const chunkMaxTokens = whole("chunkMaxTokens", "Passage length");
+    const chunkOverlapTokens = whole("chunkOverlapTokens", "Overlap");
+    if (Object.keys(fields).length > 0) {
+      this.chunkErrors = { fields, message: null };
+      this.chunkSaved = false;
+      return;
+    }
+    try {
+      const { updateKnowledgebase } = await this.api.request(UpdateKnowledgebaseMutation, {
+        id: this.knowledgebaseId,
+        input: { chunkMaxTokens, chunkOverlapTokens },
+      });
+      if (this.kb) this.kb = { ...this.kb, ...updateKnowledgebase };
+      this.chunkErrors = noErrors;
+      this.chunkSaved = true;
+    } catch (error) {
+      this.chunkErrors = formErrors(error);
+      this.chunkSaved = false;
+    }
+  }
+
+  /** Shows the document's first passages, or hides them when shown. */
+  private async togglePassages(doc: Doc): Promise<void> {
+    const shown = new Map(this.passages);
+    if (shown.delete(doc.id)) {
+      this.passages = shown;
+      return;
+    }
+    await this.morePassages(doc);
+  }
+
+  private async morePassages(doc: Doc): Promise<void> {
+    const current = this.passages.get(doc.id)?.items ?? [];
+    try {
+      const { document } = await this.api.request(DocumentPassagesQuery, {
+        id: doc.id,
+        offset: current.length,
+        limit: PASSAGES_PAGE,
+      });
+      this.passages = new Map(this.passages).set(doc.id, {
+        items: [...current, ...document.passages],
+        total: document.chunkCount,
+      });
+    } catch (error) {
+      this.uploadErrors = [`${doc.name}: ${(error as Error).message}`];
+    }
+  }
+
   /** Asks first, naming what goes with it: every document and passage, and the assistants' use of it. */
   private async deleteKnowledgebase(): Promise<void> {
     const kb = this.kb;
@@ -353,12 +442,41 @@ export class VxKnowledgebase extends Screen {
         this.results
           ? this.results.length === 0
             ? html`<p class="muted">No passage matches.</p>`
-            : html`<ol>${this.results.map(
-                (r) =>
-                  html`<li><p class="muted">${r.documentName} · score ${r.score.toFixed(3)}</p><pre>${r.content}</pre></li>`,
-              )}</ol>`
+            : html`<ol class="results" aria-label="Search results">${this.results.map((r) => {
+                const percent = Math.round(r.relevance * 100);
+                return html`<li>
+                  <p class="row relevance">
+                    <meter min="0" max="100" low="40" high="75" optimum="100" value=${percent}
+                      aria-label="Relevance ${percent}%: ${relevanceWords(r.relevance)}"></meter>
+                    <strong>${relevanceWords(r.relevance)}</strong>
+                    <span class="muted">${percent}% · ${r.documentName}${r.source ? ` · ${r.source}` : ""}</span>
+                  </p>
+                  <pre>${r.content}</pre></li>`;
+              })}</ol>`
           : nothing
       }
+      <section class="card" aria-labelledby="kb-chunking">
+        <h2 id="kb-chunking">Passage size</h2>
+        <p class="hint">Documents are cut into passages of at most this many tokens (about ¾ of a word each);
+          consecutive passages share the overlap, so an answer that spans a cut is still found whole. Shorter
+          passages give more precise matches, longer ones more context. A change applies to documents added
+          afterwards: documents already here keep their passages until you delete and add them again.</p>
+        <form @submit=${this.saveChunking} novalidate aria-label="Passage size">
+          <div class="grid">
+            <div><label for="kb-chunk-max">Passage length (tokens, 50 to 2000)</label>
+              <input id="kb-chunk-max" name="chunkMaxTokens" type="number" min="50" max="2000" step="1"
+                .value=${String(kb.chunkMaxTokens)} aria-describedby=${describedBy(this.chunkErrors, "chunkMaxTokens")} />
+              ${fieldError(this.chunkErrors, "chunkMaxTokens")}</div>
+            <div><label for="kb-chunk-overlap">Overlap (tokens, under half the length)</label>
+              <input id="kb-chunk-overlap" name="chunkOverlapTokens" type="number" min="0" step="1"
+                .value=${String(kb.chunkOverlapTokens)} aria-describedby=${describedBy(this.chunkErrors, "chunkOverlapTokens")} />
+              ${fieldError(this.chunkErrors, "chunkOverlapTokens")}</div>
+          </div>
+          ${formMessage(this.chunkErrors)}
+          ${this.chunkSaved ? html`<p class="ok" role="status">Passage size saved: it applies to documents added from now on.</p>` : nothing}
+          <p><button type="submit">Save passage size</button></p>
+        </form>
+      </section>
       <section class="card" aria-labelledby="kb-settings">
         <h2 id="kb-settings">Name and deletion</h2>
         <form @submit=${this.rename} novalidate aria-label="Rename the knowledge base">
@@ -383,8 +501,9 @@ export class VxKnowledgebase extends Screen {
       doc.status === "PROCESSING"
         ? `${doc.stage?.toLowerCase() ?? "queued"}${doc.pagesTotal ? `, page ${doc.pagesDone} of ${doc.pagesTotal}` : ""}`
         : doc.status === "ACTIVE"
-          ? `${doc.chunkCount} ${doc.chunkCount === 1 ? "passage" : "passages"}`
+          ? plural(doc.chunkCount, "passage", "passages")
           : "";
+    const shown = this.passages.get(doc.id);
     return html`<li class="doc" data-document=${doc.id}>
       <div class="row">
         <strong>${doc.name}</strong>
@@ -392,12 +511,36 @@ export class VxKnowledgebase extends Screen {
         <span class="muted">${progress}</span>
         <span style="margin-left:auto" class="row">
           ${doc.status === "FAILED" ? html`<button type="button" @click=${() => this.retry(doc)}>Retry</button>` : nothing}
+          ${
+            doc.status === "ACTIVE"
+              ? html`<button type="button" aria-expanded=${shown ? "true" : "false"} aria-controls="passages-${doc.id}"
+                  aria-label="${shown ? "Hide" : "Show"} passages of ${doc.name}"
+                  @click=${() => this.togglePassages(doc)}>${shown ? "Hide passages" : "Show passages"}</button>`
+              : nothing
+          }
           <button type="button" class="danger" aria-label="Delete ${doc.name}" @click=${() => this.deleteItem(doc)}>Delete</button>
         </span>
       </div>
       ${doc.status === "PROCESSING" && doc.pagesTotal ? html`<progress max=${doc.pagesTotal} value=${doc.pagesDone} aria-label="Progress of ${doc.name}"></progress>` : nothing}
       ${doc.failureReason ? html`<p class="error">${doc.failureReason}</p>` : nothing}
+      ${shown ? this.renderPassages(doc, shown) : nothing}
     </li>`;
+  }
+
+  private renderPassages(doc: Doc, shown: { items: Passages; total: number }) {
+    return html`<section id="passages-${doc.id}" class="passages" aria-label="Passages of ${doc.name}">
+      <p class="muted">Showing ${shown.items.length} of ${plural(shown.total, "passage", "passages")}, as an assistant is given them.</p>
+      <ol>${shown.items.map(
+        (passage) => html`<li>
+          <p class="muted">Passage ${passage.ordinal + 1}${passage.source ? ` · ${passage.source}` : ""} · ${plural(passage.tokenCount, "token", "tokens")}</p>
+          <pre>${passage.content}</pre></li>`,
+      )}</ol>
+      ${
+        shown.items.length < shown.total
+          ? html`<p><button type="button" @click=${() => this.morePassages(doc)}>Show more passages</button></p>`
+          : nothing
+      }
+    </section>`;
   }
 
   static override styles = [
@@ -442,6 +585,18 @@ export class VxKnowledgebase extends Screen {
       }
       .status-failed {
         color: var(--_danger);
+      }
+      .passages ol,
+      .results {
+        padding-left: 1.25rem;
+      }
+      .passages pre,
+      .results pre {
+        white-space: pre-wrap;
+        overflow-wrap: anywhere;
+      }
+      .relevance meter {
+        width: 6rem;
       }
     `,
   ];

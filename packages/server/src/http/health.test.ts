@@ -27,7 +27,12 @@ describe("health", () => {
     expect(ready.headers.get("cache-control")).toBe("no-store");
     // The postgres project routes events through Redis, so readiness checks it too.
     const redis = testDatabaseKind() === "postgres" ? { redis: "ok" } : {};
-    expect(ready.body).toEqual({ status: "ready", checks: { server: "ok", database: "ok", ...redis } });
+    expect(ready.body).toEqual({
+      status: "ready",
+      checks: { server: "ok", database: "ok", ...redis },
+      // Without a model it serves with the fallback, and says so (self-hosted-models.test.ts).
+      model: expect.objectContaining({ configured: false }),
+    });
   });
 
   // A Redis of its own, so that stopping it leaves the other tests' Redis alone.

@@ -1,4 +1,5 @@
 import type { Database } from "../db/client.ts";
+import type { ModelSetup } from "../modules/providers/model-setup.ts";
 
 /** How long one dependency may take to answer before readiness reports it failed. */
 const CHECK_TIMEOUT_MS = 2_000;
@@ -16,6 +17,8 @@ export interface HealthDeps {
   /** Whether rate limits are counted per instance because their Redis is not connected. */
   rateLimitsLocal: () => boolean;
   phase: () => Phase;
+  /** What the deployment answers with; reported, not checked: without a model it still serves. */
+  model: ModelSetup;
 }
 
 /** What an instance serves with while Redis is down (the `degraded` details of `/readyz`). */
@@ -47,7 +50,8 @@ export function dependencyProbe(deps: HealthDeps): () => Promise<Record<string, 
  * start after the port opens), once it begins stopping, and while the database does not answer.
  * Redis down leaves it ready (200, status "degraded", with what runs locally meanwhile): every
  * instance shares that Redis, and a load balancer draining them all at once would turn a degraded
- * service into none. Other paths answer null.
+ * service into none. `model` says what it answers with: a missing model is reported with what to set,
+ * never made unready (assistants answer with the fallback meanwhile). Other paths answer null.
  */
 export function createHealth(deps: HealthDeps): (url: URL) => Promise<Response | null> {
   const probe = dependencyProbe(deps);
@@ -68,6 +72,7 @@ export function createHealth(deps: HealthDeps): (url: URL) => Promise<Response |
         status: degraded ? "degraded" : ready ? "ready" : "unavailable",
         checks,
         ...(degraded ? { degraded: WITHOUT_REDIS } : {}),
+        model: deps.model,
       },
       { status: ready ? 200 : 503, headers: { "cache-control": "no-store" } },
     );

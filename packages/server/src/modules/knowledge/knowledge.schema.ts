@@ -1,7 +1,11 @@
 import { GraphQLError } from "graphql";
 import { builder } from "../../builder.ts";
+import { ValidationError } from "../../errors.ts";
 import type { DocumentProgress, KnowledgebaseProgress, Passage, SearchMode } from "./index.ts";
 import { isUploadedFile } from "./ingestion/file-types.ts";
+
+/** The most passages one page of `Document.passages` reads. */
+const MAX_PASSAGES_PAGE = 100;
 
 builder.scalarType("File", {
   description: "A file sent in a GraphQL multipart request (graphql-multipart-request-spec). Input only.",
@@ -90,6 +94,13 @@ const Knowledgebase = builder.prismaObject("Knowledgebase", {
     description: t.exposeString("description"),
     status: t.expose("status", { type: KnowledgebaseStatus }),
     statusLabel: t.string({ resolve: (knowledgebase) => STATUS_LABELS[knowledgebase.status]! }),
+    chunkMaxTokens: t.exposeInt("chunkMaxTokens", {
+      description:
+        "Passages of documents processed from now on are at most this many tokens; stored documents keep theirs until added again.",
+    }),
+    chunkOverlapTokens: t.exposeInt("chunkOverlapTokens", {
+      description: "Consecutive passages of documents processed from now on share about this many tokens.",
+    }),
     documentsCount: t.relationCount("documents"),
     assistantsCount: t.relationCount("assistants", {
       description: "Assistants that use this knowledge base.",
@@ -131,6 +142,38 @@ const Document = builder.prismaObject("Document", {
     sizeBytes: t.exposeInt("sizeBytes", { nullable: true }),
     createdAt: t.expose("createdAt", { type: "DateTime" }),
     updatedAt: t.expose("updatedAt", { type: "DateTime" }),
+    passages: t.relation("chunks", {
+      description: `The passages stored for search, in document order: \`limit\` (1 to ${MAX_PASSAGES_PAGE}, default 20) from \`offset\` (default 0). chunkCount says how many there are. Empty while processing.`,
+      args: {
+        offset: t.arg.int({ defaultValue: 0 }),
+        limit: t.arg.int({ defaultValue: 20 }),
+      },
+      query: ({ offset, limit }) => {
+        const fields: Record<string, string[]> = {};
+        if (offset == null || !Number.isInteger(offset) || offset < 0)
+          fields.offset = ["The offset field must be 0 or more."];
+        if (limit == null || !Number.isInteger(limit) || limit < 1 || limit > MAX_PASSAGES_PAGE)
+          fields.limit = [`The limit field must be between 1 and ${MAX_PASSAGES_PAGE}.`];
+        if (Object.keys(fields).length > 0) throw new ValidationError(fields);
+        return { orderBy: { ordinal: "asc" }, skip: offset ?? 0, take: limit ?? 20 };
+      },
+    }),
+  }),
+});
+
+builder.prismaObject("DocumentChunk", {
+  name: "DocumentPassage",
+  description:
+    "A passage of a document as stored for search (the text an assistant is given when it matches).",
+  fields: (t) => ({
+    id: t.exposeInt("id"),
+    ordinal: t.exposeInt("ordinal", { description: "Its place in the document, from 0." }),
+    content: t.exposeString("content"),
+    tokenCount: t.exposeInt("tokenCount", { description: "Its length in the embedding model's tokens." }),
+    source: t.exposeString("source", {
+      nullable: true,
+      description: 'Where it is: "page 3", a page URL, or null.',
+    }),
   }),
 });
 
@@ -158,6 +201,14 @@ const KnowledgebaseInput = builder.inputType("KnowledgebaseInput", {
   fields: (t) => ({
     name: t.string({ description: "At most 255 characters; required on create." }),
     description: t.string({ description: "At most 255 characters." }),
+    chunkMaxTokens: t.int({
+      description:
+        "Passages are cut at most this many tokens long, 50 to 2000 (default 300). Applies to documents processed afterwards.",
+    }),
+    chunkOverlapTokens: t.int({
+      description:
+        "Consecutive passages share about this many tokens, 0 to less than half of chunkMaxTokens (default 50).",
+    }),
   }),
 });
 
@@ -313,6 +364,10 @@ const PassageRef = builder.objectRef<Passage>("KnowledgePassage").implement({
       description: 'Where it is: "page 3", a page URL, or null.',
     }),
     score: t.exposeFloat("score", { description: "Higher ranks first; the scale depends on the mode." }),
+    relevance: t.exposeFloat("relevance", {
+      description:
+        "The score from 0 to 1 on one scale for every mode, for people: vector, the cosine similarity; keyword, rank / (rank + 1); hybrid, the fused score over the best possible (first in both rankings is 1, first in one only is 0.5).",
+    }),
     documentId: t.exposeInt("documentId"),
     documentName: t.exposeString("documentName"),
     document: t.prismaField({

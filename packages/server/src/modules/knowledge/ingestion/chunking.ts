@@ -5,7 +5,7 @@ import type { Section } from "./extract.ts";
 
 // The cutting itself is chunking-core.mjs, shared with the PDF worker thread (pdf-worker.mjs), which
 // cuts a PDF's pages where it parses them.
-export { type Chunk, DEFAULT_CHUNKING, SEGMENT_CHARS } from "./chunking-core.mjs";
+export { type Chunk, type ChunkingOptions, DEFAULT_CHUNKING, SEGMENT_CHARS } from "./chunking-core.mjs";
 /** The embedding model's tokens; replaceable so tests can watch what is tokenised. */
 export type { Tokenizer };
 

@@ -10,7 +10,7 @@ import {
   toVectorArrayBinary,
   toVectorLiteral,
 } from "../../embeddings/embedder.ts";
-import { type Chunk, chunkStream } from "./chunking.ts";
+import { type Chunk, type ChunkingOptions, chunkStream, DEFAULT_CHUNKING } from "./chunking.ts";
 import { type ExtractProgress, extractFile, extractPdf, type Section } from "./extract.ts";
 import { IngestionFailure } from "./failure.ts";
 import { detectFileType, type FileDocumentType } from "./file-types.ts";
@@ -182,7 +182,15 @@ export class IngestionWorker implements Lifecycle {
       // One pipeline: sections are read, cut into passages, embedded and stored as they come, so a
       // long PDF is parsed while its first pages are stored, and only a few batches are in memory.
       const progress = new ProgressReports(this.documents, document.id);
-      const passages = this.readPassages(document, progress, signal);
+      // The knowledge base's passage sizes as they are now: a change applies from the next document.
+      const knowledgebase = await prisma.knowledgebase.findUnique({
+        where: { id: document.knowledgebaseId },
+        select: { chunkMaxTokens: true, chunkOverlapTokens: true },
+      });
+      const chunking: ChunkingOptions = knowledgebase
+        ? { maxTokens: knowledgebase.chunkMaxTokens, overlapTokens: knowledgebase.chunkOverlapTokens }
+        : DEFAULT_CHUNKING;
+      const passages = this.readPassages(document, progress, signal, chunking);
       const writer = new ChunkWriter(
         this.deps,
         this.embedder,
@@ -276,13 +284,14 @@ export class IngestionWorker implements Lifecycle {
     document: SourceDocument,
     progress: ProgressReports,
     signal: AbortSignal,
+    chunking: ChunkingOptions,
   ): AsyncGenerator<Chunk> {
     if (document.type !== "pdf") {
-      yield* chunkStream(this.readSource(document, progress, signal), signal);
+      yield* chunkStream(this.readSource(document, progress, signal), signal, chunking);
       return;
     }
     const content = await this.readUpload(document, "pdf");
-    yield* extractPdf(content, pageProgress(progress), signal);
+    yield* extractPdf(content, pageProgress(progress), signal, { chunking });
     await this.enterChunking(document.id, signal);
   }
 

@@ -12,6 +12,13 @@ export interface Passage {
   source: string | null;
   /** Higher is better. Vector: cosine similarity; keyword: full-text rank; hybrid: fused rank score. */
   score: number;
+  /**
+   * The score on one scale for every mode, from 0 to 1, for people reading results. Vector: the cosine
+   * similarity (below 0 reads as 0); keyword: rank / (rank + 1), PostgreSQL's own normalisation of
+   * `ts_rank_cd`; hybrid: the fused score over the best one possible (first in every ranking), so 1 is
+   * "first by meaning and by words", and a passage found by one ranking only reaches at most one half.
+   */
+  relevance: number;
   documentId: number;
   documentName: string;
 }
@@ -215,7 +222,8 @@ export class KnowledgeSearch {
           ? this.db.withConnection((sql) => sql.query<Row>(statement, parameters.values))
           : this.withIndexSettings(Math.max(MIN_EF_SEARCH, depth * 2), statement, parameters.values),
     );
-    return rows.map(toPassage);
+    const bestFused = mode === "hybrid" ? rankings.length / (RRF_K + 1) : 1;
+    return rows.map((row) => toPassage(row, mode, bestFused));
   }
 
   /**
@@ -416,12 +424,15 @@ export class KnowledgeSearch {
   }
 }
 
-function toPassage(row: Row): Passage {
+function toPassage(row: Row, mode: SearchMode, bestFused: number): Passage {
+  const score = Number(row.score);
+  const relevance = mode === "vector" ? score : mode === "keyword" ? score / (score + 1) : score / bestFused;
   return {
     chunkId: Number(row.chunkId),
     content: row.content,
     source: row.source,
-    score: Number(row.score),
+    score,
+    relevance: Math.min(1, Math.max(0, relevance)),
     documentId: Number(row.documentId),
     documentName: row.documentName,
   };
