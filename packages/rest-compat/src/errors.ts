@@ -29,6 +29,9 @@ export const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   AT_CAPACITY: 503,
   SERVICE_UNAVAILABLE: 503,
   CUSTOMER_ERASED: 409,
+  ROLE_NOT_ALLOWED: 403,
+  LAST_OWNER: 409,
+  INVITATION_INVALID: 410,
 };
 
 /** An error as the REST layer sees it: a code, a message and, for validation, field messages. */
