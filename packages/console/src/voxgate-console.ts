@@ -16,6 +16,7 @@ import { VxLedger } from "./screens/ledger.ts";
 import { VxTestCompare } from "./screens/test-compare.ts";
 import { VxTestScenario } from "./screens/test-scenario.ts";
 import { VxTestRun, VxTests, VxTestsPicker } from "./screens/tests.ts";
+import { VxAcceptInvite, VxTeam } from "./screens/team.ts";
 import { VxWebhooks } from "./screens/webhooks.ts";
 import { VxShownOnce } from "./shown-once.ts";
 import { VoxgateConsole } from "./voxgate-console.component.ts";
@@ -51,6 +52,8 @@ const elements: [string, CustomElementConstructor][] = [
   ["vx-test-compare", VxTestCompare],
   ["vx-make-test", VxMakeTest],
   ["vx-customer-data", VxCustomerData],
+  ["vx-team", VxTeam],
+  ["vx-accept-invite", VxAcceptInvite],
 ];
 for (const [name, element] of elements) if (!customElements.get(name)) customElements.define(name, element);
 

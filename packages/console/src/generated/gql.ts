@@ -120,6 +120,15 @@ type Documents = {
     "\n  mutation ConsoleEraseCustomerData($input: CustomerDataInput!) {\n    eraseCustomerData(input: $input) { id kind state identifierKind stepsDone stepsTotal counts error downloadUrl expiresAt }\n  }\n": typeof types.ConsoleEraseCustomerDataDocument,
     "\n  query ConsoleCustomerDataJob($id: Int!) {\n    customerDataJob(id: $id) { id kind state identifierKind stepsDone stepsTotal counts error downloadUrl expiresAt }\n  }\n": typeof types.ConsoleCustomerDataJobDocument,
     "\n  query ConsoleAuditLogExport($after: String) {\n    auditLog(first: 100, after: $after) {\n      entries { id action actorKind actorId userId targetType targetId details ip at }\n      nextCursor\n    }\n  }\n": typeof types.ConsoleAuditLogExportDocument,
+    "\n  query ConsoleViewerRole {\n    viewer { id role }\n  }\n": typeof types.ConsoleViewerRoleDocument,
+    "\n  query ConsoleTeam {\n    viewer { id role }\n    members { id name email role createdAt }\n    invitations { id email role expiresAt createdAt }\n  }\n": typeof types.ConsoleTeamDocument,
+    "\n  mutation ConsoleInviteMember($input: InviteMemberInput!) {\n    inviteMember(input: $input) { token path invitation { id } }\n  }\n": typeof types.ConsoleInviteMemberDocument,
+    "\n  mutation ConsoleRevokeInvitation($id: Int!) {\n    revokeInvitation(id: $id)\n  }\n": typeof types.ConsoleRevokeInvitationDocument,
+    "\n  mutation ConsoleChangeMemberRole($input: ChangeMemberRoleInput!) {\n    changeMemberRole(input: $input) { id role }\n  }\n": typeof types.ConsoleChangeMemberRoleDocument,
+    "\n  mutation ConsoleRemoveMember($userId: Int!) {\n    removeMember(userId: $userId)\n  }\n": typeof types.ConsoleRemoveMemberDocument,
+    "\n  mutation ConsoleResetMemberPassword($userId: Int!) {\n    resetMemberPassword(userId: $userId) { path expiresAt }\n  }\n": typeof types.ConsoleResetMemberPasswordDocument,
+    "\n  query ConsoleInvitationLink($token: String!) {\n    invitationLink(token: $token) { kind email role accountName expiresAt }\n  }\n": typeof types.ConsoleInvitationLinkDocument,
+    "\n  mutation ConsoleAcceptInvitation($input: AcceptInvitationInput!) {\n    acceptInvitation(input: $input) {\n      token\n      expiresAt\n      viewer { id email role account { id isOperator } }\n    }\n  }\n": typeof types.ConsoleAcceptInvitationDocument,
 };
 const documents: Documents = {
     "\n  mutation ConsoleLogin($input: LoginInput!) {\n    login(input: $input) {\n      token\n      expiresAt\n      viewer { id email name account { id name balance timezone isOperator } }\n    }\n  }\n": types.ConsoleLoginDocument,
@@ -227,6 +236,15 @@ const documents: Documents = {
     "\n  mutation ConsoleEraseCustomerData($input: CustomerDataInput!) {\n    eraseCustomerData(input: $input) { id kind state identifierKind stepsDone stepsTotal counts error downloadUrl expiresAt }\n  }\n": types.ConsoleEraseCustomerDataDocument,
     "\n  query ConsoleCustomerDataJob($id: Int!) {\n    customerDataJob(id: $id) { id kind state identifierKind stepsDone stepsTotal counts error downloadUrl expiresAt }\n  }\n": types.ConsoleCustomerDataJobDocument,
     "\n  query ConsoleAuditLogExport($after: String) {\n    auditLog(first: 100, after: $after) {\n      entries { id action actorKind actorId userId targetType targetId details ip at }\n      nextCursor\n    }\n  }\n": types.ConsoleAuditLogExportDocument,
+    "\n  query ConsoleViewerRole {\n    viewer { id role }\n  }\n": types.ConsoleViewerRoleDocument,
+    "\n  query ConsoleTeam {\n    viewer { id role }\n    members { id name email role createdAt }\n    invitations { id email role expiresAt createdAt }\n  }\n": types.ConsoleTeamDocument,
+    "\n  mutation ConsoleInviteMember($input: InviteMemberInput!) {\n    inviteMember(input: $input) { token path invitation { id } }\n  }\n": types.ConsoleInviteMemberDocument,
+    "\n  mutation ConsoleRevokeInvitation($id: Int!) {\n    revokeInvitation(id: $id)\n  }\n": types.ConsoleRevokeInvitationDocument,
+    "\n  mutation ConsoleChangeMemberRole($input: ChangeMemberRoleInput!) {\n    changeMemberRole(input: $input) { id role }\n  }\n": types.ConsoleChangeMemberRoleDocument,
+    "\n  mutation ConsoleRemoveMember($userId: Int!) {\n    removeMember(userId: $userId)\n  }\n": types.ConsoleRemoveMemberDocument,
+    "\n  mutation ConsoleResetMemberPassword($userId: Int!) {\n    resetMemberPassword(userId: $userId) { path expiresAt }\n  }\n": types.ConsoleResetMemberPasswordDocument,
+    "\n  query ConsoleInvitationLink($token: String!) {\n    invitationLink(token: $token) { kind email role accountName expiresAt }\n  }\n": types.ConsoleInvitationLinkDocument,
+    "\n  mutation ConsoleAcceptInvitation($input: AcceptInvitationInput!) {\n    acceptInvitation(input: $input) {\n      token\n      expiresAt\n      viewer { id email role account { id isOperator } }\n    }\n  }\n": types.ConsoleAcceptInvitationDocument,
 };
 
 /**
@@ -649,6 +667,42 @@ export function graphql(source: "\n  query ConsoleCustomerDataJob($id: Int!) {\n
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query ConsoleAuditLogExport($after: String) {\n    auditLog(first: 100, after: $after) {\n      entries { id action actorKind actorId userId targetType targetId details ip at }\n      nextCursor\n    }\n  }\n"): typeof import('./graphql.ts').ConsoleAuditLogExportDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleViewerRole {\n    viewer { id role }\n  }\n"): typeof import('./graphql.ts').ConsoleViewerRoleDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleTeam {\n    viewer { id role }\n    members { id name email role createdAt }\n    invitations { id email role expiresAt createdAt }\n  }\n"): typeof import('./graphql.ts').ConsoleTeamDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleInviteMember($input: InviteMemberInput!) {\n    inviteMember(input: $input) { token path invitation { id } }\n  }\n"): typeof import('./graphql.ts').ConsoleInviteMemberDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleRevokeInvitation($id: Int!) {\n    revokeInvitation(id: $id)\n  }\n"): typeof import('./graphql.ts').ConsoleRevokeInvitationDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleChangeMemberRole($input: ChangeMemberRoleInput!) {\n    changeMemberRole(input: $input) { id role }\n  }\n"): typeof import('./graphql.ts').ConsoleChangeMemberRoleDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleRemoveMember($userId: Int!) {\n    removeMember(userId: $userId)\n  }\n"): typeof import('./graphql.ts').ConsoleRemoveMemberDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleResetMemberPassword($userId: Int!) {\n    resetMemberPassword(userId: $userId) { path expiresAt }\n  }\n"): typeof import('./graphql.ts').ConsoleResetMemberPasswordDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleInvitationLink($token: String!) {\n    invitationLink(token: $token) { kind email role accountName expiresAt }\n  }\n"): typeof import('./graphql.ts').ConsoleInvitationLinkDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleAcceptInvitation($input: AcceptInvitationInput!) {\n    acceptInvitation(input: $input) {\n      token\n      expiresAt\n      viewer { id email role account { id isOperator } }\n    }\n  }\n"): typeof import('./graphql.ts').ConsoleAcceptInvitationDocument;
 
 
 export function graphql(source: string) {

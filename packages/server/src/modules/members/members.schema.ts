@@ -2,7 +2,7 @@ import { builder } from "../../builder.ts";
 import type { Invitation as InvitationModel } from "../../generated/prisma/client.ts";
 import { LoginPayload, MemberRoleEnum } from "../auth/auth.schema.ts";
 import { rateLimitHeaderWriter } from "../rate-limits/rate-limits.service.ts";
-import type { AccountMember as AccountMemberShape, LinkDetails } from "./members.service.ts";
+import { type AccountMember as AccountMemberShape, type LinkDetails, linkPath } from "./members.service.ts";
 
 const AccountMember = builder.objectRef<AccountMemberShape>("AccountMember").implement({
   description: "A person of the account who can sign in.",
@@ -60,11 +60,15 @@ const InviteMemberPayload = builder
       invitation: t.field({ type: Invitation, resolve: (payload) => payload.invitation }),
       token: t.exposeString("token", {
         description:
-          "The invitation's secret, shown only now: the console's link is `/console/#/invite/<token>`. Valid for 7 days, once.",
+          "The invitation's secret, shown only now (only its hash is kept). Valid for 7 days, once.",
       }),
       path: t.string({
         description: "The console's accept page for this token, relative to the server's origin.",
-        resolve: (payload) => `/console/#/invite/${payload.token}`,
+        resolve: (payload) => linkPath(payload.token),
+      }),
+      link: t.string({
+        description: "The full link to send, at the server's PUBLIC_BASE_URL.",
+        resolve: (payload, _args, context) => context.services.members.linkFor(payload.token),
       }),
     }),
   });
@@ -130,7 +134,11 @@ const ResetMemberPasswordPayload = builder
       path: t.string({
         description:
           "The console's page where the member sets a new password, relative to the server's origin.",
-        resolve: (payload) => `/console/#/invite/${payload.token}`,
+        resolve: (payload) => linkPath(payload.token),
+      }),
+      link: t.string({
+        description: "The full link to send, at the server's PUBLIC_BASE_URL.",
+        resolve: (payload, _args, context) => context.services.members.linkFor(payload.token),
       }),
       expiresAt: t.expose("expiresAt", { type: "DateTime" }),
     }),

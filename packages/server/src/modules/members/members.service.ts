@@ -75,6 +75,11 @@ export class MembersService {
     },
   ) {}
 
+  /** The console's page for a link's token, at the server's public address (PUBLIC_BASE_URL). */
+  linkFor(token: string): string {
+    return `${this.deps.config.publicBaseUrl}${linkPath(token)}`;
+  }
+
   /** Every member of the account: any role may list them (the inbox assigns conversations to them). */
   list(accountId: number): Promise<AccountMember[]> {
     return this.deps.db.prisma.user.findMany({
@@ -415,6 +420,11 @@ export class MembersService {
   ): Promise<void> {
     return this.parts.events.emit(tx, { type, accountId, actor, target, details });
   }
+}
+
+/** Where the console's accept page is, relative to the server's origin. */
+export function linkPath(token: string): string {
+  return `/console/#/invite/${token}`;
 }
 
 /** ~256 bits from the CSPRNG, URL-safe: it travels in a link's fragment. */

@@ -15,7 +15,7 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 const INVITE = `mutation ($input: InviteMemberInput!) {
-  inviteMember(input: $input) { token path invitation { id email role expiresAt } }
+  inviteMember(input: $input) { token path link invitation { id email role expiresAt } }
 }`;
 const ACCEPT = `mutation ($input: AcceptInvitationInput!) {
   acceptInvitation(input: $input) { token viewer { id email name role } }
@@ -144,6 +144,9 @@ describe("invitations", () => {
     const invited = await invite(alice.apiKey, "agent");
     expect(invited.token).toMatch(/^vgi_[A-Za-z0-9_-]{43}$/);
     expect(invited.path).toBe(`/console/#/invite/${invited.token}`);
+    expect((invited as unknown as { link: string }).link).toBe(
+      `${t.app.config.publicBaseUrl}/console/#/invite/${invited.token}`,
+    );
     const row = await t.app.db.prisma.invitation.findUniqueOrThrow({ where: { id: invited.invitation.id } });
     expect(row.tokenHash).toBe(hashToken(invited.token));
     expect(JSON.stringify(row)).not.toContain(invited.token.slice(4));
