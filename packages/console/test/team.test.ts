@@ -55,6 +55,7 @@ describe("team (issue #33: account members)", () => {
 
       // The owner's screen, read again, lists the new member and no longer the invitation.
       location.hash = "#/assistants";
+      await expect.element(page.getByRole("heading", { level: 1, name: "Assistants" })).toBeVisible();
       location.hash = "#/team";
       await expect.element(page.getByRole("cell", { name: "Ada Agent", exact: true })).toBeVisible();
       await expect.element(page.getByLabelText(`Role of ${email}`)).toHaveValue("agent");
