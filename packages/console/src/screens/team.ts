@@ -160,8 +160,8 @@ export class VxTeam extends DataScreen<ConsoleTeamQuery> {
     // An admin neither grants the owner role nor touches an owner; the server refuses it regardless.
     const grantable = (["owner", "admin", "agent"] as const).filter((role) => isOwner || role !== "owner");
     return html`
+      <h2>Members</h2>
       <div class="table-wrap"><table>
-        <caption class="sr-only">Members</caption>
         <thead><tr><th>Name</th><th>Email</th><th>Role</th><th>Since</th><th></th></tr></thead>
         <tbody>${members.map((m) => {
           const locked = m.role === "owner" && !isOwner;
