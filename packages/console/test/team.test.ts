@@ -48,7 +48,9 @@ describe("team (issue #33: account members)", () => {
         expect(seen.links).toEqual(AGENT_NAV);
         expect(seen.documentWidth).toBeLessThanOrEqual(width);
         // The server refuses what the navigation hides, whatever the address typed.
-        expect(await commands.visitInSecondContext(invitee, "#/keys")).toMatch(/role \(agent\) does not allow/);
+        expect(await commands.visitInSecondContext(invitee, "#/keys")).toMatch(
+          /role \(agent\) does not allow/,
+        );
       } finally {
         await commands.closeSecondContext(invitee);
       }
@@ -68,7 +70,9 @@ describe("team (issue #33: account members)", () => {
     const element = document.createElement("voxgate-console");
     element.setAttribute("api-base", inject("apiBase"));
     document.body.append(element);
-    await expect.element(page.getByRole("alert")).toHaveTextContent("This link is not valid. Ask for a new one.");
+    await expect
+      .element(page.getByRole("alert"))
+      .toHaveTextContent("This link is not valid. Ask for a new one.");
     await expect.element(page.getByRole("link", { name: "Go to sign-in" })).toBeVisible();
   });
 });

@@ -5,8 +5,8 @@ import type { ConsoleTeamQuery, MemberRole } from "../generated/graphql.ts";
 import {
   DataScreen,
   describedBy,
-  fieldError,
   type FormErrors,
+  fieldError,
   formatDate,
   formErrors,
   formMessage,
@@ -126,15 +126,20 @@ export class VxTeam extends DataScreen<ConsoleTeamQuery> {
   }
 
   private async removeMember(member: { id: number; email: string }): Promise<void> {
-    if (!confirm(`Remove ${member.email}? Their sessions end and the API keys they created are deleted.`)) return;
+    if (!confirm(`Remove ${member.email}? Their sessions end and the API keys they created are deleted.`))
+      return;
     await this.act(() => this.api.request(RemoveMemberMutation, { userId: member.id }));
   }
 
   private async resetPassword(member: { id: number; email: string }): Promise<void> {
-    if (!confirm(`Reset the password of ${member.email}? Their password stops working and they are signed out.`))
+    if (
+      !confirm(`Reset the password of ${member.email}? Their password stops working and they are signed out.`)
+    )
       return;
     await this.act(async () => {
-      const { resetMemberPassword } = await this.api.request(ResetMemberPasswordMutation, { userId: member.id });
+      const { resetMemberPassword } = await this.api.request(ResetMemberPasswordMutation, {
+        userId: member.id,
+      });
       this.link = linkFor(resetMemberPassword.path);
       this.linkHeading = `Send this link to ${member.email} to set a new password: shown only once, works once, for 24 hours.`;
     });
@@ -210,7 +215,9 @@ export class VxTeam extends DataScreen<ConsoleTeamQuery> {
           : html`<div class="table-wrap"><table>
           <thead><tr><th>Email</th><th>Role</th><th>Expires</th><th></th></tr></thead>
           <tbody>${invitations.map(
-            (i) => html`<tr><td>${i.email}</td><td>${ROLE_WORDS[i.role]}</td><td>${formatDate(i.expiresAt)}</td>
+            (
+              i,
+            ) => html`<tr><td>${i.email}</td><td>${ROLE_WORDS[i.role]}</td><td>${formatDate(i.expiresAt)}</td>
               <td><button class="danger" @click=${() => this.revoke(i.id)} aria-label="Withdraw the invitation of ${i.email}">Withdraw</button></td></tr>`,
           )}</tbody></table></div>`
       }

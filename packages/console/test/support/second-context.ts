@@ -54,13 +54,17 @@ export const acceptInvitationInSecondContext: BrowserCommand<
 };
 
 /** The first alert's text after opening `hash` in context `id` (a screen an agent may not use). */
-export const visitInSecondContext: BrowserCommand<[id: string, hash: string]> = async (_context, id, hash) => {
+export const visitInSecondContext: BrowserCommand<[id: string, hash: string]> = async (
+  _context,
+  id,
+  hash,
+) => {
   const { page } = contexts.get(id)!;
   await page.evaluate((target) => {
     location.hash = target;
   }, hash);
   await page.getByRole("alert").first().waitFor();
-  return page.getByRole("alert").first().innerText();
+  return (await page.getByRole("alert").first().textContent()) ?? "";
 };
 
 export const closeSecondContext: BrowserCommand<[id: string]> = async (_context, id) => {
