@@ -62,6 +62,11 @@ describe("team (issue #33: account members)", () => {
       await expect.element(page.getByRole("cell", { name: "Ada Agent", exact: true })).toBeVisible();
       await expect.element(page.getByLabelText(`Role of ${email}`)).toHaveValue("agent");
       await expect.element(page.getByText("No pending invitations.")).toBeVisible();
+
+      // The last owner cannot step down: the server's refusal shows and the list goes back to Owner.
+      await page.getByLabelText(`Role of ${owner.email}`).selectOptions("admin");
+      await expect.element(page.getByRole("alert")).toHaveTextContent("An account needs an owner");
+      await expect.element(page.getByLabelText(`Role of ${owner.email}`)).toHaveValue("owner");
     });
   }
 

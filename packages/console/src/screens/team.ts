@@ -1,4 +1,5 @@
 import { html, LitElement, nothing } from "lit";
+import { live } from "lit/directives/live.js";
 import { ApiError, ConsoleApi } from "../api/client.ts";
 import { graphql } from "../generated/gql.ts";
 import type { ConsoleTeamQuery, MemberRole } from "../generated/graphql.ts";
@@ -121,8 +122,10 @@ export class VxTeam extends DataScreen<ConsoleTeamQuery> {
     });
   }
 
+  /** A refused change (the last owner, an admin on an owner) puts the list back on the member's role. */
   private async changeRole(userId: number, role: MemberRole): Promise<void> {
     await this.act(() => this.api.request(ChangeMemberRoleMutation, { input: { userId, role } }));
+    this.requestUpdate();
   }
 
   private async removeMember(member: { id: number; email: string }): Promise<void> {
@@ -177,7 +180,7 @@ export class VxTeam extends DataScreen<ConsoleTeamQuery> {
               locked
                 ? ROLE_WORDS[m.role]
                 : html`<label class="sr-only" for="role-${m.id}">Role of ${m.email}</label>
-                  <select id="role-${m.id}" @change=${(event: Event) =>
+                  <select id="role-${m.id}" .value=${live(m.role)} @change=${(event: Event) =>
                     this.changeRole(m.id, (event.target as HTMLSelectElement).value as MemberRole)}>
                     ${grantable.map((role) => html`<option value=${role} ?selected=${m.role === role}>${ROLE_WORDS[role]}</option>`)}
                   </select>`
