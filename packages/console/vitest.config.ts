@@ -4,6 +4,12 @@ import { defineProject } from "vitest/config";
 import { chromiumLaunchOptions } from "../widget/test/support/chromium.ts";
 import { fakeMicrophoneArgs } from "../widget/test/support/fake-microphone.ts";
 import { saveScreenshot, setColorScheme, setViewport } from "./test/support/commands.ts";
+import {
+  acceptInvitationInSecondContext,
+  closeSecondContext,
+  openSecondContext,
+  visitInSecondContext,
+} from "./test/support/second-context.ts";
 
 // The global setup runs the real server in process; like the server's own config, it must get the
 // CJS graphql that graphql-yoga gets, or `instanceof GraphQLError` fails across two copies.
@@ -50,7 +56,15 @@ export default defineProject({
         },
       }),
       instances: [{ browser: "chromium" }],
-      commands: { saveScreenshot, setViewport, setColorScheme },
+      commands: {
+        saveScreenshot,
+        setViewport,
+        setColorScheme,
+        openSecondContext,
+        acceptInvitationInSecondContext,
+        visitInSecondContext,
+        closeSecondContext,
+      },
     },
   },
 });

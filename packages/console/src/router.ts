@@ -23,6 +23,7 @@ export const SECTIONS = [
   "billing",
   "admin",
   "tests",
+  "team",
 ] as const;
 
 export function parseRoute(hash: string): Route {

@@ -10,6 +10,7 @@ import {
 } from "./api/operations.ts";
 import { href, parseRoute, type Route } from "./router.ts";
 import { setSession } from "./screen.ts";
+import { ViewerRoleQuery } from "./screens/team.ts";
 import { clearSession, loadSession, saveSession } from "./session.ts";
 import { consoleStyles } from "./voxgate-console.styles.ts";
 
@@ -33,7 +34,14 @@ const NAV: [section: string, label: string][] = [
   ["billing", "Balance"],
   ["admin", "Admin"],
   ["tests", "Tests"],
+  ["team", "Team"],
 ];
+
+/**
+ * Sections an agent does not see (docs/console.md#team): the server refuses their operations to agents
+ * regardless; hiding them keeps the navigation to what an agent can use.
+ */
+const MANAGER_SECTIONS = new Set(["numbers", "calendars", "keys", "webhooks", "billing", "admin", "team"]);
 
 /**
  * The operator console: sign-in, then a navigation and one screen per section.
@@ -57,6 +65,7 @@ export class VoxgateConsole extends LitElement {
     failure: { state: true },
     brokenCalendars: { state: true },
     noModel: { state: true },
+    role: { state: true },
   };
 
   /** Where the Voxgate server is; defaults to the page's own origin (the console is served by it). */
@@ -74,6 +83,8 @@ export class VoxgateConsole extends LitElement {
   declare brokenCalendars: string[];
   /** No chat model answers this account (none configured, no key of its own): a banner says so. */
   declare noModel: boolean;
+  /** The signed-in member's role; null until known. */
+  declare role: "owner" | "admin" | "agent" | null;
 
   constructor() {
     super();
@@ -88,6 +99,16 @@ export class VoxgateConsole extends LitElement {
     this.failure = null;
     this.brokenCalendars = [];
     this.noModel = false;
+    this.role = null;
+    this.addEventListener("vx-signed-in", (event) => {
+      const { token, expiresAt, email, role, isOperator } = event.detail;
+      saveSession({ token, expiresAt, email });
+      this.notice = null;
+      this.startSession(email, isOperator);
+      this.role = role;
+      this.emit(true, "sign-in");
+      location.hash = href("inbox");
+    });
     this.addEventListener("vx-failure", (event) => {
       this.failure = event.detail.message;
     });
@@ -156,6 +177,15 @@ export class VoxgateConsole extends LitElement {
     this.isOperator = isOperator;
     void this.checkCalendars();
     void this.checkModel();
+    void this.checkRole();
+  }
+
+  private async checkRole(): Promise<void> {
+    try {
+      this.role = (await this.#api!.request(ViewerRoleQuery)).viewer.role;
+    } catch {
+      // Signed out meanwhile, or the server is unreachable: the next sign-in asks again.
+    }
   }
 
   private async restore(): Promise<void> {
@@ -182,6 +212,7 @@ export class VoxgateConsole extends LitElement {
     this.#api = null;
     setSession(null);
     this.email = null;
+    this.role = null;
     this.notice =
       reason === "expired" ? "Your session has expired. Please sign in again." : "You are signed out.";
     this.emit(false, reason);
@@ -239,6 +270,9 @@ export class VoxgateConsole extends LitElement {
 
   override render() {
     if (this.restoring) return html`<p class="loading" role="status">Loading…</p>`;
+    // An invitation or reset link works with or without a session: it opens its own.
+    if (this.route.section === "invite" && this.route.id)
+      return html`<main class="sign-in" part="main"><vx-accept-invite .token=${this.route.id} .apiBase=${this.base}></vx-accept-invite></main>`;
     if (!this.email) return this.renderSignIn();
     return html`
       <a class="skip" href="#main" @click=${this.skipToMain}>Skip to content</a>
@@ -250,7 +284,11 @@ export class VoxgateConsole extends LitElement {
       <div class="layout">
         <nav part="nav" aria-label="Sections">
           <ul>
-            ${NAV.filter(([section]) => section !== "admin" || this.isOperator).map(
+            ${NAV.filter(
+              ([section]) =>
+                (section !== "admin" || this.isOperator) &&
+                (!MANAGER_SECTIONS.has(section) || this.role !== "agent"),
+            ).map(
               ([section, label]) => html`<li>
                 <a href=${href(section)} aria-current=${this.route.section === section ? "page" : "false"}>${label}</a>
               </li>`,
@@ -328,6 +366,8 @@ export class VoxgateConsole extends LitElement {
           : html`<vx-admin></vx-admin>`;
       case "tests":
         return this.renderTests(id, rest);
+      case "team":
+        return html`<vx-team></vx-team>`;
       default:
         return html`<h1>Not found</h1><p>No such page. <a href=${href("assistants")}>Go to assistants</a>.</p>`;
     }

@@ -13,6 +13,7 @@ import { VxDataPrivacy } from "./screens/data-privacy.ts";
 import { VxInbox } from "./screens/inbox.ts";
 import { VxKnowledgebase, VxKnowledgebases } from "./screens/knowledge.ts";
 import { VxLedger } from "./screens/ledger.ts";
+import { VxAcceptInvite, VxTeam } from "./screens/team.ts";
 import { VxTestCompare } from "./screens/test-compare.ts";
 import { VxTestScenario } from "./screens/test-scenario.ts";
 import { VxTestRun, VxTests, VxTestsPicker } from "./screens/tests.ts";
@@ -51,6 +52,8 @@ const elements: [string, CustomElementConstructor][] = [
   ["vx-test-compare", VxTestCompare],
   ["vx-make-test", VxMakeTest],
   ["vx-customer-data", VxCustomerData],
+  ["vx-team", VxTeam],
+  ["vx-accept-invite", VxAcceptInvite],
 ];
 for (const [name, element] of elements) if (!customElements.get(name)) customElements.define(name, element);
 

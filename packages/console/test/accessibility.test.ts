@@ -63,6 +63,9 @@ async function arrangeScreens(): Promise<[hash: string, heading: RegExp][]> {
     `mutation { createTestSuite(input: { name: "Front desk basics", scenarioIds: [${createTestScenario.id}] }) { id } }`,
   );
   const { viewer } = await graphql<{ viewer: { account: { id: number } } }>("{ viewer { account { id } } }");
+  const { inviteMember } = await graphql<{ inviteMember: { token: string } }>(
+    `mutation { inviteMember(input: { email: "agent-${Date.now()}@example.com", role: agent }) { token } }`,
+  );
   return [
     ["#/assistants", /^Assistants$/],
     ["#/assistants/new", /^New assistant$/],
@@ -90,6 +93,8 @@ async function arrangeScreens(): Promise<[hash: string, heading: RegExp][]> {
     ["#/admin", /^Administration$/],
     [`#/admin/${viewer.account.id}`, new RegExp(`^Account ${viewer.account.id}$`)],
     ["#/nowhere", /^Not found$/],
+    ["#/team", /^Team$/],
+    [`#/invite/${inviteMember.token}`, /^Join Voxgate$/],
   ];
 }
 

@@ -29,7 +29,14 @@ export const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   AT_CAPACITY: 503,
   SERVICE_UNAVAILABLE: 503,
   CUSTOMER_ERASED: 409,
+  ROLE_NOT_ALLOWED: 403,
+  LAST_OWNER: 409,
+  INVITATION_INVALID: 410,
 };
+
+/** What a route that only owners and admins may use answers an agent's credential (403 ROLE_NOT_ALLOWED). */
+export const MANAGERS_ONLY =
+  "The credential's user is an agent (an API key acts with its creator's current role): only owners and admins may (ROLE_NOT_ALLOWED)";
 
 /** An error as the REST layer sees it: a code, a message and, for validation, field messages. */
 export interface RestError {

@@ -2,10 +2,11 @@ import SchemaBuilder from "@pothos/core";
 import PrismaPlugin from "@pothos/plugin-prisma";
 import ScopeAuthPlugin from "@pothos/plugin-scope-auth";
 import type { Context } from "./context.ts";
-import { UnauthenticatedError } from "./errors.ts";
+import { RoleNotAllowedError, UnauthenticatedError } from "./errors.ts";
 import type PrismaTypes from "./generated/pothos-types.ts";
 import { getDatamodel } from "./generated/pothos-types.ts";
 import type { Viewer } from "./modules/auth/auth.service.ts";
+import { managesAccount } from "./modules/auth/roles.ts";
 
 export type Scalars = {
   DateTime: { Input: Date; Output: Date };
@@ -18,18 +19,27 @@ export const builder = new SchemaBuilder<{
   Context: Context;
   PrismaTypes: PrismaTypes;
   Scalars: Scalars;
-  AuthScopes: { authenticated: boolean };
-  AuthContexts: { authenticated: Context & { viewer: Viewer } };
+  /** `manager`: an owner or admin of the account (docs/console.md#team); agents get ROLE_NOT_ALLOWED. */
+  AuthScopes: { authenticated: boolean; manager: boolean };
+  AuthContexts: { authenticated: Context & { viewer: Viewer }; manager: Context & { viewer: Viewer } };
   DefaultFieldNullability: false;
 }>({
   plugins: [ScopeAuthPlugin, PrismaPlugin],
   defaultFieldNullability: false,
   scopeAuth: {
-    authScopes: (context) => ({ authenticated: context.viewer !== null }),
+    authScopes: (context) => ({
+      authenticated: context.viewer !== null,
+      // Asked only by the fields that need it, and read from the database then: a role change applies at once.
+      manager: async () =>
+        context.viewer !== null && managesAccount(await context.services.auth.roleOf(context.viewer)),
+    }),
     // A subscription's `subscribe` runs before any `resolve`: the check belongs there, so an anonymous
     // caller is refused before anything is subscribed to.
     authorizeOnSubscribe: true,
-    unauthorizedError: (_parent, context) => new UnauthenticatedError(context.authFailure),
+    unauthorizedError: (_parent, context) =>
+      context.viewer === null
+        ? new UnauthenticatedError(context.authFailure)
+        : new RoleNotAllowedError("agent", "the owner or admin role"),
   },
   prisma: {
     client: (context) => context.prisma,

@@ -39,7 +39,11 @@ export type ErrorCode =
   | "TOO_MANY_DIRECTIVES"
   | "QUERY_TOO_NESTED"
   // Customer data (docs/data-governance.md#erasure-and-export).
-  | "CUSTOMER_ERASED";
+  | "CUSTOMER_ERASED"
+  // Account members (docs/console.md#team).
+  | "ROLE_NOT_ALLOWED"
+  | "LAST_OWNER"
+  | "INVITATION_INVALID";
 
 /** An expected failure: passes through error masking with its code and message intact. */
 export class AppError extends GraphQLError {
@@ -308,5 +312,38 @@ export class CustomerErasedError extends AppError {
         field,
       },
     );
+  }
+}
+
+/**
+ * The caller's role in its account does not allow the operation (docs/console.md#team): agents work
+ * conversations and calls, owners and admins manage the account. REST answers 403.
+ */
+export class RoleNotAllowedError extends AppError {
+  constructor(role: string, required: string) {
+    super("ROLE_NOT_ALLOWED", `Your role (${role}) does not allow this: it needs ${required}.`, {
+      role,
+      required,
+    });
+  }
+}
+
+/** An account always keeps an owner: its last one cannot leave or be demoted. REST answers 409. */
+export class LastOwnerError extends AppError {
+  constructor() {
+    super("LAST_OWNER", "An account needs an owner: make another member owner first.");
+  }
+}
+
+/** An invitation or reset link that is unknown, used, revoked or expired (`reason` says which). */
+export class InvitationInvalidError extends AppError {
+  constructor(reason: "unknown" | "used" | "revoked" | "expired") {
+    const messages = {
+      unknown: "This link is not valid. Ask for a new one.",
+      used: "This link was already used. Sign in, or ask for a new one.",
+      revoked: "This link was withdrawn. Ask for a new one.",
+      expired: "This link has expired. Ask for a new one.",
+    };
+    super("INVITATION_INVALID", messages[reason], { reason });
   }
 }

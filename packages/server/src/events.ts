@@ -146,7 +146,14 @@ export interface AuditedEvent {
      * identifier, never the identifier; the details name the job and count the records per kind.
      */
     | "customer.exported"
-    | "customer.erased";
+    | "customer.erased"
+    /** Account members (docs/console.md#team): never the link's token, only who and which role. */
+    | "member.invited"
+    | "member.invitation_revoked"
+    | "member.joined"
+    | "member.role_changed"
+    | "member.removed"
+    | "member.password_reset";
   accountId: number;
   actor: Actor;
   target: { type: string; id: string | number };

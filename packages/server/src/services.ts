@@ -27,6 +27,7 @@ import { createKnowledge } from "./modules/knowledge/index.ts";
 import { LeadProgress, LeadsService } from "./modules/leads/index.ts";
 import { ListenAudit, ListenSockets, LiveTaps } from "./modules/live-listen/index.ts";
 import { mediaCapacity } from "./modules/media/index.ts";
+import { MembersService } from "./modules/members/index.ts";
 import { MessagePipeline, ReplyEngine } from "./modules/message-pipeline/index.ts";
 import { PhoneNumberReleaseSweep, PhoneNumbersService } from "./modules/phone-numbers/index.ts";
 import { PlatformService } from "./modules/platform/index.ts";
@@ -376,5 +377,6 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     retentionSweep: new RetentionSweep(deps, { recordings, clock }),
     sileroWorker,
     customerData,
+    members: new MembersService(deps, { auth, credentials, rateLimits, events: webhooks }),
   };
 }

@@ -29,12 +29,12 @@ type Documents = {
     "\n  query ConsoleKnowledgebases {\n    knowledgebases { id name description status documentsCount assistantsCount }\n  }\n": typeof types.ConsoleKnowledgebasesDocument,
     "\n  mutation ConsoleCreateKnowledgebase($input: KnowledgebaseInput!) {\n    createKnowledgebase(input: $input) { id }\n  }\n": typeof types.ConsoleCreateKnowledgebaseDocument,
     "\n  mutation ConsoleDeleteKnowledgebase($id: Int!) {\n    deleteKnowledgebase(id: $id) { deletedId }\n  }\n": typeof types.ConsoleDeleteKnowledgebaseDocument,
-    "\n  mutation ConsoleUpdateKnowledgebase($id: Int!, $input: KnowledgebaseInput!) {\n    updateKnowledgebase(id: $id, input: $input) { id name description chunkMaxTokens chunkOverlapTokens }\n  }\n": typeof types.ConsoleUpdateKnowledgebaseDocument,
-    "\n  query ConsoleKnowledgebase($id: Int!) {\n    knowledgebase(id: $id) {\n      id name description status assistantsCount chunkMaxTokens chunkOverlapTokens\n      documents {\n        id name type status stage pagesDone pagesTotal chunkCount failureReason fileName url sizeBytes createdAt\n      }\n    }\n  }\n": typeof types.ConsoleKnowledgebaseDocument,
+    "\n  mutation ConsoleUpdateKnowledgebase($id: Int!, $input: KnowledgebaseInput!) {\n    updateKnowledgebase(id: $id, input: $input) { id name description }\n  }\n": typeof types.ConsoleUpdateKnowledgebaseDocument,
+    "\n  query ConsoleKnowledgebase($id: Int!) {\n    knowledgebase(id: $id) {\n      id name description status assistantsCount\n      documents {\n        id name type status stage pagesDone pagesTotal chunkCount failureReason fileName url sizeBytes createdAt\n      }\n    }\n  }\n": typeof types.ConsoleKnowledgebaseDocument,
     "\n  mutation ConsoleCreateDocument($knowledgebaseId: Int!, $input: CreateDocumentInput!) {\n    createDocument(knowledgebaseId: $knowledgebaseId, input: $input) { id }\n  }\n": typeof types.ConsoleCreateDocumentDocument,
     "\n  mutation ConsoleDeleteDocument($id: Int!) {\n    deleteDocument(id: $id) { deletedId }\n  }\n": typeof types.ConsoleDeleteDocumentDocument,
     "\n  subscription ConsoleKnowledgebaseStatus($id: Int!) {\n    knowledgebaseStatus(id: $id) {\n      status\n      document { documentId status stage pagesDone pagesTotal chunkCount failureReason }\n    }\n  }\n": typeof types.ConsoleKnowledgebaseStatusDocument,
-    "\n  query ConsoleSearchKnowledgebase($id: Int!, $query: String!) {\n    searchKnowledgebase(id: $id, query: $query, limit: 8) { chunkId content documentName relevance source }\n  }\n": typeof types.ConsoleSearchKnowledgebaseDocument,
+    "\n  query ConsoleSearchKnowledgebase($id: Int!, $query: String!) {\n    searchKnowledgebase(id: $id, query: $query, limit: 8) { chunkId content documentName score source }\n  }\n": typeof types.ConsoleSearchKnowledgebaseDocument,
     "\n  query ConsoleConversations($page: Int, $channel: ConversationChannel, $unreadOnly: Boolean) {\n    conversations(page: $page, perPage: 30, channel: $channel, unreadOnly: $unreadOnly) {\n      items { id assistantId channel aiDisabled waitingForHuman customerIdentifier origin updatedAt unread lastMessageAt lastMessage { id role content } }\n      pageInfo { currentPage lastPage total }\n    }\n  }\n": typeof types.ConsoleConversationsDocument,
     "\n  query ConsoleWaitingForHuman {\n    conversations(waitingForHuman: true, perPage: 1) { pageInfo { total } }\n  }\n": typeof types.ConsoleWaitingForHumanDocument,
     "\n  query ConsoleConversation($id: ID!) {\n    conversation(id: $id) {\n      id assistantId channel aiDisabled waitingForHuman customerIdentifier origin updatedAt\n      messages { id role content createdAt }\n    }\n  }\n": typeof types.ConsoleConversationDocument,
@@ -120,8 +120,15 @@ type Documents = {
     "\n  mutation ConsoleEraseCustomerData($input: CustomerDataInput!) {\n    eraseCustomerData(input: $input) { id kind state identifierKind stepsDone stepsTotal counts error downloadUrl expiresAt }\n  }\n": typeof types.ConsoleEraseCustomerDataDocument,
     "\n  query ConsoleCustomerDataJob($id: Int!) {\n    customerDataJob(id: $id) { id kind state identifierKind stepsDone stepsTotal counts error downloadUrl expiresAt }\n  }\n": typeof types.ConsoleCustomerDataJobDocument,
     "\n  query ConsoleAuditLogExport($after: String) {\n    auditLog(first: 100, after: $after) {\n      entries { id action actorKind actorId userId targetType targetId details ip at }\n      nextCursor\n    }\n  }\n": typeof types.ConsoleAuditLogExportDocument,
-    "\n  query ConsoleDocumentPassages($id: Int!, $offset: Int!, $limit: Int!) {\n    document(id: $id) { id name chunkCount passages(offset: $offset, limit: $limit) { id ordinal content tokenCount source } }\n  }\n": typeof types.ConsoleDocumentPassagesDocument,
-    "\n  query ConsoleChatModels {\n    aiModels(kind: llm) { id available }\n  }\n": typeof types.ConsoleChatModelsDocument,
+    "\n  query ConsoleViewerRole {\n    viewer { id role }\n  }\n": typeof types.ConsoleViewerRoleDocument,
+    "\n  query ConsoleTeam {\n    viewer { id role }\n    members { id name email role createdAt }\n    invitations { id email role expiresAt createdAt }\n  }\n": typeof types.ConsoleTeamDocument,
+    "\n  mutation ConsoleInviteMember($input: InviteMemberInput!) {\n    inviteMember(input: $input) { token path invitation { id } }\n  }\n": typeof types.ConsoleInviteMemberDocument,
+    "\n  mutation ConsoleRevokeInvitation($id: Int!) {\n    revokeInvitation(id: $id)\n  }\n": typeof types.ConsoleRevokeInvitationDocument,
+    "\n  mutation ConsoleChangeMemberRole($input: ChangeMemberRoleInput!) {\n    changeMemberRole(input: $input) { id role }\n  }\n": typeof types.ConsoleChangeMemberRoleDocument,
+    "\n  mutation ConsoleRemoveMember($userId: Int!) {\n    removeMember(userId: $userId)\n  }\n": typeof types.ConsoleRemoveMemberDocument,
+    "\n  mutation ConsoleResetMemberPassword($userId: Int!) {\n    resetMemberPassword(userId: $userId) { path expiresAt }\n  }\n": typeof types.ConsoleResetMemberPasswordDocument,
+    "\n  query ConsoleInvitationLink($token: String!) {\n    invitationLink(token: $token) { kind email role accountName expiresAt }\n  }\n": typeof types.ConsoleInvitationLinkDocument,
+    "\n  mutation ConsoleAcceptInvitation($input: AcceptInvitationInput!) {\n    acceptInvitation(input: $input) {\n      token\n      expiresAt\n      viewer { id email role account { id isOperator } }\n    }\n  }\n": typeof types.ConsoleAcceptInvitationDocument,
 };
 const documents: Documents = {
     "\n  mutation ConsoleLogin($input: LoginInput!) {\n    login(input: $input) {\n      token\n      expiresAt\n      viewer { id email name account { id name balance timezone isOperator } }\n    }\n  }\n": types.ConsoleLoginDocument,
@@ -138,12 +145,12 @@ const documents: Documents = {
     "\n  query ConsoleKnowledgebases {\n    knowledgebases { id name description status documentsCount assistantsCount }\n  }\n": types.ConsoleKnowledgebasesDocument,
     "\n  mutation ConsoleCreateKnowledgebase($input: KnowledgebaseInput!) {\n    createKnowledgebase(input: $input) { id }\n  }\n": types.ConsoleCreateKnowledgebaseDocument,
     "\n  mutation ConsoleDeleteKnowledgebase($id: Int!) {\n    deleteKnowledgebase(id: $id) { deletedId }\n  }\n": types.ConsoleDeleteKnowledgebaseDocument,
-    "\n  mutation ConsoleUpdateKnowledgebase($id: Int!, $input: KnowledgebaseInput!) {\n    updateKnowledgebase(id: $id, input: $input) { id name description chunkMaxTokens chunkOverlapTokens }\n  }\n": types.ConsoleUpdateKnowledgebaseDocument,
-    "\n  query ConsoleKnowledgebase($id: Int!) {\n    knowledgebase(id: $id) {\n      id name description status assistantsCount chunkMaxTokens chunkOverlapTokens\n      documents {\n        id name type status stage pagesDone pagesTotal chunkCount failureReason fileName url sizeBytes createdAt\n      }\n    }\n  }\n": types.ConsoleKnowledgebaseDocument,
+    "\n  mutation ConsoleUpdateKnowledgebase($id: Int!, $input: KnowledgebaseInput!) {\n    updateKnowledgebase(id: $id, input: $input) { id name description }\n  }\n": types.ConsoleUpdateKnowledgebaseDocument,
+    "\n  query ConsoleKnowledgebase($id: Int!) {\n    knowledgebase(id: $id) {\n      id name description status assistantsCount\n      documents {\n        id name type status stage pagesDone pagesTotal chunkCount failureReason fileName url sizeBytes createdAt\n      }\n    }\n  }\n": types.ConsoleKnowledgebaseDocument,
     "\n  mutation ConsoleCreateDocument($knowledgebaseId: Int!, $input: CreateDocumentInput!) {\n    createDocument(knowledgebaseId: $knowledgebaseId, input: $input) { id }\n  }\n": types.ConsoleCreateDocumentDocument,
     "\n  mutation ConsoleDeleteDocument($id: Int!) {\n    deleteDocument(id: $id) { deletedId }\n  }\n": types.ConsoleDeleteDocumentDocument,
     "\n  subscription ConsoleKnowledgebaseStatus($id: Int!) {\n    knowledgebaseStatus(id: $id) {\n      status\n      document { documentId status stage pagesDone pagesTotal chunkCount failureReason }\n    }\n  }\n": types.ConsoleKnowledgebaseStatusDocument,
-    "\n  query ConsoleSearchKnowledgebase($id: Int!, $query: String!) {\n    searchKnowledgebase(id: $id, query: $query, limit: 8) { chunkId content documentName relevance source }\n  }\n": types.ConsoleSearchKnowledgebaseDocument,
+    "\n  query ConsoleSearchKnowledgebase($id: Int!, $query: String!) {\n    searchKnowledgebase(id: $id, query: $query, limit: 8) { chunkId content documentName score source }\n  }\n": types.ConsoleSearchKnowledgebaseDocument,
     "\n  query ConsoleConversations($page: Int, $channel: ConversationChannel, $unreadOnly: Boolean) {\n    conversations(page: $page, perPage: 30, channel: $channel, unreadOnly: $unreadOnly) {\n      items { id assistantId channel aiDisabled waitingForHuman customerIdentifier origin updatedAt unread lastMessageAt lastMessage { id role content } }\n      pageInfo { currentPage lastPage total }\n    }\n  }\n": types.ConsoleConversationsDocument,
     "\n  query ConsoleWaitingForHuman {\n    conversations(waitingForHuman: true, perPage: 1) { pageInfo { total } }\n  }\n": types.ConsoleWaitingForHumanDocument,
     "\n  query ConsoleConversation($id: ID!) {\n    conversation(id: $id) {\n      id assistantId channel aiDisabled waitingForHuman customerIdentifier origin updatedAt\n      messages { id role content createdAt }\n    }\n  }\n": types.ConsoleConversationDocument,
@@ -229,8 +236,15 @@ const documents: Documents = {
     "\n  mutation ConsoleEraseCustomerData($input: CustomerDataInput!) {\n    eraseCustomerData(input: $input) { id kind state identifierKind stepsDone stepsTotal counts error downloadUrl expiresAt }\n  }\n": types.ConsoleEraseCustomerDataDocument,
     "\n  query ConsoleCustomerDataJob($id: Int!) {\n    customerDataJob(id: $id) { id kind state identifierKind stepsDone stepsTotal counts error downloadUrl expiresAt }\n  }\n": types.ConsoleCustomerDataJobDocument,
     "\n  query ConsoleAuditLogExport($after: String) {\n    auditLog(first: 100, after: $after) {\n      entries { id action actorKind actorId userId targetType targetId details ip at }\n      nextCursor\n    }\n  }\n": types.ConsoleAuditLogExportDocument,
-    "\n  query ConsoleDocumentPassages($id: Int!, $offset: Int!, $limit: Int!) {\n    document(id: $id) { id name chunkCount passages(offset: $offset, limit: $limit) { id ordinal content tokenCount source } }\n  }\n": types.ConsoleDocumentPassagesDocument,
-    "\n  query ConsoleChatModels {\n    aiModels(kind: llm) { id available }\n  }\n": types.ConsoleChatModelsDocument,
+    "\n  query ConsoleViewerRole {\n    viewer { id role }\n  }\n": types.ConsoleViewerRoleDocument,
+    "\n  query ConsoleTeam {\n    viewer { id role }\n    members { id name email role createdAt }\n    invitations { id email role expiresAt createdAt }\n  }\n": types.ConsoleTeamDocument,
+    "\n  mutation ConsoleInviteMember($input: InviteMemberInput!) {\n    inviteMember(input: $input) { token path invitation { id } }\n  }\n": types.ConsoleInviteMemberDocument,
+    "\n  mutation ConsoleRevokeInvitation($id: Int!) {\n    revokeInvitation(id: $id)\n  }\n": types.ConsoleRevokeInvitationDocument,
+    "\n  mutation ConsoleChangeMemberRole($input: ChangeMemberRoleInput!) {\n    changeMemberRole(input: $input) { id role }\n  }\n": types.ConsoleChangeMemberRoleDocument,
+    "\n  mutation ConsoleRemoveMember($userId: Int!) {\n    removeMember(userId: $userId)\n  }\n": types.ConsoleRemoveMemberDocument,
+    "\n  mutation ConsoleResetMemberPassword($userId: Int!) {\n    resetMemberPassword(userId: $userId) { path expiresAt }\n  }\n": types.ConsoleResetMemberPasswordDocument,
+    "\n  query ConsoleInvitationLink($token: String!) {\n    invitationLink(token: $token) { kind email role accountName expiresAt }\n  }\n": types.ConsoleInvitationLinkDocument,
+    "\n  mutation ConsoleAcceptInvitation($input: AcceptInvitationInput!) {\n    acceptInvitation(input: $input) {\n      token\n      expiresAt\n      viewer { id email role account { id isOperator } }\n    }\n  }\n": types.ConsoleAcceptInvitationDocument,
 };
 
 /**
@@ -292,11 +306,11 @@ export function graphql(source: "\n  mutation ConsoleDeleteKnowledgebase($id: In
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation ConsoleUpdateKnowledgebase($id: Int!, $input: KnowledgebaseInput!) {\n    updateKnowledgebase(id: $id, input: $input) { id name description chunkMaxTokens chunkOverlapTokens }\n  }\n"): typeof import('./graphql.ts').ConsoleUpdateKnowledgebaseDocument;
+export function graphql(source: "\n  mutation ConsoleUpdateKnowledgebase($id: Int!, $input: KnowledgebaseInput!) {\n    updateKnowledgebase(id: $id, input: $input) { id name description }\n  }\n"): typeof import('./graphql.ts').ConsoleUpdateKnowledgebaseDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query ConsoleKnowledgebase($id: Int!) {\n    knowledgebase(id: $id) {\n      id name description status assistantsCount chunkMaxTokens chunkOverlapTokens\n      documents {\n        id name type status stage pagesDone pagesTotal chunkCount failureReason fileName url sizeBytes createdAt\n      }\n    }\n  }\n"): typeof import('./graphql.ts').ConsoleKnowledgebaseDocument;
+export function graphql(source: "\n  query ConsoleKnowledgebase($id: Int!) {\n    knowledgebase(id: $id) {\n      id name description status assistantsCount\n      documents {\n        id name type status stage pagesDone pagesTotal chunkCount failureReason fileName url sizeBytes createdAt\n      }\n    }\n  }\n"): typeof import('./graphql.ts').ConsoleKnowledgebaseDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -312,7 +326,7 @@ export function graphql(source: "\n  subscription ConsoleKnowledgebaseStatus($id
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query ConsoleSearchKnowledgebase($id: Int!, $query: String!) {\n    searchKnowledgebase(id: $id, query: $query, limit: 8) { chunkId content documentName relevance source }\n  }\n"): typeof import('./graphql.ts').ConsoleSearchKnowledgebaseDocument;
+export function graphql(source: "\n  query ConsoleSearchKnowledgebase($id: Int!, $query: String!) {\n    searchKnowledgebase(id: $id, query: $query, limit: 8) { chunkId content documentName score source }\n  }\n"): typeof import('./graphql.ts').ConsoleSearchKnowledgebaseDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -656,11 +670,39 @@ export function graphql(source: "\n  query ConsoleAuditLogExport($after: String)
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query ConsoleDocumentPassages($id: Int!, $offset: Int!, $limit: Int!) {\n    document(id: $id) { id name chunkCount passages(offset: $offset, limit: $limit) { id ordinal content tokenCount source } }\n  }\n"): typeof import('./graphql.ts').ConsoleDocumentPassagesDocument;
+export function graphql(source: "\n  query ConsoleViewerRole {\n    viewer { id role }\n  }\n"): typeof import('./graphql.ts').ConsoleViewerRoleDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query ConsoleChatModels {\n    aiModels(kind: llm) { id available }\n  }\n"): typeof import('./graphql.ts').ConsoleChatModelsDocument;
+export function graphql(source: "\n  query ConsoleTeam {\n    viewer { id role }\n    members { id name email role createdAt }\n    invitations { id email role expiresAt createdAt }\n  }\n"): typeof import('./graphql.ts').ConsoleTeamDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleInviteMember($input: InviteMemberInput!) {\n    inviteMember(input: $input) { token path invitation { id } }\n  }\n"): typeof import('./graphql.ts').ConsoleInviteMemberDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleRevokeInvitation($id: Int!) {\n    revokeInvitation(id: $id)\n  }\n"): typeof import('./graphql.ts').ConsoleRevokeInvitationDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleChangeMemberRole($input: ChangeMemberRoleInput!) {\n    changeMemberRole(input: $input) { id role }\n  }\n"): typeof import('./graphql.ts').ConsoleChangeMemberRoleDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleRemoveMember($userId: Int!) {\n    removeMember(userId: $userId)\n  }\n"): typeof import('./graphql.ts').ConsoleRemoveMemberDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleResetMemberPassword($userId: Int!) {\n    resetMemberPassword(userId: $userId) { path expiresAt }\n  }\n"): typeof import('./graphql.ts').ConsoleResetMemberPasswordDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleInvitationLink($token: String!) {\n    invitationLink(token: $token) { kind email role accountName expiresAt }\n  }\n"): typeof import('./graphql.ts').ConsoleInvitationLinkDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleAcceptInvitation($input: AcceptInvitationInput!) {\n    acceptInvitation(input: $input) {\n      token\n      expiresAt\n      viewer { id email role account { id isOperator } }\n    }\n  }\n"): typeof import('./graphql.ts').ConsoleAcceptInvitationDocument;
 
 
 export function graphql(source: string) {

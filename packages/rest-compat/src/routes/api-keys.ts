@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MANAGERS_ONLY } from "../errors.ts";
 import { timestampA } from "../format.ts";
 import { graphql } from "../generated/gql.ts";
 import { formatA, message } from "../openapi/schemas.ts";
@@ -10,6 +11,7 @@ export const apiKeyRoutes: RouteDefinition[] = [
     path: "/user/api-keys",
     doc: {
       tag: "API keys",
+      errors: { 403: MANAGERS_ONLY },
       summary: "Create an API key (its token is shown only in this answer)",
       body: { schema: z.object({ name: z.string().max(255) }) },
       response: {
@@ -45,6 +47,7 @@ export const apiKeyRoutes: RouteDefinition[] = [
     path: "/user/api-keys",
     doc: {
       tag: "API keys",
+      errors: { 403: MANAGERS_ONLY },
       summary: "List the account's API keys, newest first (never their tokens)",
       response: {
         description: "The keys",
@@ -83,7 +86,7 @@ export const apiKeyRoutes: RouteDefinition[] = [
       summary: "Delete an API key; it stops working at once",
       pathParams: { id: "The key's id" },
       response: { description: "Deleted", schema: message("API key deleted successfully.") },
-      errors: { 404: "Unknown key, or another account's" },
+      errors: { 403: MANAGERS_ONLY, 404: "Unknown key, or another account's" },
       example: { params: { id: 1 } },
     },
     params: { id: "int" },

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MANAGERS_ONLY } from "../errors.ts";
 import { graphql } from "../generated/gql.ts";
 import type { RestCustomerDataJobFragment } from "../generated/graphql.ts";
 import { type RouteDefinition, route } from "../route.ts";
@@ -90,6 +91,7 @@ const jobResponse = (description: string) => ({
 });
 
 const requestErrors = {
+  403: MANAGERS_ONLY,
   422: "Not exactly one of phone_number, email and customer_id, or one that is not valid",
   429: "Too many exports and erasures under way for the account",
 };
@@ -147,7 +149,7 @@ export const customerDataRoutes: RouteDefinition[] = [
       summary: "An export or erasure job with its progress",
       pathParams: { id: "The job" },
       response: { description: "The job", schema: z.object({ data: jobSchema }) },
-      errors: { 404: "Unknown job, or another account's" },
+      errors: { 403: MANAGERS_ONLY, 404: "Unknown job, or another account's" },
       example: { params: { id: 1 } },
     },
     params: { id: "int" },

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MANAGERS_ONLY } from "../errors.ts";
 import { timestampA } from "../format.ts";
 import { graphql } from "../generated/gql.ts";
 import { formatA, message } from "../openapi/schemas.ts";
@@ -69,7 +70,11 @@ export const phoneNumberRoutes: RouteDefinition[] = [
         description: "Released, or its release scheduled",
         schema: message("Phone number released successfully."),
       },
-      errors: { 404: "Unknown number, or another account's", 409: "Release already scheduled, or under way" },
+      errors: {
+        403: MANAGERS_ONLY,
+        404: "Unknown number, or another account's",
+        409: "Release already scheduled, or under way",
+      },
       example: { params: { id: 1 } },
     },
     params: { id: "int" },

@@ -1,4 +1,5 @@
 import { builder } from "../../builder.ts";
+import { MemberRoleEnum } from "../auth/auth.schema.ts";
 
 export const AccountRef = builder.prismaObject("Account", {
   description: "A customer account: everything (keys, assistants, numbers, calls...) belongs to one.",
@@ -20,7 +21,7 @@ export const AccountRef = builder.prismaObject("Account", {
     }),
     ownerEmail: t.string({
       nullable: true,
-      description: "Email of the account's first user (its owner).",
+      description: "Email of the account's first owner.",
       resolve: (account, _args, context) => context.services.accounts.ownerEmail(account.id),
     }),
     createdAt: t.expose("createdAt", { type: "DateTime" }),
@@ -34,6 +35,11 @@ builder.prismaObject("User", {
     id: t.exposeInt("id"),
     email: t.exposeString("email"),
     name: t.exposeString("name"),
+    role: t.field({
+      type: MemberRoleEnum,
+      description: "What the caller may do in the account (an API key acts with its creator's role).",
+      resolve: (user) => user.role,
+    }),
     account: t.relation("account"),
   }),
 });

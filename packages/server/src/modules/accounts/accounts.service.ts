@@ -40,7 +40,7 @@ export class AccountsService {
         data: { name: data.accountName ?? displayName, timezone: data.timezone, isOperator: data.operator },
       });
       const user = await tx.user.create({
-        data: { accountId: created.id, email: data.email, name: displayName, passwordHash },
+        data: { accountId: created.id, email: data.email, name: displayName, passwordHash, role: "owner" },
       });
       await this.parts.billing.openingBalance(tx, created.id, data.balance);
       const account = await tx.account.findUniqueOrThrow({ where: { id: created.id } });
@@ -59,8 +59,7 @@ export class AccountsService {
     });
   }
 
-  /** The email of the account's first user. */
-  /** The first user's email; a page of accounts asks in one statement (the admin list). */
+  /** The first owner's email; a page of accounts asks in one statement (the admin list). */
   ownerEmail(accountId: number): Promise<string | null> {
     return this.ownerEmails.load(accountId);
   }
@@ -68,7 +67,7 @@ export class AccountsService {
   private readonly ownerEmails = new BatchLoader<number, string | null>(async (accountIds) => {
     const owners = await this.deps.db.prisma.$queryRaw<{ accountId: number; email: string }[]>`
       SELECT DISTINCT ON ("accountId") "accountId", "email" FROM "users"
-      WHERE "accountId" = ANY(${accountIds}::int[])
+      WHERE "accountId" = ANY(${accountIds}::int[]) AND "role" = 'owner'
       ORDER BY "accountId", "id"`;
     return new Map(owners.map((owner) => [owner.accountId, owner.email]));
   }, null);

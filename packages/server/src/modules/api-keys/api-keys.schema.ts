@@ -17,7 +17,7 @@ const ApiKey = builder.prismaObject("ApiKey", {
 });
 
 builder.queryField("apiKeys", (t) =>
-  t.withAuth({ authenticated: true }).field({
+  t.withAuth({ manager: true }).field({
     type: [ApiKey],
     description: "The account's API keys, newest first. Tokens are never listed.",
     resolve: (_root, _args, context) => context.services.apiKeys.list(context.viewer.accountId),
@@ -40,7 +40,7 @@ const CreateApiKeyPayload = builder
   });
 
 builder.mutationField("createApiKey", (t) =>
-  t.withAuth({ authenticated: true }).field({
+  t.withAuth({ manager: true }).field({
     type: CreateApiKeyPayload,
     args: { input: t.arg({ type: CreateApiKeyInput, required: true }) },
     resolve: (_root, { input }, context) =>
@@ -53,7 +53,7 @@ const DeleteApiKeyPayload = builder.objectRef<{ deletedId: number }>("DeleteApiK
 });
 
 builder.mutationField("deleteApiKey", (t) =>
-  t.withAuth({ authenticated: true }).field({
+  t.withAuth({ manager: true }).field({
     type: DeleteApiKeyPayload,
     description: "Revokes one of the account's API keys at once, including the one making this request.",
     args: { id: t.arg.int({ required: true }) },

@@ -312,7 +312,7 @@ const UpdateAssistantInput = builder.inputType("UpdateAssistantInput", {
 });
 
 builder.mutationField("createAssistant", (t) =>
-  t.withAuth({ authenticated: true }).field({
+  t.withAuth({ manager: true }).field({
     type: AssistantRef,
     args: { input: t.arg({ type: CreateAssistantInput, required: true }) },
     resolve: (_root, { input }, context) => context.services.assistants.create(context.viewer, input),
@@ -320,7 +320,7 @@ builder.mutationField("createAssistant", (t) =>
 );
 
 builder.mutationField("updateAssistant", (t) =>
-  t.withAuth({ authenticated: true }).field({
+  t.withAuth({ manager: true }).field({
     type: AssistantRef,
     args: { id: t.arg.int({ required: true }), input: t.arg({ type: UpdateAssistantInput, required: true }) },
     resolve: (_root, { id, input }, context) =>
@@ -338,7 +338,7 @@ const DeleteAssistantPayload = builder.objectRef<{ deletedId: number }>("DeleteA
 });
 
 builder.mutationField("deleteAssistant", (t) =>
-  t.withAuth({ authenticated: true }).field({
+  t.withAuth({ manager: true }).field({
     type: DeleteAssistantPayload,
     description: "Soft delete: the assistant leaves lists and gives up its phone number; its calls stay.",
     args: { id: t.arg.int({ required: true }) },

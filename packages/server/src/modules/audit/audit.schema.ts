@@ -44,7 +44,7 @@ const AuditLogFilter = builder.inputType("AuditLogFilter", {
 });
 
 builder.queryField("auditLog", (t) =>
-  t.withAuth({ authenticated: true }).field({
+  t.withAuth({ manager: true }).field({
     type: AuditLogPage,
     description:
       `The account's audit log, newest first, ${AUDIT_PAGE_DEFAULT} entries per page by default ` +

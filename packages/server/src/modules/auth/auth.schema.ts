@@ -56,3 +56,15 @@ builder.mutationField("logout", (t) =>
     },
   }),
 );
+
+export const MemberRoleEnum = builder.enumType("MemberRole", {
+  description:
+    "A member's role in their account: owners and admins manage it (keys, billing, webhooks, settings, numbers, calendars, team); agents work conversations and calls.",
+  values: {
+    owner: { description: "Manages everything, including other owners." },
+    admin: { description: "Manages the account and its admins and agents, not its owners." },
+    agent: { description: "Works conversations and calls; sees assistants read-only." },
+  } as const,
+});
+
+export { LoginPayload };

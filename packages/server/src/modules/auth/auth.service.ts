@@ -2,11 +2,12 @@ import { z } from "zod";
 import type { ServiceDeps } from "../../deps.ts";
 import { AccountSuspendedError, AppError } from "../../errors.ts";
 import type { EventSink } from "../../events.ts";
-import type { User } from "../../generated/prisma/client.ts";
+import type { Prisma, User } from "../../generated/prisma/client.ts";
 import { emailAddress, parseInput } from "../../validation.ts";
 import type { RateLimitReporter, RateLimitsService } from "../rate-limits/rate-limits.service.ts";
 import type { CredentialCache } from "./credential-cache.ts";
 import { verifyAgainstDecoy, verifyPassword } from "./password.ts";
+import type { MemberRole } from "./roles.ts";
 import { hashToken, mintToken, parseToken, type TokenKind, tokenMatches } from "./tokens.ts";
 import type { Viewer } from "./viewer.ts";
 
@@ -141,7 +142,7 @@ export class AuthService {
     if (query.include === undefined && query.select === undefined) {
       const [user] = await this.deps.db.withConnection((sql) =>
         sql.query<User>(
-          `SELECT "id", "accountId", "email", "name", "passwordHash", "createdAt", "updatedAt"
+          `SELECT "id", "accountId", "email", "name", "passwordHash", "createdAt", "updatedAt", "role"
            FROM "users" WHERE "id" = $1`,
           [viewer.userId],
         ),
@@ -152,6 +153,18 @@ export class AuthService {
       ...(query as object),
       where: { id: viewer.userId },
     });
+  }
+
+  /**
+   * The caller's role, read on every call (not cached with the credential) so that a change applies at
+   * once. An API key acts with its creator's current role: only owners and admins create keys, and a
+   * creator demoted to agent takes their keys down with them.
+   */
+  async roleOf(viewer: Viewer): Promise<MemberRole> {
+    const [user] = await this.deps.db.withConnection((sql) =>
+      sql.query<{ role: MemberRole }>(`SELECT "role" FROM "users" WHERE "id" = $1`, [viewer.userId]),
+    );
+    return user?.role ?? "agent";
   }
 
   /**
@@ -185,21 +198,29 @@ export class AuthService {
     // Said only after the password is right, so that it reveals nothing to a guesser.
     if (user.account.suspendedAt) throw new AccountSuspendedError();
 
+    const session = await this.deps.db.prisma.$transaction((tx) => this.openSession(tx, user, clientAddress));
+    this.deps.logger.info("session opened", { userId: user.id });
+    return session;
+  }
+
+  /** Opens a session for `user` in `tx` (a login, or an accepted invitation or reset link) and records the sign-in. */
+  async openSession(
+    tx: Prisma.TransactionClient,
+    user: { id: number; accountId: number; email: string },
+    clientAddress: string,
+  ): Promise<LoginResult> {
     const minted = mintToken("session");
     const expiresAt = new Date(Date.now() + this.deps.config.sessionTtlHours * 3_600_000);
-    await this.deps.db.prisma.$transaction(async (tx) => {
-      const session = await tx.sessionToken.create({
-        data: { userId: user.id, lookupId: minted.lookupId, tokenHash: minted.tokenHash, expiresAt },
-      });
-      await this.parts.events.emit(tx, {
-        type: "account.signed_in",
-        accountId: user.accountId,
-        actor: { kind: "user", id: user.id, userId: user.id, ip: clientAddress },
-        target: { type: "session", id: session.id },
-        details: { email },
-      });
+    const session = await tx.sessionToken.create({
+      data: { userId: user.id, lookupId: minted.lookupId, tokenHash: minted.tokenHash, expiresAt },
     });
-    this.deps.logger.info("session opened", { userId: user.id });
+    await this.parts.events.emit(tx, {
+      type: "account.signed_in",
+      accountId: user.accountId,
+      actor: { kind: "user", id: user.id, userId: user.id, ip: clientAddress },
+      target: { type: "session", id: session.id },
+      details: { email: user.email },
+    });
     return { token: minted.token, expiresAt, userId: user.id };
   }
 

@@ -46,7 +46,7 @@ const LedgerEntryRef = builder.prismaObject("LedgerEntry", {
 const LedgerEntryPage = pageOf("LedgerEntryPage", LedgerEntryRef);
 
 builder.queryField("ledgerEntries", (t) =>
-  t.withAuth({ authenticated: true }).field({
+  t.withAuth({ manager: true }).field({
     type: LedgerEntryPage,
     description:
       "The ledger of the caller's account, newest first (25 per page by default, at most 100). A platform operator may name any account (`accountId`); anyone else naming another account gets FORBIDDEN.",

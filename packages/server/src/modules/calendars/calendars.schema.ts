@@ -101,7 +101,7 @@ const CreateCalendarConnectionInput = builder.inputType("CreateCalendarConnectio
 });
 
 builder.mutationField("createCalendarConnection", (t) =>
-  t.withAuth({ authenticated: true }).field({
+  t.withAuth({ manager: true }).field({
     type: CalendarConnection,
     description:
       "Saves a calendar connection once the provider accepts its credentials. Refusals fail with " +
@@ -123,7 +123,7 @@ const CalendarOAuthStart = builder.objectRef<{ authorizationUrl: string }>("Cale
 });
 
 builder.mutationField("startCalendarOAuth", (t) =>
-  t.withAuth({ authenticated: true }).field({
+  t.withAuth({ manager: true }).field({
     type: CalendarOAuthStart,
     description:
       "Starts connecting a Google or Microsoft calendar by signing in (OAuth 2.0 with PKCE). With connectionId, " +
@@ -155,7 +155,7 @@ const UpdateCalendarConnectionInput = builder.inputType("UpdateCalendarConnectio
 });
 
 builder.mutationField("updateCalendarConnection", (t) =>
-  t.withAuth({ authenticated: true }).field({
+  t.withAuth({ manager: true }).field({
     type: CalendarConnection,
     description:
       "Changes a connection (e.g. a new password after it broke). The provider checks the result before it " +
@@ -170,7 +170,7 @@ builder.mutationField("updateCalendarConnection", (t) =>
 );
 
 builder.mutationField("deleteCalendarConnection", (t) =>
-  t.withAuth({ authenticated: true }).int({
+  t.withAuth({ manager: true }).int({
     description: "Deletes a connection and the appointment types that use it; returns its id.",
     args: { id: t.arg.int({ required: true }) },
     resolve: async (_root, { id }, context) => {
@@ -254,7 +254,7 @@ const CreateAppointmentTypeInput = builder.inputType("CreateAppointmentTypeInput
 });
 
 builder.mutationField("createAppointmentType", (t) =>
-  t.withAuth({ authenticated: true }).field({
+  t.withAuth({ manager: true }).field({
     type: AppointmentType,
     args: { input: t.arg({ type: CreateAppointmentTypeInput, required: true }) },
     resolve: (_root, { input }, context) =>
@@ -263,7 +263,7 @@ builder.mutationField("createAppointmentType", (t) =>
 );
 
 builder.mutationField("deleteAppointmentType", (t) =>
-  t.withAuth({ authenticated: true }).int({
+  t.withAuth({ manager: true }).int({
     args: { id: t.arg.int({ required: true }) },
     resolve: async (_root, { id }, context) => {
       await context.services.calendars.deleteAppointmentType(context.viewer.accountId, id);

@@ -59,7 +59,7 @@ export const CustomerDataJobRef = builder.objectRef<CustomerDataJob>("CustomerDa
 });
 
 builder.queryField("customerDataJob", (t) =>
-  t.withAuth({ authenticated: true }).field({
+  t.withAuth({ manager: true }).field({
     type: CustomerDataJobRef,
     description: "An export or erasure job of the account, with its progress.",
     args: { id: t.arg.int({ required: true }) },
@@ -68,7 +68,7 @@ builder.queryField("customerDataJob", (t) =>
 );
 
 builder.mutationField("exportCustomerData", (t) =>
-  t.withAuth({ authenticated: true }).field({
+  t.withAuth({ manager: true }).field({
     type: CustomerDataJobRef,
     description:
       "Starts an export of everything tied to the customer: a zip of customer.json and the recordings, downloadable for 24 hours.",
@@ -82,7 +82,7 @@ builder.mutationField("exportCustomerData", (t) =>
 );
 
 builder.mutationField("eraseCustomerData", (t) =>
-  t.withAuth({ authenticated: true }).field({
+  t.withAuth({ manager: true }).field({
     type: CustomerDataJobRef,
     description:
       "Starts the erasure of everything tied to the customer (irreversible): content is deleted or anonymised, money records stay, a tombstone keeps the number from being added or called again.",

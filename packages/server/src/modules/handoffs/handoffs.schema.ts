@@ -68,7 +68,7 @@ const CreateTransferDestinationInput = builder.inputType("CreateTransferDestinat
 });
 
 builder.mutationField("createTransferDestination", (t) =>
-  t.withAuth({ authenticated: true }).field({
+  t.withAuth({ manager: true }).field({
     type: TransferDestination,
     args: { input: t.arg({ type: CreateTransferDestinationInput, required: true }) },
     resolve: (_root, { input }, context) =>
@@ -91,7 +91,7 @@ const UpdateTransferDestinationInput = builder.inputType("UpdateTransferDestinat
 });
 
 builder.mutationField("updateTransferDestination", (t) =>
-  t.withAuth({ authenticated: true }).field({
+  t.withAuth({ manager: true }).field({
     type: TransferDestination,
     args: {
       id: t.arg.int({ required: true }),
@@ -103,7 +103,7 @@ builder.mutationField("updateTransferDestination", (t) =>
 );
 
 builder.mutationField("deleteTransferDestination", (t) =>
-  t.withAuth({ authenticated: true }).int({
+  t.withAuth({ manager: true }).int({
     description: "Deletes a transfer destination; returns its id.",
     args: { id: t.arg.int({ required: true }) },
     resolve: async (_root, { id }, context) => {
@@ -170,7 +170,7 @@ const SetChatHandoffSettingsInput = builder.inputType("SetChatHandoffSettingsInp
 });
 
 builder.mutationField("setChatHandoffSettings", (t) =>
-  t.withAuth({ authenticated: true }).field({
+  t.withAuth({ manager: true }).field({
     type: ChatHandoffSettings,
     args: { input: t.arg({ type: SetChatHandoffSettingsInput, required: true }) },
     resolve: (_root, { input }, context) =>

@@ -98,7 +98,7 @@ const AddPhoneNumberInput = builder.inputType("AddPhoneNumberInput", {
 });
 
 builder.mutationField("addPhoneNumber", (t) =>
-  t.withAuth({ authenticated: true }).field({
+  t.withAuth({ manager: true }).field({
     type: PhoneNumberRef,
     description:
       "Buys a dedicated number, starts verifying a caller ID (status pending_verification), or records a SIP number. A number another account holds, or the carrier does not offer, answers PHONE_NUMBER_UNAVAILABLE.",
@@ -114,7 +114,7 @@ builder.mutationField("addPhoneNumber", (t) =>
 );
 
 builder.mutationField("verifyCallerId", (t) =>
-  t.withAuth({ authenticated: true }).field({
+  t.withAuth({ manager: true }).field({
     type: PhoneNumberRef,
     description:
       "Confirms a caller ID pending verification: with the 6-digit code its verification call spoke (simulated carrier; 10 minutes, 5 tries), or, on Twilio, without a code once the code shown was typed on Twilio's call.",
@@ -125,7 +125,7 @@ builder.mutationField("verifyCallerId", (t) =>
 );
 
 builder.mutationField("restartCallerIdVerification", (t) =>
-  t.withAuth({ authenticated: true }).field({
+  t.withAuth({ manager: true }).field({
     type: PhoneNumberRef,
     description:
       "Places a new verification call for a caller ID pending verification (at most once a minute).",
@@ -146,7 +146,7 @@ const ReleasePhoneNumberPayload = builder.objectRef<ReleaseOutcome>("ReleasePhon
 });
 
 builder.mutationField("releasePhoneNumber", (t) =>
-  t.withAuth({ authenticated: true }).field({
+  t.withAuth({ manager: true }).field({
     type: ReleasePhoneNumberPayload,
     args: { id: t.arg.int({ required: true }) },
     resolve: (_root, { id }, context) =>

@@ -5,7 +5,7 @@ import { pageOf } from "../common/pagination.schema.ts";
 const AccountPage = pageOf("AccountPage", AccountRef);
 
 builder.queryField("platformAccounts", (t) =>
-  t.withAuth({ authenticated: true }).field({
+  t.withAuth({ manager: true }).field({
     type: AccountPage,
     description:
       "Platform operators only (FORBIDDEN otherwise): every account, oldest first (25 per page by default); search matches the account name or an owner's email.",
@@ -29,7 +29,7 @@ const CreatePlatformAccountInput = builder.inputType("CreatePlatformAccountInput
 });
 
 builder.mutationField("createPlatformAccount", (t) =>
-  t.withAuth({ authenticated: true }).field({
+  t.withAuth({ manager: true }).field({
     type: AccountRef,
     description: "Platform operators only: creates an account with its owner, who can sign in at once.",
     args: { input: t.arg({ type: CreatePlatformAccountInput, required: true }) },
@@ -38,7 +38,7 @@ builder.mutationField("createPlatformAccount", (t) =>
 );
 
 builder.mutationField("creditAccount", (t) =>
-  t.withAuth({ authenticated: true }).field({
+  t.withAuth({ manager: true }).field({
     type: AccountRef,
     description:
       "Platform operators only: adds `amount` to an account's balance, with a ledger entry carrying `note`.",
@@ -56,7 +56,7 @@ builder.mutationField("creditAccount", (t) =>
 );
 
 builder.mutationField("suspendAccount", (t) =>
-  t.withAuth({ authenticated: true }).field({
+  t.withAuth({ manager: true }).field({
     type: AccountRef,
     description:
       "Platform operators only: suspends an account (its API keys and sessions are refused at once on every instance, its widget and calls refuse) or lifts the suspension.",

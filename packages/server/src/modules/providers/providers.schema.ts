@@ -120,7 +120,7 @@ builder.queryField("aiModels", (t) =>
 );
 
 builder.queryField("providerKeys", (t) =>
-  t.withAuth({ authenticated: true }).field({
+  t.withAuth({ manager: true }).field({
     type: [ProviderKeyRef],
     description: "The account's own provider keys (never the keys themselves).",
     resolve: (_root, _args, context) => context.services.providerKeys.list(context.viewer.accountId),
@@ -128,7 +128,7 @@ builder.queryField("providerKeys", (t) =>
 );
 
 builder.mutationField("setProviderKey", (t) =>
-  t.withAuth({ authenticated: true }).field({
+  t.withAuth({ manager: true }).field({
     type: ProviderKeyRef,
     description:
       "Stores (or replaces) the account's own key for a provider, encrypted; the account's calls use it " +
@@ -142,7 +142,7 @@ builder.mutationField("setProviderKey", (t) =>
 );
 
 builder.mutationField("removeProviderKey", (t) =>
-  t.withAuth({ authenticated: true }).field({
+  t.withAuth({ manager: true }).field({
     type: ProviderKeyRef,
     description:
       "Deletes the account's key for a provider (NOT_FOUND without one); returns what was removed.",

@@ -83,7 +83,7 @@ builder.queryField("dataRetention", (t) =>
 );
 
 builder.mutationField("setDataRetention", (t) =>
-  t.withAuth({ authenticated: true }).field({
+  t.withAuth({ manager: true }).field({
     type: DataRetention,
     description:
       "Changes how long the account keeps customer content. Content already older than a new limit is " +
@@ -114,7 +114,7 @@ builder.queryField("assistantDataRetention", (t) =>
 );
 
 builder.mutationField("setAssistantDataRetention", (t) =>
-  t.withAuth({ authenticated: true }).field({
+  t.withAuth({ manager: true }).field({
     type: AssistantDataRetention,
     description: "Changes an assistant's own retention over its account's. Audited as retention.updated.",
     args: {

@@ -142,7 +142,7 @@ const SetTextQuietHoursInput = builder.inputType("SetTextQuietHoursInput", {
 });
 
 builder.mutationField("setTextQuietHours", (t) =>
-  t.withAuth({ authenticated: true }).field({
+  t.withAuth({ manager: true }).field({
     type: TextQuietHoursRef,
     nullable: true,
     description:

@@ -68,7 +68,7 @@ const WebhookDeliveryFilter = builder.inputType("WebhookDeliveryFilter", {
 });
 
 builder.queryField("webhookDeliveries", (t) =>
-  t.withAuth({ authenticated: true }).field({
+  t.withAuth({ manager: true }).field({
     type: WebhookDeliveryPage,
     description: "The account's webhook delivery log, newest first, 20 per page by default.",
     args: { page: t.arg.int(), perPage: t.arg.int(), filter: t.arg({ type: WebhookDeliveryFilter }) },
@@ -82,7 +82,7 @@ builder.queryField("webhookDeliveries", (t) =>
 );
 
 builder.queryField("webhookDelivery", (t) =>
-  t.withAuth({ authenticated: true }).field({
+  t.withAuth({ manager: true }).field({
     type: WebhookDeliveryRef,
     args: { id: t.arg.int({ required: true }) },
     resolve: (_root, { id }, context) => context.services.webhooks.delivery(context.viewer.accountId, id),
@@ -90,7 +90,7 @@ builder.queryField("webhookDelivery", (t) =>
 );
 
 builder.mutationField("redeliverWebhook", (t) =>
-  t.withAuth({ authenticated: true }).field({
+  t.withAuth({ manager: true }).field({
     type: WebhookDeliveryRef,
     description: "Sends a logged event again (same webhook-id), with a fresh set of attempts.",
     args: { id: t.arg.int({ required: true }) },
@@ -99,7 +99,7 @@ builder.mutationField("redeliverWebhook", (t) =>
 );
 
 builder.mutationField("sendTestWebhook", (t) =>
-  t.withAuth({ authenticated: true }).field({
+  t.withAuth({ manager: true }).field({
     type: WebhookDeliveryRef,
     description:
       "Queues a signed webhook.test event to `url`, or to the assistant's webhook URL; follow it in the log. At most 10 per minute per account (RateLimit-* headers).",
@@ -140,7 +140,7 @@ const WebhookSecretInfo = builder
   });
 
 builder.queryField("webhookSigningSecrets", (t) =>
-  t.withAuth({ authenticated: true }).field({
+  t.withAuth({ manager: true }).field({
     type: [WebhookSecretInfo],
     description: "The secrets that sign the account's webhooks now, newest first.",
     resolve: (_root, _args, context) => context.services.webhooks.secrets(context.viewer.accountId),
@@ -164,7 +164,7 @@ const RotatedSecret = builder
   });
 
 builder.mutationField("rotateWebhookSecret", (t) =>
-  t.withAuth({ authenticated: true }).field({
+  t.withAuth({ manager: true }).field({
     type: RotatedSecret,
     description:
       "Makes a new signing secret and returns it once. The previous one keeps signing for overlapSeconds (default 86400, at most 7 days), so both verify meanwhile.",

@@ -1,0 +1,369 @@
+import { html, LitElement, nothing } from "lit";
+import { live } from "lit/directives/live.js";
+import { ApiError, ConsoleApi } from "../api/client.ts";
+import { graphql } from "../generated/gql.ts";
+import type { ConsoleTeamQuery, MemberRole } from "../generated/graphql.ts";
+import {
+  DataScreen,
+  describedBy,
+  type FormErrors,
+  fieldError,
+  formatDate,
+  formErrors,
+  formMessage,
+  noErrors,
+} from "../screen.ts";
+import { shared, tokens } from "../styles.ts";
+
+export const ViewerRoleQuery = graphql(`
+  query ConsoleViewerRole {
+    viewer { id role }
+  }
+`);
+
+export const TeamQuery = graphql(`
+  query ConsoleTeam {
+    viewer { id role }
+    members { id name email role createdAt }
+    invitations { id email role expiresAt createdAt }
+  }
+`);
+
+export const InviteMemberMutation = graphql(`
+  mutation ConsoleInviteMember($input: InviteMemberInput!) {
+    inviteMember(input: $input) { token path invitation { id } }
+  }
+`);
+
+export const RevokeInvitationMutation = graphql(`
+  mutation ConsoleRevokeInvitation($id: Int!) {
+    revokeInvitation(id: $id)
+  }
+`);
+
+export const ChangeMemberRoleMutation = graphql(`
+  mutation ConsoleChangeMemberRole($input: ChangeMemberRoleInput!) {
+    changeMemberRole(input: $input) { id role }
+  }
+`);
+
+export const RemoveMemberMutation = graphql(`
+  mutation ConsoleRemoveMember($userId: Int!) {
+    removeMember(userId: $userId)
+  }
+`);
+
+export const ResetMemberPasswordMutation = graphql(`
+  mutation ConsoleResetMemberPassword($userId: Int!) {
+    resetMemberPassword(userId: $userId) { path expiresAt }
+  }
+`);
+
+export const InvitationLinkQuery = graphql(`
+  query ConsoleInvitationLink($token: String!) {
+    invitationLink(token: $token) { kind email role accountName expiresAt }
+  }
+`);
+
+export const AcceptInvitationMutation = graphql(`
+  mutation ConsoleAcceptInvitation($input: AcceptInvitationInput!) {
+    acceptInvitation(input: $input) {
+      token
+      expiresAt
+      viewer { id email role account { id isOperator } }
+    }
+  }
+`);
+
+const ROLE_WORDS: Record<MemberRole, string> = { owner: "Owner", admin: "Admin", agent: "Agent" };
+const ROLE_HINTS: Record<MemberRole, string> = {
+  owner: "everything, including other owners",
+  admin: "everything but owners",
+  agent: "conversations and calls; assistants read-only",
+};
+
+/** The console's link for a token path the server returns (`/console/#/invite/<token>`): this page's own address. */
+function linkFor(path: string): string {
+  const fragment = path.slice(path.indexOf("#"));
+  return `${location.origin}${location.pathname}${fragment}`;
+}
+
+/**
+ * The account's members and pending invitations (owners and admins): invite by email with a role, the
+ * link shown once; change roles, reset passwords, remove members.
+ */
+export class VxTeam extends DataScreen<ConsoleTeamQuery> {
+  static override properties = {
+    ...DataScreen.properties,
+    link: { state: true },
+    linkHeading: { state: true },
+  };
+  declare link: string | null;
+  declare linkHeading: string;
+
+  constructor() {
+    super();
+    this.link = null;
+    this.linkHeading = "";
+  }
+
+  protected override async fetch() {
+    return this.api.request(TeamQuery);
+  }
+
+  private invite(event: SubmitEvent): Promise<void> {
+    return this.submit(event, async (data) => {
+      const email = String(data.get("email") ?? "");
+      const { inviteMember } = await this.api.request(InviteMemberMutation, {
+        input: { email, role: String(data.get("role") ?? "agent") as MemberRole },
+      });
+      this.link = linkFor(inviteMember.path);
+      this.linkHeading = `Send this invitation link to ${email}: it is shown only once and works once, for 7 days.`;
+    });
+  }
+
+  /** A refused change (the last owner, an admin on an owner) puts the list back on the member's role. */
+  private async changeRole(userId: number, role: MemberRole): Promise<void> {
+    await this.act(() => this.api.request(ChangeMemberRoleMutation, { input: { userId, role } }));
+    this.requestUpdate();
+  }
+
+  private async removeMember(member: { id: number; email: string }): Promise<void> {
+    if (!confirm(`Remove ${member.email}? Their sessions end and the API keys they created are deleted.`))
+      return;
+    await this.act(() => this.api.request(RemoveMemberMutation, { userId: member.id }));
+  }
+
+  private async resetPassword(member: { id: number; email: string }): Promise<void> {
+    if (
+      !confirm(`Reset the password of ${member.email}? Their password stops working and they are signed out.`)
+    )
+      return;
+    await this.act(async () => {
+      const { resetMemberPassword } = await this.api.request(ResetMemberPasswordMutation, {
+        userId: member.id,
+      });
+      this.link = linkFor(resetMemberPassword.path);
+      this.linkHeading = `Send this link to ${member.email} to set a new password: shown only once, works once, for 24 hours.`;
+    });
+  }
+
+  private async revoke(id: number): Promise<void> {
+    await this.act(() => this.api.request(RevokeInvitationMutation, { id }));
+  }
+
+  override render() {
+    return html`
+      <h1>Team</h1>
+      <vx-shown-once .value=${this.link} .heading=${this.linkHeading}
+        @vx-dismiss=${() => {
+          this.link = null;
+        }}></vx-shown-once>
+      ${this.loaded((data) => this.renderTeam(data))}
+    `;
+  }
+
+  private renderTeam({ viewer, members, invitations }: ConsoleTeamQuery) {
+    const isOwner = viewer.role === "owner";
+    // An admin neither grants the owner role nor touches an owner; the server refuses it regardless.
+    const grantable = (["owner", "admin", "agent"] as const).filter((role) => isOwner || role !== "owner");
+    return html`
+      <h2>Members</h2>
+      <div class="table-wrap"><table>
+        <thead><tr><th>Name</th><th>Email</th><th>Role</th><th>Since</th><th></th></tr></thead>
+        <tbody>${members.map((m) => {
+          const locked = m.role === "owner" && !isOwner;
+          return html`<tr>
+            <td>${m.name}${m.id === viewer.id ? html` <span class="muted">(you)</span>` : nothing}</td>
+            <td>${m.email}</td>
+            <td>${
+              locked
+                ? ROLE_WORDS[m.role]
+                : html`<label class="sr-only" for="role-${m.id}">Role of ${m.email}</label>
+                  <select id="role-${m.id}" .value=${live(m.role)} @change=${(event: Event) =>
+                    this.changeRole(m.id, (event.target as HTMLSelectElement).value as MemberRole)}>
+                    ${grantable.map((role) => html`<option value=${role} ?selected=${m.role === role}>${ROLE_WORDS[role]}</option>`)}
+                  </select>`
+            }</td>
+            <td>${formatDate(m.createdAt)}</td>
+            <td>${
+              locked || m.id === viewer.id
+                ? nothing
+                : html`<div class="row">
+                  <button @click=${() => this.resetPassword(m)} aria-label="Reset the password of ${m.email}">Reset password</button>
+                  <button class="danger" @click=${() => this.removeMember(m)} aria-label="Remove ${m.email}">Remove</button></div>`
+            }</td>
+          </tr>`;
+        })}</tbody>
+      </table></div>
+      ${formMessage(this.errors.fields.email ? noErrors : this.errors)}
+      <form class="card" @submit=${this.invite} novalidate>
+        <h2>Invite someone</h2>
+        <p class="hint">The invitation is a link you send yourself (no email is sent): it is shown once, works once and expires in 7 days.</p>
+        <div class="grid">
+          <div><label for="invite-email">Email</label>
+            <input id="invite-email" name="email" type="email" autocomplete="off" aria-describedby=${describedBy(this.errors, "email")} />
+            ${fieldError(this.errors, "email")}</div>
+          <div><label for="invite-role">Role</label>
+            <select id="invite-role" name="role">
+              ${grantable.map((role) => html`<option value=${role} ?selected=${role === "agent"}>${ROLE_WORDS[role]}: ${ROLE_HINTS[role]}</option>`)}
+            </select></div>
+        </div>
+        <p><button class="primary" type="submit">Create invitation link</button></p>
+      </form>
+      <h2>Pending invitations</h2>
+      ${
+        invitations.length === 0
+          ? html`<p class="muted" data-testid="empty-state">No pending invitations. Invite someone above.</p>`
+          : html`<div class="table-wrap"><table>
+          <thead><tr><th>Email</th><th>Role</th><th>Expires</th><th></th></tr></thead>
+          <tbody>${invitations.map(
+            (
+              i,
+            ) => html`<tr><td>${i.email}</td><td>${ROLE_WORDS[i.role]}</td><td>${formatDate(i.expiresAt)}</td>
+              <td><button class="danger" @click=${() => this.revoke(i.id)} aria-label="Withdraw the invitation of ${i.email}">Withdraw</button></td></tr>`,
+          )}</tbody></table></div>`
+      }
+    `;
+  }
+}
+
+/** `vx-signed-in`: the accept page opened a session (the app keeps it and shows the console). */
+export interface SignedInDetail {
+  token: string;
+  expiresAt: string;
+  email: string;
+  role: MemberRole;
+  isOperator: boolean;
+}
+
+/**
+ * `#/invite/<token>`, reachable without a session: says what the link is for, then sets the name and
+ * password (or only the password for a reset link) and signs in.
+ *
+ * @fires vx-signed-in - with the new session, once the link is used
+ */
+export class VxAcceptInvite extends LitElement {
+  static override styles = [tokens, shared];
+  static override properties = {
+    token: { attribute: false },
+    apiBase: { attribute: false },
+    link: { state: true },
+    failure: { state: true },
+    errors: { state: true },
+    busy: { state: true },
+  };
+  declare token: string;
+  declare apiBase: string;
+  declare link: { kind: string; email: string; role: MemberRole; accountName: string } | null;
+  declare failure: string | null;
+  declare errors: FormErrors;
+  declare busy: boolean;
+
+  constructor() {
+    super();
+    this.token = "";
+    this.apiBase = "";
+    this.link = null;
+    this.failure = null;
+    this.errors = noErrors;
+    this.busy = false;
+  }
+
+  private get api(): ConsoleApi {
+    return new ConsoleApi(
+      this.apiBase,
+      () => null,
+      () => {},
+    );
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    void this.describe();
+  }
+
+  private async describe(): Promise<void> {
+    try {
+      this.link = (await this.api.request(InvitationLinkQuery, { token: this.token })).invitationLink;
+    } catch (error) {
+      this.failure = error instanceof Error ? error.message : String(error);
+    }
+  }
+
+  private async accept(event: SubmitEvent): Promise<void> {
+    event.preventDefault();
+    const data = new FormData(event.target as HTMLFormElement);
+    const password = String(data.get("password") ?? "");
+    if (password !== String(data.get("confirm") ?? "")) {
+      this.errors = { fields: { confirm: ["The two passwords differ."] }, message: null };
+      return;
+    }
+    this.busy = true;
+    try {
+      const { acceptInvitation } = await this.api.request(AcceptInvitationMutation, {
+        input: {
+          token: this.token,
+          password,
+          name: this.link?.kind === "invitation" ? String(data.get("name") ?? "") : null,
+        },
+      });
+      const detail: SignedInDetail = {
+        token: acceptInvitation.token,
+        expiresAt: acceptInvitation.expiresAt,
+        email: acceptInvitation.viewer.email,
+        role: acceptInvitation.viewer.role,
+        isOperator: acceptInvitation.viewer.account.isOperator,
+      };
+      this.dispatchEvent(new CustomEvent("vx-signed-in", { detail, bubbles: true, composed: true }));
+    } catch (error) {
+      if (error instanceof ApiError && error.code === "INVITATION_INVALID") this.failure = error.message;
+      else this.errors = formErrors(error);
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  override render() {
+    const link = this.link;
+    return html`<div class="card">
+        <h1>${link?.kind === "reset" ? "Set a new password" : "Join Voxgate"}</h1>
+        ${this.failure ? html`<p class="error" role="alert">${this.failure}</p><p><a href="#/">Go to sign-in</a></p>` : nothing}
+        ${!link && !this.failure ? html`<p role="status">Loading…</p>` : nothing}
+        ${link && !this.failure ? this.renderForm(link) : nothing}
+      </div>`;
+  }
+
+  private renderForm(link: NonNullable<VxAcceptInvite["link"]>) {
+    return html`
+      <p>${
+        link.kind === "reset"
+          ? html`Choose a new password for <strong>${link.email}</strong>.`
+          : html`You are invited to <strong>${link.accountName}</strong> as ${ROLE_WORDS[link.role].toLowerCase()}, with the email <strong>${link.email}</strong>.`
+      }</p>
+      <form @submit=${this.accept} novalidate>
+        ${
+          link.kind === "invitation"
+            ? html`<label for="name">Your name</label>
+              <input id="name" name="name" autocomplete="name" required aria-describedby=${describedBy(this.errors, "name")} />
+              ${fieldError(this.errors, "name")}`
+            : nothing
+        }
+        <input type="hidden" name="username" autocomplete="username" value=${link.email} />
+        <label for="password">Password (at least 8 characters)</label>
+        <input id="password" name="password" type="password" autocomplete="new-password" required aria-describedby=${describedBy(this.errors, "password")} />
+        ${fieldError(this.errors, "password")}
+        <label for="confirm">Password again</label>
+        <input id="confirm" name="confirm" type="password" autocomplete="new-password" required aria-describedby=${describedBy(this.errors, "confirm")} />
+        ${fieldError(this.errors, "confirm")}
+        ${formMessage(this.errors)}
+        <p><button class="primary" type="submit" ?disabled=${this.busy}>${link.kind === "reset" ? "Set password and sign in" : "Join and sign in"}</button></p>
+      </form>`;
+  }
+}
+
+declare global {
+  interface GlobalEventHandlersEventMap {
+    "vx-signed-in": CustomEvent<SignedInDetail>;
+  }
+}

@@ -1,0 +1,3 @@
+/** Account members: roles, invitations, reset links (GraphQL in `members.schema.ts`). */
+export type { AccountMember, LinkDetails } from "./members.service.ts";
+export { MembersService } from "./members.service.ts";
