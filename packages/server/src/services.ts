@@ -34,6 +34,7 @@ import { createProviders } from "./modules/providers/index.ts";
 import { RateLimitsService } from "./modules/rate-limits/index.ts";
 import { RedactionService } from "./modules/redaction/index.ts";
 import { RepliesService } from "./modules/replies/index.ts";
+import { InsightsService } from "./modules/insights/index.ts";
 import { RetentionService, RetentionSweep } from "./modules/retention/index.ts";
 import { createTelephony } from "./modules/telephony/index.ts";
 import {
@@ -365,5 +366,6 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     retentionSweep: new RetentionSweep(deps, { recordings, clock }),
     sileroWorker,
     customerData,
+    insights: new InsightsService(deps),
   };
 }
