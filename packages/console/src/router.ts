@@ -23,6 +23,7 @@ export const SECTIONS = [
   "billing",
   "admin",
   "tests",
+  "insights",
 ] as const;
 
 export function parseRoute(hash: string): Route {

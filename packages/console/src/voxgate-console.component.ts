@@ -14,6 +14,7 @@ export interface VoxgateConsoleSessionDetail {
 }
 
 const NAV: [section: string, label: string][] = [
+  ["insights", "Overview"],
   ["assistants", "Assistants"],
   ["knowledge", "Knowledge"],
   ["inbox", "Inbox"],
@@ -296,6 +297,8 @@ export class VoxgateConsole extends LitElement {
           : html`<vx-admin></vx-admin>`;
       case "tests":
         return this.renderTests(id, rest);
+      case "insights":
+        return html`<vx-insights></vx-insights>`;
       default:
         return html`<h1>Not found</h1><p>No such page. <a href=${href("assistants")}>Go to assistants</a>.</p>`;
     }

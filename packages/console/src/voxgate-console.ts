@@ -11,6 +11,7 @@ import { VxCampaign, VxCampaigns } from "./screens/campaigns.ts";
 import { VxCustomerData } from "./screens/customer-data.ts";
 import { VxDataPrivacy } from "./screens/data-privacy.ts";
 import { VxInbox } from "./screens/inbox.ts";
+import { VxInsights } from "./screens/insights.ts";
 import { VxKnowledgebase, VxKnowledgebases } from "./screens/knowledge.ts";
 import { VxLedger } from "./screens/ledger.ts";
 import { VxTestCompare } from "./screens/test-compare.ts";
@@ -51,6 +52,7 @@ const elements: [string, CustomElementConstructor][] = [
   ["vx-test-compare", VxTestCompare],
   ["vx-make-test", VxMakeTest],
   ["vx-customer-data", VxCustomerData],
+  ["vx-insights", VxInsights],
 ];
 for (const [name, element] of elements) if (!customElements.get(name)) customElements.define(name, element);
 

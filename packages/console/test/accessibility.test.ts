@@ -90,6 +90,7 @@ async function arrangeScreens(): Promise<[hash: string, heading: RegExp][]> {
     ["#/admin", /^Administration$/],
     [`#/admin/${viewer.account.id}`, new RegExp(`^Account ${viewer.account.id}$`)],
     ["#/nowhere", /^Not found$/],
+    ["#/insights", /^Overview$/],
   ];
 }
 
@@ -102,6 +103,7 @@ const EMPTY_SCREENS: [hash: string, heading: RegExp][] = [
   ["#/campaigns", /^Campaigns$/],
   ["#/numbers", /^Phone numbers$/],
   ["#/keys", /^API keys$/],
+  ["#/insights", /^Overview$/],
 ];
 
 describe("accessibility (axe-core, WCAG 2.2 AA)", () => {

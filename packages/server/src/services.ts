@@ -23,6 +23,7 @@ import {
   ChatHandoffsService,
   TransferDestinationsService,
 } from "./modules/handoffs/index.ts";
+import { InsightsService } from "./modules/insights/index.ts";
 import { createKnowledge } from "./modules/knowledge/index.ts";
 import { LeadProgress, LeadsService } from "./modules/leads/index.ts";
 import { ListenAudit, ListenSockets, LiveTaps } from "./modules/live-listen/index.ts";
@@ -34,7 +35,6 @@ import { createProviders } from "./modules/providers/index.ts";
 import { RateLimitsService } from "./modules/rate-limits/index.ts";
 import { RedactionService } from "./modules/redaction/index.ts";
 import { RepliesService } from "./modules/replies/index.ts";
-import { InsightsService } from "./modules/insights/index.ts";
 import { RetentionService, RetentionSweep } from "./modules/retention/index.ts";
 import { createTelephony } from "./modules/telephony/index.ts";
 import {

@@ -120,6 +120,8 @@ type Documents = {
     "\n  mutation ConsoleEraseCustomerData($input: CustomerDataInput!) {\n    eraseCustomerData(input: $input) { id kind state identifierKind stepsDone stepsTotal counts error downloadUrl expiresAt }\n  }\n": typeof types.ConsoleEraseCustomerDataDocument,
     "\n  query ConsoleCustomerDataJob($id: Int!) {\n    customerDataJob(id: $id) { id kind state identifierKind stepsDone stepsTotal counts error downloadUrl expiresAt }\n  }\n": typeof types.ConsoleCustomerDataJobDocument,
     "\n  query ConsoleAuditLogExport($after: String) {\n    auditLog(first: 100, after: $after) {\n      entries { id action actorKind actorId userId targetType targetId details ip at }\n      nextCursor\n    }\n  }\n": typeof types.ConsoleAuditLogExportDocument,
+    "\n  query ConsoleInsightsSetup {\n    viewer { id account { id timezone } }\n    assistants(perPage: 100) { items { id name } }\n  }\n": typeof types.ConsoleInsightsSetupDocument,
+    "\n  query ConsoleInsights($period: InsightsPeriod!, $assistantId: Int) {\n    insights(period: $period, assistantId: $assistantId) {\n      from to timezone bucket calls finishedCalls answeredCalls answerRate conversations minutes cost\n      evaluatedCalls judgedCalls successfulCalls successRate measuredTurns averageTurnLatencyMs p95TurnLatencyMs\n      transfers bookings\n      endedReasons { status reason calls }\n      series { start calls answeredCalls conversations minutes cost bookings }\n    }\n  }\n": typeof types.ConsoleInsightsDocument,
 };
 const documents: Documents = {
     "\n  mutation ConsoleLogin($input: LoginInput!) {\n    login(input: $input) {\n      token\n      expiresAt\n      viewer { id email name account { id name balance timezone isOperator } }\n    }\n  }\n": types.ConsoleLoginDocument,
@@ -227,6 +229,8 @@ const documents: Documents = {
     "\n  mutation ConsoleEraseCustomerData($input: CustomerDataInput!) {\n    eraseCustomerData(input: $input) { id kind state identifierKind stepsDone stepsTotal counts error downloadUrl expiresAt }\n  }\n": types.ConsoleEraseCustomerDataDocument,
     "\n  query ConsoleCustomerDataJob($id: Int!) {\n    customerDataJob(id: $id) { id kind state identifierKind stepsDone stepsTotal counts error downloadUrl expiresAt }\n  }\n": types.ConsoleCustomerDataJobDocument,
     "\n  query ConsoleAuditLogExport($after: String) {\n    auditLog(first: 100, after: $after) {\n      entries { id action actorKind actorId userId targetType targetId details ip at }\n      nextCursor\n    }\n  }\n": types.ConsoleAuditLogExportDocument,
+    "\n  query ConsoleInsightsSetup {\n    viewer { id account { id timezone } }\n    assistants(perPage: 100) { items { id name } }\n  }\n": types.ConsoleInsightsSetupDocument,
+    "\n  query ConsoleInsights($period: InsightsPeriod!, $assistantId: Int) {\n    insights(period: $period, assistantId: $assistantId) {\n      from to timezone bucket calls finishedCalls answeredCalls answerRate conversations minutes cost\n      evaluatedCalls judgedCalls successfulCalls successRate measuredTurns averageTurnLatencyMs p95TurnLatencyMs\n      transfers bookings\n      endedReasons { status reason calls }\n      series { start calls answeredCalls conversations minutes cost bookings }\n    }\n  }\n": types.ConsoleInsightsDocument,
 };
 
 /**
@@ -649,6 +653,14 @@ export function graphql(source: "\n  query ConsoleCustomerDataJob($id: Int!) {\n
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query ConsoleAuditLogExport($after: String) {\n    auditLog(first: 100, after: $after) {\n      entries { id action actorKind actorId userId targetType targetId details ip at }\n      nextCursor\n    }\n  }\n"): typeof import('./graphql.ts').ConsoleAuditLogExportDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleInsightsSetup {\n    viewer { id account { id timezone } }\n    assistants(perPage: 100) { items { id name } }\n  }\n"): typeof import('./graphql.ts').ConsoleInsightsSetupDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleInsights($period: InsightsPeriod!, $assistantId: Int) {\n    insights(period: $period, assistantId: $assistantId) {\n      from to timezone bucket calls finishedCalls answeredCalls answerRate conversations minutes cost\n      evaluatedCalls judgedCalls successfulCalls successRate measuredTurns averageTurnLatencyMs p95TurnLatencyMs\n      transfers bookings\n      endedReasons { status reason calls }\n      series { start calls answeredCalls conversations minutes cost bookings }\n    }\n  }\n"): typeof import('./graphql.ts').ConsoleInsightsDocument;
 
 
 export function graphql(source: string) {

@@ -398,6 +398,13 @@ export type HoursRangeInput = {
   start: string;
 };
 
+export type InsightsPeriod = {
+  /** Start of the period (included). */
+  from: string;
+  /** End of the period (excluded); at most 366 days after from. */
+  to: string;
+};
+
 export type KnowledgebaseInput = {
   /** At most 255 characters. */
   description?: string | null | undefined;
@@ -1316,6 +1323,19 @@ export type ConsoleAuditLogExportQueryVariables = Exact<{
 
 
 export type ConsoleAuditLogExportQuery = { auditLog: { nextCursor: string | null, entries: Array<{ id: number, action: string, actorKind: string, actorId: number | null, userId: number | null, targetType: string, targetId: string, details: unknown, ip: string | null, at: string }> } };
+
+export type ConsoleInsightsSetupQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ConsoleInsightsSetupQuery = { viewer: { id: number, account: { id: number, timezone: string } }, assistants: { items: Array<{ id: number, name: string }> } };
+
+export type ConsoleInsightsQueryVariables = Exact<{
+  period: InsightsPeriod;
+  assistantId?: number | null | undefined;
+}>;
+
+
+export type ConsoleInsightsQuery = { insights: { from: string, to: string, timezone: string, bucket: string, calls: number, finishedCalls: number, answeredCalls: number, answerRate: number | null, conversations: number, minutes: number, cost: string, evaluatedCalls: number, judgedCalls: number, successfulCalls: number, successRate: number | null, measuredTurns: number, averageTurnLatencyMs: number | null, p95TurnLatencyMs: number | null, transfers: number, bookings: number, endedReasons: Array<{ status: string, reason: string, calls: number }>, series: Array<{ start: string, calls: number, answeredCalls: number, conversations: number, minutes: number, cost: string, bookings: number }> } };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
@@ -3052,3 +3072,60 @@ export const ConsoleAuditLogExportDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ConsoleAuditLogExportQuery, ConsoleAuditLogExportQueryVariables>;
+export const ConsoleInsightsSetupDocument = new TypedDocumentString(`
+    query ConsoleInsightsSetup {
+  viewer {
+    id
+    account {
+      id
+      timezone
+    }
+  }
+  assistants(perPage: 100) {
+    items {
+      id
+      name
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleInsightsSetupQuery, ConsoleInsightsSetupQueryVariables>;
+export const ConsoleInsightsDocument = new TypedDocumentString(`
+    query ConsoleInsights($period: InsightsPeriod!, $assistantId: Int) {
+  insights(period: $period, assistantId: $assistantId) {
+    from
+    to
+    timezone
+    bucket
+    calls
+    finishedCalls
+    answeredCalls
+    answerRate
+    conversations
+    minutes
+    cost
+    evaluatedCalls
+    judgedCalls
+    successfulCalls
+    successRate
+    measuredTurns
+    averageTurnLatencyMs
+    p95TurnLatencyMs
+    transfers
+    bookings
+    endedReasons {
+      status
+      reason
+      calls
+    }
+    series {
+      start
+      calls
+      answeredCalls
+      conversations
+      minutes
+      cost
+      bookings
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleInsightsQuery, ConsoleInsightsQueryVariables>;

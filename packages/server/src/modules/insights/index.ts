@@ -1,1 +1,1 @@
-export { type Insights, INSIGHTS_MAX_DAYS, InsightsService, SUCCESS_SCORE } from "./insights.service.ts";
+export { INSIGHTS_MAX_DAYS, type Insights, InsightsService, SUCCESS_SCORE } from "./insights.service.ts";
