@@ -19,7 +19,7 @@ export async function seedInsightsHistory(
     status: "completed" | "no_answer" | "ended_by_customer";
     duration: number;
     totalCost: string;
-    evaluation?: Record<string, unknown>;
+    evaluation?: { success?: boolean; score?: number };
     transferState?: string;
     latencies: number[];
   }[] = [
