@@ -27,10 +27,14 @@ async function account(label: string) {
     email: `bench-insights-${label}-${Date.now()}@example.com`,
     password: "bench-password",
   });
-  const { token } = await app.services.apiKeys.create({ accountId: account.id, userId: user.id }, { name: "bench" });
+  const { token } = await app.services.apiKeys.create(
+    { accountId: account.id, userId: user.id },
+    { name: "bench" },
+  );
   const assistants = await Promise.all(
     ["Sales", "Support", "Billing"].map(
-      async (name) => (await app.services.assistants.create({ accountId: account.id, userId: user.id }, { name })).id,
+      async (name) =>
+        (await app.services.assistants.create({ accountId: account.id, userId: user.id }, { name })).id,
     ),
   );
   return { accountId: account.id, token, assistants };
@@ -117,7 +121,7 @@ await seed(measured, CALLS);
 await seed(neighbour, Math.ceil(CALLS / 10));
 await prisma.$executeRawUnsafe("ANALYZE");
 console.log(
-  `Seeded ${CALLS} calls (+${Math.ceil(CALLS / 10)} of a second account), ${CALLS / 10 * 4} measured turns, ${Math.ceil(CALLS / 10)} chats, ${Math.ceil(CALLS / 100)} bookings over ${DAYS} days on ${app.db.kind} in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s\n`,
+  `Seeded ${CALLS} calls (+${Math.ceil(CALLS / 10)} of a second account), ${(CALLS / 10) * 4} measured turns, ${Math.ceil(CALLS / 10)} chats, ${Math.ceil(CALLS / 100)} bookings over ${DAYS} days on ${app.db.kind} in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s\n`,
 );
 
 async function gql(query: string, variables: Record<string, unknown> = {}): Promise<void> {
@@ -156,8 +160,12 @@ rows.push([
     await prisma.$queryRaw`SELECT count(*) FROM "calls" WHERE "accountId" = ${measured.accountId}`;
   }),
 ]);
-rows.push(["baseline: API calls list, first page", await time(() => gql("{ calls(page: 1) { items { id status } } }"))]);
-for (const [name, variables] of cases) rows.push([`API: ${name}`, await time(() => gql(INSIGHTS, variables))]);
+rows.push([
+  "baseline: API calls list, first page",
+  await time(() => gql("{ calls(page: 1) { items { id status } } }")),
+]);
+for (const [name, variables] of cases)
+  rows.push([`API: ${name}`, await time(() => gql(INSIGHTS, variables))]);
 console.log(`Median of ${ITERATIONS} after 3 warm-ups, ${app.db.kind}:`);
 for (const [name, ms] of rows) console.log(`  ${name.padEnd(56)} ${ms.toFixed(1).padStart(8)} ms`);
 
@@ -168,7 +176,8 @@ const watch = (client: { query: (...args: unknown[]) => unknown }) => {
   client.query = (...args: unknown[]) => {
     const [first, second] = args as [string | { text: string; values?: unknown[] }, unknown[] | undefined];
     if (typeof first === "string") sent.push({ text: first, values: second ?? [] });
-    else if (first && typeof first.text === "string") sent.push({ text: first.text, values: first.values ?? [] });
+    else if (first && typeof first.text === "string")
+      sent.push({ text: first.text, values: first.values ?? [] });
     return query(...args);
   };
 };
