@@ -24,6 +24,7 @@ export const SECTIONS = [
   "admin",
   "tests",
   "team",
+  "insights",
 ] as const;
 
 export function parseRoute(hash: string): Route {

@@ -21,6 +21,7 @@ export interface VoxgateConsoleSessionDetail {
 }
 
 const NAV: [section: string, label: string][] = [
+  ["insights", "Overview"],
   ["assistants", "Assistants"],
   ["knowledge", "Knowledge"],
   ["inbox", "Inbox"],
@@ -368,6 +369,8 @@ export class VoxgateConsole extends LitElement {
         return this.renderTests(id, rest);
       case "team":
         return html`<vx-team></vx-team>`;
+      case "insights":
+        return html`<vx-insights></vx-insights>`;
       default:
         return html`<h1>Not found</h1><p>No such page. <a href=${href("assistants")}>Go to assistants</a>.</p>`;
     }

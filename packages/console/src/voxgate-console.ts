@@ -11,6 +11,7 @@ import { VxCampaign, VxCampaigns } from "./screens/campaigns.ts";
 import { VxCustomerData } from "./screens/customer-data.ts";
 import { VxDataPrivacy } from "./screens/data-privacy.ts";
 import { VxInbox } from "./screens/inbox.ts";
+import { VxInsights } from "./screens/insights.ts";
 import { VxKnowledgebase, VxKnowledgebases } from "./screens/knowledge.ts";
 import { VxLedger } from "./screens/ledger.ts";
 import { VxAcceptInvite, VxTeam } from "./screens/team.ts";
@@ -54,6 +55,7 @@ const elements: [string, CustomElementConstructor][] = [
   ["vx-customer-data", VxCustomerData],
   ["vx-team", VxTeam],
   ["vx-accept-invite", VxAcceptInvite],
+  ["vx-insights", VxInsights],
 ];
 for (const [name, element] of elements) if (!customElements.get(name)) customElements.define(name, element);
 

@@ -95,6 +95,7 @@ async function arrangeScreens(): Promise<[hash: string, heading: RegExp][]> {
     ["#/nowhere", /^Not found$/],
     ["#/team", /^Team$/],
     [`#/invite/${inviteMember.token}`, /^Join Voxgate$/],
+    ["#/insights", /^Overview$/],
   ];
 }
 
@@ -107,6 +108,7 @@ const EMPTY_SCREENS: [hash: string, heading: RegExp][] = [
   ["#/campaigns", /^Campaigns$/],
   ["#/numbers", /^Phone numbers$/],
   ["#/keys", /^API keys$/],
+  ["#/insights", /^Overview$/],
 ];
 
 describe("accessibility (axe-core, WCAG 2.2 AA)", () => {

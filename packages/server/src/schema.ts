@@ -31,5 +31,6 @@ import "./modules/retention/retention.schema.ts";
 import "./modules/audit/audit.schema.ts";
 import "./modules/customer-data/customer-data.schema.ts";
 import "./modules/members/members.schema.ts";
+import "./modules/insights/insights.schema.ts";
 
 export const schema = builder.toSchema({ sortSchema: true });

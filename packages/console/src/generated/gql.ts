@@ -120,15 +120,8 @@ type Documents = {
     "\n  mutation ConsoleEraseCustomerData($input: CustomerDataInput!) {\n    eraseCustomerData(input: $input) { id kind state identifierKind stepsDone stepsTotal counts error downloadUrl expiresAt }\n  }\n": typeof types.ConsoleEraseCustomerDataDocument,
     "\n  query ConsoleCustomerDataJob($id: Int!) {\n    customerDataJob(id: $id) { id kind state identifierKind stepsDone stepsTotal counts error downloadUrl expiresAt }\n  }\n": typeof types.ConsoleCustomerDataJobDocument,
     "\n  query ConsoleAuditLogExport($after: String) {\n    auditLog(first: 100, after: $after) {\n      entries { id action actorKind actorId userId targetType targetId details ip at }\n      nextCursor\n    }\n  }\n": typeof types.ConsoleAuditLogExportDocument,
-    "\n  query ConsoleViewerRole {\n    viewer { id role }\n  }\n": typeof types.ConsoleViewerRoleDocument,
-    "\n  query ConsoleTeam {\n    viewer { id role }\n    members { id name email role createdAt }\n    invitations { id email role expiresAt createdAt }\n  }\n": typeof types.ConsoleTeamDocument,
-    "\n  mutation ConsoleInviteMember($input: InviteMemberInput!) {\n    inviteMember(input: $input) { token path invitation { id } }\n  }\n": typeof types.ConsoleInviteMemberDocument,
-    "\n  mutation ConsoleRevokeInvitation($id: Int!) {\n    revokeInvitation(id: $id)\n  }\n": typeof types.ConsoleRevokeInvitationDocument,
-    "\n  mutation ConsoleChangeMemberRole($input: ChangeMemberRoleInput!) {\n    changeMemberRole(input: $input) { id role }\n  }\n": typeof types.ConsoleChangeMemberRoleDocument,
-    "\n  mutation ConsoleRemoveMember($userId: Int!) {\n    removeMember(userId: $userId)\n  }\n": typeof types.ConsoleRemoveMemberDocument,
-    "\n  mutation ConsoleResetMemberPassword($userId: Int!) {\n    resetMemberPassword(userId: $userId) { path expiresAt }\n  }\n": typeof types.ConsoleResetMemberPasswordDocument,
-    "\n  query ConsoleInvitationLink($token: String!) {\n    invitationLink(token: $token) { kind email role accountName expiresAt }\n  }\n": typeof types.ConsoleInvitationLinkDocument,
-    "\n  mutation ConsoleAcceptInvitation($input: AcceptInvitationInput!) {\n    acceptInvitation(input: $input) {\n      token\n      expiresAt\n      viewer { id email role account { id isOperator } }\n    }\n  }\n": typeof types.ConsoleAcceptInvitationDocument,
+    "\n  query ConsoleInsightsSetup {\n    viewer { id account { id timezone } }\n    assistants(perPage: 100) { items { id name } }\n  }\n": typeof types.ConsoleInsightsSetupDocument,
+    "\n  query ConsoleInsights($period: InsightsPeriod!, $assistantId: Int) {\n    insights(period: $period, assistantId: $assistantId) {\n      from to timezone bucket calls finishedCalls answeredCalls answerRate conversations minutes cost\n      evaluatedCalls judgedCalls successfulCalls successRate measuredTurns averageTurnLatencyMs p95TurnLatencyMs\n      transfers bookings\n      endedReasons { status reason calls }\n      series { start calls answeredCalls conversations minutes cost bookings }\n    }\n  }\n": typeof types.ConsoleInsightsDocument,
 };
 const documents: Documents = {
     "\n  mutation ConsoleLogin($input: LoginInput!) {\n    login(input: $input) {\n      token\n      expiresAt\n      viewer { id email name account { id name balance timezone isOperator } }\n    }\n  }\n": types.ConsoleLoginDocument,
@@ -236,15 +229,8 @@ const documents: Documents = {
     "\n  mutation ConsoleEraseCustomerData($input: CustomerDataInput!) {\n    eraseCustomerData(input: $input) { id kind state identifierKind stepsDone stepsTotal counts error downloadUrl expiresAt }\n  }\n": types.ConsoleEraseCustomerDataDocument,
     "\n  query ConsoleCustomerDataJob($id: Int!) {\n    customerDataJob(id: $id) { id kind state identifierKind stepsDone stepsTotal counts error downloadUrl expiresAt }\n  }\n": types.ConsoleCustomerDataJobDocument,
     "\n  query ConsoleAuditLogExport($after: String) {\n    auditLog(first: 100, after: $after) {\n      entries { id action actorKind actorId userId targetType targetId details ip at }\n      nextCursor\n    }\n  }\n": types.ConsoleAuditLogExportDocument,
-    "\n  query ConsoleViewerRole {\n    viewer { id role }\n  }\n": types.ConsoleViewerRoleDocument,
-    "\n  query ConsoleTeam {\n    viewer { id role }\n    members { id name email role createdAt }\n    invitations { id email role expiresAt createdAt }\n  }\n": types.ConsoleTeamDocument,
-    "\n  mutation ConsoleInviteMember($input: InviteMemberInput!) {\n    inviteMember(input: $input) { token path invitation { id } }\n  }\n": types.ConsoleInviteMemberDocument,
-    "\n  mutation ConsoleRevokeInvitation($id: Int!) {\n    revokeInvitation(id: $id)\n  }\n": types.ConsoleRevokeInvitationDocument,
-    "\n  mutation ConsoleChangeMemberRole($input: ChangeMemberRoleInput!) {\n    changeMemberRole(input: $input) { id role }\n  }\n": types.ConsoleChangeMemberRoleDocument,
-    "\n  mutation ConsoleRemoveMember($userId: Int!) {\n    removeMember(userId: $userId)\n  }\n": types.ConsoleRemoveMemberDocument,
-    "\n  mutation ConsoleResetMemberPassword($userId: Int!) {\n    resetMemberPassword(userId: $userId) { path expiresAt }\n  }\n": types.ConsoleResetMemberPasswordDocument,
-    "\n  query ConsoleInvitationLink($token: String!) {\n    invitationLink(token: $token) { kind email role accountName expiresAt }\n  }\n": types.ConsoleInvitationLinkDocument,
-    "\n  mutation ConsoleAcceptInvitation($input: AcceptInvitationInput!) {\n    acceptInvitation(input: $input) {\n      token\n      expiresAt\n      viewer { id email role account { id isOperator } }\n    }\n  }\n": types.ConsoleAcceptInvitationDocument,
+    "\n  query ConsoleInsightsSetup {\n    viewer { id account { id timezone } }\n    assistants(perPage: 100) { items { id name } }\n  }\n": types.ConsoleInsightsSetupDocument,
+    "\n  query ConsoleInsights($period: InsightsPeriod!, $assistantId: Int) {\n    insights(period: $period, assistantId: $assistantId) {\n      from to timezone bucket calls finishedCalls answeredCalls answerRate conversations minutes cost\n      evaluatedCalls judgedCalls successfulCalls successRate measuredTurns averageTurnLatencyMs p95TurnLatencyMs\n      transfers bookings\n      endedReasons { status reason calls }\n      series { start calls answeredCalls conversations minutes cost bookings }\n    }\n  }\n": types.ConsoleInsightsDocument,
 };
 
 /**
@@ -670,39 +656,11 @@ export function graphql(source: "\n  query ConsoleAuditLogExport($after: String)
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query ConsoleViewerRole {\n    viewer { id role }\n  }\n"): typeof import('./graphql.ts').ConsoleViewerRoleDocument;
+export function graphql(source: "\n  query ConsoleInsightsSetup {\n    viewer { id account { id timezone } }\n    assistants(perPage: 100) { items { id name } }\n  }\n"): typeof import('./graphql.ts').ConsoleInsightsSetupDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query ConsoleTeam {\n    viewer { id role }\n    members { id name email role createdAt }\n    invitations { id email role expiresAt createdAt }\n  }\n"): typeof import('./graphql.ts').ConsoleTeamDocument;
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  mutation ConsoleInviteMember($input: InviteMemberInput!) {\n    inviteMember(input: $input) { token path invitation { id } }\n  }\n"): typeof import('./graphql.ts').ConsoleInviteMemberDocument;
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  mutation ConsoleRevokeInvitation($id: Int!) {\n    revokeInvitation(id: $id)\n  }\n"): typeof import('./graphql.ts').ConsoleRevokeInvitationDocument;
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  mutation ConsoleChangeMemberRole($input: ChangeMemberRoleInput!) {\n    changeMemberRole(input: $input) { id role }\n  }\n"): typeof import('./graphql.ts').ConsoleChangeMemberRoleDocument;
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  mutation ConsoleRemoveMember($userId: Int!) {\n    removeMember(userId: $userId)\n  }\n"): typeof import('./graphql.ts').ConsoleRemoveMemberDocument;
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  mutation ConsoleResetMemberPassword($userId: Int!) {\n    resetMemberPassword(userId: $userId) { path expiresAt }\n  }\n"): typeof import('./graphql.ts').ConsoleResetMemberPasswordDocument;
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  query ConsoleInvitationLink($token: String!) {\n    invitationLink(token: $token) { kind email role accountName expiresAt }\n  }\n"): typeof import('./graphql.ts').ConsoleInvitationLinkDocument;
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  mutation ConsoleAcceptInvitation($input: AcceptInvitationInput!) {\n    acceptInvitation(input: $input) {\n      token\n      expiresAt\n      viewer { id email role account { id isOperator } }\n    }\n  }\n"): typeof import('./graphql.ts').ConsoleAcceptInvitationDocument;
+export function graphql(source: "\n  query ConsoleInsights($period: InsightsPeriod!, $assistantId: Int) {\n    insights(period: $period, assistantId: $assistantId) {\n      from to timezone bucket calls finishedCalls answeredCalls answerRate conversations minutes cost\n      evaluatedCalls judgedCalls successfulCalls successRate measuredTurns averageTurnLatencyMs p95TurnLatencyMs\n      transfers bookings\n      endedReasons { status reason calls }\n      series { start calls answeredCalls conversations minutes cost bookings }\n    }\n  }\n"): typeof import('./graphql.ts').ConsoleInsightsDocument;
 
 
 export function graphql(source: string) {

@@ -4,14 +4,6 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
-export type AcceptInvitationInput = {
-  /** Required for an invitation; a reset link keeps the member's name when absent. */
-  name?: string | null | undefined;
-  /** At least 8 characters. */
-  password: string;
-  token: string;
-};
-
 export type AddPhoneNumberInput = {
   kind: PhoneNumberKind;
   label?: string | null | undefined;
@@ -133,11 +125,6 @@ export type CampaignStatus =
   | 'completed'
   | 'draft'
   | 'paused';
-
-export type ChangeMemberRoleInput = {
-  role: MemberRole;
-  userId: number;
-};
 
 /** Where a conversation comes from: generate-reply (api), the website widget, the owner testing, or text messages to one of the account's numbers (sms; the customer identifier is the customer's number). */
 export type ConversationChannel =
@@ -411,14 +398,11 @@ export type HoursRangeInput = {
   start: string;
 };
 
-export type InvitationLinkKind =
-  | 'invitation'
-  | 'reset';
-
-export type InviteMemberInput = {
-  email: string;
-  /** Only an owner may invite an owner. */
-  role: MemberRole;
+export type InsightsPeriod = {
+  /** Start of the period (included). */
+  from: string;
+  /** End of the period (excluded); at most 366 days after from. */
+  to: string;
 };
 
 export type KnowledgebaseInput = {
@@ -468,15 +452,6 @@ export type LoginInput = {
   email: string;
   password: string;
 };
-
-/** A member's role in their account: owners and admins manage it (keys, billing, webhooks, settings, numbers, calendars, team); agents work conversations and calls. */
-export type MemberRole =
-  /** Manages the account and its admins and agents, not its owners. */
-  | 'admin'
-  /** Works conversations and calls; sees assistants read-only. */
-  | 'agent'
-  /** Manages everything, including other owners. */
-  | 'owner';
 
 /** Who wrote a message: the customer (user), the AI (assistant) or a person of the business (operator). */
 export type MessageRole =
@@ -1349,64 +1324,18 @@ export type ConsoleAuditLogExportQueryVariables = Exact<{
 
 export type ConsoleAuditLogExportQuery = { auditLog: { nextCursor: string | null, entries: Array<{ id: number, action: string, actorKind: string, actorId: number | null, userId: number | null, targetType: string, targetId: string, details: unknown, ip: string | null, at: string }> } };
 
-export type ConsoleViewerRoleQueryVariables = Exact<{ [key: string]: never; }>;
+export type ConsoleInsightsSetupQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type ConsoleViewerRoleQuery = { viewer: { id: number, role: MemberRole } };
+export type ConsoleInsightsSetupQuery = { viewer: { id: number, account: { id: number, timezone: string } }, assistants: { items: Array<{ id: number, name: string }> } };
 
-export type ConsoleTeamQueryVariables = Exact<{ [key: string]: never; }>;
-
-
-export type ConsoleTeamQuery = { viewer: { id: number, role: MemberRole }, members: Array<{ id: number, name: string, email: string, role: MemberRole, createdAt: string }>, invitations: Array<{ id: number, email: string, role: MemberRole, expiresAt: string, createdAt: string }> };
-
-export type ConsoleInviteMemberMutationVariables = Exact<{
-  input: InviteMemberInput;
+export type ConsoleInsightsQueryVariables = Exact<{
+  period: InsightsPeriod;
+  assistantId?: number | null | undefined;
 }>;
 
 
-export type ConsoleInviteMemberMutation = { inviteMember: { token: string, path: string, invitation: { id: number } } };
-
-export type ConsoleRevokeInvitationMutationVariables = Exact<{
-  id: number;
-}>;
-
-
-export type ConsoleRevokeInvitationMutation = { revokeInvitation: number };
-
-export type ConsoleChangeMemberRoleMutationVariables = Exact<{
-  input: ChangeMemberRoleInput;
-}>;
-
-
-export type ConsoleChangeMemberRoleMutation = { changeMemberRole: { id: number, role: MemberRole } };
-
-export type ConsoleRemoveMemberMutationVariables = Exact<{
-  userId: number;
-}>;
-
-
-export type ConsoleRemoveMemberMutation = { removeMember: number };
-
-export type ConsoleResetMemberPasswordMutationVariables = Exact<{
-  userId: number;
-}>;
-
-
-export type ConsoleResetMemberPasswordMutation = { resetMemberPassword: { path: string, expiresAt: string } };
-
-export type ConsoleInvitationLinkQueryVariables = Exact<{
-  token: string;
-}>;
-
-
-export type ConsoleInvitationLinkQuery = { invitationLink: { kind: InvitationLinkKind, email: string, role: MemberRole, accountName: string, expiresAt: string } };
-
-export type ConsoleAcceptInvitationMutationVariables = Exact<{
-  input: AcceptInvitationInput;
-}>;
-
-
-export type ConsoleAcceptInvitationMutation = { acceptInvitation: { token: string, expiresAt: string, viewer: { id: number, email: string, role: MemberRole, account: { id: number, isOperator: boolean } } } };
+export type ConsoleInsightsQuery = { insights: { from: string, to: string, timezone: string, bucket: string, calls: number, finishedCalls: number, answeredCalls: number, answerRate: number | null, conversations: number, minutes: number, cost: string, evaluatedCalls: number, judgedCalls: number, successfulCalls: number, successRate: number | null, measuredTurns: number, averageTurnLatencyMs: number | null, p95TurnLatencyMs: number | null, transfers: number, bookings: number, endedReasons: Array<{ status: string, reason: string, calls: number }>, series: Array<{ start: string, calls: number, answeredCalls: number, conversations: number, minutes: number, cost: string, bookings: number }> } };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
@@ -3143,98 +3072,60 @@ export const ConsoleAuditLogExportDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ConsoleAuditLogExportQuery, ConsoleAuditLogExportQueryVariables>;
-export const ConsoleViewerRoleDocument = new TypedDocumentString(`
-    query ConsoleViewerRole {
+export const ConsoleInsightsSetupDocument = new TypedDocumentString(`
+    query ConsoleInsightsSetup {
   viewer {
     id
-    role
-  }
-}
-    `) as unknown as TypedDocumentString<ConsoleViewerRoleQuery, ConsoleViewerRoleQueryVariables>;
-export const ConsoleTeamDocument = new TypedDocumentString(`
-    query ConsoleTeam {
-  viewer {
-    id
-    role
-  }
-  members {
-    id
-    name
-    email
-    role
-    createdAt
-  }
-  invitations {
-    id
-    email
-    role
-    expiresAt
-    createdAt
-  }
-}
-    `) as unknown as TypedDocumentString<ConsoleTeamQuery, ConsoleTeamQueryVariables>;
-export const ConsoleInviteMemberDocument = new TypedDocumentString(`
-    mutation ConsoleInviteMember($input: InviteMemberInput!) {
-  inviteMember(input: $input) {
-    token
-    path
-    invitation {
+    account {
       id
+      timezone
+    }
+  }
+  assistants(perPage: 100) {
+    items {
+      id
+      name
     }
   }
 }
-    `) as unknown as TypedDocumentString<ConsoleInviteMemberMutation, ConsoleInviteMemberMutationVariables>;
-export const ConsoleRevokeInvitationDocument = new TypedDocumentString(`
-    mutation ConsoleRevokeInvitation($id: Int!) {
-  revokeInvitation(id: $id)
-}
-    `) as unknown as TypedDocumentString<ConsoleRevokeInvitationMutation, ConsoleRevokeInvitationMutationVariables>;
-export const ConsoleChangeMemberRoleDocument = new TypedDocumentString(`
-    mutation ConsoleChangeMemberRole($input: ChangeMemberRoleInput!) {
-  changeMemberRole(input: $input) {
-    id
-    role
-  }
-}
-    `) as unknown as TypedDocumentString<ConsoleChangeMemberRoleMutation, ConsoleChangeMemberRoleMutationVariables>;
-export const ConsoleRemoveMemberDocument = new TypedDocumentString(`
-    mutation ConsoleRemoveMember($userId: Int!) {
-  removeMember(userId: $userId)
-}
-    `) as unknown as TypedDocumentString<ConsoleRemoveMemberMutation, ConsoleRemoveMemberMutationVariables>;
-export const ConsoleResetMemberPasswordDocument = new TypedDocumentString(`
-    mutation ConsoleResetMemberPassword($userId: Int!) {
-  resetMemberPassword(userId: $userId) {
-    path
-    expiresAt
-  }
-}
-    `) as unknown as TypedDocumentString<ConsoleResetMemberPasswordMutation, ConsoleResetMemberPasswordMutationVariables>;
-export const ConsoleInvitationLinkDocument = new TypedDocumentString(`
-    query ConsoleInvitationLink($token: String!) {
-  invitationLink(token: $token) {
-    kind
-    email
-    role
-    accountName
-    expiresAt
-  }
-}
-    `) as unknown as TypedDocumentString<ConsoleInvitationLinkQuery, ConsoleInvitationLinkQueryVariables>;
-export const ConsoleAcceptInvitationDocument = new TypedDocumentString(`
-    mutation ConsoleAcceptInvitation($input: AcceptInvitationInput!) {
-  acceptInvitation(input: $input) {
-    token
-    expiresAt
-    viewer {
-      id
-      email
-      role
-      account {
-        id
-        isOperator
-      }
+    `) as unknown as TypedDocumentString<ConsoleInsightsSetupQuery, ConsoleInsightsSetupQueryVariables>;
+export const ConsoleInsightsDocument = new TypedDocumentString(`
+    query ConsoleInsights($period: InsightsPeriod!, $assistantId: Int) {
+  insights(period: $period, assistantId: $assistantId) {
+    from
+    to
+    timezone
+    bucket
+    calls
+    finishedCalls
+    answeredCalls
+    answerRate
+    conversations
+    minutes
+    cost
+    evaluatedCalls
+    judgedCalls
+    successfulCalls
+    successRate
+    measuredTurns
+    averageTurnLatencyMs
+    p95TurnLatencyMs
+    transfers
+    bookings
+    endedReasons {
+      status
+      reason
+      calls
+    }
+    series {
+      start
+      calls
+      answeredCalls
+      conversations
+      minutes
+      cost
+      bookings
     }
   }
 }
-    `) as unknown as TypedDocumentString<ConsoleAcceptInvitationMutation, ConsoleAcceptInvitationMutationVariables>;
+    `) as unknown as TypedDocumentString<ConsoleInsightsQuery, ConsoleInsightsQueryVariables>;

@@ -9,6 +9,7 @@ import { startFakeOpenAI } from "../../../server/test/support/fake-openai.ts";
 import { startFakeSpeech } from "../../../server/test/support/fake-speech.ts";
 import { findRadicale, type RunningRadicale, startRadicale } from "../../../server/test/support/radicale.ts";
 import { removeFakeMicrophone } from "../../../widget/test/support/fake-microphone.ts";
+import { seedInsightsHistory } from "./insights-history.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -172,6 +173,13 @@ async function startControlServer(apps: { main: App; deaf: App }, radicale: Runn
       } catch (error) {
         response.writeHead(500, cors).end(String(error));
       }
+      return;
+    }
+    // A history of calls for the overview screen (insights-history.ts).
+    if (request.method === "POST" && request.url === "/history") {
+      const { accountId, assistantIds } = await readJson(request);
+      await seedInsightsHistory(apps.main, Number(accountId), (assistantIds as number[]).map(Number));
+      response.writeHead(204, cors).end();
       return;
     }
     if (request.method !== "POST" || request.url !== "/accounts") {
