@@ -32,6 +32,7 @@ export {
   type ReplyRequest,
   simulatedCustomer,
 } from "./reply-engine.ts";
+export { NO_VISITOR, summariseUserAgent, type VisitorDetails, visitorDetails } from "./visitor.ts";
 export {
   type FunctionCallRecord,
   KNOWLEDGE_TOOL_NAME,
