@@ -230,7 +230,9 @@ export class VoxgateConsole extends LitElement {
           <ul>
             ${NAV.filter(([section]) => section !== "admin" || this.isOperator).map(
               ([section, label]) => html`<li>
-                <a href=${href(section)} aria-current=${this.route.section === section ? "page" : "false"}>${label}</a>
+                <a href=${href(section)} aria-current=${this.route.section === section ? "page" : "false"}>${label}${
+                  section === "inbox" ? html`<vx-unread-badge></vx-unread-badge>` : nothing
+                }</a>
               </li>`,
             )}
           </ul>

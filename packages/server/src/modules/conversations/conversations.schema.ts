@@ -237,6 +237,10 @@ builder.queryField("conversations", (t) =>
     args: {
       assistantId: t.arg.int(),
       channel: t.arg({ type: ConversationChannel }),
+      channels: t.arg({
+        type: [ConversationChannel],
+        description: "Only conversations of one of these channels (the inbox: widget and sms).",
+      }),
       status: t.arg({ type: ConversationStatus }),
       unreadOnly: t.arg.boolean({
         description: "Only conversations with a customer message the caller has not read.",

@@ -7,6 +7,7 @@ const SEARCHED_ROLES = Prisma.sql`('user', 'assistant', 'operator')`;
 export const InboxFilters = z.object({
   assistantId: z.number().int().nullish(),
   channel: z.enum(["api", "widget", "test", "sms"]).nullish(),
+  channels: z.array(z.enum(["api", "widget", "test", "sms"])).max(4).nullish(),
   status: z.enum(["open", "resolved"]).nullish(),
   unreadOnly: z.boolean().nullish(),
   waitingForHuman: z.boolean().nullish(),
@@ -43,6 +44,16 @@ export function inboxWhere(
   if (filters.assistantId) conditions.push(Prisma.sql`c."assistantId" = ${filters.assistantId}`);
   if (filters.channel) {
     conditions.push(Prisma.sql`c."channel" = ${filters.channel}::"conversation_channel"`);
+  }
+  if (filters.channels) {
+    // An empty list keeps nothing, as `IN ()` would.
+    conditions.push(
+      filters.channels.length === 0
+        ? Prisma.sql`FALSE`
+        : Prisma.sql`c."channel" IN (${Prisma.join(
+            filters.channels.map((channel) => Prisma.sql`${channel}::"conversation_channel"`),
+          )})`,
+    );
   }
   if (filters.status) conditions.push(Prisma.sql`c."status" = ${filters.status}::"conversation_status"`);
   if (filters.waitingForHuman != null) {

@@ -107,6 +107,7 @@ describe("team inbox", () => {
     expect(new Set(await ids(account, "unassigned: true"))).toEqual(new Set([elsewhere, test.id]));
     expect(await ids(account, `assistantId: ${other.id}`)).toEqual([elsewhere]);
     expect(await ids(account, "channel: test")).toEqual([test.id]);
+    expect(new Set(await ids(account, "channels: [widget, sms]"))).toEqual(new Set([parcel, refund, elsewhere]));
     // Case-insensitive, over the customer's and the AI's words; % and _ are matched literally.
     expect(await ids(account, `search: "parcel"`)).toEqual([parcel]);
     expect(await ids(account, `search: "echo: i want"`)).toEqual([refund]);
