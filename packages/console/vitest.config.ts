@@ -4,6 +4,15 @@ import { defineProject } from "vitest/config";
 import { chromiumLaunchOptions } from "../widget/test/support/chromium.ts";
 import { fakeMicrophoneArgs } from "../widget/test/support/fake-microphone.ts";
 import { saveScreenshot, setColorScheme, setViewport } from "./test/support/commands.ts";
+import {
+  memberClick,
+  memberClose,
+  memberNoLongerSees,
+  memberScreenshot,
+  memberSees,
+  memberSignIn,
+  memberTestIdText,
+} from "./test/support/second-member.ts";
 
 // The global setup runs the real server in process; like the server's own config, it must get the
 // CJS graphql that graphql-yoga gets, or `instanceof GraphQLError` fails across two copies.
@@ -49,7 +58,18 @@ export default defineProject({
         },
       }),
       instances: [{ browser: "chromium" }],
-      commands: { saveScreenshot, setViewport, setColorScheme },
+      commands: {
+        saveScreenshot,
+        setViewport,
+        setColorScheme,
+        memberSignIn,
+        memberClick,
+        memberSees,
+        memberNoLongerSees,
+        memberTestIdText,
+        memberScreenshot,
+        memberClose,
+      },
     },
   },
 });

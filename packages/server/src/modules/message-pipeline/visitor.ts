@@ -52,7 +52,7 @@ const BROWSERS: [name: string, pattern: RegExp][] = [
   ["Opera", /\b(?:OPR|Opera)\/(\d+)/],
   ["Samsung Internet", /\bSamsungBrowser\/(\d+)/],
   ["Firefox", /\b(?:Firefox|FxiOS)\/(\d+)/],
-  ["Chrome", /\b(?:Chrome|CriOS)\/(\d+)/],
+  ["Chrome", /(?:\b|Headless)(?:Chrome|CriOS)\/(\d+)/],
   ["Safari", /\bVersion\/(\d+)[^ ]* (?:Mobile\/\S+ )?Safari\//],
 ];
 
