@@ -175,7 +175,9 @@ export const ConversationRef = builder.prismaObject("Conversation", {
       description:
         "A customer message arrived after the caller (this member) last read the conversation (markConversationRead); each member has their own.",
       resolve: (conversation, _args, context) =>
-        context.services.conversations.unreadBy(conversation, context.viewer!.userId),
+        context.viewer
+          ? context.services.conversations.unreadBy(conversation, context.viewer.userId)
+          : conversation.lastCustomerMessageId > conversation.lastReadMessageId,
     }),
     status: t.field({ type: ConversationStatus, resolve: (conversation) => conversation.status }),
     resolvedAt: t.expose("resolvedAt", {
