@@ -38,7 +38,9 @@ describe("team inbox: two members at once", () => {
       const { createAssistant } = await graphql<{ createAssistant: { uuid: string } }>(
         'mutation { createAssistant(input: { name: "Shop helper", type: web }) { uuid } }',
       );
-      const { startWidgetConversation } = await graphql<{ startWidgetConversation: { conversationId: string } }>(
+      const { startWidgetConversation } = await graphql<{
+        startWidgetConversation: { conversationId: string };
+      }>(
         `mutation { startWidgetConversation(input: { assistantUuid: "${createAssistant.uuid}" }) { conversationId } }`,
       );
       const id = startWidgetConversation.conversationId;

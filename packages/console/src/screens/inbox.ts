@@ -167,12 +167,15 @@ export class VxInbox extends Screen {
             assignee: updated.assignee,
             visitor: updated.visitor,
             notes:
-              note && !this.open.notes.some((n) => n.id === note.id) ? [...this.open.notes, note] : this.open.notes,
+              note && !this.open.notes.some((n) => n.id === note.id)
+                ? [...this.open.notes, note]
+                : this.open.notes,
           };
           if (updated.unread) this.run(this.api.request(MarkConversationReadMutation, { id: updated.id }));
         }
         if (kind === "read" && !isOpen) {
-          this.list = this.list?.map((c) => (c.id === updated.id ? { ...c, unread: updated.unread } : c)) ?? null;
+          this.list =
+            this.list?.map((c) => (c.id === updated.id ? { ...c, unread: updated.unread } : c)) ?? null;
           return;
         }
         // Whether it still belongs in this view is the server's to say: the list is asked for again.
@@ -372,11 +375,13 @@ export class VxInbox extends Screen {
         }}>
       <label>Show
         <select name="view">${Object.entries(VIEWS).map(
-          ([value, [label]]) => html`<option value=${value} ?selected=${value === this.view}>${label}</option>`,
+          ([value, [label]]) =>
+            html`<option value=${value} ?selected=${value === this.view}>${label}</option>`,
         )}</select></label>
       <label>Channel
         <select name="channel">${Object.entries(CHANNELS).map(
-          ([value, [label]]) => html`<option value=${value} ?selected=${value === this.channel}>${label}</option>`,
+          ([value, [label]]) =>
+            html`<option value=${value} ?selected=${value === this.channel}>${label}</option>`,
         )}</select></label>
       <label>Assistant
         <select name="assistant">
@@ -446,7 +451,9 @@ export class VxInbox extends Screen {
             : html`<button type="button" @click=${() => this.setStatus(true)}>Resolve</button>`
         }
         <span class="assigned" data-testid="assignee">${
-          conversation.assignee ? html`Assigned to <strong>${mine ? "you" : conversation.assignee.name}</strong>` : "Unassigned"
+          conversation.assignee
+            ? html`Assigned to <strong>${mine ? "you" : conversation.assignee.name}</strong>`
+            : "Unassigned"
         }</span>
         ${mine || !this.me ? nothing : html`<button type="button" @click=${() => this.assign(this.me!.id)}>Assign to me</button>`}
         ${conversation.assignee ? html`<button type="button" @click=${() => this.assign(null)}>Unassign</button>` : nothing}

@@ -69,8 +69,16 @@ export const memberTestIdText: BrowserCommand<[email: string, testId: string]> =
 };
 
 /** The member's page as docs/console/<name>.png. */
-export const memberScreenshot: BrowserCommand<[email: string, name: string]> = async (_context, email, name) => {
-  await member(email).screenshot({ path: `${SCREENSHOTS}${name}.png`, animations: "disabled", caret: "hide" });
+export const memberScreenshot: BrowserCommand<[email: string, name: string]> = async (
+  _context,
+  email,
+  name,
+) => {
+  await member(email).screenshot({
+    path: `${SCREENSHOTS}${name}.png`,
+    animations: "disabled",
+    caret: "hide",
+  });
 };
 
 export const memberClose: BrowserCommand<[email: string]> = async (_context, email) => {

@@ -111,7 +111,9 @@ export const conversationRoutes: RouteDefinition[] = [
             .string()
             .max(2048)
             .optional()
-            .describe("The page the widget is on, shown in the inbox (kept only when on the request's Origin)"),
+            .describe(
+              "The page the widget is on, shown in the inbox (kept only when on the request's Origin)",
+            ),
         }),
       },
       response: {

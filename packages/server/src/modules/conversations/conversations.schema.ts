@@ -55,7 +55,7 @@ type VisitorSource = { pageUrl: string | null; browser: string | null; country: 
 
 const Visitor = builder.objectRef<VisitorSource>("Visitor").implement({
   description:
-    "Where a widget visitor wrote from, as the request told it; each field null when not known (docs/console.md \"Inbox\").",
+    'Where a widget visitor wrote from, as the request told it; each field null when not known (docs/console.md "Inbox").',
   fields: (t) => ({
     pageUrl: t.exposeString("pageUrl", {
       nullable: true,
@@ -63,7 +63,7 @@ const Visitor = builder.objectRef<VisitorSource>("Visitor").implement({
     }),
     browser: t.exposeString("browser", {
       nullable: true,
-      description: "The user agent summarised, e.g. \"Chrome 131 on macOS\".",
+      description: 'The user agent summarised, e.g. "Chrome 131 on macOS".',
     }),
     country: t.exposeString("country", {
       nullable: true,
@@ -369,7 +369,8 @@ builder.mutationField("markConversationRead", (t) =>
     description:
       "Marks every customer message of the conversation read by the caller (each member has their own read state).",
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_root, { id }, context) => context.services.conversations.markRead(memberOf(context), String(id)),
+    resolve: (_root, { id }, context) =>
+      context.services.conversations.markRead(memberOf(context), String(id)),
   }),
 );
 
@@ -478,36 +479,34 @@ const ConversationActivityKind = builder.enumType("ConversationActivityKind", {
   values: ["message", "conversation", "status", "assignment", "note", "read"] as const,
 });
 
-const ConversationActivity = builder
-  .objectRef<ActivityEvent>("ConversationActivity")
-  .implement({
-    description:
-      "Something happened in one of the account's conversations: a message was stored (message set), or it was taken over, handed back, asked for a person or handed to another assistant (message null), resolved or reopened, assigned, noted, or read by the caller.",
-    fields: (t) => ({
-      kind: t.field({
-        type: ConversationActivityKind,
-        resolve: (event) => event.kind ?? (event.messageId === null ? "conversation" : "message"),
-      }),
-      note: t.field({
-        type: ConversationNoteRef,
-        nullable: true,
-        description: "The note added (kind note); null otherwise.",
-        resolve: (event, _args, context) =>
-          event.noteId === undefined ? null : context.services.conversations.note(event.noteId),
-      }),
-      conversation: t.field({
-        type: ConversationRef,
-        description: "The conversation as it is now (unread mark, last message, aiDisabled).",
-        resolve: (event, _args, context) => context.services.conversations.activityConversation(event),
-      }),
-      message: t.field({
-        type: ConversationMessage,
-        nullable: true,
-        resolve: (event, _args, context) =>
-          event.messageId === null ? null : context.services.conversations.message(event.messageId),
-      }),
+const ConversationActivity = builder.objectRef<ActivityEvent>("ConversationActivity").implement({
+  description:
+    "Something happened in one of the account's conversations: a message was stored (message set), or it was taken over, handed back, asked for a person or handed to another assistant (message null), resolved or reopened, assigned, noted, or read by the caller.",
+  fields: (t) => ({
+    kind: t.field({
+      type: ConversationActivityKind,
+      resolve: (event) => event.kind ?? (event.messageId === null ? "conversation" : "message"),
     }),
-  });
+    note: t.field({
+      type: ConversationNoteRef,
+      nullable: true,
+      description: "The note added (kind note); null otherwise.",
+      resolve: (event, _args, context) =>
+        event.noteId === undefined ? null : context.services.conversations.note(event.noteId),
+    }),
+    conversation: t.field({
+      type: ConversationRef,
+      description: "The conversation as it is now (unread mark, last message, aiDisabled).",
+      resolve: (event, _args, context) => context.services.conversations.activityConversation(event),
+    }),
+    message: t.field({
+      type: ConversationMessage,
+      nullable: true,
+      resolve: (event, _args, context) =>
+        event.messageId === null ? null : context.services.conversations.message(event.messageId),
+    }),
+  }),
+});
 
 builder.subscriptionField("conversationActivity", (t) =>
   t.withAuth({ authenticated: true }).field({

@@ -11,7 +11,6 @@ import { parseInput } from "../../validation.ts";
 import { BatchLoader } from "../common/batch-loader.ts";
 import { type PageRequest, paginate } from "../common/pagination.ts";
 import { isUuid } from "../common/uuid.ts";
-import { type InboxFilterInput, InboxFilters, inboxWhere, unreadBy } from "./inbox-filters.ts";
 import {
   type MessageOutcome,
   type MessagePipeline,
@@ -19,6 +18,7 @@ import {
   variablesInput,
   WIDGET_MESSAGE_MAX,
 } from "../message-pipeline/index.ts";
+import { type InboxFilterInput, InboxFilters, inboxWhere, unreadBy } from "./inbox-filters.ts";
 
 const StartTestInput = z.object({
   assistantId: z.number({ error: "The assistant id field must be an integer." }).int(),
@@ -241,7 +241,11 @@ export class ConversationsService {
     conversationId: string,
     move: { kind: "status" | "assignment" | "note" | "read"; noteId?: number; userId?: number },
   ): void {
-    this.deps.pubsub.publish("conversation:activity", accountId, { conversationId, messageId: null, ...move });
+    this.deps.pubsub.publish("conversation:activity", accountId, {
+      conversationId,
+      messageId: null,
+      ...move,
+    });
   }
 
   /** The conversation an inbox event names, as it is now. */

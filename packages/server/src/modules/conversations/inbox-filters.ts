@@ -7,7 +7,10 @@ const SEARCHED_ROLES = Prisma.sql`('user', 'assistant', 'operator')`;
 export const InboxFilters = z.object({
   assistantId: z.number().int().nullish(),
   channel: z.enum(["api", "widget", "test", "sms"]).nullish(),
-  channels: z.array(z.enum(["api", "widget", "test", "sms"])).max(4).nullish(),
+  channels: z
+    .array(z.enum(["api", "widget", "test", "sms"]))
+    .max(4)
+    .nullish(),
   status: z.enum(["open", "resolved"]).nullish(),
   unreadOnly: z.boolean().nullish(),
   waitingForHuman: z.boolean().nullish(),
@@ -58,7 +61,9 @@ export function inboxWhere(
   if (filters.status) conditions.push(Prisma.sql`c."status" = ${filters.status}::"conversation_status"`);
   if (filters.waitingForHuman != null) {
     conditions.push(
-      filters.waitingForHuman ? Prisma.sql`c."humanRequestedAt" IS NOT NULL` : Prisma.sql`c."humanRequestedAt" IS NULL`,
+      filters.waitingForHuman
+        ? Prisma.sql`c."humanRequestedAt" IS NOT NULL`
+        : Prisma.sql`c."humanRequestedAt" IS NULL`,
     );
   }
   if (filters.assignedToMe) conditions.push(Prisma.sql`c."assigneeId" = ${userId}`);

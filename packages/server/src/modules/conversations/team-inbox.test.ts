@@ -107,7 +107,9 @@ describe("team inbox", () => {
     expect(new Set(await ids(account, "unassigned: true"))).toEqual(new Set([elsewhere, test.id]));
     expect(await ids(account, `assistantId: ${other.id}`)).toEqual([elsewhere]);
     expect(await ids(account, "channel: test")).toEqual([test.id]);
-    expect(new Set(await ids(account, "channels: [widget, sms]"))).toEqual(new Set([parcel, refund, elsewhere]));
+    expect(new Set(await ids(account, "channels: [widget, sms]"))).toEqual(
+      new Set([parcel, refund, elsewhere]),
+    );
     // Case-insensitive, over the customer's and the AI's words; % and _ are matched literally.
     expect(await ids(account, `search: "parcel"`)).toEqual([parcel]);
     expect(await ids(account, `search: "echo: i want"`)).toEqual([refund]);
@@ -254,7 +256,10 @@ describe("team inbox", () => {
       `mutation($id: ID!) { resolveConversation(id: $id) { status resolvedAt } }`,
       { id },
     );
-    expect(resolved.resolveConversation).toMatchObject({ status: "resolved", resolvedAt: expect.any(String) });
+    expect(resolved.resolveConversation).toMatchObject({
+      status: "resolved",
+      resolvedAt: expect.any(String),
+    });
     await call(
       account,
       `mutation($id: ID!) { sendOperatorMessage(input: { conversationId: $id, content: "Bye!" }) { id } }`,
@@ -269,7 +274,9 @@ describe("team inbox", () => {
     );
     expect(now.data?.conversation).toEqual({ status: "open", resolvedAt: null });
     await call(account, `mutation($id: ID!) { resolveConversation(id: $id) { status } }`, { id });
-    const reopened = await call(account, `mutation($id: ID!) { reopenConversation(id: $id) { status } }`, { id });
+    const reopened = await call(account, `mutation($id: ID!) { reopenConversation(id: $id) { status } }`, {
+      id,
+    });
     expect(reopened.reopenConversation).toEqual({ status: "open" });
   });
 

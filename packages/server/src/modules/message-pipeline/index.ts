@@ -32,10 +32,10 @@ export {
   type ReplyRequest,
   simulatedCustomer,
 } from "./reply-engine.ts";
-export { NO_VISITOR, summariseUserAgent, type VisitorDetails, visitorDetails } from "./visitor.ts";
 export {
   type FunctionCallRecord,
   KNOWLEDGE_TOOL_NAME,
   parseWebhookTools,
   publicFunctionCall,
 } from "./tools.ts";
+export { NO_VISITOR, summariseUserAgent, type VisitorDetails, visitorDetails } from "./visitor.ts";

@@ -189,9 +189,13 @@ export class MessagePipeline {
     const conversationVariables = mergeVariables(conversation.variables as Variables, requestVariables);
     const changedVariables = Object.keys(requestVariables).length > 0 ? conversationVariables : null;
     if (conversation.aiDisabled) {
-      const { messages, updated } = await this.store(conversation, [{ role: "user", content: text, visitor }], {
-        variables: changedVariables,
-      });
+      const { messages, updated } = await this.store(
+        conversation,
+        [{ role: "user", content: text, visitor }],
+        {
+          variables: changedVariables,
+        },
+      );
       const userMessage = messages[0]!;
       await this.announce(conversation, userMessage);
       return {
