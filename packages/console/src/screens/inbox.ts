@@ -373,26 +373,26 @@ export class VxInbox extends Screen {
         @submit=${this.filter} @change=${(event: Event) => {
           if ((event.target as HTMLElement).tagName === "SELECT") this.filter(event);
         }}>
-      <label>Show
-        <select name="view">${Object.entries(VIEWS).map(
+      <div class="field"><label for="inbox-view">Show</label>
+        <select id="inbox-view" name="view">${Object.entries(VIEWS).map(
           ([value, [label]]) =>
             html`<option value=${value} ?selected=${value === this.view}>${label}</option>`,
-        )}</select></label>
-      <label>Channel
-        <select name="channel">${Object.entries(CHANNELS).map(
+        )}</select></div>
+      <div class="field"><label for="inbox-channel">Channel</label>
+        <select id="inbox-channel" name="channel">${Object.entries(CHANNELS).map(
           ([value, [label]]) =>
             html`<option value=${value} ?selected=${value === this.channel}>${label}</option>`,
-        )}</select></label>
-      <label>Assistant
-        <select name="assistant">
+        )}</select></div>
+      <div class="field"><label for="inbox-assistant">Assistant</label>
+        <select id="inbox-assistant" name="assistant">
           <option value="" ?selected=${this.assistantId === null}>All assistants</option>
           ${this.assistants.map(
             (a) => html`<option value=${a.id} ?selected=${a.id === this.assistantId}>${a.name}</option>`,
           )}
-        </select></label>
-      <label>Search messages
-        <input type="search" name="search" .value=${this.search} minlength="2" maxlength="100"
-          placeholder="Words in a message"></label>
+        </select></div>
+      <div class="field"><label for="inbox-search">Search messages</label>
+        <input id="inbox-search" type="search" name="search" .value=${this.search} minlength="2" maxlength="100"
+          placeholder="Words in a message"></div>
       <button type="submit">Search</button>
     </form>`;
   }
@@ -618,7 +618,7 @@ export class VxInbox extends Screen {
         align-items: flex-end;
         margin-bottom: 1rem;
       }
-      .filters label {
+      .filters .field {
         display: flex;
         flex-direction: column;
         font-size: 0.9rem;
