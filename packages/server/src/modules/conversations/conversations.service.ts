@@ -194,14 +194,21 @@ export class ConversationsService {
     return conversation;
   }
 
-  /** The member a conversation is assigned to (id and name), for the inbox. */
+  /** The member a conversation is assigned to, for the inbox (a page's assignees in one statement). */
   assignee(conversation: Conversation) {
-    if (conversation.assigneeId === null) return null;
-    return this.prisma.user.findUnique({
-      where: { id: conversation.assigneeId },
-      select: { id: true, name: true, email: true },
-    });
+    return conversation.assigneeId === null ? null : this.members.load(conversation.assigneeId);
   }
+
+  private readonly members = new BatchLoader<number, { id: number; name: string; email: string } | null>(
+    async (ids) => {
+      const users = await this.prisma.user.findMany({
+        where: { id: { in: ids } },
+        select: { id: true, name: true, email: true },
+      });
+      return new Map(users.map((user) => [user.id, user]));
+    },
+    null,
+  );
 
   /**
    * A private note of a member: stored apart from the messages, so it never reaches the customer
@@ -229,11 +236,7 @@ export class ConversationsService {
 
   /** A note's author (id and name); null once that user is gone. */
   noteAuthor(note: ConversationNote) {
-    if (note.authorId === null) return null;
-    return this.prisma.user.findUnique({
-      where: { id: note.authorId },
-      select: { id: true, name: true, email: true },
-    });
+    return note.authorId === null ? null : this.members.load(note.authorId);
   }
 
   private activity(
