@@ -10,6 +10,15 @@ import {
   openSecondContext,
   visitInSecondContext,
 } from "./test/support/second-context.ts";
+import {
+  memberClick,
+  memberClose,
+  memberNoLongerSees,
+  memberScreenshot,
+  memberSees,
+  memberSignIn,
+  memberTestIdText,
+} from "./test/support/second-member.ts";
 
 // The global setup runs the real server in process; like the server's own config, it must get the
 // CJS graphql that graphql-yoga gets, or `instanceof GraphQLError` fails across two copies.
@@ -64,6 +73,13 @@ export default defineProject({
         acceptInvitationInSecondContext,
         visitInSecondContext,
         closeSecondContext,
+        memberSignIn,
+        memberClick,
+        memberSees,
+        memberNoLongerSees,
+        memberTestIdText,
+        memberScreenshot,
+        memberClose,
       },
     },
   },

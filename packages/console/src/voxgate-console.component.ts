@@ -291,7 +291,9 @@ export class VoxgateConsole extends LitElement {
                 (!MANAGER_SECTIONS.has(section) || this.role !== "agent"),
             ).map(
               ([section, label]) => html`<li>
-                <a href=${href(section)} aria-current=${this.route.section === section ? "page" : "false"}>${label}</a>
+                <a href=${href(section)} aria-current=${this.route.section === section ? "page" : "false"}>${label}${
+                  section === "inbox" ? html`<vx-unread-badge></vx-unread-badge>` : nothing
+                }</a>
               </li>`,
             )}
           </ul>

@@ -20,6 +20,7 @@ import { VxTestScenario } from "./screens/test-scenario.ts";
 import { VxTestRun, VxTests, VxTestsPicker } from "./screens/tests.ts";
 import { VxWebhooks } from "./screens/webhooks.ts";
 import { VxShownOnce } from "./shown-once.ts";
+import { VxUnreadBadge } from "./unread-badge.ts";
 import { VoxgateConsole } from "./voxgate-console.component.ts";
 
 // Registration apart from the components: a page that already defined a name keeps its own.
@@ -56,6 +57,7 @@ const elements: [string, CustomElementConstructor][] = [
   ["vx-team", VxTeam],
   ["vx-accept-invite", VxAcceptInvite],
   ["vx-insights", VxInsights],
+  ["vx-unread-badge", VxUnreadBadge],
 ];
 for (const [name, element] of elements) if (!customElements.get(name)) customElements.define(name, element);
 

@@ -42,7 +42,24 @@ async function arrangeScreens(): Promise<[hash: string, heading: RegExp][]> {
     `mutation { startWidgetConversation(input: { assistantUuid: "${createAssistant.uuid}" }) { conversationId } }`,
   );
   await graphql(
-    `mutation { sendWidgetMessage(input: { conversationId: "${startWidgetConversation.conversationId}", message: "Are you open today?" }) { reply } }`,
+    `mutation { sendWidgetMessage(input: { conversationId: "${startWidgetConversation.conversationId}", message: "Are you open today?", pageUrl: ${JSON.stringify(location.href)} }) { reply } }`,
+  );
+  // The team inbox's states: assigned, a private note, visitor details, another conversation unread
+  // (the navigation's badge).
+  const { viewer: member } = await graphql<{ viewer: { id: number } }>("{ viewer { id } }");
+  await graphql(
+    `mutation { assignConversation(id: "${startWidgetConversation.conversationId}", userId: ${member.id}) { id } }`,
+  );
+  await graphql(
+    `mutation { addConversationNote(input: { conversationId: "${startWidgetConversation.conversationId}", content: "Regular customer" }) { id } }`,
+  );
+  const { startWidgetConversation: unread } = await graphql<{
+    startWidgetConversation: { conversationId: string };
+  }>(
+    `mutation { startWidgetConversation(input: { assistantUuid: "${createAssistant.uuid}" }) { conversationId } }`,
+  );
+  await graphql(
+    `mutation { sendWidgetMessage(input: { conversationId: "${unread.conversationId}", message: "Hello?" }) { reply } }`,
   );
   const { simulateInboundCall } = await graphql<{ simulateInboundCall: { id: number } }>(
     `mutation { simulateInboundCall(input: { from: "+14155550123", phoneNumberId: ${addPhoneNumber.id} }) { id } }`,

@@ -253,7 +253,7 @@ describe("the operator console", () => {
     timeout: 90_000,
   }, async () => {
     await signIn(await createAccount(), "#/inbox");
-    await expect.element(page.getByText("No widget or SMS conversations yet.")).toBeVisible();
+    await expect.element(page.getByText("No open widget or SMS conversations.")).toBeVisible();
     const assistant = await graphql<{ createAssistant: { uuid: string } }>(
       'mutation { createAssistant(input: { name: "Shop helper", type: web }) { uuid } }',
     );

@@ -328,3 +328,13 @@ it("reads when the embedded database's process is replaced, and its compiler", (
     expect(problems[0]).toMatch(new RegExp(`^${name}: `));
   }
 });
+
+it("reads the visitor country header only when one is named", () => {
+  expect(loadConfig({}).visitorCountryHeader).toBeNull();
+  expect(loadConfig({ VOXGATE_VISITOR_COUNTRY_HEADER: "CF-IPCountry" }).visitorCountryHeader).toBe(
+    "cf-ipcountry",
+  );
+  expect(problemsOf({ VOXGATE_VISITOR_COUNTRY_HEADER: "bad header" })[0]).toMatch(
+    /^VOXGATE_VISITOR_COUNTRY_HEADER: must be an HTTP header name/,
+  );
+});

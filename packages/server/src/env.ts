@@ -266,6 +266,14 @@ const EnvSchema = z
       .enum(["true", "false"], { error: "must be true or false" })
       .default("false")
       .transform((value) => value === "true"),
+    VOXGATE_VISITOR_COUNTRY_HEADER: z.preprocess(
+      emptyAsUndefined,
+      z
+        .string()
+        .regex(/^[A-Za-z0-9-]+$/, "must be an HTTP header name, e.g. CF-IPCountry")
+        .transform((value) => value.toLowerCase())
+        .optional(),
+    ),
   })
   .superRefine((env, context) => {
     // Node refuses a headers timeout longer than the whole request's.
@@ -466,6 +474,11 @@ export interface Config {
   };
   /** How the embedded database's process gives memory back (docs/architecture.md, "The embedded store's memory"). */
   pglite: PgliteTuning;
+  /**
+   * The request header a trusted proxy sets to the visitor's country (ISO 3166 alpha-2, e.g.
+   * CF-IPCountry), lower-cased; null: the country of widget visitors is not known.
+   */
+  visitorCountryHeader: string | null;
 }
 
 export interface PgliteTuning {
@@ -767,6 +780,7 @@ export function loadConfig(source: EnvInput | NodeJS.ProcessEnv = process.env): 
       recycleIdleMs: env.VOXGATE_PGLITE_RECYCLE_IDLE_SECONDS * 1000,
       optimizingCompiler: env.VOXGATE_PGLITE_OPTIMIZING_COMPILER,
     },
+    visitorCountryHeader: env.VOXGATE_VISITOR_COUNTRY_HEADER ?? null,
   };
 }
 

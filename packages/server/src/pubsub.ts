@@ -44,8 +44,20 @@ export type PubSubEvents = {
     conversationId: string,
     payload: { conversationId: string; messageId: number; role: "user" | "assistant" | "operator" },
   ];
-  /** The account's inbox moved: a message stored (messageId) or a take-over/hand-back (messageId null). */
-  "conversation:activity": [accountId: number, payload: { conversationId: string; messageId: number | null }];
+  /**
+   * The account's inbox moved: a message stored (messageId) or a take-over/hand-back (messageId null);
+   * `kind` names the inbox's own moves (status, assignment, note, a member's read with its userId).
+   */
+  "conversation:activity": [
+    accountId: number,
+    payload: {
+      conversationId: string;
+      messageId: number | null;
+      kind?: "status" | "assignment" | "note" | "read";
+      noteId?: number;
+      userId?: number;
+    },
+  ];
   /** An API key was deleted or a session logged out: streams opened with it end, on every instance. */
   "credential:revoked": [payload: { kind: "apiKey" | "session" | "account"; id: number }];
   /** An assistant's settings changed or it was deleted: cached reply settings are dropped on every instance. */

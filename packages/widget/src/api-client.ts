@@ -119,7 +119,7 @@ export class WidgetApi {
       `/api/widget/assistants/${encodeURIComponent(assistantUuid)}/conversations`,
       "assistant-not-found",
       QUICK_TIMEOUT_MS,
-      {},
+      { page_url: currentPage() },
     );
   }
 
@@ -149,7 +149,7 @@ export class WidgetApi {
       `/api/conversations/${encodeURIComponent(conversationId)}/messages`,
       "conversation-gone",
       REPLY_TIMEOUT_MS,
-      { message },
+      { message, page_url: currentPage() },
     );
   }
 
@@ -315,4 +315,10 @@ export function retryAfterSeconds(header: string | null, now = Date.now()): numb
 
 function describe(cause: unknown): string {
   return cause instanceof Error ? cause.message : String(cause);
+}
+
+/** The page the widget is on, for the business's inbox (the server keeps it only on the page's own origin). */
+function currentPage(): string | undefined {
+  const href = globalThis.location?.href;
+  return typeof href === "string" && href.length <= 2048 ? href : undefined;
 }

@@ -155,9 +155,16 @@ export const SearchKnowledgebaseQuery = graphql(`
 `);
 
 export const ConversationsQuery = graphql(`
-  query ConsoleConversations($page: Int, $channel: ConversationChannel, $unreadOnly: Boolean) {
-    conversations(page: $page, perPage: 30, channel: $channel, unreadOnly: $unreadOnly) {
-      items { id assistantId channel aiDisabled waitingForHuman customerIdentifier origin updatedAt unread lastMessageAt lastMessage { id role content } }
+  query ConsoleConversations(
+    $page: Int, $channels: [ConversationChannel!], $unreadOnly: Boolean, $status: ConversationStatus,
+    $waitingForHuman: Boolean, $assignedToMe: Boolean, $unassigned: Boolean, $assistantId: Int, $search: String
+  ) {
+    conversations(
+      page: $page, perPage: 30, channels: $channels, unreadOnly: $unreadOnly, status: $status,
+      waitingForHuman: $waitingForHuman, assignedToMe: $assignedToMe, unassigned: $unassigned,
+      assistantId: $assistantId, search: $search
+    ) {
+      items { id assistantId channel aiDisabled waitingForHuman customerIdentifier origin updatedAt unread lastMessageAt status assignee { id name } lastMessage { id role content } }
       pageInfo { currentPage lastPage total }
     }
   }
@@ -173,15 +180,18 @@ export const WaitingForHumanQuery = graphql(`
 export const ConversationQuery = graphql(`
   query ConsoleConversation($id: ID!) {
     conversation(id: $id) {
-      id assistantId channel aiDisabled waitingForHuman customerIdentifier origin updatedAt
-      messages { id role content createdAt }
+      id assistantId channel aiDisabled waitingForHuman customerIdentifier origin updatedAt status resolvedAt
+      assignee { id name }
+      visitor { pageUrl browser country }
+      messages { id role content createdAt visitor { pageUrl browser country } }
+      notes { id content createdAt author { id name } }
     }
   }
 `);
 
 export const ConversationMessageSubscription = graphql(`
   subscription ConsoleConversationMessage($conversationId: ID!) {
-    conversationMessageAdded(conversationId: $conversationId) { id role content createdAt }
+    conversationMessageAdded(conversationId: $conversationId) { id role content createdAt visitor { pageUrl browser country } }
   }
 `);
 
@@ -366,8 +376,10 @@ export const MarkConversationReadMutation = graphql(`
 export const ConversationActivitySubscription = graphql(`
   subscription ConsoleConversationActivity {
     conversationActivity {
-      conversation { id assistantId channel aiDisabled waitingForHuman customerIdentifier origin updatedAt unread lastMessageAt lastMessage { id role content } }
+      kind
+      conversation { id assistantId channel aiDisabled waitingForHuman customerIdentifier origin updatedAt unread lastMessageAt status assignee { id name } lastMessage { id role content } visitor { pageUrl browser country } }
       message { id role content createdAt }
+      note { id conversationId content createdAt author { id name } }
     }
   }
 `);
@@ -555,14 +567,6 @@ export const AssistantCalendarQuery = graphql(`
 export const StartCalendarOAuthMutation = graphql(`
   mutation ConsoleStartCalendarOAuth($provider: CalendarOAuthProvider!, $name: String!, $connectionId: Int) {
     startCalendarOAuth(provider: $provider, name: $name, connectionId: $connectionId) { authorizationUrl }
-  }
-`);
-
-export const SmsConversationsQuery = graphql(`
-  query ConsoleSmsConversations($page: Int) {
-    conversations(page: $page, perPage: 30, channel: sms) {
-      items { id assistantId channel aiDisabled waitingForHuman customerIdentifier origin updatedAt unread lastMessageAt lastMessage { id role content } }
-    }
   }
 `);
 
@@ -783,6 +787,20 @@ export const InsightsSetupQuery = graphql(`
   }
 `);
 
+// Team inbox (docs/console.md "Inbox").
+export const UnreadConversationCountQuery = graphql(`
+  query ConsoleUnreadConversationCount {
+    unreadConversationCount
+  }
+`);
+
+export const InboxViewerQuery = graphql(`
+  query ConsoleInboxViewer {
+    viewer { id name }
+    assistants(perPage: 100) { items { id name } }
+  }
+`);
+
 export const InsightsQuery = graphql(`
   query ConsoleInsights($period: InsightsPeriod!, $assistantId: Int) {
     insights(period: $period, assistantId: $assistantId) {
@@ -791,6 +809,32 @@ export const InsightsQuery = graphql(`
       transfers bookings
       endedReasons { status reason calls }
       series { start calls answeredCalls conversations minutes cost bookings }
+    }
+  }
+`);
+
+export const ResolveConversationMutation = graphql(`
+  mutation ConsoleResolveConversation($id: ID!) {
+    resolveConversation(id: $id) { id status resolvedAt }
+  }
+`);
+
+export const ReopenConversationMutation = graphql(`
+  mutation ConsoleReopenConversation($id: ID!) {
+    reopenConversation(id: $id) { id status resolvedAt }
+  }
+`);
+
+export const AssignConversationMutation = graphql(`
+  mutation ConsoleAssignConversation($id: ID!, $userId: Int) {
+    assignConversation(id: $id, userId: $userId) { id assignee { id name } }
+  }
+`);
+
+export const AddConversationNoteMutation = graphql(`
+  mutation ConsoleAddConversationNote($conversationId: ID!, $content: String!) {
+    addConversationNote(input: { conversationId: $conversationId, content: $content }) {
+      id conversationId content createdAt author { id name }
     }
   }
 `);

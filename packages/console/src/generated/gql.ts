@@ -35,10 +35,10 @@ type Documents = {
     "\n  mutation ConsoleDeleteDocument($id: Int!) {\n    deleteDocument(id: $id) { deletedId }\n  }\n": typeof types.ConsoleDeleteDocumentDocument,
     "\n  subscription ConsoleKnowledgebaseStatus($id: Int!) {\n    knowledgebaseStatus(id: $id) {\n      status\n      document { documentId status stage pagesDone pagesTotal chunkCount failureReason }\n    }\n  }\n": typeof types.ConsoleKnowledgebaseStatusDocument,
     "\n  query ConsoleSearchKnowledgebase($id: Int!, $query: String!) {\n    searchKnowledgebase(id: $id, query: $query, limit: 8) { chunkId content documentName score source }\n  }\n": typeof types.ConsoleSearchKnowledgebaseDocument,
-    "\n  query ConsoleConversations($page: Int, $channel: ConversationChannel, $unreadOnly: Boolean) {\n    conversations(page: $page, perPage: 30, channel: $channel, unreadOnly: $unreadOnly) {\n      items { id assistantId channel aiDisabled waitingForHuman customerIdentifier origin updatedAt unread lastMessageAt lastMessage { id role content } }\n      pageInfo { currentPage lastPage total }\n    }\n  }\n": typeof types.ConsoleConversationsDocument,
+    "\n  query ConsoleConversations(\n    $page: Int, $channels: [ConversationChannel!], $unreadOnly: Boolean, $status: ConversationStatus,\n    $waitingForHuman: Boolean, $assignedToMe: Boolean, $unassigned: Boolean, $assistantId: Int, $search: String\n  ) {\n    conversations(\n      page: $page, perPage: 30, channels: $channels, unreadOnly: $unreadOnly, status: $status,\n      waitingForHuman: $waitingForHuman, assignedToMe: $assignedToMe, unassigned: $unassigned,\n      assistantId: $assistantId, search: $search\n    ) {\n      items { id assistantId channel aiDisabled waitingForHuman customerIdentifier origin updatedAt unread lastMessageAt status assignee { id name } lastMessage { id role content } }\n      pageInfo { currentPage lastPage total }\n    }\n  }\n": typeof types.ConsoleConversationsDocument,
     "\n  query ConsoleWaitingForHuman {\n    conversations(waitingForHuman: true, perPage: 1) { pageInfo { total } }\n  }\n": typeof types.ConsoleWaitingForHumanDocument,
-    "\n  query ConsoleConversation($id: ID!) {\n    conversation(id: $id) {\n      id assistantId channel aiDisabled waitingForHuman customerIdentifier origin updatedAt\n      messages { id role content createdAt }\n    }\n  }\n": typeof types.ConsoleConversationDocument,
-    "\n  subscription ConsoleConversationMessage($conversationId: ID!) {\n    conversationMessageAdded(conversationId: $conversationId) { id role content createdAt }\n  }\n": typeof types.ConsoleConversationMessageDocument,
+    "\n  query ConsoleConversation($id: ID!) {\n    conversation(id: $id) {\n      id assistantId channel aiDisabled waitingForHuman customerIdentifier origin updatedAt status resolvedAt\n      assignee { id name }\n      visitor { pageUrl browser country }\n      messages { id role content createdAt visitor { pageUrl browser country } }\n      notes { id content createdAt author { id name } }\n    }\n  }\n": typeof types.ConsoleConversationDocument,
+    "\n  subscription ConsoleConversationMessage($conversationId: ID!) {\n    conversationMessageAdded(conversationId: $conversationId) { id role content createdAt visitor { pageUrl browser country } }\n  }\n": typeof types.ConsoleConversationMessageDocument,
     "\n  mutation ConsoleTakeOver($id: ID!) {\n    takeOverConversation(id: $id) { id aiDisabled waitingForHuman }\n  }\n": typeof types.ConsoleTakeOverDocument,
     "\n  mutation ConsoleHandBack($id: ID!) {\n    handBackConversation(id: $id) { id aiDisabled waitingForHuman }\n  }\n": typeof types.ConsoleHandBackDocument,
     "\n  mutation ConsoleSendOperatorMessage($conversationId: ID!, $content: String!) {\n    sendOperatorMessage(input: { conversationId: $conversationId, content: $content }) { id role content createdAt }\n  }\n": typeof types.ConsoleSendOperatorMessageDocument,
@@ -64,7 +64,7 @@ type Documents = {
     "\n  mutation ConsoleDeleteApiKey($id: Int!) {\n    deleteApiKey(id: $id) { deletedId }\n  }\n": typeof types.ConsoleDeleteApiKeyDocument,
     "\n  subscription ConsoleBalance {\n    balanceChanged { id balance }\n  }\n": typeof types.ConsoleBalanceDocument,
     "\n  mutation ConsoleMarkRead($id: ID!) {\n    markConversationRead(id: $id) { id unread }\n  }\n": typeof types.ConsoleMarkReadDocument,
-    "\n  subscription ConsoleConversationActivity {\n    conversationActivity {\n      conversation { id assistantId channel aiDisabled waitingForHuman customerIdentifier origin updatedAt unread lastMessageAt lastMessage { id role content } }\n      message { id role content createdAt }\n    }\n  }\n": typeof types.ConsoleConversationActivityDocument,
+    "\n  subscription ConsoleConversationActivity {\n    conversationActivity {\n      kind\n      conversation { id assistantId channel aiDisabled waitingForHuman customerIdentifier origin updatedAt unread lastMessageAt status assignee { id name } lastMessage { id role content } visitor { pageUrl browser country } }\n      message { id role content createdAt }\n      note { id conversationId content createdAt author { id name } }\n    }\n  }\n": typeof types.ConsoleConversationActivityDocument,
     "\n  query ConsolePlatformAccounts($page: Int, $search: String) {\n    platformAccounts(page: $page, perPage: 25, search: $search) {\n      items { id name ownerEmail balance suspended isOperator createdAt }\n      pageInfo { currentPage lastPage total }\n    }\n  }\n": typeof types.ConsolePlatformAccountsDocument,
     "\n  mutation ConsoleCreatePlatformAccount($input: CreatePlatformAccountInput!) {\n    createPlatformAccount(input: $input) { id }\n  }\n": typeof types.ConsoleCreatePlatformAccountDocument,
     "\n  mutation ConsoleCreditAccount($accountId: Int!, $amount: Decimal!, $note: String) {\n    creditAccount(accountId: $accountId, amount: $amount, note: $note) { id balance }\n  }\n": typeof types.ConsoleCreditAccountDocument,
@@ -92,7 +92,6 @@ type Documents = {
     "\n  mutation ConsoleRescheduleAppointment($id: Int!, $startsAt: DateTime!) {\n    rescheduleAppointment(id: $id, startsAt: $startsAt) { ...ConsoleAppointmentFields }\n  }\n": typeof types.ConsoleRescheduleAppointmentDocument,
     "\n  query ConsoleAssistantCalendar($id: Int!) {\n    assistant(id: $id) { id appointmentTypeIds }\n  }\n": typeof types.ConsoleAssistantCalendarDocument,
     "\n  mutation ConsoleStartCalendarOAuth($provider: CalendarOAuthProvider!, $name: String!, $connectionId: Int) {\n    startCalendarOAuth(provider: $provider, name: $name, connectionId: $connectionId) { authorizationUrl }\n  }\n": typeof types.ConsoleStartCalendarOAuthDocument,
-    "\n  query ConsoleSmsConversations($page: Int) {\n    conversations(page: $page, perPage: 30, channel: sms) {\n      items { id assistantId channel aiDisabled waitingForHuman customerIdentifier origin updatedAt unread lastMessageAt lastMessage { id role content } }\n    }\n  }\n": typeof types.ConsoleSmsConversationsDocument,
     "\n  query ConsoleDataRetention {\n    dataRetention { transcriptDays recordingDays messageDays callTurnDays webhookLogDays textDays auditLogDays }\n  }\n": typeof types.ConsoleDataRetentionDocument,
     "\n  mutation ConsoleSetDataRetention($input: DataRetentionInput!) {\n    setDataRetention(input: $input) { transcriptDays recordingDays messageDays callTurnDays webhookLogDays textDays auditLogDays }\n  }\n": typeof types.ConsoleSetDataRetentionDocument,
     "\n  query ConsoleAuditLog($after: String) {\n    auditLog(first: 25, after: $after) {\n      entries { id action actorKind actorId targetType targetId details ip at }\n      nextCursor\n    }\n  }\n": typeof types.ConsoleAuditLogDocument,
@@ -120,8 +119,12 @@ type Documents = {
     "\n  mutation ConsoleEraseCustomerData($input: CustomerDataInput!) {\n    eraseCustomerData(input: $input) { id kind state identifierKind stepsDone stepsTotal counts error downloadUrl expiresAt }\n  }\n": typeof types.ConsoleEraseCustomerDataDocument,
     "\n  query ConsoleCustomerDataJob($id: Int!) {\n    customerDataJob(id: $id) { id kind state identifierKind stepsDone stepsTotal counts error downloadUrl expiresAt }\n  }\n": typeof types.ConsoleCustomerDataJobDocument,
     "\n  query ConsoleAuditLogExport($after: String) {\n    auditLog(first: 100, after: $after) {\n      entries { id action actorKind actorId userId targetType targetId details ip at }\n      nextCursor\n    }\n  }\n": typeof types.ConsoleAuditLogExportDocument,
-    "\n  query ConsoleInsightsSetup {\n    viewer { id account { id timezone } }\n    assistants(perPage: 100) { items { id name } }\n  }\n": typeof types.ConsoleInsightsSetupDocument,
-    "\n  query ConsoleInsights($period: InsightsPeriod!, $assistantId: Int) {\n    insights(period: $period, assistantId: $assistantId) {\n      from to timezone bucket calls finishedCalls answeredCalls answerRate conversations minutes cost\n      evaluatedCalls judgedCalls successfulCalls successRate measuredTurns averageTurnLatencyMs p95TurnLatencyMs\n      transfers bookings\n      endedReasons { status reason calls }\n      series { start calls answeredCalls conversations minutes cost bookings }\n    }\n  }\n": typeof types.ConsoleInsightsDocument,
+    "\n  query ConsoleUnreadConversationCount {\n    unreadConversationCount\n  }\n": typeof types.ConsoleUnreadConversationCountDocument,
+    "\n  query ConsoleInboxViewer {\n    viewer { id name }\n    assistants(perPage: 100) { items { id name } }\n  }\n": typeof types.ConsoleInboxViewerDocument,
+    "\n  mutation ConsoleResolveConversation($id: ID!) {\n    resolveConversation(id: $id) { id status resolvedAt }\n  }\n": typeof types.ConsoleResolveConversationDocument,
+    "\n  mutation ConsoleReopenConversation($id: ID!) {\n    reopenConversation(id: $id) { id status resolvedAt }\n  }\n": typeof types.ConsoleReopenConversationDocument,
+    "\n  mutation ConsoleAssignConversation($id: ID!, $userId: Int) {\n    assignConversation(id: $id, userId: $userId) { id assignee { id name } }\n  }\n": typeof types.ConsoleAssignConversationDocument,
+    "\n  mutation ConsoleAddConversationNote($conversationId: ID!, $content: String!) {\n    addConversationNote(input: { conversationId: $conversationId, content: $content }) {\n      id conversationId content createdAt author { id name }\n    }\n  }\n": typeof types.ConsoleAddConversationNoteDocument,
 };
 const documents: Documents = {
     "\n  mutation ConsoleLogin($input: LoginInput!) {\n    login(input: $input) {\n      token\n      expiresAt\n      viewer { id email name account { id name balance timezone isOperator } }\n    }\n  }\n": types.ConsoleLoginDocument,
@@ -144,10 +147,10 @@ const documents: Documents = {
     "\n  mutation ConsoleDeleteDocument($id: Int!) {\n    deleteDocument(id: $id) { deletedId }\n  }\n": types.ConsoleDeleteDocumentDocument,
     "\n  subscription ConsoleKnowledgebaseStatus($id: Int!) {\n    knowledgebaseStatus(id: $id) {\n      status\n      document { documentId status stage pagesDone pagesTotal chunkCount failureReason }\n    }\n  }\n": types.ConsoleKnowledgebaseStatusDocument,
     "\n  query ConsoleSearchKnowledgebase($id: Int!, $query: String!) {\n    searchKnowledgebase(id: $id, query: $query, limit: 8) { chunkId content documentName score source }\n  }\n": types.ConsoleSearchKnowledgebaseDocument,
-    "\n  query ConsoleConversations($page: Int, $channel: ConversationChannel, $unreadOnly: Boolean) {\n    conversations(page: $page, perPage: 30, channel: $channel, unreadOnly: $unreadOnly) {\n      items { id assistantId channel aiDisabled waitingForHuman customerIdentifier origin updatedAt unread lastMessageAt lastMessage { id role content } }\n      pageInfo { currentPage lastPage total }\n    }\n  }\n": types.ConsoleConversationsDocument,
+    "\n  query ConsoleConversations(\n    $page: Int, $channels: [ConversationChannel!], $unreadOnly: Boolean, $status: ConversationStatus,\n    $waitingForHuman: Boolean, $assignedToMe: Boolean, $unassigned: Boolean, $assistantId: Int, $search: String\n  ) {\n    conversations(\n      page: $page, perPage: 30, channels: $channels, unreadOnly: $unreadOnly, status: $status,\n      waitingForHuman: $waitingForHuman, assignedToMe: $assignedToMe, unassigned: $unassigned,\n      assistantId: $assistantId, search: $search\n    ) {\n      items { id assistantId channel aiDisabled waitingForHuman customerIdentifier origin updatedAt unread lastMessageAt status assignee { id name } lastMessage { id role content } }\n      pageInfo { currentPage lastPage total }\n    }\n  }\n": types.ConsoleConversationsDocument,
     "\n  query ConsoleWaitingForHuman {\n    conversations(waitingForHuman: true, perPage: 1) { pageInfo { total } }\n  }\n": types.ConsoleWaitingForHumanDocument,
-    "\n  query ConsoleConversation($id: ID!) {\n    conversation(id: $id) {\n      id assistantId channel aiDisabled waitingForHuman customerIdentifier origin updatedAt\n      messages { id role content createdAt }\n    }\n  }\n": types.ConsoleConversationDocument,
-    "\n  subscription ConsoleConversationMessage($conversationId: ID!) {\n    conversationMessageAdded(conversationId: $conversationId) { id role content createdAt }\n  }\n": types.ConsoleConversationMessageDocument,
+    "\n  query ConsoleConversation($id: ID!) {\n    conversation(id: $id) {\n      id assistantId channel aiDisabled waitingForHuman customerIdentifier origin updatedAt status resolvedAt\n      assignee { id name }\n      visitor { pageUrl browser country }\n      messages { id role content createdAt visitor { pageUrl browser country } }\n      notes { id content createdAt author { id name } }\n    }\n  }\n": types.ConsoleConversationDocument,
+    "\n  subscription ConsoleConversationMessage($conversationId: ID!) {\n    conversationMessageAdded(conversationId: $conversationId) { id role content createdAt visitor { pageUrl browser country } }\n  }\n": types.ConsoleConversationMessageDocument,
     "\n  mutation ConsoleTakeOver($id: ID!) {\n    takeOverConversation(id: $id) { id aiDisabled waitingForHuman }\n  }\n": types.ConsoleTakeOverDocument,
     "\n  mutation ConsoleHandBack($id: ID!) {\n    handBackConversation(id: $id) { id aiDisabled waitingForHuman }\n  }\n": types.ConsoleHandBackDocument,
     "\n  mutation ConsoleSendOperatorMessage($conversationId: ID!, $content: String!) {\n    sendOperatorMessage(input: { conversationId: $conversationId, content: $content }) { id role content createdAt }\n  }\n": types.ConsoleSendOperatorMessageDocument,
@@ -173,7 +176,7 @@ const documents: Documents = {
     "\n  mutation ConsoleDeleteApiKey($id: Int!) {\n    deleteApiKey(id: $id) { deletedId }\n  }\n": types.ConsoleDeleteApiKeyDocument,
     "\n  subscription ConsoleBalance {\n    balanceChanged { id balance }\n  }\n": types.ConsoleBalanceDocument,
     "\n  mutation ConsoleMarkRead($id: ID!) {\n    markConversationRead(id: $id) { id unread }\n  }\n": types.ConsoleMarkReadDocument,
-    "\n  subscription ConsoleConversationActivity {\n    conversationActivity {\n      conversation { id assistantId channel aiDisabled waitingForHuman customerIdentifier origin updatedAt unread lastMessageAt lastMessage { id role content } }\n      message { id role content createdAt }\n    }\n  }\n": types.ConsoleConversationActivityDocument,
+    "\n  subscription ConsoleConversationActivity {\n    conversationActivity {\n      kind\n      conversation { id assistantId channel aiDisabled waitingForHuman customerIdentifier origin updatedAt unread lastMessageAt status assignee { id name } lastMessage { id role content } visitor { pageUrl browser country } }\n      message { id role content createdAt }\n      note { id conversationId content createdAt author { id name } }\n    }\n  }\n": types.ConsoleConversationActivityDocument,
     "\n  query ConsolePlatformAccounts($page: Int, $search: String) {\n    platformAccounts(page: $page, perPage: 25, search: $search) {\n      items { id name ownerEmail balance suspended isOperator createdAt }\n      pageInfo { currentPage lastPage total }\n    }\n  }\n": types.ConsolePlatformAccountsDocument,
     "\n  mutation ConsoleCreatePlatformAccount($input: CreatePlatformAccountInput!) {\n    createPlatformAccount(input: $input) { id }\n  }\n": types.ConsoleCreatePlatformAccountDocument,
     "\n  mutation ConsoleCreditAccount($accountId: Int!, $amount: Decimal!, $note: String) {\n    creditAccount(accountId: $accountId, amount: $amount, note: $note) { id balance }\n  }\n": types.ConsoleCreditAccountDocument,
@@ -201,7 +204,6 @@ const documents: Documents = {
     "\n  mutation ConsoleRescheduleAppointment($id: Int!, $startsAt: DateTime!) {\n    rescheduleAppointment(id: $id, startsAt: $startsAt) { ...ConsoleAppointmentFields }\n  }\n": types.ConsoleRescheduleAppointmentDocument,
     "\n  query ConsoleAssistantCalendar($id: Int!) {\n    assistant(id: $id) { id appointmentTypeIds }\n  }\n": types.ConsoleAssistantCalendarDocument,
     "\n  mutation ConsoleStartCalendarOAuth($provider: CalendarOAuthProvider!, $name: String!, $connectionId: Int) {\n    startCalendarOAuth(provider: $provider, name: $name, connectionId: $connectionId) { authorizationUrl }\n  }\n": types.ConsoleStartCalendarOAuthDocument,
-    "\n  query ConsoleSmsConversations($page: Int) {\n    conversations(page: $page, perPage: 30, channel: sms) {\n      items { id assistantId channel aiDisabled waitingForHuman customerIdentifier origin updatedAt unread lastMessageAt lastMessage { id role content } }\n    }\n  }\n": types.ConsoleSmsConversationsDocument,
     "\n  query ConsoleDataRetention {\n    dataRetention { transcriptDays recordingDays messageDays callTurnDays webhookLogDays textDays auditLogDays }\n  }\n": types.ConsoleDataRetentionDocument,
     "\n  mutation ConsoleSetDataRetention($input: DataRetentionInput!) {\n    setDataRetention(input: $input) { transcriptDays recordingDays messageDays callTurnDays webhookLogDays textDays auditLogDays }\n  }\n": types.ConsoleSetDataRetentionDocument,
     "\n  query ConsoleAuditLog($after: String) {\n    auditLog(first: 25, after: $after) {\n      entries { id action actorKind actorId targetType targetId details ip at }\n      nextCursor\n    }\n  }\n": types.ConsoleAuditLogDocument,
@@ -229,8 +231,12 @@ const documents: Documents = {
     "\n  mutation ConsoleEraseCustomerData($input: CustomerDataInput!) {\n    eraseCustomerData(input: $input) { id kind state identifierKind stepsDone stepsTotal counts error downloadUrl expiresAt }\n  }\n": types.ConsoleEraseCustomerDataDocument,
     "\n  query ConsoleCustomerDataJob($id: Int!) {\n    customerDataJob(id: $id) { id kind state identifierKind stepsDone stepsTotal counts error downloadUrl expiresAt }\n  }\n": types.ConsoleCustomerDataJobDocument,
     "\n  query ConsoleAuditLogExport($after: String) {\n    auditLog(first: 100, after: $after) {\n      entries { id action actorKind actorId userId targetType targetId details ip at }\n      nextCursor\n    }\n  }\n": types.ConsoleAuditLogExportDocument,
-    "\n  query ConsoleInsightsSetup {\n    viewer { id account { id timezone } }\n    assistants(perPage: 100) { items { id name } }\n  }\n": types.ConsoleInsightsSetupDocument,
-    "\n  query ConsoleInsights($period: InsightsPeriod!, $assistantId: Int) {\n    insights(period: $period, assistantId: $assistantId) {\n      from to timezone bucket calls finishedCalls answeredCalls answerRate conversations minutes cost\n      evaluatedCalls judgedCalls successfulCalls successRate measuredTurns averageTurnLatencyMs p95TurnLatencyMs\n      transfers bookings\n      endedReasons { status reason calls }\n      series { start calls answeredCalls conversations minutes cost bookings }\n    }\n  }\n": types.ConsoleInsightsDocument,
+    "\n  query ConsoleUnreadConversationCount {\n    unreadConversationCount\n  }\n": types.ConsoleUnreadConversationCountDocument,
+    "\n  query ConsoleInboxViewer {\n    viewer { id name }\n    assistants(perPage: 100) { items { id name } }\n  }\n": types.ConsoleInboxViewerDocument,
+    "\n  mutation ConsoleResolveConversation($id: ID!) {\n    resolveConversation(id: $id) { id status resolvedAt }\n  }\n": types.ConsoleResolveConversationDocument,
+    "\n  mutation ConsoleReopenConversation($id: ID!) {\n    reopenConversation(id: $id) { id status resolvedAt }\n  }\n": types.ConsoleReopenConversationDocument,
+    "\n  mutation ConsoleAssignConversation($id: ID!, $userId: Int) {\n    assignConversation(id: $id, userId: $userId) { id assignee { id name } }\n  }\n": types.ConsoleAssignConversationDocument,
+    "\n  mutation ConsoleAddConversationNote($conversationId: ID!, $content: String!) {\n    addConversationNote(input: { conversationId: $conversationId, content: $content }) {\n      id conversationId content createdAt author { id name }\n    }\n  }\n": types.ConsoleAddConversationNoteDocument,
 };
 
 /**
@@ -316,7 +322,7 @@ export function graphql(source: "\n  query ConsoleSearchKnowledgebase($id: Int!,
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query ConsoleConversations($page: Int, $channel: ConversationChannel, $unreadOnly: Boolean) {\n    conversations(page: $page, perPage: 30, channel: $channel, unreadOnly: $unreadOnly) {\n      items { id assistantId channel aiDisabled waitingForHuman customerIdentifier origin updatedAt unread lastMessageAt lastMessage { id role content } }\n      pageInfo { currentPage lastPage total }\n    }\n  }\n"): typeof import('./graphql.ts').ConsoleConversationsDocument;
+export function graphql(source: "\n  query ConsoleConversations(\n    $page: Int, $channels: [ConversationChannel!], $unreadOnly: Boolean, $status: ConversationStatus,\n    $waitingForHuman: Boolean, $assignedToMe: Boolean, $unassigned: Boolean, $assistantId: Int, $search: String\n  ) {\n    conversations(\n      page: $page, perPage: 30, channels: $channels, unreadOnly: $unreadOnly, status: $status,\n      waitingForHuman: $waitingForHuman, assignedToMe: $assignedToMe, unassigned: $unassigned,\n      assistantId: $assistantId, search: $search\n    ) {\n      items { id assistantId channel aiDisabled waitingForHuman customerIdentifier origin updatedAt unread lastMessageAt status assignee { id name } lastMessage { id role content } }\n      pageInfo { currentPage lastPage total }\n    }\n  }\n"): typeof import('./graphql.ts').ConsoleConversationsDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -324,11 +330,11 @@ export function graphql(source: "\n  query ConsoleWaitingForHuman {\n    convers
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query ConsoleConversation($id: ID!) {\n    conversation(id: $id) {\n      id assistantId channel aiDisabled waitingForHuman customerIdentifier origin updatedAt\n      messages { id role content createdAt }\n    }\n  }\n"): typeof import('./graphql.ts').ConsoleConversationDocument;
+export function graphql(source: "\n  query ConsoleConversation($id: ID!) {\n    conversation(id: $id) {\n      id assistantId channel aiDisabled waitingForHuman customerIdentifier origin updatedAt status resolvedAt\n      assignee { id name }\n      visitor { pageUrl browser country }\n      messages { id role content createdAt visitor { pageUrl browser country } }\n      notes { id content createdAt author { id name } }\n    }\n  }\n"): typeof import('./graphql.ts').ConsoleConversationDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  subscription ConsoleConversationMessage($conversationId: ID!) {\n    conversationMessageAdded(conversationId: $conversationId) { id role content createdAt }\n  }\n"): typeof import('./graphql.ts').ConsoleConversationMessageDocument;
+export function graphql(source: "\n  subscription ConsoleConversationMessage($conversationId: ID!) {\n    conversationMessageAdded(conversationId: $conversationId) { id role content createdAt visitor { pageUrl browser country } }\n  }\n"): typeof import('./graphql.ts').ConsoleConversationMessageDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -432,7 +438,7 @@ export function graphql(source: "\n  mutation ConsoleMarkRead($id: ID!) {\n    m
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  subscription ConsoleConversationActivity {\n    conversationActivity {\n      conversation { id assistantId channel aiDisabled waitingForHuman customerIdentifier origin updatedAt unread lastMessageAt lastMessage { id role content } }\n      message { id role content createdAt }\n    }\n  }\n"): typeof import('./graphql.ts').ConsoleConversationActivityDocument;
+export function graphql(source: "\n  subscription ConsoleConversationActivity {\n    conversationActivity {\n      kind\n      conversation { id assistantId channel aiDisabled waitingForHuman customerIdentifier origin updatedAt unread lastMessageAt status assignee { id name } lastMessage { id role content } visitor { pageUrl browser country } }\n      message { id role content createdAt }\n      note { id conversationId content createdAt author { id name } }\n    }\n  }\n"): typeof import('./graphql.ts').ConsoleConversationActivityDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -544,10 +550,6 @@ export function graphql(source: "\n  mutation ConsoleStartCalendarOAuth($provide
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query ConsoleSmsConversations($page: Int) {\n    conversations(page: $page, perPage: 30, channel: sms) {\n      items { id assistantId channel aiDisabled waitingForHuman customerIdentifier origin updatedAt unread lastMessageAt lastMessage { id role content } }\n    }\n  }\n"): typeof import('./graphql.ts').ConsoleSmsConversationsDocument;
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
 export function graphql(source: "\n  query ConsoleDataRetention {\n    dataRetention { transcriptDays recordingDays messageDays callTurnDays webhookLogDays textDays auditLogDays }\n  }\n"): typeof import('./graphql.ts').ConsoleDataRetentionDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
@@ -656,11 +658,27 @@ export function graphql(source: "\n  query ConsoleAuditLogExport($after: String)
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query ConsoleInsightsSetup {\n    viewer { id account { id timezone } }\n    assistants(perPage: 100) { items { id name } }\n  }\n"): typeof import('./graphql.ts').ConsoleInsightsSetupDocument;
+export function graphql(source: "\n  query ConsoleUnreadConversationCount {\n    unreadConversationCount\n  }\n"): typeof import('./graphql.ts').ConsoleUnreadConversationCountDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query ConsoleInsights($period: InsightsPeriod!, $assistantId: Int) {\n    insights(period: $period, assistantId: $assistantId) {\n      from to timezone bucket calls finishedCalls answeredCalls answerRate conversations minutes cost\n      evaluatedCalls judgedCalls successfulCalls successRate measuredTurns averageTurnLatencyMs p95TurnLatencyMs\n      transfers bookings\n      endedReasons { status reason calls }\n      series { start calls answeredCalls conversations minutes cost bookings }\n    }\n  }\n"): typeof import('./graphql.ts').ConsoleInsightsDocument;
+export function graphql(source: "\n  query ConsoleInboxViewer {\n    viewer { id name }\n    assistants(perPage: 100) { items { id name } }\n  }\n"): typeof import('./graphql.ts').ConsoleInboxViewerDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleResolveConversation($id: ID!) {\n    resolveConversation(id: $id) { id status resolvedAt }\n  }\n"): typeof import('./graphql.ts').ConsoleResolveConversationDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleReopenConversation($id: ID!) {\n    reopenConversation(id: $id) { id status resolvedAt }\n  }\n"): typeof import('./graphql.ts').ConsoleReopenConversationDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleAssignConversation($id: ID!, $userId: Int) {\n    assignConversation(id: $id, userId: $userId) { id assignee { id name } }\n  }\n"): typeof import('./graphql.ts').ConsoleAssignConversationDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleAddConversationNote($conversationId: ID!, $content: String!) {\n    addConversationNote(input: { conversationId: $conversationId, content: $content }) {\n      id conversationId content createdAt author { id name }\n    }\n  }\n"): typeof import('./graphql.ts').ConsoleAddConversationNoteDocument;
 
 
 export function graphql(source: string) {

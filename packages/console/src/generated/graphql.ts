@@ -126,12 +126,26 @@ export type CampaignStatus =
   | 'draft'
   | 'paused';
 
+/** What moved: a message stored, the conversation itself (take-over, hand-back, request for a person, hand-off), its status, its assignee, a note added, or the caller read it. */
+export type ConversationActivityKind =
+  | 'assignment'
+  | 'conversation'
+  | 'message'
+  | 'note'
+  | 'read'
+  | 'status';
+
 /** Where a conversation comes from: generate-reply (api), the website widget, the owner testing, or text messages to one of the account's numbers (sms; the customer identifier is the customer's number). */
 export type ConversationChannel =
   | 'api'
   | 'sms'
   | 'test'
   | 'widget';
+
+/** open until a person resolves it (resolveConversation); a new customer message reopens a resolved conversation. */
+export type ConversationStatus =
+  | 'open'
+  | 'resolved';
 
 export type CreateAppointmentTypeInput = {
   /** Default 0. */
@@ -396,13 +410,6 @@ export type EndpointType =
 export type HoursRangeInput = {
   end: string;
   start: string;
-};
-
-export type InsightsPeriod = {
-  /** Start of the period (included). */
-  from: string;
-  /** End of the period (excluded); at most 366 days after from. */
-  to: string;
 };
 
 export type KnowledgebaseInput = {
@@ -755,12 +762,18 @@ export type ConsoleSearchKnowledgebaseQuery = { searchKnowledgebase: Array<{ chu
 
 export type ConsoleConversationsQueryVariables = Exact<{
   page?: number | null | undefined;
-  channel?: ConversationChannel | null | undefined;
+  channels?: Array<ConversationChannel> | ConversationChannel | null | undefined;
   unreadOnly?: boolean | null | undefined;
+  status?: ConversationStatus | null | undefined;
+  waitingForHuman?: boolean | null | undefined;
+  assignedToMe?: boolean | null | undefined;
+  unassigned?: boolean | null | undefined;
+  assistantId?: number | null | undefined;
+  search?: string | null | undefined;
 }>;
 
 
-export type ConsoleConversationsQuery = { conversations: { items: Array<{ id: string, assistantId: number, channel: ConversationChannel, aiDisabled: boolean, waitingForHuman: boolean, customerIdentifier: string | null, origin: string | null, updatedAt: string, unread: boolean, lastMessageAt: string | null, lastMessage: { id: number, role: MessageRole, content: string } | null }>, pageInfo: { currentPage: number, lastPage: number, total: number } } };
+export type ConsoleConversationsQuery = { conversations: { items: Array<{ id: string, assistantId: number, channel: ConversationChannel, aiDisabled: boolean, waitingForHuman: boolean, customerIdentifier: string | null, origin: string | null, updatedAt: string, unread: boolean, lastMessageAt: string | null, status: ConversationStatus, assignee: { id: number, name: string } | null, lastMessage: { id: number, role: MessageRole, content: string } | null }>, pageInfo: { currentPage: number, lastPage: number, total: number } } };
 
 export type ConsoleWaitingForHumanQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -772,14 +785,14 @@ export type ConsoleConversationQueryVariables = Exact<{
 }>;
 
 
-export type ConsoleConversationQuery = { conversation: { id: string, assistantId: number, channel: ConversationChannel, aiDisabled: boolean, waitingForHuman: boolean, customerIdentifier: string | null, origin: string | null, updatedAt: string, messages: Array<{ id: number, role: MessageRole, content: string, createdAt: string }> } };
+export type ConsoleConversationQuery = { conversation: { id: string, assistantId: number, channel: ConversationChannel, aiDisabled: boolean, waitingForHuman: boolean, customerIdentifier: string | null, origin: string | null, updatedAt: string, status: ConversationStatus, resolvedAt: string | null, assignee: { id: number, name: string } | null, visitor: { pageUrl: string | null, browser: string | null, country: string | null } | null, messages: Array<{ id: number, role: MessageRole, content: string, createdAt: string, visitor: { pageUrl: string | null, browser: string | null, country: string | null } | null }>, notes: Array<{ id: number, content: string, createdAt: string, author: { id: number, name: string } | null }> } };
 
 export type ConsoleConversationMessageSubscriptionVariables = Exact<{
   conversationId: string | number;
 }>;
 
 
-export type ConsoleConversationMessageSubscription = { conversationMessageAdded: { id: number, role: MessageRole, content: string, createdAt: string } };
+export type ConsoleConversationMessageSubscription = { conversationMessageAdded: { id: number, role: MessageRole, content: string, createdAt: string, visitor: { pageUrl: string | null, browser: string | null, country: string | null } | null } };
 
 export type ConsoleTakeOverMutationVariables = Exact<{
   id: string | number;
@@ -954,7 +967,7 @@ export type ConsoleMarkReadMutation = { markConversationRead: { id: string, unre
 export type ConsoleConversationActivitySubscriptionVariables = Exact<{ [key: string]: never; }>;
 
 
-export type ConsoleConversationActivitySubscription = { conversationActivity: { conversation: { id: string, assistantId: number, channel: ConversationChannel, aiDisabled: boolean, waitingForHuman: boolean, customerIdentifier: string | null, origin: string | null, updatedAt: string, unread: boolean, lastMessageAt: string | null, lastMessage: { id: number, role: MessageRole, content: string } | null }, message: { id: number, role: MessageRole, content: string, createdAt: string } | null } };
+export type ConsoleConversationActivitySubscription = { conversationActivity: { kind: ConversationActivityKind, conversation: { id: string, assistantId: number, channel: ConversationChannel, aiDisabled: boolean, waitingForHuman: boolean, customerIdentifier: string | null, origin: string | null, updatedAt: string, unread: boolean, lastMessageAt: string | null, status: ConversationStatus, assignee: { id: number, name: string } | null, lastMessage: { id: number, role: MessageRole, content: string } | null, visitor: { pageUrl: string | null, browser: string | null, country: string | null } | null }, message: { id: number, role: MessageRole, content: string, createdAt: string } | null, note: { id: number, conversationId: string, content: string, createdAt: string, author: { id: number, name: string } | null } | null } };
 
 export type ConsolePlatformAccountsQueryVariables = Exact<{
   page?: number | null | undefined;
@@ -1143,13 +1156,6 @@ export type ConsoleStartCalendarOAuthMutationVariables = Exact<{
 
 export type ConsoleStartCalendarOAuthMutation = { startCalendarOAuth: { authorizationUrl: string } };
 
-export type ConsoleSmsConversationsQueryVariables = Exact<{
-  page?: number | null | undefined;
-}>;
-
-
-export type ConsoleSmsConversationsQuery = { conversations: { items: Array<{ id: string, assistantId: number, channel: ConversationChannel, aiDisabled: boolean, waitingForHuman: boolean, customerIdentifier: string | null, origin: string | null, updatedAt: string, unread: boolean, lastMessageAt: string | null, lastMessage: { id: number, role: MessageRole, content: string } | null }> } };
-
 export type ConsoleDataRetentionQueryVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -1324,18 +1330,45 @@ export type ConsoleAuditLogExportQueryVariables = Exact<{
 
 export type ConsoleAuditLogExportQuery = { auditLog: { nextCursor: string | null, entries: Array<{ id: number, action: string, actorKind: string, actorId: number | null, userId: number | null, targetType: string, targetId: string, details: unknown, ip: string | null, at: string }> } };
 
-export type ConsoleInsightsSetupQueryVariables = Exact<{ [key: string]: never; }>;
+export type ConsoleUnreadConversationCountQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type ConsoleInsightsSetupQuery = { viewer: { id: number, account: { id: number, timezone: string } }, assistants: { items: Array<{ id: number, name: string }> } };
+export type ConsoleUnreadConversationCountQuery = { unreadConversationCount: number };
 
-export type ConsoleInsightsQueryVariables = Exact<{
-  period: InsightsPeriod;
-  assistantId?: number | null | undefined;
+export type ConsoleInboxViewerQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ConsoleInboxViewerQuery = { viewer: { id: number, name: string }, assistants: { items: Array<{ id: number, name: string }> } };
+
+export type ConsoleResolveConversationMutationVariables = Exact<{
+  id: string | number;
 }>;
 
 
-export type ConsoleInsightsQuery = { insights: { from: string, to: string, timezone: string, bucket: string, calls: number, finishedCalls: number, answeredCalls: number, answerRate: number | null, conversations: number, minutes: number, cost: string, evaluatedCalls: number, judgedCalls: number, successfulCalls: number, successRate: number | null, measuredTurns: number, averageTurnLatencyMs: number | null, p95TurnLatencyMs: number | null, transfers: number, bookings: number, endedReasons: Array<{ status: string, reason: string, calls: number }>, series: Array<{ start: string, calls: number, answeredCalls: number, conversations: number, minutes: number, cost: string, bookings: number }> } };
+export type ConsoleResolveConversationMutation = { resolveConversation: { id: string, status: ConversationStatus, resolvedAt: string | null } };
+
+export type ConsoleReopenConversationMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type ConsoleReopenConversationMutation = { reopenConversation: { id: string, status: ConversationStatus, resolvedAt: string | null } };
+
+export type ConsoleAssignConversationMutationVariables = Exact<{
+  id: string | number;
+  userId?: number | null | undefined;
+}>;
+
+
+export type ConsoleAssignConversationMutation = { assignConversation: { id: string, assignee: { id: number, name: string } | null } };
+
+export type ConsoleAddConversationNoteMutationVariables = Exact<{
+  conversationId: string | number;
+  content: string;
+}>;
+
+
+export type ConsoleAddConversationNoteMutation = { addConversationNote: { id: number, conversationId: string, content: string, createdAt: string, author: { id: number, name: string } | null } };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
@@ -1769,12 +1802,18 @@ export const ConsoleSearchKnowledgebaseDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<ConsoleSearchKnowledgebaseQuery, ConsoleSearchKnowledgebaseQueryVariables>;
 export const ConsoleConversationsDocument = new TypedDocumentString(`
-    query ConsoleConversations($page: Int, $channel: ConversationChannel, $unreadOnly: Boolean) {
+    query ConsoleConversations($page: Int, $channels: [ConversationChannel!], $unreadOnly: Boolean, $status: ConversationStatus, $waitingForHuman: Boolean, $assignedToMe: Boolean, $unassigned: Boolean, $assistantId: Int, $search: String) {
   conversations(
     page: $page
     perPage: 30
-    channel: $channel
+    channels: $channels
     unreadOnly: $unreadOnly
+    status: $status
+    waitingForHuman: $waitingForHuman
+    assignedToMe: $assignedToMe
+    unassigned: $unassigned
+    assistantId: $assistantId
+    search: $search
   ) {
     items {
       id
@@ -1787,6 +1826,11 @@ export const ConsoleConversationsDocument = new TypedDocumentString(`
       updatedAt
       unread
       lastMessageAt
+      status
+      assignee {
+        id
+        name
+      }
       lastMessage {
         id
         role
@@ -1821,11 +1865,36 @@ export const ConsoleConversationDocument = new TypedDocumentString(`
     customerIdentifier
     origin
     updatedAt
+    status
+    resolvedAt
+    assignee {
+      id
+      name
+    }
+    visitor {
+      pageUrl
+      browser
+      country
+    }
     messages {
       id
       role
       content
       createdAt
+      visitor {
+        pageUrl
+        browser
+        country
+      }
+    }
+    notes {
+      id
+      content
+      createdAt
+      author {
+        id
+        name
+      }
     }
   }
 }
@@ -1837,6 +1906,11 @@ export const ConsoleConversationMessageDocument = new TypedDocumentString(`
     role
     content
     createdAt
+    visitor {
+      pageUrl
+      browser
+      country
+    }
   }
 }
     `) as unknown as TypedDocumentString<ConsoleConversationMessageSubscription, ConsoleConversationMessageSubscriptionVariables>;
@@ -2162,6 +2236,7 @@ export const ConsoleMarkReadDocument = new TypedDocumentString(`
 export const ConsoleConversationActivityDocument = new TypedDocumentString(`
     subscription ConsoleConversationActivity {
   conversationActivity {
+    kind
     conversation {
       id
       assistantId
@@ -2173,10 +2248,20 @@ export const ConsoleConversationActivityDocument = new TypedDocumentString(`
       updatedAt
       unread
       lastMessageAt
+      status
+      assignee {
+        id
+        name
+      }
       lastMessage {
         id
         role
         content
+      }
+      visitor {
+        pageUrl
+        browser
+        country
       }
     }
     message {
@@ -2184,6 +2269,16 @@ export const ConsoleConversationActivityDocument = new TypedDocumentString(`
       role
       content
       createdAt
+    }
+    note {
+      id
+      conversationId
+      content
+      createdAt
+      author {
+        id
+        name
+      }
     }
   }
 }
@@ -2569,29 +2664,6 @@ export const ConsoleStartCalendarOAuthDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ConsoleStartCalendarOAuthMutation, ConsoleStartCalendarOAuthMutationVariables>;
-export const ConsoleSmsConversationsDocument = new TypedDocumentString(`
-    query ConsoleSmsConversations($page: Int) {
-  conversations(page: $page, perPage: 30, channel: sms) {
-    items {
-      id
-      assistantId
-      channel
-      aiDisabled
-      waitingForHuman
-      customerIdentifier
-      origin
-      updatedAt
-      unread
-      lastMessageAt
-      lastMessage {
-        id
-        role
-        content
-      }
-    }
-  }
-}
-    `) as unknown as TypedDocumentString<ConsoleSmsConversationsQuery, ConsoleSmsConversationsQueryVariables>;
 export const ConsoleDataRetentionDocument = new TypedDocumentString(`
     query ConsoleDataRetention {
   dataRetention {
@@ -3072,14 +3144,16 @@ export const ConsoleAuditLogExportDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ConsoleAuditLogExportQuery, ConsoleAuditLogExportQueryVariables>;
-export const ConsoleInsightsSetupDocument = new TypedDocumentString(`
-    query ConsoleInsightsSetup {
+export const ConsoleUnreadConversationCountDocument = new TypedDocumentString(`
+    query ConsoleUnreadConversationCount {
+  unreadConversationCount
+}
+    `) as unknown as TypedDocumentString<ConsoleUnreadConversationCountQuery, ConsoleUnreadConversationCountQueryVariables>;
+export const ConsoleInboxViewerDocument = new TypedDocumentString(`
+    query ConsoleInboxViewer {
   viewer {
     id
-    account {
-      id
-      timezone
-    }
+    name
   }
   assistants(perPage: 100) {
     items {
@@ -3088,44 +3162,47 @@ export const ConsoleInsightsSetupDocument = new TypedDocumentString(`
     }
   }
 }
-    `) as unknown as TypedDocumentString<ConsoleInsightsSetupQuery, ConsoleInsightsSetupQueryVariables>;
-export const ConsoleInsightsDocument = new TypedDocumentString(`
-    query ConsoleInsights($period: InsightsPeriod!, $assistantId: Int) {
-  insights(period: $period, assistantId: $assistantId) {
-    from
-    to
-    timezone
-    bucket
-    calls
-    finishedCalls
-    answeredCalls
-    answerRate
-    conversations
-    minutes
-    cost
-    evaluatedCalls
-    judgedCalls
-    successfulCalls
-    successRate
-    measuredTurns
-    averageTurnLatencyMs
-    p95TurnLatencyMs
-    transfers
-    bookings
-    endedReasons {
-      status
-      reason
-      calls
-    }
-    series {
-      start
-      calls
-      answeredCalls
-      conversations
-      minutes
-      cost
-      bookings
+    `) as unknown as TypedDocumentString<ConsoleInboxViewerQuery, ConsoleInboxViewerQueryVariables>;
+export const ConsoleResolveConversationDocument = new TypedDocumentString(`
+    mutation ConsoleResolveConversation($id: ID!) {
+  resolveConversation(id: $id) {
+    id
+    status
+    resolvedAt
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleResolveConversationMutation, ConsoleResolveConversationMutationVariables>;
+export const ConsoleReopenConversationDocument = new TypedDocumentString(`
+    mutation ConsoleReopenConversation($id: ID!) {
+  reopenConversation(id: $id) {
+    id
+    status
+    resolvedAt
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleReopenConversationMutation, ConsoleReopenConversationMutationVariables>;
+export const ConsoleAssignConversationDocument = new TypedDocumentString(`
+    mutation ConsoleAssignConversation($id: ID!, $userId: Int) {
+  assignConversation(id: $id, userId: $userId) {
+    id
+    assignee {
+      id
+      name
     }
   }
 }
-    `) as unknown as TypedDocumentString<ConsoleInsightsQuery, ConsoleInsightsQueryVariables>;
+    `) as unknown as TypedDocumentString<ConsoleAssignConversationMutation, ConsoleAssignConversationMutationVariables>;
+export const ConsoleAddConversationNoteDocument = new TypedDocumentString(`
+    mutation ConsoleAddConversationNote($conversationId: ID!, $content: String!) {
+  addConversationNote(input: {conversationId: $conversationId, content: $content}) {
+    id
+    conversationId
+    content
+    createdAt
+    author {
+      id
+      name
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleAddConversationNoteMutation, ConsoleAddConversationNoteMutationVariables>;

@@ -1,87 +1,186 @@
 import { css, html, nothing } from "lit";
 import {
+  AddConversationNoteMutation,
+  AssignConversationMutation,
   ConversationActivitySubscription,
   ConversationMessageSubscription,
   ConversationQuery,
   ConversationsQuery,
   HandBackMutation,
+  InboxViewerQuery,
   MarkConversationReadMutation,
+  ReopenConversationMutation,
+  ResolveConversationMutation,
   SendOperatorMessageMutation,
-  SmsConversationsQuery,
   TakeOverMutation,
   WaitingForHumanQuery,
 } from "../api/operations.ts";
 import type {
   ConsoleConversationQuery,
   ConsoleConversationsQuery,
+  ConsoleConversationsQueryVariables,
   ConversationChannel,
 } from "../generated/graphql.ts";
 import { href } from "../router.ts";
 import { emptyState, formatDate, loading, Screen } from "../screen.ts";
 
-type Message = ConsoleConversationQuery["conversation"]["messages"][number];
+type Open = ConsoleConversationQuery["conversation"];
+type Message = Open["messages"][number];
+type Note = Open["notes"][number];
+type Visitor = NonNullable<Message["visitor"]>;
 type Listed = ConsoleConversationsQuery["conversations"]["items"][number];
 
-/** The channels a person answers: website chats and text messages (api and test conversations are not). */
-const INBOX_CHANNELS: ConversationChannel[] = ["widget", "sms"];
+/** Which conversations the list shows (each one server-side filter of `conversations`). */
+const VIEWS = {
+  open: ["Open", { status: "open" }],
+  waiting: ["Waiting for a person", { waitingForHuman: true, status: "open" }],
+  mine: ["Assigned to me", { assignedToMe: true, status: "open" }],
+  unassigned: ["Unassigned", { unassigned: true, status: "open" }],
+  unread: ["Unread", { unreadOnly: true }],
+  resolved: ["Resolved", { status: "resolved" }],
+  all: ["All", {}],
+} as const satisfies Record<string, [string, ConsoleConversationsQueryVariables]>;
+type View = keyof typeof VIEWS;
+
+/** The channels a person answers by default: website chats and text messages. */
+const CHANNELS: Record<string, [label: string, channels: ConversationChannel[] | null]> = {
+  people: ["Widget and SMS", ["widget", "sms"]],
+  widget: ["Widget", ["widget"]],
+  sms: ["SMS", ["sms"]],
+  test: ["Tests in the console", ["test"]],
+  api: ["API (generate-reply)", ["api"]],
+  all: ["All channels", null],
+};
 
 function isSms(conversation: { channel: string }): boolean {
   return conversation.channel === "sms";
 }
 
-function lastActivity(conversation: Listed): string {
-  return conversation.lastMessageAt ?? conversation.updatedAt;
+const regions = new Intl.DisplayNames(undefined, { type: "region" });
+
+function countryName(code: string): string {
+  try {
+    return regions.of(code) ?? code;
+  } catch {
+    return code;
+  }
+}
+
+/** "shop.example/pricing · Chrome 131 on macOS · Germany": what is known of where a visitor wrote from. */
+function visitorLine(visitor: Visitor): string {
+  const page = visitor.pageUrl ? new URL(visitor.pageUrl) : null;
+  return [
+    page ? `${page.host}${page.pathname}` : null,
+    visitor.browser,
+    visitor.country ? countryName(visitor.country) : null,
+  ]
+    .filter(Boolean)
+    .join(" · ");
+}
+
+/** Messages and private notes in the order they were written. */
+function timeline(conversation: Open): ({ kind: "message"; item: Message } | { kind: "note"; item: Note })[] {
+  return [
+    ...conversation.messages
+      .filter((m) => m.role !== "system")
+      .map((item) => ({ kind: "message" as const, item })),
+    ...conversation.notes.map((item) => ({ kind: "note" as const, item })),
+  ].sort((a, b) => (a.item.createdAt < b.item.createdAt ? -1 : a.item.createdAt > b.item.createdAt ? 1 : 0));
 }
 
 /**
- * Widget chats and SMS conversations, newest activity first; one open on the side, live, to take over
- * and answer (in an SMS conversation the answer is sent as a text).
+ * The team inbox: conversations filtered server-side (status, waiting, assignee, assistant, channel,
+ * text), newest activity first; one open on the side, live, to take over and answer (in an SMS
+ * conversation the answer is sent as a text), resolve or reopen, assign, and note privately.
  */
 export class VxInbox extends Screen {
   static override properties = {
     conversationId: { attribute: false },
     list: { state: true },
+    total: { state: true },
     open: { state: true },
     error: { state: true },
     waiting: { state: true },
+    view: { state: true },
+    channel: { state: true },
+    assistantId: { state: true },
+    search: { state: true },
+    me: { state: true },
+    assistants: { state: true },
   };
   declare conversationId: string | null;
   declare list: Listed[] | null;
-  declare open: ConsoleConversationQuery["conversation"] | null;
+  declare total: number;
+  declare open: Open | null;
   declare error: string | null;
   /** Conversations of the account waiting for a person (request_human); null before it is known. */
   declare waiting: number | null;
+  declare view: View;
+  declare channel: keyof typeof CHANNELS;
+  declare assistantId: number | null;
+  declare search: string;
+  /** The signed-in member ("Assign to me"); null before it is known. */
+  declare me: { id: number; name: string } | null;
+  declare assistants: { id: number; name: string }[];
   #unsubscribeOpen: (() => void) | null = null;
+  /** A list load in flight, and whether another is wanted after it (events in a burst load once more). */
+  #loading: Promise<void> | null = null;
+  #reloadWanted = false;
 
   constructor() {
     super();
     this.conversationId = null;
     this.list = null;
+    this.total = 0;
     this.open = null;
     this.error = null;
     this.waiting = null;
+    this.view = "open";
+    this.channel = "people";
+    this.assistantId = null;
+    this.search = "";
+    this.me = null;
+    this.assistants = [];
   }
 
   override connectedCallback(): void {
     super.connectedCallback();
     this.run(this.loadList());
     this.run(this.loadWaiting());
+    this.run(
+      this.api.request(InboxViewerQuery, {}).then(({ viewer, assistants }) => {
+        this.me = { id: viewer.id, name: viewer.name };
+        this.assistants = assistants.items;
+      }),
+    );
     this.track(() => this.#unsubscribeOpen?.());
-    // Any conversation's activity moves it to the top of the list with its unread mark.
     this.track(
       this.api.subscribe(ConversationActivitySubscription, {}, ({ conversationActivity }) => {
-        const updated = conversationActivity.conversation;
-        if (!INBOX_CHANNELS.includes(updated.channel) || !this.list) return;
+        const { kind, conversation: updated, note } = conversationActivity;
         const isOpen = updated.id === this.open?.id;
-        this.list = [
-          { ...updated, unread: updated.unread && !isOpen },
-          ...this.list.filter((c) => c.id !== updated.id),
-        ];
-        if (isOpen && updated.unread)
-          this.run(this.api.request(MarkConversationReadMutation, { id: updated.id }));
-        if (isOpen && this.open) this.open = { ...this.open, waitingForHuman: updated.waitingForHuman };
-        // A request for a person, or a take-over answering one, changes the count.
-        this.run(this.loadWaiting());
+        if (isOpen && this.open) {
+          this.open = {
+            ...this.open,
+            waitingForHuman: updated.waitingForHuman,
+            aiDisabled: updated.aiDisabled,
+            status: updated.status,
+            assignee: updated.assignee,
+            visitor: updated.visitor,
+            notes:
+              note && !this.open.notes.some((n) => n.id === note.id)
+                ? [...this.open.notes, note]
+                : this.open.notes,
+          };
+          if (updated.unread) this.run(this.api.request(MarkConversationReadMutation, { id: updated.id }));
+        }
+        if (kind === "read" && !isOpen) {
+          this.list =
+            this.list?.map((c) => (c.id === updated.id ? { ...c, unread: updated.unread } : c)) ?? null;
+          return;
+        }
+        // Whether it still belongs in this view is the server's to say: the list is asked for again.
+        this.run(this.loadList());
+        if (kind === "conversation" || kind === "status") this.run(this.loadWaiting());
       }),
     );
   }
@@ -90,20 +189,36 @@ export class VxInbox extends Screen {
     if (changed.has("conversationId")) this.run(this.openConversation(this.conversationId));
   }
 
-  /** Each channel's list is asked for apart, so one that fails does not hide the other's conversations. */
-  private async loadList(): Promise<void> {
-    const lists = await Promise.allSettled([
-      this.api.request(ConversationsQuery, { page: 1, channel: "widget" }),
-      this.api.request(SmsConversationsQuery, { page: 1 }),
-    ]);
-    const items: Listed[] = [];
-    const failures: string[] = [];
-    for (const list of lists) {
-      if (list.status === "fulfilled") items.push(...list.value.conversations.items);
-      else failures.push((list.reason as Error).message);
+  private variables(): ConsoleConversationsQueryVariables {
+    return {
+      page: 1,
+      ...VIEWS[this.view][1],
+      channels: CHANNELS[this.channel]?.[1] ?? null,
+      assistantId: this.assistantId,
+      search: this.search.length >= 2 ? this.search : null,
+    };
+  }
+
+  private loadList(): Promise<void> {
+    if (this.#loading) {
+      this.#reloadWanted = true;
+      return this.#loading;
     }
-    this.list = items.sort((a, b) => (lastActivity(a) < lastActivity(b) ? 1 : -1));
-    this.error = failures.length ? failures.join(" ") : null;
+    this.#loading = (async () => {
+      try {
+        do {
+          this.#reloadWanted = false;
+          const { conversations } = await this.api.request(ConversationsQuery, this.variables());
+          const openId = this.open?.id;
+          this.list = conversations.items.map((c) => (c.id === openId ? { ...c, unread: false } : c));
+          this.total = conversations.pageInfo.total;
+          this.error = null;
+        } while (this.#reloadWanted);
+      } finally {
+        this.#loading = null;
+      }
+    })();
+    return this.#loading;
   }
 
   private async loadWaiting(): Promise<void> {
@@ -138,14 +253,45 @@ export class VxInbox extends Screen {
     this.open = { ...this.open, messages: [...this.open.messages, message] };
   }
 
-  private async setAi(takeOver: boolean): Promise<void> {
-    if (!this.open) return;
-    const result = takeOver
-      ? (await this.api.request(TakeOverMutation, { id: this.open.id })).takeOverConversation
-      : (await this.api.request(HandBackMutation, { id: this.open.id })).handBackConversation;
-    this.open = { ...this.open, aiDisabled: result.aiDisabled, waitingForHuman: result.waitingForHuman };
-    this.list = this.list?.map((c) => (c.id === result.id ? { ...c, ...result } : c)) ?? null;
-    this.run(this.loadWaiting());
+  private async act(task: () => Promise<void>): Promise<void> {
+    try {
+      await task();
+      this.error = null;
+    } catch (error) {
+      this.error = (error as Error).message;
+    }
+  }
+
+  private setAi(takeOver: boolean): Promise<void> {
+    return this.act(async () => {
+      if (!this.open) return;
+      const result = takeOver
+        ? (await this.api.request(TakeOverMutation, { id: this.open.id })).takeOverConversation
+        : (await this.api.request(HandBackMutation, { id: this.open.id })).handBackConversation;
+      this.open = { ...this.open, aiDisabled: result.aiDisabled, waitingForHuman: result.waitingForHuman };
+      this.run(this.loadWaiting());
+    });
+  }
+
+  private setStatus(resolved: boolean): Promise<void> {
+    return this.act(async () => {
+      if (!this.open) return;
+      const result = resolved
+        ? (await this.api.request(ResolveConversationMutation, { id: this.open.id })).resolveConversation
+        : (await this.api.request(ReopenConversationMutation, { id: this.open.id })).reopenConversation;
+      this.open = { ...this.open, status: result.status, resolvedAt: result.resolvedAt };
+    });
+  }
+
+  private assign(userId: number | null): Promise<void> {
+    return this.act(async () => {
+      if (!this.open) return;
+      const { assignConversation } = await this.api.request(AssignConversationMutation, {
+        id: this.open.id,
+        userId,
+      });
+      this.open = { ...this.open, assignee: assignConversation.assignee };
+    });
   }
 
   private async reply(event: SubmitEvent): Promise<void> {
@@ -153,17 +299,44 @@ export class VxInbox extends Screen {
     const form = event.target as HTMLFormElement;
     const content = String(new FormData(form).get("content") ?? "").trim();
     if (!content || !this.open) return;
-    try {
+    await this.act(async () => {
       const { sendOperatorMessage } = await this.api.request(SendOperatorMessageMutation, {
-        conversationId: this.open.id,
+        conversationId: this.open!.id,
         content,
       });
       form.reset();
-      this.addMessage(sendOperatorMessage);
-      this.error = null;
-    } catch (error) {
-      this.error = (error as Error).message;
-    }
+      this.addMessage({ ...sendOperatorMessage, visitor: null });
+    });
+  }
+
+  private async note(event: SubmitEvent): Promise<void> {
+    event.preventDefault();
+    const form = event.target as HTMLFormElement;
+    const content = String(new FormData(form).get("note") ?? "").trim();
+    if (!content || !this.open) return;
+    await this.act(async () => {
+      const { addConversationNote } = await this.api.request(AddConversationNoteMutation, {
+        conversationId: this.open!.id,
+        content,
+      });
+      form.reset();
+      if (this.open && !this.open.notes.some((n) => n.id === addConversationNote.id)) {
+        this.open = { ...this.open, notes: [...this.open.notes, addConversationNote] };
+      }
+    });
+  }
+
+  private filter(event: SubmitEvent | Event): void {
+    event.preventDefault();
+    const form = (event.target as HTMLElement).closest("form") as HTMLFormElement;
+    const data = new FormData(form);
+    this.view = String(data.get("view")) as View;
+    this.channel = String(data.get("channel"));
+    const assistant = String(data.get("assistant") ?? "");
+    this.assistantId = assistant ? Number(assistant) : null;
+    this.search = String(data.get("search") ?? "").trim();
+    this.list = null;
+    this.run(this.loadList());
   }
 
   override render() {
@@ -174,30 +347,18 @@ export class VxInbox extends Screen {
             ? html`<span class="badge waiting" role="status">${this.waiting} waiting for a person</span>`
             : nothing
         }
-        <button type="button" @click=${this.loadList}>Refresh</button></div>
+        <button type="button" @click=${() => this.run(this.loadList())}>Refresh</button></div>
       ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : nothing}
+      ${this.renderFilters()}
       <div class="inbox">
         <nav aria-label="Conversations" class="list">
           ${
             this.list === null
               ? loading
               : this.list.length === 0
-                ? emptyState(
-                    "No widget or SMS conversations yet.",
-                    html`They appear here, live, when a visitor writes in an assistant's chat on your website or a customer texts one of your numbers. <a href=${href("assistants")}>Open an assistant</a> to get its widget's embed code and try it.`,
-                  )
-                : html`<ul>${this.list.map(
-                    (c) => html`<li>
-                      <a href=${href("inbox", c.id)} aria-current=${c.id === this.conversationId ? "true" : "false"}>
-                        ${c.unread ? html`<span class="dot" aria-label="Unread"></span>` : nothing}
-                        ${isSms(c) ? html`<span class="badge sms">SMS</span>` : nothing}
-                        <strong>${c.customerIdentifier ?? c.origin ?? "Visitor"}</strong>
-                        ${c.aiDisabled ? html`<span class="badge">taken over</span>` : nothing}
-                        ${c.waitingForHuman ? html`<span class="badge waiting">wants a person</span>` : nothing}
-                        <span class="preview">${c.lastMessage?.content ?? ""}</span>
-                        <span class="muted when">${formatDate(c.lastMessageAt ?? c.updatedAt)}</span>
-                      </a></li>`,
-                  )}</ul>`
+                ? this.renderEmpty()
+                : html`<p class="muted count" role="status">${this.total} ${this.total === 1 ? "conversation" : "conversations"}</p>
+                  <ul>${this.list.map((c) => this.renderListed(c))}</ul>`
           }
         </nav>
         <section class="thread" aria-label="Conversation">
@@ -207,9 +368,69 @@ export class VxInbox extends Screen {
     `;
   }
 
-  private renderThread(conversation: ConsoleConversationQuery["conversation"]) {
+  private renderFilters() {
+    return html`<form class="filters" role="search" aria-label="Filter conversations"
+        @submit=${this.filter} @change=${(event: Event) => {
+          if ((event.target as HTMLElement).tagName === "SELECT") this.filter(event);
+        }}>
+      <div class="field"><label for="inbox-view">Show</label>
+        <select id="inbox-view" name="view">${Object.entries(VIEWS).map(
+          ([value, [label]]) =>
+            html`<option value=${value} ?selected=${value === this.view}>${label}</option>`,
+        )}</select></div>
+      <div class="field"><label for="inbox-channel">Channel</label>
+        <select id="inbox-channel" name="channel">${Object.entries(CHANNELS).map(
+          ([value, [label]]) =>
+            html`<option value=${value} ?selected=${value === this.channel}>${label}</option>`,
+        )}</select></div>
+      <div class="field"><label for="inbox-assistant">Assistant</label>
+        <select id="inbox-assistant" name="assistant">
+          <option value="" ?selected=${this.assistantId === null}>All assistants</option>
+          ${this.assistants.map(
+            (a) => html`<option value=${a.id} ?selected=${a.id === this.assistantId}>${a.name}</option>`,
+          )}
+        </select></div>
+      <div class="field"><label for="inbox-search">Search messages</label>
+        <input id="inbox-search" type="search" name="search" .value=${this.search} minlength="2" maxlength="100"
+          placeholder="Words in a message"></div>
+      <button type="submit">Search</button>
+    </form>`;
+  }
+
+  private renderEmpty() {
+    const filtered = this.view !== "open" || this.channel !== "people" || this.assistantId || this.search;
+    return filtered
+      ? emptyState(
+          "No conversation matches these filters.",
+          html`Choose "Open" and "Widget and SMS", or clear the search, to see every open conversation.`,
+        )
+      : emptyState(
+          "No open widget or SMS conversations.",
+          html`They appear here, live, when a visitor writes in an assistant's chat on your website or a customer texts one of your numbers. <a href=${href("assistants")}>Open an assistant</a> to get its widget's embed code and try it.`,
+        );
+  }
+
+  private renderListed(c: Listed) {
+    return html`<li>
+      <a href=${href("inbox", c.id)} aria-current=${c.id === this.conversationId ? "true" : "false"}>
+        ${c.unread ? html`<span class="dot" aria-label="Unread"></span>` : nothing}
+        ${isSms(c) ? html`<span class="badge sms">SMS</span>` : nothing}
+        <strong>${c.customerIdentifier ?? c.origin ?? "Visitor"}</strong>
+        ${c.status === "resolved" ? html`<span class="badge">resolved</span>` : nothing}
+        ${c.aiDisabled ? html`<span class="badge">taken over</span>` : nothing}
+        ${c.waitingForHuman ? html`<span class="badge waiting">wants a person</span>` : nothing}
+        <span class="preview">${c.lastMessage?.content ?? ""}</span>
+        <span class="muted when">${formatDate(c.lastMessageAt ?? c.updatedAt)}${
+          c.assignee ? html` · <span class="assignee">${c.assignee.name}</span>` : nothing
+        }</span>
+      </a></li>`;
+  }
+
+  private renderThread(conversation: Open) {
     const sms = isSms(conversation);
     const customer = sms ? "Customer" : "Visitor";
+    const mine = this.me !== null && conversation.assignee?.id === this.me.id;
+    const resolved = conversation.status === "resolved";
     return html`
       ${
         sms
@@ -223,6 +444,21 @@ export class VxInbox extends Screen {
           : nothing
       }
       <div class="row">
+        <span class="badge status" data-testid="status">${resolved ? "Resolved" : "Open"}</span>
+        ${
+          resolved
+            ? html`<button type="button" @click=${() => this.setStatus(false)}>Reopen</button>`
+            : html`<button type="button" @click=${() => this.setStatus(true)}>Resolve</button>`
+        }
+        <span class="assigned" data-testid="assignee">${
+          conversation.assignee
+            ? html`Assigned to <strong>${mine ? "you" : conversation.assignee.name}</strong>`
+            : "Unassigned"
+        }</span>
+        ${mine || !this.me ? nothing : html`<button type="button" @click=${() => this.assign(this.me!.id)}>Assign to me</button>`}
+        ${conversation.assignee ? html`<button type="button" @click=${() => this.assign(null)}>Unassign</button>` : nothing}
+      </div>
+      <div class="row">
         <span class="badge">${conversation.aiDisabled ? "You are answering (AI off)" : "The AI is answering"}</span>
         ${
           conversation.aiDisabled
@@ -231,14 +467,20 @@ export class VxInbox extends Screen {
         }
         <vx-make-test .conversationId=${conversation.id}></vx-make-test>
       </div>
+      ${conversation.visitor ? this.renderVisitor(conversation.visitor) : nothing}
       <ol class="messages" role="log" aria-live="polite" aria-label="Messages">
-        ${conversation.messages
-          .filter((m) => m.role !== "system")
-          .map(
-            (m) => html`<li class="msg ${m.role}">
-              <span class="who">${m.role === "user" ? customer : m.role === "operator" ? "Operator" : "AI"}</span>
-              <p>${m.content}</p></li>`,
-          )}
+        ${timeline(conversation).map((entry) =>
+          entry.kind === "note"
+            ? html`<li class="msg note">
+                <span class="who">Private note${entry.item.author ? html` by ${entry.item.author.name}` : nothing}</span>
+                <p>${entry.item.content}</p>
+                <time class="at" datetime=${entry.item.createdAt}>${formatDate(entry.item.createdAt)}</time></li>`
+            : html`<li class="msg ${entry.item.role}">
+                <span class="who">${entry.item.role === "user" ? customer : entry.item.role === "operator" ? "Operator" : "AI"}</span>
+                <p>${entry.item.content}</p>
+                <time class="at" datetime=${entry.item.createdAt}>${formatDate(entry.item.createdAt)}</time>
+                ${entry.item.visitor ? html`<span class="at from">${visitorLine(entry.item.visitor)}</span>` : nothing}</li>`,
+        )}
       </ol>
       ${
         sms
@@ -258,7 +500,22 @@ export class VxInbox extends Screen {
           }}></textarea>
         <button class="primary" type="submit">${sms ? "Send text" : "Send reply"}</button>
       </form>
+      <form class="row" @submit=${this.note}>
+        <label class="sr-only" for="note">Private note</label>
+        <textarea id="note" name="note" rows="1" style="flex:1; min-height: 2.5rem" aria-describedby="note-hint"
+          placeholder="Private note for your team"></textarea>
+        <button type="submit">Add note</button>
+      </form>
+      <p class="hint" id="note-hint">Notes are seen by your team only: never by the customer, nor by the AI.</p>
     `;
+  }
+
+  private renderVisitor(visitor: Visitor) {
+    return html`<dl class="visitor" aria-label="Visitor">
+      ${visitor.pageUrl ? html`<div><dt>Page</dt><dd><a href=${visitor.pageUrl} target="_blank" rel="noopener noreferrer">${visitor.pageUrl}</a></dd></div>` : nothing}
+      ${visitor.browser ? html`<div><dt>Browser</dt><dd>${visitor.browser}</dd></div>` : nothing}
+      <div><dt>Country</dt><dd>${visitor.country ? countryName(visitor.country) : "Unknown"}</dd></div>
+    </dl>`;
   }
 
   static override styles = [
@@ -353,6 +610,46 @@ export class VxInbox extends Screen {
       .who {
         font-size: 0.8rem;
         font-weight: 700;
+      }
+      .filters {
+        display: flex;
+        flex-wrap: wrap;
+        gap: 0.5rem 1rem;
+        align-items: flex-end;
+        margin-bottom: 1rem;
+      }
+      .filters .field {
+        display: flex;
+        flex-direction: column;
+        font-size: 0.9rem;
+        min-width: 0;
+      }
+      .msg.note {
+        margin-left: auto;
+        margin-right: auto;
+        background: var(--_surface);
+        border: 2px dashed var(--_link);
+        color: var(--_text);
+      }
+      .at {
+        display: block;
+        font-size: 0.75rem;
+        opacity: 0.9;
+        overflow-wrap: anywhere;
+      }
+      .visitor {
+        display: flex;
+        flex-wrap: wrap;
+        gap: 0.25rem 1.5rem;
+        margin: 0.5rem 0;
+        font-size: 0.9rem;
+      }
+      .visitor dt {
+        font-weight: 700;
+      }
+      .visitor dd {
+        margin: 0;
+        overflow-wrap: anywhere;
       }
     `,
   ];

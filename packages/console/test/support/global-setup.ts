@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import { type AddressInfo, createServer as createTcpServer } from "node:net";
 import type { TestProject } from "vitest/node";
 import type { App } from "../../../server/src/app.ts";
+import { hashPassword } from "../../../server/src/modules/auth/password.ts";
 import { browserTestSetup, startInProcessServer } from "../../../server/test/support/browser-test-servers.ts";
 import { startFakeCalCom } from "../../../server/test/support/fake-calcom.ts";
 import { startFakeOpenAI } from "../../../server/test/support/fake-openai.ts";
@@ -180,6 +181,28 @@ async function startControlServer(apps: { main: App; deaf: App }, radicale: Runn
       const { accountId, assistantIds } = await readJson(request);
       await seedInsightsHistory(apps.main, Number(accountId), (assistantIds as number[]).map(Number));
       response.writeHead(204, cors).end();
+      return;
+    }
+    // A second member of an account (a User row of it), until the console invites members itself.
+    if (request.method === "POST" && request.url === "/members") {
+      try {
+        const body = await readJson(request);
+        const email = `member-${randomBytes(5).toString("hex")}@example.com`;
+        const password = `pw-${randomBytes(8).toString("hex")}`;
+        const user = await apps.main.db.prisma.user.create({
+          data: {
+            accountId: Number(body.accountId),
+            email,
+            name: String(body.name ?? "Teammate"),
+            passwordHash: await hashPassword(password),
+          },
+        });
+        response
+          .writeHead(200, { ...cors, "content-type": "application/json" })
+          .end(JSON.stringify({ email, password, userId: user.id }));
+      } catch (error) {
+        response.writeHead(500, cors).end(String(error));
+      }
       return;
     }
     if (request.method !== "POST" || request.url !== "/accounts") {

@@ -235,6 +235,8 @@ export type SendWidgetMessageInput = {
   conversationId: string | number;
   /** At most 2000 characters. */
   message: string;
+  /** The page the widget is on (location.href), shown to the business; kept only when it is a page of the request's Origin. */
+  pageUrl?: string | null | undefined;
 };
 
 export type StartCallInput = {
@@ -249,6 +251,8 @@ export type StartCallInput = {
 
 export type StartWidgetConversationInput = {
   assistantUuid: string;
+  /** The page the widget is on (location.href), shown to the business; kept only when it is a page of the request's Origin. */
+  pageUrl?: string | null | undefined;
   variables?: unknown;
 };
 

@@ -104,7 +104,18 @@ export const conversationRoutes: RouteDefinition[] = [
       tag: "Widget",
       summary: "Send a visitor's message to a widget conversation; answers the assistant's reply",
       pathParams: { uuid: "The conversation's id" },
-      body: { schema: z.object({ message: z.string().max(4000) }) },
+      body: {
+        schema: z.object({
+          message: z.string().max(4000),
+          page_url: z
+            .string()
+            .max(2048)
+            .optional()
+            .describe(
+              "The page the widget is on, shown in the inbox (kept only when on the request's Origin)",
+            ),
+        }),
+      },
       response: {
         description: "The reply",
         schema: z.object({
@@ -129,7 +140,9 @@ export const conversationRoutes: RouteDefinition[] = [
         sendWidgetMessage(input: $input) { reply functionCalls { ...RestWidgetFunctionCall } }
       }
     `),
-    variables: ({ params, body }) => ({ input: { conversationId: params.uuid, message: body.message } }),
+    variables: ({ params, body }) => ({
+      input: { conversationId: params.uuid, message: body.message, pageUrl: body.page_url ?? null },
+    }),
     respond: ({ sendWidgetMessage }) => ({
       body: {
         status: true,

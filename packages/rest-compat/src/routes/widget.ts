@@ -58,7 +58,18 @@ export const widgetRoutes: RouteDefinition[] = [
       tag: "Widget",
       summary: "Start a widget conversation with an assistant (public)",
       pathParams: { uuid: "The assistant's public UUID" },
-      body: { schema: z.object({ variables: z.record(z.string(), z.unknown()).optional() }) },
+      body: {
+        schema: z.object({
+          variables: z.record(z.string(), z.unknown()).optional(),
+          page_url: z
+            .string()
+            .max(2048)
+            .optional()
+            .describe(
+              "The page the widget is on, shown in the inbox (kept only when on the request's Origin)",
+            ),
+        }),
+      },
       response: {
         status: 201,
         description: "Started",
@@ -89,6 +100,7 @@ export const widgetRoutes: RouteDefinition[] = [
       input: {
         assistantUuid: params.uuid,
         variables: body.variables,
+        pageUrl: body.page_url ?? null,
       },
     }),
     respond: ({ startWidgetConversation }) => ({

@@ -1,4 +1,6 @@
+import { filter, pipe } from "graphql-yoga";
 import { builder } from "../../builder.ts";
+import type { Context } from "../../context.ts";
 import { pageOf } from "../common/pagination.schema.ts";
 import {
   type FunctionCallRecord,
@@ -43,6 +45,56 @@ export const FunctionCall = builder.objectRef<FunctionCallRecord>("FunctionCall"
   }),
 });
 
+const ConversationStatus = builder.enumType("ConversationStatus", {
+  description:
+    "open until a person resolves it (resolveConversation); a new customer message reopens a resolved conversation.",
+  values: ["open", "resolved"] as const,
+});
+
+type VisitorSource = { pageUrl: string | null; browser: string | null; country: string | null };
+
+const Visitor = builder.objectRef<VisitorSource>("Visitor").implement({
+  description:
+    'Where a widget visitor wrote from, as the request told it; each field null when not known (docs/console.md "Inbox").',
+  fields: (t) => ({
+    pageUrl: t.exposeString("pageUrl", {
+      nullable: true,
+      description: "The page the widget was on (only a page of the conversation's origin is kept).",
+    }),
+    browser: t.exposeString("browser", {
+      nullable: true,
+      description: 'The user agent summarised, e.g. "Chrome 131 on macOS".',
+    }),
+    country: t.exposeString("country", {
+      nullable: true,
+      description:
+        "ISO 3166 alpha-2 code from the header a trusted proxy sets (VOXGATE_VISITOR_COUNTRY_HEADER); null without one.",
+    }),
+  }),
+});
+
+function visitorOf(source: VisitorSource): VisitorSource | null {
+  if (source.pageUrl === null && source.browser === null && source.country === null) return null;
+  return { pageUrl: source.pageUrl, browser: source.browser, country: source.country };
+}
+
+type MemberSource = { id: number; name: string; email: string };
+
+const ConversationMember = builder.objectRef<MemberSource>("ConversationMember").implement({
+  description: "A member of the account as the inbox names them (an assignee, a note's author).",
+  fields: (t) => ({
+    id: t.exposeInt("id", { description: "The user id (assignConversation takes it)." }),
+    name: t.exposeString("name"),
+    email: t.exposeString("email"),
+  }),
+});
+
+/** The member an inbox operation acts for. */
+function memberOf(context: Context) {
+  const viewer = context.viewer!;
+  return { accountId: viewer.accountId, userId: viewer.userId };
+}
+
 export const ConversationMessage = builder.prismaObject("Message", {
   name: "ConversationMessage",
   description: "One message of a conversation.",
@@ -55,6 +107,29 @@ export const ConversationMessage = builder.prismaObject("Message", {
       type: [FunctionCall],
       description: "Functions called to write this reply; empty for other messages.",
       resolve: storedFunctionCalls,
+    }),
+    createdAt: t.expose("createdAt", { type: "DateTime" }),
+    visitor: t.field({
+      type: Visitor,
+      nullable: true,
+      description: "Where the customer wrote this message from (widget); null for other messages.",
+      resolve: visitorOf,
+    }),
+  }),
+});
+
+const ConversationNoteRef = builder.prismaObject("ConversationNote", {
+  description:
+    "A private note of a member on a conversation: never shown to the customer nor sent to the model.",
+  fields: (t) => ({
+    id: t.exposeInt("id"),
+    conversationId: t.exposeID("conversationId"),
+    content: t.exposeString("content"),
+    author: t.field({
+      type: ConversationMember,
+      nullable: true,
+      description: "Who wrote it; null once that user is deleted.",
+      resolve: (note, _args, context) => context.services.conversations.noteAuthor(note),
     }),
     createdAt: t.expose("createdAt", { type: "DateTime" }),
   }),
@@ -98,8 +173,34 @@ export const ConversationRef = builder.prismaObject("Conversation", {
     }),
     unread: t.boolean({
       description:
-        "A customer message arrived after the account last read the conversation (markConversationRead).",
-      resolve: (conversation) => conversation.lastCustomerMessageId > conversation.lastReadMessageId,
+        "A customer message arrived after the caller (this member) last read the conversation (markConversationRead); each member has their own.",
+      resolve: (conversation, _args, context) =>
+        context.viewer
+          ? context.services.conversations.unreadBy(conversation, context.viewer.userId)
+          : conversation.lastCustomerMessageId > conversation.lastReadMessageId,
+    }),
+    status: t.field({ type: ConversationStatus, resolve: (conversation) => conversation.status }),
+    resolvedAt: t.expose("resolvedAt", {
+      type: "DateTime",
+      nullable: true,
+      description: "When it was resolved; null while open.",
+    }),
+    assignee: t.field({
+      type: ConversationMember,
+      nullable: true,
+      description: "The member it is assigned to; null: unassigned.",
+      resolve: (conversation, _args, context) => context.services.conversations.assignee(conversation),
+    }),
+    notes: t.field({
+      type: [ConversationNoteRef],
+      description: "The members' private notes, oldest first.",
+      resolve: (conversation, _args, context) => context.services.conversations.notes(conversation.id),
+    }),
+    visitor: t.field({
+      type: Visitor,
+      nullable: true,
+      description: "Where the visitor last wrote from (widget); null when nothing is known.",
+      resolve: visitorOf,
     }),
     messages: t.field({
       type: [ConversationMessage],
@@ -133,28 +234,43 @@ const ConversationPage = pageOf("ConversationPage", ConversationRef);
 builder.queryField("conversations", (t) =>
   t.withAuth({ authenticated: true }).field({
     type: ConversationPage,
-    description: "The account's conversations, most recently active first (15 per page by default).",
+    description:
+      "The account's conversations, most recently active first (15 per page by default, at most 100). Filters combine (AND).",
     args: {
       assistantId: t.arg.int(),
       channel: t.arg({ type: ConversationChannel }),
-      unreadOnly: t.arg.boolean({ description: "Only conversations with an unread customer message." }),
+      channels: t.arg({
+        type: [ConversationChannel],
+        description: "Only conversations of one of these channels (the inbox: widget and sms).",
+      }),
+      status: t.arg({ type: ConversationStatus }),
+      unreadOnly: t.arg.boolean({
+        description: "Only conversations with a customer message the caller has not read.",
+      }),
       waitingForHuman: t.arg.boolean({
         description: "Only conversations waiting for a person (true) or not waiting (false).",
+      }),
+      assignedToMe: t.arg.boolean({ description: "Only those assigned to the caller." }),
+      unassigned: t.arg.boolean({ description: "Only those assigned to nobody." }),
+      assigneeId: t.arg.int({ description: "Only those assigned to this member." }),
+      search: t.arg.string({
+        description:
+          "Only those with a message (customer, AI or operator) containing this text, case-insensitive; 2 to 100 characters.",
       }),
       page: t.arg.int(),
       perPage: t.arg.int(),
     },
-    resolve: (_root, args, context) =>
-      context.services.conversations.list(
-        context.viewer.accountId,
-        {
-          assistantId: args.assistantId,
-          channel: args.channel,
-          unreadOnly: args.unreadOnly,
-          waitingForHuman: args.waitingForHuman,
-        },
-        { page: args.page, perPage: args.perPage },
-      ),
+    resolve: (_root, args, context) => {
+      const { page, perPage, ...filters } = args;
+      return context.services.conversations.list(memberOf(context), filters, { page, perPage });
+    },
+  }),
+);
+
+builder.queryField("unreadConversationCount", (t) =>
+  t.withAuth({ authenticated: true }).int({
+    description: "How many open conversations have a customer message the caller has not read.",
+    resolve: (_root, _args, context) => context.services.conversations.unreadCount(memberOf(context)),
   }),
 );
 
@@ -250,10 +366,63 @@ builder.mutationField("handBackConversation", (t) =>
 builder.mutationField("markConversationRead", (t) =>
   t.withAuth({ authenticated: true }).field({
     type: ConversationRef,
-    description: "Marks every customer message of the conversation read, for the whole account.",
+    description:
+      "Marks every customer message of the conversation read by the caller (each member has their own read state).",
     args: { id: t.arg.id({ required: true }) },
     resolve: (_root, { id }, context) =>
-      context.services.conversations.markRead(context.viewer.accountId, String(id)),
+      context.services.conversations.markRead(memberOf(context), String(id)),
+  }),
+);
+
+builder.mutationField("resolveConversation", (t) =>
+  t.withAuth({ authenticated: true }).field({
+    type: ConversationRef,
+    description: "Marks the conversation resolved; the customer's next message reopens it.",
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_root, { id }, context) =>
+      context.services.conversations.setStatus(context.viewer.accountId, String(id), "resolved"),
+  }),
+);
+
+builder.mutationField("reopenConversation", (t) =>
+  t.withAuth({ authenticated: true }).field({
+    type: ConversationRef,
+    description: "Opens a resolved conversation again.",
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_root, { id }, context) =>
+      context.services.conversations.setStatus(context.viewer.accountId, String(id), "open"),
+  }),
+);
+
+builder.mutationField("assignConversation", (t) =>
+  t.withAuth({ authenticated: true }).field({
+    type: ConversationRef,
+    description:
+      "Assigns the conversation to a member of the account (userId), or to nobody (null). A user of another account is NOT_FOUND.",
+    args: { id: t.arg.id({ required: true }), userId: t.arg.int() },
+    resolve: (_root, { id, userId }, context) =>
+      context.services.conversations.assign(context.viewer.accountId, String(id), { userId: userId ?? null }),
+  }),
+);
+
+const AddConversationNoteInput = builder.inputType("AddConversationNoteInput", {
+  fields: (t) => ({
+    conversationId: t.id({ required: true }),
+    content: t.string({ required: true, description: "At most 5000 characters." }),
+  }),
+});
+
+builder.mutationField("addConversationNote", (t) =>
+  t.withAuth({ authenticated: true }).field({
+    type: ConversationNoteRef,
+    description:
+      "A private note for the account's members, by the caller: never shown to the customer nor sent to the model.",
+    args: { input: t.arg({ type: AddConversationNoteInput, required: true }) },
+    resolve: (_root, { input }, context) =>
+      context.services.conversations.addNote(memberOf(context), {
+        conversationId: String(input.conversationId),
+        content: input.content,
+      }),
   }),
 );
 
@@ -296,34 +465,62 @@ builder.subscriptionField("conversationMessageAdded", (t) =>
   }),
 );
 
-const ConversationActivity = builder
-  .objectRef<{ conversationId: string; messageId: number | null }>("ConversationActivity")
-  .implement({
-    description:
-      "Something happened in one of the account's conversations: a message was stored (message set), or it was taken over, handed back, asked for a person or handed to another assistant (message null).",
-    fields: (t) => ({
-      conversation: t.field({
-        type: ConversationRef,
-        description: "The conversation as it is now (unread mark, last message, aiDisabled).",
-        resolve: (event, _args, context) => context.services.conversations.activityConversation(event),
-      }),
-      message: t.field({
-        type: ConversationMessage,
-        nullable: true,
-        resolve: (event, _args, context) =>
-          event.messageId === null ? null : context.services.conversations.message(event.messageId),
-      }),
+type ActivityEvent = {
+  conversationId: string;
+  messageId: number | null;
+  kind?: "status" | "assignment" | "note" | "read";
+  noteId?: number;
+  userId?: number;
+};
+
+const ConversationActivityKind = builder.enumType("ConversationActivityKind", {
+  description:
+    "What moved: a message stored, the conversation itself (take-over, hand-back, request for a person, hand-off), its status, its assignee, a note added, or the caller read it.",
+  values: ["message", "conversation", "status", "assignment", "note", "read"] as const,
+});
+
+const ConversationActivity = builder.objectRef<ActivityEvent>("ConversationActivity").implement({
+  description:
+    "Something happened in one of the account's conversations: a message was stored (message set), or it was taken over, handed back, asked for a person or handed to another assistant (message null), resolved or reopened, assigned, noted, or read by the caller.",
+  fields: (t) => ({
+    kind: t.field({
+      type: ConversationActivityKind,
+      resolve: (event) => event.kind ?? (event.messageId === null ? "conversation" : "message"),
     }),
-  });
+    note: t.field({
+      type: ConversationNoteRef,
+      nullable: true,
+      description: "The note added (kind note); null otherwise.",
+      resolve: (event, _args, context) =>
+        event.noteId === undefined ? null : context.services.conversations.note(event.noteId),
+    }),
+    conversation: t.field({
+      type: ConversationRef,
+      description: "The conversation as it is now (unread mark, last message, aiDisabled).",
+      resolve: (event, _args, context) => context.services.conversations.activityConversation(event),
+    }),
+    message: t.field({
+      type: ConversationMessage,
+      nullable: true,
+      resolve: (event, _args, context) =>
+        event.messageId === null ? null : context.services.conversations.message(event.messageId),
+    }),
+  }),
+});
 
 builder.subscriptionField("conversationActivity", (t) =>
   t.withAuth({ authenticated: true }).field({
     type: ConversationActivity,
     description:
-      "Account-wide inbox feed: each message stored in any of the account's conversations, and each take-over or hand-back.",
-    subscribe: (_root, _args, context) =>
-      context.pubsub.subscribe("conversation:activity", context.viewer.accountId),
-    resolve: (event: { conversationId: string; messageId: number | null }) => event,
+      "Account-wide inbox feed: each message stored in any of the account's conversations, each take-over or hand-back, status change, assignment and note, and the caller's own reads (another member's are not sent).",
+    subscribe: (_root, _args, context) => {
+      const userId = context.viewer.userId;
+      return pipe(
+        context.pubsub.subscribe("conversation:activity", context.viewer.accountId),
+        filter((event) => event.kind !== "read" || event.userId === userId),
+      );
+    },
+    resolve: (event: ActivityEvent) => event,
   }),
 );
 

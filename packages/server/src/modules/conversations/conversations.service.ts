@@ -1,7 +1,12 @@
 import { z } from "zod";
 import type { ServiceDeps } from "../../deps.ts";
 import { AppError, NotFoundError } from "../../errors.ts";
-import type { Conversation, Message, Prisma } from "../../generated/prisma/client.ts";
+import {
+  type Conversation,
+  type ConversationNote,
+  type Message,
+  Prisma,
+} from "../../generated/prisma/client.ts";
 import { parseInput } from "../../validation.ts";
 import { BatchLoader } from "../common/batch-loader.ts";
 import { type PageRequest, paginate } from "../common/pagination.ts";
@@ -13,18 +18,20 @@ import {
   variablesInput,
   WIDGET_MESSAGE_MAX,
 } from "../message-pipeline/index.ts";
+import { type InboxFilterInput, InboxFilters, inboxWhere, unreadBy } from "./inbox-filters.ts";
 
 const StartTestInput = z.object({
   assistantId: z.number({ error: "The assistant id field must be an integer." }).int(),
   variables: variablesInput,
 });
 
-const ListInput = z.object({
-  assistantId: z.number().int().nullish(),
-  channel: z.enum(["api", "widget", "test", "sms"]).nullish(),
-  unreadOnly: z.boolean().nullish(),
-  waitingForHuman: z.boolean().nullish(),
-});
+const NOTE_MAX = 5000;
+
+/** The member acting in the inbox: their account, and who they are (read marks, "assigned to me"). */
+export interface InboxMember {
+  accountId: number;
+  userId: number;
+}
 
 /** Texts an operator's message in an `sms` conversation (the texts module's `TextConversations`). */
 export interface OperatorTexting {
@@ -45,37 +52,53 @@ export class ConversationsService {
     return this.deps.db.prisma;
   }
 
-  list(
-    accountId: number,
-    filters: {
-      assistantId?: number | null;
-      channel?: string | null;
-      unreadOnly?: boolean | null;
-      waitingForHuman?: boolean | null;
-    },
-    page: PageRequest,
-  ) {
-    const { assistantId, channel, unreadOnly, waitingForHuman } = parseInput(ListInput, filters);
-    const where: Prisma.ConversationWhereInput = {
-      accountId,
-      ...(assistantId ? { assistantId } : {}),
-      ...(channel ? { channel } : {}),
-      ...(unreadOnly
-        ? { lastCustomerMessageId: { gt: this.prisma.conversation.fields.lastReadMessageId } }
-        : {}),
-      ...(waitingForHuman != null ? { humanRequestedAt: waitingForHuman ? { not: null } : null } : {}),
-    };
+  /**
+   * The account's conversations the filters keep, most recently active first: one statement for the
+   * total and one for the page (the same conditions, see `inboxWhere`).
+   */
+  list(member: InboxMember, filters: InboxFilterInput, page: PageRequest) {
+    const where = inboxWhere(member.accountId, member.userId, parseInput(InboxFilters, filters));
     return paginate(page, 15, {
-      count: () => this.prisma.conversation.count({ where }),
+      count: async () => {
+        const [row] = await this.prisma.$queryRaw<{ count: number }[]>`
+          SELECT count(*)::int AS "count" FROM "conversations" c WHERE ${where}`;
+        return row?.count ?? 0;
+      },
       items: (skip, take) =>
-        this.prisma.conversation.findMany({
-          where,
-          orderBy: [{ updatedAt: "desc" }, { id: "desc" }],
-          skip,
-          take,
-        }),
+        this.prisma.$queryRaw<Conversation[]>`
+          SELECT c.* FROM "conversations" c WHERE ${where}
+          ORDER BY c."updatedAt" DESC, c."id" DESC LIMIT ${take} OFFSET ${skip}`,
     });
   }
+
+  /** Open conversations with a customer message the member has not read (the navigation's badge). */
+  async unreadCount(member: InboxMember): Promise<number> {
+    const [row] = await this.prisma.$queryRaw<{ count: number }[]>`
+      SELECT count(*)::int AS "count" FROM "conversations" c
+      WHERE c."accountId" = ${member.accountId} AND c."status" = 'open'::"conversation_status"
+        AND c."lastCustomerMessageId" > 0 AND ${unreadBy(member.userId)}`;
+    return row?.count ?? 0;
+  }
+
+  /** Whether a customer message arrived after the member last read the conversation. */
+  async unreadBy(conversation: Conversation, userId: number): Promise<boolean> {
+    if (conversation.lastCustomerMessageId === 0) return false;
+    const read = await this.readMarks.load(`${userId}:${conversation.id}`);
+    return conversation.lastCustomerMessageId > read;
+  }
+
+  /** A page's read marks of one member in one statement; keys are `userId:conversationId`. */
+  private readonly readMarks = new BatchLoader<string, number>(async (keys) => {
+    const pairs = keys.map((key) => {
+      const [userId, conversationId] = key.split(":") as [string, string];
+      return Prisma.sql`(${Number(userId)}::integer, ${conversationId}::uuid)`;
+    });
+    const rows = await this.prisma.$queryRaw<
+      { userId: number; conversationId: string; lastReadMessageId: number }[]
+    >`SELECT r."userId", r."conversationId", r."lastReadMessageId" FROM "conversation_reads" r
+      WHERE (r."userId", r."conversationId") IN (${Prisma.join(pairs)})`;
+    return new Map(rows.map((row) => [`${row.userId}:${row.conversationId}`, row.lastReadMessageId]));
+  }, 0);
 
   /** One of the account's conversations; another account's answers as not found. */
   async get(accountId: number, id: string): Promise<Conversation> {
@@ -114,13 +137,118 @@ export class ConversationsService {
     return new Map(messages.map((message) => [message.conversationId, message]));
   }, null);
 
-  /** Every customer message stored so far counts as read, for everyone of the account. */
-  async markRead(accountId: number, id: string): Promise<Conversation> {
-    await this.get(accountId, id);
-    // One statement on the row itself: two instances marking at once cannot move the mark backwards.
+  /**
+   * Every customer message stored so far counts as read by this member (others keep their own
+   * marks). The account-level mark (`lastReadMessageId`) still follows: someone of the account read it.
+   */
+  async markRead(member: InboxMember, id: string): Promise<Conversation> {
+    await this.get(member.accountId, id);
+    // Single statements on keyed rows: two tabs marking at once cannot move a mark backwards.
+    await this.prisma.$executeRaw`
+      INSERT INTO "conversation_reads" ("conversationId", "userId", "lastReadMessageId")
+      SELECT "id", ${member.userId}, "lastCustomerMessageId" FROM "conversations" WHERE "id" = ${id}::uuid
+      ON CONFLICT ("conversationId", "userId") DO UPDATE
+      SET "lastReadMessageId" = GREATEST("conversation_reads"."lastReadMessageId", EXCLUDED."lastReadMessageId")`;
     await this.prisma.$executeRaw`
       UPDATE "conversations" SET "lastReadMessageId" = "lastCustomerMessageId" WHERE "id" = ${id}::uuid`;
-    return this.get(accountId, id);
+    this.activity(member.accountId, id, { kind: "read", userId: member.userId });
+    return this.get(member.accountId, id);
+  }
+
+  /**
+   * Resolves a conversation or reopens it. Resolving does not stop the AI nor a take-over; a
+   * customer's next message reopens it (the message pipeline's store).
+   */
+  async setStatus(accountId: number, id: string, status: "open" | "resolved"): Promise<Conversation> {
+    await this.get(accountId, id);
+    const conversation = await this.prisma.conversation.update({
+      where: { id },
+      data: { status, resolvedAt: status === "resolved" ? new Date() : null },
+    });
+    this.activity(accountId, id, { kind: "status" });
+    this.deps.logger.info(status === "resolved" ? "conversation resolved" : "conversation reopened", {
+      accountId,
+      conversationId: id,
+    });
+    return conversation;
+  }
+
+  /** Assigns a conversation to a member of its account, or unassigns it (null). */
+  async assign(accountId: number, id: string, input: { userId: unknown }): Promise<Conversation> {
+    const { userId } = parseInput(
+      z.object({ userId: z.number({ error: "The user id field must be an integer." }).int().nullable() }),
+      input,
+    );
+    await this.get(accountId, id);
+    if (userId !== null) {
+      // Another account's user answers like one that does not exist.
+      const member = await this.prisma.user.count({ where: { id: userId, accountId } });
+      if (member === 0) throw new NotFoundError("User");
+    }
+    const conversation = await this.prisma.conversation.update({
+      where: { id },
+      data: { assigneeId: userId },
+    });
+    this.activity(accountId, id, { kind: "assignment" });
+    this.deps.logger.info("conversation assigned", { accountId, conversationId: id, assigneeId: userId });
+    return conversation;
+  }
+
+  /** The member a conversation is assigned to, for the inbox (a page's assignees in one statement). */
+  assignee(conversation: Conversation) {
+    return conversation.assigneeId === null ? null : this.members.load(conversation.assigneeId);
+  }
+
+  private readonly members = new BatchLoader<number, { id: number; name: string; email: string } | null>(
+    async (ids) => {
+      const users = await this.prisma.user.findMany({
+        where: { id: { in: ids } },
+        select: { id: true, name: true, email: true },
+      });
+      return new Map(users.map((user) => [user.id, user]));
+    },
+    null,
+  );
+
+  /**
+   * A private note of a member: stored apart from the messages, so it never reaches the customer
+   * (widget, texts), the model's history nor message webhooks.
+   */
+  async addNote(member: InboxMember, input: { conversationId: string; content: unknown }) {
+    const { content } = parseInput(z.object({ content: messageText(NOTE_MAX, "content") }), input);
+    const conversation = await this.get(member.accountId, input.conversationId);
+    const note = await this.prisma.conversationNote.create({
+      data: { conversationId: conversation.id, authorId: member.userId, content },
+    });
+    this.activity(member.accountId, conversation.id, { kind: "note", noteId: note.id });
+    return note;
+  }
+
+  /** The conversation's notes, oldest first. */
+  notes(conversationId: string): Promise<ConversationNote[]> {
+    return this.prisma.conversationNote.findMany({ where: { conversationId }, orderBy: { id: "asc" } });
+  }
+
+  /** A note an inbox event announced. */
+  note(id: number): Promise<ConversationNote | null> {
+    return this.prisma.conversationNote.findUnique({ where: { id } });
+  }
+
+  /** A note's author (id and name); null once that user is gone. */
+  noteAuthor(note: ConversationNote) {
+    return note.authorId === null ? null : this.members.load(note.authorId);
+  }
+
+  private activity(
+    accountId: number,
+    conversationId: string,
+    move: { kind: "status" | "assignment" | "note" | "read"; noteId?: number; userId?: number },
+  ): void {
+    this.deps.pubsub.publish("conversation:activity", accountId, {
+      conversationId,
+      messageId: null,
+      ...move,
+    });
   }
 
   /** The conversation an inbox event names, as it is now. */

@@ -38,3 +38,4 @@ export {
   parseWebhookTools,
   publicFunctionCall,
 } from "./tools.ts";
+export { NO_VISITOR, summariseUserAgent, type VisitorDetails, visitorDetails } from "./visitor.ts";

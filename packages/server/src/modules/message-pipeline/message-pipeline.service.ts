@@ -17,6 +17,7 @@ import {
 } from "./prompt.ts";
 import type { ReplyEngine, ReplyResult } from "./reply-engine.ts";
 import type { FunctionCallRecord } from "./tools.ts";
+import { NO_VISITOR, type VisitorDetails } from "./visitor.ts";
 
 /** What a processed customer message produced. */
 export interface MessageOutcome {
@@ -34,6 +35,8 @@ interface NewMessage {
   role: "user" | "assistant" | "operator";
   content: string;
   functionCalls?: unknown;
+  /** Where a customer message came from (widget). */
+  visitor?: VisitorDetails;
 }
 
 /** How one customer message is charged. */
@@ -110,7 +113,8 @@ export const RECENT_HISTORY_COLUMN = `(
 /** Every column of `conversations`, as Prisma's `Conversation` has them, for plain SQL reads. */
 export const CONVERSATION_COLUMNS = `"id", "accountId", "assistantId", "channel", "customerIdentifier", "variables",
   "aiDisabled", "origin", "lastMessageAt", "lastCustomerMessageId", "lastReadMessageId", "createdAt", "updatedAt",
-  "humanRequestedAt", "activeAssistantId", "handoffTrail"`;
+  "humanRequestedAt", "activeAssistantId", "handoffTrail", "status", "resolvedAt", "assigneeId", "pageUrl",
+  "browser", "country"`;
 
 /** The function calls stored with a message (a JSON column). */
 export function storedFunctionCalls(message: Message): FunctionCallRecord[] {
@@ -179,13 +183,19 @@ export class MessagePipeline {
     charge: Charge,
     /** `retrieve(...)` of this message, when the caller could start it before finding the conversation. */
     knowledge?: Promise<Passage[]>,
+    /** Where the customer wrote from (the widget's page, browser and country), kept with their message. */
+    visitor: VisitorDetails = NO_VISITOR,
   ): Promise<MessageOutcome> {
     const conversationVariables = mergeVariables(conversation.variables as Variables, requestVariables);
     const changedVariables = Object.keys(requestVariables).length > 0 ? conversationVariables : null;
     if (conversation.aiDisabled) {
-      const { messages, updated } = await this.store(conversation, [{ role: "user", content: text }], {
-        variables: changedVariables,
-      });
+      const { messages, updated } = await this.store(
+        conversation,
+        [{ role: "user", content: text, visitor }],
+        {
+          variables: changedVariables,
+        },
+      );
       const userMessage = messages[0]!;
       await this.announce(conversation, userMessage);
       return {
@@ -214,7 +224,7 @@ export class MessagePipeline {
       const { messages, updated } = await this.storeExchange(
         conversation,
         [
-          { role: "user", content: text },
+          { role: "user", content: text, visitor },
           { role: "assistant", content: result.reply, functionCalls: result.functionCalls },
         ],
         { variables: changedVariables, paidBy: reservation },
@@ -357,12 +367,14 @@ export class MessagePipeline {
         : null;
     // Stored redacted by the conversation's own assistant (a hand-off does not change it).
     const redactor = await this.parts.redaction.of(conversation.accountId, conversation.assistantId);
-    const rows = messages.map(
-      (message, index) =>
-        Prisma.sql`(${index}::integer, ${conversation.id}::uuid, ${message.role}::"message_role",
+    const rows = messages.map((message, index) => {
+      const visitor = message.visitor ?? NO_VISITOR;
+      return Prisma.sql`(${index}::integer, ${conversation.id}::uuid, ${message.role}::"message_role",
                     ${redactor.text(message.content)}::text,
-                    ${JSON.stringify(redactor.json(message.functionCalls ?? []))}::jsonb)`,
-    );
+                    ${JSON.stringify(redactor.json(message.functionCalls ?? []))}::jsonb,
+                    ${visitor.pageUrl}::varchar, ${visitor.browser}::varchar, ${visitor.country}::char(2))`;
+    });
+    const visitor = messages.find((message) => message.visitor)?.visitor ?? NO_VISITOR;
     // A paid exchange is stored only if its debit is claimed by the same statement: the customer's
     // message takes the id the claim linked the debit to, and a hold already refunded stores nothing.
     const settled = paidBy
@@ -374,19 +386,28 @@ export class MessagePipeline {
     const statement = Prisma.sql`
       WITH ${settled}
       appended AS (
-        INSERT INTO "messages" ("id", "conversationId", "role", "content", "functionCalls")
-        SELECT ${id}, "conversationId", "role", "content", "functionCalls"
-        FROM (VALUES ${Prisma.join(rows)}) AS new ("position", "conversationId", "role", "content", "functionCalls")
+        INSERT INTO "messages" ("id", "conversationId", "role", "content", "functionCalls", "pageUrl", "browser", "country")
+        SELECT ${id}, "conversationId", "role", "content", "functionCalls", "pageUrl", "browser", "country"
+        FROM (VALUES ${Prisma.join(rows)})
+          AS new ("position", "conversationId", "role", "content", "functionCalls", "pageUrl", "browser", "country")
         ${paidBy ? Prisma.sql`WHERE EXISTS (SELECT 1 FROM settled)` : Prisma.empty}
         ORDER BY "position"
-        RETURNING "id", "conversationId", "role", "content", "functionCalls", "createdAt"),
+        RETURNING "id", "conversationId", "role", "content", "functionCalls", "createdAt", "pageUrl", "browser", "country"),
       touched AS (
         UPDATE "conversations"
         SET "updatedAt" = ${now}::timestamptz,
             "lastMessageAt" = ${now}::timestamptz,
             "lastCustomerMessageId" = GREATEST("lastCustomerMessageId",
               COALESCE((SELECT max("id") FROM appended WHERE "role" = 'user'), 0)),
-            "variables" = COALESCE(${variables === null ? null : JSON.stringify(variables)}::jsonb, "variables")
+            "variables" = COALESCE(${variables === null ? null : JSON.stringify(variables)}::jsonb, "variables"),
+            -- A customer writing again reopens a resolved conversation (docs/console.md "Inbox").
+            "status" = CASE WHEN EXISTS (SELECT 1 FROM appended WHERE "role" = 'user')
+                       THEN 'open'::"conversation_status" ELSE "status" END,
+            "resolvedAt" = CASE WHEN EXISTS (SELECT 1 FROM appended WHERE "role" = 'user')
+                           THEN NULL ELSE "resolvedAt" END,
+            "pageUrl" = COALESCE(${visitor.pageUrl}::varchar, "pageUrl"),
+            "browser" = COALESCE(${visitor.browser}::varchar, "browser"),
+            "country" = COALESCE(${visitor.country}::char(2), "country")
         WHERE "id" = ${conversation.id}::uuid AND EXISTS (SELECT 1 FROM appended)),
       events AS (${this.parts.events.messageEventsSql(source, Prisma.sql`appended`)})
       SELECT *, (SELECT count(*) FROM events)::int AS "eventCount" FROM appended ORDER BY "id"`;
@@ -420,6 +441,10 @@ export class MessagePipeline {
         lastMessageAt: now,
         lastCustomerMessageId: Math.max(conversation.lastCustomerMessageId, ...customerIds),
         variables: variables ?? conversation.variables,
+        ...(customerIds.length > 0 ? { status: "open" as const, resolvedAt: null } : {}),
+        pageUrl: visitor.pageUrl ?? conversation.pageUrl,
+        browser: visitor.browser ?? conversation.browser,
+        country: visitor.country ?? conversation.country,
       },
     };
   }

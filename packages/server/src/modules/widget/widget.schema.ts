@@ -92,12 +92,17 @@ const StartWidgetConversationInput = builder.inputType("StartWidgetConversationI
   fields: (t) => ({
     assistantUuid: t.string({ required: true }),
     variables: t.field({ type: "JSON" }),
+    pageUrl: t.string({
+      description:
+        "The page the widget is on (location.href), shown to the business; kept only when it is a page of the request's Origin.",
+    }),
   }),
 });
 
 export const callerOf = (context: Context) => ({
   origin: context.origin,
   clientAddress: context.clientAddress,
+  headers: context.request?.headers ?? null,
 });
 
 builder.mutationField("startWidgetConversation", (t) =>
@@ -108,7 +113,7 @@ builder.mutationField("startWidgetConversation", (t) =>
     args: { input: t.arg({ type: StartWidgetConversationInput, required: true }) },
     resolve: async (_root, { input }, context) => {
       const started = await context.services.widget.startConversation(
-        { assistantUuid: input.assistantUuid, variables: input.variables },
+        { assistantUuid: input.assistantUuid, variables: input.variables, pageUrl: input.pageUrl },
         callerOf(context),
         rateLimitHeaderWriter(context.responseHeaders),
       );
@@ -182,6 +187,10 @@ const SendWidgetMessageInput = builder.inputType("SendWidgetMessageInput", {
   fields: (t) => ({
     conversationId: t.id({ required: true }),
     message: t.string({ required: true, description: "At most 2000 characters." }),
+    pageUrl: t.string({
+      description:
+        "The page the widget is on (location.href), shown to the business; kept only when it is a page of the request's Origin.",
+    }),
   }),
 });
 
@@ -193,7 +202,7 @@ builder.mutationField("sendWidgetMessage", (t) =>
     args: { input: t.arg({ type: SendWidgetMessageInput, required: true }) },
     resolve: (_root, { input }, context) =>
       context.services.widget.sendMessage(
-        { conversationId: String(input.conversationId), message: input.message },
+        { conversationId: String(input.conversationId), message: input.message, pageUrl: input.pageUrl },
         callerOf(context),
         rateLimitHeaderWriter(context.responseHeaders),
       ),

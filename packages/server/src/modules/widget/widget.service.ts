@@ -10,7 +10,9 @@ import {
   type MessageOutcome,
   type MessagePipeline,
   messageText,
+  type VisitorDetails,
   variablesInput,
+  visitorDetails,
   WIDGET_MESSAGE_MAX,
 } from "../message-pipeline/index.ts";
 import type { RateLimitReporter, RateLimitsService } from "../rate-limits/rate-limits.service.ts";
@@ -25,6 +27,8 @@ const ORIGIN_NOT_ALLOWED = "This origin is not allowed to use this assistant.";
 export interface WidgetCaller {
   origin: string | null;
   clientAddress: string;
+  /** The request's headers (user agent, the trusted country header); absent over a WebSocket. */
+  headers?: Headers | null;
 }
 
 /**
@@ -57,7 +61,7 @@ export class WidgetService {
   }
 
   async startConversation(
-    input: { assistantUuid: string; variables?: unknown },
+    input: { assistantUuid: string; variables?: unknown; pageUrl?: string | null },
     caller: WidgetCaller,
     report: RateLimitReporter,
   ): Promise<{ conversation: Conversation; initialMessage: string }> {
@@ -71,6 +75,7 @@ export class WidgetService {
         channel: "widget",
         variables,
         origin: caller.origin,
+        ...this.visitor(caller, input.pageUrl),
       },
     });
     return { conversation, initialMessage: assistant.initialMessage };
@@ -116,7 +121,7 @@ export class WidgetService {
   }
 
   async sendMessage(
-    input: { conversationId: string; message: unknown },
+    input: { conversationId: string; message: unknown; pageUrl?: string | null },
     caller: WidgetCaller,
     report: RateLimitReporter,
   ): Promise<MessageOutcome> {
@@ -129,6 +134,19 @@ export class WidgetService {
       message,
       {},
       { price: this.deps.config.pricing.messagePrice, kind: "message_debit" },
+      undefined,
+      this.visitor(caller, input.pageUrl),
     );
+  }
+
+  /** What the inbox shows of where a visitor writes from (docs/console.md "Inbox"). */
+  private visitor(caller: WidgetCaller, pageUrl: string | null | undefined): VisitorDetails {
+    const countryHeader = this.deps.config.visitorCountryHeader;
+    return visitorDetails({
+      pageUrl,
+      origin: caller.origin,
+      userAgent: caller.headers?.get("user-agent") ?? null,
+      countryHeaderValue: countryHeader ? (caller.headers?.get(countryHeader) ?? null) : null,
+    });
   }
 }
