@@ -89,6 +89,11 @@ describe("team inbox: two members at once", () => {
       await commands.memberSees(mate.email, "Refund approved, tell them tomorrow");
       await commands.memberSees(mate.email, `Private note by ${viewer.name}`);
 
+      // Handed to the teammate from the members list: theirs now, and they see it is.
+      await page.getByLabelText("Assign to").selectOptions("Robin Teammate");
+      await expect.element(page.getByTestId("assignee")).toHaveTextContent("Assigned to Robin Teammate");
+      await expect.poll(() => commands.memberTestIdText(mate.email, "assignee")).toBe("Assigned to you");
+
       // Resolved by the teammate: the owner's thread says so without a reload.
       await commands.memberClick(mate.email, "button", "Resolve");
       await expect.element(page.getByTestId("status")).toHaveTextContent("Resolved");

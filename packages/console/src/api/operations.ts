@@ -797,6 +797,7 @@ export const UnreadConversationCountQuery = graphql(`
 export const InboxViewerQuery = graphql(`
   query ConsoleInboxViewer {
     viewer { id name }
+    members { id name }
     assistants(perPage: 100) { items { id name } }
   }
 `);

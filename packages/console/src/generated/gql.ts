@@ -29,12 +29,12 @@ type Documents = {
     "\n  query ConsoleKnowledgebases {\n    knowledgebases { id name description status documentsCount assistantsCount }\n  }\n": typeof types.ConsoleKnowledgebasesDocument,
     "\n  mutation ConsoleCreateKnowledgebase($input: KnowledgebaseInput!) {\n    createKnowledgebase(input: $input) { id }\n  }\n": typeof types.ConsoleCreateKnowledgebaseDocument,
     "\n  mutation ConsoleDeleteKnowledgebase($id: Int!) {\n    deleteKnowledgebase(id: $id) { deletedId }\n  }\n": typeof types.ConsoleDeleteKnowledgebaseDocument,
-    "\n  mutation ConsoleUpdateKnowledgebase($id: Int!, $input: KnowledgebaseInput!) {\n    updateKnowledgebase(id: $id, input: $input) { id name description }\n  }\n": typeof types.ConsoleUpdateKnowledgebaseDocument,
-    "\n  query ConsoleKnowledgebase($id: Int!) {\n    knowledgebase(id: $id) {\n      id name description status assistantsCount\n      documents {\n        id name type status stage pagesDone pagesTotal chunkCount failureReason fileName url sizeBytes createdAt\n      }\n    }\n  }\n": typeof types.ConsoleKnowledgebaseDocument,
+    "\n  mutation ConsoleUpdateKnowledgebase($id: Int!, $input: KnowledgebaseInput!) {\n    updateKnowledgebase(id: $id, input: $input) { id name description chunkMaxTokens chunkOverlapTokens }\n  }\n": typeof types.ConsoleUpdateKnowledgebaseDocument,
+    "\n  query ConsoleKnowledgebase($id: Int!) {\n    knowledgebase(id: $id) {\n      id name description status assistantsCount chunkMaxTokens chunkOverlapTokens\n      documents {\n        id name type status stage pagesDone pagesTotal chunkCount failureReason fileName url sizeBytes createdAt\n      }\n    }\n  }\n": typeof types.ConsoleKnowledgebaseDocument,
     "\n  mutation ConsoleCreateDocument($knowledgebaseId: Int!, $input: CreateDocumentInput!) {\n    createDocument(knowledgebaseId: $knowledgebaseId, input: $input) { id }\n  }\n": typeof types.ConsoleCreateDocumentDocument,
     "\n  mutation ConsoleDeleteDocument($id: Int!) {\n    deleteDocument(id: $id) { deletedId }\n  }\n": typeof types.ConsoleDeleteDocumentDocument,
     "\n  subscription ConsoleKnowledgebaseStatus($id: Int!) {\n    knowledgebaseStatus(id: $id) {\n      status\n      document { documentId status stage pagesDone pagesTotal chunkCount failureReason }\n    }\n  }\n": typeof types.ConsoleKnowledgebaseStatusDocument,
-    "\n  query ConsoleSearchKnowledgebase($id: Int!, $query: String!) {\n    searchKnowledgebase(id: $id, query: $query, limit: 8) { chunkId content documentName score source }\n  }\n": typeof types.ConsoleSearchKnowledgebaseDocument,
+    "\n  query ConsoleSearchKnowledgebase($id: Int!, $query: String!) {\n    searchKnowledgebase(id: $id, query: $query, limit: 8) { chunkId content documentName relevance source }\n  }\n": typeof types.ConsoleSearchKnowledgebaseDocument,
     "\n  query ConsoleConversations(\n    $page: Int, $channels: [ConversationChannel!], $unreadOnly: Boolean, $status: ConversationStatus,\n    $waitingForHuman: Boolean, $assignedToMe: Boolean, $unassigned: Boolean, $assistantId: Int, $search: String\n  ) {\n    conversations(\n      page: $page, perPage: 30, channels: $channels, unreadOnly: $unreadOnly, status: $status,\n      waitingForHuman: $waitingForHuman, assignedToMe: $assignedToMe, unassigned: $unassigned,\n      assistantId: $assistantId, search: $search\n    ) {\n      items { id assistantId channel aiDisabled waitingForHuman customerIdentifier origin updatedAt unread lastMessageAt status assignee { id name } lastMessage { id role content } }\n      pageInfo { currentPage lastPage total }\n    }\n  }\n": typeof types.ConsoleConversationsDocument,
     "\n  query ConsoleWaitingForHuman {\n    conversations(waitingForHuman: true, perPage: 1) { pageInfo { total } }\n  }\n": typeof types.ConsoleWaitingForHumanDocument,
     "\n  query ConsoleConversation($id: ID!) {\n    conversation(id: $id) {\n      id assistantId channel aiDisabled waitingForHuman customerIdentifier origin updatedAt status resolvedAt\n      assignee { id name }\n      visitor { pageUrl browser country }\n      messages { id role content createdAt visitor { pageUrl browser country } }\n      notes { id content createdAt author { id name } }\n    }\n  }\n": typeof types.ConsoleConversationDocument,
@@ -119,12 +119,25 @@ type Documents = {
     "\n  mutation ConsoleEraseCustomerData($input: CustomerDataInput!) {\n    eraseCustomerData(input: $input) { id kind state identifierKind stepsDone stepsTotal counts error downloadUrl expiresAt }\n  }\n": typeof types.ConsoleEraseCustomerDataDocument,
     "\n  query ConsoleCustomerDataJob($id: Int!) {\n    customerDataJob(id: $id) { id kind state identifierKind stepsDone stepsTotal counts error downloadUrl expiresAt }\n  }\n": typeof types.ConsoleCustomerDataJobDocument,
     "\n  query ConsoleAuditLogExport($after: String) {\n    auditLog(first: 100, after: $after) {\n      entries { id action actorKind actorId userId targetType targetId details ip at }\n      nextCursor\n    }\n  }\n": typeof types.ConsoleAuditLogExportDocument,
+    "\n  query ConsoleDocumentPassages($id: Int!, $offset: Int!, $limit: Int!) {\n    document(id: $id) { id name chunkCount passages(offset: $offset, limit: $limit) { id ordinal content tokenCount source } }\n  }\n": typeof types.ConsoleDocumentPassagesDocument,
+    "\n  query ConsoleChatModels {\n    aiModels(kind: llm) { id available }\n  }\n": typeof types.ConsoleChatModelsDocument,
+    "\n  query ConsoleInsightsSetup {\n    viewer { id account { id timezone } }\n    assistants(perPage: 100) { items { id name } }\n  }\n": typeof types.ConsoleInsightsSetupDocument,
     "\n  query ConsoleUnreadConversationCount {\n    unreadConversationCount\n  }\n": typeof types.ConsoleUnreadConversationCountDocument,
-    "\n  query ConsoleInboxViewer {\n    viewer { id name }\n    assistants(perPage: 100) { items { id name } }\n  }\n": typeof types.ConsoleInboxViewerDocument,
+    "\n  query ConsoleInboxViewer {\n    viewer { id name }\n    members { id name }\n    assistants(perPage: 100) { items { id name } }\n  }\n": typeof types.ConsoleInboxViewerDocument,
+    "\n  query ConsoleInsights($period: InsightsPeriod!, $assistantId: Int) {\n    insights(period: $period, assistantId: $assistantId) {\n      from to timezone bucket calls finishedCalls answeredCalls answerRate conversations minutes cost\n      evaluatedCalls judgedCalls successfulCalls successRate measuredTurns averageTurnLatencyMs p95TurnLatencyMs\n      transfers bookings\n      endedReasons { status reason calls }\n      series { start calls answeredCalls conversations minutes cost bookings }\n    }\n  }\n": typeof types.ConsoleInsightsDocument,
     "\n  mutation ConsoleResolveConversation($id: ID!) {\n    resolveConversation(id: $id) { id status resolvedAt }\n  }\n": typeof types.ConsoleResolveConversationDocument,
     "\n  mutation ConsoleReopenConversation($id: ID!) {\n    reopenConversation(id: $id) { id status resolvedAt }\n  }\n": typeof types.ConsoleReopenConversationDocument,
     "\n  mutation ConsoleAssignConversation($id: ID!, $userId: Int) {\n    assignConversation(id: $id, userId: $userId) { id assignee { id name } }\n  }\n": typeof types.ConsoleAssignConversationDocument,
     "\n  mutation ConsoleAddConversationNote($conversationId: ID!, $content: String!) {\n    addConversationNote(input: { conversationId: $conversationId, content: $content }) {\n      id conversationId content createdAt author { id name }\n    }\n  }\n": typeof types.ConsoleAddConversationNoteDocument,
+    "\n  query ConsoleViewerRole {\n    viewer { id role }\n  }\n": typeof types.ConsoleViewerRoleDocument,
+    "\n  query ConsoleTeam {\n    viewer { id role }\n    members { id name email role createdAt }\n    invitations { id email role expiresAt createdAt }\n  }\n": typeof types.ConsoleTeamDocument,
+    "\n  mutation ConsoleInviteMember($input: InviteMemberInput!) {\n    inviteMember(input: $input) { token path invitation { id } }\n  }\n": typeof types.ConsoleInviteMemberDocument,
+    "\n  mutation ConsoleRevokeInvitation($id: Int!) {\n    revokeInvitation(id: $id)\n  }\n": typeof types.ConsoleRevokeInvitationDocument,
+    "\n  mutation ConsoleChangeMemberRole($input: ChangeMemberRoleInput!) {\n    changeMemberRole(input: $input) { id role }\n  }\n": typeof types.ConsoleChangeMemberRoleDocument,
+    "\n  mutation ConsoleRemoveMember($userId: Int!) {\n    removeMember(userId: $userId)\n  }\n": typeof types.ConsoleRemoveMemberDocument,
+    "\n  mutation ConsoleResetMemberPassword($userId: Int!) {\n    resetMemberPassword(userId: $userId) { path expiresAt }\n  }\n": typeof types.ConsoleResetMemberPasswordDocument,
+    "\n  query ConsoleInvitationLink($token: String!) {\n    invitationLink(token: $token) { kind email role accountName expiresAt }\n  }\n": typeof types.ConsoleInvitationLinkDocument,
+    "\n  mutation ConsoleAcceptInvitation($input: AcceptInvitationInput!) {\n    acceptInvitation(input: $input) {\n      token\n      expiresAt\n      viewer { id email role account { id isOperator } }\n    }\n  }\n": typeof types.ConsoleAcceptInvitationDocument,
 };
 const documents: Documents = {
     "\n  mutation ConsoleLogin($input: LoginInput!) {\n    login(input: $input) {\n      token\n      expiresAt\n      viewer { id email name account { id name balance timezone isOperator } }\n    }\n  }\n": types.ConsoleLoginDocument,
@@ -141,12 +154,12 @@ const documents: Documents = {
     "\n  query ConsoleKnowledgebases {\n    knowledgebases { id name description status documentsCount assistantsCount }\n  }\n": types.ConsoleKnowledgebasesDocument,
     "\n  mutation ConsoleCreateKnowledgebase($input: KnowledgebaseInput!) {\n    createKnowledgebase(input: $input) { id }\n  }\n": types.ConsoleCreateKnowledgebaseDocument,
     "\n  mutation ConsoleDeleteKnowledgebase($id: Int!) {\n    deleteKnowledgebase(id: $id) { deletedId }\n  }\n": types.ConsoleDeleteKnowledgebaseDocument,
-    "\n  mutation ConsoleUpdateKnowledgebase($id: Int!, $input: KnowledgebaseInput!) {\n    updateKnowledgebase(id: $id, input: $input) { id name description }\n  }\n": types.ConsoleUpdateKnowledgebaseDocument,
-    "\n  query ConsoleKnowledgebase($id: Int!) {\n    knowledgebase(id: $id) {\n      id name description status assistantsCount\n      documents {\n        id name type status stage pagesDone pagesTotal chunkCount failureReason fileName url sizeBytes createdAt\n      }\n    }\n  }\n": types.ConsoleKnowledgebaseDocument,
+    "\n  mutation ConsoleUpdateKnowledgebase($id: Int!, $input: KnowledgebaseInput!) {\n    updateKnowledgebase(id: $id, input: $input) { id name description chunkMaxTokens chunkOverlapTokens }\n  }\n": types.ConsoleUpdateKnowledgebaseDocument,
+    "\n  query ConsoleKnowledgebase($id: Int!) {\n    knowledgebase(id: $id) {\n      id name description status assistantsCount chunkMaxTokens chunkOverlapTokens\n      documents {\n        id name type status stage pagesDone pagesTotal chunkCount failureReason fileName url sizeBytes createdAt\n      }\n    }\n  }\n": types.ConsoleKnowledgebaseDocument,
     "\n  mutation ConsoleCreateDocument($knowledgebaseId: Int!, $input: CreateDocumentInput!) {\n    createDocument(knowledgebaseId: $knowledgebaseId, input: $input) { id }\n  }\n": types.ConsoleCreateDocumentDocument,
     "\n  mutation ConsoleDeleteDocument($id: Int!) {\n    deleteDocument(id: $id) { deletedId }\n  }\n": types.ConsoleDeleteDocumentDocument,
     "\n  subscription ConsoleKnowledgebaseStatus($id: Int!) {\n    knowledgebaseStatus(id: $id) {\n      status\n      document { documentId status stage pagesDone pagesTotal chunkCount failureReason }\n    }\n  }\n": types.ConsoleKnowledgebaseStatusDocument,
-    "\n  query ConsoleSearchKnowledgebase($id: Int!, $query: String!) {\n    searchKnowledgebase(id: $id, query: $query, limit: 8) { chunkId content documentName score source }\n  }\n": types.ConsoleSearchKnowledgebaseDocument,
+    "\n  query ConsoleSearchKnowledgebase($id: Int!, $query: String!) {\n    searchKnowledgebase(id: $id, query: $query, limit: 8) { chunkId content documentName relevance source }\n  }\n": types.ConsoleSearchKnowledgebaseDocument,
     "\n  query ConsoleConversations(\n    $page: Int, $channels: [ConversationChannel!], $unreadOnly: Boolean, $status: ConversationStatus,\n    $waitingForHuman: Boolean, $assignedToMe: Boolean, $unassigned: Boolean, $assistantId: Int, $search: String\n  ) {\n    conversations(\n      page: $page, perPage: 30, channels: $channels, unreadOnly: $unreadOnly, status: $status,\n      waitingForHuman: $waitingForHuman, assignedToMe: $assignedToMe, unassigned: $unassigned,\n      assistantId: $assistantId, search: $search\n    ) {\n      items { id assistantId channel aiDisabled waitingForHuman customerIdentifier origin updatedAt unread lastMessageAt status assignee { id name } lastMessage { id role content } }\n      pageInfo { currentPage lastPage total }\n    }\n  }\n": types.ConsoleConversationsDocument,
     "\n  query ConsoleWaitingForHuman {\n    conversations(waitingForHuman: true, perPage: 1) { pageInfo { total } }\n  }\n": types.ConsoleWaitingForHumanDocument,
     "\n  query ConsoleConversation($id: ID!) {\n    conversation(id: $id) {\n      id assistantId channel aiDisabled waitingForHuman customerIdentifier origin updatedAt status resolvedAt\n      assignee { id name }\n      visitor { pageUrl browser country }\n      messages { id role content createdAt visitor { pageUrl browser country } }\n      notes { id content createdAt author { id name } }\n    }\n  }\n": types.ConsoleConversationDocument,
@@ -231,12 +244,25 @@ const documents: Documents = {
     "\n  mutation ConsoleEraseCustomerData($input: CustomerDataInput!) {\n    eraseCustomerData(input: $input) { id kind state identifierKind stepsDone stepsTotal counts error downloadUrl expiresAt }\n  }\n": types.ConsoleEraseCustomerDataDocument,
     "\n  query ConsoleCustomerDataJob($id: Int!) {\n    customerDataJob(id: $id) { id kind state identifierKind stepsDone stepsTotal counts error downloadUrl expiresAt }\n  }\n": types.ConsoleCustomerDataJobDocument,
     "\n  query ConsoleAuditLogExport($after: String) {\n    auditLog(first: 100, after: $after) {\n      entries { id action actorKind actorId userId targetType targetId details ip at }\n      nextCursor\n    }\n  }\n": types.ConsoleAuditLogExportDocument,
+    "\n  query ConsoleDocumentPassages($id: Int!, $offset: Int!, $limit: Int!) {\n    document(id: $id) { id name chunkCount passages(offset: $offset, limit: $limit) { id ordinal content tokenCount source } }\n  }\n": types.ConsoleDocumentPassagesDocument,
+    "\n  query ConsoleChatModels {\n    aiModels(kind: llm) { id available }\n  }\n": types.ConsoleChatModelsDocument,
+    "\n  query ConsoleInsightsSetup {\n    viewer { id account { id timezone } }\n    assistants(perPage: 100) { items { id name } }\n  }\n": types.ConsoleInsightsSetupDocument,
     "\n  query ConsoleUnreadConversationCount {\n    unreadConversationCount\n  }\n": types.ConsoleUnreadConversationCountDocument,
-    "\n  query ConsoleInboxViewer {\n    viewer { id name }\n    assistants(perPage: 100) { items { id name } }\n  }\n": types.ConsoleInboxViewerDocument,
+    "\n  query ConsoleInboxViewer {\n    viewer { id name }\n    members { id name }\n    assistants(perPage: 100) { items { id name } }\n  }\n": types.ConsoleInboxViewerDocument,
+    "\n  query ConsoleInsights($period: InsightsPeriod!, $assistantId: Int) {\n    insights(period: $period, assistantId: $assistantId) {\n      from to timezone bucket calls finishedCalls answeredCalls answerRate conversations minutes cost\n      evaluatedCalls judgedCalls successfulCalls successRate measuredTurns averageTurnLatencyMs p95TurnLatencyMs\n      transfers bookings\n      endedReasons { status reason calls }\n      series { start calls answeredCalls conversations minutes cost bookings }\n    }\n  }\n": types.ConsoleInsightsDocument,
     "\n  mutation ConsoleResolveConversation($id: ID!) {\n    resolveConversation(id: $id) { id status resolvedAt }\n  }\n": types.ConsoleResolveConversationDocument,
     "\n  mutation ConsoleReopenConversation($id: ID!) {\n    reopenConversation(id: $id) { id status resolvedAt }\n  }\n": types.ConsoleReopenConversationDocument,
     "\n  mutation ConsoleAssignConversation($id: ID!, $userId: Int) {\n    assignConversation(id: $id, userId: $userId) { id assignee { id name } }\n  }\n": types.ConsoleAssignConversationDocument,
     "\n  mutation ConsoleAddConversationNote($conversationId: ID!, $content: String!) {\n    addConversationNote(input: { conversationId: $conversationId, content: $content }) {\n      id conversationId content createdAt author { id name }\n    }\n  }\n": types.ConsoleAddConversationNoteDocument,
+    "\n  query ConsoleViewerRole {\n    viewer { id role }\n  }\n": types.ConsoleViewerRoleDocument,
+    "\n  query ConsoleTeam {\n    viewer { id role }\n    members { id name email role createdAt }\n    invitations { id email role expiresAt createdAt }\n  }\n": types.ConsoleTeamDocument,
+    "\n  mutation ConsoleInviteMember($input: InviteMemberInput!) {\n    inviteMember(input: $input) { token path invitation { id } }\n  }\n": types.ConsoleInviteMemberDocument,
+    "\n  mutation ConsoleRevokeInvitation($id: Int!) {\n    revokeInvitation(id: $id)\n  }\n": types.ConsoleRevokeInvitationDocument,
+    "\n  mutation ConsoleChangeMemberRole($input: ChangeMemberRoleInput!) {\n    changeMemberRole(input: $input) { id role }\n  }\n": types.ConsoleChangeMemberRoleDocument,
+    "\n  mutation ConsoleRemoveMember($userId: Int!) {\n    removeMember(userId: $userId)\n  }\n": types.ConsoleRemoveMemberDocument,
+    "\n  mutation ConsoleResetMemberPassword($userId: Int!) {\n    resetMemberPassword(userId: $userId) { path expiresAt }\n  }\n": types.ConsoleResetMemberPasswordDocument,
+    "\n  query ConsoleInvitationLink($token: String!) {\n    invitationLink(token: $token) { kind email role accountName expiresAt }\n  }\n": types.ConsoleInvitationLinkDocument,
+    "\n  mutation ConsoleAcceptInvitation($input: AcceptInvitationInput!) {\n    acceptInvitation(input: $input) {\n      token\n      expiresAt\n      viewer { id email role account { id isOperator } }\n    }\n  }\n": types.ConsoleAcceptInvitationDocument,
 };
 
 /**
@@ -298,11 +324,11 @@ export function graphql(source: "\n  mutation ConsoleDeleteKnowledgebase($id: In
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation ConsoleUpdateKnowledgebase($id: Int!, $input: KnowledgebaseInput!) {\n    updateKnowledgebase(id: $id, input: $input) { id name description }\n  }\n"): typeof import('./graphql.ts').ConsoleUpdateKnowledgebaseDocument;
+export function graphql(source: "\n  mutation ConsoleUpdateKnowledgebase($id: Int!, $input: KnowledgebaseInput!) {\n    updateKnowledgebase(id: $id, input: $input) { id name description chunkMaxTokens chunkOverlapTokens }\n  }\n"): typeof import('./graphql.ts').ConsoleUpdateKnowledgebaseDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query ConsoleKnowledgebase($id: Int!) {\n    knowledgebase(id: $id) {\n      id name description status assistantsCount\n      documents {\n        id name type status stage pagesDone pagesTotal chunkCount failureReason fileName url sizeBytes createdAt\n      }\n    }\n  }\n"): typeof import('./graphql.ts').ConsoleKnowledgebaseDocument;
+export function graphql(source: "\n  query ConsoleKnowledgebase($id: Int!) {\n    knowledgebase(id: $id) {\n      id name description status assistantsCount chunkMaxTokens chunkOverlapTokens\n      documents {\n        id name type status stage pagesDone pagesTotal chunkCount failureReason fileName url sizeBytes createdAt\n      }\n    }\n  }\n"): typeof import('./graphql.ts').ConsoleKnowledgebaseDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -318,7 +344,7 @@ export function graphql(source: "\n  subscription ConsoleKnowledgebaseStatus($id
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query ConsoleSearchKnowledgebase($id: Int!, $query: String!) {\n    searchKnowledgebase(id: $id, query: $query, limit: 8) { chunkId content documentName score source }\n  }\n"): typeof import('./graphql.ts').ConsoleSearchKnowledgebaseDocument;
+export function graphql(source: "\n  query ConsoleSearchKnowledgebase($id: Int!, $query: String!) {\n    searchKnowledgebase(id: $id, query: $query, limit: 8) { chunkId content documentName relevance source }\n  }\n"): typeof import('./graphql.ts').ConsoleSearchKnowledgebaseDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -658,11 +684,27 @@ export function graphql(source: "\n  query ConsoleAuditLogExport($after: String)
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
+export function graphql(source: "\n  query ConsoleDocumentPassages($id: Int!, $offset: Int!, $limit: Int!) {\n    document(id: $id) { id name chunkCount passages(offset: $offset, limit: $limit) { id ordinal content tokenCount source } }\n  }\n"): typeof import('./graphql.ts').ConsoleDocumentPassagesDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleChatModels {\n    aiModels(kind: llm) { id available }\n  }\n"): typeof import('./graphql.ts').ConsoleChatModelsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleInsightsSetup {\n    viewer { id account { id timezone } }\n    assistants(perPage: 100) { items { id name } }\n  }\n"): typeof import('./graphql.ts').ConsoleInsightsSetupDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
 export function graphql(source: "\n  query ConsoleUnreadConversationCount {\n    unreadConversationCount\n  }\n"): typeof import('./graphql.ts').ConsoleUnreadConversationCountDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query ConsoleInboxViewer {\n    viewer { id name }\n    assistants(perPage: 100) { items { id name } }\n  }\n"): typeof import('./graphql.ts').ConsoleInboxViewerDocument;
+export function graphql(source: "\n  query ConsoleInboxViewer {\n    viewer { id name }\n    members { id name }\n    assistants(perPage: 100) { items { id name } }\n  }\n"): typeof import('./graphql.ts').ConsoleInboxViewerDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleInsights($period: InsightsPeriod!, $assistantId: Int) {\n    insights(period: $period, assistantId: $assistantId) {\n      from to timezone bucket calls finishedCalls answeredCalls answerRate conversations minutes cost\n      evaluatedCalls judgedCalls successfulCalls successRate measuredTurns averageTurnLatencyMs p95TurnLatencyMs\n      transfers bookings\n      endedReasons { status reason calls }\n      series { start calls answeredCalls conversations minutes cost bookings }\n    }\n  }\n"): typeof import('./graphql.ts').ConsoleInsightsDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -679,6 +721,42 @@ export function graphql(source: "\n  mutation ConsoleAssignConversation($id: ID!
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation ConsoleAddConversationNote($conversationId: ID!, $content: String!) {\n    addConversationNote(input: { conversationId: $conversationId, content: $content }) {\n      id conversationId content createdAt author { id name }\n    }\n  }\n"): typeof import('./graphql.ts').ConsoleAddConversationNoteDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleViewerRole {\n    viewer { id role }\n  }\n"): typeof import('./graphql.ts').ConsoleViewerRoleDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleTeam {\n    viewer { id role }\n    members { id name email role createdAt }\n    invitations { id email role expiresAt createdAt }\n  }\n"): typeof import('./graphql.ts').ConsoleTeamDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleInviteMember($input: InviteMemberInput!) {\n    inviteMember(input: $input) { token path invitation { id } }\n  }\n"): typeof import('./graphql.ts').ConsoleInviteMemberDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleRevokeInvitation($id: Int!) {\n    revokeInvitation(id: $id)\n  }\n"): typeof import('./graphql.ts').ConsoleRevokeInvitationDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleChangeMemberRole($input: ChangeMemberRoleInput!) {\n    changeMemberRole(input: $input) { id role }\n  }\n"): typeof import('./graphql.ts').ConsoleChangeMemberRoleDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleRemoveMember($userId: Int!) {\n    removeMember(userId: $userId)\n  }\n"): typeof import('./graphql.ts').ConsoleRemoveMemberDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleResetMemberPassword($userId: Int!) {\n    resetMemberPassword(userId: $userId) { path expiresAt }\n  }\n"): typeof import('./graphql.ts').ConsoleResetMemberPasswordDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleInvitationLink($token: String!) {\n    invitationLink(token: $token) { kind email role accountName expiresAt }\n  }\n"): typeof import('./graphql.ts').ConsoleInvitationLinkDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleAcceptInvitation($input: AcceptInvitationInput!) {\n    acceptInvitation(input: $input) {\n      token\n      expiresAt\n      viewer { id email role account { id isOperator } }\n    }\n  }\n"): typeof import('./graphql.ts').ConsoleAcceptInvitationDocument;
 
 
 export function graphql(source: string) {

@@ -4,6 +4,14 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
+export type AcceptInvitationInput = {
+  /** Required for an invitation; a reset link keeps the member's name when absent. */
+  name?: string | null | undefined;
+  /** At least 8 characters. */
+  password: string;
+  token: string;
+};
+
 export type AddPhoneNumberInput = {
   kind: PhoneNumberKind;
   label?: string | null | undefined;
@@ -95,6 +103,8 @@ export type CallFilter = {
   dateFrom?: string | null | undefined;
   /** YYYY-MM-DD, included, in the account's time zone. */
   dateTo?: string | null | undefined;
+  /** Include agent tests' simulated phone calls (test: true), left out by default (docs/testing-assistants.md). */
+  includeTests?: boolean | null | undefined;
   /** The client's number, E.164 (exact match). */
   phoneNumber?: string | null | undefined;
   status?: CallStatus | null | undefined;
@@ -125,6 +135,11 @@ export type CampaignStatus =
   | 'completed'
   | 'draft'
   | 'paused';
+
+export type ChangeMemberRoleInput = {
+  role: MemberRole;
+  userId: number;
+};
 
 /** What moved: a message stored, the conversation itself (take-over, hand-back, request for a person, hand-off), its status, its assignee, a note added, or the caller read it. */
 export type ConversationActivityKind =
@@ -310,7 +325,7 @@ export type CreatePlatformAccountInput = {
 /** The customer is either a script or a persona (with a goal). */
 export type CreateTestScenarioInput = {
   assistantId: number;
-  /** chat (default; the only channel so far). */
+  /** chat (default) or phone: a simulated test call through the voice engine, never charged. */
   channel?: string | null | undefined;
   /** Checks without a model (docs/testing-assistants.md#checks). */
   checks?: unknown;
@@ -412,7 +427,28 @@ export type HoursRangeInput = {
   start: string;
 };
 
+export type InsightsPeriod = {
+  /** Start of the period (included). */
+  from: string;
+  /** End of the period (excluded); at most 366 days after from. */
+  to: string;
+};
+
+export type InvitationLinkKind =
+  | 'invitation'
+  | 'reset';
+
+export type InviteMemberInput = {
+  email: string;
+  /** Only an owner may invite an owner. */
+  role: MemberRole;
+};
+
 export type KnowledgebaseInput = {
+  /** Passages are cut at most this many tokens long, 50 to 2000 (default 300). Applies to documents processed afterwards. */
+  chunkMaxTokens?: number | null | undefined;
+  /** Consecutive passages share about this many tokens, 0 to less than half of chunkMaxTokens (default 50). */
+  chunkOverlapTokens?: number | null | undefined;
   /** At most 255 characters. */
   description?: string | null | undefined;
   /** At most 255 characters; required on create. */
@@ -459,6 +495,15 @@ export type LoginInput = {
   email: string;
   password: string;
 };
+
+/** A member's role in their account: owners and admins manage it (keys, billing, webhooks, settings, numbers, calendars, team); agents work conversations and calls. */
+export type MemberRole =
+  /** Manages the account and its admins and agents, not its owners. */
+  | 'admin'
+  /** Works conversations and calls; sees assistants read-only. */
+  | 'agent'
+  /** Manages everything, including other owners. */
+  | 'owner';
 
 /** Who wrote a message: the customer (user), the AI (assistant) or a person of the business (operator). */
 export type MessageRole =
@@ -602,6 +647,8 @@ export type UpdateCampaignInput = {
 
 /** Only the given fields change. */
 export type UpdateTestScenarioInput = {
+  /** chat or phone. */
+  channel?: string | null | undefined;
   checks?: unknown;
   criteria?: Array<string> | null | undefined;
   goal?: string | null | undefined;
@@ -721,14 +768,14 @@ export type ConsoleUpdateKnowledgebaseMutationVariables = Exact<{
 }>;
 
 
-export type ConsoleUpdateKnowledgebaseMutation = { updateKnowledgebase: { id: number, name: string, description: string } };
+export type ConsoleUpdateKnowledgebaseMutation = { updateKnowledgebase: { id: number, name: string, description: string, chunkMaxTokens: number, chunkOverlapTokens: number } };
 
 export type ConsoleKnowledgebaseQueryVariables = Exact<{
   id: number;
 }>;
 
 
-export type ConsoleKnowledgebaseQuery = { knowledgebase: { id: number, name: string, description: string, status: KnowledgebaseStatus, assistantsCount: number, documents: Array<{ id: number, name: string, type: DocumentType, status: DocumentStatus, stage: DocumentStage | null, pagesDone: number, pagesTotal: number | null, chunkCount: number, failureReason: string | null, fileName: string | null, url: string | null, sizeBytes: number | null, createdAt: string }> } };
+export type ConsoleKnowledgebaseQuery = { knowledgebase: { id: number, name: string, description: string, status: KnowledgebaseStatus, assistantsCount: number, chunkMaxTokens: number, chunkOverlapTokens: number, documents: Array<{ id: number, name: string, type: DocumentType, status: DocumentStatus, stage: DocumentStage | null, pagesDone: number, pagesTotal: number | null, chunkCount: number, failureReason: string | null, fileName: string | null, url: string | null, sizeBytes: number | null, createdAt: string }> } };
 
 export type ConsoleCreateDocumentMutationVariables = Exact<{
   knowledgebaseId: number;
@@ -758,7 +805,7 @@ export type ConsoleSearchKnowledgebaseQueryVariables = Exact<{
 }>;
 
 
-export type ConsoleSearchKnowledgebaseQuery = { searchKnowledgebase: Array<{ chunkId: number, content: string, documentName: string, score: number, source: string | null }> };
+export type ConsoleSearchKnowledgebaseQuery = { searchKnowledgebase: Array<{ chunkId: number, content: string, documentName: string, relevance: number, source: string | null }> };
 
 export type ConsoleConversationsQueryVariables = Exact<{
   page?: number | null | undefined;
@@ -1330,6 +1377,25 @@ export type ConsoleAuditLogExportQueryVariables = Exact<{
 
 export type ConsoleAuditLogExportQuery = { auditLog: { nextCursor: string | null, entries: Array<{ id: number, action: string, actorKind: string, actorId: number | null, userId: number | null, targetType: string, targetId: string, details: unknown, ip: string | null, at: string }> } };
 
+export type ConsoleDocumentPassagesQueryVariables = Exact<{
+  id: number;
+  offset: number;
+  limit: number;
+}>;
+
+
+export type ConsoleDocumentPassagesQuery = { document: { id: number, name: string, chunkCount: number, passages: Array<{ id: number, ordinal: number, content: string, tokenCount: number, source: string | null }> } };
+
+export type ConsoleChatModelsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ConsoleChatModelsQuery = { aiModels: Array<{ id: number, available: boolean }> };
+
+export type ConsoleInsightsSetupQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ConsoleInsightsSetupQuery = { viewer: { id: number, account: { id: number, timezone: string } }, assistants: { items: Array<{ id: number, name: string }> } };
+
 export type ConsoleUnreadConversationCountQueryVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -1338,7 +1404,15 @@ export type ConsoleUnreadConversationCountQuery = { unreadConversationCount: num
 export type ConsoleInboxViewerQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type ConsoleInboxViewerQuery = { viewer: { id: number, name: string }, assistants: { items: Array<{ id: number, name: string }> } };
+export type ConsoleInboxViewerQuery = { viewer: { id: number, name: string }, members: Array<{ id: number, name: string }>, assistants: { items: Array<{ id: number, name: string }> } };
+
+export type ConsoleInsightsQueryVariables = Exact<{
+  period: InsightsPeriod;
+  assistantId?: number | null | undefined;
+}>;
+
+
+export type ConsoleInsightsQuery = { insights: { from: string, to: string, timezone: string, bucket: string, calls: number, finishedCalls: number, answeredCalls: number, answerRate: number | null, conversations: number, minutes: number, cost: string, evaluatedCalls: number, judgedCalls: number, successfulCalls: number, successRate: number | null, measuredTurns: number, averageTurnLatencyMs: number | null, p95TurnLatencyMs: number | null, transfers: number, bookings: number, endedReasons: Array<{ status: string, reason: string, calls: number }>, series: Array<{ start: string, calls: number, answeredCalls: number, conversations: number, minutes: number, cost: string, bookings: number }> } };
 
 export type ConsoleResolveConversationMutationVariables = Exact<{
   id: string | number;
@@ -1369,6 +1443,65 @@ export type ConsoleAddConversationNoteMutationVariables = Exact<{
 
 
 export type ConsoleAddConversationNoteMutation = { addConversationNote: { id: number, conversationId: string, content: string, createdAt: string, author: { id: number, name: string } | null } };
+
+export type ConsoleViewerRoleQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ConsoleViewerRoleQuery = { viewer: { id: number, role: MemberRole } };
+
+export type ConsoleTeamQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ConsoleTeamQuery = { viewer: { id: number, role: MemberRole }, members: Array<{ id: number, name: string, email: string, role: MemberRole, createdAt: string }>, invitations: Array<{ id: number, email: string, role: MemberRole, expiresAt: string, createdAt: string }> };
+
+export type ConsoleInviteMemberMutationVariables = Exact<{
+  input: InviteMemberInput;
+}>;
+
+
+export type ConsoleInviteMemberMutation = { inviteMember: { token: string, path: string, invitation: { id: number } } };
+
+export type ConsoleRevokeInvitationMutationVariables = Exact<{
+  id: number;
+}>;
+
+
+export type ConsoleRevokeInvitationMutation = { revokeInvitation: number };
+
+export type ConsoleChangeMemberRoleMutationVariables = Exact<{
+  input: ChangeMemberRoleInput;
+}>;
+
+
+export type ConsoleChangeMemberRoleMutation = { changeMemberRole: { id: number, role: MemberRole } };
+
+export type ConsoleRemoveMemberMutationVariables = Exact<{
+  userId: number;
+}>;
+
+
+export type ConsoleRemoveMemberMutation = { removeMember: number };
+
+export type ConsoleResetMemberPasswordMutationVariables = Exact<{
+  userId: number;
+}>;
+
+
+export type ConsoleResetMemberPasswordMutation = { resetMemberPassword: { path: string, expiresAt: string } };
+
+export type ConsoleInvitationLinkQueryVariables = Exact<{
+  token: string;
+}>;
+
+
+export type ConsoleInvitationLinkQuery = { invitationLink: { kind: InvitationLinkKind, email: string, role: MemberRole, accountName: string, expiresAt: string } };
+
+export type ConsoleAcceptInvitationMutationVariables = Exact<{
+  input: AcceptInvitationInput;
+}>;
+
+
+export type ConsoleAcceptInvitationMutation = { acceptInvitation: { token: string, expiresAt: string, viewer: { id: number, email: string, role: MemberRole, account: { id: number, isOperator: boolean } } } };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
@@ -1731,6 +1864,8 @@ export const ConsoleUpdateKnowledgebaseDocument = new TypedDocumentString(`
     id
     name
     description
+    chunkMaxTokens
+    chunkOverlapTokens
   }
 }
     `) as unknown as TypedDocumentString<ConsoleUpdateKnowledgebaseMutation, ConsoleUpdateKnowledgebaseMutationVariables>;
@@ -1742,6 +1877,8 @@ export const ConsoleKnowledgebaseDocument = new TypedDocumentString(`
     description
     status
     assistantsCount
+    chunkMaxTokens
+    chunkOverlapTokens
     documents {
       id
       name
@@ -1796,7 +1933,7 @@ export const ConsoleSearchKnowledgebaseDocument = new TypedDocumentString(`
     chunkId
     content
     documentName
-    score
+    relevance
     source
   }
 }
@@ -3144,6 +3281,47 @@ export const ConsoleAuditLogExportDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ConsoleAuditLogExportQuery, ConsoleAuditLogExportQueryVariables>;
+export const ConsoleDocumentPassagesDocument = new TypedDocumentString(`
+    query ConsoleDocumentPassages($id: Int!, $offset: Int!, $limit: Int!) {
+  document(id: $id) {
+    id
+    name
+    chunkCount
+    passages(offset: $offset, limit: $limit) {
+      id
+      ordinal
+      content
+      tokenCount
+      source
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleDocumentPassagesQuery, ConsoleDocumentPassagesQueryVariables>;
+export const ConsoleChatModelsDocument = new TypedDocumentString(`
+    query ConsoleChatModels {
+  aiModels(kind: llm) {
+    id
+    available
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleChatModelsQuery, ConsoleChatModelsQueryVariables>;
+export const ConsoleInsightsSetupDocument = new TypedDocumentString(`
+    query ConsoleInsightsSetup {
+  viewer {
+    id
+    account {
+      id
+      timezone
+    }
+  }
+  assistants(perPage: 100) {
+    items {
+      id
+      name
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleInsightsSetupQuery, ConsoleInsightsSetupQueryVariables>;
 export const ConsoleUnreadConversationCountDocument = new TypedDocumentString(`
     query ConsoleUnreadConversationCount {
   unreadConversationCount
@@ -3155,6 +3333,10 @@ export const ConsoleInboxViewerDocument = new TypedDocumentString(`
     id
     name
   }
+  members {
+    id
+    name
+  }
   assistants(perPage: 100) {
     items {
       id
@@ -3163,6 +3345,46 @@ export const ConsoleInboxViewerDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ConsoleInboxViewerQuery, ConsoleInboxViewerQueryVariables>;
+export const ConsoleInsightsDocument = new TypedDocumentString(`
+    query ConsoleInsights($period: InsightsPeriod!, $assistantId: Int) {
+  insights(period: $period, assistantId: $assistantId) {
+    from
+    to
+    timezone
+    bucket
+    calls
+    finishedCalls
+    answeredCalls
+    answerRate
+    conversations
+    minutes
+    cost
+    evaluatedCalls
+    judgedCalls
+    successfulCalls
+    successRate
+    measuredTurns
+    averageTurnLatencyMs
+    p95TurnLatencyMs
+    transfers
+    bookings
+    endedReasons {
+      status
+      reason
+      calls
+    }
+    series {
+      start
+      calls
+      answeredCalls
+      conversations
+      minutes
+      cost
+      bookings
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleInsightsQuery, ConsoleInsightsQueryVariables>;
 export const ConsoleResolveConversationDocument = new TypedDocumentString(`
     mutation ConsoleResolveConversation($id: ID!) {
   resolveConversation(id: $id) {
@@ -3206,3 +3428,98 @@ export const ConsoleAddConversationNoteDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ConsoleAddConversationNoteMutation, ConsoleAddConversationNoteMutationVariables>;
+export const ConsoleViewerRoleDocument = new TypedDocumentString(`
+    query ConsoleViewerRole {
+  viewer {
+    id
+    role
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleViewerRoleQuery, ConsoleViewerRoleQueryVariables>;
+export const ConsoleTeamDocument = new TypedDocumentString(`
+    query ConsoleTeam {
+  viewer {
+    id
+    role
+  }
+  members {
+    id
+    name
+    email
+    role
+    createdAt
+  }
+  invitations {
+    id
+    email
+    role
+    expiresAt
+    createdAt
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleTeamQuery, ConsoleTeamQueryVariables>;
+export const ConsoleInviteMemberDocument = new TypedDocumentString(`
+    mutation ConsoleInviteMember($input: InviteMemberInput!) {
+  inviteMember(input: $input) {
+    token
+    path
+    invitation {
+      id
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleInviteMemberMutation, ConsoleInviteMemberMutationVariables>;
+export const ConsoleRevokeInvitationDocument = new TypedDocumentString(`
+    mutation ConsoleRevokeInvitation($id: Int!) {
+  revokeInvitation(id: $id)
+}
+    `) as unknown as TypedDocumentString<ConsoleRevokeInvitationMutation, ConsoleRevokeInvitationMutationVariables>;
+export const ConsoleChangeMemberRoleDocument = new TypedDocumentString(`
+    mutation ConsoleChangeMemberRole($input: ChangeMemberRoleInput!) {
+  changeMemberRole(input: $input) {
+    id
+    role
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleChangeMemberRoleMutation, ConsoleChangeMemberRoleMutationVariables>;
+export const ConsoleRemoveMemberDocument = new TypedDocumentString(`
+    mutation ConsoleRemoveMember($userId: Int!) {
+  removeMember(userId: $userId)
+}
+    `) as unknown as TypedDocumentString<ConsoleRemoveMemberMutation, ConsoleRemoveMemberMutationVariables>;
+export const ConsoleResetMemberPasswordDocument = new TypedDocumentString(`
+    mutation ConsoleResetMemberPassword($userId: Int!) {
+  resetMemberPassword(userId: $userId) {
+    path
+    expiresAt
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleResetMemberPasswordMutation, ConsoleResetMemberPasswordMutationVariables>;
+export const ConsoleInvitationLinkDocument = new TypedDocumentString(`
+    query ConsoleInvitationLink($token: String!) {
+  invitationLink(token: $token) {
+    kind
+    email
+    role
+    accountName
+    expiresAt
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleInvitationLinkQuery, ConsoleInvitationLinkQueryVariables>;
+export const ConsoleAcceptInvitationDocument = new TypedDocumentString(`
+    mutation ConsoleAcceptInvitation($input: AcceptInvitationInput!) {
+  acceptInvitation(input: $input) {
+    token
+    expiresAt
+    viewer {
+      id
+      email
+      role
+      account {
+        id
+        isOperator
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleAcceptInvitationMutation, ConsoleAcceptInvitationMutationVariables>;

@@ -106,6 +106,7 @@ export class VxInbox extends Screen {
     assistantId: { state: true },
     search: { state: true },
     me: { state: true },
+    members: { state: true },
     assistants: { state: true },
   };
   declare conversationId: string | null;
@@ -121,6 +122,8 @@ export class VxInbox extends Screen {
   declare search: string;
   /** The signed-in member ("Assign to me"); null before it is known. */
   declare me: { id: number; name: string } | null;
+  /** The account's members, to assign a conversation to (`members`). */
+  declare members: { id: number; name: string }[];
   declare assistants: { id: number; name: string }[];
   #unsubscribeOpen: (() => void) | null = null;
   /** A list load in flight, and whether another is wanted after it (events in a burst load once more). */
@@ -140,6 +143,7 @@ export class VxInbox extends Screen {
     this.assistantId = null;
     this.search = "";
     this.me = null;
+    this.members = [];
     this.assistants = [];
   }
 
@@ -148,8 +152,9 @@ export class VxInbox extends Screen {
     this.run(this.loadList());
     this.run(this.loadWaiting());
     this.run(
-      this.api.request(InboxViewerQuery, {}).then(({ viewer, assistants }) => {
+      this.api.request(InboxViewerQuery, {}).then(({ viewer, members, assistants }) => {
         this.me = { id: viewer.id, name: viewer.name };
+        this.members = members;
         this.assistants = assistants.items;
       }),
     );
@@ -426,6 +431,23 @@ export class VxInbox extends Screen {
       </a></li>`;
   }
 
+  /** A teammate other than the current assignee and the viewer (who has "Assign to me"). */
+  private renderAssignTo(conversation: Open) {
+    const others = this.members.filter(
+      (member) => member.id !== this.me?.id && member.id !== conversation.assignee?.id,
+    );
+    if (others.length === 0) return nothing;
+    return html`<label for="assign-to">Assign to</label>
+      <select id="assign-to" data-testid="assign-to" @change=${(event: Event) => {
+        const select = event.target as HTMLSelectElement;
+        if (select.value) void this.assign(Number(select.value));
+        select.value = "";
+      }}>
+        <option value="">Choose a teammate…</option>
+        ${others.map((member) => html`<option value=${member.id}>${member.name}</option>`)}
+      </select>`;
+  }
+
   private renderThread(conversation: Open) {
     const sms = isSms(conversation);
     const customer = sms ? "Customer" : "Visitor";
@@ -457,6 +479,7 @@ export class VxInbox extends Screen {
         }</span>
         ${mine || !this.me ? nothing : html`<button type="button" @click=${() => this.assign(this.me!.id)}>Assign to me</button>`}
         ${conversation.assignee ? html`<button type="button" @click=${() => this.assign(null)}>Unassign</button>` : nothing}
+        ${this.renderAssignTo(conversation)}
       </div>
       <div class="row">
         <span class="badge">${conversation.aiDisabled ? "You are answering (AI off)" : "The AI is answering"}</span>
