@@ -11,6 +11,7 @@ import { createGraphQL } from "./http/graphql.ts";
 import { createHealth, dependencyProbe, type HealthDeps, type Phase } from "./http/health.ts";
 import { createMetricsEndpoint } from "./http/metrics.ts";
 import { createRecordingRoutes } from "./http/recordings.ts";
+import { createCallExportRoutes } from "./http/call-exports.ts";
 import { createRestHandler } from "./http/rest.ts";
 import { answerRequests, closeServer, createNodeServer, listen } from "./http/server.ts";
 import { createStaticFiles, notFound } from "./http/static.ts";
@@ -106,6 +107,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const staticFiles = createStaticFiles(config);
   const twilio = createTwilioRoutes({ config, webhooks: services.twilioWebhooks, logger });
   const recordings = createRecordingRoutes({ auth: services.auth, recordings: services.recordings });
+  const callExports = createCallExportRoutes({ auth: services.auth, callQueries: services.callQueries });
   const customerDataArchives = createArchiveRoutes({
     auth: services.auth,
     customerData: services.customerData,
@@ -120,6 +122,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       (await rest(request, meta)) ??
       (await twilio(request, url)) ??
       (await recordings(request, url)) ??
+      (await callExports(request, url)) ??
       (await customerDataArchives(request, url)) ??
       (await calendarOAuth(request, url)) ??
       (await health(url)) ??

@@ -18,6 +18,8 @@ import { InboundCalls, type InboundVariablesSource } from "./inbound-calls.ts";
 /** Calls, their lifecycle (one transition table), carrier events, per-minute billing and limits. */
 export type { Call } from "../../generated/prisma/client.ts";
 export type { CallAnnotations, EvaluationOutcome } from "./call-annotations.ts";
+export { CALL_EXPORT_COLUMNS, callCsvLine, csvLine } from "./call-export.ts";
+export type { CallFilterRequest, CallQueries } from "./call-queries.ts";
 export { FAREWELLS } from "./call-hang-up.ts";
 export type { CallLifecycle } from "./call-lifecycle.service.ts";
 export type { CallStarts, OutboundCallRequest } from "./call-starts.ts";

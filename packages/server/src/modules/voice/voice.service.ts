@@ -368,6 +368,7 @@ export class VoiceService implements MediaStreamHandler {
         return {
           text: result.reply,
           endCall: result.functionCalls.some((record) => record.name === END_CALL_TOOL_NAME && !record.error),
+          functionCalls: result.functionCalls,
           ...(handedOver ? { handover: () => this.handOver(call, stream, answering, handedOver) } : {}),
         };
       },
