@@ -36,7 +36,8 @@ export function waterfallOf(turn: ReviewedTurn): Waterfall | null {
   return stages.length === 0 ? null : { stages, totalMs: before };
 }
 
-const ms = (value: number) => (value >= 10_000 ? `${(value / 1000).toFixed(1)} s` : `${Math.round(value)} ms`);
+const ms = (value: number) =>
+  value >= 10_000 ? `${(value / 1000).toFixed(1)} s` : `${Math.round(value)} ms`;
 
 /** "1:05" of a position in the recording. */
 export function clock(ms: number): string {
@@ -80,7 +81,8 @@ export function renderFields(value: unknown, empty: string): TemplateResult {
     const entries = Object.entries(value as Record<string, unknown>);
     if (entries.length === 0) return html`<p class="muted">${empty}</p>`;
     return html`<dl class="fields">${entries.map(
-      ([key, item]) => html`<div><dt>${humanize(key.replace(/([a-z0-9])([A-Z])/g, "$1 $2"))}</dt><dd>${renderValue(item)}</dd></div>`,
+      ([key, item]) =>
+        html`<div><dt>${humanize(key.replace(/([a-z0-9])([A-Z])/g, "$1 $2"))}</dt><dd>${renderValue(item)}</dd></div>`,
     )}</dl>`;
   }
   return html`<p>${renderValue(value)}</p>`;
@@ -160,7 +162,8 @@ export function renderTranscript(
 export function turnAt(turns: readonly ReviewedTurn[], ms: number): ReviewedTurn | null {
   let found: ReviewedTurn | null = null;
   for (const turn of turns) {
-    if (turn.speaker !== "system" && turn.startMs <= ms && ms < Math.max(turn.endMs, turn.startMs + 1)) found = turn;
+    if (turn.speaker !== "system" && turn.startMs <= ms && ms < Math.max(turn.endMs, turn.startMs + 1))
+      found = turn;
   }
   return found;
 }

@@ -30,7 +30,13 @@ import {
   pager,
 } from "../screen.ts";
 import { callStatus } from "../status-words.ts";
-import { callReviewStyles, type ReviewedTurn, renderFields, renderTranscript, turnAt } from "./call-review.ts";
+import {
+  callReviewStyles,
+  type ReviewedTurn,
+  renderFields,
+  renderTranscript,
+  turnAt,
+} from "./call-review.ts";
 import { saveFile } from "./customer-data.ts";
 
 const STATUSES = [
@@ -416,7 +422,10 @@ export class VxCall extends DataScreen<ConsoleCallQuery["call"]> {
   private followPlayer(turns: readonly ReviewedTurn[]): void {
     const player = this.player;
     if (!player) return;
-    this.playingId = player.paused && player.currentTime === 0 ? null : (turnAt(turns, player.currentTime * 1000)?.id ?? null);
+    this.playingId =
+      player.paused && player.currentTime === 0
+        ? null
+        : (turnAt(turns, player.currentTime * 1000)?.id ?? null);
   }
 
   private seek(turn: ReviewedTurn): void {

@@ -27,7 +27,10 @@ export function createCallExportRoutes(deps: {
   return async (request, url) => {
     if (url.pathname !== PATH) return null;
     if (request.method !== "GET" && request.method !== "HEAD") {
-      return Response.json({ message: "Method not allowed." }, { status: 405, headers: { allow: "GET, HEAD" } });
+      return Response.json(
+        { message: "Method not allowed." },
+        { status: 405, headers: { allow: "GET, HEAD" } },
+      );
     }
     const { viewer } = await deps.auth.authenticate(request.headers.get("authorization"));
     if (!viewer) {

@@ -126,7 +126,9 @@ describe("GET /exports/calls.csv", () => {
   it("exports the account's calls newest first, with every column, escaped and formula-safe", async () => {
     const response = await exportCsv();
     expect(response.headers.get("content-type")).toBe("text/csv; charset=utf-8");
-    expect(response.headers.get("content-disposition")).toMatch(/^attachment; filename="calls-\d{4}-\d{2}-\d{2}\.csv"$/);
+    expect(response.headers.get("content-disposition")).toMatch(
+      /^attachment; filename="calls-\d{4}-\d{2}-\d{2}\.csv"$/,
+    );
     expect(response.headers.get("cache-control")).toBe("private, no-store");
     expect(response.headers.get("x-row-limit")).toBe("10000");
     const rows = await rowsOf();

@@ -1,5 +1,4 @@
 import type { Logger } from "../../logger.ts";
-import type { FunctionCallRecord } from "../message-pipeline/index.ts";
 import {
   dtmfTones,
   encodeAudio,
@@ -10,6 +9,7 @@ import {
   pcmFromBytes,
   wavFile,
 } from "../media/index.ts";
+import type { FunctionCallRecord } from "../message-pipeline/index.ts";
 import { DEFAULT_ENDPOINT, endOfTurnMs, type TurnDetectorFactory } from "./detectors.ts";
 import { looksUnfinished, semanticWaits } from "./semantic-turn.ts";
 import type { SpeechFormat, SpeechStream, TranscriptionEvents, TranscriptionStream } from "./speech.ts";

@@ -42,7 +42,8 @@ export const CallTurnRef = builder.prismaObject("CallTurn", {
     functionCalls: t.field({
       type: [FunctionCall],
       description: "Assistant turns: the functions the model called to write the turn, in order.",
-      resolve: (turn) => (Array.isArray(turn.functionCalls) ? turn.functionCalls : []) as unknown as FunctionCallRecord[],
+      resolve: (turn) =>
+        (Array.isArray(turn.functionCalls) ? turn.functionCalls : []) as unknown as FunctionCallRecord[],
     }),
   }),
 });
