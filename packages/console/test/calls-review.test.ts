@@ -9,9 +9,6 @@ afterEach(async () => {
   await commands.setViewport(1280, 900);
 });
 
-/** The scripted caller of the simulated carrier (server: telephony/simulated/callee.ts). */
-const CALLER_FIRST_LINE = "Hi, I'm calling with a question about your service.";
-const CALLER_LAST_LINE = "Great, that helps. Thank you, goodbye.";
 
 /**
  * The next file the console hands to the browser's downloads (`saveFile`: a link with `download`
@@ -20,7 +17,7 @@ const CALLER_LAST_LINE = "Great, that helps. Thank you, goodbye.";
 function nextDownload(): Promise<{ name: string; text: string }> {
   return new Promise((resolve, reject) => {
     const listener = (event: MouseEvent) => {
-      const link = event.target;
+      const link = event.composedPath()[0];
       if (!(link instanceof HTMLAnchorElement) || !link.download) return;
       document.removeEventListener("click", listener, true);
       event.preventDefault();
@@ -91,24 +88,25 @@ describe("calls: review like a person", () => {
       expect(await seriousViolations()).toEqual([]);
       await simulate.getByRole("button", { name: "Ring the number" }).click();
 
-      // The call's page, live; once the scripted caller said goodbye the transcript is a chat.
+      // The call's page, live: the transcript fills in as a chat while the scripted caller talks.
       await expect.element(page.getByRole("heading", { level: 1, name: /^Call \d+/ })).toBeVisible();
       const callId = Number(/#\/calls\/(\d+)/.exec(location.hash)?.[1]);
       expect(callId).toBeGreaterThan(0);
       const transcript = page.getByRole("list", { name: "Transcript" });
-      await expect.element(transcript.getByText(CALLER_LAST_LINE), { timeout: 90_000 }).toBeVisible();
-      await expect.element(transcript.getByText(CALLER_FIRST_LINE)).toBeVisible();
+      // The simulated caller (the test server's model as its persona) speaks first; the assistant answers.
+      await expect
+        .element(transcript.getByText("Caller", { exact: true }).first(), { timeout: 90_000 })
+        .toBeVisible();
       const turns = [
         ...document
           .querySelector("voxgate-console")!
           .shadowRoot!.querySelector("vx-call")!
           .shadowRoot!.querySelectorAll<HTMLElement>(".turn"),
       ];
-      expect(turns[0]?.classList.contains("assistant")).toBe(true);
       expect(turns.some((turn) => turn.classList.contains("customer"))).toBe(true);
       // Each answer to the caller has its waterfall, from the caller's end of speech to what was heard.
       const waterfalls = transcript.getByTestId("waterfall");
-      await expect.poll(() => waterfalls.elements().length).toBeGreaterThanOrEqual(2);
+      await expect.poll(() => waterfalls.elements().length, { timeout: 60_000 }).toBeGreaterThanOrEqual(1);
       const first = waterfalls.first();
       await expect
         .element(first.getByRole("list", { name: "Latency from the caller's end of speech" }))
@@ -117,7 +115,7 @@ describe("calls: review like a person", () => {
         await expect.element(first.getByText(stage, { exact: true })).toBeInTheDocument();
       }
       await expect.element(first.getByText(/^Answered in \d+ ms$/)).toBeVisible();
-      await expect.element(page.getByText(/^median \d+ ms, p95 \d+ ms over \d+ answers$/)).toBeVisible();
+      await expect.element(page.getByText(/^median \d+ ms, p95 \d+ ms over \d+ answers?$/)).toBeVisible();
       // No recording for a simulated call (text only): said so, not an empty player.
       await expect.element(page.getByText("No recording.")).toBeVisible();
       // The evaluation and the webhook answer read as words, never as "{}".
@@ -127,6 +125,7 @@ describe("calls: review like a person", () => {
           .textContent,
       ).not.toContain("{}");
       expect(pageFits()).toBe(true);
+      transcript.element().scrollIntoView();
       await commands.saveScreenshot(label === "desktop" ? "call-review" : "call-review-phone");
       expect(await seriousViolations()).toEqual([]);
       await commands.setColorScheme("dark");

@@ -58,10 +58,10 @@ export function renderWaterfall(waterfall: Waterfall, scaleMs: number): Template
           title="${stage.part}: ${ms(stage.spanMs)}"></span>`,
     )}</div>
     <ol class="stages" aria-label="Latency from the caller's end of speech">
-      <li>End of speech <span class="muted">0 ms</span></li>
+      <li><span>End of speech</span> <span class="muted">0 ms</span></li>
       ${waterfall.stages.map(
         (stage, index) =>
-          html`<li><span class="dot s${index}" aria-hidden="true"></span>${stage.label}
+          html`<li><span class="dot s${index}" aria-hidden="true"></span><span>${stage.label}</span>
             <span class="muted">+${ms(stage.atMs)}</span></li>`,
       )}
     </ol>

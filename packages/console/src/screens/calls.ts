@@ -363,6 +363,8 @@ export class VxCall extends DataScreen<ConsoleCallQuery["call"]> {
     this.track(
       this.api.subscribe(CallTranscriptSubscription, { callId: this.callId }, ({ callTranscript }) => {
         this.liveTurns = [...this.liveTurns, callTranscript];
+        // The chat below fills in as the call goes, each answer with its waterfall.
+        void this.load();
       }),
     );
     this.track(() => this.dropRecording());

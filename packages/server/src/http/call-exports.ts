@@ -11,6 +11,14 @@ import {
 const PATH = "/exports/calls.csv";
 const TEXT_FILTERS = ["status", "type", "phoneNumber", "dateFrom", "dateTo"] as const;
 const ID_FILTERS = ["assistantId", "campaignId"] as const;
+/**
+ * The credential travels in the Authorization header, never a cookie, so any origin may ask (as
+ * /graphql): a console served from another origin than the API exports too.
+ */
+const CORS = {
+  "access-control-allow-origin": "*",
+  "access-control-expose-headers": "Content-Disposition, X-Row-Limit",
+};
 
 /**
  * `GET /exports/calls.csv`: the account's calls as CSV, with the filters of the `calls` query as
@@ -26,6 +34,22 @@ export function createCallExportRoutes(deps: {
 }): (request: Request, url: URL) => Promise<Response | null> {
   return async (request, url) => {
     if (url.pathname !== PATH) return null;
+    const response = await answer(request, url);
+    for (const [name, value] of Object.entries(CORS)) response.headers.set(name, value);
+    return response;
+  };
+
+  async function answer(request: Request, url: URL): Promise<Response> {
+    if (request.method === "OPTIONS") {
+      return new Response(null, {
+        status: 204,
+        headers: {
+          "access-control-allow-methods": "GET, HEAD",
+          "access-control-allow-headers": "Authorization",
+          "access-control-max-age": "600",
+        },
+      });
+    }
     if (request.method !== "GET" && request.method !== "HEAD") {
       return Response.json(
         { message: "Method not allowed." },
@@ -81,7 +105,7 @@ export function createCallExportRoutes(deps: {
       },
     });
     return new Response(body, { headers });
-  };
+  }
 }
 
 /** Query parameters as the `calls` query's filter; an id that is not a number is left for validation to name. */

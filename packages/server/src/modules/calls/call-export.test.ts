@@ -179,6 +179,26 @@ describe("GET /exports/calls.csv", () => {
     expect((await exportCsv("?limit=0")).status).toBe(422);
   });
 
+  it("may be asked from any origin (the credential is a header, never a cookie), as a recording may", async () => {
+    const preflight = await fetch(`${t.url}/exports/calls.csv`, { method: "OPTIONS" });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get("access-control-allow-origin")).toBe("*");
+    expect(preflight.headers.get("access-control-allow-headers")).toBe("Authorization");
+    const response = await exportCsv();
+    expect(response.headers.get("access-control-allow-origin")).toBe("*");
+    expect(response.headers.get("access-control-expose-headers")).toBe("Content-Disposition, X-Row-Limit");
+    expect((await exportCsv("", null)).headers.get("access-control-allow-origin")).toBe("*");
+    const recording = await fetch(`${t.url}/recordings/${plain.id}.wav`, { method: "OPTIONS" });
+    expect(recording.status).toBe(204);
+    expect(recording.headers.get("access-control-allow-origin")).toBe("*");
+    expect(recording.headers.get("access-control-allow-headers")).toBe("Authorization, Range");
+    const missing = await fetch(`${t.url}/recordings/${plain.id}.wav`, {
+      headers: { authorization: `Bearer ${owner.apiKey}` },
+    });
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get("access-control-allow-origin")).toBe("*");
+  });
+
   it("answers with the session token of the console too", async () => {
     const { data } = await t.gql<{ login: { token: string } }>(
       "mutation($email: String!, $password: String!) { login(input: { email: $email, password: $password }) { token } }",
