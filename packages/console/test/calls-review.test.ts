@@ -6,7 +6,7 @@ import { createAccount, graphql, signIn, unmountConsole } from "./support/consol
 afterEach(async () => {
   unmountConsole();
   await commands.setColorScheme("light");
-  await commands.setViewport(1280, 900);
+  await page.viewport(1280, 860);
 });
 
 
@@ -68,7 +68,7 @@ describe("calls: review like a person", () => {
     it(`simulates an inbound call, reviews it as a chat with latency waterfalls, filters and exports (${label})`, {
       timeout: 180_000,
     }, async () => {
-      await commands.setViewport(width, height);
+      await page.viewport(width, height);
       const account = await createAccount();
       await signIn(account, "#/calls");
       const { numberId, line, deskId, callerId } = await arrange();
@@ -92,7 +92,7 @@ describe("calls: review like a person", () => {
       await expect.element(page.getByRole("heading", { level: 1, name: /^Call \d+/ })).toBeVisible();
       const callId = Number(/#\/calls\/(\d+)/.exec(location.hash)?.[1]);
       expect(callId).toBeGreaterThan(0);
-      const transcript = page.getByRole("list", { name: "Transcript" });
+      const transcript = page.getByRole("list", { name: "Transcript", exact: true });
       // The simulated caller (the test server's model as its persona) speaks first; the assistant answers.
       await expect
         .element(transcript.getByText("Caller", { exact: true }).first(), { timeout: 90_000 })
