@@ -9,7 +9,6 @@ afterEach(async () => {
   await page.viewport(1280, 860);
 });
 
-
 /**
  * The next file the console hands to the browser's downloads (`saveFile`: a link with `download`
  * clicked), read from its object URL instead of saved to disk.
