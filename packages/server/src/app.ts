@@ -6,6 +6,7 @@ import { hasLifecycle } from "./deps.ts";
 import type { Config } from "./env.ts";
 import { createApiIndex } from "./http/api-index.ts";
 import { createCalendarOAuthRoutes } from "./http/calendar-oauth.ts";
+import { createCallExportRoutes } from "./http/call-exports.ts";
 import { TrustedProxies } from "./http/client-address.ts";
 import { createGraphQL } from "./http/graphql.ts";
 import { createHealth, dependencyProbe, type HealthDeps, type Phase } from "./http/health.ts";
@@ -108,6 +109,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const staticFiles = createStaticFiles(config);
   const twilio = createTwilioRoutes({ config, webhooks: services.twilioWebhooks, logger });
   const recordings = createRecordingRoutes({ auth: services.auth, recordings: services.recordings });
+  const callExports = createCallExportRoutes({ auth: services.auth, callQueries: services.callQueries });
   const customerDataArchives = createArchiveRoutes({
     auth: services.auth,
     customerData: services.customerData,
@@ -122,6 +124,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
       (await rest(request, meta)) ??
       (await twilio(request, url)) ??
       (await recordings(request, url)) ??
+      (await callExports(request, url)) ??
       (await customerDataArchives(request, url)) ??
       (await calendarOAuth(request, url)) ??
       (await health(url)) ??

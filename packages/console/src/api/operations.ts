@@ -230,7 +230,33 @@ export const CallQuery = graphql(`
       id type status assistantName clientPhoneNumber assistantPhoneNumber campaignName duration totalCost
       createdAt startedAt endedAt endReason answeredBy transcript evaluation webhookResponse recordingUrl variables
       assistantId activeAssistantId handoffCount
+      turns {
+        id speaker text heardText interrupted startMs endMs
+        speechEndedAt transcriptAt firstTokenAt firstAudioAt playedAt
+        functionCalls { name arguments result error durationMs }
+      }
+      latency { turns firstAudioP50Ms firstAudioP95Ms }
     }
+  }
+`);
+
+export const CallsScreenChoicesQuery = graphql(`
+  query ConsoleCallsScreenChoices {
+    assistants(perPage: 100) { items { id name } }
+    campaigns(perPage: 100) { items { id name } }
+    phoneNumbers { id phoneNumber label }
+  }
+`);
+
+export const StartTestPhoneCallMutation = graphql(`
+  mutation ConsoleStartTestPhoneCall($input: StartCallInput!) {
+    startCall(input: $input) { id }
+  }
+`);
+
+export const SimulateInboundCallMutation = graphql(`
+  mutation ConsoleSimulateInboundCall($input: SimulateInboundCallInput!) {
+    simulateInboundCall(input: $input) { id status endReason }
   }
 `);
 

@@ -43,7 +43,10 @@ type Documents = {
     "\n  mutation ConsoleHandBack($id: ID!) {\n    handBackConversation(id: $id) { id aiDisabled waitingForHuman }\n  }\n": typeof types.ConsoleHandBackDocument,
     "\n  mutation ConsoleSendOperatorMessage($conversationId: ID!, $content: String!) {\n    sendOperatorMessage(input: { conversationId: $conversationId, content: $content }) { id role content createdAt }\n  }\n": typeof types.ConsoleSendOperatorMessageDocument,
     "\n  query ConsoleCalls($page: Int, $filter: CallFilter) {\n    calls(page: $page, perPage: 20, filter: $filter) {\n      items {\n        id type status assistantName clientPhoneNumber assistantPhoneNumber campaignName duration totalCost createdAt\n      }\n      pageInfo { currentPage lastPage total }\n    }\n  }\n": typeof types.ConsoleCallsDocument,
-    "\n  query ConsoleCall($id: Int!) {\n    call(id: $id) {\n      id type status assistantName clientPhoneNumber assistantPhoneNumber campaignName duration totalCost\n      createdAt startedAt endedAt endReason answeredBy transcript evaluation webhookResponse recordingUrl variables\n      assistantId activeAssistantId handoffCount\n    }\n  }\n": typeof types.ConsoleCallDocument,
+    "\n  query ConsoleCall($id: Int!) {\n    call(id: $id) {\n      id type status assistantName clientPhoneNumber assistantPhoneNumber campaignName duration totalCost\n      createdAt startedAt endedAt endReason answeredBy transcript evaluation webhookResponse recordingUrl variables\n      assistantId activeAssistantId handoffCount\n      turns {\n        id speaker text heardText interrupted startMs endMs\n        speechEndedAt transcriptAt firstTokenAt firstAudioAt playedAt\n        functionCalls { name arguments result error durationMs }\n      }\n      latency { turns firstAudioP50Ms firstAudioP95Ms }\n    }\n  }\n": typeof types.ConsoleCallDocument,
+    "\n  query ConsoleCallsScreenChoices {\n    assistants(perPage: 100) { items { id name } }\n    campaigns(perPage: 100) { items { id name } }\n    phoneNumbers { id phoneNumber label }\n  }\n": typeof types.ConsoleCallsScreenChoicesDocument,
+    "\n  mutation ConsoleStartTestPhoneCall($input: StartCallInput!) {\n    startCall(input: $input) { id }\n  }\n": typeof types.ConsoleStartTestPhoneCallDocument,
+    "\n  mutation ConsoleSimulateInboundCall($input: SimulateInboundCallInput!) {\n    simulateInboundCall(input: $input) { id status endReason }\n  }\n": typeof types.ConsoleSimulateInboundCallDocument,
     "\n  mutation ConsoleTakeOverCall($callId: Int!, $phoneNumber: String!) {\n    takeOverCall(callId: $callId, phoneNumber: $phoneNumber) { id clientPhoneNumber }\n  }\n": typeof types.ConsoleTakeOverCallDocument,
     "\n  subscription ConsoleCallStatus($callId: Int) {\n    callStatusChanged(callId: $callId) {\n      callId\n      status\n      call { id type status assistantName clientPhoneNumber assistantPhoneNumber campaignName duration totalCost createdAt }\n    }\n  }\n": typeof types.ConsoleCallStatusDocument,
     "\n  subscription ConsoleCallTranscript($callId: Int!) {\n    callTranscript(callId: $callId) { id speaker text }\n  }\n": typeof types.ConsoleCallTranscriptDocument,
@@ -168,7 +171,10 @@ const documents: Documents = {
     "\n  mutation ConsoleHandBack($id: ID!) {\n    handBackConversation(id: $id) { id aiDisabled waitingForHuman }\n  }\n": types.ConsoleHandBackDocument,
     "\n  mutation ConsoleSendOperatorMessage($conversationId: ID!, $content: String!) {\n    sendOperatorMessage(input: { conversationId: $conversationId, content: $content }) { id role content createdAt }\n  }\n": types.ConsoleSendOperatorMessageDocument,
     "\n  query ConsoleCalls($page: Int, $filter: CallFilter) {\n    calls(page: $page, perPage: 20, filter: $filter) {\n      items {\n        id type status assistantName clientPhoneNumber assistantPhoneNumber campaignName duration totalCost createdAt\n      }\n      pageInfo { currentPage lastPage total }\n    }\n  }\n": types.ConsoleCallsDocument,
-    "\n  query ConsoleCall($id: Int!) {\n    call(id: $id) {\n      id type status assistantName clientPhoneNumber assistantPhoneNumber campaignName duration totalCost\n      createdAt startedAt endedAt endReason answeredBy transcript evaluation webhookResponse recordingUrl variables\n      assistantId activeAssistantId handoffCount\n    }\n  }\n": types.ConsoleCallDocument,
+    "\n  query ConsoleCall($id: Int!) {\n    call(id: $id) {\n      id type status assistantName clientPhoneNumber assistantPhoneNumber campaignName duration totalCost\n      createdAt startedAt endedAt endReason answeredBy transcript evaluation webhookResponse recordingUrl variables\n      assistantId activeAssistantId handoffCount\n      turns {\n        id speaker text heardText interrupted startMs endMs\n        speechEndedAt transcriptAt firstTokenAt firstAudioAt playedAt\n        functionCalls { name arguments result error durationMs }\n      }\n      latency { turns firstAudioP50Ms firstAudioP95Ms }\n    }\n  }\n": types.ConsoleCallDocument,
+    "\n  query ConsoleCallsScreenChoices {\n    assistants(perPage: 100) { items { id name } }\n    campaigns(perPage: 100) { items { id name } }\n    phoneNumbers { id phoneNumber label }\n  }\n": types.ConsoleCallsScreenChoicesDocument,
+    "\n  mutation ConsoleStartTestPhoneCall($input: StartCallInput!) {\n    startCall(input: $input) { id }\n  }\n": types.ConsoleStartTestPhoneCallDocument,
+    "\n  mutation ConsoleSimulateInboundCall($input: SimulateInboundCallInput!) {\n    simulateInboundCall(input: $input) { id status endReason }\n  }\n": types.ConsoleSimulateInboundCallDocument,
     "\n  mutation ConsoleTakeOverCall($callId: Int!, $phoneNumber: String!) {\n    takeOverCall(callId: $callId, phoneNumber: $phoneNumber) { id clientPhoneNumber }\n  }\n": types.ConsoleTakeOverCallDocument,
     "\n  subscription ConsoleCallStatus($callId: Int) {\n    callStatusChanged(callId: $callId) {\n      callId\n      status\n      call { id type status assistantName clientPhoneNumber assistantPhoneNumber campaignName duration totalCost createdAt }\n    }\n  }\n": types.ConsoleCallStatusDocument,
     "\n  subscription ConsoleCallTranscript($callId: Int!) {\n    callTranscript(callId: $callId) { id speaker text }\n  }\n": types.ConsoleCallTranscriptDocument,
@@ -380,7 +386,19 @@ export function graphql(source: "\n  query ConsoleCalls($page: Int, $filter: Cal
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query ConsoleCall($id: Int!) {\n    call(id: $id) {\n      id type status assistantName clientPhoneNumber assistantPhoneNumber campaignName duration totalCost\n      createdAt startedAt endedAt endReason answeredBy transcript evaluation webhookResponse recordingUrl variables\n      assistantId activeAssistantId handoffCount\n    }\n  }\n"): typeof import('./graphql.ts').ConsoleCallDocument;
+export function graphql(source: "\n  query ConsoleCall($id: Int!) {\n    call(id: $id) {\n      id type status assistantName clientPhoneNumber assistantPhoneNumber campaignName duration totalCost\n      createdAt startedAt endedAt endReason answeredBy transcript evaluation webhookResponse recordingUrl variables\n      assistantId activeAssistantId handoffCount\n      turns {\n        id speaker text heardText interrupted startMs endMs\n        speechEndedAt transcriptAt firstTokenAt firstAudioAt playedAt\n        functionCalls { name arguments result error durationMs }\n      }\n      latency { turns firstAudioP50Ms firstAudioP95Ms }\n    }\n  }\n"): typeof import('./graphql.ts').ConsoleCallDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleCallsScreenChoices {\n    assistants(perPage: 100) { items { id name } }\n    campaigns(perPage: 100) { items { id name } }\n    phoneNumbers { id phoneNumber label }\n  }\n"): typeof import('./graphql.ts').ConsoleCallsScreenChoicesDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleStartTestPhoneCall($input: StartCallInput!) {\n    startCall(input: $input) { id }\n  }\n"): typeof import('./graphql.ts').ConsoleStartTestPhoneCallDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleSimulateInboundCall($input: SimulateInboundCallInput!) {\n    simulateInboundCall(input: $input) { id status endReason }\n  }\n"): typeof import('./graphql.ts').ConsoleSimulateInboundCallDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

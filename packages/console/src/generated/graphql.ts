@@ -534,6 +534,23 @@ export type SecondaryContactInput = {
   variables?: unknown;
 };
 
+export type SimulateInboundCallInput = {
+  /** The caller's number, E.164 (e.g. +14155550123). */
+  from: string;
+  /** The account's number that rings. */
+  phoneNumberId: number;
+};
+
+export type StartCallInput = {
+  assistantId: number;
+  /** The account's number to call from; default: the assistant's number. */
+  phoneNumberId?: number | null | undefined;
+  /** The number to call, E.164 (e.g. +14155550123). */
+  to: string;
+  /** Object of context values for this call. */
+  variables?: unknown;
+};
+
 /** active, cancelled (release scheduled) or none (SIP and caller ID, which have no subscription). */
 export type SubscriptionStatus =
   | 'active'
@@ -876,7 +893,26 @@ export type ConsoleCallQueryVariables = Exact<{
 }>;
 
 
-export type ConsoleCallQuery = { call: { id: number, type: CallType, status: CallStatus, assistantName: string, clientPhoneNumber: string, assistantPhoneNumber: string, campaignName: string, duration: number, totalCost: string, createdAt: string, startedAt: string | null, endedAt: string | null, endReason: string, answeredBy: string, transcript: string, evaluation: unknown, webhookResponse: unknown, recordingUrl: string, variables: unknown, assistantId: number | null, activeAssistantId: number | null, handoffCount: number } };
+export type ConsoleCallQuery = { call: { id: number, type: CallType, status: CallStatus, assistantName: string, clientPhoneNumber: string, assistantPhoneNumber: string, campaignName: string, duration: number, totalCost: string, createdAt: string, startedAt: string | null, endedAt: string | null, endReason: string, answeredBy: string, transcript: string, evaluation: unknown, webhookResponse: unknown, recordingUrl: string, variables: unknown, assistantId: number | null, activeAssistantId: number | null, handoffCount: number, turns: Array<{ id: number, speaker: string, text: string, heardText: string, interrupted: boolean, startMs: number, endMs: number, speechEndedAt: string | null, transcriptAt: string | null, firstTokenAt: string | null, firstAudioAt: string | null, playedAt: string | null, functionCalls: Array<{ name: string, arguments: unknown, result: unknown, error: string | null, durationMs: number }> }>, latency: { turns: number, firstAudioP50Ms: number | null, firstAudioP95Ms: number | null } } };
+
+export type ConsoleCallsScreenChoicesQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ConsoleCallsScreenChoicesQuery = { assistants: { items: Array<{ id: number, name: string }> }, campaigns: { items: Array<{ id: number, name: string }> }, phoneNumbers: Array<{ id: number, phoneNumber: string, label: string }> };
+
+export type ConsoleStartTestPhoneCallMutationVariables = Exact<{
+  input: StartCallInput;
+}>;
+
+
+export type ConsoleStartTestPhoneCallMutation = { startCall: { id: number } };
+
+export type ConsoleSimulateInboundCallMutationVariables = Exact<{
+  input: SimulateInboundCallInput;
+}>;
+
+
+export type ConsoleSimulateInboundCallMutation = { simulateInboundCall: { id: number, status: CallStatus, endReason: string } };
 
 export type ConsoleTakeOverCallMutationVariables = Exact<{
   callId: number;
@@ -2127,9 +2163,72 @@ export const ConsoleCallDocument = new TypedDocumentString(`
     assistantId
     activeAssistantId
     handoffCount
+    turns {
+      id
+      speaker
+      text
+      heardText
+      interrupted
+      startMs
+      endMs
+      speechEndedAt
+      transcriptAt
+      firstTokenAt
+      firstAudioAt
+      playedAt
+      functionCalls {
+        name
+        arguments
+        result
+        error
+        durationMs
+      }
+    }
+    latency {
+      turns
+      firstAudioP50Ms
+      firstAudioP95Ms
+    }
   }
 }
     `) as unknown as TypedDocumentString<ConsoleCallQuery, ConsoleCallQueryVariables>;
+export const ConsoleCallsScreenChoicesDocument = new TypedDocumentString(`
+    query ConsoleCallsScreenChoices {
+  assistants(perPage: 100) {
+    items {
+      id
+      name
+    }
+  }
+  campaigns(perPage: 100) {
+    items {
+      id
+      name
+    }
+  }
+  phoneNumbers {
+    id
+    phoneNumber
+    label
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleCallsScreenChoicesQuery, ConsoleCallsScreenChoicesQueryVariables>;
+export const ConsoleStartTestPhoneCallDocument = new TypedDocumentString(`
+    mutation ConsoleStartTestPhoneCall($input: StartCallInput!) {
+  startCall(input: $input) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleStartTestPhoneCallMutation, ConsoleStartTestPhoneCallMutationVariables>;
+export const ConsoleSimulateInboundCallDocument = new TypedDocumentString(`
+    mutation ConsoleSimulateInboundCall($input: SimulateInboundCallInput!) {
+  simulateInboundCall(input: $input) {
+    id
+    status
+    endReason
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleSimulateInboundCallMutation, ConsoleSimulateInboundCallMutationVariables>;
 export const ConsoleTakeOverCallDocument = new TypedDocumentString(`
     mutation ConsoleTakeOverCall($callId: Int!, $phoneNumber: String!) {
   takeOverCall(callId: $callId, phoneNumber: $phoneNumber) {

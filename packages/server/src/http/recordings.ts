@@ -4,6 +4,14 @@ import type { AuthService } from "../modules/auth/index.ts";
 import type { Recordings } from "../modules/voice/index.ts";
 
 const PATH = /^\/recordings\/(\d+)\.wav$/;
+/**
+ * The credential travels in the Authorization header, never a cookie, so any origin may ask (as
+ * /graphql): the console fetches a call's recording with its session token to play it.
+ */
+const CORS = {
+  "access-control-allow-origin": "*",
+  "access-control-expose-headers": "Content-Range, Accept-Ranges, Content-Length",
+};
 
 /**
  * Call recordings, `GET /recordings/<call id>.wav` (the call's `recording_url`): the owner's API
@@ -18,6 +26,22 @@ export function createRecordingRoutes(deps: {
   return async (request, url) => {
     const match = PATH.exec(url.pathname);
     if (!match) return null;
+    const response = await answer(request, match[1]!);
+    for (const [name, value] of Object.entries(CORS)) response.headers.set(name, value);
+    return response;
+  };
+
+  async function answer(request: Request, id: string): Promise<Response> {
+    if (request.method === "OPTIONS") {
+      return new Response(null, {
+        status: 204,
+        headers: {
+          "access-control-allow-methods": "GET, HEAD",
+          "access-control-allow-headers": "Authorization, Range",
+          "access-control-max-age": "600",
+        },
+      });
+    }
     if (request.method !== "GET" && request.method !== "HEAD") {
       return Response.json(
         { message: "Method not allowed." },
@@ -31,7 +55,7 @@ export function createRecordingRoutes(deps: {
         { status: 401, headers: { "www-authenticate": "Bearer" } },
       );
     }
-    const callId = parseId(match[1]!);
+    const callId = parseId(id);
     if (typeof callId !== "number") {
       const message = idOutOfRangeMessage("call id");
       return Response.json({ message, errors: { call_id: [message] } }, { status: 422 });
@@ -74,7 +98,7 @@ export function createRecordingRoutes(deps: {
       },
     });
     return new Response(body, { status, headers });
-  };
+  }
 }
 
 /** The one range asked for, clipped to the file; null for the whole file (no or an unsupported header). */

@@ -19,9 +19,11 @@ import { TestCalls } from "./test-calls.ts";
 /** Calls, their lifecycle (one transition table), carrier events, per-minute billing and limits. */
 export type { Call } from "../../generated/prisma/client.ts";
 export type { CallAnnotations, EvaluationOutcome } from "./call-annotations.ts";
+export { CALL_EXPORT_COLUMNS, callCsvLine, csvLine } from "./call-export.ts";
 export { FAREWELLS } from "./call-hang-up.ts";
 export type { CallLifecycle } from "./call-lifecycle.service.ts";
 export { minutesStarted } from "./call-settlement.ts";
+export type { CallFilterRequest, CallQueries } from "./call-queries.ts";
 export type { CallStarts, OutboundCallRequest } from "./call-starts.ts";
 export { type ApiCallStatus, CALL_TRANSITIONS, isFinal, toApiStatus } from "./call-status.ts";
 export type { CallTransferRecords, TransferMiss, TransferState } from "./call-transfers.ts";

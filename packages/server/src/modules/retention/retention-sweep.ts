@@ -144,7 +144,7 @@ export class RetentionSweep extends PeriodicSweep {
               AND c."status"::text NOT IN ${LIVE_CALL}
             ORDER BY c."id" LIMIT ${RETENTION_BATCH} FOR UPDATE SKIP LOCKED),
           "turns" AS (
-            UPDATE "call_turns" SET "text" = '', "heardText" = ''
+            UPDATE "call_turns" SET "text" = '', "heardText" = '', "functionCalls" = '[]'
             WHERE "callId" IN (SELECT "id" FROM "picked"))
           UPDATE "calls" SET "transcript" = '', "evaluation" = '{}', "transcriptExpiredAt" = ${now}
           WHERE "id" IN (SELECT "id" FROM "picked")`;

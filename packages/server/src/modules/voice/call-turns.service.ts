@@ -1,5 +1,5 @@
 import type { ServiceDeps } from "../../deps.ts";
-import type { CallTurn } from "../../generated/prisma/client.ts";
+import type { CallTurn, Prisma } from "../../generated/prisma/client.ts";
 import { storableText } from "../../storable-text.mjs";
 import type { CallAnnotations } from "../calls/index.ts";
 import type { RedactionService } from "../redaction/index.ts";
@@ -70,6 +70,7 @@ export class CallTurnsService {
         firstTokenAt: date(turn.timings?.firstTokenAt),
         firstAudioAt: date(turn.timings?.firstAudioAt),
         playedAt: date(turn.timings?.playedAt),
+        functionCalls: redactor.json(turn.functionCalls ?? []) as unknown as Prisma.InputJsonValue,
       },
     });
     if (heardText) await this.calls.transcriptLine(call.id, { speaker: turn.speaker, text: heardText });

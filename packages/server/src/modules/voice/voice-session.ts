@@ -9,6 +9,7 @@ import {
   pcmFromBytes,
   wavFile,
 } from "../media/index.ts";
+import type { FunctionCallRecord } from "../message-pipeline/index.ts";
 import { DEFAULT_ENDPOINT, endOfTurnMs, type TurnDetectorFactory } from "./detectors.ts";
 import { looksUnfinished, semanticWaits } from "./semantic-turn.ts";
 import type { SpeechFormat, SpeechStream, TranscriptionEvents, TranscriptionStream } from "./speech.ts";
@@ -105,6 +106,8 @@ export interface PipelineReply {
   endCall: boolean;
   /** The answer handed the call to another assistant (`handoff`): what answers from the next turn. */
   handover?: () => Promise<Handover | null>;
+  /** The functions the model called for this answer, stored with the turn for review. */
+  functionCalls?: FunctionCallRecord[];
 }
 
 /**
@@ -136,6 +139,8 @@ export interface SessionTurn {
   startMs: number;
   endMs: number;
   timings: TurnTimings | null;
+  /** Assistant turns: the functions the model called to write it. */
+  functionCalls?: FunctionCallRecord[];
 }
 
 /** One assistant turn on its way to the caller's ear. */
@@ -452,8 +457,13 @@ export abstract class MediaSession {
     return recorded;
   }
 
-  protected assistantTurn(utterance: Utterance, generated: string, heard: string) {
-    if (!generated) return Promise.resolve();
+  protected assistantTurn(
+    utterance: Utterance,
+    generated: string,
+    heard: string,
+    functionCalls: FunctionCallRecord[] = [],
+  ) {
+    if (!generated && functionCalls.length === 0) return Promise.resolve();
     return this.recordTurn({
       speaker: "assistant",
       text: generated,
@@ -462,6 +472,7 @@ export abstract class MediaSession {
       startMs: utterance.startMs ?? this.detector.now,
       endMs: this.detector.now,
       timings: utterance.timings,
+      functionCalls,
     });
   }
 
@@ -910,7 +921,12 @@ export class PipelineSession extends MediaSession {
     await this.finishUtterance(utterance);
     const heard = heardSentences(utterance);
     this.history.push({ role: "assistant", content: heard });
-    await this.assistantTurn(utterance, result.text || utterance.sentences.join(" "), heard);
+    await this.assistantTurn(
+      utterance,
+      result.text || utterance.sentences.join(" "),
+      heard,
+      result.functionCalls,
+    );
     if (result.handover) await this.handOver(result.handover);
     if (result.endCall && !utterance.cleared) {
       this.ending = true;

@@ -2,6 +2,8 @@ import { filter, pipe } from "graphql-yoga";
 import { builder } from "../../builder.ts";
 import type { PubSubEvents } from "../../pubsub.ts";
 import { CallRef } from "../calls/calls.schema.ts";
+import { FunctionCall } from "../conversations/conversations.schema.ts";
+import type { FunctionCallRecord } from "../message-pipeline/index.ts";
 import type { CallLatency } from "./call-turns.service.ts";
 
 type CallTurnEvent = PubSubEvents["call:turn"][1];
@@ -37,6 +39,12 @@ export const CallTurnRef = builder.prismaObject("CallTurn", {
       description: "When the carrier confirmed (mark) the last sentence played.",
     }),
     createdAt: t.expose("createdAt", { type: "DateTime" }),
+    functionCalls: t.field({
+      type: [FunctionCall],
+      description: "Assistant turns: the functions the model called to write the turn, in order.",
+      resolve: (turn) =>
+        (Array.isArray(turn.functionCalls) ? turn.functionCalls : []) as unknown as FunctionCallRecord[],
+    }),
   }),
 });
 

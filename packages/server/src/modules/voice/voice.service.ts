@@ -381,6 +381,7 @@ export class VoiceService implements MediaStreamHandler {
               !record.error &&
               (record.name === END_CALL_TOOL_NAME || (call.test && record.name === TRANSFER_CALL_TOOL_NAME)),
           ),
+          functionCalls: result.functionCalls,
           ...(handedOver ? { handover: () => this.handOver(call, stream, answering, handedOver) } : {}),
         };
       },

@@ -210,6 +210,17 @@ describe("a phone conversation over Twilio Media Streams (pipeline mode)", () =>
       ),
     );
     client.close();
+    // The function call is kept with the turn it wrote, for the console's review of the call.
+    await eventually(async () => {
+      const { data } = await t.gql<{ call: { turns: { speaker: string; functionCalls: unknown[] }[] } }>(
+        "query($id: Int!) { call(id: $id) { turns { speaker functionCalls { name error } } } }",
+        { id: call.id },
+        { token: owner.apiKey },
+      );
+      expect(data?.call.turns.filter((turn) => turn.functionCalls.length > 0)).toEqual([
+        { speaker: "assistant", functionCalls: [{ name: "end_call", error: null }] },
+      ]);
+    });
   });
 
   it("re-engages a silent caller, then says goodbye and hangs up", async () => {

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "call_turns" ADD COLUMN     "functionCalls" JSONB NOT NULL DEFAULT '[]';
+
