@@ -158,13 +158,15 @@ export class InsightsService {
             count(*) FILTER (WHERE "evaluationStatus" = 'done' AND (${verdict})) AS "successful",
             count(*) FILTER (WHERE "transferState" <> '') AS "transfers"
           FROM "calls"
-          WHERE "accountId" = ${accountId} AND "createdAt" >= ${from} AND "createdAt" < ${to} ${onAssistant(`"assistantId"`)}
+          WHERE "accountId" = ${accountId} AND "createdAt" >= ${from} AND "createdAt" < ${to} AND NOT "test"
+            ${onAssistant(`"assistantId"`)}
           GROUP BY 1
         ),
         "conversation_buckets" AS (
           SELECT ${bucketOf(`"createdAt"`)} AS "slot", count(*) AS "conversations"
           FROM "conversations"
-          WHERE "accountId" = ${accountId} AND "createdAt" >= ${from} AND "createdAt" < ${to} ${onAssistant(`"assistantId"`)}
+          WHERE "accountId" = ${accountId} AND "createdAt" >= ${from} AND "createdAt" < ${to}
+            AND "channel" <> 'test' ${onAssistant(`"assistantId"`)}
           GROUP BY 1
         ),
         "booking_buckets" AS (
@@ -196,7 +198,7 @@ export class InsightsService {
           SELECT extract(epoch FROM "t"."firstAudioAt" - "t"."speechEndedAt") * 1000 AS "ms"
           FROM "call_turns" "t" JOIN "calls" "c" ON "c"."id" = "t"."callId"
           WHERE "t"."accountId" = ${accountId} AND "t"."createdAt" >= ${from}
-            AND "c"."accountId" = ${accountId} AND "c"."createdAt" >= ${from} AND "c"."createdAt" < ${to}
+            AND "c"."accountId" = ${accountId} AND "c"."createdAt" >= ${from} AND "c"."createdAt" < ${to} AND NOT "c"."test"
             AND "t"."speechEndedAt" IS NOT NULL AND "t"."firstAudioAt" IS NOT NULL
             ${onAssistant(`"c"."assistantId"`)}
         ) "latencies"`,
@@ -204,7 +206,7 @@ export class InsightsService {
         SELECT "status"::text AS "status", "endReason" AS "reason", count(*) AS "calls"
         FROM "calls"
         WHERE "accountId" = ${accountId} AND "createdAt" >= ${from} AND "createdAt" < ${to} ${onAssistant(`"assistantId"`)}
-          AND "status" NOT IN ('initiated', 'ringing', 'in-progress')
+          AND "status" NOT IN ('initiated', 'ringing', 'in-progress') AND NOT "test"
         GROUP BY 1, 2
         ORDER BY 3 DESC, 1, 2
         LIMIT ${TOP_REASONS}`,

@@ -260,6 +260,23 @@ describe("insights", () => {
       [9000],
     );
 
+    // Agent tests' calls and the console's test chats, in the period: not the business's traffic.
+    await call(
+      alice,
+      first,
+      "2027-01-02T11:00:00Z",
+      { status: "ended_by_assistant", duration: 300, totalCost: "3", test: true, transferState: "connected" },
+      [7000],
+    );
+    await t.app.db.prisma.conversation.create({
+      data: {
+        accountId: alice.accountId,
+        assistantId: first,
+        channel: "test",
+        createdAt: new Date("2027-01-02T11:00:00Z"),
+      },
+    });
+
     await conversation(alice, first, "2027-01-02T08:00:00Z");
     await conversation(alice, first, "2027-01-04T08:00:00Z");
     await conversation(alice, second, "2027-01-04T09:00:00Z");
