@@ -1,3 +1,4 @@
+import type { Worker } from "node:worker_threads";
 import { decode, encode } from "gpt-tokenizer";
 import { describe, expect, it } from "vitest";
 import {
@@ -8,7 +9,8 @@ import {
   SEGMENT_CHARS,
   type Tokenizer,
 } from "./chunking.ts";
-import type { Section } from "./extract.ts";
+import { refusal, type Section } from "./extract.ts";
+import { IngestionFailure } from "./failure.ts";
 
 const sections: Section[] = Array.from({ length: 40 }, (_, page) => ({
   source: `page ${page + 1}`,
@@ -61,6 +63,55 @@ describe("chunking in turns", () => {
     const reason = new Error("the server is stopping");
     controller.abort(reason);
     await expect(chunkInTurns(sections, controller.signal)).rejects.toBe(reason);
+  });
+});
+
+describe("the chunk worker's lifecycle", () => {
+  async function cut(input: Section[], runtime: Parameters<typeof chunkStream>[3] = {}) {
+    const chunks: Chunk[] = [];
+    for await (const chunk of chunkStream(input, new AbortController().signal, DEFAULT_CHUNKING, runtime))
+      chunks.push(chunk);
+    return chunks;
+  }
+
+  it("ends its thread with the stream, and the next stream starts a thread of its own", async () => {
+    const workers: Worker[] = [];
+    const started = (worker: Worker) => workers.push(worker);
+    expect(await cut(sections.slice(0, 3), { started })).toEqual(chunkSections(sections.slice(0, 3)));
+    expect(workers).toHaveLength(1);
+    // A terminated thread's id is -1.
+    expect(workers[0]!.threadId).toBe(-1);
+    expect(await cut(sections.slice(3, 5), { started })).toEqual(chunkSections(sections.slice(3, 5)));
+    expect(workers).toHaveLength(2);
+    expect(workers[1]).not.toBe(workers[0]);
+    expect(workers[1]!.threadId).toBe(-1);
+  });
+
+  it("ends its thread when the reader stops part-way", async () => {
+    const workers: Worker[] = [];
+    const stream = chunkStream(sections, new AbortController().signal, DEFAULT_CHUNKING, {
+      started: (worker) => workers.push(worker),
+    });
+    expect((await stream.next()).value).toMatchObject({ source: "page 1" });
+    await stream.return(undefined);
+    expect(workers[0]!.threadId).toBe(-1);
+  });
+
+  it("fails with a reason when its thread crashes, and the next stream cuts as before", async () => {
+    const crashing = new URL(`data:text/javascript,${encodeURIComponent("throw new Error('crashed');")}`);
+    const failure = await cut(sections.slice(0, 2), { entry: crashing }).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(IngestionFailure);
+    expect((failure as Error).message).toMatch(/could not be cut into passages/);
+    const exiting = new URL(`data:text/javascript,${encodeURIComponent("process.exit(3);")}`);
+    await expect(cut(sections.slice(0, 2), { entry: exiting })).rejects.toBeInstanceOf(IngestionFailure);
+    expect(await cut(sections.slice(0, 2))).toEqual(chunkSections(sections.slice(0, 2)));
+  });
+
+  it("refuses a document whose cutting runs out of the thread's heap", async () => {
+    // The tokenizer's tables alone take ~60 MB of heap.
+    await expect(cut(sections.slice(0, 1), { heap: { maxOldGenerationSizeMb: 8 } })).rejects.toThrow(
+      new IngestionFailure(refusal("memory")),
+    );
   });
 });
 
