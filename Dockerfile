@@ -14,6 +14,9 @@ RUN node scripts/prepare.mjs
 
 FROM node:20-bookworm-slim AS runtime
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=4000 VOXGATE_DATA_DIR=/data
+# glibc's allocator as `npm start` sets it (package.json; docs/architecture.md, "The embedded store's memory"):
+# two arenas and large blocks mapped on their own, so what a finished document's worker threads freed goes back.
+ENV MALLOC_ARENA_MAX=2 MALLOC_MMAP_THRESHOLD_=65536
 WORKDIR /app
 COPY --from=build --chown=node:node /app /app
 RUN mkdir -p /data && chown node:node /data
