@@ -36,11 +36,14 @@ parentPort?.on("message", (/** @type {import("./extraction-worker-messages.ts").
   wake?.();
 });
 
-// Sections come one at a time (`chunkStream` sends the next once the last batch of this one is taken)
-// until the thread is terminated.
+// Sections come one at a time (`chunkStream` sends the next once the last batch of this one is taken), from
+// one document after another while the thread is kept, until it is terminated.
 for (;;) {
   await until(() => sections.length > 0);
   const section = /** @type {{ source: string | null; text: string }} */ (sections.shift());
+  // Counted per section: the acknowledgement of the last section's end came before this one.
+  sent = 0;
+  taken = 0;
   /** @type {import("./chunking-core.d.mts").Chunk[]} */
   let chunks = [];
   for (const step of chunkSteps(section, chunking, o200k())) {

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import {
   type Chunk,
   chunkSections,
+  type ChunkWorkerRuntime,
   chunkStream,
   DEFAULT_CHUNKING,
   SEGMENT_CHARS,
@@ -67,29 +68,38 @@ describe("chunking in turns", () => {
 });
 
 describe("the chunk worker's lifecycle", () => {
-  async function cut(input: Section[], runtime: Parameters<typeof chunkStream>[3] = {}) {
+  async function cut(input: Section[], runtime: ChunkWorkerRuntime = {}) {
     const chunks: Chunk[] = [];
-    for await (const chunk of chunkStream(input, new AbortController().signal, DEFAULT_CHUNKING, runtime))
-      chunks.push(chunk);
+    for await (const chunk of chunkStream(input, new AbortController().signal, runtime)) chunks.push(chunk);
     return chunks;
   }
+  const exited = (worker: Worker) =>
+    worker.threadId === -1 ? Promise.resolve() : new Promise((resolve) => worker.once("exit", resolve));
 
-  it("ends its thread with the stream, and the next stream starts a thread of its own", async () => {
+  it("keeps its thread for the next document, ends it once idle, and the next document starts another", async () => {
     const workers: Worker[] = [];
-    const started = (worker: Worker) => workers.push(worker);
-    expect(await cut(sections.slice(0, 3), { started })).toEqual(chunkSections(sections.slice(0, 3)));
+    // An entry of this test's own, so that no worker kept by another test is taken.
+    const runtime = {
+      entry: new URL("./chunk-worker.mjs?lifecycle", import.meta.url),
+      idleMs: 300,
+      started: (worker: Worker) => workers.push(worker),
+    };
+    expect(await cut(sections.slice(0, 3), runtime)).toEqual(chunkSections(sections.slice(0, 3)));
     expect(workers).toHaveLength(1);
+    expect(await cut(sections.slice(3, 5), runtime)).toEqual(chunkSections(sections.slice(3, 5)));
+    expect(workers).toHaveLength(1);
+    await exited(workers[0]!);
     // A terminated thread's id is -1.
     expect(workers[0]!.threadId).toBe(-1);
-    expect(await cut(sections.slice(3, 5), { started })).toEqual(chunkSections(sections.slice(3, 5)));
+    expect(await cut(sections.slice(5, 6), runtime)).toEqual(chunkSections(sections.slice(5, 6)));
     expect(workers).toHaveLength(2);
-    expect(workers[1]).not.toBe(workers[0]);
-    expect(workers[1]!.threadId).toBe(-1);
+    await exited(workers[1]!);
   });
 
-  it("ends its thread when the reader stops part-way", async () => {
+  it("ends its thread at once when the reader stops part-way", async () => {
     const workers: Worker[] = [];
-    const stream = chunkStream(sections, new AbortController().signal, DEFAULT_CHUNKING, {
+    const stream = chunkStream(sections, new AbortController().signal, {
+      entry: new URL("./chunk-worker.mjs?stopped", import.meta.url),
       started: (worker) => workers.push(worker),
     });
     expect((await stream.next()).value).toMatchObject({ source: "page 1" });
@@ -97,7 +107,7 @@ describe("the chunk worker's lifecycle", () => {
     expect(workers[0]!.threadId).toBe(-1);
   });
 
-  it("fails with a reason when its thread crashes, and the next stream cuts as before", async () => {
+  it("fails with a reason when its thread crashes, and the next document is cut as before", async () => {
     const crashing = new URL(`data:text/javascript,${encodeURIComponent("throw new Error('crashed');")}`);
     const failure = await cut(sections.slice(0, 2), { entry: crashing }).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(IngestionFailure);

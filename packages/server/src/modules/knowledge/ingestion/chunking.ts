@@ -40,40 +40,90 @@ const WORKER_BATCH = 64;
 /** Messages the chunk worker may cut ahead of the store: the worker is the faster side. */
 const WORKER_WINDOW = 2;
 
-/** How `chunkStream` runs its worker; tests replace the entry or the heap to watch a crash or a refusal. */
+/**
+ * How long a chunk worker is kept after its document, for the next one (the tokenizer it loaded, 0.8 s of
+ * work, is reused); then it is terminated and its memory goes back with it.
+ */
+const WORKER_IDLE_MS = 10_000;
+
+/** How `chunkStream` runs its worker; tests replace the entry, the heap or the idle time. */
 export interface ChunkWorkerRuntime {
   entry?: URL;
   heap?: ResourceLimits;
-  /** Called with each worker started (one per stream). */
+  idleMs?: number;
+  /** Called with each worker started. */
   started?: (worker: Worker) => void;
 }
 
-/**
- * `chunkSections` for a document being processed: passages as sections arrive, cut in a worker thread
- * of the stream's own (`chunk-worker.mjs`), which ends with the stream (its end, an abort, a failure).
- * Tokenising a long text takes seconds, and the tokenizer's first load 0.8 s of synchronous work and
- * 60–85 MB that would stay in the server's heap: on the server's thread that stalled every request
- * (bench/embedded-store measured up to 2.3 s) and kept the memory after the document. A section is sent
- * once the last passages of the one before are taken, and the worker cuts at most `WORKER_WINDOW`
- * batches ahead. A worker that dies (out of memory, a crash) fails the document with a reason.
- */
-export async function* chunkStream(
-  sections: Iterable<Section> | AsyncIterable<Section>,
-  signal: AbortSignal,
-  options: ChunkingOptions = DEFAULT_CHUNKING,
-  runtime: ChunkWorkerRuntime = {},
-): AsyncGenerator<Chunk> {
-  signal.throwIfAborted();
-  const worker = new Worker(runtime.entry ?? new URL("./chunk-worker.mjs", import.meta.url), {
+/** The worker kept after its last document, until it is taken by the next or its idle time ends. */
+let idleWorker: { worker: Worker; entry: string; timer: NodeJS.Timeout } | null = null;
+
+function takeWorker(runtime: ChunkWorkerRuntime, entry: URL): Worker {
+  if (idleWorker && idleWorker.entry === entry.href && !runtime.heap) {
+    const { worker, timer } = idleWorker;
+    idleWorker = null;
+    clearTimeout(timer);
+    worker.ref();
+    return worker;
+  }
+  const worker = new Worker(entry, {
     execArgv: [],
     workerData: {
-      chunking: { maxTokens: options.maxTokens, overlapTokens: options.overlapTokens },
+      chunking: DEFAULT_CHUNKING,
       batch: WORKER_BATCH,
       window: WORKER_WINDOW,
     } satisfies ChunkWorkerInput,
     resourceLimits: runtime.heap ?? EXTRACTION_WORKER_HEAP,
   });
   runtime.started?.(worker);
+  return worker;
+}
+
+/** Keeps a worker that finished its document cleanly for `idleMs`; one is kept at most, the newest. */
+async function releaseWorker(worker: Worker, runtime: ChunkWorkerRuntime, entry: URL): Promise<void> {
+  worker.removeAllListeners("message");
+  worker.removeAllListeners("error");
+  worker.removeAllListeners("exit");
+  if (runtime.heap) return void (await worker.terminate());
+  if (idleWorker) {
+    const older = idleWorker;
+    idleWorker = null;
+    clearTimeout(older.timer);
+    void older.worker.terminate();
+  }
+  // Not holding the process up (a stopping server, a test run's end) while it waits.
+  worker.unref();
+  worker.on("error", () => {});
+  worker.once("exit", () => {
+    if (idleWorker?.worker === worker) idleWorker = null;
+  });
+  const timer = setTimeout(() => {
+    if (idleWorker?.worker === worker) idleWorker = null;
+    void worker.terminate();
+  }, runtime.idleMs ?? WORKER_IDLE_MS);
+  timer.unref();
+  idleWorker = { worker, entry: entry.href, timer };
+}
+
+/**
+ * `chunkSections` for a document being processed: passages as sections arrive, cut in a worker thread
+ * (`chunk-worker.mjs`), one document at a time. Tokenising a long text takes seconds, and the tokenizer's
+ * first load 0.8 s of synchronous work and 60–85 MB that would stay in the server's heap: on the server's
+ * thread that stalled every request (bench/embedded-store measured up to 2.3 s) and kept the memory after
+ * the document. A section is sent once the last passages of the one before are taken, and the worker cuts
+ * at most `WORKER_WINDOW` batches ahead. A worker that finished its document cleanly is kept
+ * `WORKER_IDLE_MS` for the next one, then terminated; one stopped part-way (abort, failure, a reader that
+ * stops) is terminated at once. A worker that dies (out of memory, a crash) fails the document with a
+ * reason. Passages are cut with `DEFAULT_CHUNKING`, what the worker was started with.
+ */
+export async function* chunkStream(
+  sections: Iterable<Section> | AsyncIterable<Section>,
+  signal: AbortSignal,
+  runtime: ChunkWorkerRuntime = {},
+): AsyncGenerator<Chunk> {
+  signal.throwIfAborted();
+  const entry = runtime.entry ?? new URL("./chunk-worker.mjs", import.meta.url);
+  const worker = takeWorker(runtime, entry);
   const inbox = new Inbox<ChunkWorkerMessage>(signal);
   worker.on("message", (message: ChunkWorkerMessage) => inbox.put(message));
   worker.on("error", (error) =>
@@ -87,11 +137,12 @@ export async function* chunkStream(
   );
   worker.on("exit", () => inbox.fail(new IngestionFailure(CUTTING_FAILED)));
   const command = (message: ChunkWorkerCommand) => worker.postMessage(message);
-  let taken = 0;
+  let finished = false;
   try {
     for await (const section of sections) {
       signal.throwIfAborted();
       command({ kind: "section", section: { source: section.source, text: section.text } });
+      let taken = 0;
       for (;;) {
         const message = await inbox.take();
         command({ kind: "taken", messages: ++taken });
@@ -100,8 +151,10 @@ export async function* chunkStream(
       }
     }
     signal.throwIfAborted();
+    finished = true;
   } finally {
-    await worker.terminate();
+    if (finished) await releaseWorker(worker, runtime, entry);
+    else await worker.terminate();
   }
 }
 
