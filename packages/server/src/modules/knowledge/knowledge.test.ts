@@ -249,8 +249,11 @@ describe("knowledge bases and documents", () => {
     );
     expect((await waitForDocument(t, owner.apiKey, docx.data!.createDocument.id)).status).toBe("ACTIVE");
     expect(
-      (await waitForDocument(t, owner.apiKey, text.data!.createDocument.id).finally(() => encode.mockRestore()))
-        .status,
+      (
+        await waitForDocument(t, owner.apiKey, text.data!.createDocument.id).finally(() =>
+          encode.mockRestore(),
+        )
+      ).status,
     ).toBe("ACTIVE");
     expect(encode).not.toHaveBeenCalled();
 

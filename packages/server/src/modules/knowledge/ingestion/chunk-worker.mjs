@@ -4,9 +4,8 @@ import { parentPort, workerData } from "node:worker_threads";
 import { chunkSteps } from "./chunking-core.mjs";
 import { o200k } from "./o200k.mjs";
 
-const { chunking, batch, window } = /** @type {import("./extraction-worker-messages.ts").ChunkWorkerInput} */ (
-  workerData
-);
+const { chunking, batch, window } =
+  /** @type {import("./extraction-worker-messages.ts").ChunkWorkerInput} */ (workerData);
 /** @type {{ source: string | null; text: string }[]} */
 const sections = [];
 let sent = 0;
@@ -30,11 +29,14 @@ function send(message) {
   parentPort?.postMessage(message);
 }
 
-parentPort?.on("message", (/** @type {import("./extraction-worker-messages.ts").ChunkWorkerCommand} */ command) => {
-  if (command.kind === "taken") taken = command.messages;
-  else sections.push(command.section);
-  wake?.();
-});
+parentPort?.on(
+  "message",
+  (/** @type {import("./extraction-worker-messages.ts").ChunkWorkerCommand} */ command) => {
+    if (command.kind === "taken") taken = command.messages;
+    else sections.push(command.section);
+    wake?.();
+  },
+);
 
 // Sections come one at a time (`chunkStream` sends the next once the last batch of this one is taken), from
 // one document after another while the thread is kept, until it is terminated.

@@ -3,8 +3,8 @@ import { decode, encode } from "gpt-tokenizer";
 import { describe, expect, it } from "vitest";
 import {
   type Chunk,
-  chunkSections,
   type ChunkWorkerRuntime,
+  chunkSections,
   chunkStream,
   DEFAULT_CHUNKING,
   SEGMENT_CHARS,

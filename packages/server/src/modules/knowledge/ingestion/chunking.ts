@@ -3,7 +3,11 @@ import { EXTRACTION_WORKER_HEAP } from "../../../limits.ts";
 import { type Tokenizer, textTokenizer } from "../../../tokenizer.ts";
 import { type Chunk, type ChunkingOptions, chunkSteps, DEFAULT_CHUNKING } from "./chunking-core.mjs";
 import { refusal, type Section } from "./extract.ts";
-import type { ChunkWorkerCommand, ChunkWorkerInput, ChunkWorkerMessage } from "./extraction-worker-messages.ts";
+import type {
+  ChunkWorkerCommand,
+  ChunkWorkerInput,
+  ChunkWorkerMessage,
+} from "./extraction-worker-messages.ts";
 import { IngestionFailure } from "./failure.ts";
 import { Inbox } from "./worker-inbox.ts";
 
@@ -158,4 +162,5 @@ export async function* chunkStream(
   }
 }
 
-const CUTTING_FAILED = "The document could not be cut into passages (the worker doing it stopped); try again.";
+const CUTTING_FAILED =
+  "The document could not be cut into passages (the worker doing it stopped); try again.";
