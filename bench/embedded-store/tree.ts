@@ -4,13 +4,14 @@
  * its own on a fresh data directory, with the embedded database's process below it.
  *
  *   pnpm exec tsx bench/embedded-store/tree.ts [--text-mb=6] [--pdf-pages=2000] [--pdf-bytes=20000000]
- *     [--idle-seconds=10] [--after-seconds=60] [--env=NAME=VALUE,...]
+ *     [--idle-seconds=10] [--after-seconds=60] [--env=NAME=VALUE,...] [--entry=dist/main.js]
  *
  * Prints the resident memory of each process of the group (server, database) and their sum: after the
  * first start, the peaks while the document is ingested (uploaded over REST, processed by the server's
  * job runner), and `--after-seconds` after it is active; beside it the latency of `{ viewer { email } }`
  * sent one at a time from this process, idle and while ingesting, and the load average. `--env` passes
- * settings to the server (e.g. `--env=VOXGATE_PGLITE_RECYCLE_MB=0` for the run without recycling).
+ * settings to the server (e.g. `--env=VOXGATE_PGLITE_RECYCLE_MB=0` for the run without recycling);
+ * `--entry` runs another build (a copy of `dist` under packages/server) for a before/after in one session.
  * Run `npm run build` first.
  */
 import { spawn } from "node:child_process";
@@ -35,7 +36,10 @@ const EXTRA_ENV = Object.fromEntries(
   (flags.get("env") ?? "")
     .split(",")
     .filter(Boolean)
-    .map((pair) => pair.split("=") as [string, string]),
+    .map((pair) => {
+      const at = pair.indexOf("=");
+      return [pair.slice(0, at), pair.slice(at + 1)] as [string, string];
+    }),
 );
 const root = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -67,7 +71,7 @@ const dataDir = mkdtempSync(join(tmpdir(), "vg-tree-"));
 const port = await getFreePort();
 const url = `http://127.0.0.1:${port}`;
 let output = "";
-const child = spawn(process.execPath, ["dist/main.js"], {
+const child = spawn(process.execPath, [flags.get("entry") || "dist/main.js"], {
   cwd: join(root, "packages/server"),
   env: {
     ...process.env,

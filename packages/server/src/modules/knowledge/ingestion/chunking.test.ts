@@ -1,14 +1,17 @@
+import type { Worker } from "node:worker_threads";
 import { decode, encode } from "gpt-tokenizer";
 import { describe, expect, it } from "vitest";
 import {
   type Chunk,
+  type ChunkWorkerRuntime,
   chunkSections,
   chunkStream,
   DEFAULT_CHUNKING,
   SEGMENT_CHARS,
   type Tokenizer,
 } from "./chunking.ts";
-import type { Section } from "./extract.ts";
+import { refusal, type Section } from "./extract.ts";
+import { IngestionFailure } from "./failure.ts";
 
 const sections: Section[] = Array.from({ length: 40 }, (_, page) => ({
   source: `page ${page + 1}`,
@@ -61,6 +64,64 @@ describe("chunking in turns", () => {
     const reason = new Error("the server is stopping");
     controller.abort(reason);
     await expect(chunkInTurns(sections, controller.signal)).rejects.toBe(reason);
+  });
+});
+
+describe("the chunk worker's lifecycle", () => {
+  async function cut(input: Section[], runtime: ChunkWorkerRuntime = {}) {
+    const chunks: Chunk[] = [];
+    for await (const chunk of chunkStream(input, new AbortController().signal, runtime)) chunks.push(chunk);
+    return chunks;
+  }
+  const exited = (worker: Worker) =>
+    worker.threadId === -1 ? Promise.resolve() : new Promise((resolve) => worker.once("exit", resolve));
+
+  it("keeps its thread for the next document, ends it once idle, and the next document starts another", async () => {
+    const workers: Worker[] = [];
+    // An entry of this test's own, so that no worker kept by another test is taken.
+    const runtime = {
+      entry: new URL("./chunk-worker.mjs?lifecycle", import.meta.url),
+      idleMs: 300,
+      started: (worker: Worker) => workers.push(worker),
+    };
+    expect(await cut(sections.slice(0, 3), runtime)).toEqual(chunkSections(sections.slice(0, 3)));
+    expect(workers).toHaveLength(1);
+    expect(await cut(sections.slice(3, 5), runtime)).toEqual(chunkSections(sections.slice(3, 5)));
+    expect(workers).toHaveLength(1);
+    await exited(workers[0]!);
+    // A terminated thread's id is -1.
+    expect(workers[0]!.threadId).toBe(-1);
+    expect(await cut(sections.slice(5, 6), runtime)).toEqual(chunkSections(sections.slice(5, 6)));
+    expect(workers).toHaveLength(2);
+    await exited(workers[1]!);
+  });
+
+  it("ends its thread at once when the reader stops part-way", async () => {
+    const workers: Worker[] = [];
+    const stream = chunkStream(sections, new AbortController().signal, {
+      entry: new URL("./chunk-worker.mjs?stopped", import.meta.url),
+      started: (worker) => workers.push(worker),
+    });
+    expect((await stream.next()).value).toMatchObject({ source: "page 1" });
+    await stream.return(undefined);
+    expect(workers[0]!.threadId).toBe(-1);
+  });
+
+  it("fails with a reason when its thread crashes, and the next document is cut as before", async () => {
+    const crashing = new URL(`data:text/javascript,${encodeURIComponent("throw new Error('crashed');")}`);
+    const failure = await cut(sections.slice(0, 2), { entry: crashing }).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(IngestionFailure);
+    expect((failure as Error).message).toMatch(/could not be cut into passages/);
+    const exiting = new URL(`data:text/javascript,${encodeURIComponent("process.exit(3);")}`);
+    await expect(cut(sections.slice(0, 2), { entry: exiting })).rejects.toBeInstanceOf(IngestionFailure);
+    expect(await cut(sections.slice(0, 2))).toEqual(chunkSections(sections.slice(0, 2)));
+  });
+
+  it("refuses a document whose cutting runs out of the thread's heap", async () => {
+    // The tokenizer's tables alone take ~60 MB of heap.
+    await expect(cut(sections.slice(0, 1), { heap: { maxOldGenerationSizeMb: 8 } })).rejects.toThrow(
+      new IngestionFailure(refusal("memory")),
+    );
   });
 });
 

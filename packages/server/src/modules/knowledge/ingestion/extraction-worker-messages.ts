@@ -57,3 +57,23 @@ export interface ExpansionLimits {
  * the worker's heap (`memory`, when a part would not fit in what is left of it).
  */
 export type ExpansionLimit = "expanded" | "ratio" | "entries" | "depth" | "doctype" | "memory";
+
+/** What `chunkStream` starts the chunk worker (`chunk-worker.mjs`) with. */
+export interface ChunkWorkerInput {
+  chunking: ChunkingOptions;
+  /** Passages per message. */
+  batch: number;
+  /** Messages the worker may send ahead of what was taken: passages waiting for a slower store stay bounded. */
+  window: number;
+}
+
+/** What `chunkStream` sends the chunk worker: a section to cut, or the number of messages taken so far. */
+export type ChunkWorkerCommand =
+  | { kind: "section"; section: { source: string | null; text: string } }
+  | { kind: "taken"; messages: number };
+
+/** A section's passages, a batch at a time; the last batch of a section (maybe empty) says so. */
+export interface ChunkWorkerMessage {
+  chunks: Chunk[];
+  sectionDone: boolean;
+}

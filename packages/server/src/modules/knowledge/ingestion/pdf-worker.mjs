@@ -1,10 +1,10 @@
 // @ts-check
 // Plain JavaScript on purpose: see extraction-worker-messages.ts, which also describes the messages.
-import { createRequire } from "node:module";
 import { parentPort, workerData } from "node:worker_threads";
 import { storableText } from "../../../storable-text.mjs";
 import { chunkSteps } from "./chunking-core.mjs";
 import { countingDecompressionStream, ExpansionBudget, guardDecodedStream } from "./expansion-guard.mjs";
+import { o200k } from "./o200k.mjs";
 
 /**
  * pdf.js keeps per-document caches (fonts, page dictionaries, colour spaces) that grow with every page
@@ -19,22 +19,6 @@ const CLEANUP_EVERY_PAGES = 100;
 // (`extract` puts a JavaScript one in their place); pdf.js never compresses.
 Reflect.deleteProperty(globalThis, "DecompressionStream");
 Reflect.deleteProperty(globalThis, "CompressionStream");
-
-/**
- * The o200k tokenizer as src/tokenizer.ts builds it (special-token spellings are text), loaded by the first
- * page with text: its tables (~60 MB) live in this thread, which ends with the document, never in the
- * server's.
- * @type {import("./chunking-core.d.mts").Tokenizer | null}
- */
-let tokenizer = null;
-function o200k() {
-  if (tokenizer) return tokenizer;
-  /** @type {typeof import("gpt-tokenizer")} */
-  const gpt = createRequire(import.meta.url)("gpt-tokenizer");
-  const asText = { disallowedSpecial: new Set() };
-  tokenizer = { encode: (text) => gpt.encode(text, asText), decode: (tokens) => gpt.decode(tokens) };
-  return tokenizer;
-}
 
 /**
  * A page's passages: its text is dropped here, as soon as it is cut.
