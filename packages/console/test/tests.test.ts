@@ -202,7 +202,9 @@ describe("the Tests screen", () => {
     await expect.element(page.getByRole("progressbar", { name: "Scenarios finished" })).toBeVisible();
   });
 
-  it("writes a phone scenario: the channel is kept and shown again", async () => {
+  it("writes a phone scenario and runs it: the channel is kept, and the result links its test call", {
+    timeout: 120_000,
+  }, async () => {
     await signIn(await createAccount());
     const { createAssistant } = await graphql<{ createAssistant: { id: number } }>(
       'mutation { createAssistant(input: { name: "Phone tests", type: inbound }) { id } }',
@@ -219,6 +221,25 @@ describe("the Tests screen", () => {
     expect(testScenarios.map((scenario) => scenario.channel)).toEqual(["phone"]);
     location.hash = `#/tests/${createAssistant.id}/scenario/${testScenarios[0]!.id}`;
     await expect.element(page.getByLabelText("Channel")).toHaveValue("phone");
+
+    // Run through the voice engine on the simulated carrier: the result names its test call.
+    const { createTestSuite } = await graphql<{ createTestSuite: { id: number } }>(
+      `mutation { createTestSuite(input: { name: "Phone", assistantId: ${createAssistant.id}, scenarioIds: [${testScenarios[0]!.id}] }) { id } }`,
+    );
+    const { runTestSuite } = await graphql<{ runTestSuite: { id: number } }>(
+      `mutation { runTestSuite(suiteId: ${createTestSuite.id}) { id } }`,
+    );
+    location.hash = `#/tests/${createAssistant.id}/run/${runTestSuite.id}`;
+    await expect
+      .element(page.getByTestId("run-progress"), { timeout: 90_000 })
+      .toHaveTextContent(/1 of 1 finished/);
+    await page.getByText("Calls about an order").click();
+    const callLink = page.getByRole("link", { name: /^Call \d+$/ });
+    await expect.element(callLink).toBeVisible();
+    const callId = Number(/Call (\d+)/.exec(callLink.element().textContent ?? "")![1]);
+    await callLink.click();
+    await expect.element(page.getByRole("heading", { name: new RegExp(`Call ${callId}`) })).toBeVisible();
+    await expect.element(page.getByText("Where is my order?").first()).toBeVisible();
   });
 
   it("makes a test from a call: the caller's lines become the script", { timeout: 90_000 }, async () => {

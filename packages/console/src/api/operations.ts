@@ -643,7 +643,7 @@ export const TestScenarioFields = graphql(`
 
 export const TestResultFields = graphql(`
   fragment ConsoleTestResultFields on TestScenarioResult {
-    id scenarioId scenarioName position status endedBy turnLatencies cost error functionCalls
+    id scenarioId scenarioName position status endedBy turnLatencies cost error functionCalls callId
     transcript { role content latencyMs }
     checks { kind description passed detail }
     judge { criterion passed reasoning }

@@ -1265,9 +1265,9 @@ export type ConsoleAssistantDefaultsQuery = { assistantDefaults: { type: Assista
 
 export type ConsoleTestScenarioFieldsFragment = { id: number, assistantId: number, name: string, channel: string, script: Array<string> | null, persona: string | null, goal: string | null, variables: unknown, turnLimit: number, criteria: Array<string>, checks: unknown, toolResults: unknown, useRealTools: boolean, expectedReplies: Array<string>, sourceCallId: number | null, sourceConversationId: string | null, updatedAt: string };
 
-export type ConsoleTestResultFieldsFragment = { id: number, scenarioId: number, scenarioName: string, position: number, status: string, endedBy: string, turnLatencies: Array<number>, cost: string, error: string, functionCalls: unknown, transcript: Array<{ role: string, content: string, latencyMs: number | null }>, checks: Array<{ kind: string, description: string, passed: boolean, detail: string }>, judge: Array<{ criterion: string, passed: boolean, reasoning: string }>, divergences: Array<{ turn: number, expected: string, actual: string }> };
+export type ConsoleTestResultFieldsFragment = { id: number, scenarioId: number, scenarioName: string, position: number, status: string, endedBy: string, turnLatencies: Array<number>, cost: string, error: string, functionCalls: unknown, callId: number | null, transcript: Array<{ role: string, content: string, latencyMs: number | null }>, checks: Array<{ kind: string, description: string, passed: boolean, detail: string }>, judge: Array<{ criterion: string, passed: boolean, reasoning: string }>, divergences: Array<{ turn: number, expected: string, actual: string }> };
 
-export type ConsoleTestRunFieldsFragment = { id: number, suiteId: number, status: string, concurrency: number, total: number, done: number, passed: number, failed: number, errored: number, cost: string, error: string, createdAt: string, startedAt: string | null, finishedAt: string | null, results: Array<{ id: number, scenarioId: number, scenarioName: string, position: number, status: string, endedBy: string, turnLatencies: Array<number>, cost: string, error: string, functionCalls: unknown, transcript: Array<{ role: string, content: string, latencyMs: number | null }>, checks: Array<{ kind: string, description: string, passed: boolean, detail: string }>, judge: Array<{ criterion: string, passed: boolean, reasoning: string }>, divergences: Array<{ turn: number, expected: string, actual: string }> }> };
+export type ConsoleTestRunFieldsFragment = { id: number, suiteId: number, status: string, concurrency: number, total: number, done: number, passed: number, failed: number, errored: number, cost: string, error: string, createdAt: string, startedAt: string | null, finishedAt: string | null, results: Array<{ id: number, scenarioId: number, scenarioName: string, position: number, status: string, endedBy: string, turnLatencies: Array<number>, cost: string, error: string, functionCalls: unknown, callId: number | null, transcript: Array<{ role: string, content: string, latencyMs: number | null }>, checks: Array<{ kind: string, description: string, passed: boolean, detail: string }>, judge: Array<{ criterion: string, passed: boolean, reasoning: string }>, divergences: Array<{ turn: number, expected: string, actual: string }> }> };
 
 export type ConsoleTestsScreenQueryVariables = Exact<{
   assistantId: number;
@@ -1368,14 +1368,14 @@ export type ConsoleTestRunQueryVariables = Exact<{
 }>;
 
 
-export type ConsoleTestRunQuery = { testRun: { id: number, suiteId: number, status: string, concurrency: number, total: number, done: number, passed: number, failed: number, errored: number, cost: string, error: string, createdAt: string, startedAt: string | null, finishedAt: string | null, results: Array<{ id: number, scenarioId: number, scenarioName: string, position: number, status: string, endedBy: string, turnLatencies: Array<number>, cost: string, error: string, functionCalls: unknown, transcript: Array<{ role: string, content: string, latencyMs: number | null }>, checks: Array<{ kind: string, description: string, passed: boolean, detail: string }>, judge: Array<{ criterion: string, passed: boolean, reasoning: string }>, divergences: Array<{ turn: number, expected: string, actual: string }> }> } };
+export type ConsoleTestRunQuery = { testRun: { id: number, suiteId: number, status: string, concurrency: number, total: number, done: number, passed: number, failed: number, errored: number, cost: string, error: string, createdAt: string, startedAt: string | null, finishedAt: string | null, results: Array<{ id: number, scenarioId: number, scenarioName: string, position: number, status: string, endedBy: string, turnLatencies: Array<number>, cost: string, error: string, functionCalls: unknown, callId: number | null, transcript: Array<{ role: string, content: string, latencyMs: number | null }>, checks: Array<{ kind: string, description: string, passed: boolean, detail: string }>, judge: Array<{ criterion: string, passed: boolean, reasoning: string }>, divergences: Array<{ turn: number, expected: string, actual: string }> }> } };
 
 export type ConsoleTestRunUpdatedSubscriptionVariables = Exact<{
   id: number;
 }>;
 
 
-export type ConsoleTestRunUpdatedSubscription = { testRunUpdated: { id: number, suiteId: number, status: string, concurrency: number, total: number, done: number, passed: number, failed: number, errored: number, cost: string, error: string, createdAt: string, startedAt: string | null, finishedAt: string | null, results: Array<{ id: number, scenarioId: number, scenarioName: string, position: number, status: string, endedBy: string, turnLatencies: Array<number>, cost: string, error: string, functionCalls: unknown, transcript: Array<{ role: string, content: string, latencyMs: number | null }>, checks: Array<{ kind: string, description: string, passed: boolean, detail: string }>, judge: Array<{ criterion: string, passed: boolean, reasoning: string }>, divergences: Array<{ turn: number, expected: string, actual: string }> }> } };
+export type ConsoleTestRunUpdatedSubscription = { testRunUpdated: { id: number, suiteId: number, status: string, concurrency: number, total: number, done: number, passed: number, failed: number, errored: number, cost: string, error: string, createdAt: string, startedAt: string | null, finishedAt: string | null, results: Array<{ id: number, scenarioId: number, scenarioName: string, position: number, status: string, endedBy: string, turnLatencies: Array<number>, cost: string, error: string, functionCalls: unknown, callId: number | null, transcript: Array<{ role: string, content: string, latencyMs: number | null }>, checks: Array<{ kind: string, description: string, passed: boolean, detail: string }>, judge: Array<{ criterion: string, passed: boolean, reasoning: string }>, divergences: Array<{ turn: number, expected: string, actual: string }> }> } };
 
 export type ConsoleCompareTestRunsQueryVariables = Exact<{
   a: number;
@@ -1383,7 +1383,7 @@ export type ConsoleCompareTestRunsQueryVariables = Exact<{
 }>;
 
 
-export type ConsoleCompareTestRunsQuery = { compareTestRuns: { unchanged: number, before: { id: number, status: string, passed: number, failed: number, errored: number, total: number, createdAt: string }, after: { id: number, status: string, passed: number, failed: number, errored: number, total: number, createdAt: string }, changed: Array<{ scenarioId: number, scenarioName: string, before: { id: number, scenarioId: number, scenarioName: string, position: number, status: string, endedBy: string, turnLatencies: Array<number>, cost: string, error: string, functionCalls: unknown, transcript: Array<{ role: string, content: string, latencyMs: number | null }>, checks: Array<{ kind: string, description: string, passed: boolean, detail: string }>, judge: Array<{ criterion: string, passed: boolean, reasoning: string }>, divergences: Array<{ turn: number, expected: string, actual: string }> } | null, after: { id: number, scenarioId: number, scenarioName: string, position: number, status: string, endedBy: string, turnLatencies: Array<number>, cost: string, error: string, functionCalls: unknown, transcript: Array<{ role: string, content: string, latencyMs: number | null }>, checks: Array<{ kind: string, description: string, passed: boolean, detail: string }>, judge: Array<{ criterion: string, passed: boolean, reasoning: string }>, divergences: Array<{ turn: number, expected: string, actual: string }> } | null }> } };
+export type ConsoleCompareTestRunsQuery = { compareTestRuns: { unchanged: number, before: { id: number, status: string, passed: number, failed: number, errored: number, total: number, createdAt: string }, after: { id: number, status: string, passed: number, failed: number, errored: number, total: number, createdAt: string }, changed: Array<{ scenarioId: number, scenarioName: string, before: { id: number, scenarioId: number, scenarioName: string, position: number, status: string, endedBy: string, turnLatencies: Array<number>, cost: string, error: string, functionCalls: unknown, callId: number | null, transcript: Array<{ role: string, content: string, latencyMs: number | null }>, checks: Array<{ kind: string, description: string, passed: boolean, detail: string }>, judge: Array<{ criterion: string, passed: boolean, reasoning: string }>, divergences: Array<{ turn: number, expected: string, actual: string }> } | null, after: { id: number, scenarioId: number, scenarioName: string, position: number, status: string, endedBy: string, turnLatencies: Array<number>, cost: string, error: string, functionCalls: unknown, callId: number | null, transcript: Array<{ role: string, content: string, latencyMs: number | null }>, checks: Array<{ kind: string, description: string, passed: boolean, detail: string }>, judge: Array<{ criterion: string, passed: boolean, reasoning: string }>, divergences: Array<{ turn: number, expected: string, actual: string }> } | null }> } };
 
 export type ConsoleExportCustomerDataMutationVariables = Exact<{
   input: CustomerDataInput;
@@ -1613,6 +1613,7 @@ export const ConsoleTestResultFieldsFragmentDoc = new TypedDocumentString(`
   cost
   error
   functionCalls
+  callId
   transcript {
     role
     content
@@ -1667,6 +1668,7 @@ export const ConsoleTestRunFieldsFragmentDoc = new TypedDocumentString(`
   cost
   error
   functionCalls
+  callId
   transcript {
     role
     content
@@ -3147,6 +3149,7 @@ export const ConsoleTestRunDocument = new TypedDocumentString(`
   cost
   error
   functionCalls
+  callId
   transcript {
     role
     content
@@ -3205,6 +3208,7 @@ export const ConsoleTestRunUpdatedDocument = new TypedDocumentString(`
   cost
   error
   functionCalls
+  callId
   transcript {
     role
     content
@@ -3291,6 +3295,7 @@ export const ConsoleCompareTestRunsDocument = new TypedDocumentString(`
   cost
   error
   functionCalls
+  callId
   transcript {
     role
     content

@@ -1,11 +1,13 @@
 import { css, html, nothing } from "lit";
 import type { ConsoleTestResultFieldsFragment } from "../generated/graphql.ts";
+import { href } from "../router.ts";
 import { testStatus } from "../status-words.ts";
 
 /**
  * One scenario's outcome in a run, as the run and the comparison show it: how it ended, what it
  * would have cost, the reply latencies, each check and criterion with its reason, the differences from
- * a recorded call, the function calls and the transcript.
+ * a recorded call, the function calls, the transcript, and a phone scenario's test call (its call page:
+ * turns, latency waterfall).
  */
 export function renderResult(r: ConsoleTestResultFieldsFragment) {
   if (r.status === "pending" || r.status === "running")
@@ -15,6 +17,11 @@ export function renderResult(r: ConsoleTestResultFieldsFragment) {
     <dl class="grid">
       <div><dt class="muted">Ended by</dt><dd>${ENDINGS[r.endedBy] ?? (r.endedBy || "—")}</dd></div>
       <div><dt class="muted">Cost (never charged)</dt><dd>${r.cost}</dd></div>
+      ${
+        r.callId === null || r.callId === undefined
+          ? nothing
+          : html`<div><dt class="muted">Test call</dt><dd><a href=${href("calls", r.callId)}>Call ${r.callId}</a></dd></div>`
+      }
       <div><dt class="muted">Reply latencies</dt><dd>${
         r.turnLatencies.length ? r.turnLatencies.map((ms) => `${ms} ms`).join(", ") : "—"
       }</dd></div>

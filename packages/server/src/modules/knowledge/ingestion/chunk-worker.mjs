@@ -4,9 +4,10 @@ import { parentPort, workerData } from "node:worker_threads";
 import { chunkSteps } from "./chunking-core.mjs";
 import { o200k } from "./o200k.mjs";
 
-const { chunking, batch, window } =
-  /** @type {import("./extraction-worker-messages.ts").ChunkWorkerInput} */ (workerData);
-/** @type {{ source: string | null; text: string }[]} */
+const { batch, window } = /** @type {import("./extraction-worker-messages.ts").ChunkWorkerInput} */ (
+  workerData
+);
+/** @type {{ section: { source: string | null; text: string }; chunking: import("./chunking-core.d.mts").ChunkingOptions }[]} */
 const sections = [];
 let sent = 0;
 let taken = 0;
@@ -33,7 +34,7 @@ parentPort?.on(
   "message",
   (/** @type {import("./extraction-worker-messages.ts").ChunkWorkerCommand} */ command) => {
     if (command.kind === "taken") taken = command.messages;
-    else sections.push(command.section);
+    else sections.push({ section: command.section, chunking: command.chunking });
     wake?.();
   },
 );
@@ -42,7 +43,7 @@ parentPort?.on(
 // one document after another while the thread is kept, until it is terminated.
 for (;;) {
   await until(() => sections.length > 0);
-  const section = /** @type {{ source: string | null; text: string }} */ (sections.shift());
+  const { section, chunking } = /** @type {(typeof sections)[number]} */ (sections.shift());
   // Counted per section: the acknowledgement of the last section's end came before this one.
   sent = 0;
   taken = 0;

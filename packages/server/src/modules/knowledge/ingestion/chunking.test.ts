@@ -70,7 +70,8 @@ describe("chunking in turns", () => {
 describe("the chunk worker's lifecycle", () => {
   async function cut(input: Section[], runtime: ChunkWorkerRuntime = {}) {
     const chunks: Chunk[] = [];
-    for await (const chunk of chunkStream(input, new AbortController().signal, runtime)) chunks.push(chunk);
+    for await (const chunk of chunkStream(input, new AbortController().signal, DEFAULT_CHUNKING, runtime))
+      chunks.push(chunk);
     return chunks;
   }
   const exited = (worker: Worker) =>
@@ -98,7 +99,7 @@ describe("the chunk worker's lifecycle", () => {
 
   it("ends its thread at once when the reader stops part-way", async () => {
     const workers: Worker[] = [];
-    const stream = chunkStream(sections, new AbortController().signal, {
+    const stream = chunkStream(sections, new AbortController().signal, DEFAULT_CHUNKING, {
       entry: new URL("./chunk-worker.mjs?stopped", import.meta.url),
       started: (worker) => workers.push(worker),
     });

@@ -73,7 +73,6 @@ function takeWorker(runtime: ChunkWorkerRuntime, entry: URL): Worker {
   const worker = new Worker(entry, {
     execArgv: [],
     workerData: {
-      chunking: DEFAULT_CHUNKING,
       batch: WORKER_BATCH,
       window: WORKER_WINDOW,
     } satisfies ChunkWorkerInput,
@@ -118,11 +117,12 @@ async function releaseWorker(worker: Worker, runtime: ChunkWorkerRuntime, entry:
  * at most `WORKER_WINDOW` batches ahead. A worker that finished its document cleanly is kept
  * `WORKER_IDLE_MS` for the next one, then terminated; one stopped part-way (abort, failure, a reader that
  * stops) is terminated at once. A worker that dies (out of memory, a crash) fails the document with a
- * reason. Passages are cut with `DEFAULT_CHUNKING`, what the worker was started with.
+ * reason. Passages are cut with `chunking` (the knowledge base's passage size).
  */
 export async function* chunkStream(
   sections: Iterable<Section> | AsyncIterable<Section>,
   signal: AbortSignal,
+  chunking: ChunkingOptions = DEFAULT_CHUNKING,
   runtime: ChunkWorkerRuntime = {},
 ): AsyncGenerator<Chunk> {
   signal.throwIfAborted();
@@ -145,7 +145,11 @@ export async function* chunkStream(
   try {
     for await (const section of sections) {
       signal.throwIfAborted();
-      command({ kind: "section", section: { source: section.source, text: section.text } });
+      command({
+        kind: "section",
+        section: { source: section.source, text: section.text },
+        chunking: { maxTokens: chunking.maxTokens, overlapTokens: chunking.overlapTokens },
+      });
       let taken = 0;
       for (;;) {
         const message = await inbox.take();

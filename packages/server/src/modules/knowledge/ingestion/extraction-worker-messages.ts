@@ -60,7 +60,6 @@ export type ExpansionLimit = "expanded" | "ratio" | "entries" | "depth" | "docty
 
 /** What `chunkStream` starts the chunk worker (`chunk-worker.mjs`) with. */
 export interface ChunkWorkerInput {
-  chunking: ChunkingOptions;
   /** Passages per message. */
   batch: number;
   /** Messages the worker may send ahead of what was taken: passages waiting for a slower store stay bounded. */
@@ -69,7 +68,8 @@ export interface ChunkWorkerInput {
 
 /** What `chunkStream` sends the chunk worker: a section to cut, or the number of messages taken so far. */
 export type ChunkWorkerCommand =
-  | { kind: "section"; section: { source: string | null; text: string } }
+  /** Cut with its document's knowledge base's passage size (a kept worker serves several documents). */
+  | { kind: "section"; section: { source: string | null; text: string }; chunking: ChunkingOptions }
   | { kind: "taken"; messages: number };
 
 /** A section's passages, a batch at a time; the last batch of a section (maybe empty) says so. */
