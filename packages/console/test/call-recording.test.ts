@@ -130,9 +130,7 @@ describe("a call's recording in the console", () => {
       .toMatch(new RegExp(`/recordings/${call.callId}\\.wav$`));
     const { turns, recordingUrl } = await callTurns(call.callId);
     // In the order they were spoken (a turn is stored when it ends: the list may be in another).
-    const spoken = turns
-      .filter((turn) => turn.speaker !== "system")
-      .sort((a, b) => a.startMs - b.startMs);
+    const spoken = turns.filter((turn) => turn.speaker !== "system").sort((a, b) => a.startMs - b.startMs);
     expect(spoken.map((turn) => turn.speaker)).toContain("customer");
     const first = spoken[0]!;
     const last = spoken.at(-1)!;
@@ -178,7 +176,9 @@ describe("a call's recording in the console", () => {
     unmountConsole();
     await signIn(await createAccount());
     const { token } = JSON.parse(localStorage.getItem("voxgate-console:session")!) as { token: string };
-    const foreign = await fetch(`${inject("apiBase")}${path}`, { headers: { authorization: `Bearer ${token}` } });
+    const foreign = await fetch(`${inject("apiBase")}${path}`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(foreign.status).toBe(404);
   });
 });
