@@ -106,7 +106,8 @@ describe("a call's recording in the console", () => {
       'mutation { createAssistant(input: { name: "Front desk", type: web, record: true, widgetSettings: { voice: true } }) { uuid } }',
     );
     // A real call, recorded by the server as any call is (both sides mixed into a stored WAV), with
-    // the turns the engine noted on the recording's timeline: the greeting, the visitor, the answer.
+    // the turns the engine noted on the recording's timeline: the assistant's prompt to the silent
+    // visitor, the visitor's words and the answer to them.
     const call = await visitorCall(createAssistant.uuid);
     await expect
       .poll(async () => (await callTurns(call.callId)).turns.some((turn) => turn.speaker === "assistant"), {
@@ -117,8 +118,12 @@ describe("a call's recording in the console", () => {
     await expect
       .poll(
         async () => {
-          const spoken = (await callTurns(call.callId)).turns.filter((turn) => turn.speaker !== "system");
-          return spoken.at(-1)?.speaker === "assistant" && spoken.some((turn) => turn.speaker === "customer");
+          const { turns } = await callTurns(call.callId);
+          const visitor = turns.find((turn) => turn.speaker === "customer");
+          // Its answer, stored once its audio was sent: the recording has it all when the visitor hangs up.
+          return turns.some(
+            (turn) => turn.speaker === "assistant" && turn.startMs >= (visitor?.endMs ?? Infinity),
+          );
         },
         { timeout: 40_000 },
       )
