@@ -158,14 +158,23 @@ export function renderTranscript(
   </ol>`;
 }
 
-/** The turn the recording plays at `ms`: the last one started by then and not yet ended. */
+/**
+ * The turn the recording plays at `ms`: the latest one started by then that still lasts. A caller's
+ * turn lasts until its end of speech; an assistant's until the next turn starts (or the recording
+ * ends), because its `endMs` is when its audio was sent, while the recording plays that audio out
+ * in real time after it (docs/console.md#calls-review-like-a-person).
+ */
 export function turnAt(turns: readonly ReviewedTurn[], ms: number): ReviewedTurn | null {
-  let found: ReviewedTurn | null = null;
-  for (const turn of turns) {
-    if (turn.speaker !== "system" && turn.startMs <= ms && ms < Math.max(turn.endMs, turn.startMs + 1))
-      found = turn;
-  }
-  return found;
+  const spoken = turns.filter((turn) => turn.speaker !== "system").sort((a, b) => a.startMs - b.startMs);
+  let index = -1;
+  while (index + 1 < spoken.length && spoken[index + 1]!.startMs <= ms) index++;
+  const turn = spoken[index];
+  if (!turn) return null;
+  const until =
+    turn.speaker === "assistant"
+      ? (spoken[index + 1]?.startMs ?? Number.POSITIVE_INFINITY)
+      : Math.max(turn.endMs, turn.startMs + 1);
+  return ms < until ? turn : null;
 }
 
 export const callReviewStyles = css`

@@ -1,0 +1,189 @@
+import axe from "axe-core";
+import { afterEach, describe, expect, inject, it } from "vitest";
+import { commands, page } from "vitest/browser";
+import { createAccount, graphql, signIn, unmountConsole } from "./support/console.ts";
+
+afterEach(async () => {
+  unmountConsole();
+  await commands.setColorScheme("light");
+});
+
+/** Tone speech as the fake speech-to-text server reads it back: each character a 50 ms tone of its own pitch. */
+function toneSpeech(text: string, sampleRate: number): Int16Array {
+  const alphabet = "abcdefghijklmnopqrstuvwxyz0123456789 .,?!'";
+  const perChar = Math.round(sampleRate * 0.05);
+  const out = new Int16Array(text.length * perChar);
+  [...text].forEach((char, index) => {
+    const frequency = 300 + alphabet.indexOf(char) * 60;
+    for (let i = 0; i < perChar; i++) {
+      out[index * perChar + i] = Math.round(8000 * Math.sin((2 * Math.PI * frequency * i) / sampleRate));
+    }
+  });
+  return out;
+}
+
+/**
+ * A visitor's web call from this page, by the widget's protocol: 20 ms PCM16 frames in real time
+ * (silence, or the words queued by `say`), each mark acknowledged as played.
+ */
+async function visitorCall(assistantUuid: string) {
+  const { startWidgetWebCall: started } = await graphql<{
+    startWidgetWebCall: { callId: number; token: string; socketPath: string; sampleRate: number };
+  }>(
+    `mutation { startWidgetWebCall(input: { assistantUuid: "${assistantUuid}" }) { callId token socketPath sampleRate } }`,
+  );
+  const socket = new WebSocket(
+    `${inject("apiBase").replace(/^http/, "ws")}${started.socketPath}?token=${encodeURIComponent(started.token)}`,
+  );
+  socket.binaryType = "arraybuffer";
+  socket.addEventListener("message", (event) => {
+    if (typeof event.data !== "string") return;
+    const message = JSON.parse(event.data) as { type: string; name?: string };
+    if (message.type === "mark") socket.send(JSON.stringify({ type: "played", name: message.name }));
+  });
+  await new Promise((resolve) => socket.addEventListener("open", resolve, { once: true }));
+  const frame = started.sampleRate / 50;
+  let queued: Int16Array = new Int16Array(0);
+  const timer = setInterval(() => {
+    const out = new Int16Array(frame);
+    out.set(queued.subarray(0, frame));
+    queued = queued.subarray(Math.min(frame, queued.length));
+    if (socket.readyState === WebSocket.OPEN) socket.send(out.buffer);
+  }, 20);
+  return {
+    callId: started.callId,
+    say: (text: string) => {
+      queued = toneSpeech(text, started.sampleRate);
+    },
+    hangUp: () => {
+      clearInterval(timer);
+      socket.close(1000);
+    },
+  };
+}
+
+interface Turn {
+  id: number;
+  speaker: string;
+  text: string;
+  startMs: number;
+  endMs: number;
+}
+
+const callTurns = async (callId: number) =>
+  (
+    await graphql<{ call: { turns: Turn[]; recordingUrl: string } }>(
+      `query { call(id: ${callId}) { recordingUrl turns { id speaker text startMs endMs } } }`,
+    )
+  ).call;
+
+const screen = () =>
+  document.querySelector("voxgate-console")!.shadowRoot!.querySelector("vx-call")!.shadowRoot!;
+const audio = () => screen().querySelector("audio");
+const turnItem = (turn: Turn) => screen().querySelector<HTMLElement>(`li[data-turn="${turn.id}"]`)!;
+/** The turn the page marks as the one being played, if any. */
+const current = () => screen().querySelector<HTMLElement>('.turn[aria-current="true"]')?.dataset.turn ?? null;
+
+async function seriousViolations(): Promise<string[]> {
+  const results = await axe.run(document.querySelector("voxgate-console")!, {
+    runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"] },
+    resultTypes: ["violations"],
+  });
+  return results.violations
+    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+    .map(
+      (violation) =>
+        `${violation.id}: ${violation.nodes.map((node) => JSON.stringify(node.target)).join(", ")}`,
+    );
+}
+
+describe("a call's recording in the console", () => {
+  it("plays a recorded web call, seeks from a turn's time and follows the transcript as it plays", {
+    timeout: 150_000,
+  }, async () => {
+    await signIn(await createAccount());
+    const { createAssistant } = await graphql<{ createAssistant: { uuid: string } }>(
+      'mutation { createAssistant(input: { name: "Front desk", type: web, record: true, widgetSettings: { voice: true } }) { uuid } }',
+    );
+    // A real call, recorded by the server as any call is (both sides mixed into a stored WAV), with
+    // the turns the engine noted on the recording's timeline: the assistant's prompt to the silent
+    // visitor, the visitor's words and the answer to them.
+    const call = await visitorCall(createAssistant.uuid);
+    await expect
+      .poll(async () => (await callTurns(call.callId)).turns.some((turn) => turn.speaker === "assistant"), {
+        timeout: 30_000,
+      })
+      .toBe(true);
+    call.say("hi");
+    await expect
+      .poll(
+        async () => {
+          const { turns } = await callTurns(call.callId);
+          const visitor = turns.find((turn) => turn.speaker === "customer");
+          // Its answer, stored once its audio was sent: the recording has it all when the visitor hangs up.
+          return turns.some(
+            (turn) => turn.speaker === "assistant" && turn.startMs >= (visitor?.endMs ?? Infinity),
+          );
+        },
+        { timeout: 40_000 },
+      )
+      .toBe(true);
+    call.hangUp();
+    // Once stored, the call points at its recording.
+    await expect
+      .poll(async () => (await callTurns(call.callId)).recordingUrl, { timeout: 30_000 })
+      .toMatch(new RegExp(`/recordings/${call.callId}\\.wav$`));
+    const { turns, recordingUrl } = await callTurns(call.callId);
+    // In the order they were spoken (a turn is stored when it ends: the list may be in another).
+    const spoken = turns.filter((turn) => turn.speaker !== "system").sort((a, b) => a.startMs - b.startMs);
+    expect(spoken.map((turn) => turn.speaker)).toContain("customer");
+    const first = spoken[0]!;
+    const last = spoken.at(-1)!;
+    expect(last.speaker).toBe("assistant");
+    expect(last.startMs).toBeGreaterThan(first.startMs);
+
+    location.hash = `#/calls/${call.callId}`;
+    await expect.element(page.getByRole("heading", { level: 1, name: /^Call \d+/ })).toBeVisible();
+    // The player, from the recording fetched with the session token, knows how long the call is.
+    await expect.poll(() => audio()?.duration ?? Number.NaN, { timeout: 20_000 }).toBeGreaterThan(0);
+    const player = audio()!;
+    expect(player.src).toMatch(/^blob:/);
+    expect(Number.isFinite(player.duration)).toBe(true);
+    // Every turn starts within the recording.
+    expect(last.startMs / 1000).toBeLessThan(player.duration);
+    expect(current()).toBeNull();
+
+    // A later turn's time plays from its start, and that turn is the one marked.
+    const lastTime = page.elementLocator(turnItem(last).querySelector("button.time")!);
+    await expect.element(lastTime).toHaveAccessibleName(/^Play from \d+:\d\d \(Assistant\)$/);
+    await lastTime.click();
+    await expect.poll(() => current()).toBe(String(last.id));
+    expect(player.currentTime).toBeGreaterThanOrEqual(last.startMs / 1000 - 0.05);
+    expect(getComputedStyle(turnItem(last).querySelector(".bubble")!).outlineStyle).toBe("solid");
+    expect(turnItem(first).hasAttribute("aria-current")).toBe(false);
+    // It really plays: the position moves on from the turn's start.
+    await expect.poll(() => player.currentTime, { timeout: 15_000 }).toBeGreaterThan(last.startMs / 1000);
+
+    // From the first turn, playing on reaches the last and the mark follows (an assistant's turn is
+    // marked while its audio plays, past the moment it was sent: its `endMs`).
+    await page.elementLocator(turnItem(first).querySelector("button.time")!).click();
+    await expect.poll(() => current()).toBe(String(first.id));
+    await expect.poll(() => current(), { timeout: 30_000 }).toBe(String(last.id));
+    player.pause();
+
+    await commands.saveScreenshot("call-recording");
+    expect(await seriousViolations()).toEqual([]);
+    await commands.setColorScheme("dark");
+    expect(await seriousViolations()).toEqual([]);
+
+    // Another account's session finds no such recording.
+    const path = new URL(recordingUrl).pathname;
+    unmountConsole();
+    await signIn(await createAccount());
+    const { token } = JSON.parse(localStorage.getItem("voxgate-console:session")!) as { token: string };
+    const foreign = await fetch(`${inject("apiBase")}${path}`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(foreign.status).toBe(404);
+  });
+});
