@@ -95,6 +95,20 @@ const RELAYS = [
     flags: [] as string[],
     args: ["silero-worker"],
   },
+  // `npm start` and the image run the server with 4 MB semi-spaces (memory: bench/start); these two show
+  // what that young generation does to the frame clock.
+  {
+    name: "engine, 4 MB semi-spaces (npm start)",
+    script: "relay-engine.ts",
+    flags: ["--max-semi-space-size=4"],
+    args: [] as string[],
+  },
+  {
+    name: "engine + Silero worker, 4 MB semi-spaces (npm start)",
+    script: "relay-engine.ts",
+    flags: ["--max-semi-space-size=4"],
+    args: ["silero-worker"],
+  },
 ];
 const RELAYS_RUN = (flag("relays") ?? RELAYS.map((_, index) => index).join(","))
   .split(",")

@@ -120,7 +120,7 @@ describe("empty states", () => {
     await expect.element(page.getByTestId("empty-state")).toHaveTextContent(/Create one below/);
 
     location.hash = "#/inbox";
-    await expect.element(page.getByText("No widget or SMS conversations yet.")).toBeVisible();
+    await expect.element(page.getByText("No open widget or SMS conversations.")).toBeVisible();
     await expect
       .element(page.getByTestId("empty-state").getByRole("link", { name: "Open an assistant" }))
       .toBeVisible();

@@ -8,7 +8,16 @@ afterEach(async () => {
 });
 
 /** What an agent's navigation holds: no keys, numbers, calendars, webhooks, balance, admin or team. */
-const AGENT_NAV = ["Assistants", "Knowledge", "Inbox", "Calls", "Campaigns", "Appointments", "Tests"];
+const AGENT_NAV = [
+  "Overview",
+  "Assistants",
+  "Knowledge",
+  "Inbox",
+  "Calls",
+  "Campaigns",
+  "Appointments",
+  "Tests",
+];
 
 describe("team (issue #33: account members)", () => {
   for (const [label, width, height] of [

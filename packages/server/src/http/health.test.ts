@@ -77,6 +77,8 @@ describe("health", () => {
               events: "local: subscribers hear only this instance's events",
               caches: "bypassed: credentials and assistant settings are read from the database",
             },
+            // The test app runs without a chat model (health: model.configured false).
+            model: expect.objectContaining({ configured: false }),
           },
         });
         expect(await dependencyUp()).toBe("0");

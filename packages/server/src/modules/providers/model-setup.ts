@@ -28,7 +28,8 @@ export function modelSetup(config: Config): ModelSetup {
     embeddings: createEmbedder(config).id,
     notice: configured
       ? null
-      : "No chat model is configured: assistants answer with a fixed fallback (free of charge) and knowledge " +
+      : "No chat model is configured: assistants answer with a fixed fallback (chat replies free of charge; calls " +
+        "are still charged per minute) and knowledge " +
         "is searched with the offline embedder. Set OPENAI_API_KEY, or OPENAI_BASE_URL (and OPENAI_MODEL) " +
         `for an OpenAI-compatible server such as Ollama, vLLM or llama.cpp: see ${SELF_HOSTED_MODELS_DOC}.`,
   };
