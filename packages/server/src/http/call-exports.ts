@@ -7,6 +7,7 @@ import {
   callCsvLine,
   csvLine,
 } from "../modules/calls/index.ts";
+import { bearerGet } from "./bearer-get.ts";
 
 const PATH = "/exports/calls.csv";
 const TEXT_FILTERS = ["status", "type", "phoneNumber", "dateFrom", "dateTo"] as const;
@@ -40,29 +41,8 @@ export function createCallExportRoutes(deps: {
   };
 
   async function answer(request: Request, url: URL): Promise<Response> {
-    if (request.method === "OPTIONS") {
-      return new Response(null, {
-        status: 204,
-        headers: {
-          "access-control-allow-methods": "GET, HEAD",
-          "access-control-allow-headers": "Authorization",
-          "access-control-max-age": "600",
-        },
-      });
-    }
-    if (request.method !== "GET" && request.method !== "HEAD") {
-      return Response.json(
-        { message: "Method not allowed." },
-        { status: 405, headers: { allow: "GET, HEAD" } },
-      );
-    }
-    const { viewer } = await deps.auth.authenticate(request.headers.get("authorization"));
-    if (!viewer) {
-      return Response.json(
-        { message: "Unauthenticated." },
-        { status: 401, headers: { "www-authenticate": "Bearer" } },
-      );
-    }
+    const viewer = await bearerGet(request, deps.auth, "Authorization");
+    if (viewer instanceof Response) return viewer;
     let exported: Awaited<ReturnType<CallQueries["exportBatches"]>>;
     try {
       exported = await deps.callQueries.exportBatches(

@@ -2,6 +2,7 @@ import { idOutOfRangeMessage, parseId } from "@voxgate/rest-compat";
 import { AppError } from "../errors.ts";
 import type { AuthService } from "../modules/auth/index.ts";
 import type { Recordings } from "../modules/voice/index.ts";
+import { bearerGet } from "./bearer-get.ts";
 
 const PATH = /^\/recordings\/(\d+)\.wav$/;
 /**
@@ -32,29 +33,8 @@ export function createRecordingRoutes(deps: {
   };
 
   async function answer(request: Request, id: string): Promise<Response> {
-    if (request.method === "OPTIONS") {
-      return new Response(null, {
-        status: 204,
-        headers: {
-          "access-control-allow-methods": "GET, HEAD",
-          "access-control-allow-headers": "Authorization, Range",
-          "access-control-max-age": "600",
-        },
-      });
-    }
-    if (request.method !== "GET" && request.method !== "HEAD") {
-      return Response.json(
-        { message: "Method not allowed." },
-        { status: 405, headers: { allow: "GET, HEAD" } },
-      );
-    }
-    const { viewer } = await deps.auth.authenticate(request.headers.get("authorization"));
-    if (!viewer) {
-      return Response.json(
-        { message: "Unauthenticated." },
-        { status: 401, headers: { "www-authenticate": "Bearer" } },
-      );
-    }
+    const viewer = await bearerGet(request, deps.auth, "Authorization, Range");
+    if (viewer instanceof Response) return viewer;
     const callId = parseId(id);
     if (typeof callId !== "number") {
       const message = idOutOfRangeMessage("call id");
