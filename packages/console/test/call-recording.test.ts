@@ -19,8 +19,8 @@ interface Turn {
 
 const callTurns = async (callId: number) =>
   (
-    await graphql<{ call: { turns: Turn[]; recordingUrl: string } }>(
-      `query { call(id: ${callId}) { recordingUrl turns { id speaker text startMs endMs } } }`,
+    await graphql<{ call: { turns: Turn[]; recordingUrl: string; recordingStatus: string } }>(
+      `query { call(id: ${callId}) { recordingUrl recordingStatus turns { id speaker text startMs endMs } } }`,
     )
   ).call;
 
@@ -80,7 +80,8 @@ describe("a call's recording in the console", () => {
     await expect
       .poll(async () => (await callTurns(call.callId)).recordingUrl, { timeout: 30_000 })
       .toMatch(new RegExp(`/recordings/${call.callId}\\.wav$`));
-    const { turns, recordingUrl } = await callTurns(call.callId);
+    const { turns, recordingUrl, recordingStatus } = await callTurns(call.callId);
+    expect(recordingStatus).toBe("stored");
     // In the order they were spoken (a turn is stored when it ends: the list may be in another).
     const spoken = turns.filter((turn) => turn.speaker !== "system").sort((a, b) => a.startMs - b.startMs);
     expect(spoken.map((turn) => turn.speaker)).toContain("customer");
@@ -98,6 +99,11 @@ describe("a call's recording in the console", () => {
     expect(Number.isFinite(player.duration)).toBe(true);
     // Every turn starts within the recording.
     expect(last.startMs / 1000).toBeLessThan(player.duration);
+    // The chat lists the turns in the order they were spoken, whatever the order they were stored in.
+    const listed = [...screen().querySelectorAll<HTMLElement>("li[data-turn]")].map((item) =>
+      Number(item.dataset.turn),
+    );
+    expect(listed).toEqual([...turns].sort((a, b) => a.startMs - b.startMs).map((turn) => turn.id));
     expect(current()).toBeNull();
 
     // A later turn's time plays from its start, and that turn is the one marked.

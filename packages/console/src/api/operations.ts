@@ -228,7 +228,7 @@ export const CallQuery = graphql(`
   query ConsoleCall($id: Int!) {
     call(id: $id) {
       id type status assistantName clientPhoneNumber assistantPhoneNumber campaignName duration totalCost
-      createdAt startedAt endedAt endReason answeredBy transcript evaluation webhookResponse recordingUrl variables
+      createdAt startedAt endedAt endReason answeredBy transcript evaluation webhookResponse recordingUrl recordingStatus variables
       assistantId activeAssistantId handoffCount
       turns {
         id speaker text heardText interrupted startMs endMs

@@ -893,7 +893,7 @@ export type ConsoleCallQueryVariables = Exact<{
 }>;
 
 
-export type ConsoleCallQuery = { call: { id: number, type: CallType, status: CallStatus, assistantName: string, clientPhoneNumber: string, assistantPhoneNumber: string, campaignName: string, duration: number, totalCost: string, createdAt: string, startedAt: string | null, endedAt: string | null, endReason: string, answeredBy: string, transcript: string, evaluation: unknown, webhookResponse: unknown, recordingUrl: string, variables: unknown, assistantId: number | null, activeAssistantId: number | null, handoffCount: number, turns: Array<{ id: number, speaker: string, text: string, heardText: string, interrupted: boolean, startMs: number, endMs: number, speechEndedAt: string | null, transcriptAt: string | null, firstTokenAt: string | null, firstAudioAt: string | null, playedAt: string | null, functionCalls: Array<{ name: string, arguments: unknown, result: unknown, error: string | null, durationMs: number }> }>, latency: { turns: number, firstAudioP50Ms: number | null, firstAudioP95Ms: number | null } } };
+export type ConsoleCallQuery = { call: { id: number, type: CallType, status: CallStatus, assistantName: string, clientPhoneNumber: string, assistantPhoneNumber: string, campaignName: string, duration: number, totalCost: string, createdAt: string, startedAt: string | null, endedAt: string | null, endReason: string, answeredBy: string, transcript: string, evaluation: unknown, webhookResponse: unknown, recordingUrl: string, recordingStatus: string, variables: unknown, assistantId: number | null, activeAssistantId: number | null, handoffCount: number, turns: Array<{ id: number, speaker: string, text: string, heardText: string, interrupted: boolean, startMs: number, endMs: number, speechEndedAt: string | null, transcriptAt: string | null, firstTokenAt: string | null, firstAudioAt: string | null, playedAt: string | null, functionCalls: Array<{ name: string, arguments: unknown, result: unknown, error: string | null, durationMs: number }> }>, latency: { turns: number, firstAudioP50Ms: number | null, firstAudioP95Ms: number | null } } };
 
 export type ConsoleCallsScreenChoicesQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -2161,6 +2161,7 @@ export const ConsoleCallDocument = new TypedDocumentString(`
     evaluation
     webhookResponse
     recordingUrl
+    recordingStatus
     variables
     assistantId
     activeAssistantId

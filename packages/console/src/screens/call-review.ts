@@ -128,8 +128,11 @@ export function renderTranscript(
 ): TemplateResult {
   const waterfalls = new Map(turns.map((turn) => [turn.id, waterfallOf(turn)]));
   const scaleMs = Math.max(1, ...[...waterfalls.values()].map((waterfall) => waterfall?.totalMs ?? 0));
+  // In the order they were spoken: a turn is stored when it ends, so a caller's words that began before an
+  // assistant's prompt may be stored after it.
+  const spoken = [...turns].sort((a, b) => a.startMs - b.startMs);
   return html`<ol class="transcript" aria-label="Transcript">
-    ${turns.map((turn) => {
+    ${spoken.map((turn) => {
       if (turn.speaker === "system") {
         return html`<li class="turn system"><p class="muted">${turn.text}</p></li>`;
       }

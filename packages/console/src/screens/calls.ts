@@ -54,6 +54,15 @@ const STATUSES = [
 
 /** Rows a CSV export holds at most from the console; docs/console.md#calls. */
 const EXPORT_ROWS = 10_000;
+/** How often, and how many times, a finished call's page looks again for its recording being stored. */
+const RECORDING_POLL_MS = 2_000;
+const RECORDING_POLLS = 30;
+/** What the page says in place of the player, by `recordingStatus`. */
+const RECORDING_WORDS: Record<string, string> = {
+  recording: "Being recorded: it can be played here once the call has ended and the recording is stored.",
+  failed: "The recording failed: nothing was stored.",
+  expired: "The recording was removed by the retention policy.",
+};
 
 /**
  * Calls with the REST API's filters (assistant, campaign, status, type, dates, the caller's number);
@@ -314,6 +323,8 @@ export class VxCall extends DataScreen<ConsoleCallQuery["call"]> {
   /** The turn the recording is playing. */
   declare playingId: number | null;
   #recordingOf: string | null = null;
+  #recordingPoll: ReturnType<typeof setTimeout> | null = null;
+  #recordingPolls = 0;
 
   constructor() {
     super();
@@ -368,6 +379,9 @@ export class VxCall extends DataScreen<ConsoleCallQuery["call"]> {
       }),
     );
     this.track(() => this.dropRecording());
+    this.track(() => {
+      if (this.#recordingPoll) clearTimeout(this.#recordingPoll);
+    });
   }
 
   private renderLive(c: ConsoleCallQuery["call"]) {
@@ -392,7 +406,26 @@ export class VxCall extends DataScreen<ConsoleCallQuery["call"]> {
   protected override async fetch() {
     const call = (await this.api.request(CallQuery, { id: this.callId })).call;
     if (call.recordingUrl !== this.#recordingOf) void this.loadRecording(call.recordingUrl);
+    this.awaitStoredRecording(call);
     return call;
+  }
+
+  /**
+   * A recording is stored once its media stream has closed, which may be after the call's last event (a
+   * carrier reports the end first): nothing else would tell this page, so it reads the call again every
+   * `RECORDING_POLL_MS` while a finished call's recording is still being stored, `RECORDING_POLLS` times.
+   */
+  private awaitStoredRecording(call: ConsoleCallQuery["call"]): void {
+    if (this.#recordingPoll) clearTimeout(this.#recordingPoll);
+    this.#recordingPoll = null;
+    if (
+      call.recordingStatus !== "recording" ||
+      call.endedAt === null ||
+      this.#recordingPolls >= RECORDING_POLLS
+    )
+      return;
+    this.#recordingPolls++;
+    this.#recordingPoll = setTimeout(() => void this.load(), RECORDING_POLL_MS);
   }
 
   /**
@@ -445,7 +478,8 @@ export class VxCall extends DataScreen<ConsoleCallQuery["call"]> {
   }
 
   private renderRecording(c: ConsoleCallQuery["call"]) {
-    if (!c.recordingUrl) return html`<p class="muted">No recording.</p>`;
+    if (!c.recordingUrl)
+      return html`<p class="muted" role="status">${RECORDING_WORDS[c.recordingStatus] ?? "No recording."}</p>`;
     if (!this.recording) return html`<p class="muted" role="status">Loading the recording…</p>`;
     if ("failed" in this.recording)
       return html`<p class="error" role="alert">The recording could not be loaded: ${this.recording.failed}</p>`;

@@ -45,6 +45,10 @@ export const CallRef = builder.prismaObject("Call", {
       description: "The carrier: simulated or twilio; empty for web calls.",
     }),
     recordingUrl: t.exposeString("recordingUrl"),
+    recordingStatus: t.exposeString("recordingStatus", {
+      description:
+        "Where the recording stands: empty (not recorded), recording (being recorded, or being stored once the call ended), stored (`recordingUrl` plays it), failed, or expired (removed by the retention policy).",
+    }),
     transferState: t.exposeString("transferState", {
       description:
         "The call's phone transfer (docs/transfers.md#phone-transfers): empty (none, or the caller came back from one nobody answered and the assistant took over), dialing, connected (the caller talked with the destination), returned (back with the assistant, before its next words).",
