@@ -2,9 +2,7 @@
 // Plain JavaScript on purpose: Node 20 applies no loader hooks to a worker's entry, so the build copies
 // this file beside the compiled ones (scripts/build-server.mjs). The protocol is described in
 // silero-worker.ts, which starts this thread.
-import { readlinkSync } from "node:fs";
 import { createRequire } from "node:module";
-import { setPriority } from "node:os";
 import { parentPort, receiveMessageOnPort, workerData } from "node:worker_threads";
 
 const require = createRequire(import.meta.url);
@@ -99,23 +97,6 @@ function serve(channel, requested) {
   Atomics.notify(channel.header, DONE);
 }
 
-/**
- * This thread at the lowest priority (nice 19, Linux: per thread): on a core it shares with the relay's
- * thread, a batch's model run (1-3 ms) no longer holds the relay's frames back; the relay is idle most of
- * each frame, and the worker runs then. Its id, for the relay's stats; null where threads have none to
- * set (not Linux).
- * @returns {number | null}
- */
-function lowerPriority() {
-  try {
-    const thread = Number(readlinkSync("/proc/thread-self").split("/").pop());
-    setPriority(thread, 19);
-    return thread;
-  } catch {
-    return null;
-  }
-}
-
 /** @type {{ run: Function }} */
 let session;
 // This thread has no event loop of its own: it sleeps on the bell until the relay rings it, reads the
@@ -134,7 +115,7 @@ try {
   // The relay's thread may be waiting for the first start synchronously; others wait for the message.
   Atomics.store(control, READY, 1);
   Atomics.notify(control, READY);
-  port.postMessage({ ready: true, thread: lowerPriority() });
+  port.postMessage({ ready: true });
   for (;;) {
     const bell = Atomics.load(control, BELL);
     for (let received = receiveMessageOnPort(port); received; received = receiveMessageOnPort(port))

@@ -1,5 +1,5 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { getPriority, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { afterAll, describe, expect, it } from "vitest";
@@ -147,19 +147,6 @@ describe("Silero in a worker thread", () => {
     // the worker's thread got no CPU for most of the run).
     expect(caughtUp).toBeGreaterThan(frames.length / 2);
   });
-
-  it.runIf(process.platform === "linux")(
-    "runs the model at the lowest priority, so the relay's thread comes first on a shared core",
-    async () => {
-      const { worker } = pool();
-      await worker.whenReady();
-      await expect.poll(() => worker.thread).not.toBeNull();
-      expect(getPriority(worker.thread!)).toBe(19);
-      // This thread keeps its own priority: only the worker's was lowered.
-      expect(getPriority()).toBe(getPriority(process.pid));
-      expect(getPriority()).toBeLessThan(19);
-    },
-  );
 
   it("decides with the energy detector while its worker is down, and with Silero again once restarted", async () => {
     const { worker, lines } = pool({ restartDelaysMs: [0] });

@@ -110,8 +110,6 @@ export class SileroWorker {
   private status: "idle" | "starting" | "ready" | "failed" | "stopped" = "idle";
   /** Counts the workers that became ready: a stream holding an older one's state starts afresh. */
   generation = 0;
-  /** The worker thread's id, at nice 19 (silero-worker.mjs); null before it is ready, or not on Linux. */
-  thread: number | null = null;
   private readonly restarts: number[] = [];
   private restartTimer: NodeJS.Timeout | null = null;
   private readyWaiters: (() => void)[] = [];
@@ -254,10 +252,7 @@ export class SileroWorker {
     worker.unref();
     this.worker = worker;
     for (const channel of this.byId) worker.postMessage(channel.message());
-    worker.on("message", (message: { ready: true; thread: number | null }) => {
-      this.thread = message.thread;
-      this.becameReady(worker);
-    });
+    worker.on("message", () => this.becameReady(worker));
     worker.on("error", (error) => {
       // A worker already taken for dead by a waiting relay thread: this is why.
       if (this.worker === worker) this.failed(worker, error);
