@@ -136,16 +136,18 @@ describe("Silero in a worker thread", () => {
     const after = worker.stats();
     // Nothing ever waited on the relay's side, no batch was awaited explicitly, and yet every window was
     // answered: the three streams' windows went through together.
-    expect(after.waits - before.waits).toBe(0);
+    // Without the answers applied at the frames, every stream would wait for the worker each 16 windows (4-5
+    // times here); one wait at most allows for a worker that got no CPU for half a second on a busy machine.
+    expect(after.waits - before.waits).toBeLessThanOrEqual(1);
     const windows = Math.floor((frames.length * 160) / 256);
     expect(after.windows - before.windows).toBeGreaterThanOrEqual(
       streams.length * (windows - 1) - streams.length * 8,
     );
     expect(after.runs - before.runs).toBeLessThan(after.windows - before.windows);
     expect(new Set(streams.map((stream) => stream.probability.toFixed(5))).size).toBe(1);
-    // Caught up at the next frame on most frames (20 ms for a 5 ms wait and a run of under 1 ms; fewer only if
-    // the worker's thread got no CPU for most of the run).
-    expect(caughtUp).toBeGreaterThan(frames.length / 2);
+    // Caught up at the next frame on many frames (20 ms for a 5 ms wait and a run of under 1 ms): a bound loose
+    // enough for a busy machine, which only answers arriving by the frames can meet.
+    expect(caughtUp).toBeGreaterThan(frames.length / 4);
   });
 
   it("decides with the energy detector while its worker is down, and with Silero again once restarted", async () => {
