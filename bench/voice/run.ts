@@ -109,6 +109,14 @@ const RELAYS = [
     flags: ["--max-semi-space-size=4"],
     args: ["silero-worker"],
   },
+  // The worker's model runs a batch 4 windows at a time and steps off the core between runs; this one
+  // runs it whole (up to 32 windows), as it did before.
+  {
+    name: "engine + Silero worker, whole-batch runs",
+    script: "relay-engine.ts",
+    flags: [] as string[],
+    args: ["silero-worker-runs-32"],
+  },
 ];
 const RELAYS_RUN = (flag("relays") ?? RELAYS.map((_, index) => index).join(","))
   .split(",")

