@@ -61,6 +61,26 @@ export function decodeTones(pcm: Int16Array, sampleRate: number): string {
   return text;
 }
 
+/** The loud stretches of a track (apart by at least 100 ms of silence), each read as tone speech. */
+export function spokenParts(pcm: Int16Array, sampleRate = 8000): string[] {
+  const parts: string[] = [];
+  const gap = sampleRate / 10;
+  let start = -1;
+  let quiet = 0;
+  for (let i = 0; i <= pcm.length; i++) {
+    const loud = i < pcm.length && Math.abs(pcm[i]!) > 1000;
+    if (loud) {
+      if (start < 0) start = i;
+      quiet = 0;
+    } else if (start >= 0 && ++quiet > gap) {
+      parts.push(decodeTones(pcm.subarray(start, i), sampleRate));
+      start = -1;
+    }
+  }
+  if (start >= 0) parts.push(decodeTones(pcm.subarray(start), sampleRate));
+  return parts;
+}
+
 /**
  * The strongest tone above 4 kHz (the phone band's edge) in 20 ms windows of `pcm`, as a sample
  * amplitude: Goertzel filters every 100 Hz from 4.1 kHz to below Nyquist. 0 at 8 kHz, which cannot

@@ -4,13 +4,13 @@ import { createAssistant } from "../../../test/fixtures/assistants.ts";
 import { telephonyFixtures, uniqueUsNumber } from "../../../test/fixtures/telephony.ts";
 import { type FakeOpenAI, startFakeOpenAI } from "../../../test/support/fake-openai.ts";
 import {
-  decodeTones,
   type FakeSpeech,
+  spokenParts,
   startFakeSpeech,
   synthesizeTones,
   toneText,
 } from "../../../test/support/fake-speech.ts";
-import { type FakeTwilio, postTwilioWebhook, startFakeTwilio } from "../../../test/support/fake-twilio.ts";
+import { type FakeTwilio, startFakeTwilio } from "../../../test/support/fake-twilio.ts";
 import {
   PUBLIC_BASE_URL,
   startTestApp,
@@ -83,25 +83,6 @@ function parseMuLawWav(file: Buffer) {
   throw new Error("no data chunk");
 }
 
-/** The loud stretches of a track (separated by at least 100 ms of silence), each read as tone speech. */
-function spokenParts(pcm: Int16Array): string[] {
-  const parts: string[] = [];
-  let start = -1;
-  let quiet = 0;
-  for (let i = 0; i <= pcm.length; i++) {
-    const loud = i < pcm.length && Math.abs(pcm[i]!) > 1000;
-    if (loud) {
-      if (start < 0) start = i;
-      quiet = 0;
-    } else if (start >= 0 && ++quiet > 800) {
-      parts.push(decodeTones(pcm.subarray(start, i), 8000));
-      start = -1;
-    }
-  }
-  if (start >= 0) parts.push(decodeTones(pcm.subarray(start), 8000));
-  return parts;
-}
-
 describe("call recording", () => {
   it("mixes both channels into one mu-law WAV served to the owner only, with ranges", async () => {
     const number = await telephonyFixtures(t).addNumber(owner);
@@ -111,21 +92,7 @@ describe("call recording", () => {
       assistantId: assistant.id,
       to: uniqueUsNumber(),
     });
-    const twiml = await postTwilioWebhook(
-      { appUrl: t.url, authToken: twilio.authToken },
-      `/telephony/twilio/outbound?callId=${call.id}`,
-      {
-        AccountSid: twilio.accountSid,
-        CallSid: call.providerCallId!,
-        CallStatus: "in-progress",
-        AnsweredBy: "human",
-      },
-    );
-    const token = /<Parameter name="token" value="([^"]+)"\/>/.exec(twiml)![1]!;
-    const client = await TwilioMediaClient.connect(
-      `${t.url.replace(/^http/, "ws")}/telephony/twilio/media`,
-      token,
-    );
+    const client = await TwilioMediaClient.connect(mediaStreamUrl(t), await answerOutbound(t, twilio, call));
     const marks = () => client.received.filter((message) => message.event === "mark").length;
     await client.waitFor(() => marks() >= 2);
     const greeting = client.heardSamples;
