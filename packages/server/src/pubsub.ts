@@ -1,4 +1,4 @@
-import { createPubSub } from "graphql-yoga";
+import { createPubSub, Repeater } from "graphql-yoga";
 import type { Redis } from "ioredis";
 import { lazyRequire } from "./lazy-require.ts";
 import type { Logger } from "./logger.ts";
@@ -277,4 +277,22 @@ function redisEventTarget(
       clearTimeout(timer);
     },
   };
+}
+
+/**
+ * What `current()` reads, then the events of `live`: a client that reads a thing and then subscribes to
+ * it would miss a change made between the two. `live` is started before `current()` is read, so a change
+ * made meanwhile comes after it (perhaps telling again what `current()` told). With REDIS_URL the
+ * instance's Redis subscription is shared and usually open already; a first subscriber of a topic on
+ * an instance may still miss an event published while Redis confirms it.
+ */
+export function startingWith<T>(live: AsyncIterable<T>, current: () => Promise<T>): AsyncIterable<T> {
+  return new Repeater<T>(async (push, stop) => {
+    const iterator = live[Symbol.asyncIterator]();
+    const first = iterator.next();
+    void stop.then(() => iterator.return?.());
+    await push(await current());
+    for (let result = await first; !result.done; result = await iterator.next()) await push(result.value);
+    stop();
+  });
 }

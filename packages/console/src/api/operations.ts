@@ -267,8 +267,8 @@ export const TakeOverCallMutation = graphql(`
 `);
 
 export const CallStatusSubscription = graphql(`
-  subscription ConsoleCallStatus($callId: Int) {
-    callStatusChanged(callId: $callId) {
+  subscription ConsoleCallStatus($callId: Int, $includeCurrent: Boolean) {
+    callStatusChanged(callId: $callId, includeCurrent: $includeCurrent) {
       callId
       status
       call { id type status assistantName clientPhoneNumber assistantPhoneNumber campaignName duration totalCost createdAt }

@@ -48,7 +48,7 @@ type Documents = {
     "\n  mutation ConsoleStartTestPhoneCall($input: StartCallInput!) {\n    startCall(input: $input) { id }\n  }\n": typeof types.ConsoleStartTestPhoneCallDocument,
     "\n  mutation ConsoleSimulateInboundCall($input: SimulateInboundCallInput!) {\n    simulateInboundCall(input: $input) { id status endReason }\n  }\n": typeof types.ConsoleSimulateInboundCallDocument,
     "\n  mutation ConsoleTakeOverCall($callId: Int!, $phoneNumber: String!) {\n    takeOverCall(callId: $callId, phoneNumber: $phoneNumber) { id clientPhoneNumber }\n  }\n": typeof types.ConsoleTakeOverCallDocument,
-    "\n  subscription ConsoleCallStatus($callId: Int) {\n    callStatusChanged(callId: $callId) {\n      callId\n      status\n      call { id type status assistantName clientPhoneNumber assistantPhoneNumber campaignName duration totalCost createdAt }\n    }\n  }\n": typeof types.ConsoleCallStatusDocument,
+    "\n  subscription ConsoleCallStatus($callId: Int, $includeCurrent: Boolean) {\n    callStatusChanged(callId: $callId, includeCurrent: $includeCurrent) {\n      callId\n      status\n      call { id type status assistantName clientPhoneNumber assistantPhoneNumber campaignName duration totalCost createdAt }\n    }\n  }\n": typeof types.ConsoleCallStatusDocument,
     "\n  subscription ConsoleCallTranscript($callId: Int!) {\n    callTranscript(callId: $callId) { id speaker text }\n  }\n": typeof types.ConsoleCallTranscriptDocument,
     "\n  query ConsoleCampaigns {\n    campaigns(perPage: 100) {\n      items {\n        id name status maxConcurrentCalls assistantId\n        callingWindow { start end timezone }\n        retry { maxRetries intervalMinutes }\n        phoneNumbers { id }\n        progress { callsRunning withinCallingWindow leads { total completed processing scheduled rescheduled reachedMaxRetries blacklisted created } }\n      }\n    }\n  }\n": typeof types.ConsoleCampaignsDocument,
     "\n  query ConsoleCampaignChoices {\n    assistants(perPage: 100, type: outbound) { items { id name } }\n    phoneNumbers { id phoneNumber label }\n  }\n": typeof types.ConsoleCampaignChoicesDocument,
@@ -176,7 +176,7 @@ const documents: Documents = {
     "\n  mutation ConsoleStartTestPhoneCall($input: StartCallInput!) {\n    startCall(input: $input) { id }\n  }\n": types.ConsoleStartTestPhoneCallDocument,
     "\n  mutation ConsoleSimulateInboundCall($input: SimulateInboundCallInput!) {\n    simulateInboundCall(input: $input) { id status endReason }\n  }\n": types.ConsoleSimulateInboundCallDocument,
     "\n  mutation ConsoleTakeOverCall($callId: Int!, $phoneNumber: String!) {\n    takeOverCall(callId: $callId, phoneNumber: $phoneNumber) { id clientPhoneNumber }\n  }\n": types.ConsoleTakeOverCallDocument,
-    "\n  subscription ConsoleCallStatus($callId: Int) {\n    callStatusChanged(callId: $callId) {\n      callId\n      status\n      call { id type status assistantName clientPhoneNumber assistantPhoneNumber campaignName duration totalCost createdAt }\n    }\n  }\n": types.ConsoleCallStatusDocument,
+    "\n  subscription ConsoleCallStatus($callId: Int, $includeCurrent: Boolean) {\n    callStatusChanged(callId: $callId, includeCurrent: $includeCurrent) {\n      callId\n      status\n      call { id type status assistantName clientPhoneNumber assistantPhoneNumber campaignName duration totalCost createdAt }\n    }\n  }\n": types.ConsoleCallStatusDocument,
     "\n  subscription ConsoleCallTranscript($callId: Int!) {\n    callTranscript(callId: $callId) { id speaker text }\n  }\n": types.ConsoleCallTranscriptDocument,
     "\n  query ConsoleCampaigns {\n    campaigns(perPage: 100) {\n      items {\n        id name status maxConcurrentCalls assistantId\n        callingWindow { start end timezone }\n        retry { maxRetries intervalMinutes }\n        phoneNumbers { id }\n        progress { callsRunning withinCallingWindow leads { total completed processing scheduled rescheduled reachedMaxRetries blacklisted created } }\n      }\n    }\n  }\n": types.ConsoleCampaignsDocument,
     "\n  query ConsoleCampaignChoices {\n    assistants(perPage: 100, type: outbound) { items { id name } }\n    phoneNumbers { id phoneNumber label }\n  }\n": types.ConsoleCampaignChoicesDocument,
@@ -406,7 +406,7 @@ export function graphql(source: "\n  mutation ConsoleTakeOverCall($callId: Int!,
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  subscription ConsoleCallStatus($callId: Int) {\n    callStatusChanged(callId: $callId) {\n      callId\n      status\n      call { id type status assistantName clientPhoneNumber assistantPhoneNumber campaignName duration totalCost createdAt }\n    }\n  }\n"): typeof import('./graphql.ts').ConsoleCallStatusDocument;
+export function graphql(source: "\n  subscription ConsoleCallStatus($callId: Int, $includeCurrent: Boolean) {\n    callStatusChanged(callId: $callId, includeCurrent: $includeCurrent) {\n      callId\n      status\n      call { id type status assistantName clientPhoneNumber assistantPhoneNumber campaignName duration totalCost createdAt }\n    }\n  }\n"): typeof import('./graphql.ts').ConsoleCallStatusDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -924,6 +924,7 @@ export type ConsoleTakeOverCallMutation = { takeOverCall: { id: number, clientPh
 
 export type ConsoleCallStatusSubscriptionVariables = Exact<{
   callId?: number | null | undefined;
+  includeCurrent?: boolean | null | undefined;
 }>;
 
 
@@ -2241,8 +2242,8 @@ export const ConsoleTakeOverCallDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<ConsoleTakeOverCallMutation, ConsoleTakeOverCallMutationVariables>;
 export const ConsoleCallStatusDocument = new TypedDocumentString(`
-    subscription ConsoleCallStatus($callId: Int) {
-  callStatusChanged(callId: $callId) {
+    subscription ConsoleCallStatus($callId: Int, $includeCurrent: Boolean) {
+  callStatusChanged(callId: $callId, includeCurrent: $includeCurrent) {
     callId
     status
     call {

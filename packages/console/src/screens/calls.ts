@@ -370,7 +370,15 @@ export class VxCall extends DataScreen<ConsoleCallQuery["call"]> {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    this.track(this.api.subscribe(CallStatusSubscription, { callId: this.callId }, () => void this.load()));
+    // The current status comes first: a change between the page's first read and the subscription's
+    // start is read again, not missed.
+    this.track(
+      this.api.subscribe(
+        CallStatusSubscription,
+        { callId: this.callId, includeCurrent: true },
+        () => void this.load(),
+      ),
+    );
     this.track(
       this.api.subscribe(CallTranscriptSubscription, { callId: this.callId }, ({ callTranscript }) => {
         this.liveTurns = [...this.liveTurns, callTranscript];

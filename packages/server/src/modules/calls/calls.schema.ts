@@ -1,6 +1,6 @@
 import { filter, pipe } from "graphql-yoga";
 import { builder } from "../../builder.ts";
-import type { PubSubEvents } from "../../pubsub.ts";
+import { type PubSubEvents, startingWith } from "../../pubsub.ts";
 import { spelledEnum } from "../common/enums.schema.ts";
 import { pageOf } from "../common/pagination.schema.ts";
 import { CALL_STATUSES, CALL_TYPES, toApiStatus } from "./call-status.ts";
@@ -210,7 +210,8 @@ const CallStatusChange = builder.objectRef<CallStatusEvent>("CallStatusChange").
     previousStatus: t.expose("previousStatus", {
       type: CallStatusRef,
       nullable: true,
-      description: "Null when the call was just created.",
+      description:
+        "Null when the call was just created, and in the first event of a subscription with includeCurrent (the call as it was then).",
     }),
     call: t.field({
       type: CallRef,
@@ -224,12 +225,21 @@ const CallStatusChange = builder.objectRef<CallStatusEvent>("CallStatusChange").
 builder.subscriptionField("callStatusChanged", (t) =>
   t.withAuth({ authenticated: true }).field({
     type: CallStatusChange,
-    description: "Each status change of the account's calls, optionally of one call, assistant or campaign.",
-    args: { callId: t.arg.int(), assistantId: t.arg.int(), campaignId: t.arg.int() },
+    description:
+      "Each status change of the account's calls, optionally of one call, assistant or campaign. With callId and includeCurrent, the call's status when the subscription starts comes first (previousStatus null): a client that read the call and then subscribed misses no change made in between.",
+    args: {
+      callId: t.arg.int(),
+      assistantId: t.arg.int(),
+      campaignId: t.arg.int(),
+      includeCurrent: t.arg.boolean({
+        description:
+          "With callId: the call's current status first, then its changes. Ignored without callId.",
+      }),
+    },
     subscribe: async (_root, args, context) => {
       const accountId = context.viewer.accountId;
       await context.services.callQueries.assertOwnedFilters(accountId, args);
-      return pipe(
+      const live = pipe(
         context.pubsub.subscribe("call:status", accountId),
         filter(
           (event: CallStatusEvent) =>
@@ -238,6 +248,18 @@ builder.subscriptionField("callStatusChanged", (t) =>
             (!args.campaignId || event.campaignId === args.campaignId),
         ),
       );
+      const callId = args.callId;
+      if (!callId || !args.includeCurrent) return live;
+      return startingWith(live, async () => {
+        const call = await context.services.callQueries.get(accountId, callId);
+        return {
+          callId,
+          assistantId: call.assistantId,
+          campaignId: call.campaignId,
+          status: toApiStatus(call.status),
+          previousStatus: null,
+        };
+      });
     },
     resolve: (event) => event,
   }),

@@ -415,6 +415,46 @@ describe("callStatusChanged subscription", () => {
     }
   });
 
+  it("with includeCurrent, starts with the call's status as it is, then its changes; ends when the client leaves", async () => {
+    const watched = await fixtures.startCall(owner, { assistantId: sales.id, type: "outbound" });
+    await t.app.services.callLifecycle.transition(watched.id, "ringing");
+    const subscription = await subscribeWs<Event>(
+      t.url,
+      `subscription($callId: Int) {
+        callStatusChanged(callId: $callId, includeCurrent: true) { callId status previousStatus call { id } }
+      }`,
+      { connectionParams: { authorization: `Bearer ${owner.apiKey}` }, variables: { callId: watched.id } },
+    );
+    try {
+      // The change made before subscribing is what the first event tells; nothing was missed.
+      expect((await subscription.next()).data!.callStatusChanged).toEqual({
+        callId: watched.id,
+        status: "ringing",
+        previousStatus: null,
+        call: { id: watched.id },
+      });
+      await t.app.services.callLifecycle.transition(watched.id, "in-progress");
+      expect((await subscription.next()).data!.callStatusChanged).toMatchObject({
+        status: "in_progress",
+        previousStatus: "ringing",
+      });
+      await expect(subscription.next(300)).rejects.toThrow(/no subscription event/);
+    } finally {
+      await subscription.close();
+    }
+    // Another account's call id is refused, current state or not.
+    const refused = await subscribeWs<Event>(
+      t.url,
+      `subscription($callId: Int) { callStatusChanged(callId: $callId, includeCurrent: true) { callId } }`,
+      { connectionParams: { authorization: `Bearer ${bob.apiKey}` }, variables: { callId: watched.id } },
+    );
+    try {
+      expect((await refused.next()).errors?.[0]?.extensions?.code).toBe("NOT_FOUND");
+    } finally {
+      await refused.close();
+    }
+  });
+
   it("filters by assistant and by campaign, including new calls", async () => {
     const byAssistant = await subscribeWs<Event>(t.url, SUBSCRIPTION, {
       connectionParams: { authorization: `Bearer ${owner.apiKey}` },
