@@ -738,15 +738,9 @@ export const RunTestSuiteMutation = graphql(`
   }
 `);
 
-export const TestRunQuery = graphql(`
-  query ConsoleTestRun($id: Int!) {
-    testRun(id: $id) { ...ConsoleTestRunFields }
-  }
-`);
-
 export const TestRunSubscription = graphql(`
   subscription ConsoleTestRunUpdated($id: Int!) {
-    testRunUpdated(id: $id) { ...ConsoleTestRunFields }
+    testRunUpdated(id: $id, includeCurrent: true) { ...ConsoleTestRunFields }
   }
 `);
 

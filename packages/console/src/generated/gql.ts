@@ -115,8 +115,7 @@ type Documents = {
     "\n  query ConsoleTestSuiteEstimate($suiteId: Int!) {\n    testSuiteEstimate(suiteId: $suiteId) { scenarios replies modelRequests price }\n  }\n": typeof types.ConsoleTestSuiteEstimateDocument,
     "\n  query ConsoleTestRuns($suiteId: Int!) {\n    testRuns(suiteId: $suiteId, limit: 20) { id status total done passed failed errored cost createdAt }\n  }\n": typeof types.ConsoleTestRunsDocument,
     "\n  mutation ConsoleRunTestSuite($suiteId: Int!, $concurrency: Int) {\n    runTestSuite(suiteId: $suiteId, concurrency: $concurrency) { id }\n  }\n": typeof types.ConsoleRunTestSuiteDocument,
-    "\n  query ConsoleTestRun($id: Int!) {\n    testRun(id: $id) { ...ConsoleTestRunFields }\n  }\n": typeof types.ConsoleTestRunDocument,
-    "\n  subscription ConsoleTestRunUpdated($id: Int!) {\n    testRunUpdated(id: $id) { ...ConsoleTestRunFields }\n  }\n": typeof types.ConsoleTestRunUpdatedDocument,
+    "\n  subscription ConsoleTestRunUpdated($id: Int!) {\n    testRunUpdated(id: $id, includeCurrent: true) { ...ConsoleTestRunFields }\n  }\n": typeof types.ConsoleTestRunUpdatedDocument,
     "\n  query ConsoleCompareTestRuns($a: Int!, $b: Int!) {\n    compareTestRuns(a: $a, b: $b) {\n      unchanged\n      before { id status passed failed errored total createdAt }\n      after { id status passed failed errored total createdAt }\n      changed {\n        scenarioId scenarioName\n        before { ...ConsoleTestResultFields }\n        after { ...ConsoleTestResultFields }\n      }\n    }\n  }\n": typeof types.ConsoleCompareTestRunsDocument,
     "\n  mutation ConsoleExportCustomerData($input: CustomerDataInput!) {\n    exportCustomerData(input: $input) { id kind state identifierKind stepsDone stepsTotal counts error downloadUrl expiresAt }\n  }\n": typeof types.ConsoleExportCustomerDataDocument,
     "\n  mutation ConsoleEraseCustomerData($input: CustomerDataInput!) {\n    eraseCustomerData(input: $input) { id kind state identifierKind stepsDone stepsTotal counts error downloadUrl expiresAt }\n  }\n": typeof types.ConsoleEraseCustomerDataDocument,
@@ -243,8 +242,7 @@ const documents: Documents = {
     "\n  query ConsoleTestSuiteEstimate($suiteId: Int!) {\n    testSuiteEstimate(suiteId: $suiteId) { scenarios replies modelRequests price }\n  }\n": types.ConsoleTestSuiteEstimateDocument,
     "\n  query ConsoleTestRuns($suiteId: Int!) {\n    testRuns(suiteId: $suiteId, limit: 20) { id status total done passed failed errored cost createdAt }\n  }\n": types.ConsoleTestRunsDocument,
     "\n  mutation ConsoleRunTestSuite($suiteId: Int!, $concurrency: Int) {\n    runTestSuite(suiteId: $suiteId, concurrency: $concurrency) { id }\n  }\n": types.ConsoleRunTestSuiteDocument,
-    "\n  query ConsoleTestRun($id: Int!) {\n    testRun(id: $id) { ...ConsoleTestRunFields }\n  }\n": types.ConsoleTestRunDocument,
-    "\n  subscription ConsoleTestRunUpdated($id: Int!) {\n    testRunUpdated(id: $id) { ...ConsoleTestRunFields }\n  }\n": types.ConsoleTestRunUpdatedDocument,
+    "\n  subscription ConsoleTestRunUpdated($id: Int!) {\n    testRunUpdated(id: $id, includeCurrent: true) { ...ConsoleTestRunFields }\n  }\n": types.ConsoleTestRunUpdatedDocument,
     "\n  query ConsoleCompareTestRuns($a: Int!, $b: Int!) {\n    compareTestRuns(a: $a, b: $b) {\n      unchanged\n      before { id status passed failed errored total createdAt }\n      after { id status passed failed errored total createdAt }\n      changed {\n        scenarioId scenarioName\n        before { ...ConsoleTestResultFields }\n        after { ...ConsoleTestResultFields }\n      }\n    }\n  }\n": types.ConsoleCompareTestRunsDocument,
     "\n  mutation ConsoleExportCustomerData($input: CustomerDataInput!) {\n    exportCustomerData(input: $input) { id kind state identifierKind stepsDone stepsTotal counts error downloadUrl expiresAt }\n  }\n": types.ConsoleExportCustomerDataDocument,
     "\n  mutation ConsoleEraseCustomerData($input: CustomerDataInput!) {\n    eraseCustomerData(input: $input) { id kind state identifierKind stepsDone stepsTotal counts error downloadUrl expiresAt }\n  }\n": types.ConsoleEraseCustomerDataDocument,
@@ -674,11 +672,7 @@ export function graphql(source: "\n  mutation ConsoleRunTestSuite($suiteId: Int!
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query ConsoleTestRun($id: Int!) {\n    testRun(id: $id) { ...ConsoleTestRunFields }\n  }\n"): typeof import('./graphql.ts').ConsoleTestRunDocument;
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  subscription ConsoleTestRunUpdated($id: Int!) {\n    testRunUpdated(id: $id) { ...ConsoleTestRunFields }\n  }\n"): typeof import('./graphql.ts').ConsoleTestRunUpdatedDocument;
+export function graphql(source: "\n  subscription ConsoleTestRunUpdated($id: Int!) {\n    testRunUpdated(id: $id, includeCurrent: true) { ...ConsoleTestRunFields }\n  }\n"): typeof import('./graphql.ts').ConsoleTestRunUpdatedDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

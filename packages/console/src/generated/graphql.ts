@@ -1364,13 +1364,6 @@ export type ConsoleRunTestSuiteMutationVariables = Exact<{
 
 export type ConsoleRunTestSuiteMutation = { runTestSuite: { id: number } };
 
-export type ConsoleTestRunQueryVariables = Exact<{
-  id: number;
-}>;
-
-
-export type ConsoleTestRunQuery = { testRun: { id: number, suiteId: number, status: string, concurrency: number, total: number, done: number, passed: number, failed: number, errored: number, cost: string, error: string, createdAt: string, startedAt: string | null, finishedAt: string | null, results: Array<{ id: number, scenarioId: number, scenarioName: string, position: number, status: string, endedBy: string, turnLatencies: Array<number>, cost: string, error: string, functionCalls: unknown, callId: number | null, transcript: Array<{ role: string, content: string, latencyMs: number | null }>, checks: Array<{ kind: string, description: string, passed: boolean, detail: string }>, judge: Array<{ criterion: string, passed: boolean, reasoning: string }>, divergences: Array<{ turn: number, expected: string, actual: string }> }> } };
-
 export type ConsoleTestRunUpdatedSubscriptionVariables = Exact<{
   id: number;
 }>;
@@ -3134,68 +3127,9 @@ export const ConsoleRunTestSuiteDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ConsoleRunTestSuiteMutation, ConsoleRunTestSuiteMutationVariables>;
-export const ConsoleTestRunDocument = new TypedDocumentString(`
-    query ConsoleTestRun($id: Int!) {
-  testRun(id: $id) {
-    ...ConsoleTestRunFields
-  }
-}
-    fragment ConsoleTestResultFields on TestScenarioResult {
-  id
-  scenarioId
-  scenarioName
-  position
-  status
-  endedBy
-  turnLatencies
-  cost
-  error
-  functionCalls
-  callId
-  transcript {
-    role
-    content
-    latencyMs
-  }
-  checks {
-    kind
-    description
-    passed
-    detail
-  }
-  judge {
-    criterion
-    passed
-    reasoning
-  }
-  divergences {
-    turn
-    expected
-    actual
-  }
-}
-fragment ConsoleTestRunFields on TestRun {
-  id
-  suiteId
-  status
-  concurrency
-  total
-  done
-  passed
-  failed
-  errored
-  cost
-  error
-  createdAt
-  startedAt
-  finishedAt
-  results {
-    ...ConsoleTestResultFields
-  }
-}`) as unknown as TypedDocumentString<ConsoleTestRunQuery, ConsoleTestRunQueryVariables>;
 export const ConsoleTestRunUpdatedDocument = new TypedDocumentString(`
     subscription ConsoleTestRunUpdated($id: Int!) {
-  testRunUpdated(id: $id) {
+  testRunUpdated(id: $id, includeCurrent: true) {
     ...ConsoleTestRunFields
   }
 }

@@ -4,7 +4,6 @@ import {
   CreateTestSuiteMutation,
   DeleteTestSuiteMutation,
   RunTestSuiteMutation,
-  TestRunQuery,
   TestRunSubscription,
   TestRunsQuery,
   TestSuiteEstimateQuery,
@@ -12,8 +11,8 @@ import {
 } from "../api/operations.ts";
 import type {
   ConsoleAssistantNamesQuery,
-  ConsoleTestRunQuery,
   ConsoleTestRunsQuery,
+  ConsoleTestRunUpdatedSubscription,
   ConsoleTestSuiteEstimateQuery,
   ConsoleTestsScreenQuery,
 } from "../generated/graphql.ts";
@@ -26,7 +25,7 @@ type Overview = ConsoleTestsScreenQuery;
 type Suite = Overview["testSuites"][number];
 type Estimate = ConsoleTestSuiteEstimateQuery["testSuiteEstimate"];
 type RunSummary = ConsoleTestRunsQuery["testRuns"][number];
-type Run = ConsoleTestRunQuery["testRun"];
+type Run = ConsoleTestRunUpdatedSubscription["testRunUpdated"];
 
 /**
  * A run past either bound asks to be confirmed after its estimate is read: its model requests are paid
@@ -34,9 +33,6 @@ type Run = ConsoleTestRunQuery["testRun"];
  * conversations. Smaller runs start at once; their estimate is on the suite's card beforehand.
  */
 const LARGE_RUN = { scenarios: 10, modelRequests: 100 };
-
-/** How often an unfinished run is read again, beside its subscription (see VxTestRun). */
-const REREAD_MS = 5000;
 
 function finished(run: { status: string }): boolean {
   return run.status !== "queued" && run.status !== "running";
@@ -297,8 +293,8 @@ export class VxTestRun extends Screen {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    // Subscribed before the first read, so that no move between the two is missed; a read never
-    // replaces a newer picture the subscription already brought.
+    // The subscription starts with the run as it is (and again after a reconnect), then each move:
+    // nothing between a read and the subscription is missed. A picture never replaces a newer one.
     this.track(
       this.api.subscribe(
         TestRunSubscription,
@@ -308,25 +304,6 @@ export class VxTestRun extends Screen {
           this.failure = error.message;
         },
       ),
-    );
-    this.read();
-    // The server registers the subscription a moment after it is sent, and a reconnect loses what
-    // happened meanwhile: until the run finished, it is read again now and then, so that a move
-    // published in such a gap (the run's end above all) still shows.
-    const timer = setInterval(() => {
-      if (this.testRun && finished(this.testRun)) clearInterval(timer);
-      else this.read();
-    }, REREAD_MS);
-    this.track(() => clearInterval(timer));
-  }
-
-  private read(): void {
-    this.api.request(TestRunQuery, { id: this.runId }).then(
-      ({ testRun }) => this.show(testRun),
-      (error: Error) => {
-        // A failed re-read keeps the run shown; the next one (or an event) brings it up to date.
-        if (!this.testRun) this.failure = error.message;
-      },
     );
   }
 

@@ -1,5 +1,6 @@
 import { builder } from "../../builder.ts";
 import type { TestRun as TestRunRecord, TestScenarioResult } from "../../generated/prisma/client.ts";
+import { startingWith } from "../../pubsub.ts";
 import type { VerdictChange } from "./runs.service.ts";
 import type {
   CheckResult,
@@ -496,11 +497,16 @@ builder.mutationField("runTestSuite", (t) =>
 builder.subscriptionField("testRunUpdated", (t) =>
   t.withAuth({ authenticated: true }).field({
     type: TestRun,
-    description: "The run as it moves: a scenario started or finished, the run finished.",
-    args: { id: t.arg.int({ required: true }) },
-    subscribe: async (_root, { id }, context) => {
+    description:
+      "The run as it moves: a scenario started or finished, the run finished. With includeCurrent, the run as it is when the subscription starts comes first (and again after a client's reconnect), so nothing between a read and the subscription is missed.",
+    args: {
+      id: t.arg.int({ required: true }),
+      includeCurrent: t.arg.boolean({ description: "The run as it is first, then as it moves." }),
+    },
+    subscribe: async (_root, { id, includeCurrent }, context) => {
       await context.services.testRuns.get(context.viewer.accountId, id);
-      return context.pubsub.subscribe("test-run:updated", id);
+      const live = context.pubsub.subscribe("test-run:updated", id);
+      return includeCurrent ? startingWith(live, async () => ({ runId: id })) : live;
     },
     resolve: (event: { runId: number }, _args, context) =>
       context.services.testRuns.get(context.viewer.accountId, event.runId),

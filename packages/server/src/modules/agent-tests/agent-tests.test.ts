@@ -270,6 +270,17 @@ describe("agent tests on the chat channel", () => {
     firstRunId = run.id;
 
     expect(run).toMatchObject({ status: "failed", total: 3, done: 3, passed: 1, failed: 2, errored: 0 });
+    // A client that subscribes after the run ended learns its end at once with includeCurrent.
+    const late = await subscribeWs<{ testRunUpdated: { status: string; done: number } }>(
+      t.url,
+      "subscription ($id: Int!) { testRunUpdated(id: $id, includeCurrent: true) { status done } }",
+      { connectionParams: { authorization: `Bearer ${owner.apiKey}` }, variables: { id: run.id } },
+    );
+    try {
+      expect((await late.next()).data!.testRunUpdated).toEqual({ status: "failed", done: 3 });
+    } finally {
+      await late.close();
+    }
     const [order, refund, persona] = run.results;
     expect(order!.status).toBe("passed");
     expect(order!.transcript.map((line) => [line.role, line.content])).toEqual([
