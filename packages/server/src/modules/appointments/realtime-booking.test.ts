@@ -137,7 +137,9 @@ describe.skipIf(!findRadicale())("calendar functions on a realtime call", () => 
     // The call's review shows the booking on the turn that made it (GraphQL over HTTP).
     await eventually(async () => {
       const { data } = await t.gql<{
-        call: { turns: { speaker: string; functionCalls: { name: string; result: unknown; error: unknown }[] }[] };
+        call: {
+          turns: { speaker: string; functionCalls: { name: string; result: unknown; error: unknown }[] }[];
+        };
       }>(
         "query($id: Int!) { call(id: $id) { turns { speaker functionCalls { name result error } } } }",
         { id: call.id },

@@ -1,6 +1,6 @@
+import { storableText } from "../../storable-text.mjs";
 import { decodeAudio, type MediaFormat, type MediaStream, pcmBytes, resample } from "../media/index.ts";
 import { type FunctionCallRecord, type RealtimeFunction, refused } from "../message-pipeline/index.ts";
-import { storableText } from "../../storable-text.mjs";
 import type { RealtimeConnection, RealtimeEvent, RealtimeSessionOptions } from "./realtime-client.ts";
 import {
   type CallFunctions,
@@ -452,7 +452,10 @@ export class RealtimeSession extends MediaSession {
             callId,
             output: JSON.stringify({ error: message }),
             endCall: false,
-            record: { ...refused(storableText(name), message), duration_ms: Math.round(performance.now() - started) },
+            record: {
+              ...refused(storableText(name), message),
+              duration_ms: Math.round(performance.now() - started),
+            },
           };
         }),
     );
