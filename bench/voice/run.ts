@@ -348,7 +348,11 @@ async function relay() {
   async function relayedCall(id: number, appendMs: number) {
     const stream = new MemoryStream(id);
     const model = await realtime.connect(id);
-    const runFunction = async () => ({ output: "{}", endCall: false });
+    const runFunction = async (name: string) => ({
+      output: "{}",
+      endCall: false,
+      record: { name, arguments: {}, result: {}, error: null, duration_ms: 0 },
+    });
     new RealtimeSession(stream, relaySettings, { ...ports, runFunction }, model, {
       ...relayOptions,
       appendMs,

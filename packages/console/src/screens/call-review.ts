@@ -139,6 +139,8 @@ export function renderTranscript(
       const waterfall = waterfalls.get(turn.id) ?? null;
       const who = turn.speaker === "assistant" ? "Assistant" : "Caller";
       const unheard = unheardPart(turn);
+      // A realtime model's response may only call functions: its bubble is their records, no words.
+      const said = turn.speaker === "assistant" ? turn.heardText || turn.text : turn.text;
       const playing = options.playingId === turn.id;
       return html`<li class="turn ${turn.speaker} ${playing ? "playing" : ""}" data-turn=${turn.id}
           aria-current=${playing ? "true" : nothing}>
@@ -152,7 +154,7 @@ export function renderTranscript(
             }
             ${turn.interrupted ? html`<span class="badge interrupted">Interrupted</span>` : nothing}</p>
           ${turn.functionCalls.map(renderFunctionCall)}
-          ${turn.speaker === "assistant" ? html`<p class="said">${turn.heardText || turn.text}</p>` : html`<p class="said">${turn.text}</p>`}
+          ${said ? html`<p class="said">${said}</p>` : nothing}
           ${unheard ? html`<p class="unheard"><span class="sr-only">Not heard by the caller: </span><s>${unheard}</s></p>` : nothing}
           ${waterfall ? renderWaterfall(waterfall, scaleMs) : nothing}
         </div>

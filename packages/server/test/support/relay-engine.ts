@@ -95,7 +95,11 @@ const ports = {
   turn: async () => {},
   hangUp: async () => {},
   callerLeft: async () => {},
-  runFunction: async () => ({ output: "{}", endCall: false }),
+  runFunction: async (name: string) => ({
+    output: "{}",
+    endCall: false,
+    record: { name, arguments: {}, result: {}, error: null, duration_ms: 0 },
+  }),
 };
 const streams = new TwilioMediaStreams(
   deps,

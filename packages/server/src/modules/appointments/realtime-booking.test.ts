@@ -134,6 +134,30 @@ describe.skipIf(!findRadicale())("calendar functions on a realtime call", () => 
       "UTC",
     );
     expect(inCalendar).toEqual([{ start: slot!.start, end: slot!.end }]);
+    // The call's review shows the booking on the turn that made it (GraphQL over HTTP).
+    await eventually(async () => {
+      const { data } = await t.gql<{
+        call: {
+          turns: { speaker: string; functionCalls: { name: string; result: unknown; error: unknown }[] }[];
+        };
+      }>(
+        "query($id: Int!) { call(id: $id) { turns { speaker functionCalls { name result error } } } }",
+        { id: call.id },
+        { token: owner.apiKey },
+      );
+      expect(data?.call.turns.filter((turn) => turn.functionCalls.length > 0)).toEqual([
+        {
+          speaker: "assistant",
+          functionCalls: [
+            {
+              name: "book_appointment",
+              result: expect.objectContaining({ appointment_id: appointment.id }),
+              error: null,
+            },
+          ],
+        },
+      ]);
+    });
     await voiceCalls.callerHangsUp(t, twilio, client, call, 5);
   });
 });

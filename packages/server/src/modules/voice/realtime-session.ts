@@ -1,5 +1,6 @@
+import { storableText } from "../../storable-text.mjs";
 import { decodeAudio, type MediaFormat, type MediaStream, pcmBytes, resample } from "../media/index.ts";
-import type { RealtimeFunction } from "../message-pipeline/index.ts";
+import { type FunctionCallRecord, type RealtimeFunction, refused } from "../message-pipeline/index.ts";
 import type { RealtimeConnection, RealtimeEvent, RealtimeSessionOptions } from "./realtime-client.ts";
 import {
   type CallFunctions,
@@ -12,19 +13,23 @@ import {
   type SessionPorts,
   type SessionSettings,
   splitSentences,
+  type TurnTimings,
   type Utterance,
 } from "./voice-session.ts";
 
 export interface RealtimePorts extends SessionPorts {
   /**
-   * Runs a function the model called: its output for the model, whether it asked to hang up, and
-   * the hand-off it made (`handoff`).
+   * Runs a function the model called: its output for the model, whether it asked to hang up, the
+   * hand-off it made (`handoff`), and its record, stored with the turn as the pipeline's are.
    */
-  runFunction(
-    name: string,
-    args: string,
-    functions: CallFunctions,
-  ): Promise<{ output: string; endCall: boolean; handover?: RealtimeHandover }>;
+  runFunction(name: string, args: string, functions: CallFunctions): Promise<RealtimeFunctionResult>;
+}
+
+export interface RealtimeFunctionResult {
+  output: string;
+  endCall: boolean;
+  handover?: RealtimeHandover;
+  record: FunctionCallRecord;
 }
 
 /** A hand-off on a realtime session: the new assistant's instructions and functions for the model too. */
@@ -77,7 +82,7 @@ interface Answer {
   carry: Uint8Array;
   modelCarry: Uint8Array;
   markedMs: number;
-  calls: Promise<{ callId: string; output: string; endCall: boolean; handover?: RealtimeHandover }>[];
+  calls: Promise<RealtimeFunctionResult & { callId: string }>[];
   filled: boolean;
   /** Multimodal: a function other than end_call runs, so the model says a filler once this response is done. */
   wantsFiller: boolean;
@@ -107,6 +112,11 @@ export class RealtimeSession extends MediaSession {
   private speechStartMs = 0;
   /** When the caller's last speech was transcribed (the model's input transcription). */
   private transcribedAt = 0;
+  /**
+   * The caller's speech that an answer's functions were run for: the response the model writes from
+   * their results answers it too, so its latency counts from that speech, as the pipeline's does.
+   */
+  private continued: Pick<TurnTimings, "speechEndedAt" | "transcriptAt"> | null = null;
   /** Dualplex: each answer's speech starts once the previous answer's was sent. */
   private voiceLine: Promise<void> = Promise.resolve();
   /** Caller audio not yet appended to the model (one buffer for the call, reused). */
@@ -275,13 +285,19 @@ export class RealtimeSession extends MediaSession {
         const item = event.item as { id?: unknown; type?: unknown } | undefined;
         if (this.answer && item?.type === "message" && typeof item.id === "string")
           this.answer.itemId ??= item.id;
+        // A response that only calls a function has no other first token than its call.
+        if (item?.type === "function_call") this.firstToken();
         return;
       }
       case "response.output_audio.delta":
         this.audioDelta(event);
         return;
       case "response.output_audio_transcript.delta":
-        if (this.answer && typeof event.delta === "string") this.answer.transcript += event.delta;
+        if (this.answer && typeof event.delta === "string") {
+          // The transcript of the model's audio may run ahead of the audio itself.
+          this.firstToken();
+          this.answer.transcript += event.delta;
+        }
         return;
       case "response.output_text.delta":
         if (typeof event.delta === "string") this.textDelta(event.delta);
@@ -328,10 +344,17 @@ export class RealtimeSession extends MediaSession {
     const scripted = this.scripted.shift() ?? null;
     const speech = scripted ? null : this.speech;
     this.speech = null;
+    const continued = scripted ? null : this.continued;
+    // A fixed phrase leaves it for the response that follows; anything else answers now.
+    if (!scripted) this.continued = null;
     const utterance = this.utterance({
       ...noTimings(),
-      speechEndedAt: speech?.endedAt ?? null,
-      transcriptAt: speech && this.transcribedAt >= speech.endedAt ? this.transcribedAt : null,
+      ...(speech
+        ? {
+            speechEndedAt: speech.endedAt,
+            transcriptAt: this.transcribedAt >= speech.endedAt ? this.transcribedAt : null,
+          }
+        : continued),
     });
     this.busy += 1;
     const previous = this.voiceLine;
@@ -373,6 +396,12 @@ export class RealtimeSession extends MediaSession {
     if (utterance.sentMs - answer.markedMs >= MARK_EVERY_MS) this.mark(answer);
   }
 
+  /** The model's first output for the answer under way: audio, its transcript, text or a function call. */
+  private firstToken() {
+    const utterance = this.answer?.utterance;
+    if (utterance && !utterance.cleared) utterance.timings.firstTokenAt ??= Date.now();
+  }
+
   private mark(answer: Answer) {
     answer.markedMs = answer.utterance.sentMs;
     this.markPlayback(answer.utterance);
@@ -395,6 +424,10 @@ export class RealtimeSession extends MediaSession {
     const name = event.name;
     if (!answer || typeof callId !== "string" || typeof name !== "string") return;
     const args = typeof event.arguments === "string" ? event.arguments : "{}";
+    this.firstToken();
+    // A turn that is only a function call is placed in the call where the model made it.
+    answer.utterance.startMs ??= this.detector.now;
+    const started = performance.now();
     const functions: CallFunctions = {
       sendDigits: (digits) => this.sendDigits(digits),
       onFunctionCall: () => {
@@ -414,7 +447,16 @@ export class RealtimeSession extends MediaSession {
         .then((result) => ({ callId, ...result }))
         .catch((error: unknown) => {
           this.ports.logger.warn("live call function failed", { callId: this.media.callId, name, error });
-          return { callId, output: JSON.stringify({ error: "The function failed." }), endCall: false };
+          const message = "The function failed.";
+          return {
+            callId,
+            output: JSON.stringify({ error: message }),
+            endCall: false,
+            record: {
+              ...refused(storableText(name), message),
+              duration_ms: Math.round(performance.now() - started),
+            },
+          };
         }),
     );
   }
@@ -458,6 +500,8 @@ export class RealtimeSession extends MediaSession {
     // The model goes on at once (its next words queue behind these); the caller need not hear them first.
     if (results.length > 0 && !utterance.cleared && !endCall) {
       for (const result of results) this.model.functionOutput(result.callId, result.output);
+      const { speechEndedAt, transcriptAt } = utterance.timings;
+      this.continued = speechEndedAt === null ? null : { speechEndedAt, transcriptAt };
       this.model.respond();
     }
     await answer.sentences?.drained();
@@ -467,7 +511,12 @@ export class RealtimeSession extends MediaSession {
       ? heardSentences(utterance)
       : heardShare(answer.transcript.trim(), utterance);
     // A dualplex filler is part of what the assistant said even when the model wrote nothing.
-    await this.assistantTurn(utterance, answer.transcript.trim() || utterance.sentences.join(" "), heard);
+    await this.assistantTurn(
+      utterance,
+      answer.transcript.trim() || utterance.sentences.join(" "),
+      heard,
+      results.map((result) => result.record),
+    );
     if (endCall && !utterance.cleared) {
       this.ending = true;
       await this.ports.hangUp("The assistant ended the call.");

@@ -35,6 +35,38 @@ const transcriptOf = async (callId: number, lines: string[]) =>
 const sent = (index: number, type: string) =>
   realtime.sessions[index]!.received.filter((event) => event.type === type);
 
+interface ReviewedTurn {
+  speaker: string;
+  text: string;
+  startMs: number;
+  speechEndedAt: string | null;
+  transcriptAt: string | null;
+  firstTokenAt: string | null;
+  firstAudioAt: string | null;
+  playedAt: string | null;
+  functionCalls: {
+    name: string;
+    arguments: Record<string, unknown>;
+    result: unknown;
+    error: string | null;
+    durationMs: number;
+  }[];
+}
+
+/** The call's turns as the console's call review reads them: GraphQL over HTTP with the owner's key. */
+async function reviewedTurns(callId: number): Promise<ReviewedTurn[]> {
+  const { data, errors } = await t.gql<{ call: { turns: ReviewedTurn[] } }>(
+    `query($id: Int!) { call(id: $id) { turns {
+      speaker text startMs speechEndedAt transcriptAt firstTokenAt firstAudioAt playedAt
+      functionCalls { name arguments result error durationMs } } } }`,
+    { id: callId },
+    { token: owner.apiKey },
+  );
+  expect(errors).toBeUndefined();
+  return data!.call.turns;
+}
+const at = (value: string | null) => Date.parse(value!);
+
 async function answeredCall(assistant: Assistant, options: { connects?: boolean; holdMarks?: boolean } = {}) {
   const call = await t.app.services.callStarts.placeOutbound({
     accountId: owner.accountId,
@@ -166,6 +198,39 @@ describe("multimodal mode (a realtime speech-to-speech model)", () => {
     expect(answer.firstTokenAt!.getTime()).toBeLessThanOrEqual(answer.firstAudioAt!.getTime());
     expect(answer.firstAudioAt!.getTime()).toBeLessThanOrEqual(answer.playedAt!.getTime());
 
+    // The call's review: the response that only called the webhook is a turn of its own with the
+    // call's record (as the pipeline stores them), placed before the filler the model said meanwhile.
+    const reviewed = await reviewedTurns(call.id);
+    const calling = reviewed.filter((turn) => turn.functionCalls.length > 0);
+    expect(calling).toEqual([
+      expect.objectContaining({
+        speaker: "assistant",
+        text: "",
+        functionCalls: [
+          {
+            name: "check_table",
+            arguments: { people: 4 },
+            result: { ok: true },
+            error: null,
+            durationMs: expect.any(Number),
+          },
+        ],
+      }),
+    ]);
+    const [called] = calling;
+    const filler = reviewed.find((turn) => turn.text === "Just a second.")!;
+    const free = reviewed.find((turn) => turn.text === "A table is free.")!;
+    expect(called!.startMs).toBeLessThanOrEqual(filler.startMs);
+    // Its first token is the call; the answer written from the result counts from the same end of
+    // speech (the function's time is part of the caller's wait); the fixed filler answers nobody.
+    expect(at(called!.speechEndedAt)).toBeLessThanOrEqual(at(called!.firstTokenAt));
+    expect(called!.firstAudioAt).toBeNull();
+    expect(filler.speechEndedAt).toBeNull();
+    expect(free.speechEndedAt).toBe(called!.speechEndedAt);
+    expect(at(called!.firstTokenAt)).toBeLessThanOrEqual(at(free.firstTokenAt));
+    expect(at(free.firstTokenAt)).toBeLessThanOrEqual(at(free.firstAudioAt));
+    expect(at(free.firstAudioAt)).toBeLessThanOrEqual(at(free.playedAt));
+
     const ended = await voiceCalls.callerHangsUp(t, twilio, client, call, 61);
     expect(ended.status).toBe("ended_by_customer");
     expect(ended.totalCost.toFixed(2)).toBe("0.20");
@@ -191,6 +256,47 @@ describe("multimodal mode (a realtime speech-to-speech model)", () => {
       audio_end_ms: 700,
     });
     await voiceCalls.expectCutAfterFirstSentence(t, call.id);
+    client.close();
+  });
+});
+
+describe("function calls on a realtime call's turns", () => {
+  it("stores a failed call with its error and end_call with the turn that hung up", async () => {
+    const assistant = await createAssistant(t, owner, {
+      mode: "multimodal",
+      initialMessage: "",
+      phoneNumberId: number.id,
+    });
+    const { call, client } = await answeredCall(assistant);
+    realtime.enqueue(
+      { functionCall: { name: "cancel_order", arguments: { order: "A-17" } } },
+      { text: "I cannot do that." },
+    );
+    client.speak("cancel my order");
+    await transcriptOf(call.id, ["Customer: cancel my order", "Assistant: I cannot do that."]);
+    realtime.enqueue({ functionCall: { name: "end_call", arguments: {} } });
+    client.speak("bye");
+    await eventually(async () => expect((await reload(call.id)).requestedEnd).toBe("ended_by_assistant"));
+    await eventually(async () =>
+      expect(
+        (await reviewedTurns(call.id))
+          .filter((turn) => turn.functionCalls.length > 0)
+          .map((turn) => [turn.speaker, turn.functionCalls.map(({ durationMs: _, ...rest }) => rest)]),
+      ).toEqual([
+        [
+          "assistant",
+          [
+            {
+              name: "cancel_order",
+              arguments: { order: "A-17" },
+              result: null,
+              error: "There is no function named cancel_order.",
+            },
+          ],
+        ],
+        ["assistant", [{ name: "end_call", arguments: {}, result: { ended: true }, error: null }]],
+      ]),
+    );
     client.close();
   });
 });
@@ -255,6 +361,24 @@ describe("dualplex mode (the realtime model reasons in text, the assistant's voi
       "Assistant: Let me see.",
       "Assistant: I pressed the keys.",
     ]);
+    // The filler was spoken in the response that called the function: one turn with both, its first
+    // token the call, before the filler's audio.
+    const calling = (await reviewedTurns(call.id)).filter((turn) => turn.functionCalls.length > 0);
+    expect(calling).toEqual([
+      expect.objectContaining({
+        text: "Let me see.",
+        functionCalls: [
+          {
+            name: "send_dtmf",
+            arguments: { digits: "12#" },
+            result: { sent: "12#" },
+            error: null,
+            durationMs: expect.any(Number),
+          },
+        ],
+      }),
+    ]);
+    expect(at(calling[0]!.firstTokenAt)).toBeLessThanOrEqual(at(calling[0]!.firstAudioAt));
     // Three keys of 100 ms tone and 100 ms gap came first, then the filler and the answer.
     const audio = client.takeAudio();
     expect(audio.length).toBeGreaterThan(3 * 200 * 8);

@@ -450,6 +450,7 @@ export class VoiceService implements MediaStreamHandler {
           return {
             output: JSON.stringify(record.error ? { error: record.error } : { result: record.result }),
             endCall: record.name === END_CALL_TOOL_NAME && !record.error,
+            record,
             ...(handover ? { handover: { ...handover, ...engine.liveCallSetup(answering.request) } } : {}),
           };
         },
