@@ -68,7 +68,7 @@ export class SmtpMailer implements Mailer {
           subject: message.subject,
           text: message.text,
           html: message.html,
-          // A message of its own: no thread of earlier ones, no tracking of any kind.
+          // The contents are ours: nothing is read from a file or fetched from a URL into the message.
           disableUrlAccess: true,
           disableFileAccess: true,
         }),
