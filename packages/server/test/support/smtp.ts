@@ -27,7 +27,10 @@ export interface RunningSmtp {
   stop(): Promise<void>;
 }
 
-export async function startSmtpServer(): Promise<RunningSmtp> {
+/** `refused`: recipients the server always refuses (550), whatever the mode. */
+export async function startSmtpServer(
+  options: { refused?: (address: string) => boolean } = {},
+): Promise<RunningSmtp> {
   const user = "voxgate";
   const password = "s3cret-pa55word";
   const queue: ReceivedMail[] = [];
@@ -60,7 +63,7 @@ export async function startSmtpServer(): Promise<RunningSmtp> {
       callback(null, { user: auth.username });
     },
     onRcptTo(address, _session, callback) {
-      if (smtp.mode === "refuseRecipients") {
+      if (smtp.mode === "refuseRecipients" || options.refused?.(address.address)) {
         callback(refusal(`Mailbox ${address.address} unavailable`, 550));
         return;
       }
