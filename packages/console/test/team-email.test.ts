@@ -28,6 +28,8 @@ describe("team invitations by email (a server with SMTP)", () => {
     it(`shows each invitation's email status, a refusal's reason, and resends (${label})`, async () => {
       acceptConfirms();
       await commands.setViewport(width, height);
+      await page.viewport(width, height);
+      onTestFinished(() => page.viewport(1280, 860));
       // The second test server emails links through a real SMTP server that refuses @bounce.example.
       const owner = await createAccount({ server: "deaf" });
       await signIn(owner, "#/team", inject("deafApiBase"));
@@ -49,7 +51,10 @@ describe("team invitations by email (a server with SMTP)", () => {
       await expect
         .element(emailStatusOf(bounced))
         .toHaveTextContent(/^Failed: The mail server refused the sender or the recipient \(550 /);
-      if (label === "desktop") await commands.saveScreenshot("team-email");
+      if (label === "desktop") {
+        page.getByRole("heading", { name: "Pending invitations" }).element().scrollIntoView();
+        await commands.saveScreenshot("team-email");
+      }
 
       // A resend mints a new link (shown once again) and mails it.
       await page.getByRole("button", { name: `Resend the invitation email to ${delivered}` }).click();
@@ -59,7 +64,7 @@ describe("team invitations by email (a server with SMTP)", () => {
       const second = /vgi_[A-Za-z0-9_-]+/.exec(shown.element().textContent ?? "")![0];
       expect(second).not.toBe(first);
       await expect.element(emailStatusOf(delivered)).toHaveTextContent(/^Sent /);
-      expect(document.documentElement.scrollWidth).toBeLessThanOrEqual(width);
+      expect(document.documentElement.scrollWidth).toBeLessThanOrEqual(document.documentElement.clientWidth);
     });
   }
 
