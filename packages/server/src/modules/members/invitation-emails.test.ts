@@ -87,7 +87,7 @@ function tokenOf(link: string): string {
 }
 
 async function accept(token: string) {
-  return t.gql<{ acceptInvitation: { viewer: { email: string; role: string } } }>(ACCEPT, {
+  return t.gql<{ acceptInvitation: { token: string; viewer: { email: string; role: string } } }>(ACCEPT, {
     input: { token, name: "Newcomer", password: "correct horse battery" },
   });
 }
@@ -236,7 +236,7 @@ describe("invitation emails through a real SMTP server", () => {
     const adminInvite = await invite(owner, freshEmail(), "admin");
     await smtp.next();
     const admin = await accept(adminInvite.token);
-    const adminSession = (admin.data as { acceptInvitation: { token: string } }).acceptInvitation.token;
+    const adminSession = admin.data!.acceptInvitation.token;
     const refused = await t.gql(RESEND, { id: forOwner.invitation.id }, { token: adminSession });
     expect(refused.errors?.[0]?.extensions).toMatchObject({ code: "ROLE_NOT_ALLOWED" });
     const used = await t.gql(RESEND, { id: adminInvite.invitation.id }, { token: owner.apiKey });
