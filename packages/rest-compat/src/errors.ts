@@ -32,6 +32,7 @@ export const STATUS_BY_CODE: Readonly<Record<string, number>> = {
   ROLE_NOT_ALLOWED: 403,
   LAST_OWNER: 409,
   INVITATION_INVALID: 410,
+  MAIL_NOT_CONFIGURED: 409,
 };
 
 /** What a route that only owners and admins may use answers an agent's credential (403 ROLE_NOT_ALLOWED). */

@@ -338,3 +338,40 @@ it("reads the visitor country header only when one is named", () => {
     /^VOXGATE_VISITOR_COUNTRY_HEADER: must be an HTTP header name/,
   );
 });
+
+it("sends email only with an SMTP URL and a From address, and never shows the URL", () => {
+  expect(loadConfig({}).mail).toBeNull();
+  expect(loadConfig({ VOXGATE_MAIL_FROM: "voxgate@example.com" }).mail).toBeNull();
+  expect(
+    loadConfig({
+      VOXGATE_SMTP_URL: "smtps://user:secret@mail.example.com:465",
+      VOXGATE_MAIL_FROM: "Voxgate <voxgate@example.com>",
+    }).mail,
+  ).toEqual({
+    smtpUrl: "smtps://user:secret@mail.example.com:465",
+    from: "Voxgate <voxgate@example.com>",
+    timeoutMs: 20_000,
+    perAccountPerHour: 30,
+  });
+  expect(
+    loadConfig({
+      VOXGATE_SMTP_URL: "smtp://mail.example.com:587",
+      VOXGATE_MAIL_FROM: "voxgate@example.com",
+      VOXGATE_SMTP_TIMEOUT_SECONDS: "5",
+      VOXGATE_MAIL_RATE_LIMIT_PER_HOUR: "3",
+    }).mail,
+  ).toMatchObject({ timeoutMs: 5000, perAccountPerHour: 3 });
+  expect(problemsOf({ VOXGATE_SMTP_URL: "smtp://mail.example.com" })).toEqual([
+    expect.stringMatching(/^VOXGATE_MAIL_FROM: is required when VOXGATE_SMTP_URL is set/),
+  ]);
+  const wrong = problemsOf({
+    VOXGATE_SMTP_URL: "https://user:hunter2@mail.example.com",
+    VOXGATE_MAIL_FROM: "Voxgate <voxgate@example.com>\r\nBcc: victim@example.com",
+    VOXGATE_SMTP_TIMEOUT_SECONDS: "0",
+  });
+  expect(wrong).toHaveLength(3);
+  expect(wrong[0]).toMatch(/^VOXGATE_SMTP_URL: must be an smtp:\/\/ or smtps:\/\/ URL/);
+  expect(wrong.join("\n")).not.toContain("hunter2");
+  expect(wrong[1]).toMatch(/^VOXGATE_MAIL_FROM: must be an address or Name <address> on one line/);
+  expect(wrong[2]).toMatch(/^VOXGATE_SMTP_TIMEOUT_SECONDS: /);
+});

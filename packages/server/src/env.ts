@@ -72,6 +72,20 @@ const DEEPGRAM_API_BASE = "wss://api.deepgram.com/v1";
 
 const emptyAsUndefined = (value: unknown) => (value === "" ? undefined : value);
 
+/** A mail server, its credentials (if any) in the URL: smtps:// is TLS from the start, smtp:// upgrades by STARTTLS. */
+const smtpUrl = z.string().refine((value) => /^smtps?:\/\/[^/?#]/.test(value) && URL.canParse(value), {
+  message: "must be an smtp:// or smtps:// URL, e.g. smtps://user:password@mail.example.com",
+});
+
+/** `address` or `Name <address>` on one line (it becomes the From header). */
+const mailFrom = z
+  .string()
+  .trim()
+  .regex(
+    /^(?:[^\r\n<>@]*<[^\s<>@]+@[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+)$/,
+    "must be an address or Name <address> on one line, e.g. Voxgate <voxgate@example.com>",
+  );
+
 const EnvSchema = z
   .object({
     NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
@@ -274,6 +288,10 @@ const EnvSchema = z
         .transform((value) => value.toLowerCase())
         .optional(),
     ),
+    VOXGATE_SMTP_URL: z.preprocess(emptyAsUndefined, smtpUrl.optional()),
+    VOXGATE_MAIL_FROM: z.preprocess(emptyAsUndefined, mailFrom.optional()),
+    VOXGATE_SMTP_TIMEOUT_SECONDS: positiveInt.max(300, "must be at most 300").default(20),
+    VOXGATE_MAIL_RATE_LIMIT_PER_HOUR: positiveInt.max(10_000, "must be at most 10000").default(30),
   })
   .superRefine((env, context) => {
     // Node refuses a headers timeout longer than the whole request's.
@@ -295,6 +313,13 @@ const EnvSchema = z
           `${env.OPENAI_TIMEOUT_SECONDS} (${REPLY_BOUNDS.modelRounds} model calls, each tried ` +
           `${REPLY_BOUNDS.modelAttempts} times, functions of up to ${REPLY_BOUNDS.toolTimeoutSeconds} s between ` +
           "them, and a minute more): raise it or lower OPENAI_TIMEOUT_SECONDS",
+      });
+    }
+    if (env.VOXGATE_SMTP_URL && !env.VOXGATE_MAIL_FROM) {
+      context.addIssue({
+        code: "custom",
+        path: ["VOXGATE_MAIL_FROM"],
+        message: "is required when VOXGATE_SMTP_URL is set",
       });
     }
     // Deepgram's own service wants a key; a self-hosted one (another URL) may not.
@@ -479,6 +504,21 @@ export interface Config {
    * CF-IPCountry), lower-cased; null: the country of widget visitors is not known.
    */
   visitorCountryHeader: string | null;
+  /**
+   * Email of invitation and reset links through an SMTP server (docs/operations.md#email); null: links
+   * are only shown in the console, as without any mail server.
+   */
+  mail: MailConfig | null;
+}
+
+export interface MailConfig {
+  /** smtp:// or smtps:// with credentials: a secret, never logged. */
+  smtpUrl: string;
+  from: string;
+  /** Connecting, the server's greeting and each exchange with it must take no longer than this. */
+  timeoutMs: number;
+  /** Emails one account may have sent per hour (invitations, resends and reset links together). */
+  perAccountPerHour: number;
 }
 
 export interface PgliteTuning {
@@ -781,6 +821,15 @@ export function loadConfig(source: EnvInput | NodeJS.ProcessEnv = process.env): 
       optimizingCompiler: env.VOXGATE_PGLITE_OPTIMIZING_COMPILER,
     },
     visitorCountryHeader: env.VOXGATE_VISITOR_COUNTRY_HEADER ?? null,
+    mail:
+      env.VOXGATE_SMTP_URL && env.VOXGATE_MAIL_FROM
+        ? {
+            smtpUrl: env.VOXGATE_SMTP_URL,
+            from: env.VOXGATE_MAIL_FROM,
+            timeoutMs: env.VOXGATE_SMTP_TIMEOUT_SECONDS * 1000,
+            perAccountPerHour: env.VOXGATE_MAIL_RATE_LIMIT_PER_HOUR,
+          }
+        : null,
   };
 }
 
@@ -790,6 +839,7 @@ const SECRET_VARIABLES = new Set([
   "VOXGATE_SECRETS_PREVIOUS_KEYS",
   "VOXGATE_GOOGLE_CLIENT_SECRET",
   "VOXGATE_MICROSOFT_CLIENT_SECRET",
+  "VOXGATE_SMTP_URL",
 ]);
 
 function describeValue(name: string, value: unknown): string {

@@ -43,7 +43,8 @@ export type ErrorCode =
   // Account members (docs/console.md#team).
   | "ROLE_NOT_ALLOWED"
   | "LAST_OWNER"
-  | "INVITATION_INVALID";
+  | "INVITATION_INVALID"
+  | "MAIL_NOT_CONFIGURED";
 
 /** An expected failure: passes through error masking with its code and message intact. */
 export class AppError extends GraphQLError {
@@ -345,5 +346,15 @@ export class InvitationInvalidError extends AppError {
       expired: "This link has expired. Ask for a new one.",
     };
     super("INVITATION_INVALID", messages[reason], { reason });
+  }
+}
+
+/** Email was asked for but the server has no mail server (VOXGATE_SMTP_URL). REST answers 409. */
+export class MailNotConfiguredError extends AppError {
+  constructor() {
+    super(
+      "MAIL_NOT_CONFIGURED",
+      "This server sends no email (VOXGATE_SMTP_URL is not set): copy the link and send it yourself.",
+    );
   }
 }

@@ -153,7 +153,9 @@ export interface AuditedEvent {
     | "member.joined"
     | "member.role_changed"
     | "member.removed"
-    | "member.password_reset";
+    | "member.password_reset"
+    /** An invitation's email sent again with a new link: the previous one stopped working. */
+    | "member.invitation_resent";
   accountId: number;
   actor: Actor;
   target: { type: string; id: string | number };

@@ -27,8 +27,9 @@ import { InsightsService } from "./modules/insights/index.ts";
 import { createKnowledge } from "./modules/knowledge/index.ts";
 import { LeadProgress, LeadsService } from "./modules/leads/index.ts";
 import { ListenAudit, ListenSockets, LiveTaps } from "./modules/live-listen/index.ts";
+import { SmtpMailer } from "./modules/mail/index.ts";
 import { mediaCapacity } from "./modules/media/index.ts";
-import { MembersService } from "./modules/members/index.ts";
+import { InvitationEmails, MembersService } from "./modules/members/index.ts";
 import { MessagePipeline, ReplyEngine } from "./modules/message-pipeline/index.ts";
 import { PhoneNumberReleaseSweep, PhoneNumbersService } from "./modules/phone-numbers/index.ts";
 import { PlatformService } from "./modules/platform/index.ts";
@@ -294,6 +295,13 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     events: webhooks,
     clock,
   });
+  // Invitation and reset links also go by email when a mail server is configured; they are shown either way.
+  const invitationEmails = new InvitationEmails(deps, {
+    mailer: deps.config.mail ? new SmtpMailer(deps.config.mail) : null,
+    auth,
+    rateLimits,
+    events: webhooks,
+  });
   return {
     // First, so that it stops last: after the workers whose outbound requests use its connections.
     outboundConnections: safeFetchConnections,
@@ -378,7 +386,14 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     retentionSweep: new RetentionSweep(deps, { recordings, clock }),
     sileroWorker,
     customerData,
-    members: new MembersService(deps, { auth, credentials, rateLimits, events: webhooks }),
+    members: new MembersService(deps, {
+      auth,
+      credentials,
+      rateLimits,
+      events: webhooks,
+      emails: invitationEmails,
+    }),
     insights: new InsightsService(deps),
+    invitationEmails,
   };
 }

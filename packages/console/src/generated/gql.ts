@@ -132,12 +132,13 @@ type Documents = {
     "\n  mutation ConsoleAssignConversation($id: ID!, $userId: Int) {\n    assignConversation(id: $id, userId: $userId) { id assignee { id name } }\n  }\n": typeof types.ConsoleAssignConversationDocument,
     "\n  mutation ConsoleAddConversationNote($conversationId: ID!, $content: String!) {\n    addConversationNote(input: { conversationId: $conversationId, content: $content }) {\n      id conversationId content createdAt author { id name }\n    }\n  }\n": typeof types.ConsoleAddConversationNoteDocument,
     "\n  query ConsoleViewerRole {\n    viewer { id role }\n  }\n": typeof types.ConsoleViewerRoleDocument,
-    "\n  query ConsoleTeam {\n    viewer { id role }\n    members { id name email role createdAt }\n    invitations { id email role expiresAt createdAt }\n  }\n": typeof types.ConsoleTeamDocument,
-    "\n  mutation ConsoleInviteMember($input: InviteMemberInput!) {\n    inviteMember(input: $input) { token path invitation { id } }\n  }\n": typeof types.ConsoleInviteMemberDocument,
+    "\n  query ConsoleTeam {\n    viewer { id role }\n    members { id name email role createdAt }\n    invitations { id email role expiresAt createdAt emailStatus emailError emailSentAt }\n    invitationEmailEnabled\n  }\n": typeof types.ConsoleTeamDocument,
+    "\n  mutation ConsoleInviteMember($input: InviteMemberInput!) {\n    inviteMember(input: $input) { token path invitation { id emailStatus } }\n  }\n": typeof types.ConsoleInviteMemberDocument,
+    "\n  mutation ConsoleResendInvitationEmail($id: Int!) {\n    resendInvitationEmail(id: $id) { path invitation { id emailStatus } }\n  }\n": typeof types.ConsoleResendInvitationEmailDocument,
     "\n  mutation ConsoleRevokeInvitation($id: Int!) {\n    revokeInvitation(id: $id)\n  }\n": typeof types.ConsoleRevokeInvitationDocument,
     "\n  mutation ConsoleChangeMemberRole($input: ChangeMemberRoleInput!) {\n    changeMemberRole(input: $input) { id role }\n  }\n": typeof types.ConsoleChangeMemberRoleDocument,
     "\n  mutation ConsoleRemoveMember($userId: Int!) {\n    removeMember(userId: $userId)\n  }\n": typeof types.ConsoleRemoveMemberDocument,
-    "\n  mutation ConsoleResetMemberPassword($userId: Int!) {\n    resetMemberPassword(userId: $userId) { path expiresAt }\n  }\n": typeof types.ConsoleResetMemberPasswordDocument,
+    "\n  mutation ConsoleResetMemberPassword($userId: Int!) {\n    resetMemberPassword(userId: $userId) { path expiresAt emailStatus }\n  }\n": typeof types.ConsoleResetMemberPasswordDocument,
     "\n  query ConsoleInvitationLink($token: String!) {\n    invitationLink(token: $token) { kind email role accountName expiresAt }\n  }\n": typeof types.ConsoleInvitationLinkDocument,
     "\n  mutation ConsoleAcceptInvitation($input: AcceptInvitationInput!) {\n    acceptInvitation(input: $input) {\n      token\n      expiresAt\n      viewer { id email role account { id isOperator } }\n    }\n  }\n": typeof types.ConsoleAcceptInvitationDocument,
 };
@@ -259,12 +260,13 @@ const documents: Documents = {
     "\n  mutation ConsoleAssignConversation($id: ID!, $userId: Int) {\n    assignConversation(id: $id, userId: $userId) { id assignee { id name } }\n  }\n": types.ConsoleAssignConversationDocument,
     "\n  mutation ConsoleAddConversationNote($conversationId: ID!, $content: String!) {\n    addConversationNote(input: { conversationId: $conversationId, content: $content }) {\n      id conversationId content createdAt author { id name }\n    }\n  }\n": types.ConsoleAddConversationNoteDocument,
     "\n  query ConsoleViewerRole {\n    viewer { id role }\n  }\n": types.ConsoleViewerRoleDocument,
-    "\n  query ConsoleTeam {\n    viewer { id role }\n    members { id name email role createdAt }\n    invitations { id email role expiresAt createdAt }\n  }\n": types.ConsoleTeamDocument,
-    "\n  mutation ConsoleInviteMember($input: InviteMemberInput!) {\n    inviteMember(input: $input) { token path invitation { id } }\n  }\n": types.ConsoleInviteMemberDocument,
+    "\n  query ConsoleTeam {\n    viewer { id role }\n    members { id name email role createdAt }\n    invitations { id email role expiresAt createdAt emailStatus emailError emailSentAt }\n    invitationEmailEnabled\n  }\n": types.ConsoleTeamDocument,
+    "\n  mutation ConsoleInviteMember($input: InviteMemberInput!) {\n    inviteMember(input: $input) { token path invitation { id emailStatus } }\n  }\n": types.ConsoleInviteMemberDocument,
+    "\n  mutation ConsoleResendInvitationEmail($id: Int!) {\n    resendInvitationEmail(id: $id) { path invitation { id emailStatus } }\n  }\n": types.ConsoleResendInvitationEmailDocument,
     "\n  mutation ConsoleRevokeInvitation($id: Int!) {\n    revokeInvitation(id: $id)\n  }\n": types.ConsoleRevokeInvitationDocument,
     "\n  mutation ConsoleChangeMemberRole($input: ChangeMemberRoleInput!) {\n    changeMemberRole(input: $input) { id role }\n  }\n": types.ConsoleChangeMemberRoleDocument,
     "\n  mutation ConsoleRemoveMember($userId: Int!) {\n    removeMember(userId: $userId)\n  }\n": types.ConsoleRemoveMemberDocument,
-    "\n  mutation ConsoleResetMemberPassword($userId: Int!) {\n    resetMemberPassword(userId: $userId) { path expiresAt }\n  }\n": types.ConsoleResetMemberPasswordDocument,
+    "\n  mutation ConsoleResetMemberPassword($userId: Int!) {\n    resetMemberPassword(userId: $userId) { path expiresAt emailStatus }\n  }\n": types.ConsoleResetMemberPasswordDocument,
     "\n  query ConsoleInvitationLink($token: String!) {\n    invitationLink(token: $token) { kind email role accountName expiresAt }\n  }\n": types.ConsoleInvitationLinkDocument,
     "\n  mutation ConsoleAcceptInvitation($input: AcceptInvitationInput!) {\n    acceptInvitation(input: $input) {\n      token\n      expiresAt\n      viewer { id email role account { id isOperator } }\n    }\n  }\n": types.ConsoleAcceptInvitationDocument,
 };
@@ -740,11 +742,15 @@ export function graphql(source: "\n  query ConsoleViewerRole {\n    viewer { id 
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query ConsoleTeam {\n    viewer { id role }\n    members { id name email role createdAt }\n    invitations { id email role expiresAt createdAt }\n  }\n"): typeof import('./graphql.ts').ConsoleTeamDocument;
+export function graphql(source: "\n  query ConsoleTeam {\n    viewer { id role }\n    members { id name email role createdAt }\n    invitations { id email role expiresAt createdAt emailStatus emailError emailSentAt }\n    invitationEmailEnabled\n  }\n"): typeof import('./graphql.ts').ConsoleTeamDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation ConsoleInviteMember($input: InviteMemberInput!) {\n    inviteMember(input: $input) { token path invitation { id } }\n  }\n"): typeof import('./graphql.ts').ConsoleInviteMemberDocument;
+export function graphql(source: "\n  mutation ConsoleInviteMember($input: InviteMemberInput!) {\n    inviteMember(input: $input) { token path invitation { id emailStatus } }\n  }\n"): typeof import('./graphql.ts').ConsoleInviteMemberDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleResendInvitationEmail($id: Int!) {\n    resendInvitationEmail(id: $id) { path invitation { id emailStatus } }\n  }\n"): typeof import('./graphql.ts').ConsoleResendInvitationEmailDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -760,7 +766,7 @@ export function graphql(source: "\n  mutation ConsoleRemoveMember($userId: Int!)
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation ConsoleResetMemberPassword($userId: Int!) {\n    resetMemberPassword(userId: $userId) { path expiresAt }\n  }\n"): typeof import('./graphql.ts').ConsoleResetMemberPasswordDocument;
+export function graphql(source: "\n  mutation ConsoleResetMemberPassword($userId: Int!) {\n    resetMemberPassword(userId: $userId) { path expiresAt emailStatus }\n  }\n"): typeof import('./graphql.ts').ConsoleResetMemberPasswordDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -434,6 +434,17 @@ export type InsightsPeriod = {
   to: string;
 };
 
+/** Whether a link also went out by email. The email is sent after the link is made and never holds it up. */
+export type InvitationEmailStatus =
+  /** It could not be sent: emailError says why. The link still works. */
+  | 'failed'
+  /** No email: the server has no mail server (VOXGATE_SMTP_URL). */
+  | 'not_configured'
+  /** Being sent (within the mail server's timeout). */
+  | 'sending'
+  /** The mail server accepted it. */
+  | 'sent';
+
 export type InvitationLinkKind =
   | 'invitation'
   | 'reset';
@@ -1482,14 +1493,21 @@ export type ConsoleViewerRoleQuery = { viewer: { id: number, role: MemberRole } 
 export type ConsoleTeamQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type ConsoleTeamQuery = { viewer: { id: number, role: MemberRole }, members: Array<{ id: number, name: string, email: string, role: MemberRole, createdAt: string }>, invitations: Array<{ id: number, email: string, role: MemberRole, expiresAt: string, createdAt: string }> };
+export type ConsoleTeamQuery = { invitationEmailEnabled: boolean, viewer: { id: number, role: MemberRole }, members: Array<{ id: number, name: string, email: string, role: MemberRole, createdAt: string }>, invitations: Array<{ id: number, email: string, role: MemberRole, expiresAt: string, createdAt: string, emailStatus: InvitationEmailStatus, emailError: string | null, emailSentAt: string | null }> };
 
 export type ConsoleInviteMemberMutationVariables = Exact<{
   input: InviteMemberInput;
 }>;
 
 
-export type ConsoleInviteMemberMutation = { inviteMember: { token: string, path: string, invitation: { id: number } } };
+export type ConsoleInviteMemberMutation = { inviteMember: { token: string, path: string, invitation: { id: number, emailStatus: InvitationEmailStatus } } };
+
+export type ConsoleResendInvitationEmailMutationVariables = Exact<{
+  id: number;
+}>;
+
+
+export type ConsoleResendInvitationEmailMutation = { resendInvitationEmail: { path: string, invitation: { id: number, emailStatus: InvitationEmailStatus } } };
 
 export type ConsoleRevokeInvitationMutationVariables = Exact<{
   id: number;
@@ -1517,7 +1535,7 @@ export type ConsoleResetMemberPasswordMutationVariables = Exact<{
 }>;
 
 
-export type ConsoleResetMemberPasswordMutation = { resetMemberPassword: { path: string, expiresAt: string } };
+export type ConsoleResetMemberPasswordMutation = { resetMemberPassword: { path: string, expiresAt: string, emailStatus: InvitationEmailStatus } };
 
 export type ConsoleInvitationLinkQueryVariables = Exact<{
   token: string;
@@ -3495,7 +3513,11 @@ export const ConsoleTeamDocument = new TypedDocumentString(`
     role
     expiresAt
     createdAt
+    emailStatus
+    emailError
+    emailSentAt
   }
+  invitationEmailEnabled
 }
     `) as unknown as TypedDocumentString<ConsoleTeamQuery, ConsoleTeamQueryVariables>;
 export const ConsoleInviteMemberDocument = new TypedDocumentString(`
@@ -3505,10 +3527,22 @@ export const ConsoleInviteMemberDocument = new TypedDocumentString(`
     path
     invitation {
       id
+      emailStatus
     }
   }
 }
     `) as unknown as TypedDocumentString<ConsoleInviteMemberMutation, ConsoleInviteMemberMutationVariables>;
+export const ConsoleResendInvitationEmailDocument = new TypedDocumentString(`
+    mutation ConsoleResendInvitationEmail($id: Int!) {
+  resendInvitationEmail(id: $id) {
+    path
+    invitation {
+      id
+      emailStatus
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleResendInvitationEmailMutation, ConsoleResendInvitationEmailMutationVariables>;
 export const ConsoleRevokeInvitationDocument = new TypedDocumentString(`
     mutation ConsoleRevokeInvitation($id: Int!) {
   revokeInvitation(id: $id)
@@ -3532,6 +3566,7 @@ export const ConsoleResetMemberPasswordDocument = new TypedDocumentString(`
   resetMemberPassword(userId: $userId) {
     path
     expiresAt
+    emailStatus
   }
 }
     `) as unknown as TypedDocumentString<ConsoleResetMemberPasswordMutation, ConsoleResetMemberPasswordMutationVariables>;

@@ -25,13 +25,20 @@ export const TeamQuery = graphql(`
   query ConsoleTeam {
     viewer { id role }
     members { id name email role createdAt }
-    invitations { id email role expiresAt createdAt }
+    invitations { id email role expiresAt createdAt emailStatus emailError emailSentAt }
+    invitationEmailEnabled
   }
 `);
 
 export const InviteMemberMutation = graphql(`
   mutation ConsoleInviteMember($input: InviteMemberInput!) {
-    inviteMember(input: $input) { token path invitation { id } }
+    inviteMember(input: $input) { token path invitation { id emailStatus } }
+  }
+`);
+
+export const ResendInvitationEmailMutation = graphql(`
+  mutation ConsoleResendInvitationEmail($id: Int!) {
+    resendInvitationEmail(id: $id) { path invitation { id emailStatus } }
   }
 `);
 
@@ -55,7 +62,7 @@ export const RemoveMemberMutation = graphql(`
 
 export const ResetMemberPasswordMutation = graphql(`
   mutation ConsoleResetMemberPassword($userId: Int!) {
-    resetMemberPassword(userId: $userId) { path expiresAt }
+    resetMemberPassword(userId: $userId) { path expiresAt emailStatus }
   }
 `);
 
@@ -82,6 +89,26 @@ const ROLE_HINTS: Record<MemberRole, string> = {
   agent: "conversations and calls; assistants read-only",
 };
 
+type TeamInvitation = ConsoleTeamQuery["invitations"][number];
+
+/** How an invitation's email went, in words; the link works whatever it says. */
+function emailWords(invitation: TeamInvitation) {
+  switch (invitation.emailStatus) {
+    case "not_configured":
+      return html`<span class="muted">Not emailed</span>`;
+    case "sending":
+      return html`<span role="status">Sending…</span>`;
+    case "sent":
+      return html`Sent ${formatDate(invitation.emailSentAt)}`;
+    case "failed":
+      return html`<span class="error">Failed: ${invitation.emailError ?? "the email could not be sent."}</span>`;
+  }
+}
+
+/** While an email is under way the list is read again this often, a bounded number of times. */
+const SENDING_POLL_MS = 1500;
+const SENDING_POLLS = 40;
+
 /** The console's link for a token path the server returns (`/console/#/invite/<token>`): this page's own address. */
 function linkFor(path: string): string {
   const fragment = path.slice(path.indexOf("#"));
@@ -100,6 +127,8 @@ export class VxTeam extends DataScreen<ConsoleTeamQuery> {
   };
   declare link: string | null;
   declare linkHeading: string;
+  private followUp: ReturnType<typeof setTimeout> | undefined;
+  private polls = 0;
 
   constructor() {
     super();
@@ -108,7 +137,25 @@ export class VxTeam extends DataScreen<ConsoleTeamQuery> {
   }
 
   protected override async fetch() {
-    return this.api.request(TeamQuery);
+    const data = await this.api.request(TeamQuery);
+    this.followSending(data);
+    return data;
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    clearTimeout(this.followUp);
+  }
+
+  /** An email under way settles within the server's mail timeout: its status is read again until then. */
+  private followSending(data: ConsoleTeamQuery): void {
+    clearTimeout(this.followUp);
+    if (!data.invitations.some((invitation) => invitation.emailStatus === "sending")) {
+      this.polls = 0;
+      return;
+    }
+    if (++this.polls > SENDING_POLLS || !this.isConnected) return;
+    this.followUp = setTimeout(() => void this.load(), SENDING_POLL_MS);
   }
 
   private invite(event: SubmitEvent): Promise<void> {
@@ -117,8 +164,25 @@ export class VxTeam extends DataScreen<ConsoleTeamQuery> {
       const { inviteMember } = await this.api.request(InviteMemberMutation, {
         input: { email, role: String(data.get("role") ?? "agent") as MemberRole },
       });
+      this.polls = 0;
       this.link = linkFor(inviteMember.path);
-      this.linkHeading = `Send this invitation link to ${email}: it is shown only once and works once, for 7 days.`;
+      this.linkHeading =
+        inviteMember.invitation.emailStatus === "sending"
+          ? `The invitation is being emailed to ${email}. Its link is also shown here only once, in case you prefer to send it yourself: it works once, for 7 days.`
+          : `Send this invitation link to ${email}: it is shown only once and works once, for 7 days.`;
+    });
+  }
+
+  private async resendEmail(invitation: TeamInvitation): Promise<void> {
+    if (!confirm(`Email a new invitation link to ${invitation.email}? The previous link stops working.`))
+      return;
+    await this.act(async () => {
+      const { resendInvitationEmail } = await this.api.request(ResendInvitationEmailMutation, {
+        id: invitation.id,
+      });
+      this.polls = 0;
+      this.link = linkFor(resendInvitationEmail.path);
+      this.linkHeading = `A new invitation link is being emailed to ${invitation.email}; the previous one no longer works. It is also shown here only once: it works once, for 7 days.`;
     });
   }
 
@@ -144,7 +208,10 @@ export class VxTeam extends DataScreen<ConsoleTeamQuery> {
         userId: member.id,
       });
       this.link = linkFor(resetMemberPassword.path);
-      this.linkHeading = `Send this link to ${member.email} to set a new password: shown only once, works once, for 24 hours.`;
+      this.linkHeading =
+        resetMemberPassword.emailStatus === "sending"
+          ? `A link to set a new password is being emailed to ${member.email}. It is also shown here only once: it works once, for 24 hours.`
+          : `Send this link to ${member.email} to set a new password: shown only once, works once, for 24 hours.`;
     });
   }
 
@@ -163,7 +230,7 @@ export class VxTeam extends DataScreen<ConsoleTeamQuery> {
     `;
   }
 
-  private renderTeam({ viewer, members, invitations }: ConsoleTeamQuery) {
+  private renderTeam({ viewer, members, invitations, invitationEmailEnabled }: ConsoleTeamQuery) {
     const isOwner = viewer.role === "owner";
     // An admin neither grants the owner role nor touches an owner; the server refuses it regardless.
     const grantable = (["owner", "admin", "agent"] as const).filter((role) => isOwner || role !== "owner");
@@ -199,7 +266,11 @@ export class VxTeam extends DataScreen<ConsoleTeamQuery> {
       ${formMessage(this.errors.fields.email ? noErrors : this.errors)}
       <form class="card" @submit=${this.invite} novalidate>
         <h2>Invite someone</h2>
-        <p class="hint">The invitation is a link you send yourself (no email is sent): it is shown once, works once and expires in 7 days.</p>
+        <p class="hint">${
+          invitationEmailEnabled
+            ? "The invitation link is emailed to the person and shown to you once, in case you prefer to send it yourself: it works once and expires in 7 days."
+            : "The invitation is a link you send yourself (this server sends no email): it is shown once, works once and expires in 7 days."
+        }</p>
         <div class="grid">
           <div><label for="invite-email">Email</label>
             <input id="invite-email" name="email" type="email" autocomplete="off" aria-describedby=${describedBy(this.errors, "email")} />
@@ -216,12 +287,17 @@ export class VxTeam extends DataScreen<ConsoleTeamQuery> {
         invitations.length === 0
           ? html`<p class="muted" data-testid="empty-state">No pending invitations. Invite someone above.</p>`
           : html`<div class="table-wrap"><table>
-          <thead><tr><th>Email</th><th>Role</th><th>Expires</th><th></th></tr></thead>
+          <thead><tr><th>Email</th><th>Role</th><th>Expires</th><th>Invitation email</th><th></th></tr></thead>
           <tbody>${invitations.map(
             (
               i,
             ) => html`<tr><td>${i.email}</td><td>${ROLE_WORDS[i.role]}</td><td>${formatDate(i.expiresAt)}</td>
-              <td><button class="danger" @click=${() => this.revoke(i.id)} aria-label="Withdraw the invitation of ${i.email}">Withdraw</button></td></tr>`,
+              <td data-testid="email-status">${emailWords(i)}</td>
+              <td><div class="row">${
+                invitationEmailEnabled && (isOwner || i.role !== "owner")
+                  ? html`<button @click=${() => this.resendEmail(i)} aria-label="Resend the invitation email to ${i.email}">Resend email</button>`
+                  : nothing
+              }<button class="danger" @click=${() => this.revoke(i.id)} aria-label="Withdraw the invitation of ${i.email}">Withdraw</button></div></td></tr>`,
           )}</tbody></table></div>`
       }
     `;

@@ -9,6 +9,7 @@ import { startFakeCalCom } from "../../../server/test/support/fake-calcom.ts";
 import { startFakeOpenAI } from "../../../server/test/support/fake-openai.ts";
 import { startFakeSpeech } from "../../../server/test/support/fake-speech.ts";
 import { findRadicale, type RunningRadicale, startRadicale } from "../../../server/test/support/radicale.ts";
+import { startSmtpServer } from "../../../server/test/support/smtp.ts";
 import { removeFakeMicrophone } from "../../../widget/test/support/fake-microphone.ts";
 import { seedInsightsHistory } from "./insights-history.ts";
 
@@ -110,10 +111,16 @@ export default function setup(project: TestProject) {
       VOXGATE_OUTBOUND_ALLOWLIST: "127.0.0.1",
     });
     cleanups.push(() => app.close());
-    // The same, but hearing through a port nothing listens on any more: its calls cannot hear.
+    // A real SMTP server that refuses every address at bounce.example (550), as mail servers do.
+    const smtp = await startSmtpServer({ refused: (address) => address.endsWith("@bounce.example") });
+    cleanups.push(() => smtp.stop());
+    // The same, but hearing through a port nothing listens on any more: its calls cannot hear. It also
+    // emails invitation links through the SMTP server (the main one has none, as by default).
     const deaf = await startInProcessServer(llm.baseUrl, {
       OPENAI_STT_BASE_URL: `http://127.0.0.1:${await closedPort()}/v1`,
       OPENAI_TTS_BASE_URL: speech.baseUrl,
+      VOXGATE_SMTP_URL: smtp.url,
+      VOXGATE_MAIL_FROM: "Voxgate <voxgate@example.test>",
     });
     cleanups.push(() => deaf.app.close());
     // The calendar tests need a real CalDAV server (as the server's own do); without radicale they are skipped.

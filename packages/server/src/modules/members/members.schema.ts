@@ -2,7 +2,8 @@ import { builder } from "../../builder.ts";
 import type { Invitation as InvitationModel } from "../../generated/prisma/client.ts";
 import { LoginPayload, MemberRoleEnum } from "../auth/auth.schema.ts";
 import { rateLimitHeaderWriter } from "../rate-limits/rate-limits.service.ts";
-import { type AccountMember as AccountMemberShape, type LinkDetails, linkPath } from "./members.service.ts";
+import { linkPath } from "./links.ts";
+import type { AccountMember as AccountMemberShape, LinkDetails } from "./members.service.ts";
 
 const AccountMember = builder.objectRef<AccountMemberShape>("AccountMember").implement({
   description: "A person of the account who can sign in.",
@@ -23,6 +24,17 @@ builder.queryField("members", (t) =>
   }),
 );
 
+const InvitationEmailStatusEnum = builder.enumType("InvitationEmailStatus", {
+  description:
+    "Whether a link also went out by email. The email is sent after the link is made and never holds it up.",
+  values: {
+    not_configured: { description: "No email: the server has no mail server (VOXGATE_SMTP_URL)." },
+    sending: { description: "Being sent (within the mail server's timeout)." },
+    sent: { description: "The mail server accepted it." },
+    failed: { description: "It could not be sent: emailError says why. The link still works." },
+  } as const,
+});
+
 const Invitation = builder.objectRef<InvitationModel>("Invitation").implement({
   description: "A pending invitation to join the account. Its link was shown once, when it was made.",
   fields: (t) => ({
@@ -31,8 +43,25 @@ const Invitation = builder.objectRef<InvitationModel>("Invitation").implement({
     role: t.field({ type: MemberRoleEnum, resolve: (invitation) => invitation.role }),
     expiresAt: t.expose("expiresAt", { type: "DateTime" }),
     createdAt: t.expose("createdAt", { type: "DateTime" }),
+    emailStatus: t.field({
+      type: InvitationEmailStatusEnum,
+      resolve: (invitation) => invitation.emailStatus,
+    }),
+    emailError: t.exposeString("emailError", {
+      nullable: true,
+      description: "Why the last email failed, in a sentence (never the server's credentials).",
+    }),
+    emailSentAt: t.expose("emailSentAt", { type: "DateTime", nullable: true }),
   }),
 });
+
+builder.queryField("invitationEmailEnabled", (t) =>
+  t.withAuth({ manager: true }).boolean({
+    description:
+      "Whether invitation and reset links also go out by email (the server has VOXGATE_SMTP_URL); they are shown once either way.",
+    resolve: (_root, _args, context) => context.services.invitationEmails.enabled,
+  }),
+);
 
 builder.queryField("invitations", (t) =>
   t.withAuth({ manager: true }).field({
@@ -101,6 +130,22 @@ const ChangeMemberRoleInput = builder.inputType("ChangeMemberRoleInput", {
   }),
 });
 
+builder.mutationField("resendInvitationEmail", (t) =>
+  t.withAuth({ manager: true }).field({
+    type: InviteMemberPayload,
+    description:
+      "Emails a pending invitation again with a new link, good for 7 more days; the previous link stops working. The new link is also returned, once. MAIL_NOT_CONFIGURED without a mail server; RATE_LIMITED past the account's emails per hour.",
+    args: { id: t.arg.int({ required: true }) },
+    resolve: (_root, { id }, context) =>
+      context.services.invitationEmails.resend(
+        context.viewer,
+        id,
+        context.clientAddress,
+        rateLimitHeaderWriter(context.responseHeaders),
+      ),
+  }),
+);
+
 builder.mutationField("changeMemberRole", (t) =>
   t.withAuth({ manager: true }).field({
     type: AccountMember,
@@ -125,7 +170,9 @@ builder.mutationField("removeMember", (t) =>
 );
 
 const ResetMemberPasswordPayload = builder
-  .objectRef<{ token: string; expiresAt: Date }>("ResetMemberPasswordPayload")
+  .objectRef<{ token: string; expiresAt: Date; emailStatus: InvitationModel["emailStatus"] }>(
+    "ResetMemberPasswordPayload",
+  )
   .implement({
     fields: (t) => ({
       token: t.exposeString("token", {
@@ -141,6 +188,11 @@ const ResetMemberPasswordPayload = builder
         resolve: (payload, _args, context) => context.services.members.linkFor(payload.token),
       }),
       expiresAt: t.expose("expiresAt", { type: "DateTime" }),
+      emailStatus: t.field({
+        type: InvitationEmailStatusEnum,
+        description: "sending when the link also goes to the member by email, else not_configured.",
+        resolve: (payload) => payload.emailStatus,
+      }),
     }),
   });
 

@@ -9,7 +9,7 @@ import {
   ValidationError,
 } from "../../errors.ts";
 import { type Actor, actorOf, type EventSink } from "../../events.ts";
-import type { Invitation, Prisma } from "../../generated/prisma/client.ts";
+import type { Invitation, InvitationEmailStatus, Prisma } from "../../generated/prisma/client.ts";
 import { emailAddress, parseInput, requiredString } from "../../validation.ts";
 import type { LoginResult } from "../auth/auth.service.ts";
 import type { AuthService, CredentialCache, MemberRole, Viewer } from "../auth/index.ts";
@@ -17,13 +17,8 @@ import { MEMBER_ROLES, requireManager } from "../auth/index.ts";
 import { hashPassword } from "../auth/password.ts";
 import { hashToken } from "../auth/tokens.ts";
 import type { RateLimitReporter, RateLimitsService } from "../rate-limits/rate-limits.service.ts";
-
-/** An invitation is good for a week: long enough to reach someone on leave, short enough to go stale. */
-export const INVITATION_TTL_MS = 7 * 24 * 3_600_000;
-/** A reset link stands in for a password the admin just voided: it is good for a day. */
-export const RESET_TTL_MS = 24 * 3_600_000;
-
-const INVITE_PREFIX = "vgi_";
+import type { InvitationEmails } from "./invitation-emails.service.ts";
+import { INVITATION_TTL_MS, INVITE_PREFIX, linkPath, mintLinkToken, RESET_TTL_MS } from "./links.ts";
 
 export interface AccountMember {
   id: number;
@@ -72,6 +67,7 @@ export class MembersService {
       credentials: CredentialCache;
       rateLimits: RateLimitsService;
       events: EventSink;
+      emails: InvitationEmails;
     },
   ) {}
 
@@ -142,6 +138,7 @@ export class MembersService {
           tokenHash: hashToken(token),
           createdById: viewer.userId,
           expiresAt: new Date(Date.now() + INVITATION_TTL_MS),
+          emailStatus: this.parts.emails.initialStatus(),
         },
       });
       await this.audit(
@@ -158,6 +155,7 @@ export class MembersService {
       return created;
     });
     this.deps.logger.info("member invited", { accountId: viewer.accountId, invitationId: invitation.id });
+    this.parts.emails.dispatch(invitation, token);
     return { invitation, token };
   }
 
@@ -331,12 +329,12 @@ export class MembersService {
     viewer: Viewer,
     userId: number,
     clientAddress: string,
-  ): Promise<{ token: string; expiresAt: Date }> {
+  ): Promise<{ token: string; expiresAt: Date; emailStatus: InvitationEmailStatus }> {
     const actorRole = await this.parts.auth.roleOf(viewer);
     requireManager(actorRole);
     const token = mintLinkToken();
     const expiresAt = new Date(Date.now() + RESET_TTL_MS);
-    await this.deps.db.prisma.$transaction(async (tx) => {
+    const link = await this.deps.db.prisma.$transaction(async (tx) => {
       const target = await this.lockedMember(tx, viewer.accountId, userId);
       if (target.role === "owner" && actorRole !== "owner")
         throw new RoleNotAllowedError(actorRole, "the owner role");
@@ -349,7 +347,7 @@ export class MembersService {
         where: { id: target.id },
         data: { passwordHash: `reset$${randomBytes(16).toString("hex")}` },
       });
-      await tx.invitation.create({
+      const created = await tx.invitation.create({
         data: {
           accountId: viewer.accountId,
           email: target.email,
@@ -358,6 +356,7 @@ export class MembersService {
           tokenHash: hashToken(token),
           createdById: viewer.userId,
           expiresAt,
+          emailStatus: this.parts.emails.initialStatus(),
         },
       });
       await this.audit(
@@ -371,10 +370,12 @@ export class MembersService {
         },
         { email: target.email, step: "link_issued" },
       );
+      return created;
     });
     await this.parts.auth.revokeSessionsOf(userId);
     this.deps.logger.info("member password reset", { accountId: viewer.accountId, userId });
-    return { token, expiresAt };
+    this.parts.emails.dispatch(link, token);
+    return { token, expiresAt, emailStatus: link.emailStatus };
   }
 
   /** The member of the account, its row locked with the account's so owner counts cannot race. */
@@ -420,14 +421,4 @@ export class MembersService {
   ): Promise<void> {
     return this.parts.events.emit(tx, { type, accountId, actor, target, details });
   }
-}
-
-/** Where the console's accept page is, relative to the server's origin. */
-export function linkPath(token: string): string {
-  return `/console/#/invite/${token}`;
-}
-
-/** ~256 bits from the CSPRNG, URL-safe: it travels in a link's fragment. */
-function mintLinkToken(): string {
-  return `${INVITE_PREFIX}${randomBytes(32).toString("base64url")}`;
 }

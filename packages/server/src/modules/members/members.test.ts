@@ -97,6 +97,8 @@ describe("roles", () => {
       [`mutation { changeMemberRole(input: { userId: ${alice.userId}, role: agent }) { id } }`],
       [`mutation { removeMember(userId: ${alice.userId}) }`],
       [`mutation { resetMemberPassword(userId: ${alice.userId}) { token } }`],
+      ["mutation { resendInvitationEmail(id: 1) { token } }"],
+      ["{ invitationEmailEnabled }"],
     ];
     for (const [query, variables] of refused) {
       const result = await t.gql(query, variables, { token: agent.session });
@@ -403,5 +405,36 @@ describe("changing and removing members", () => {
     await login(agent.email, "a brand new password");
     const again = await t.gql(ACCEPT, { input: { token: link, password: "yet another one" } });
     expect(again.errors?.[0]?.extensions).toMatchObject({ code: "INVITATION_INVALID", reason: "used" });
+  });
+});
+
+describe("without a mail server", () => {
+  it("shows links only, records no email, and refuses a resend with MAIL_NOT_CONFIGURED", async () => {
+    const enabled = await t.gql("{ invitationEmailEnabled }", {}, { token: alice.apiKey });
+    expect(enabled.data).toEqual({ invitationEmailEnabled: false });
+    const made = await t.gql<{ inviteMember: { invitation: { id: number; emailStatus: string } } }>(
+      "mutation ($input: InviteMemberInput!) { inviteMember(input: $input) { invitation { id emailStatus } } }",
+      { input: { email: freshEmail(), role: "agent" } },
+      { token: alice.apiKey },
+    );
+    const { id, emailStatus } = made.data!.inviteMember.invitation;
+    expect(emailStatus).toBe("not_configured");
+    const listed = await t.gql<{ invitations: { id: number; emailStatus: string; emailError: null }[] }>(
+      "{ invitations { id emailStatus emailError emailSentAt } }",
+      {},
+      { token: alice.apiKey },
+    );
+    expect(listed.data!.invitations.find((invitation) => invitation.id === id)).toEqual({
+      id,
+      emailStatus: "not_configured",
+      emailError: null,
+      emailSentAt: null,
+    });
+    const resent = await t.gql(
+      "mutation ($id: Int!) { resendInvitationEmail(id: $id) { token } }",
+      { id },
+      { token: alice.apiKey },
+    );
+    expect(codeOf(resent)).toBe("MAIL_NOT_CONFIGURED");
   });
 });

@@ -34,7 +34,8 @@ export type LimitName =
   | "loginEmail"
   | "loginAddress"
   | "testWebhook"
-  | "evaluation";
+  | "evaluation"
+  | "memberEmail";
 
 /**
  * Fixed-window limits per key. With REDIS_URL the counters live in Redis, so the limit holds across
@@ -59,6 +60,8 @@ export class RateLimitsService {
       loginAddress: { points: loginThrottle.failuresPerAddress, duration: loginThrottle.windowSeconds },
       testWebhook: perMinute(rateLimits.testWebhookPerMinute),
       evaluation: perMinute(rateLimits.evaluationPerMinute),
+      // Per account: invitation and reset emails go to any address an admin types.
+      memberEmail: { points: deps.config.mail?.perAccountPerHour ?? 1, duration: 3600 },
     };
     this.redis = redisUrl
       ? new (ioredis().Redis)(redisUrl, { maxRetriesPerRequest: 1, lazyConnect: true })
@@ -85,6 +88,7 @@ export class RateLimitsService {
       loginAddress: build("loginAddress"),
       testWebhook: build("testWebhook"),
       evaluation: build("evaluation"),
+      memberEmail: build("memberEmail"),
     };
   }
 
