@@ -195,7 +195,8 @@ export class ScreenChunks {
     CHUNKS[chunk]().then(
       (elements) => {
         // A page that already defined a name keeps its own.
-        for (const [name, element] of elements) if (!customElements.get(name)) customElements.define(name, element);
+        for (const [name, element] of elements)
+          if (!customElements.get(name)) customElements.define(name, element);
         this.#states.set(chunk, READY);
         this.changed();
       },

@@ -287,8 +287,7 @@ export class VoxgateConsole extends LitElement {
     if (this.route.section === "invite" && this.route.id)
       return html`<main class="sign-in" part="main">${this.whenLoaded(
         "team",
-        () =>
-          html`<vx-accept-invite .token=${this.route.id} .apiBase=${this.base}></vx-accept-invite>`,
+        () => html`<vx-accept-invite .token=${this.route.id} .apiBase=${this.base}></vx-accept-invite>`,
       )}</main>`;
     if (!this.email) return this.renderSignIn();
     return html`

@@ -15,7 +15,8 @@ async function openBuilt(hash: string, chunks: { refuseOnce?: string[]; hold?: s
   return id;
 }
 
-const scripts = (responses: ChunkResponse[]) => responses.filter((r) => /^\/console\/assets\/.+\.js$/.test(r.path));
+const scripts = (responses: ChunkResponse[]) =>
+  responses.filter((r) => /^\/console\/assets\/.+\.js$/.test(r.path));
 const ofChunk = (responses: ChunkResponse[], name: string) =>
   responses.filter((r) => new RegExp(`^/console/assets/${name}-[\\w-]{8}\\.js$`).test(r.path));
 
@@ -63,14 +64,19 @@ describe("screens loaded on demand (the served build)", () => {
     expect(ofChunk(after, "calls").map((r) => r.status)).toEqual([200]);
     expect(ofChunk(after, "inbox").map((r) => r.status)).toEqual([200]);
     // The page itself is checked on every load, so a release's new chunk names reach the browser.
-    expect(after.find((r) => r.path === "/console/")).toMatchObject({ status: 200, cacheControl: "no-cache" });
+    expect(after.find((r) => r.path === "/console/")).toMatchObject({
+      status: 200,
+      cacheControl: "no-cache",
+    });
   });
 
   it("shows a screen whose chunk the server refused as failed, with a retry that loads it, the rest still usable", async () => {
     const account = await createAccount();
     const id = await openBuilt("#/calls", { refuseOnce: ["calls"] });
     await commands.builtConsoleSignIn(id, account.email, account.password);
-    expect(await commands.builtConsoleTestIdText(id, "screen-failed")).toMatch(/This screen could not be loaded\./);
+    expect(await commands.builtConsoleTestIdText(id, "screen-failed")).toMatch(
+      /This screen could not be loaded\./,
+    );
     expect(await commands.builtConsoleHasHeading(id)).toBe(false);
 
     // The navigation and the other screens work meanwhile; the failed one stays failed until retried.

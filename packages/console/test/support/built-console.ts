@@ -80,7 +80,11 @@ export const builtConsoleOpen: BrowserCommand<
     async (route: Route) => {
       const name = chunkName(new URL(route.request().url()).pathname);
       if (name && state.refuseOnce.delete(name)) {
-        await route.fulfill({ status: 503, contentType: "application/json", body: '{"message":"Unavailable."}' });
+        await route.fulfill({
+          status: 503,
+          contentType: "application/json",
+          body: '{"message":"Unavailable."}',
+        });
         return;
       }
       const hold = name ? state.held.get(name) : undefined;
