@@ -152,7 +152,10 @@ function packageManifests(root) {
 /** Runs a tool as a package script would: with the package's and the root's node_modules/.bin on PATH. */
 function run(command, args, cwd) {
   const bins = [join(cwd, "node_modules", ".bin"), join(repoRoot, "node_modules", ".bin")];
-  const env = { ...process.env, PATH: [...bins, process.env.PATH].join(delimiter) };
+  // What a step builds is served by `npm start` too: a NODE_ENV of the caller (a test run's "test")
+  // would make Vite bundle Lit's development build into the console and the widget.
+  const { NODE_ENV: _callers, ...inherited } = process.env;
+  const env = { ...inherited, PATH: [...bins, process.env.PATH].join(delimiter) };
   const result = spawnSync(command, args, { cwd, env, stdio: "inherit" });
   if (result.status !== 0) {
     throw new Error(

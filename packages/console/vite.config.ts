@@ -10,7 +10,7 @@ export default defineConfig({
     target: "es2022",
     outDir: "dist",
     sourcemap: true,
-    modulePreload: false,
+    modulePreload: { polyfill: false },
     chunkSizeWarningLimit: 200,
   },
 });

@@ -3,6 +3,19 @@ import { playwright } from "@vitest/browser-playwright";
 import { defineProject } from "vitest/config";
 import { chromiumLaunchOptions } from "../widget/test/support/chromium.ts";
 import { fakeMicrophoneArgs } from "../widget/test/support/fake-microphone.ts";
+import {
+  builtConsoleClick,
+  builtConsoleClose,
+  builtConsoleHasHeading,
+  builtConsoleHeading,
+  builtConsoleHolding,
+  builtConsoleLoad,
+  builtConsoleNetwork,
+  builtConsoleOpen,
+  builtConsoleRelease,
+  builtConsoleSignIn,
+  builtConsoleTestIdText,
+} from "./test/support/built-console.ts";
 import { saveScreenshot, setColorScheme, setViewport } from "./test/support/commands.ts";
 import {
   acceptInvitationInSecondContext,
@@ -80,6 +93,17 @@ export default defineProject({
         memberTestIdText,
         memberScreenshot,
         memberClose,
+        builtConsoleOpen,
+        builtConsoleSignIn,
+        builtConsoleLoad,
+        builtConsoleHeading,
+        builtConsoleTestIdText,
+        builtConsoleHasHeading,
+        builtConsoleClick,
+        builtConsoleRelease,
+        builtConsoleHolding,
+        builtConsoleNetwork,
+        builtConsoleClose,
       },
     },
   },

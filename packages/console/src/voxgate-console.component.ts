@@ -7,10 +7,11 @@ import {
   LoginMutation,
   LogoutMutation,
   ViewerQuery,
+  ViewerRoleQuery,
 } from "./api/operations.ts";
 import { href, parseRoute, type Route } from "./router.ts";
 import { setSession } from "./screen.ts";
-import { ViewerRoleQuery } from "./screens/team.ts";
+import { type Chunk, chunkOf, ScreenChunks } from "./screen-chunks.ts";
 import { clearSession, loadSession, saveSession } from "./session.ts";
 import { consoleStyles } from "./voxgate-console.styles.ts";
 
@@ -117,6 +118,8 @@ export class VoxgateConsole extends LitElement {
   }
 
   #api: ConsoleApi | null = null;
+  /** The screens' chunks, fetched as routes are first visited (screen-chunks.ts). */
+  #chunks = new ScreenChunks(() => this.requestUpdate());
   #onHash = () => {
     this.failure = null;
     this.route = parseRoute(location.hash);
@@ -147,6 +150,15 @@ export class VoxgateConsole extends LitElement {
     } catch {
       // Unreachable or signed out meanwhile: no banner rather than a wrong one.
     }
+  }
+
+  /**
+   * Fetches the chunk of the screen about to show: the invitation page's with or without a session,
+   * the others once signed in (the sign-in form needs none).
+   */
+  protected override willUpdate(): void {
+    const chunk = chunkOf(this.route);
+    if (chunk && !this.restoring && (this.email || this.route.section === "invite")) this.#chunks.load(chunk);
   }
 
   private get base(): string {
@@ -273,7 +285,10 @@ export class VoxgateConsole extends LitElement {
     if (this.restoring) return html`<p class="loading" role="status">Loading…</p>`;
     // An invitation or reset link works with or without a session: it opens its own.
     if (this.route.section === "invite" && this.route.id)
-      return html`<main class="sign-in" part="main"><vx-accept-invite .token=${this.route.id} .apiBase=${this.base}></vx-accept-invite></main>`;
+      return html`<main class="sign-in" part="main">${this.whenLoaded(
+        "team",
+        () => html`<vx-accept-invite .token=${this.route.id} .apiBase=${this.base}></vx-accept-invite>`,
+      )}</main>`;
     if (!this.email) return this.renderSignIn();
     return html`
       <a class="skip" href="#main" @click=${this.skipToMain}>Skip to content</a>
@@ -302,7 +317,7 @@ export class VoxgateConsole extends LitElement {
           ${this.renderModelBanner()}
           ${this.renderCalendarBanner()}
           ${this.failure ? html`<p class="error" role="alert">${this.failure}</p>` : nothing}
-          ${keyed(this.route.section === "inbox" ? "inbox" : location.hash, this.renderScreen())}
+          ${keyed(this.route.section === "inbox" ? "inbox" : location.hash, this.renderRoute())}
         </main>
       </div>
     `;
@@ -331,6 +346,28 @@ export class VoxgateConsole extends LitElement {
   private skipToMain(event: Event): void {
     event.preventDefault();
     this.renderRoot.querySelector<HTMLElement>("main")?.focus();
+  }
+
+  private renderRoute() {
+    const chunk = chunkOf(this.route);
+    return chunk ? this.whenLoaded(chunk, () => this.renderScreen()) : this.renderScreen();
+  }
+
+  /**
+   * `screen` once `chunk` is in; until then a loading state, and if it failed (the network dropped, a
+   * release replaced the file) the reason with a retry, the rest of the console still usable.
+   */
+  private whenLoaded(chunk: Chunk, screen: () => unknown) {
+    const state = this.#chunks.state(chunk);
+    if (state.status === "ready") return screen();
+    if (state.status === "loading")
+      return html`<p class="loading" role="status" data-testid="screen-loading">Loading…</p>`;
+    return html`<div class="card" role="alert" data-testid="screen-failed">
+      <p><strong>This screen could not be loaded.</strong> Check your connection and retry; if it fails
+        again, reload the page (a new version of Voxgate may have been installed).</p>
+      <p class="muted">${state.message}</p>
+      <p><button class="primary" type="button" @click=${() => this.#chunks.retry(chunk)}>Retry</button></p>
+    </div>`;
   }
 
   private renderScreen() {

@@ -25,6 +25,13 @@ export const ViewerQuery = graphql(`
   }
 `);
 
+// The app shell asks it on every sign-in; the Team screen, in its own chunk, has its own queries.
+export const ViewerRoleQuery = graphql(`
+  query ConsoleViewerRole {
+    viewer { id role }
+  }
+`);
+
 export const AssistantsQuery = graphql(`
   query ConsoleAssistants($page: Int, $search: String) {
     assistants(page: $page, perPage: 20, search: $search) {

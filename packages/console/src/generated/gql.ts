@@ -18,6 +18,7 @@ type Documents = {
     "\n  mutation ConsoleLogin($input: LoginInput!) {\n    login(input: $input) {\n      token\n      expiresAt\n      viewer { id email name account { id name balance timezone isOperator } }\n    }\n  }\n": typeof types.ConsoleLoginDocument,
     "\n  mutation ConsoleLogout {\n    logout { revoked }\n  }\n": typeof types.ConsoleLogoutDocument,
     "\n  query ConsoleViewer {\n    viewer { id email name account { id name balance timezone isOperator } }\n  }\n": typeof types.ConsoleViewerDocument,
+    "\n  query ConsoleViewerRole {\n    viewer { id role }\n  }\n": typeof types.ConsoleViewerRoleDocument,
     "\n  query ConsoleAssistants($page: Int, $search: String) {\n    assistants(page: $page, perPage: 20, search: $search) {\n      items { id uuid name type mode status updatedAt phoneNumber { phoneNumber } }\n      pageInfo { currentPage lastPage total }\n    }\n  }\n": typeof types.ConsoleAssistantsDocument,
     "\n  query ConsoleAssistant($id: Int!) {\n    assistant(id: $id) {\n      id uuid name type mode status language timezone\n      systemPrompt initialMessage llmTemperature\n      voiceId speechSpeed voiceStability voiceSimilarity ambientSound ambientSoundVolume enableNoiseCancellation\n      maxDuration maxSilenceDuration waitForCustomer allowInterruptions interruptSensitivity minInterruptWords\n      endpointType endpointSensitivity reengagementInterval endCallOnVoicemail record phoneNumberId\n      knowledgebaseId knowledgebaseMode tools variables\n      postCallEvaluation postCallSchema\n      webhookUrl isWebhookActive sendWebhookOnlyOnCompleted includeRecordingInWebhook inboundWebhookUrl\n      widgetSettings allowedOrigins\n      redactPii redactRecordings\n    }\n  }\n": typeof types.ConsoleAssistantDocument,
     "\n  query ConsoleAssistantChoices {\n    voices { id name gender supportedModes }\n    knowledgebases { id name }\n    phoneNumbers { id phoneNumber label }\n  }\n": typeof types.ConsoleAssistantChoicesDocument,
@@ -131,7 +132,6 @@ type Documents = {
     "\n  mutation ConsoleReopenConversation($id: ID!) {\n    reopenConversation(id: $id) { id status resolvedAt }\n  }\n": typeof types.ConsoleReopenConversationDocument,
     "\n  mutation ConsoleAssignConversation($id: ID!, $userId: Int) {\n    assignConversation(id: $id, userId: $userId) { id assignee { id name } }\n  }\n": typeof types.ConsoleAssignConversationDocument,
     "\n  mutation ConsoleAddConversationNote($conversationId: ID!, $content: String!) {\n    addConversationNote(input: { conversationId: $conversationId, content: $content }) {\n      id conversationId content createdAt author { id name }\n    }\n  }\n": typeof types.ConsoleAddConversationNoteDocument,
-    "\n  query ConsoleViewerRole {\n    viewer { id role }\n  }\n": typeof types.ConsoleViewerRoleDocument,
     "\n  query ConsoleTeam {\n    viewer { id role }\n    members { id name email role createdAt }\n    invitations { id email role expiresAt createdAt emailStatus emailError emailSentAt }\n    invitationEmailEnabled\n  }\n": typeof types.ConsoleTeamDocument,
     "\n  mutation ConsoleInviteMember($input: InviteMemberInput!) {\n    inviteMember(input: $input) { token path invitation { id emailStatus } }\n  }\n": typeof types.ConsoleInviteMemberDocument,
     "\n  mutation ConsoleResendInvitationEmail($id: Int!) {\n    resendInvitationEmail(id: $id) { path invitation { id emailStatus } }\n  }\n": typeof types.ConsoleResendInvitationEmailDocument,
@@ -146,6 +146,7 @@ const documents: Documents = {
     "\n  mutation ConsoleLogin($input: LoginInput!) {\n    login(input: $input) {\n      token\n      expiresAt\n      viewer { id email name account { id name balance timezone isOperator } }\n    }\n  }\n": types.ConsoleLoginDocument,
     "\n  mutation ConsoleLogout {\n    logout { revoked }\n  }\n": types.ConsoleLogoutDocument,
     "\n  query ConsoleViewer {\n    viewer { id email name account { id name balance timezone isOperator } }\n  }\n": types.ConsoleViewerDocument,
+    "\n  query ConsoleViewerRole {\n    viewer { id role }\n  }\n": types.ConsoleViewerRoleDocument,
     "\n  query ConsoleAssistants($page: Int, $search: String) {\n    assistants(page: $page, perPage: 20, search: $search) {\n      items { id uuid name type mode status updatedAt phoneNumber { phoneNumber } }\n      pageInfo { currentPage lastPage total }\n    }\n  }\n": types.ConsoleAssistantsDocument,
     "\n  query ConsoleAssistant($id: Int!) {\n    assistant(id: $id) {\n      id uuid name type mode status language timezone\n      systemPrompt initialMessage llmTemperature\n      voiceId speechSpeed voiceStability voiceSimilarity ambientSound ambientSoundVolume enableNoiseCancellation\n      maxDuration maxSilenceDuration waitForCustomer allowInterruptions interruptSensitivity minInterruptWords\n      endpointType endpointSensitivity reengagementInterval endCallOnVoicemail record phoneNumberId\n      knowledgebaseId knowledgebaseMode tools variables\n      postCallEvaluation postCallSchema\n      webhookUrl isWebhookActive sendWebhookOnlyOnCompleted includeRecordingInWebhook inboundWebhookUrl\n      widgetSettings allowedOrigins\n      redactPii redactRecordings\n    }\n  }\n": types.ConsoleAssistantDocument,
     "\n  query ConsoleAssistantChoices {\n    voices { id name gender supportedModes }\n    knowledgebases { id name }\n    phoneNumbers { id phoneNumber label }\n  }\n": types.ConsoleAssistantChoicesDocument,
@@ -259,7 +260,6 @@ const documents: Documents = {
     "\n  mutation ConsoleReopenConversation($id: ID!) {\n    reopenConversation(id: $id) { id status resolvedAt }\n  }\n": types.ConsoleReopenConversationDocument,
     "\n  mutation ConsoleAssignConversation($id: ID!, $userId: Int) {\n    assignConversation(id: $id, userId: $userId) { id assignee { id name } }\n  }\n": types.ConsoleAssignConversationDocument,
     "\n  mutation ConsoleAddConversationNote($conversationId: ID!, $content: String!) {\n    addConversationNote(input: { conversationId: $conversationId, content: $content }) {\n      id conversationId content createdAt author { id name }\n    }\n  }\n": types.ConsoleAddConversationNoteDocument,
-    "\n  query ConsoleViewerRole {\n    viewer { id role }\n  }\n": types.ConsoleViewerRoleDocument,
     "\n  query ConsoleTeam {\n    viewer { id role }\n    members { id name email role createdAt }\n    invitations { id email role expiresAt createdAt emailStatus emailError emailSentAt }\n    invitationEmailEnabled\n  }\n": types.ConsoleTeamDocument,
     "\n  mutation ConsoleInviteMember($input: InviteMemberInput!) {\n    inviteMember(input: $input) { token path invitation { id emailStatus } }\n  }\n": types.ConsoleInviteMemberDocument,
     "\n  mutation ConsoleResendInvitationEmail($id: Int!) {\n    resendInvitationEmail(id: $id) { path invitation { id emailStatus } }\n  }\n": types.ConsoleResendInvitationEmailDocument,
@@ -283,6 +283,10 @@ export function graphql(source: "\n  mutation ConsoleLogout {\n    logout { revo
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query ConsoleViewer {\n    viewer { id email name account { id name balance timezone isOperator } }\n  }\n"): typeof import('./graphql.ts').ConsoleViewerDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleViewerRole {\n    viewer { id role }\n  }\n"): typeof import('./graphql.ts').ConsoleViewerRoleDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -735,10 +739,6 @@ export function graphql(source: "\n  mutation ConsoleAssignConversation($id: ID!
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation ConsoleAddConversationNote($conversationId: ID!, $content: String!) {\n    addConversationNote(input: { conversationId: $conversationId, content: $content }) {\n      id conversationId content createdAt author { id name }\n    }\n  }\n"): typeof import('./graphql.ts').ConsoleAddConversationNoteDocument;
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  query ConsoleViewerRole {\n    viewer { id role }\n  }\n"): typeof import('./graphql.ts').ConsoleViewerRoleDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

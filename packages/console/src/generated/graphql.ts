@@ -714,6 +714,11 @@ export type ConsoleViewerQueryVariables = Exact<{ [key: string]: never; }>;
 
 export type ConsoleViewerQuery = { viewer: { id: number, email: string, name: string, account: { id: number, name: string, balance: string, timezone: string, isOperator: boolean } } };
 
+export type ConsoleViewerRoleQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ConsoleViewerRoleQuery = { viewer: { id: number, role: MemberRole } };
+
 export type ConsoleAssistantsQueryVariables = Exact<{
   page?: number | null | undefined;
   search?: string | null | undefined;
@@ -1485,11 +1490,6 @@ export type ConsoleAddConversationNoteMutationVariables = Exact<{
 
 export type ConsoleAddConversationNoteMutation = { addConversationNote: { id: number, conversationId: string, content: string, createdAt: string, author: { id: number, name: string } | null } };
 
-export type ConsoleViewerRoleQueryVariables = Exact<{ [key: string]: never; }>;
-
-
-export type ConsoleViewerRoleQuery = { viewer: { id: number, role: MemberRole } };
-
 export type ConsoleTeamQueryVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -1746,6 +1746,14 @@ export const ConsoleViewerDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ConsoleViewerQuery, ConsoleViewerQueryVariables>;
+export const ConsoleViewerRoleDocument = new TypedDocumentString(`
+    query ConsoleViewerRole {
+  viewer {
+    id
+    role
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleViewerRoleQuery, ConsoleViewerRoleQueryVariables>;
 export const ConsoleAssistantsDocument = new TypedDocumentString(`
     query ConsoleAssistants($page: Int, $search: String) {
   assistants(page: $page, perPage: 20, search: $search) {
@@ -3486,14 +3494,6 @@ export const ConsoleAddConversationNoteDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ConsoleAddConversationNoteMutation, ConsoleAddConversationNoteMutationVariables>;
-export const ConsoleViewerRoleDocument = new TypedDocumentString(`
-    query ConsoleViewerRole {
-  viewer {
-    id
-    role
-  }
-}
-    `) as unknown as TypedDocumentString<ConsoleViewerRoleQuery, ConsoleViewerRoleQueryVariables>;
 export const ConsoleTeamDocument = new TypedDocumentString(`
     query ConsoleTeam {
   viewer {

@@ -11,14 +11,7 @@ import {
   LeadsQuery,
   UpdateCampaignMutation,
 } from "../api/operations.ts";
-import {
-  countryChoices,
-  guessPhoneColumn,
-  type ParsedCsv,
-  parseCsv,
-  planImport,
-  type RefusedRow,
-} from "../csv-import.ts";
+import type { ParsedCsv, RefusedRow } from "../csv-import.ts";
 import type {
   ConsoleCampaignChoicesQuery,
   ConsoleCampaignProgressSubscription,
@@ -43,6 +36,11 @@ import { campaignStatus, leadStatus } from "../status-words.ts";
 type Campaign = ConsoleCampaignsQuery["campaigns"]["items"][number];
 type Progress = ConsoleCampaignProgressSubscription["campaignProgress"];
 type Lead = ConsoleLeadsQuery["leads"]["items"][number];
+/**
+ * The CSV reader and the phone numbering plans (csv-parse, libphonenumber-js: most of this screen's
+ * weight) come in their own chunk once a file is chosen, not with every visit of a campaign.
+ */
+type CsvImport = typeof import("../csv-import.ts");
 
 export class VxCampaigns extends DataScreen<Campaign[]> {
   protected override async fetch() {
@@ -159,6 +157,7 @@ export class VxCampaign extends Screen {
     this.leads = (await this.api.request(LeadsQuery, { campaignId: this.campaignId, page })).leads;
   }
 
+  #csvImport: CsvImport | null = null;
   #refreshing: Promise<void> | null = null;
   #refreshAgain = false;
 
@@ -265,8 +264,9 @@ export class VxCampaign extends Screen {
     this.report = null;
     if (!file) return;
     try {
-      this.csv = parseCsv(await file.text());
-      this.phoneColumn = guessPhoneColumn(this.csv.header);
+      this.#csvImport ??= await import("../csv-import.ts");
+      this.csv = this.#csvImport.parseCsv(await file.text());
+      this.phoneColumn = this.#csvImport.guessPhoneColumn(this.csv.header);
     } catch (error) {
       this.csv = null;
       this.report = {
@@ -281,7 +281,8 @@ export class VxCampaign extends Screen {
     const csv = this.csv;
     // Read now: once dispatch ends, a shadow tree's event no longer names its target.
     const form = event.target as HTMLFormElement;
-    if (!csv || this.campaignId === null) return;
+    const csvImport = this.#csvImport;
+    if (!csv || !csvImport || this.campaignId === null) return;
     const data = new FormData(form);
     const allowDuplicate = data.get("allowDuplicate") === "on";
     const country = String(data.get("defaultCountry") ?? "");
@@ -290,7 +291,7 @@ export class VxCampaign extends Screen {
     csv.header.forEach((name, column) => {
       if (column !== this.phoneColumn && data.get(`var-${column}`) === "on") variables[name] = column;
     });
-    const { leads, refused } = planImport(
+    const { leads, refused } = csvImport.planImport(
       csv,
       { phone: this.phoneColumn, variables },
       allowDuplicate,
@@ -412,6 +413,7 @@ export class VxCampaign extends Screen {
 
   private renderLeads() {
     const csv = this.csv;
+    const csvImport = this.#csvImport;
     return html`
       <section class="card">
         <h2>Import leads from CSV</h2>
@@ -421,7 +423,7 @@ export class VxCampaign extends Screen {
           <label for="csv-file">CSV file</label>
           <input id="csv-file" type="file" accept=".csv,text/csv" @change=${this.chooseFile} />
           ${
-            csv
+            csv && csvImport
               ? html`<p class="muted">${csv.rows.length} row(s) found.</p>
                 <label for="phone-column">Phone number column</label>
                 <select id="phone-column" @change=${(event: Event) => {
@@ -437,7 +439,7 @@ export class VxCampaign extends Screen {
                 <label for="default-country">Country of national numbers</label>
                 <select id="default-country" name="defaultCountry">
                   <option value="">None: every number starts with + and its country code</option>
-                  ${countryChoices().map((country) => html`<option value=${country.code}>${country.name} (${country.code})</option>`)}
+                  ${csvImport.countryChoices().map((country) => html`<option value=${country.code}>${country.name} (${country.code})</option>`)}
                 </select>
                 <label class="inline"><input type="checkbox" name="allowDuplicate" /> Allow numbers already in the campaign (allow_dupplicate)</label>
                 <p><button class="primary" type="submit" ?disabled=${this.importing !== null}>Import ${csv.rows.length} row(s)</button></p>`

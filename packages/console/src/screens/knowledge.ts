@@ -518,7 +518,7 @@ export class VxKnowledgebase extends Screen {
                   @click=${() => this.togglePassages(doc)}>${shown ? "Hide passages" : "Show passages"}</button>`
               : nothing
           }
-          <button type="button" class="danger" aria-label="Delete ${doc.name}" @click=${() => this.deleteItem(doc)}>Delete</button>
+          <button type="button" class="danger" aria-label="Delete ${doc.name}" @click=${() => this.run(this.deleteItem(doc))}>Delete</button>
         </span>
       </div>
       ${doc.status === "PROCESSING" && doc.pagesTotal ? html`<progress max=${doc.pagesTotal} value=${doc.pagesDone} aria-label="Progress of ${doc.name}"></progress>` : nothing}

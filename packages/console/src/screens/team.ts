@@ -15,12 +15,6 @@ import {
 } from "../screen.ts";
 import { shared, tokens } from "../styles.ts";
 
-export const ViewerRoleQuery = graphql(`
-  query ConsoleViewerRole {
-    viewer { id role }
-  }
-`);
-
 export const TeamQuery = graphql(`
   query ConsoleTeam {
     viewer { id role }

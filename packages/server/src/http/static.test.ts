@@ -169,7 +169,17 @@ describe("the widget's static files", () => {
     expect(asset.status).toBe(200);
     expect(asset.headers["content-type"]).toBe("text/javascript; charset=utf-8");
     expect(asset.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
-    expect(brotliDecompressSync(asset.body).toString("utf8")).toContain("voxgate-console");
+    const entry = brotliDecompressSync(asset.body).toString("utf8");
+    expect(entry).toContain("voxgate-console");
+
+    // Each screen is a chunk the entry imports on demand, beside it: same origin, same headers.
+    const chunk = /import\(`\.\/([\w-]+\.js)`\)/.exec(entry)?.[1];
+    expect(chunk).toBeDefined();
+    const lazy = await rawGet(t.url, `/console/assets/${chunk}`, { "accept-encoding": "gzip" });
+    expect(lazy.status).toBe(200);
+    expect(lazy.headers["content-type"]).toBe("text/javascript; charset=utf-8");
+    expect(lazy.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
+    expect(gunzipSync(lazy.body).toString("utf8")).toMatch(/export\s*\{[^}]*\bas Vx\w+/);
 
     for (const path of ["/console/..%2f..%2fserver%2fpackage.json", "/console/assets/missing.js"]) {
       expect((await rawGet(t.url, path)).status, path).toBe(404);
