@@ -12,6 +12,8 @@ import {
   wavFile,
 } from "../../packages/server/src/modules/media/index.ts";
 import { DeepgramTranscriber } from "../../packages/server/src/modules/voice/deepgram-transcriber.ts";
+import { PipelineSession } from "../../packages/server/src/modules/voice/pipeline-session.ts";
+import type { PipelinePorts } from "../../packages/server/src/modules/voice/session-ports.ts";
 import type {
   SpeechConnection,
   StreamingSynthesizer,
@@ -25,10 +27,6 @@ import {
   ElevenLabsSynthesizer,
 } from "../../packages/server/src/modules/voice/streaming-speech.ts";
 import { endpointMs } from "../../packages/server/src/modules/voice/turn-detector.ts";
-import {
-  type PipelinePorts,
-  PipelineSession,
-} from "../../packages/server/src/modules/voice/voice-session.ts";
 import { startFakeCartesia } from "../../packages/server/test/support/fake-cartesia.ts";
 import { type FakeDeepgram, startFakeDeepgram } from "../../packages/server/test/support/fake-deepgram.ts";
 import { startFakeElevenLabs } from "../../packages/server/test/support/fake-elevenlabs.ts";

@@ -37,12 +37,10 @@ import { loadavg } from "node:os";
 import { performance } from "node:perf_hooks";
 import { createLogger } from "../../packages/server/src/logger.ts";
 import { type MediaStream, PHONE_FORMAT, pcmToMuLaw } from "../../packages/server/src/modules/media/index.ts";
+import { PipelineSession } from "../../packages/server/src/modules/voice/pipeline-session.ts";
 import { RealtimeClient } from "../../packages/server/src/modules/voice/realtime-client.ts";
 import { RealtimeSession } from "../../packages/server/src/modules/voice/realtime-session.ts";
-import {
-  PipelineSession,
-  type SessionSettings,
-} from "../../packages/server/src/modules/voice/voice-session.ts";
+import type { SessionSettings } from "../../packages/server/src/modules/voice/session-ports.ts";
 import { synthesizeTones } from "../../packages/server/test/support/fake-speech.ts";
 import { bareRoundTrips, REALTIME_ECHO_SCRIPT } from "../../packages/server/test/support/realtime-echo.ts";
 import { RELAY_OPTIONS, SESSION_SETTINGS } from "../../packages/server/test/support/session-settings.ts";

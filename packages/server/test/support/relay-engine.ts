@@ -16,9 +16,9 @@ import { TwilioMediaStreams } from "../../src/modules/telephony/twilio/media-str
 import { silenceEndpoint } from "../../src/modules/voice/detectors.ts";
 import { RealtimeClient } from "../../src/modules/voice/realtime-client.ts";
 import { RealtimeSession } from "../../src/modules/voice/realtime-session.ts";
+import type { SessionSettings } from "../../src/modules/voice/session-ports.ts";
 import { sileroBatchStats, sileroDetector, sileroDetectorOf } from "../../src/modules/voice/silero-vad.ts";
 import { SileroWorker } from "../../src/modules/voice/silero-worker.ts";
-import type { SessionSettings } from "../../src/modules/voice/voice-session.ts";
 import { serveRelayProbe } from "./relay-probe.ts";
 import { RELAY_OPTIONS, SESSION_SETTINGS } from "./session-settings.ts";
 

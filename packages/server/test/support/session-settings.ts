@@ -1,5 +1,5 @@
 import type { RealtimeSessionOptions } from "../../src/modules/voice/realtime-client.ts";
-import type { SessionSettings } from "../../src/modules/voice/voice-session.ts";
+import type { SessionSettings } from "../../src/modules/voice/session-ports.ts";
 
 /** A live call's voice settings at their defaults, no greeting and no silence prompts: tests and benches override. */
 export const SESSION_SETTINGS: SessionSettings = {

@@ -1,12 +1,8 @@
 import { vi } from "vitest";
 import { createLogger } from "../../src/logger.ts";
 import { TextMediaStream } from "../../src/modules/media/index.ts";
-import {
-  type PipelinePorts,
-  PipelineSession,
-  type SessionSettings,
-  type SessionTurn,
-} from "../../src/modules/voice/voice-session.ts";
+import { PipelineSession } from "../../src/modules/voice/pipeline-session.ts";
+import type { PipelinePorts, SessionSettings, SessionTurn } from "../../src/modules/voice/session-ports.ts";
 import { SESSION_SETTINGS } from "./session-settings.ts";
 
 /**

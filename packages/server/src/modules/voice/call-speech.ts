@@ -3,6 +3,7 @@ import type { MediaStream } from "../media/index.ts";
 import { type CallProviders, callProviders, type ProviderSelection } from "./call-providers.ts";
 import type { LiveAssistant } from "./live-call.ts";
 import type { RealtimeModel } from "./realtime-client.ts";
+import type { PipelinePorts } from "./session-ports.ts";
 import type {
   SpeechConnection,
   StreamingSynthesizer,
@@ -10,7 +11,6 @@ import type {
   Synthesizer,
   Transcriber,
 } from "./speech.ts";
-import type { PipelinePorts } from "./voice-session.ts";
 
 export /** A streaming voice's socket for the call, and what it speaks (a hand-off to the same voice keeps it). */
 interface StreamingSpeech {

@@ -4,7 +4,7 @@ import { storableText } from "../../storable-text.mjs";
 import type { CallAnnotations } from "../calls/index.ts";
 import type { RedactionService } from "../redaction/index.ts";
 import type { Recordings } from "./recording.ts";
-import type { SessionTurn } from "./voice-session.ts";
+import type { SessionTurn } from "./session-ports.ts";
 
 /** Latency of a call's answered turns, from the caller's end of speech, in ms. */
 export interface CallLatency {

@@ -1,7 +1,7 @@
 import type { Prisma } from "../../generated/prisma/client.ts";
 import { replyAssistantColumns } from "../message-pipeline/index.ts";
 import type { DetectorRegistry } from "./detectors.ts";
-import type { SessionSettings } from "./voice-session.ts";
+import type { SessionSettings } from "./session-ports.ts";
 
 /** What a live call's session reads of the call and its assistant. */
 export const LIVE_CALL_COLUMNS = {

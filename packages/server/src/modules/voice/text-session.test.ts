@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { passLineTime as pass, textCall as textStreamCall } from "../../../test/support/text-calls.ts";
-import { type SessionSettings, VOICE_PHRASES } from "./voice-session.ts";
+import type { SessionSettings } from "./session-ports.ts";
+import { VOICE_PHRASES } from "./voice-session.ts";
 
 /** The pipeline session on a text stream, with a reply engine that echoes and ends the call on "bye". */
 function textCall(settings: Partial<SessionSettings> = {}) {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { pcmBytes, pcmToMuLaw, WEB_FORMAT } from "../media/index.ts";
 import { endpointMs, interruptMs, SilenceTurnDetector, type TurnDetector } from "./turn-detector.ts";
-import { splitSentences } from "./voice-session.ts";
+import { splitSentences } from "./utterance.ts";
 
 /** 20 ms of a phone's mu-law at `level`. */
 const frame = (level: number) =>

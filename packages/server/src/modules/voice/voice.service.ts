@@ -29,18 +29,18 @@ import type { DetectorRegistry } from "./detectors.ts";
 import { LIVE_CALL_COLUMNS, type LiveAssistant, type LiveCall, sessionSettingsOf } from "./live-call.ts";
 import { LiveCallFunctions, type TestCallSetup } from "./live-call-functions.ts";
 import type { LiveSessions } from "./live-sessions.ts";
+import { PipelineSession } from "./pipeline-session.ts";
 import type { RealtimeConnection, RealtimeSessionOptions } from "./realtime-client.ts";
 import { modelAudioFormat, RealtimeSession } from "./realtime-session.ts";
 import { semanticWaits } from "./semantic-turn.ts";
+import type {
+  Handover,
+  PipelinePorts,
+  PipelineReply,
+  SessionPorts,
+  SessionSettings,
+} from "./session-ports.ts";
 import { endpointMs } from "./turn-detector.ts";
-import {
-  type Handover,
-  type PipelinePorts,
-  type PipelineReply,
-  PipelineSession,
-  type SessionPorts,
-  type SessionSettings,
-} from "./voice-session.ts";
 
 /** What a caller hears when the realtime model of a multimodal or dualplex assistant cannot be reached. */
 export const MODEL_UNAVAILABLE =

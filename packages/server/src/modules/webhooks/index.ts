@@ -1,3 +1,4 @@
 /** Signed webhooks: events, signing secrets, durable delivery with retries, the delivery log. */
+export type { InboundCallRequest } from "./inbound.ts";
 export { WebhookLogRetention } from "./log-retention.ts";
-export { type InboundCallRequest, WebhooksService } from "./webhooks.service.ts";
+export { WebhooksService } from "./webhooks.service.ts";

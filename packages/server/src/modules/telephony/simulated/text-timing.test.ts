@@ -4,7 +4,8 @@ import { passLineTime as pass, textCall } from "../../../../test/support/text-ca
 import { createLogger } from "../../../logger.ts";
 import { TextMediaStream } from "../../media/index.ts";
 import type { ReplyEngine } from "../../message-pipeline/index.ts";
-import { type PipelinePorts, PipelineSession, type SessionTurn } from "../../voice/voice-session.ts";
+import { PipelineSession } from "../../voice/pipeline-session.ts";
+import type { PipelinePorts, SessionTurn } from "../../voice/session-ports.ts";
 import type { TranscriptLine } from "../provider.ts";
 import { SCRIPTED_CALLEE_LINES, SimulatedCallee } from "./callee.ts";
 import { IMPATIENT_AFTER_WORDS, SimulatedLine } from "./line.ts";
