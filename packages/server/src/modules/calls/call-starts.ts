@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { ServiceDeps } from "../../deps.ts";
 import { AccountSuspendedError, AppError, ConcurrentCallsLimitError, ValidationError } from "../../errors.ts";
 import type { EventSink } from "../../events.ts";
-import type { Call, Prisma } from "../../generated/prisma/client.ts";
+import type { AssistantMode, Call, Prisma } from "../../generated/prisma/client.ts";
 import type { JobQueue } from "../../jobs/index.ts";
 import { MAX_CALL_VARIABLES_BYTES } from "../../limits.ts";
 import { parseInput } from "../../validation.ts";
@@ -12,6 +12,7 @@ import type { CallCarrier } from "../telephony/provider.ts";
 import { WEB_CARRIER } from "./call-hang-up.ts";
 import type { CallLifecycle } from "./call-lifecycle.service.ts";
 import { ACTIVE_DB_STATUSES, CALL_TYPES } from "./call-status.ts";
+import { answeredByFallback } from "./free-calls.ts";
 
 const WEB_CONNECT_DEADLINE_TASK = "calls:web-connect-deadline";
 
@@ -107,12 +108,13 @@ export class CallStarts {
    */
   async startWebCall(request: {
     accountId: number;
-    assistant: { id: number; name: string; maxDuration: number };
+    assistant: { id: number; name: string; maxDuration: number; mode: AssistantMode };
     digestFor: (callId: number) => string;
     connectBy: Date;
   }): Promise<Call> {
     const { accountId, assistant } = request;
     const { billing, lifecycle, jobs } = this.parts;
+    const free = answeredByFallback(this.deps.config, { carrier: WEB_CARRIER, mode: assistant.mode });
     const call = await this.deps.db.prisma.$transaction(async (tx) => {
       const created = await tx.call.create({
         data: {
@@ -124,18 +126,19 @@ export class CallStarts {
           maxDuration: assistant.maxDuration,
         },
       });
-      await billing.reserveCallStart(tx, {
-        accountId,
-        callId: created.id,
-        amount: this.deps.config.telephony.pricePerMinute,
-      });
+      if (!free)
+        await billing.reserveCallStart(tx, {
+          accountId,
+          callId: created.id,
+          amount: this.deps.config.telephony.pricePerMinute,
+        });
       return tx.call.update({
         where: { id: created.id },
         data: { mediaStreamNonce: request.digestFor(created.id) },
       });
     });
-    this.deps.logger.info("web call started", { accountId, callId: call.id });
-    billing.balanceChanged(accountId);
+    this.deps.logger.info("web call started", { accountId, callId: call.id, free });
+    if (!free) billing.balanceChanged(accountId);
     lifecycle.publish(call, null);
     await jobs.enqueue(
       WEB_CONNECT_DEADLINE_TASK,
@@ -191,6 +194,7 @@ export class CallStarts {
     const campaign = await this.campaignAndLeadOf(accountId, input);
     const { carrier, billing, lifecycle, events } = this.parts;
     const { maxConcurrentCalls, pricePerMinute } = this.deps.config.telephony;
+    const free = answeredByFallback(this.deps.config, { carrier: carrier.name, mode: assistant.mode });
     const call = await prisma.$transaction(async (tx) => {
       // The account row is the lock that makes count-then-insert safe between concurrent requests;
       // read under it, a suspension that commits first is always seen (a campaign's dialler has no
@@ -220,12 +224,17 @@ export class CallStarts {
           maxDuration: assistant.maxDuration,
         },
       });
-      await billing.reserveCallStart(tx, { accountId, callId: created.id, amount: pricePerMinute });
+      if (!free) await billing.reserveCallStart(tx, { accountId, callId: created.id, amount: pricePerMinute });
       await events.emit(tx, { type: "call.started", call: created });
       return created;
     });
-    this.deps.logger.info("outbound call placed", { accountId, callId: call.id, carrier: carrier.name });
-    billing.balanceChanged(accountId);
+    this.deps.logger.info("outbound call placed", {
+      accountId,
+      callId: call.id,
+      carrier: carrier.name,
+      free,
+    });
+    if (!free) billing.balanceChanged(accountId);
     lifecycle.publish(call, null);
     try {
       const { providerCallId } = await carrier.placeCall({
