@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { ServiceDeps } from "../../deps.ts";
 import { AccountSuspendedError, AppError, ConcurrentCallsLimitError, ValidationError } from "../../errors.ts";
 import type { EventSink } from "../../events.ts";
-import type { AssistantMode, Call, Prisma } from "../../generated/prisma/client.ts";
+import type { Call, Prisma } from "../../generated/prisma/client.ts";
 import type { JobQueue } from "../../jobs/index.ts";
 import { MAX_CALL_VARIABLES_BYTES } from "../../limits.ts";
 import { parseInput } from "../../validation.ts";
@@ -108,13 +108,12 @@ export class CallStarts {
    */
   async startWebCall(request: {
     accountId: number;
-    assistant: { id: number; name: string; maxDuration: number; mode: AssistantMode };
+    assistant: { id: number; name: string; maxDuration: number };
     digestFor: (callId: number) => string;
     connectBy: Date;
   }): Promise<Call> {
     const { accountId, assistant } = request;
     const { billing, lifecycle, jobs } = this.parts;
-    const free = answeredByFallback(this.deps.config, { carrier: WEB_CARRIER, mode: assistant.mode });
     const call = await this.deps.db.prisma.$transaction(async (tx) => {
       const created = await tx.call.create({
         data: {
@@ -126,19 +125,18 @@ export class CallStarts {
           maxDuration: assistant.maxDuration,
         },
       });
-      if (!free)
-        await billing.reserveCallStart(tx, {
-          accountId,
-          callId: created.id,
-          amount: this.deps.config.telephony.pricePerMinute,
-        });
+      await billing.reserveCallStart(tx, {
+        accountId,
+        callId: created.id,
+        amount: this.deps.config.telephony.pricePerMinute,
+      });
       return tx.call.update({
         where: { id: created.id },
         data: { mediaStreamNonce: request.digestFor(created.id) },
       });
     });
-    this.deps.logger.info("web call started", { accountId, callId: call.id, free });
-    if (!free) billing.balanceChanged(accountId);
+    this.deps.logger.info("web call started", { accountId, callId: call.id });
+    billing.balanceChanged(accountId);
     lifecycle.publish(call, null);
     await jobs.enqueue(
       WEB_CONNECT_DEADLINE_TASK,
@@ -194,7 +192,7 @@ export class CallStarts {
     const campaign = await this.campaignAndLeadOf(accountId, input);
     const { carrier, billing, lifecycle, events } = this.parts;
     const { maxConcurrentCalls, pricePerMinute } = this.deps.config.telephony;
-    const free = answeredByFallback(this.deps.config, { carrier: carrier.name, mode: assistant.mode });
+    const free = answeredByFallback(this.deps.config, { carrier: carrier.name });
     const call = await prisma.$transaction(async (tx) => {
       // The account row is the lock that makes count-then-insert safe between concurrent requests;
       // read under it, a suspension that commits first is always seen (a campaign's dialler has no

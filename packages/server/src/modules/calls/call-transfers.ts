@@ -41,7 +41,7 @@ export class CallTransferRecords {
    */
   async startLeg(original: Call, target: { to: string; destinationName: string }): Promise<Call> {
     const { billing, events, lifecycle, carrier } = this.parts;
-    const free = answeredByFallback(this.deps.config, { carrier: carrier.name, mode: null });
+    const free = answeredByFallback(this.deps.config, { carrier: carrier.name });
     const leg = await this.deps.db.prisma.$transaction(async (tx) => {
       const created = await tx.call.create({
         data: {

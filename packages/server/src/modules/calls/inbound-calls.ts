@@ -141,10 +141,7 @@ export class InboundCalls {
         : assistant
           ? null
           : { reason: "The number has no inbound assistant.", words: INBOUND_REFUSALS.unavailable };
-    const free = answeredByFallback(this.deps.config, {
-      carrier: request.carrier,
-      mode: assistant?.mode ?? null,
-    });
+    const free = answeredByFallback(this.deps.config, { carrier: request.carrier });
     let call: Call | null = null;
     if (!refusal) {
       try {

@@ -33,8 +33,8 @@ export function modelSetup(config: Config): ModelSetup {
     embeddings: createEmbedder(config).id,
     notice: configured
       ? null
-      : "No chat model is configured: assistants answer with a fixed fallback (free of charge: chat replies, " +
-        "simulated calls and pipeline web calls; calls on a real carrier are still charged per minute) and " +
+      : "No chat model is configured: assistants answer with a fixed fallback (free of charge in chats and " +
+        "simulated calls; calls on a real carrier and browser calls are still charged per minute) and " +
         "knowledge is searched with the offline embedder. Set OPENAI_API_KEY, or OPENAI_BASE_URL (and OPENAI_MODEL) " +
         `for an OpenAI-compatible server such as Ollama, vLLM or llama.cpp: see ${SELF_HOSTED_MODELS_DOC}.`,
   };
