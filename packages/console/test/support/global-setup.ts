@@ -225,7 +225,8 @@ async function startControlServer(
     }
     try {
       const body = await readJson(request);
-      const app = body.server === "deaf" ? apps.deaf : body.server === "modelless" ? apps.modelless : apps.main;
+      const app =
+        body.server === "deaf" ? apps.deaf : body.server === "modelless" ? apps.modelless : apps.main;
       const email = `console-${randomBytes(5).toString("hex")}@example.com`;
       const password = `pw-${randomBytes(8).toString("hex")}`;
       const { account } = await app.services.accounts.create({

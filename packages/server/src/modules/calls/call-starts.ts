@@ -222,7 +222,8 @@ export class CallStarts {
           maxDuration: assistant.maxDuration,
         },
       });
-      if (!free) await billing.reserveCallStart(tx, { accountId, callId: created.id, amount: pricePerMinute });
+      if (!free)
+        await billing.reserveCallStart(tx, { accountId, callId: created.id, amount: pricePerMinute });
       await events.emit(tx, { type: "call.started", call: created });
       return created;
     });

@@ -24,7 +24,11 @@ async function books(t: TestApp, account: TestAccount, call: Call) {
     prisma.ledgerEntry.findMany({ where: { callId: call.id } }),
     prisma.account.findUniqueOrThrow({ where: { id: account.accountId } }),
   ]);
-  return { entries: entries.length, totalCost: call.totalCost.toFixed(2), balance: holder.balance.toFixed(2) };
+  return {
+    entries: entries.length,
+    totalCost: call.totalCost.toFixed(2),
+    balance: holder.balance.toFixed(2),
+  };
 }
 
 async function ended(t: TestApp, id: number): Promise<Call> {
