@@ -326,8 +326,8 @@ export class VoxgateConsole extends LitElement {
   private renderModelBanner() {
     if (!this.noModel) return nothing;
     return html`<p class="banner info" role="status" data-testid="model-banner">
-      No chat model is configured: assistants answer with a fixed fallback message (chat replies free of charge, calls
-      still charged per minute). To have them
+      No chat model is configured: assistants answer with a fixed fallback message, free of charge in chats and
+      simulated calls (calls on a real carrier and browser test calls are still charged per minute). To have them
       answer with a model, the server needs <code>OPENAI_API_KEY</code>, or <code>OPENAI_BASE_URL</code> (with
       <code>OPENAI_MODEL</code>) for an OpenAI-compatible server such as Ollama, vLLM or llama.cpp, and a restart:
       see <code>docs/self-hosted-models.md</code>.</p>`;

@@ -6,7 +6,7 @@ import type { CreatedAccount, CreatedCalendar } from "./global-setup.ts";
 
 /** A fresh account on the real server, so tests never share assistants, leads or conversations. */
 export async function createAccount(
-  options: { operator?: boolean; server?: "main" | "deaf" } = {},
+  options: { operator?: boolean; server?: "main" | "deaf" | "modelless" } = {},
 ): Promise<CreatedAccount> {
   const response = await fetch(`${inject("controlUrl")}/accounts`, {
     method: "POST",

@@ -19,6 +19,8 @@ declare module "vitest" {
     apiBase: string;
     /** A second real server whose speech-to-text service cannot be reached (accounts: `server: "deaf"`). */
     deafApiBase: string;
+    /** A third real server with no chat model: the fallback answers (accounts: `server: "modelless"`). */
+    modellessApiBase: string;
     /** Arranges accounts for a test (see `startControlServer`). */
     controlUrl: string;
     /** Whether a real CalDAV server (Radicale) runs for the calendar tests. */
@@ -123,13 +125,22 @@ export default function setup(project: TestProject) {
       VOXGATE_MAIL_FROM: "Voxgate <voxgate@example.test>",
     });
     cleanups.push(() => deaf.app.close());
+    const modelless = await startInProcessServer(null, {
+      OPENAI_STT_BASE_URL: speech.baseUrl,
+      OPENAI_TTS_BASE_URL: speech.baseUrl,
+    });
+    cleanups.push(() => modelless.app.close());
     // The calendar tests need a real CalDAV server (as the server's own do); without radicale they are skipped.
     const radicale = findRadicale() ? await startRadicale({ [CALDAV_USER]: CALDAV_PASSWORD }) : null;
     if (radicale) cleanups.push(() => radicale.stop());
-    const control = await startControlServer({ main: app, deaf: deaf.app }, radicale);
+    const control = await startControlServer(
+      { main: app, deaf: deaf.app, modelless: modelless.app },
+      radicale,
+    );
     cleanups.push(control.close);
     project.provide("apiBase", url);
     project.provide("deafApiBase", deaf.url);
+    project.provide("modellessApiBase", modelless.url);
     project.provide("controlUrl", control.url);
     project.provide("caldav", radicale !== null);
     project.provide("calcom", { apiKey: calcom.apiKey, eventTypeId: calcom.eventType.id });
@@ -145,7 +156,10 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-async function startControlServer(apps: { main: App; deaf: App }, radicale: RunningRadicale | null) {
+async function startControlServer(
+  apps: { main: App; deaf: App; modelless: App },
+  radicale: RunningRadicale | null,
+) {
   // A page that answers 404 until POST /publish, for a document that fails and then succeeds.
   let published = false;
   const server = createServer(async (request, response) => {
@@ -218,7 +232,8 @@ async function startControlServer(apps: { main: App; deaf: App }, radicale: Runn
     }
     try {
       const body = await readJson(request);
-      const app = body.server === "deaf" ? apps.deaf : apps.main;
+      const app =
+        body.server === "deaf" ? apps.deaf : body.server === "modelless" ? apps.modelless : apps.main;
       const email = `console-${randomBytes(5).toString("hex")}@example.com`;
       const password = `pw-${randomBytes(8).toString("hex")}`;
       const { account } = await app.services.accounts.create({

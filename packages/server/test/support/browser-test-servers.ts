@@ -30,10 +30,11 @@ export async function browserTestSetup(start: (cleanups: Cleanup[]) => Promise<v
 
 /**
  * A real Voxgate server in process on loopback port 0 over in-memory PGlite, answering through the
- * real `openai` client from the OpenAI-compatible test server at `llmBaseUrl`; `env` adds settings.
+ * real `openai` client from the OpenAI-compatible test server at `llmBaseUrl` (null: no chat model,
+ * the fallback answers); `env` adds settings.
  */
 export async function startInProcessServer(
-  llmBaseUrl: string,
+  llmBaseUrl: string | null,
   env: Record<string, string>,
 ): Promise<{ app: App; url: string }> {
   const config = loadConfig({
@@ -41,8 +42,7 @@ export async function startInProcessServer(
     PORT: "0",
     LOG_LEVEL: "silent",
     VOXGATE_SEED_DEMO: "false",
-    OPENAI_API_KEY: "test-key",
-    OPENAI_BASE_URL: llmBaseUrl,
+    ...(llmBaseUrl ? { OPENAI_API_KEY: "test-key", OPENAI_BASE_URL: llmBaseUrl } : {}),
     ...env,
   });
   const app = await buildApp(config, {

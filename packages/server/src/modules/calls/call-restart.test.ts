@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createAssistant } from "../../../test/fixtures/assistants.ts";
 import { durableDatabase } from "../../../test/fixtures/durable-database.ts";
+import { startSimulatedPeopleModel } from "../../../test/fixtures/simulated-people.ts";
 import { telephonyFixtures } from "../../../test/fixtures/telephony.ts";
 import { startTestApp, type TestApp } from "../../../test/support/test-app.ts";
 import type { App } from "../../app.ts";
@@ -33,7 +34,10 @@ describe("calls across a restart", () => {
   }, async () => {
     const database = await durableDatabase();
     cleanups.push(() => database.drop());
-    const first = await startTestApp({ env, database: database.first });
+    // With a chat model: a simulated call answered by the no-model fallback would be free.
+    const model = await startSimulatedPeopleModel();
+    cleanups.push(() => model.close());
+    const first = await startTestApp({ model, env, database: database.first });
     let closed = false;
     cleanups.push(() => (closed ? undefined : first.close()));
     const owner = await first.createAccount({ balance: "20" });
@@ -64,7 +68,12 @@ describe("calls across a restart", () => {
 
     // Listening before its workers start, which may end an overdue call at once.
     const settled = finishedCalls();
-    const second = await startTestApp({ env, database: database.next, beforeListen: settled.listen });
+    const second = await startTestApp({
+      model,
+      env,
+      database: database.next,
+      beforeListen: settled.listen,
+    });
     cleanups.push(() => second.close());
     // The second server's workers took over the calls' timers as they started.
     const atLimit = await settled.ended(second, limited.id);

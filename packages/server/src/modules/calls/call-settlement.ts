@@ -18,7 +18,9 @@ export type RunningCharge = "paid" | "short" | "not-running";
  *
  * Only carried calls are billed by the minute: phone calls and browser web calls (`providerName`
  * set); a call recorded through the API without a carrier costs nothing, and so does an agent
- * test's call (`test`), which is carried by the simulation only.
+ * test's call (`test`), which is carried by the simulation only, and a call answered by the no-model
+ * fallback (free-calls.ts), recorded with no first minute reserved: a call is charged its minutes
+ * only when its first was reserved as it was recorded, which no configuration change mid-call alters.
  */
 export class CallSettlement {
   constructor(
@@ -75,7 +77,8 @@ export class CallSettlement {
 
   /**
    * Charges minutes 2..`through` not yet in the ledger (minute 1 was reserved at the start), in
-   * order, stopping at the first the balance cannot pay (the next ones cost as much).
+   * order, stopping at the first the balance cannot pay (the next ones cost as much). None of a
+   * free call's (its first minute was not reserved).
    */
   private async chargeMinutes(
     tx: Prisma.TransactionClient,
@@ -83,6 +86,7 @@ export class CallSettlement {
     through: number,
   ): Promise<{ paid: boolean; charged: boolean }> {
     const inLedger = await this.billing.chargedCallMinutes(tx, call.id);
+    if (!inLedger.has(1)) return { paid: true, charged: false };
     let charged = false;
     for (let minute = 2; minute <= through; minute++) {
       if (inLedger.has(minute)) continue;

@@ -12,6 +12,7 @@ import type { CallCarrier } from "../telephony/provider.ts";
 import { WEB_CARRIER } from "./call-hang-up.ts";
 import type { CallLifecycle } from "./call-lifecycle.service.ts";
 import { ACTIVE_DB_STATUSES, CALL_TYPES } from "./call-status.ts";
+import { answeredByFallback } from "./free-calls.ts";
 
 const WEB_CONNECT_DEADLINE_TASK = "calls:web-connect-deadline";
 
@@ -191,6 +192,7 @@ export class CallStarts {
     const campaign = await this.campaignAndLeadOf(accountId, input);
     const { carrier, billing, lifecycle, events } = this.parts;
     const { maxConcurrentCalls, pricePerMinute } = this.deps.config.telephony;
+    const free = answeredByFallback(this.deps.config, { carrier: carrier.name });
     const call = await prisma.$transaction(async (tx) => {
       // The account row is the lock that makes count-then-insert safe between concurrent requests;
       // read under it, a suspension that commits first is always seen (a campaign's dialler has no
@@ -220,12 +222,18 @@ export class CallStarts {
           maxDuration: assistant.maxDuration,
         },
       });
-      await billing.reserveCallStart(tx, { accountId, callId: created.id, amount: pricePerMinute });
+      if (!free)
+        await billing.reserveCallStart(tx, { accountId, callId: created.id, amount: pricePerMinute });
       await events.emit(tx, { type: "call.started", call: created });
       return created;
     });
-    this.deps.logger.info("outbound call placed", { accountId, callId: call.id, carrier: carrier.name });
-    billing.balanceChanged(accountId);
+    this.deps.logger.info("outbound call placed", {
+      accountId,
+      callId: call.id,
+      carrier: carrier.name,
+      free,
+    });
+    if (!free) billing.balanceChanged(accountId);
     lifecycle.publish(call, null);
     try {
       const { providerCallId } = await carrier.placeCall({

@@ -5,6 +5,7 @@ import type { Call } from "../../generated/prisma/client.ts";
 import type { BillingService } from "../billing/index.ts";
 import type { CallCarrier } from "../telephony/provider.ts";
 import type { CallLifecycle } from "./call-lifecycle.service.ts";
+import { answeredByFallback } from "./free-calls.ts";
 
 /** Where a call's phone transfer stands (`calls.transferState`). */
 export type TransferState = "" | "dialing" | "connected" | "returned";
@@ -40,6 +41,7 @@ export class CallTransferRecords {
    */
   async startLeg(original: Call, target: { to: string; destinationName: string }): Promise<Call> {
     const { billing, events, lifecycle, carrier } = this.parts;
+    const free = answeredByFallback(this.deps.config, { carrier: carrier.name });
     const leg = await this.deps.db.prisma.$transaction(async (tx) => {
       const created = await tx.call.create({
         data: {
@@ -65,15 +67,17 @@ export class CallTransferRecords {
         data: { transferState: "dialing", transferredToCallId: created.id },
       });
       if (count === 0) throw new AppError("CONFLICT", "The call cannot be transferred now.");
-      await billing.reserveCallStart(tx, {
-        accountId: original.accountId,
-        callId: created.id,
-        amount: this.deps.config.telephony.pricePerMinute,
-      });
+      // The leg of a call answered without a model is as free as the call (a simulated person answers).
+      if (!free)
+        await billing.reserveCallStart(tx, {
+          accountId: original.accountId,
+          callId: created.id,
+          amount: this.deps.config.telephony.pricePerMinute,
+        });
       await events.emit(tx, { type: "call.started", call: created });
       return created;
     });
-    billing.balanceChanged(original.accountId);
+    if (!free) billing.balanceChanged(original.accountId);
     lifecycle.publish(leg, null);
     this.deps.logger.info("call transfer started", { callId: original.id, legCallId: leg.id });
     return leg;

@@ -17,6 +17,7 @@ import { sipHostOf } from "../telephony/sip-uri.ts";
 import type { CallLifecycle } from "./call-lifecycle.service.ts";
 import type { CallQueries } from "./call-queries.ts";
 import { ACTIVE_DB_STATUSES } from "./call-status.ts";
+import { answeredByFallback } from "./free-calls.ts";
 
 /** What a refused inbound caller hears. */
 export const INBOUND_REFUSALS = {
@@ -140,6 +141,7 @@ export class InboundCalls {
         : assistant
           ? null
           : { reason: "The number has no inbound assistant.", words: INBOUND_REFUSALS.unavailable };
+    const free = answeredByFallback(this.deps.config, { carrier: request.carrier });
     let call: Call | null = null;
     if (!refusal) {
       try {
@@ -150,11 +152,12 @@ export class InboundCalls {
           });
           if (running >= maxConcurrentCalls) throw new ConcurrentCallsLimitError(maxConcurrentCalls);
           const created = await tx.call.create({ data: record });
-          await this.parts.billing.reserveCallStart(tx, {
-            accountId,
-            callId: created.id,
-            amount: pricePerMinute,
-          });
+          if (!free)
+            await this.parts.billing.reserveCallStart(tx, {
+              accountId,
+              callId: created.id,
+              amount: pricePerMinute,
+            });
           await this.parts.events.emit(tx, { type: "call.started", call: created });
           return created;
         });
@@ -180,11 +183,11 @@ export class InboundCalls {
       });
       return { accepted: false, callId: failed.id, refusal: refusal!.words };
     }
-    this.parts.billing.balanceChanged(accountId);
+    if (!free) this.parts.billing.balanceChanged(accountId);
     this.parts.lifecycle.publish(call, null);
     // The carrier connects the call as soon as it is answered with the media stream.
     await this.parts.lifecycle.transition(call.id, "in-progress");
-    this.deps.logger.info("inbound call answered", { accountId, callId: call.id });
+    this.deps.logger.info("inbound call answered", { accountId, callId: call.id, free });
     return { accepted: true, callId: call.id };
   }
 

@@ -1,7 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createAssistant } from "../../../test/fixtures/assistants.ts";
 import { durableDatabase } from "../../../test/fixtures/durable-database.ts";
+import { startSimulatedPeopleModel } from "../../../test/fixtures/simulated-people.ts";
 import { telephonyFixtures, uniqueUsNumber } from "../../../test/fixtures/telephony.ts";
+import type { FakeOpenAI } from "../../../test/support/fake-openai.ts";
 import { subscribeWs } from "../../../test/support/subscriptions.ts";
 import {
   freshDatabase,
@@ -167,13 +169,19 @@ describe("the campaign dialer on the simulated carrier", { timeout: 120_000 }, (
   let clock: ManualClock;
   let alice: TestAccount;
   let bob: TestAccount;
+  let model: FakeOpenAI;
 
   beforeAll(async () => {
     clock = new ManualClock(MONDAY_MORNING);
-    t = await startTestApp({ env: FAST, clock });
+    // With a chat model, so that the calls are billed (answered by the fallback they would be free).
+    model = await startSimulatedPeopleModel();
+    t = await startTestApp({ model, env: FAST, clock });
     [alice, bob] = await Promise.all([t.createAccount({ balance: "100" }), t.createAccount()]);
   });
-  afterAll(() => t?.close());
+  afterAll(async () => {
+    await t?.close();
+    await model?.close();
+  });
 
   it("reports a lead's outcome from the dialer, with its campaign, in a lead.updated webhook", async () => {
     const receiver = await startWebhookReceiver();

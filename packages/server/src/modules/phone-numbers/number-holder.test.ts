@@ -1,7 +1,9 @@
 import { STATUS_BY_CODE } from "@voxgate/rest-compat";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAssistant } from "../../../test/fixtures/assistants.ts";
+import { startSimulatedPeopleModel } from "../../../test/fixtures/simulated-people.ts";
 import { telephonyFixtures, uniqueUsNumber } from "../../../test/fixtures/telephony.ts";
+import type { FakeOpenAI } from "../../../test/support/fake-openai.ts";
 import { startTestApp, type TestAccount, type TestApp } from "../../../test/support/test-app.ts";
 import { CALLER_ID_VERIFICATION } from "./phone-numbers.service.ts";
 
@@ -10,12 +12,18 @@ import { CALLER_ID_VERIFICATION } from "./phone-numbers.service.ts";
 
 let t: TestApp;
 let fixtures: ReturnType<typeof telephonyFixtures>;
+let model: FakeOpenAI;
 
 beforeAll(async () => {
-  t = await startTestApp();
+  // With a chat model, so that calls are billed (answered by the fallback they would be free).
+  model = await startSimulatedPeopleModel();
+  t = await startTestApp({ model });
   fixtures = telephonyFixtures(t);
 });
-afterAll(() => t?.close());
+afterAll(async () => {
+  await t?.close();
+  await model?.close();
+});
 
 const ADD = `mutation($input: AddPhoneNumberInput!) { addPhoneNumber(input: $input) { id status } }`;
 const addOver = (account: TestAccount, input: Record<string, unknown>) =>

@@ -20,17 +20,22 @@ export interface ModelSetup {
   notice: string | null;
 }
 
+/** Whether replies come from a chat model (a key, or a server of its own); else the fallback answers. */
+export function chatModelConfigured(openai: Pick<Config["openai"], "apiKey" | "baseUrl">): boolean {
+  return Boolean(openai.apiKey || openai.baseUrl);
+}
+
 export function modelSetup(config: Config): ModelSetup {
-  const configured = Boolean(config.openai.apiKey || config.openai.baseUrl);
+  const configured = chatModelConfigured(config.openai);
   return {
     configured,
     chat: configured ? config.openai.model : null,
     embeddings: createEmbedder(config).id,
     notice: configured
       ? null
-      : "No chat model is configured: assistants answer with a fixed fallback (chat replies free of charge; calls " +
-        "are still charged per minute) and knowledge " +
-        "is searched with the offline embedder. Set OPENAI_API_KEY, or OPENAI_BASE_URL (and OPENAI_MODEL) " +
+      : "No chat model is configured: assistants answer with a fixed fallback (free of charge in chats and " +
+        "simulated calls; calls on a real carrier and browser calls are still charged per minute) and " +
+        "knowledge is searched with the offline embedder. Set OPENAI_API_KEY, or OPENAI_BASE_URL (and OPENAI_MODEL) " +
         `for an OpenAI-compatible server such as Ollama, vLLM or llama.cpp: see ${SELF_HOSTED_MODELS_DOC}.`,
   };
 }
