@@ -1,21 +1,18 @@
 import { storableText } from "../../storable-text.mjs";
 import { decodeAudio, type MediaFormat, type MediaStream, pcmBytes, resample } from "../media/index.ts";
 import { type FunctionCallRecord, type RealtimeFunction, refused } from "../message-pipeline/index.ts";
+import { concatBytes } from "./playback.ts";
 import type { RealtimeConnection, RealtimeEvent, RealtimeSessionOptions } from "./realtime-client.ts";
 import {
   type CallFunctions,
-  concatBytes,
   type Handover,
-  heardSentences,
-  MediaSession,
   noTimings,
-  type SentenceQueue,
   type SessionPorts,
   type SessionSettings,
-  splitSentences,
   type TurnTimings,
-  type Utterance,
-} from "./voice-session.ts";
+} from "./session-ports.ts";
+import { heardSentences, type SentenceQueue, splitSentences, type Utterance } from "./utterance.ts";
+import { MediaSession } from "./voice-session.ts";
 
 export interface RealtimePorts extends SessionPorts {
   /**

@@ -13,13 +13,6 @@ import {
 import { interruptMs, type TurnDetector, type TurnEvent } from "./turn-detector.ts";
 import { newUtterance, type SentenceQueue, splitSentences, type Utterance, wordCount } from "./utterance.ts";
 
-// realtime-session.ts imports what a mode builds on from here, with the base class.
-export { concatBytes } from "./playback.ts";
-export type { CallFunctions, Handover, SessionPorts, SessionSettings } from "./session-ports.ts";
-export { noTimings } from "./session-ports.ts";
-export type { SentenceQueue, Utterance } from "./utterance.ts";
-export { heardSentences, splitSentences } from "./utterance.ts";
-
 export const VOICE_PHRASES = {
   reengage: "Are you still there?",
   silenceGoodbye: "I haven't heard from you, so I'll end the call now. Goodbye.",
