@@ -15,6 +15,9 @@ import type { RateLimitReporter, RateLimitsService } from "../rate-limits/rate-l
 import { type LinkEmail, linkEmail } from "./link-email.ts";
 import { INVITATION_TTL_MS, linkPath, mintLinkToken } from "./links.ts";
 
+const INTERRUPTED = "The server stopped before this email went out. Resend it, or copy the link.";
+/** Beyond the mailer's own bound: the status write after a send, on a loaded database. */
+const ABANDON_MARGIN_MS = 15_000;
 const TOO_MANY_EMAILS =
   "Too many emails from this account in the last hour. Please try again later, or copy the link.";
 
@@ -22,7 +25,8 @@ const TOO_MANY_EMAILS =
  * Invitation and reset links by email (docs/console.md#team), when the server has a mail server. The
  * email goes out after the link is committed and never holds up or fails the change: the link's row
  * records how it went (`emailStatus`, `emailError`). The token lives only in memory until then: only
- * its hash is stored, so an email cut short by a restart is not retried; `resend` mints a new link.
+ * its hash is stored, so an email cut short by a restart is not retried: it reads as failed once the
+ * longest send is over (`emailOf`), and `resend` mints a new link.
  */
 export class InvitationEmails implements Lifecycle {
   private readonly inFlight = new Set<Promise<void>>();
@@ -42,8 +46,29 @@ export class InvitationEmails implements Lifecycle {
   }
 
   /** What a new link's row records before its email is tried. */
-  initialStatus(): InvitationEmailStatus {
-    return this.enabled ? "sending" : "not_configured";
+  initialEmail(): { emailStatus: InvitationEmailStatus; emailQueuedAt: Date | null } {
+    return this.enabled
+      ? { emailStatus: "sending", emailQueuedAt: new Date() }
+      : { emailStatus: "not_configured", emailQueuedAt: null };
+  }
+
+  /**
+   * A link's email as it stands: a send still "sending" past the mailer's longest send was cut short
+   * (its server stopped; the token is gone with it), and reads as failed, with what to do.
+   */
+  emailOf(link: Pick<Invitation, "emailStatus" | "emailError" | "emailQueuedAt">): {
+    status: InvitationEmailStatus;
+    error: string | null;
+  } {
+    const queuedAt = link.emailQueuedAt?.getTime() ?? 0;
+    if (link.emailStatus === "sending" && Date.now() - queuedAt > this.abandonedAfterMs())
+      return { status: "failed", error: INTERRUPTED };
+    return { status: link.emailStatus, error: link.emailError };
+  }
+
+  /** The mailer's longest send (every stage's timeout, capped at twice one) and a margin. */
+  private abandonedAfterMs(): number {
+    return 2 * (this.deps.config.mail?.timeoutMs ?? 0) + ABANDON_MARGIN_MS;
   }
 
   /**
@@ -95,6 +120,7 @@ export class InvitationEmails implements Lifecycle {
           tokenHash: hashToken(token),
           expiresAt: new Date(Date.now() + INVITATION_TTL_MS),
           emailStatus: "sending",
+          emailQueuedAt: new Date(),
           emailError: null,
           emailSentAt: null,
         },

@@ -283,4 +283,29 @@ describe("invitation emails through a real SMTP server", () => {
     );
     expect(result.data).toEqual({ invitationEmailEnabled: true });
   });
+
+  it("shows an email its server did not live to finish as failed, once the longest send is over", async () => {
+    const owner = await t.createAccount();
+    // What an instance stopped mid-send leaves: the row says sending, and the token died with it.
+    const row = (minutesAgo: number, email: string) => ({
+      accountId: owner.accountId,
+      email,
+      role: "agent" as const,
+      tokenHash: `cut-short-${email}`,
+      createdById: owner.userId,
+      expiresAt: new Date(Date.now() + 86_400_000),
+      emailStatus: "sending" as const,
+      emailQueuedAt: new Date(Date.now() - minutesAgo * 60_000),
+    });
+    const [old, recent] = [freshEmail(), freshEmail()];
+    await t.app.db.prisma.invitation.createMany({ data: [row(10, old), row(0, recent)] });
+    const result = await t.gql<{ invitations: Listed[] }>(INVITATIONS, {}, { token: owner.apiKey });
+    const byEmail = new Map(result.data!.invitations.map((invitation) => [invitation.email, invitation]));
+    expect(byEmail.get(old)).toMatchObject({
+      emailStatus: "failed",
+      emailError: "The server stopped before this email went out. Resend it, or copy the link.",
+    });
+    // Within the mailer's bound (twice its 20 s timeout here, and a margin) it may still be going out.
+    expect(byEmail.get(recent)).toMatchObject({ emailStatus: "sending", emailError: null });
+  });
 });

@@ -45,11 +45,13 @@ const Invitation = builder.objectRef<InvitationModel>("Invitation").implement({
     createdAt: t.expose("createdAt", { type: "DateTime" }),
     emailStatus: t.field({
       type: InvitationEmailStatusEnum,
-      resolve: (invitation) => invitation.emailStatus,
+      resolve: (invitation, _args, context) => context.services.invitationEmails.emailOf(invitation).status,
     }),
-    emailError: t.exposeString("emailError", {
+    emailError: t.string({
       nullable: true,
-      description: "Why the last email failed, in a sentence (never the server's credentials).",
+      description:
+        "Why the last email failed, in a sentence (never the server's credentials); also when the server stopped before the email went out.",
+      resolve: (invitation, _args, context) => context.services.invitationEmails.emailOf(invitation).error,
     }),
     emailSentAt: t.expose("emailSentAt", { type: "DateTime", nullable: true }),
   }),

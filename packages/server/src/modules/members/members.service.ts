@@ -138,7 +138,7 @@ export class MembersService {
           tokenHash: hashToken(token),
           createdById: viewer.userId,
           expiresAt: new Date(Date.now() + INVITATION_TTL_MS),
-          emailStatus: this.parts.emails.initialStatus(),
+          ...this.parts.emails.initialEmail(),
         },
       });
       await this.audit(
@@ -356,7 +356,7 @@ export class MembersService {
           tokenHash: hashToken(token),
           createdById: viewer.userId,
           expiresAt,
-          emailStatus: this.parts.emails.initialStatus(),
+          ...this.parts.emails.initialEmail(),
         },
       });
       await this.audit(
