@@ -517,7 +517,8 @@ class ChunkWriter {
       start = end;
       if (this.mergeCost) {
         this.unmerged += rows.length;
-        if (this.unmerged >= this.mergeCost.rowsFor(PGLITE_GIN_MERGE_TARGET_MS)) await this.mergePendingList();
+        if (this.unmerged >= this.mergeCost.rowsFor(PGLITE_GIN_MERGE_TARGET_MS))
+          await this.mergePendingList();
       }
     }
   }
