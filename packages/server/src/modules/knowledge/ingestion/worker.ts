@@ -33,6 +33,23 @@ const EMBED_BATCH = 64;
 const PGLITE_STATEMENT_TARGET_MS = 20;
 /** Rows of the first PGlite statement, before any has been measured. */
 const PGLITE_FIRST_ROWS = 4;
+/**
+ * How long one clean-up of the full-text index's pending list may hold the embedded store's backend.
+ * GIN adds new entries to a pending list and merges it into the index when it passes 4 MB (PostgreSQL's
+ * `gin_pending_list_limit`), inside whichever INSERT crossed it: ~1,500 passages merged at once, which held
+ * the backend 150 ms on a quiet machine and 0.5 to 0.8 s under load, three to four times per 6 MB of text,
+ * and every request waited behind it (bench/embedded-store, issue #35). On PGlite the writer merges the
+ * list itself (`gin_clean_pending_list`) in statements of its own, as many passages at a time as fit this
+ * target, so a request waits for at most one such merge; the 4 MB limit is never reached by ingestion.
+ * Larger merges cost less in all (a frequent word's posting list is rewritten once per merge).
+ */
+const PGLITE_GIN_MERGE_TARGET_MS = 30;
+/** Passages merged by the first clean-up, before any has been measured. */
+const PGLITE_GIN_FIRST_ROWS = 16;
+/** Well under the ~1,500 passages that fill the 4 MB pending list, so the INSERT never merges it. */
+const PGLITE_GIN_MAX_ROWS = 512;
+/** The full-text index (migration 0002), whose pending list the writer merges on PGlite. */
+const SEARCH_VECTOR_INDEX = `"document_chunks_search_vector_gin"`;
 /** Batches being written at once on PostgreSQL. */
 const STORE_CONCURRENCY = 2;
 /**
@@ -366,6 +383,14 @@ class ChunkWriter {
   private readonly concurrency: number;
   /** PGlite: rows per statement follow the measured milliseconds a row (null on PostgreSQL: a batch each). */
   private readonly rowCost: RowCost | null;
+  /**
+   * PGlite: passages per merge of the full-text index's pending list, from the measured cost of merging
+   * one (null on PostgreSQL, where the merge of one connection's INSERT holds no other connection back
+   * and autovacuum does it too).
+   */
+  private readonly mergeCost: RowCost | null;
+  /** Passages stored since the pending list was last merged. */
+  private unmerged = 0;
   private readonly writing = new Set<Promise<void>>();
   private failure: { error: unknown } | null = null;
   private pending: Chunk[] = [];
@@ -384,6 +409,7 @@ class ChunkWriter {
     const postgres = deps.db.kind === "postgres";
     this.concurrency = postgres ? STORE_CONCURRENCY : 1;
     this.rowCost = postgres ? null : new RowCost();
+    this.mergeCost = postgres ? null : new RowCost(PGLITE_GIN_FIRST_ROWS, PGLITE_GIN_MAX_ROWS);
   }
 
   async add(chunk: Chunk): Promise<void> {
@@ -395,6 +421,8 @@ class ChunkWriter {
   async finish(): Promise<number> {
     if (this.pending.length > 0) await this.flush();
     await this.settle(0);
+    // Searches read the whole pending list: an active document leaves none of its passages in it.
+    if (this.unmerged > 0) await this.mergePendingList();
     await this.progress.report({ chunkCount: this.stored }, { now: true });
     return this.stored;
   }
@@ -487,7 +515,26 @@ class ChunkWriter {
       );
       this.rowCost?.record(rows.length, performance.now() - began);
       start = end;
+      if (this.mergeCost) {
+        this.unmerged += rows.length;
+        if (this.unmerged >= this.mergeCost.rowsFor(PGLITE_GIN_MERGE_TARGET_MS))
+          await this.mergePendingList();
+      }
     }
+  }
+
+  /**
+   * Merges the full-text index's pending list into the index, a background statement of its own (requests
+   * go before it: see src/db/pglite-worker.mjs), sized by `PGLITE_GIN_MERGE_TARGET_MS`.
+   */
+  private async mergePendingList(): Promise<void> {
+    const rows = this.unmerged;
+    this.unmerged = 0;
+    const began = performance.now();
+    await this.deps.db.withBackgroundConnection((sql) =>
+      sql.query(`SELECT gin_clean_pending_list('${SEARCH_VECTOR_INDEX}'::regclass)`),
+    );
+    this.mergeCost?.record(rows, performance.now() - began);
   }
 }
 
@@ -538,9 +585,14 @@ function pageProgress(progress: ProgressReports): ExtractProgress {
 export class RowCost {
   private msPerRow: number | null = null;
 
+  constructor(
+    private readonly firstRows = PGLITE_FIRST_ROWS,
+    private readonly maxRows = EMBED_BATCH,
+  ) {}
+
   rowsFor(targetMs: number): number {
-    if (this.msPerRow === null) return PGLITE_FIRST_ROWS;
-    return Math.max(1, Math.min(EMBED_BATCH, Math.floor(targetMs / this.msPerRow)));
+    if (this.msPerRow === null) return this.firstRows;
+    return Math.max(1, Math.min(this.maxRows, Math.floor(targetMs / this.msPerRow)));
   }
 
   record(rows: number, elapsedMs: number): void {
