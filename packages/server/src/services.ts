@@ -23,7 +23,7 @@ import {
   ChatHandoffsService,
   TransferDestinationsService,
 } from "./modules/handoffs/index.ts";
-import { InsightsService } from "./modules/insights/index.ts";
+import { InsightsRollup, InsightsService } from "./modules/insights/index.ts";
 import { createKnowledge } from "./modules/knowledge/index.ts";
 import { LeadProgress, LeadsService } from "./modules/leads/index.ts";
 import { ListenAudit, ListenSockets, LiveTaps } from "./modules/live-listen/index.ts";
@@ -380,5 +380,6 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     customerData,
     members: new MembersService(deps, { auth, credentials, rateLimits, events: webhooks }),
     insights: new InsightsService(deps),
+    insightsRollup: new InsightsRollup(deps, clock),
   };
 }
