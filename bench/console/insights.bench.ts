@@ -129,7 +129,9 @@ const rollupStarted = performance.now();
 let rolledBuckets: number | null = null;
 while (rolledBuckets === null) rolledBuckets = await app.services.insightsRollup.drain();
 await prisma.$executeRawUnsafe("ANALYZE");
-const [rollupRows] = await prisma.$queryRaw<{ rows: bigint }[]>`SELECT count(*) AS "rows" FROM "insights_rollups"`;
+const [rollupRows] = await prisma.$queryRaw<
+  { rows: bigint }[]
+>`SELECT count(*) AS "rows" FROM "insights_rollups"`;
 console.log(
   `Rolled up ${rolledBuckets} dirty 15-minute buckets into ${rollupRows!.rows} rollup rows in ${((performance.now() - rollupStarted) / 1000).toFixed(1)} s\n`,
 );
@@ -194,9 +196,13 @@ for (const [name, variables] of cases) {
 }
 console.log(`Median of ${ITERATIONS} after 3 warm-ups, ${app.db.kind}:`);
 for (const [name, ms] of rows) console.log(`  ${name.padEnd(56)} ${ms.toFixed(1).padStart(8)} ms`);
-console.log(`\nBaseline in the same run: the raw computation (median of ${RAW_ITERATIONS}), and the API's share of it:`);
+console.log(
+  `\nBaseline in the same run: the raw computation (median of ${RAW_ITERATIONS}), and the API's share of it:`,
+);
 for (const [name, api, raw] of ratios)
-  console.log(`  ${`raw: ${name}`.padEnd(56)} ${raw.toFixed(1).padStart(8)} ms   API/raw ${(api / raw).toFixed(3)}`);
+  console.log(
+    `  ${`raw: ${name}`.padEnd(56)} ${raw.toFixed(1).padStart(8)} ms   API/raw ${(api / raw).toFixed(3)}`,
+  );
 
 // The statements the overview sends for the last 30 days, as sent, then each one's plan.
 const sent: { text: string; values: unknown[] }[] = [];

@@ -1,6 +1,5 @@
 import { AppError, ValidationError } from "../errors.ts";
 import type { AuthService } from "../modules/auth/index.ts";
-import { PerAccountGate } from "../modules/common/per-account-gate.ts";
 import {
   CALL_EXPORT_COLUMNS,
   type CallFilterRequest,
@@ -8,6 +7,7 @@ import {
   callCsvLine,
   csvLine,
 } from "../modules/calls/index.ts";
+import { PerAccountGate } from "../modules/common/per-account-gate.ts";
 import { bearerGet } from "./bearer-get.ts";
 
 const PATH = "/exports/calls.csv";
@@ -72,7 +72,12 @@ export function createCallExportRoutes(deps: {
   }
 
   /** The export's response; `release` is called once its body has ended, failed or been cancelled. */
-  async function stream(request: Request, url: URL, accountId: number, release: () => void): Promise<Response> {
+  async function stream(
+    request: Request,
+    url: URL,
+    accountId: number,
+    release: () => void,
+  ): Promise<Response> {
     let exported: Awaited<ReturnType<CallQueries["exportBatches"]>>;
     try {
       exported = await deps.callQueries.exportBatches(

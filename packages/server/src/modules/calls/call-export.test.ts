@@ -259,7 +259,9 @@ describe("GET /exports/calls.csv", () => {
     // In process, a body is read only as it is asked for: the first export stays open as long as wanted.
     const ask = (token: string) =>
       t.app.handle(
-        new Request("http://voxgate.test/exports/calls.csv", { headers: { authorization: `Bearer ${token}` } }),
+        new Request("http://voxgate.test/exports/calls.csv", {
+          headers: { authorization: `Bearer ${token}` },
+        }),
       );
     const first = await ask(owner.apiKey);
     expect(first.status).toBe(200);

@@ -16,7 +16,15 @@ import { percentileOf } from "./insights.service.ts";
 
 const NOW = new Date("2027-04-01T12:07:00Z");
 const DAY = 86_400_000;
-const STATUSES: CallStatus[] = ["completed", "ended_by_customer", "no_answer", "busy", "failed", "ended", "in_progress"];
+const STATUSES: CallStatus[] = [
+  "completed",
+  "ended_by_customer",
+  "no_answer",
+  "busy",
+  "failed",
+  "ended",
+  "in_progress",
+];
 
 let t: TestApp;
 let clock: ManualClock;
@@ -69,7 +77,13 @@ async function seed(account: TestAccount, assistants: number[], seedNumber: numb
       Array.from({ length: Math.floor(random() * 4) }, (_, index) => {
         const speechEndedAt = new Date(call.createdAt.getTime() + 10_000 * (index + 1));
         // Now and then a latency on a bucket's bound, past the last bound, or negative (clock skew).
-        const ms = pick([Math.floor(random() * 3000), 50 * Math.floor(random() * 40), 45_000, -20, random() * 900]);
+        const ms = pick([
+          Math.floor(random() * 3000),
+          50 * Math.floor(random() * 40),
+          45_000,
+          -20,
+          random() * 900,
+        ]);
         return {
           callId: call.id,
           accountId: account.accountId,
@@ -138,8 +152,7 @@ async function expectRollupEqualsRaw() {
   }
 }
 
-const rollupRows = (accountId: number) =>
-  t.app.db.prisma.insightsRollup.count({ where: { accountId } });
+const rollupRows = (accountId: number) => t.app.db.prisma.insightsRollup.count({ where: { accountId } });
 const dirtyBefore = (before: Date) =>
   t.app.db.prisma.insightsDirtyBucket.count({ where: { bucket: { lt: before } } });
 
@@ -172,26 +185,41 @@ describe("insights rollup", () => {
 
   it("stays exact through late changes, before and after they are rolled up", async () => {
     await rollUp();
-    const [{ account }] = accounts;
+    const { account } = accounts[0]!;
     const prisma = t.app.db.prisma;
     const period = { from: new Date("2027-02-15T00:00:00Z"), to: new Date("2027-04-02T00:00:00Z") };
-    const before = await t.app.services.insights.overview(account!.accountId, period);
+    const before = await t.app.services.insights.overview(account.accountId, period);
 
     // An evaluation arrives for an old call, a live call ends, a call is erased, retention removes turns.
     const [evaluated, live, erased, expired] = await Promise.all([
       prisma.call.findFirstOrThrow({
-        where: { accountId: account!.accountId, evaluationStatus: "pending", test: false, createdAt: { gte: period.from } },
+        where: {
+          accountId: account.accountId,
+          evaluationStatus: "pending",
+          test: false,
+          createdAt: { gte: period.from },
+        },
       }),
       prisma.call.findFirstOrThrow({
-        where: { accountId: account!.accountId, status: "in_progress", test: false, createdAt: { gte: period.from } },
+        where: {
+          accountId: account.accountId,
+          status: "in_progress",
+          test: false,
+          createdAt: { gte: period.from },
+        },
       }),
       prisma.call.findFirstOrThrow({
-        where: { accountId: account!.accountId, status: "completed", test: false, createdAt: { gte: period.from } },
+        where: {
+          accountId: account.accountId,
+          status: "completed",
+          test: false,
+          createdAt: { gte: period.from },
+        },
         orderBy: { duration: "desc" },
       }),
       prisma.call.findFirstOrThrow({
         where: {
-          accountId: account!.accountId,
+          accountId: account.accountId,
           test: false,
           createdAt: { gte: period.from },
           turns: { some: { speechEndedAt: { not: null } } },
@@ -211,7 +239,7 @@ describe("insights rollup", () => {
     // And a call of the current, open bucket.
     await prisma.call.create({
       data: {
-        accountId: account!.accountId,
+        accountId: account.accountId,
         assistantId: accounts[0]!.assistants[0],
         type: "web",
         status: "completed",
@@ -221,8 +249,10 @@ describe("insights rollup", () => {
       },
     });
 
-    const after = await t.app.services.insights.overview(account!.accountId, period);
-    expect(after.evaluatedCalls).toBe(before.evaluatedCalls + 1 - (erased.evaluationStatus === "done" ? 1 : 0));
+    const after = await t.app.services.insights.overview(account.accountId, period);
+    expect(after.evaluatedCalls).toBe(
+      before.evaluatedCalls + 1 - (erased.evaluationStatus === "done" ? 1 : 0),
+    );
     expect(after.finishedCalls).toBe(before.finishedCalls + 1);
     expect(after.calls).toBe(before.calls);
     expect(after.minutes).toBeCloseTo(before.minutes + (90 - live.duration - erased.duration + 30) / 60, 10);
@@ -231,11 +261,11 @@ describe("insights rollup", () => {
     await expectRollupEqualsRaw();
     await rollUp();
     // ... and after; the open bucket stays raw until it closes.
-    expect(await t.app.services.insights.overview(account!.accountId, period)).toEqual(after);
+    expect(await t.app.services.insights.overview(account.accountId, period)).toEqual(after);
     await expectRollupEqualsRaw();
     const open = new Date(Math.floor(NOW.getTime() / 900_000) * 900_000);
     expect(
-      await prisma.insightsDirtyBucket.count({ where: { accountId: account!.accountId, bucket: open } }),
+      await prisma.insightsDirtyBucket.count({ where: { accountId: account.accountId, bucket: open } }),
     ).toBeGreaterThan(0);
   });
 
@@ -268,13 +298,16 @@ describe("insights rollup", () => {
   });
 
   it("computes at most INSIGHTS_CONCURRENCY overviews of an account at once, RATE_LIMITED beyond", async () => {
-    const [{ account }, { account: other }] = accounts;
+    const { account } = accounts[0]!;
+    const { account: other } = accounts[1]!;
     const period = periods[0]!;
     const insights = t.app.services.insights;
     // A place is taken before the first await: these calls hold both places when the third asks.
-    const running = Array.from({ length: INSIGHTS_CONCURRENCY }, () => insights.overview(account!.accountId, period));
-    const refused = insights.overview(account!.accountId, period);
-    const neighbour = insights.overview(other!.accountId, period);
+    const running = Array.from({ length: INSIGHTS_CONCURRENCY }, () =>
+      insights.overview(account.accountId, period),
+    );
+    const refused = insights.overview(account.accountId, period);
+    const neighbour = insights.overview(other.accountId, period);
     await expect(refused).rejects.toBeInstanceOf(RateLimitedError);
     await expect(refused).rejects.toMatchObject({
       extensions: { code: "RATE_LIMITED", retryAfter: 1 },
@@ -282,8 +315,10 @@ describe("insights rollup", () => {
     });
     await Promise.all([...running, neighbour]);
     // The places are free again once those ended, failed or not.
-    await expect(insights.overview(account!.accountId, { from: period.to, to: period.from })).rejects.toThrow();
-    await expect(insights.overview(account!.accountId, period)).resolves.toMatchObject({ from: period.from });
+    await expect(
+      insights.overview(account.accountId, { from: period.to, to: period.from }),
+    ).rejects.toThrow();
+    await expect(insights.overview(account.accountId, period)).resolves.toMatchObject({ from: period.from });
   });
 });
 
@@ -300,7 +335,9 @@ describe("p95 from the latency histogram", () => {
   it("lies in the bucket of the nearest-rank p95, so within that bucket's width of it", () => {
     const random = seededRandom(95);
     for (let round = 0; round < 200; round++) {
-      const latencies = Array.from({ length: 1 + Math.floor(random() * 500) }, () => Math.floor(random() * 4000));
+      const latencies = Array.from({ length: 1 + Math.floor(random() * 500) }, () =>
+        Math.floor(random() * 4000),
+      );
       const sorted = [...latencies].sort((a, b) => a - b);
       const exact = sorted[Math.ceil(0.95 * sorted.length) - 1]!;
       const estimate = percentileOf(histogramOf(latencies), latencies.length, 0.95);

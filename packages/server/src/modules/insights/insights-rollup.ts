@@ -1,7 +1,7 @@
 import type { Clock } from "../../clock.ts";
 import type { ServiceDeps } from "../../deps.ts";
-import { PeriodicSweep } from "../../jobs/periodic-sweep.ts";
 import { Prisma } from "../../generated/prisma/client.ts";
+import { PeriodicSweep } from "../../jobs/periodic-sweep.ts";
 import {
   BOOKING_FIGURES,
   CALL_FIGURES,

@@ -23,7 +23,22 @@ export const SUCCESS_SCORE = 7;
  */
 export const INSIGHTS_LATENCY_BOUNDS: readonly number[] = [
   ...Array.from({ length: 41 }, (_, index) => index * 50),
-  2250, 2500, 2750, 3000, 3500, 4000, 4500, 5000, 6000, 7000, 8000, 9000, 10000, 15000, 20000, 30000,
+  2250,
+  2500,
+  2750,
+  3000,
+  3500,
+  4000,
+  4500,
+  5000,
+  6000,
+  7000,
+  8000,
+  9000,
+  10000,
+  15000,
+  20000,
+  30000,
 ];
 /** Histogram slots: one per bound, plus bucket 0 below the first. */
 export const HISTOGRAM_SIZE = INSIGHTS_LATENCY_BOUNDS.length + 1;

@@ -280,8 +280,8 @@ export class InsightsService {
       if (row.turns === null) continue;
       turns += Number(row.turns);
       if (row.ms !== null) latencyMs = latencyMs.add(row.ms);
-      if (row.slot === null) row.histogram?.forEach((count, slot) => (histogram[slot]! += Number(count)));
-      else histogram[row.slot]! += Number(row.turns);
+      if (row.slot !== null) histogram[row.slot]! += Number(row.turns);
+      else for (const [slot, count] of (row.histogram ?? []).entries()) histogram[slot]! += Number(count);
     }
     const sum = (pick: (row: BucketRow) => bigint) =>
       buckets.reduce((total, row) => total + Number(pick(row)), 0);
