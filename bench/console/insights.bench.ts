@@ -124,6 +124,7 @@ await seed(neighbour, Math.ceil(CALLS / 10));
 console.log(
   `Seeded ${CALLS} calls (+${Math.ceil(CALLS / 10)} of a second account), ${(CALLS / 10) * 4} measured turns, ${Math.ceil(CALLS / 10)} chats, ${Math.ceil(CALLS / 100)} bookings over ${DAYS} days on ${app.db.kind} in ${((performance.now() - seedStarted) / 1000).toFixed(1)} s (the triggers marking dirty buckets included)`,
 );
+await prisma.$executeRawUnsafe("ANALYZE");
 // The rollup of the whole history from scratch, as after migration 0035 on an existing database.
 const rollupStarted = performance.now();
 let rolledBuckets: number | null = null;

@@ -79,28 +79,47 @@ export class InsightsRollup extends PeriodicSweep {
         await tx.$executeRaw`
           DELETE FROM "insights_rollups" "r" USING (${pairs}) "p"
           WHERE "r"."accountId" = "p"."accountId" AND "r"."bucket" = "p"."bucket"`;
-        await tx.$executeRaw`
+        await tx.$executeRaw(recompute(pairs));
+        return picked.length;
+      },
+      { timeout: 120_000 },
+    );
+  }
+}
+
+/**
+ * The rollup rows of the (account, bucket) pairs selected by `pairs`, from the raw rows. Each bucket
+ * and each call is looked up LATERAL: an index range scan per bucket and per call whatever the
+ * planner's statistics say (with stale ones after a bulk load it hashed whole tables per batch).
+ */
+export function recompute(pairs: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`
           WITH "p" AS (${pairs}),
           "c" AS (
             SELECT "c"."id", "c"."accountId", "c"."assistantId", "c"."status", "c"."startedAt", "c"."duration",
               "c"."totalCost", "c"."evaluationStatus", "c"."evaluation", "c"."transferState", "c"."endReason", "p"."bucket"
-            FROM "p" JOIN "calls" "c"
-              ON "c"."accountId" = "p"."accountId" AND "c"."createdAt" >= "p"."bucket"
-              AND "c"."createdAt" < "p"."bucket" + interval '15 minutes'
-            WHERE NOT "c"."test"
+            FROM "p" CROSS JOIN LATERAL (
+              SELECT * FROM "calls" "c"
+              WHERE "c"."accountId" = "p"."accountId" AND "c"."createdAt" >= "p"."bucket"
+                AND "c"."createdAt" < "p"."bucket" + interval '15 minutes' AND NOT "c"."test"
+            ) AS "c"
           ),
           "figures" AS (
             SELECT "c"."accountId", coalesce("c"."assistantId", 0) AS "assistantId", "c"."bucket", ${CALL_FIGURES} FROM "c"
             UNION ALL
             SELECT "v"."accountId", "v"."assistantId", "p"."bucket", ${CONVERSATION_FIGURES}
-            FROM "p" JOIN "conversations" "v" ON "v"."accountId" = "p"."accountId"
-              AND "v"."createdAt" >= "p"."bucket" AND "v"."createdAt" < "p"."bucket" + interval '15 minutes'
-            WHERE ${COUNTED_CONVERSATION}
+            FROM "p" CROSS JOIN LATERAL (
+              SELECT * FROM "conversations" "v" WHERE "v"."accountId" = "p"."accountId"
+                AND "v"."createdAt" >= "p"."bucket" AND "v"."createdAt" < "p"."bucket" + interval '15 minutes'
+                AND ${COUNTED_CONVERSATION}
+            ) AS "v"
             UNION ALL
             SELECT "b"."accountId", coalesce("b"."assistantId", 0), "p"."bucket", ${BOOKING_FIGURES}
-            FROM "p" JOIN "appointments" "b" ON "b"."accountId" = "p"."accountId"
-              AND "b"."createdAt" >= "p"."bucket" AND "b"."createdAt" < "p"."bucket" + interval '15 minutes'
-            WHERE ${COUNTED_BOOKING}
+            FROM "p" CROSS JOIN LATERAL (
+              SELECT * FROM "appointments" "b" WHERE "b"."accountId" = "p"."accountId"
+                AND "b"."createdAt" >= "p"."bucket" AND "b"."createdAt" < "p"."bucket" + interval '15 minutes'
+                AND ${COUNTED_BOOKING}
+            ) AS "b"
           ),
           "sums" AS (
             SELECT "accountId", "assistantId", "bucket",
@@ -113,8 +132,9 @@ export class InsightsRollup extends PeriodicSweep {
           "slots" AS (
             SELECT "c"."accountId", coalesce("c"."assistantId", 0) AS "assistantId", "c"."bucket",
               ${histogramSlot(TURN_MS)} AS "slot", count(*) AS "turns", sum(${TURN_MS}) AS "ms"
-            FROM "c" JOIN "call_turns" "t" ON "t"."callId" = "c"."id"
-            WHERE ${MEASURED_TURN}
+            FROM "c" CROSS JOIN LATERAL (
+              SELECT * FROM "call_turns" "t" WHERE "t"."callId" = "c"."id" AND ${MEASURED_TURN}
+            ) AS "t"
             GROUP BY 1, 2, 3, 4
           ),
           "latency" AS (
@@ -143,9 +163,4 @@ export class InsightsRollup extends PeriodicSweep {
           FROM "sums" "s"
           LEFT JOIN "latency" "l" USING ("accountId", "assistantId", "bucket")
           LEFT JOIN "endings" "e" USING ("accountId", "assistantId", "bucket")`;
-        return picked.length;
-      },
-      { timeout: 120_000 },
-    );
-  }
 }

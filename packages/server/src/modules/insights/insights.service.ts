@@ -208,9 +208,11 @@ export class InsightsService {
           AND "bucket" NOT IN (SELECT "bucket" FROM "dirty") ${onAssistant(`"assistantId"`)}
       ),
       "raw_calls" AS (
-        SELECT "c".* FROM "ranges" "r" JOIN "calls" "c" ON "c"."accountId" = ${accountId}
-          AND "c"."createdAt" >= "r"."from" AND "c"."createdAt" < "r"."to"
-        WHERE NOT "c"."test" ${onAssistant(`"c"."assistantId"`)}
+        SELECT "c".* FROM "ranges" "r" CROSS JOIN LATERAL (
+          SELECT * FROM "calls" "c" WHERE "c"."accountId" = ${accountId}
+            AND "c"."createdAt" >= "r"."from" AND "c"."createdAt" < "r"."to"
+            AND NOT "c"."test" ${onAssistant(`"c"."assistantId"`)}
+        ) AS "c"
       )`;
 
     const [buckets, latency, reasons] = await Promise.all([
