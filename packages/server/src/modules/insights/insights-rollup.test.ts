@@ -15,6 +15,8 @@ import { percentileOf } from "./insights.service.ts";
  */
 
 const NOW = new Date("2027-04-01T12:07:00Z");
+/** Each comparison computes 40 overviews twice: minutes on a loaded machine. */
+const SLOW = { timeout: 240_000 };
 const DAY = 86_400_000;
 const STATUSES: CallStatus[] = [
   "completed",
@@ -173,17 +175,21 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 describe("insights rollup", () => {
-  it("reads closed buckets from the rollup and equals the raw figures in every zone and period", async () => {
-    // Before any rollup everything is dirty: read raw.
-    await expectRollupEqualsRaw();
-    await rollUp();
-    for (const { account } of accounts) expect(await rollupRows(account.accountId)).toBeGreaterThan(50);
-    const open = new Date(Math.floor(NOW.getTime() / 900_000) * 900_000);
-    expect(await dirtyBefore(open)).toBe(0);
-    await expectRollupEqualsRaw();
-  });
+  it(
+    "reads closed buckets from the rollup and equals the raw figures in every zone and period",
+    SLOW,
+    async () => {
+      // Before any rollup everything is dirty: read raw.
+      await expectRollupEqualsRaw();
+      await rollUp();
+      for (const { account } of accounts) expect(await rollupRows(account.accountId)).toBeGreaterThan(50);
+      const open = new Date(Math.floor(NOW.getTime() / 900_000) * 900_000);
+      expect(await dirtyBefore(open)).toBe(0);
+      await expectRollupEqualsRaw();
+    },
+  );
 
-  it("stays exact through late changes, before and after they are rolled up", async () => {
+  it("stays exact through late changes, before and after they are rolled up", SLOW, async () => {
     await rollUp();
     const { account } = accounts[0]!;
     const prisma = t.app.db.prisma;
@@ -269,7 +275,7 @@ describe("insights rollup", () => {
     ).toBeGreaterThan(0);
   });
 
-  it("recomputes by replacing: twice, or on two instances at once, gives the same rows", async () => {
+  it("recomputes by replacing: twice, or on two instances at once, gives the same rows", SLOW, async () => {
     await rollUp();
     const prisma = t.app.db.prisma;
     const snapshot = async () =>

@@ -89,8 +89,9 @@ export class InsightsRollup extends PeriodicSweep {
 
 /**
  * The rollup rows of the (account, bucket) pairs selected by `pairs`, from the raw rows. Each bucket
- * and each call is looked up LATERAL: an index range scan per bucket and per call whatever the
- * planner's statistics say (with stale ones after a bulk load it hashed whole tables per batch).
+ * and each call is looked up LATERAL with OFFSET 0 (which keeps the planner from flattening it into
+ * a join): an index range scan per bucket and per call. As a plain join the planner cannot estimate
+ * a range bounded by another table's column and hashed the whole calls and turns tables per batch.
  */
 export function recompute(pairs: Prisma.Sql): Prisma.Sql {
   return Prisma.sql`
@@ -102,6 +103,7 @@ export function recompute(pairs: Prisma.Sql): Prisma.Sql {
               SELECT * FROM "calls" "c"
               WHERE "c"."accountId" = "p"."accountId" AND "c"."createdAt" >= "p"."bucket"
                 AND "c"."createdAt" < "p"."bucket" + interval '15 minutes' AND NOT "c"."test"
+              OFFSET 0
             ) AS "c"
           ),
           "figures" AS (
@@ -112,6 +114,7 @@ export function recompute(pairs: Prisma.Sql): Prisma.Sql {
               SELECT * FROM "conversations" "v" WHERE "v"."accountId" = "p"."accountId"
                 AND "v"."createdAt" >= "p"."bucket" AND "v"."createdAt" < "p"."bucket" + interval '15 minutes'
                 AND ${COUNTED_CONVERSATION}
+              OFFSET 0
             ) AS "v"
             UNION ALL
             SELECT "b"."accountId", coalesce("b"."assistantId", 0), "p"."bucket", ${BOOKING_FIGURES}
@@ -119,6 +122,7 @@ export function recompute(pairs: Prisma.Sql): Prisma.Sql {
               SELECT * FROM "appointments" "b" WHERE "b"."accountId" = "p"."accountId"
                 AND "b"."createdAt" >= "p"."bucket" AND "b"."createdAt" < "p"."bucket" + interval '15 minutes'
                 AND ${COUNTED_BOOKING}
+              OFFSET 0
             ) AS "b"
           ),
           "sums" AS (
@@ -134,6 +138,7 @@ export function recompute(pairs: Prisma.Sql): Prisma.Sql {
               ${histogramSlot(TURN_MS)} AS "slot", count(*) AS "turns", sum(${TURN_MS}) AS "ms"
             FROM "c" CROSS JOIN LATERAL (
               SELECT * FROM "call_turns" "t" WHERE "t"."callId" = "c"."id" AND ${MEASURED_TURN}
+              OFFSET 0
             ) AS "t"
             GROUP BY 1, 2, 3, 4
           ),
