@@ -215,6 +215,14 @@ export class InsightsService {
         ) AS "c"
       )`;
 
+    // Beside the rollup the raw calls are few: their turns by call, an index probe each (OFFSET 0 keeps
+    // the planner, which cannot estimate ranges read from the marks, from hashing the whole turns
+    // table). Alone, a period's raw calls are many: a join the planner chooses.
+    const turnsOf = useRollup
+      ? Prisma.sql`CROSS JOIN LATERAL (
+          SELECT * FROM "call_turns" "t" WHERE "t"."callId" = "c"."id" AND ${MEASURED_TURN} OFFSET 0
+        ) AS "t"`
+      : Prisma.sql`JOIN "call_turns" "t" ON "t"."callId" = "c"."id" WHERE ${MEASURED_TURN}`;
     const [buckets, latency, reasons] = await Promise.all([
       prisma.$queryRaw<BucketRow[]>`
         WITH ${scope},
@@ -259,8 +267,7 @@ export class InsightsService {
         FROM "rolled"
         UNION ALL
         SELECT ${histogramSlot(TURN_MS)}, count(*), sum(${TURN_MS}), NULL
-        FROM "raw_calls" "c" JOIN "call_turns" "t" ON "t"."callId" = "c"."id"
-        WHERE ${MEASURED_TURN}
+        FROM "raw_calls" "c" ${turnsOf}
         GROUP BY 1`,
       prisma.$queryRaw<{ status: string; reason: string; calls: bigint }[]>`
         WITH ${scope}
