@@ -191,7 +191,9 @@ export class InsightsService {
       assistantId === null ? Prisma.empty : Prisma.sql`AND ${Prisma.raw(column)} = ${assistantId}`;
     const slotOf = (column: string) =>
       Prisma.sql`date_trunc(${bucket}, ${Prisma.raw(column)} AT TIME ZONE ${timezone})`;
-    // Shared head of every statement: the dirty buckets, the raw ranges, the clean rollup rows.
+    // Shared head of every statement: the dirty buckets, the raw ranges, the clean rollup rows. Each
+    // range is read LATERAL with OFFSET 0: an index range scan per range; flattened into a join, the
+    // planner cannot estimate ranges read from the marks and scanned an assistant's whole history.
     const scope = Prisma.sql`
       "dirty" AS (
         SELECT DISTINCT "bucket" FROM "insights_dirty_buckets"
@@ -212,6 +214,7 @@ export class InsightsService {
           SELECT * FROM "calls" "c" WHERE "c"."accountId" = ${accountId}
             AND "c"."createdAt" >= "r"."from" AND "c"."createdAt" < "r"."to"
             AND NOT "c"."test" ${onAssistant(`"c"."assistantId"`)}
+          OFFSET 0
         ) AS "c"
       )`;
 
@@ -240,14 +243,20 @@ export class InsightsService {
           SELECT ${slotOf(`"c"."createdAt"`)}, ${CALL_FIGURES} FROM "raw_calls" "c"
           UNION ALL
           SELECT ${slotOf(`"v"."createdAt"`)}, ${CONVERSATION_FIGURES}
-          FROM "ranges" "r" JOIN "conversations" "v" ON "v"."accountId" = ${accountId}
-            AND "v"."createdAt" >= "r"."from" AND "v"."createdAt" < "r"."to"
-          WHERE ${COUNTED_CONVERSATION} ${onAssistant(`"v"."assistantId"`)}
+          FROM "ranges" "r" CROSS JOIN LATERAL (
+            SELECT * FROM "conversations" "v" WHERE "v"."accountId" = ${accountId}
+              AND "v"."createdAt" >= "r"."from" AND "v"."createdAt" < "r"."to"
+              AND ${COUNTED_CONVERSATION} ${onAssistant(`"v"."assistantId"`)}
+            OFFSET 0
+          ) AS "v"
           UNION ALL
           SELECT ${slotOf(`"b"."createdAt"`)}, ${BOOKING_FIGURES}
-          FROM "ranges" "r" JOIN "appointments" "b" ON "b"."accountId" = ${accountId}
-            AND "b"."createdAt" >= "r"."from" AND "b"."createdAt" < "r"."to"
-          WHERE ${COUNTED_BOOKING} ${onAssistant(`"b"."assistantId"`)}
+          FROM "ranges" "r" CROSS JOIN LATERAL (
+            SELECT * FROM "appointments" "b" WHERE "b"."accountId" = ${accountId}
+              AND "b"."createdAt" >= "r"."from" AND "b"."createdAt" < "r"."to"
+              AND ${COUNTED_BOOKING} ${onAssistant(`"b"."assistantId"`)}
+            OFFSET 0
+          ) AS "b"
         )
         SELECT ("slots"."slot" AT TIME ZONE ${timezone}) AS "start",
           coalesce(sum("calls"), 0)::bigint AS "calls", coalesce(sum("finished"), 0)::bigint AS "finished",
