@@ -23,7 +23,7 @@ import {
   ChatHandoffsService,
   TransferDestinationsService,
 } from "./modules/handoffs/index.ts";
-import { InsightsService } from "./modules/insights/index.ts";
+import { InsightsRollup, InsightsService } from "./modules/insights/index.ts";
 import { createKnowledge } from "./modules/knowledge/index.ts";
 import { LeadProgress, LeadsService } from "./modules/leads/index.ts";
 import { ListenAudit, ListenSockets, LiveTaps } from "./modules/live-listen/index.ts";
@@ -395,5 +395,6 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     }),
     insights: new InsightsService(deps),
     invitationEmails,
+    insightsRollup: new InsightsRollup(deps, clock),
   };
 }

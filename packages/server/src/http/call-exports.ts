@@ -7,18 +7,26 @@ import {
   callCsvLine,
   csvLine,
 } from "../modules/calls/index.ts";
+import { PerAccountGate } from "../modules/common/per-account-gate.ts";
 import { bearerGet } from "./bearer-get.ts";
 
 const PATH = "/exports/calls.csv";
 const TEXT_FILTERS = ["status", "type", "phoneNumber", "dateFrom", "dateTo"] as const;
 const ID_FILTERS = ["assistantId", "campaignId"] as const;
 /**
+ * Exports an account may stream at once (per instance): each reads up to 100,000 rows, so a second
+ * one waits for the first instead of doubling the load; the console only ever starts one.
+ */
+export const CALL_EXPORT_CONCURRENCY = 1;
+/** Seconds a refused export is told to wait (Retry-After): a large export takes seconds. */
+const RETRY_AFTER_SECONDS = 5;
+/**
  * The credential travels in the Authorization header, never a cookie, so any origin may ask (as
  * /graphql): a console served from another origin than the API exports too.
  */
 const CORS = {
   "access-control-allow-origin": "*",
-  "access-control-expose-headers": "Content-Disposition, X-Row-Limit",
+  "access-control-expose-headers": "Content-Disposition, X-Row-Limit, Retry-After",
 };
 
 /**
@@ -27,12 +35,14 @@ const CORS = {
  * `dateTo`) and `limit` rows at most (10,000 by default, 100,000 at most), newest first. The owner's
  * API key or session token as a Bearer token. Streamed in batches, so a large account's export
  * neither waits nor holds its calls in memory. Bad filters answer 422 with the field's message,
- * another account's assistant or campaign 404, before any row is sent.
+ * another account's assistant or campaign 404, before any row is sent. While an account's export
+ * streams, another one answers 429 with Retry-After (CALL_EXPORT_CONCURRENCY).
  */
 export function createCallExportRoutes(deps: {
   auth: AuthService;
   callQueries: CallQueries;
 }): (request: Request, url: URL) => Promise<Response | null> {
+  const running = new PerAccountGate(CALL_EXPORT_CONCURRENCY);
   return async (request, url) => {
     if (url.pathname !== PATH) return null;
     const response = await answer(request, url);
@@ -43,14 +53,40 @@ export function createCallExportRoutes(deps: {
   async function answer(request: Request, url: URL): Promise<Response> {
     const viewer = await bearerGet(request, deps.auth, "Authorization");
     if (viewer instanceof Response) return viewer;
+    const release = running.enter(viewer.accountId);
+    if (!release) {
+      return Response.json(
+        {
+          message: `An export of this account's calls is already running: at most ${CALL_EXPORT_CONCURRENCY} at a time. Try again when it has finished.`,
+          code: "RATE_LIMITED",
+        },
+        { status: 429, headers: { "retry-after": String(RETRY_AFTER_SECONDS) } },
+      );
+    }
+    try {
+      return await stream(request, url, viewer.accountId, release);
+    } catch (error) {
+      release();
+      throw error;
+    }
+  }
+
+  /** The export's response; `release` is called once its body has ended, failed or been cancelled. */
+  async function stream(
+    request: Request,
+    url: URL,
+    accountId: number,
+    release: () => void,
+  ): Promise<Response> {
     let exported: Awaited<ReturnType<CallQueries["exportBatches"]>>;
     try {
       exported = await deps.callQueries.exportBatches(
-        viewer.accountId,
+        accountId,
         filterOf(url.searchParams),
         url.searchParams.get("limit") || undefined,
       );
     } catch (error) {
+      release();
       if (error instanceof ValidationError) {
         return Response.json({ message: error.message, errors: error.fields }, { status: 422 });
       }
@@ -65,7 +101,10 @@ export function createCallExportRoutes(deps: {
       "cache-control": "private, no-store",
       "x-row-limit": String(exported.rows),
     };
-    if (request.method === "HEAD") return new Response(null, { headers });
+    if (request.method === "HEAD") {
+      release();
+      return new Response(null, { headers });
+    }
     const encoder = new TextEncoder();
     const batches = exported.batches[Symbol.asyncIterator]();
     let headerSent = false;
@@ -76,11 +115,17 @@ export function createCallExportRoutes(deps: {
           controller.enqueue(encoder.encode(csvLine(CALL_EXPORT_COLUMNS)));
           return;
         }
-        const next = await batches.next();
-        if (next.done) controller.close();
-        else controller.enqueue(encoder.encode(next.value.map(callCsvLine).join("")));
+        const next = await batches.next().catch((error: unknown) => {
+          release();
+          throw error;
+        });
+        if (next.done) {
+          release();
+          controller.close();
+        } else controller.enqueue(encoder.encode(next.value.map(callCsvLine).join("")));
       },
       async cancel() {
+        release();
         await batches.return?.();
       },
     });

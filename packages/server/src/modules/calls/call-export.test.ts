@@ -131,6 +131,8 @@ describe("GET /exports/calls.csv", () => {
     );
     expect(response.headers.get("cache-control")).toBe("private, no-store");
     expect(response.headers.get("x-row-limit")).toBe("10000");
+    // Read to its end: an export holds the account's one place until then.
+    await response.text();
     const rows = await rowsOf();
     // Another account's call is not among them.
     expect(rows.map((row) => Number(row.id))).toEqual([web.id, tricky.id, plain.id]);
@@ -169,7 +171,9 @@ describe("GET /exports/calls.csv", () => {
 
   it("stops at the row limit, reading past a batch boundary in the list's order", async () => {
     expect((await rowsOf("?limit=2")).map((row) => Number(row.id))).toEqual([web.id, tricky.id]);
-    expect((await exportCsv("?limit=1")).headers.get("x-row-limit")).toBe("1");
+    const one = await exportCsv("?limit=1");
+    expect(one.headers.get("x-row-limit")).toBe("1");
+    await one.text();
     const bad = await exportCsv("?limit=100001");
     expect(bad.status).toBe(422);
     expect(await bad.json()).toEqual({
@@ -186,7 +190,10 @@ describe("GET /exports/calls.csv", () => {
     expect(preflight.headers.get("access-control-allow-headers")).toBe("Authorization");
     const response = await exportCsv();
     expect(response.headers.get("access-control-allow-origin")).toBe("*");
-    expect(response.headers.get("access-control-expose-headers")).toBe("Content-Disposition, X-Row-Limit");
+    expect(response.headers.get("access-control-expose-headers")).toBe(
+      "Content-Disposition, X-Row-Limit, Retry-After",
+    );
+    await response.text();
     expect((await exportCsv("", null)).headers.get("access-control-allow-origin")).toBe("*");
     const recording = await fetch(`${t.url}/recordings/${plain.id}.wav`, { method: "OPTIONS" });
     expect(recording.status).toBe(204);
@@ -246,5 +253,41 @@ describe("GET /exports/calls.csv", () => {
     const created = rows.map((row) => row.created_at!);
     expect([...created].sort().reverse()).toEqual(created);
     expect(await rowsOf("", many.apiKey)).toHaveLength(1203);
+  });
+
+  it("streams one export per account at a time: another answers 429 with Retry-After until it ends", async () => {
+    // In process, a body is read only as it is asked for: the first export stays open as long as wanted.
+    const ask = (token: string) =>
+      t.app.handle(
+        new Request("http://voxgate.test/exports/calls.csv", {
+          headers: { authorization: `Bearer ${token}` },
+        }),
+      );
+    const first = await ask(owner.apiKey);
+    expect(first.status).toBe(200);
+    const refused = await ask(owner.apiKey);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("retry-after")).toBe("5");
+    expect(refused.headers.get("access-control-expose-headers")).toContain("Retry-After");
+    expect(await refused.json()).toEqual({
+      code: "RATE_LIMITED",
+      message:
+        "An export of this account's calls is already running: at most 1 at a time. Try again when it has finished.",
+    });
+    const others = await ask(other.apiKey);
+    expect(others.status).toBe(200);
+    await others.text();
+    await first.text();
+    const next = await ask(owner.apiKey);
+    expect(next.status).toBe(200);
+    // A client that gives up frees the place too.
+    await next.body!.cancel();
+    const afterCancel = await ask(owner.apiKey);
+    expect(afterCancel.status).toBe(200);
+    expect(parseCsv(await afterCancel.text())[0]).toEqual([...CALL_EXPORT_COLUMNS]);
+    // So do a HEAD and a refused filter.
+    expect((await exportCsv("", owner.apiKey, { method: "HEAD" })).status).toBe(200);
+    expect((await exportCsv("?status=bogus")).status).toBe(422);
+    expect((await rowsOf()).length).toBe(3);
   });
 });

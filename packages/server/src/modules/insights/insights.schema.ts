@@ -84,7 +84,8 @@ const InsightsRef = builder.objectRef<Insights>("Insights").implement({
     }),
     p95TurnLatencyMs: t.exposeInt("p95TurnLatencyMs", {
       nullable: true,
-      description: "95th percentile of the same latency.",
+      description:
+        "95th percentile of the same latency, read from a fixed histogram: within 50 ms of the exact value below 2 s (docs/console.md#insights).",
     }),
     transfers: t.exposeInt("transfers", { description: "Calls with a phone transfer (docs/transfers.md)." }),
     bookings: t.exposeInt("bookings", {

@@ -295,8 +295,8 @@ describe("insights", () => {
       successRate: 0.5,
       measuredTurns: 4,
       averageTurnLatencyMs: 950,
-      // percentile_cont over 400, 600, 800, 2000: 800 + 0.85 x 1200.
-      p95TurnLatencyMs: 1820,
+      // From the histogram: rank 0.95 x 4 = 3.8 falls in 2000's bucket [2000, 2250), 0.8 into it.
+      p95TurnLatencyMs: 2200,
       transfers: 1,
       bookings: 3,
     });
@@ -340,8 +340,8 @@ describe("insights", () => {
       successfulCalls: 2,
       measuredTurns: 3,
       averageTurnLatencyMs: 600,
-      // 600 + 0.9 x 200.
-      p95TurnLatencyMs: 780,
+      // Rank 0.95 x 3 = 2.85 in 800's bucket [800, 850): 800 + 0.85 x 50.
+      p95TurnLatencyMs: 843,
       transfers: 1,
       bookings: 2,
     });
