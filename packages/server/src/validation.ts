@@ -43,15 +43,29 @@ export function emailAddress(label = "email") {
 }
 
 const timezones = new Set([...Intl.supportedValuesOf("timeZone"), "UTC", "Etc/UTC"]);
+const ZONE_NAME = /^[A-Z][A-Za-z_]*(\/[A-Z][A-Za-z0-9_+-]*)+$/;
 
-/** An IANA time zone name such as Europe/Paris. */
+/**
+ * Node's list holds one name per zone, and for some the older one: Asia/Calcutta, not Asia/Kolkata;
+ * Europe/Kiev, not Europe/Kyiv. The current names are what people pick, so a name written as IANA
+ * writes them (Area/Location) that the runtime resolves to a listed zone is one too. PostgreSQL, which
+ * reads local days in it, knows both.
+ */
+function isTimezone(value: string): boolean {
+  if (timezones.has(value)) return true;
+  if (!ZONE_NAME.test(value)) return false;
+  try {
+    return timezones.has(new Intl.DateTimeFormat("en-US", { timeZone: value }).resolvedOptions().timeZone);
+  } catch {
+    return false;
+  }
+}
+
+/** An IANA time zone name such as Europe/Paris (current names and their older aliases). */
 export function ianaTimezone(label = "timezone") {
   return z
     .string({ error: `The ${label} field must be a string.` })
-    .refine(
-      (value) => timezones.has(value),
-      `The ${label} field must be a valid IANA time zone (e.g. Europe/Paris).`,
-    );
+    .refine(isTimezone, `The ${label} field must be a valid IANA time zone (e.g. Europe/Paris).`);
 }
 
 /**

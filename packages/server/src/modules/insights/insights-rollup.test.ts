@@ -161,7 +161,7 @@ const dirtyBefore = (before: Date) =>
 beforeAll(async () => {
   clock = new ManualClock(NOW);
   t = await startTestApp({ clock });
-  for (const [index, timezone] of ["America/New_York", "Asia/Calcutta", "Asia/Katmandu", "UTC"].entries()) {
+  for (const [index, timezone] of ["America/New_York", "Asia/Kolkata", "Asia/Kathmandu", "UTC"].entries()) {
     const account = await t.createAccount({ timezone });
     const assistants = [
       (await createAssistant(t, account, { name: "First" })).id,
