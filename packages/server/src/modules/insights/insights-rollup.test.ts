@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAssistant } from "../../../test/fixtures/assistants.ts";
+import { measuredAnswer } from "../../../test/fixtures/insights.ts";
 import { ManualClock, startTestApp, type TestAccount, type TestApp } from "../../../test/support/test-app.ts";
 import { RateLimitedError } from "../../errors.ts";
 import type { CallStatus, Prisma } from "../../generated/prisma/client.ts";
@@ -86,18 +87,7 @@ async function seed(account: TestAccount, assistants: number[], seedNumber: numb
           -20,
           random() * 900,
         ]);
-        return {
-          callId: call.id,
-          accountId: account.accountId,
-          speaker: "assistant",
-          text: "Sure.",
-          heardText: "Sure.",
-          startMs: 0,
-          endMs: 1,
-          speechEndedAt,
-          firstAudioAt: new Date(speechEndedAt.getTime() + ms),
-          createdAt: speechEndedAt,
-        };
+        return measuredAnswer({ callId: call.id, accountId: account.accountId }, speechEndedAt, ms);
       }),
     ),
   });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAssistant } from "../../../test/fixtures/assistants.ts";
+import { measuredAnswer } from "../../../test/fixtures/insights.ts";
 import { startTestApp, type TestAccount, type TestApp } from "../../../test/support/test-app.ts";
 import type { CallStatus, Prisma } from "../../generated/prisma/client.ts";
 import type { InsightsPoint, Insights as Overview } from "./insights.service.ts";
@@ -66,18 +67,7 @@ describe("insights", () => {
     for (const [index, ms] of latencies.entries()) {
       const speechEndedAt = new Date(createdAt.getTime() + 10_000 * (index + 1));
       await t.app.db.prisma.callTurn.create({
-        data: {
-          callId: created.id,
-          accountId: account.accountId,
-          speaker: "assistant",
-          text: "Sure.",
-          heardText: "Sure.",
-          startMs: 0,
-          endMs: 1,
-          speechEndedAt,
-          firstAudioAt: new Date(speechEndedAt.getTime() + ms),
-          createdAt: speechEndedAt,
-        },
+        data: measuredAnswer({ callId: created.id, accountId: account.accountId }, speechEndedAt, ms),
       });
     }
     // Turns that measure nothing: the caller's, and an answer with no end of speech before it (the greeting).

@@ -17,6 +17,25 @@ export interface NewEvent {
   heldFor?: Hold[];
 }
 
+/** An event of a call for its assistant's endpoint, on the call's own stream (delivered in order). */
+function onCallStream(
+  call: Call,
+  settings: WebhookSettings,
+  type: string,
+  data: unknown,
+  at: Date,
+): NewEvent {
+  return {
+    accountId: call.accountId,
+    assistantId: call.assistantId,
+    callId: call.id,
+    type,
+    url: settings.webhookUrl!,
+    streamKey: `call:${call.id}`,
+    payload: envelope(type, data, at),
+  };
+}
+
 const settingsColumns = {
   isWebhookActive: true,
   webhookUrl: true,
@@ -42,13 +61,7 @@ export async function eventRows(
       const kind = event.type.slice("call.".length) as "started" | "ended" | "evaluated";
       return [
         {
-          accountId: call.accountId,
-          assistantId: call.assistantId,
-          callId: call.id,
-          type: event.type,
-          url: settings.webhookUrl!,
-          streamKey: `call:${call.id}`,
-          payload: envelope(event.type, callData(call, settings, kind), at),
+          ...onCallStream(call, settings, event.type, callData(call, settings, kind), at),
           ...(event.type === "call.ended" ? { heldFor: callEndedHolds(call, settings) } : {}),
         },
       ];
@@ -232,26 +245,20 @@ export async function eventRows(
       const settings = await settingsOf(tx, call.assistantId);
       if (!settings) return [];
       return [
-        {
-          accountId: call.accountId,
-          assistantId: call.assistantId,
-          callId: call.id,
-          type: event.type,
-          url: settings.webhookUrl!,
-          streamKey: `call:${call.id}`,
-          payload: envelope(
-            event.type,
-            {
-              call_id: call.id,
-              assistant_id: call.assistantId,
-              transfer_call_id: leg.id,
-              destination: leg.transferDestinationName,
-              to: leg.clientPhoneNumber,
-              ...(event.type === "call.transfer_failed" ? { outcome: event.outcome } : {}),
-            },
-            at,
-          ),
-        },
+        onCallStream(
+          call,
+          settings,
+          event.type,
+          {
+            call_id: call.id,
+            assistant_id: call.assistantId,
+            transfer_call_id: leg.id,
+            destination: leg.transferDestinationName,
+            to: leg.clientPhoneNumber,
+            ...(event.type === "call.transfer_failed" ? { outcome: event.outcome } : {}),
+          },
+          at,
+        ),
       ];
     }
   }
