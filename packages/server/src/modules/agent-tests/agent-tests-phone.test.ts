@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAssistant } from "../../../test/fixtures/assistants.ts";
 import { telephonyFixtures, uniqueUsNumber } from "../../../test/fixtures/telephony.ts";
+import { type RunView, readRun, runEnded } from "../../../test/fixtures/test-runs.ts";
 import {
   type FakeChatReply,
   type FakeOpenAI,
@@ -13,33 +14,6 @@ import { startFakeTwilio } from "../../../test/support/fake-twilio.ts";
 import { startTestApp, type TestAccount, type TestApp } from "../../../test/support/test-app.ts";
 import type { Call } from "../../generated/prisma/client.ts";
 import { TEST_CALLER_NUMBER } from "../calls/index.ts";
-
-const RUN_FIELDS = `id status passed failed errored cost
-  results { scenarioName status endedBy error turnLatencies cost callId
-    transcript { role content latencyMs }
-    checks { kind passed detail }
-    functionCalls }`;
-
-interface RunView {
-  id: number;
-  status: string;
-  passed: number;
-  failed: number;
-  errored: number;
-  cost: string;
-  results: {
-    scenarioName: string;
-    status: string;
-    endedBy: string;
-    error: string;
-    turnLatencies: number[];
-    cost: string;
-    callId: number | null;
-    transcript: { role: string; content: string; latencyMs: number | null }[];
-    checks: { kind: string; passed: boolean; detail: string }[];
-    functionCalls: { name: string; arguments: Record<string, unknown>; result: unknown }[];
-  }[];
-}
 
 const lastText = (request: RecordedChatRequest) => String(request.messages.at(-1)?.content ?? "");
 const offers = (request: RecordedChatRequest, name: string) =>
@@ -102,25 +76,8 @@ async function run(scenarioIds: number[]): Promise<RunView> {
     scenarioIds,
   });
   const started = await t.app.services.testRuns.runSuite(owner.accountId, suite.id, {});
-  // Each update is awaited only after the run was read again: none is missed between the two.
-  const updates = t.app.pubsub.subscribe("test-run:updated", started.id)[Symbol.asyncIterator]();
-  try {
-    for (;;) {
-      const next = updates.next();
-      const current = await t.app.services.testRuns.get(owner.accountId, started.id);
-      if (current.status !== "queued" && current.status !== "running") break;
-      await next;
-    }
-  } finally {
-    await updates.return?.();
-  }
-  const read = await t.gql<{ testRun: RunView }>(
-    `query ($id: Int!) { testRun(id: $id) { ${RUN_FIELDS} } }`,
-    { id: started.id },
-    { token: owner.apiKey },
-  );
-  expect(read.errors).toBeUndefined();
-  return read.data!.testRun;
+  await runEnded(t, owner.accountId, started.id);
+  return readRun(t, started.id, owner.apiKey);
 }
 
 const money = async () => ({
@@ -385,18 +342,7 @@ describe("phone scenarios beside a real carrier", () => {
         scenarioIds: [scenario.id],
       });
       const started = await app.app.services.testRuns.runSuite(account.accountId, suite.id, {});
-      const updates = app.app.pubsub.subscribe("test-run:updated", started.id)[Symbol.asyncIterator]();
-      let run = started;
-      try {
-        for (;;) {
-          const next = updates.next();
-          run = await app.app.services.testRuns.get(account.accountId, started.id);
-          if (run.status !== "queued" && run.status !== "running") break;
-          await next;
-        }
-      } finally {
-        await updates.return?.();
-      }
+      const run = await runEnded(app, account.accountId, started.id);
       expect(run.status).toBe("passed");
       const [result] = await app.app.services.testRuns.results(started.id);
       const call = await app.app.db.prisma.call.findUniqueOrThrow({ where: { id: result!.callId! } });

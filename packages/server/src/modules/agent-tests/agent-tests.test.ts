@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAssistant } from "../../../test/fixtures/assistants.ts";
 import { telephonyFixtures } from "../../../test/fixtures/telephony.ts";
+import { readRun } from "../../../test/fixtures/test-runs.ts";
 import {
   type FakeChatReply,
   type FakeOpenAI,
@@ -17,37 +18,6 @@ import { JUDGE_SCHEMA_NAME } from "./judge.ts";
 
 const PROMPT = "You are the front desk of Acme Shop.";
 const CAREFUL = `${PROMPT} Never mention refunds.`;
-
-const RUN_FIELDS = `id status total done passed failed errored cost
-  results { scenarioName status endedBy error turnLatencies cost
-    transcript { role content latencyMs }
-    checks { kind passed detail }
-    judge { criterion passed reasoning }
-    functionCalls divergences { turn expected actual } }`;
-
-interface RunView {
-  id: number;
-  status: string;
-  total: number;
-  done: number;
-  passed: number;
-  failed: number;
-  errored: number;
-  cost: string;
-  results: {
-    scenarioName: string;
-    status: string;
-    endedBy: string;
-    error: string;
-    turnLatencies: number[];
-    cost: string;
-    transcript: { role: string; content: string; latencyMs: number | null }[];
-    checks: { kind: string; passed: boolean; detail: string }[];
-    judge: { criterion: string; passed: boolean; reasoning: string }[];
-    functionCalls: { name: string; arguments: unknown; result: unknown }[];
-    divergences: { turn: number; expected: string; actual: string }[];
-  }[];
-}
 
 const isJudge = (request: RecordedChatRequest) =>
   (request.response_format as { json_schema?: { name?: string } } | undefined)?.json_schema?.name ===
@@ -164,13 +134,7 @@ async function runToEnd(suiteId: number, extra: Record<string, unknown> = {}, to
     } finally {
       await updates.close();
     }
-    const read = await gql<{ testRun: RunView }>(
-      `query ($id: Int!) { testRun(id: $id) { ${RUN_FIELDS} } }`,
-      { id: run.id },
-      token,
-    );
-    expect(read.errors).toBeUndefined();
-    return { run: read.data!.testRun, seen };
+    return { run: await readRun(t, run.id, token), seen };
   } finally {
     gate = null;
     release();

@@ -25,13 +25,9 @@ export {
   storedFunctionCalls,
 } from "./message-pipeline.service.ts";
 export { primitiveVariables, type Variables } from "./prompt.ts";
-export {
-  type ChatModelCatalogue,
-  FALLBACK_NOTICE,
-  ReplyEngine,
-  type ReplyRequest,
-  simulatedCustomer,
-} from "./reply-engine.ts";
+export { ReplyEngine } from "./reply-engine.ts";
+export { FALLBACK_NOTICE } from "./reply-knowledge.ts";
+export { type ChatModelCatalogue, type ReplyRequest, simulatedCustomer } from "./reply-types.ts";
 export {
   type FunctionCallRecord,
   KNOWLEDGE_TOOL_NAME,

@@ -4,7 +4,7 @@ import { createKnowledgebase, restUpload, waitForDocument } from "../../../test/
 import { type FakeOpenAI, startFakeOpenAI } from "../../../test/support/fake-openai.ts";
 import { startTestApp, type TestAccount, type TestApp } from "../../../test/support/test-app.ts";
 import { KNOWLEDGEBASE_MODES } from "../assistants/assistant-rules.ts";
-import { FALLBACK_NOTICE, knowledgeStrategy } from "./reply-engine.ts";
+import { FALLBACK_NOTICE, knowledgeStrategy } from "./reply-knowledge.ts";
 
 const HANDBOOK = [
   "Opening hours: the shop opens Monday to Friday from 9:00 to 18:00 and is closed on Sundays.",

@@ -15,7 +15,8 @@ import {
   type Passage,
   type Variables,
 } from "./prompt.ts";
-import type { ReplyEngine, ReplyResult } from "./reply-engine.ts";
+import type { ReplyEngine } from "./reply-engine.ts";
+import type { ReplyResult } from "./reply-types.ts";
 import type { FunctionCallRecord } from "./tools.ts";
 import { NO_VISITOR, type VisitorDetails } from "./visitor.ts";
 

@@ -1,146 +1,28 @@
 import type {
-  ChatCompletionCreateParamsNonStreaming,
-  ChatCompletionMessage,
   ChatCompletionMessageParam,
   ChatCompletionMessageToolCall,
   ChatCompletionTool,
 } from "openai/resources/chat/completions";
 import type { ServiceDeps } from "../../deps.ts";
-import { AppError, UpstreamFailedError } from "../../errors.ts";
 import { REPLY_BOUNDS } from "../../limits.ts";
-import { timed } from "../../logger.ts";
 import { metrics } from "../../metrics.ts";
-import { storableText, storableValue } from "../../storable-text.mjs";
-import { ProviderError } from "../common/provider-http.ts";
-import { ChatCompletionsClient } from "./chat-client.ts";
-import {
-  END_CALL_TOOL_NAME,
-  type FunctionSet,
-  knowledgeFunctionSet,
-  LIVE_CALL_FUNCTIONS,
-  type LiveCallFunctions,
-  liveCallFunctionSet,
-  type RealtimeFunction,
-  refused,
-} from "./function-sets.ts";
-import {
-  buildSystemPrompt,
-  type HistoryMessage,
-  historyWindow,
-  type Passage,
-  type ReplyMedium,
-  renderPassages,
-  type Variables,
-} from "./prompt.ts";
-import {
-  callWebhook,
-  type FunctionCallRecord,
-  parseWebhookTools,
-  toolMessageContent,
-  type WebhookTool,
-} from "./tools.ts";
-
-/** Knowledge-base retrieval as the reply engine needs it (implemented by the knowledge module). */
-export interface KnowledgeSearch {
-  search(
-    accountId: number,
-    knowledgebaseId: number,
-    query: string,
-    options: { limit: number; mode: "vector" | "keyword" | "hybrid" },
-  ): Promise<Passage[]>;
-}
-
-/** The assistant settings a reply depends on. */
-export interface ReplyAssistant {
-  name: string;
-  systemPrompt: string;
-  initialMessage: string;
-  timezone: string;
-  llmTemperature: { toString(): string };
-  knowledgebaseId: number | null;
-  knowledgebaseMode: string;
-  tools: unknown;
-  /** The catalogue's chat model the assistant selected; null (or absent) = OPENAI_MODEL. */
-  llmModelId?: number | null;
-}
-
-/** Chat models by catalogue id (modules/providers implements it). */
-export interface ChatModelCatalogue {
-  /** The model's name for the API, or null when the id names no chat model. */
-  chatModelName(id: number): Promise<string | null>;
-  /** The account's own key for the chat API, or null: the deployment's key is used. */
-  chatKeyFor(accountId: number): Promise<string | null>;
-}
-
-/** Clients made for accounts' own keys, kept while in use (least recently used dropped first). */
-const MAX_ACCOUNT_CLIENTS = 200;
-
-export interface ReplyRequest {
-  accountId: number;
-  assistant: ReplyAssistant;
-  /** The conversation so far, oldest first, ending with the message to answer. */
-  history: HistoryMessage[];
-  /** What `knowledgeFor` found for the message to answer. */
-  passages: Passage[];
-  variables: Variables;
-  /** Receives the reply's text as the model produces it. */
-  onDelta?: (text: string) => void;
-  /** A live call: `end_call` and `send_dtmf` are offered, and function calls are announced (fillers). */
-  liveCall?: LiveCallFunctions;
-  /** Further built-in functions for this conversation or call (texting, calendar booking). */
-  functions?: readonly FunctionSet[];
-  /** How the reply reaches the customer, when it shapes how it is written (a text message). */
-  medium?: ReplyMedium;
-}
-
-/**
- * A simulated customer played by the model (the simulated carrier's callee, an agent test's persona):
- * no knowledge, no tools, a little variety in its wording.
- */
-export function simulatedCustomer(name: string, systemPrompt: string): ReplyAssistant {
-  return {
-    name,
-    systemPrompt,
-    initialMessage: "",
-    timezone: "UTC",
-    llmTemperature: "0.7",
-    knowledgebaseId: null,
-    knowledgebaseMode: "hybrid",
-    tools: [],
-  };
-}
-
-export interface ReplyResult {
-  reply: string;
-  functionCalls: FunctionCallRecord[];
-  /** "fallback" when no model is configured and the answer was assembled without AI. */
-  generatedBy: "model" | "fallback";
-}
+import { storableText } from "../../storable-text.mjs";
+import { LIVE_CALL_FUNCTIONS, liveCallFunctionSet, type RealtimeFunction } from "./function-sets.ts";
+import { complete, ModelClients } from "./model-clients.ts";
+import { buildSystemPrompt, type HistoryMessage, historyWindow, type Passage } from "./prompt.ts";
+import { functionDefinitions, ReplyFunctions } from "./reply-functions.ts";
+import { fallbackReply, KnowledgeRetrieval, knowledgeStrategy } from "./reply-knowledge.ts";
+import type {
+  ChatModelCatalogue,
+  KnowledgeSearch,
+  ReplyAssistant,
+  ReplyRequest,
+  ReplyResult,
+} from "./reply-types.ts";
+import { type FunctionCallRecord, toolMessageContent } from "./tools.ts";
 
 /** Model calls per reply: the last one is offered no functions, so the loop always ends with text. */
 export const MAX_MODEL_ROUNDS = REPLY_BOUNDS.modelRounds;
-/** Function calls the model may make in one round; any more are answered with an error. */
-export const MAX_CALLS_PER_ROUND = 5;
-export const PASSAGES_IN_PROMPT = 4;
-
-export const FALLBACK_NOTICE =
-  "[Automatic answer, not generated by AI: no language model is configured on this server.]";
-
-/**
- * How an assistant uses its knowledge base (`KNOWLEDGEBASE_MODES`): `tool` gives the model a
- * search_knowledge_base function; otherwise the passages retrieved for the customer's message are put
- * in the prompt, found by `semantic` (vector), `keyword` or `hybrid` search. Values stored before the
- * modes were checked (`vector`, `function`, anything else) keep their old meaning.
- */
-export function knowledgeStrategy(
-  mode: string,
-): { kind: "tool" } | { kind: "prompt"; mode: "vector" | "keyword" | "hybrid" } {
-  const normalised = mode.trim().toLowerCase();
-  if (normalised === "tool" || normalised === "function") return { kind: "tool" };
-  if (normalised === "semantic" || normalised === "vector") return { kind: "prompt", mode: "vector" };
-  if (normalised === "keyword") return { kind: "prompt", mode: "keyword" };
-  return { kind: "prompt", mode: "hybrid" };
-}
 
 /**
  * Produces an assistant's reply: prompt with variables, time and knowledge, a bounded
@@ -148,72 +30,22 @@ export function knowledgeStrategy(
  * configured model it answers honestly from the knowledge base and the assistant's greeting.
  */
 export class ReplyEngine {
-  private readonly client: ChatCompletionsClient | null;
-  /** By key: an account's key makes its own client on the deployment's chat endpoint. */
-  private readonly accountClients = new Map<string, ChatCompletionsClient>();
+  private readonly models: ModelClients;
+  private readonly retrieval: KnowledgeRetrieval;
+  private readonly functions: ReplyFunctions;
 
   constructor(
     private readonly deps: ServiceDeps,
-    private readonly knowledge: () => KnowledgeSearch | null,
-    private readonly chatModels: () => ChatModelCatalogue | null = () => null,
+    knowledge: () => KnowledgeSearch | null,
+    chatModels: () => ChatModelCatalogue | null = () => null,
   ) {
-    const { apiKey, baseUrl, timeoutSeconds } = deps.config.openai;
-    this.client =
-      apiKey || baseUrl
-        ? new ChatCompletionsClient({
-            // OpenAI-compatible local servers often need no key; a placeholder keeps the header well-formed.
-            apiKey: apiKey ?? "unused",
-            baseUrl,
-            timeoutMs: timeoutSeconds * 1000,
-            maxRetries: REPLY_BOUNDS.modelAttempts - 1,
-          })
-        : null;
-  }
-
-  /**
-   * The chat client of an account's replies: with the account's own OpenAI key when it set one
-   * (docs/voice.md#providers-and-models), else the deployment's. A key that cannot be read (the
-   * catalogue unavailable) leaves the deployment's.
-   */
-  private async clientFor(accountId: number): Promise<ChatCompletionsClient> {
-    const deployment = this.client!;
-    const key = await this.chatModels()
-      ?.chatKeyFor(accountId)
-      .catch((error: unknown) => {
-        this.deps.logger.warn("an account's chat key could not be read; the deployment's is used", {
-          accountId,
-          error,
-        });
-        return null;
-      });
-    if (!key) return deployment;
-    let client = this.accountClients.get(key);
-    if (client) this.accountClients.delete(key);
-    else {
-      const { baseUrl, timeoutSeconds } = this.deps.config.openai;
-      client = new ChatCompletionsClient({
-        apiKey: key,
-        baseUrl,
-        timeoutMs: timeoutSeconds * 1000,
-        maxRetries: REPLY_BOUNDS.modelAttempts - 1,
-      });
-      if (this.accountClients.size >= MAX_ACCOUNT_CLIENTS) {
-        this.accountClients.delete(this.accountClients.keys().next().value!);
-      }
-    }
-    this.accountClients.set(key, client);
-    return client;
-  }
-
-  /** The assistant's catalogue chat model (`llm_model_id`), else the deployment's (OPENAI_MODEL). */
-  private async modelFor(assistant: ReplyAssistant): Promise<string> {
-    const catalogue = assistant.llmModelId ? this.chatModels() : null;
-    const selected = catalogue ? await catalogue.chatModelName(assistant.llmModelId!) : null;
-    return selected ?? this.deps.config.openai.model;
+    this.models = new ModelClients(deps, chatModels);
+    this.retrieval = new KnowledgeRetrieval(deps.logger, knowledge);
+    this.functions = new ReplyFunctions(this.retrieval, deps.config.outboundAllowList);
   }
 
   get modelConfigured(): boolean {
-    return this.client !== null;
+    return this.models.configured;
   }
 
   /**
@@ -223,8 +55,8 @@ export class ReplyEngine {
    */
   async knowledgeFor(accountId: number, assistant: ReplyAssistant, question: string): Promise<Passage[]> {
     const strategy = knowledgeStrategy(assistant.knowledgebaseMode);
-    if (strategy.kind === "tool" && this.client) return [];
-    return this.retrieve(
+    if (strategy.kind === "tool" && this.models.configured) return [];
+    return this.retrieval.retrieve(
       accountId,
       assistant.knowledgebaseId,
       question,
@@ -244,15 +76,15 @@ export class ReplyEngine {
   private async generateTimed(request: ReplyRequest): Promise<ReplyResult> {
     const { assistant, passages } = request;
     const strategy = knowledgeStrategy(assistant.knowledgebaseMode);
-    if (!this.client) return this.fallback(assistant, passages);
+    if (!this.models.configured) return fallbackReply(assistant, passages);
 
-    const { tools: webhookTools, invalid } = parseWebhookTools(assistant.tools);
-    if (invalid.length > 0)
-      this.deps.logger.warn("assistant has invalid tools; they are not offered", { invalid });
     const knowledgeTool = strategy.kind === "tool" && assistant.knowledgebaseId !== null;
     const live = request.liveCall ? liveCallFunctionSet(request.liveCall) : null;
-    const sets = this.functionSets(request, knowledgeTool, live);
-    const tools = functionDefinitions(webhookTools, sets).map(
+    const offered = this.functions.offer(request, knowledgeTool, live);
+    const { invalid } = offered;
+    if (invalid.length > 0)
+      this.deps.logger.warn("assistant has invalid tools; they are not offered", { invalid });
+    const tools = functionDefinitions(offered).map(
       ({ type, ...definition }): ChatCompletionTool => ({ type, function: definition }),
     );
 
@@ -272,11 +104,14 @@ export class ReplyEngine {
       ...historyWindow(request.history).map(toModelMessage),
     ];
     const functionCalls: FunctionCallRecord[] = [];
-    const [model, client] = await Promise.all([this.modelFor(assistant), this.clientFor(request.accountId)]);
+    const [model, client] = await Promise.all([
+      this.models.modelFor(assistant),
+      this.models.clientFor(request.accountId),
+    ]);
     for (let round = 1; round <= MAX_MODEL_ROUNDS; round++) {
       const offerTools = tools.length > 0;
       const lastRound = round === MAX_MODEL_ROUNDS;
-      const completion = await this.complete(
+      const completion = await complete(
         client,
         {
           model,
@@ -297,20 +132,10 @@ export class ReplyEngine {
         };
       }
       messages.push({ role: "assistant", content: completion.content ?? null, tool_calls: toolCalls });
-      const records = await Promise.all(
-        toolCalls.map((call, index) =>
-          index < MAX_CALLS_PER_ROUND
-            ? this.runFunction(
-                request,
-                sets,
-                webhookTools,
-                storableText(call.function.name),
-                call.function.arguments,
-              )
-            : Promise.resolve(
-                refused(storableText(call.function.name), "Too many function calls in one step."),
-              ),
-        ),
+      const records = await this.functions.runRound(
+        request,
+        offered,
+        toolCalls.map((call) => call.function),
       );
       for (const [index, record] of records.entries()) {
         functionCalls.push(record);
@@ -324,23 +149,6 @@ export class ReplyEngine {
     throw new Error("unreachable: the last round always returns");
   }
 
-  /** One streamed chat completion; the text is forwarded as it arrives. */
-  private async complete(
-    client: ChatCompletionsClient,
-    body: ChatCompletionCreateParamsNonStreaming,
-    onDelta: ((text: string) => void) | undefined,
-  ): Promise<ChatCompletionMessage> {
-    const stopTimer = metrics.modelDuration.startTimer();
-    try {
-      const message = await timed("model", () => client.stream(body, onDelta));
-      stopTimer({ status: "ok" });
-      return message;
-    } catch (error) {
-      stopTimer({ status: "error" });
-      throw upstreamError(error);
-    }
-  }
-
   /**
    * The prompt and functions of a live call whose model runs elsewhere (an OpenAI Realtime session):
    * the knowledge base is always a search function there, since the model answers before a
@@ -351,7 +159,6 @@ export class ReplyEngine {
     tools: RealtimeFunction[];
   } {
     const { assistant } = request;
-    const { tools: webhookTools } = parseWebhookTools(assistant.tools);
     const knowledgeTool = this.liveKnowledgeTool(assistant);
     return {
       instructions: buildSystemPrompt({
@@ -364,8 +171,7 @@ export class ReplyEngine {
       }),
       // The live call's own functions are only offered here: the session runs them (runLiveFunction).
       tools: functionDefinitions(
-        webhookTools,
-        this.functionSets(request, knowledgeTool, {
+        this.functions.offer(request, knowledgeTool, {
           definitions: () => [...LIVE_CALL_FUNCTIONS],
           run: async () => undefined,
         }),
@@ -375,107 +181,15 @@ export class ReplyEngine {
 
   /** Runs one function a live call's realtime model asked for, as `generate` runs the chat model's. */
   runLiveFunction(request: ReplyRequest, name: string, rawArguments: string): Promise<FunctionCallRecord> {
-    const { tools: webhookTools } = parseWebhookTools(request.assistant.tools);
     const live = request.liveCall ? liveCallFunctionSet(request.liveCall) : null;
-    const sets = this.functionSets(request, this.liveKnowledgeTool(request.assistant), live);
-    return this.runFunction(request, sets, webhookTools, storableText(name), rawArguments);
+    const offered = this.functions.offer(request, this.liveKnowledgeTool(request.assistant), live);
+    return this.functions.run(request, offered, storableText(name), rawArguments);
   }
 
   /** On a realtime call the knowledge base is always a function (see `liveCallSetup`). */
   private liveKnowledgeTool(assistant: ReplyAssistant): boolean {
-    return assistant.knowledgebaseId !== null && this.knowledge() !== null;
+    return assistant.knowledgebaseId !== null && this.retrieval.available;
   }
-
-  /** The built-in functions of a reply, in the order they are offered. */
-  private functionSets(
-    request: Pick<ReplyRequest, "accountId" | "assistant" | "functions">,
-    knowledgeTool: boolean,
-    live: FunctionSet | null,
-  ): FunctionSet[] {
-    const { accountId, assistant } = request;
-    const sets: FunctionSet[] = [];
-    if (knowledgeTool)
-      sets.push(
-        knowledgeFunctionSet((query) => this.retrieve(accountId, assistant.knowledgebaseId, query, "hybrid")),
-      );
-    if (live) sets.push(live);
-    sets.push(...(request.functions ?? []));
-    return sets;
-  }
-
-  private async runFunction(
-    request: ReplyRequest,
-    sets: readonly FunctionSet[],
-    webhookTools: WebhookTool[],
-    name: string,
-    rawArguments: string,
-  ): Promise<FunctionCallRecord> {
-    let args: Record<string, unknown>;
-    try {
-      const parsed: unknown = rawArguments.trim() ? JSON.parse(rawArguments) : {};
-      if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed))
-        throw new Error("not an object");
-      args = storableValue(parsed) as Record<string, unknown>;
-    } catch {
-      return refused(name, "The arguments were not a valid JSON object.");
-    }
-    // Hanging up is no wait the caller should hear a filler for.
-    if (name !== END_CALL_TOOL_NAME) request.liveCall?.onFunctionCall?.(name);
-    for (const set of sets) {
-      const record = await set.run(name, args);
-      if (record) return record;
-    }
-    const tool = webhookTools.find((candidate) => candidate.name === name);
-    if (!tool) return refused(name, `There is no function named ${name}.`, args);
-    return callWebhook(tool, args, this.deps.config.outboundAllowList);
-  }
-
-  private async retrieve(
-    accountId: number,
-    knowledgebaseId: number | null,
-    query: string,
-    mode: "vector" | "keyword" | "hybrid",
-  ): Promise<Passage[]> {
-    const knowledge = this.knowledge();
-    if (knowledgebaseId === null || !knowledge || !query.trim()) return [];
-    try {
-      return await knowledge.search(accountId, knowledgebaseId, query, { limit: PASSAGES_IN_PROMPT, mode });
-    } catch (error) {
-      // A reply without context beats no reply: the model is told nothing was found.
-      this.deps.logger.warn("knowledge-base search failed; replying without it", { knowledgebaseId, error });
-      return [];
-    }
-  }
-
-  private fallback(assistant: ReplyAssistant, passages: Passage[]): ReplyResult {
-    const parts = [FALLBACK_NOTICE];
-    if (assistant.initialMessage.trim()) parts.push(assistant.initialMessage.trim());
-    if (passages.length > 0) {
-      parts.push(`What our knowledge base says:\n\n${renderPassages(passages.slice(0, 2))}`);
-    } else {
-      parts.push("A member of our team will read your message.");
-    }
-    return { reply: parts.join("\n\n"), functionCalls: [], generatedBy: "fallback" };
-  }
-}
-
-function functionDefinitions(webhookTools: WebhookTool[], sets: readonly FunctionSet[]): RealtimeFunction[] {
-  const builtins = sets.flatMap((set) => set.definitions());
-  // A built-in function takes its name: an owner's webhook function of that name is not offered beside it.
-  const taken = new Set(builtins.map((definition) => definition.name));
-  return [
-    ...webhookTools
-      .filter((tool) => !taken.has(tool.name))
-      .map(
-        (tool): RealtimeFunction => ({
-          type: "function",
-          name: tool.name,
-          description: tool.description,
-          parameters: tool.parameters,
-        }),
-      ),
-    ...builtins,
-  ];
 }
 
 /** Operator messages are the business speaking: the model sees them as its own side of the conversation. */
@@ -485,16 +199,4 @@ function toModelMessage(message: HistoryMessage): ChatCompletionMessageParam {
     role: "assistant",
     content: message.role === "operator" ? `[A human colleague wrote:] ${message.content}` : message.content,
   };
-}
-
-/** Words the failure for the customer and the log alike, without credentials or internals. */
-function upstreamError(error: unknown): AppError {
-  if (error instanceof AppError) return error;
-  if (error instanceof ProviderError) {
-    if (error.reason === "timeout") return new UpstreamFailedError("the AI provider did not answer in time.");
-    if (error.reason === "connection")
-      return new UpstreamFailedError("the AI provider could not be reached.");
-    return new UpstreamFailedError(error.described);
-  }
-  return new UpstreamFailedError(error instanceof Error ? error.message : "unknown error.");
 }

@@ -3,7 +3,7 @@ import { createAssistant } from "../../../test/fixtures/assistants.ts";
 import { createKnowledgebase, gqlUpload, waitForDocument } from "../../../test/fixtures/knowledge.ts";
 import { type FakeOpenAI, startFakeOpenAI } from "../../../test/support/fake-openai.ts";
 import { startTestApp, type TestApp } from "../../../test/support/test-app.ts";
-import { FALLBACK_NOTICE } from "../message-pipeline/reply-engine.ts";
+import { FALLBACK_NOTICE } from "../message-pipeline/index.ts";
 
 interface Readiness {
   status: string;

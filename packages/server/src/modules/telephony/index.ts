@@ -36,12 +36,9 @@ export {
   type TestCaller,
   type TestCallers,
 } from "./simulated/callee.ts";
-export {
-  LINE_LOST_REASON,
-  SIMULATED_LINE_LEASE,
-  SIMULATED_TIMING,
-  SimulatedTelephonyProvider,
-} from "./simulated/simulated-provider.ts";
+export { LINE_LOST_REASON, SIMULATED_LINE_LEASE } from "./simulated/live-lines.ts";
+export { SimulatedTelephonyProvider } from "./simulated/simulated-provider.ts";
+export { SIMULATED_TIMING } from "./simulated/steps.ts";
 export { SIMULATED_TEST_NUMBERS, type SimulatedOutcome, simulatedOutcome } from "./simulated/test-numbers.ts";
 export { parseTranscript } from "./transcript.ts";
 export { TwilioMediaStreams } from "./twilio/media-streams.ts";
