@@ -375,3 +375,14 @@ it("sends email only with an SMTP URL and a From address, and never shows the UR
   expect(wrong[1]).toMatch(/^VOXGATE_MAIL_FROM: must be an address or Name <address> on one line/);
   expect(wrong[2]).toMatch(/^VOXGATE_SMTP_TIMEOUT_SECONDS: /);
 });
+
+it("reads the relay thread's slice: 0 for the kernel's default, else within what Linux clamps it to", () => {
+  expect(loadConfig({}).voice.relayThreadSliceUs).toBe(100);
+  expect(loadConfig({ VOXGATE_RELAY_THREAD_SLICE_US: "0" }).voice.relayThreadSliceUs).toBe(0);
+  expect(loadConfig({ VOXGATE_RELAY_THREAD_SLICE_US: "3000" }).voice.relayThreadSliceUs).toBe(3000);
+  for (const value of ["50", "-1", "100001", "1.5", "short"]) {
+    const problems = problemsOf({ VOXGATE_RELAY_THREAD_SLICE_US: value });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(/^VOXGATE_RELAY_THREAD_SLICE_US: /);
+  }
+});

@@ -131,6 +131,14 @@ const EnvSchema = z
     OPENAI_REALTIME_API_KEY: z.preprocess(emptyAsUndefined, z.string().optional()),
     OPENAI_REALTIME_DIALECT: z.enum(["ga", "beta"]).default("ga"),
     VOXGATE_MAX_LIVE_MEDIA_SESSIONS: positiveInt.max(100_000, "must be at most 100000").default(100),
+    VOXGATE_RELAY_THREAD_SLICE_US: z.coerce
+      .number({ error: "must be a number" })
+      .int("must be a whole number")
+      .refine(
+        (value) => value === 0 || (value >= 100 && value <= 100_000),
+        "must be 0 (off) or 100 to 100000",
+      )
+      .default(100),
     VOXGATE_OUTBOUND_ALLOWLIST: z.string().default(""),
     VOXGATE_TRUSTED_PROXIES: z
       .string()
@@ -588,6 +596,12 @@ export interface VoiceConfig {
   /** Calls whose audio this instance relays at once; past it a call is refused with a spoken message. */
   maxLiveSessions: number;
   /**
+   * The scheduling slice (µs) the server asks Linux for its main thread, which relays every call's
+   * frames: short, so a frame preempts Silero's worker and other threads at once (modules/media/thread-slice.ts).
+   * 0 leaves the kernel's default.
+   */
+  relayThreadSliceUs: number;
+  /**
    * Speech-to-text as the caller speaks (pipeline mode): Deepgram live or OpenAI realtime
    * transcription, with the batch endpoint (`stt`) as the fallback; `null`: batch only.
    */
@@ -728,6 +742,7 @@ export function loadConfig(source: EnvInput | NodeJS.ProcessEnv = process.env): 
         dialect: env.OPENAI_REALTIME_DIALECT,
       },
       maxLiveSessions: env.VOXGATE_MAX_LIVE_MEDIA_SESSIONS,
+      relayThreadSliceUs: env.VOXGATE_RELAY_THREAD_SLICE_US,
       streamingStt: env.VOXGATE_STT_PROVIDER === "openai" ? null : env.VOXGATE_STT_PROVIDER,
       deepgram: {
         url: env.VOXGATE_DEEPGRAM_URL.replace(/\/+$/, "").replace(/^http/, "ws"),

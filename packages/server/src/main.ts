@@ -1,5 +1,6 @@
 import { databaseTarget, openDatabase } from "./db/client.ts";
 import { ConfigError, loadConfig } from "./env.ts";
+import { requestThreadSlice } from "./modules/media/index.ts";
 import { modelSetup } from "./modules/providers/model-setup.ts";
 
 function fail(error: unknown): never {
@@ -25,6 +26,11 @@ const app = await buildApp(config, { opening }).catch(fail);
 // Without its database the server can only answer errors: stop, so that a supervisor restarts it.
 app.db.onCrash(fail);
 await app.listen().catch(fail);
+if (config.voice.relayThreadSliceUs > 0) {
+  // The main thread relays every call's frames (modules/media/thread-slice.ts): process.pid is its thread id.
+  const slice = await requestThreadSlice(process.pid, config.voice.relayThreadSliceUs);
+  app.logger.info("relay thread slice", { threadId: process.pid, ...slice });
+}
 const base = config.publicBaseUrl;
 const where = app.db.kind === "postgres" ? "PostgreSQL (DATABASE_URL)" : `PGlite in ${config.dataDir}`;
 const lines = [

@@ -1,14 +1,15 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
+import { platform, release, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { openPglite } from "../src/db/client.ts";
 import type { CallStatus } from "../src/generated/prisma/client.ts";
 import { isFinal, toApiStatus } from "../src/modules/calls/call-status.ts";
+import { threadSliceNs } from "../src/modules/media/index.ts";
 import { makeDocx, makePdf, restUpload, waitForDocument } from "./fixtures/knowledge.ts";
 import { uniqueUsNumber } from "./fixtures/telephony.ts";
 import { type FakeOpenAI, startFakeOpenAI } from "./support/fake-openai.ts";
@@ -24,6 +25,9 @@ import {
 } from "./support/test-app.ts";
 import { WebCallClient } from "./support/web-call-client.ts";
 
+const [major = 0, minor = 0] = release().split(".").map(Number);
+const customSlices =
+  platform() === "linux" && (major > 6 || (major === 6 && minor >= 12)) && existsSync("/proc/self/sched");
 const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
 const serverDir = fileURLToPath(new URL("../", import.meta.url));
 const distDir = join(serverDir, "dist");
@@ -182,6 +186,15 @@ describe("the compiled server, started as npm start starts it", () => {
     if (child && child.exitCode === null) child.kill("SIGKILL");
     for (const cleanup of cleanups.reverse()) await cleanup();
   });
+
+  // EEVDF takes a fair thread's own slice from Linux 6.12 on; an older kernel keeps its default.
+  it.runIf(customSlices)(
+    "asks Linux for a short slice for the thread that relays the calls' frames",
+    async () => {
+      // start.mjs imports the bundle: the process it starts is the server, its main thread the relay.
+      expect(await threadSliceNs(child.pid!)).toBe(100_000);
+    },
+  );
 
   it("answers GraphQL and the REST API (the compiled rest-compat package) with the demo key it printed", async () => {
     expect(await gql("{ viewer { email } }")).toEqual({ viewer: { email: "demo@voxgate.local" } });

@@ -32,3 +32,4 @@ export {
   WEB_FORMAT,
 } from "./stream.ts";
 export { TextMediaStream } from "./text-media-stream.ts";
+export { requestThreadSlice, type ThreadSliceOutcome, threadSliceNs } from "./thread-slice.ts";
