@@ -375,3 +375,11 @@ it("sends email only with an SMTP URL and a From address, and never shows the UR
   expect(wrong[1]).toMatch(/^VOXGATE_MAIL_FROM: must be an address or Name <address> on one line/);
   expect(wrong[2]).toMatch(/^VOXGATE_SMTP_TIMEOUT_SECONDS: /);
 });
+
+it("holds a place of an expensive read in Redis for 30 seconds unless told otherwise", () => {
+  expect(loadConfig({}).readLeaseSeconds).toBe(30);
+  expect(loadConfig({ VOXGATE_READ_LEASE_SECONDS: "1" }).readLeaseSeconds).toBe(1);
+  for (const value of ["0", "601", "1.5", "soon"]) {
+    expect(problemsOf({ VOXGATE_READ_LEASE_SECONDS: value })[0]).toMatch(/^VOXGATE_READ_LEASE_SECONDS: /);
+  }
+});
