@@ -80,6 +80,8 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
   const rateLimits = new RateLimitsService(deps);
   // Places of expensive reads per account (the Overview, the calls export): in Redis with REDIS_URL.
   const readGates = new AccountGates(deps);
+  const insightsGate = readGates.gate("insights", INSIGHTS_CONCURRENCY);
+  const callExportGate = readGates.gate("call-exports", CALL_EXPORT_CONCURRENCY);
   // What modules tell each other in process once a change committed (e.g. call.finished); their
   // listeners are registered as they are built, so nothing built earlier needs a later service.
   const bus = new InProcessBus(deps.logger);
@@ -397,9 +399,10 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
       events: webhooks,
       emails: invitationEmails,
     }),
-    insights: new InsightsService(deps, { gate: readGates.gate("insights", INSIGHTS_CONCURRENCY) }),
+    insights: new InsightsService(deps, { gate: insightsGate }),
     invitationEmails,
     insightsRollup: new InsightsRollup(deps, clock),
-    callExportGate: readGates.gate("call-exports", CALL_EXPORT_CONCURRENCY),
+    insightsGate,
+    callExportGate,
   };
 }
