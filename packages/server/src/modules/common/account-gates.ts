@@ -64,7 +64,7 @@ interface GateScripts {
  * instance that dies holding places stops counting once their leases expire (`VOXGATE_READ_LEASE_SECONDS`).
  * Without REDIS_URL, and while Redis is not connected or does not answer in time, each gate's
  * in-process places admit at once (no request waits for Redis), with a log line when that starts and
- * when Redis is back: limits then hold per instance, as rate limits do (docs/operations.md#outages).
+ * when Redis is back: limits then hold per instance, as rate limits do (docs/operations.md#expensive-reads-across-instances).
  */
 export class AccountGates {
   readonly store: "redis" | "memory";
