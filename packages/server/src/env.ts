@@ -513,7 +513,7 @@ export interface Config {
   /**
    * With REDIS_URL, how long a place of an expensive read (the Overview, the calls export) is held in
    * Redis without renewal: a running read renews it every third of this; an instance that dies holding
-   * places gives them back after it (docs/operations.md#outages).
+   * places gives them back after it (docs/operations.md#expensive-reads-across-instances).
    */
   readLeaseSeconds: number;
 }

@@ -13,6 +13,7 @@ import { BillingService, ReservationSweep } from "./modules/billing/index.ts";
 import { createCalendars } from "./modules/calendars/index.ts";
 import { CALL_EXPORT_CONCURRENCY, createCalls } from "./modules/calls/index.ts";
 import { CampaignsService } from "./modules/campaigns/index.ts";
+import { AccountGates } from "./modules/common/account-gates.ts";
 import { ConversationsService } from "./modules/conversations/index.ts";
 import { CustomerDataService } from "./modules/customer-data/index.ts";
 import { DialerService, DialerSweep } from "./modules/dialer/index.ts";
@@ -23,7 +24,6 @@ import {
   ChatHandoffsService,
   TransferDestinationsService,
 } from "./modules/handoffs/index.ts";
-import { AccountGates } from "./modules/common/account-gates.ts";
 import { INSIGHTS_CONCURRENCY, InsightsRollup, InsightsService } from "./modules/insights/index.ts";
 import { createKnowledge } from "./modules/knowledge/index.ts";
 import { LeadProgress, LeadsService } from "./modules/leads/index.ts";

@@ -33,7 +33,11 @@ async function overview(app: TestApp, account: TestAccount): Promise<string | Re
   );
   if (answer.data?.insights) return answer.data.insights.from;
   const error = answer.errors?.[0];
-  return { code: error?.extensions?.code, retryAfter: error?.extensions?.retryAfter, message: error?.message };
+  return {
+    code: error?.extensions?.code,
+    retryAfter: error?.extensions?.retryAfter,
+    message: error?.message,
+  };
 }
 
 /** An export started in process: its body is read only as it is asked for, so it holds its place meanwhile. */
@@ -208,7 +212,10 @@ describe.runIf(testDatabaseKind() === "postgres")("read gates while Redis is awa
       process.kill(redis.pid, "SIGCONT");
     }
     expect(logged("read gates: redis unavailable")).toEqual([
-      { level: "warn", message: "read gates: redis unavailable; limits on expensive reads hold per instance" },
+      {
+        level: "warn",
+        message: "read gates: redis unavailable; limits on expensive reads hold per instance",
+      },
     ]);
     expect(await overview(t, account)).toBe(PERIOD.from);
     expect(logged("read gates: redis back")).toHaveLength(1);

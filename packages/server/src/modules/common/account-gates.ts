@@ -132,9 +132,12 @@ export class AccountGates {
   async start(): Promise<void> {
     // Redis away at start is an outage like any other: places are per instance until it reconnects.
     await this.redis?.connect().catch((error: unknown) =>
-      this.deps.logger.warn("read gates: redis not reachable at start; limits on expensive reads are per instance", {
-        error,
-      }),
+      this.deps.logger.warn(
+        "read gates: redis not reachable at start; limits on expensive reads are per instance",
+        {
+          error,
+        },
+      ),
     );
   }
 
@@ -171,11 +174,12 @@ export class AccountGates {
       released = true;
       stopRenewal();
       if (redis.status === "end") return;
-      redis
-        .zrem(key, lease)
-        .catch((error: unknown) =>
-          this.deps.logger.warn("read gates: release failed; the lease expires by itself", { gate: name, error }),
-        );
+      redis.zrem(key, lease).catch((error: unknown) =>
+        this.deps.logger.warn("read gates: release failed; the lease expires by itself", {
+          gate: name,
+          error,
+        }),
+      );
     };
   }
 
