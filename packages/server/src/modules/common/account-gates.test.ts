@@ -82,7 +82,7 @@ describe("read gates without Redis", () => {
 // suite's Redis, which CI installs).
 describe.runIf(testDatabaseKind() === "postgres")("read gates across instances sharing Redis", () => {
   /** Short, so that a dead instance's place comes back within the test; renewed every third of it. */
-  const env = { VOXGATE_READ_LEASE_SECONDS: "2" };
+  const env = { VOXGATE_READ_LEASE_SECONDS: "3" };
   let database: Awaited<ReturnType<typeof freshDatabase>>;
   let a: TestApp;
   let b: TestApp;
