@@ -109,7 +109,11 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
   const staticFiles = createStaticFiles(config);
   const twilio = createTwilioRoutes({ config, webhooks: services.twilioWebhooks, logger });
   const recordings = createRecordingRoutes({ auth: services.auth, recordings: services.recordings });
-  const callExports = createCallExportRoutes({ auth: services.auth, callQueries: services.callQueries });
+  const callExports = createCallExportRoutes({
+    auth: services.auth,
+    callQueries: services.callQueries,
+    gate: services.callExportGate,
+  });
   const customerDataArchives = createArchiveRoutes({
     auth: services.auth,
     customerData: services.customerData,

@@ -386,3 +386,11 @@ it("reads the relay thread's slice: 0 for the kernel's default, else within what
     expect(problems[0]).toMatch(/^VOXGATE_RELAY_THREAD_SLICE_US: /);
   }
 });
+
+it("holds a place of an expensive read in Redis for 30 seconds unless told otherwise", () => {
+  expect(loadConfig({}).readLeaseSeconds).toBe(30);
+  expect(loadConfig({ VOXGATE_READ_LEASE_SECONDS: "1" }).readLeaseSeconds).toBe(1);
+  for (const value of ["0", "601", "1.5", "soon"]) {
+    expect(problemsOf({ VOXGATE_READ_LEASE_SECONDS: value })[0]).toMatch(/^VOXGATE_READ_LEASE_SECONDS: /);
+  }
+});

@@ -300,6 +300,7 @@ const EnvSchema = z
     VOXGATE_MAIL_FROM: z.preprocess(emptyAsUndefined, mailFrom.optional()),
     VOXGATE_SMTP_TIMEOUT_SECONDS: positiveInt.max(300, "must be at most 300").default(20),
     VOXGATE_MAIL_RATE_LIMIT_PER_HOUR: positiveInt.max(10_000, "must be at most 10000").default(30),
+    VOXGATE_READ_LEASE_SECONDS: positiveInt.max(600, "must be at most 600").default(30),
   })
   .superRefine((env, context) => {
     // Node refuses a headers timeout longer than the whole request's.
@@ -517,6 +518,12 @@ export interface Config {
    * are only shown in the console, as without any mail server.
    */
   mail: MailConfig | null;
+  /**
+   * With REDIS_URL, how long a place of an expensive read (the Overview, the calls export) is held in
+   * Redis without renewal: a running read renews it every third of this; an instance that dies holding
+   * places gives them back after it (docs/operations.md#expensive-reads-across-instances).
+   */
+  readLeaseSeconds: number;
 }
 
 export interface MailConfig {
@@ -845,6 +852,7 @@ export function loadConfig(source: EnvInput | NodeJS.ProcessEnv = process.env): 
             perAccountPerHour: env.VOXGATE_MAIL_RATE_LIMIT_PER_HOUR,
           }
         : null,
+    readLeaseSeconds: env.VOXGATE_READ_LEASE_SECONDS,
   };
 }
 

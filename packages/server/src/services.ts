@@ -11,8 +11,9 @@ import { AuditLog } from "./modules/audit/index.ts";
 import { AuthService, CredentialCache, CredentialStreams } from "./modules/auth/index.ts";
 import { BillingService, ReservationSweep } from "./modules/billing/index.ts";
 import { createCalendars } from "./modules/calendars/index.ts";
-import { createCalls } from "./modules/calls/index.ts";
+import { CALL_EXPORT_CONCURRENCY, createCalls } from "./modules/calls/index.ts";
 import { CampaignsService } from "./modules/campaigns/index.ts";
+import { AccountGates } from "./modules/common/account-gates.ts";
 import { ConversationsService } from "./modules/conversations/index.ts";
 import { CustomerDataService } from "./modules/customer-data/index.ts";
 import { DialerService, DialerSweep } from "./modules/dialer/index.ts";
@@ -23,7 +24,7 @@ import {
   ChatHandoffsService,
   TransferDestinationsService,
 } from "./modules/handoffs/index.ts";
-import { InsightsRollup, InsightsService } from "./modules/insights/index.ts";
+import { INSIGHTS_CONCURRENCY, InsightsRollup, InsightsService } from "./modules/insights/index.ts";
 import { createKnowledge } from "./modules/knowledge/index.ts";
 import { LeadProgress, LeadsService } from "./modules/leads/index.ts";
 import { ListenAudit, ListenSockets, LiveTaps } from "./modules/live-listen/index.ts";
@@ -77,6 +78,10 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
   const clock = options.clock ?? systemClock;
   const jobs = createJobQueue(deps, deps.config.workerConcurrency);
   const rateLimits = new RateLimitsService(deps);
+  // Places of expensive reads per account (the Overview, the calls export): in Redis with REDIS_URL.
+  const readGates = new AccountGates(deps);
+  const insightsGate = readGates.gate("insights", INSIGHTS_CONCURRENCY);
+  const callExportGate = readGates.gate("call-exports", CALL_EXPORT_CONCURRENCY);
   // What modules tell each other in process once a change committed (e.g. call.finished); their
   // listeners are registered as they are built, so nothing built earlier needs a later service.
   const bus = new InProcessBus(deps.logger);
@@ -355,6 +360,7 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     billing,
     reservationSweep: new ReservationSweep(deps, billing),
     rateLimits,
+    readGates,
     replyEngine,
     messagePipeline,
     conversations: new ConversationsService(deps, { pipeline: messagePipeline, texting: textConversations }),
@@ -393,8 +399,10 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
       events: webhooks,
       emails: invitationEmails,
     }),
-    insights: new InsightsService(deps),
+    insights: new InsightsService(deps, { gate: insightsGate }),
     invitationEmails,
     insightsRollup: new InsightsRollup(deps, clock),
+    insightsGate,
+    callExportGate,
   };
 }

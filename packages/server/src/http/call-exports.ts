@@ -7,17 +7,12 @@ import {
   callCsvLine,
   csvLine,
 } from "../modules/calls/index.ts";
-import { PerAccountGate } from "../modules/common/per-account-gate.ts";
+import type { AccountGate } from "../modules/common/per-account-gate.ts";
 import { bearerGet } from "./bearer-get.ts";
 
 const PATH = "/exports/calls.csv";
 const TEXT_FILTERS = ["status", "type", "phoneNumber", "dateFrom", "dateTo"] as const;
 const ID_FILTERS = ["assistantId", "campaignId"] as const;
-/**
- * Exports an account may stream at once (per instance): each reads up to 100,000 rows, so a second
- * one waits for the first instead of doubling the load; the console only ever starts one.
- */
-export const CALL_EXPORT_CONCURRENCY = 1;
 /** Seconds a refused export is told to wait (Retry-After): a large export takes seconds. */
 const RETRY_AFTER_SECONDS = 5;
 /**
@@ -36,13 +31,14 @@ const CORS = {
  * API key or session token as a Bearer token. Streamed in batches, so a large account's export
  * neither waits nor holds its calls in memory. Bad filters answer 422 with the field's message,
  * another account's assistant or campaign 404, before any row is sent. While an account's export
- * streams, another one answers 429 with Retry-After (CALL_EXPORT_CONCURRENCY).
+ * streams, another one answers 429 with Retry-After: `gate` (CALL_EXPORT_CONCURRENCY places per account,
+ * across instances with REDIS_URL) is built in the composition root.
  */
 export function createCallExportRoutes(deps: {
   auth: AuthService;
   callQueries: CallQueries;
+  gate: AccountGate;
 }): (request: Request, url: URL) => Promise<Response | null> {
-  const running = new PerAccountGate(CALL_EXPORT_CONCURRENCY);
   return async (request, url) => {
     if (url.pathname !== PATH) return null;
     const response = await answer(request, url);
@@ -53,11 +49,11 @@ export function createCallExportRoutes(deps: {
   async function answer(request: Request, url: URL): Promise<Response> {
     const viewer = await bearerGet(request, deps.auth, "Authorization");
     if (viewer instanceof Response) return viewer;
-    const release = running.enter(viewer.accountId);
+    const release = await deps.gate.enter(viewer.accountId);
     if (!release) {
       return Response.json(
         {
-          message: `An export of this account's calls is already running: at most ${CALL_EXPORT_CONCURRENCY} at a time. Try again when it has finished.`,
+          message: `An export of this account's calls is already running: at most ${deps.gate.limit} at a time. Try again when it has finished.`,
           code: "RATE_LIMITED",
         },
         { status: 429, headers: { "retry-after": String(RETRY_AFTER_SECONDS) } },

@@ -76,6 +76,7 @@ describe("health", () => {
               rateLimits: "local: counted per instance",
               events: "local: subscribers hear only this instance's events",
               caches: "bypassed: credentials and assistant settings are read from the database",
+              readLimits: "local: overviews and call exports at once per account are counted per instance",
             },
             // The test app runs without a chat model (health: model.configured false).
             model: expect.objectContaining({ configured: false }),

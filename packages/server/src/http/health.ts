@@ -26,6 +26,7 @@ const WITHOUT_REDIS = {
   rateLimits: "local: counted per instance",
   events: "local: subscribers hear only this instance's events",
   caches: "bypassed: credentials and assistant settings are read from the database",
+  readLimits: "local: overviews and call exports at once per account are counted per instance",
 };
 
 /**

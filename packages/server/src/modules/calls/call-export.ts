@@ -21,6 +21,13 @@ export const CALL_EXPORT_COLUMNS = [
   "answered_by",
 ] as const;
 
+/**
+ * Exports an account may stream at once (across instances with REDIS_URL): each reads up to 100,000
+ * rows, so a second one waits for the first instead of doubling the load; the console only ever starts
+ * one. `GET /exports/calls.csv` (src/http/call-exports.ts) holds a place of this gate while it streams.
+ */
+export const CALL_EXPORT_CONCURRENCY = 1;
+
 /** A plain number (E.164 numbers included): a spreadsheet reads it as a number, never as a formula. */
 const NUMERAL = /^[+-]?\d+(\.\d+)?$/;
 /** What a spreadsheet starts a formula with (OWASP "CSV injection"), tab and carriage return included. */

@@ -19,7 +19,7 @@ import { TestCalls } from "./test-calls.ts";
 /** Calls, their lifecycle (one transition table), carrier events, per-minute billing and limits. */
 export type { Call } from "../../generated/prisma/client.ts";
 export type { CallAnnotations, EvaluationOutcome } from "./call-annotations.ts";
-export { CALL_EXPORT_COLUMNS, callCsvLine, csvLine } from "./call-export.ts";
+export { CALL_EXPORT_COLUMNS, CALL_EXPORT_CONCURRENCY, callCsvLine, csvLine } from "./call-export.ts";
 export { FAREWELLS } from "./call-hang-up.ts";
 export type { CallLifecycle } from "./call-lifecycle.service.ts";
 export type { CallFilterRequest, CallQueries } from "./call-queries.ts";

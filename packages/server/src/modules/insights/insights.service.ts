@@ -3,7 +3,7 @@ import type { ServiceDeps } from "../../deps.ts";
 import { NotFoundError, RateLimitedError } from "../../errors.ts";
 import { Prisma } from "../../generated/prisma/client.ts";
 import { parseInput } from "../../validation.ts";
-import { PerAccountGate } from "../common/per-account-gate.ts";
+import type { AccountGate } from "../common/per-account-gate.ts";
 import {
   BOOKING_FIGURES,
   CALL_FIGURES,
@@ -27,8 +27,8 @@ const HOURLY_UP_TO_MS = 2 * 86_400_000;
 /** How many ended reasons the overview lists. */
 const TOP_REASONS = 5;
 /**
- * Overviews an account may compute at once (per instance): two members looking at the same time
- * are served; a script hammering the query is told to wait.
+ * Overviews an account may compute at once (across instances with REDIS_URL): two members looking at
+ * the same time are served; a script hammering the query is told to wait.
  */
 export const INSIGHTS_CONCURRENCY = 2;
 
@@ -133,13 +133,19 @@ interface LatencyRow {
  * (docs/console.md#insights, bench/console/insights.bench.ts).
  */
 export class InsightsService {
-  private readonly gate = new PerAccountGate(INSIGHTS_CONCURRENCY);
+  /** INSIGHTS_CONCURRENCY places per account, built in the composition root. */
+  private readonly gate: AccountGate;
 
-  constructor(private readonly deps: ServiceDeps) {}
+  constructor(
+    private readonly deps: ServiceDeps,
+    parts: { gate: AccountGate },
+  ) {
+    this.gate = parts.gate;
+  }
 
   async overview(accountId: number, request: InsightsRequest): Promise<Insights> {
     const input = parseInput(InsightsInput, request);
-    const release = this.gate.enter(accountId);
+    const release = await this.gate.enter(accountId);
     if (!release) {
       throw new RateLimitedError(
         `At most ${INSIGHTS_CONCURRENCY} overviews of an account are computed at once. Try again in a moment.`,
