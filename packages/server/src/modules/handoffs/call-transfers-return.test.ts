@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createAssistant } from "../../../test/fixtures/assistants.ts";
 import { telephonyFixtures, uniqueUsNumber } from "../../../test/fixtures/telephony.ts";
@@ -135,7 +136,7 @@ describe("a realtime caller back from a transfer nobody answered", () => {
       const answer = await twilioWebhook(t, twilio, `/telephony/twilio/transfer-action?callId=${leg.id}`, {
         AccountSid: twilio.accountSid,
         DialCallStatus: "no-answer",
-        DialCallSid: `CA${"4".repeat(32)}`,
+        DialCallSid: `CA${randomBytes(16).toString("hex")}`,
       });
       const token = /<Parameter name="token" value="([^"]+)"\/>/.exec(answer)?.[1];
       expect(token).toBeDefined();
@@ -168,7 +169,7 @@ describe("a caller who hangs up while the transfer rings", () => {
   it("pipeline, cold: the leg Twilio dialled is cancelled; it ends with the reason and costs nothing", async () => {
     const { assistant, destination } = await withDestination("pipeline", false);
     const { call, leg } = await transferred(assistant, destination);
-    const legSid = `CA${"5".repeat(32)}`;
+    const legSid = `CA${randomBytes(16).toString("hex")}`;
     const status = `/telephony/twilio/transfer-status?callId=${leg.id}`;
     for (const CallStatus of ["initiated", "ringing"])
       await twilioWebhook(t, twilio, status, { AccountSid: twilio.accountSid, CallSid: legSid, CallStatus });

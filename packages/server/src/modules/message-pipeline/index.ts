@@ -24,7 +24,7 @@ export {
   replyAssistantColumns,
   storedFunctionCalls,
 } from "./message-pipeline.service.ts";
-export { primitiveVariables, type Variables } from "./prompt.ts";
+export { historyWindow, primitiveVariables, type Variables } from "./prompt.ts";
 export {
   type ChatModelCatalogue,
   FALLBACK_NOTICE,
