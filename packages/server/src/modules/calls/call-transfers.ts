@@ -21,6 +21,8 @@ const TRANSFERABLE: TransferState[] = ["", "returned"];
 
 /** Why a caller's call and its transfer's leg end when the caller hangs up before the leg connected them. */
 export const CALLER_LEFT_TRANSFER = "The caller hung up before the transfer connected.";
+/** Why a transfer's leg ends when the caller's call was ended otherwise (through the API, its limits). */
+const CALL_ENDED_TRANSFER = "The call ended before the transfer connected.";
 
 /**
  * The records of phone transfers (docs/transfers.md#phone-transfers): a transfer's leg is a call of
@@ -107,7 +109,8 @@ export class CallTransferRecords {
 
   /**
    * The caller's call ended while its transfer was dialing (the leg ringing, or a warm leg's person
-   * hearing the briefing): nobody is left to connect, so the leg is ended through its carrier
+   * hearing the briefing), the caller having hung up or the call ended otherwise (through the API,
+   * its max duration, the balance): nobody is left to connect, so the leg is ended through its carrier
    * (cancelled while it rings, hung up once answered) with the reason. A leg that never answered costs
    * nothing (its reserved minute goes back at its end, as for any unanswered leg); an answered one is
    * billed as any call.
@@ -120,7 +123,8 @@ export class CallTransferRecords {
       callId: original.id,
       legCallId: leg.id,
     });
-    await this.parts.hangUps.hangUp(leg, "ended_by_assistant", CALLER_LEFT_TRANSFER);
+    const reason = original.status === "ended_by_customer" ? CALLER_LEFT_TRANSFER : CALL_ENDED_TRANSFER;
+    await this.parts.hangUps.hangUp(leg, "ended_by_assistant", reason);
   }
 
   /** The leg and the call it belongs to, when `legCallId` is a transfer leg. */
