@@ -102,7 +102,10 @@ export class CallTransferRecords {
    */
   async legPlaced(legCallId: number, providerCallId: string): Promise<void> {
     const prisma = this.deps.db.prisma;
-    await prisma.call.updateMany({ where: { id: legCallId, providerCallId: null }, data: { providerCallId } });
+    await prisma.call.updateMany({
+      where: { id: legCallId, providerCallId: null },
+      data: { providerCallId },
+    });
     const found = await this.legOf(legCallId);
     if (found && isFinal(toApiStatus(found.original.status))) await this.originalEnded(found.original);
   }

@@ -15,7 +15,12 @@ import {
   twilioWebhook,
   voiceCallEnv,
 } from "../../../test/support/voice-calls.ts";
-import type { Assistant, AssistantMode, PhoneNumber, TransferDestination } from "../../generated/prisma/client.ts";
+import type {
+  Assistant,
+  AssistantMode,
+  PhoneNumber,
+  TransferDestination,
+} from "../../generated/prisma/client.ts";
 import { parseTranscript } from "../telephony/transcript.ts";
 
 /**
@@ -117,7 +122,8 @@ async function transferred(assistant: Assistant, destination: TransferDestinatio
     expect(
       twilio.requests.some(
         (request) =>
-          request.resource === `/Calls/${call.providerCallId}.json` && typeof request.params.Twiml === "string",
+          request.resource === `/Calls/${call.providerCallId}.json` &&
+          typeof request.params.Twiml === "string",
       ),
     ).toBe(true),
   );
@@ -154,7 +160,10 @@ describe("a realtime caller back from a transfer nobody answered", () => {
       );
       const received = realtime.sessions[sessions]!.received;
       const items = received.filter((event) => event.type === "conversation.item.create");
-      expect(items.slice(0, 2).map(itemText)).toEqual(["user: a person please", "assistant: Connecting you now."]);
+      expect(items.slice(0, 2).map(itemText)).toEqual([
+        "user: a person please",
+        "assistant: Connecting you now.",
+      ]);
       // The earlier turns are there before the model is asked for anything.
       const firstResponse = received.findIndex((event) => event.type === "response.create");
       if (firstResponse >= 0) expect(received.indexOf(items[1]!)).toBeLessThan(firstResponse);
@@ -177,7 +186,9 @@ describe("a caller who hangs up while the transfer rings", () => {
     await callCompleted(t, twilio, call, 30);
     await eventually(() =>
       expect(
-        twilio.requests.filter((request) => request.resource === `/Calls/${legSid}.json`).map((r) => r.params),
+        twilio.requests
+          .filter((request) => request.resource === `/Calls/${legSid}.json`)
+          .map((r) => r.params),
       ).toEqual([{ Status: "canceled" }]),
     );
     await twilioWebhook(t, twilio, status, {

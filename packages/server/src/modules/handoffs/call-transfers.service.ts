@@ -222,7 +222,8 @@ export class CallTransfersService implements TransferDesk {
       await this.legNeverRang(armed.legCallId, error.message);
       return error;
     }
-    if (placed.legProviderCallId) await this.parts.records.legPlaced(armed.legCallId, placed.legProviderCallId);
+    if (placed.legProviderCallId)
+      await this.parts.records.legPlaced(armed.legCallId, placed.legProviderCallId);
     return null;
   }
 

@@ -281,7 +281,10 @@ describe("cold transfer on the simulated carrier", () => {
       },
       { timeout: 15_000, interval: 20 },
     );
-    expect(legEnded).toMatchObject({ endReason: "The call ended before the transfer connected.", duration: 0 });
+    expect(legEnded).toMatchObject({
+      endReason: "The call ended before the transfer connected.",
+      duration: 0,
+    });
     expect((await ledger(ringing.id)).map((entry) => entry.kind)).toEqual(["call_debit", "adjustment"]);
     expect(Number(legEnded.totalCost)).toBe(0);
     // Nobody came back to the assistant.
