@@ -122,7 +122,7 @@ export class CallTransferRecords {
     if (original.transferState !== "dialing" || original.transferredToCallId === null) return;
     const leg = await this.deps.db.prisma.call.findUnique({ where: { id: original.transferredToCallId } });
     if (!leg || isFinal(toApiStatus(leg.status))) return;
-    this.deps.logger.info("caller left a transfer: its leg is ended", {
+    this.deps.logger.info("call ended while its transfer dialed: the leg is ended", {
       callId: original.id,
       legCallId: leg.id,
     });
