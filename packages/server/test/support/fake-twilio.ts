@@ -50,6 +50,8 @@ export interface FakeTwilio {
   voiceOnlyNumbers: Set<string>;
   /** Messages created, by sid. */
   messages: Map<string, FakeMessage>;
+  /** Calls created through the REST API, by sid, as its updates left them (`status` among others). */
+  calls: Map<string, Record<string, unknown>>;
   /**
    * Twilio's progress on message `sid`: posts its StatusCallback (signed) to the app at `appUrl` with
    * `status` (and `errorCode` for undelivered and failed ones). Returns the HTTP status answered.
@@ -113,6 +115,7 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
     unsubscribedRecipients: new Set<string>(),
     voiceOnlyNumbers: new Set<string>(),
     messages,
+    calls,
     callPrice: "-0.01300",
   };
   const expectedAuth = `Basic ${Buffer.from(`${accountSid}:${authToken}`).toString("base64")}`;
@@ -161,7 +164,7 @@ export async function startFakeTwilio(): Promise<FakeTwilio> {
       const call = calls.get(callMatch[1]!);
       if (!call) return error(404, 20404, "The requested resource was not found");
       if (request.method === "POST") {
-        if (call.status === "completed")
+        if (call.status === "completed" || call.status === "canceled")
           return error(400, 21220, "Call is not in-progress. Cannot redirect.");
         if (params.Status) call.status = one("Status");
         return reply(200, call);

@@ -2,9 +2,12 @@ import type { ServiceDeps } from "../../deps.ts";
 import { AppError } from "../../errors.ts";
 import type { EventSink } from "../../events.ts";
 import type { Call } from "../../generated/prisma/client.ts";
+import type { InProcessBus } from "../../in-process-events.ts";
 import type { BillingService } from "../billing/index.ts";
 import type { CallCarrier } from "../telephony/provider.ts";
+import type { CallHangUps } from "./call-hang-up.ts";
 import type { CallLifecycle } from "./call-lifecycle.service.ts";
+import { isFinal, toApiStatus } from "./call-status.ts";
 import { answeredByFallback } from "./free-calls.ts";
 
 /** Where a call's phone transfer stands (`calls.transferState`). */
@@ -15,6 +18,11 @@ export type TransferMiss = "busy" | "no-answer" | "failed" | "declined";
 
 /** A running call can start a transfer from these states: none yet, or one that came back. */
 const TRANSFERABLE: TransferState[] = ["", "returned"];
+
+/** Why a caller's call and its transfer's leg end when the caller hangs up before the leg connected them. */
+export const CALLER_LEFT_TRANSFER = "The caller hung up before the transfer connected.";
+/** Why a transfer's leg ends when the caller's call was ended otherwise (through the API, its limits). */
+const CALL_ENDED_TRANSFER = "The call ended before the transfer connected.";
 
 /**
  * The records of phone transfers (docs/transfers.md#phone-transfers): a transfer's leg is a call of
@@ -30,9 +38,13 @@ export class CallTransferRecords {
       carrier: CallCarrier;
       billing: BillingService;
       lifecycle: CallLifecycle;
+      hangUps: CallHangUps;
       events: EventSink;
+      bus: InProcessBus;
     },
-  ) {}
+  ) {
+    parts.bus.on("call.finished", ({ call }) => this.originalEnded(call));
+  }
 
   /**
    * Records the leg of a transfer of the running call `original` to `to` (E.164 or a SIP URI), with
@@ -81,6 +93,41 @@ export class CallTransferRecords {
     lifecycle.publish(leg, null);
     this.deps.logger.info("call transfer started", { callId: original.id, legCallId: leg.id });
     return leg;
+  }
+
+  /**
+   * The carrier placed the leg as a call of its own (a warm transfer's) and named it: recorded at once,
+   * so that the leg can be cancelled before its first status report. A caller who hung up while it was
+   * being placed (the leg could not be cancelled then, unnamed) has it cancelled now.
+   */
+  async legPlaced(legCallId: number, providerCallId: string): Promise<void> {
+    const prisma = this.deps.db.prisma;
+    await prisma.call.updateMany({
+      where: { id: legCallId, providerCallId: null },
+      data: { providerCallId },
+    });
+    const found = await this.legOf(legCallId);
+    if (found && isFinal(toApiStatus(found.original.status))) await this.originalEnded(found.original);
+  }
+
+  /**
+   * The caller's call ended while its transfer was dialing (the leg ringing, or a warm leg's person
+   * hearing the briefing), the caller having hung up or the call ended otherwise (through the API,
+   * its max duration, the balance): nobody is left to connect, so the leg is ended through its carrier
+   * (cancelled while it rings, hung up once answered) with the reason. A leg that never answered costs
+   * nothing (its reserved minute goes back at its end, as for any unanswered leg); an answered one is
+   * billed as any call.
+   */
+  private async originalEnded(original: Call): Promise<void> {
+    if (original.transferState !== "dialing" || original.transferredToCallId === null) return;
+    const leg = await this.deps.db.prisma.call.findUnique({ where: { id: original.transferredToCallId } });
+    if (!leg || isFinal(toApiStatus(leg.status))) return;
+    this.deps.logger.info("call ended while its transfer dialed: the leg is ended", {
+      callId: original.id,
+      legCallId: leg.id,
+    });
+    const reason = original.status === "ended_by_customer" ? CALLER_LEFT_TRANSFER : CALL_ENDED_TRANSFER;
+    await this.parts.hangUps.hangUp(leg, "ended_by_assistant", reason);
   }
 
   /** The leg and the call it belongs to, when `legCallId` is a transfer leg. */

@@ -5,6 +5,7 @@ import type { CallHangUps } from "./call-hang-up.ts";
 import type { CallLifecycle, CallProgress } from "./call-lifecycle.service.ts";
 import { annotateCall, updateRunningCall } from "./call-record.ts";
 import { ANSWERED_ENDINGS, CALL_TRANSITIONS, isFinal, toApiStatus } from "./call-status.ts";
+import { CALLER_LEFT_TRANSFER } from "./call-transfers.ts";
 
 /** Why an answering machine ended a call (`endReason`). */
 export const VOICEMAIL_REASONS = {
@@ -47,7 +48,11 @@ export class CarrierEvents {
     const from = toApiStatus(call.status);
     let status = event.status ?? from;
     if (call.requestedEnd && ANSWERED_ENDINGS.includes(status)) status = toApiStatus(call.requestedEnd);
-    const details = progressOf(event, call);
+    // While a transfer dials, the assistant has left (no stream tells a hang-up): a plain end nobody
+    // asked for is the caller's.
+    const callerLeft = !call.requestedEnd && call.transferState === "dialing" && status === "completed";
+    if (callerLeft) status = "ended_by_customer";
+    const details = progressOf(callerLeft ? { ...event, reason: CALLER_LEFT_TRANSFER } : event, call);
     if (isFinal(from)) {
       // News about an ended call (a late or repeated callback): its status, duration and costs are
       // final; only the carrier's own price of the call, which it reports after the end, is kept.

@@ -80,7 +80,7 @@ export function createCalls(
     inboundVariables: parts.inboundVariables,
   });
   const annotations = new CallAnnotations(deps, { events, bus, redaction: parts.redaction });
-  const transfers = new CallTransferRecords(deps, { carrier, billing, lifecycle, events });
+  const transfers = new CallTransferRecords(deps, { carrier, billing, lifecycle, hangUps, events, bus });
   const desk: CallDesk = {
     callEvent: (event) => carrierEvents.callEvent(event),
     answeringMachine: (event) => carrierEvents.answeringMachine(event),

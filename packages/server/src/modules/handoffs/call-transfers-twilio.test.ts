@@ -401,9 +401,11 @@ describe("warm transfer on Twilio", () => {
     expect(await reload(declined.call.id)).toMatchObject({ transferState: "returned" });
 
     const unanswered = await warmCall();
+    // Twilio reports on the leg it placed by that leg's own CallSid.
+    const legSid = [...twilio.calls.values()].findLast((created) => created.to === warm.phoneNumber)!.sid;
     await twilioWebhook(t, twilio, `/telephony/twilio/warm-status?callId=${unanswered.leg.id}`, {
       AccountSid: twilio.accountSid,
-      CallSid: `CA${"3".repeat(32)}`,
+      CallSid: String(legSid),
       CallStatus: "no-answer",
     });
     expect(streamUpdate(unanswered.call.providerCallId)).toHaveLength(1);

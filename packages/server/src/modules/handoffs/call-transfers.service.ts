@@ -203,11 +203,12 @@ export class CallTransfersService implements TransferDesk {
       select: { providerCallId: true, assistantPhoneNumber: true, accountId: true, transcript: true },
     });
     if (!call) return null;
+    let placed: { legProviderCallId: string | null };
     try {
       const briefing = armed.warm ? await this.briefing(call, armed) : null;
       if (briefing)
         await this.parts.desk().transcriptLine(armed.legCallId, { speaker: "assistant", text: briefing });
-      await this.parts.carrier.transferCall({
+      placed = await this.parts.carrier.transferCall({
         callId,
         providerCallId: call.providerCallId,
         legCallId: armed.legCallId,
@@ -221,6 +222,8 @@ export class CallTransfersService implements TransferDesk {
       await this.legNeverRang(armed.legCallId, error.message);
       return error;
     }
+    if (placed.legProviderCallId)
+      await this.parts.records.legPlaced(armed.legCallId, placed.legProviderCallId);
     return null;
   }
 

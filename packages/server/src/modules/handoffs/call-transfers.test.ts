@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createAssistant } from "../../../test/fixtures/assistants.ts";
 import { telephonyFixtures, uniqueUsNumber } from "../../../test/fixtures/telephony.ts";
 import {
@@ -254,6 +254,43 @@ describe("cold transfer on the simulated carrier", () => {
       (hook) => hook.json.type === "call.transfer_failed" && hook.json.data.call_id === ended.id,
     );
     expect(failed.json.data).toMatchObject({ transfer_call_id: leg!.id, outcome, destination: "Front desk" });
+  });
+
+  it("ends the ringing leg when the caller's call is ended meanwhile; the leg costs nothing", async () => {
+    const assistant = await answeringAssistant();
+    const desk = await destination(owner, assistant, { phoneNumber: NO_ANSWER });
+    script(() => desk.id);
+    const call = await t.app.services.inboundCalls.simulateInbound(owner.accountId, {
+      phoneNumberId: number.id,
+      from: uniqueUsNumber(),
+    });
+    const ringing = await vi.waitFor(
+      async () => {
+        const [leg] = await legsOf(call.id);
+        expect(leg?.status).toBe("ringing");
+        return leg!;
+      },
+      { timeout: 15_000, interval: 20 },
+    );
+    await t.app.services.callLifecycle.end(owner.accountId, call.id);
+    const legEnded = await vi.waitFor(
+      async () => {
+        const leg = await reload(ringing.id);
+        expect(leg.status).toBe("failed");
+        return leg;
+      },
+      { timeout: 15_000, interval: 20 },
+    );
+    expect(legEnded).toMatchObject({
+      endReason: "The call ended before the transfer connected.",
+      duration: 0,
+    });
+    expect((await ledger(ringing.id)).map((entry) => entry.kind)).toEqual(["call_debit", "adjustment"]);
+    expect(Number(legEnded.totalCost)).toBe(0);
+    // Nobody came back to the assistant.
+    const ended = await reload(call.id);
+    expect(ended).toMatchObject({ status: "ended", transferState: "dialing" });
+    expect(lines(ended)).toEqual(["Hello! How can I help?", ASK, HANDOVER]);
   });
 
   it("never dials a destination of another assistant or account, whatever id the model passes", async () => {

@@ -24,7 +24,7 @@ export {
   replyAssistantColumns,
   storedFunctionCalls,
 } from "./message-pipeline.service.ts";
-export { primitiveVariables, type Variables } from "./prompt.ts";
+export { historyWindow, primitiveVariables, type Variables } from "./prompt.ts";
 export { ReplyEngine } from "./reply-engine.ts";
 export { FALLBACK_NOTICE } from "./reply-knowledge.ts";
 export { type ChatModelCatalogue, type ReplyRequest, simulatedCustomer } from "./reply-types.ts";

@@ -168,10 +168,10 @@ const MESSAGE_OVERHEAD_TOKENS = 4;
  * the exact walk would keep them all, so the tokenizer is neither loaded nor run. `count` is
  * replaceable so tests can watch when it is.
  */
-export function historyWindow(
-  history: readonly HistoryMessage[],
+export function historyWindow<M extends HistoryMessage>(
+  history: readonly M[],
   count: (text: string) => number = countTokens,
-): HistoryMessage[] {
+): M[] {
   const candidates = history.slice(-HISTORY_MAX_MESSAGES);
   let bound = 0;
   for (const message of candidates) bound += tokenUpperBound(message.content) + MESSAGE_OVERHEAD_TOKENS;
@@ -179,11 +179,11 @@ export function historyWindow(
 }
 
 /** `historyWindow` by exact counts alone: what it returns whether or not the bound decides. */
-export function exactHistoryWindow(
-  history: readonly HistoryMessage[],
+export function exactHistoryWindow<M extends HistoryMessage>(
+  history: readonly M[],
   count: (text: string) => number = countTokens,
-): HistoryMessage[] {
-  const kept: HistoryMessage[] = [];
+): M[] {
+  const kept: M[] = [];
   let tokens = 0;
   for (let index = history.length - 1; index >= 0 && kept.length < HISTORY_MAX_MESSAGES; index--) {
     const message = history[index]!;

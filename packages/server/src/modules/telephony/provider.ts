@@ -110,7 +110,8 @@ export interface TransferCarrier {
    * initiated). The assistant's media stream ends. The leg's progress arrives as `ProviderCallEvent`s
    * and its outcome on the `TransferDesk`; a leg not answered brings the caller back to the voice
    * engine (a new media stream of `callId`). Rejects (UPSTREAM_FAILED) when the carrier refused: the
-   * call then goes on as it was.
+   * call then goes on as it was. Answers the leg's carrier id when the carrier placed it as a call of
+   * its own (so that it can be cancelled before its first report), else null.
    */
   transferCall(request: {
     callId: number;
@@ -123,7 +124,7 @@ export interface TransferCarrier {
      * accepts (a key press, or staying on the line) or declines; only an acceptance connects them.
      */
     briefing?: string;
-  }): Promise<void>;
+  }): Promise<{ legProviderCallId: string | null }>;
 }
 
 /** How a transfer's leg ended without connecting the caller. */

@@ -26,6 +26,11 @@ export interface RealtimeSessionOptions {
     | { type: "semantic_vad"; eagerness: "low" | "medium" | "high" };
   /** Whether the model answers by itself when the caller stops (off until a waiting assistant greeted). */
   createResponse: boolean;
+  /**
+   * The conversation before this session (a caller back from a transfer nobody answered), as the
+   * pipeline's reply history windows it: created as items before the model is asked for anything.
+   */
+  history?: { role: "user" | "assistant"; content: string }[];
 }
 
 /**

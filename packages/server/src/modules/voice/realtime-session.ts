@@ -149,6 +149,12 @@ export class RealtimeSession extends MediaSession {
         );
     });
     this.model.configure(this.options);
+    // A new session knows nothing of the call: what was said before it (a transfer nobody answered)
+    // goes in first, so that the greeting and every answer follow from it.
+    for (const message of this.options.history ?? []) {
+      if (message.role === "user") this.model.userMessage(message.content);
+      else this.model.assistantMessage(message.content);
+    }
     super.start();
   }
 

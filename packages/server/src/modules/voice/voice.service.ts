@@ -16,6 +16,7 @@ import {
 } from "../media/index.ts";
 import {
   END_CALL_TOOL_NAME,
+  historyWindow,
   primitiveVariables,
   type ReplyEngine,
   type ReplyRequest,
@@ -399,6 +400,7 @@ export class VoiceService implements MediaStreamHandler {
     ports,
     request,
     providers,
+    earlier,
   }: SessionSetup): Promise<RealtimeSession | null> {
     const { logger } = this.deps;
     const engine = this.parts.replyEngine;
@@ -432,6 +434,8 @@ export class VoiceService implements MediaStreamHandler {
           ? { type: "semantic_vad", eagerness: eagerness(settings.endpointSensitivity) }
           : { type: "server_vad", silenceMs: endpointMs(settings.endpointSensitivity) },
       createResponse: !settings.waitForCustomer,
+      // Bounded as the pipeline's replies bound the history they send.
+      ...(earlier.length > 0 ? { history: historyWindow(earlier) } : {}),
     };
     return new RealtimeSession(
       media,

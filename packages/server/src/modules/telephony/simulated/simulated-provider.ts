@@ -159,6 +159,8 @@ export class SimulatedTelephonyProvider
       { step: "dial", ...(request.briefing ? { warm: true } : {}) },
       SIMULATED_TIMING.dial,
     );
+    // The leg's steps are keyed by its call: a hang-up reaches it without a carrier id.
+    return { legProviderCallId: null };
   }
 
   /**

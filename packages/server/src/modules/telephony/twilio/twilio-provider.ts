@@ -239,7 +239,7 @@ export class TwilioTelephonyProvider implements TelephonyProvider {
     from: string;
     to: string;
     briefing?: string;
-  }) {
+  }): Promise<{ legProviderCallId: string | null }> {
     if (!request.providerCallId) throw new CarrierError("the call has no Twilio call to transfer.");
     if (request.briefing !== undefined)
       return this.warmTransfer({ ...request, providerCallId: request.providerCallId });
@@ -267,6 +267,8 @@ export class TwilioTelephonyProvider implements TelephonyProvider {
     } catch (error) {
       throw this.failure("transfer a call", error);
     }
+    // Twilio dials the `<Dial>`'s leg itself: its CallSid comes with the leg's first status callback.
+    return { legProviderCallId: null };
   }
 
   /**
@@ -279,7 +281,7 @@ export class TwilioTelephonyProvider implements TelephonyProvider {
     legCallId: number;
     from: string;
     to: string;
-  }) {
+  }): Promise<{ legProviderCallId: string }> {
     const hold = new (twilioLibrary().twiml.VoiceResponse)();
     hold
       .dial()
@@ -304,6 +306,7 @@ export class TwilioTelephonyProvider implements TelephonyProvider {
         legCallId: request.legCallId,
         sid: leg.sid,
       });
+      return { legProviderCallId: leg.sid };
     } catch (error) {
       throw this.failure("transfer a call", error);
     }
