@@ -10,6 +10,7 @@ import {
   CONVERSATION_FIGURES,
   COUNTED_BOOKING,
   COUNTED_CONVERSATION,
+  DAY_OF,
   FINISHED,
   HISTOGRAM_SIZE,
   histogramSlot,
@@ -17,8 +18,13 @@ import {
   INSIGHTS_LATENCY_BOUNDS,
   MEASURED_TURN,
   ROLLUP_BUCKET_MS,
+  ROLLUP_DAY_MS,
   TURN_MS,
 } from "./insights-sql.ts";
+
+/** The columns a rollup row of either level gives the overview, its bucket or day as "bucket". */
+const ROLLED = Prisma.raw(`"calls", "finished", "answered", "seconds", "cost", "evaluated", "judged", "successful",
+  "transfers", "conversations", "bookings", "turns", "latencyMs", "latencyHistogram", "endings"`);
 
 /** The longest period one overview covers: a year and a day, so "the last 12 months" always fits. */
 export const INSIGHTS_MAX_DAYS = 366;
@@ -126,9 +132,10 @@ interface LatencyRow {
 
 /**
  * The overview of an account's calls and conversations over a period, for one assistant or all.
- * Whole 15-minute buckets of the period are read from `insights_rollups` (insights-rollup.ts)
- * unless marked dirty; dirty buckets, the period's ragged ends and the current bucket are read
- * from the raw rows, each an index range scan. Each statement reads the marks, the rollup and the
+ * Whole UTC days of the period are read from `insights_daily_rollups` and the other whole 15-minute
+ * buckets from `insights_rollups` (insights-rollup.ts), unless marked dirty (a dirty bucket's day is
+ * read per bucket); dirty buckets, the period's ragged ends and the current bucket are read from the
+ * raw rows, each an index range scan. Each statement reads the marks, the rollup and the
  * raw rows in one snapshot, so figures are exact and as fresh as the raw rows
  * (docs/console.md#insights, bench/console/insights.bench.ts).
  */
@@ -187,27 +194,50 @@ export class InsightsService {
     let rolledFrom = new Date(Math.ceil(from.getTime() / ROLLUP_BUCKET_MS) * ROLLUP_BUCKET_MS);
     let rolledTo = new Date(Math.floor(to.getTime() / ROLLUP_BUCKET_MS) * ROLLUP_BUCKET_MS);
     if (!useRollup || rolledFrom >= rolledTo) rolledFrom = rolledTo = to;
+    // The whole UTC days among them, [dayFrom, dayTo): the daily level's; none when there is no such day.
+    let dayFrom = new Date(Math.ceil(rolledFrom.getTime() / ROLLUP_DAY_MS) * ROLLUP_DAY_MS);
+    let dayTo = new Date(Math.floor(rolledTo.getTime() / ROLLUP_DAY_MS) * ROLLUP_DAY_MS);
+    if (dayFrom >= dayTo) dayFrom = dayTo = rolledTo;
     const onAssistant = (column: string) =>
       assistantId === null ? Prisma.empty : Prisma.sql`AND ${Prisma.raw(column)} = ${assistantId}`;
     const slotOf = (column: string) =>
       Prisma.sql`date_trunc(${bucket}, ${Prisma.raw(column)} AT TIME ZONE ${timezone})`;
-    // Shared head of every statement: the dirty buckets, the raw ranges, the clean rollup rows. Each
-    // range is read LATERAL with OFFSET 0: an index range scan per range; flattened into a join, the
-    // planner cannot estimate ranges read from the marks and scanned an assistant's whole history.
-    const scope = Prisma.sql`
+    // Shared head of every statement: the dirty buckets, the raw ranges, the clean rollup rows: a
+    // whole UTC day's daily row when none of its buckets is dirty and `whole` (SQL on "day") says the
+    // statement may take the day as one, otherwise its clean 15-minute rows. Each range is read
+    // LATERAL with OFFSET 0: an index range scan per range; flattened into a join, the planner cannot
+    // estimate ranges read from the marks and scanned an assistant's whole history.
+    const scope = (whole: Prisma.Sql) => Prisma.sql`
       "dirty" AS (
         SELECT DISTINCT "bucket" FROM "insights_dirty_buckets"
         WHERE "accountId" = ${accountId} AND "bucket" >= ${rolledFrom} AND "bucket" < ${rolledTo}
+      ),
+      "days" AS (
+        SELECT "day", ("day" IN (SELECT ${DAY_OF(`"bucket"`)} FROM "dirty") OR NOT (${whole})) AS "split"
+        FROM generate_series(${dayFrom}::timestamptz, ${dayTo}::timestamptz - interval '24 hours',
+          interval '24 hours') AS "day"
       ),
       "ranges" AS (
         SELECT "bucket" AS "from", "bucket" + interval '15 minutes' AS "to" FROM "dirty"
         UNION ALL SELECT ${from}::timestamptz, ${rolledFrom}::timestamptz
         UNION ALL SELECT ${rolledTo}::timestamptz, ${to}::timestamptz
       ),
+      "quarters" AS (
+        SELECT ${rolledFrom}::timestamptz AS "from", ${dayFrom}::timestamptz AS "to"
+        UNION ALL SELECT ${dayTo}::timestamptz, ${rolledTo}::timestamptz
+        UNION ALL SELECT "day", "day" + interval '24 hours' FROM "days" WHERE "split"
+      ),
       "rolled" AS (
-        SELECT * FROM "insights_rollups"
-        WHERE "accountId" = ${accountId} AND "bucket" >= ${rolledFrom} AND "bucket" < ${rolledTo}
-          AND "bucket" NOT IN (SELECT "bucket" FROM "dirty") ${onAssistant(`"assistantId"`)}
+        SELECT "q"."bucket", ${ROLLED} FROM "quarters" "w" CROSS JOIN LATERAL (
+          SELECT * FROM "insights_rollups" "q" WHERE "q"."accountId" = ${accountId}
+            AND "q"."bucket" >= "w"."from" AND "q"."bucket" < "w"."to" ${onAssistant(`"q"."assistantId"`)}
+          OFFSET 0
+        ) AS "q"
+        WHERE "q"."bucket" NOT IN (SELECT "bucket" FROM "dirty")
+        UNION ALL
+        SELECT "day", ${ROLLED} FROM "insights_daily_rollups"
+        WHERE "accountId" = ${accountId} AND "day" >= ${dayFrom} AND "day" < ${dayTo}
+          AND "day" IN (SELECT "day" FROM "days" WHERE NOT "split") ${onAssistant(`"assistantId"`)}
       ),
       "raw_calls" AS (
         SELECT "c".* FROM "ranges" "r" CROSS JOIN LATERAL (
@@ -226,9 +256,17 @@ export class InsightsService {
           SELECT * FROM "call_turns" "t" WHERE "t"."callId" = "c"."id" AND ${MEASURED_TURN} OFFSET 0
         ) AS "t"`
       : Prisma.sql`JOIN "call_turns" "t" ON "t"."callId" = "c"."id" WHERE ${MEASURED_TURN}`;
+    // The totals take any clean day whole. The series charts local days or hours: a UTC day is one
+    // of its points only when it is exactly a local day (the zone at UTC+0 from its start to its
+    // end); any other day, read whole, would fall in the wrong point, so it is read per bucket.
+    const dayIsPoint =
+      bucket === "hour"
+        ? Prisma.sql`false`
+        : Prisma.sql`("day" AT TIME ZONE ${timezone}) = date_trunc('day', "day" AT TIME ZONE ${timezone})
+            AND ("day" + interval '24 hours') AT TIME ZONE ${timezone} = ("day" AT TIME ZONE ${timezone}) + interval '1 day'`;
     const [buckets, latency, reasons] = await Promise.all([
       prisma.$queryRaw<BucketRow[]>`
-        WITH ${scope},
+        WITH ${scope(dayIsPoint)},
         "slots" AS (
           SELECT "slot" FROM generate_series(
             date_trunc(${bucket}, ${from}::timestamptz AT TIME ZONE ${timezone}),
@@ -270,7 +308,7 @@ export class InsightsService {
         GROUP BY "slots"."slot"
         ORDER BY "slots"."slot"`,
       prisma.$queryRaw<LatencyRow[]>`
-        WITH ${scope}
+        WITH ${scope(Prisma.sql`true`)}
         SELECT NULL::int AS "slot", sum("turns")::bigint AS "turns", sum("latencyMs") AS "ms",
           ${histogramSum(`"latencyHistogram"`)} AS "histogram"
         FROM "rolled"
@@ -279,7 +317,7 @@ export class InsightsService {
         FROM "raw_calls" "c" ${turnsOf}
         GROUP BY 1`,
       prisma.$queryRaw<{ status: string; reason: string; calls: bigint }[]>`
-        WITH ${scope}
+        WITH ${scope(Prisma.sql`true`)}
         SELECT "status", "reason", sum("calls")::bigint AS "calls" FROM (
           SELECT "e"."status", "e"."reason", "e"."calls"
           FROM "rolled", jsonb_to_recordset("rolled"."endings") AS "e"("status" text, "reason" text, "calls" int)
