@@ -202,21 +202,48 @@ export class InsightsService {
       assistantId === null ? Prisma.empty : Prisma.sql`AND ${Prisma.raw(column)} = ${assistantId}`;
     const slotOf = (column: string) =>
       Prisma.sql`date_trunc(${bucket}, ${Prisma.raw(column)} AT TIME ZONE ${timezone})`;
-    // Shared head of every statement: the dirty buckets, the raw ranges, the clean rollup rows: a
-    // whole UTC day's daily row when none of its buckets is dirty and `whole` (SQL on "day") says the
-    // statement may take the day as one, otherwise its clean 15-minute rows. Each range is read
-    // LATERAL with OFFSET 0: an index range scan per range; flattened into a join, the planner cannot
-    // estimate ranges read from the marks and scanned an assistant's whole history.
-    const scope = (whole: Prisma.Sql) => Prisma.sql`
+    const dirtyDay = Prisma.sql`"day" IN (SELECT ${DAY_OF(`"bucket"`)} FROM "dirty")`;
+    const eachDay = Prisma.sql`generate_series(${dayFrom}::timestamptz, ${dayTo}::timestamptz - interval '24 hours',
+      interval '24 hours') AS "day"`;
+    // The UTC days of the rollup's range: "split" ones are read per 15-minute row; the others from their
+    // daily row, which counts at the day's noon, with the 15-minute rows of [day, head) and
+    // [tail, day + 24 h) moved ("moved") from the noon's point to their own. For the totals nothing moves.
+    const wholeDays = Prisma.sql`
+      SELECT "day", ${dirtyDay} AS "split", "day" AS "head", "day" + interval '24 hours' AS "tail" FROM ${eachDay}`;
+    // Charted per local day, a UTC day overlaps two points unless the zone is at UTC+0. Its noon's point
+    // holds at least half of it: [start, end) in UTC, the buckets outside it are at most 48. The bounds
+    // are the local midnights as PostgreSQL converts them, accepted only where the slots themselves
+    // change on them (a midnight skipped or repeated by a daylight saving change is resolved by a
+    // convention); otherwise the day is split. Per hour, a day is many points: every day is split.
+    const chartedDays =
+      bucket === "hour"
+        ? Prisma.sql`SELECT "day", true AS "split", "day" AS "head", "day" + interval '24 hours' AS "tail" FROM ${eachDay}`
+        : Prisma.sql`
+      SELECT "day", (${dirtyDay} OR NOT (
+          date_bin('15 minutes', "start", TIMESTAMPTZ '2000-01-01 00:00:00+00') = "start"
+          AND date_bin('15 minutes', "end", TIMESTAMPTZ '2000-01-01 00:00:00+00') = "end"
+          AND ${slotOf(`"start"`)} = "local" AND ${slotOf(`("start" - interval '15 minutes')`)} < "local"
+          AND ${slotOf(`"end"`)} > "local" AND ${slotOf(`("end" - interval '15 minutes')`)} = "local"
+          AND "start" <= "day" + interval '12 hours' AND "end" > "day" + interval '12 hours'
+        )) AS "split",
+        least(greatest("start", "day"), "day" + interval '24 hours') AS "head",
+        greatest(least("end", "day" + interval '24 hours'), "day") AS "tail"
+      FROM ${eachDay}
+      CROSS JOIN LATERAL (SELECT ${slotOf(`("day" + interval '12 hours')`)} AS "local") AS "n"
+      CROSS JOIN LATERAL (
+        SELECT "local" AT TIME ZONE ${timezone} AS "start", ("local" + interval '1 day') AT TIME ZONE ${timezone} AS "end"
+      ) AS "b"`;
+    // Shared head of every statement: the dirty buckets, the raw ranges, the clean rollup rows. A
+    // whole UTC day none of whose buckets is dirty is read from its daily row, charted at its noon
+    // (see `days`); any other day of the rollup's range per 15-minute row. Each range is read LATERAL
+    // with OFFSET 0: an index range scan per range; flattened into a join, the planner cannot estimate
+    // ranges read from the marks and scanned an assistant's whole history.
+    const scope = (charted: boolean) => Prisma.sql`
       "dirty" AS (
         SELECT DISTINCT "bucket" FROM "insights_dirty_buckets"
         WHERE "accountId" = ${accountId} AND "bucket" >= ${rolledFrom} AND "bucket" < ${rolledTo}
       ),
-      "days" AS (
-        SELECT "day", ("day" IN (SELECT ${DAY_OF(`"bucket"`)} FROM "dirty") OR NOT (${whole})) AS "split"
-        FROM generate_series(${dayFrom}::timestamptz, ${dayTo}::timestamptz - interval '24 hours',
-          interval '24 hours') AS "day"
-      ),
+      "days" AS (${charted ? chartedDays : wholeDays}),
       "ranges" AS (
         SELECT "bucket" AS "from", "bucket" + interval '15 minutes' AS "to" FROM "dirty"
         UNION ALL SELECT ${from}::timestamptz, ${rolledFrom}::timestamptz
@@ -235,9 +262,21 @@ export class InsightsService {
         ) AS "q"
         WHERE "q"."bucket" NOT IN (SELECT "bucket" FROM "dirty")
         UNION ALL
-        SELECT "day", ${ROLLED} FROM "insights_daily_rollups"
+        SELECT "day" + interval '12 hours', ${ROLLED} FROM "insights_daily_rollups"
         WHERE "accountId" = ${accountId} AND "day" >= ${dayFrom} AND "day" < ${dayTo}
           AND "day" IN (SELECT "day" FROM "days" WHERE NOT "split") ${onAssistant(`"assistantId"`)}
+      ),
+      "moved" AS (
+        SELECT "q"."bucket", "w"."day" + interval '12 hours' AS "noon", ${ROLLED}
+        FROM (
+          SELECT "day", "day" AS "from", "head" AS "to" FROM "days" WHERE NOT "split" AND "head" > "day"
+          UNION ALL SELECT "day", "tail", "day" + interval '24 hours' FROM "days"
+          WHERE NOT "split" AND "tail" < "day" + interval '24 hours'
+        ) AS "w" CROSS JOIN LATERAL (
+          SELECT * FROM "insights_rollups" "q" WHERE "q"."accountId" = ${accountId}
+            AND "q"."bucket" >= "w"."from" AND "q"."bucket" < "w"."to" ${onAssistant(`"q"."assistantId"`)}
+          OFFSET 0
+        ) AS "q"
       ),
       "raw_calls" AS (
         SELECT "c".* FROM "ranges" "r" CROSS JOIN LATERAL (
@@ -256,17 +295,9 @@ export class InsightsService {
           SELECT * FROM "call_turns" "t" WHERE "t"."callId" = "c"."id" AND ${MEASURED_TURN} OFFSET 0
         ) AS "t"`
       : Prisma.sql`JOIN "call_turns" "t" ON "t"."callId" = "c"."id" WHERE ${MEASURED_TURN}`;
-    // The totals take any clean day whole. The series charts local days or hours: a UTC day is one
-    // of its points only when it is exactly a local day (the zone at UTC+0 from its start to its
-    // end); any other day, read whole, would fall in the wrong point, so it is read per bucket.
-    const dayIsPoint =
-      bucket === "hour"
-        ? Prisma.sql`false`
-        : Prisma.sql`("day" AT TIME ZONE ${timezone}) = date_trunc('day', "day" AT TIME ZONE ${timezone})
-            AND ("day" + interval '24 hours') AT TIME ZONE ${timezone} = ("day" AT TIME ZONE ${timezone}) + interval '1 day'`;
     const [buckets, latency, reasons] = await Promise.all([
       prisma.$queryRaw<BucketRow[]>`
-        WITH ${scope(dayIsPoint)},
+        WITH ${scope(true)},
         "slots" AS (
           SELECT "slot" FROM generate_series(
             date_trunc(${bucket}, ${from}::timestamptz AT TIME ZONE ${timezone}),
@@ -277,6 +308,14 @@ export class InsightsService {
           SELECT ${slotOf(`"bucket"`)} AS "slot", "calls", "finished", "answered", "seconds", "cost"::numeric,
             "evaluated", "judged", "successful", "transfers", "conversations", "bookings"
           FROM "rolled"
+          UNION ALL
+          SELECT ${slotOf(`"bucket"`)}, "calls", "finished", "answered", "seconds", "cost"::numeric,
+            "evaluated", "judged", "successful", "transfers", "conversations", "bookings"
+          FROM "moved"
+          UNION ALL
+          SELECT ${slotOf(`"noon"`)}, -"calls", -"finished", -"answered", -"seconds", -"cost"::numeric,
+            -"evaluated", -"judged", -"successful", -"transfers", -"conversations", -"bookings"
+          FROM "moved"
           UNION ALL
           SELECT ${slotOf(`"c"."createdAt"`)}, ${CALL_FIGURES} FROM "raw_calls" "c"
           UNION ALL
@@ -308,7 +347,7 @@ export class InsightsService {
         GROUP BY "slots"."slot"
         ORDER BY "slots"."slot"`,
       prisma.$queryRaw<LatencyRow[]>`
-        WITH ${scope(Prisma.sql`true`)}
+        WITH ${scope(false)}
         SELECT NULL::int AS "slot", sum("turns")::bigint AS "turns", sum("latencyMs") AS "ms",
           ${histogramSum(`"latencyHistogram"`)} AS "histogram"
         FROM "rolled"
@@ -317,7 +356,7 @@ export class InsightsService {
         FROM "raw_calls" "c" ${turnsOf}
         GROUP BY 1`,
       prisma.$queryRaw<{ status: string; reason: string; calls: bigint }[]>`
-        WITH ${scope(Prisma.sql`true`)}
+        WITH ${scope(false)}
         SELECT "status", "reason", sum("calls")::bigint AS "calls" FROM (
           SELECT "e"."status", "e"."reason", "e"."calls"
           FROM "rolled", jsonb_to_recordset("rolled"."endings") AS "e"("status" text, "reason" text, "calls" int)
