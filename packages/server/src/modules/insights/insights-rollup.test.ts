@@ -172,7 +172,9 @@ async function expectDailyIsSumOfQuarters() {
     sum.cost = new Prisma.Decimal(sum.cost).add(next.cost).toFixed(4);
     sum.latencyMs = new Prisma.Decimal(sum.latencyMs).add(next.latencyMs).toFixed(3);
     sum.latencyHistogram = sum.latencyHistogram.map((count, slot) => count + next.latencyHistogram[slot]!);
-    const endings = new Map(sum.endings.map((ending) => [`${ending.status}/${ending.reason}`, { ...ending }]));
+    const endings = new Map(
+      sum.endings.map((ending) => [`${ending.status}/${ending.reason}`, { ...ending }]),
+    );
     for (const ending of next.endings) {
       const same = endings.get(`${ending.status}/${ending.reason}`);
       if (same) same.calls += ending.calls;

@@ -22,8 +22,9 @@ import {
   TURN_MS,
 } from "./insights-sql.ts";
 
-/** The columns a rollup row of either level gives the overview, its bucket or day as "bucket". */
-const ROLLED = Prisma.raw(`"calls", "finished", "answered", "seconds", "cost", "evaluated", "judged", "successful",
+/** The figures of a rollup row, 15-minute or daily. */
+const ROLLED =
+  Prisma.raw(`"calls", "finished", "answered", "seconds", "cost", "evaluated", "judged", "successful",
   "transfers", "conversations", "bookings", "turns", "latencyMs", "latencyHistogram", "endings"`);
 
 /** The longest period one overview covers: a year and a day, so "the last 12 months" always fits. */
