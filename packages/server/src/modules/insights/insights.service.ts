@@ -4,28 +4,21 @@ import { NotFoundError, RateLimitedError } from "../../errors.ts";
 import { Prisma } from "../../generated/prisma/client.ts";
 import { parseInput } from "../../validation.ts";
 import { PerAccountGate } from "../common/per-account-gate.ts";
+import { assistantFilter, insightsScope, slotSql } from "./insights-scope.ts";
 import {
   BOOKING_FIGURES,
   CALL_FIGURES,
   CONVERSATION_FIGURES,
   COUNTED_BOOKING,
   COUNTED_CONVERSATION,
-  DAY_OF,
   FINISHED,
   HISTOGRAM_SIZE,
   histogramSlot,
   histogramSum,
   INSIGHTS_LATENCY_BOUNDS,
   MEASURED_TURN,
-  ROLLUP_BUCKET_MS,
-  ROLLUP_DAY_MS,
   TURN_MS,
 } from "./insights-sql.ts";
-
-/** The figures of a rollup row, 15-minute or daily. */
-const ROLLED =
-  Prisma.raw(`"calls", "finished", "answered", "seconds", "cost", "evaluated", "judged", "successful",
-  "transfers", "conversations", "bookings", "turns", "latencyMs", "latencyHistogram", "endings"`);
 
 /** The longest period one overview covers: a year and a day, so "the last 12 months" always fits. */
 export const INSIGHTS_MAX_DAYS = 366;
@@ -138,7 +131,7 @@ interface LatencyRow {
  * read per bucket); dirty buckets, the period's ragged ends and the current bucket are read from the
  * raw rows, each an index range scan. Each statement reads the marks, the rollup and the
  * raw rows in one snapshot, so figures are exact and as fresh as the raw rows
- * (docs/console.md#insights, bench/console/insights.bench.ts).
+ * (insights-scope.ts, docs/console.md#insights, bench/console/insights.bench.ts).
  */
 export class InsightsService {
   private readonly gate = new PerAccountGate(INSIGHTS_CONCURRENCY);
@@ -191,102 +184,9 @@ export class InsightsService {
     const timezone = account.timezone;
     const bucket = input.to.getTime() - input.from.getTime() <= HOURLY_UP_TO_MS ? "hour" : "day";
     const { from, to } = input;
-    // The whole buckets of the period, [rolledFrom, rolledTo); none when reading raw.
-    let rolledFrom = new Date(Math.ceil(from.getTime() / ROLLUP_BUCKET_MS) * ROLLUP_BUCKET_MS);
-    let rolledTo = new Date(Math.floor(to.getTime() / ROLLUP_BUCKET_MS) * ROLLUP_BUCKET_MS);
-    if (!useRollup || rolledFrom >= rolledTo) rolledFrom = rolledTo = to;
-    // The whole UTC days among them, [dayFrom, dayTo): the daily level's; none when there is no such day.
-    let dayFrom = new Date(Math.ceil(rolledFrom.getTime() / ROLLUP_DAY_MS) * ROLLUP_DAY_MS);
-    let dayTo = new Date(Math.floor(rolledTo.getTime() / ROLLUP_DAY_MS) * ROLLUP_DAY_MS);
-    if (dayFrom >= dayTo) dayFrom = dayTo = rolledTo;
-    const onAssistant = (column: string) =>
-      assistantId === null ? Prisma.empty : Prisma.sql`AND ${Prisma.raw(column)} = ${assistantId}`;
-    const slotOf = (column: string) =>
-      Prisma.sql`date_trunc(${bucket}, ${Prisma.raw(column)} AT TIME ZONE ${timezone})`;
-    const dirtyDay = Prisma.sql`"day" IN (SELECT ${DAY_OF(`"bucket"`)} FROM "dirty")`;
-    const eachDay = Prisma.sql`generate_series(${dayFrom}::timestamptz, ${dayTo}::timestamptz - interval '24 hours',
-      interval '24 hours') AS "day"`;
-    // The UTC days of the rollup's range: "split" ones are read per 15-minute row; the others from their
-    // daily row, which counts at the day's noon, with the 15-minute rows of [day, head) and
-    // [tail, day + 24 h) moved ("moved") from the noon's point to their own. For the totals nothing moves.
-    const wholeDays = Prisma.sql`
-      SELECT "day", ${dirtyDay} AS "split", "day" AS "head", "day" + interval '24 hours' AS "tail" FROM ${eachDay}`;
-    // Charted per local day, a UTC day overlaps two points unless the zone is at UTC+0. Its noon's point
-    // holds at least half of it: [start, end) in UTC, the buckets outside it are at most 48. The bounds
-    // are the local midnights as PostgreSQL converts them, accepted only where the slots themselves
-    // change on them (a midnight skipped or repeated by a daylight saving change is resolved by a
-    // convention); otherwise the day is split. Per hour, a day is many points: every day is split.
-    const chartedDays =
-      bucket === "hour"
-        ? Prisma.sql`SELECT "day", true AS "split", "day" AS "head", "day" + interval '24 hours' AS "tail" FROM ${eachDay}`
-        : Prisma.sql`
-      SELECT "day", (${dirtyDay} OR NOT (
-          date_bin('15 minutes', "start", TIMESTAMPTZ '2000-01-01 00:00:00+00') = "start"
-          AND date_bin('15 minutes', "end", TIMESTAMPTZ '2000-01-01 00:00:00+00') = "end"
-          AND ${slotOf(`"start"`)} = "local" AND ${slotOf(`("start" - interval '15 minutes')`)} < "local"
-          AND ${slotOf(`"end"`)} > "local" AND ${slotOf(`("end" - interval '15 minutes')`)} = "local"
-          AND "start" <= "day" + interval '12 hours' AND "end" > "day" + interval '12 hours'
-        )) AS "split",
-        least(greatest("start", "day"), "day" + interval '24 hours') AS "head",
-        greatest(least("end", "day" + interval '24 hours'), "day") AS "tail"
-      FROM ${eachDay}
-      CROSS JOIN LATERAL (SELECT ${slotOf(`("day" + interval '12 hours')`)} AS "local") AS "n"
-      CROSS JOIN LATERAL (
-        SELECT "local" AT TIME ZONE ${timezone} AS "start", ("local" + interval '1 day') AT TIME ZONE ${timezone} AS "end"
-      ) AS "b"`;
-    // Shared head of every statement: the dirty buckets, the raw ranges, the clean rollup rows. A
-    // whole UTC day none of whose buckets is dirty is read from its daily row, charted at its noon
-    // (see `days`); any other day of the rollup's range per 15-minute row. Each range is read LATERAL
-    // with OFFSET 0: an index range scan per range; flattened into a join, the planner cannot estimate
-    // ranges read from the marks and scanned an assistant's whole history.
-    const scope = (charted: boolean) => Prisma.sql`
-      "dirty" AS (
-        SELECT DISTINCT "bucket" FROM "insights_dirty_buckets"
-        WHERE "accountId" = ${accountId} AND "bucket" >= ${rolledFrom} AND "bucket" < ${rolledTo}
-      ),
-      "days" AS (${charted ? chartedDays : wholeDays}),
-      "ranges" AS (
-        SELECT "bucket" AS "from", "bucket" + interval '15 minutes' AS "to" FROM "dirty"
-        UNION ALL SELECT ${from}::timestamptz, ${rolledFrom}::timestamptz
-        UNION ALL SELECT ${rolledTo}::timestamptz, ${to}::timestamptz
-      ),
-      "quarters" AS (
-        SELECT ${rolledFrom}::timestamptz AS "from", ${dayFrom}::timestamptz AS "to"
-        UNION ALL SELECT ${dayTo}::timestamptz, ${rolledTo}::timestamptz
-        UNION ALL SELECT "day", "day" + interval '24 hours' FROM "days" WHERE "split"
-      ),
-      "rolled" AS (
-        SELECT "q"."bucket", ${ROLLED} FROM "quarters" "w" CROSS JOIN LATERAL (
-          SELECT * FROM "insights_rollups" "q" WHERE "q"."accountId" = ${accountId}
-            AND "q"."bucket" >= "w"."from" AND "q"."bucket" < "w"."to" ${onAssistant(`"q"."assistantId"`)}
-          OFFSET 0
-        ) AS "q"
-        WHERE "q"."bucket" NOT IN (SELECT "bucket" FROM "dirty")
-        UNION ALL
-        SELECT "day" + interval '12 hours', ${ROLLED} FROM "insights_daily_rollups"
-        WHERE "accountId" = ${accountId} AND "day" >= ${dayFrom} AND "day" < ${dayTo}
-          AND "day" IN (SELECT "day" FROM "days" WHERE NOT "split") ${onAssistant(`"assistantId"`)}
-      ),
-      "moved" AS (
-        SELECT "q"."bucket", "w"."day" + interval '12 hours' AS "noon", ${ROLLED}
-        FROM (
-          SELECT "day", "day" AS "from", "head" AS "to" FROM "days" WHERE NOT "split" AND "head" > "day"
-          UNION ALL SELECT "day", "tail", "day" + interval '24 hours' FROM "days"
-          WHERE NOT "split" AND "tail" < "day" + interval '24 hours'
-        ) AS "w" CROSS JOIN LATERAL (
-          SELECT * FROM "insights_rollups" "q" WHERE "q"."accountId" = ${accountId}
-            AND "q"."bucket" >= "w"."from" AND "q"."bucket" < "w"."to" ${onAssistant(`"q"."assistantId"`)}
-          OFFSET 0
-        ) AS "q"
-      ),
-      "raw_calls" AS (
-        SELECT "c".* FROM "ranges" "r" CROSS JOIN LATERAL (
-          SELECT * FROM "calls" "c" WHERE "c"."accountId" = ${accountId}
-            AND "c"."createdAt" >= "r"."from" AND "c"."createdAt" < "r"."to"
-            AND NOT "c"."test" ${onAssistant(`"c"."assistantId"`)}
-          OFFSET 0
-        ) AS "c"
-      )`;
+    const onAssistant = (column: string) => assistantFilter(assistantId, column);
+    const slotOf = (column: string) => slotSql(bucket, timezone, column);
+    const scope = insightsScope({ accountId, assistantId, from, to, timezone, bucket, useRollup });
 
     // Beside the rollup the raw calls are few: their turns by call, an index probe each (OFFSET 0 keeps
     // the planner, which cannot estimate ranges read from the marks, from hashing the whole turns
