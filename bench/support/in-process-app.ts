@@ -3,27 +3,31 @@ import { buildApp, createLogger, loadConfig } from "@voxgate/server";
 
 /**
  * The server built in this process and not listening (benches call `app.handle`), silent, without the
- * demo account: on an in-memory PGlite, or on PostgreSQL when DATABASE_URL is set.
+ * demo account: on an in-memory PGlite, or on PostgreSQL at `databaseUrl` (default DATABASE_URL) when set.
  */
-export async function inProcessApp() {
+export async function inProcessApp(databaseUrl?: string) {
   const base = loadConfig();
+  const url = databaseUrl ?? base.databaseUrl;
   const config = {
     ...base,
+    databaseUrl: url,
     logLevel: "silent" as const,
     seedDemo: false,
     publicBaseUrl: "http://bench.local",
   };
   return buildApp(config, {
-    database: base.databaseUrl
-      ? { kind: "postgres", url: base.databaseUrl }
-      : { kind: "pglite", dataDir: undefined },
+    database: url ? { kind: "postgres", url } : { kind: "pglite", dataDir: undefined },
     logger: createLogger("silent"),
   });
 }
 
-/** `run`'s durations in ms, `iterations` times after 3 warm-up runs. */
-export async function timeSamples(run: () => Promise<void>, iterations: number): Promise<number[]> {
-  for (let warm = 0; warm < 3; warm++) await run();
+/** `run`'s durations in ms, `iterations` times after `warmUps` (3) warm-up runs. */
+export async function timeSamples(
+  run: () => Promise<void>,
+  iterations: number,
+  warmUps = 3,
+): Promise<number[]> {
+  for (let warm = 0; warm < warmUps; warm++) await run();
   const samples: number[] = [];
   for (let iteration = 0; iteration < iterations; iteration++) {
     const started = performance.now();

@@ -3,7 +3,7 @@ import { createAssistant } from "../../../test/fixtures/assistants.ts";
 import { measuredAnswer } from "../../../test/fixtures/insights.ts";
 import { ManualClock, startTestApp, type TestAccount, type TestApp } from "../../../test/support/test-app.ts";
 import { RateLimitedError } from "../../errors.ts";
-import type { CallStatus, Prisma } from "../../generated/prisma/client.ts";
+import { type CallStatus, Prisma } from "../../generated/prisma/client.ts";
 import { seededRandom } from "../../seeded-random.ts";
 import { INSIGHTS_CONCURRENCY, INSIGHTS_LATENCY_BOUNDS } from "./index.ts";
 import { percentileOf } from "./insights.service.ts";
@@ -12,7 +12,9 @@ import { percentileOf } from "./insights.service.ts";
  * The overview read through the rollup equals the same figures computed from the raw rows alone,
  * over a seeded history in four time zones (whole-hour with daylight saving, +5:30, +5:45, UTC),
  * periods cut on and off bucket boundaries, per assistant and all, and after late changes: an
- * evaluation arriving, a call ending, a call erased, turns removed by retention.
+ * evaluation arriving, a call ending, a call erased, turns removed by retention. The daily level
+ * (whole UTC days, charted at their noon's local day with the buckets of other local days moved) is
+ * read by every period of several days, and stays the sum of its days' 15-minute rows.
  */
 
 const NOW = new Date("2027-04-01T12:07:00Z");
@@ -119,13 +121,17 @@ async function seed(account: TestAccount, assistants: number[], seedNumber: numb
   });
 }
 
-/** Periods: on day bounds, ragged ends, one hour-charted day, one reaching into the open bucket. */
+/**
+ * Periods: on day bounds, ragged ends, one hour-charted day, one reaching into the open bucket, one
+ * hour-charted holding a whole UTC day (2027-03-10).
+ */
 const periods = [
   { from: new Date(NOW.getTime() - 30 * DAY), to: NOW },
   { from: new Date("2027-02-20T00:00:00Z"), to: new Date("2027-03-20T00:00:00Z") },
   { from: new Date("2027-03-03T05:07:13.250Z"), to: new Date("2027-03-19T17:52:00.001Z") },
   { from: new Date("2027-03-14T03:10:00Z"), to: new Date("2027-03-15T09:55:00Z") },
   { from: new Date("2027-02-15T00:00:00Z"), to: new Date("2027-04-02T00:00:00Z") },
+  { from: new Date("2027-03-09T22:00:00Z"), to: new Date("2027-03-11T02:00:00Z") },
 ];
 
 async function expectRollupEqualsRaw() {
@@ -145,6 +151,72 @@ async function expectRollupEqualsRaw() {
 }
 
 const rollupRows = (accountId: number) => t.app.db.prisma.insightsRollup.count({ where: { accountId } });
+const dailyRows = (accountId: number) => t.app.db.prisma.insightsDailyRollup.count({ where: { accountId } });
+
+/** Every daily row is the sum of its UTC day's 15-minute rows, and every such day has its rows. */
+async function expectDailyIsSumOfQuarters() {
+  const prisma = t.app.db.prisma;
+  const expected = new Map<string, ReturnType<typeof normalised>>();
+  for (const row of await prisma.insightsRollup.findMany()) {
+    const day = new Date(Math.floor(row.bucket.getTime() / DAY) * DAY);
+    const key = `${row.accountId}/${row.assistantId}/${day.toISOString()}`;
+    const sum = expected.get(key);
+    const { bucket: _bucket, ...fields } = row;
+    const next = normalised({ ...fields, day });
+    if (!sum) {
+      expected.set(key, next);
+      continue;
+    }
+    for (const field of COUNTS) sum[field] += next[field];
+    sum.seconds += next.seconds;
+    sum.cost = new Prisma.Decimal(sum.cost).add(next.cost).toFixed(4);
+    sum.latencyMs = new Prisma.Decimal(sum.latencyMs).add(next.latencyMs).toFixed(3);
+    sum.latencyHistogram = sum.latencyHistogram.map((count, slot) => count + next.latencyHistogram[slot]!);
+    const endings = new Map(
+      sum.endings.map((ending) => [`${ending.status}/${ending.reason}`, { ...ending }]),
+    );
+    for (const ending of next.endings) {
+      const same = endings.get(`${ending.status}/${ending.reason}`);
+      if (same) same.calls += ending.calls;
+      else endings.set(`${ending.status}/${ending.reason}`, { ...ending });
+    }
+    sum.endings = sortEndings([...endings.values()]);
+  }
+  const daily = await prisma.insightsDailyRollup.findMany();
+  expect(daily.length).toBe(expected.size);
+  for (const row of daily) {
+    expect(normalised(row)).toEqual(
+      expected.get(`${row.accountId}/${row.assistantId}/${row.day.toISOString()}`),
+    );
+  }
+}
+
+const COUNTS = [
+  "calls",
+  "finished",
+  "answered",
+  "evaluated",
+  "judged",
+  "successful",
+  "transfers",
+  "conversations",
+  "bookings",
+  "turns",
+] as const;
+
+function normalised(row: Prisma.InsightsDailyRollupGetPayload<object>) {
+  return {
+    ...row,
+    seconds: row.seconds,
+    cost: row.cost.toFixed(4),
+    latencyMs: row.latencyMs.toFixed(3),
+    // A bucket without turns has no histogram; a day's is all zeros.
+    latencyHistogram: row.latencyHistogram.length
+      ? row.latencyHistogram
+      : new Array<number>(INSIGHTS_LATENCY_BOUNDS.length + 1).fill(0),
+    endings: sortEndings(row.endings),
+  };
+}
 const dirtyBefore = (before: Date) =>
   t.app.db.prisma.insightsDirtyBucket.count({ where: { bucket: { lt: before } } });
 
@@ -172,9 +244,13 @@ describe("insights rollup", () => {
       // Before any rollup everything is dirty: read raw.
       await expectRollupEqualsRaw();
       await rollUp();
-      for (const { account } of accounts) expect(await rollupRows(account.accountId)).toBeGreaterThan(50);
+      for (const { account } of accounts) {
+        expect(await rollupRows(account.accountId)).toBeGreaterThan(50);
+        expect(await dailyRows(account.accountId)).toBeGreaterThan(20);
+      }
       const open = new Date(Math.floor(NOW.getTime() / 900_000) * 900_000);
       expect(await dirtyBefore(open)).toBe(0);
+      await expectDailyIsSumOfQuarters();
       await expectRollupEqualsRaw();
     },
   );
@@ -230,6 +306,14 @@ describe("insights rollup", () => {
       where: { id: live.id },
       data: { status: "completed", startedAt: live.createdAt, duration: 90, totalCost: "0.5" },
     });
+    const erasedDay = {
+      accountId: account.accountId,
+      assistantId: erased.assistantId!,
+      day: new Date(Math.floor(erased.createdAt.getTime() / DAY) * DAY),
+    };
+    const dayBefore = await prisma.insightsDailyRollup.findUniqueOrThrow({
+      where: { accountId_day_assistantId: erasedDay },
+    });
     await prisma.call.delete({ where: { id: erased.id } });
     await prisma.callTurn.deleteMany({ where: { callId: expired.id } });
     // And a call of the current, open bucket.
@@ -256,9 +340,14 @@ describe("insights rollup", () => {
     // Exact before the job ran (the changed buckets are dirty, read raw) ...
     await expectRollupEqualsRaw();
     await rollUp();
-    // ... and after; the open bucket stays raw until it closes.
+    // ... and after; the open bucket stays raw until it closes. The erased call's old day was rebuilt.
     expect(await t.app.services.insights.overview(account.accountId, period)).toEqual(after);
     await expectRollupEqualsRaw();
+    await expectDailyIsSumOfQuarters();
+    const dayAfter = await prisma.insightsDailyRollup.findUnique({
+      where: { accountId_day_assistantId: erasedDay },
+    });
+    expect(dayAfter?.calls ?? 0).toBe(dayBefore.calls - 1);
     const open = new Date(Math.floor(NOW.getTime() / 900_000) * 900_000);
     expect(
       await prisma.insightsDirtyBucket.count({ where: { accountId: account.accountId, bucket: open } }),
@@ -268,12 +357,18 @@ describe("insights rollup", () => {
   it("recomputes by replacing: twice, or on two instances at once, gives the same rows", SLOW, async () => {
     await rollUp();
     const prisma = t.app.db.prisma;
-    const snapshot = async () =>
-      (
+    const snapshot = async () => ({
+      quarters: (
         await prisma.insightsRollup.findMany({
           orderBy: [{ accountId: "asc" }, { bucket: "asc" }, { assistantId: "asc" }],
         })
-      ).map((row) => ({ ...row, endings: sortEndings(row.endings) }));
+      ).map((row) => ({ ...row, endings: sortEndings(row.endings) })),
+      days: (
+        await prisma.insightsDailyRollup.findMany({
+          orderBy: [{ accountId: "asc" }, { day: "asc" }, { assistantId: "asc" }],
+        })
+      ).map((row) => ({ ...row, endings: sortEndings(row.endings) })),
+    });
     const first = await snapshot();
     // Every rolled bucket dirty again, then two runs at once (the second finds the lock taken, or nothing left).
     await prisma.$executeRaw`
@@ -285,12 +380,59 @@ describe("insights rollup", () => {
     await expectRollupEqualsRaw();
   });
 
+  it(
+    "reads a clean UTC day from its daily row, at its noon's local day, until one of its buckets is dirty",
+    SLOW,
+    async () => {
+      await rollUp();
+      const prisma = t.app.db.prisma;
+      const insights = t.app.services.insights;
+      const day = new Date("2027-03-10T00:00:00Z");
+      const daily = { from: new Date("2027-02-20T00:00:00Z"), to: new Date("2027-03-20T00:00:00Z") };
+      const hourly = periods.at(-1)!;
+      for (const { account } of accounts) {
+        const where = { accountId: account.accountId, day };
+        const rows = await prisma.insightsDailyRollup.count({ where });
+        expect(rows).toBeGreaterThan(0);
+        const raw = await insights.rawOverview(account.accountId, daily);
+        // A probe, not a state the job makes: a daily row that says more than its buckets. Whatever
+        // reads it shows it; whatever reads the buckets does not.
+        await prisma.insightsDailyRollup.updateMany({ where, data: { calls: { increment: 1000 } } });
+        const probed = await insights.overview(account.accountId, daily);
+        expect(probed.calls).toBe(raw.calls + 1000 * rows);
+        // Charted at the local day of its noon (UTC 12:00), whatever the zone.
+        const noon = new Intl.DateTimeFormat("en-CA", { timeZone: probed.timezone }).format(
+          new Date(day.getTime() + DAY / 2),
+        );
+        for (const [index, point] of probed.series.entries()) {
+          const local = new Intl.DateTimeFormat("en-CA", { timeZone: probed.timezone }).format(point.start);
+          expect(point.calls - raw.series[index]!.calls).toBe(local === noon ? 1000 * rows : 0);
+        }
+        // Charted per hour, a day is read per bucket.
+        expect(await insights.overview(account.accountId, hourly)).toEqual(
+          await insights.rawOverview(account.accountId, hourly),
+        );
+        // One dirty bucket in the day: the day is read per bucket (that one raw), exact again.
+        await prisma.insightsDirtyBucket.create({
+          data: { accountId: account.accountId, bucket: new Date(day.getTime() + 5 * 3_600_000) },
+        });
+        expect(await insights.overview(account.accountId, daily)).toEqual(raw);
+        // The job cleans the bucket and rebuilds the day from its 96 buckets' rows.
+        await rollUp();
+        expect(await insights.overview(account.accountId, daily)).toEqual(raw);
+      }
+      await expectDailyIsSumOfQuarters();
+      await expectRollupEqualsRaw();
+    },
+  );
+
   it("a deleted account's rollup goes with its next run", async () => {
     const { account } = accounts.pop()!;
     expect(await rollupRows(account.accountId)).toBeGreaterThan(0);
     await t.app.db.prisma.account.delete({ where: { id: account.accountId } });
     await rollUp();
     expect(await rollupRows(account.accountId)).toBe(0);
+    expect(await dailyRows(account.accountId)).toBe(0);
   });
 
   it("computes at most INSIGHTS_CONCURRENCY overviews of an account at once, RATE_LIMITED beyond", async () => {

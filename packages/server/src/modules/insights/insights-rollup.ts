@@ -8,9 +8,11 @@ import {
   CONVERSATION_FIGURES,
   COUNTED_BOOKING,
   COUNTED_CONVERSATION,
+  DAY_OF,
   FINISHED,
   histogramOf,
   histogramSlot,
+  histogramSum,
   MEASURED_TURN,
   ROLLUP_BUCKET_MS,
   TURN_MS,
@@ -32,6 +34,13 @@ const LOCK_KEY = 1;
  * running twice gives the same rows, and a second instance finds the lock taken and leaves. A change
  * committed after the marks were deleted left a new mark, so its bucket is recomputed again; until
  * then the overview reads it raw. The current bucket is left for when it closes (it is read raw).
+ *
+ * The daily level (`insights_daily_rollups`, one row per account, assistant and UTC day) is the sum
+ * of a day's 15-minute rows, and this job keeps it so: the transaction that replaces 15-minute rows
+ * rebuilds the days holding them from their 96 buckets' rows. A day is read at the daily level only
+ * while none of its buckets is marked dirty: its 15-minute rows are then all right, and so is their
+ * sum, which was rebuilt when the last of them was replaced. No separate day marks: a bucket's mark is
+ * its day's.
  */
 export class InsightsRollup extends PeriodicSweep {
   constructor(
@@ -80,6 +89,11 @@ export class InsightsRollup extends PeriodicSweep {
           DELETE FROM "insights_rollups" "r" USING (${pairs}) "p"
           WHERE "r"."accountId" = "p"."accountId" AND "r"."bucket" = "p"."bucket"`;
         await tx.$executeRaw(recompute(pairs));
+        const days = Prisma.sql`SELECT DISTINCT "accountId", ${DAY_OF(`"bucket"`)} AS "day" FROM (${pairs}) AS "p"`;
+        await tx.$executeRaw`
+          DELETE FROM "insights_daily_rollups" "d" USING (${days}) "p"
+          WHERE "d"."accountId" = "p"."accountId" AND "d"."day" = "p"."day"`;
+        await tx.$executeRaw(rebuildDays(days));
         return picked.length;
       },
       { timeout: 120_000 },
@@ -168,4 +182,47 @@ export function recompute(pairs: Prisma.Sql): Prisma.Sql {
           FROM "sums" "s"
           LEFT JOIN "latency" "l" USING ("accountId", "assistantId", "bucket")
           LEFT JOIN "endings" "e" USING ("accountId", "assistantId", "bucket")`;
+}
+
+/**
+ * The daily rows of the (account, UTC day) pairs selected by `days`, summed from their 15-minute
+ * rows (one index range scan per day): counts and sums add up, histograms slot by slot, endings by
+ * (status, reason).
+ */
+function rebuildDays(days: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`
+          WITH "q" AS (
+            SELECT "q".*, "p"."day" FROM (${days}) AS "p" CROSS JOIN LATERAL (
+              SELECT * FROM "insights_rollups" "q" WHERE "q"."accountId" = "p"."accountId"
+                AND "q"."bucket" >= "p"."day" AND "q"."bucket" < "p"."day" + interval '24 hours'
+              OFFSET 0
+            ) AS "q"
+          ),
+          "sums" AS (
+            SELECT "accountId", "assistantId", "day", sum("calls") AS "calls", sum("finished") AS "finished",
+              sum("answered") AS "answered", sum("seconds") AS "seconds", sum("cost") AS "cost",
+              sum("evaluated") AS "evaluated", sum("judged") AS "judged", sum("successful") AS "successful",
+              sum("transfers") AS "transfers", sum("conversations") AS "conversations", sum("bookings") AS "bookings",
+              sum("turns") AS "turns", sum("latencyMs") AS "latencyMs",
+              ${histogramSum(`"latencyHistogram"`)}::int[] AS "latencyHistogram"
+            FROM "q" GROUP BY 1, 2, 3
+          ),
+          "endings" AS (
+            SELECT "accountId", "assistantId", "day",
+              jsonb_agg(jsonb_build_object('status', "status", 'reason', "reason", 'calls', "calls")) AS "endings"
+            FROM (
+              SELECT "q"."accountId", "q"."assistantId", "q"."day", "e"."status", "e"."reason", sum("e"."calls") AS "calls"
+              FROM "q", jsonb_to_recordset("q"."endings") AS "e"("status" text, "reason" text, "calls" int)
+              GROUP BY 1, 2, 3, 4, 5
+            ) AS "grouped"
+            GROUP BY 1, 2, 3
+          )
+          INSERT INTO "insights_daily_rollups" ("accountId", "assistantId", "day", "calls", "finished", "answered",
+            "seconds", "cost", "evaluated", "judged", "successful", "transfers", "conversations", "bookings",
+            "turns", "latencyMs", "latencyHistogram", "endings")
+          SELECT "s"."accountId", "s"."assistantId", "s"."day", "s"."calls", "s"."finished", "s"."answered",
+            "s"."seconds", "s"."cost", "s"."evaluated", "s"."judged", "s"."successful", "s"."transfers",
+            "s"."conversations", "s"."bookings", "s"."turns", "s"."latencyMs", "s"."latencyHistogram",
+            coalesce("e"."endings", '[]'::jsonb)
+          FROM "sums" "s" LEFT JOIN "endings" "e" USING ("accountId", "assistantId", "day")`;
 }

@@ -9,6 +9,14 @@ export const ROLLUP_BUCKET_MS = 15 * 60_000;
 /** The same, as the SQL the triggers of migration 0035 use to cut buckets. */
 export const BUCKET_OF = (column: Prisma.Sql) =>
   Prisma.sql`date_bin('15 minutes', ${column}, TIMESTAMPTZ '2000-01-01 00:00:00+00')`;
+/**
+ * The daily level's width: a UTC day (migration 0037), 96 buckets. In SQL always "24 hours", never
+ * "1 day", whose length follows the session's time zone.
+ */
+export const ROLLUP_DAY_MS = 24 * 60 * 60_000;
+/** The UTC day of an instant, as the daily level is keyed. */
+export const DAY_OF = (column: string) =>
+  Prisma.raw(`date_bin('24 hours', ${column}, TIMESTAMPTZ '2000-01-01 00:00:00+00')`);
 
 /**
  * A call whose evaluation has no boolean `success` (or `successful`) field is judged by its `score`

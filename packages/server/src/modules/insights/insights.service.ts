@@ -4,6 +4,7 @@ import { NotFoundError, RateLimitedError } from "../../errors.ts";
 import { Prisma } from "../../generated/prisma/client.ts";
 import { parseInput } from "../../validation.ts";
 import type { AccountGate } from "../common/per-account-gate.ts";
+import { assistantFilter, insightsScope, slotSql } from "./insights-scope.ts";
 import {
   BOOKING_FIGURES,
   CALL_FIGURES,
@@ -16,7 +17,6 @@ import {
   histogramSum,
   INSIGHTS_LATENCY_BOUNDS,
   MEASURED_TURN,
-  ROLLUP_BUCKET_MS,
   TURN_MS,
 } from "./insights-sql.ts";
 
@@ -126,11 +126,12 @@ interface LatencyRow {
 
 /**
  * The overview of an account's calls and conversations over a period, for one assistant or all.
- * Whole 15-minute buckets of the period are read from `insights_rollups` (insights-rollup.ts)
- * unless marked dirty; dirty buckets, the period's ragged ends and the current bucket are read
- * from the raw rows, each an index range scan. Each statement reads the marks, the rollup and the
+ * Whole UTC days of the period are read from `insights_daily_rollups` and the other whole 15-minute
+ * buckets from `insights_rollups` (insights-rollup.ts), unless marked dirty (a dirty bucket's day is
+ * read per bucket); dirty buckets, the period's ragged ends and the current bucket are read from the
+ * raw rows, each an index range scan. Each statement reads the marks, the rollup and the
  * raw rows in one snapshot, so figures are exact and as fresh as the raw rows
- * (docs/console.md#insights, bench/console/insights.bench.ts).
+ * (insights-scope.ts, docs/console.md#insights, bench/console/insights.bench.ts).
  */
 export class InsightsService {
   /** INSIGHTS_CONCURRENCY places per account, built in the composition root. */
@@ -189,40 +190,9 @@ export class InsightsService {
     const timezone = account.timezone;
     const bucket = input.to.getTime() - input.from.getTime() <= HOURLY_UP_TO_MS ? "hour" : "day";
     const { from, to } = input;
-    // The whole buckets of the period, [rolledFrom, rolledTo); none when reading raw.
-    let rolledFrom = new Date(Math.ceil(from.getTime() / ROLLUP_BUCKET_MS) * ROLLUP_BUCKET_MS);
-    let rolledTo = new Date(Math.floor(to.getTime() / ROLLUP_BUCKET_MS) * ROLLUP_BUCKET_MS);
-    if (!useRollup || rolledFrom >= rolledTo) rolledFrom = rolledTo = to;
-    const onAssistant = (column: string) =>
-      assistantId === null ? Prisma.empty : Prisma.sql`AND ${Prisma.raw(column)} = ${assistantId}`;
-    const slotOf = (column: string) =>
-      Prisma.sql`date_trunc(${bucket}, ${Prisma.raw(column)} AT TIME ZONE ${timezone})`;
-    // Shared head of every statement: the dirty buckets, the raw ranges, the clean rollup rows. Each
-    // range is read LATERAL with OFFSET 0: an index range scan per range; flattened into a join, the
-    // planner cannot estimate ranges read from the marks and scanned an assistant's whole history.
-    const scope = Prisma.sql`
-      "dirty" AS (
-        SELECT DISTINCT "bucket" FROM "insights_dirty_buckets"
-        WHERE "accountId" = ${accountId} AND "bucket" >= ${rolledFrom} AND "bucket" < ${rolledTo}
-      ),
-      "ranges" AS (
-        SELECT "bucket" AS "from", "bucket" + interval '15 minutes' AS "to" FROM "dirty"
-        UNION ALL SELECT ${from}::timestamptz, ${rolledFrom}::timestamptz
-        UNION ALL SELECT ${rolledTo}::timestamptz, ${to}::timestamptz
-      ),
-      "rolled" AS (
-        SELECT * FROM "insights_rollups"
-        WHERE "accountId" = ${accountId} AND "bucket" >= ${rolledFrom} AND "bucket" < ${rolledTo}
-          AND "bucket" NOT IN (SELECT "bucket" FROM "dirty") ${onAssistant(`"assistantId"`)}
-      ),
-      "raw_calls" AS (
-        SELECT "c".* FROM "ranges" "r" CROSS JOIN LATERAL (
-          SELECT * FROM "calls" "c" WHERE "c"."accountId" = ${accountId}
-            AND "c"."createdAt" >= "r"."from" AND "c"."createdAt" < "r"."to"
-            AND NOT "c"."test" ${onAssistant(`"c"."assistantId"`)}
-          OFFSET 0
-        ) AS "c"
-      )`;
+    const onAssistant = (column: string) => assistantFilter(assistantId, column);
+    const slotOf = (column: string) => slotSql(bucket, timezone, column);
+    const scope = insightsScope({ accountId, assistantId, from, to, timezone, bucket, useRollup });
 
     // Beside the rollup the raw calls are few: their turns by call, an index probe each (OFFSET 0 keeps
     // the planner, which cannot estimate ranges read from the marks, from hashing the whole turns
@@ -234,7 +204,7 @@ export class InsightsService {
       : Prisma.sql`JOIN "call_turns" "t" ON "t"."callId" = "c"."id" WHERE ${MEASURED_TURN}`;
     const [buckets, latency, reasons] = await Promise.all([
       prisma.$queryRaw<BucketRow[]>`
-        WITH ${scope},
+        WITH ${scope(true)},
         "slots" AS (
           SELECT "slot" FROM generate_series(
             date_trunc(${bucket}, ${from}::timestamptz AT TIME ZONE ${timezone}),
@@ -245,6 +215,14 @@ export class InsightsService {
           SELECT ${slotOf(`"bucket"`)} AS "slot", "calls", "finished", "answered", "seconds", "cost"::numeric,
             "evaluated", "judged", "successful", "transfers", "conversations", "bookings"
           FROM "rolled"
+          UNION ALL
+          SELECT ${slotOf(`"bucket"`)}, "calls", "finished", "answered", "seconds", "cost"::numeric,
+            "evaluated", "judged", "successful", "transfers", "conversations", "bookings"
+          FROM "moved"
+          UNION ALL
+          SELECT ${slotOf(`"noon"`)}, -"calls", -"finished", -"answered", -"seconds", -"cost"::numeric,
+            -"evaluated", -"judged", -"successful", -"transfers", -"conversations", -"bookings"
+          FROM "moved"
           UNION ALL
           SELECT ${slotOf(`"c"."createdAt"`)}, ${CALL_FIGURES} FROM "raw_calls" "c"
           UNION ALL
@@ -276,7 +254,7 @@ export class InsightsService {
         GROUP BY "slots"."slot"
         ORDER BY "slots"."slot"`,
       prisma.$queryRaw<LatencyRow[]>`
-        WITH ${scope}
+        WITH ${scope(false)}
         SELECT NULL::int AS "slot", sum("turns")::bigint AS "turns", sum("latencyMs") AS "ms",
           ${histogramSum(`"latencyHistogram"`)} AS "histogram"
         FROM "rolled"
@@ -285,7 +263,7 @@ export class InsightsService {
         FROM "raw_calls" "c" ${turnsOf}
         GROUP BY 1`,
       prisma.$queryRaw<{ status: string; reason: string; calls: bigint }[]>`
-        WITH ${scope}
+        WITH ${scope(false)}
         SELECT "status", "reason", sum("calls")::bigint AS "calls" FROM (
           SELECT "e"."status", "e"."reason", "e"."calls"
           FROM "rolled", jsonb_to_recordset("rolled"."endings") AS "e"("status" text, "reason" text, "calls" int)
