@@ -31,7 +31,8 @@ function waterfallOf(turn: HTMLElement) {
     text: waterfall.textContent ?? "",
     labels: stages.map((stage) => stage.label),
     stages,
-    at: (label: string) => Number(/^\+(\d+) ms$/.exec(stages.find((s) => s.label === label)?.offset ?? "")?.[1]),
+    at: (label: string) =>
+      Number(/^\+(\d+) ms$/.exec(stages.find((s) => s.label === label)?.offset ?? "")?.[1]),
     widths: [...waterfall.querySelectorAll<HTMLElement>(".bar .segment")].map((segment) =>
       Number.parseFloat(segment.style.width),
     ),
@@ -105,8 +106,9 @@ describe("a realtime (multimodal) call's review", () => {
       await expect.element(functionCall.getByText(/succeeded/)).toBeVisible();
       await functionCall.getByText("check_table", { exact: true }).click();
       const fields = (heading: string) => {
-        const list = [...calling.querySelectorAll("h4")].find((h4) => h4.textContent === heading)
-          ?.nextElementSibling;
+        const list = [...calling.querySelectorAll("h4")].find(
+          (h4) => h4.textContent === heading,
+        )?.nextElementSibling;
         return [...(list?.querySelectorAll("dl.fields > div") ?? [])].map((field) => [
           field.querySelector("dt")?.textContent?.trim(),
           field.querySelector("dd")?.textContent?.trim(),
@@ -157,9 +159,7 @@ describe("a realtime (multimodal) call's review", () => {
           .find((item) => item.textContent?.includes(label))
           ?.querySelector(".dot")?.className;
       expect(colour(calling, "First token")).toBe(colour(free, "First token"));
-      await expect
-        .element(page.getByText(/^median \d+ ms, p95 \d+ ms over \d+ answers?$/))
-        .toBeVisible();
+      await expect.element(page.getByText(/^median \d+ ms, p95 \d+ ms over \d+ answers?$/)).toBeVisible();
 
       // The recording plays in the page, from each turn's time.
       await expect

@@ -44,7 +44,9 @@ export async function openCallReview(callId: number): Promise<void> {
     await expect.element(page.getByRole("heading", { level: 1, name: "Calls" })).toBeVisible();
   }
   location.hash = `#/calls/${callId}`;
-  await expect.element(page.getByRole("heading", { level: 1, name: new RegExp(`^Call ${callId}\\b`) })).toBeVisible();
+  await expect
+    .element(page.getByRole("heading", { level: 1, name: new RegExp(`^Call ${callId}\\b`) }))
+    .toBeVisible();
 }
 
 /** The page's own width is the window's: nothing runs off to the side. */
@@ -104,24 +106,28 @@ export async function talkTo(assistantUuid: string, options: { recorded: boolean
   return {
     callId: call.callId,
     /**
-     * Says `words`, then waits for the visitor's turn and an assistant turn that started after the
-     * visitor did (the one saying `answer`, when given). After the start, not the end: a realtime
-     * caller's turn transcribed once the answer started is stored as ending then (see
-     * docs/console.md#realtime-calls).
+     * Says `words`, then waits for the visitor's turn and the answer to it: an assistant turn that
+     * started once the visitor stopped, or, given its words, the turn saying `answer` that started
+     * after the visitor did (a realtime caller's turn transcribed once the answer started is stored
+     * as ending then: see docs/console.md#realtime-calls).
      */
     async say(words: string, answer?: string): Promise<void> {
-      const before = (await callTurns(call.callId)).turns.filter((turn) => turn.speaker === "customer").length;
+      const before = (await callTurns(call.callId)).turns.filter(
+        (turn) => turn.speaker === "customer",
+      ).length;
       call.say(words);
       await expect
         .poll(
           async () => {
             const spoken = spokenOrder((await callTurns(call.callId)).turns);
             const visitor = spoken.filter((turn) => turn.speaker === "customer")[before];
+            if (!visitor) return false;
             return spoken.some(
               (turn) =>
                 turn.speaker === "assistant" &&
-                turn.startMs > (visitor?.startMs ?? Number.POSITIVE_INFINITY) &&
-                (answer === undefined || turn.text === answer),
+                (answer === undefined
+                  ? turn.startMs >= visitor.endMs
+                  : turn.text === answer && turn.startMs > visitor.startMs),
             );
           },
           { timeout: 40_000, message: `an answer to "${words}"` },
