@@ -39,29 +39,54 @@ function waterfallOf(turn: HTMLElement) {
   };
 }
 
+/**
+ * A web assistant on a realtime model (`multimodal`: it speaks; `dualplex`: it writes, the assistant's
+ * voice speaks) with a webhook function (the control server's /hook answers {"ok": true}), saying a
+ * filler while it runs. Its uuid.
+ */
+async function tableDesk(mode: "multimodal" | "dualplex"): Promise<string> {
+  const { createAssistant } = await graphql<{ createAssistant: { uuid: string } }>(
+    `mutation { createAssistant(input: {
+      name: "Table desk", type: web, mode: ${mode}, record: true, widgetSettings: { voice: true },
+      fillers: 1, fillerConfig: { neutral: ["Just a second."] },
+      tools: [{ name: "check_table", description: "Checks a table.",
+        parameters: { type: "object", properties: { people: { type: "number" }, terrace: { type: "boolean" } } },
+        url: "${inject("controlUrl")}/hook", method: "POST", timeout: 5 }]
+    }) { uuid } }`,
+  );
+  return createAssistant.uuid;
+}
+
+/** A function call's fields under `heading` ("Arguments", "Result") as [name, value] pairs. */
+function fieldsOf(turn: HTMLElement, heading: string) {
+  const list = [...turn.querySelectorAll("h4")].find((h4) => h4.textContent === heading)?.nextElementSibling;
+  return [...(list?.querySelectorAll("dl.fields > div") ?? [])].map((field) => [
+    field.querySelector("dt")?.textContent?.trim(),
+    field.querySelector("dd")?.textContent?.trim(),
+  ]);
+}
+
+/** Never a broken waterfall: offsets as ms, every segment a finite, non-negative share within the bar. */
+function expectWhole(waterfall: NonNullable<ReturnType<typeof waterfallOf>>) {
+  expect(waterfall.text).not.toMatch(/NaN|Infinity|undefined|-\d/);
+  for (const stage of waterfall.stages) expect(stage.offset).toMatch(/^\+?\d+ ms$/);
+  expect(waterfall.widths.every((share) => Number.isFinite(share) && share >= 0)).toBe(true);
+  expect(waterfall.widths.reduce((sum, share) => sum + share, 0)).toBeLessThanOrEqual(100.01);
+}
+
 /** The transcript's turns as shown, in order. */
 const shownTurns = () => [...callScreen().querySelectorAll<HTMLElement>("li[data-turn]")];
 const said = (turn: HTMLElement) => turn.querySelector(".said")?.textContent?.trim() ?? "";
 
-describe("a realtime (multimodal) call's review", () => {
-  it("shows its turns as a chat, the function the model called with its arguments and result, and each answer's waterfall from the marks it has", {
+describe("a realtime call's review", () => {
+  it("multimodal: shows its turns as a chat, the function the model called with its arguments and result, and each answer's waterfall from the marks it has", {
     timeout: 240_000,
   }, async () => {
     await signIn(await createAccount());
-    // A web assistant on a realtime speech-to-speech model with a webhook function (the control
-    // server's /hook answers {"ok": true}), saying a filler while it runs.
-    const { createAssistant } = await graphql<{ createAssistant: { uuid: string } }>(
-      `mutation { createAssistant(input: {
-        name: "Table desk", type: web, mode: multimodal, record: true, widgetSettings: { voice: true },
-        fillers: 1, fillerConfig: { neutral: ["Just a second."] },
-        tools: [{ name: "check_table", description: "Checks a table.",
-          parameters: { type: "object", properties: { people: { type: "number" }, terrace: { type: "boolean" } } },
-          url: "${inject("controlUrl")}/hook", method: "POST", timeout: 5 }]
-      }) { uuid } }`,
-    );
+    const uuid = await tableDesk("multimodal");
     // The visitor talks to the model through the widget's web call; the Realtime stand-in hears tone
     // speech, echoes it, and for the table calls the function, then answers from its result.
-    const call = await talkTo(createAssistant.uuid, { recorded: true });
+    const call = await talkTo(uuid, { recorded: true });
     // The caller's transcription runs beside the model's answer: here it arrives after the answer
     // started, as the API says it may.
     await realtimeAnswers({ text: "Echo: hi", transcriptionLate: true });
@@ -105,21 +130,12 @@ describe("a realtime (multimodal) call's review", () => {
       await expect.element(functionCall.getByText("check_table", { exact: true })).toBeVisible();
       await expect.element(functionCall.getByText(/succeeded/)).toBeVisible();
       await functionCall.getByText("check_table", { exact: true }).click();
-      const fields = (heading: string) => {
-        const list = [...calling.querySelectorAll("h4")].find(
-          (h4) => h4.textContent === heading,
-        )?.nextElementSibling;
-        return [...(list?.querySelectorAll("dl.fields > div") ?? [])].map((field) => [
-          field.querySelector("dt")?.textContent?.trim(),
-          field.querySelector("dd")?.textContent?.trim(),
-        ]);
-      };
       await expect.element(functionCall.getByRole("heading", { name: "Arguments" })).toBeVisible();
-      expect(fields("Arguments")).toEqual([
+      expect(fieldsOf(calling, "Arguments")).toEqual([
         ["People", "4"],
         ["Terrace", "Yes"],
       ]);
-      expect(fields("Result")).toEqual([["Ok", "Yes"]]);
+      expect(fieldsOf(calling, "Result")).toEqual([["Ok", "Yes"]]);
       expect(calling.textContent).not.toContain("{");
 
       // Each answer to the visitor's speech has its waterfall, from the marks a realtime turn has.
@@ -147,12 +163,7 @@ describe("a realtime (multimodal) call's review", () => {
       expect(called.text).not.toMatch(/Answered in/);
       expect(waterfallOf(filler)).toBeNull();
       // Never a broken bar: every segment a finite, non-negative share, all of them within the bar.
-      for (const waterfall of [echoed, answered, called]) {
-        expect(waterfall.text).not.toMatch(/NaN|Infinity|undefined|-\d/);
-        for (const stage of waterfall.stages) expect(stage.offset).toMatch(/^\+?\d+ ms$/);
-        expect(waterfall.widths.every((share) => Number.isFinite(share) && share >= 0)).toBe(true);
-        expect(waterfall.widths.reduce((sum, share) => sum + share, 0)).toBeLessThanOrEqual(100.01);
-      }
+      for (const waterfall of [echoed, answered, called]) expectWhole(waterfall);
       // Each stage keeps its colour whichever stages a turn reached: the first token's is the same.
       const colour = (turn: HTMLElement, label: string) =>
         [...turn.querySelectorAll(".stages li")]
@@ -172,6 +183,53 @@ describe("a realtime (multimodal) call's review", () => {
       expect(pageFits()).toBe(true);
       echo.scrollIntoView({ block: "start" });
       if (label === "desktop") await commands.saveScreenshot("call-review-realtime");
+      await expectAccessibleInBothThemes();
+    }
+  });
+
+  it("dualplex: shows the function call on the turn whose filler the assistant's voice said, and whole waterfalls", {
+    timeout: 240_000,
+  }, async () => {
+    await signIn(await createAccount());
+    const call = await talkTo(await tableDesk("dualplex"), { recorded: false });
+    await realtimeAnswers(
+      { functionCall: { name: "check_table", arguments: { people: 2, terrace: false } } },
+      { text: "A table is free." },
+    );
+    await call.say("a table for two", "A table is free.");
+    await call.hangUp();
+
+    for (const [width, height] of [
+      [1440, 900],
+      [390, 844],
+    ] as const) {
+      await page.viewport(width, height);
+      await openCallReview(call.callId);
+      await expect.element(page.getByRole("list", { name: "Transcript", exact: true })).toBeVisible();
+      const shown = shownTurns();
+      // The model writes, the assistant's voice speaks: the filler is spoken within the response that
+      // called the function, so that turn has both the call and the words.
+      const calling = shown.find((turn) => turn.querySelector('[data-testid="function-call"]'))!;
+      expect(said(calling)).toBe("Just a second.");
+      const free = shown.find((turn) => said(turn) === "A table is free.")!;
+      expect(shown.indexOf(calling)).toBeLessThan(shown.indexOf(free));
+      const functionCall = page.elementLocator(calling.querySelector('[data-testid="function-call"]')!);
+      await functionCall.getByText("check_table", { exact: true }).click();
+      await expect.element(functionCall.getByRole("heading", { name: "Result" })).toBeVisible();
+      expect(fieldsOf(calling, "Arguments")).toEqual([
+        ["People", "2"],
+        ["Terrace", "No"],
+      ]);
+      expect(fieldsOf(calling, "Result")).toEqual([["Ok", "Yes"]]);
+      // The answer written from the result was spoken by the assistant's voice: every stage.
+      const answered = waterfallOf(free)!;
+      expect(answered.labels).toEqual(STAGES);
+      expect(answered.text).toMatch(/Answered in \d+ ms/);
+      for (const turn of shown) {
+        const waterfall = waterfallOf(turn);
+        if (waterfall) expectWhole(waterfall);
+      }
+      expect(pageFits()).toBe(true);
       await expectAccessibleInBothThemes();
     }
   });
