@@ -1,48 +1,22 @@
-import axe from "axe-core";
 import { afterEach, describe, expect, inject, it } from "vitest";
 import { commands, page } from "vitest/browser";
+import {
+  callScreen,
+  expectAccessibleInBothThemes,
+  openCallReview,
+  resetPage,
+  type StoredTurn,
+  talkTo,
+} from "./support/call-review.ts";
 import { createAccount, graphql, signIn, unmountConsole } from "./support/console.ts";
-import { visitorCall } from "./support/visitor-call.ts";
 
-afterEach(async () => {
-  unmountConsole();
-  await commands.setColorScheme("light");
-});
+afterEach(resetPage);
 
-interface Turn {
-  id: number;
-  speaker: string;
-  text: string;
-  startMs: number;
-  endMs: number;
-}
-
-const callTurns = async (callId: number) =>
-  (
-    await graphql<{ call: { turns: Turn[]; recordingUrl: string; recordingStatus: string } }>(
-      `query { call(id: ${callId}) { recordingUrl recordingStatus turns { id speaker text startMs endMs } } }`,
-    )
-  ).call;
-
-const screen = () =>
-  document.querySelector("voxgate-console")!.shadowRoot!.querySelector("vx-call")!.shadowRoot!;
-const audio = () => screen().querySelector("audio");
-const turnItem = (turn: Turn) => screen().querySelector<HTMLElement>(`li[data-turn="${turn.id}"]`)!;
+const audio = () => callScreen().querySelector("audio");
+const turnItem = (turn: StoredTurn) => callScreen().querySelector<HTMLElement>(`li[data-turn="${turn.id}"]`)!;
 /** The turn the page marks as the one being played, if any. */
-const current = () => screen().querySelector<HTMLElement>('.turn[aria-current="true"]')?.dataset.turn ?? null;
-
-async function seriousViolations(): Promise<string[]> {
-  const results = await axe.run(document.querySelector("voxgate-console")!, {
-    runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"] },
-    resultTypes: ["violations"],
-  });
-  return results.violations
-    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-    .map(
-      (violation) =>
-        `${violation.id}: ${violation.nodes.map((node) => JSON.stringify(node.target)).join(", ")}`,
-    );
-}
+const current = () =>
+  callScreen().querySelector<HTMLElement>('.turn[aria-current="true"]')?.dataset.turn ?? null;
 
 describe("a call's recording in the console", () => {
   it("plays a recorded web call, seeks from a turn's time and follows the transcript as it plays", {
@@ -54,33 +28,10 @@ describe("a call's recording in the console", () => {
     );
     // A real call, recorded by the server as any call is (both sides mixed into a stored WAV), with
     // the turns the engine noted on the recording's timeline: the assistant's prompt to the silent
-    // visitor, the visitor's words and the answer to them.
-    const call = await visitorCall(createAssistant.uuid);
-    await expect
-      .poll(async () => (await callTurns(call.callId)).turns.some((turn) => turn.speaker === "assistant"), {
-        timeout: 30_000,
-      })
-      .toBe(true);
-    call.say("hi");
-    await expect
-      .poll(
-        async () => {
-          const { turns } = await callTurns(call.callId);
-          const visitor = turns.find((turn) => turn.speaker === "customer");
-          // Its answer, stored once its audio was sent: the recording has it all when the visitor hangs up.
-          return turns.some(
-            (turn) => turn.speaker === "assistant" && turn.startMs >= (visitor?.endMs ?? Infinity),
-          );
-        },
-        { timeout: 40_000 },
-      )
-      .toBe(true);
-    call.hangUp();
-    // Once stored, the call points at its recording.
-    await expect
-      .poll(async () => (await callTurns(call.callId)).recordingUrl, { timeout: 30_000 })
-      .toMatch(new RegExp(`/recordings/${call.callId}\\.wav$`));
-    const { turns, recordingUrl, recordingStatus } = await callTurns(call.callId);
+    // visitor, the visitor's words and the answer to them. Once stored, the call points at its recording.
+    const call = await talkTo(createAssistant.uuid, { recorded: true });
+    await call.say("hi");
+    const { turns, recordingUrl, recordingStatus } = await call.hangUp();
     expect(recordingStatus).toBe("stored");
     // In the order they were spoken (a turn is stored when it ends: the list may be in another).
     const spoken = turns.filter((turn) => turn.speaker !== "system").sort((a, b) => a.startMs - b.startMs);
@@ -90,8 +41,7 @@ describe("a call's recording in the console", () => {
     expect(last.speaker).toBe("assistant");
     expect(last.startMs).toBeGreaterThan(first.startMs);
 
-    location.hash = `#/calls/${call.callId}`;
-    await expect.element(page.getByRole("heading", { level: 1, name: /^Call \d+/ })).toBeVisible();
+    await openCallReview(call.callId);
     // The player, from the recording fetched with the session token, knows how long the call is.
     await expect.poll(() => audio()?.duration ?? Number.NaN, { timeout: 20_000 }).toBeGreaterThan(0);
     const player = audio()!;
@@ -100,7 +50,7 @@ describe("a call's recording in the console", () => {
     // Every turn starts within the recording.
     expect(last.startMs / 1000).toBeLessThan(player.duration);
     // The chat lists the turns in the order they were spoken, whatever the order they were stored in.
-    const listed = [...screen().querySelectorAll<HTMLElement>("li[data-turn]")].map((item) =>
+    const listed = [...callScreen().querySelectorAll<HTMLElement>("li[data-turn]")].map((item) =>
       Number(item.dataset.turn),
     );
     expect(listed).toEqual([...turns].sort((a, b) => a.startMs - b.startMs).map((turn) => turn.id));
@@ -125,9 +75,7 @@ describe("a call's recording in the console", () => {
     player.pause();
 
     await commands.saveScreenshot("call-recording");
-    expect(await seriousViolations()).toEqual([]);
-    await commands.setColorScheme("dark");
-    expect(await seriousViolations()).toEqual([]);
+    await expectAccessibleInBothThemes();
 
     // Another account's session finds no such recording.
     const path = new URL(recordingUrl).pathname;

@@ -1,13 +1,15 @@
-import axe from "axe-core";
 import { afterEach, describe, expect, it } from "vitest";
 import { commands, page } from "vitest/browser";
-import { createAccount, graphql, signIn, unmountConsole } from "./support/console.ts";
+import {
+  callScreen,
+  expectAccessibleInBothThemes,
+  pageFits,
+  resetPage,
+  seriousViolations,
+} from "./support/call-review.ts";
+import { createAccount, graphql, signIn } from "./support/console.ts";
 
-afterEach(async () => {
-  unmountConsole();
-  await commands.setColorScheme("light");
-  await page.viewport(1280, 860);
-});
+afterEach(resetPage);
 
 /**
  * The next file the console hands to the browser's downloads (`saveFile`: a link with `download`
@@ -41,22 +43,6 @@ async function arrange() {
     `mutation { createAssistant(input: { name: "Follow-up", type: outbound, phoneNumberId: ${addPhoneNumber.id} }) { id } }`,
   );
   return { numberId: addPhoneNumber.id, line, deskId: desk.id, callerId: caller.id };
-}
-
-/** The page's own width is the window's: nothing runs off to the side. */
-const pageFits = () => document.documentElement.scrollWidth <= window.innerWidth;
-
-async function seriousViolations(): Promise<string[]> {
-  const results = await axe.run(document.querySelector("voxgate-console")!, {
-    runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"] },
-    resultTypes: ["violations"],
-  });
-  return results.violations
-    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-    .map(
-      (violation) =>
-        `${violation.id}: ${violation.nodes.map((node) => JSON.stringify(node.target)).join(", ")}`,
-    );
 }
 
 describe("calls: review like a person", () => {
@@ -96,12 +82,7 @@ describe("calls: review like a person", () => {
       await expect
         .element(transcript.getByText("Caller", { exact: true }).first(), { timeout: 90_000 })
         .toBeVisible();
-      const turns = [
-        ...document
-          .querySelector("voxgate-console")!
-          .shadowRoot!.querySelector("vx-call")!
-          .shadowRoot!.querySelectorAll<HTMLElement>(".turn"),
-      ];
+      const turns = [...callScreen().querySelectorAll<HTMLElement>(".turn")];
       expect(turns.some((turn) => turn.classList.contains("customer"))).toBe(true);
       // Each answer to the caller has its waterfall, from the caller's end of speech to what was heard.
       const waterfalls = transcript.getByTestId("waterfall");
@@ -119,17 +100,11 @@ describe("calls: review like a person", () => {
       await expect.element(page.getByText("No recording.")).toBeVisible();
       // The evaluation and the webhook answer read as words, never as "{}".
       await expect.element(page.getByText("No response recorded from your webhook endpoint.")).toBeVisible();
-      expect(
-        document.querySelector("voxgate-console")!.shadowRoot!.querySelector("vx-call")!.shadowRoot!
-          .textContent,
-      ).not.toContain("{}");
+      expect(callScreen().textContent).not.toContain("{}");
       expect(pageFits()).toBe(true);
       transcript.element().scrollIntoView();
       await commands.saveScreenshot(label === "desktop" ? "call-review" : "call-review-phone");
-      expect(await seriousViolations()).toEqual([]);
-      await commands.setColorScheme("dark");
-      expect(await seriousViolations()).toEqual([]);
-      await commands.setColorScheme("light");
+      await expectAccessibleInBothThemes();
 
       // The list, filtered by assistant: the call is the desk's, not the follow-up assistant's.
       location.hash = "#/calls";

@@ -5,7 +5,10 @@ import { humanize } from "../status-words.ts";
 export type ReviewedTurn = ConsoleCallQuery["call"]["turns"][number];
 type FunctionCallShown = ReviewedTurn["functionCalls"][number];
 
-/** The stages of an answer after the caller stopped speaking, as the waterfall shows them. */
+/**
+ * The stages of an answer after the caller stopped speaking, as the waterfall shows them; each keeps
+ * its colour (`s<index>`) whichever of them a turn reached.
+ */
 const STAGES = [
   { key: "transcriptAt", label: "Transcript", part: "speech recognition" },
   { key: "firstTokenAt", label: "First token", part: "language model" },
@@ -13,26 +16,55 @@ const STAGES = [
   { key: "playedAt", label: "Heard", part: "playing to the caller" },
 ] as const;
 
+export interface WaterfallStage {
+  label: string;
+  /** Its colour's class. */
+  colour: string;
+  /** ms after the caller's end of speech. */
+  atMs: number;
+  /**
+   * On the answer's path: its bar segment spans `spanMs` from the stage before (`part` is what ran
+   * meanwhile). Beside it: stamped after a later stage (a realtime model's transcript of the caller,
+   * which runs beside its answer), listed with its time but no segment.
+   */
+  beside: boolean;
+  part: string;
+  spanMs: number;
+}
+
 export interface Waterfall {
-  /** Each reached stage: ms after the caller's end of speech, and ms since the stage before. */
-  stages: { label: string; part: string; atMs: number; spanMs: number }[];
+  stages: WaterfallStage[];
+  /** The last stage on the answer's path. */
   totalMs: number;
 }
 
-/** An answered assistant turn's stages from the caller's end of speech; null without that start. */
+/**
+ * An answered assistant turn's stages from the caller's end of speech; null without that start. A
+ * turn has the marks its engine stamps: a realtime model's response that only called a function has
+ * no audio, a realtime transcript may come after the answer started, a fixed phrase answers nobody.
+ */
 export function waterfallOf(turn: ReviewedTurn): Waterfall | null {
   if (turn.speaker !== "assistant" || !turn.speechEndedAt) return null;
   const start = Date.parse(turn.speechEndedAt);
+  if (!Number.isFinite(start)) return null;
+  const reached = STAGES.flatMap((stage, index) => {
+    const at = Date.parse(turn[stage.key] ?? "");
+    // Stamped by different parts of the engine: never drawn before the caller stopped speaking.
+    return Number.isFinite(at)
+      ? [{ label: stage.label, colour: `s${index}`, part: stage.part, atMs: Math.max(0, at - start) }]
+      : [];
+  });
   let before = 0;
-  const stages: Waterfall["stages"] = [];
-  for (const stage of STAGES) {
-    const at = turn[stage.key];
-    if (!at) continue;
-    // Stages are stamped by different parts of the engine; never draw one before its predecessor.
-    const atMs = Math.max(before, Date.parse(at) - start);
-    stages.push({ label: stage.label, part: stage.part, atMs, spanMs: atMs - before });
-    before = atMs;
-  }
+  let parts: string[] = [];
+  const stages = reached.map((stage, index): WaterfallStage => {
+    parts.push(stage.part);
+    const beside = reached.slice(index + 1).some((later) => later.atMs < stage.atMs);
+    if (beside) return { ...stage, beside, part: stage.part, spanMs: 0 };
+    const shown = { ...stage, beside, part: parts.join(" and "), spanMs: stage.atMs - before };
+    before = stage.atMs;
+    parts = [];
+    return shown;
+  });
   return stages.length === 0 ? null : { stages, totalMs: before };
 }
 
@@ -52,17 +84,18 @@ export function clock(ms: number): string {
 export function renderWaterfall(waterfall: Waterfall, scaleMs: number): TemplateResult {
   const firstAudio = waterfall.stages.find((stage) => stage.label === "First audio");
   return html`<div class="waterfall" data-testid="waterfall">
-    <div class="bar" aria-hidden="true">${waterfall.stages.map(
-      (stage, index) =>
-        html`<span class="segment s${index}" style="width: ${(100 * stage.spanMs) / Math.max(1, scaleMs)}%"
+    <div class="bar" aria-hidden="true">${waterfall.stages.map((stage) =>
+      stage.beside
+        ? nothing
+        : html`<span class="segment ${stage.colour}" style="width: ${(100 * stage.spanMs) / Math.max(1, scaleMs)}%"
           title="${stage.part}: ${ms(stage.spanMs)}"></span>`,
     )}</div>
     <ol class="stages" aria-label="Latency from the caller's end of speech">
       <li><span>End of speech</span> <span class="muted">0 ms</span></li>
       ${waterfall.stages.map(
-        (stage, index) =>
-          html`<li><span class="dot s${index}" aria-hidden="true"></span><span>${stage.label}</span>
-            <span class="muted">+${ms(stage.atMs)}</span></li>`,
+        (stage) =>
+          html`<li class=${stage.beside ? "beside" : ""}><span class="dot ${stage.colour}" aria-hidden="true"></span><span>${stage.label}</span>
+            <span class="muted">+${ms(stage.atMs)}</span>${stage.beside ? html` <span class="muted">(arrived after the answer started)</span>` : nothing}</li>`,
       )}
     </ol>
     ${firstAudio ? html`<p class="muted latency">Answered in ${ms(firstAudio.atMs)}</p>` : nothing}

@@ -4,9 +4,14 @@ import { type AddressInfo, createServer as createTcpServer } from "node:net";
 import type { TestProject } from "vitest/node";
 import type { App } from "../../../server/src/app.ts";
 import { hashPassword } from "../../../server/src/modules/auth/password.ts";
-import { browserTestSetup, startInProcessServer } from "../../../server/test/support/browser-test-servers.ts";
+import {
+  browserTestSetup,
+  startInProcessServer,
+  startRealtimeStandIn,
+} from "../../../server/test/support/browser-test-servers.ts";
 import { startFakeCalCom } from "../../../server/test/support/fake-calcom.ts";
 import { startFakeOpenAI } from "../../../server/test/support/fake-openai.ts";
+import type { FakeRealtime, FakeRealtimeAnswer } from "../../../server/test/support/fake-realtime.ts";
 import { startFakeSpeech } from "../../../server/test/support/fake-speech.ts";
 import { findRadicale, type RunningRadicale, startRadicale } from "../../../server/test/support/radicale.ts";
 import { startSmtpServer } from "../../../server/test/support/smtp.ts";
@@ -49,7 +54,7 @@ export interface CreatedAccount {
 /**
  * Starts one real Voxgate server (in-memory PGlite, answering through the real `openai` client from
  * an OpenAI-compatible test server, which also embeds documents, and booking through the Cal.com
- * stand-in) and a control server that creates accounts, the one thing a test needs that no console
+ * stand-in, its multimodal and dualplex assistants through the OpenAI Realtime stand-in) and a control server that creates accounts, the one thing a test needs that no console
  * screen does. The widget's embed build is
  * made first (stamped, so only when its sources changed): the assistant preview loads it.
  */
@@ -103,8 +108,11 @@ export default function setup(project: TestProject) {
     // Cal.com's API v2 as documented, on loopback: the server's real Cal.com client talks to it.
     const calcom = await startFakeCalCom();
     cleanups.push(() => calcom.close());
+    // Multimodal and dualplex assistants talk to the OpenAI Realtime stand-in.
+    const { realtime, env: realtimeEnv } = await startRealtimeStandIn(cleanups);
     const { app, url } = await startInProcessServer(llm.baseUrl, {
       ...calcom.env,
+      ...realtimeEnv,
       OPENAI_STT_BASE_URL: speech.baseUrl,
       OPENAI_TTS_BASE_URL: speech.baseUrl,
       VOXGATE_WIDGET_RATE_LIMIT_PER_MINUTE: "100000",
@@ -136,6 +144,7 @@ export default function setup(project: TestProject) {
     const control = await startControlServer(
       { main: app, deaf: deaf.app, modelless: modelless.app },
       radicale,
+      realtime,
     );
     cleanups.push(control.close);
     project.provide("apiBase", url);
@@ -159,6 +168,7 @@ async function closedPort(): Promise<number> {
 async function startControlServer(
   apps: { main: App; deaf: App; modelless: App },
   radicale: RunningRadicale | null,
+  realtime: FakeRealtime,
 ) {
   // A page that answers 404 until POST /publish, for a document that fails and then succeeds.
   let published = false;
@@ -195,6 +205,13 @@ async function startControlServer(
       } catch (error) {
         response.writeHead(500, cors).end(String(error));
       }
+      return;
+    }
+    // What the Realtime stand-in answers next, in order, before it echoes again (fake-realtime.ts).
+    if (request.method === "POST" && request.url === "/realtime/answers") {
+      const { answers } = await readJson(request);
+      realtime.enqueue(...(answers as FakeRealtimeAnswer[]));
+      response.writeHead(204, cors).end();
       return;
     }
     // A history of calls for the overview screen (insights-history.ts).

@@ -2,6 +2,7 @@ import { prepare } from "../../../../scripts/prepare.mjs";
 import { type App, buildApp } from "../../src/app.ts";
 import { loadConfig } from "../../src/env.ts";
 import { createLogger } from "../../src/logger.ts";
+import { type FakeRealtime, startFakeRealtime } from "./fake-realtime.ts";
 
 /** Stops something a global setup started. */
 export type Cleanup = () => Promise<void>;
@@ -51,4 +52,24 @@ export async function startInProcessServer(
   });
   const url = await app.listen(0, "127.0.0.1");
   return { app, url };
+}
+
+/**
+ * The OpenAI Realtime stand-in (fake-realtime.ts) for a browser test server, and the settings that
+ * point the server's production Realtime client at it: multimodal and dualplex assistants then talk
+ * to it as they would to OpenAI. Stopped with the other servers.
+ */
+export async function startRealtimeStandIn(
+  cleanups: Cleanup[],
+): Promise<{ realtime: FakeRealtime; env: Record<string, string> }> {
+  const realtime = await startFakeRealtime();
+  cleanups.push(() => realtime.close());
+  return {
+    realtime,
+    env: {
+      OPENAI_REALTIME_BASE_URL: realtime.baseUrl,
+      OPENAI_REALTIME_API_KEY: "sk-realtime",
+      OPENAI_REALTIME_MODEL: "fake-realtime",
+    },
+  };
 }

@@ -15,13 +15,21 @@ import { decodeTones, synthesizeTones } from "./fake-speech.ts";
  * "Echo: <what the caller said>", or for a response whose instructions quote a text, that text. It
  * streams per sentence an `output_audio_transcript.delta` and an `output_audio.delta` (tone speech
  * in the session's output format), or with `output_modalities: ["text"]` an `output_text.delta`; a scripted function call
- * is an `output_item.added` + `function_call_arguments.done`. `response.cancel` stops a response in
+ * is an `output_item.added` + `function_call_arguments.done`. The caller's transcription comes
+ * before the response, or (`transcriptionLate`) 50 ms after its first output, before the rest. `response.cancel` stops a response in
  * flight (`status: "cancelled"`), `conversation.item.truncate` is acknowledged with `…truncated`.
  */
 
-export type FakeRealtimeAnswer =
+export type FakeRealtimeAnswer = (
   | { text: string }
-  | { functionCall: { name: string; arguments: Record<string, unknown> } };
+  | { functionCall: { name: string; arguments: Record<string, unknown> } }
+) & {
+  /**
+   * The caller's transcription, which the API runs beside the response ("may come before or after
+   * the Response events"), comes after this answer's first output rather than before the response.
+   */
+  transcriptionLate?: boolean;
+};
 
 export interface FakeRealtimeSession {
   /** The upgrade request's headers. */
@@ -145,17 +153,29 @@ export async function startFakeRealtime(): Promise<FakeRealtime> {
         }
         turn = [];
         lastTranscript = decodeTones(audio, inputRate);
-        send({
+        const transcription = {
           type: "conversation.item.input_audio_transcription.completed",
           item_id: itemId,
           content_index: 0,
           transcript: lastTranscript,
-        });
-        if (detection().create_response !== false) void respond(null);
+        };
+        const answers = detection().create_response !== false;
+        const late = answers && script[0]?.transcriptionLate === true;
+        if (!late) send(transcription);
+        // Late, it takes a moment of its own (in practice hundreds of ms), and the response waits for it.
+        const sendLate = async () => {
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          send(transcription);
+        };
+        if (answers) void respond(null, late ? sendLate : null);
       }
     }
 
-    async function respond(instructions: string | null) {
+    /** `afterFirstOutput`: run once the response's first output was sent, before the rest. */
+    async function respond(
+      instructions: string | null,
+      afterFirstOutput: (() => Promise<void>) | null = null,
+    ) {
       const quoted = instructions ? /"([^"]*)"/.exec(instructions)?.[1] : undefined;
       const answer: FakeRealtimeAnswer =
         quoted !== undefined ? { text: quoted } : (script.shift() ?? { text: `Echo: ${lastTranscript}` });
@@ -183,6 +203,8 @@ export async function startFakeRealtime(): Promise<FakeRealtime> {
           name: item.name,
           arguments: item.arguments,
         });
+        await afterFirstOutput?.();
+        afterFirstOutput = null;
       } else {
         const item = { id: id("item"), type: "message", role: "assistant", content: [] };
         output.push(item);
@@ -195,19 +217,22 @@ export async function startFakeRealtime(): Promise<FakeRealtime> {
           const where = { response_id: response.id, item_id: item.id, output_index: 0, content_index: 0 };
           if (textOnly) {
             send({ type: "response.output_text.delta", ...where, delta: sentence });
-            continue;
+          } else {
+            send({ type: "response.output_audio_transcript.delta", ...where, delta: sentence });
+            const tones = synthesizeTones(sentence.trim(), rate("output"));
+            const audio = isPcm("output") ? pcmBytes(tones) : pcmToMuLaw(tones);
+            send({
+              type: "response.output_audio.delta",
+              ...where,
+              delta: Buffer.from(audio).toString("base64"),
+            });
           }
-          send({ type: "response.output_audio_transcript.delta", ...where, delta: sentence });
-          const tones = synthesizeTones(sentence.trim(), rate("output"));
-          const audio = isPcm("output") ? pcmBytes(tones) : pcmToMuLaw(tones);
-          send({
-            type: "response.output_audio.delta",
-            ...where,
-            delta: Buffer.from(audio).toString("base64"),
-          });
+          await afterFirstOutput?.();
+          afterFirstOutput = null;
         }
       }
       if (active === response) active = null;
+      await afterFirstOutput?.();
       send({
         type: "response.done",
         response: { id: response.id, status: response.cancelled ? "cancelled" : "completed", output },
