@@ -115,6 +115,26 @@ const RELAYS = [
     flags: [] as string[],
     args: ["silero-worker-runs-32"],
   },
+  // `npm start` asks Linux for a 0.1 ms scheduling slice for the relay's thread (modules/media/thread-slice.ts):
+  // a frame then preempts the worker's model run at once. These run the relay with it.
+  {
+    name: "engine + Silero worker, relay thread slice 0.1 ms",
+    script: "relay-engine.ts",
+    flags: [] as string[],
+    args: ["silero-worker", "slice"],
+  },
+  {
+    name: "engine, relay thread slice 0.1 ms",
+    script: "relay-engine.ts",
+    flags: [] as string[],
+    args: ["none", "slice"],
+  },
+  {
+    name: "engine + Silero worker, slice, 4 MB semi-spaces (npm start)",
+    script: "relay-engine.ts",
+    flags: ["--max-semi-space-size=4"],
+    args: ["silero-worker", "slice"],
+  },
 ];
 const RELAYS_RUN = (flag("relays") ?? RELAYS.map((_, index) => index).join(","))
   .split(",")

@@ -11,7 +11,7 @@ import { WebSocketServer } from "ws";
 import type { ServiceDeps } from "../../src/deps.ts";
 import { MEDIA_STREAM_LIMITS } from "../../src/limits.ts";
 import { createLogger } from "../../src/logger.ts";
-import { PHONE_FORMAT } from "../../src/modules/media/index.ts";
+import { PHONE_FORMAT, requestThreadSlice } from "../../src/modules/media/index.ts";
 import { TwilioMediaStreams } from "../../src/modules/telephony/twilio/media-streams.ts";
 import { silenceEndpoint } from "../../src/modules/voice/detectors.ts";
 import { RealtimeClient } from "../../src/modules/voice/realtime-client.ts";
@@ -27,9 +27,16 @@ const [echoPort, appendMs] = process.argv.slice(2).map(Number);
  * `silero`: each call's local voice detector is Silero (batched inference on the relay's event loop)
  * instead of the energy one; `silero-stream`: Silero running each call's windows alone; `silero-wait-N`:
  * batched, a window waiting up to N ms for others; `silero-worker`: batched in a worker thread (what
- * `endpoint_type: silero` runs); `silero-worker-runs-N`: the same with model runs of up to N windows.
+ * `endpoint_type: silero` runs); `silero-worker-runs-N`: the same with model runs of up to N windows;
+ * `none`: the energy detector.
  */
 const detector = process.argv[4] ?? "";
+// `slice`: the relay's thread asks for the 0.1 ms slice that `npm start` asks for (main.ts).
+if (process.argv.slice(5).includes("slice")) {
+  const outcome = await requestThreadSlice(process.pid, 100);
+  if (outcome.status !== "set")
+    throw new Error(`the relay thread's slice was not set: ${JSON.stringify(outcome)}`);
+}
 const logger = createLogger("silent");
 const sileroWorker = detector.startsWith("silero-worker")
   ? new SileroWorker(

@@ -106,6 +106,11 @@ export class RealtimeSession extends MediaSession {
   private readonly scripted: ScriptedPhrase[] = [];
   /** The caller's last speech (model's VAD), which the next response answers. */
   private speech: { startMs: number; endMs: number; endedAt: number } | null = null;
+  /**
+   * The caller's last speech waiting for its transcription, which the API runs beside the response and
+   * may send after the response began (when `speech` is taken): the caller's turn keeps its own times.
+   */
+  private untranscribed: { startMs: number; endMs: number } | null = null;
   private speechStartMs = 0;
   /** When the caller's last speech was transcribed (the model's input transcription). */
   private transcribedAt = 0;
@@ -269,6 +274,7 @@ export class RealtimeSession extends MediaSession {
           endMs,
           endedAt: Date.now() - (this.detector.now - endMs),
         };
+        this.untranscribed = { startMs: this.speechStartMs, endMs };
         return;
       }
       case "input_audio_buffer.committed":
@@ -324,7 +330,8 @@ export class RealtimeSession extends MediaSession {
   }
 
   private callerSaid(text: string) {
-    const span = this.speech ?? { startMs: this.speechStartMs, endMs: this.detector.now };
+    const span = this.untranscribed ?? { startMs: this.speechStartMs, endMs: this.detector.now };
+    this.untranscribed = null;
     if (!text) return;
     this.transcribedAt = Date.now();
     // The transcription runs beside the model: it may arrive after the answer started.

@@ -461,3 +461,33 @@ describe("a realtime model that cannot be reached", () => {
     }
   });
 });
+
+describe("a caller's transcription that comes after the answer began", () => {
+  it("keeps the caller's turn at the speech the model heard, ending before the answer starts", async () => {
+    const assistant = await createAssistant(t, owner, {
+      mode: "multimodal",
+      initialMessage: "",
+      phoneNumberId: number.id,
+    });
+    const { call, client } = await answeredCall(assistant);
+    // The API runs the transcription beside the response: it may come after the response's first output.
+    realtime.enqueue({ text: "Echo late.", transcriptionLate: true });
+    client.speak("hello there");
+    await transcriptOf(call.id, ["Customer: hello there", "Assistant: Echo late."]);
+    const { data, errors } = await t.gql<{
+      call: { turns: { speaker: string; startMs: number; endMs: number }[] };
+    }>(
+      "query($id: Int!) { call(id: $id) { turns { speaker startMs endMs } } }",
+      { id: call.id },
+      { token: owner.apiKey },
+    );
+    expect(errors).toBeUndefined();
+    const [caller, answer] = data!.call.turns;
+    expect([caller!.speaker, answer!.speaker]).toEqual(["customer", "assistant"]);
+    expect(caller!.endMs).toBeGreaterThan(caller!.startMs);
+    // The caller's speech ended where the model's VAD heard it end, a silence before the answer started
+    // (not where the media clock stood when the transcription came: the answer's own start or later).
+    expect(caller!.endMs).toBeLessThan(answer!.startMs);
+    client.close();
+  });
+});
