@@ -98,7 +98,7 @@ export async function buildApp(config: Config, options: AppOptions = {}): Promis
     db,
     pingRedis: events.ping,
     eventBusUp: () => events.health.up,
-    rateLimitsLocal: () => services.rateLimits.local,
+    limitsLocal: () => services.rateLimits.local || services.readGates.local,
     phase: () => phase,
     model: modelSetup(config),
   };

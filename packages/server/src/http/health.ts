@@ -14,8 +14,11 @@ export interface HealthDeps {
   pingRedis: (() => Promise<void>) | undefined;
   /** Whether other instances' events arrive (false while the Redis event bus is disconnected). */
   eventBusUp: () => boolean;
-  /** Whether rate limits are counted per instance because their Redis is not connected. */
-  rateLimitsLocal: () => boolean;
+  /**
+   * Whether rate limits or the per-account gates of expensive reads are counted per instance because
+   * their Redis connection (each has its own) is not ready.
+   */
+  limitsLocal: () => boolean;
   phase: () => Phase;
   /** What the deployment answers with; reported, not checked: without a model it still serves. */
   model: ModelSetup;
@@ -40,7 +43,7 @@ export function dependencyProbe(deps: HealthDeps): () => Promise<Record<string, 
       deps.pingRedis ? check(deps.pingRedis) : undefined,
     ]);
     const up: Record<string, boolean> = { database: database === "ok" };
-    if (redis) up.redis = redis === "ok" && deps.eventBusUp() && !deps.rateLimitsLocal();
+    if (redis) up.redis = redis === "ok" && deps.eventBusUp() && !deps.limitsLocal();
     return up;
   };
 }

@@ -145,7 +145,10 @@ export class AccountGates {
     // Leases still held are left to expire: their reads may outlive this call, as a dead instance's do.
     for (const timer of this.renewals) clearInterval(timer);
     this.renewals.clear();
-    if (this.redis && this.redis.status !== "end") await this.redis.quit().catch(() => undefined);
+    // QUIT on a connection that is not ready would, with no offline queue, fail and leave ioredis
+    // connecting (or reconnecting) for good, keeping a CLI process alive: that is dropped instead.
+    if (this.redis?.status === "ready") await this.redis.quit().catch(() => undefined);
+    else this.redis?.disconnect();
   }
 
   /** Renews the lease while the read runs; the release removes it. */
