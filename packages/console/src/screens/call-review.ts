@@ -151,6 +151,18 @@ function unheardPart(turn: ReviewedTurn): string {
 }
 
 /**
+ * Turns in the order they were spoken: by their start on the call's media clock, which counts whole
+ * 20 ms frames of the caller's audio, so two answers may start on the same frame (a Realtime response
+ * that only called a function, and the filler said right after it): those go by when the model began
+ * each (`firstTokenAt`). Stored order cannot say it: a turn is stored when it ends.
+ */
+function inSpokenOrder(a: ReviewedTurn, b: ReviewedTurn): number {
+  if (a.startMs !== b.startMs) return a.startMs - b.startMs;
+  if (!a.firstTokenAt || !b.firstTokenAt) return 0;
+  return Date.parse(a.firstTokenAt) - Date.parse(b.firstTokenAt);
+}
+
+/**
  * The call as a chat: the caller's turns on one side, the assistant's on the other with the
  * functions it called and the latency of its answer. `playing` is the turn the recording is at;
  * `seek` (when there is a recording) makes each turn's time a button that plays from there.
@@ -161,9 +173,8 @@ export function renderTranscript(
 ): TemplateResult {
   const waterfalls = new Map(turns.map((turn) => [turn.id, waterfallOf(turn)]));
   const scaleMs = Math.max(1, ...[...waterfalls.values()].map((waterfall) => waterfall?.totalMs ?? 0));
-  // In the order they were spoken: a turn is stored when it ends, so a caller's words that began before an
-  // assistant's prompt may be stored after it.
-  const spoken = [...turns].sort((a, b) => a.startMs - b.startMs);
+  // A caller's words that began before an assistant's prompt may be stored after it.
+  const spoken = [...turns].sort(inSpokenOrder);
   return html`<ol class="transcript" aria-label="Transcript">
     ${spoken.map((turn) => {
       if (turn.speaker === "system") {
@@ -203,7 +214,7 @@ export function renderTranscript(
  * in real time after it (docs/console.md#calls-review-like-a-person).
  */
 export function turnAt(turns: readonly ReviewedTurn[], ms: number): ReviewedTurn | null {
-  const spoken = turns.filter((turn) => turn.speaker !== "system").sort((a, b) => a.startMs - b.startMs);
+  const spoken = turns.filter((turn) => turn.speaker !== "system").sort(inSpokenOrder);
   let index = -1;
   while (index + 1 < spoken.length && spoken[index + 1]!.startMs <= ms) index++;
   const turn = spoken[index];
