@@ -1,32 +1,13 @@
-import axe from "axe-core";
 import { afterEach, describe, expect, it } from "vitest";
 import { commands, page } from "vitest/browser";
 import { arrangeScreens } from "./support/arrange-screens.ts";
+import { seriousViolations } from "./support/axe.ts";
 import { createAccount, mountConsole, signIn, unmountConsole } from "./support/console.ts";
 
 afterEach(async () => {
   unmountConsole();
   await commands.setColorScheme("light");
 });
-
-/** WCAG 2.0, 2.1 and 2.2 at levels A and AA: what issue #33 asks every screen to pass. */
-const WCAG_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
-
-/** The serious and critical violations axe finds in the console now, as readable lines. */
-async function violations(where: string): Promise<string[]> {
-  const results = await axe.run(document.querySelector("voxgate-console")!, {
-    runOnly: { type: "tag", values: WCAG_AA },
-    resultTypes: ["violations"],
-  });
-  return results.violations
-    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-    .map(
-      (violation) =>
-        `${where}: ${violation.id} (${violation.impact}) at ${violation.nodes
-          .map((node) => JSON.stringify(node.target))
-          .join(", ")}: ${violation.nodes[0]?.failureSummary ?? ""}`,
-    );
-}
 
 /** The lists of a new account, each with its empty state. */
 const EMPTY_SCREENS: [hash: string, heading: RegExp][] = [
@@ -52,7 +33,7 @@ describe("accessibility (axe-core, WCAG 2.2 AA)", () => {
 
       mountConsole();
       await expect.element(page.getByRole("heading", { name: "Sign in to Voxgate" })).toBeVisible();
-      found.push(...(await violations("sign-in")));
+      found.push(...(await seriousViolations("sign-in")));
       unmountConsole();
 
       await signIn(account);
@@ -62,7 +43,7 @@ describe("accessibility (axe-core, WCAG 2.2 AA)", () => {
           .element(page.getByRole("heading", { level: 1, name: heading }), { message: hash })
           .toBeVisible();
         await expect.poll(() => page.getByText("Loading…").elements().length, { message: hash }).toBe(0);
-        found.push(...(await violations(hash)));
+        found.push(...(await seriousViolations(hash)));
       }
 
       // A new account's lists are empty: each says what to do next (operator-polish.test.ts).
@@ -74,7 +55,7 @@ describe("accessibility (axe-core, WCAG 2.2 AA)", () => {
           .element(page.getByRole("heading", { level: 1, name: heading }), { message: hash })
           .toBeVisible();
         await expect.element(page.getByTestId("empty-state"), { message: hash }).toBeVisible();
-        found.push(...(await violations(`${hash} (empty)`)));
+        found.push(...(await seriousViolations(`${hash} (empty)`)));
       }
       expect(found).toEqual([]);
     });

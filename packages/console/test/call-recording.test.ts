@@ -1,13 +1,7 @@
 import { afterEach, describe, expect, inject, it } from "vitest";
 import { commands, page } from "vitest/browser";
-import {
-  callScreen,
-  expectAccessibleInBothThemes,
-  openCallReview,
-  resetPage,
-  type StoredTurn,
-  talkTo,
-} from "./support/call-review.ts";
+import { expectAccessibleInBothThemes } from "./support/axe.ts";
+import { callScreen, openCallReview, resetPage, type StoredTurn, talkTo } from "./support/call-review.ts";
 import { createAccount, graphql, signIn, unmountConsole } from "./support/console.ts";
 
 afterEach(resetPage);

@@ -1,12 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { commands, page } from "vitest/browser";
-import {
-  callScreen,
-  expectAccessibleInBothThemes,
-  pageFits,
-  resetPage,
-  seriousViolations,
-} from "./support/call-review.ts";
+import { expectAccessibleInBothThemes, seriousViolations } from "./support/axe.ts";
+import { callScreen, pageFits, resetPage } from "./support/call-review.ts";
 import { createAccount, graphql, signIn } from "./support/console.ts";
 
 afterEach(resetPage);

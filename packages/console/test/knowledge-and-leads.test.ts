@@ -1,36 +1,14 @@
-import axe from "axe-core";
 import { afterEach, describe, expect, it, onTestFinished } from "vitest";
 import { commands, page } from "vitest/browser";
 import { toE164 } from "../src/csv-import.ts";
 import { relevanceWords } from "../src/screens/knowledge.ts";
+import { violationsInBothThemes } from "./support/axe.ts";
 import { createAccount, graphql, signIn, unmountConsole } from "./support/console.ts";
 
 afterEach(async () => {
   unmountConsole();
   await commands.setColorScheme("light");
 });
-
-/**
- * The serious and critical WCAG 2.2 AA violations in the console now, in both themes: the states these
- * tests open (passages, search results) are not screens of their own, which accessibility.test.ts visits.
- */
-async function violations(): Promise<string[]> {
-  const found: string[] = [];
-  for (const scheme of ["light", "dark"] as const) {
-    await commands.setColorScheme(scheme);
-    const results = await axe.run(document.querySelector("voxgate-console")!, {
-      runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"] },
-      resultTypes: ["violations"],
-    });
-    for (const violation of results.violations)
-      if (violation.impact === "serious" || violation.impact === "critical")
-        found.push(
-          `${scheme}: ${violation.id} at ${violation.nodes.map((node) => JSON.stringify(node.target)).join(", ")}`,
-        );
-  }
-  await commands.setColorScheme("light");
-  return found;
-}
 
 /** Forty numbered sentences: several passages at any passage size. */
 const SHELVES = Array.from(
@@ -131,7 +109,7 @@ describe("knowledge: passage size, passages, relevance", () => {
       .element(page.getByRole("button", { name: "Hide passages of shelves.txt" }))
       .toHaveAttribute("aria-expanded", "true");
     await commands.saveScreenshot("knowledge-passages");
-    expect(await violations()).toEqual([]);
+    expect(await violationsInBothThemes()).toEqual([]);
     await page.getByRole("button", { name: "Hide passages of shelves.txt" }).click();
     await expect.element(passages).not.toBeInTheDocument();
 
@@ -145,7 +123,7 @@ describe("knowledge: passage size, passages, relevance", () => {
     const meter = first.getByRole("meter");
     await expect.element(meter).toHaveAccessibleName(/^Relevance \d{1,3}%: (Strong|Partial|Weak) match$/);
     await commands.saveScreenshot("knowledge-search");
-    expect(await violations()).toEqual([]);
+    expect(await violationsInBothThemes()).toEqual([]);
 
     // Deleting the document asks first, naming it.
     const asked = answerConfirms(false, true);
@@ -199,7 +177,7 @@ describe("campaigns: live leads and CSV import with a country", () => {
     await expect.element(ada.getByRole("cell", { name: "Monday", exact: true })).toBeVisible();
     await expect.element(ada.getByRole("cell", { name: "Waiting", exact: true })).toBeVisible();
     await commands.saveScreenshot("campaign-leads");
-    expect(await violations()).toEqual([]);
+    expect(await violationsInBothThemes()).toEqual([]);
 
     // Another client adds and removes leads: the table follows without a reload, in the summary's words.
     const { createLead } = await graphql<{ createLead: { id: number } }>(

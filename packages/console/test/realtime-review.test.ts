@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, inject, it } from "vitest";
 import { commands, page } from "vitest/browser";
+import { expectAccessibleInBothThemes } from "./support/axe.ts";
 import {
   callScreen,
-  expectAccessibleInBothThemes,
   openCallReview,
   pageFits,
   realtimeAnswers,

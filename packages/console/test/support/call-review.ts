@@ -1,4 +1,3 @@
-import axe from "axe-core";
 import { expect, inject } from "vitest";
 import { commands, page } from "vitest/browser";
 import type { FakeRealtimeAnswer } from "../../../server/test/support/fake-realtime.ts";
@@ -7,7 +6,7 @@ import { visitorCall } from "./visitor-call.ts";
 
 /**
  * What the call review tests share: the call's page and its turns as the API stores them, a
- * visitor's web call talked through turn by turn, and axe-core on the page in both themes.
+ * visitor's web call talked through turn by turn (axe-core: ./axe.ts).
  */
 
 /** Unmounts the console and puts the page back as the next test expects it: light, the default size. */
@@ -51,31 +50,6 @@ export async function openCallReview(callId: number): Promise<void> {
 
 /** The page's own width is the window's: nothing runs off to the side. */
 export const pageFits = () => document.documentElement.scrollWidth <= window.innerWidth;
-
-/** WCAG 2.0, 2.1 and 2.2 at levels A and AA: what issue #33 asks every screen to pass. */
-const WCAG_AA = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
-
-/** The serious and critical violations axe finds in the console now, as readable lines. */
-export async function seriousViolations(): Promise<string[]> {
-  const results = await axe.run(document.querySelector("voxgate-console")!, {
-    runOnly: { type: "tag", values: WCAG_AA },
-    resultTypes: ["violations"],
-  });
-  return results.violations
-    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-    .map(
-      (violation) =>
-        `${violation.id}: ${violation.nodes.map((node) => JSON.stringify(node.target)).join(", ")}`,
-    );
-}
-
-/** axe finds nothing serious on the page in the light theme, nor in the dark one; light again after. */
-export async function expectAccessibleInBothThemes(): Promise<void> {
-  expect(await seriousViolations()).toEqual([]);
-  await commands.setColorScheme("dark");
-  expect(await seriousViolations()).toEqual([]);
-  await commands.setColorScheme("light");
-}
 
 /** What the test server's OpenAI Realtime stand-in answers next, in order, before it echoes again. */
 export async function realtimeAnswers(...answers: FakeRealtimeAnswer[]): Promise<void> {

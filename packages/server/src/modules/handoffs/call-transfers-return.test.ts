@@ -77,6 +77,24 @@ afterAll(async () => {
   await Promise.all([twilio?.close(), model?.close(), speech?.close(), realtime?.close()]);
 });
 
+/**
+ * Twilio reports the cancelled leg: the caller's call ended by the caller, the leg failed with the reason, its
+ * reserved first minute given back.
+ */
+async function legCancelledAtNoCost(status: string, legSid: string, callId: number, legId: number) {
+  await twilioWebhook(t, twilio, status, {
+    AccountSid: twilio.accountSid,
+    CallSid: legSid,
+    CallStatus: "canceled",
+  });
+  expect(await reload(callId)).toMatchObject({ status: "ended_by_customer", endReason: CALLER_LEFT });
+  expect(await reload(legId)).toMatchObject({ status: "failed", endReason: CALLER_LEFT, duration: 0 });
+  expect(await ledger(legId)).toEqual([
+    ["call_debit", 1, "-0.10"],
+    ["adjustment", null, "0.10"],
+  ]);
+}
+
 /** An assistant in `mode` with one destination (its own number, so that its Twilio leg is found by it). */
 async function withDestination(mode: AssistantMode, warm: boolean) {
   const assistant = await createAssistant(t, owner, { mode, initialMessage: "", phoneNumberId: number.id });
@@ -191,17 +209,7 @@ describe("a caller who hangs up while the transfer rings", () => {
           .map((r) => r.params),
       ).toEqual([{ Status: "canceled" }]),
     );
-    await twilioWebhook(t, twilio, status, {
-      AccountSid: twilio.accountSid,
-      CallSid: legSid,
-      CallStatus: "canceled",
-    });
-    expect(await reload(call.id)).toMatchObject({ status: "ended_by_customer", endReason: CALLER_LEFT });
-    expect(await reload(leg.id)).toMatchObject({ status: "failed", endReason: CALLER_LEFT, duration: 0 });
-    expect(await ledger(leg.id)).toEqual([
-      ["call_debit", 1, "-0.10"],
-      ["adjustment", null, "0.10"],
-    ]);
+    await legCancelledAtNoCost(status, legSid, call.id, leg.id);
   });
 
   it("multimodal, warm: the leg Voxgate placed is cancelled; it ends with the reason and costs nothing", async () => {
@@ -225,17 +233,7 @@ describe("a caller who hangs up while the transfer rings", () => {
     expect(
       twilio.requests.filter((request) => request.resource === `/Calls/${legSid}.json`).map((r) => r.params),
     ).toEqual([{ Status: "canceled" }]);
-    await twilioWebhook(t, twilio, status, {
-      AccountSid: twilio.accountSid,
-      CallSid: legSid,
-      CallStatus: "canceled",
-    });
-    expect(await reload(call.id)).toMatchObject({ status: "ended_by_customer", endReason: CALLER_LEFT });
-    expect(await reload(leg.id)).toMatchObject({ status: "failed", endReason: CALLER_LEFT, duration: 0 });
-    expect(await ledger(leg.id)).toEqual([
-      ["call_debit", 1, "-0.10"],
-      ["adjustment", null, "0.10"],
-    ]);
+    await legCancelledAtNoCost(status, legSid, call.id, leg.id);
     // Nobody is taken back: the caller is gone.
     expect(
       twilio.requests.filter(
