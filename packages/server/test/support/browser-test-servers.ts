@@ -2,7 +2,7 @@ import { prepare } from "../../../../scripts/prepare.mjs";
 import { type App, buildApp } from "../../src/app.ts";
 import { loadConfig } from "../../src/env.ts";
 import { createLogger } from "../../src/logger.ts";
-import { type FakeRealtime, startFakeRealtime } from "./fake-realtime.ts";
+import { type FakeRealtime, realtimeEnv, startFakeRealtime } from "./fake-realtime.ts";
 
 /** Stops something a global setup started. */
 export type Cleanup = () => Promise<void>;
@@ -67,9 +67,7 @@ export async function startRealtimeStandIn(
   return {
     realtime,
     env: {
-      OPENAI_REALTIME_BASE_URL: realtime.baseUrl,
-      OPENAI_REALTIME_API_KEY: "sk-realtime",
-      OPENAI_REALTIME_MODEL: "fake-realtime",
+      ...realtimeEnv(realtime),
     },
   };
 }

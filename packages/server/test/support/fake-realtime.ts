@@ -54,6 +54,15 @@ export interface FakeRealtime {
   close(): Promise<void>;
 }
 
+/** What a test app needs to speak to this stand-in (the variables a deployment sets for its Realtime model). */
+export function realtimeEnv(realtime: FakeRealtime): Record<string, string> {
+  return {
+    OPENAI_REALTIME_BASE_URL: realtime.baseUrl,
+    OPENAI_REALTIME_API_KEY: "sk-realtime",
+    OPENAI_REALTIME_MODEL: "fake-realtime",
+  };
+}
+
 const VOICE_LEVEL = 500;
 const SPEECH_START_MS = 60;
 

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createAssistant } from "../../../test/fixtures/assistants.ts";
 import { telephonyFixtures, uniqueUsNumber } from "../../../test/fixtures/telephony.ts";
-import { type FakeRealtime, startFakeRealtime } from "../../../test/support/fake-realtime.ts";
+import { type FakeRealtime, realtimeEnv, startFakeRealtime } from "../../../test/support/fake-realtime.ts";
 import { type FakeSpeech, startFakeSpeech } from "../../../test/support/fake-speech.ts";
 import { type FakeTwilio, startFakeTwilio } from "../../../test/support/fake-twilio.ts";
 import { findRadicale, type RunningRadicale, startRadicale } from "../../../test/support/radicale.ts";
@@ -39,9 +39,7 @@ describe.skipIf(!findRadicale())("calendar functions on a realtime call", () => 
         ...voiceCalls.voiceCallEnv(twilio, speech),
         VOXGATE_OUTBOUND_ALLOWLIST: "127.0.0.1",
         VOXGATE_SECRETS_KEY: randomBytes(32).toString("base64"),
-        OPENAI_REALTIME_BASE_URL: realtime.baseUrl,
-        OPENAI_REALTIME_API_KEY: "sk-realtime",
-        OPENAI_REALTIME_MODEL: "fake-realtime",
+        ...realtimeEnv(realtime),
       },
     });
     owner = await t.createAccount({ balance: "50" });

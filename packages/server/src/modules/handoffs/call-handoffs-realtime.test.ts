@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createAssistant } from "../../../test/fixtures/assistants.ts";
 import { telephonyFixtures, uniqueUsNumber } from "../../../test/fixtures/telephony.ts";
-import { type FakeRealtime, startFakeRealtime } from "../../../test/support/fake-realtime.ts";
+import { type FakeRealtime, realtimeEnv, startFakeRealtime } from "../../../test/support/fake-realtime.ts";
 import { type FakeSpeech, startFakeSpeech } from "../../../test/support/fake-speech.ts";
 import { type FakeTwilio, startFakeTwilio } from "../../../test/support/fake-twilio.ts";
 import { startTestApp, type TestAccount, type TestApp } from "../../../test/support/test-app.ts";
@@ -32,9 +32,7 @@ beforeAll(async () => {
   t = await startTestApp({
     env: {
       ...voiceCallEnv(twilio, speech),
-      OPENAI_REALTIME_BASE_URL: realtime.baseUrl,
-      OPENAI_REALTIME_API_KEY: "sk-realtime",
-      OPENAI_REALTIME_MODEL: "fake-realtime",
+      ...realtimeEnv(realtime),
     },
   });
   owner = await t.createAccount({ balance: "50" });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createAssistant } from "../../../test/fixtures/assistants.ts";
 import { telephonyFixtures, uniqueUsNumber } from "../../../test/fixtures/telephony.ts";
 import { type FakeOpenAI, startFakeOpenAI } from "../../../test/support/fake-openai.ts";
-import { type FakeRealtime, startFakeRealtime } from "../../../test/support/fake-realtime.ts";
+import { type FakeRealtime, realtimeEnv, startFakeRealtime } from "../../../test/support/fake-realtime.ts";
 import { type FakeSpeech, startFakeSpeech } from "../../../test/support/fake-speech.ts";
 import { type FakeTwilio, startFakeTwilio, twilioSignature } from "../../../test/support/fake-twilio.ts";
 import {
@@ -72,9 +72,7 @@ beforeAll(async () => {
     model,
     env: {
       ...voiceCallEnv(twilio, speech),
-      OPENAI_REALTIME_BASE_URL: realtime.baseUrl,
-      OPENAI_REALTIME_API_KEY: "sk-realtime",
-      OPENAI_REALTIME_MODEL: "fake-realtime",
+      ...realtimeEnv(realtime),
     },
   });
   owner = await t.createAccount({ balance: "50" });
