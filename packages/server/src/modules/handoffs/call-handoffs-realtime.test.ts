@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createAssistant } from "../../../test/fixtures/assistants.ts";
-import { telephonyFixtures, uniqueUsNumber } from "../../../test/fixtures/telephony.ts";
-import { type FakeRealtime, realtimeEnv, startFakeRealtime } from "../../../test/support/fake-realtime.ts";
-import { type FakeSpeech, startFakeSpeech } from "../../../test/support/fake-speech.ts";
-import { type FakeTwilio, startFakeTwilio } from "../../../test/support/fake-twilio.ts";
-import { startTestApp, type TestAccount, type TestApp } from "../../../test/support/test-app.ts";
+import { type RealtimePhoneApp, startRealtimePhoneApp } from "../../../test/fixtures/realtime-phone-app.ts";
+import { uniqueUsNumber } from "../../../test/fixtures/telephony.ts";
+import type { FakeRealtime } from "../../../test/support/fake-realtime.ts";
+import type { FakeSpeech } from "../../../test/support/fake-speech.ts";
+import type { FakeTwilio } from "../../../test/support/fake-twilio.ts";
+import type { TestAccount, TestApp } from "../../../test/support/test-app.ts";
 import { TwilioMediaClient } from "../../../test/support/twilio-media-client.ts";
-import { answerOutbound, mediaStreamUrl, voiceCallEnv } from "../../../test/support/voice-calls.ts";
+import { answerOutbound, mediaStreamUrl } from "../../../test/support/voice-calls.ts";
 import type { Assistant, PhoneNumber } from "../../generated/prisma/client.ts";
 
 /**
@@ -15,6 +16,7 @@ import type { Assistant, PhoneNumber } from "../../generated/prisma/client.ts";
  * dualplex call's voice (our text-to-speech) changes too, a multimodal model's stays its own.
  */
 
+let phone: RealtimePhoneApp;
 let t: TestApp;
 let twilio: FakeTwilio;
 let realtime: FakeRealtime;
@@ -28,21 +30,11 @@ const sent = (index: number, type: string) =>
   realtime.sessions[index]!.received.filter((event) => event.type === type);
 
 beforeAll(async () => {
-  [twilio, realtime, speech] = await Promise.all([startFakeTwilio(), startFakeRealtime(), startFakeSpeech()]);
-  t = await startTestApp({
-    env: {
-      ...voiceCallEnv(twilio, speech),
-      ...realtimeEnv(realtime),
-    },
-  });
-  owner = await t.createAccount({ balance: "50" });
-  number = await telephonyFixtures(t).addNumber(owner);
+  phone = await startRealtimePhoneApp();
+  ({ t, twilio, speech, realtime, owner, number } = phone);
 });
 
-afterAll(async () => {
-  await t?.close();
-  await Promise.all([twilio?.close(), realtime?.close(), speech?.close()]);
-});
+afterAll(() => phone?.close());
 
 async function pair(mode: "multimodal" | "dualplex") {
   const voice = await t.app.db.prisma.voice.create({

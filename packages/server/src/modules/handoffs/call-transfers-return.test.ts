@@ -1,19 +1,18 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createAssistant } from "../../../test/fixtures/assistants.ts";
-import { telephonyFixtures, uniqueUsNumber } from "../../../test/fixtures/telephony.ts";
-import { type FakeOpenAI, startFakeOpenAI } from "../../../test/support/fake-openai.ts";
-import { type FakeRealtime, realtimeEnv, startFakeRealtime } from "../../../test/support/fake-realtime.ts";
-import { type FakeSpeech, startFakeSpeech } from "../../../test/support/fake-speech.ts";
-import { type FakeTwilio, startFakeTwilio } from "../../../test/support/fake-twilio.ts";
-import { startTestApp, type TestAccount, type TestApp } from "../../../test/support/test-app.ts";
+import { type RealtimePhoneApp, startRealtimePhoneApp } from "../../../test/fixtures/realtime-phone-app.ts";
+import { uniqueUsNumber } from "../../../test/fixtures/telephony.ts";
+import type { FakeOpenAI } from "../../../test/support/fake-openai.ts";
+import type { FakeRealtime } from "../../../test/support/fake-realtime.ts";
+import type { FakeTwilio } from "../../../test/support/fake-twilio.ts";
+import type { TestAccount, TestApp } from "../../../test/support/test-app.ts";
 import { TwilioMediaClient } from "../../../test/support/twilio-media-client.ts";
 import {
   answerOutbound,
   callCompleted,
   mediaStreamUrl,
   twilioWebhook,
-  voiceCallEnv,
 } from "../../../test/support/voice-calls.ts";
 import type {
   Assistant,
@@ -30,10 +29,10 @@ import { parseTranscript } from "../telephony/transcript.ts";
  * the ringing leg cancelled through Twilio's REST API, in every mode, and its leg costs nothing.
  */
 
+let phone: RealtimePhoneApp;
 let t: TestApp;
 let twilio: FakeTwilio;
 let model: FakeOpenAI;
-let speech: FakeSpeech;
 let realtime: FakeRealtime;
 let owner: TestAccount;
 let number: PhoneNumber;
@@ -53,27 +52,12 @@ const itemText = (event: Record<string, unknown>) => {
 };
 
 beforeAll(async () => {
-  [twilio, model, speech, realtime] = await Promise.all([
-    startFakeTwilio(),
-    startFakeOpenAI(),
-    startFakeSpeech(),
-    startFakeRealtime(),
-  ]);
-  t = await startTestApp({
-    model,
-    env: {
-      ...voiceCallEnv(twilio, speech),
-      ...realtimeEnv(realtime),
-    },
-  });
-  owner = await t.createAccount({ balance: "50" });
-  number = await telephonyFixtures(t).addNumber(owner);
+  phone = await startRealtimePhoneApp({ chatModel: true });
+  ({ t, twilio, realtime, owner, number } = phone);
+  model = phone.model!;
 });
 
-afterAll(async () => {
-  await t?.close();
-  await Promise.all([twilio?.close(), model?.close(), speech?.close(), realtime?.close()]);
-});
+afterAll(() => phone?.close());
 
 /**
  * Twilio reports the cancelled leg: the caller's call ended by the caller, the leg failed with the reason, its

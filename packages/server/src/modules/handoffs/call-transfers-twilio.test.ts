@@ -1,23 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createAssistant } from "../../../test/fixtures/assistants.ts";
-import { telephonyFixtures, uniqueUsNumber } from "../../../test/fixtures/telephony.ts";
-import { type FakeOpenAI, startFakeOpenAI } from "../../../test/support/fake-openai.ts";
-import { type FakeRealtime, realtimeEnv, startFakeRealtime } from "../../../test/support/fake-realtime.ts";
-import { type FakeSpeech, startFakeSpeech } from "../../../test/support/fake-speech.ts";
-import { type FakeTwilio, startFakeTwilio, twilioSignature } from "../../../test/support/fake-twilio.ts";
-import {
-  PUBLIC_BASE_URL,
-  startTestApp,
-  type TestAccount,
-  type TestApp,
-} from "../../../test/support/test-app.ts";
+import { type RealtimePhoneApp, startRealtimePhoneApp } from "../../../test/fixtures/realtime-phone-app.ts";
+import { uniqueUsNumber } from "../../../test/fixtures/telephony.ts";
+import type { FakeOpenAI } from "../../../test/support/fake-openai.ts";
+import type { FakeRealtime } from "../../../test/support/fake-realtime.ts";
+import { type FakeTwilio, twilioSignature } from "../../../test/support/fake-twilio.ts";
+import { PUBLIC_BASE_URL, type TestAccount, type TestApp } from "../../../test/support/test-app.ts";
 import { TwilioMediaClient } from "../../../test/support/twilio-media-client.ts";
 import {
   answerOutbound,
   callCompleted,
   mediaStreamUrl,
   twilioWebhook,
-  voiceCallEnv,
 } from "../../../test/support/voice-calls.ts";
 import type { Assistant, PhoneNumber, TransferDestination } from "../../generated/prisma/client.ts";
 import { parseTranscript } from "../telephony/transcript.ts";
@@ -29,10 +23,10 @@ import { parseTranscript } from "../telephony/transcript.ts";
  * assistant; forged and replayed actions are refused.
  */
 
+let phone: RealtimePhoneApp;
 let t: TestApp;
 let twilio: FakeTwilio;
 let model: FakeOpenAI;
-let speech: FakeSpeech;
 let realtime: FakeRealtime;
 let owner: TestAccount;
 let number: PhoneNumber;
@@ -62,21 +56,9 @@ async function post(pathAndQuery: string, params: Record<string, string>, authTo
 }
 
 beforeAll(async () => {
-  [twilio, model, speech, realtime] = await Promise.all([
-    startFakeTwilio(),
-    startFakeOpenAI(),
-    startFakeSpeech(),
-    startFakeRealtime(),
-  ]);
-  t = await startTestApp({
-    model,
-    env: {
-      ...voiceCallEnv(twilio, speech),
-      ...realtimeEnv(realtime),
-    },
-  });
-  owner = await t.createAccount({ balance: "50" });
-  number = await telephonyFixtures(t).addNumber(owner);
+  phone = await startRealtimePhoneApp({ chatModel: true });
+  ({ t, twilio, realtime, owner, number } = phone);
+  model = phone.model!;
   assistant = await createAssistant(t, owner, { initialMessage: "", phoneNumberId: number.id });
   desk = await t.app.services.transferDestinations.create(owner.accountId, {
     assistantId: assistant.id,
@@ -86,10 +68,7 @@ beforeAll(async () => {
   });
 });
 
-afterAll(async () => {
-  await t?.close();
-  await Promise.all([twilio?.close(), model?.close(), speech?.close(), realtime?.close()]);
-});
+afterAll(() => phone?.close());
 
 /**
  * An answered call whose caller asks for a person: the model transfers, says the handover sentence,
