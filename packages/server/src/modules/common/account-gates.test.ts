@@ -226,9 +226,11 @@ describe.runIf(testDatabaseKind() === "postgres")("read gates while Redis is awa
     await redis.crash();
     await eventually(() => gates.local);
     expect(gates.local).toBe(true);
+    // An earlier read's release, sent after its answer, may meet the stopped Redis too and log its own line.
+    const failedBefore = logged("read gates: release failed").length;
     inRedis!();
-    await eventually(() => logged("read gates: release failed").length > 0);
-    expect(logged("read gates: release failed")).toHaveLength(1);
+    await eventually(() => logged("read gates: release failed").length > failedBefore);
+    expect(logged("read gates: release failed").length).toBeGreaterThan(failedBefore);
 
     // Not failing open: the in-process places still limit the account, and free places still serve.
     const held = [
