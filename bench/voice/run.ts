@@ -96,13 +96,13 @@ const RELAYS = [
   // `npm start` and the image run the server with 4 MB semi-spaces (memory: bench/start); these two show
   // what that young generation does to the frame clock.
   {
-    name: "engine, 4 MB semi-spaces (npm start)",
+    name: "engine, 4 MB semi-spaces",
     script: "relay-engine.ts",
     flags: ["--max-semi-space-size=4"],
     args: [] as string[],
   },
   {
-    name: "engine + Silero worker, 4 MB semi-spaces (npm start)",
+    name: "engine + Silero worker, 4 MB semi-spaces",
     script: "relay-engine.ts",
     flags: ["--max-semi-space-size=4"],
     args: ["silero-worker"],
@@ -130,9 +130,56 @@ const RELAYS = [
     args: ["none", "slice"],
   },
   {
-    name: "engine + Silero worker, slice, 4 MB semi-spaces (npm start)",
+    name: "engine + Silero worker, slice, 4 MB semi-spaces",
     script: "relay-engine.ts",
     flags: ["--max-semi-space-size=4"],
+    args: ["silero-worker", "slice"],
+  },
+  // Silero's worker in the background of the relay's thread (SCHED_BATCH, a 10 ms slice:
+  // modules/voice/silero-worker.ts), beside the relay's 0.1 ms slice; then with V8's young-generation
+  // collections on the relay's thread alone (no helper threads to wait for on a shared core).
+  {
+    name: "engine + Silero worker in the background, slice",
+    script: "relay-engine.ts",
+    flags: [] as string[],
+    args: ["silero-worker", "slice", "worker-background"],
+  },
+  {
+    name: "engine + Silero worker in the background, slice, single-threaded GC",
+    script: "relay-engine.ts",
+    flags: ["--single-threaded-gc"],
+    args: ["silero-worker", "slice", "worker-background"],
+  },
+  {
+    name: "engine + Silero worker in the background, slice, 4 MB semi-spaces",
+    script: "relay-engine.ts",
+    flags: ["--max-semi-space-size=4"],
+    args: ["silero-worker", "slice", "worker-background"],
+  },
+  {
+    name: "engine + Silero worker in the background, slice, 4 MB, no parallel scavenge",
+    script: "relay-engine.ts",
+    flags: ["--max-semi-space-size=4", "--no-parallel-scavenge"],
+    args: ["silero-worker", "slice", "worker-background"],
+  },
+  // What `npm start` and the image run: 4 MB semi-spaces, scavenges without helper threads (on a shared
+  // core the relay's pause waits for them), the relay's slice.
+  {
+    name: "engine (npm start: slice, 4 MB, no parallel scavenge)",
+    script: "relay-engine.ts",
+    flags: ["--max-semi-space-size=4", "--no-parallel-scavenge"],
+    args: ["none", "slice"],
+  },
+  {
+    name: "engine, slice, 4 MB semi-spaces",
+    script: "relay-engine.ts",
+    flags: ["--max-semi-space-size=4"],
+    args: ["none", "slice"],
+  },
+  {
+    name: "engine + Silero worker (npm start: slice, 4 MB, no parallel scavenge)",
+    script: "relay-engine.ts",
+    flags: ["--max-semi-space-size=4", "--no-parallel-scavenge"],
     args: ["silero-worker", "slice"],
   },
 ];

@@ -387,6 +387,14 @@ it("reads the relay thread's slice: 0 for the kernel's default, else within what
   }
 });
 
+it("runs Silero's worker in the background of the relay only when told to", () => {
+  expect(loadConfig({}).voice.sileroWorkerBackground).toBe(false);
+  expect(loadConfig({ VOXGATE_SILERO_WORKER_BACKGROUND: "true" }).voice.sileroWorkerBackground).toBe(true);
+  expect(problemsOf({ VOXGATE_SILERO_WORKER_BACKGROUND: "yes" })).toEqual([
+    'VOXGATE_SILERO_WORKER_BACKGROUND: must be true or false (got "yes")',
+  ]);
+});
+
 it("holds a place of an expensive read in Redis for 30 seconds unless told otherwise", () => {
   expect(loadConfig({}).readLeaseSeconds).toBe(30);
   expect(loadConfig({ VOXGATE_READ_LEASE_SECONDS: "1" }).readLeaseSeconds).toBe(1);

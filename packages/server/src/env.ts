@@ -139,6 +139,10 @@ const EnvSchema = z
         "must be 0 (off) or 100 to 100000",
       )
       .default(100),
+    VOXGATE_SILERO_WORKER_BACKGROUND: z
+      .enum(["true", "false"], { error: "must be true or false" })
+      .default("false")
+      .transform((value) => value === "true"),
     VOXGATE_OUTBOUND_ALLOWLIST: z.string().default(""),
     VOXGATE_TRUSTED_PROXIES: z
       .string()
@@ -609,6 +613,12 @@ export interface VoiceConfig {
    */
   relayThreadSliceUs: number;
   /**
+   * Silero's worker thread runs in the background of the relay's (SCHED_BATCH, a 10 ms slice: it takes
+   * the core from no one when it wakes; modules/voice/silero-worker.ts). Off by default: on a busy
+   * machine such a thread falls behind (docs/voice.md).
+   */
+  sileroWorkerBackground: boolean;
+  /**
    * Speech-to-text as the caller speaks (pipeline mode): Deepgram live or OpenAI realtime
    * transcription, with the batch endpoint (`stt`) as the fallback; `null`: batch only.
    */
@@ -750,6 +760,7 @@ export function loadConfig(source: EnvInput | NodeJS.ProcessEnv = process.env): 
       },
       maxLiveSessions: env.VOXGATE_MAX_LIVE_MEDIA_SESSIONS,
       relayThreadSliceUs: env.VOXGATE_RELAY_THREAD_SLICE_US,
+      sileroWorkerBackground: env.VOXGATE_SILERO_WORKER_BACKGROUND,
       streamingStt: env.VOXGATE_STT_PROVIDER === "openai" ? null : env.VOXGATE_STT_PROVIDER,
       deepgram: {
         url: env.VOXGATE_DEEPGRAM_URL.replace(/\/+$/, "").replace(/^http/, "ws"),

@@ -211,7 +211,9 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
   const evaluation = new EvaluationService(deps, { jobs, calls: callAnnotations, bus, rateLimits });
   const callTurns = new CallTurnsService(deps, callAnnotations, redaction, () => recordings);
   // Silero's model runs in a worker thread of its own, started with the first Silero call.
-  const sileroWorker = new SileroWorker(deps.logger);
+  const sileroWorker = new SileroWorker(deps.logger, {
+    background: deps.config.voice.sileroWorkerBackground,
+  });
   const voice = new VoiceService(deps, {
     calls: callLifecycle,
     live: liveSessions,

@@ -11,7 +11,7 @@ import { WebSocketServer } from "ws";
 import type { ServiceDeps } from "../../src/deps.ts";
 import { MEDIA_STREAM_LIMITS } from "../../src/limits.ts";
 import { createLogger } from "../../src/logger.ts";
-import { PHONE_FORMAT, requestThreadSlice } from "../../src/modules/media/index.ts";
+import { PHONE_FORMAT, requestThreadSlice, threadSchedule } from "../../src/modules/media/index.ts";
 import { TwilioMediaStreams } from "../../src/modules/telephony/twilio/media-streams.ts";
 import { silenceEndpoint } from "../../src/modules/voice/detectors.ts";
 import { RealtimeClient } from "../../src/modules/voice/realtime-client.ts";
@@ -37,14 +37,16 @@ if (process.argv.slice(5).includes("slice")) {
   if (outcome.status !== "set")
     throw new Error(`the relay thread's slice was not set: ${JSON.stringify(outcome)}`);
 }
+// `worker-background`: Silero's worker runs in the background of the relay's thread, as `npm start` has it.
+const background = process.argv.slice(5).includes("worker-background");
 const logger = createLogger("silent");
 const sileroWorker = detector.startsWith("silero-worker")
-  ? new SileroWorker(
-      logger,
-      detector.startsWith("silero-worker-runs-")
+  ? new SileroWorker(logger, {
+      ...(detector.startsWith("silero-worker-runs-")
         ? { runWindows: Number(detector.slice("silero-worker-runs-".length)) }
-        : {},
-    )
+        : {}),
+      background,
+    })
   : null;
 const silero =
   detector === "silero"
@@ -90,6 +92,13 @@ const settings: SessionSettings = {
 // The model is loaded before the calls come (as the service's first Silero call would, once per process).
 silero?.(PHONE_FORMAT);
 await sileroWorker?.whenReady();
+if (background) {
+  // The worker's scheduling is set once its first message is read: the bench measures it in place.
+  for (let tries = 0; (await threadSchedule(sileroWorker?.threadId ?? 0)).policy !== 3; tries++) {
+    if (tries === 100) throw new Error("the Silero worker was not put in the background");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
 const realtime = new RealtimeClient(
   { baseUrl: `ws://127.0.0.1:${echoPort}/v1`, apiKey: "bench", model: "bench", dialect: "ga" },
   10,

@@ -32,4 +32,9 @@ export {
   WEB_FORMAT,
 } from "./stream.ts";
 export { TextMediaStream } from "./text-media-stream.ts";
-export { requestThreadSlice, type ThreadSliceOutcome, threadSliceNs } from "./thread-slice.ts";
+export {
+  requestThreadSlice,
+  type ThreadSliceOutcome,
+  threadSchedule,
+  threadSliceNs,
+} from "./thread-slice.ts";

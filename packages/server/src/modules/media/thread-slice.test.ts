@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { getPriority, platform, release, setPriority } from "node:os";
 import { afterEach, expect, it } from "vitest";
-import { requestThreadSlice, threadSliceNs } from "./thread-slice.ts";
+import { requestThreadSlice, threadSchedule, threadSliceNs } from "./thread-slice.ts";
 
 const [major = 0, minor = 0] = release().split(".").map(Number);
 /** EEVDF takes a fair thread's own slice from Linux 6.12 on; the debug file shows it. */
@@ -31,6 +31,24 @@ it.runIf(customSlices)("gives the thread the slice asked for, and keeps its nice
   expect(await threadSliceNs(thread)).toBe(250_000);
   expect(getPriority(thread)).toBe(5);
 });
+
+it.runIf(customSlices)(
+  "puts a thread in the background: SCHED_BATCH with its slice, its nice value kept",
+  async () => {
+    const thread = await sleeper();
+    setPriority(thread, 3);
+    expect((await threadSchedule(thread)).policy).toBe(0);
+    expect(await requestThreadSlice(thread, 10_000, { background: true })).toEqual({
+      status: "set",
+      sliceNs: 10_000_000,
+    });
+    expect(await threadSchedule(thread)).toEqual({ sliceNs: 10_000_000, policy: 3 });
+    expect(getPriority(thread)).toBe(3);
+    // A slice asked for later keeps the policy (the relay's thread is never made batch by it).
+    expect(await requestThreadSlice(thread, 200)).toEqual({ status: "set", sliceNs: 200_000 });
+    expect((await threadSchedule(thread)).policy).toBe(3);
+  },
+);
 
 it.runIf(customSlices)("reports a slice the kernel clamped as not taken", async () => {
   const thread = await sleeper();

