@@ -1,17 +1,10 @@
 import { Worker } from "node:worker_threads";
 import type { Logger } from "../../logger.ts";
-import { type MediaFormat, requestThreadSlice } from "../media/index.ts";
-import {
-  fillWindow,
-  frameSamples,
-  quietWindow,
-  SILERO_STATE_LENGTH,
-  type SileroWindowMs,
-  sileroModelPath,
-  speakingAfter,
-  WINDOW_MS,
-} from "./silero-vad.ts";
-import { EnergyDetector, type VoiceActivityDetector, type VoiceActivityFactory } from "./voice-activity.ts";
+import { requestThreadSlice } from "../media/index.ts";
+import { Channel, type ChannelPool, HUNG_MS } from "./silero-channel.ts";
+import { type SileroWindowMs, sileroModelPath } from "./silero-vad.ts";
+import { type DetectorPool, WorkerSileroDetector } from "./silero-worker-detector.ts";
+import type { VoiceActivityFactory } from "./voice-activity.ts";
 
 /*
  * Silero off the relay's event loop. One worker thread per process (`silero-worker.mjs`) owns the ONNX
@@ -55,8 +48,6 @@ import { EnergyDetector, type VoiceActivityDetector, type VoiceActivityFactory }
  * lost starts Silero afresh on the new worker.
  */
 
-/** Windows a channel's slot holds: every Silero stream at one rate with a window waiting at once. */
-const CHANNEL_CAPACITY = 512;
 /**
  * Words of the pool's control array: the bell the worker sleeps on, the request to stop, the worker's
  * word that it failed (its error event reaches a relay thread only once it waits no more), that its
@@ -69,27 +60,13 @@ const DEAD = 2;
 const READY = 3;
 /** The longest the first Silero stream of a process waits for the model to load. */
 const FIRST_START_MS = 10_000;
-/** Words of a channel's header: the last batch requested, the last answered, each slot's size. */
-const REQUESTED = 0;
-const DONE = 1;
-const SIZE = 2;
-/** A batch not answered in this long (about 500 model runs) is a hung worker. */
-const HUNG_MS = 2_000;
 const MAX_RESTARTS = 3;
 const RESTART_WINDOW_MS = 10 * 60_000;
 /** Waits before the n-th restart in the window: a model that fails to load fails again at once. */
 const RESTART_DELAYS_MS = [100, 1_000, 5_000];
 
-interface Slot {
-  windows: Float32Array;
-  states: Float32Array;
-  probabilities: Float32Array;
-}
-
 /** How long a batch gathers windows before it is sent, by default (see the top). */
 const BATCH_WAIT_MS = 5;
-/** A batch this large is sent without waiting longer: larger ones save little more per window. */
-const FULL_BATCH = 16;
 /**
  * The worker runs a batch this many windows at a time (about 0.5 ms a run), and steps off the core for
  * `PAUSE_MS` between runs. The relay's thread shares the core (a deployment pins the process, as
@@ -129,7 +106,7 @@ export interface SileroWorkerOptions {
  * The Silero worker of a process: made at the composition root, started with the first Silero stream,
  * stopped with the app. `detector` is the `VoiceActivityFactory` of `endpoint_type: silero`.
  */
-export class SileroWorker {
+export class SileroWorker implements ChannelPool, DetectorPool {
   private readonly control = new Int32Array(new SharedArrayBuffer(5 * Int32Array.BYTES_PER_ELEMENT));
   private readonly channels = new Map<string, Channel>();
   private readonly byId: Channel[] = [];
@@ -352,353 +329,5 @@ export class SileroWorker {
     const waiters = this.readyWaiters;
     this.readyWaiters = [];
     for (const wake of waiters) wake();
-  }
-}
-
-/** What a channel needs of a stream. */
-interface ChannelMember {
-  /** h (two layers) then c (two layers), 64 each: copied in when its batch is sent, back when answered. */
-  readonly state: Float32Array;
-  answered(probability: number): void;
-  /** After `answered`, once the batch's answers are all applied: the stream queues its next waiting window. */
-  next(): void;
-  /** The worker died with this stream's window: no answer comes. */
-  lost(): void;
-}
-
-/** The windows of every stream at one rate and window length, in two slots of shared memory (see top). */
-class Channel {
-  private readonly header: Int32Array;
-  private readonly slots: [Slot, Slot];
-  private readonly members: [(ChannelMember | null)[], (ChannelMember | null)[]];
-  /** The slot being gathered into (a batch's slot is its number's parity), and how many windows it holds. */
-  private gathering = 1;
-  private gathered = 0;
-  /** The batch in flight: its number, its slot's size; none when `flying` is 0. */
-  private requested = 0;
-  private flying = 0;
-  /** The batch being gathered waits for more windows (`batchWaitMs`). */
-  private waiting = false;
-  /** The answers of the batch in flight are being applied (see `collect`). */
-  private applying = false;
-  private timer: NodeJS.Timeout | null = null;
-  batches = 0;
-  windowsAnswered = 0;
-  /** Times the relay's thread waited for an answer (`settle`). */
-  waits = 0;
-
-  constructor(
-    private readonly pool: SileroWorker,
-    readonly id: number,
-    readonly sampleRate: number,
-    readonly windowLength: number,
-  ) {
-    const words = 4;
-    const perSlot = CHANNEL_CAPACITY * (windowLength + SILERO_STATE_LENGTH + 1);
-    const buffer = new SharedArrayBuffer((words + 2 * perSlot) * 4);
-    this.header = new Int32Array(buffer, 0, words);
-    const slot = (index: number): Slot => {
-      let at = (words + index * perSlot) * 4;
-      const take = (length: number) => {
-        const view = new Float32Array(buffer, at, length);
-        at += length * 4;
-        return view;
-      };
-      return {
-        windows: take(CHANNEL_CAPACITY * windowLength),
-        states: take(CHANNEL_CAPACITY * SILERO_STATE_LENGTH),
-        probabilities: take(CHANNEL_CAPACITY),
-      };
-    };
-    this.slots = [slot(0), slot(1)];
-    this.members = [new Array(CHANNEL_CAPACITY).fill(null), new Array(CHANNEL_CAPACITY).fill(null)];
-  }
-
-  /** What the worker is sent to open this channel (typed arrays over shared memory arrive shared). */
-  message() {
-    return {
-      id: this.id,
-      sampleRate: this.sampleRate,
-      windowLength: this.windowLength,
-      header: this.header,
-      slots: this.slots,
-    };
-  }
-
-  /**
-   * A stream's completed window (`windowLength` samples of `source` from `from`) joins the batch being
-   * gathered (copied: the stream refills its own).
-   */
-  queue(member: ChannelMember, source: Float32Array, from: number): void {
-    // Full (more streams than the slot holds, all with a window at once): the batch in flight is awaited
-    // and this one sent, which frees the slot.
-    if (this.gathered === CHANNEL_CAPACITY && (this.applying || !this.settleAll())) {
-      member.lost();
-      return;
-    }
-    const windows = this.slots[this.gathering]!.windows;
-    const length = this.windowLength;
-    for (let i = 0, at = this.gathered * length; i < length; i++) windows[at + i] = source[from + i]!;
-    this.members[this.gathering]![this.gathered++] = member;
-    if (this.gathered >= FULL_BATCH && !this.applying) this.send();
-    else if (this.gathered === 1) this.arm();
-  }
-
-  /** The batch's wait starts (one timer per channel, re-armed: nothing allocated per batch). */
-  private arm(): void {
-    this.waiting = true;
-    if (!this.timer) {
-      this.timer = setTimeout(this.waited, this.pool.batchWaitMs);
-      this.timer.unref();
-    } else this.timer.refresh();
-  }
-
-  /** The wait is over: sent now, or as soon as the batch in flight is answered. */
-  private readonly waited = () => {
-    this.waiting = false;
-    if (!this.collect()) this.send();
-  };
-
-  private send(): void {
-    if (this.flying > 0 || this.gathered === 0) return;
-    const index = this.gathering;
-    const slot = this.slots[index]!;
-    const members = this.members[index]!;
-    for (let b = 0; b < this.gathered; b++) slot.states.set(members[b]!.state, b * SILERO_STATE_LENGTH);
-    this.header[SIZE + index] = this.gathered;
-    this.flying = this.gathered;
-    this.requested++;
-    Atomics.store(this.header, REQUESTED, this.requested);
-    this.gathering = 1 - index;
-    this.gathered = 0;
-    // The next batch's wait starts with its first window.
-    this.waiting = false;
-    this.pool.ring();
-  }
-
-  /**
-   * Applies the batch in flight if the worker answered it (and sends the one gathered meanwhile);
-   * whether it did.
-   */
-  collect(): boolean {
-    if (this.flying === 0 || Atomics.load(this.header, DONE) !== this.requested) return false;
-    const index = this.requested & 1;
-    const slot = this.slots[index]!;
-    const members = this.members[index]!;
-    const size = this.flying;
-    this.flying = 0;
-    this.batches += Math.ceil(size / this.pool.runWindows);
-    this.windowsAnswered += size;
-    const states = slot.states;
-    for (let b = 0; b < size; b++) {
-      const member = members[b]!;
-      const state = member.state;
-      for (let i = 0, at = b * SILERO_STATE_LENGTH; i < SILERO_STATE_LENGTH; i++) state[i] = states[at + i]!;
-      member.answered(slot.probabilities[b]!);
-    }
-    // The streams' next windows join the batch being gathered (the other slot); it is not sent while
-    // this slot is still read.
-    this.applying = true;
-    for (let b = 0; b < size; b++) {
-      const member = members[b]!;
-      members[b] = null;
-      member.next();
-    }
-    this.applying = false;
-    if (!this.waiting || this.gathered >= FULL_BATCH) this.send();
-    return true;
-  }
-
-  /**
-   * Waits, blocking this thread, while `pending` holds (a stream's window not answered yet): sends the
-   * batch being gathered when none is in flight. False if the worker failed (then the window is lost).
-   */
-  settle(pending: () => boolean): boolean {
-    while (pending()) {
-      if (this.flying === 0) this.send();
-      if (!this.waitForBatch()) return false;
-    }
-    return true;
-  }
-
-  /** Waits until nothing is in flight or gathered (every stream's waiting windows included). */
-  settleAll(): boolean {
-    return this.settle(() => this.flying > 0 || this.gathered > 0);
-  }
-
-  private waitForBatch(): boolean {
-    this.waits++;
-    const result = Atomics.wait(this.header, DONE, this.requested - 1, HUNG_MS);
-    if (result === "timed-out" || this.pool.dead) {
-      this.pool.hung();
-      return false;
-    }
-    return this.collect();
-  }
-
-  /** The worker died: the windows in flight and gathered get no answer; the next worker starts clean. */
-  abandon(): void {
-    const lost: ChannelMember[] = [];
-    for (const [index, size] of [
-      [this.requested & 1, this.flying],
-      [this.gathering, this.gathered],
-    ] as const) {
-      const members = this.members[index]!;
-      for (let b = 0; b < size; b++) {
-        lost.push(members[b]!);
-        members[b] = null;
-      }
-    }
-    this.flying = 0;
-    this.gathered = 0;
-    Atomics.store(this.header, DONE, this.requested);
-    for (const member of lost) member.lost();
-  }
-}
-
-/**
- * Windows a stream may have waiting behind its window in flight (16 × 32 ms: frames bunched by reads half
- * a second late; 16 or 32 KB per stream, allocated when it first happens). Waiting costs the relay's
- * thread nothing: when every stream is behind, each batch takes a window of each, the largest batches.
- * Past that the relay's thread waits for the worker: decisions lag by half a second at most (64 windows,
- * 2 s, kept a caller that sent a sentence and 2.5 s of noise at once from ever ending the turn in time).
- */
-const MAX_WAITING = 16;
-
-/**
- * Silero on one stream, through the worker: the same windows, quiet floor, hysteresis and decision lag
- * as `SileroDetector`'s batched inference. While the worker is not ready (restarting after a failure,
- * given up, stopped), the stream decides with the energy detector.
- */
-class WorkerSileroDetector implements VoiceActivityDetector, ChannelMember {
-  readonly state = new Float32Array(SILERO_STATE_LENGTH);
-  private readonly window: Float32Array;
-  private filled = 0;
-  /** This stream's window is in a batch not answered yet. */
-  private pending = false;
-  /**
-   * Windows completed while the previous one was not answered (frames arriving bunched), oldest first,
-   * each with whether it was quiet; allocated on the first such window.
-   */
-  private waiting: { windows: Float32Array; quiet: Uint8Array; first: number; count: number } | null = null;
-  private speaking = false;
-  /** The worker this stream's state comes from. */
-  private generation = 0;
-  private readonly fallback: EnergyDetector;
-  private opened: Channel | null = null;
-  /** The latest answered window's speech probability (0..1). */
-  probability = 0;
-
-  constructor(
-    private readonly pool: SileroWorker,
-    private readonly format: MediaFormat,
-    windowMs: SileroWindowMs = WINDOW_MS,
-  ) {
-    this.window = new Float32Array((format.sampleRate * windowMs) / 1000);
-    this.fallback = new EnergyDetector(format);
-    pool.ensureStarted();
-  }
-
-  /** Opened on the first window (a channel outlives workers: it is kept). */
-  private get channel(): Channel {
-    this.opened ??= this.pool.channel(this.format.sampleRate, this.window.length);
-    return this.opened;
-  }
-
-  voiced(frame: Uint8Array): boolean {
-    const { pool } = this;
-    if (!pool.ready) return this.fallback.voiced(frame);
-    if (this.generation !== pool.generation) this.restart(pool.generation);
-    // Answers the worker finished since the channel's last frame are applied before this one is decided.
-    this.opened?.collect();
-    const samples = frameSamples(this.format, frame);
-    for (let sample = 0; sample < samples; ) {
-      const count = fillWindow(this.format, frame, sample, this.window, this.filled);
-      sample += count;
-      this.filled += count;
-      if (this.filled === this.window.length) {
-        this.filled = 0;
-        if (!this.windowDone()) return this.fallback.voiced(frame);
-      }
-    }
-    return this.speaking;
-  }
-
-  answered(probability: number): void {
-    this.pending = false;
-    this.probability = probability;
-    this.speaking = speakingAfter(this.speaking, probability);
-  }
-
-  next(): void {
-    const waiting = this.waiting;
-    while (!this.pending && waiting && waiting.count > 0) {
-      const slot = waiting.first;
-      waiting.first = (slot + 1) % MAX_WAITING;
-      waiting.count--;
-      const length = this.window.length;
-      if (waiting.quiet[slot]) this.silence();
-      else this.queue(waiting.windows, slot * length);
-    }
-  }
-
-  lost(): void {
-    this.pending = false;
-    if (this.waiting) this.waiting.count = 0;
-  }
-
-  /** False when the worker failed meanwhile. */
-  private windowDone(): boolean {
-    const quiet = quietWindow(this.window);
-    if (this.pending) return this.wait(quiet);
-    if (quiet) this.silence();
-    else this.queue(this.window);
-    return this.pool.ready;
-  }
-
-  private queue(source: Float32Array, from = 0): void {
-    this.pending = true;
-    this.channel.queue(this, source, from);
-  }
-
-  /** The previous window is not answered yet: this one waits behind it (or for it, past `MAX_WAITING`). */
-  private wait(quiet: boolean): boolean {
-    const length = this.window.length;
-    this.waiting ??= {
-      windows: new Float32Array(MAX_WAITING * length),
-      quiet: new Uint8Array(MAX_WAITING),
-      first: 0,
-      count: 0,
-    };
-    // Half a second behind: every stream's waiting windows go through now, a window of each per run.
-    if (this.waiting.count === MAX_WAITING && !this.channel.settleAll()) return false;
-    if (!this.pending) {
-      if (quiet) this.silence();
-      else this.queue(this.window);
-      return this.pool.ready;
-    }
-    const waiting = this.waiting;
-    const slot = (waiting.first + waiting.count) % MAX_WAITING;
-    waiting.windows.set(this.window, slot * length);
-    waiting.quiet[slot] = quiet ? 1 : 0;
-    waiting.count++;
-    return true;
-  }
-
-  /** A quiet window: the model starts afresh on the next sound, as on a new stream. */
-  private silence(): void {
-    this.state.fill(0);
-    this.answered(0);
-  }
-
-  /** A new worker: this stream's state and window start afresh, as on a new stream. */
-  private restart(generation: number): void {
-    this.generation = generation;
-    this.state.fill(0);
-    this.filled = 0;
-    this.pending = false;
-    if (this.waiting) this.waiting.count = 0;
-    this.speaking = false;
-    this.probability = 0;
   }
 }
