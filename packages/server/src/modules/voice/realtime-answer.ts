@@ -40,9 +40,7 @@ export interface Answer {
 }
 
 /** A response just begun: nothing of it received yet. */
-export function newAnswer(
-  parts: Pick<Answer, "utterance" | "sentences" | "release" | "scripted">,
-): Answer {
+export function newAnswer(parts: Pick<Answer, "utterance" | "sentences" | "release" | "scripted">): Answer {
   return {
     utterance: parts.utterance,
     itemId: null,

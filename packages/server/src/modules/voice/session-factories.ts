@@ -21,7 +21,8 @@ import type { PipelinePorts, PipelineReply, SessionPorts, SessionSettings } from
 import { endpointMs } from "./turn-detector.ts";
 
 /** What a caller hears when the realtime model of a multimodal or dualplex assistant cannot be reached. */
-const MODEL_UNAVAILABLE = "Sorry, our assistant is not available right now. Please call again later. Goodbye.";
+const MODEL_UNAVAILABLE =
+  "Sorry, our assistant is not available right now. Please call again later. Goodbye.";
 
 /** Caller audio per append to a realtime model: bench/voice measured the trade (see its README). */
 const REALTIME_APPEND_MS = 60;

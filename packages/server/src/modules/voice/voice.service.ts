@@ -62,7 +62,11 @@ export class VoiceService implements MediaStreamHandler {
       functions: this.functions,
       speech: this.speech,
     });
-    this.sessions = new SessionFactories(deps, { calls: parts.calls, replyEngine: parts.replyEngine, handovers });
+    this.sessions = new SessionFactories(deps, {
+      calls: parts.calls,
+      replyEngine: parts.replyEngine,
+      handovers,
+    });
   }
 
   /** Sessions this instance runs now. */
