@@ -1,4 +1,4 @@
-import type { Prisma } from "../../generated/prisma/client.ts";
+import type { Prisma, PrismaClient } from "../../generated/prisma/client.ts";
 import { replyAssistantColumns } from "../message-pipeline/index.ts";
 import type { DetectorRegistry } from "./detectors.ts";
 import type { SessionSettings } from "./session-ports.ts";
@@ -43,6 +43,23 @@ export const LIVE_CALL_COLUMNS = {
 
 export type LiveCall = Prisma.CallGetPayload<{ select: typeof LIVE_CALL_COLUMNS }>;
 export type LiveAssistant = NonNullable<LiveCall["assistant"]>;
+
+/** The call as its session reads it, or null when there is none. */
+export function findLiveCall(prisma: PrismaClient, callId: number): Promise<LiveCall | null> {
+  return prisma.call.findUnique({ where: { id: callId }, select: LIVE_CALL_COLUMNS });
+}
+
+/** The account's assistant as a session reads it, or null when it is gone (deleted, or not the account's). */
+export function findLiveAssistant(
+  prisma: PrismaClient,
+  accountId: number,
+  assistantId: number,
+): Promise<LiveAssistant | null> {
+  return prisma.assistant.findFirst({
+    where: { id: assistantId, accountId, deletedAt: null },
+    select: LIVE_CALL_COLUMNS.assistant.select,
+  });
+}
 
 /** Catalogue voices of these providers speak through their streaming synthesizer (streaming-speech.ts). */
 export const STREAMING_PROVIDERS = new Set(["elevenlabs", "cartesia"]);

@@ -1,94 +1,20 @@
-import { storableText } from "../../storable-text.mjs";
-import { decodeAudio, type MediaFormat, type MediaStream, pcmBytes, resample } from "../media/index.ts";
-import { type FunctionCallRecord, type RealtimeFunction, refused } from "../message-pipeline/index.ts";
+import type { MediaStream } from "../media/index.ts";
 import { concatBytes } from "./playback.ts";
-import type { RealtimeConnection, RealtimeEvent, RealtimeSessionOptions } from "./realtime-client.ts";
-import {
-  type CallFunctions,
-  type Handover,
-  noTimings,
-  type SessionPorts,
-  type SessionSettings,
-  type TurnTimings,
-} from "./session-ports.ts";
-import { heardSentences, type SentenceQueue, splitSentences, type Utterance } from "./utterance.ts";
+import { type Answer, heardShare, newAnswer, ScriptedPhrases } from "./realtime-answer.ts";
+import { MODEL_PCM_RATE, ModelAudioInput } from "./realtime-audio.ts";
+import type { RealtimeConnection, RealtimeSessionOptions } from "./realtime-client.ts";
+import { type RealtimeEventHandlers, routeRealtimeEvent } from "./realtime-events.ts";
+import { type ModelFunctionCall, type RealtimePorts, runModelFunction } from "./realtime-functions.ts";
+import { CallerSpeech } from "./realtime-turns.ts";
+import { type CallFunctions, noTimings, type SessionSettings } from "./session-ports.ts";
+import { heardSentences, splitSentences, type Utterance } from "./utterance.ts";
 import { MediaSession } from "./voice-session.ts";
-
-export interface RealtimePorts extends SessionPorts {
-  /**
-   * Runs a function the model called: its output for the model, whether it asked to hang up, the
-   * hand-off it made (`handoff`), and its record, stored with the turn as the pipeline's are.
-   */
-  runFunction(name: string, args: string, functions: CallFunctions): Promise<RealtimeFunctionResult>;
-}
-
-export interface RealtimeFunctionResult {
-  output: string;
-  endCall: boolean;
-  handover?: RealtimeHandover;
-  record: FunctionCallRecord;
-}
-
-/** A hand-off on a realtime session: the new assistant's instructions and functions for the model too. */
-export interface RealtimeHandover extends Handover {
-  instructions: string;
-  tools: RealtimeFunction[];
-}
-
-/** How long a fixed phrase asked of the model may take to start; past it the session goes on without it. */
-const SCRIPTED_PHRASE_TIMEOUT_MS = 15_000;
 
 /**
  * Model audio between two marks at most: a barge-in's truncation is this precise, and the carrier is
  * not sent a mark per (possibly tiny) delta.
  */
 const MARK_EVERY_MS = 100;
-
-/** The Realtime API's PCM: 16-bit mono little-endian at 24 kHz, the only rate it takes. */
-const MODEL_PCM_RATE = 24_000;
-
-/**
- * What a stream's audio is sent to the model as: a phone's mu-law passes through untouched
- * (G.711 both ways); a browser's 16 kHz PCM goes as PCM, resampled to the model's 24 kHz, rather
- * than squeezed through the phone's 8 kHz mu-law.
- */
-export function modelAudioFormat(format: MediaFormat): RealtimeSessionOptions["audioFormat"] {
-  return format.encoding === "pcmu" ? "g711_ulaw" : "pcm";
-}
-
-/** A fixed phrase asked of the model: told once the model has generated it, and once it was played. */
-interface ScriptedPhrase {
-  generated(): void;
-  played(): void;
-}
-
-/** One model response on its way to the caller. */
-interface Answer {
-  utterance: Utterance;
-  /** The assistant message's item (multimodal), truncated on barge-in. */
-  itemId: string | null;
-  /** Everything the model said (its audio transcript, or its text). */
-  transcript: string;
-  /** Dualplex: text not yet a whole sentence, and the sentences on their way through text-to-speech. */
-  pending: string;
-  sentences: SentenceQueue | null;
-  /**
-   * Multimodal: the part of a 20 ms frame the last delta left over, the model's PCM bytes not yet
-   * resampled (a whole triple of samples at a time), and the audio sent at the last mark.
-   */
-  carry: Uint8Array;
-  modelCarry: Uint8Array;
-  markedMs: number;
-  calls: Promise<RealtimeFunctionResult & { callId: string }>[];
-  filled: boolean;
-  /** Multimodal: a function other than end_call runs, so the model says a filler once this response is done. */
-  wantsFiller: boolean;
-  finished: boolean;
-  /** Lets the next answer's speech start. */
-  release: () => void;
-  /** When the response is a fixed phrase asked of the model: who waits for it. */
-  scripted: ScriptedPhrase | null;
-}
 
 /**
  * One live call through a realtime speech model (OpenAI Realtime protocol). A phone caller's mu-law
@@ -98,32 +24,17 @@ interface Answer {
  * in `dualplex` mode it answers in text, spoken sentence by sentence by the assistant's
  * text-to-speech voice. Barge-in, silence, the greeting, marks and stored turns are the shared
  * session's; on barge-in the model's response is cancelled and its message truncated to the audio
- * the marks say was played.
+ * the marks say was played. The model's events are read in realtime-events.ts, the caller's turns
+ * kept in realtime-turns.ts, and the functions it calls (hand-offs among them) run through
+ * realtime-functions.ts.
  */
 export class RealtimeSession extends MediaSession {
   private answer: Answer | null = null;
-  /** Fixed phrases asked of the model, waiting for their response to start. */
-  private readonly scripted: ScriptedPhrase[] = [];
-  /** The caller's last speech (model's VAD), which the next response answers. */
-  private speech: { startMs: number; endMs: number; endedAt: number } | null = null;
-  /**
-   * The caller's last speech waiting for its transcription, which the API runs beside the response and
-   * may send after the response began (when `speech` is taken): the caller's turn keeps its own times.
-   */
-  private untranscribed: { startMs: number; endMs: number } | null = null;
-  private speechStartMs = 0;
-  /** When the caller's last speech was transcribed (the model's input transcription). */
-  private transcribedAt = 0;
-  /**
-   * The caller's speech that an answer's functions were run for: the response the model writes from
-   * their results answers it too, so its latency counts from that speech, as the pipeline's does.
-   */
-  private continued: Pick<TurnTimings, "speechEndedAt" | "transcriptAt"> | null = null;
+  private readonly scripted: ScriptedPhrases;
+  private readonly caller = new CallerSpeech();
   /** Dualplex: each answer's speech starts once the previous answer's was sent. */
   private voiceLine: Promise<void> = Promise.resolve();
-  /** Caller audio not yet appended to the model (one buffer for the call, reused). */
-  private readonly batch: Uint8Array;
-  private batched = 0;
+  private readonly audioIn: ModelAudioInput;
 
   constructor(
     media: MediaStream,
@@ -136,13 +47,15 @@ export class RealtimeSession extends MediaSession {
     // barge-in's words. Kept otherwise, every frame of a long turn outlived several young-generation
     // collections on 100 relayed calls (bench/voice: the engine's GC pauses behind its jitter tail).
     super(media, settings, realtime, settings.allowInterruptions && settings.minInterruptWords > 1);
-    // 20 ms of the model's audio: 160 bytes of mu-law, or 960 of 24 kHz PCM.
-    const modelFrame = options.audioFormat === "pcm" ? (MODEL_PCM_RATE / 50) * 2 : 160;
-    this.batch = new Uint8Array(Math.max(1, Math.round(options.appendMs / 20)) * modelFrame);
+    this.scripted = new ScriptedPhrases(realtime.logger, media.callId);
+    this.audioIn = new ModelAudioInput(media, options, (audio) => model.appendAudio(audio));
   }
 
   override start(): void {
-    this.model.onEvent((event) => this.onEvent(event));
+    const handlers = this.eventHandlers();
+    this.model.onEvent((event) => {
+      if (!this.closed) routeRealtimeEvent(event, handlers);
+    });
     this.model.onClose(() => {
       if (this.closed || this.ending) return;
       this.ending = true;
@@ -165,33 +78,8 @@ export class RealtimeSession extends MediaSession {
 
   protected onFrame(frame: Uint8Array) {
     this.listen(frame);
-    this.appendToModel(this.options.audioFormat === "pcm" ? this.toModelPcm(frame) : frame);
+    this.audioIn.push(frame);
     this.checkSilence();
-  }
-
-  private toModelPcm(frame: Uint8Array): Uint8Array {
-    const { format } = this.media;
-    return pcmBytes(resample(decodeAudio(format, frame), format.sampleRate, MODEL_PCM_RATE));
-  }
-
-  /**
-   * Caller audio goes to the model in appends of `appendMs`, not per 20 ms frame: a socket write
-   * and an event per frame each way is what limited how many calls one core relays (bench/voice).
-   * The model hears the audio that much later; its VAD's decisions are unchanged.
-   */
-  private appendToModel(bytes: Uint8Array) {
-    const { batch } = this;
-    let offset = 0;
-    while (offset < bytes.length) {
-      const count = Math.min(bytes.length - offset, batch.length - this.batched);
-      batch.set(bytes.subarray(offset, offset + count), this.batched);
-      this.batched += count;
-      offset += count;
-      if (this.batched === batch.length) {
-        this.model.appendAudio(batch);
-        this.batched = 0;
-      }
-    }
   }
 
   protected onDigit(digit: string) {
@@ -222,121 +110,58 @@ export class RealtimeSession extends MediaSession {
     await this.askModelToSay(text).played;
   }
 
-  /**
-   * The model speaks with its own voice: it is asked for the words. A model that never starts must
-   * not hold the call's later turns (the silence goodbye and hang-up) forever.
-   */
+  /** The model speaks with its own voice: it is asked for the words. */
   private askModelToSay(text: string): { generated: Promise<void>; played: Promise<void> } {
-    let generated = () => {};
-    let played = () => {};
-    const phrase: ScriptedPhrase = {
-      generated: () => generated(),
-      played: () => {
-        clearTimeout(timer);
-        played();
-      },
-    };
-    const result = {
-      generated: new Promise<void>((resolve) => {
-        generated = resolve;
-      }),
-      played: new Promise<void>((resolve) => {
-        played = resolve;
-      }),
-    };
-    const timer = setTimeout(() => {
-      // Started in time: it resolves once played.
-      const waiting = this.scripted.indexOf(phrase);
-      if (waiting < 0) return;
-      this.scripted.splice(waiting, 1);
-      this.ports.logger.warn("realtime model did not speak a fixed phrase", { callId: this.media.callId });
-      generated();
-      played();
-    }, SCRIPTED_PHRASE_TIMEOUT_MS);
-    this.scripted.push(phrase);
+    const phrase = this.scripted.expect();
     this.model.respond(`Say exactly this to the caller, word for word, and nothing else: "${text}"`);
-    return result;
+    return phrase;
   }
 
-  private onEvent(event: RealtimeEvent) {
-    if (this.closed) return;
-    switch (event.type) {
-      case "input_audio_buffer.speech_started":
+  private eventHandlers(): RealtimeEventHandlers {
+    return {
+      speechStarted: (audioStartMs) => {
         this.heardCaller();
-        this.speechStartMs = numberField(event, "audio_start_ms") ?? this.detector.now;
+        this.caller.started(audioStartMs ?? this.detector.now);
         this.considerBargeIn();
-        return;
-      case "input_audio_buffer.speech_stopped": {
+      },
+      speechStopped: (audioEndMs) => {
         this.heardCaller();
-        const endMs = numberField(event, "audio_end_ms") ?? this.detector.now;
-        this.speech = {
-          startMs: this.speechStartMs,
-          endMs,
-          endedAt: Date.now() - (this.detector.now - endMs),
-        };
-        this.untranscribed = { startMs: this.speechStartMs, endMs };
-        return;
-      }
-      case "input_audio_buffer.committed":
-        if (!this.greeted) {
-          // wait_for_customer: the callee spoke first; the greeting is the answer, then the model answers.
-          this.greet();
-          this.model.answerTurns(this.options.turnDetection);
-        }
-        return;
-      case "conversation.item.input_audio_transcription.completed":
-        this.callerSaid(typeof event.transcript === "string" ? event.transcript.trim() : "");
-        return;
-      case "response.created":
-        this.begin();
-        return;
-      case "response.output_item.added": {
-        const item = event.item as { id?: unknown; type?: unknown } | undefined;
-        if (this.answer && item?.type === "message" && typeof item.id === "string")
-          this.answer.itemId ??= item.id;
-        // A response that only calls a function has no other first token than its call.
-        if (item?.type === "function_call") this.firstToken();
-        return;
-      }
-      case "response.output_audio.delta":
-        this.audioDelta(event);
-        return;
-      case "response.output_audio_transcript.delta":
-        if (this.answer && typeof event.delta === "string") {
-          // The transcript of the model's audio may run ahead of the audio itself.
-          this.firstToken();
-          this.answer.transcript += event.delta;
-        }
-        return;
-      case "response.output_text.delta":
-        if (typeof event.delta === "string") this.textDelta(event.delta);
-        return;
-      case "response.function_call_arguments.done":
-        this.functionCall(event);
-        return;
-      case "response.done":
+        this.caller.stopped(audioEndMs ?? this.detector.now, this.detector.now);
+      },
+      committed: () => {
+        if (this.greeted) return;
+        // wait_for_customer: the callee spoke first; the greeting is the answer, then the model answers.
+        this.greet();
+        this.model.answerTurns(this.options.turnDetection);
+      },
+      transcribed: (text) => this.callerSaid(text),
+      responseCreated: () => this.begin(),
+      messageItem: (itemId) => {
+        if (this.answer) this.answer.itemId ??= itemId;
+      },
+      functionCallItem: () => this.firstToken(),
+      audioDelta: (delta, itemId) => this.audioDelta(delta, itemId),
+      transcriptDelta: (delta) => {
+        if (!this.answer) return;
+        // The transcript of the model's audio may run ahead of the audio itself.
+        this.firstToken();
+        this.answer.transcript += delta;
+      },
+      textDelta: (delta) => this.textDelta(delta),
+      functionCall: (call) => this.functionCall(call),
+      responseDone: () => {
         if (this.answer && !this.answer.finished) this.finish(this.answer);
-        return;
-      case "error": {
-        const error = event.error as { code?: unknown; message?: unknown } | undefined;
-        // Cancelling a response that had just finished is a harmless race.
-        if (error?.code !== "response_cancel_not_active")
-          this.ports.logger.warn("realtime model error", { callId: this.media.callId, error });
-        return;
-      }
-      default:
-        return;
-    }
+      },
+      error: (error) => this.ports.logger.warn("realtime model error", { callId: this.media.callId, error }),
+    };
   }
 
   private callerSaid(text: string) {
-    const span = this.untranscribed ?? { startMs: this.speechStartMs, endMs: this.detector.now };
-    this.untranscribed = null;
-    if (!text) return;
-    this.transcribedAt = Date.now();
+    const span = this.caller.transcribed(text, this.detector.now);
+    if (!span) return;
     // The transcription runs beside the model: it may arrive after the answer started.
     const timings = this.answer?.utterance.timings;
-    if (timings && timings.speechEndedAt !== null) timings.transcriptAt ??= this.transcribedAt;
+    if (timings && timings.speechEndedAt !== null) timings.transcriptAt ??= this.caller.lastTranscribedAt;
     this.recordTurn({
       speaker: "customer",
       text,
@@ -351,53 +176,30 @@ export class RealtimeSession extends MediaSession {
   }
 
   private begin() {
-    const scripted = this.scripted.shift() ?? null;
-    const speech = scripted ? null : this.speech;
-    this.speech = null;
-    const continued = scripted ? null : this.continued;
-    // A fixed phrase leaves it for the response that follows; anything else answers now.
-    if (!scripted) this.continued = null;
-    const utterance = this.utterance({
-      ...noTimings(),
-      ...(speech
-        ? {
-            speechEndedAt: speech.endedAt,
-            transcriptAt: this.transcribedAt >= speech.endedAt ? this.transcribedAt : null,
-          }
-        : continued),
-    });
+    const scripted = this.scripted.next();
+    const utterance = this.utterance({ ...noTimings(), ...this.caller.responded(scripted !== null) });
     this.busy += 1;
     const previous = this.voiceLine;
     let release = () => {};
     this.voiceLine = new Promise<void>((resolve) => {
       release = resolve;
     });
-    this.answer = {
+    this.answer = newAnswer({
       utterance,
-      itemId: null,
-      transcript: "",
-      pending: "",
       sentences:
         this.options.output === "text" ? this.sentenceQueue(utterance, this.abort.signal, previous) : null,
-      carry: new Uint8Array(0),
-      modelCarry: new Uint8Array(0),
-      markedMs: 0,
-      calls: [],
-      filled: false,
-      wantsFiller: false,
-      finished: false,
       release,
       scripted,
-    };
+    });
   }
 
-  private audioDelta(event: RealtimeEvent) {
+  private audioDelta(delta: string, itemId: string | null) {
     const answer = this.answer;
-    if (!answer || answer.utterance.cleared || typeof event.delta !== "string") return;
-    if (typeof event.item_id === "string") answer.itemId ??= event.item_id;
+    if (!answer || answer.utterance.cleared) return;
+    if (itemId !== null) answer.itemId ??= itemId;
     const { utterance } = answer;
     utterance.timings.firstTokenAt ??= Date.now();
-    let bytes: Uint8Array = Buffer.from(event.delta, "base64");
+    let bytes: Uint8Array = Buffer.from(delta, "base64");
     if (this.options.audioFormat === "pcm")
       bytes = this.speechIn(bytes, answer.modelCarry, MODEL_PCM_RATE, (rest) => {
         answer.modelCarry = rest;
@@ -428,16 +230,12 @@ export class RealtimeSession extends MediaSession {
     for (const sentence of split.sentences) answer.sentences.push(sentence);
   }
 
-  private functionCall(event: RealtimeEvent) {
+  private functionCall(call: ModelFunctionCall) {
     const answer = this.answer;
-    const callId = event.call_id;
-    const name = event.name;
-    if (!answer || typeof callId !== "string" || typeof name !== "string") return;
-    const args = typeof event.arguments === "string" ? event.arguments : "{}";
+    if (!answer) return;
     this.firstToken();
     // A turn that is only a function call is placed in the call where the model made it.
     answer.utterance.startMs ??= this.detector.now;
-    const started = performance.now();
     const functions: CallFunctions = {
       sendDigits: (digits) => this.sendDigits(digits),
       onFunctionCall: () => {
@@ -451,24 +249,7 @@ export class RealtimeSession extends MediaSession {
         if (filler) answer.sentences.push(filler);
       },
     };
-    answer.calls.push(
-      this.realtime
-        .runFunction(name, args, functions)
-        .then((result) => ({ callId, ...result }))
-        .catch((error: unknown) => {
-          this.ports.logger.warn("live call function failed", { callId: this.media.callId, name, error });
-          const message = "The function failed.";
-          return {
-            callId,
-            output: JSON.stringify({ error: message }),
-            endCall: false,
-            record: {
-              ...refused(storableText(name), message),
-              duration_ms: Math.round(performance.now() - started),
-            },
-          };
-        }),
-    );
+    answer.calls.push(runModelFunction(this.realtime, this.ports.logger, this.media.callId, call, functions));
   }
 
   private finish(answer: Answer) {
@@ -510,8 +291,7 @@ export class RealtimeSession extends MediaSession {
     // The model goes on at once (its next words queue behind these); the caller need not hear them first.
     if (results.length > 0 && !utterance.cleared && !endCall) {
       for (const result of results) this.model.functionOutput(result.callId, result.output);
-      const { speechEndedAt, transcriptAt } = utterance.timings;
-      this.continued = speechEndedAt === null ? null : { speechEndedAt, transcriptAt };
+      this.caller.continueFrom(utterance.timings);
       this.model.respond();
     }
     await answer.sentences?.drained();
@@ -532,26 +312,4 @@ export class RealtimeSession extends MediaSession {
       await this.ports.hangUp("The assistant ended the call.");
     }
   }
-}
-
-/**
- * What the caller heard of a spoken transcript: all of it, or for an interrupted answer the whole
- * words within the share of its audio the marks say was played (speech runs at an even pace).
- */
-export function heardShare(transcript: string, utterance: Utterance): string {
-  if (!utterance.cleared) return transcript;
-  if (utterance.sentMs <= 0) return "";
-  const limit = (transcript.length * utterance.playedMs) / utterance.sentMs;
-  let heard = "";
-  for (const word of transcript.matchAll(/\S+/g)) {
-    const end = word.index + word[0].length;
-    if (end > limit) break;
-    heard = transcript.slice(0, end);
-  }
-  return heard;
-}
-
-function numberField(event: RealtimeEvent, field: string): number | null {
-  const value = event[field];
-  return typeof value === "number" && Number.isFinite(value) ? value : null;
 }
