@@ -623,6 +623,9 @@ describe("customer data: an erasure cut short resumes on the next instance", { t
           accountId: owner.accountId,
           who,
           recordings: { remove: async () => {} },
+          calendars: first.app.services.calendars,
+          logger: first.app.logger,
+          lastAttempt: false,
           tombstone: async () => {
             throw new Error("the steps before the opt-outs make no tombstone");
           },
