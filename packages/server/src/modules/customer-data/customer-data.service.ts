@@ -284,6 +284,7 @@ export class CustomerDataService implements Lifecycle {
         calendars: this.parts.calendars,
         logger: this.deps.logger,
         lastAttempt: job.attempts >= MAX_ATTEMPTS,
+        signal: claim.signal,
         tombstone: (tx, fields) => this.recordTombstone(tx, job, fields),
         commit: (work, also = {}) =>
           claim.transaction(async (tx) => {

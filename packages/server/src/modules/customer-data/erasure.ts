@@ -33,6 +33,8 @@ export interface ErasureContext {
   logger: Logger;
   /** The job's last allowed run: a calendar that is still failing is then left, not waited for. */
   lastAttempt: boolean;
+  /** Aborted when the server stops: a step making provider requests ends its batch early. */
+  signal: AbortSignal;
   /**
    * Runs `work` in a transaction that also checks the job is still this instance's (and extends its
    * lease) and adds the rows `work` reports to the step's count, and `also` to theirs: a batch and
@@ -59,8 +61,9 @@ const find = (context: ErasureContext) => customerFinder(context.prisma, context
  * The erasure, in order: rows tied to others through links a later step removes go first (webhook
  * events of a call before the call loses its number, appointments and texts of a conversation before
  * it is deleted, calls before the leads they point to). Money stays: a call keeps its duration,
- * costs and ledger entries, a text its segments and cost, an appointment its slot; only what says
- * who the customer is or what they said goes.
+ * costs and ledger entries, a text its segments and cost, an appointment its slot (and the business
+ * its calendar event, rewritten without the customer); only what says who the customer is or what
+ * they said goes.
  */
 export const ERASURE_STEPS: ErasureStep[] = [
   {
@@ -90,7 +93,11 @@ export const ERASURE_STEPS: ErasureStep[] = [
         take: EVENT_BATCH,
       });
       if (withEvents.length > 0) {
-        for (const appointment of withEvents) await eraseEvent(context, appointment);
+        for (const appointment of withEvents) {
+          if (context.signal.aborted) break;
+          await eraseEvent(context, appointment);
+        }
+        // Not 0 even when stopped early: the step is not done, and the run ends before the next batch.
         return withEvents.length;
       }
       return context.commit((tx) => anonymiseAppointments(tx, context.accountId, ids));
