@@ -227,7 +227,7 @@ async function anonymiseAppointments(
 }
 
 /** A calendar event not rewritten yet, because its calendar failed in a way that may pass. */
-export class CalendarEventPendingError extends Error {
+class CalendarEventPendingError extends Error {
   constructor(appointmentId: number, reason: string) {
     super(`The calendar event of appointment ${appointmentId} could not be rewritten yet (${reason}).`);
     this.name = "CalendarEventPendingError";
