@@ -301,6 +301,7 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     recordings,
     events: webhooks,
     clock,
+    calendars,
   });
   // Invitation and reset links also go by email when a mail server is configured; they are shown either way.
   const invitationEmails = new InvitationEmails(deps, {

@@ -157,9 +157,10 @@ export class VxCustomerData extends Screen {
 
   private status(job: Job) {
     const what = job.kind === "export" ? "Export" : "Erasure";
-    const counts = Object.entries((job.counts ?? {}) as Record<string, number>).filter(
-      ([, count]) => count > 0,
-    );
+    const all = (job.counts ?? {}) as Record<string, number>;
+    // Events left in the business's calendars were not erased: said apart, with what to do.
+    const counts = Object.entries(all).filter(([kind, count]) => count > 0 && kind !== "externalEventsLeft");
+    const left = all.externalEventsLeft ?? 0;
     if (job.state === "failed") {
       return html`<p class="error" role="alert">${what} ${job.id} failed${job.error ? `: ${job.error}` : "."}</p>`;
     }
@@ -175,6 +176,13 @@ export class VxCustomerData extends Screen {
           : html`<ul aria-label="${job.kind === "erase" ? "Erased" : "Exported"} records">
               ${counts.map(([kind, count]) => html`<li>${kind}: ${count}</li>`)}
             </ul>`
+      }
+      ${
+        left > 0
+          ? html`<p class="hint" role="status">${left} calendar ${left === 1 ? "event" : "events"} still
+              ${left === 1 ? "holds" : "hold"} the customer's details (Cal.com bookings, or calendars that refused
+              or did not answer): erase ${left === 1 ? "it" : "them"} in the calendar itself.</p>`
+          : nothing
       }
       ${
         job.kind === "export" && job.downloadUrl

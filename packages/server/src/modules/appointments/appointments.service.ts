@@ -388,6 +388,21 @@ export class AppointmentsService {
 }
 
 /**
+ * What a booking's calendar event becomes when its customer is erased: the same slot and UID (CalDAV
+ * replaces the event by it), the appointment type, and no name, number, email or notes. The
+ * description is never empty, since an update that leaves it out keeps the old one (Google, Microsoft).
+ */
+export function erasedEvent(appointment: Appointment): CalendarEvent {
+  return {
+    uid: eventUid(appointment.accountId, appointment.idempotencyKey),
+    start: appointment.startsAt,
+    end: appointment.endsAt,
+    summary: `${appointment.appointmentTypeName} (customer data erased)`,
+    description: "The customer's details were erased at their request. Booked through Voxgate.",
+  };
+}
+
+/**
  * The event's UID follows from the booking's key, so a provider that refuses a second event with
  * one UID (CalDAV's If-None-Match) refuses a duplicate write of the same booking.
  */

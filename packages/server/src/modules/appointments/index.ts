@@ -1,2 +1,2 @@
 /** Appointments Voxgate books in calendars, and the calendar functions of assistants (docs/calendars.md#bookings). */
-export { AppointmentsService } from "./appointments.service.ts";
+export { AppointmentsService, erasedEvent } from "./appointments.service.ts";

@@ -16,6 +16,7 @@ import {
   UpdateConnectionInput,
 } from "./connection-input.ts";
 import type { ConnectionStatus } from "./connection-status.ts";
+import type { CalendarEvent } from "./ical.ts";
 import {
   type CalendarAccess,
   type CalendarFailure,
@@ -305,7 +306,62 @@ export class CalendarsService {
   ): Promise<T> {
     return this.withConnection(connection, work);
   }
+
+  /**
+   * Replaces the text of an event Voxgate wrote in one of the account's calendars, in place (same
+   * calendar, same times given in `event`): erasure takes a customer's details out of the business's
+   * calendar this way. Failures are answered, not thrown, with whether trying again later may help;
+   * a refusal still marks the connection broken, as any other use of it would.
+   */
+  async rewriteEvent(
+    accountId: number,
+    target: { connectionId: number; externalId: string },
+    event: CalendarEvent,
+  ): Promise<EventRewrite> {
+    // Only the account's own connections: an id of another account's is as good as none.
+    const connection = await this.deps.db.prisma.calendarConnection.findFirst({
+      where: { id: target.connectionId, accountId },
+    });
+    if (!connection) return { outcome: "left", reason: "no_connection", retriable: false };
+    // A booking system keeps the attendee in its own records, which its API does not let us edit.
+    if (this.parts.providers[connection.provider].booksAttendees)
+      return { outcome: "left", reason: "not_editable", retriable: false };
+    try {
+      return await this.withConnection(connection, async (provider, access) => {
+        try {
+          await provider.updateEvent(access, target.externalId, event);
+          return { outcome: "rewritten" } as const;
+        } catch (error) {
+          // Deleted from the calendar meanwhile: nothing of it is left to rewrite. Answered here so
+          // that an event gone does not mark the connection broken.
+          if (error instanceof CalendarProviderError && (error.status === 404 || error.status === 410))
+            return { outcome: "gone" } as const;
+          throw error;
+        }
+      });
+    } catch (error) {
+      if (!(error instanceof CalendarConnectionError)) throw error;
+      const reason = String(error.extensions.reason);
+      return { outcome: "left", reason, retriable: PASSING_FAILURES.has(reason) };
+    }
+  }
 }
+
+/** What became of an event to rewrite; `reason` of one left is a `CalendarFailure` or the two below. */
+export type EventRewrite =
+  | { outcome: "rewritten" }
+  /** The event is no longer in the calendar. */
+  | { outcome: "gone" }
+  | {
+      outcome: "left";
+      /** `no_connection`: the connection was deleted; `not_editable`: a booking system's (Cal.com). */
+      reason: string;
+      /** A failure that may pass (a server down, a timeout, a conflict), as opposed to a refusal. */
+      retriable: boolean;
+    };
+
+/** Failures after which the same request may succeed later without anyone acting. */
+const PASSING_FAILURES = new Set<string>(["timeout", "unreachable", "conflict", "unexpected_response"]);
 
 function isOAuth(connection: CalendarConnection): boolean {
   return connection.provider === "google" || connection.provider === "microsoft";

@@ -20,7 +20,12 @@ export {
 } from "./availability.ts";
 export { CalDavProvider } from "./caldav.ts";
 export { CALLBACK_PATH, CalendarOAuthService, type OAuthOutcome } from "./calendar-oauth.service.ts";
-export { BusinessHoursInput, CalendarsService, MAX_AVAILABILITY_DAYS } from "./calendars.service.ts";
+export {
+  BusinessHoursInput,
+  CalendarsService,
+  type EventRewrite,
+  MAX_AVAILABILITY_DAYS,
+} from "./calendars.service.ts";
 export type { CalendarEvent, Interval } from "./ical.ts";
 export type { CalendarAccess, CalendarProvider } from "./provider.ts";
 

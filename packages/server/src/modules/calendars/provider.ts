@@ -45,6 +45,7 @@ export interface CalendarProvider {
   /**
    * Set by providers that are booking systems themselves (Cal.com): they apply their own
    * availability rules, send the attendee their confirmation, and need `event.attendee` to book.
+   * The attendee stays in their records, which their API does not let us rewrite (erasure leaves it).
    */
   readonly booksAttendees?: boolean;
 }

@@ -55,8 +55,26 @@ export const CustomerDataJobRef = builder.objectRef<CustomerDataJob>("CustomerDa
     expiresAt: t.expose("expiresAt", { type: "DateTime", nullable: true }),
     createdAt: t.expose("createdAt", { type: "DateTime" }),
     finishedAt: t.expose("finishedAt", { type: "DateTime", nullable: true }),
+    externalEventsRedacted: t.int({
+      nullable: true,
+      description:
+        "Erasures: the customer's events in the account's calendars (CalDAV, Google, Microsoft 365) rewritten without their details, or found already deleted. Null for exports.",
+      resolve: (job) => eventCount(job, "externalEventsRedacted"),
+    }),
+    externalEventsLeft: t.int({
+      nullable: true,
+      description:
+        "Erasures: events still holding the customer's details, for the business to erase in its calendar: Cal.com bookings (its API cannot edit an attendee), calendars that refused the connection or stayed unreachable, deleted connections. Null for exports.",
+      resolve: (job) => eventCount(job, "externalEventsLeft"),
+    }),
   }),
 });
+
+function eventCount(job: CustomerDataJob, key: "externalEventsRedacted" | "externalEventsLeft") {
+  if (job.kind !== "erase") return null;
+  const value = (job.counts as Record<string, unknown>)[key];
+  return typeof value === "number" ? value : 0;
+}
 
 builder.queryField("customerDataJob", (t) =>
   t.withAuth({ manager: true }).field({

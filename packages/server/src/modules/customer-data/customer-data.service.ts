@@ -4,7 +4,7 @@ import type { Lifecycle, ServiceDeps } from "../../deps.ts";
 import { CustomerErasedError, NotFoundError, RateLimitedError } from "../../errors.ts";
 import { type Actor, type EventSink, systemActor } from "../../events.ts";
 import type { CustomerDataJob, Prisma } from "../../generated/prisma/client.ts";
-import { ERASURE_STEPS, type ErasureContext } from "./erasure.ts";
+import { type CalendarEventRewriter, ERASURE_STEPS, type ErasureContext } from "./erasure.ts";
 import { buildArchive, collectCustomerRecords, type RecordingSource } from "./export.ts";
 import {
   type CustomerIdentifier,
@@ -15,7 +15,7 @@ import {
   parseIdentifier,
   saltOf,
 } from "./identifiers.ts";
-import { type Claim, CustomerDataJobRunner } from "./job-runner.ts";
+import { type Claim, CustomerDataJobRunner, MAX_ATTEMPTS } from "./job-runner.ts";
 import { Tombstones } from "./tombstones.ts";
 
 /** How long an export's archive may be downloaded; then it is deleted. */
@@ -58,6 +58,8 @@ export class CustomerDataService implements Lifecycle {
       recordings: RecordingSource & { remove(callId: number): Promise<void> };
       events: EventSink;
       clock: Clock;
+      /** Erasure rewrites the customer's events in the account's calendars through it. */
+      calendars: CalendarEventRewriter;
     },
   ) {
     this.tombstones = new Tombstones(deps);
@@ -279,11 +281,16 @@ export class CustomerDataService implements Lifecycle {
         accountId: job.accountId,
         who,
         recordings: this.parts.recordings,
+        calendars: this.parts.calendars,
+        logger: this.deps.logger,
+        lastAttempt: job.attempts >= MAX_ATTEMPTS,
+        signal: claim.signal,
         tombstone: (tx, fields) => this.recordTombstone(tx, job, fields),
-        commit: (work) =>
+        commit: (work, also = {}) =>
           claim.transaction(async (tx) => {
             const changed = await work(tx);
             counts[step.name] = (counts[step.name] ?? 0) + changed;
+            for (const [key, value] of Object.entries(also)) counts[key] = (counts[key] ?? 0) + value;
             await tx.customerDataJob.update({ where: { id: job.id }, data: { counts } });
             return changed;
           }),

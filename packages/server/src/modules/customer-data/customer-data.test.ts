@@ -623,6 +623,10 @@ describe("customer data: an erasure cut short resumes on the next instance", { t
           accountId: owner.accountId,
           who,
           recordings: { remove: async () => {} },
+          calendars: first.app.services.calendars,
+          logger: first.app.logger,
+          lastAttempt: false,
+          signal: new AbortController().signal,
           tombstone: async () => {
             throw new Error("the steps before the opt-outs make no tombstone");
           },

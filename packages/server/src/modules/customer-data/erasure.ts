@@ -1,9 +1,27 @@
-import type { Prisma, PrismaClient } from "../../generated/prisma/client.ts";
+import type { Appointment, Prisma, PrismaClient } from "../../generated/prisma/client.ts";
+import type { Logger } from "../../logger.ts";
+import { erasedEvent } from "../appointments/index.ts";
+import type { CalendarEvent, EventRewrite } from "../calendars/index.ts";
 import { customerFinder } from "./finder.ts";
 import type { CustomerIdentifier } from "./identifiers.ts";
 
 /** Rows changed per transaction: short transactions that never hold up requests for long. */
 export const ERASURE_BATCH = 100;
+
+/**
+ * Calendar events rewritten per batch, each a provider request or three: few enough that a stopping
+ * server's run ends soon, between two batches.
+ */
+export const EVENT_BATCH = 10;
+
+/** The calendars module's rewrite of an event in one of the account's calendars. */
+export interface CalendarEventRewriter {
+  rewriteEvent(
+    accountId: number,
+    target: { connectionId: number; externalId: string },
+    event: CalendarEvent,
+  ): Promise<EventRewrite>;
+}
 
 /** What an erasure step is given. */
 export interface ErasureContext {
@@ -11,12 +29,21 @@ export interface ErasureContext {
   accountId: number;
   who: CustomerIdentifier;
   recordings: { remove(callId: number): Promise<void> };
+  calendars: CalendarEventRewriter;
+  logger: Logger;
+  /** The job's last allowed run: a calendar that is still failing is then left, not waited for. */
+  lastAttempt: boolean;
+  /** Aborted when the server stops: a step making provider requests ends its batch early. */
+  signal: AbortSignal;
   /**
    * Runs `work` in a transaction that also checks the job is still this instance's (and extends its
-   * lease) and adds the rows `work` reports to the step's count: a batch and its progress commit
-   * together, or neither.
+   * lease) and adds the rows `work` reports to the step's count, and `also` to theirs: a batch and
+   * its progress commit together, or neither.
    */
-  commit(work: (tx: Prisma.TransactionClient) => Promise<number>): Promise<number>;
+  commit(
+    work: (tx: Prisma.TransactionClient) => Promise<number>,
+    also?: Record<string, number>,
+  ): Promise<number>;
   /** Records (or completes) the customer's tombstone in `tx`. */
   tombstone(tx: Prisma.TransactionClient, fields?: { textsOptedOut?: boolean }): Promise<void>;
 }
@@ -34,8 +61,9 @@ const find = (context: ErasureContext) => customerFinder(context.prisma, context
  * The erasure, in order: rows tied to others through links a later step removes go first (webhook
  * events of a call before the call loses its number, appointments and texts of a conversation before
  * it is deleted, calls before the leads they point to). Money stays: a call keeps its duration,
- * costs and ledger entries, a text its segments and cost, an appointment its slot; only what says
- * who the customer is or what they said goes.
+ * costs and ledger entries, a text its segments and cost, an appointment its slot (and the business
+ * its calendar event, rewritten without the customer); only what says who the customer is or what
+ * they said goes.
  */
 export const ERASURE_STEPS: ErasureStep[] = [
   {
@@ -57,13 +85,22 @@ export const ERASURE_STEPS: ErasureStep[] = [
     async batch(context) {
       const ids = await find(context).appointments(ERASURE_BATCH, true);
       if (ids.length === 0) return 0;
-      return context.commit(async (tx) => {
-        const { count } = await tx.appointment.updateMany({
-          where: { id: { in: ids }, accountId: context.accountId },
-          data: { customerName: "", customerPhone: null, customerEmail: null, notes: null },
-        });
-        return count;
+      // Booked ones first have their event in the business's calendar rewritten, while the row
+      // still names its connection and event.
+      const withEvents = await context.prisma.appointment.findMany({
+        where: { id: { in: ids }, accountId: context.accountId, status: "booked", externalId: { not: "" } },
+        orderBy: { id: "asc" },
+        take: EVENT_BATCH,
       });
+      if (withEvents.length > 0) {
+        for (const appointment of withEvents) {
+          if (context.signal.aborted) break;
+          await eraseEvent(context, appointment);
+        }
+        // Not 0 even when stopped early: the step is not done, and the run ends before the next batch.
+        return withEvents.length;
+      }
+      return context.commit((tx) => anonymiseAppointments(tx, context.accountId, ids));
     },
   },
   {
@@ -176,3 +213,62 @@ export const ERASURE_STEPS: ErasureStep[] = [
     },
   },
 ];
+
+async function anonymiseAppointments(
+  tx: Prisma.TransactionClient,
+  accountId: number,
+  ids: number[],
+): Promise<number> {
+  const { count } = await tx.appointment.updateMany({
+    where: { id: { in: ids }, accountId },
+    data: { customerName: "", customerPhone: null, customerEmail: null, notes: null },
+  });
+  return count;
+}
+
+/** A calendar event not rewritten yet, because its calendar failed in a way that may pass. */
+class CalendarEventPendingError extends Error {
+  constructor(appointmentId: number, reason: string) {
+    super(`The calendar event of appointment ${appointmentId} could not be rewritten yet (${reason}).`);
+    this.name = "CalendarEventPendingError";
+  }
+}
+
+/**
+ * Rewrites the appointment's event without the customer, then anonymises the row in the commit that
+ * counts the event (`externalEventsRedacted`, or `externalEventsLeft` when it could not be done):
+ * the row no longer matches the customer, so a later run does not take it again, and a run cut
+ * short before the commit rewrites the event again, which changes nothing. A calendar failing in a
+ * way that may pass fails the run, so that the job runner retries it after its lease (a backoff),
+ * up to its last attempt, when the event is left instead: the erasure never waits for good.
+ * Logs carry the appointment's id, never the customer.
+ */
+async function eraseEvent(context: ErasureContext, appointment: Appointment): Promise<void> {
+  const result = await context.calendars.rewriteEvent(
+    context.accountId,
+    { connectionId: appointment.connectionId, externalId: appointment.externalId },
+    erasedEvent(appointment),
+  );
+  const where = {
+    accountId: context.accountId,
+    appointmentId: appointment.id,
+    connectionId: appointment.connectionId,
+    provider: appointment.provider,
+  };
+  if (result.outcome === "left") {
+    if (result.retriable && !context.lastAttempt) {
+      context.logger.warn("customer erasure: calendar event not rewritten yet, retried later", {
+        ...where,
+        reason: result.reason,
+      });
+      throw new CalendarEventPendingError(appointment.id, result.reason);
+    }
+    context.logger.warn("customer erasure: calendar event left with the customer's details", {
+      ...where,
+      reason: result.reason,
+    });
+  }
+  await context.commit((tx) => anonymiseAppointments(tx, context.accountId, [appointment.id]), {
+    [result.outcome === "left" ? "externalEventsLeft" : "externalEventsRedacted"]: 1,
+  });
+}

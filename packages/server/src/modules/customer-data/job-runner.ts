@@ -10,7 +10,7 @@ export const LEASE_MS = 60_000;
 const SWEEP_MS = 5_000;
 
 /** A run that failed this many times is failed for good. */
-const MAX_ATTEMPTS = 5;
+export const MAX_ATTEMPTS = 5;
 
 /** The instance's hold on a job: every write of the run goes through it. */
 export interface Claim {
