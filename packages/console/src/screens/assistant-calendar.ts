@@ -1,6 +1,10 @@
 import { html, nothing } from "lit";
 import type { ConsoleApi } from "../api/client.ts";
-import { AppointmentTypesQuery, AssistantCalendarQuery, CalendarConnectionsQuery } from "../api/operations.ts";
+import {
+  AppointmentTypesQuery,
+  AssistantCalendarQuery,
+  CalendarConnectionsQuery,
+} from "../api/operations.ts";
 import type { ConsoleAppointmentTypesQuery, ConsoleCalendarConnectionsQuery } from "../generated/graphql.ts";
 import { href } from "../router.ts";
 import { type FormErrors, fieldError, loading } from "../screen.ts";
@@ -23,7 +27,11 @@ export async function loadCalendarChoices(api: ConsoleApi, assistantId: number):
       api.request(CalendarConnectionsQuery),
       api.request(AssistantCalendarQuery, { id: assistantId }),
     ]);
-    return { types: appointmentTypes, connections: calendarConnections, selected: assistant.appointmentTypeIds };
+    return {
+      types: appointmentTypes,
+      connections: calendarConnections,
+      selected: assistant.appointmentTypeIds,
+    };
   } catch (error) {
     return { error: (error as Error).message };
   }

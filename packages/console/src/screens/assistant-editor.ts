@@ -10,7 +10,12 @@ import {
 import type { ConsoleAssistantChoicesQuery } from "../generated/graphql.ts";
 import { href, navigate } from "../router.ts";
 import { type FormErrors, formErrors, formMessage, loading, noErrors, Screen } from "../screen.ts";
-import { type CalendarChoices, calendarInput, loadCalendarChoices, renderCalendar } from "./assistant-calendar.ts";
+import {
+  type CalendarChoices,
+  calendarInput,
+  loadCalendarChoices,
+  renderCalendar,
+} from "./assistant-calendar.ts";
 import { renderField } from "./assistant-field.ts";
 import { WidgetPreview } from "./assistant-preview.ts";
 import { flatten, flattenInput, GROUPS, settingsInput, type Values } from "./assistant-settings.ts";
@@ -125,7 +130,6 @@ export class VxAssistantEditor extends Screen {
     }
   }
 
-
   private async deleteItem(): Promise<void> {
     if (this.assistantId === null || !confirm("Delete this assistant? Its calls stay in the history."))
       return;
@@ -179,7 +183,6 @@ export class VxAssistantEditor extends Screen {
       </div>
     `;
   }
-
 
   static override styles = [
     ...Screen.styles,

@@ -29,9 +29,7 @@ export function renderField(
     return html`<fieldset style="grid-column: 1 / -1" aria-describedby=${described}>
       <legend>${field.label}</legend>
       ${field.kind.choices.map(
-        (
-          choice,
-        ) => html`<label class="inline"><input type="checkbox" name=${field.key} value=${choice.value}
+        (choice) => html`<label class="inline"><input type="checkbox" name=${field.key} value=${choice.value}
           .checked=${ticked.includes(choice.value)} />${choice.label}</label>`,
       )}
       ${hint}${error}</fieldset>`;

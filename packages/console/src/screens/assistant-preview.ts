@@ -1,4 +1,4 @@
-import { html, nothing, type ReactiveController, type ReactiveControllerHost } from "lit";
+import { html, nothing, type ReactiveControllerHost } from "lit";
 import { keyed } from "lit/directives/keyed.js";
 import type { ConsoleApi } from "../api/client.ts";
 import { href } from "../router.ts";
@@ -23,7 +23,7 @@ type TestCall = { callId: number | null; state: string; reason?: string };
  * The saved assistant in the real widget, and a test call through it: a web call from this browser's
  * microphone, whose state (and call page) shows beside its buttons.
  */
-export class WidgetPreview implements ReactiveController {
+export class WidgetPreview {
   #ready = false;
   #testCall: TestCall | null = null;
 
@@ -32,9 +32,7 @@ export class WidgetPreview implements ReactiveController {
       readonly api: ConsoleApi;
       readonly renderRoot: HTMLElement | DocumentFragment;
     },
-  ) {
-    host.addController(this);
-  }
+  ) {}
 
   /** Fetches the widget's script; the preview shows once it is in (a failure leaves "Loading the widget…"). */
   load(): void {

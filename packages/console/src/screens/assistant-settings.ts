@@ -178,7 +178,10 @@ export function flatten(
  * The settings form's values as the API's input: numbers, booleans and JSON parsed, empty optional text
  * null (on an `existing` assistant; a new one leaves it out). `local` holds what the form refuses itself.
  */
-export function settingsInput(form: HTMLFormElement, existing: boolean): { input: Values; local: FormErrors } {
+export function settingsInput(
+  form: HTMLFormElement,
+  existing: boolean,
+): { input: Values; local: FormErrors } {
   const input: Values = {};
   const local: Record<string, string[]> = {};
   const widget: Record<string, unknown> = {};
@@ -194,12 +197,7 @@ export function settingsInput(form: HTMLFormElement, existing: boolean): { input
       let value: unknown = raw;
       if (field.kind === "bool") value = control.checked;
       else if (field.kind === "int" || field.kind === "float") {
-        value =
-          raw.trim() === ""
-            ? existing && CLEARABLE.has(field.key)
-              ? null
-              : undefined
-            : Number(raw);
+        value = raw.trim() === "" ? (existing && CLEARABLE.has(field.key) ? null : undefined) : Number(raw);
         if (typeof value === "number" && Number.isNaN(value))
           local[field.key] = [`The ${field.label.toLowerCase()} must be a number.`];
       } else if (field.kind === "decimal") value = raw.trim() === "" ? undefined : raw.trim();
@@ -207,9 +205,7 @@ export function settingsInput(form: HTMLFormElement, existing: boolean): { input
         try {
           value = raw.trim() === "" ? undefined : JSON.parse(raw);
         } catch {
-          local[field.key] = [
-            `The ${field.label.replace(" (JSON)", "").toLowerCase()} must be valid JSON.`,
-          ];
+          local[field.key] = [`The ${field.label.replace(" (JSON)", "").toLowerCase()} must be valid JSON.`];
         }
       } else if (field.kind === "lines")
         value = raw
@@ -219,8 +215,7 @@ export function settingsInput(form: HTMLFormElement, existing: boolean): { input
       // An emptied optional link is cleared on an existing assistant, and simply left out of a new one.
       else if (raw === "" && !["name", "systemPrompt", "initialMessage"].includes(field.key))
         value = existing && CLEARABLE.has(field.key) ? null : undefined;
-      if (field.key.startsWith("widgetSettings."))
-        widget[field.key.slice("widgetSettings.".length)] = value;
+      if (field.key.startsWith("widgetSettings.")) widget[field.key.slice("widgetSettings.".length)] = value;
       else if (value !== undefined) input[field.key] = value;
     }
   }

@@ -1,4 +1,4 @@
-import { html, nothing, type ReactiveController, type ReactiveControllerHost } from "lit";
+import { html, nothing, type ReactiveControllerHost } from "lit";
 import type { ConsoleApi } from "../api/client.ts";
 import { SendTestMessageMutation, StartTestConversationMutation } from "../api/operations.ts";
 
@@ -9,14 +9,12 @@ type Chat = {
 };
 
 /** A free test conversation with the saved assistant, started on the first message. */
-export class TestChat implements ReactiveController {
+export class TestChat {
   #chat: Chat = { conversationId: null, lines: [], error: null };
 
   constructor(
     private readonly host: ReactiveControllerHost & { readonly api: ConsoleApi; assistantId: number | null },
-  ) {
-    host.addController(this);
-  }
+  ) {}
 
   #set(chat: Chat): void {
     this.#chat = chat;

@@ -1,4 +1,4 @@
-import { html, nothing, type ReactiveController, type ReactiveControllerHost } from "lit";
+import { html, nothing, type ReactiveControllerHost } from "lit";
 import type { BusinessHoursInput } from "../generated/graphql.ts";
 import type { FormErrors } from "../screen.ts";
 
@@ -41,12 +41,10 @@ function hoursErrors(errors: FormErrors): string[] {
  * The business hours of the appointment type being defined: opening ranges per weekday, edited in
  * place (time controls are not form fields of their own) and sent with the form.
  */
-export class BusinessHoursEditor implements ReactiveController {
+export class BusinessHoursEditor {
   #hours: Hours = defaultHours();
 
-  constructor(private readonly host: ReactiveControllerHost) {
-    host.addController(this);
-  }
+  constructor(private readonly host: ReactiveControllerHost) {}
 
   /** Back to a working week, for the next appointment type. */
   reset(): void {

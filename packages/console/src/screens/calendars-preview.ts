@@ -1,4 +1,4 @@
-import { html, nothing, type ReactiveController, type ReactiveControllerHost } from "lit";
+import { html, nothing, type ReactiveControllerHost } from "lit";
 import type { ConsoleApi } from "../api/client.ts";
 import { AvailableSlotsQuery } from "../api/operations.ts";
 import type { ConsoleAvailableSlotsQuery } from "../generated/graphql.ts";
@@ -20,12 +20,10 @@ function daySlots(day: string, slots: Slot[], timeZone: string) {
 }
 
 /** The free slots one appointment type would offer over the next week, as the server computes them. */
-export class SlotPreview implements ReactiveController {
+export class SlotPreview {
   #shown: Shown | null = null;
 
-  constructor(private readonly host: ReactiveControllerHost & { readonly api: ConsoleApi }) {
-    host.addController(this);
-  }
+  constructor(private readonly host: ReactiveControllerHost & { readonly api: ConsoleApi }) {}
 
   /** Whether the preview shown is of one of `types` (it is shown under their connection). */
   isOfOneOf(types: AppointmentType[]): boolean {

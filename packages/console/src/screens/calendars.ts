@@ -10,10 +10,11 @@ import {
 } from "../api/operations.ts";
 import type { CalendarOAuthProvider, ConsoleCalendarsScreenQuery } from "../generated/graphql.ts";
 import { DataScreen, type FormErrors, formatDate, formErrors, formMessage, noErrors } from "../screen.ts";
+import { calendarsStyles } from "./calendars.styles.ts";
 import {
   type Connection,
-  caldavInput,
   calcomInput,
+  caldavInput,
   connectionDetail,
   PROVIDERS,
   renderConnectForms,
@@ -23,8 +24,12 @@ import {
 } from "./calendars-connect.ts";
 import { BusinessHoursEditor } from "./calendars-hours.ts";
 import { SlotPreview } from "./calendars-preview.ts";
-import { calendarsStyles } from "./calendars.styles.ts";
-import { type AppointmentType, appointmentTypeInput, renderTypeForm, renderTypeRow } from "./calendars-types.ts";
+import {
+  type AppointmentType,
+  appointmentTypeInput,
+  renderTypeForm,
+  renderTypeRow,
+} from "./calendars-types.ts";
 
 /**
  * The account's calendar connections (CalDAV, Cal.com, Google, Microsoft 365) and the appointment types

@@ -17,7 +17,15 @@ import {
 } from "../api/operations.ts";
 import { loading, Screen } from "../screen.ts";
 import { inboxStyles } from "./inbox.styles.ts";
-import { DEFAULT_FILTER, type InboxFilter, type Listed, listVariables, renderEmpty, renderFilters, renderListed } from "./inbox-list.ts";
+import {
+  DEFAULT_FILTER,
+  type InboxFilter,
+  type Listed,
+  listVariables,
+  renderEmpty,
+  renderFilters,
+  renderListed,
+} from "./inbox-list.ts";
 import { type Message, type Open, renderThread } from "./inbox-thread.ts";
 
 /**

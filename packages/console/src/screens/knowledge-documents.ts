@@ -1,4 +1,4 @@
-import { html, nothing, type ReactiveController, type ReactiveControllerHost } from "lit";
+import { html, nothing, type ReactiveControllerHost } from "lit";
 import type { ConsoleApi } from "../api/client.ts";
 import { DocumentPassagesQuery } from "../api/operations.ts";
 import type { ConsoleDocumentPassagesQuery, ConsoleKnowledgebaseQuery } from "../generated/graphql.ts";
@@ -31,15 +31,13 @@ export function formatBytes(bytes: number): string {
  * The passages shown under documents, as an assistant is given them: read a page at a time, by
  * document. `failed` gets the message of a read that failed.
  */
-export class DocumentPassages implements ReactiveController {
+export class DocumentPassages {
   #shown: ReadonlyMap<number, Shown> = new Map();
 
   constructor(
     private readonly host: ReactiveControllerHost & { readonly api: ConsoleApi },
     private readonly failed: (message: string) => void,
-  ) {
-    host.addController(this);
-  }
+  ) {}
 
   of(doc: Doc): Shown | undefined {
     return this.#shown.get(doc.id);

@@ -1,4 +1,4 @@
-import { html, nothing, type ReactiveController, type ReactiveControllerHost } from "lit";
+import { html, nothing, type ReactiveControllerHost } from "lit";
 import type { ConsoleApi } from "../api/client.ts";
 import { SearchKnowledgebaseQuery } from "../api/operations.ts";
 import type { ConsoleSearchKnowledgebaseQuery } from "../generated/graphql.ts";
@@ -15,15 +15,13 @@ export function relevanceWords(relevance: number): string {
 }
 
 /** The knowledge base's search: the passages an assistant using it would get for a question. */
-export class KnowledgeSearch implements ReactiveController {
+export class KnowledgeSearch {
   #results: ConsoleSearchKnowledgebaseQuery["searchKnowledgebase"] | null = null;
   #error: string | null = null;
 
   constructor(
     private readonly host: ReactiveControllerHost & { readonly api: ConsoleApi; knowledgebaseId: number },
-  ) {
-    host.addController(this);
-  }
+  ) {}
 
   private async search(event: SubmitEvent): Promise<void> {
     event.preventDefault();

@@ -1,4 +1,4 @@
-import { html, nothing, type ReactiveController, type ReactiveControllerHost } from "lit";
+import { html, nothing, type ReactiveControllerHost } from "lit";
 import type { ConsoleApi } from "../api/client.ts";
 import { DeleteKnowledgebaseMutation, UpdateKnowledgebaseMutation } from "../api/operations.ts";
 import type { ConsoleKnowledgebaseQuery } from "../generated/graphql.ts";
@@ -13,7 +13,7 @@ type Updated = Partial<Knowledgebase>;
  * The knowledge base's own settings: its passage size, its name and description, and its deletion.
  * `updated` gets what the server saved, for the screen to show.
  */
-export class KnowledgeSettings implements ReactiveController {
+export class KnowledgeSettings {
   #settingsErrors: FormErrors = noErrors;
   #renamed = false;
   #chunkErrors: FormErrors = noErrors;
@@ -22,9 +22,7 @@ export class KnowledgeSettings implements ReactiveController {
   constructor(
     private readonly host: ReactiveControllerHost & { readonly api: ConsoleApi; knowledgebaseId: number },
     private readonly updated: (kb: Updated) => void,
-  ) {
-    host.addController(this);
-  }
+  ) {}
 
   private async rename(event: SubmitEvent): Promise<void> {
     event.preventDefault();
