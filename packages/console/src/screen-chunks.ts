@@ -25,7 +25,10 @@ const CHUNKS = {
     ];
   },
   knowledge: async (): Promise<Elements> => {
-    const { VxKnowledgebase, VxKnowledgebases } = await import("./screens/knowledge.ts");
+    const [{ VxKnowledgebases }, { VxKnowledgebase }] = await Promise.all([
+      import("./screens/knowledgebases.ts"),
+      import("./screens/knowledge.ts"),
+    ]);
     return [
       ["vx-knowledgebases", VxKnowledgebases],
       ["vx-knowledgebase", VxKnowledgebase],

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, onTestFinished } from "vitest";
 import { commands, page } from "vitest/browser";
 import { toE164 } from "../src/csv-import.ts";
-import { relevanceWords } from "../src/screens/knowledge.ts";
+import { relevanceWords } from "../src/screens/knowledge-search.ts";
 import { violationsInBothThemes } from "./support/axe.ts";
 import { createAccount, graphql, signIn, unmountConsole } from "./support/console.ts";
 
