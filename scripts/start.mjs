@@ -14,14 +14,14 @@ const workerEntry = join(serverDist, "db/pglite-worker.mjs");
 /**
  * The embedded database's process boots for about a second (PGlite's WebAssembly start and recovery)
  * while this process needs only a fraction of that to check the build and load the server: it is
- * forked first, waits for its options, and the server takes it over (src/db/client.ts,
+ * forked first, waits for its options, and the server takes it over (src/db/pglite-process.ts,
  * `takePreforked`). Only a guess from the raw environment: the server's validated configuration
  * decides, and a server on PostgreSQL lets it go. The fork options match openPglite's.
  */
 function forkEmbeddedDatabase() {
   if (process.env.DATABASE_URL || !existsSync(workerEntry)) return undefined;
   return fork(workerEntry, {
-    // pgliteExecArgv in src/db/client.ts: PGlite on the baseline WebAssembly compiler unless configured.
+    // pgliteExecArgv (src/db/pglite-process.ts): PGlite on the baseline WebAssembly compiler unless configured.
     execArgv: [
       "--max-semi-space-size=1",
       ...(process.env.VOXGATE_PGLITE_OPTIMIZING_COMPILER === "true" ? [] : ["--liftoff-only"]),

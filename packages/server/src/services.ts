@@ -31,8 +31,12 @@ import { ListenAudit, ListenSockets, LiveTaps } from "./modules/live-listen/inde
 import { SmtpMailer } from "./modules/mail/index.ts";
 import { mediaCapacity } from "./modules/media/index.ts";
 import { InvitationEmails, MembersService } from "./modules/members/index.ts";
-import { MessagePipeline, ReplyEngine } from "./modules/message-pipeline/index.ts";
-import { PhoneNumberReleaseSweep, PhoneNumbersService } from "./modules/phone-numbers/index.ts";
+import { MessagePipeline, MessageStore, ReplyEngine } from "./modules/message-pipeline/index.ts";
+import {
+  CallerIdVerification,
+  PhoneNumberReleaseSweep,
+  PhoneNumbersService,
+} from "./modules/phone-numbers/index.ts";
 import { PlatformService } from "./modules/platform/index.ts";
 import { createProviders } from "./modules/providers/index.ts";
 import { RateLimitsService } from "./modules/rate-limits/index.ts";
@@ -110,8 +114,7 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     billing,
     engine: replyEngine,
     replySettings,
-    events: webhooks,
-    redaction,
+    store: new MessageStore(deps, { billing, events: webhooks, redaction }),
     functions: async (turn) => {
       const { customerPhone, channel: _channel, ...context } = turn;
       const [booking, handoffs] = await Promise.all([
@@ -140,7 +143,7 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     jobs,
     replyEngine,
     desk: () => callDesk,
-    callerIds: () => phoneNumbers,
+    callerIds: () => callerIds,
     media: () => liveTaps,
     capacity,
     texts: () => texts,
@@ -167,7 +170,8 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     redaction,
   });
   const textSendQueue = new TextSendQueue(deps, { texts, quietHours: textQuietHours, clock });
-  const phoneNumbers = new PhoneNumbersService(deps, telephony, webhooks);
+  const callerIds = new CallerIdVerification(deps, telephony);
+  const phoneNumbers = new PhoneNumbersService(deps, telephony, webhooks, callerIds);
   // The voice engine's sessions on this instance: calls reach them (voicemail), the engine fills them.
   const liveSessions = new LiveSessions();
   const {

@@ -1,4 +1,4 @@
-// The embedded PostgreSQL (PGlite, WebAssembly) in a child process of its own (src/db/client.ts forks
+// The embedded PostgreSQL (PGlite, WebAssembly) in a child process of its own (src/db/pglite.ts forks
 // it), so that queries and ingestion batches never run on the thread that answers HTTP, and its
 // WebAssembly memory is not the server's. The app reaches it as an ordinary PostgreSQL server:
 // node-postgres over a Unix socket in the data directory (loopback port 0 for an in-memory
@@ -33,7 +33,7 @@ const preloaded = Promise.all([
   () => ({}),
 );
 
-// A process started to replace another (src/db/client.ts, recycling) is switched to once it is this far.
+// A process started to replace another (src/db/pglite.ts, recycling) is switched to once it is this far.
 preloaded.then(() => process.send?.({ kind: "preloaded" }));
 
 /** The first message carries the options; a dump to start from (tests) can be tens of megabytes. */

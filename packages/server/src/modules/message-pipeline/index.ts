@@ -4,6 +4,14 @@
  */
 
 export {
+  answeringAssistantId,
+  CONVERSATION_COLUMNS,
+  type ConversationWithAssistant,
+  RECENT_HISTORY_COLUMN,
+  replyAssistantColumns,
+  storedFunctionCalls,
+} from "./conversation-reads.ts";
+export {
   END_CALL_TOOL_NAME,
   type FunctionSet,
   type LiveCallFunctions,
@@ -13,17 +21,8 @@ export {
   SEND_DTMF_TOOL_NAME,
 } from "./function-sets.ts";
 export { messageText, variablesInput, WIDGET_MESSAGE_MAX } from "./message-input.ts";
-export {
-  answeringAssistantId,
-  CONVERSATION_COLUMNS,
-  type ConversationTurn,
-  type ConversationWithAssistant,
-  type MessageOutcome,
-  MessagePipeline,
-  RECENT_HISTORY_COLUMN,
-  replyAssistantColumns,
-  storedFunctionCalls,
-} from "./message-pipeline.service.ts";
+export { type ConversationTurn, type MessageOutcome, MessagePipeline } from "./message-pipeline.service.ts";
+export { MessageStore } from "./message-store.ts";
 export { historyWindow, primitiveVariables, type Variables } from "./prompt.ts";
 export { ReplyEngine } from "./reply-engine.ts";
 export { FALLBACK_NOTICE } from "./reply-knowledge.ts";

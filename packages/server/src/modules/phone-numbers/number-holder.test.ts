@@ -5,7 +5,7 @@ import { startSimulatedPeopleModel } from "../../../test/fixtures/simulated-peop
 import { telephonyFixtures, uniqueUsNumber } from "../../../test/fixtures/telephony.ts";
 import type { FakeOpenAI } from "../../../test/support/fake-openai.ts";
 import { startTestApp, type TestAccount, type TestApp } from "../../../test/support/test-app.ts";
-import { CALLER_ID_VERIFICATION } from "./phone-numbers.service.ts";
+import { CALLER_ID_VERIFICATION } from "./caller-id-verification.ts";
 
 // A number belongs to one account at most (issue #28), on the simulated carrier. Twilio's side of the
 // same rules is in telephony/twilio/twilio.test.ts.

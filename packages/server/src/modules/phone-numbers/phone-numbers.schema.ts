@@ -1,10 +1,10 @@
 import { builder } from "../../builder.ts";
 import { actorOf } from "../../events.ts";
 import { spelledEnum } from "../common/enums.schema.ts";
+import type { ReleaseOutcome } from "./number-release.ts";
 import {
   PHONE_NUMBER_KINDS,
   PHONE_NUMBER_STATUSES,
-  type ReleaseOutcome,
   SUBSCRIPTION_STATUSES,
   TYPE_LABELS,
 } from "./phone-numbers.service.ts";
