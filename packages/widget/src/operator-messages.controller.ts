@@ -46,7 +46,8 @@ export class OperatorMessagesController implements ReactiveController {
     const { api, id, visible } = this.conversation();
     const conversationId = visible ? id : null;
     if (this.watch?.conversationId === conversationId) return;
-    this.stop();
+    // The conversation changed or went out of sight: its stream closes as on leaving the page.
+    this.hostDisconnected();
     if (!api || !conversationId) return;
     const abort = new AbortController();
     this.watch = { conversationId, abort };
@@ -57,10 +58,6 @@ export class OperatorMessagesController implements ReactiveController {
   }
 
   hostDisconnected(): void {
-    this.stop();
-  }
-
-  private stop(): void {
     this.watch?.abort.abort();
     this.watch = null;
   }

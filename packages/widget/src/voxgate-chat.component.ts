@@ -5,6 +5,7 @@ import { styleMap } from "lit/directives/style-map.js";
 import {
   type AssistantProfile,
   asApiError,
+  isPermanent,
   type MessageRole,
   WidgetApi,
   type WidgetApiError,
@@ -187,7 +188,9 @@ export class VoxgateChat extends LitElement {
   private readonly voice = new WebCallController(this, {
     target: () => {
       const apiBase = this.effectiveApiBase;
-      return this.api && this.assistant && apiBase ? { api: this.api, assistant: this.assistant, apiBase } : null;
+      return this.api && this.assistant && apiBase
+        ? { api: this.api, assistant: this.assistant, apiBase }
+        : null;
     },
     starting: () => this.dismissError(),
     said: (role, content) => this.addEntry({ key: nextKey(), role, content, state: "sent", spoken: true }),
@@ -407,8 +410,7 @@ export class VoxgateChat extends LitElement {
       if (error.kind === "conversation-gone") {
         this.forgetConversation();
       }
-      const canRetry = error.kind !== "origin-not-allowed" && error.kind !== "assistant-not-found";
-      this.showError(error, canRetry ? () => void this.deliver(entry) : null);
+      this.showError(error, isPermanent(error.kind) ? null : () => void this.deliver(entry));
     } finally {
       this.waiting = false;
     }
@@ -452,10 +454,6 @@ export class VoxgateChat extends LitElement {
   private onLauncherClick(): void {
     this.toggledByUser = true;
     this.open = !this.open;
-  }
-
-  private onCallButtonClick(): void {
-    this.voice.toggle();
   }
 
   private onPanelKeydown(event: KeyboardEvent): void {
@@ -545,7 +543,7 @@ export class VoxgateChat extends LitElement {
       aria-label=${active ? text.hangUpButton : text.callButton}
       title=${active ? text.hangUpButton : text.callButton}
       data-state=${call.view?.state ?? "idle"}
-      @click=${this.onCallButtonClick}
+      @click=${call.toggle}
     >
       ${phoneIcon}
     </button>`;
@@ -555,7 +553,11 @@ export class VoxgateChat extends LitElement {
     const call = this.voice.view;
     if (!call) return nothing;
     const label =
-      call.state === "connecting" ? text.callConnecting : call.state === "live" ? text.callLive : text.callEnded;
+      call.state === "connecting"
+        ? text.callConnecting
+        : call.state === "live"
+          ? text.callLive
+          : text.callEnded;
     return html`<p class="call-status" part="call-status" role="status" data-state=${call.state}>
       ${label}
     </p>`;
@@ -640,9 +642,7 @@ export class VoxgateChat extends LitElement {
   private renderForm(text: VoxgateChatStrings) {
     const length = this.draft.trim().length;
     const over = length - MAX_MESSAGE_LENGTH;
-    const blocked =
-      this.error !== null &&
-      (this.error.kind === "origin-not-allowed" || this.error.kind === "assistant-not-found");
+    const blocked = this.error !== null && isPermanent(this.error.kind);
     return html`<form class="form" part="form" @submit=${this.onSubmit}>
       <div class="input-row">
         <textarea

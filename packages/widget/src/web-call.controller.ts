@@ -1,5 +1,5 @@
 import type { ReactiveController, ReactiveControllerHost } from "lit";
-import { asApiError, type WidgetApi, WidgetApiError } from "./api-client.ts";
+import { asApiError, isPermanent, type WidgetApi, WidgetApiError } from "./api-client.ts";
 import { emit } from "./events.ts";
 import type { WebCall } from "./voice/web-call.ts";
 
@@ -44,12 +44,15 @@ export class WebCallController implements ReactiveController {
     return this.view !== null && this.view.state !== "ended";
   }
 
-  /** The call button: hangs up a running call (or forgets one still being admitted), else starts one. */
-  toggle(): void {
+  /**
+   * The call button's click: hangs up a running call (or forgets one still being admitted), else
+   * starts one. An arrow, so that the element's template can bind it as its listener.
+   */
+  readonly toggle = (): void => {
     if (!this.active) void this.start();
     else if (this.call) this.call.hangUp();
     else this.setView(null);
-  }
+  };
 
   /** Ends the running call; nothing when none runs. */
   hangUp(): void {
@@ -79,7 +82,8 @@ export class WebCallController implements ReactiveController {
           this.setView({ state: "live", callId });
           emit(this.host, "voxgate-call-start", { callId });
         },
-        onTranscript: (line) => this.hooks.said(line.speaker === "customer" ? "user" : "assistant", line.text),
+        onTranscript: (line) =>
+          this.hooks.said(line.speaker === "customer" ? "user" : "assistant", line.text),
         onEnd: (end) => {
           this.call = null;
           this.setView({ state: "ended", callId });
@@ -101,8 +105,7 @@ export class WebCallController implements ReactiveController {
       this.call = null;
       this.setView(null);
       const error = asApiError(failure);
-      const canRetry = error.kind !== "origin-not-allowed" && error.kind !== "assistant-not-found";
-      this.hooks.failed(error, canRetry ? () => void this.start() : null);
+      this.hooks.failed(error, isPermanent(error.kind) ? null : () => void this.start());
     }
   }
 
