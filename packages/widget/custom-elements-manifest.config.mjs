@@ -1,7 +1,7 @@
 /**
- * The analyzer reads Lit's `static properties` but not its `state: true` flag, and it takes the
- * generic `emit(name, ...)` helper for an event called "name". This plugin removes both, so the
- * manifest lists only the public contract.
+ * The analyzer reads Lit's `static properties` but not its `state: true` flag, and it can take a
+ * generic event helper's parameter for an event called "name". This plugin removes both (the events
+ * are the `voxgate-` ones of the JSDoc), so the manifest lists only the public contract.
  */
 function publicContractOnly() {
   return {

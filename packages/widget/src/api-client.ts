@@ -313,6 +313,16 @@ export function retryAfterSeconds(header: string | null, now = Date.now()): numb
   return Number.isNaN(date) ? fallback : Math.max(1, Math.ceil((date - now) / 1000));
 }
 
+/** Failures that no retry can help: this website, or the assistant itself, is refused. */
+export function isPermanent(kind: WidgetErrorKind): boolean {
+  return kind === "origin-not-allowed" || kind === "assistant-not-found";
+}
+
+/** Any failure as the widget explains it: what is not one of the API's own errors counts as a server error. */
+export function asApiError(failure: unknown): WidgetApiError {
+  return failure instanceof WidgetApiError ? failure : new WidgetApiError("server", describe(failure), 0);
+}
+
 function describe(cause: unknown): string {
   return cause instanceof Error ? cause.message : String(cause);
 }

@@ -46,6 +46,15 @@ export interface VoxgateEventMap {
   "voxgate-call-end": CustomEvent<VoxgateCallEndDetail>;
 }
 
+/** Fires one of the widget's events from its element: they all bubble and cross shadow roots. */
+export function emit<Name extends keyof VoxgateEventMap>(
+  target: EventTarget,
+  name: Name,
+  detail: VoxgateEventMap[Name]["detail"],
+): void {
+  target.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true }));
+}
+
 declare global {
   interface GlobalEventHandlersEventMap {
     "voxgate-open": CustomEvent<VoxgateToggleDetail>;

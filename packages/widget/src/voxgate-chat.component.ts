@@ -4,20 +4,24 @@ import { live } from "lit/directives/live.js";
 import { styleMap } from "lit/directives/style-map.js";
 import {
   type AssistantProfile,
+  asApiError,
+  isPermanent,
   type MessageRole,
   WidgetApi,
-  WidgetApiError,
+  type WidgetApiError,
   type WidgetErrorKind,
   type WidgetPosition,
   type WidgetTheme,
 } from "./api-client.ts";
 import { readableTextOn, validHexColor } from "./color.ts";
-import type { VoxgateEventMap } from "./events.ts";
+import { CountdownController } from "./countdown.controller.ts";
+import { emit } from "./events.ts";
 import { renderMarkdown } from "./markdown.ts";
+import { OperatorMessagesController } from "./operator-messages.controller.ts";
 import { SessionStore } from "./session-store.ts";
 import { defaultStrings, format, type VoxgateChatStrings } from "./strings.ts";
-import type { WebCall } from "./voice/web-call.ts";
 import { voxgateChatStyles } from "./voxgate-chat.styles.ts";
+import { WebCallController } from "./web-call.controller.ts";
 
 /** The server refuses longer messages; the widget says so before sending. */
 export const MAX_MESSAGE_LENGTH = 2000;
@@ -29,12 +33,6 @@ interface ChatEntry {
   state: "sent" | "sending" | "failed";
   /** Said on a web call (its live transcript), not written. */
   spoken?: boolean;
-}
-
-/** The visitor's web call, while one is under way or just ended. */
-interface CallView {
-  state: "connecting" | "live" | "ended";
-  callId: number | null;
 }
 
 interface ShownError {
@@ -144,8 +142,6 @@ export class VoxgateChat extends LitElement {
     waiting: { state: true },
     draft: { state: true },
     error: { state: true },
-    now: { state: true },
-    call: { state: true },
   };
 
   /** The assistant's uuid. */
@@ -174,9 +170,6 @@ export class VoxgateChat extends LitElement {
   declare private waiting: boolean;
   declare private draft: string;
   declare private error: ShownError | null;
-  /** Ticks once a second while a rate-limit countdown is shown. */
-  declare private now: number;
-  declare private call: CallView | null;
 
   private api: WidgetApi | null = null;
   private store: SessionStore | null = null;
@@ -185,12 +178,24 @@ export class VoxgateChat extends LitElement {
   /** Loads started for an older assistant/api-base pair are ignored when they finish. */
   private loadGeneration = 0;
   private toggledByUser = false;
-  private countdown: ReturnType<typeof setInterval> | null = null;
-  /** The live stream of operator messages, open while the panel is open on a conversation. */
-  private watch: { conversationId: string; abort: AbortController } | null = null;
-  /** Operator messages on screen, by server id: the stream and the history may both bring one. */
-  private readonly shownOperatorIds = new Set<string>();
-  private webCall: WebCall | null = null;
+  /** Counts a rate limit's wait down on the retry button. */
+  private readonly countdown = new CountdownController(this);
+  private readonly operatorMessages = new OperatorMessagesController(
+    this,
+    () => ({ api: this.api, id: this.conversationId, visible: this.open && this.phase === "ready" }),
+    (content) => this.addEntry({ key: nextKey(), role: "operator", content, state: "sent" }),
+  );
+  private readonly voice = new WebCallController(this, {
+    target: () => {
+      const apiBase = this.effectiveApiBase;
+      return this.api && this.assistant && apiBase
+        ? { api: this.api, assistant: this.assistant, apiBase }
+        : null;
+    },
+    starting: () => this.dismissError(),
+    said: (role, content) => this.addEntry({ key: nextKey(), role, content, state: "sent", spoken: true }),
+    failed: (error, retry) => this.showError(error, retry),
+  });
 
   constructor() {
     super();
@@ -203,8 +208,6 @@ export class VoxgateChat extends LitElement {
     this.waiting = false;
     this.draft = "";
     this.error = null;
-    this.now = Date.now();
-    this.call = null;
   }
 
   /** Opens the panel and moves focus into it. */
@@ -220,26 +223,18 @@ export class VoxgateChat extends LitElement {
    */
   callAssistant(): Promise<void> {
     this.show();
-    if (!this.profile?.widget_settings.voice) return Promise.resolve();
-    return this.startCall();
+    return this.profile?.widget_settings.voice ? this.voice.start() : Promise.resolve();
   }
 
   /** Ends the running web call, as the hang-up button does; nothing when no call runs. */
   hangUp(): void {
-    this.webCall?.hangUp();
+    this.voice.hangUp();
   }
 
   /** Closes the panel and returns focus to the launcher. */
   hide(): void {
     this.toggledByUser = true;
     this.open = false;
-  }
-
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    this.stopCountdown();
-    this.stopWatching();
-    this.webCall?.hangUp();
   }
 
   private get text(): VoxgateChatStrings {
@@ -255,7 +250,6 @@ export class VoxgateChat extends LitElement {
   }
 
   protected override updated(changed: PropertyValues): void {
-    this.syncWatch();
     if (changed.has("open") && changed.get("open") !== undefined) this.afterToggle();
     if (changed.has("entries") || changed.has("waiting") || changed.has("open")) {
       const log = this.renderRoot.querySelector(".messages");
@@ -267,7 +261,7 @@ export class VoxgateChat extends LitElement {
     const generation = ++this.loadGeneration;
     const apiBase = this.effectiveApiBase;
     this.entries = [];
-    this.shownOperatorIds.clear();
+    this.operatorMessages.forget();
     this.error = null;
     this.historyLoaded = false;
     if (!this.assistant || !apiBase) {
@@ -306,12 +300,12 @@ export class VoxgateChat extends LitElement {
     this.toggledByUser = false;
     this.store?.write({ conversationId: this.conversationId, open: this.open });
     if (this.open) {
-      this.emit("voxgate-open", { byUser });
+      emit(this, "voxgate-open", { byUser });
       void this.loadHistory();
       // Focus moves only when the visitor asked; a panel restored on page load must not steal it.
       if (byUser) this.renderRoot.querySelector<HTMLTextAreaElement>(".input")?.focus();
     } else {
-      this.emit("voxgate-close", { byUser });
+      emit(this, "voxgate-close", { byUser });
       if (byUser) this.renderRoot.querySelector<HTMLButtonElement>(".launcher")?.focus();
     }
   }
@@ -328,11 +322,8 @@ export class VoxgateChat extends LitElement {
       const greeting = this.greeting;
       const shown = history.messages.filter((message, index) => {
         if (!["user", "assistant", "operator"].includes(message.role)) return false;
-        if (message.role === "operator") {
-          // Already shown by the live stream, which can be quicker than the history.
-          if (this.shownOperatorIds.has(String(message.id))) return false;
-          this.shownOperatorIds.add(String(message.id));
-        }
+        // Already shown by the live stream, which can be quicker than the history.
+        if (message.role === "operator" && !this.operatorMessages.claim(message.id)) return false;
         // The server may store the greeting as the first message; the widget already shows it.
         return !(index === 0 && message.role === "assistant" && message.content === greeting);
       });
@@ -361,45 +352,6 @@ export class VoxgateChat extends LitElement {
     }
   }
 
-  /** Operator replies reach an open panel at once, without the visitor writing first. */
-  private syncWatch(): void {
-    const api = this.api;
-    const conversationId = this.open && this.phase === "ready" ? this.conversationId : null;
-    if (this.watch?.conversationId === conversationId) return;
-    this.stopWatching();
-    if (!api || !conversationId) return;
-    const abort = new AbortController();
-    this.watch = { conversationId, abort };
-    void api.watchOperatorMessages(conversationId, (message) => this.showOperatorMessage(message), {
-      signal: abort.signal,
-      onReconnected: () => void this.catchUp(conversationId),
-    });
-  }
-
-  private stopWatching(): void {
-    this.watch?.abort.abort();
-    this.watch = null;
-  }
-
-  private showOperatorMessage(message: { id: number | string; content: string }): void {
-    const id = String(message.id);
-    if (this.shownOperatorIds.has(id)) return;
-    this.shownOperatorIds.add(id);
-    this.entries = [
-      ...this.entries,
-      { key: nextKey(), role: "operator", content: message.content, state: "sent" },
-    ];
-  }
-
-  /** After the stream was away: operator messages written meanwhile. */
-  private async catchUp(conversationId: string): Promise<void> {
-    const history = await this.api?.fetchHistory(conversationId).catch(() => null);
-    if (!history || conversationId !== this.conversationId) return;
-    for (const message of history.messages) {
-      if (message.role === "operator") this.showOperatorMessage(message);
-    }
-  }
-
   private forgetConversation(): void {
     this.conversationId = null;
     this.store?.write({ conversationId: null, open: this.open });
@@ -414,7 +366,7 @@ export class VoxgateChat extends LitElement {
     if (!message || message.length > MAX_MESSAGE_LENGTH || this.waiting) return;
     const entry: ChatEntry = { key: nextKey(), role: "user", content: message, state: "sending" };
     this.draft = "";
-    this.entries = [...this.entries, entry];
+    this.addEntry(entry);
     void this.deliver(entry);
   }
 
@@ -422,8 +374,7 @@ export class VoxgateChat extends LitElement {
     const api = this.api;
     const assistant = this.assistant;
     if (!api || !assistant) return;
-    this.error = null;
-    this.stopCountdown();
+    this.dismissError();
     this.setEntryState(entry, "sending");
     this.waiting = true;
     try {
@@ -437,13 +388,10 @@ export class VoxgateChat extends LitElement {
       const conversationId = this.conversationId;
       const reply = await api.sendMessage(conversationId, entry.content);
       this.setEntryState(entry, "sent");
-      this.emit("voxgate-message-sent", { conversationId, message: entry.content });
+      emit(this, "voxgate-message-sent", { conversationId, message: entry.content });
       if (reply.message) {
-        this.entries = [
-          ...this.entries,
-          { key: nextKey(), role: "assistant", content: reply.message, state: "sent" },
-        ];
-        this.emit("voxgate-message-received", {
+        this.addEntry({ key: nextKey(), role: "assistant", content: reply.message, state: "sent" });
+        emit(this, "voxgate-message-received", {
           conversationId,
           message: reply.message,
           functionCalls: reply.function_calls ?? [],
@@ -462,90 +410,24 @@ export class VoxgateChat extends LitElement {
       if (error.kind === "conversation-gone") {
         this.forgetConversation();
       }
-      const canRetry = error.kind !== "origin-not-allowed" && error.kind !== "assistant-not-found";
-      this.showError(error, canRetry ? () => void this.deliver(entry) : null);
+      this.showError(error, isPermanent(error.kind) ? null : () => void this.deliver(entry));
     } finally {
       this.waiting = false;
     }
   }
 
-  /**
-   * Starts a web call: the server admits it (voice enabled, origin, balance, capacity) while the
-   * voice code loads; that code is a chunk of its own, so pages where nobody calls never fetch it.
-   */
-  private async startCall(): Promise<void> {
-    const api = this.api;
-    const assistant = this.assistant;
-    const apiBase = this.effectiveApiBase;
-    if (!api || !assistant || !apiBase || (this.call && this.call.state !== "ended")) return;
-    this.error = null;
-    this.stopCountdown();
-    this.call = { state: "connecting", callId: null };
-    const voice = import("./voice/web-call.ts");
-    try {
-      const [started, { WebCall }] = await Promise.all([api.startWebCall(assistant), voice]);
-      const call: CallView = { state: "connecting", callId: started.call_id };
-      this.call = call;
-      const webCall = new WebCall({
-        onLive: () => {
-          this.call = { ...call, state: "live" };
-          this.emit("voxgate-call-start", { callId: started.call_id });
-        },
-        onTranscript: (line) => {
-          this.entries = [
-            ...this.entries,
-            {
-              key: nextKey(),
-              role: line.speaker === "customer" ? "user" : "assistant",
-              content: line.text,
-              state: "sent",
-              spoken: true,
-            },
-          ];
-        },
-        onEnd: (end) => {
-          this.webCall = null;
-          this.call = { ...call, state: "ended" };
-          if (end.message) {
-            this.entries = [
-              ...this.entries,
-              { key: nextKey(), role: "assistant", content: end.message, state: "sent", spoken: true },
-            ];
-          }
-          this.emit("voxgate-call-end", { callId: started.call_id, status: end.status });
-        },
-        onFailure: (failure, message) => {
-          this.webCall = null;
-          this.call = null;
-          // A microphone the visitor refused stays refused until they change it: no retry for it.
-          const retry = failure === "microphone-denied" ? null : () => void this.startCall();
-          this.showError(new WidgetApiError(failure, message, 0), retry);
-          this.emit("voxgate-call-end", { callId: started.call_id, status: null });
-        },
-      });
-      this.webCall = webCall;
-      await webCall.connect(apiBase, started);
-    } catch (failure) {
-      this.webCall = null;
-      this.call = null;
-      const error = asApiError(failure);
-      const canRetry = error.kind !== "origin-not-allowed" && error.kind !== "assistant-not-found";
-      this.showError(error, canRetry ? () => void this.startCall() : null);
-    }
-  }
-
-  private onCallButtonClick(): void {
-    if (this.call && this.call.state !== "ended") {
-      if (this.webCall) this.webCall.hangUp();
-      else this.call = null;
-      return;
-    }
-    void this.startCall();
-  }
-
   private setEntryState(entry: ChatEntry, state: ChatEntry["state"]): void {
     entry.state = state;
     this.entries = [...this.entries];
+  }
+
+  private addEntry(entry: ChatEntry): void {
+    this.entries = [...this.entries, entry];
+  }
+
+  private dismissError(): void {
+    this.error = null;
+    this.countdown.stop();
   }
 
   private showError(error: WidgetApiError, retry: (() => void) | null): void {
@@ -561,33 +443,12 @@ export class VoxgateChat extends LitElement {
       retry,
       retryAt,
     };
-    if (retryAt !== null) this.startCountdown(retryAt);
+    if (retryAt !== null) this.countdown.start(retryAt);
     this.report(error);
   }
 
   private report(error: WidgetApiError): void {
-    this.emit("voxgate-error", { kind: error.kind, status: error.status, message: error.message });
-  }
-
-  private startCountdown(until: number): void {
-    this.stopCountdown();
-    this.now = Date.now();
-    this.countdown = setInterval(() => {
-      this.now = Date.now();
-      if (this.now >= until) this.stopCountdown();
-    }, 250);
-  }
-
-  private stopCountdown(): void {
-    if (this.countdown !== null) clearInterval(this.countdown);
-    this.countdown = null;
-  }
-
-  private emit<Name extends keyof VoxgateEventMap>(
-    name: Name,
-    detail: VoxgateEventMap[Name]["detail"],
-  ): void {
-    this.dispatchEvent(new CustomEvent(name, { detail, bubbles: true, composed: true }));
+    emit(this, "voxgate-error", { kind: error.kind, status: error.status, message: error.message });
   }
 
   private onLauncherClick(): void {
@@ -673,29 +534,31 @@ export class VoxgateChat extends LitElement {
 
   private renderCallButton(text: VoxgateChatStrings) {
     if (!this.profile?.widget_settings.voice) return nothing;
-    const active = this.call !== null && this.call.state !== "ended";
+    const call = this.voice;
+    const active = call.active;
     return html`<button
       type="button"
       class=${classMap({ "call-button": true, active })}
       part="call-button"
       aria-label=${active ? text.hangUpButton : text.callButton}
       title=${active ? text.hangUpButton : text.callButton}
-      data-state=${this.call?.state ?? "idle"}
-      @click=${this.onCallButtonClick}
+      data-state=${call.view?.state ?? "idle"}
+      @click=${call.toggle}
     >
       ${phoneIcon}
     </button>`;
   }
 
   private renderCallStatus(text: VoxgateChatStrings) {
-    if (!this.call) return nothing;
+    const call = this.voice.view;
+    if (!call) return nothing;
     const label =
-      this.call.state === "connecting"
+      call.state === "connecting"
         ? text.callConnecting
-        : this.call.state === "live"
+        : call.state === "live"
           ? text.callLive
           : text.callEnded;
-    return html`<p class="call-status" part="call-status" role="status" data-state=${this.call.state}>
+    return html`<p class="call-status" part="call-status" role="status" data-state=${call.state}>
       ${label}
     </p>`;
   }
@@ -756,7 +619,7 @@ export class VoxgateChat extends LitElement {
   private renderError(text: VoxgateChatStrings) {
     const error = this.error;
     if (!error) return nothing;
-    const secondsLeft = error.retryAt === null ? 0 : Math.ceil((error.retryAt - this.now) / 1000);
+    const secondsLeft = error.retryAt === null ? 0 : Math.ceil((error.retryAt - this.countdown.now) / 1000);
     const waiting = secondsLeft > 0;
     return html`<div class="error" part="error" role="alert" data-kind=${error.kind}>
       <p>${error.text}</p>
@@ -779,9 +642,7 @@ export class VoxgateChat extends LitElement {
   private renderForm(text: VoxgateChatStrings) {
     const length = this.draft.trim().length;
     const over = length - MAX_MESSAGE_LENGTH;
-    const blocked =
-      this.error !== null &&
-      (this.error.kind === "origin-not-allowed" || this.error.kind === "assistant-not-found");
+    const blocked = this.error !== null && isPermanent(this.error.kind);
     return html`<form class="form" part="form" @submit=${this.onSubmit}>
       <div class="input-row">
         <textarea
@@ -813,11 +674,6 @@ export class VoxgateChat extends LitElement {
       </span>
     </form>`;
   }
-}
-
-function asApiError(failure: unknown): WidgetApiError {
-  if (failure instanceof WidgetApiError) return failure;
-  return new WidgetApiError("server", failure instanceof Error ? failure.message : String(failure), 0);
 }
 
 function errorText(kind: WidgetErrorKind, text: VoxgateChatStrings): string {

@@ -4,6 +4,7 @@ import { SPOKEN_ON_CALL } from "./support/call-script.ts";
 import {
   createAssistant,
   mountWidget,
+  nextEvent,
   part,
   readCall,
   recordEvents,
@@ -54,6 +55,24 @@ describe("a web call from <voxgate-chat>, in Chromium with a fake microphone", (
     expect(events.map((event) => event.type)).toEqual(["voxgate-call-start", "voxgate-call-end"]);
     expect(events[1]!.detail).toEqual({ callId, status: "ended_by_customer" });
   }, 90_000);
+
+  it("hangs up when the element leaves the page", async () => {
+    const assistant = await createAssistant({ initialMessage: "", widgetSettings: voiceSettings });
+    const widget = mountWidget({ assistant: assistant.uuid, "api-base": assistant.apiBase });
+    const live = nextEvent<CustomEvent<{ callId: number }>>(widget, "voxgate-call-start");
+    await userEvent.click(page.getByRole("button", { name: "Open chat" }));
+    await userEvent.click(page.getByRole("button", { name: "Call the assistant" }));
+    const { callId } = (await live).detail;
+
+    // Once removed, the element is out of the document: its last event is heard on the element itself.
+    const ended = nextEvent<CustomEvent>(widget, "voxgate-call-end");
+    widget.remove();
+    expect((await ended).detail).toEqual({ callId, status: "ended_by_customer" });
+    await vi.waitFor(
+      async () => expect(await readCall(callId)).toMatchObject({ status: "ended_by_customer" }),
+      { timeout: 15_000, interval: 200 },
+    );
+  }, 60_000);
 
   it("shows no call button when voice is off, and explains a server at capacity", async () => {
     const chatOnly = await createAssistant();
