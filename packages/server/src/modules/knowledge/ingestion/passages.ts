@@ -5,7 +5,7 @@ import { type Chunk, type ChunkingOptions, chunkStream } from "./chunking.ts";
 import { extractFile, extractPdf, type Section } from "./extract.ts";
 import { IngestionFailure } from "./failure.ts";
 import { detectFileType, type FileDocumentType } from "./file-types.ts";
-import { type IngestionReporter, pageProgress, type ProgressReports } from "./progress-reports.ts";
+import { type IngestionReporter, type ProgressReports, pageProgress } from "./progress-reports.ts";
 import type { UploadStore } from "./upload-store.ts";
 import { readWebsite } from "./website.ts";
 
