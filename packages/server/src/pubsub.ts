@@ -66,8 +66,14 @@ export type PubSubEvents = {
   "conversation:reply-delta": [conversationId: string, payload: { conversationId: string; text: string }];
   /** Someone listens to a live call (modules/live-listen): the instance carrying it publishes its audio a while. */
   "call:listen-wanted": [payload: { callId: number }];
-  /** 20 ms of a live call's mixed audio (8 kHz mu-law, base64) at `position` samples, or its end. */
-  "call:live-audio": [callId: number, payload: { position: number; audio: string } | { ended: true }];
+  /**
+   * 20 ms of a live call's mixed audio (8 kHz mu-law, base64) at `position` samples, or its end; or the
+   * call's instance answering a want: every frame from then on is published while the want lasts.
+   */
+  "call:live-audio": [
+    callId: number,
+    payload: { position: number; audio: string } | { ended: true } | { tapping: true },
+  ];
   /** An agent test run moved: queued, a scenario started or finished, the run finished. */
   "test-run:updated": [runId: number, payload: { runId: number }];
 };

@@ -37,7 +37,11 @@ const Hello = z.object({
   authorization: z.string().min(1).max(512),
 });
 
-type AudioEvent = { position: number; audio: string } | { ended: true } | { credential: StreamEnd };
+type AudioEvent =
+  | { position: number; audio: string }
+  | { ended: true }
+  | { tapping: true }
+  | { credential: StreamEnd };
 
 /**
  * The listener's side of live listen (docs/transfers.md#live-listen). A socket says who it is in its
@@ -45,7 +49,9 @@ type AudioEvent = { position: number; audio: string } | { ended: true } | { cred
  * that proxies log); the call must be the credential's account's, in progress and carrying audio.
  * It then hears `call:live-audio` from whichever instance carries the call (the pub/sub crosses
  * instances through Redis), asks for it every `WANT_INTERVAL_MS`, and is closed when the call ends,
- * its audio stops, or the credential is revoked. Every listen is a row of the audit log.
+ * its audio stops, or the credential is revoked. It is told `listening` once the call's instance
+ * answered through that channel: from then on it hears every frame. Every listen is a row of the
+ * audit log.
  */
 export class ListenSockets implements Lifecycle {
   private readonly perCall = new Map<number, number>();
@@ -122,6 +128,7 @@ export class ListenSockets implements Lifecycle {
     let sent = 0;
     let dropped = 0;
     let ended = false;
+    let announced = false;
     const audio = pubsub.subscribe("call:live-audio", callId)[Symbol.asyncIterator]();
     const events = this.parts.credentialStreams.watch<AudioEvent>(viewer, audio, (credential) => ({
       credential,
@@ -187,6 +194,15 @@ export class ListenSockets implements Lifecycle {
         if (done || ended) return;
         if ("credential" in value) return end("revoked");
         if ("ended" in value) return end("call_ended");
+        // Told only now: the call's instance hears a want some time after it is asked (through Redis,
+        // this instance's subscription may not even be made yet), and audio the caller sent meanwhile
+        // was never published. Whatever came through this channel proves both: from here on the
+        // listener hears every frame. Until then the want is asked again every `WANT_INTERVAL_MS`.
+        if (!announced) {
+          announced = true;
+          socket.send(JSON.stringify({ type: "listening", callId, listenId, format: LIVE_AUDIO_FORMAT }));
+        }
+        if ("tapping" in value) continue;
         lastAudio = Date.now();
         // A listener that cannot keep up misses audio; the call, which published it, never waits.
         if (socket.bufferedAmount > LIVE_LISTEN_LIMITS.bufferedBytes) {
@@ -205,9 +221,8 @@ export class ListenSockets implements Lifecycle {
       end("server_closing");
     });
     // Asked for only now: the loops above subscribed first (a subscription is made on its first
-    // read), so the audio the want sets off finds this instance listening, through Redis too.
+    // read), so the answer to the want finds this instance listening (through Redis, usually).
     pubsub.publish("call:listen-wanted", { callId });
-    socket.send(JSON.stringify({ type: "listening", callId, listenId, format: LIVE_AUDIO_FORMAT }));
   }
 
   private release(callId: number, accountId: number) {

@@ -19,8 +19,9 @@ const WANTED_FOR_MS = 3 * WANT_INTERVAL_MS;
  * follows every audio stream on this instance. While someone wants a call's audio (a
  * `call:listen-wanted` event, from any instance, renewed every `WANT_INTERVAL_MS`), each frame of
  * the caller's audio is mixed with what the assistant played in the same 20 ms and published as
- * `call:live-audio` (through Redis with REDIS_URL, so a listener on another instance hears it); at
- * the stream's close an end is published. Nobody listening costs a queue of the assistant's frames,
+ * `call:live-audio` (through Redis with REDIS_URL, so a listener on another instance hears it); each
+ * want is answered there first (`tapping`), so a listener knows when it hears every frame; at the
+ * stream's close an end is published. Nobody listening costs a queue of the assistant's frames,
  * never a decode. Publishing never waits: a slow listener or bus cannot slow the call.
  */
 export class LiveTaps implements MediaStreamHandler, Lifecycle {
@@ -81,7 +82,9 @@ class CallTap {
 
   constructor(
     private readonly format: MediaFormat,
-    private readonly publish: (payload: { position: number; audio: string } | { ended: true }) => void,
+    private readonly publish: (
+      payload: { position: number; audio: string } | { ended: true } | { tapping: true },
+    ) => void,
   ) {
     // Bytes of the stream's format per sample of the 8 kHz mix.
     this.bytesPerSample = (format.sampleRate / 8000) * (format.encoding === "pcmu" ? 1 : 2);
@@ -91,6 +94,9 @@ class CallTap {
   want(until: number): void {
     this.wantedUntil = until;
     this.everWanted = true;
+    // Published before any frame the want lets through, on the same channel: a listener that hears
+    // it is subscribed (through Redis too) and hears every frame after it.
+    this.publish({ tapping: true });
   }
 
   caller(frame: Uint8Array): void {

@@ -1,8 +1,8 @@
 import type { ServiceDeps } from "../../../deps.ts";
 import type { EventSink } from "../../../events.ts";
 import type { Document, Prisma } from "../../../generated/prisma/client.ts";
+import type { IngestionOutcome, IngestionReporter, ProgressReport } from "../ingestion/progress-reports.ts";
 import type { UploadStore } from "../ingestion/upload-store.ts";
-import type { IngestionOutcome, IngestionReporter, ProgressReport } from "../ingestion/worker.ts";
 
 export type DocumentStatusValue = "processing" | "active" | "failed";
 export type KnowledgebaseStatusValue = "empty" | "processing" | "active" | "failed";

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { type IngestionReporter, type ProgressReport, ProgressReports } from "./worker.ts";
+import { type IngestionReporter, type ProgressReport, ProgressReports } from "./progress-reports.ts";
 
 /** A reporter that records each write and holds it until released, like a slow database would. */
 function recordingReporter() {
