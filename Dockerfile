@@ -27,4 +27,4 @@ VOLUME ["/data"]
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||4000)+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
 # Node is PID 1 (no npm or shell in between): SIGTERM from `docker stop` reaches the server's handler.
-CMD ["node", "--max-semi-space-size=4", "--no-parallel-scavenge", "packages/server/dist/main.js"]
+CMD ["node", "--max-semi-space-size=4", "packages/server/dist/main.js"]

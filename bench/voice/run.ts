@@ -130,7 +130,7 @@ const RELAYS = [
     args: ["none", "slice"],
   },
   {
-    name: "engine + Silero worker, slice, 4 MB semi-spaces",
+    name: "engine + Silero worker, slice, 4 MB semi-spaces (npm start)",
     script: "relay-engine.ts",
     flags: ["--max-semi-space-size=4"],
     args: ["silero-worker", "slice"],
@@ -162,22 +162,21 @@ const RELAYS = [
     flags: ["--max-semi-space-size=4", "--no-parallel-scavenge"],
     args: ["silero-worker", "slice", "worker-background"],
   },
-  // What `npm start` and the image run: 4 MB semi-spaces, scavenges without helper threads (on a shared
-  // core the relay's pause waits for them), the relay's slice.
+  // Scavenges without helper threads (on a shared core the relay's pause waits for them).
   {
-    name: "engine (npm start: slice, 4 MB, no parallel scavenge)",
+    name: "engine, slice, 4 MB, no parallel scavenge",
     script: "relay-engine.ts",
     flags: ["--max-semi-space-size=4", "--no-parallel-scavenge"],
     args: ["none", "slice"],
   },
   {
-    name: "engine, slice, 4 MB semi-spaces",
+    name: "engine, slice, 4 MB semi-spaces (npm start)",
     script: "relay-engine.ts",
     flags: ["--max-semi-space-size=4"],
     args: ["none", "slice"],
   },
   {
-    name: "engine + Silero worker (npm start: slice, 4 MB, no parallel scavenge)",
+    name: "engine + Silero worker, slice, 4 MB, no parallel scavenge",
     script: "relay-engine.ts",
     flags: ["--max-semi-space-size=4", "--no-parallel-scavenge"],
     args: ["silero-worker", "slice"],

@@ -37,7 +37,7 @@ if (process.argv.slice(5).includes("slice")) {
   if (outcome.status !== "set")
     throw new Error(`the relay thread's slice was not set: ${JSON.stringify(outcome)}`);
 }
-// `worker-background`: Silero's worker runs in the background of the relay's thread, as `npm start` has it.
+// `worker-background`: Silero's worker runs in the background of the relay's thread (VOXGATE_SILERO_WORKER_BACKGROUND).
 const background = process.argv.slice(5).includes("worker-background");
 const logger = createLogger("silent");
 const sileroWorker = detector.startsWith("silero-worker")
