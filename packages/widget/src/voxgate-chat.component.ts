@@ -221,6 +221,7 @@ export class VoxgateChat extends LitElement {
 
   protected override updated(changed: PropertyValues): void {
     if (changed.has("open") && changed.get("open") !== undefined) this.afterToggle();
+    // However the log was scrolled when the panel closed, it opens on the newest message.
     if (changed.has("open")) this.conversation.scrollToEnd();
   }
 
