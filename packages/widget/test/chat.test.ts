@@ -191,6 +191,90 @@ describe("<voxgate-chat> against a real server", () => {
     await expect.element(page.getByRole("textbox", { name: "Message" })).toHaveValue("line one\nline two");
   });
 
+  it("keeps the keyboard contract: show() and hide() move focus, the close button returns it, Escape stays inside", async () => {
+    const assistant = await createAssistant();
+    const events = recordEvents("voxgate-open", "voxgate-close");
+    const pageEscapes: KeyboardEvent[] = [];
+    const onPageKeydown = (event: KeyboardEvent) => {
+      if (event.key === "Escape") pageEscapes.push(event);
+    };
+    document.addEventListener("keydown", onPageKeydown);
+    try {
+      const widget = mountWidget({ assistant: assistant.uuid, "api-base": assistant.apiBase });
+      await expect.element(page.getByRole("button", { name: "Open chat" })).toBeVisible();
+
+      widget.show();
+      await expect.element(page.getByRole("dialog")).toBeVisible();
+      expect(widget.shadowRoot!.activeElement).toBe(part(widget, "input"));
+      // A page's own Escape handler (its modal, say) must not also fire for the widget's Escape.
+      await userEvent.keyboard("{Escape}");
+      await expect.element(page.getByRole("dialog")).not.toBeInTheDocument();
+      expect(widget.shadowRoot!.activeElement).toBe(part(widget, "launcher"));
+      expect(pageEscapes).toHaveLength(0);
+
+      await userEvent.click(page.getByRole("button", { name: "Open chat" }));
+      await expect.element(page.getByRole("dialog")).toBeVisible();
+      await userEvent.click(page.getByRole("button", { name: "Close", exact: true }));
+      await expect.element(page.getByRole("dialog")).not.toBeInTheDocument();
+      expect(widget.shadowRoot!.activeElement).toBe(part(widget, "launcher"));
+
+      widget.show();
+      await expect.element(page.getByRole("dialog")).toBeVisible();
+      // Enter that confirms an IME composition (a Japanese word, say) neither sends nor is swallowed.
+      await userEvent.keyboard("konnichiwa");
+      const composing = new KeyboardEvent("keydown", {
+        key: "Enter",
+        isComposing: true,
+        bubbles: true,
+        composed: true,
+        cancelable: true,
+      });
+      part(widget, "input")!.dispatchEvent(composing);
+      await widget.updateComplete;
+      expect(composing.defaultPrevented).toBe(false);
+      expect(parts(widget, "message-user")).toHaveLength(0);
+      expect((part(widget, "input") as HTMLTextAreaElement).value).toBe("konnichiwa");
+
+      widget.hide();
+      await expect.element(page.getByRole("dialog")).not.toBeInTheDocument();
+      expect(widget.shadowRoot!.activeElement).toBe(part(widget, "launcher"));
+      expect(events.map((event) => [event.type, event.detail.byUser])).toEqual([
+        ["voxgate-open", true],
+        ["voxgate-close", true],
+        ["voxgate-open", true],
+        ["voxgate-close", true],
+        ["voxgate-open", true],
+        ["voxgate-close", true],
+      ]);
+    } finally {
+      document.removeEventListener("keydown", onPageKeydown);
+    }
+  });
+
+  it("keeps the newest message in view, also when the panel is opened again", async () => {
+    const assistant = await createAssistant();
+    const widget = mountWidget({ assistant: assistant.uuid, "api-base": assistant.apiBase });
+    await userEvent.click(page.getByRole("button", { name: "Open chat" }));
+    const lines = Array.from({ length: 40 }, (_, index) => `Line ${index + 1}`).join("\n");
+    await userEvent.fill(page.getByRole("textbox", { name: "Message" }), lines);
+    await userEvent.click(page.getByRole("button", { name: "Send" }));
+    await expect.element(page.getByText("Echo: Line 1")).toBeVisible();
+
+    const log = part(widget, "messages")!;
+    const atEnd = () => log.scrollHeight - log.clientHeight - log.scrollTop <= 1;
+    // Only meaningful if the log really overflows.
+    expect(log.scrollHeight).toBeGreaterThan(log.clientHeight * 2);
+    expect(atEnd()).toBe(true);
+
+    log.scrollTop = 0;
+    await userEvent.click(page.getByRole("button", { name: "Close chat" }));
+    await expect.element(page.getByRole("dialog")).not.toBeInTheDocument();
+    await userEvent.click(page.getByRole("button", { name: "Open chat" }));
+    await expect.element(page.getByRole("dialog")).toBeVisible();
+    await widget.updateComplete;
+    expect(atEnd()).toBe(true);
+  });
+
   it("announces new messages through a polite live log", async () => {
     const assistant = await createAssistant();
     const widget = mountWidget({ assistant: assistant.uuid, "api-base": assistant.apiBase });
