@@ -1,5 +1,10 @@
 import { builder } from "../../builder.ts";
-import { ConversationMessage, ConversationNoteRef, ConversationRef, memberOf } from "./conversations.schema.ts";
+import {
+  ConversationMessage,
+  ConversationNoteRef,
+  ConversationRef,
+  memberOf,
+} from "./conversations.schema.ts";
 
 builder.mutationField("takeOverConversation", (t) =>
   t.withAuth({ authenticated: true }).field({
