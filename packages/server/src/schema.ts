@@ -30,6 +30,7 @@ import "./modules/providers/providers.schema.ts";
 import "./modules/handoffs/handoffs.schema.ts";
 import "./modules/live-listen/live-listen.schema.ts";
 import "./modules/agent-tests/agent-tests.schema.ts";
+import "./modules/agent-tests/runs.schema.ts";
 import "./modules/retention/retention.schema.ts";
 import "./modules/audit/audit.schema.ts";
 import "./modules/customer-data/customer-data.schema.ts";
