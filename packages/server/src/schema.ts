@@ -4,6 +4,7 @@ import "./modules/accounts/accounts.schema.ts";
 import "./modules/auth/auth.schema.ts";
 import "./modules/api-keys/api-keys.schema.ts";
 import "./modules/knowledge/knowledge.schema.ts";
+import "./modules/knowledge/documents.schema.ts";
 import "./modules/conversations/conversations.schema.ts";
 import "./modules/conversations/inbox.schema.ts";
 import "./modules/conversations/test-conversations.schema.ts";
