@@ -30,7 +30,7 @@ import { LeadProgress, LeadsService } from "./modules/leads/index.ts";
 import { ListenAudit, ListenSockets, LiveTaps } from "./modules/live-listen/index.ts";
 import { SmtpMailer } from "./modules/mail/index.ts";
 import { mediaCapacity } from "./modules/media/index.ts";
-import { InvitationEmails, MembersService } from "./modules/members/index.ts";
+import { InvitationEmails, InvitationsService, MembersService } from "./modules/members/index.ts";
 import { MessagePipeline, MessageStore, ReplyEngine } from "./modules/message-pipeline/index.ts";
 import {
   CallerIdVerification,
@@ -402,7 +402,6 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     members: new MembersService(deps, {
       auth,
       credentials,
-      rateLimits,
       events: webhooks,
       emails: invitationEmails,
     }),
@@ -411,5 +410,11 @@ export function createServices(deps: ServiceDeps, options: { clock?: Clock } = {
     insightsRollup: new InsightsRollup(deps, clock),
     insightsGate,
     callExportGate,
+    invitations: new InvitationsService(deps, {
+      auth,
+      rateLimits,
+      events: webhooks,
+      emails: invitationEmails,
+    }),
   };
 }

@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { type Clock, systemClock } from "../../clock.ts";
 import type { ServiceDeps } from "../../deps.ts";
@@ -6,15 +6,11 @@ import { AppError, NotFoundError, ValidationError } from "../../errors.ts";
 import type { EventSink } from "../../events.ts";
 import type { Appointment, Prisma } from "../../generated/prisma/client.ts";
 import { emailAddress, optionalString, parseInput, requiredString } from "../../validation.ts";
-import {
-  type CalendarEvent,
-  type CalendarsService,
-  type Interval,
-  MAX_AVAILABILITY_DAYS,
-} from "../calendars/index.ts";
+import { type CalendarsService, type Interval, MAX_AVAILABILITY_DAYS } from "../calendars/index.ts";
 import { type Page, type PageRequest, paginate } from "../common/pagination.ts";
 import type { FunctionSet } from "../message-pipeline/index.ts";
 import { type BookingContext, bookingFunctionSet } from "./booking-functions.ts";
+import { bookingEvent, eventUid } from "./calendar-events.ts";
 import { BookingSlots } from "./slots.ts";
 
 const MINUTE = 60_000;
@@ -208,7 +204,7 @@ export class AppointmentsService {
     try {
       await this.slots.checkWithProvider(type, slot, null);
       ({ externalId } = await this.parts.calendars.onConnection(type.connection, (provider, access) =>
-        provider.createEvent(access, this.event(claimed, eventUid(accountId, key))),
+        provider.createEvent(access, bookingEvent(claimed, eventUid(accountId, key))),
       ));
     } catch (error) {
       await this.prisma.appointment.deleteMany({ where: { id: claimed.id, status: "pending" } });
@@ -276,7 +272,7 @@ export class AppointmentsService {
         provider.updateEvent(
           access,
           current.externalId,
-          this.event(moved, eventUid(accountId, current.idempotencyKey)),
+          bookingEvent(moved, eventUid(accountId, current.idempotencyKey)),
         ),
       );
       return await this.prisma.$transaction(async (tx) => {
@@ -363,51 +359,6 @@ export class AppointmentsService {
       throw new AppError("CONFLICT", "This booking is being made; try again in a moment.");
     return appointment;
   }
-
-  private event(appointment: Appointment, uid: string): CalendarEvent {
-    const contact = [appointment.customerPhone, appointment.customerEmail].filter(Boolean).join(", ");
-    return {
-      uid,
-      start: appointment.startsAt,
-      end: appointment.endsAt,
-      summary: `${appointment.appointmentTypeName}: ${appointment.customerName}`,
-      description: [
-        `Customer: ${appointment.customerName}${contact ? ` (${contact})` : ""}`,
-        ...(appointment.notes ? [`Notes: ${appointment.notes}`] : []),
-        "Booked through Voxgate.",
-      ].join("\n"),
-      // Providers that book people rather than write events (Cal.com) need who is coming.
-      attendee: {
-        name: appointment.customerName,
-        ...(appointment.customerEmail ? { email: appointment.customerEmail } : {}),
-        ...(appointment.customerPhone ? { phone: appointment.customerPhone } : {}),
-        timeZone: appointment.timezone,
-      },
-    };
-  }
-}
-
-/**
- * What a booking's calendar event becomes when its customer is erased: the same slot and UID (CalDAV
- * replaces the event by it), the appointment type, and no name, number, email or notes. The
- * description is never empty, since an update that leaves it out keeps the old one (Google, Microsoft).
- */
-export function erasedEvent(appointment: Appointment): CalendarEvent {
-  return {
-    uid: eventUid(appointment.accountId, appointment.idempotencyKey),
-    start: appointment.startsAt,
-    end: appointment.endsAt,
-    summary: `${appointment.appointmentTypeName} (customer data erased)`,
-    description: "The customer's details were erased at their request. Booked through Voxgate.",
-  };
-}
-
-/**
- * The event's UID follows from the booking's key, so a provider that refuses a second event with
- * one UID (CalDAV's If-None-Match) refuses a duplicate write of the same booking.
- */
-function eventUid(accountId: number, key: string): string {
-  return `voxgate-${createHash("sha256").update(`${accountId}:${key}`).digest("hex").slice(0, 32)}`;
 }
 
 function withoutIds(appointment: Appointment) {

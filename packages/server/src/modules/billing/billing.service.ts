@@ -9,6 +9,9 @@ import { moneyAmount, parseInput } from "../../validation.ts";
 import { requireOperator } from "../auth/operator-role.ts";
 import type { Viewer } from "../auth/viewer.ts";
 import { type Page, type PageRequest, paginate } from "../common/pagination.ts";
+import { CallCharges, type CallMinuteCharge, type CallMinuteOutcome } from "./call-charges.ts";
+import { refundHeld, type Statements } from "./held-debits.ts";
+import * as texts from "./text-charges.ts";
 
 const RESERVATION_SWEEP_INTERVAL_MS = 60_000;
 
@@ -28,17 +31,6 @@ export interface Charge {
   description: string;
 }
 
-/** One minute of a call: minute 1 is reserved when the call starts, the others charged as they start. */
-export interface CallMinuteCharge {
-  accountId: number;
-  callId: number;
-  /** From 1. */
-  minute: number;
-  amount: string;
-}
-
-export type CallMinuteOutcome = "charged" | "already-charged" | "insufficient-balance";
-
 const LedgerInput = z.object({
   accountId: z.number({ error: "The account id field must be an integer." }).int().positive(),
 });
@@ -47,9 +39,6 @@ const CreditInput = z.object({
   amount: moneyAmount().refine((value) => Number(value) > 0, "The amount field must be greater than 0."),
   description: z.string().max(255).default("Balance top-up"),
 });
-
-/** Prisma's client or an open transaction of it: both run raw statements. */
-type Statements = Pick<Prisma.TransactionClient, "$queryRaw">;
 
 /**
  * Every movement of an account's balance, each with its ledger entry: credits (top-ups and the
@@ -69,7 +58,11 @@ type Statements = Pick<Prisma.TransactionClient, "$queryRaw">;
  * restart mid-reply) is refunded by `ReservationSweep` once it expires.
  */
 export class BillingService {
-  constructor(private readonly deps: ServiceDeps) {}
+  private readonly calls: CallCharges;
+
+  constructor(private readonly deps: ServiceDeps) {
+    this.calls = new CallCharges(deps);
+  }
 
   /**
    * An account's ledger, newest first: the caller's own account, or (`accountId`) any account for a
@@ -215,169 +208,57 @@ export class BillingService {
       RETURNING "messageId"`;
   }
 
-  /**
-   * Reserves minute 1 of a call that is about to be dialled, in `tx`, the transaction that records
-   * the call: a held debit (refused with InsufficientBalanceError), kept once the call is answered
-   * (`settleCallStart`) and given back if it never is (`refundCallStart`). Subscribers are told by
-   * the caller once `tx` committed (`balanceChanged`).
-   */
+  /** Holds minute 1 of a call about to be dialled, in `tx` (see CallCharges.reserveCallStart). */
   async reserveCallStart(tx: Statements, charge: Omit<CallMinuteCharge, "minute">): Promise<void> {
-    const [entry] = await tx.$queryRaw<{ id: number }[]>`
-      WITH debited AS (
-        UPDATE "accounts" SET "balance" = "balance" - ${charge.amount}::numeric, "updatedAt" = now()
-        WHERE "id" = ${charge.accountId} AND "balance" >= ${charge.amount}::numeric
-        RETURNING "balance")
-      INSERT INTO "ledger_entries"
-        ("accountId", "kind", "amount", "balanceAfter", "description", "callId", "callMinute", "heldUntil")
-      SELECT ${charge.accountId}::integer, 'call_debit'::"ledger_kind", -(${charge.amount}::numeric), "balance",
-             ${`Call #${charge.callId}: minute 1 (reserved)`}::text, ${charge.callId}::integer, 1,
-             now() + make_interval(secs => ${this.deps.config.reservationHoldSeconds}::integer)
-      FROM debited
-      RETURNING "id"`;
-    if (!entry) {
-      metrics.reservationsRefused.inc({ kind: "call" });
-      throw new InsufficientBalanceError();
-    }
+    await this.calls.reserveCallStart(tx, charge);
   }
 
-  /**
-   * The call was answered: its reserved first minute is kept. Safe to repeat. In `tx`, the
-   * transaction that records the answer.
-   */
+  /** The call was answered: its held first minute is kept (see CallCharges.settleCallStart). */
   async settleCallStart(tx: Statements, callId: number): Promise<void> {
-    await tx.$queryRaw`
-      UPDATE "ledger_entries" SET "heldUntil" = NULL
-      WHERE "callId" = ${callId}::integer AND "callMinute" = 1 AND "heldUntil" IS NOT NULL
-      RETURNING "id"`;
+    await this.calls.settleCallStart(tx, callId);
   }
 
-  /**
-   * The call ended unanswered: its reserved first minute is given back, at most once, in `tx`, the
-   * transaction that records the end. True when money moved (tell subscribers with
-   * `balanceChanged` once `tx` committed).
-   */
+  /** The call ended unanswered: its held first minute is given back (see CallCharges.refundCallStart). */
   async refundCallStart(tx: Statements, callId: number, reason: string): Promise<boolean> {
-    const [held] = await tx.$queryRaw<{ id: number }[]>`
-      SELECT "id" FROM "ledger_entries"
-      WHERE "callId" = ${callId}::integer AND "callMinute" = 1 AND "heldUntil" IS NOT NULL`;
-    return held ? (await this.refundHeld(tx, Number(held.id), reason)) !== null : false;
+    return this.calls.refundCallStart(tx, callId, reason);
   }
 
   /**
-   * Charges minute `minute` of a call, exactly once however often it is asked (a repeated provider
-   * callback, the call's timer and its end racing, two instances): the call's row is locked first,
-   * so the writers of one call's minutes take turns, and one statement then debits the balance
-   * (never below zero) and writes the entry unless the minute is already in the ledger; the unique
-   * (callId, callMinute) index stays the last guard. In `tx` when given (the transaction that ends
-   * the call, or the timer's), which then holds the lock; otherwise in a transaction of its own,
-   * whose subscribers are told. Without `tx`, balance subscribers are told here; with it, by the
-   * caller once `tx` committed (`balanceChanged`).
+   * Charges minute `minute` of a call exactly once (see CallCharges.chargeMinute), in `tx` when
+   * given; otherwise in a transaction of its own, whose subscribers are told. Without `tx`, balance
+   * subscribers are told here; with it, by the caller once `tx` committed (`balanceChanged`).
    */
   async chargeCallMinute(
     charge: CallMinuteCharge,
     tx?: Prisma.TransactionClient,
   ): Promise<CallMinuteOutcome> {
-    if (!tx) {
-      const outcome = await this.deps.db.prisma.$transaction((own) => this.chargeCallMinute(charge, own));
-      if (outcome === "charged") this.balanceChanged(charge.accountId);
-      return outcome;
-    }
-    await tx.$queryRaw`SELECT "id" FROM "calls" WHERE "id" = ${charge.callId}::integer FOR UPDATE`;
-    const [entry] = await tx.$queryRaw<{ id: number }[]>`
-      WITH debited AS (
-        UPDATE "accounts" SET "balance" = "balance" - ${charge.amount}::numeric, "updatedAt" = now()
-        WHERE "id" = ${charge.accountId} AND "balance" >= ${charge.amount}::numeric
-          AND NOT EXISTS (SELECT 1 FROM "ledger_entries"
-                          WHERE "callId" = ${charge.callId}::integer AND "callMinute" = ${charge.minute}::integer)
-        RETURNING "balance")
-      INSERT INTO "ledger_entries"
-        ("accountId", "kind", "amount", "balanceAfter", "description", "callId", "callMinute")
-      SELECT ${charge.accountId}::integer, 'call_debit'::"ledger_kind", -(${charge.amount}::numeric), "balance",
-             ${`Call #${charge.callId}: minute ${charge.minute}`}::text, ${charge.callId}::integer,
-             ${charge.minute}::integer
-      FROM debited
-      RETURNING "id"`;
-    if (entry) return "charged";
-    const charged = await tx.ledgerEntry.count({
-      where: { callId: charge.callId, callMinute: charge.minute },
-    });
-    return charged > 0 ? "already-charged" : "insufficient-balance";
+    if (tx) return this.calls.chargeMinute(charge, tx);
+    const outcome = await this.deps.db.prisma.$transaction((own) => this.calls.chargeMinute(charge, own));
+    if (outcome === "charged") this.balanceChanged(charge.accountId);
+    return outcome;
   }
 
   /** The minutes of a call already in the ledger (charged or reserved), read in `tx`. */
   async chargedCallMinutes(tx: Prisma.TransactionClient, callId: number): Promise<Set<number>> {
-    const entries = await tx.ledgerEntry.findMany({
-      where: { callId, callMinute: { not: null } },
-      select: { callMinute: true },
-    });
-    return new Set(entries.map((entry) => entry.callMinute!));
+    return this.calls.chargedCallMinutes(tx, callId);
   }
 
-  /**
-   * What a call cost its account so far (its minute charges less their refunds), as a scalar
-   * subquery: whoever records the total computes it in the statement that writes it, in the
-   * transaction that moved the money.
-   */
+  /** What a call cost its account so far, as a scalar subquery (see CallCharges.callTotalQuery). */
   callTotalQuery(callId: number): Prisma.Sql {
-    return Prisma.sql`(SELECT -COALESCE(SUM("amount"), 0) FROM "ledger_entries" WHERE "callId" = ${callId}::integer)`;
+    return this.calls.callTotalQuery(callId);
   }
 
-  /**
-   * Charges a text message its segments, in `tx`, the transaction that records it (refused with
-   * InsufficientBalanceError, which rolls the record back), and sets its `cost` in the same
-   * statement. Subscribers are told by the caller once `tx` committed (`balanceChanged`).
-   */
+  /** Charges a text its segments in `tx`, the transaction that records it (see text-charges.ts). */
   async chargeText(
     tx: Statements,
     charge: { accountId: number; textMessageId: number; amount: string; description: string },
   ): Promise<void> {
-    if (new Prisma.Decimal(charge.amount).lte(0)) return;
-    const [entry] = await tx.$queryRaw<{ id: number }[]>`
-      WITH debited AS (
-        UPDATE "accounts" SET "balance" = "balance" - ${charge.amount}::numeric, "updatedAt" = now()
-        WHERE "id" = ${charge.accountId} AND "balance" >= ${charge.amount}::numeric
-        RETURNING "balance"),
-      costed AS (
-        UPDATE "text_messages" SET "cost" = ${charge.amount}::numeric
-        WHERE "id" = ${charge.textMessageId}::integer AND EXISTS (SELECT 1 FROM debited)
-        RETURNING "id")
-      INSERT INTO "ledger_entries" ("accountId", "kind", "amount", "balanceAfter", "description", "textMessageId")
-      SELECT ${charge.accountId}::integer, 'sms_debit'::"ledger_kind", -(${charge.amount}::numeric), "balance",
-             ${charge.description}::text, ${charge.textMessageId}::integer
-      FROM debited
-      RETURNING "id"`;
-    if (!entry) {
-      metrics.reservationsRefused.inc({ kind: "sms" });
-      throw new InsufficientBalanceError();
-    }
+    await texts.chargeText(tx, charge);
   }
 
-  /**
-   * Gives a text's charge back (the carrier did not send it), in `tx`, the transaction that records
-   * its failure: what its entries still net is refunded with an adjustment linked to it, and its
-   * `cost` becomes 0, so a second refund finds nothing. The text's row is locked first, so two
-   * refunds of one text take turns. True when money moved (tell subscribers once `tx` committed).
-   */
+  /** Gives a text's charge back in `tx`, the transaction that records its failure (see text-charges.ts). */
   async refundText(tx: Statements, textMessageId: number, reason: string): Promise<boolean> {
-    await tx.$queryRaw`SELECT "id" FROM "text_messages" WHERE "id" = ${textMessageId}::integer FOR UPDATE`;
-    const [refund] = await tx.$queryRaw<{ id: number }[]>`
-      WITH charged AS (
-        SELECT "accountId", -SUM("amount") AS "amount" FROM "ledger_entries"
-        WHERE "textMessageId" = ${textMessageId}::integer GROUP BY "accountId"),
-      credited AS (
-        UPDATE "accounts" SET "balance" = "accounts"."balance" + charged."amount", "updatedAt" = now()
-        FROM charged WHERE "accounts"."id" = charged."accountId" AND charged."amount" > 0
-        RETURNING "accounts"."id", "accounts"."balance", charged."amount"),
-      uncosted AS (
-        UPDATE "text_messages" SET "cost" = 0
-        WHERE "id" = ${textMessageId}::integer AND EXISTS (SELECT 1 FROM credited)
-        RETURNING "id")
-      INSERT INTO "ledger_entries" ("accountId", "kind", "amount", "balanceAfter", "description", "textMessageId")
-      SELECT "id", 'adjustment'::"ledger_kind", "amount", "balance",
-             ${`Refund of text #${textMessageId}: ${reason}`}::text, ${textMessageId}::integer
-      FROM credited
-      RETURNING "id"`;
-    return refund !== undefined;
+    return texts.refundText(tx, textMessageId, reason);
   }
 
   /** Tells the account's balance subscribers, once the transaction that moved its money committed. */
@@ -388,7 +269,7 @@ export class BillingService {
   /** Gives the money back: the exchange it was held for was never stored. */
   private async release(reservation: Reservation): Promise<void> {
     if (reservation.ledgerEntryId === null) return;
-    const accountId = await this.refundHeld(
+    const accountId = await refundHeld(
       this.deps.db.prisma,
       reservation.ledgerEntryId,
       "the message was not answered",
@@ -406,36 +287,12 @@ export class BillingService {
     const refunded: number[] = [];
     for (const { id, callId } of expired) {
       const reason = callId === null ? "the reply was interrupted" : "the call was never answered";
-      const accountId = await this.refundHeld(this.deps.db.prisma, Number(id), reason);
+      const accountId = await refundHeld(this.deps.db.prisma, Number(id), reason);
       if (accountId === null) continue;
       refunded.push(Number(id));
       this.balanceChanged(accountId);
     }
     return refunded;
-  }
-
-  /**
-   * The ledger stays append-only: the debit remains (with no message) and a refund entry of the same
-   * amount follows. Clearing the hold is the statement's first step and its condition, so a debit is
-   * refunded at most once, whoever tries (the failed work, a sweep on any instance), and never after
-   * it was settled. Returns the account refunded, or null.
-   */
-  private async refundHeld(statements: Statements, debitId: number, reason: string): Promise<number | null> {
-    const [refund] = await statements.$queryRaw<{ accountId: number }[]>`
-      WITH released AS (
-        UPDATE "ledger_entries" SET "heldUntil" = NULL
-        WHERE "id" = ${debitId}::integer AND "heldUntil" IS NOT NULL
-        RETURNING "accountId", -"amount" AS "amount", "callId"),
-      credited AS (
-        UPDATE "accounts" SET "balance" = "accounts"."balance" + released."amount", "updatedAt" = now()
-        FROM released WHERE "accounts"."id" = released."accountId"
-        RETURNING "accounts"."id", "accounts"."balance", released."amount", released."callId")
-      INSERT INTO "ledger_entries" ("accountId", "kind", "amount", "balanceAfter", "description", "callId")
-      SELECT "id", 'adjustment'::"ledger_kind", "amount", "balance",
-             ${`Refund of debit #${debitId}: ${reason}`}::text, "callId"
-      FROM credited
-      RETURNING "accountId"`;
-    return refund ? Number(refund.accountId) : null;
   }
 }
 

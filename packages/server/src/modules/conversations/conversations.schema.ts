@@ -1,12 +1,7 @@
-import { filter, pipe } from "graphql-yoga";
 import { builder } from "../../builder.ts";
 import type { Context } from "../../context.ts";
 import { pageOf } from "../common/pagination.schema.ts";
-import {
-  type FunctionCallRecord,
-  type MessageOutcome,
-  storedFunctionCalls,
-} from "../message-pipeline/index.ts";
+import { type FunctionCallRecord, storedFunctionCalls } from "../message-pipeline/index.ts";
 
 const ConversationChannel = builder.enumType("ConversationChannel", {
   description:
@@ -90,7 +85,7 @@ const ConversationMember = builder.objectRef<MemberSource>("ConversationMember")
 });
 
 /** The member an inbox operation acts for. */
-function memberOf(context: Context) {
+export function memberOf(context: Context) {
   const viewer = context.viewer!;
   return { accountId: viewer.accountId, userId: viewer.userId };
 }
@@ -118,7 +113,7 @@ export const ConversationMessage = builder.prismaObject("Message", {
   }),
 });
 
-const ConversationNoteRef = builder.prismaObject("ConversationNote", {
+export const ConversationNoteRef = builder.prismaObject("ConversationNote", {
   description:
     "A private note of a member on a conversation: never shown to the customer nor sent to the model.",
   fields: (t) => ({
@@ -280,267 +275,5 @@ builder.queryField("conversation", (t) =>
     args: { id: t.arg.id({ required: true }) },
     resolve: (_root, { id }, context) =>
       context.services.conversations.get(context.viewer.accountId, String(id)),
-  }),
-);
-
-export const MessageReply = builder.objectRef<MessageOutcome>("MessageReply").implement({
-  description: "What a customer message produced.",
-  fields: (t) => ({
-    conversation: t.field({ type: ConversationRef, resolve: (outcome) => outcome.conversation }),
-    reply: t.exposeString("reply", {
-      description: "The assistant's answer; empty while a person has taken over.",
-    }),
-    functionCalls: t.field({ type: [FunctionCall], resolve: (outcome) => outcome.functionCalls }),
-    aiDisabled: t.exposeBoolean("aiDisabled"),
-    userMessage: t.field({ type: ConversationMessage, resolve: (outcome) => outcome.userMessage }),
-    replyMessage: t.field({
-      type: ConversationMessage,
-      nullable: true,
-      resolve: (outcome) => outcome.replyMessage,
-    }),
-  }),
-});
-
-const StartTestConversationInput = builder.inputType("StartTestConversationInput", {
-  fields: (t) => ({
-    assistantId: t.int({ required: true }),
-    variables: t.field({
-      type: "JSON",
-      description: "Variables for {{name}} substitution (flat, scalar values).",
-    }),
-  }),
-});
-
-builder.mutationField("startTestConversation", (t) =>
-  t.withAuth({ authenticated: true }).field({
-    type: ConversationRef,
-    description: "Starts a conversation in which the owner plays the customer. Test conversations are free.",
-    args: { input: t.arg({ type: StartTestConversationInput, required: true }) },
-    resolve: (_root, { input }, context) =>
-      context.services.conversations.startTest(context.viewer.accountId, input),
-  }),
-);
-
-const SendTestMessageInput = builder.inputType("SendTestMessageInput", {
-  fields: (t) => ({
-    conversationId: t.id({ required: true }),
-    message: t.string({ required: true, description: "At most 2000 characters." }),
-    variables: t.field({ type: "JSON" }),
-  }),
-});
-
-builder.mutationField("sendTestMessage", (t) =>
-  t.withAuth({ authenticated: true }).field({
-    type: MessageReply,
-    description: "Sends a message as the customer in a test conversation and returns the reply (free).",
-    args: { input: t.arg({ type: SendTestMessageInput, required: true }) },
-    resolve: (_root, { input }, context) =>
-      context.services.conversations.sendTestMessage(context.viewer.accountId, {
-        ...input,
-        conversationId: String(input.conversationId),
-      }),
-  }),
-);
-
-builder.mutationField("takeOverConversation", (t) =>
-  t.withAuth({ authenticated: true }).field({
-    type: ConversationRef,
-    description:
-      "A person takes the conversation over: the AI stops answering until it is handed back. It answers a request for a person (waitingForHuman becomes false).",
-    args: { id: t.arg.id({ required: true }) },
-    resolve: (_root, { id }, context) =>
-      context.services.conversations.setAiDisabled(context.viewer.accountId, String(id), true),
-  }),
-);
-
-builder.mutationField("handBackConversation", (t) =>
-  t.withAuth({ authenticated: true }).field({
-    type: ConversationRef,
-    description: "Hands the conversation back to the AI.",
-    args: { id: t.arg.id({ required: true }) },
-    resolve: (_root, { id }, context) =>
-      context.services.conversations.setAiDisabled(context.viewer.accountId, String(id), false),
-  }),
-);
-
-builder.mutationField("markConversationRead", (t) =>
-  t.withAuth({ authenticated: true }).field({
-    type: ConversationRef,
-    description:
-      "Marks every customer message of the conversation read by the caller (each member has their own read state).",
-    args: { id: t.arg.id({ required: true }) },
-    resolve: (_root, { id }, context) =>
-      context.services.conversations.markRead(memberOf(context), String(id)),
-  }),
-);
-
-builder.mutationField("resolveConversation", (t) =>
-  t.withAuth({ authenticated: true }).field({
-    type: ConversationRef,
-    description: "Marks the conversation resolved; the customer's next message reopens it.",
-    args: { id: t.arg.id({ required: true }) },
-    resolve: (_root, { id }, context) =>
-      context.services.conversations.setStatus(context.viewer.accountId, String(id), "resolved"),
-  }),
-);
-
-builder.mutationField("reopenConversation", (t) =>
-  t.withAuth({ authenticated: true }).field({
-    type: ConversationRef,
-    description: "Opens a resolved conversation again.",
-    args: { id: t.arg.id({ required: true }) },
-    resolve: (_root, { id }, context) =>
-      context.services.conversations.setStatus(context.viewer.accountId, String(id), "open"),
-  }),
-);
-
-builder.mutationField("assignConversation", (t) =>
-  t.withAuth({ authenticated: true }).field({
-    type: ConversationRef,
-    description:
-      "Assigns the conversation to a member of the account (userId), or to nobody (null). A user of another account is NOT_FOUND.",
-    args: { id: t.arg.id({ required: true }), userId: t.arg.int() },
-    resolve: (_root, { id, userId }, context) =>
-      context.services.conversations.assign(context.viewer.accountId, String(id), { userId: userId ?? null }),
-  }),
-);
-
-const AddConversationNoteInput = builder.inputType("AddConversationNoteInput", {
-  fields: (t) => ({
-    conversationId: t.id({ required: true }),
-    content: t.string({ required: true, description: "At most 5000 characters." }),
-  }),
-});
-
-builder.mutationField("addConversationNote", (t) =>
-  t.withAuth({ authenticated: true }).field({
-    type: ConversationNoteRef,
-    description:
-      "A private note for the account's members, by the caller: never shown to the customer nor sent to the model.",
-    args: { input: t.arg({ type: AddConversationNoteInput, required: true }) },
-    resolve: (_root, { input }, context) =>
-      context.services.conversations.addNote(memberOf(context), {
-        conversationId: String(input.conversationId),
-        content: input.content,
-      }),
-  }),
-);
-
-const SendOperatorMessageInput = builder.inputType("SendOperatorMessageInput", {
-  fields: (t) => ({
-    conversationId: t.id({ required: true }),
-    content: t.string({ required: true, description: "At most 2000 characters." }),
-  }),
-});
-
-builder.mutationField("sendOperatorMessage", (t) =>
-  t.withAuth({ authenticated: true }).field({
-    type: ConversationMessage,
-    description:
-      "Writes to the customer as a person of the business (free, never answered by the AI itself). In an sms conversation it is also texted to the customer, charged per segment like any text: RECIPIENT_OPTED_OUT or NUMBER_NOT_SMS_CAPABLE refuse it before it is stored.",
-    args: { input: t.arg({ type: SendOperatorMessageInput, required: true }) },
-    resolve: (_root, { input }, context) =>
-      context.services.conversations.sendOperatorMessage(context.viewer.accountId, {
-        conversationId: String(input.conversationId),
-        content: input.content,
-      }),
-  }),
-);
-
-builder.subscriptionField("conversationMessageAdded", (t) =>
-  t.withAuth({ authenticated: true }).field({
-    type: ConversationMessage,
-    description:
-      "Each message stored in one of the account's conversations: customer, AI and operator alike.",
-    args: { conversationId: t.arg.id({ required: true }) },
-    subscribe: async (_root, { conversationId }, context) => {
-      const conversation = await context.services.conversations.get(
-        context.viewer.accountId,
-        String(conversationId),
-      );
-      return context.pubsub.subscribe("conversation:message", conversation.id);
-    },
-    resolve: (event: { messageId: number }, _args, context) =>
-      context.services.conversations.message(event.messageId),
-  }),
-);
-
-type ActivityEvent = {
-  conversationId: string;
-  messageId: number | null;
-  kind?: "status" | "assignment" | "note" | "read";
-  noteId?: number;
-  userId?: number;
-};
-
-const ConversationActivityKind = builder.enumType("ConversationActivityKind", {
-  description:
-    "What moved: a message stored, the conversation itself (take-over, hand-back, request for a person, hand-off), its status, its assignee, a note added, or the caller read it.",
-  values: ["message", "conversation", "status", "assignment", "note", "read"] as const,
-});
-
-const ConversationActivity = builder.objectRef<ActivityEvent>("ConversationActivity").implement({
-  description:
-    "Something happened in one of the account's conversations: a message was stored (message set), or it was taken over, handed back, asked for a person or handed to another assistant (message null), resolved or reopened, assigned, noted, or read by the caller.",
-  fields: (t) => ({
-    kind: t.field({
-      type: ConversationActivityKind,
-      resolve: (event) => event.kind ?? (event.messageId === null ? "conversation" : "message"),
-    }),
-    note: t.field({
-      type: ConversationNoteRef,
-      nullable: true,
-      description: "The note added (kind note); null otherwise.",
-      resolve: (event, _args, context) =>
-        event.noteId === undefined ? null : context.services.conversations.note(event.noteId),
-    }),
-    conversation: t.field({
-      type: ConversationRef,
-      description: "The conversation as it is now (unread mark, last message, aiDisabled).",
-      resolve: (event, _args, context) => context.services.conversations.activityConversation(event),
-    }),
-    message: t.field({
-      type: ConversationMessage,
-      nullable: true,
-      resolve: (event, _args, context) =>
-        event.messageId === null ? null : context.services.conversations.message(event.messageId),
-    }),
-  }),
-});
-
-builder.subscriptionField("conversationActivity", (t) =>
-  t.withAuth({ authenticated: true }).field({
-    type: ConversationActivity,
-    description:
-      "Account-wide inbox feed: each message stored in any of the account's conversations, each take-over or hand-back, status change, assignment and note, and the caller's own reads (another member's are not sent).",
-    subscribe: (_root, _args, context) => {
-      const userId = context.viewer.userId;
-      return pipe(
-        context.pubsub.subscribe("conversation:activity", context.viewer.accountId),
-        filter((event) => event.kind !== "read" || event.userId === userId),
-      );
-    },
-    resolve: (event: ActivityEvent) => event,
-  }),
-);
-
-const ReplyDelta = builder.objectRef<{ conversationId: string; text: string }>("ReplyDelta").implement({
-  description: "A piece of a reply while the model is still writing it; the stored message follows.",
-  fields: (t) => ({ conversationId: t.exposeID("conversationId"), text: t.exposeString("text") }),
-});
-
-builder.subscriptionField("conversationReplyStream", (t) =>
-  t.withAuth({ authenticated: true }).field({
-    type: ReplyDelta,
-    description: "The AI's reply in one of the account's conversations, token by token, as it is generated.",
-    args: { conversationId: t.arg.id({ required: true }) },
-    subscribe: async (_root, { conversationId }, context) => {
-      const conversation = await context.services.conversations.get(
-        context.viewer.accountId,
-        String(conversationId),
-      );
-      return context.pubsub.subscribe("conversation:reply-delta", conversation.id);
-    },
-    resolve: (event: { conversationId: string; text: string }) => event,
   }),
 );

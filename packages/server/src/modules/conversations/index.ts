@@ -1,2 +1,2 @@
-/** The owner's view of conversations (GraphQL types and fields in `conversations.schema.ts`). */
+/** The owner's view of conversations (GraphQL types and fields in the `*.schema.ts` files beside). */
 export { ConversationsService, type OperatorTexting } from "./conversations.service.ts";

@@ -2,8 +2,9 @@ import { builder } from "../../builder.ts";
 import type { Invitation as InvitationModel } from "../../generated/prisma/client.ts";
 import { LoginPayload, MemberRoleEnum } from "../auth/auth.schema.ts";
 import { rateLimitHeaderWriter } from "../rate-limits/rate-limits.service.ts";
+import type { LinkDetails } from "./invitations.service.ts";
 import { linkPath } from "./links.ts";
-import type { AccountMember as AccountMemberShape, LinkDetails } from "./members.service.ts";
+import type { AccountMember as AccountMemberShape } from "./members.service.ts";
 
 const AccountMember = builder.objectRef<AccountMemberShape>("AccountMember").implement({
   description: "A person of the account who can sign in.",
@@ -69,7 +70,7 @@ builder.queryField("invitations", (t) =>
   t.withAuth({ manager: true }).field({
     type: [Invitation],
     description: "Invitations not yet accepted, withdrawn or expired, newest first (owners and admins).",
-    resolve: (_root, _args, context) => context.services.members.pendingInvitations(context.viewer),
+    resolve: (_root, _args, context) => context.services.invitations.pendingInvitations(context.viewer),
   }),
 );
 
@@ -110,7 +111,7 @@ builder.mutationField("inviteMember", (t) =>
     description: "Invites someone by email with a role; replaces a pending invitation of the same address.",
     args: { input: t.arg({ type: InviteMemberInput, required: true }) },
     resolve: (_root, { input }, context) =>
-      context.services.members.invite(context.viewer, input, context.clientAddress),
+      context.services.invitations.invite(context.viewer, input, context.clientAddress),
   }),
 );
 
@@ -119,7 +120,7 @@ builder.mutationField("revokeInvitation", (t) =>
     description: "Withdraws a pending invitation: its link stops working. Returns its id.",
     args: { id: t.arg.int({ required: true }) },
     resolve: async (_root, { id }, context) => {
-      await context.services.members.revokeInvitation(context.viewer, id, context.clientAddress);
+      await context.services.invitations.revokeInvitation(context.viewer, id, context.clientAddress);
       return id;
     },
   }),
@@ -230,7 +231,7 @@ builder.queryField("invitationLink", (t) =>
     description:
       "Public: what a link's token is for; INVITATION_INVALID when unknown, used, withdrawn or expired.",
     args: { token: t.arg.string({ required: true }) },
-    resolve: (_root, { token }, context) => context.services.members.describeLink(token),
+    resolve: (_root, { token }, context) => context.services.invitations.describeLink(token),
   }),
 );
 
@@ -250,7 +251,7 @@ builder.mutationField("acceptInvitation", (t) =>
     description: "Public: uses an invitation or reset link once, sets the password and signs in.",
     args: { input: t.arg({ type: AcceptInvitationInput, required: true }) },
     resolve: (_root, { input }, context) =>
-      context.services.members.accept(
+      context.services.invitations.accept(
         input,
         context.clientAddress,
         rateLimitHeaderWriter(context.responseHeaders),
