@@ -1,5 +1,5 @@
-// The only reader of process.env. Each area's variables (their schema, checks across them, and the slice of
-// Config they make) live in config/: named for what they build, since only this module reads the environment.
+// The only reader of process.env. It composes config/*.ts, one file per area: its variables, the checks
+// across them and its slice of Config (config/, not env/: those files are given values, they read none).
 import { z } from "zod";
 import { type AccessSettings, accessEnv, accessSettings } from "./config/access.ts";
 import { type BillingSettings, billingEnv, billingSettings, checkBillingEnv } from "./config/billing.ts";
