@@ -1,4 +1,4 @@
-// Who gets in and how often: sessions, the credential cache, the login throttle and the per-minute rate limits.
+// Who gets in and how often: sessions, the credential cache, the login throttle, per-minute rate limits.
 import { z } from "zod";
 import { cacheSeconds, positiveInt } from "./validators.ts";
 

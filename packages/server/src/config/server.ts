@@ -1,4 +1,5 @@
-// The process and its HTTP edge: where it listens, how it logs, who may connect and for how long, what it may reach.
+// The process and its HTTP edge: where it listens, how it logs, who may connect and for how long, and
+// what its outbound requests may reach.
 import ipaddr from "ipaddr.js";
 import { z } from "zod";
 import {
