@@ -402,3 +402,33 @@ it("holds a place of an expensive read in Redis for 30 seconds unless told other
     expect(problemsOf({ VOXGATE_READ_LEASE_SECONDS: value })[0]).toMatch(/^VOXGATE_READ_LEASE_SECONDS: /);
   }
 });
+
+it("points speech at its own endpoints and keys, else at OPENAI_BASE_URL and OPENAI_API_KEY, else at OpenAI", () => {
+  expect(loadConfig({}).voice).toMatchObject({
+    stt: { baseUrl: "https://api.openai.com/v1", apiKey: undefined },
+    tts: { baseUrl: "https://api.openai.com/v1", apiKey: undefined },
+    realtime: { baseUrl: "wss://api.openai.com/v1", apiKey: undefined, model: "gpt-realtime", dialect: "ga" },
+  });
+  expect(
+    loadConfig({ OPENAI_BASE_URL: "http://llm.internal/v1/", OPENAI_API_KEY: "sk-main" }).voice,
+  ).toMatchObject({
+    stt: { baseUrl: "http://llm.internal/v1", apiKey: "sk-main" },
+    tts: { baseUrl: "http://llm.internal/v1", apiKey: "sk-main" },
+    realtime: { baseUrl: "ws://llm.internal/v1", apiKey: "sk-main" },
+  });
+  expect(
+    loadConfig({
+      OPENAI_BASE_URL: "http://llm.internal/v1",
+      OPENAI_API_KEY: "sk-main",
+      OPENAI_STT_BASE_URL: "http://whisper.internal/v1/",
+      OPENAI_STT_API_KEY: "sk-stt",
+      OPENAI_TTS_BASE_URL: "https://tts.internal/v1",
+      OPENAI_REALTIME_BASE_URL: "wss://realtime.internal/v1/",
+      OPENAI_REALTIME_API_KEY: "sk-rt",
+    }).voice,
+  ).toMatchObject({
+    stt: { baseUrl: "http://whisper.internal/v1", apiKey: "sk-stt" },
+    tts: { baseUrl: "https://tts.internal/v1", apiKey: "sk-main" },
+    realtime: { baseUrl: "wss://realtime.internal/v1", apiKey: "sk-rt" },
+  });
+});
