@@ -23,8 +23,7 @@ const CustomerDataInput = builder.inputType("CustomerDataInput", {
 const reasons: Record<EventLeftReason, string> = {
   PROVIDER_CANNOT_EDIT:
     "A booking system's event (Cal.com): its API cannot edit the attendee. Erase it in Cal.com.",
-  CONNECTION_DELETED:
-    "The calendar connection was deleted: erase the event in that calendar by hand.",
+  CONNECTION_DELETED: "The calendar connection was deleted: erase the event in that calendar by hand.",
   CONNECTION_REFUSED:
     "The calendar refused the connection (`failure` says how): fix the connection, then run the erasure again.",
   PROVIDER_FAILED:
@@ -55,7 +54,8 @@ const ErasedEventLeftRef = builder.objectRef<ErasureEventLeft>("ErasedEventLeft"
     reason: t.field({ type: ErasedEventLeftReason, resolve: (left) => left.reason as EventLeftReason }),
     failure: t.exposeString("failure", {
       nullable: true,
-      description: "The calendar's failure code (e.g. timeout, revoked), for CONNECTION_REFUSED and PROVIDER_FAILED.",
+      description:
+        "The calendar's failure code (e.g. timeout, revoked), for CONNECTION_REFUSED and PROVIDER_FAILED.",
     }),
     retriedByJobId: t.exposeInt("retriedByJobId", {
       nullable: true,

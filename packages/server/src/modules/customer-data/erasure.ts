@@ -1,9 +1,4 @@
-import type {
-  Appointment,
-  ErasureEventLeft,
-  Prisma,
-  PrismaClient,
-} from "../../generated/prisma/client.ts";
+import type { Appointment, ErasureEventLeft, Prisma, PrismaClient } from "../../generated/prisma/client.ts";
 import type { Logger } from "../../logger.ts";
 import { erasedEvent } from "../appointments/index.ts";
 import type { CalendarEvent, EventRewrite } from "../calendars/index.ts";
