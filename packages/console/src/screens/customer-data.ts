@@ -267,7 +267,7 @@ export class VxCustomerData extends Screen {
         left > 0
           ? html`<p class="hint" role="status">${left} calendar ${left === 1 ? "event" : "events"} still
               ${left === 1 ? "holds" : "hold"} the customer's details (Cal.com bookings, or calendars that refused
-              or did not answer): erase ${left === 1 ? "it" : "them"} in the calendar itself.</p>
+              or did not answer): below, why and what to do.</p>
             ${this.eventsLeftTable()}`
           : nothing
       }
