@@ -154,13 +154,19 @@ describe.skipIf(!inject("caldav"))("customer data: calendar events an erasure le
     table.element().scrollIntoView({ block: "center" });
     await commands.saveScreenshot("customer-data-events-left");
 
-    await page.getByRole("button", { name: `Mark the event of appointment ${bookAppointment.id} erased` }).click();
+    await page
+      .getByRole("button", { name: `Mark the event of appointment ${bookAppointment.id} erased` })
+      .click();
     await expect.element(table).toHaveTextContent(/Marked erased by hand on/);
-    const id = Number(/Erasure (\d+) is done/.exec(page.getByText(/^Erasure \d+ is done/).element().textContent!)![1]);
+    const id = Number(
+      /Erasure (\d+) is done/.exec(page.getByText(/^Erasure \d+ is done/).element().textContent!)![1],
+    );
     const { customerDataJob } = await graphql<{
       customerDataJob: { externalEventsLeftDetails: { handledBy: string | null }[] };
     }>(`{ customerDataJob(id: ${id}) { externalEventsLeftDetails { handledBy } } }`);
-    expect(customerDataJob.externalEventsLeftDetails).toEqual([{ handledBy: expect.stringMatching(/^user:\d+$/) }]);
+    expect(customerDataJob.externalEventsLeftDetails).toEqual([
+      { handledBy: expect.stringMatching(/^user:\d+$/) },
+    ]);
   });
 });
 
