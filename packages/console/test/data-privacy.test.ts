@@ -1,6 +1,6 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { page } from "vitest/browser";
-import { createAccount, graphql, signIn, unmountConsole } from "./support/console.ts";
+import { afterEach, describe, expect, inject, it } from "vitest";
+import { commands, page } from "vitest/browser";
+import { createAccount, createCalendar, graphql, signIn, unmountConsole } from "./support/console.ts";
 
 afterEach(() => {
   unmountConsole();
@@ -107,6 +107,66 @@ describe("data & privacy", () => {
     expect(entries.map((entry) => entry.action)).toContain("account.signed_in");
     const ids = entries.map((entry) => entry.id);
     expect(ids).toEqual([...ids].sort((a, b) => a - b));
+  });
+});
+
+// A real CalDAV server (Radicale) behind the real Voxgate server.
+describe.skipIf(!inject("caldav"))("customer data: calendar events an erasure left", () => {
+  it("lists the event left under the erasure, with why and what to do, and marks it erased by hand", async () => {
+    await signIn(await createAccount(), "#/billing");
+    const calendar = await createCalendar();
+    const { createCalendarConnection } = await graphql<{ createCalendarConnection: { id: number } }>(
+      `mutation { createCalendarConnection(input: { name: "Front desk", provider: caldav,
+        url: ${JSON.stringify(calendar.url)}, username: ${JSON.stringify(calendar.username)},
+        password: ${JSON.stringify(calendar.password)} }) { id } }`,
+    );
+    const weekday = '[{ start: "00:00", end: "24:00" }]';
+    const { createAppointmentType } = await graphql<{ createAppointmentType: { id: number } }>(
+      `mutation { createAppointmentType(input: { connectionId: ${createCalendarConnection.id}, name: "Consultation",
+        durationMinutes: 30, timezone: "UTC", businessHours: { mon: ${weekday}, tue: ${weekday}, wed: ${weekday},
+        thu: ${weekday}, fri: ${weekday}, sat: ${weekday}, sun: ${weekday} } }) { id } }`,
+    );
+    const from = new Date();
+    const { availableSlots } = await graphql<{ availableSlots: { start: string }[] }>(
+      `{ availableSlots(appointmentTypeId: ${createAppointmentType.id}, from: "${from.toISOString()}",
+        to: "${new Date(from.getTime() + 7 * 86_400_000).toISOString()}") { start } }`,
+    );
+    const { bookAppointment } = await graphql<{ bookAppointment: { id: number } }>(
+      `mutation { bookAppointment(input: { appointmentTypeId: ${createAppointmentType.id},
+        startsAt: "${availableSlots[0]!.start}", customerName: "Ada Lovelace", customerPhone: "+14155550177" }) { id } }`,
+    );
+    // The business disconnects the calendar: the event stays in it, out of Voxgate's reach.
+    await graphql(`mutation { deleteCalendarConnection(id: ${createCalendarConnection.id}) }`);
+
+    const form = page.getByRole("form", { name: "Export or erase a customer" });
+    await page.getByLabelText("Phone number").fill("+14155550177");
+    await form.getByRole("button", { name: "Erase…" }).click();
+    await page.getByLabelText("Type the identifier again to confirm").fill("+14155550177");
+    await page.getByRole("button", { name: "Erase permanently" }).click();
+    await expect.element(page.getByText(/^Erasure \d+ is done/), { timeout: 30_000 }).toBeVisible();
+    const table = page.getByRole("table", { name: "Calendar events left" });
+    await expect.element(table).toHaveTextContent("CalDAV");
+    await expect.element(table).toHaveTextContent(new Date(availableSlots[0]!.start).toLocaleString());
+    await expect.element(table).toHaveTextContent("Its calendar connection was deleted");
+    await expect.element(table).toHaveTextContent("Erase it in that calendar by hand.");
+    expect(table.element().textContent).not.toContain("Ada Lovelace");
+    expect(table.element().textContent).not.toContain("4155550177");
+    table.element().scrollIntoView({ block: "center" });
+    await commands.saveScreenshot("customer-data-events-left");
+
+    await page
+      .getByRole("button", { name: `Mark the event of appointment ${bookAppointment.id} erased` })
+      .click();
+    await expect.element(table).toHaveTextContent(/Marked erased by hand on/);
+    const id = Number(
+      /Erasure (\d+) is done/.exec(page.getByText(/^Erasure \d+ is done/).element().textContent!)![1],
+    );
+    const { customerDataJob } = await graphql<{
+      customerDataJob: { externalEventsLeftDetails: { handledBy: string | null }[] };
+    }>(`{ customerDataJob(id: ${id}) { externalEventsLeftDetails { handledBy } } }`);
+    expect(customerDataJob.externalEventsLeftDetails).toEqual([
+      { handledBy: expect.stringMatching(/^user:\d+$/) },
+    ]);
   });
 });
 

@@ -866,3 +866,23 @@ export const AddConversationNoteMutation = graphql(`
     }
   }
 `);
+
+// What the customer data screen shows of an event an erasure left; codegen inlines it below.
+export const ErasedEventLeftFields = graphql(`
+  fragment ConsoleErasedEventLeftFields on ErasedEventLeft {
+    id appointmentId provider externalId startsAt reason failure retriedByJobId handledAt handledBy
+  }
+`);
+
+/** An erasure's calendar events left for the business to erase (docs/data-governance.md#calendar-events). */
+export const CustomerDataEventsLeftQuery = graphql(`
+  query ConsoleCustomerDataEventsLeft($id: Int!) {
+    customerDataJob(id: $id) { id externalEventsLeftDetails { ...ConsoleErasedEventLeftFields } }
+  }
+`);
+
+export const MarkErasedEventLeftHandledMutation = graphql(`
+  mutation ConsoleMarkErasedEventLeftHandled($id: Int!) {
+    markErasedEventLeftHandled(id: $id) { ...ConsoleErasedEventLeftFields }
+  }
+`);

@@ -132,6 +132,9 @@ type Documents = {
     "\n  mutation ConsoleReopenConversation($id: ID!) {\n    reopenConversation(id: $id) { id status resolvedAt }\n  }\n": typeof types.ConsoleReopenConversationDocument,
     "\n  mutation ConsoleAssignConversation($id: ID!, $userId: Int) {\n    assignConversation(id: $id, userId: $userId) { id assignee { id name } }\n  }\n": typeof types.ConsoleAssignConversationDocument,
     "\n  mutation ConsoleAddConversationNote($conversationId: ID!, $content: String!) {\n    addConversationNote(input: { conversationId: $conversationId, content: $content }) {\n      id conversationId content createdAt author { id name }\n    }\n  }\n": typeof types.ConsoleAddConversationNoteDocument,
+    "\n  fragment ConsoleErasedEventLeftFields on ErasedEventLeft {\n    id appointmentId provider externalId startsAt reason failure retriedByJobId handledAt handledBy\n  }\n": typeof types.ConsoleErasedEventLeftFieldsFragmentDoc,
+    "\n  query ConsoleCustomerDataEventsLeft($id: Int!) {\n    customerDataJob(id: $id) { id externalEventsLeftDetails { ...ConsoleErasedEventLeftFields } }\n  }\n": typeof types.ConsoleCustomerDataEventsLeftDocument,
+    "\n  mutation ConsoleMarkErasedEventLeftHandled($id: Int!) {\n    markErasedEventLeftHandled(id: $id) { ...ConsoleErasedEventLeftFields }\n  }\n": typeof types.ConsoleMarkErasedEventLeftHandledDocument,
     "\n  query ConsoleTeam {\n    viewer { id role }\n    members { id name email role createdAt }\n    invitations { id email role expiresAt createdAt emailStatus emailError emailSentAt }\n    invitationEmailEnabled\n  }\n": typeof types.ConsoleTeamDocument,
     "\n  mutation ConsoleInviteMember($input: InviteMemberInput!) {\n    inviteMember(input: $input) { token path invitation { id emailStatus } }\n  }\n": typeof types.ConsoleInviteMemberDocument,
     "\n  mutation ConsoleResendInvitationEmail($id: Int!) {\n    resendInvitationEmail(id: $id) { path invitation { id emailStatus } }\n  }\n": typeof types.ConsoleResendInvitationEmailDocument,
@@ -260,6 +263,9 @@ const documents: Documents = {
     "\n  mutation ConsoleReopenConversation($id: ID!) {\n    reopenConversation(id: $id) { id status resolvedAt }\n  }\n": types.ConsoleReopenConversationDocument,
     "\n  mutation ConsoleAssignConversation($id: ID!, $userId: Int) {\n    assignConversation(id: $id, userId: $userId) { id assignee { id name } }\n  }\n": types.ConsoleAssignConversationDocument,
     "\n  mutation ConsoleAddConversationNote($conversationId: ID!, $content: String!) {\n    addConversationNote(input: { conversationId: $conversationId, content: $content }) {\n      id conversationId content createdAt author { id name }\n    }\n  }\n": types.ConsoleAddConversationNoteDocument,
+    "\n  fragment ConsoleErasedEventLeftFields on ErasedEventLeft {\n    id appointmentId provider externalId startsAt reason failure retriedByJobId handledAt handledBy\n  }\n": types.ConsoleErasedEventLeftFieldsFragmentDoc,
+    "\n  query ConsoleCustomerDataEventsLeft($id: Int!) {\n    customerDataJob(id: $id) { id externalEventsLeftDetails { ...ConsoleErasedEventLeftFields } }\n  }\n": types.ConsoleCustomerDataEventsLeftDocument,
+    "\n  mutation ConsoleMarkErasedEventLeftHandled($id: Int!) {\n    markErasedEventLeftHandled(id: $id) { ...ConsoleErasedEventLeftFields }\n  }\n": types.ConsoleMarkErasedEventLeftHandledDocument,
     "\n  query ConsoleTeam {\n    viewer { id role }\n    members { id name email role createdAt }\n    invitations { id email role expiresAt createdAt emailStatus emailError emailSentAt }\n    invitationEmailEnabled\n  }\n": types.ConsoleTeamDocument,
     "\n  mutation ConsoleInviteMember($input: InviteMemberInput!) {\n    inviteMember(input: $input) { token path invitation { id emailStatus } }\n  }\n": types.ConsoleInviteMemberDocument,
     "\n  mutation ConsoleResendInvitationEmail($id: Int!) {\n    resendInvitationEmail(id: $id) { path invitation { id emailStatus } }\n  }\n": types.ConsoleResendInvitationEmailDocument,
@@ -739,6 +745,18 @@ export function graphql(source: "\n  mutation ConsoleAssignConversation($id: ID!
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation ConsoleAddConversationNote($conversationId: ID!, $content: String!) {\n    addConversationNote(input: { conversationId: $conversationId, content: $content }) {\n      id conversationId content createdAt author { id name }\n    }\n  }\n"): typeof import('./graphql.ts').ConsoleAddConversationNoteDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  fragment ConsoleErasedEventLeftFields on ErasedEventLeft {\n    id appointmentId provider externalId startsAt reason failure retriedByJobId handledAt handledBy\n  }\n"): typeof import('./graphql.ts').ConsoleErasedEventLeftFieldsFragmentDoc;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleCustomerDataEventsLeft($id: Int!) {\n    customerDataJob(id: $id) { id externalEventsLeftDetails { ...ConsoleErasedEventLeftFields } }\n  }\n"): typeof import('./graphql.ts').ConsoleCustomerDataEventsLeftDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleMarkErasedEventLeftHandled($id: Int!) {\n    markErasedEventLeftHandled(id: $id) { ...ConsoleErasedEventLeftFields }\n  }\n"): typeof import('./graphql.ts').ConsoleMarkErasedEventLeftHandledDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

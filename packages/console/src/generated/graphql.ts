@@ -422,6 +422,17 @@ export type EndpointType =
   | 'silero'
   | 'vad';
 
+/** Why an erasure left a calendar event (docs/data-governance.md#calendar-events). */
+export type ErasedEventLeftReason =
+  /** The calendar connection was deleted: erase the event in that calendar by hand. */
+  | 'CONNECTION_DELETED'
+  /** The calendar refused the connection (`failure` says how): fix the connection, then run the erasure again. */
+  | 'CONNECTION_REFUSED'
+  /** A booking system's event (Cal.com): its API cannot edit the attendee. Erase it in Cal.com. */
+  | 'PROVIDER_CANNOT_EDIT'
+  /** The calendar kept failing (`failure` says how) through the job's attempts: run the erasure again. */
+  | 'PROVIDER_FAILED';
+
 export type HoursRangeInput = {
   end: string;
   start: string;
@@ -1490,6 +1501,22 @@ export type ConsoleAddConversationNoteMutationVariables = Exact<{
 
 export type ConsoleAddConversationNoteMutation = { addConversationNote: { id: number, conversationId: string, content: string, createdAt: string, author: { id: number, name: string } | null } };
 
+export type ConsoleErasedEventLeftFieldsFragment = { id: number, appointmentId: number, provider: CalendarProviderKind, externalId: string, startsAt: string, reason: ErasedEventLeftReason, failure: string | null, retriedByJobId: number | null, handledAt: string | null, handledBy: string | null };
+
+export type ConsoleCustomerDataEventsLeftQueryVariables = Exact<{
+  id: number;
+}>;
+
+
+export type ConsoleCustomerDataEventsLeftQuery = { customerDataJob: { id: number, externalEventsLeftDetails: Array<{ id: number, appointmentId: number, provider: CalendarProviderKind, externalId: string, startsAt: string, reason: ErasedEventLeftReason, failure: string | null, retriedByJobId: number | null, handledAt: string | null, handledBy: string | null }> | null } };
+
+export type ConsoleMarkErasedEventLeftHandledMutationVariables = Exact<{
+  id: number;
+}>;
+
+
+export type ConsoleMarkErasedEventLeftHandledMutation = { markErasedEventLeftHandled: { id: number, appointmentId: number, provider: CalendarProviderKind, externalId: string, startsAt: string, reason: ErasedEventLeftReason, failure: string | null, retriedByJobId: number | null, handledAt: string | null, handledBy: string | null } };
+
 export type ConsoleTeamQueryVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -1703,6 +1730,20 @@ export const ConsoleTestRunFieldsFragmentDoc = new TypedDocumentString(`
     actual
   }
 }`, {"fragmentName":"ConsoleTestRunFields"}) as unknown as TypedDocumentString<ConsoleTestRunFieldsFragment, unknown>;
+export const ConsoleErasedEventLeftFieldsFragmentDoc = new TypedDocumentString(`
+    fragment ConsoleErasedEventLeftFields on ErasedEventLeft {
+  id
+  appointmentId
+  provider
+  externalId
+  startsAt
+  reason
+  failure
+  retriedByJobId
+  handledAt
+  handledBy
+}
+    `, {"fragmentName":"ConsoleErasedEventLeftFields"}) as unknown as TypedDocumentString<ConsoleErasedEventLeftFieldsFragment, unknown>;
 export const ConsoleLoginDocument = new TypedDocumentString(`
     mutation ConsoleLogin($input: LoginInput!) {
   login(input: $input) {
@@ -3494,6 +3535,45 @@ export const ConsoleAddConversationNoteDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ConsoleAddConversationNoteMutation, ConsoleAddConversationNoteMutationVariables>;
+export const ConsoleCustomerDataEventsLeftDocument = new TypedDocumentString(`
+    query ConsoleCustomerDataEventsLeft($id: Int!) {
+  customerDataJob(id: $id) {
+    id
+    externalEventsLeftDetails {
+      ...ConsoleErasedEventLeftFields
+    }
+  }
+}
+    fragment ConsoleErasedEventLeftFields on ErasedEventLeft {
+  id
+  appointmentId
+  provider
+  externalId
+  startsAt
+  reason
+  failure
+  retriedByJobId
+  handledAt
+  handledBy
+}`) as unknown as TypedDocumentString<ConsoleCustomerDataEventsLeftQuery, ConsoleCustomerDataEventsLeftQueryVariables>;
+export const ConsoleMarkErasedEventLeftHandledDocument = new TypedDocumentString(`
+    mutation ConsoleMarkErasedEventLeftHandled($id: Int!) {
+  markErasedEventLeftHandled(id: $id) {
+    ...ConsoleErasedEventLeftFields
+  }
+}
+    fragment ConsoleErasedEventLeftFields on ErasedEventLeft {
+  id
+  appointmentId
+  provider
+  externalId
+  startsAt
+  reason
+  failure
+  retriedByJobId
+  handledAt
+  handledBy
+}`) as unknown as TypedDocumentString<ConsoleMarkErasedEventLeftHandledMutation, ConsoleMarkErasedEventLeftHandledMutationVariables>;
 export const ConsoleTeamDocument = new TypedDocumentString(`
     query ConsoleTeam {
   viewer {

@@ -1,21 +1,51 @@
 import { html, nothing, type PropertyDeclarations } from "lit";
 import {
+  CustomerDataEventsLeftQuery,
   CustomerDataJobQuery,
   EraseCustomerDataMutation,
   ExportCustomerDataMutation,
+  MarkErasedEventLeftHandledMutation,
 } from "../api/operations.ts";
-import type { ConsoleCustomerDataJobQuery } from "../generated/graphql.ts";
+import type {
+  ConsoleCustomerDataJobQuery,
+  ConsoleErasedEventLeftFieldsFragment,
+  ErasedEventLeftReason,
+} from "../generated/graphql.ts";
 import {
   describedBy,
   type FormErrors,
   fieldError,
+  formatDate,
   formErrors,
   formMessage,
   noErrors,
   Screen,
 } from "../screen.ts";
+import { PROVIDERS } from "./calendars-connect.ts";
 
 type Job = ConsoleCustomerDataJobQuery["customerDataJob"];
+type EventLeft = ConsoleErasedEventLeftFieldsFragment;
+
+/** Why an event was left, and what the business does about it. */
+function whyLeft(left: EventLeft): { why: string; todo: string } {
+  const failure = left.failure ? ` (${left.failure})` : "";
+  const reasons: Record<ErasedEventLeftReason, { why: string; todo: string }> = {
+    PROVIDER_CANNOT_EDIT: {
+      why: `${PROVIDERS[left.provider]} cannot edit its attendee`,
+      todo: `Erase it in ${PROVIDERS[left.provider]}.`,
+    },
+    CONNECTION_DELETED: {
+      why: "Its calendar connection was deleted",
+      todo: "Erase it in that calendar by hand.",
+    },
+    CONNECTION_REFUSED: {
+      why: `The calendar refused the connection${failure}`,
+      todo: "Repair the connection under Calendars, then retry: run the erasure again.",
+    },
+    PROVIDER_FAILED: { why: `The calendar kept failing${failure}`, todo: "Retry: run the erasure again." },
+  };
+  return reasons[left.reason];
+}
 type Kind = "phoneNumber" | "email" | "customerId";
 
 const KINDS: [kind: Kind, label: string][] = [
@@ -53,9 +83,12 @@ export class VxCustomerData extends Screen {
     errors: { state: true },
     confirming: { state: true },
     confirmation: { state: true },
+    eventsLeft: { state: true },
   };
   declare kind: Kind;
   declare job: Job | null;
+  /** A finished erasure's calendar events left, once read. */
+  declare eventsLeft: EventLeft[] | null;
   declare errors: FormErrors;
   /** The identifier an erasure waits to be confirmed for, or null. */
   declare confirming: { input: Record<string, string>; identifier: string } | null;
@@ -66,6 +99,7 @@ export class VxCustomerData extends Screen {
     super();
     this.kind = "phoneNumber";
     this.job = null;
+    this.eventsLeft = null;
     this.errors = noErrors;
     this.confirming = null;
     this.confirmation = "";
@@ -89,6 +123,7 @@ export class VxCustomerData extends Screen {
     clearTimeout(this.#timer);
     try {
       this.job = await action(input);
+      this.eventsLeft = null;
       this.errors = noErrors;
       this.follow();
     } catch (error) {
@@ -97,6 +132,7 @@ export class VxCustomerData extends Screen {
   }
 
   private follow(): void {
+    if (this.job?.kind === "erase" && this.job.state === "done") void this.loadEventsLeft(this.job.id);
     if (!this.job || (this.job.state !== "pending" && this.job.state !== "running")) return;
     const id = this.job.id;
     this.#timer = setTimeout(async () => {
@@ -109,6 +145,56 @@ export class VxCustomerData extends Screen {
       }
       this.follow();
     }, POLL_MS);
+  }
+
+  private async loadEventsLeft(id: number): Promise<void> {
+    try {
+      const { customerDataJob } = await this.api.request(CustomerDataEventsLeftQuery, { id });
+      if (this.job?.id === id) this.eventsLeft = customerDataJob.externalEventsLeftDetails ?? [];
+    } catch (error) {
+      this.errors = formErrors(error);
+    }
+  }
+
+  private async markHandled(left: EventLeft): Promise<void> {
+    try {
+      const { markErasedEventLeftHandled } = await this.api.request(MarkErasedEventLeftHandledMutation, {
+        id: left.id,
+      });
+      this.eventsLeft = (this.eventsLeft ?? []).map((row) =>
+        row.id === left.id ? markErasedEventLeftHandled : row,
+      );
+    } catch (error) {
+      this.errors = formErrors(error);
+    }
+  }
+
+  /** Each event left with why, what to do, and whether it was done. */
+  private eventsLeftTable() {
+    const rows = this.eventsLeft;
+    if (!rows || rows.length === 0) return nothing;
+    return html`<div class="table-wrap"><table aria-label="Calendar events left">
+      <thead><tr><th>Calendar</th><th>Starts</th><th>Why it was left</th><th>What to do</th><th></th></tr></thead>
+      <tbody>
+        ${rows.map((left) => {
+          const { why, todo } = whyLeft(left);
+          return html`<tr>
+            <td>${PROVIDERS[left.provider]}</td>
+            <td>${formatDate(left.startsAt)}</td>
+            <td>${why}</td>
+            <td>${todo}</td>
+            <td>${
+              left.handledAt
+                ? `Marked erased by hand on ${formatDate(left.handledAt)}`
+                : left.retriedByJobId
+                  ? `Tried again by erasure ${left.retriedByJobId}`
+                  : html`<button type="button" @click=${() => this.markHandled(left)}
+                      aria-label="Mark the event of appointment ${left.appointmentId} erased">Mark erased</button>`
+            }</td>
+          </tr>`;
+        })}
+      </tbody>
+    </table></div>`;
   }
 
   private exportData(event: SubmitEvent): void {
@@ -181,7 +267,8 @@ export class VxCustomerData extends Screen {
         left > 0
           ? html`<p class="hint" role="status">${left} calendar ${left === 1 ? "event" : "events"} still
               ${left === 1 ? "holds" : "hold"} the customer's details (Cal.com bookings, or calendars that refused
-              or did not answer): erase ${left === 1 ? "it" : "them"} in the calendar itself.</p>`
+              or did not answer): below, why and what to do.</p>
+            ${this.eventsLeftTable()}`
           : nothing
       }
       ${

@@ -1,6 +1,8 @@
 import { builder } from "../../builder.ts";
-import type { CustomerDataJob } from "../../generated/prisma/client.ts";
+import type { CustomerDataJob, ErasureEventLeft } from "../../generated/prisma/client.ts";
+import { CalendarProviderKind } from "../calendars/calendars.schema.ts";
 import { archivePath } from "./customer-data.service.ts";
+import type { EventLeftReason } from "./erasure.ts";
 
 const CustomerDataInput = builder.inputType("CustomerDataInput", {
   description:
@@ -15,6 +17,57 @@ const CustomerDataInput = builder.inputType("CustomerDataInput", {
       description: "The customer identifier of generate-reply conversations, or a widget conversation's id.",
     }),
     country: t.string({ description: "ISO 3166 two-letter code for a national phone number." }),
+  }),
+});
+
+const reasons: Record<EventLeftReason, string> = {
+  PROVIDER_CANNOT_EDIT:
+    "A booking system's event (Cal.com): its API cannot edit the attendee. Erase it in Cal.com.",
+  CONNECTION_DELETED: "The calendar connection was deleted: erase the event in that calendar by hand.",
+  CONNECTION_REFUSED:
+    "The calendar refused the connection (`failure` says how): fix the connection, then run the erasure again.",
+  PROVIDER_FAILED:
+    "The calendar kept failing (`failure` says how) through the job's attempts: run the erasure again.",
+};
+
+const ErasedEventLeftReason = builder.enumType("ErasedEventLeftReason", {
+  description: "Why an erasure left a calendar event (docs/data-governance.md#calendar-events).",
+  values: Object.fromEntries(
+    Object.entries(reasons).map(([value, description]) => [value, { value, description }]),
+  ) as Record<EventLeftReason, { value: EventLeftReason; description: string }>,
+});
+
+const ErasedEventLeftRef = builder.objectRef<ErasureEventLeft>("ErasedEventLeft").implement({
+  description:
+    "A calendar event an erasure could not rewrite, still holding the customer's details: what the business needs to erase it by hand. Never the customer.",
+  fields: (t) => ({
+    id: t.exposeInt("id"),
+    appointmentId: t.exposeInt("appointmentId", { description: "The appointment, kept anonymised." }),
+    connectionId: t.exposeInt("connectionId", {
+      description: "The calendar connection (possibly deleted since).",
+    }),
+    provider: t.expose("provider", { type: CalendarProviderKind }),
+    externalId: t.exposeString("externalId", {
+      description: "The provider's id of the event (CalDAV: its URL; Cal.com: the booking's uid).",
+    }),
+    startsAt: t.expose("startsAt", { type: "DateTime" }),
+    reason: t.field({ type: ErasedEventLeftReason, resolve: (left) => left.reason as EventLeftReason }),
+    failure: t.exposeString("failure", {
+      nullable: true,
+      description:
+        "The calendar's failure code (e.g. timeout, revoked), for CONNECTION_REFUSED and PROVIDER_FAILED.",
+    }),
+    retriedByJobId: t.exposeInt("retriedByJobId", {
+      nullable: true,
+      description:
+        "A later erasure of the same customer that tried the event again; it lists the event itself if still left.",
+    }),
+    handledAt: t.expose("handledAt", {
+      type: "DateTime",
+      nullable: true,
+      description: "When it was marked erased by hand (markErasedEventLeftHandled).",
+    }),
+    handledBy: t.exposeString("handledBy", { nullable: true, description: "user:<id>." }),
   }),
 });
 
@@ -67,6 +120,14 @@ export const CustomerDataJobRef = builder.objectRef<CustomerDataJob>("CustomerDa
         "Erasures: events still holding the customer's details, for the business to erase in its calendar: Cal.com bookings (its API cannot edit an attendee), calendars that refused the connection or stayed unreachable, deleted connections. Null for exports.",
       resolve: (job) => eventCount(job, "externalEventsLeft"),
     }),
+    externalEventsLeftDetails: t.field({
+      type: [ErasedEventLeftRef],
+      nullable: true,
+      description:
+        "Erasures: the events counted in externalEventsLeft, oldest first, with why each was left. Null for exports.",
+      resolve: (job, _args, context) =>
+        job.kind === "erase" ? context.services.customerData.eventsLeft(job) : null,
+    }),
   }),
 });
 
@@ -109,6 +170,21 @@ builder.mutationField("eraseCustomerData", (t) =>
       context.services.customerData.requestErasure(
         { accountId: context.viewer.accountId, requestedBy: `user:${context.viewer.userId}` },
         input,
+      ),
+  }),
+);
+
+builder.mutationField("markErasedEventLeftHandled", (t) =>
+  t.withAuth({ manager: true }).field({
+    type: ErasedEventLeftRef,
+    description:
+      "Records that the business erased a left calendar event by hand (who and when); later erasures of the customer no longer try it. Marking it again keeps the first record.",
+    args: { id: t.arg.int({ required: true }) },
+    resolve: (_root, { id }, context) =>
+      context.services.customerData.markEventLeftHandled(
+        context.viewer.accountId,
+        id,
+        `user:${context.viewer.userId}`,
       ),
   }),
 );

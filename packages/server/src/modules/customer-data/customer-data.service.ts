@@ -3,7 +3,7 @@ import { PartsTable } from "../../db/binary-parts.ts";
 import type { Lifecycle, ServiceDeps } from "../../deps.ts";
 import { CustomerErasedError, NotFoundError, RateLimitedError } from "../../errors.ts";
 import { type Actor, type EventSink, systemActor } from "../../events.ts";
-import type { CustomerDataJob, Prisma } from "../../generated/prisma/client.ts";
+import type { CustomerDataJob, ErasureEventLeft, Prisma } from "../../generated/prisma/client.ts";
 import { type CalendarEventRewriter, ERASURE_STEPS, type ErasureContext } from "./erasure.ts";
 import { buildArchive, collectCustomerRecords, type RecordingSource } from "./export.ts";
 import {
@@ -146,6 +146,27 @@ export class CustomerDataService implements Lifecycle {
     return job;
   }
 
+  /** The calendar events the erasure job left, oldest first (the job is the account's already). */
+  eventsLeft(job: CustomerDataJob): Promise<ErasureEventLeft[]> {
+    return this.deps.db.prisma.erasureEventLeft.findMany({
+      where: { jobId: job.id, accountId: job.accountId },
+      orderBy: { id: "asc" },
+    });
+  }
+
+  /** Marks a left event erased by hand; NOT_FOUND for another account's. The first mark stays. */
+  async markEventLeftHandled(accountId: number, id: number, by: string): Promise<ErasureEventLeft> {
+    const prisma = this.deps.db.prisma;
+    await prisma.erasureEventLeft.updateMany({
+      where: { id, accountId, handledAt: null },
+      data: { handledAt: this.parts.clock.now(), handledBy: by },
+    });
+    const left = await prisma.erasureEventLeft.findFirst({ where: { id, accountId } });
+    if (!left) throw new NotFoundError("Erased event left");
+    this.deps.logger.info("erased event left marked handled", { accountId, id, by });
+    return left;
+  }
+
   /** Whether an export's archive may be downloaded now. */
   downloadable(job: CustomerDataJob): boolean {
     return (
@@ -279,6 +300,7 @@ export class CustomerDataService implements Lifecycle {
       const context: ErasureContext = {
         prisma: this.deps.db.prisma,
         accountId: job.accountId,
+        job,
         who,
         recordings: this.parts.recordings,
         calendars: this.parts.calendars,

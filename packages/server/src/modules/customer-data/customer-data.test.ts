@@ -617,24 +617,6 @@ describe("customer data: an erasure cut short resumes on the next instance", { t
       const hash = identifierHash(await saltOf(prisma, owner.accountId), who);
       // A dead instance's work: the first steps ran and committed, then the process was gone.
       const done = ERASURE_STEPS.findIndex((step) => step.name === "textOptOuts");
-      for (const step of ERASURE_STEPS.slice(0, done)) {
-        const context = {
-          prisma,
-          accountId: owner.accountId,
-          who,
-          recordings: { remove: async () => {} },
-          calendars: first.app.services.calendars,
-          logger: first.app.logger,
-          lastAttempt: false,
-          signal: new AbortController().signal,
-          tombstone: async () => {
-            throw new Error("the steps before the opt-outs make no tombstone");
-          },
-          commit: (work: Parameters<typeof prisma.$transaction>[0]) =>
-            prisma.$transaction(work) as Promise<number>,
-        };
-        while ((await step.batch(context)) > 0);
-      }
       const job = await prisma.customerDataJob.create({
         data: {
           accountId: owner.accountId,
@@ -651,6 +633,25 @@ describe("customer data: an erasure cut short resumes on the next instance", { t
           leaseUntil: new Date(Date.now() + 10 * 60_000),
         },
       });
+      for (const step of ERASURE_STEPS.slice(0, done)) {
+        const context = {
+          prisma,
+          accountId: owner.accountId,
+          job,
+          who,
+          recordings: { remove: async () => {} },
+          calendars: first.app.services.calendars,
+          logger: first.app.logger,
+          lastAttempt: false,
+          signal: new AbortController().signal,
+          tombstone: async () => {
+            throw new Error("the steps before the opt-outs make no tombstone");
+          },
+          commit: (work: Parameters<typeof prisma.$transaction>[0]) =>
+            prisma.$transaction(work) as Promise<number>,
+        };
+        while ((await step.batch(context)) > 0);
+      }
       expect(await tablesContaining(first.app.db, phone)).toEqual(expect.arrayContaining(["calls", "leads"]));
       await first.close();
 

@@ -36,6 +36,10 @@ const JOB_FIELDS = "id kind state counts error externalEventsRedacted externalEv
 const ERASE = `mutation($input: CustomerDataInput!) { eraseCustomerData(input: $input) { ${JOB_FIELDS} } }`;
 const EXPORT = `mutation($input: CustomerDataInput!) { exportCustomerData(input: $input) { ${JOB_FIELDS} } }`;
 const JOB = `query($id: Int!) { customerDataJob(id: $id) { ${JOB_FIELDS} } }`;
+const LEFT_FIELDS =
+  "id appointmentId connectionId provider externalId startsAt reason failure retriedByJobId handledAt handledBy";
+const DETAILS = `query($id: Int!) { customerDataJob(id: $id) { externalEventsLeftDetails { ${LEFT_FIELDS} } } }`;
+const HANDLED = `mutation($id: Int!) { markErasedEventLeftHandled(id: $id) { ${LEFT_FIELDS} } }`;
 const START_OAUTH = `mutation ($provider: CalendarOAuthProvider!, $name: String!) {
   startCalendarOAuth(provider: $provider, name: $name) { authorizationUrl }
 }`;
@@ -51,6 +55,17 @@ interface Job {
   error: string | null;
   externalEventsRedacted: number | null;
   externalEventsLeft: number | null;
+}
+
+interface EventLeft {
+  id: number;
+  appointmentId: number;
+  provider: string;
+  reason: string;
+  failure: string | null;
+  retriedByJobId: number | null;
+  handledAt: string | null;
+  handledBy: string | null;
 }
 
 /** What the customer told the business when booking: none of it may stay in a rewritten event. */
@@ -159,6 +174,15 @@ describe.skipIf(!findRadicale())(
         if (current.state === "done" || current.state === "failed") return current;
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
+    };
+    const details = async (id: number) => {
+      const response = await t.gql<{ customerDataJob: { externalEventsLeftDetails: EventLeft[] } }>(
+        DETAILS,
+        { id },
+        { token: owner.apiKey },
+      );
+      expect(response.errors).toBeUndefined();
+      return response.data!.customerDataJob.externalEventsLeftDetails;
     };
     const row = (appointment: Appointment) =>
       t.app.db.prisma.appointment.findUniqueOrThrow({ where: { id: appointment.id } });
@@ -349,6 +373,18 @@ describe.skipIf(!findRadicale())(
       );
       expect(JSON.stringify(warnings)).not.toContain(phone);
       expect(JSON.stringify(warnings)).not.toContain(CUSTOMER.name);
+      // The job lists them, by reason: a connection not the account's is as good as deleted.
+      expect(
+        (await details(done.id)).map((left) => [
+          left.appointmentId,
+          left.provider,
+          left.reason,
+          left.failure,
+        ]),
+      ).toEqual([
+        [booked.calcom.id, "calcom", "PROVIDER_CANNOT_EDIT", null],
+        [forged.id, "caldav", "CONNECTION_DELETED", null],
+      ]);
 
       // Exports have no event counts.
       const exported = await t.gql<{ exportCustomerData: Job }>(
@@ -439,10 +475,145 @@ describe.skipIf(!findRadicale())(
           [failing.id, "unexpected_response"],
         ]),
       );
+      // Listed under the job: the calendar that kept failing, the refused connection.
+      expect(
+        (await details(id)).map((left) => [left.appointmentId, left.reason, left.failure]).sort(),
+      ).toEqual(
+        [
+          [revoked.id, "CONNECTION_REFUSED", expect.stringMatching(/^(revoked|unauthorized)$/)],
+          [failing.id, "PROVIDER_FAILED", "unexpected_response"],
+        ].sort(),
+      );
       // The refusal shows on the connection, for the owner to sign in again.
       expect(
         await t.app.db.prisma.calendarConnection.findUniqueOrThrow({ where: { id: connections.microsoft } }),
       ).toMatchObject({ status: "broken" });
+    });
+
+    it("lists the events it left, by reason and without the customer; a rerun retries them and lists nothing; another account reads nothing", async () => {
+      const phone = uniqueUsNumber();
+      const booked = {
+        google: await book(types.google, "2027-03-04T10:00:00Z", phone),
+        calcom: await book(types.calcom, "2027-03-04T11:00:00Z", phone),
+        caldav: await book(types.caldav, "2027-03-04T12:00:00Z", phone),
+      };
+      // Google refuses the rewrite once (a refusal is left at once, not retried), then works again.
+      google.fail({
+        method: "PATCH",
+        path: new RegExp(`/events/${booked.google.externalId}$`),
+        status: 403,
+        times: 1,
+      });
+      const first = await finished(await erase(phone));
+      expect(first).toMatchObject({ state: "done", externalEventsRedacted: 1, externalEventsLeft: 2 });
+      const listed = await details(first.id);
+      expect(listed).toEqual([
+        {
+          id: expect.any(Number),
+          appointmentId: booked.google.id,
+          connectionId: connections.google,
+          provider: "google",
+          externalId: booked.google.externalId,
+          startsAt: "2027-03-04T10:00:00.000Z",
+          reason: "CONNECTION_REFUSED",
+          failure: "forbidden",
+          retriedByJobId: null,
+          handledAt: null,
+          handledBy: null,
+        },
+        {
+          id: expect.any(Number),
+          appointmentId: booked.calcom.id,
+          connectionId: connections.calcom,
+          provider: "calcom",
+          externalId: booked.calcom.externalId,
+          startsAt: "2027-03-04T11:00:00.000Z",
+          reason: "PROVIDER_CANNOT_EDIT",
+          failure: null,
+          retriedByJobId: null,
+          handledAt: null,
+          handledBy: null,
+        },
+      ]);
+      // Neither the answer nor the stored rows say who the customer was.
+      const stored = await t.app.db.prisma.erasureEventLeft.findMany({ where: { jobId: first.id } });
+      for (const text of [JSON.stringify(listed), JSON.stringify(stored)]) {
+        for (const detail of [CUSTOMER.name, CUSTOMER.email, CUSTOMER.notes, phone, phone.slice(2)])
+          expect({ text, has: text.includes(detail) }).toEqual({ text, has: false });
+      }
+      expect(googleEvent(booked.google.externalId).summary).toContain(CUSTOMER.name);
+
+      // Another account: neither the job nor its events, and marking one changes nothing.
+      const theirs = await t.gql(DETAILS, { id: first.id }, { token: stranger.apiKey });
+      expect(theirs.errors?.[0]?.extensions?.code).toBe("NOT_FOUND");
+      expect(JSON.stringify(theirs)).not.toContain(booked.calcom.externalId);
+      const calcomLeft = listed.find((left) => left.provider === "calcom")!;
+      const forged = await t.gql(HANDLED, { id: calcomLeft.id }, { token: stranger.apiKey });
+      expect(forged.errors?.[0]?.extensions?.code).toBe("NOT_FOUND");
+      expect(
+        await t.app.db.prisma.erasureEventLeft.findUniqueOrThrow({ where: { id: calcomLeft.id } }),
+      ).toMatchObject({ handledAt: null, handledBy: null });
+
+      // The business erases the Cal.com booking by hand and says so; a second mark keeps the first.
+      const handled = await t.gql<{ markErasedEventLeftHandled: EventLeft }>(
+        HANDLED,
+        { id: calcomLeft.id },
+        { token: owner.apiKey },
+      );
+      expect(handled.errors).toBeUndefined();
+      expect(handled.data!.markErasedEventLeftHandled).toMatchObject({
+        id: calcomLeft.id,
+        handledAt: clock.now().toISOString(),
+        handledBy: `user:${owner.userId}`,
+      });
+      clock.advanceMinutes(1);
+      const again = await t.gql<{ markErasedEventLeftHandled: EventLeft }>(
+        HANDLED,
+        { id: calcomLeft.id },
+        { token: owner.apiKey },
+      );
+      expect(again.data!.markErasedEventLeftHandled.handledAt).toBe(
+        handled.data!.markErasedEventLeftHandled.handledAt,
+      );
+
+      // Google works again: the erasure asked again rewrites what the first left (the appointment no
+      // longer names the customer; the first job's list leads to it) and leaves nothing.
+      const calcomRequests = calcom.requests.length;
+      const second = await finished(await erase(phone));
+      expect(second).toMatchObject({ state: "done", externalEventsRedacted: 1, externalEventsLeft: 0 });
+      expect(await details(second.id)).toEqual([]);
+      expect(googleEvent(booked.google.externalId)).toMatchObject({
+        summary: "Consultation (customer data erased)",
+      });
+      expect(JSON.stringify(googleEvent(booked.google.externalId))).not.toContain(CUSTOMER.name);
+      expect(calcom.requests.length).toBe(calcomRequests);
+      // The first job's list says what became of each: retried by the second, or handled by hand.
+      expect(await details(first.id)).toEqual([
+        expect.objectContaining({ appointmentId: booked.google.id, retriedByJobId: second.id }),
+        expect.objectContaining({
+          appointmentId: booked.calcom.id,
+          retriedByJobId: null,
+          handledBy: `user:${owner.userId}`,
+        }),
+      ]);
+      expect(
+        await t.app.db.prisma.calendarConnection.findUniqueOrThrow({ where: { id: connections.google } }),
+      ).toMatchObject({ status: "active" });
+      // A third erasure has nothing left to try.
+      const third = await finished(await erase(phone));
+      expect(third).toMatchObject({ state: "done", externalEventsRedacted: 0, externalEventsLeft: 0 });
+      // Exports list nothing.
+      const exported = await t.gql<{ exportCustomerData: { id: number } }>(
+        EXPORT,
+        { input: { phoneNumber: uniqueUsNumber() } },
+        { token: owner.apiKey },
+      );
+      const exportDetails = await t.gql<{ customerDataJob: { externalEventsLeftDetails: null } }>(
+        DETAILS,
+        { id: exported.data!.exportCustomerData.id },
+        { token: owner.apiKey },
+      );
+      expect(exportDetails.data!.customerDataJob.externalEventsLeftDetails).toBeNull();
     });
   },
 );

@@ -1,4 +1,4 @@
-import type { Appointment, Prisma, PrismaClient } from "../../generated/prisma/client.ts";
+import type { Appointment, ErasureEventLeft, Prisma, PrismaClient } from "../../generated/prisma/client.ts";
 import type { Logger } from "../../logger.ts";
 import { erasedEvent } from "../appointments/index.ts";
 import type { CalendarEvent, EventRewrite } from "../calendars/index.ts";
@@ -27,6 +27,8 @@ export interface CalendarEventRewriter {
 export interface ErasureContext {
   prisma: PrismaClient;
   accountId: number;
+  /** The job: the events it leaves are listed under it, and earlier jobs' of the same customer retried. */
+  job: { id: number; identifierHash: string };
   who: CustomerIdentifier;
   recordings: { remove(callId: number): Promise<void> };
   calendars: CalendarEventRewriter;
@@ -84,7 +86,7 @@ export const ERASURE_STEPS: ErasureStep[] = [
     name: "appointments",
     async batch(context) {
       const ids = await find(context).appointments(ERASURE_BATCH, true);
-      if (ids.length === 0) return 0;
+      if (ids.length === 0) return retryEventsLeft(context);
       // Booked ones first have their event in the business's calendar rewritten, while the row
       // still names its connection and event.
       const withEvents = await context.prisma.appointment.findMany({
@@ -95,7 +97,7 @@ export const ERASURE_STEPS: ErasureStep[] = [
       if (withEvents.length > 0) {
         for (const appointment of withEvents) {
           if (context.signal.aborted) break;
-          await eraseEvent(context, appointment);
+          await eraseEvent(context, appointment, appointment);
         }
         // Not 0 even when stopped early: the step is not done, and the run ends before the next batch.
         return withEvents.length;
@@ -235,25 +237,105 @@ class CalendarEventPendingError extends Error {
 }
 
 /**
+ * Why an event was left, as the job lists it: a stable code the business acts on, from the calendars
+ * module's outcome (docs/data-governance.md#calendar-events).
+ */
+export type EventLeftReason =
+  /** A booking system's event (Cal.com): its API cannot edit the attendee; erase it there. */
+  | "PROVIDER_CANNOT_EDIT"
+  /** The connection was deleted: the event is in a calendar Voxgate no longer reaches. */
+  | "CONNECTION_DELETED"
+  /** The calendar refused the connection (revoked grant, password, permissions): fix it, then erase again. */
+  | "CONNECTION_REFUSED"
+  /** The calendar kept failing (down, timing out, answering oddly) through the job's attempts: erase again. */
+  | "PROVIDER_FAILED";
+
+/** Failures that only the business can mend (on the connection), as opposed to ones that may pass. */
+const REFUSALS = new Set([
+  "unauthorized",
+  "forbidden",
+  "not_found",
+  "not_a_calendar",
+  "blocked_address",
+  "invalid_url",
+  "revoked",
+  "not_configured",
+]);
+
+function leftReason(reason: string): { reason: EventLeftReason; failure: string | null } {
+  if (reason === "not_editable") return { reason: "PROVIDER_CANNOT_EDIT", failure: null };
+  if (reason === "no_connection") return { reason: "CONNECTION_DELETED", failure: null };
+  return { reason: REFUSALS.has(reason) ? "CONNECTION_REFUSED" : "PROVIDER_FAILED", failure: reason };
+}
+
+/**
+ * After the customer's own appointments: the events earlier erasures of the same customer left (and
+ * nobody marked erased by hand) are tried again, rewriting being idempotent. Their appointments were
+ * anonymised then, so only those lists still lead to them. Each is marked retried by this job in the
+ * commit that counts it; one still left is listed under this job instead.
+ */
+async function retryEventsLeft(context: ErasureContext): Promise<number> {
+  const earlier = await context.prisma.erasureEventLeft.findMany({
+    where: {
+      accountId: context.accountId,
+      jobId: { not: context.job.id },
+      retriedByJobId: null,
+      handledAt: null,
+      job: { kind: "erase", identifierHash: context.job.identifierHash },
+    },
+    orderBy: { id: "asc" },
+    take: EVENT_BATCH,
+  });
+  for (const left of earlier) {
+    if (context.signal.aborted) break;
+    const appointment = await context.prisma.appointment.findFirst({
+      where: { id: left.appointmentId, accountId: context.accountId },
+    });
+    if (appointment) await eraseEvent(context, appointment, left, left);
+    else
+      await context.commit(async (tx) => {
+        await markRetried(tx, context, left);
+        return 0;
+      });
+  }
+  // Not 0 even when stopped early: the step is not done, and the run ends before the next batch.
+  return earlier.length;
+}
+
+async function markRetried(tx: Prisma.TransactionClient, context: ErasureContext, left: ErasureEventLeft) {
+  await tx.erasureEventLeft.updateMany({
+    where: { id: left.id, retriedByJobId: null },
+    data: { retriedByJobId: context.job.id },
+  });
+}
+
+/**
  * Rewrites the appointment's event without the customer, then anonymises the row in the commit that
  * counts the event (`externalEventsRedacted`, or `externalEventsLeft` when it could not be done):
  * the row no longer matches the customer, so a later run does not take it again, and a run cut
  * short before the commit rewrites the event again, which changes nothing. A calendar failing in a
  * way that may pass fails the run, so that the job runner retries it after its lease (a backoff),
  * up to its last attempt, when the event is left instead: the erasure never waits for good.
- * Logs carry the appointment's id, never the customer.
+ * A left event is listed under the job (`erasure_events_left`) in the same commit. `target` is the
+ * event: the appointment's own, or the one an earlier job listed (`earlier`, whose appointment was
+ * anonymised then and is not counted again). Logs carry the appointment's id, never the customer.
  */
-async function eraseEvent(context: ErasureContext, appointment: Appointment): Promise<void> {
+async function eraseEvent(
+  context: ErasureContext,
+  appointment: Appointment,
+  target: Pick<Appointment, "connectionId" | "externalId" | "provider" | "startsAt">,
+  earlier?: ErasureEventLeft,
+): Promise<void> {
   const result = await context.calendars.rewriteEvent(
     context.accountId,
-    { connectionId: appointment.connectionId, externalId: appointment.externalId },
+    { connectionId: target.connectionId, externalId: target.externalId },
     erasedEvent(appointment),
   );
   const where = {
     accountId: context.accountId,
     appointmentId: appointment.id,
-    connectionId: appointment.connectionId,
-    provider: appointment.provider,
+    connectionId: target.connectionId,
+    provider: target.provider,
   };
   if (result.outcome === "left") {
     if (result.retriable && !context.lastAttempt) {
@@ -268,7 +350,28 @@ async function eraseEvent(context: ErasureContext, appointment: Appointment): Pr
       reason: result.reason,
     });
   }
-  await context.commit((tx) => anonymiseAppointments(tx, context.accountId, [appointment.id]), {
-    [result.outcome === "left" ? "externalEventsLeft" : "externalEventsRedacted"]: 1,
-  });
+  await context.commit(
+    async (tx) => {
+      if (result.outcome === "left") {
+        // Unique per job and appointment: a run resumed after a crash lists it once.
+        await tx.erasureEventLeft.createMany({
+          data: {
+            accountId: context.accountId,
+            jobId: context.job.id,
+            appointmentId: appointment.id,
+            connectionId: target.connectionId,
+            provider: target.provider,
+            externalId: target.externalId,
+            startsAt: target.startsAt,
+            ...leftReason(result.reason),
+          },
+          skipDuplicates: true,
+        });
+      }
+      if (!earlier) return anonymiseAppointments(tx, context.accountId, [appointment.id]);
+      await markRetried(tx, context, earlier);
+      return 0;
+    },
+    { [result.outcome === "left" ? "externalEventsLeft" : "externalEventsRedacted"]: 1 },
+  );
 }
