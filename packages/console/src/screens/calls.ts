@@ -1,14 +1,4 @@
 import { html, nothing } from "lit";
-import {
-  CallQuery,
-  CallStatusSubscription,
-  CallsQuery,
-  CallsScreenChoicesQuery,
-  CallTranscriptSubscription,
-  SimulateInboundCallMutation,
-  StartTestPhoneCallMutation,
-  TakeOverCallMutation,
-} from "../api/operations.ts";
 import type {
   CallFilter,
   ConsoleCallQuery,
@@ -37,6 +27,16 @@ import {
   renderTranscript,
   turnAt,
 } from "./call-review.ts";
+import {
+  CallQuery,
+  CallStatusSubscription,
+  CallsQuery,
+  CallsScreenChoicesQuery,
+  CallTranscriptSubscription,
+  SimulateInboundCallMutation,
+  StartTestPhoneCallMutation,
+  TakeOverCallMutation,
+} from "./calls.operations.ts";
 import { saveFile } from "./customer-data.ts";
 
 const STATUSES = [

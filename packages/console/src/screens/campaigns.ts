@@ -1,16 +1,5 @@
 import type { CountryCode } from "libphonenumber-js/min";
 import { css, html, nothing } from "lit";
-import {
-  CampaignChoicesQuery,
-  CampaignProgressSubscription,
-  CampaignsQuery,
-  CreateCampaignMutation,
-  CreateLeadMutation,
-  DeleteCampaignMutation,
-  DeleteLeadMutation,
-  LeadsQuery,
-  UpdateCampaignMutation,
-} from "../api/operations.ts";
 import type { ParsedCsv, RefusedRow } from "../csv-import.ts";
 import type {
   ConsoleCampaignChoicesQuery,
@@ -32,6 +21,17 @@ import {
   Screen,
 } from "../screen.ts";
 import { campaignStatus, leadStatus } from "../status-words.ts";
+import {
+  CampaignChoicesQuery,
+  CampaignProgressSubscription,
+  CampaignsQuery,
+  CreateCampaignMutation,
+  CreateLeadMutation,
+  DeleteCampaignMutation,
+  DeleteLeadMutation,
+  LeadsQuery,
+  UpdateCampaignMutation,
+} from "./campaigns.operations.ts";
 
 type Campaign = ConsoleCampaignsQuery["campaigns"]["items"][number];
 type Progress = ConsoleCampaignProgressSubscription["campaignProgress"];

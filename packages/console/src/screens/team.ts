@@ -1,7 +1,7 @@
 import { html, LitElement, nothing } from "lit";
 import { live } from "lit/directives/live.js";
 import { ApiError, ConsoleApi } from "../api/client.ts";
-import { graphql } from "../generated/gql.ts";
+import { graphql } from "../api/graphql.ts";
 import type { ConsoleTeamQuery, MemberRole } from "../generated/graphql.ts";
 import {
   DataScreen,
