@@ -25,9 +25,6 @@ type Documents = {
     "\n  subscription ConsoleConversationActivity {\n    conversationActivity {\n      kind\n      conversation { id assistantId channel aiDisabled waitingForHuman customerIdentifier origin updatedAt unread lastMessageAt status assignee { id name } lastMessage { id role content } visitor { pageUrl browser country } }\n      message { id role content createdAt }\n      note { id conversationId content createdAt author { id name } }\n    }\n  }\n": typeof types.ConsoleConversationActivityDocument,
     "\n  query ConsoleAvailableSlots($appointmentTypeId: Int!, $from: DateTime!, $to: DateTime!) {\n    availableSlots(appointmentTypeId: $appointmentTypeId, from: $from, to: $to) { start end }\n  }\n": typeof types.ConsoleAvailableSlotsDocument,
     "\n  query ConsoleAssistantNames {\n    assistants(perPage: 100) { items { id name } }\n  }\n": typeof types.ConsoleAssistantNamesDocument,
-    "\n  mutation ConsoleExportCustomerData($input: CustomerDataInput!) {\n    exportCustomerData(input: $input) { id kind state identifierKind stepsDone stepsTotal counts error downloadUrl expiresAt }\n  }\n": typeof types.ConsoleExportCustomerDataDocument,
-    "\n  mutation ConsoleEraseCustomerData($input: CustomerDataInput!) {\n    eraseCustomerData(input: $input) { id kind state identifierKind stepsDone stepsTotal counts error downloadUrl expiresAt }\n  }\n": typeof types.ConsoleEraseCustomerDataDocument,
-    "\n  query ConsoleCustomerDataJob($id: Int!) {\n    customerDataJob(id: $id) { id kind state identifierKind stepsDone stepsTotal counts error downloadUrl expiresAt }\n  }\n": typeof types.ConsoleCustomerDataJobDocument,
     "\n  mutation ConsoleCreateTestScenarioFromCall($callId: Int!) {\n    createTestScenarioFromCall(callId: $callId) { id assistantId }\n  }\n": typeof types.ConsoleCreateTestScenarioFromCallDocument,
     "\n  mutation ConsoleCreateTestScenarioFromConversation($conversationId: String!) {\n    createTestScenarioFromConversation(conversationId: $conversationId) { id assistantId }\n  }\n": typeof types.ConsoleCreateTestScenarioFromConversationDocument,
     "\n  query ConsolePhoneNumbers {\n    phoneNumbers { id phoneNumber label kind typeLabel region smsCapable subscriptionStatus releaseRequestedAt }\n  }\n": typeof types.ConsolePhoneNumbersDocument,
@@ -79,6 +76,9 @@ type Documents = {
     "\n  subscription ConsoleCampaignProgress($campaignId: Int!) {\n    campaignProgress(campaignId: $campaignId) {\n      campaignId status callsRunning withinCallingWindow\n      leads { total completed processing scheduled rescheduled reachedMaxRetries blacklisted created }\n    }\n  }\n": typeof types.ConsoleCampaignProgressDocument,
     "\n  query ConsoleLeads($campaignId: Int, $page: Int) {\n    leads(campaignId: $campaignId, page: $page, perPage: 20) {\n      items { id phoneNumber status attempts nextAttemptAt variables }\n      pageInfo { currentPage lastPage total }\n    }\n  }\n": typeof types.ConsoleLeadsDocument,
     "\n  mutation ConsoleCreateLead($input: CreateLeadInput!) {\n    createLead(input: $input) { id }\n  }\n": typeof types.ConsoleCreateLeadDocument,
+    "\n  mutation ConsoleExportCustomerData($input: CustomerDataInput!) {\n    exportCustomerData(input: $input) { id kind state identifierKind stepsDone stepsTotal counts error downloadUrl expiresAt }\n  }\n": typeof types.ConsoleExportCustomerDataDocument,
+    "\n  mutation ConsoleEraseCustomerData($input: CustomerDataInput!) {\n    eraseCustomerData(input: $input) { id kind state identifierKind stepsDone stepsTotal counts error downloadUrl expiresAt }\n  }\n": typeof types.ConsoleEraseCustomerDataDocument,
+    "\n  query ConsoleCustomerDataJob($id: Int!) {\n    customerDataJob(id: $id) { id kind state identifierKind stepsDone stepsTotal counts error downloadUrl expiresAt }\n  }\n": typeof types.ConsoleCustomerDataJobDocument,
     "\n  query ConsoleDataRetention {\n    dataRetention { transcriptDays recordingDays messageDays callTurnDays webhookLogDays textDays auditLogDays }\n  }\n": typeof types.ConsoleDataRetentionDocument,
     "\n  mutation ConsoleSetDataRetention($input: DataRetentionInput!) {\n    setDataRetention(input: $input) { transcriptDays recordingDays messageDays callTurnDays webhookLogDays textDays auditLogDays }\n  }\n": typeof types.ConsoleSetDataRetentionDocument,
     "\n  query ConsoleAuditLog($after: String) {\n    auditLog(first: 25, after: $after) {\n      entries { id action actorKind actorId targetType targetId details ip at }\n      nextCursor\n    }\n  }\n": typeof types.ConsoleAuditLogDocument,
@@ -153,9 +153,6 @@ const documents: Documents = {
     "\n  subscription ConsoleConversationActivity {\n    conversationActivity {\n      kind\n      conversation { id assistantId channel aiDisabled waitingForHuman customerIdentifier origin updatedAt unread lastMessageAt status assignee { id name } lastMessage { id role content } visitor { pageUrl browser country } }\n      message { id role content createdAt }\n      note { id conversationId content createdAt author { id name } }\n    }\n  }\n": types.ConsoleConversationActivityDocument,
     "\n  query ConsoleAvailableSlots($appointmentTypeId: Int!, $from: DateTime!, $to: DateTime!) {\n    availableSlots(appointmentTypeId: $appointmentTypeId, from: $from, to: $to) { start end }\n  }\n": types.ConsoleAvailableSlotsDocument,
     "\n  query ConsoleAssistantNames {\n    assistants(perPage: 100) { items { id name } }\n  }\n": types.ConsoleAssistantNamesDocument,
-    "\n  mutation ConsoleExportCustomerData($input: CustomerDataInput!) {\n    exportCustomerData(input: $input) { id kind state identifierKind stepsDone stepsTotal counts error downloadUrl expiresAt }\n  }\n": types.ConsoleExportCustomerDataDocument,
-    "\n  mutation ConsoleEraseCustomerData($input: CustomerDataInput!) {\n    eraseCustomerData(input: $input) { id kind state identifierKind stepsDone stepsTotal counts error downloadUrl expiresAt }\n  }\n": types.ConsoleEraseCustomerDataDocument,
-    "\n  query ConsoleCustomerDataJob($id: Int!) {\n    customerDataJob(id: $id) { id kind state identifierKind stepsDone stepsTotal counts error downloadUrl expiresAt }\n  }\n": types.ConsoleCustomerDataJobDocument,
     "\n  mutation ConsoleCreateTestScenarioFromCall($callId: Int!) {\n    createTestScenarioFromCall(callId: $callId) { id assistantId }\n  }\n": types.ConsoleCreateTestScenarioFromCallDocument,
     "\n  mutation ConsoleCreateTestScenarioFromConversation($conversationId: String!) {\n    createTestScenarioFromConversation(conversationId: $conversationId) { id assistantId }\n  }\n": types.ConsoleCreateTestScenarioFromConversationDocument,
     "\n  query ConsolePhoneNumbers {\n    phoneNumbers { id phoneNumber label kind typeLabel region smsCapable subscriptionStatus releaseRequestedAt }\n  }\n": types.ConsolePhoneNumbersDocument,
@@ -207,6 +204,9 @@ const documents: Documents = {
     "\n  subscription ConsoleCampaignProgress($campaignId: Int!) {\n    campaignProgress(campaignId: $campaignId) {\n      campaignId status callsRunning withinCallingWindow\n      leads { total completed processing scheduled rescheduled reachedMaxRetries blacklisted created }\n    }\n  }\n": types.ConsoleCampaignProgressDocument,
     "\n  query ConsoleLeads($campaignId: Int, $page: Int) {\n    leads(campaignId: $campaignId, page: $page, perPage: 20) {\n      items { id phoneNumber status attempts nextAttemptAt variables }\n      pageInfo { currentPage lastPage total }\n    }\n  }\n": types.ConsoleLeadsDocument,
     "\n  mutation ConsoleCreateLead($input: CreateLeadInput!) {\n    createLead(input: $input) { id }\n  }\n": types.ConsoleCreateLeadDocument,
+    "\n  mutation ConsoleExportCustomerData($input: CustomerDataInput!) {\n    exportCustomerData(input: $input) { id kind state identifierKind stepsDone stepsTotal counts error downloadUrl expiresAt }\n  }\n": types.ConsoleExportCustomerDataDocument,
+    "\n  mutation ConsoleEraseCustomerData($input: CustomerDataInput!) {\n    eraseCustomerData(input: $input) { id kind state identifierKind stepsDone stepsTotal counts error downloadUrl expiresAt }\n  }\n": types.ConsoleEraseCustomerDataDocument,
+    "\n  query ConsoleCustomerDataJob($id: Int!) {\n    customerDataJob(id: $id) { id kind state identifierKind stepsDone stepsTotal counts error downloadUrl expiresAt }\n  }\n": types.ConsoleCustomerDataJobDocument,
     "\n  query ConsoleDataRetention {\n    dataRetention { transcriptDays recordingDays messageDays callTurnDays webhookLogDays textDays auditLogDays }\n  }\n": types.ConsoleDataRetentionDocument,
     "\n  mutation ConsoleSetDataRetention($input: DataRetentionInput!) {\n    setDataRetention(input: $input) { transcriptDays recordingDays messageDays callTurnDays webhookLogDays textDays auditLogDays }\n  }\n": types.ConsoleSetDataRetentionDocument,
     "\n  query ConsoleAuditLog($after: String) {\n    auditLog(first: 25, after: $after) {\n      entries { id action actorKind actorId targetType targetId details ip at }\n      nextCursor\n    }\n  }\n": types.ConsoleAuditLogDocument,
@@ -311,18 +311,6 @@ export function graphql(source: "\n  query ConsoleAvailableSlots($appointmentTyp
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query ConsoleAssistantNames {\n    assistants(perPage: 100) { items { id name } }\n  }\n"): typeof import('./graphql.ts').ConsoleAssistantNamesDocument;
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  mutation ConsoleExportCustomerData($input: CustomerDataInput!) {\n    exportCustomerData(input: $input) { id kind state identifierKind stepsDone stepsTotal counts error downloadUrl expiresAt }\n  }\n"): typeof import('./graphql.ts').ConsoleExportCustomerDataDocument;
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  mutation ConsoleEraseCustomerData($input: CustomerDataInput!) {\n    eraseCustomerData(input: $input) { id kind state identifierKind stepsDone stepsTotal counts error downloadUrl expiresAt }\n  }\n"): typeof import('./graphql.ts').ConsoleEraseCustomerDataDocument;
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
-export function graphql(source: "\n  query ConsoleCustomerDataJob($id: Int!) {\n    customerDataJob(id: $id) { id kind state identifierKind stepsDone stepsTotal counts error downloadUrl expiresAt }\n  }\n"): typeof import('./graphql.ts').ConsoleCustomerDataJobDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -527,6 +515,18 @@ export function graphql(source: "\n  query ConsoleLeads($campaignId: Int, $page:
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation ConsoleCreateLead($input: CreateLeadInput!) {\n    createLead(input: $input) { id }\n  }\n"): typeof import('./graphql.ts').ConsoleCreateLeadDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleExportCustomerData($input: CustomerDataInput!) {\n    exportCustomerData(input: $input) { id kind state identifierKind stepsDone stepsTotal counts error downloadUrl expiresAt }\n  }\n"): typeof import('./graphql.ts').ConsoleExportCustomerDataDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ConsoleEraseCustomerData($input: CustomerDataInput!) {\n    eraseCustomerData(input: $input) { id kind state identifierKind stepsDone stepsTotal counts error downloadUrl expiresAt }\n  }\n"): typeof import('./graphql.ts').ConsoleEraseCustomerDataDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ConsoleCustomerDataJob($id: Int!) {\n    customerDataJob(id: $id) { id kind state identifierKind stepsDone stepsTotal counts error downloadUrl expiresAt }\n  }\n"): typeof import('./graphql.ts').ConsoleCustomerDataJobDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

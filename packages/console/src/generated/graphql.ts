@@ -753,27 +753,6 @@ export type ConsoleAssistantNamesQueryVariables = Exact<{ [key: string]: never; 
 
 export type ConsoleAssistantNamesQuery = { assistants: { items: Array<{ id: number, name: string }> } };
 
-export type ConsoleExportCustomerDataMutationVariables = Exact<{
-  input: CustomerDataInput;
-}>;
-
-
-export type ConsoleExportCustomerDataMutation = { exportCustomerData: { id: number, kind: string, state: string, identifierKind: string, stepsDone: number, stepsTotal: number, counts: unknown, error: string | null, downloadUrl: string | null, expiresAt: string | null } };
-
-export type ConsoleEraseCustomerDataMutationVariables = Exact<{
-  input: CustomerDataInput;
-}>;
-
-
-export type ConsoleEraseCustomerDataMutation = { eraseCustomerData: { id: number, kind: string, state: string, identifierKind: string, stepsDone: number, stepsTotal: number, counts: unknown, error: string | null, downloadUrl: string | null, expiresAt: string | null } };
-
-export type ConsoleCustomerDataJobQueryVariables = Exact<{
-  id: number;
-}>;
-
-
-export type ConsoleCustomerDataJobQuery = { customerDataJob: { id: number, kind: string, state: string, identifierKind: string, stepsDone: number, stepsTotal: number, counts: unknown, error: string | null, downloadUrl: string | null, expiresAt: string | null } };
-
 export type ConsoleCreateTestScenarioFromCallMutationVariables = Exact<{
   callId: number;
 }>;
@@ -1124,6 +1103,27 @@ export type ConsoleCreateLeadMutationVariables = Exact<{
 
 
 export type ConsoleCreateLeadMutation = { createLead: { id: number } };
+
+export type ConsoleExportCustomerDataMutationVariables = Exact<{
+  input: CustomerDataInput;
+}>;
+
+
+export type ConsoleExportCustomerDataMutation = { exportCustomerData: { id: number, kind: string, state: string, identifierKind: string, stepsDone: number, stepsTotal: number, counts: unknown, error: string | null, downloadUrl: string | null, expiresAt: string | null } };
+
+export type ConsoleEraseCustomerDataMutationVariables = Exact<{
+  input: CustomerDataInput;
+}>;
+
+
+export type ConsoleEraseCustomerDataMutation = { eraseCustomerData: { id: number, kind: string, state: string, identifierKind: string, stepsDone: number, stepsTotal: number, counts: unknown, error: string | null, downloadUrl: string | null, expiresAt: string | null } };
+
+export type ConsoleCustomerDataJobQueryVariables = Exact<{
+  id: number;
+}>;
+
+
+export type ConsoleCustomerDataJobQuery = { customerDataJob: { id: number, kind: string, state: string, identifierKind: string, stepsDone: number, stepsTotal: number, counts: unknown, error: string | null, downloadUrl: string | null, expiresAt: string | null } };
 
 export type ConsoleDataRetentionQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -1852,54 +1852,6 @@ export const ConsoleAssistantNamesDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ConsoleAssistantNamesQuery, ConsoleAssistantNamesQueryVariables>;
-export const ConsoleExportCustomerDataDocument = new TypedDocumentString(`
-    mutation ConsoleExportCustomerData($input: CustomerDataInput!) {
-  exportCustomerData(input: $input) {
-    id
-    kind
-    state
-    identifierKind
-    stepsDone
-    stepsTotal
-    counts
-    error
-    downloadUrl
-    expiresAt
-  }
-}
-    `) as unknown as TypedDocumentString<ConsoleExportCustomerDataMutation, ConsoleExportCustomerDataMutationVariables>;
-export const ConsoleEraseCustomerDataDocument = new TypedDocumentString(`
-    mutation ConsoleEraseCustomerData($input: CustomerDataInput!) {
-  eraseCustomerData(input: $input) {
-    id
-    kind
-    state
-    identifierKind
-    stepsDone
-    stepsTotal
-    counts
-    error
-    downloadUrl
-    expiresAt
-  }
-}
-    `) as unknown as TypedDocumentString<ConsoleEraseCustomerDataMutation, ConsoleEraseCustomerDataMutationVariables>;
-export const ConsoleCustomerDataJobDocument = new TypedDocumentString(`
-    query ConsoleCustomerDataJob($id: Int!) {
-  customerDataJob(id: $id) {
-    id
-    kind
-    state
-    identifierKind
-    stepsDone
-    stepsTotal
-    counts
-    error
-    downloadUrl
-    expiresAt
-  }
-}
-    `) as unknown as TypedDocumentString<ConsoleCustomerDataJobQuery, ConsoleCustomerDataJobQueryVariables>;
 export const ConsoleCreateTestScenarioFromCallDocument = new TypedDocumentString(`
     mutation ConsoleCreateTestScenarioFromCall($callId: Int!) {
   createTestScenarioFromCall(callId: $callId) {
@@ -2687,6 +2639,54 @@ export const ConsoleCreateLeadDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ConsoleCreateLeadMutation, ConsoleCreateLeadMutationVariables>;
+export const ConsoleExportCustomerDataDocument = new TypedDocumentString(`
+    mutation ConsoleExportCustomerData($input: CustomerDataInput!) {
+  exportCustomerData(input: $input) {
+    id
+    kind
+    state
+    identifierKind
+    stepsDone
+    stepsTotal
+    counts
+    error
+    downloadUrl
+    expiresAt
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleExportCustomerDataMutation, ConsoleExportCustomerDataMutationVariables>;
+export const ConsoleEraseCustomerDataDocument = new TypedDocumentString(`
+    mutation ConsoleEraseCustomerData($input: CustomerDataInput!) {
+  eraseCustomerData(input: $input) {
+    id
+    kind
+    state
+    identifierKind
+    stepsDone
+    stepsTotal
+    counts
+    error
+    downloadUrl
+    expiresAt
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleEraseCustomerDataMutation, ConsoleEraseCustomerDataMutationVariables>;
+export const ConsoleCustomerDataJobDocument = new TypedDocumentString(`
+    query ConsoleCustomerDataJob($id: Int!) {
+  customerDataJob(id: $id) {
+    id
+    kind
+    state
+    identifierKind
+    stepsDone
+    stepsTotal
+    counts
+    error
+    downloadUrl
+    expiresAt
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleCustomerDataJobQuery, ConsoleCustomerDataJobQueryVariables>;
 export const ConsoleDataRetentionDocument = new TypedDocumentString(`
     query ConsoleDataRetention {
   dataRetention {

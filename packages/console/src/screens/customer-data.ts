@@ -1,9 +1,4 @@
 import { html, nothing, type PropertyDeclarations } from "lit";
-import {
-  CustomerDataJobQuery,
-  EraseCustomerDataMutation,
-  ExportCustomerDataMutation,
-} from "../api/operations.ts";
 import type { ConsoleCustomerDataJobQuery } from "../generated/graphql.ts";
 import {
   describedBy,
@@ -14,6 +9,11 @@ import {
   noErrors,
   Screen,
 } from "../screen.ts";
+import {
+  CustomerDataJobQuery,
+  EraseCustomerDataMutation,
+  ExportCustomerDataMutation,
+} from "./customer-data.operations.ts";
 
 type Job = ConsoleCustomerDataJobQuery["customerDataJob"];
 type Kind = "phoneNumber" | "email" | "customerId";
