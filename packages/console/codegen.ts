@@ -4,7 +4,7 @@ import { typedDocumentsConfig } from "../server/scripts/typed-documents.codegen.
 /** Typed documents for the console's GraphQL operations. */
 const config: CodegenConfig = typedDocumentsConfig({
   schema: "../server/schema.graphql",
-  documents: ["src/api/operations.ts", "src/screens/team.ts"],
+  documents: ["src/**/*.ts", "!src/generated/**"],
 });
 
 export default config;

@@ -2,7 +2,7 @@ import { html, nothing } from "lit";
 import {
   CreateTestScenarioFromCallMutation,
   CreateTestScenarioFromConversationMutation,
-} from "./api/operations.ts";
+} from "./make-test.operations.ts";
 import { navigate } from "./router.ts";
 import { Screen } from "./screen.ts";
 

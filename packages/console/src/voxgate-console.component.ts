@@ -1,18 +1,13 @@
 import { html, LitElement, nothing } from "lit";
 import { keyed } from "lit/directives/keyed.js";
 import { ApiError, ConsoleApi } from "./api/client.ts";
-import {
-  CalendarConnectionsQuery,
-  ChatModelsQuery,
-  LoginMutation,
-  LogoutMutation,
-  ViewerQuery,
-  ViewerRoleQuery,
-} from "./api/operations.ts";
+import { LoginMutation, LogoutMutation, ViewerQuery, ViewerRoleQuery } from "./api/operations.ts";
 import { href, parseRoute, type Route } from "./router.ts";
 import { setSession } from "./screen.ts";
 import { type Chunk, chunkOf, ScreenChunks } from "./screen-chunks.ts";
 import { clearSession, loadSession, saveSession } from "./session.ts";
+import { ShellBanners } from "./voxgate-console.banners.ts";
+import { renderNav, renderScreen } from "./voxgate-console.routes.ts";
 import { consoleStyles } from "./voxgate-console.styles.ts";
 
 /** `voxgate-console-session`: fired on sign-in (signedIn true) and sign-out or expiry (false). */
@@ -20,30 +15,6 @@ export interface VoxgateConsoleSessionDetail {
   signedIn: boolean;
   reason: "sign-in" | "sign-out" | "expired" | "restored";
 }
-
-const NAV: [section: string, label: string][] = [
-  ["insights", "Overview"],
-  ["assistants", "Assistants"],
-  ["knowledge", "Knowledge"],
-  ["inbox", "Inbox"],
-  ["calls", "Calls"],
-  ["campaigns", "Campaigns"],
-  ["appointments", "Appointments"],
-  ["calendars", "Calendars"],
-  ["numbers", "Phone numbers"],
-  ["keys", "API keys"],
-  ["webhooks", "Webhooks"],
-  ["billing", "Balance"],
-  ["admin", "Admin"],
-  ["tests", "Tests"],
-  ["team", "Team"],
-];
-
-/**
- * Sections an agent does not see (docs/console.md#team): the server refuses their operations to agents
- * regardless; hiding them keeps the navigation to what an agent can use.
- */
-const MANAGER_SECTIONS = new Set(["numbers", "calendars", "keys", "webhooks", "billing", "admin", "team"]);
 
 /**
  * The operator console: sign-in, then a navigation and one screen per section.
@@ -65,8 +36,6 @@ export class VoxgateConsole extends LitElement {
     restoring: { state: true },
     isOperator: { state: true },
     failure: { state: true },
-    brokenCalendars: { state: true },
-    noModel: { state: true },
     role: { state: true },
   };
 
@@ -81,10 +50,6 @@ export class VoxgateConsole extends LitElement {
   declare isOperator: boolean;
   /** A screen's failed load (`vx-failure`), shown until the next navigation. */
   declare failure: string | null;
-  /** Calendar connections the provider refused, named in a banner on every screen until repaired. */
-  declare brokenCalendars: string[];
-  /** No chat model answers this account (none configured, no key of its own): a banner says so. */
-  declare noModel: boolean;
   /** The signed-in member's role; null until known. */
   declare role: "owner" | "admin" | "agent" | null;
 
@@ -99,8 +64,6 @@ export class VoxgateConsole extends LitElement {
     this.restoring = true;
     this.isOperator = false;
     this.failure = null;
-    this.brokenCalendars = [];
-    this.noModel = false;
     this.role = null;
     this.addEventListener("vx-signed-in", (event) => {
       const { token, expiresAt, email, role, isOperator } = event.detail;
@@ -114,43 +77,18 @@ export class VoxgateConsole extends LitElement {
     this.addEventListener("vx-failure", (event) => {
       this.failure = event.detail.message;
     });
-    this.addEventListener("vx-calendars-changed", () => void this.checkCalendars());
+    this.addEventListener("vx-calendars-changed", () => void this.#banners.checkCalendars());
   }
 
   #api: ConsoleApi | null = null;
+  readonly #banners = new ShellBanners(this, () => this.#api);
   /** The screens' chunks, fetched as routes are first visited (screen-chunks.ts). */
   #chunks = new ScreenChunks(() => this.requestUpdate());
   #onHash = () => {
     this.failure = null;
     this.route = parseRoute(location.hash);
-    void this.checkCalendars();
+    void this.#banners.checkCalendars();
   };
-
-  /**
-   * Reads the connections' status on sign-in and on every navigation: a connection breaks when a
-   * provider refuses it during a booking or a check, and the owner must hear of it wherever they are.
-   * A failed read says nothing here: the screen in view reports its own failures.
-   */
-  private async checkCalendars(): Promise<void> {
-    if (!this.#api) return;
-    try {
-      const { calendarConnections } = await this.#api.request(CalendarConnectionsQuery);
-      this.brokenCalendars = calendarConnections.filter((c) => c.status === "broken").map((c) => c.name);
-    } catch {
-      // Signed out meanwhile, or the server is unreachable: the next navigation asks again.
-    }
-  }
-
-  /** Read once a session starts: the deployment's configuration does not change while it runs. */
-  private async checkModel(): Promise<void> {
-    if (!this.#api) return;
-    try {
-      const { aiModels } = await this.#api.request(ChatModelsQuery);
-      this.noModel = !aiModels.some((model) => model.available);
-    } catch {
-      // Unreachable or signed out meanwhile: no banner rather than a wrong one.
-    }
-  }
 
   /**
    * Fetches the chunk of the screen about to show: the invitation page's with or without a session,
@@ -188,8 +126,8 @@ export class VoxgateConsole extends LitElement {
     setSession({ api: this.#api, email, isOperator });
     this.email = email;
     this.isOperator = isOperator;
-    void this.checkCalendars();
-    void this.checkModel();
+    void this.#banners.checkCalendars();
+    void this.#banners.checkModel();
     void this.checkRole();
   }
 
@@ -300,47 +238,17 @@ export class VoxgateConsole extends LitElement {
       <div class="layout">
         <nav part="nav" aria-label="Sections">
           <ul>
-            ${NAV.filter(
-              ([section]) =>
-                (section !== "admin" || this.isOperator) &&
-                (!MANAGER_SECTIONS.has(section) || this.role !== "agent"),
-            ).map(
-              ([section, label]) => html`<li>
-                <a href=${href(section)} aria-current=${this.route.section === section ? "page" : "false"}>${label}${
-                  section === "inbox" ? html`<vx-unread-badge></vx-unread-badge>` : nothing
-                }</a>
-              </li>`,
-            )}
+            ${renderNav(this.route, this.isOperator, this.role)}
           </ul>
         </nav>
         <main id="main" part="main" tabindex="-1">
-          ${this.renderModelBanner()}
-          ${this.renderCalendarBanner()}
+          ${this.#banners.renderModel()}
+          ${this.#banners.renderCalendars(this.route.section)}
           ${this.failure ? html`<p class="error" role="alert">${this.failure}</p>` : nothing}
           ${keyed(this.route.section === "inbox" ? "inbox" : location.hash, this.renderRoute())}
         </main>
       </div>
     `;
-  }
-
-  private renderModelBanner() {
-    if (!this.noModel) return nothing;
-    return html`<p class="banner info" role="status" data-testid="model-banner">
-      No chat model is configured: assistants answer with a fixed fallback message, free of charge in chats and
-      simulated calls (calls on a real carrier and browser test calls are still charged per minute). To have them
-      answer with a model, the server needs <code>OPENAI_API_KEY</code>, or <code>OPENAI_BASE_URL</code> (with
-      <code>OPENAI_MODEL</code>) for an OpenAI-compatible server such as Ollama, vLLM or llama.cpp, and a restart:
-      see <code>docs/self-hosted-models.md</code>.</p>`;
-  }
-
-  private renderCalendarBanner() {
-    const broken = this.brokenCalendars;
-    if (broken.length === 0) return nothing;
-    const names = broken.map((name) => `“${name}”`).join(", ");
-    return html`<p class="banner" role="alert" data-testid="calendar-banner">
-      ${broken.length === 1 ? html`The calendar ${names} stopped working` : html`The calendars ${names} stopped working`}:
-      assistants cannot book appointments into ${broken.length === 1 ? "it" : "them"}.
-      ${this.route.section === "calendars" ? nothing : html`<a href=${href("calendars")}>Repair in Calendars</a>`}</p>`;
   }
 
   private skipToMain(event: Event): void {
@@ -350,7 +258,7 @@ export class VoxgateConsole extends LitElement {
 
   private renderRoute() {
     const chunk = chunkOf(this.route);
-    return chunk ? this.whenLoaded(chunk, () => this.renderScreen()) : this.renderScreen();
+    return chunk ? this.whenLoaded(chunk, () => renderScreen(this.route)) : renderScreen(this.route);
   }
 
   /**
@@ -368,66 +276,6 @@ export class VoxgateConsole extends LitElement {
       <p class="muted">${state.message}</p>
       <p><button class="primary" type="button" @click=${() => this.#chunks.retry(chunk)}>Retry</button></p>
     </div>`;
-  }
-
-  private renderScreen() {
-    const { section, id, rest } = this.route;
-    switch (section) {
-      case "assistants":
-        return id
-          ? html`<vx-assistant-editor .assistantId=${id === "new" ? null : Number(id)}></vx-assistant-editor>`
-          : html`<vx-assistants></vx-assistants>`;
-      case "knowledge":
-        return id
-          ? html`<vx-knowledgebase .knowledgebaseId=${Number(id)}></vx-knowledgebase>`
-          : html`<vx-knowledgebases></vx-knowledgebases>`;
-      case "inbox":
-        return html`<vx-inbox .conversationId=${id}></vx-inbox>`;
-      case "calls":
-        return id ? html`<vx-call .callId=${Number(id)}></vx-call>` : html`<vx-calls></vx-calls>`;
-      case "campaigns":
-        return id
-          ? html`<vx-campaign .campaignId=${id === "new" ? null : Number(id)} .tab=${rest[0] ?? "settings"}></vx-campaign>`
-          : html`<vx-campaigns></vx-campaigns>`;
-      case "appointments":
-        return html`<vx-appointments></vx-appointments>`;
-      case "calendars":
-        return html`<vx-calendars .connectionId=${id === null ? null : Number(id)}></vx-calendars>`;
-      case "numbers":
-        return html`<vx-phone-numbers></vx-phone-numbers>`;
-      case "keys":
-        return html`<vx-api-keys></vx-api-keys>`;
-      case "webhooks":
-        return html`<vx-webhooks></vx-webhooks>`;
-      case "billing":
-        return html`<vx-billing></vx-billing>`;
-      case "admin":
-        return id
-          ? html`<vx-admin-account .accountId=${Number(id)}></vx-admin-account>`
-          : html`<vx-admin></vx-admin>`;
-      case "tests":
-        return this.renderTests(id, rest);
-      case "team":
-        return html`<vx-team></vx-team>`;
-      case "insights":
-        return html`<vx-insights></vx-insights>`;
-      default:
-        return html`<h1>Not found</h1><p>No such page. <a href=${href("assistants")}>Go to assistants</a>.</p>`;
-    }
-  }
-
-  /** `#/tests/<assistantId>[/scenario/<id|new> | /run/<id> | /compare/<a>/<b>]` (screens/tests.ts). */
-  private renderTests(id: string | null, rest: string[]) {
-    if (id === null) return html`<vx-tests-picker></vx-tests-picker>`;
-    const assistantId = Number(id);
-    const [view, first, second] = rest;
-    if (view === "scenario")
-      return html`<vx-test-scenario .assistantId=${assistantId} .scenarioId=${first === "new" ? null : Number(first)}></vx-test-scenario>`;
-    if (view === "run")
-      return html`<vx-test-run .assistantId=${assistantId} .runId=${Number(first)}></vx-test-run>`;
-    if (view === "compare")
-      return html`<vx-test-compare .assistantId=${assistantId} .beforeRunId=${Number(first)} .afterRunId=${Number(second)}></vx-test-compare>`;
-    return html`<vx-tests .assistantId=${assistantId}></vx-tests>`;
   }
 
   private renderSignIn() {

@@ -87,8 +87,13 @@ describe("screens loaded on demand (the served build)", () => {
 
     await commands.builtConsoleClick(id, "button", "Retry");
     await commands.builtConsoleHeading(id, "^Calls$");
-    const responses = await expectServedLocally(id);
-    expect(ofChunk(responses, "calls").map((r) => r.status)).toEqual([503, 200]);
+    // The page records a response once its headers are read, which may be after the screen shows.
+    await expect
+      .poll(async () =>
+        ofChunk((await commands.builtConsoleNetwork(id)).responses, "calls").map((r) => r.status),
+      )
+      .toEqual([503, 200]);
+    await expectServedLocally(id);
   });
 
   it("opens a deep link to every screen as a new page load", { timeout: 180_000 }, async () => {

@@ -730,13 +730,148 @@ export type ConsoleViewerRoleQueryVariables = Exact<{ [key: string]: never; }>;
 
 export type ConsoleViewerRoleQuery = { viewer: { id: number, role: MemberRole } };
 
-export type ConsoleAssistantsQueryVariables = Exact<{
+export type ConsoleChatModelsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ConsoleChatModelsQuery = { aiModels: Array<{ id: number, available: boolean }> };
+
+export type ConsoleCalendarConnectionsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ConsoleCalendarConnectionsQuery = { calendarConnections: Array<{ id: number, name: string, provider: CalendarProviderKind, url: string, readUrls: Array<string>, username: string, eventTypeId: number | null, status: CalendarConnectionStatus, lastError: string | null, checkedAt: string, createdAt: string }> };
+
+export type ConsoleUnreadConversationCountQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ConsoleUnreadConversationCountQuery = { unreadConversationCount: number };
+
+export type ConsoleConversationActivitySubscriptionVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ConsoleConversationActivitySubscription = { conversationActivity: { kind: ConversationActivityKind, conversation: { id: string, assistantId: number, channel: ConversationChannel, aiDisabled: boolean, waitingForHuman: boolean, customerIdentifier: string | null, origin: string | null, updatedAt: string, unread: boolean, lastMessageAt: string | null, status: ConversationStatus, assignee: { id: number, name: string } | null, lastMessage: { id: number, role: MessageRole, content: string } | null, visitor: { pageUrl: string | null, browser: string | null, country: string | null } | null }, message: { id: number, role: MessageRole, content: string, createdAt: string } | null, note: { id: number, conversationId: string, content: string, createdAt: string, author: { id: number, name: string } | null } | null } };
+
+export type ConsoleAvailableSlotsQueryVariables = Exact<{
+  appointmentTypeId: number;
+  from: string;
+  to: string;
+}>;
+
+
+export type ConsoleAvailableSlotsQuery = { availableSlots: Array<{ start: string, end: string }> };
+
+export type ConsoleAssistantNamesQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ConsoleAssistantNamesQuery = { assistants: { items: Array<{ id: number, name: string }> } };
+
+export type ConsoleCreateTestScenarioFromCallMutationVariables = Exact<{
+  callId: number;
+}>;
+
+
+export type ConsoleCreateTestScenarioFromCallMutation = { createTestScenarioFromCall: { id: number, assistantId: number } };
+
+export type ConsoleCreateTestScenarioFromConversationMutationVariables = Exact<{
+  conversationId: string;
+}>;
+
+
+export type ConsoleCreateTestScenarioFromConversationMutation = { createTestScenarioFromConversation: { id: number, assistantId: number } };
+
+export type ConsolePhoneNumbersQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ConsolePhoneNumbersQuery = { phoneNumbers: Array<{ id: number, phoneNumber: string, label: string, kind: PhoneNumberKind, typeLabel: string, region: string, smsCapable: boolean, subscriptionStatus: SubscriptionStatus, releaseRequestedAt: string | null }> };
+
+export type ConsoleAddPhoneNumberMutationVariables = Exact<{
+  input: AddPhoneNumberInput;
+}>;
+
+
+export type ConsoleAddPhoneNumberMutation = { addPhoneNumber: { id: number } };
+
+export type ConsoleReleasePhoneNumberMutationVariables = Exact<{
+  id: number;
+}>;
+
+
+export type ConsoleReleasePhoneNumberMutation = { releasePhoneNumber: { phoneNumber: { id: number } } };
+
+export type ConsoleApiKeysQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ConsoleApiKeysQuery = { apiKeys: Array<{ id: number, name: string, createdAt: string, lastUsedAt: string | null }> };
+
+export type ConsoleCreateApiKeyMutationVariables = Exact<{
+  name: string;
+}>;
+
+
+export type ConsoleCreateApiKeyMutation = { createApiKey: { token: string, apiKey: { id: number } } };
+
+export type ConsoleDeleteApiKeyMutationVariables = Exact<{
+  id: number;
+}>;
+
+
+export type ConsoleDeleteApiKeyMutation = { deleteApiKey: { deletedId: number } };
+
+export type ConsolePlatformAccountsQueryVariables = Exact<{
   page?: number | null | undefined;
   search?: string | null | undefined;
 }>;
 
 
-export type ConsoleAssistantsQuery = { assistants: { items: Array<{ id: number, uuid: string, name: string, type: AssistantType, mode: AssistantMode, status: AssistantStatus, updatedAt: string, phoneNumber: { phoneNumber: string } | null }>, pageInfo: { currentPage: number, lastPage: number, total: number } } };
+export type ConsolePlatformAccountsQuery = { platformAccounts: { items: Array<{ id: number, name: string, ownerEmail: string | null, balance: string, suspended: boolean, isOperator: boolean, createdAt: string }>, pageInfo: { currentPage: number, lastPage: number, total: number } } };
+
+export type ConsoleCreatePlatformAccountMutationVariables = Exact<{
+  input: CreatePlatformAccountInput;
+}>;
+
+
+export type ConsoleCreatePlatformAccountMutation = { createPlatformAccount: { id: number } };
+
+export type ConsoleCreditAccountMutationVariables = Exact<{
+  accountId: number;
+  amount: string;
+  note?: string | null | undefined;
+}>;
+
+
+export type ConsoleCreditAccountMutation = { creditAccount: { id: number, balance: string } };
+
+export type ConsoleSuspendAccountMutationVariables = Exact<{
+  accountId: number;
+  suspended: boolean;
+}>;
+
+
+export type ConsoleSuspendAccountMutation = { suspendAccount: { id: number, suspended: boolean } };
+
+export type ConsoleAppointmentFieldsFragment = { id: number, status: AppointmentStatus, startsAt: string, endsAt: string, timezone: string, customerName: string, customerPhone: string | null, customerEmail: string | null, notes: string | null, appointmentTypeId: number, appointmentTypeName: string, connectionId: number, provider: CalendarProviderKind, assistantId: number | null, callId: number | null, conversationId: string | null, createdAt: string, updatedAt: string, cancelledAt: string | null };
+
+export type ConsoleAppointmentsQueryVariables = Exact<{
+  page?: number | null | undefined;
+  filter?: AppointmentFilter | null | undefined;
+}>;
+
+
+export type ConsoleAppointmentsQuery = { appointments: { items: Array<{ id: number, status: AppointmentStatus, startsAt: string, endsAt: string, timezone: string, customerName: string, customerPhone: string | null, customerEmail: string | null, notes: string | null, appointmentTypeId: number, appointmentTypeName: string, connectionId: number, provider: CalendarProviderKind, assistantId: number | null, callId: number | null, conversationId: string | null, createdAt: string, updatedAt: string, cancelledAt: string | null }>, pageInfo: { currentPage: number, lastPage: number, total: number } } };
+
+export type ConsoleCancelAppointmentMutationVariables = Exact<{
+  id: number;
+}>;
+
+
+export type ConsoleCancelAppointmentMutation = { cancelAppointment: { id: number, status: AppointmentStatus, startsAt: string, endsAt: string, timezone: string, customerName: string, customerPhone: string | null, customerEmail: string | null, notes: string | null, appointmentTypeId: number, appointmentTypeName: string, connectionId: number, provider: CalendarProviderKind, assistantId: number | null, callId: number | null, conversationId: string | null, createdAt: string, updatedAt: string, cancelledAt: string | null } };
+
+export type ConsoleRescheduleAppointmentMutationVariables = Exact<{
+  id: number;
+  startsAt: string;
+}>;
+
+
+export type ConsoleRescheduleAppointmentMutation = { rescheduleAppointment: { id: number, status: AppointmentStatus, startsAt: string, endsAt: string, timezone: string, customerName: string, customerPhone: string | null, customerEmail: string | null, notes: string | null, appointmentTypeId: number, appointmentTypeName: string, connectionId: number, provider: CalendarProviderKind, assistantId: number | null, callId: number | null, conversationId: string | null, createdAt: string, updatedAt: string, cancelledAt: string | null } };
 
 export type ConsoleAssistantQueryVariables = Exact<{
   id: number;
@@ -787,125 +922,80 @@ export type ConsoleSendTestMutationVariables = Exact<{
 
 export type ConsoleSendTestMutation = { sendTestMessage: { reply: string } };
 
-export type ConsoleKnowledgebasesQueryVariables = Exact<{ [key: string]: never; }>;
+export type ConsoleAppointmentTypesQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type ConsoleKnowledgebasesQuery = { knowledgebases: Array<{ id: number, name: string, description: string, status: KnowledgebaseStatus, documentsCount: number, assistantsCount: number }> };
+export type ConsoleAppointmentTypesQuery = { appointmentTypes: Array<{ id: number, connectionId: number, name: string, durationMinutes: number, timezone: string }> };
 
-export type ConsoleCreateKnowledgebaseMutationVariables = Exact<{
-  input: KnowledgebaseInput;
-}>;
-
-
-export type ConsoleCreateKnowledgebaseMutation = { createKnowledgebase: { id: number } };
-
-export type ConsoleDeleteKnowledgebaseMutationVariables = Exact<{
+export type ConsoleAssistantCalendarQueryVariables = Exact<{
   id: number;
 }>;
 
 
-export type ConsoleDeleteKnowledgebaseMutation = { deleteKnowledgebase: { deletedId: number } };
+export type ConsoleAssistantCalendarQuery = { assistant: { id: number, appointmentTypeIds: Array<number> } };
 
-export type ConsoleUpdateKnowledgebaseMutationVariables = Exact<{
-  id: number;
-  input: KnowledgebaseInput;
-}>;
+export type ConsoleAssistantDefaultsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type ConsoleUpdateKnowledgebaseMutation = { updateKnowledgebase: { id: number, name: string, description: string, chunkMaxTokens: number, chunkOverlapTokens: number } };
+export type ConsoleAssistantDefaultsQuery = { assistantDefaults: { type: AssistantType, mode: AssistantMode, status: AssistantStatus, timezone: string, systemPrompt: string, initialMessage: string, llmTemperature: string, speechSpeed: string, voiceStability: string, voiceSimilarity: string, ambientSound: AmbientSound, ambientSoundVolume: string, enableNoiseCancellation: boolean, maxDuration: number, maxSilenceDuration: number, waitForCustomer: boolean, allowInterruptions: boolean, interruptSensitivity: number, minInterruptWords: number, endpointType: EndpointType, endpointSensitivity: number, reengagementInterval: number, endCallOnVoicemail: boolean, record: boolean, knowledgebaseMode: KnowledgebaseMode, tools: unknown, variables: unknown, postCallEvaluation: boolean, postCallSchema: unknown, isWebhookActive: boolean, sendWebhookOnlyOnCompleted: boolean, includeRecordingInWebhook: boolean, widgetSettings: unknown, allowedOrigins: Array<string> } };
 
-export type ConsoleKnowledgebaseQueryVariables = Exact<{
-  id: number;
-}>;
-
-
-export type ConsoleKnowledgebaseQuery = { knowledgebase: { id: number, name: string, description: string, status: KnowledgebaseStatus, assistantsCount: number, chunkMaxTokens: number, chunkOverlapTokens: number, documents: Array<{ id: number, name: string, type: DocumentType, status: DocumentStatus, stage: DocumentStage | null, pagesDone: number, pagesTotal: number | null, chunkCount: number, failureReason: string | null, fileName: string | null, url: string | null, sizeBytes: number | null, createdAt: string }> } };
-
-export type ConsoleCreateDocumentMutationVariables = Exact<{
-  knowledgebaseId: number;
-  input: CreateDocumentInput;
-}>;
-
-
-export type ConsoleCreateDocumentMutation = { createDocument: { id: number } };
-
-export type ConsoleDeleteDocumentMutationVariables = Exact<{
-  id: number;
-}>;
-
-
-export type ConsoleDeleteDocumentMutation = { deleteDocument: { deletedId: number } };
-
-export type ConsoleKnowledgebaseStatusSubscriptionVariables = Exact<{
-  id: number;
-}>;
-
-
-export type ConsoleKnowledgebaseStatusSubscription = { knowledgebaseStatus: { status: KnowledgebaseStatus, document: { documentId: number, status: DocumentEventStatus, stage: DocumentStage | null, pagesDone: number, pagesTotal: number | null, chunkCount: number, failureReason: string | null } | null } };
-
-export type ConsoleSearchKnowledgebaseQueryVariables = Exact<{
-  id: number;
-  query: string;
-}>;
-
-
-export type ConsoleSearchKnowledgebaseQuery = { searchKnowledgebase: Array<{ chunkId: number, content: string, documentName: string, relevance: number, source: string | null }> };
-
-export type ConsoleConversationsQueryVariables = Exact<{
+export type ConsoleAssistantsQueryVariables = Exact<{
   page?: number | null | undefined;
-  channels?: Array<ConversationChannel> | ConversationChannel | null | undefined;
-  unreadOnly?: boolean | null | undefined;
-  status?: ConversationStatus | null | undefined;
-  waitingForHuman?: boolean | null | undefined;
-  assignedToMe?: boolean | null | undefined;
-  unassigned?: boolean | null | undefined;
-  assistantId?: number | null | undefined;
   search?: string | null | undefined;
 }>;
 
 
-export type ConsoleConversationsQuery = { conversations: { items: Array<{ id: string, assistantId: number, channel: ConversationChannel, aiDisabled: boolean, waitingForHuman: boolean, customerIdentifier: string | null, origin: string | null, updatedAt: string, unread: boolean, lastMessageAt: string | null, status: ConversationStatus, assignee: { id: number, name: string } | null, lastMessage: { id: number, role: MessageRole, content: string } | null }>, pageInfo: { currentPage: number, lastPage: number, total: number } } };
+export type ConsoleAssistantsQuery = { assistants: { items: Array<{ id: number, uuid: string, name: string, type: AssistantType, mode: AssistantMode, status: AssistantStatus, updatedAt: string, phoneNumber: { phoneNumber: string } | null }>, pageInfo: { currentPage: number, lastPage: number, total: number } } };
 
-export type ConsoleWaitingForHumanQueryVariables = Exact<{ [key: string]: never; }>;
+export type ConsoleCalendarsScreenQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type ConsoleWaitingForHumanQuery = { conversations: { pageInfo: { total: number } } };
+export type ConsoleCalendarsScreenQuery = { calendarConnections: Array<{ id: number, name: string, provider: CalendarProviderKind, url: string, readUrls: Array<string>, username: string, eventTypeId: number | null, status: CalendarConnectionStatus, lastError: string | null, checkedAt: string, createdAt: string }>, appointmentTypes: Array<{ id: number, connectionId: number, name: string, durationMinutes: number, bufferBeforeMinutes: number, bufferAfterMinutes: number, minimumNoticeMinutes: number, horizonDays: number, timezone: string, slotGranularityMinutes: number, maxPerDay: number | null, createdAt: string, businessHours: { mon: Array<{ start: string, end: string }>, tue: Array<{ start: string, end: string }>, wed: Array<{ start: string, end: string }>, thu: Array<{ start: string, end: string }>, fri: Array<{ start: string, end: string }>, sat: Array<{ start: string, end: string }>, sun: Array<{ start: string, end: string }> } }> };
 
-export type ConsoleConversationQueryVariables = Exact<{
-  id: string | number;
+export type ConsoleCreateCalendarConnectionMutationVariables = Exact<{
+  input: CreateCalendarConnectionInput;
 }>;
 
 
-export type ConsoleConversationQuery = { conversation: { id: string, assistantId: number, channel: ConversationChannel, aiDisabled: boolean, waitingForHuman: boolean, customerIdentifier: string | null, origin: string | null, updatedAt: string, status: ConversationStatus, resolvedAt: string | null, assignee: { id: number, name: string } | null, visitor: { pageUrl: string | null, browser: string | null, country: string | null } | null, messages: Array<{ id: number, role: MessageRole, content: string, createdAt: string, visitor: { pageUrl: string | null, browser: string | null, country: string | null } | null }>, notes: Array<{ id: number, content: string, createdAt: string, author: { id: number, name: string } | null }> } };
+export type ConsoleCreateCalendarConnectionMutation = { createCalendarConnection: { id: number, status: CalendarConnectionStatus } };
 
-export type ConsoleConversationMessageSubscriptionVariables = Exact<{
-  conversationId: string | number;
+export type ConsoleUpdateCalendarConnectionMutationVariables = Exact<{
+  id: number;
+  input: UpdateCalendarConnectionInput;
 }>;
 
 
-export type ConsoleConversationMessageSubscription = { conversationMessageAdded: { id: number, role: MessageRole, content: string, createdAt: string, visitor: { pageUrl: string | null, browser: string | null, country: string | null } | null } };
+export type ConsoleUpdateCalendarConnectionMutation = { updateCalendarConnection: { id: number, status: CalendarConnectionStatus, lastError: string | null } };
 
-export type ConsoleTakeOverMutationVariables = Exact<{
-  id: string | number;
+export type ConsoleDeleteCalendarConnectionMutationVariables = Exact<{
+  id: number;
 }>;
 
 
-export type ConsoleTakeOverMutation = { takeOverConversation: { id: string, aiDisabled: boolean, waitingForHuman: boolean } };
+export type ConsoleDeleteCalendarConnectionMutation = { deleteCalendarConnection: number };
 
-export type ConsoleHandBackMutationVariables = Exact<{
-  id: string | number;
+export type ConsoleCreateAppointmentTypeMutationVariables = Exact<{
+  input: CreateAppointmentTypeInput;
 }>;
 
 
-export type ConsoleHandBackMutation = { handBackConversation: { id: string, aiDisabled: boolean, waitingForHuman: boolean } };
+export type ConsoleCreateAppointmentTypeMutation = { createAppointmentType: { id: number } };
 
-export type ConsoleSendOperatorMessageMutationVariables = Exact<{
-  conversationId: string | number;
-  content: string;
+export type ConsoleDeleteAppointmentTypeMutationVariables = Exact<{
+  id: number;
 }>;
 
 
-export type ConsoleSendOperatorMessageMutation = { sendOperatorMessage: { id: number, role: MessageRole, content: string, createdAt: string } };
+export type ConsoleDeleteAppointmentTypeMutation = { deleteAppointmentType: number };
+
+export type ConsoleStartCalendarOAuthMutationVariables = Exact<{
+  provider: CalendarOAuthProvider;
+  name: string;
+  connectionId?: number | null | undefined;
+}>;
+
+
+export type ConsoleStartCalendarOAuthMutation = { startCalendarOAuth: { authorizationUrl: string } };
 
 export type ConsoleCallsQueryVariables = Exact<{
   page?: number | null | undefined;
@@ -1025,387 +1115,6 @@ export type ConsoleCreateLeadMutationVariables = Exact<{
 
 export type ConsoleCreateLeadMutation = { createLead: { id: number } };
 
-export type ConsolePhoneNumbersQueryVariables = Exact<{ [key: string]: never; }>;
-
-
-export type ConsolePhoneNumbersQuery = { phoneNumbers: Array<{ id: number, phoneNumber: string, label: string, kind: PhoneNumberKind, typeLabel: string, region: string, smsCapable: boolean, subscriptionStatus: SubscriptionStatus, releaseRequestedAt: string | null }> };
-
-export type ConsoleAddPhoneNumberMutationVariables = Exact<{
-  input: AddPhoneNumberInput;
-}>;
-
-
-export type ConsoleAddPhoneNumberMutation = { addPhoneNumber: { id: number } };
-
-export type ConsoleReleasePhoneNumberMutationVariables = Exact<{
-  id: number;
-}>;
-
-
-export type ConsoleReleasePhoneNumberMutation = { releasePhoneNumber: { phoneNumber: { id: number } } };
-
-export type ConsoleApiKeysQueryVariables = Exact<{ [key: string]: never; }>;
-
-
-export type ConsoleApiKeysQuery = { apiKeys: Array<{ id: number, name: string, createdAt: string, lastUsedAt: string | null }> };
-
-export type ConsoleCreateApiKeyMutationVariables = Exact<{
-  name: string;
-}>;
-
-
-export type ConsoleCreateApiKeyMutation = { createApiKey: { token: string, apiKey: { id: number } } };
-
-export type ConsoleDeleteApiKeyMutationVariables = Exact<{
-  id: number;
-}>;
-
-
-export type ConsoleDeleteApiKeyMutation = { deleteApiKey: { deletedId: number } };
-
-export type ConsoleBalanceSubscriptionVariables = Exact<{ [key: string]: never; }>;
-
-
-export type ConsoleBalanceSubscription = { balanceChanged: { id: number, balance: string } };
-
-export type ConsoleMarkReadMutationVariables = Exact<{
-  id: string | number;
-}>;
-
-
-export type ConsoleMarkReadMutation = { markConversationRead: { id: string, unread: boolean } };
-
-export type ConsoleConversationActivitySubscriptionVariables = Exact<{ [key: string]: never; }>;
-
-
-export type ConsoleConversationActivitySubscription = { conversationActivity: { kind: ConversationActivityKind, conversation: { id: string, assistantId: number, channel: ConversationChannel, aiDisabled: boolean, waitingForHuman: boolean, customerIdentifier: string | null, origin: string | null, updatedAt: string, unread: boolean, lastMessageAt: string | null, status: ConversationStatus, assignee: { id: number, name: string } | null, lastMessage: { id: number, role: MessageRole, content: string } | null, visitor: { pageUrl: string | null, browser: string | null, country: string | null } | null }, message: { id: number, role: MessageRole, content: string, createdAt: string } | null, note: { id: number, conversationId: string, content: string, createdAt: string, author: { id: number, name: string } | null } | null } };
-
-export type ConsolePlatformAccountsQueryVariables = Exact<{
-  page?: number | null | undefined;
-  search?: string | null | undefined;
-}>;
-
-
-export type ConsolePlatformAccountsQuery = { platformAccounts: { items: Array<{ id: number, name: string, ownerEmail: string | null, balance: string, suspended: boolean, isOperator: boolean, createdAt: string }>, pageInfo: { currentPage: number, lastPage: number, total: number } } };
-
-export type ConsoleCreatePlatformAccountMutationVariables = Exact<{
-  input: CreatePlatformAccountInput;
-}>;
-
-
-export type ConsoleCreatePlatformAccountMutation = { createPlatformAccount: { id: number } };
-
-export type ConsoleCreditAccountMutationVariables = Exact<{
-  accountId: number;
-  amount: string;
-  note?: string | null | undefined;
-}>;
-
-
-export type ConsoleCreditAccountMutation = { creditAccount: { id: number, balance: string } };
-
-export type ConsoleSuspendAccountMutationVariables = Exact<{
-  accountId: number;
-  suspended: boolean;
-}>;
-
-
-export type ConsoleSuspendAccountMutation = { suspendAccount: { id: number, suspended: boolean } };
-
-export type ConsoleLedgerQueryVariables = Exact<{
-  accountId?: number | null | undefined;
-  page?: number | null | undefined;
-}>;
-
-
-export type ConsoleLedgerQuery = { ledgerEntries: { items: Array<{ id: number, kind: LedgerEntryKind, amount: string, balanceAfter: string, description: string, pending: boolean, callId: number | null, createdAt: string }>, pageInfo: { currentPage: number, lastPage: number, total: number } } };
-
-export type ConsoleWebhookDeliveriesQueryVariables = Exact<{
-  page?: number | null | undefined;
-  filter?: WebhookDeliveryFilter | null | undefined;
-}>;
-
-
-export type ConsoleWebhookDeliveriesQuery = { webhookDeliveries: { items: Array<{ id: number, webhookId: string, type: string, url: string, status: string, attempts: number, nextAttemptAt: string | null, lastStatusCode: number | null, lastError: string | null, deliveredAt: string | null, createdAt: string }>, pageInfo: { currentPage: number, lastPage: number, total: number } } };
-
-export type ConsoleRedeliverWebhookMutationVariables = Exact<{
-  id: number;
-}>;
-
-
-export type ConsoleRedeliverWebhookMutation = { redeliverWebhook: { id: number, status: string, attempts: number } };
-
-export type ConsoleSendTestWebhookMutationVariables = Exact<{
-  url?: string | null | undefined;
-}>;
-
-
-export type ConsoleSendTestWebhookMutation = { sendTestWebhook: { id: number, status: string } };
-
-export type ConsoleReprocessDocumentMutationVariables = Exact<{
-  id: number;
-}>;
-
-
-export type ConsoleReprocessDocumentMutation = { reprocessDocument: { id: number, status: DocumentStatus, stage: DocumentStage | null, failureReason: string | null } };
-
-export type ConsoleWebhookSigningSecretsQueryVariables = Exact<{ [key: string]: never; }>;
-
-
-export type ConsoleWebhookSigningSecretsQuery = { webhookSigningSecrets: Array<{ id: number, createdAt: string, expiresAt: string | null }> };
-
-export type ConsoleRotateWebhookSecretMutationVariables = Exact<{
-  overlapSeconds?: number | null | undefined;
-}>;
-
-
-export type ConsoleRotateWebhookSecretMutation = { rotateWebhookSecret: { secret: string, createdAt: string, previousExpiresAt: string | null } };
-
-export type ConsoleCalendarConnectionsQueryVariables = Exact<{ [key: string]: never; }>;
-
-
-export type ConsoleCalendarConnectionsQuery = { calendarConnections: Array<{ id: number, name: string, provider: CalendarProviderKind, url: string, readUrls: Array<string>, username: string, eventTypeId: number | null, status: CalendarConnectionStatus, lastError: string | null, checkedAt: string, createdAt: string }> };
-
-export type ConsoleCalendarsScreenQueryVariables = Exact<{ [key: string]: never; }>;
-
-
-export type ConsoleCalendarsScreenQuery = { calendarConnections: Array<{ id: number, name: string, provider: CalendarProviderKind, url: string, readUrls: Array<string>, username: string, eventTypeId: number | null, status: CalendarConnectionStatus, lastError: string | null, checkedAt: string, createdAt: string }>, appointmentTypes: Array<{ id: number, connectionId: number, name: string, durationMinutes: number, bufferBeforeMinutes: number, bufferAfterMinutes: number, minimumNoticeMinutes: number, horizonDays: number, timezone: string, slotGranularityMinutes: number, maxPerDay: number | null, createdAt: string, businessHours: { mon: Array<{ start: string, end: string }>, tue: Array<{ start: string, end: string }>, wed: Array<{ start: string, end: string }>, thu: Array<{ start: string, end: string }>, fri: Array<{ start: string, end: string }>, sat: Array<{ start: string, end: string }>, sun: Array<{ start: string, end: string }> } }> };
-
-export type ConsoleCreateCalendarConnectionMutationVariables = Exact<{
-  input: CreateCalendarConnectionInput;
-}>;
-
-
-export type ConsoleCreateCalendarConnectionMutation = { createCalendarConnection: { id: number, status: CalendarConnectionStatus } };
-
-export type ConsoleUpdateCalendarConnectionMutationVariables = Exact<{
-  id: number;
-  input: UpdateCalendarConnectionInput;
-}>;
-
-
-export type ConsoleUpdateCalendarConnectionMutation = { updateCalendarConnection: { id: number, status: CalendarConnectionStatus, lastError: string | null } };
-
-export type ConsoleDeleteCalendarConnectionMutationVariables = Exact<{
-  id: number;
-}>;
-
-
-export type ConsoleDeleteCalendarConnectionMutation = { deleteCalendarConnection: number };
-
-export type ConsoleCreateAppointmentTypeMutationVariables = Exact<{
-  input: CreateAppointmentTypeInput;
-}>;
-
-
-export type ConsoleCreateAppointmentTypeMutation = { createAppointmentType: { id: number } };
-
-export type ConsoleDeleteAppointmentTypeMutationVariables = Exact<{
-  id: number;
-}>;
-
-
-export type ConsoleDeleteAppointmentTypeMutation = { deleteAppointmentType: number };
-
-export type ConsoleAppointmentTypesQueryVariables = Exact<{ [key: string]: never; }>;
-
-
-export type ConsoleAppointmentTypesQuery = { appointmentTypes: Array<{ id: number, connectionId: number, name: string, durationMinutes: number, timezone: string }> };
-
-export type ConsoleAvailableSlotsQueryVariables = Exact<{
-  appointmentTypeId: number;
-  from: string;
-  to: string;
-}>;
-
-
-export type ConsoleAvailableSlotsQuery = { availableSlots: Array<{ start: string, end: string }> };
-
-export type ConsoleAssistantNamesQueryVariables = Exact<{ [key: string]: never; }>;
-
-
-export type ConsoleAssistantNamesQuery = { assistants: { items: Array<{ id: number, name: string }> } };
-
-export type ConsoleAppointmentFieldsFragment = { id: number, status: AppointmentStatus, startsAt: string, endsAt: string, timezone: string, customerName: string, customerPhone: string | null, customerEmail: string | null, notes: string | null, appointmentTypeId: number, appointmentTypeName: string, connectionId: number, provider: CalendarProviderKind, assistantId: number | null, callId: number | null, conversationId: string | null, createdAt: string, updatedAt: string, cancelledAt: string | null };
-
-export type ConsoleAppointmentsQueryVariables = Exact<{
-  page?: number | null | undefined;
-  filter?: AppointmentFilter | null | undefined;
-}>;
-
-
-export type ConsoleAppointmentsQuery = { appointments: { items: Array<{ id: number, status: AppointmentStatus, startsAt: string, endsAt: string, timezone: string, customerName: string, customerPhone: string | null, customerEmail: string | null, notes: string | null, appointmentTypeId: number, appointmentTypeName: string, connectionId: number, provider: CalendarProviderKind, assistantId: number | null, callId: number | null, conversationId: string | null, createdAt: string, updatedAt: string, cancelledAt: string | null }>, pageInfo: { currentPage: number, lastPage: number, total: number } } };
-
-export type ConsoleCancelAppointmentMutationVariables = Exact<{
-  id: number;
-}>;
-
-
-export type ConsoleCancelAppointmentMutation = { cancelAppointment: { id: number, status: AppointmentStatus, startsAt: string, endsAt: string, timezone: string, customerName: string, customerPhone: string | null, customerEmail: string | null, notes: string | null, appointmentTypeId: number, appointmentTypeName: string, connectionId: number, provider: CalendarProviderKind, assistantId: number | null, callId: number | null, conversationId: string | null, createdAt: string, updatedAt: string, cancelledAt: string | null } };
-
-export type ConsoleRescheduleAppointmentMutationVariables = Exact<{
-  id: number;
-  startsAt: string;
-}>;
-
-
-export type ConsoleRescheduleAppointmentMutation = { rescheduleAppointment: { id: number, status: AppointmentStatus, startsAt: string, endsAt: string, timezone: string, customerName: string, customerPhone: string | null, customerEmail: string | null, notes: string | null, appointmentTypeId: number, appointmentTypeName: string, connectionId: number, provider: CalendarProviderKind, assistantId: number | null, callId: number | null, conversationId: string | null, createdAt: string, updatedAt: string, cancelledAt: string | null } };
-
-export type ConsoleAssistantCalendarQueryVariables = Exact<{
-  id: number;
-}>;
-
-
-export type ConsoleAssistantCalendarQuery = { assistant: { id: number, appointmentTypeIds: Array<number> } };
-
-export type ConsoleStartCalendarOAuthMutationVariables = Exact<{
-  provider: CalendarOAuthProvider;
-  name: string;
-  connectionId?: number | null | undefined;
-}>;
-
-
-export type ConsoleStartCalendarOAuthMutation = { startCalendarOAuth: { authorizationUrl: string } };
-
-export type ConsoleDataRetentionQueryVariables = Exact<{ [key: string]: never; }>;
-
-
-export type ConsoleDataRetentionQuery = { dataRetention: { transcriptDays: number | null, recordingDays: number | null, messageDays: number | null, callTurnDays: number | null, webhookLogDays: number | null, textDays: number | null, auditLogDays: number | null } };
-
-export type ConsoleSetDataRetentionMutationVariables = Exact<{
-  input: DataRetentionInput;
-}>;
-
-
-export type ConsoleSetDataRetentionMutation = { setDataRetention: { transcriptDays: number | null, recordingDays: number | null, messageDays: number | null, callTurnDays: number | null, webhookLogDays: number | null, textDays: number | null, auditLogDays: number | null } };
-
-export type ConsoleAuditLogQueryVariables = Exact<{
-  after?: string | null | undefined;
-}>;
-
-
-export type ConsoleAuditLogQuery = { auditLog: { nextCursor: string | null, entries: Array<{ id: number, action: string, actorKind: string, actorId: number | null, targetType: string, targetId: string, details: unknown, ip: string | null, at: string }> } };
-
-export type ConsoleAssistantDefaultsQueryVariables = Exact<{ [key: string]: never; }>;
-
-
-export type ConsoleAssistantDefaultsQuery = { assistantDefaults: { type: AssistantType, mode: AssistantMode, status: AssistantStatus, timezone: string, systemPrompt: string, initialMessage: string, llmTemperature: string, speechSpeed: string, voiceStability: string, voiceSimilarity: string, ambientSound: AmbientSound, ambientSoundVolume: string, enableNoiseCancellation: boolean, maxDuration: number, maxSilenceDuration: number, waitForCustomer: boolean, allowInterruptions: boolean, interruptSensitivity: number, minInterruptWords: number, endpointType: EndpointType, endpointSensitivity: number, reengagementInterval: number, endCallOnVoicemail: boolean, record: boolean, knowledgebaseMode: KnowledgebaseMode, tools: unknown, variables: unknown, postCallEvaluation: boolean, postCallSchema: unknown, isWebhookActive: boolean, sendWebhookOnlyOnCompleted: boolean, includeRecordingInWebhook: boolean, widgetSettings: unknown, allowedOrigins: Array<string> } };
-
-export type ConsoleTestScenarioFieldsFragment = { id: number, assistantId: number, name: string, channel: string, script: Array<string> | null, persona: string | null, goal: string | null, variables: unknown, turnLimit: number, criteria: Array<string>, checks: unknown, toolResults: unknown, useRealTools: boolean, expectedReplies: Array<string>, sourceCallId: number | null, sourceConversationId: string | null, updatedAt: string };
-
-export type ConsoleTestResultFieldsFragment = { id: number, scenarioId: number, scenarioName: string, position: number, status: string, endedBy: string, turnLatencies: Array<number>, cost: string, error: string, functionCalls: unknown, callId: number | null, transcript: Array<{ role: string, content: string, latencyMs: number | null }>, checks: Array<{ kind: string, description: string, passed: boolean, detail: string }>, judge: Array<{ criterion: string, passed: boolean, reasoning: string }>, divergences: Array<{ turn: number, expected: string, actual: string }> };
-
-export type ConsoleTestRunFieldsFragment = { id: number, suiteId: number, status: string, concurrency: number, total: number, done: number, passed: number, failed: number, errored: number, cost: string, error: string, createdAt: string, startedAt: string | null, finishedAt: string | null, results: Array<{ id: number, scenarioId: number, scenarioName: string, position: number, status: string, endedBy: string, turnLatencies: Array<number>, cost: string, error: string, functionCalls: unknown, callId: number | null, transcript: Array<{ role: string, content: string, latencyMs: number | null }>, checks: Array<{ kind: string, description: string, passed: boolean, detail: string }>, judge: Array<{ criterion: string, passed: boolean, reasoning: string }>, divergences: Array<{ turn: number, expected: string, actual: string }> }> };
-
-export type ConsoleTestsScreenQueryVariables = Exact<{
-  assistantId: number;
-}>;
-
-
-export type ConsoleTestsScreenQuery = { assistant: { id: number, name: string }, testScenarios: Array<{ id: number, assistantId: number, name: string, channel: string, script: Array<string> | null, persona: string | null, goal: string | null, variables: unknown, turnLimit: number, criteria: Array<string>, checks: unknown, toolResults: unknown, useRealTools: boolean, expectedReplies: Array<string>, sourceCallId: number | null, sourceConversationId: string | null, updatedAt: string }>, testSuites: Array<{ id: number, name: string, scenarioIds: Array<number>, updatedAt: string }> };
-
-export type ConsoleTestScenarioQueryVariables = Exact<{
-  id: number;
-}>;
-
-
-export type ConsoleTestScenarioQuery = { testScenario: { id: number, assistantId: number, name: string, channel: string, script: Array<string> | null, persona: string | null, goal: string | null, variables: unknown, turnLimit: number, criteria: Array<string>, checks: unknown, toolResults: unknown, useRealTools: boolean, expectedReplies: Array<string>, sourceCallId: number | null, sourceConversationId: string | null, updatedAt: string } };
-
-export type ConsoleCreateTestScenarioMutationVariables = Exact<{
-  input: CreateTestScenarioInput;
-}>;
-
-
-export type ConsoleCreateTestScenarioMutation = { createTestScenario: { id: number } };
-
-export type ConsoleUpdateTestScenarioMutationVariables = Exact<{
-  id: number;
-  input: UpdateTestScenarioInput;
-}>;
-
-
-export type ConsoleUpdateTestScenarioMutation = { updateTestScenario: { id: number } };
-
-export type ConsoleDeleteTestScenarioMutationVariables = Exact<{
-  id: number;
-}>;
-
-
-export type ConsoleDeleteTestScenarioMutation = { deleteTestScenario: boolean };
-
-export type ConsoleCreateTestScenarioFromCallMutationVariables = Exact<{
-  callId: number;
-}>;
-
-
-export type ConsoleCreateTestScenarioFromCallMutation = { createTestScenarioFromCall: { id: number, assistantId: number } };
-
-export type ConsoleCreateTestScenarioFromConversationMutationVariables = Exact<{
-  conversationId: string;
-}>;
-
-
-export type ConsoleCreateTestScenarioFromConversationMutation = { createTestScenarioFromConversation: { id: number, assistantId: number } };
-
-export type ConsoleCreateTestSuiteMutationVariables = Exact<{
-  input: TestSuiteInput;
-}>;
-
-
-export type ConsoleCreateTestSuiteMutation = { createTestSuite: { id: number } };
-
-export type ConsoleUpdateTestSuiteMutationVariables = Exact<{
-  id: number;
-  input: TestSuiteInput;
-}>;
-
-
-export type ConsoleUpdateTestSuiteMutation = { updateTestSuite: { id: number } };
-
-export type ConsoleDeleteTestSuiteMutationVariables = Exact<{
-  id: number;
-}>;
-
-
-export type ConsoleDeleteTestSuiteMutation = { deleteTestSuite: boolean };
-
-export type ConsoleTestSuiteEstimateQueryVariables = Exact<{
-  suiteId: number;
-}>;
-
-
-export type ConsoleTestSuiteEstimateQuery = { testSuiteEstimate: { scenarios: number, replies: number, modelRequests: number, price: string } };
-
-export type ConsoleTestRunsQueryVariables = Exact<{
-  suiteId: number;
-}>;
-
-
-export type ConsoleTestRunsQuery = { testRuns: Array<{ id: number, status: string, total: number, done: number, passed: number, failed: number, errored: number, cost: string, createdAt: string }> };
-
-export type ConsoleRunTestSuiteMutationVariables = Exact<{
-  suiteId: number;
-  concurrency?: number | null | undefined;
-}>;
-
-
-export type ConsoleRunTestSuiteMutation = { runTestSuite: { id: number } };
-
-export type ConsoleTestRunUpdatedSubscriptionVariables = Exact<{
-  id: number;
-}>;
-
-
-export type ConsoleTestRunUpdatedSubscription = { testRunUpdated: { id: number, suiteId: number, status: string, concurrency: number, total: number, done: number, passed: number, failed: number, errored: number, cost: string, error: string, createdAt: string, startedAt: string | null, finishedAt: string | null, results: Array<{ id: number, scenarioId: number, scenarioName: string, position: number, status: string, endedBy: string, turnLatencies: Array<number>, cost: string, error: string, functionCalls: unknown, callId: number | null, transcript: Array<{ role: string, content: string, latencyMs: number | null }>, checks: Array<{ kind: string, description: string, passed: boolean, detail: string }>, judge: Array<{ criterion: string, passed: boolean, reasoning: string }>, divergences: Array<{ turn: number, expected: string, actual: string }> }> } };
-
-export type ConsoleCompareTestRunsQueryVariables = Exact<{
-  a: number;
-  b: number;
-}>;
-
-
-export type ConsoleCompareTestRunsQuery = { compareTestRuns: { unchanged: number, before: { id: number, status: string, passed: number, failed: number, errored: number, total: number, createdAt: string }, after: { id: number, status: string, passed: number, failed: number, errored: number, total: number, createdAt: string }, changed: Array<{ scenarioId: number, scenarioName: string, before: { id: number, scenarioId: number, scenarioName: string, position: number, status: string, endedBy: string, turnLatencies: Array<number>, cost: string, error: string, functionCalls: unknown, callId: number | null, transcript: Array<{ role: string, content: string, latencyMs: number | null }>, checks: Array<{ kind: string, description: string, passed: boolean, detail: string }>, judge: Array<{ criterion: string, passed: boolean, reasoning: string }>, divergences: Array<{ turn: number, expected: string, actual: string }> } | null, after: { id: number, scenarioId: number, scenarioName: string, position: number, status: string, endedBy: string, turnLatencies: Array<number>, cost: string, error: string, functionCalls: unknown, callId: number | null, transcript: Array<{ role: string, content: string, latencyMs: number | null }>, checks: Array<{ kind: string, description: string, passed: boolean, detail: string }>, judge: Array<{ criterion: string, passed: boolean, reasoning: string }>, divergences: Array<{ turn: number, expected: string, actual: string }> } | null }> } };
-
 export type ConsoleExportCustomerDataMutationVariables = Exact<{
   input: CustomerDataInput;
 }>;
@@ -1427,6 +1136,41 @@ export type ConsoleCustomerDataJobQueryVariables = Exact<{
 
 export type ConsoleCustomerDataJobQuery = { customerDataJob: { id: number, kind: string, state: string, identifierKind: string, stepsDone: number, stepsTotal: number, counts: unknown, error: string | null, downloadUrl: string | null, expiresAt: string | null } };
 
+export type ConsoleErasedEventLeftFieldsFragment = { id: number, appointmentId: number, provider: CalendarProviderKind, externalId: string, startsAt: string, reason: ErasedEventLeftReason, failure: string | null, retriedByJobId: number | null, handledAt: string | null, handledBy: string | null };
+
+export type ConsoleCustomerDataEventsLeftQueryVariables = Exact<{
+  id: number;
+}>;
+
+
+export type ConsoleCustomerDataEventsLeftQuery = { customerDataJob: { id: number, externalEventsLeftDetails: Array<{ id: number, appointmentId: number, provider: CalendarProviderKind, externalId: string, startsAt: string, reason: ErasedEventLeftReason, failure: string | null, retriedByJobId: number | null, handledAt: string | null, handledBy: string | null }> | null } };
+
+export type ConsoleMarkErasedEventLeftHandledMutationVariables = Exact<{
+  id: number;
+}>;
+
+
+export type ConsoleMarkErasedEventLeftHandledMutation = { markErasedEventLeftHandled: { id: number, appointmentId: number, provider: CalendarProviderKind, externalId: string, startsAt: string, reason: ErasedEventLeftReason, failure: string | null, retriedByJobId: number | null, handledAt: string | null, handledBy: string | null } };
+
+export type ConsoleDataRetentionQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ConsoleDataRetentionQuery = { dataRetention: { transcriptDays: number | null, recordingDays: number | null, messageDays: number | null, callTurnDays: number | null, webhookLogDays: number | null, textDays: number | null, auditLogDays: number | null } };
+
+export type ConsoleSetDataRetentionMutationVariables = Exact<{
+  input: DataRetentionInput;
+}>;
+
+
+export type ConsoleSetDataRetentionMutation = { setDataRetention: { transcriptDays: number | null, recordingDays: number | null, messageDays: number | null, callTurnDays: number | null, webhookLogDays: number | null, textDays: number | null, auditLogDays: number | null } };
+
+export type ConsoleAuditLogQueryVariables = Exact<{
+  after?: string | null | undefined;
+}>;
+
+
+export type ConsoleAuditLogQuery = { auditLog: { nextCursor: string | null, entries: Array<{ id: number, action: string, actorKind: string, actorId: number | null, targetType: string, targetId: string, details: unknown, ip: string | null, at: string }> } };
+
 export type ConsoleAuditLogExportQueryVariables = Exact<{
   after?: string | null | undefined;
 }>;
@@ -1434,42 +1178,73 @@ export type ConsoleAuditLogExportQueryVariables = Exact<{
 
 export type ConsoleAuditLogExportQuery = { auditLog: { nextCursor: string | null, entries: Array<{ id: number, action: string, actorKind: string, actorId: number | null, userId: number | null, targetType: string, targetId: string, details: unknown, ip: string | null, at: string }> } };
 
-export type ConsoleDocumentPassagesQueryVariables = Exact<{
-  id: number;
-  offset: number;
-  limit: number;
+export type ConsoleConversationsQueryVariables = Exact<{
+  page?: number | null | undefined;
+  channels?: Array<ConversationChannel> | ConversationChannel | null | undefined;
+  unreadOnly?: boolean | null | undefined;
+  status?: ConversationStatus | null | undefined;
+  waitingForHuman?: boolean | null | undefined;
+  assignedToMe?: boolean | null | undefined;
+  unassigned?: boolean | null | undefined;
+  assistantId?: number | null | undefined;
+  search?: string | null | undefined;
 }>;
 
 
-export type ConsoleDocumentPassagesQuery = { document: { id: number, name: string, chunkCount: number, passages: Array<{ id: number, ordinal: number, content: string, tokenCount: number, source: string | null }> } };
+export type ConsoleConversationsQuery = { conversations: { items: Array<{ id: string, assistantId: number, channel: ConversationChannel, aiDisabled: boolean, waitingForHuman: boolean, customerIdentifier: string | null, origin: string | null, updatedAt: string, unread: boolean, lastMessageAt: string | null, status: ConversationStatus, assignee: { id: number, name: string } | null, lastMessage: { id: number, role: MessageRole, content: string } | null }>, pageInfo: { currentPage: number, lastPage: number, total: number } } };
 
-export type ConsoleChatModelsQueryVariables = Exact<{ [key: string]: never; }>;
-
-
-export type ConsoleChatModelsQuery = { aiModels: Array<{ id: number, available: boolean }> };
-
-export type ConsoleInsightsSetupQueryVariables = Exact<{ [key: string]: never; }>;
+export type ConsoleWaitingForHumanQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type ConsoleInsightsSetupQuery = { viewer: { id: number, account: { id: number, timezone: string } }, assistants: { items: Array<{ id: number, name: string }> } };
+export type ConsoleWaitingForHumanQuery = { conversations: { pageInfo: { total: number } } };
 
-export type ConsoleUnreadConversationCountQueryVariables = Exact<{ [key: string]: never; }>;
+export type ConsoleConversationQueryVariables = Exact<{
+  id: string | number;
+}>;
 
 
-export type ConsoleUnreadConversationCountQuery = { unreadConversationCount: number };
+export type ConsoleConversationQuery = { conversation: { id: string, assistantId: number, channel: ConversationChannel, aiDisabled: boolean, waitingForHuman: boolean, customerIdentifier: string | null, origin: string | null, updatedAt: string, status: ConversationStatus, resolvedAt: string | null, assignee: { id: number, name: string } | null, visitor: { pageUrl: string | null, browser: string | null, country: string | null } | null, messages: Array<{ id: number, role: MessageRole, content: string, createdAt: string, visitor: { pageUrl: string | null, browser: string | null, country: string | null } | null }>, notes: Array<{ id: number, content: string, createdAt: string, author: { id: number, name: string } | null }> } };
+
+export type ConsoleConversationMessageSubscriptionVariables = Exact<{
+  conversationId: string | number;
+}>;
+
+
+export type ConsoleConversationMessageSubscription = { conversationMessageAdded: { id: number, role: MessageRole, content: string, createdAt: string, visitor: { pageUrl: string | null, browser: string | null, country: string | null } | null } };
+
+export type ConsoleTakeOverMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type ConsoleTakeOverMutation = { takeOverConversation: { id: string, aiDisabled: boolean, waitingForHuman: boolean } };
+
+export type ConsoleHandBackMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type ConsoleHandBackMutation = { handBackConversation: { id: string, aiDisabled: boolean, waitingForHuman: boolean } };
+
+export type ConsoleSendOperatorMessageMutationVariables = Exact<{
+  conversationId: string | number;
+  content: string;
+}>;
+
+
+export type ConsoleSendOperatorMessageMutation = { sendOperatorMessage: { id: number, role: MessageRole, content: string, createdAt: string } };
+
+export type ConsoleMarkReadMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type ConsoleMarkReadMutation = { markConversationRead: { id: string, unread: boolean } };
 
 export type ConsoleInboxViewerQueryVariables = Exact<{ [key: string]: never; }>;
 
 
 export type ConsoleInboxViewerQuery = { viewer: { id: number, name: string }, members: Array<{ id: number, name: string }>, assistants: { items: Array<{ id: number, name: string }> } };
-
-export type ConsoleInsightsQueryVariables = Exact<{
-  period: InsightsPeriod;
-  assistantId?: number | null | undefined;
-}>;
-
-
-export type ConsoleInsightsQuery = { insights: { from: string, to: string, timezone: string, bucket: string, calls: number, finishedCalls: number, answeredCalls: number, answerRate: number | null, conversations: number, minutes: number, cost: string, evaluatedCalls: number, judgedCalls: number, successfulCalls: number, successRate: number | null, measuredTurns: number, averageTurnLatencyMs: number | null, p95TurnLatencyMs: number | null, transfers: number, bookings: number, endedReasons: Array<{ status: string, reason: string, calls: number }>, series: Array<{ start: string, calls: number, answeredCalls: number, conversations: number, minutes: number, cost: string, bookings: number }> } };
 
 export type ConsoleResolveConversationMutationVariables = Exact<{
   id: string | number;
@@ -1501,21 +1276,111 @@ export type ConsoleAddConversationNoteMutationVariables = Exact<{
 
 export type ConsoleAddConversationNoteMutation = { addConversationNote: { id: number, conversationId: string, content: string, createdAt: string, author: { id: number, name: string } | null } };
 
-export type ConsoleErasedEventLeftFieldsFragment = { id: number, appointmentId: number, provider: CalendarProviderKind, externalId: string, startsAt: string, reason: ErasedEventLeftReason, failure: string | null, retriedByJobId: number | null, handledAt: string | null, handledBy: string | null };
+export type ConsoleInsightsSetupQueryVariables = Exact<{ [key: string]: never; }>;
 
-export type ConsoleCustomerDataEventsLeftQueryVariables = Exact<{
+
+export type ConsoleInsightsSetupQuery = { viewer: { id: number, account: { id: number, timezone: string } }, assistants: { items: Array<{ id: number, name: string }> } };
+
+export type ConsoleInsightsQueryVariables = Exact<{
+  period: InsightsPeriod;
+  assistantId?: number | null | undefined;
+}>;
+
+
+export type ConsoleInsightsQuery = { insights: { from: string, to: string, timezone: string, bucket: string, calls: number, finishedCalls: number, answeredCalls: number, answerRate: number | null, conversations: number, minutes: number, cost: string, evaluatedCalls: number, judgedCalls: number, successfulCalls: number, successRate: number | null, measuredTurns: number, averageTurnLatencyMs: number | null, p95TurnLatencyMs: number | null, transfers: number, bookings: number, endedReasons: Array<{ status: string, reason: string, calls: number }>, series: Array<{ start: string, calls: number, answeredCalls: number, conversations: number, minutes: number, cost: string, bookings: number }> } };
+
+export type ConsoleKnowledgebasesQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ConsoleKnowledgebasesQuery = { knowledgebases: Array<{ id: number, name: string, description: string, status: KnowledgebaseStatus, documentsCount: number, assistantsCount: number }> };
+
+export type ConsoleCreateKnowledgebaseMutationVariables = Exact<{
+  input: KnowledgebaseInput;
+}>;
+
+
+export type ConsoleCreateKnowledgebaseMutation = { createKnowledgebase: { id: number } };
+
+export type ConsoleDeleteKnowledgebaseMutationVariables = Exact<{
   id: number;
 }>;
 
 
-export type ConsoleCustomerDataEventsLeftQuery = { customerDataJob: { id: number, externalEventsLeftDetails: Array<{ id: number, appointmentId: number, provider: CalendarProviderKind, externalId: string, startsAt: string, reason: ErasedEventLeftReason, failure: string | null, retriedByJobId: number | null, handledAt: string | null, handledBy: string | null }> | null } };
+export type ConsoleDeleteKnowledgebaseMutation = { deleteKnowledgebase: { deletedId: number } };
 
-export type ConsoleMarkErasedEventLeftHandledMutationVariables = Exact<{
+export type ConsoleUpdateKnowledgebaseMutationVariables = Exact<{
+  id: number;
+  input: KnowledgebaseInput;
+}>;
+
+
+export type ConsoleUpdateKnowledgebaseMutation = { updateKnowledgebase: { id: number, name: string, description: string, chunkMaxTokens: number, chunkOverlapTokens: number } };
+
+export type ConsoleKnowledgebaseQueryVariables = Exact<{
   id: number;
 }>;
 
 
-export type ConsoleMarkErasedEventLeftHandledMutation = { markErasedEventLeftHandled: { id: number, appointmentId: number, provider: CalendarProviderKind, externalId: string, startsAt: string, reason: ErasedEventLeftReason, failure: string | null, retriedByJobId: number | null, handledAt: string | null, handledBy: string | null } };
+export type ConsoleKnowledgebaseQuery = { knowledgebase: { id: number, name: string, description: string, status: KnowledgebaseStatus, assistantsCount: number, chunkMaxTokens: number, chunkOverlapTokens: number, documents: Array<{ id: number, name: string, type: DocumentType, status: DocumentStatus, stage: DocumentStage | null, pagesDone: number, pagesTotal: number | null, chunkCount: number, failureReason: string | null, fileName: string | null, url: string | null, sizeBytes: number | null, createdAt: string }> } };
+
+export type ConsoleCreateDocumentMutationVariables = Exact<{
+  knowledgebaseId: number;
+  input: CreateDocumentInput;
+}>;
+
+
+export type ConsoleCreateDocumentMutation = { createDocument: { id: number } };
+
+export type ConsoleDeleteDocumentMutationVariables = Exact<{
+  id: number;
+}>;
+
+
+export type ConsoleDeleteDocumentMutation = { deleteDocument: { deletedId: number } };
+
+export type ConsoleKnowledgebaseStatusSubscriptionVariables = Exact<{
+  id: number;
+}>;
+
+
+export type ConsoleKnowledgebaseStatusSubscription = { knowledgebaseStatus: { status: KnowledgebaseStatus, document: { documentId: number, status: DocumentEventStatus, stage: DocumentStage | null, pagesDone: number, pagesTotal: number | null, chunkCount: number, failureReason: string | null } | null } };
+
+export type ConsoleSearchKnowledgebaseQueryVariables = Exact<{
+  id: number;
+  query: string;
+}>;
+
+
+export type ConsoleSearchKnowledgebaseQuery = { searchKnowledgebase: Array<{ chunkId: number, content: string, documentName: string, relevance: number, source: string | null }> };
+
+export type ConsoleReprocessDocumentMutationVariables = Exact<{
+  id: number;
+}>;
+
+
+export type ConsoleReprocessDocumentMutation = { reprocessDocument: { id: number, status: DocumentStatus, stage: DocumentStage | null, failureReason: string | null } };
+
+export type ConsoleDocumentPassagesQueryVariables = Exact<{
+  id: number;
+  offset: number;
+  limit: number;
+}>;
+
+
+export type ConsoleDocumentPassagesQuery = { document: { id: number, name: string, chunkCount: number, passages: Array<{ id: number, ordinal: number, content: string, tokenCount: number, source: string | null }> } };
+
+export type ConsoleBalanceSubscriptionVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ConsoleBalanceSubscription = { balanceChanged: { id: number, balance: string } };
+
+export type ConsoleLedgerQueryVariables = Exact<{
+  accountId?: number | null | undefined;
+  page?: number | null | undefined;
+}>;
+
+
+export type ConsoleLedgerQuery = { ledgerEntries: { items: Array<{ id: number, kind: LedgerEntryKind, amount: string, balanceAfter: string, description: string, pending: boolean, callId: number | null, createdAt: string }>, pageInfo: { currentPage: number, lastPage: number, total: number } } };
 
 export type ConsoleTeamQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -1578,6 +1443,141 @@ export type ConsoleAcceptInvitationMutationVariables = Exact<{
 
 export type ConsoleAcceptInvitationMutation = { acceptInvitation: { token: string, expiresAt: string, viewer: { id: number, email: string, role: MemberRole, account: { id: number, isOperator: boolean } } } };
 
+export type ConsoleTestScenarioFieldsFragment = { id: number, assistantId: number, name: string, channel: string, script: Array<string> | null, persona: string | null, goal: string | null, variables: unknown, turnLimit: number, criteria: Array<string>, checks: unknown, toolResults: unknown, useRealTools: boolean, expectedReplies: Array<string>, sourceCallId: number | null, sourceConversationId: string | null, updatedAt: string };
+
+export type ConsoleTestResultFieldsFragment = { id: number, scenarioId: number, scenarioName: string, position: number, status: string, endedBy: string, turnLatencies: Array<number>, cost: string, error: string, functionCalls: unknown, callId: number | null, transcript: Array<{ role: string, content: string, latencyMs: number | null }>, checks: Array<{ kind: string, description: string, passed: boolean, detail: string }>, judge: Array<{ criterion: string, passed: boolean, reasoning: string }>, divergences: Array<{ turn: number, expected: string, actual: string }> };
+
+export type ConsoleTestRunFieldsFragment = { id: number, suiteId: number, status: string, concurrency: number, total: number, done: number, passed: number, failed: number, errored: number, cost: string, error: string, createdAt: string, startedAt: string | null, finishedAt: string | null, results: Array<{ id: number, scenarioId: number, scenarioName: string, position: number, status: string, endedBy: string, turnLatencies: Array<number>, cost: string, error: string, functionCalls: unknown, callId: number | null, transcript: Array<{ role: string, content: string, latencyMs: number | null }>, checks: Array<{ kind: string, description: string, passed: boolean, detail: string }>, judge: Array<{ criterion: string, passed: boolean, reasoning: string }>, divergences: Array<{ turn: number, expected: string, actual: string }> }> };
+
+export type ConsoleTestsScreenQueryVariables = Exact<{
+  assistantId: number;
+}>;
+
+
+export type ConsoleTestsScreenQuery = { assistant: { id: number, name: string }, testScenarios: Array<{ id: number, assistantId: number, name: string, channel: string, script: Array<string> | null, persona: string | null, goal: string | null, variables: unknown, turnLimit: number, criteria: Array<string>, checks: unknown, toolResults: unknown, useRealTools: boolean, expectedReplies: Array<string>, sourceCallId: number | null, sourceConversationId: string | null, updatedAt: string }>, testSuites: Array<{ id: number, name: string, scenarioIds: Array<number>, updatedAt: string }> };
+
+export type ConsoleTestScenarioQueryVariables = Exact<{
+  id: number;
+}>;
+
+
+export type ConsoleTestScenarioQuery = { testScenario: { id: number, assistantId: number, name: string, channel: string, script: Array<string> | null, persona: string | null, goal: string | null, variables: unknown, turnLimit: number, criteria: Array<string>, checks: unknown, toolResults: unknown, useRealTools: boolean, expectedReplies: Array<string>, sourceCallId: number | null, sourceConversationId: string | null, updatedAt: string } };
+
+export type ConsoleCreateTestScenarioMutationVariables = Exact<{
+  input: CreateTestScenarioInput;
+}>;
+
+
+export type ConsoleCreateTestScenarioMutation = { createTestScenario: { id: number } };
+
+export type ConsoleUpdateTestScenarioMutationVariables = Exact<{
+  id: number;
+  input: UpdateTestScenarioInput;
+}>;
+
+
+export type ConsoleUpdateTestScenarioMutation = { updateTestScenario: { id: number } };
+
+export type ConsoleDeleteTestScenarioMutationVariables = Exact<{
+  id: number;
+}>;
+
+
+export type ConsoleDeleteTestScenarioMutation = { deleteTestScenario: boolean };
+
+export type ConsoleCreateTestSuiteMutationVariables = Exact<{
+  input: TestSuiteInput;
+}>;
+
+
+export type ConsoleCreateTestSuiteMutation = { createTestSuite: { id: number } };
+
+export type ConsoleUpdateTestSuiteMutationVariables = Exact<{
+  id: number;
+  input: TestSuiteInput;
+}>;
+
+
+export type ConsoleUpdateTestSuiteMutation = { updateTestSuite: { id: number } };
+
+export type ConsoleDeleteTestSuiteMutationVariables = Exact<{
+  id: number;
+}>;
+
+
+export type ConsoleDeleteTestSuiteMutation = { deleteTestSuite: boolean };
+
+export type ConsoleTestSuiteEstimateQueryVariables = Exact<{
+  suiteId: number;
+}>;
+
+
+export type ConsoleTestSuiteEstimateQuery = { testSuiteEstimate: { scenarios: number, replies: number, modelRequests: number, price: string } };
+
+export type ConsoleTestRunsQueryVariables = Exact<{
+  suiteId: number;
+}>;
+
+
+export type ConsoleTestRunsQuery = { testRuns: Array<{ id: number, status: string, total: number, done: number, passed: number, failed: number, errored: number, cost: string, createdAt: string }> };
+
+export type ConsoleRunTestSuiteMutationVariables = Exact<{
+  suiteId: number;
+  concurrency?: number | null | undefined;
+}>;
+
+
+export type ConsoleRunTestSuiteMutation = { runTestSuite: { id: number } };
+
+export type ConsoleTestRunUpdatedSubscriptionVariables = Exact<{
+  id: number;
+}>;
+
+
+export type ConsoleTestRunUpdatedSubscription = { testRunUpdated: { id: number, suiteId: number, status: string, concurrency: number, total: number, done: number, passed: number, failed: number, errored: number, cost: string, error: string, createdAt: string, startedAt: string | null, finishedAt: string | null, results: Array<{ id: number, scenarioId: number, scenarioName: string, position: number, status: string, endedBy: string, turnLatencies: Array<number>, cost: string, error: string, functionCalls: unknown, callId: number | null, transcript: Array<{ role: string, content: string, latencyMs: number | null }>, checks: Array<{ kind: string, description: string, passed: boolean, detail: string }>, judge: Array<{ criterion: string, passed: boolean, reasoning: string }>, divergences: Array<{ turn: number, expected: string, actual: string }> }> } };
+
+export type ConsoleCompareTestRunsQueryVariables = Exact<{
+  a: number;
+  b: number;
+}>;
+
+
+export type ConsoleCompareTestRunsQuery = { compareTestRuns: { unchanged: number, before: { id: number, status: string, passed: number, failed: number, errored: number, total: number, createdAt: string }, after: { id: number, status: string, passed: number, failed: number, errored: number, total: number, createdAt: string }, changed: Array<{ scenarioId: number, scenarioName: string, before: { id: number, scenarioId: number, scenarioName: string, position: number, status: string, endedBy: string, turnLatencies: Array<number>, cost: string, error: string, functionCalls: unknown, callId: number | null, transcript: Array<{ role: string, content: string, latencyMs: number | null }>, checks: Array<{ kind: string, description: string, passed: boolean, detail: string }>, judge: Array<{ criterion: string, passed: boolean, reasoning: string }>, divergences: Array<{ turn: number, expected: string, actual: string }> } | null, after: { id: number, scenarioId: number, scenarioName: string, position: number, status: string, endedBy: string, turnLatencies: Array<number>, cost: string, error: string, functionCalls: unknown, callId: number | null, transcript: Array<{ role: string, content: string, latencyMs: number | null }>, checks: Array<{ kind: string, description: string, passed: boolean, detail: string }>, judge: Array<{ criterion: string, passed: boolean, reasoning: string }>, divergences: Array<{ turn: number, expected: string, actual: string }> } | null }> } };
+
+export type ConsoleWebhookDeliveriesQueryVariables = Exact<{
+  page?: number | null | undefined;
+  filter?: WebhookDeliveryFilter | null | undefined;
+}>;
+
+
+export type ConsoleWebhookDeliveriesQuery = { webhookDeliveries: { items: Array<{ id: number, webhookId: string, type: string, url: string, status: string, attempts: number, nextAttemptAt: string | null, lastStatusCode: number | null, lastError: string | null, deliveredAt: string | null, createdAt: string }>, pageInfo: { currentPage: number, lastPage: number, total: number } } };
+
+export type ConsoleRedeliverWebhookMutationVariables = Exact<{
+  id: number;
+}>;
+
+
+export type ConsoleRedeliverWebhookMutation = { redeliverWebhook: { id: number, status: string, attempts: number } };
+
+export type ConsoleSendTestWebhookMutationVariables = Exact<{
+  url?: string | null | undefined;
+}>;
+
+
+export type ConsoleSendTestWebhookMutation = { sendTestWebhook: { id: number, status: string } };
+
+export type ConsoleWebhookSigningSecretsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ConsoleWebhookSigningSecretsQuery = { webhookSigningSecrets: Array<{ id: number, createdAt: string, expiresAt: string | null }> };
+
+export type ConsoleRotateWebhookSecretMutationVariables = Exact<{
+  overlapSeconds?: number | null | undefined;
+}>;
+
+
+export type ConsoleRotateWebhookSecretMutation = { rotateWebhookSecret: { secret: string, createdAt: string, previousExpiresAt: string | null } };
+
 export class TypedDocumentString<TResult, TVariables>
   extends String
   implements DocumentTypeDecoration<TResult, TVariables>
@@ -1619,6 +1619,20 @@ export const ConsoleAppointmentFieldsFragmentDoc = new TypedDocumentString(`
   cancelledAt
 }
     `, {"fragmentName":"ConsoleAppointmentFields"}) as unknown as TypedDocumentString<ConsoleAppointmentFieldsFragment, unknown>;
+export const ConsoleErasedEventLeftFieldsFragmentDoc = new TypedDocumentString(`
+    fragment ConsoleErasedEventLeftFields on ErasedEventLeft {
+  id
+  appointmentId
+  provider
+  externalId
+  startsAt
+  reason
+  failure
+  retriedByJobId
+  handledAt
+  handledBy
+}
+    `, {"fragmentName":"ConsoleErasedEventLeftFields"}) as unknown as TypedDocumentString<ConsoleErasedEventLeftFieldsFragment, unknown>;
 export const ConsoleTestScenarioFieldsFragmentDoc = new TypedDocumentString(`
     fragment ConsoleTestScenarioFields on TestScenario {
   id
@@ -1730,20 +1744,6 @@ export const ConsoleTestRunFieldsFragmentDoc = new TypedDocumentString(`
     actual
   }
 }`, {"fragmentName":"ConsoleTestRunFields"}) as unknown as TypedDocumentString<ConsoleTestRunFieldsFragment, unknown>;
-export const ConsoleErasedEventLeftFieldsFragmentDoc = new TypedDocumentString(`
-    fragment ConsoleErasedEventLeftFields on ErasedEventLeft {
-  id
-  appointmentId
-  provider
-  externalId
-  startsAt
-  reason
-  failure
-  retriedByJobId
-  handledAt
-  handledBy
-}
-    `, {"fragmentName":"ConsoleErasedEventLeftFields"}) as unknown as TypedDocumentString<ConsoleErasedEventLeftFieldsFragment, unknown>;
 export const ConsoleLoginDocument = new TypedDocumentString(`
     mutation ConsoleLogin($input: LoginInput!) {
   login(input: $input) {
@@ -1795,20 +1795,189 @@ export const ConsoleViewerRoleDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ConsoleViewerRoleQuery, ConsoleViewerRoleQueryVariables>;
-export const ConsoleAssistantsDocument = new TypedDocumentString(`
-    query ConsoleAssistants($page: Int, $search: String) {
-  assistants(page: $page, perPage: 20, search: $search) {
+export const ConsoleChatModelsDocument = new TypedDocumentString(`
+    query ConsoleChatModels {
+  aiModels(kind: llm) {
+    id
+    available
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleChatModelsQuery, ConsoleChatModelsQueryVariables>;
+export const ConsoleCalendarConnectionsDocument = new TypedDocumentString(`
+    query ConsoleCalendarConnections {
+  calendarConnections {
+    id
+    name
+    provider
+    url
+    readUrls
+    username
+    eventTypeId
+    status
+    lastError
+    checkedAt
+    createdAt
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleCalendarConnectionsQuery, ConsoleCalendarConnectionsQueryVariables>;
+export const ConsoleUnreadConversationCountDocument = new TypedDocumentString(`
+    query ConsoleUnreadConversationCount {
+  unreadConversationCount
+}
+    `) as unknown as TypedDocumentString<ConsoleUnreadConversationCountQuery, ConsoleUnreadConversationCountQueryVariables>;
+export const ConsoleConversationActivityDocument = new TypedDocumentString(`
+    subscription ConsoleConversationActivity {
+  conversationActivity {
+    kind
+    conversation {
+      id
+      assistantId
+      channel
+      aiDisabled
+      waitingForHuman
+      customerIdentifier
+      origin
+      updatedAt
+      unread
+      lastMessageAt
+      status
+      assignee {
+        id
+        name
+      }
+      lastMessage {
+        id
+        role
+        content
+      }
+      visitor {
+        pageUrl
+        browser
+        country
+      }
+    }
+    message {
+      id
+      role
+      content
+      createdAt
+    }
+    note {
+      id
+      conversationId
+      content
+      createdAt
+      author {
+        id
+        name
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleConversationActivitySubscription, ConsoleConversationActivitySubscriptionVariables>;
+export const ConsoleAvailableSlotsDocument = new TypedDocumentString(`
+    query ConsoleAvailableSlots($appointmentTypeId: Int!, $from: DateTime!, $to: DateTime!) {
+  availableSlots(appointmentTypeId: $appointmentTypeId, from: $from, to: $to) {
+    start
+    end
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleAvailableSlotsQuery, ConsoleAvailableSlotsQueryVariables>;
+export const ConsoleAssistantNamesDocument = new TypedDocumentString(`
+    query ConsoleAssistantNames {
+  assistants(perPage: 100) {
     items {
       id
-      uuid
       name
-      type
-      mode
-      status
-      updatedAt
-      phoneNumber {
-        phoneNumber
-      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleAssistantNamesQuery, ConsoleAssistantNamesQueryVariables>;
+export const ConsoleCreateTestScenarioFromCallDocument = new TypedDocumentString(`
+    mutation ConsoleCreateTestScenarioFromCall($callId: Int!) {
+  createTestScenarioFromCall(callId: $callId) {
+    id
+    assistantId
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleCreateTestScenarioFromCallMutation, ConsoleCreateTestScenarioFromCallMutationVariables>;
+export const ConsoleCreateTestScenarioFromConversationDocument = new TypedDocumentString(`
+    mutation ConsoleCreateTestScenarioFromConversation($conversationId: String!) {
+  createTestScenarioFromConversation(conversationId: $conversationId) {
+    id
+    assistantId
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleCreateTestScenarioFromConversationMutation, ConsoleCreateTestScenarioFromConversationMutationVariables>;
+export const ConsolePhoneNumbersDocument = new TypedDocumentString(`
+    query ConsolePhoneNumbers {
+  phoneNumbers {
+    id
+    phoneNumber
+    label
+    kind
+    typeLabel
+    region
+    smsCapable
+    subscriptionStatus
+    releaseRequestedAt
+  }
+}
+    `) as unknown as TypedDocumentString<ConsolePhoneNumbersQuery, ConsolePhoneNumbersQueryVariables>;
+export const ConsoleAddPhoneNumberDocument = new TypedDocumentString(`
+    mutation ConsoleAddPhoneNumber($input: AddPhoneNumberInput!) {
+  addPhoneNumber(input: $input) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleAddPhoneNumberMutation, ConsoleAddPhoneNumberMutationVariables>;
+export const ConsoleReleasePhoneNumberDocument = new TypedDocumentString(`
+    mutation ConsoleReleasePhoneNumber($id: Int!) {
+  releasePhoneNumber(id: $id) {
+    phoneNumber {
+      id
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleReleasePhoneNumberMutation, ConsoleReleasePhoneNumberMutationVariables>;
+export const ConsoleApiKeysDocument = new TypedDocumentString(`
+    query ConsoleApiKeys {
+  apiKeys {
+    id
+    name
+    createdAt
+    lastUsedAt
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleApiKeysQuery, ConsoleApiKeysQueryVariables>;
+export const ConsoleCreateApiKeyDocument = new TypedDocumentString(`
+    mutation ConsoleCreateApiKey($name: String!) {
+  createApiKey(input: {name: $name}) {
+    token
+    apiKey {
+      id
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleCreateApiKeyMutation, ConsoleCreateApiKeyMutationVariables>;
+export const ConsoleDeleteApiKeyDocument = new TypedDocumentString(`
+    mutation ConsoleDeleteApiKey($id: Int!) {
+  deleteApiKey(id: $id) {
+    deletedId
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleDeleteApiKeyMutation, ConsoleDeleteApiKeyMutationVariables>;
+export const ConsolePlatformAccountsDocument = new TypedDocumentString(`
+    query ConsolePlatformAccounts($page: Int, $search: String) {
+  platformAccounts(page: $page, perPage: 25, search: $search) {
+    items {
+      id
+      name
+      ownerEmail
+      balance
+      suspended
+      isOperator
+      createdAt
     }
     pageInfo {
       currentPage
@@ -1817,7 +1986,118 @@ export const ConsoleAssistantsDocument = new TypedDocumentString(`
     }
   }
 }
-    `) as unknown as TypedDocumentString<ConsoleAssistantsQuery, ConsoleAssistantsQueryVariables>;
+    `) as unknown as TypedDocumentString<ConsolePlatformAccountsQuery, ConsolePlatformAccountsQueryVariables>;
+export const ConsoleCreatePlatformAccountDocument = new TypedDocumentString(`
+    mutation ConsoleCreatePlatformAccount($input: CreatePlatformAccountInput!) {
+  createPlatformAccount(input: $input) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleCreatePlatformAccountMutation, ConsoleCreatePlatformAccountMutationVariables>;
+export const ConsoleCreditAccountDocument = new TypedDocumentString(`
+    mutation ConsoleCreditAccount($accountId: Int!, $amount: Decimal!, $note: String) {
+  creditAccount(accountId: $accountId, amount: $amount, note: $note) {
+    id
+    balance
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleCreditAccountMutation, ConsoleCreditAccountMutationVariables>;
+export const ConsoleSuspendAccountDocument = new TypedDocumentString(`
+    mutation ConsoleSuspendAccount($accountId: Int!, $suspended: Boolean!) {
+  suspendAccount(accountId: $accountId, suspended: $suspended) {
+    id
+    suspended
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleSuspendAccountMutation, ConsoleSuspendAccountMutationVariables>;
+export const ConsoleAppointmentsDocument = new TypedDocumentString(`
+    query ConsoleAppointments($page: Int, $filter: AppointmentFilter) {
+  appointments(page: $page, perPage: 20, filter: $filter) {
+    items {
+      ...ConsoleAppointmentFields
+    }
+    pageInfo {
+      currentPage
+      lastPage
+      total
+    }
+  }
+}
+    fragment ConsoleAppointmentFields on Appointment {
+  id
+  status
+  startsAt
+  endsAt
+  timezone
+  customerName
+  customerPhone
+  customerEmail
+  notes
+  appointmentTypeId
+  appointmentTypeName
+  connectionId
+  provider
+  assistantId
+  callId
+  conversationId
+  createdAt
+  updatedAt
+  cancelledAt
+}`) as unknown as TypedDocumentString<ConsoleAppointmentsQuery, ConsoleAppointmentsQueryVariables>;
+export const ConsoleCancelAppointmentDocument = new TypedDocumentString(`
+    mutation ConsoleCancelAppointment($id: Int!) {
+  cancelAppointment(id: $id) {
+    ...ConsoleAppointmentFields
+  }
+}
+    fragment ConsoleAppointmentFields on Appointment {
+  id
+  status
+  startsAt
+  endsAt
+  timezone
+  customerName
+  customerPhone
+  customerEmail
+  notes
+  appointmentTypeId
+  appointmentTypeName
+  connectionId
+  provider
+  assistantId
+  callId
+  conversationId
+  createdAt
+  updatedAt
+  cancelledAt
+}`) as unknown as TypedDocumentString<ConsoleCancelAppointmentMutation, ConsoleCancelAppointmentMutationVariables>;
+export const ConsoleRescheduleAppointmentDocument = new TypedDocumentString(`
+    mutation ConsoleRescheduleAppointment($id: Int!, $startsAt: DateTime!) {
+  rescheduleAppointment(id: $id, startsAt: $startsAt) {
+    ...ConsoleAppointmentFields
+  }
+}
+    fragment ConsoleAppointmentFields on Appointment {
+  id
+  status
+  startsAt
+  endsAt
+  timezone
+  customerName
+  customerPhone
+  customerEmail
+  notes
+  appointmentTypeId
+  appointmentTypeName
+  connectionId
+  provider
+  assistantId
+  callId
+  conversationId
+  createdAt
+  updatedAt
+  cancelledAt
+}`) as unknown as TypedDocumentString<ConsoleRescheduleAppointmentMutation, ConsoleRescheduleAppointmentMutationVariables>;
 export const ConsoleAssistantDocument = new TypedDocumentString(`
     query ConsoleAssistant($id: Int!) {
   assistant(id: $id) {
@@ -1931,146 +2211,78 @@ export const ConsoleSendTestDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ConsoleSendTestMutation, ConsoleSendTestMutationVariables>;
-export const ConsoleKnowledgebasesDocument = new TypedDocumentString(`
-    query ConsoleKnowledgebases {
-  knowledgebases {
+export const ConsoleAppointmentTypesDocument = new TypedDocumentString(`
+    query ConsoleAppointmentTypes {
+  appointmentTypes {
     id
+    connectionId
     name
-    description
+    durationMinutes
+    timezone
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleAppointmentTypesQuery, ConsoleAppointmentTypesQueryVariables>;
+export const ConsoleAssistantCalendarDocument = new TypedDocumentString(`
+    query ConsoleAssistantCalendar($id: Int!) {
+  assistant(id: $id) {
+    id
+    appointmentTypeIds
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleAssistantCalendarQuery, ConsoleAssistantCalendarQueryVariables>;
+export const ConsoleAssistantDefaultsDocument = new TypedDocumentString(`
+    query ConsoleAssistantDefaults {
+  assistantDefaults {
+    type
+    mode
     status
-    documentsCount
-    assistantsCount
+    timezone
+    systemPrompt
+    initialMessage
+    llmTemperature
+    speechSpeed
+    voiceStability
+    voiceSimilarity
+    ambientSound
+    ambientSoundVolume
+    enableNoiseCancellation
+    maxDuration
+    maxSilenceDuration
+    waitForCustomer
+    allowInterruptions
+    interruptSensitivity
+    minInterruptWords
+    endpointType
+    endpointSensitivity
+    reengagementInterval
+    endCallOnVoicemail
+    record
+    knowledgebaseMode
+    tools
+    variables
+    postCallEvaluation
+    postCallSchema
+    isWebhookActive
+    sendWebhookOnlyOnCompleted
+    includeRecordingInWebhook
+    widgetSettings
+    allowedOrigins
   }
 }
-    `) as unknown as TypedDocumentString<ConsoleKnowledgebasesQuery, ConsoleKnowledgebasesQueryVariables>;
-export const ConsoleCreateKnowledgebaseDocument = new TypedDocumentString(`
-    mutation ConsoleCreateKnowledgebase($input: KnowledgebaseInput!) {
-  createKnowledgebase(input: $input) {
-    id
-  }
-}
-    `) as unknown as TypedDocumentString<ConsoleCreateKnowledgebaseMutation, ConsoleCreateKnowledgebaseMutationVariables>;
-export const ConsoleDeleteKnowledgebaseDocument = new TypedDocumentString(`
-    mutation ConsoleDeleteKnowledgebase($id: Int!) {
-  deleteKnowledgebase(id: $id) {
-    deletedId
-  }
-}
-    `) as unknown as TypedDocumentString<ConsoleDeleteKnowledgebaseMutation, ConsoleDeleteKnowledgebaseMutationVariables>;
-export const ConsoleUpdateKnowledgebaseDocument = new TypedDocumentString(`
-    mutation ConsoleUpdateKnowledgebase($id: Int!, $input: KnowledgebaseInput!) {
-  updateKnowledgebase(id: $id, input: $input) {
-    id
-    name
-    description
-    chunkMaxTokens
-    chunkOverlapTokens
-  }
-}
-    `) as unknown as TypedDocumentString<ConsoleUpdateKnowledgebaseMutation, ConsoleUpdateKnowledgebaseMutationVariables>;
-export const ConsoleKnowledgebaseDocument = new TypedDocumentString(`
-    query ConsoleKnowledgebase($id: Int!) {
-  knowledgebase(id: $id) {
-    id
-    name
-    description
-    status
-    assistantsCount
-    chunkMaxTokens
-    chunkOverlapTokens
-    documents {
-      id
-      name
-      type
-      status
-      stage
-      pagesDone
-      pagesTotal
-      chunkCount
-      failureReason
-      fileName
-      url
-      sizeBytes
-      createdAt
-    }
-  }
-}
-    `) as unknown as TypedDocumentString<ConsoleKnowledgebaseQuery, ConsoleKnowledgebaseQueryVariables>;
-export const ConsoleCreateDocumentDocument = new TypedDocumentString(`
-    mutation ConsoleCreateDocument($knowledgebaseId: Int!, $input: CreateDocumentInput!) {
-  createDocument(knowledgebaseId: $knowledgebaseId, input: $input) {
-    id
-  }
-}
-    `) as unknown as TypedDocumentString<ConsoleCreateDocumentMutation, ConsoleCreateDocumentMutationVariables>;
-export const ConsoleDeleteDocumentDocument = new TypedDocumentString(`
-    mutation ConsoleDeleteDocument($id: Int!) {
-  deleteDocument(id: $id) {
-    deletedId
-  }
-}
-    `) as unknown as TypedDocumentString<ConsoleDeleteDocumentMutation, ConsoleDeleteDocumentMutationVariables>;
-export const ConsoleKnowledgebaseStatusDocument = new TypedDocumentString(`
-    subscription ConsoleKnowledgebaseStatus($id: Int!) {
-  knowledgebaseStatus(id: $id) {
-    status
-    document {
-      documentId
-      status
-      stage
-      pagesDone
-      pagesTotal
-      chunkCount
-      failureReason
-    }
-  }
-}
-    `) as unknown as TypedDocumentString<ConsoleKnowledgebaseStatusSubscription, ConsoleKnowledgebaseStatusSubscriptionVariables>;
-export const ConsoleSearchKnowledgebaseDocument = new TypedDocumentString(`
-    query ConsoleSearchKnowledgebase($id: Int!, $query: String!) {
-  searchKnowledgebase(id: $id, query: $query, limit: 8) {
-    chunkId
-    content
-    documentName
-    relevance
-    source
-  }
-}
-    `) as unknown as TypedDocumentString<ConsoleSearchKnowledgebaseQuery, ConsoleSearchKnowledgebaseQueryVariables>;
-export const ConsoleConversationsDocument = new TypedDocumentString(`
-    query ConsoleConversations($page: Int, $channels: [ConversationChannel!], $unreadOnly: Boolean, $status: ConversationStatus, $waitingForHuman: Boolean, $assignedToMe: Boolean, $unassigned: Boolean, $assistantId: Int, $search: String) {
-  conversations(
-    page: $page
-    perPage: 30
-    channels: $channels
-    unreadOnly: $unreadOnly
-    status: $status
-    waitingForHuman: $waitingForHuman
-    assignedToMe: $assignedToMe
-    unassigned: $unassigned
-    assistantId: $assistantId
-    search: $search
-  ) {
+    `) as unknown as TypedDocumentString<ConsoleAssistantDefaultsQuery, ConsoleAssistantDefaultsQueryVariables>;
+export const ConsoleAssistantsDocument = new TypedDocumentString(`
+    query ConsoleAssistants($page: Int, $search: String) {
+  assistants(page: $page, perPage: 20, search: $search) {
     items {
       id
-      assistantId
-      channel
-      aiDisabled
-      waitingForHuman
-      customerIdentifier
-      origin
-      updatedAt
-      unread
-      lastMessageAt
+      uuid
+      name
+      type
+      mode
       status
-      assignee {
-        id
-        name
-      }
-      lastMessage {
-        id
-        role
-        content
+      updatedAt
+      phoneNumber {
+        phoneNumber
       }
     }
     pageInfo {
@@ -2080,104 +2292,113 @@ export const ConsoleConversationsDocument = new TypedDocumentString(`
     }
   }
 }
-    `) as unknown as TypedDocumentString<ConsoleConversationsQuery, ConsoleConversationsQueryVariables>;
-export const ConsoleWaitingForHumanDocument = new TypedDocumentString(`
-    query ConsoleWaitingForHuman {
-  conversations(waitingForHuman: true, perPage: 1) {
-    pageInfo {
-      total
-    }
-  }
-}
-    `) as unknown as TypedDocumentString<ConsoleWaitingForHumanQuery, ConsoleWaitingForHumanQueryVariables>;
-export const ConsoleConversationDocument = new TypedDocumentString(`
-    query ConsoleConversation($id: ID!) {
-  conversation(id: $id) {
+    `) as unknown as TypedDocumentString<ConsoleAssistantsQuery, ConsoleAssistantsQueryVariables>;
+export const ConsoleCalendarsScreenDocument = new TypedDocumentString(`
+    query ConsoleCalendarsScreen {
+  calendarConnections {
     id
-    assistantId
-    channel
-    aiDisabled
-    waitingForHuman
-    customerIdentifier
-    origin
-    updatedAt
+    name
+    provider
+    url
+    readUrls
+    username
+    eventTypeId
     status
-    resolvedAt
-    assignee {
-      id
-      name
-    }
-    visitor {
-      pageUrl
-      browser
-      country
-    }
-    messages {
-      id
-      role
-      content
-      createdAt
-      visitor {
-        pageUrl
-        browser
-        country
-      }
-    }
-    notes {
-      id
-      content
-      createdAt
-      author {
-        id
-        name
-      }
-    }
-  }
-}
-    `) as unknown as TypedDocumentString<ConsoleConversationQuery, ConsoleConversationQueryVariables>;
-export const ConsoleConversationMessageDocument = new TypedDocumentString(`
-    subscription ConsoleConversationMessage($conversationId: ID!) {
-  conversationMessageAdded(conversationId: $conversationId) {
-    id
-    role
-    content
-    createdAt
-    visitor {
-      pageUrl
-      browser
-      country
-    }
-  }
-}
-    `) as unknown as TypedDocumentString<ConsoleConversationMessageSubscription, ConsoleConversationMessageSubscriptionVariables>;
-export const ConsoleTakeOverDocument = new TypedDocumentString(`
-    mutation ConsoleTakeOver($id: ID!) {
-  takeOverConversation(id: $id) {
-    id
-    aiDisabled
-    waitingForHuman
-  }
-}
-    `) as unknown as TypedDocumentString<ConsoleTakeOverMutation, ConsoleTakeOverMutationVariables>;
-export const ConsoleHandBackDocument = new TypedDocumentString(`
-    mutation ConsoleHandBack($id: ID!) {
-  handBackConversation(id: $id) {
-    id
-    aiDisabled
-    waitingForHuman
-  }
-}
-    `) as unknown as TypedDocumentString<ConsoleHandBackMutation, ConsoleHandBackMutationVariables>;
-export const ConsoleSendOperatorMessageDocument = new TypedDocumentString(`
-    mutation ConsoleSendOperatorMessage($conversationId: ID!, $content: String!) {
-  sendOperatorMessage(input: {conversationId: $conversationId, content: $content}) {
-    id
-    role
-    content
+    lastError
+    checkedAt
     createdAt
   }
+  appointmentTypes {
+    id
+    connectionId
+    name
+    durationMinutes
+    bufferBeforeMinutes
+    bufferAfterMinutes
+    minimumNoticeMinutes
+    horizonDays
+    timezone
+    slotGranularityMinutes
+    maxPerDay
+    createdAt
+    businessHours {
+      mon {
+        start
+        end
+      }
+      tue {
+        start
+        end
+      }
+      wed {
+        start
+        end
+      }
+      thu {
+        start
+        end
+      }
+      fri {
+        start
+        end
+      }
+      sat {
+        start
+        end
+      }
+      sun {
+        start
+        end
+      }
+    }
+  }
 }
-    `) as unknown as TypedDocumentString<ConsoleSendOperatorMessageMutation, ConsoleSendOperatorMessageMutationVariables>;
+    `) as unknown as TypedDocumentString<ConsoleCalendarsScreenQuery, ConsoleCalendarsScreenQueryVariables>;
+export const ConsoleCreateCalendarConnectionDocument = new TypedDocumentString(`
+    mutation ConsoleCreateCalendarConnection($input: CreateCalendarConnectionInput!) {
+  createCalendarConnection(input: $input) {
+    id
+    status
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleCreateCalendarConnectionMutation, ConsoleCreateCalendarConnectionMutationVariables>;
+export const ConsoleUpdateCalendarConnectionDocument = new TypedDocumentString(`
+    mutation ConsoleUpdateCalendarConnection($id: Int!, $input: UpdateCalendarConnectionInput!) {
+  updateCalendarConnection(id: $id, input: $input) {
+    id
+    status
+    lastError
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleUpdateCalendarConnectionMutation, ConsoleUpdateCalendarConnectionMutationVariables>;
+export const ConsoleDeleteCalendarConnectionDocument = new TypedDocumentString(`
+    mutation ConsoleDeleteCalendarConnection($id: Int!) {
+  deleteCalendarConnection(id: $id)
+}
+    `) as unknown as TypedDocumentString<ConsoleDeleteCalendarConnectionMutation, ConsoleDeleteCalendarConnectionMutationVariables>;
+export const ConsoleCreateAppointmentTypeDocument = new TypedDocumentString(`
+    mutation ConsoleCreateAppointmentType($input: CreateAppointmentTypeInput!) {
+  createAppointmentType(input: $input) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleCreateAppointmentTypeMutation, ConsoleCreateAppointmentTypeMutationVariables>;
+export const ConsoleDeleteAppointmentTypeDocument = new TypedDocumentString(`
+    mutation ConsoleDeleteAppointmentType($id: Int!) {
+  deleteAppointmentType(id: $id)
+}
+    `) as unknown as TypedDocumentString<ConsoleDeleteAppointmentTypeMutation, ConsoleDeleteAppointmentTypeMutationVariables>;
+export const ConsoleStartCalendarOAuthDocument = new TypedDocumentString(`
+    mutation ConsoleStartCalendarOAuth($provider: CalendarOAuthProvider!, $name: String!, $connectionId: Int) {
+  startCalendarOAuth(
+    provider: $provider
+    name: $name
+    connectionId: $connectionId
+  ) {
+    authorizationUrl
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleStartCalendarOAuthMutation, ConsoleStartCalendarOAuthMutationVariables>;
 export const ConsoleCallsDocument = new TypedDocumentString(`
     query ConsoleCalls($page: Int, $filter: CallFilter) {
   calls(page: $page, perPage: 20, filter: $filter) {
@@ -2459,511 +2680,93 @@ export const ConsoleCreateLeadDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ConsoleCreateLeadMutation, ConsoleCreateLeadMutationVariables>;
-export const ConsolePhoneNumbersDocument = new TypedDocumentString(`
-    query ConsolePhoneNumbers {
-  phoneNumbers {
+export const ConsoleExportCustomerDataDocument = new TypedDocumentString(`
+    mutation ConsoleExportCustomerData($input: CustomerDataInput!) {
+  exportCustomerData(input: $input) {
     id
-    phoneNumber
-    label
     kind
-    typeLabel
-    region
-    smsCapable
-    subscriptionStatus
-    releaseRequestedAt
-  }
-}
-    `) as unknown as TypedDocumentString<ConsolePhoneNumbersQuery, ConsolePhoneNumbersQueryVariables>;
-export const ConsoleAddPhoneNumberDocument = new TypedDocumentString(`
-    mutation ConsoleAddPhoneNumber($input: AddPhoneNumberInput!) {
-  addPhoneNumber(input: $input) {
-    id
-  }
-}
-    `) as unknown as TypedDocumentString<ConsoleAddPhoneNumberMutation, ConsoleAddPhoneNumberMutationVariables>;
-export const ConsoleReleasePhoneNumberDocument = new TypedDocumentString(`
-    mutation ConsoleReleasePhoneNumber($id: Int!) {
-  releasePhoneNumber(id: $id) {
-    phoneNumber {
-      id
-    }
-  }
-}
-    `) as unknown as TypedDocumentString<ConsoleReleasePhoneNumberMutation, ConsoleReleasePhoneNumberMutationVariables>;
-export const ConsoleApiKeysDocument = new TypedDocumentString(`
-    query ConsoleApiKeys {
-  apiKeys {
-    id
-    name
-    createdAt
-    lastUsedAt
-  }
-}
-    `) as unknown as TypedDocumentString<ConsoleApiKeysQuery, ConsoleApiKeysQueryVariables>;
-export const ConsoleCreateApiKeyDocument = new TypedDocumentString(`
-    mutation ConsoleCreateApiKey($name: String!) {
-  createApiKey(input: {name: $name}) {
-    token
-    apiKey {
-      id
-    }
-  }
-}
-    `) as unknown as TypedDocumentString<ConsoleCreateApiKeyMutation, ConsoleCreateApiKeyMutationVariables>;
-export const ConsoleDeleteApiKeyDocument = new TypedDocumentString(`
-    mutation ConsoleDeleteApiKey($id: Int!) {
-  deleteApiKey(id: $id) {
-    deletedId
-  }
-}
-    `) as unknown as TypedDocumentString<ConsoleDeleteApiKeyMutation, ConsoleDeleteApiKeyMutationVariables>;
-export const ConsoleBalanceDocument = new TypedDocumentString(`
-    subscription ConsoleBalance {
-  balanceChanged {
-    id
-    balance
-  }
-}
-    `) as unknown as TypedDocumentString<ConsoleBalanceSubscription, ConsoleBalanceSubscriptionVariables>;
-export const ConsoleMarkReadDocument = new TypedDocumentString(`
-    mutation ConsoleMarkRead($id: ID!) {
-  markConversationRead(id: $id) {
-    id
-    unread
-  }
-}
-    `) as unknown as TypedDocumentString<ConsoleMarkReadMutation, ConsoleMarkReadMutationVariables>;
-export const ConsoleConversationActivityDocument = new TypedDocumentString(`
-    subscription ConsoleConversationActivity {
-  conversationActivity {
-    kind
-    conversation {
-      id
-      assistantId
-      channel
-      aiDisabled
-      waitingForHuman
-      customerIdentifier
-      origin
-      updatedAt
-      unread
-      lastMessageAt
-      status
-      assignee {
-        id
-        name
-      }
-      lastMessage {
-        id
-        role
-        content
-      }
-      visitor {
-        pageUrl
-        browser
-        country
-      }
-    }
-    message {
-      id
-      role
-      content
-      createdAt
-    }
-    note {
-      id
-      conversationId
-      content
-      createdAt
-      author {
-        id
-        name
-      }
-    }
-  }
-}
-    `) as unknown as TypedDocumentString<ConsoleConversationActivitySubscription, ConsoleConversationActivitySubscriptionVariables>;
-export const ConsolePlatformAccountsDocument = new TypedDocumentString(`
-    query ConsolePlatformAccounts($page: Int, $search: String) {
-  platformAccounts(page: $page, perPage: 25, search: $search) {
-    items {
-      id
-      name
-      ownerEmail
-      balance
-      suspended
-      isOperator
-      createdAt
-    }
-    pageInfo {
-      currentPage
-      lastPage
-      total
-    }
-  }
-}
-    `) as unknown as TypedDocumentString<ConsolePlatformAccountsQuery, ConsolePlatformAccountsQueryVariables>;
-export const ConsoleCreatePlatformAccountDocument = new TypedDocumentString(`
-    mutation ConsoleCreatePlatformAccount($input: CreatePlatformAccountInput!) {
-  createPlatformAccount(input: $input) {
-    id
-  }
-}
-    `) as unknown as TypedDocumentString<ConsoleCreatePlatformAccountMutation, ConsoleCreatePlatformAccountMutationVariables>;
-export const ConsoleCreditAccountDocument = new TypedDocumentString(`
-    mutation ConsoleCreditAccount($accountId: Int!, $amount: Decimal!, $note: String) {
-  creditAccount(accountId: $accountId, amount: $amount, note: $note) {
-    id
-    balance
-  }
-}
-    `) as unknown as TypedDocumentString<ConsoleCreditAccountMutation, ConsoleCreditAccountMutationVariables>;
-export const ConsoleSuspendAccountDocument = new TypedDocumentString(`
-    mutation ConsoleSuspendAccount($accountId: Int!, $suspended: Boolean!) {
-  suspendAccount(accountId: $accountId, suspended: $suspended) {
-    id
-    suspended
-  }
-}
-    `) as unknown as TypedDocumentString<ConsoleSuspendAccountMutation, ConsoleSuspendAccountMutationVariables>;
-export const ConsoleLedgerDocument = new TypedDocumentString(`
-    query ConsoleLedger($accountId: Int, $page: Int) {
-  ledgerEntries(accountId: $accountId, page: $page, perPage: 25) {
-    items {
-      id
-      kind
-      amount
-      balanceAfter
-      description
-      pending
-      callId
-      createdAt
-    }
-    pageInfo {
-      currentPage
-      lastPage
-      total
-    }
-  }
-}
-    `) as unknown as TypedDocumentString<ConsoleLedgerQuery, ConsoleLedgerQueryVariables>;
-export const ConsoleWebhookDeliveriesDocument = new TypedDocumentString(`
-    query ConsoleWebhookDeliveries($page: Int, $filter: WebhookDeliveryFilter) {
-  webhookDeliveries(page: $page, perPage: 20, filter: $filter) {
-    items {
-      id
-      webhookId
-      type
-      url
-      status
-      attempts
-      nextAttemptAt
-      lastStatusCode
-      lastError
-      deliveredAt
-      createdAt
-    }
-    pageInfo {
-      currentPage
-      lastPage
-      total
-    }
-  }
-}
-    `) as unknown as TypedDocumentString<ConsoleWebhookDeliveriesQuery, ConsoleWebhookDeliveriesQueryVariables>;
-export const ConsoleRedeliverWebhookDocument = new TypedDocumentString(`
-    mutation ConsoleRedeliverWebhook($id: Int!) {
-  redeliverWebhook(id: $id) {
-    id
-    status
-    attempts
-  }
-}
-    `) as unknown as TypedDocumentString<ConsoleRedeliverWebhookMutation, ConsoleRedeliverWebhookMutationVariables>;
-export const ConsoleSendTestWebhookDocument = new TypedDocumentString(`
-    mutation ConsoleSendTestWebhook($url: String) {
-  sendTestWebhook(url: $url) {
-    id
-    status
-  }
-}
-    `) as unknown as TypedDocumentString<ConsoleSendTestWebhookMutation, ConsoleSendTestWebhookMutationVariables>;
-export const ConsoleReprocessDocumentDocument = new TypedDocumentString(`
-    mutation ConsoleReprocessDocument($id: Int!) {
-  reprocessDocument(id: $id) {
-    id
-    status
-    stage
-    failureReason
-  }
-}
-    `) as unknown as TypedDocumentString<ConsoleReprocessDocumentMutation, ConsoleReprocessDocumentMutationVariables>;
-export const ConsoleWebhookSigningSecretsDocument = new TypedDocumentString(`
-    query ConsoleWebhookSigningSecrets {
-  webhookSigningSecrets {
-    id
-    createdAt
+    state
+    identifierKind
+    stepsDone
+    stepsTotal
+    counts
+    error
+    downloadUrl
     expiresAt
   }
 }
-    `) as unknown as TypedDocumentString<ConsoleWebhookSigningSecretsQuery, ConsoleWebhookSigningSecretsQueryVariables>;
-export const ConsoleRotateWebhookSecretDocument = new TypedDocumentString(`
-    mutation ConsoleRotateWebhookSecret($overlapSeconds: Int) {
-  rotateWebhookSecret(overlapSeconds: $overlapSeconds) {
-    secret
-    createdAt
-    previousExpiresAt
+    `) as unknown as TypedDocumentString<ConsoleExportCustomerDataMutation, ConsoleExportCustomerDataMutationVariables>;
+export const ConsoleEraseCustomerDataDocument = new TypedDocumentString(`
+    mutation ConsoleEraseCustomerData($input: CustomerDataInput!) {
+  eraseCustomerData(input: $input) {
+    id
+    kind
+    state
+    identifierKind
+    stepsDone
+    stepsTotal
+    counts
+    error
+    downloadUrl
+    expiresAt
   }
 }
-    `) as unknown as TypedDocumentString<ConsoleRotateWebhookSecretMutation, ConsoleRotateWebhookSecretMutationVariables>;
-export const ConsoleCalendarConnectionsDocument = new TypedDocumentString(`
-    query ConsoleCalendarConnections {
-  calendarConnections {
+    `) as unknown as TypedDocumentString<ConsoleEraseCustomerDataMutation, ConsoleEraseCustomerDataMutationVariables>;
+export const ConsoleCustomerDataJobDocument = new TypedDocumentString(`
+    query ConsoleCustomerDataJob($id: Int!) {
+  customerDataJob(id: $id) {
     id
-    name
-    provider
-    url
-    readUrls
-    username
-    eventTypeId
-    status
-    lastError
-    checkedAt
-    createdAt
+    kind
+    state
+    identifierKind
+    stepsDone
+    stepsTotal
+    counts
+    error
+    downloadUrl
+    expiresAt
   }
 }
-    `) as unknown as TypedDocumentString<ConsoleCalendarConnectionsQuery, ConsoleCalendarConnectionsQueryVariables>;
-export const ConsoleCalendarsScreenDocument = new TypedDocumentString(`
-    query ConsoleCalendarsScreen {
-  calendarConnections {
+    `) as unknown as TypedDocumentString<ConsoleCustomerDataJobQuery, ConsoleCustomerDataJobQueryVariables>;
+export const ConsoleCustomerDataEventsLeftDocument = new TypedDocumentString(`
+    query ConsoleCustomerDataEventsLeft($id: Int!) {
+  customerDataJob(id: $id) {
     id
-    name
-    provider
-    url
-    readUrls
-    username
-    eventTypeId
-    status
-    lastError
-    checkedAt
-    createdAt
-  }
-  appointmentTypes {
-    id
-    connectionId
-    name
-    durationMinutes
-    bufferBeforeMinutes
-    bufferAfterMinutes
-    minimumNoticeMinutes
-    horizonDays
-    timezone
-    slotGranularityMinutes
-    maxPerDay
-    createdAt
-    businessHours {
-      mon {
-        start
-        end
-      }
-      tue {
-        start
-        end
-      }
-      wed {
-        start
-        end
-      }
-      thu {
-        start
-        end
-      }
-      fri {
-        start
-        end
-      }
-      sat {
-        start
-        end
-      }
-      sun {
-        start
-        end
-      }
+    externalEventsLeftDetails {
+      ...ConsoleErasedEventLeftFields
     }
   }
 }
-    `) as unknown as TypedDocumentString<ConsoleCalendarsScreenQuery, ConsoleCalendarsScreenQueryVariables>;
-export const ConsoleCreateCalendarConnectionDocument = new TypedDocumentString(`
-    mutation ConsoleCreateCalendarConnection($input: CreateCalendarConnectionInput!) {
-  createCalendarConnection(input: $input) {
-    id
-    status
-  }
-}
-    `) as unknown as TypedDocumentString<ConsoleCreateCalendarConnectionMutation, ConsoleCreateCalendarConnectionMutationVariables>;
-export const ConsoleUpdateCalendarConnectionDocument = new TypedDocumentString(`
-    mutation ConsoleUpdateCalendarConnection($id: Int!, $input: UpdateCalendarConnectionInput!) {
-  updateCalendarConnection(id: $id, input: $input) {
-    id
-    status
-    lastError
-  }
-}
-    `) as unknown as TypedDocumentString<ConsoleUpdateCalendarConnectionMutation, ConsoleUpdateCalendarConnectionMutationVariables>;
-export const ConsoleDeleteCalendarConnectionDocument = new TypedDocumentString(`
-    mutation ConsoleDeleteCalendarConnection($id: Int!) {
-  deleteCalendarConnection(id: $id)
-}
-    `) as unknown as TypedDocumentString<ConsoleDeleteCalendarConnectionMutation, ConsoleDeleteCalendarConnectionMutationVariables>;
-export const ConsoleCreateAppointmentTypeDocument = new TypedDocumentString(`
-    mutation ConsoleCreateAppointmentType($input: CreateAppointmentTypeInput!) {
-  createAppointmentType(input: $input) {
-    id
-  }
-}
-    `) as unknown as TypedDocumentString<ConsoleCreateAppointmentTypeMutation, ConsoleCreateAppointmentTypeMutationVariables>;
-export const ConsoleDeleteAppointmentTypeDocument = new TypedDocumentString(`
-    mutation ConsoleDeleteAppointmentType($id: Int!) {
-  deleteAppointmentType(id: $id)
-}
-    `) as unknown as TypedDocumentString<ConsoleDeleteAppointmentTypeMutation, ConsoleDeleteAppointmentTypeMutationVariables>;
-export const ConsoleAppointmentTypesDocument = new TypedDocumentString(`
-    query ConsoleAppointmentTypes {
-  appointmentTypes {
-    id
-    connectionId
-    name
-    durationMinutes
-    timezone
-  }
-}
-    `) as unknown as TypedDocumentString<ConsoleAppointmentTypesQuery, ConsoleAppointmentTypesQueryVariables>;
-export const ConsoleAvailableSlotsDocument = new TypedDocumentString(`
-    query ConsoleAvailableSlots($appointmentTypeId: Int!, $from: DateTime!, $to: DateTime!) {
-  availableSlots(appointmentTypeId: $appointmentTypeId, from: $from, to: $to) {
-    start
-    end
-  }
-}
-    `) as unknown as TypedDocumentString<ConsoleAvailableSlotsQuery, ConsoleAvailableSlotsQueryVariables>;
-export const ConsoleAssistantNamesDocument = new TypedDocumentString(`
-    query ConsoleAssistantNames {
-  assistants(perPage: 100) {
-    items {
-      id
-      name
-    }
-  }
-}
-    `) as unknown as TypedDocumentString<ConsoleAssistantNamesQuery, ConsoleAssistantNamesQueryVariables>;
-export const ConsoleAppointmentsDocument = new TypedDocumentString(`
-    query ConsoleAppointments($page: Int, $filter: AppointmentFilter) {
-  appointments(page: $page, perPage: 20, filter: $filter) {
-    items {
-      ...ConsoleAppointmentFields
-    }
-    pageInfo {
-      currentPage
-      lastPage
-      total
-    }
-  }
-}
-    fragment ConsoleAppointmentFields on Appointment {
+    fragment ConsoleErasedEventLeftFields on ErasedEventLeft {
   id
-  status
-  startsAt
-  endsAt
-  timezone
-  customerName
-  customerPhone
-  customerEmail
-  notes
-  appointmentTypeId
-  appointmentTypeName
-  connectionId
+  appointmentId
   provider
-  assistantId
-  callId
-  conversationId
-  createdAt
-  updatedAt
-  cancelledAt
-}`) as unknown as TypedDocumentString<ConsoleAppointmentsQuery, ConsoleAppointmentsQueryVariables>;
-export const ConsoleCancelAppointmentDocument = new TypedDocumentString(`
-    mutation ConsoleCancelAppointment($id: Int!) {
-  cancelAppointment(id: $id) {
-    ...ConsoleAppointmentFields
+  externalId
+  startsAt
+  reason
+  failure
+  retriedByJobId
+  handledAt
+  handledBy
+}`) as unknown as TypedDocumentString<ConsoleCustomerDataEventsLeftQuery, ConsoleCustomerDataEventsLeftQueryVariables>;
+export const ConsoleMarkErasedEventLeftHandledDocument = new TypedDocumentString(`
+    mutation ConsoleMarkErasedEventLeftHandled($id: Int!) {
+  markErasedEventLeftHandled(id: $id) {
+    ...ConsoleErasedEventLeftFields
   }
 }
-    fragment ConsoleAppointmentFields on Appointment {
+    fragment ConsoleErasedEventLeftFields on ErasedEventLeft {
   id
-  status
-  startsAt
-  endsAt
-  timezone
-  customerName
-  customerPhone
-  customerEmail
-  notes
-  appointmentTypeId
-  appointmentTypeName
-  connectionId
+  appointmentId
   provider
-  assistantId
-  callId
-  conversationId
-  createdAt
-  updatedAt
-  cancelledAt
-}`) as unknown as TypedDocumentString<ConsoleCancelAppointmentMutation, ConsoleCancelAppointmentMutationVariables>;
-export const ConsoleRescheduleAppointmentDocument = new TypedDocumentString(`
-    mutation ConsoleRescheduleAppointment($id: Int!, $startsAt: DateTime!) {
-  rescheduleAppointment(id: $id, startsAt: $startsAt) {
-    ...ConsoleAppointmentFields
-  }
-}
-    fragment ConsoleAppointmentFields on Appointment {
-  id
-  status
+  externalId
   startsAt
-  endsAt
-  timezone
-  customerName
-  customerPhone
-  customerEmail
-  notes
-  appointmentTypeId
-  appointmentTypeName
-  connectionId
-  provider
-  assistantId
-  callId
-  conversationId
-  createdAt
-  updatedAt
-  cancelledAt
-}`) as unknown as TypedDocumentString<ConsoleRescheduleAppointmentMutation, ConsoleRescheduleAppointmentMutationVariables>;
-export const ConsoleAssistantCalendarDocument = new TypedDocumentString(`
-    query ConsoleAssistantCalendar($id: Int!) {
-  assistant(id: $id) {
-    id
-    appointmentTypeIds
-  }
-}
-    `) as unknown as TypedDocumentString<ConsoleAssistantCalendarQuery, ConsoleAssistantCalendarQueryVariables>;
-export const ConsoleStartCalendarOAuthDocument = new TypedDocumentString(`
-    mutation ConsoleStartCalendarOAuth($provider: CalendarOAuthProvider!, $name: String!, $connectionId: Int) {
-  startCalendarOAuth(
-    provider: $provider
-    name: $name
-    connectionId: $connectionId
-  ) {
-    authorizationUrl
-  }
-}
-    `) as unknown as TypedDocumentString<ConsoleStartCalendarOAuthMutation, ConsoleStartCalendarOAuthMutationVariables>;
+  reason
+  failure
+  retriedByJobId
+  handledAt
+  handledBy
+}`) as unknown as TypedDocumentString<ConsoleMarkErasedEventLeftHandledMutation, ConsoleMarkErasedEventLeftHandledMutationVariables>;
 export const ConsoleDataRetentionDocument = new TypedDocumentString(`
     query ConsoleDataRetention {
   dataRetention {
@@ -3008,46 +2811,557 @@ export const ConsoleAuditLogDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ConsoleAuditLogQuery, ConsoleAuditLogQueryVariables>;
-export const ConsoleAssistantDefaultsDocument = new TypedDocumentString(`
-    query ConsoleAssistantDefaults {
-  assistantDefaults {
-    type
-    mode
-    status
-    timezone
-    systemPrompt
-    initialMessage
-    llmTemperature
-    speechSpeed
-    voiceStability
-    voiceSimilarity
-    ambientSound
-    ambientSoundVolume
-    enableNoiseCancellation
-    maxDuration
-    maxSilenceDuration
-    waitForCustomer
-    allowInterruptions
-    interruptSensitivity
-    minInterruptWords
-    endpointType
-    endpointSensitivity
-    reengagementInterval
-    endCallOnVoicemail
-    record
-    knowledgebaseMode
-    tools
-    variables
-    postCallEvaluation
-    postCallSchema
-    isWebhookActive
-    sendWebhookOnlyOnCompleted
-    includeRecordingInWebhook
-    widgetSettings
-    allowedOrigins
+export const ConsoleAuditLogExportDocument = new TypedDocumentString(`
+    query ConsoleAuditLogExport($after: String) {
+  auditLog(first: 100, after: $after) {
+    entries {
+      id
+      action
+      actorKind
+      actorId
+      userId
+      targetType
+      targetId
+      details
+      ip
+      at
+    }
+    nextCursor
   }
 }
-    `) as unknown as TypedDocumentString<ConsoleAssistantDefaultsQuery, ConsoleAssistantDefaultsQueryVariables>;
+    `) as unknown as TypedDocumentString<ConsoleAuditLogExportQuery, ConsoleAuditLogExportQueryVariables>;
+export const ConsoleConversationsDocument = new TypedDocumentString(`
+    query ConsoleConversations($page: Int, $channels: [ConversationChannel!], $unreadOnly: Boolean, $status: ConversationStatus, $waitingForHuman: Boolean, $assignedToMe: Boolean, $unassigned: Boolean, $assistantId: Int, $search: String) {
+  conversations(
+    page: $page
+    perPage: 30
+    channels: $channels
+    unreadOnly: $unreadOnly
+    status: $status
+    waitingForHuman: $waitingForHuman
+    assignedToMe: $assignedToMe
+    unassigned: $unassigned
+    assistantId: $assistantId
+    search: $search
+  ) {
+    items {
+      id
+      assistantId
+      channel
+      aiDisabled
+      waitingForHuman
+      customerIdentifier
+      origin
+      updatedAt
+      unread
+      lastMessageAt
+      status
+      assignee {
+        id
+        name
+      }
+      lastMessage {
+        id
+        role
+        content
+      }
+    }
+    pageInfo {
+      currentPage
+      lastPage
+      total
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleConversationsQuery, ConsoleConversationsQueryVariables>;
+export const ConsoleWaitingForHumanDocument = new TypedDocumentString(`
+    query ConsoleWaitingForHuman {
+  conversations(waitingForHuman: true, perPage: 1) {
+    pageInfo {
+      total
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleWaitingForHumanQuery, ConsoleWaitingForHumanQueryVariables>;
+export const ConsoleConversationDocument = new TypedDocumentString(`
+    query ConsoleConversation($id: ID!) {
+  conversation(id: $id) {
+    id
+    assistantId
+    channel
+    aiDisabled
+    waitingForHuman
+    customerIdentifier
+    origin
+    updatedAt
+    status
+    resolvedAt
+    assignee {
+      id
+      name
+    }
+    visitor {
+      pageUrl
+      browser
+      country
+    }
+    messages {
+      id
+      role
+      content
+      createdAt
+      visitor {
+        pageUrl
+        browser
+        country
+      }
+    }
+    notes {
+      id
+      content
+      createdAt
+      author {
+        id
+        name
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleConversationQuery, ConsoleConversationQueryVariables>;
+export const ConsoleConversationMessageDocument = new TypedDocumentString(`
+    subscription ConsoleConversationMessage($conversationId: ID!) {
+  conversationMessageAdded(conversationId: $conversationId) {
+    id
+    role
+    content
+    createdAt
+    visitor {
+      pageUrl
+      browser
+      country
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleConversationMessageSubscription, ConsoleConversationMessageSubscriptionVariables>;
+export const ConsoleTakeOverDocument = new TypedDocumentString(`
+    mutation ConsoleTakeOver($id: ID!) {
+  takeOverConversation(id: $id) {
+    id
+    aiDisabled
+    waitingForHuman
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleTakeOverMutation, ConsoleTakeOverMutationVariables>;
+export const ConsoleHandBackDocument = new TypedDocumentString(`
+    mutation ConsoleHandBack($id: ID!) {
+  handBackConversation(id: $id) {
+    id
+    aiDisabled
+    waitingForHuman
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleHandBackMutation, ConsoleHandBackMutationVariables>;
+export const ConsoleSendOperatorMessageDocument = new TypedDocumentString(`
+    mutation ConsoleSendOperatorMessage($conversationId: ID!, $content: String!) {
+  sendOperatorMessage(input: {conversationId: $conversationId, content: $content}) {
+    id
+    role
+    content
+    createdAt
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleSendOperatorMessageMutation, ConsoleSendOperatorMessageMutationVariables>;
+export const ConsoleMarkReadDocument = new TypedDocumentString(`
+    mutation ConsoleMarkRead($id: ID!) {
+  markConversationRead(id: $id) {
+    id
+    unread
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleMarkReadMutation, ConsoleMarkReadMutationVariables>;
+export const ConsoleInboxViewerDocument = new TypedDocumentString(`
+    query ConsoleInboxViewer {
+  viewer {
+    id
+    name
+  }
+  members {
+    id
+    name
+  }
+  assistants(perPage: 100) {
+    items {
+      id
+      name
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleInboxViewerQuery, ConsoleInboxViewerQueryVariables>;
+export const ConsoleResolveConversationDocument = new TypedDocumentString(`
+    mutation ConsoleResolveConversation($id: ID!) {
+  resolveConversation(id: $id) {
+    id
+    status
+    resolvedAt
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleResolveConversationMutation, ConsoleResolveConversationMutationVariables>;
+export const ConsoleReopenConversationDocument = new TypedDocumentString(`
+    mutation ConsoleReopenConversation($id: ID!) {
+  reopenConversation(id: $id) {
+    id
+    status
+    resolvedAt
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleReopenConversationMutation, ConsoleReopenConversationMutationVariables>;
+export const ConsoleAssignConversationDocument = new TypedDocumentString(`
+    mutation ConsoleAssignConversation($id: ID!, $userId: Int) {
+  assignConversation(id: $id, userId: $userId) {
+    id
+    assignee {
+      id
+      name
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleAssignConversationMutation, ConsoleAssignConversationMutationVariables>;
+export const ConsoleAddConversationNoteDocument = new TypedDocumentString(`
+    mutation ConsoleAddConversationNote($conversationId: ID!, $content: String!) {
+  addConversationNote(input: {conversationId: $conversationId, content: $content}) {
+    id
+    conversationId
+    content
+    createdAt
+    author {
+      id
+      name
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleAddConversationNoteMutation, ConsoleAddConversationNoteMutationVariables>;
+export const ConsoleInsightsSetupDocument = new TypedDocumentString(`
+    query ConsoleInsightsSetup {
+  viewer {
+    id
+    account {
+      id
+      timezone
+    }
+  }
+  assistants(perPage: 100) {
+    items {
+      id
+      name
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleInsightsSetupQuery, ConsoleInsightsSetupQueryVariables>;
+export const ConsoleInsightsDocument = new TypedDocumentString(`
+    query ConsoleInsights($period: InsightsPeriod!, $assistantId: Int) {
+  insights(period: $period, assistantId: $assistantId) {
+    from
+    to
+    timezone
+    bucket
+    calls
+    finishedCalls
+    answeredCalls
+    answerRate
+    conversations
+    minutes
+    cost
+    evaluatedCalls
+    judgedCalls
+    successfulCalls
+    successRate
+    measuredTurns
+    averageTurnLatencyMs
+    p95TurnLatencyMs
+    transfers
+    bookings
+    endedReasons {
+      status
+      reason
+      calls
+    }
+    series {
+      start
+      calls
+      answeredCalls
+      conversations
+      minutes
+      cost
+      bookings
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleInsightsQuery, ConsoleInsightsQueryVariables>;
+export const ConsoleKnowledgebasesDocument = new TypedDocumentString(`
+    query ConsoleKnowledgebases {
+  knowledgebases {
+    id
+    name
+    description
+    status
+    documentsCount
+    assistantsCount
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleKnowledgebasesQuery, ConsoleKnowledgebasesQueryVariables>;
+export const ConsoleCreateKnowledgebaseDocument = new TypedDocumentString(`
+    mutation ConsoleCreateKnowledgebase($input: KnowledgebaseInput!) {
+  createKnowledgebase(input: $input) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleCreateKnowledgebaseMutation, ConsoleCreateKnowledgebaseMutationVariables>;
+export const ConsoleDeleteKnowledgebaseDocument = new TypedDocumentString(`
+    mutation ConsoleDeleteKnowledgebase($id: Int!) {
+  deleteKnowledgebase(id: $id) {
+    deletedId
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleDeleteKnowledgebaseMutation, ConsoleDeleteKnowledgebaseMutationVariables>;
+export const ConsoleUpdateKnowledgebaseDocument = new TypedDocumentString(`
+    mutation ConsoleUpdateKnowledgebase($id: Int!, $input: KnowledgebaseInput!) {
+  updateKnowledgebase(id: $id, input: $input) {
+    id
+    name
+    description
+    chunkMaxTokens
+    chunkOverlapTokens
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleUpdateKnowledgebaseMutation, ConsoleUpdateKnowledgebaseMutationVariables>;
+export const ConsoleKnowledgebaseDocument = new TypedDocumentString(`
+    query ConsoleKnowledgebase($id: Int!) {
+  knowledgebase(id: $id) {
+    id
+    name
+    description
+    status
+    assistantsCount
+    chunkMaxTokens
+    chunkOverlapTokens
+    documents {
+      id
+      name
+      type
+      status
+      stage
+      pagesDone
+      pagesTotal
+      chunkCount
+      failureReason
+      fileName
+      url
+      sizeBytes
+      createdAt
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleKnowledgebaseQuery, ConsoleKnowledgebaseQueryVariables>;
+export const ConsoleCreateDocumentDocument = new TypedDocumentString(`
+    mutation ConsoleCreateDocument($knowledgebaseId: Int!, $input: CreateDocumentInput!) {
+  createDocument(knowledgebaseId: $knowledgebaseId, input: $input) {
+    id
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleCreateDocumentMutation, ConsoleCreateDocumentMutationVariables>;
+export const ConsoleDeleteDocumentDocument = new TypedDocumentString(`
+    mutation ConsoleDeleteDocument($id: Int!) {
+  deleteDocument(id: $id) {
+    deletedId
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleDeleteDocumentMutation, ConsoleDeleteDocumentMutationVariables>;
+export const ConsoleKnowledgebaseStatusDocument = new TypedDocumentString(`
+    subscription ConsoleKnowledgebaseStatus($id: Int!) {
+  knowledgebaseStatus(id: $id) {
+    status
+    document {
+      documentId
+      status
+      stage
+      pagesDone
+      pagesTotal
+      chunkCount
+      failureReason
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleKnowledgebaseStatusSubscription, ConsoleKnowledgebaseStatusSubscriptionVariables>;
+export const ConsoleSearchKnowledgebaseDocument = new TypedDocumentString(`
+    query ConsoleSearchKnowledgebase($id: Int!, $query: String!) {
+  searchKnowledgebase(id: $id, query: $query, limit: 8) {
+    chunkId
+    content
+    documentName
+    relevance
+    source
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleSearchKnowledgebaseQuery, ConsoleSearchKnowledgebaseQueryVariables>;
+export const ConsoleReprocessDocumentDocument = new TypedDocumentString(`
+    mutation ConsoleReprocessDocument($id: Int!) {
+  reprocessDocument(id: $id) {
+    id
+    status
+    stage
+    failureReason
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleReprocessDocumentMutation, ConsoleReprocessDocumentMutationVariables>;
+export const ConsoleDocumentPassagesDocument = new TypedDocumentString(`
+    query ConsoleDocumentPassages($id: Int!, $offset: Int!, $limit: Int!) {
+  document(id: $id) {
+    id
+    name
+    chunkCount
+    passages(offset: $offset, limit: $limit) {
+      id
+      ordinal
+      content
+      tokenCount
+      source
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleDocumentPassagesQuery, ConsoleDocumentPassagesQueryVariables>;
+export const ConsoleBalanceDocument = new TypedDocumentString(`
+    subscription ConsoleBalance {
+  balanceChanged {
+    id
+    balance
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleBalanceSubscription, ConsoleBalanceSubscriptionVariables>;
+export const ConsoleLedgerDocument = new TypedDocumentString(`
+    query ConsoleLedger($accountId: Int, $page: Int) {
+  ledgerEntries(accountId: $accountId, page: $page, perPage: 25) {
+    items {
+      id
+      kind
+      amount
+      balanceAfter
+      description
+      pending
+      callId
+      createdAt
+    }
+    pageInfo {
+      currentPage
+      lastPage
+      total
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleLedgerQuery, ConsoleLedgerQueryVariables>;
+export const ConsoleTeamDocument = new TypedDocumentString(`
+    query ConsoleTeam {
+  viewer {
+    id
+    role
+  }
+  members {
+    id
+    name
+    email
+    role
+    createdAt
+  }
+  invitations {
+    id
+    email
+    role
+    expiresAt
+    createdAt
+    emailStatus
+    emailError
+    emailSentAt
+  }
+  invitationEmailEnabled
+}
+    `) as unknown as TypedDocumentString<ConsoleTeamQuery, ConsoleTeamQueryVariables>;
+export const ConsoleInviteMemberDocument = new TypedDocumentString(`
+    mutation ConsoleInviteMember($input: InviteMemberInput!) {
+  inviteMember(input: $input) {
+    token
+    path
+    invitation {
+      id
+      emailStatus
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleInviteMemberMutation, ConsoleInviteMemberMutationVariables>;
+export const ConsoleResendInvitationEmailDocument = new TypedDocumentString(`
+    mutation ConsoleResendInvitationEmail($id: Int!) {
+  resendInvitationEmail(id: $id) {
+    path
+    invitation {
+      id
+      emailStatus
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleResendInvitationEmailMutation, ConsoleResendInvitationEmailMutationVariables>;
+export const ConsoleRevokeInvitationDocument = new TypedDocumentString(`
+    mutation ConsoleRevokeInvitation($id: Int!) {
+  revokeInvitation(id: $id)
+}
+    `) as unknown as TypedDocumentString<ConsoleRevokeInvitationMutation, ConsoleRevokeInvitationMutationVariables>;
+export const ConsoleChangeMemberRoleDocument = new TypedDocumentString(`
+    mutation ConsoleChangeMemberRole($input: ChangeMemberRoleInput!) {
+  changeMemberRole(input: $input) {
+    id
+    role
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleChangeMemberRoleMutation, ConsoleChangeMemberRoleMutationVariables>;
+export const ConsoleRemoveMemberDocument = new TypedDocumentString(`
+    mutation ConsoleRemoveMember($userId: Int!) {
+  removeMember(userId: $userId)
+}
+    `) as unknown as TypedDocumentString<ConsoleRemoveMemberMutation, ConsoleRemoveMemberMutationVariables>;
+export const ConsoleResetMemberPasswordDocument = new TypedDocumentString(`
+    mutation ConsoleResetMemberPassword($userId: Int!) {
+  resetMemberPassword(userId: $userId) {
+    path
+    expiresAt
+    emailStatus
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleResetMemberPasswordMutation, ConsoleResetMemberPasswordMutationVariables>;
+export const ConsoleInvitationLinkDocument = new TypedDocumentString(`
+    query ConsoleInvitationLink($token: String!) {
+  invitationLink(token: $token) {
+    kind
+    email
+    role
+    accountName
+    expiresAt
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleInvitationLinkQuery, ConsoleInvitationLinkQueryVariables>;
+export const ConsoleAcceptInvitationDocument = new TypedDocumentString(`
+    mutation ConsoleAcceptInvitation($input: AcceptInvitationInput!) {
+  acceptInvitation(input: $input) {
+    token
+    expiresAt
+    viewer {
+      id
+      email
+      role
+      account {
+        id
+        isOperator
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<ConsoleAcceptInvitationMutation, ConsoleAcceptInvitationMutationVariables>;
 export const ConsoleTestsScreenDocument = new TypedDocumentString(`
     query ConsoleTestsScreen($assistantId: Int!) {
   assistant(id: $assistantId) {
@@ -3127,22 +3441,6 @@ export const ConsoleDeleteTestScenarioDocument = new TypedDocumentString(`
   deleteTestScenario(id: $id)
 }
     `) as unknown as TypedDocumentString<ConsoleDeleteTestScenarioMutation, ConsoleDeleteTestScenarioMutationVariables>;
-export const ConsoleCreateTestScenarioFromCallDocument = new TypedDocumentString(`
-    mutation ConsoleCreateTestScenarioFromCall($callId: Int!) {
-  createTestScenarioFromCall(callId: $callId) {
-    id
-    assistantId
-  }
-}
-    `) as unknown as TypedDocumentString<ConsoleCreateTestScenarioFromCallMutation, ConsoleCreateTestScenarioFromCallMutationVariables>;
-export const ConsoleCreateTestScenarioFromConversationDocument = new TypedDocumentString(`
-    mutation ConsoleCreateTestScenarioFromConversation($conversationId: String!) {
-  createTestScenarioFromConversation(conversationId: $conversationId) {
-    id
-    assistantId
-  }
-}
-    `) as unknown as TypedDocumentString<ConsoleCreateTestScenarioFromConversationMutation, ConsoleCreateTestScenarioFromConversationMutationVariables>;
 export const ConsoleCreateTestSuiteDocument = new TypedDocumentString(`
     mutation ConsoleCreateTestSuite($input: TestSuiteInput!) {
   createTestSuite(input: $input) {
@@ -3321,360 +3619,62 @@ export const ConsoleCompareTestRunsDocument = new TypedDocumentString(`
     actual
   }
 }`) as unknown as TypedDocumentString<ConsoleCompareTestRunsQuery, ConsoleCompareTestRunsQueryVariables>;
-export const ConsoleExportCustomerDataDocument = new TypedDocumentString(`
-    mutation ConsoleExportCustomerData($input: CustomerDataInput!) {
-  exportCustomerData(input: $input) {
-    id
-    kind
-    state
-    identifierKind
-    stepsDone
-    stepsTotal
-    counts
-    error
-    downloadUrl
-    expiresAt
-  }
-}
-    `) as unknown as TypedDocumentString<ConsoleExportCustomerDataMutation, ConsoleExportCustomerDataMutationVariables>;
-export const ConsoleEraseCustomerDataDocument = new TypedDocumentString(`
-    mutation ConsoleEraseCustomerData($input: CustomerDataInput!) {
-  eraseCustomerData(input: $input) {
-    id
-    kind
-    state
-    identifierKind
-    stepsDone
-    stepsTotal
-    counts
-    error
-    downloadUrl
-    expiresAt
-  }
-}
-    `) as unknown as TypedDocumentString<ConsoleEraseCustomerDataMutation, ConsoleEraseCustomerDataMutationVariables>;
-export const ConsoleCustomerDataJobDocument = new TypedDocumentString(`
-    query ConsoleCustomerDataJob($id: Int!) {
-  customerDataJob(id: $id) {
-    id
-    kind
-    state
-    identifierKind
-    stepsDone
-    stepsTotal
-    counts
-    error
-    downloadUrl
-    expiresAt
-  }
-}
-    `) as unknown as TypedDocumentString<ConsoleCustomerDataJobQuery, ConsoleCustomerDataJobQueryVariables>;
-export const ConsoleAuditLogExportDocument = new TypedDocumentString(`
-    query ConsoleAuditLogExport($after: String) {
-  auditLog(first: 100, after: $after) {
-    entries {
-      id
-      action
-      actorKind
-      actorId
-      userId
-      targetType
-      targetId
-      details
-      ip
-      at
-    }
-    nextCursor
-  }
-}
-    `) as unknown as TypedDocumentString<ConsoleAuditLogExportQuery, ConsoleAuditLogExportQueryVariables>;
-export const ConsoleDocumentPassagesDocument = new TypedDocumentString(`
-    query ConsoleDocumentPassages($id: Int!, $offset: Int!, $limit: Int!) {
-  document(id: $id) {
-    id
-    name
-    chunkCount
-    passages(offset: $offset, limit: $limit) {
-      id
-      ordinal
-      content
-      tokenCount
-      source
-    }
-  }
-}
-    `) as unknown as TypedDocumentString<ConsoleDocumentPassagesQuery, ConsoleDocumentPassagesQueryVariables>;
-export const ConsoleChatModelsDocument = new TypedDocumentString(`
-    query ConsoleChatModels {
-  aiModels(kind: llm) {
-    id
-    available
-  }
-}
-    `) as unknown as TypedDocumentString<ConsoleChatModelsQuery, ConsoleChatModelsQueryVariables>;
-export const ConsoleInsightsSetupDocument = new TypedDocumentString(`
-    query ConsoleInsightsSetup {
-  viewer {
-    id
-    account {
-      id
-      timezone
-    }
-  }
-  assistants(perPage: 100) {
+export const ConsoleWebhookDeliveriesDocument = new TypedDocumentString(`
+    query ConsoleWebhookDeliveries($page: Int, $filter: WebhookDeliveryFilter) {
+  webhookDeliveries(page: $page, perPage: 20, filter: $filter) {
     items {
       id
-      name
-    }
-  }
-}
-    `) as unknown as TypedDocumentString<ConsoleInsightsSetupQuery, ConsoleInsightsSetupQueryVariables>;
-export const ConsoleUnreadConversationCountDocument = new TypedDocumentString(`
-    query ConsoleUnreadConversationCount {
-  unreadConversationCount
-}
-    `) as unknown as TypedDocumentString<ConsoleUnreadConversationCountQuery, ConsoleUnreadConversationCountQueryVariables>;
-export const ConsoleInboxViewerDocument = new TypedDocumentString(`
-    query ConsoleInboxViewer {
-  viewer {
-    id
-    name
-  }
-  members {
-    id
-    name
-  }
-  assistants(perPage: 100) {
-    items {
-      id
-      name
-    }
-  }
-}
-    `) as unknown as TypedDocumentString<ConsoleInboxViewerQuery, ConsoleInboxViewerQueryVariables>;
-export const ConsoleInsightsDocument = new TypedDocumentString(`
-    query ConsoleInsights($period: InsightsPeriod!, $assistantId: Int) {
-  insights(period: $period, assistantId: $assistantId) {
-    from
-    to
-    timezone
-    bucket
-    calls
-    finishedCalls
-    answeredCalls
-    answerRate
-    conversations
-    minutes
-    cost
-    evaluatedCalls
-    judgedCalls
-    successfulCalls
-    successRate
-    measuredTurns
-    averageTurnLatencyMs
-    p95TurnLatencyMs
-    transfers
-    bookings
-    endedReasons {
+      webhookId
+      type
+      url
       status
-      reason
-      calls
+      attempts
+      nextAttemptAt
+      lastStatusCode
+      lastError
+      deliveredAt
+      createdAt
     }
-    series {
-      start
-      calls
-      answeredCalls
-      conversations
-      minutes
-      cost
-      bookings
+    pageInfo {
+      currentPage
+      lastPage
+      total
     }
   }
 }
-    `) as unknown as TypedDocumentString<ConsoleInsightsQuery, ConsoleInsightsQueryVariables>;
-export const ConsoleResolveConversationDocument = new TypedDocumentString(`
-    mutation ConsoleResolveConversation($id: ID!) {
-  resolveConversation(id: $id) {
+    `) as unknown as TypedDocumentString<ConsoleWebhookDeliveriesQuery, ConsoleWebhookDeliveriesQueryVariables>;
+export const ConsoleRedeliverWebhookDocument = new TypedDocumentString(`
+    mutation ConsoleRedeliverWebhook($id: Int!) {
+  redeliverWebhook(id: $id) {
     id
     status
-    resolvedAt
+    attempts
   }
 }
-    `) as unknown as TypedDocumentString<ConsoleResolveConversationMutation, ConsoleResolveConversationMutationVariables>;
-export const ConsoleReopenConversationDocument = new TypedDocumentString(`
-    mutation ConsoleReopenConversation($id: ID!) {
-  reopenConversation(id: $id) {
+    `) as unknown as TypedDocumentString<ConsoleRedeliverWebhookMutation, ConsoleRedeliverWebhookMutationVariables>;
+export const ConsoleSendTestWebhookDocument = new TypedDocumentString(`
+    mutation ConsoleSendTestWebhook($url: String) {
+  sendTestWebhook(url: $url) {
     id
     status
-    resolvedAt
   }
 }
-    `) as unknown as TypedDocumentString<ConsoleReopenConversationMutation, ConsoleReopenConversationMutationVariables>;
-export const ConsoleAssignConversationDocument = new TypedDocumentString(`
-    mutation ConsoleAssignConversation($id: ID!, $userId: Int) {
-  assignConversation(id: $id, userId: $userId) {
+    `) as unknown as TypedDocumentString<ConsoleSendTestWebhookMutation, ConsoleSendTestWebhookMutationVariables>;
+export const ConsoleWebhookSigningSecretsDocument = new TypedDocumentString(`
+    query ConsoleWebhookSigningSecrets {
+  webhookSigningSecrets {
     id
-    assignee {
-      id
-      name
-    }
-  }
-}
-    `) as unknown as TypedDocumentString<ConsoleAssignConversationMutation, ConsoleAssignConversationMutationVariables>;
-export const ConsoleAddConversationNoteDocument = new TypedDocumentString(`
-    mutation ConsoleAddConversationNote($conversationId: ID!, $content: String!) {
-  addConversationNote(input: {conversationId: $conversationId, content: $content}) {
-    id
-    conversationId
-    content
     createdAt
-    author {
-      id
-      name
-    }
+    expiresAt
   }
 }
-    `) as unknown as TypedDocumentString<ConsoleAddConversationNoteMutation, ConsoleAddConversationNoteMutationVariables>;
-export const ConsoleCustomerDataEventsLeftDocument = new TypedDocumentString(`
-    query ConsoleCustomerDataEventsLeft($id: Int!) {
-  customerDataJob(id: $id) {
-    id
-    externalEventsLeftDetails {
-      ...ConsoleErasedEventLeftFields
-    }
-  }
-}
-    fragment ConsoleErasedEventLeftFields on ErasedEventLeft {
-  id
-  appointmentId
-  provider
-  externalId
-  startsAt
-  reason
-  failure
-  retriedByJobId
-  handledAt
-  handledBy
-}`) as unknown as TypedDocumentString<ConsoleCustomerDataEventsLeftQuery, ConsoleCustomerDataEventsLeftQueryVariables>;
-export const ConsoleMarkErasedEventLeftHandledDocument = new TypedDocumentString(`
-    mutation ConsoleMarkErasedEventLeftHandled($id: Int!) {
-  markErasedEventLeftHandled(id: $id) {
-    ...ConsoleErasedEventLeftFields
-  }
-}
-    fragment ConsoleErasedEventLeftFields on ErasedEventLeft {
-  id
-  appointmentId
-  provider
-  externalId
-  startsAt
-  reason
-  failure
-  retriedByJobId
-  handledAt
-  handledBy
-}`) as unknown as TypedDocumentString<ConsoleMarkErasedEventLeftHandledMutation, ConsoleMarkErasedEventLeftHandledMutationVariables>;
-export const ConsoleTeamDocument = new TypedDocumentString(`
-    query ConsoleTeam {
-  viewer {
-    id
-    role
-  }
-  members {
-    id
-    name
-    email
-    role
+    `) as unknown as TypedDocumentString<ConsoleWebhookSigningSecretsQuery, ConsoleWebhookSigningSecretsQueryVariables>;
+export const ConsoleRotateWebhookSecretDocument = new TypedDocumentString(`
+    mutation ConsoleRotateWebhookSecret($overlapSeconds: Int) {
+  rotateWebhookSecret(overlapSeconds: $overlapSeconds) {
+    secret
     createdAt
-  }
-  invitations {
-    id
-    email
-    role
-    expiresAt
-    createdAt
-    emailStatus
-    emailError
-    emailSentAt
-  }
-  invitationEmailEnabled
-}
-    `) as unknown as TypedDocumentString<ConsoleTeamQuery, ConsoleTeamQueryVariables>;
-export const ConsoleInviteMemberDocument = new TypedDocumentString(`
-    mutation ConsoleInviteMember($input: InviteMemberInput!) {
-  inviteMember(input: $input) {
-    token
-    path
-    invitation {
-      id
-      emailStatus
-    }
+    previousExpiresAt
   }
 }
-    `) as unknown as TypedDocumentString<ConsoleInviteMemberMutation, ConsoleInviteMemberMutationVariables>;
-export const ConsoleResendInvitationEmailDocument = new TypedDocumentString(`
-    mutation ConsoleResendInvitationEmail($id: Int!) {
-  resendInvitationEmail(id: $id) {
-    path
-    invitation {
-      id
-      emailStatus
-    }
-  }
-}
-    `) as unknown as TypedDocumentString<ConsoleResendInvitationEmailMutation, ConsoleResendInvitationEmailMutationVariables>;
-export const ConsoleRevokeInvitationDocument = new TypedDocumentString(`
-    mutation ConsoleRevokeInvitation($id: Int!) {
-  revokeInvitation(id: $id)
-}
-    `) as unknown as TypedDocumentString<ConsoleRevokeInvitationMutation, ConsoleRevokeInvitationMutationVariables>;
-export const ConsoleChangeMemberRoleDocument = new TypedDocumentString(`
-    mutation ConsoleChangeMemberRole($input: ChangeMemberRoleInput!) {
-  changeMemberRole(input: $input) {
-    id
-    role
-  }
-}
-    `) as unknown as TypedDocumentString<ConsoleChangeMemberRoleMutation, ConsoleChangeMemberRoleMutationVariables>;
-export const ConsoleRemoveMemberDocument = new TypedDocumentString(`
-    mutation ConsoleRemoveMember($userId: Int!) {
-  removeMember(userId: $userId)
-}
-    `) as unknown as TypedDocumentString<ConsoleRemoveMemberMutation, ConsoleRemoveMemberMutationVariables>;
-export const ConsoleResetMemberPasswordDocument = new TypedDocumentString(`
-    mutation ConsoleResetMemberPassword($userId: Int!) {
-  resetMemberPassword(userId: $userId) {
-    path
-    expiresAt
-    emailStatus
-  }
-}
-    `) as unknown as TypedDocumentString<ConsoleResetMemberPasswordMutation, ConsoleResetMemberPasswordMutationVariables>;
-export const ConsoleInvitationLinkDocument = new TypedDocumentString(`
-    query ConsoleInvitationLink($token: String!) {
-  invitationLink(token: $token) {
-    kind
-    email
-    role
-    accountName
-    expiresAt
-  }
-}
-    `) as unknown as TypedDocumentString<ConsoleInvitationLinkQuery, ConsoleInvitationLinkQueryVariables>;
-export const ConsoleAcceptInvitationDocument = new TypedDocumentString(`
-    mutation ConsoleAcceptInvitation($input: AcceptInvitationInput!) {
-  acceptInvitation(input: $input) {
-    token
-    expiresAt
-    viewer {
-      id
-      email
-      role
-      account {
-        id
-        isOperator
-      }
-    }
-  }
-}
-    `) as unknown as TypedDocumentString<ConsoleAcceptInvitationMutation, ConsoleAcceptInvitationMutationVariables>;
+    `) as unknown as TypedDocumentString<ConsoleRotateWebhookSecretMutation, ConsoleRotateWebhookSecretMutationVariables>;

@@ -1,14 +1,5 @@
 import { html, nothing } from "lit";
-import {
-  AddPhoneNumberMutation,
-  ApiKeysQuery,
-  BalanceSubscription,
-  CreateApiKeyMutation,
-  DeleteApiKeyMutation,
-  PhoneNumbersQuery,
-  ReleasePhoneNumberMutation,
-  ViewerQuery,
-} from "../api/operations.ts";
+import { ViewerQuery } from "../api/operations.ts";
 import type {
   ConsoleApiKeysQuery,
   ConsolePhoneNumbersQuery,
@@ -16,6 +7,15 @@ import type {
 } from "../generated/graphql.ts";
 import { DataScreen, emptyState, fieldError, formatDate, formMessage, money } from "../screen.ts";
 import { subscriptionStatus } from "../status-words.ts";
+import {
+  AddPhoneNumberMutation,
+  ApiKeysQuery,
+  CreateApiKeyMutation,
+  DeleteApiKeyMutation,
+  PhoneNumbersQuery,
+  ReleasePhoneNumberMutation,
+} from "./account.operations.ts";
+import { BalanceSubscription } from "./ledger.operations.ts";
 
 export class VxPhoneNumbers extends DataScreen<ConsolePhoneNumbersQuery["phoneNumbers"]> {
   protected override async fetch() {

@@ -1,13 +1,13 @@
 import { html, nothing } from "lit";
+import type { ConsolePlatformAccountsQuery } from "../generated/graphql.ts";
+import { href } from "../router.ts";
+import { DataScreen, fieldError, formatDate, formMessage, money, pager, Screen } from "../screen.ts";
 import {
   CreatePlatformAccountMutation,
   CreditAccountMutation,
   PlatformAccountsQuery,
   SuspendAccountMutation,
-} from "../api/operations.ts";
-import type { ConsolePlatformAccountsQuery } from "../generated/graphql.ts";
-import { href } from "../router.ts";
-import { DataScreen, fieldError, formatDate, formMessage, money, pager, Screen } from "../screen.ts";
+} from "./admin.operations.ts";
 
 /**
  * Platform administration: every account, with credit and suspension. The server alone decides who

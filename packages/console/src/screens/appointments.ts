@@ -1,11 +1,5 @@
 import { css, html, nothing } from "lit";
-import {
-  AppointmentsQuery,
-  AssistantNamesQuery,
-  AvailableSlotsQuery,
-  CancelAppointmentMutation,
-  RescheduleAppointmentMutation,
-} from "../api/operations.ts";
+import { AssistantNamesQuery, AvailableSlotsQuery } from "../api/operations.ts";
 import type {
   AppointmentFilter,
   AppointmentStatus,
@@ -18,6 +12,11 @@ import { href } from "../router.ts";
 import { DataScreen, formErrors, formMessage, noErrors, pager } from "../screen.ts";
 import { appointmentStatus } from "../status-words.ts";
 import { formatInZone, formatTime, slotsByDay } from "../zoned-format.ts";
+import {
+  AppointmentsQuery,
+  CancelAppointmentMutation,
+  RescheduleAppointmentMutation,
+} from "./appointments.operations.ts";
 
 type Appointment = ConsoleAppointmentFieldsFragment;
 type Slot = ConsoleAvailableSlotsQuery["availableSlots"][number];

@@ -1,14 +1,11 @@
 import { html, nothing } from "lit";
 import type { ConsoleApi } from "../api/client.ts";
-import {
-  AppointmentTypesQuery,
-  AssistantCalendarQuery,
-  CalendarConnectionsQuery,
-} from "../api/operations.ts";
+import { CalendarConnectionsQuery } from "../api/operations.ts";
 import type { ConsoleAppointmentTypesQuery, ConsoleCalendarConnectionsQuery } from "../generated/graphql.ts";
 import { href } from "../router.ts";
 import { type FormErrors, fieldError, loading } from "../screen.ts";
 import { calendarConnectionStatus } from "../status-words.ts";
+import { AppointmentTypesQuery, AssistantCalendarQuery } from "./assistant-editor.operations.ts";
 
 /** What the assistant may book: the account's appointment types and which of them are ticked. */
 export type CalendarChoices =

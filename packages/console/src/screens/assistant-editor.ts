@@ -1,12 +1,4 @@
 import { css, html, nothing } from "lit";
-import {
-  AssistantChoicesQuery,
-  AssistantDefaultsQuery,
-  AssistantQuery,
-  CreateAssistantMutation,
-  DeleteAssistantMutation,
-  UpdateAssistantMutation,
-} from "../api/operations.ts";
 import type { ConsoleAssistantChoicesQuery } from "../generated/graphql.ts";
 import { href, navigate } from "../router.ts";
 import { type FormErrors, formErrors, formMessage, loading, noErrors, Screen } from "../screen.ts";
@@ -16,6 +8,14 @@ import {
   loadCalendarChoices,
   renderCalendar,
 } from "./assistant-calendar.ts";
+import {
+  AssistantChoicesQuery,
+  AssistantDefaultsQuery,
+  AssistantQuery,
+  CreateAssistantMutation,
+  DeleteAssistantMutation,
+  UpdateAssistantMutation,
+} from "./assistant-editor.operations.ts";
 import { renderField } from "./assistant-field.ts";
 import { WidgetPreview } from "./assistant-preview.ts";
 import { flatten, flattenInput, GROUPS, settingsInput, type Values } from "./assistant-settings.ts";

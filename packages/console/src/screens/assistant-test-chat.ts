@@ -1,6 +1,6 @@
 import { html, nothing, type ReactiveControllerHost } from "lit";
 import type { ConsoleApi } from "../api/client.ts";
-import { SendTestMessageMutation, StartTestConversationMutation } from "../api/operations.ts";
+import { SendTestMessageMutation, StartTestConversationMutation } from "./assistant-editor.operations.ts";
 
 type Chat = {
   conversationId: string | null;

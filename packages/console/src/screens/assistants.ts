@@ -1,9 +1,9 @@
 import { html } from "lit";
-import { AssistantsQuery } from "../api/operations.ts";
 import type { ConsoleAssistantsQuery } from "../generated/graphql.ts";
 import { href } from "../router.ts";
 import { DataScreen, emptyState, formatDate, pager } from "../screen.ts";
 import { assistantStatus } from "../status-words.ts";
+import { AssistantsQuery } from "./assistants.operations.ts";
 
 /** The account's assistants, searchable, with a link to create one. */
 export class VxAssistants extends DataScreen<ConsoleAssistantsQuery["assistants"]> {

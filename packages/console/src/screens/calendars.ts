@@ -1,4 +1,6 @@
 import { html, nothing } from "lit";
+import type { CalendarOAuthProvider, ConsoleCalendarsScreenQuery } from "../generated/graphql.ts";
+import { DataScreen, type FormErrors, formatDate, formErrors, formMessage, noErrors } from "../screen.ts";
 import {
   CalendarsScreenQuery,
   CreateAppointmentTypeMutation,
@@ -7,9 +9,7 @@ import {
   DeleteCalendarConnectionMutation,
   StartCalendarOAuthMutation,
   UpdateCalendarConnectionMutation,
-} from "../api/operations.ts";
-import type { CalendarOAuthProvider, ConsoleCalendarsScreenQuery } from "../generated/graphql.ts";
-import { DataScreen, type FormErrors, formatDate, formErrors, formMessage, noErrors } from "../screen.ts";
+} from "./calendars.operations.ts";
 import { calendarsStyles } from "./calendars.styles.ts";
 import {
   type Connection,

@@ -1,11 +1,4 @@
 import { html, nothing, type PropertyDeclarations } from "lit";
-import {
-  CustomerDataEventsLeftQuery,
-  CustomerDataJobQuery,
-  EraseCustomerDataMutation,
-  ExportCustomerDataMutation,
-  MarkErasedEventLeftHandledMutation,
-} from "../api/operations.ts";
 import type {
   ConsoleCustomerDataJobQuery,
   ConsoleErasedEventLeftFieldsFragment,
@@ -22,6 +15,13 @@ import {
   Screen,
 } from "../screen.ts";
 import { PROVIDERS } from "./calendars-connect.ts";
+import {
+  CustomerDataEventsLeftQuery,
+  CustomerDataJobQuery,
+  EraseCustomerDataMutation,
+  ExportCustomerDataMutation,
+  MarkErasedEventLeftHandledMutation,
+} from "./customer-data.operations.ts";
 
 type Job = ConsoleCustomerDataJobQuery["customerDataJob"];
 type EventLeft = ConsoleErasedEventLeftFieldsFragment;

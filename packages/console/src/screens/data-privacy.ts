@@ -1,13 +1,13 @@
 import { html, nothing } from "lit";
+import type { ConsoleAuditLogQuery, ConsoleDataRetentionQuery } from "../generated/graphql.ts";
+import { DataScreen, fieldError, formatDate, formMessage } from "../screen.ts";
+import { saveFile } from "./customer-data.ts";
 import {
   AuditLogExportQuery,
   AuditLogQuery,
   DataRetentionQuery,
   SetDataRetentionMutation,
-} from "../api/operations.ts";
-import type { ConsoleAuditLogQuery, ConsoleDataRetentionQuery } from "../generated/graphql.ts";
-import { DataScreen, fieldError, formatDate, formMessage } from "../screen.ts";
-import { saveFile } from "./customer-data.ts";
+} from "./data-privacy.operations.ts";
 
 type Retention = ConsoleDataRetentionQuery["dataRetention"];
 type AuditEntry = ConsoleAuditLogQuery["auditLog"]["entries"][number];

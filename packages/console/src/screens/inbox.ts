@@ -1,8 +1,9 @@
 import { html, nothing } from "lit";
+import { ConversationActivitySubscription } from "../api/operations.ts";
+import { loading, Screen } from "../screen.ts";
 import {
   AddConversationNoteMutation,
   AssignConversationMutation,
-  ConversationActivitySubscription,
   ConversationMessageSubscription,
   ConversationQuery,
   ConversationsQuery,
@@ -14,8 +15,7 @@ import {
   SendOperatorMessageMutation,
   TakeOverMutation,
   WaitingForHumanQuery,
-} from "../api/operations.ts";
-import { loading, Screen } from "../screen.ts";
+} from "./inbox.operations.ts";
 import { inboxStyles } from "./inbox.styles.ts";
 import {
   DEFAULT_FILTER,

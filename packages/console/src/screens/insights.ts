@@ -1,10 +1,10 @@
 import { css, html, nothing, svg } from "lit";
-import { InsightsQuery, InsightsSetupQuery } from "../api/operations.ts";
 import type { ConsoleInsightsQuery, ConsoleInsightsSetupQuery } from "../generated/graphql.ts";
 import { href } from "../router.ts";
 import { DataScreen, emptyState, money } from "../screen.ts";
 import { callStatus } from "../status-words.ts";
 import { formatDay, formatTime } from "../zoned-format.ts";
+import { InsightsQuery, InsightsSetupQuery } from "./insights.operations.ts";
 
 type Insights = ConsoleInsightsQuery["insights"];
 type Point = Insights["series"][number];

@@ -1,8 +1,8 @@
 import { html, nothing, type ReactiveControllerHost } from "lit";
 import type { ConsoleApi } from "../api/client.ts";
-import { DocumentPassagesQuery } from "../api/operations.ts";
 import type { ConsoleDocumentPassagesQuery, ConsoleKnowledgebaseQuery } from "../generated/graphql.ts";
 import { documentStatus } from "../status-words.ts";
+import { DocumentPassagesQuery } from "./knowledge.operations.ts";
 
 export type Doc = ConsoleKnowledgebaseQuery["knowledgebase"]["documents"][number];
 type Passages = ConsoleDocumentPassagesQuery["document"]["passages"];

@@ -1,7 +1,7 @@
 import { html, nothing, type ReactiveControllerHost } from "lit";
 import type { ConsoleApi } from "../api/client.ts";
-import { SearchKnowledgebaseQuery } from "../api/operations.ts";
 import type { ConsoleSearchKnowledgebaseQuery } from "../generated/graphql.ts";
+import { SearchKnowledgebaseQuery } from "./knowledge.operations.ts";
 
 /**
  * A search result's relevance (the API's 0-to-1 `relevance`) in words. The console searches in hybrid

@@ -1,9 +1,9 @@
 import { html, nothing, type ReactiveControllerHost } from "lit";
 import type { ConsoleApi } from "../api/client.ts";
-import { DeleteKnowledgebaseMutation, UpdateKnowledgebaseMutation } from "../api/operations.ts";
 import type { ConsoleKnowledgebaseQuery } from "../generated/graphql.ts";
 import { navigate } from "../router.ts";
 import { describedBy, type FormErrors, fieldError, formErrors, formMessage, noErrors } from "../screen.ts";
+import { DeleteKnowledgebaseMutation, UpdateKnowledgebaseMutation } from "./knowledge.operations.ts";
 
 type Knowledgebase = ConsoleKnowledgebaseQuery["knowledgebase"];
 /** What an update of the knowledge base answers, merged into the one shown. */

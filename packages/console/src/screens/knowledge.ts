@@ -1,11 +1,4 @@
 import { html, nothing } from "lit";
-import {
-  CreateDocumentMutation,
-  DeleteDocumentMutation,
-  KnowledgebaseQuery,
-  KnowledgebaseStatusSubscription,
-  ReprocessDocumentMutation,
-} from "../api/operations.ts";
 import type { ConsoleKnowledgebaseQuery } from "../generated/graphql.ts";
 import { href } from "../router.ts";
 import {
@@ -20,6 +13,13 @@ import {
   Screen,
 } from "../screen.ts";
 import { knowledgebaseStatus } from "../status-words.ts";
+import {
+  CreateDocumentMutation,
+  DeleteDocumentMutation,
+  KnowledgebaseQuery,
+  KnowledgebaseStatusSubscription,
+  ReprocessDocumentMutation,
+} from "./knowledge.operations.ts";
 import { knowledgeStyles } from "./knowledge.styles.ts";
 import {
   ACCEPTED,

@@ -1,9 +1,9 @@
 import { html } from "lit";
-import { CreateKnowledgebaseMutation, KnowledgebasesQuery } from "../api/operations.ts";
 import type { ConsoleKnowledgebasesQuery } from "../generated/graphql.ts";
 import { href, navigate } from "../router.ts";
 import { DataScreen, emptyState, fieldError, formMessage } from "../screen.ts";
 import { knowledgebaseStatus } from "../status-words.ts";
+import { CreateKnowledgebaseMutation, KnowledgebasesQuery } from "./knowledge.operations.ts";
 
 /** The account's knowledge bases, and a form to create one (which then opens). */
 export class VxKnowledgebases extends DataScreen<ConsoleKnowledgebasesQuery["knowledgebases"]> {

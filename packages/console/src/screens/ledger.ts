@@ -1,7 +1,7 @@
 import { html } from "lit";
-import { BalanceSubscription, LedgerQuery } from "../api/operations.ts";
 import type { ConsoleLedgerQuery } from "../generated/graphql.ts";
 import { DataScreen, formatDate, money, pager } from "../screen.ts";
+import { BalanceSubscription, LedgerQuery } from "./ledger.operations.ts";
 
 const KINDS: Record<string, string> = {
   credit: "Credit",

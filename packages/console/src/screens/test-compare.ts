@@ -1,9 +1,9 @@
 import { html, nothing } from "lit";
-import { CompareTestRunsQuery } from "../api/operations.ts";
 import type { ConsoleCompareTestRunsQuery, ConsoleTestResultFieldsFragment } from "../generated/graphql.ts";
 import { href } from "../router.ts";
 import { DataScreen, formatDate, Screen } from "../screen.ts";
 import { renderResult, testStyles, verdict } from "./test-result.ts";
+import { CompareTestRunsQuery } from "./tests.operations.ts";
 
 type Comparison = ConsoleCompareTestRunsQuery["compareTestRuns"];
 

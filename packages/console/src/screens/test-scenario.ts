@@ -1,15 +1,15 @@
 import { html, nothing } from "lit";
 import { live } from "lit/directives/live.js";
+import type { ConsoleTestScenarioFieldsFragment } from "../generated/graphql.ts";
+import { href, navigate } from "../router.ts";
+import { type FormErrors, formErrors, formMessage, loading, noErrors, Screen } from "../screen.ts";
+import { testStyles } from "./test-result.ts";
 import {
   CreateTestScenarioMutation,
   DeleteTestScenarioMutation,
   TestScenarioQuery,
   UpdateTestScenarioMutation,
-} from "../api/operations.ts";
-import type { ConsoleTestScenarioFieldsFragment } from "../generated/graphql.ts";
-import { href, navigate } from "../router.ts";
-import { type FormErrors, formErrors, formMessage, loading, noErrors, Screen } from "../screen.ts";
-import { testStyles } from "./test-result.ts";
+} from "./tests.operations.ts";
 
 type Scenario = ConsoleTestScenarioFieldsFragment;
 type CheckRow = Record<string, unknown> & { kind: string };

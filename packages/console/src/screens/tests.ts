@@ -1,14 +1,5 @@
 import { html, nothing } from "lit";
-import {
-  AssistantNamesQuery,
-  CreateTestSuiteMutation,
-  DeleteTestSuiteMutation,
-  RunTestSuiteMutation,
-  TestRunSubscription,
-  TestRunsQuery,
-  TestSuiteEstimateQuery,
-  TestsScreenQuery,
-} from "../api/operations.ts";
+import { AssistantNamesQuery } from "../api/operations.ts";
 import type {
   ConsoleAssistantNamesQuery,
   ConsoleTestRunsQuery,
@@ -20,6 +11,15 @@ import { href, navigate } from "../router.ts";
 import { DataScreen, fieldError, formatDate, formMessage, loading, Screen } from "../screen.ts";
 import { testStatus } from "../status-words.ts";
 import { renderResult, testStyles, verdict } from "./test-result.ts";
+import {
+  CreateTestSuiteMutation,
+  DeleteTestSuiteMutation,
+  RunTestSuiteMutation,
+  TestRunSubscription,
+  TestRunsQuery,
+  TestSuiteEstimateQuery,
+  TestsScreenQuery,
+} from "./tests.operations.ts";
 
 type Overview = ConsoleTestsScreenQuery;
 type Suite = Overview["testSuites"][number];

@@ -1,11 +1,4 @@
 import { html, nothing } from "lit";
-import {
-  RedeliverWebhookMutation,
-  RotateWebhookSecretMutation,
-  SendTestWebhookMutation,
-  WebhookDeliveriesQuery,
-  WebhookSigningSecretsQuery,
-} from "../api/operations.ts";
 import type {
   ConsoleWebhookDeliveriesQuery,
   ConsoleWebhookSigningSecretsQuery,
@@ -21,6 +14,13 @@ import {
   pager,
 } from "../screen.ts";
 import { deliveryStatus } from "../status-words.ts";
+import {
+  RedeliverWebhookMutation,
+  RotateWebhookSecretMutation,
+  SendTestWebhookMutation,
+  WebhookDeliveriesQuery,
+  WebhookSigningSecretsQuery,
+} from "./webhooks.operations.ts";
 
 type Delivery = ConsoleWebhookDeliveriesQuery["webhookDeliveries"]["items"][number];
 
