@@ -60,9 +60,12 @@ describe("screens loaded on demand (the served build)", () => {
     // Another section fetches its own chunk on its first visit.
     await commands.builtConsoleClick(id, "link", "Inbox");
     await commands.builtConsoleHeading(id, "^Inbox$");
+    // The network log records a response once its headers are read, which may come after the heading shows.
+    await expect
+      .poll(async () => ofChunk(await expectServedLocally(id), "inbox").map((r) => r.status))
+      .toEqual([200]);
     const after = await expectServedLocally(id);
     expect(ofChunk(after, "calls").map((r) => r.status)).toEqual([200]);
-    expect(ofChunk(after, "inbox").map((r) => r.status)).toEqual([200]);
     // The page itself is checked on every load, so a release's new chunk names reach the browser.
     expect(after.find((r) => r.path === "/console/")).toMatchObject({
       status: 200,
