@@ -70,6 +70,8 @@ export class VxCall extends DataScreen<ConsoleCallQuery["call"]> {
   #recordingOf: string | null = null;
   #recordingPoll: ReturnType<typeof setTimeout> | null = null;
   #recordingPolls = 0;
+  /** Whether the operator has moved the player to a turn: from then on, position 0 is a turn's. */
+  #seekedToTurn = false;
 
   constructor() {
     super();
@@ -201,7 +203,13 @@ export class VxCall extends DataScreen<ConsoleCallQuery["call"]> {
   private dropRecording(): void {
     if (this.recording && "url" in this.recording) URL.revokeObjectURL(this.recording.url);
     this.recording = null;
+    this.#seekedToTurn = false;
   }
+
+  // An `ended` queued just before a pick arrives after it: the player is then no longer at its end.
+  readonly #onEnded = (): void => {
+    if (this.player?.ended) this.playingId = null;
+  };
 
   private get player(): HTMLAudioElement | null {
     return this.renderRoot.querySelector("audio");
@@ -210,8 +218,10 @@ export class VxCall extends DataScreen<ConsoleCallQuery["call"]> {
   private followPlayer(turns: readonly ReviewedTurn[]): void {
     const player = this.player;
     if (!player) return;
+    // Before the operator plays or picks a turn, a player at 0 marks nothing. After a pick, the player may
+    // still be paused at the picked turn (0 for the first) until play() starts.
     this.playingId =
-      player.paused && player.currentTime === 0
+      player.paused && player.currentTime === 0 && !this.#seekedToTurn
         ? null
         : (turnAt(turns, player.currentTime * 1000)?.id ?? null);
   }
@@ -220,6 +230,7 @@ export class VxCall extends DataScreen<ConsoleCallQuery["call"]> {
     const player = this.player;
     if (!player) return;
     player.currentTime = turn.startMs / 1000;
+    this.#seekedToTurn = true;
     this.playingId = turn.id;
     void player.play().catch(() => {
       // Autoplay refused or no audio output: the position is set, the operator presses play.
@@ -238,7 +249,7 @@ export class VxCall extends DataScreen<ConsoleCallQuery["call"]> {
       return html`<p class="error" role="alert">The recording could not be loaded: ${this.recording.failed}</p>`;
     const follow = () => this.followPlayer(c.turns);
     return html`<audio controls preload="metadata" src=${this.recording.url} aria-label="Call recording"
-      @timeupdate=${follow} @seeked=${follow} @ended=${() => (this.playingId = null)}></audio>`;
+      @timeupdate=${follow} @seeked=${follow} @ended=${this.#onEnded}></audio>`;
   }
 
   private renderCall(c: ConsoleCallQuery["call"]) {
