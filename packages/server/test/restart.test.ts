@@ -9,7 +9,15 @@ import { type DurableDatabase, durableDatabase as durableFixture } from "./fixtu
 import { startTestApp, testConfig, testDatabaseKind } from "./support/test-app.ts";
 
 const run = promisify(execFile);
-const tsx = join(import.meta.dirname, "..", "node_modules", ".bin", "tsx");
+/**
+ * The CLI through Node with tsx's loader: one process per command, where the tsx wrapper starts a
+ * second Node for each (as src/cli.test.ts does).
+ */
+const cliProcess = (args: string[], env: NodeJS.ProcessEnv) =>
+  run(process.execPath, ["--import", "tsx", "src/cli.ts", ...args], {
+    cwd: join(import.meta.dirname, ".."),
+    env,
+  });
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
@@ -61,10 +69,7 @@ describe("restarts", () => {
       const app = await buildApp(testConfig(), { database: database.first, logger: createLogger("silent") });
       cleanups.push(() => app.close());
       const dataDir = (database.first as { dataDir: string }).dataDir;
-      const cli = run(tsx, ["src/cli.ts", "accounts:list", "--json"], {
-        cwd: join(import.meta.dirname, ".."),
-        env: { ...process.env, VOXGATE_DATA_DIR: dataDir },
-      });
+      const cli = cliProcess(["accounts:list", "--json"], { ...process.env, VOXGATE_DATA_DIR: dataDir });
       const failure = (await cli.then(
         () => null,
         (error: { stdout: string }) => error,
@@ -81,9 +86,10 @@ describe("operator CLI", () => {
     // The CLI opens a database that is already migrated, as an operator's would be.
     await (await openDatabase(database.first)).close();
     const cli = async (...args: string[]) => {
-      const { stdout } = await run(tsx, ["src/cli.ts", ...args, "--json"], {
-        cwd: join(import.meta.dirname, ".."),
-        env: { ...process.env, ...env, LOG_LEVEL: "silent" },
+      const { stdout } = await cliProcess([...args, "--json"], {
+        ...process.env,
+        ...env,
+        LOG_LEVEL: "silent",
       });
       return JSON.parse(stdout);
     };
@@ -106,13 +112,9 @@ describe("operator CLI", () => {
       expect.objectContaining({ balance: "3.2500", owners: ["ops@example.com"] }),
     ]);
 
-    const invalid = await run(
-      tsx,
-      ["src/cli.ts", "balance:credit", "--email", "ops@example.com", "--amount=-3", "--json"],
-      {
-        cwd: join(import.meta.dirname, ".."),
-        env: { ...process.env, ...env },
-      },
+    const invalid = await cliProcess(
+      ["balance:credit", "--email", "ops@example.com", "--amount=-3", "--json"],
+      { ...process.env, ...env },
     ).then(
       () => null,
       (error: { stdout: string; code: number }) => error,

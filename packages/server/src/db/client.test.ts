@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { isAlive } from "../../test/support/services.ts";
 import { freshDatabase, pgliteTemplate, testDatabaseKind } from "../../test/support/test-app.ts";
 import { DatabaseStoppedError, openDatabase, openPglite, pgliteExecArgv } from "./client.ts";
@@ -22,9 +22,20 @@ function tempDataDir(): string {
   return dataDir;
 }
 
-// The embedded database's own behaviour: once, in the project that runs on it. Each test starts
-// PGlite one to three times, from the suite's migrated template rather than a fresh initdb.
+// The embedded database's own behaviour: once, in the project that runs on it. PGlite starts from
+// the suite's migrated template rather than a fresh initdb.
 describe.runIf(testDatabaseKind() === "pglite")("the embedded database", { timeout: 120_000 }, () => {
+  // The tests that only query a database (in tables of their own names) share one: a start of the
+  // database's process each saved. Those that close, kill or count across the backend open their own.
+  let shared: ReturnType<typeof openPglite> | undefined;
+  const sharedDatabase = () => {
+    shared ??= openPglite(undefined, pgliteTemplate());
+    return shared;
+  };
+  afterAll(async () => {
+    await (await shared)?.close();
+  });
+
   it("keeps the process exit code when the embedded database closes", async () => {
     const db = await openPglite(undefined, pgliteTemplate());
     process.exitCode = 3;
@@ -51,8 +62,7 @@ describe.runIf(testDatabaseKind() === "pglite")("the embedded database", { timeo
   });
 
   it("gives each connection the backend for a whole exchange, however large its messages", async () => {
-    const db = await openPglite(undefined, pgliteTemplate());
-    cleanups.push(() => db.close());
+    const db = await sharedDatabase();
     // Parameters of several megabytes arrive in many socket reads: an exchange handed over between
     // messages would let another connection's Parse replace this one's unnamed statement.
     const large = "x".repeat(3_000_000);
@@ -79,8 +89,7 @@ describe.runIf(testDatabaseKind() === "pglite")("the embedded database", { timeo
   });
 
   it("answers a statement that fails mid-exchange with one ReadyForQuery, so the next query gets its own rows", async () => {
-    const db = await openPglite(undefined, pgliteTemplate());
-    cleanups.push(() => db.close());
+    const db = await sharedDatabase();
     await db.withConnection((sql) =>
       sql.exec(
         `CREATE TABLE parents (id int PRIMARY KEY); CREATE TABLE children (parent int REFERENCES parents (id));`,
@@ -102,8 +111,7 @@ describe.runIf(testDatabaseKind() === "pglite")("the embedded database", { timeo
   });
 
   it("creates WAL segments without zero-filling them, which held the one backend for hundreds of milliseconds", async () => {
-    const db = await openPglite(undefined, pgliteTemplate());
-    cleanups.push(() => db.close());
+    const db = await sharedDatabase();
     const [setting] = await db.withConnection((sql) =>
       sql.query<{ wal_init_zero: string }>("SHOW wal_init_zero"),
     );
@@ -111,8 +119,7 @@ describe.runIf(testDatabaseKind() === "pglite")("the embedded database", { timeo
   });
 
   it("serves a request's statement before background statements that were waiting longer", async () => {
-    const db = await openPglite(undefined, pgliteTemplate());
-    cleanups.push(() => db.close());
+    const db = await sharedDatabase();
     // Connections opened beforehand, so that each query below is written to its socket at once.
     let open = () => {};
     const opened = new Promise<void>((resolve) => {
@@ -146,8 +153,7 @@ describe.runIf(testDatabaseKind() === "pglite")("the embedded database", { timeo
   });
 
   it("keeps a transaction to its connection and rolls back one whose connection went away", async () => {
-    const db = await openPglite(undefined, pgliteTemplate());
-    cleanups.push(() => db.close());
+    const db = await sharedDatabase();
     await db.withConnection((sql) => sql.exec(`CREATE TABLE "t" ("v" int)`));
     const inside = db.withConnection(async (sql) => {
       await sql.exec("BEGIN");

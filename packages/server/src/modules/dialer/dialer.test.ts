@@ -456,12 +456,16 @@ describe("the campaign dialer on the simulated carrier", { timeout: 120_000 }, (
 describe("the dialer across restarts and instances", { timeout: 120_000 }, () => {
   const cleanups: (() => Promise<void> | void)[] = [];
 
-  /** An app whose calls run at four times real speed (an unanswered one rings 7.5 s: long enough to act on it), and an account. */
+  /**
+   * An app whose calls run at eight times real speed, and an account: an unanswered call rings for
+   * almost 4 s (31 s of call time, plus the queue's wait for each step), tens of times what one
+   * request to act on it takes on a loaded machine; an answered one talks for seconds, not tens.
+   */
   async function slowCallsApp() {
     const clock = new ManualClock(MONDAY_MORNING);
     const t = await startTestApp({
       clock,
-      env: { VOXGATE_CALL_CLOCK_SPEED: "4", VOXGATE_DIALER_SWEEP_MS: "20" },
+      env: { VOXGATE_CALL_CLOCK_SPEED: "8", VOXGATE_DIALER_SWEEP_MS: "20" },
     });
     cleanups.push(() => t.close());
     const owner = await t.createAccount({ balance: "50" });

@@ -1,10 +1,8 @@
-import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeDocxWith, paragraphsXml } from "../../../../test/fixtures/bombs.ts";
+import { durableDatabase } from "../../../../test/fixtures/durable-database.ts";
 import {
   createKnowledgebase,
   makePdf,
@@ -20,19 +18,8 @@ import {
   testDatabaseKind,
 } from "../../../../test/support/test-app.ts";
 import { buildApp } from "../../../app.ts";
-import type { DatabaseTarget } from "../../../db/client.ts";
 import { createLogger } from "../../../logger.ts";
 import { LocalHashEmbedder } from "../../embeddings/embedder.ts";
-
-/** A database that outlives one app: a PGlite directory, or a PostgreSQL database. */
-async function persistentDatabase(): Promise<{ target: DatabaseTarget; drop(): Promise<void> }> {
-  if (testDatabaseKind() === "postgres") return freshDatabase();
-  const dir = mkdtempSync(join(tmpdir(), "voxgate-kb-"));
-  return {
-    target: { kind: "pglite", dataDir: dir },
-    drop: async () => rmSync(dir, { recursive: true, force: true }),
-  };
-}
 
 /** A page that answers only when the test says so, to stop the server in the middle of fetching. */
 async function startHeldSite() {
@@ -71,9 +58,9 @@ describe("processing across restarts", TWO_APPS, () => {
   });
 
   it("resumes a document that was processing when the server stopped", async () => {
-    const database = await persistentDatabase();
+    const database = await durableDatabase();
     const env = { VOXGATE_OUTBOUND_ALLOWLIST: "127.0.0.1" };
-    const first = await startTestApp({ database: database.target, env });
+    const first = await startTestApp({ database: database.first, env });
     const account = await first.createAccount();
     const kb = await createKnowledgebase(first, account.apiKey);
     const created = await first.rest<{ data: { id: number } }>(
@@ -93,7 +80,7 @@ describe("processing across restarts", TWO_APPS, () => {
     }
     await first.close();
 
-    const second = await startTestApp({ database: database.target, env });
+    const second = await startTestApp({ database: database.next, env });
     try {
       const left = await second.app.db.prisma.document.findUniqueOrThrow({ where: { id } });
       expect(left.status).toBe("processing");
@@ -109,9 +96,9 @@ describe("processing across restarts", TWO_APPS, () => {
   });
 
   it("processes an upload made just before a stop after the restart, from the stored file", async () => {
-    const database = await persistentDatabase();
+    const database = await durableDatabase();
     // Built but not listening: nothing works the queue, so the document is still waiting at the stop.
-    const first = await buildApp(testConfig(), { database: database.target, logger: createLogger("silent") });
+    const first = await buildApp(testConfig(), { database: database.first, logger: createLogger("silent") });
     const { account, user } = await first.services.accounts.create({
       email: "restart@example.com",
       password: "restart-password",
@@ -133,7 +120,7 @@ describe("processing across restarts", TWO_APPS, () => {
     expect(await first.services.ingestion.uploads.storedDocumentIds()).toEqual([created.id]);
     await first.close();
 
-    const second = await startTestApp({ database: database.target });
+    const second = await startTestApp({ database: database.next });
     try {
       const document = await waitForDocument(second, token, created.id, 90_000);
       expect(document).toMatchObject({ status: "ACTIVE", pagesTotal: 2 });
@@ -269,9 +256,9 @@ describe("adversarial documents", () => {
   }, 180_000);
 
   it("fails a document whose work outlasts the time limit, with the reason, and does not start it again after a restart", async () => {
-    const database = await persistentDatabase();
+    const database = await durableDatabase();
     const env = { VOXGATE_DOCUMENT_TIMEOUT_SECONDS: "1" };
-    const first = await startTestApp({ database: database.target, env });
+    const first = await startTestApp({ database: database.first, env });
     const account = await first.createAccount();
     const kb = await createKnowledgebase(first, account.apiKey);
     const created = await restUpload<{ data: { id: number } }>(
@@ -293,7 +280,7 @@ describe("adversarial documents", () => {
       await first.close();
     }
 
-    const second = await startTestApp({ database: database.target, env });
+    const second = await startTestApp({ database: database.next, env });
     try {
       expect(await queuedJobs(second.app)).toBe(0);
       await second.app.services.ingestion.resumeAbandoned();
@@ -307,9 +294,9 @@ describe("adversarial documents", () => {
   }, 180_000);
 
   it("gives up a document whose processing was cut short by every start, instead of starting it again", async () => {
-    const database = await persistentDatabase();
+    const database = await durableDatabase();
     // Built but not listening: the document waits, as it does after a crash that killed its processing.
-    const first = await buildApp(testConfig(), { database: database.target, logger: createLogger("silent") });
+    const first = await buildApp(testConfig(), { database: database.first, logger: createLogger("silent") });
     const { account, user } = await first.services.accounts.create({
       email: "crashes@example.com",
       password: "crashes-password",
@@ -328,7 +315,7 @@ describe("adversarial documents", () => {
     await first.db.prisma.document.update({ where: { id: created.id }, data: { attempts: 3 } });
     await first.close();
 
-    const second = await startTestApp({ database: database.target });
+    const second = await startTestApp({ database: database.next });
     try {
       const document = await waitForDocument(second, token, created.id, 90_000);
       expect(document.status).toBe("FAILED");
@@ -340,8 +327,8 @@ describe("adversarial documents", () => {
     }
   }, 120_000);
   it("fails a DOCX bomb that a crashed run left processing with its reason on the next start, instead of crashing again", async () => {
-    const database = await persistentDatabase();
-    const first = await buildApp(testConfig(), { database: database.target, logger: createLogger("silent") });
+    const database = await durableDatabase();
+    const first = await buildApp(testConfig(), { database: database.first, logger: createLogger("silent") });
     const { account, user } = await first.services.accounts.create({
       email: "bomb@example.com",
       password: "bomb-password",
@@ -364,7 +351,7 @@ describe("adversarial documents", () => {
     });
     await first.close();
 
-    const second = await startTestApp({ database: database.target });
+    const second = await startTestApp({ database: database.next });
     try {
       const document = await waitForDocument(second, token, created.id, 90_000);
       expect(document).toMatchObject({
@@ -433,8 +420,8 @@ async function startEmbeddingServer() {
 describe("embeddings through an OpenAI-compatible service", TWO_APPS, () => {
   it("embeds in batches with retries, and re-embeds passages of another embedder", async () => {
     const embeddings = await startEmbeddingServer();
-    const database = await persistentDatabase();
-    const local = await startTestApp({ database: database.target });
+    const database = await durableDatabase();
+    const local = await startTestApp({ database: database.first });
     const account = await local.createAccount();
     const kb = await createKnowledgebase(local, account.apiKey);
     const paragraphs = Array.from(
@@ -469,7 +456,7 @@ describe("embeddings through an OpenAI-compatible service", TWO_APPS, () => {
     await local.close();
 
     const remote = await startTestApp({
-      database: database.target,
+      database: database.next,
       env: { OPENAI_BASE_URL: embeddings.baseUrl, OPENAI_API_KEY: "test", OPENAI_EMBEDDING_DIMENSIONS: "64" },
     });
     try {
