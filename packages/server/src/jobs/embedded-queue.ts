@@ -10,7 +10,10 @@ import {
   type TaskDefinition,
 } from "./job-queue.ts";
 
+/** How long an idle runner waits at most before it looks again (another process may add a row). */
 const IDLE_POLL_MS = 1_000;
+/** The shortest wait: a due job the claim just missed is taken on the next turn, without spinning. */
+const MIN_WAIT_MS = 5;
 
 interface ClaimedJob {
   id: number;
@@ -36,6 +39,7 @@ export class EmbeddedJobQueue implements JobQueue {
   constructor(
     private readonly deps: { db: Database; logger: Logger },
     private readonly concurrency: number,
+    private readonly idlePollMs = IDLE_POLL_MS,
   ) {}
 
   define(task: string, definition: TaskDefinition): void {
@@ -96,8 +100,9 @@ export class EmbeddedJobQueue implements JobQueue {
         return null;
       });
       if (!job) {
+        const waitMs = await this.untilNextDue().catch(() => this.idlePollMs);
         await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, IDLE_POLL_MS);
+          const timer = setTimeout(resolve, waitMs);
           this.wake = () => {
             clearTimeout(timer);
             resolve();
@@ -125,6 +130,20 @@ export class EmbeddedJobQueue implements JobQueue {
       tasks,
     );
     return rows[0] ?? null;
+  }
+
+  /**
+   * Until this queue's next job is due, at most the idle poll: a call's next step or a retry scheduled
+   * 200 ms ahead runs then, not on the next poll.
+   */
+  private async untilNextDue(): Promise<number> {
+    const [next] = await this.deps.db.prisma.$queryRawUnsafe<{ waitMs: number | null }[]>(
+      `SELECT (EXTRACT(EPOCH FROM (min("runAt") - now())) * 1000)::float8 AS "waitMs"
+       FROM "background_jobs" WHERE "lockedAt" IS NULL AND "task" = ANY($1::text[])`,
+      [...this.tasks.keys()],
+    );
+    const waitMs = next?.waitMs ?? this.idlePollMs;
+    return Math.min(this.idlePollMs, Math.max(MIN_WAIT_MS, Math.ceil(waitMs)));
   }
 
   private async execute(job: ClaimedJob): Promise<void> {
