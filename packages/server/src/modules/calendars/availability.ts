@@ -1,5 +1,5 @@
 import { addDays, dateKey, fromLocal, type LocalDateTime, toLocal, weekdayOf } from "../../zoned-time.ts";
-import type { Interval } from "./ical.ts";
+import type { Interval } from "./busy-time.ts";
 
 export const WEEKDAY_KEYS = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"] as const;
 export type WeekdayKey = (typeof WEEKDAY_KEYS)[number];

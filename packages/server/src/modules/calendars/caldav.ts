@@ -1,5 +1,7 @@
 import type { SafeFetchResult } from "../../net/safe-fetch.ts";
-import { busyIntervals, type CalendarEvent, eventStarts, eventToICalendar, type Interval } from "./ical.ts";
+import { busyIntervals, type Interval } from "./busy-time.ts";
+import { eventStarts } from "./ical.ts";
+import { type CalendarEvent, eventToICalendar } from "./ical-writer.ts";
 import { type CalendarAccess, type CalendarProvider, CalendarProviderError } from "./provider.ts";
 import { type ProviderHttpOptions, providerFetch, statusFailure } from "./provider-http.ts";
 
@@ -9,7 +11,7 @@ import { type ProviderHttpOptions, providerFetch, statusFailure } from "./provid
  * PUT that replaces one is not (its If-Match would fail on a replay of one that succeeded).
  */
 export interface CalDavOptions extends ProviderHttpOptions {
-  /** Reports a recurring event whose rule is not expanded (see ical.ts `busyIntervals`). */
+  /** Reports a recurring event whose rule is not expanded (see busy-time.ts `busyIntervals`). */
   onUnexpandedRules?: (url: string, count: number) => void;
   now?: () => Date;
 }
@@ -18,7 +20,7 @@ export interface CalDavOptions extends ProviderHttpOptions {
  * CalDAV (RFC 4791) over HTTP Basic authentication: Nextcloud, Radicale, Fastmail, iCloud (with an
  * app password). Busy time comes from a `calendar-query` REPORT with a time range, not from a
  * `free-busy-query` (which several servers, Radicale among them, answer without a VFREEBUSY);
- * recurring events are expanded here (ical.ts), since servers' `expand` support varies.
+ * recurring events are expanded here (busy-time.ts), since servers' `expand` support varies.
  */
 export class CalDavProvider implements CalendarProvider {
   constructor(private readonly options: CalDavOptions) {}

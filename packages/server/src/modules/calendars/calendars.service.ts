@@ -16,7 +16,7 @@ import {
   UpdateConnectionInput,
 } from "./connection-input.ts";
 import type { ConnectionStatus } from "./connection-status.ts";
-import type { CalendarEvent } from "./ical.ts";
+import type { CalendarEvent } from "./ical-writer.ts";
 import {
   type CalendarAccess,
   type CalendarFailure,

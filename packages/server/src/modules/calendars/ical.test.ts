@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { busyIntervals, eventToICalendar, parseEvents } from "./ical.ts";
+import { busyIntervals } from "./busy-time.ts";
+import { parseEvents } from "./ical.ts";
+import { eventToICalendar } from "./ical-writer.ts";
 
 const calendar = (...events: string[][]) =>
   [

@@ -1,29 +1,18 @@
 /**
- * The part of iCalendar (RFC 5545) that busy time needs: VEVENTs with their times, transparency,
- * status, recurrence (RRULE, EXDATE, RECURRENCE-ID) and the event text Voxgate writes.
+ * Reading the part of iCalendar (RFC 5545) that busy time needs: VEVENTs with their times,
+ * transparency, status and recurrence properties (RRULE, EXDATE, RECURRENCE-ID). `busy-time.ts`
+ * expands them into busy intervals; `ical-writer.ts` writes the events Voxgate makes.
  */
-import {
-  addDays,
-  fromLocal,
-  isKnownTimeZone,
-  type LocalDateTime,
-  wallClockMs,
-  weekdayOf,
-} from "../../zoned-time.ts";
-
-export interface Interval {
-  start: number;
-  end: number;
-}
+import { fromLocal, isKnownTimeZone, type LocalDateTime, wallClockMs } from "../../zoned-time.ts";
 
 /** When an event starts: a wall clock in a zone ("UTC" for …Z times), or a whole (floating) day. */
-interface EventTime {
+export interface EventTime {
   local: LocalDateTime;
   timeZone: string;
   allDay: boolean;
 }
 
-interface ParsedEvent {
+export interface ParsedEvent {
   uid: string;
   start: EventTime;
   /** Exact length of a timed event; whole days of an all-day one. */
@@ -102,7 +91,7 @@ function resolveZone(tzid: string | undefined, fallback: string): string {
 }
 
 /** DTSTART-like values: 20261108T093000Z (UTC), 20261108T093000 with TZID or floating, 20261108 (a day). */
-function parseTime(property: Property, floatingZone: string): EventTime | null {
+export function parseTime(property: Property, floatingZone: string): EventTime | null {
   const match = property.value.trim().match(/^(\d{4})(\d{2})(\d{2})(?:T(\d{2})(\d{2})(\d{2})(Z)?)?$/);
   if (!match) return null;
   const [, year, month, day, hour, minute, second, utc] = match;
@@ -121,7 +110,7 @@ function parseTime(property: Property, floatingZone: string): EventTime | null {
   return { local, timeZone, allDay: false };
 }
 
-function instant(time: EventTime): number {
+export function instant(time: EventTime): number {
   return fromLocal(time.local, time.timeZone);
 }
 
@@ -219,229 +208,4 @@ function parseRule(value: string): Map<string, string> {
     if (key && ruleValue !== undefined) rule.set(key.trim().toUpperCase(), ruleValue.trim().toUpperCase());
   }
   return rule;
-}
-
-const WEEKDAYS = ["SU", "MO", "TU", "WE", "TH", "FR", "SA"];
-/** The rule parts expanded here; a rule with any other part is not expanded (see `busyIntervals`). */
-const SUPPORTED_PARTS = new Set(["FREQ", "INTERVAL", "COUNT", "UNTIL", "BYDAY", "BYMONTHDAY", "WKST"]);
-/** Occurrences looked at per event, at most: a rule cannot make one query loop for long. */
-const MAX_OCCURRENCES = 5_000;
-
-function isSupported(rule: Map<string, string>): boolean {
-  const freq = rule.get("FREQ");
-  if (![...rule.keys()].every((key) => SUPPORTED_PARTS.has(key))) return false;
-  if (!["DAILY", "WEEKLY", "MONTHLY", "YEARLY"].includes(freq ?? "")) return false;
-  const byday = rule.get("BYDAY");
-  if (byday && (freq !== "WEEKLY" || !byday.split(",").every((day) => WEEKDAYS.includes(day)))) return false;
-  const bymonthday = rule.get("BYMONTHDAY");
-  if (bymonthday && (freq !== "MONTHLY" || !/^-?\d{1,2}(,-?\d{1,2})*$/.test(bymonthday))) return false;
-  return true;
-}
-
-/**
- * The local start dates of a rule's occurrences, in order, from DTSTART on. DAILY, WEEKLY (with
- * BYDAY), MONTHLY (on DTSTART's day or BYMONTHDAY) and YEARLY rules with INTERVAL, COUNT and UNTIL.
- * Occurrences keep DTSTART's wall-clock time in its zone, so a 09:00 meeting stays at 09:00 across
- * a daylight-saving change.
- */
-function* occurrences(
-  event: ParsedEvent,
-  rule: Map<string, string>,
-  firstPeriod: number,
-): Generator<LocalDateTime> {
-  const freq = rule.get("FREQ");
-  const interval = ruleInterval(rule);
-  const first = event.start.local;
-  for (let period = firstPeriod; period < firstPeriod + MAX_OCCURRENCES; period++) {
-    const candidates: LocalDateTime[] = [];
-    if (freq === "DAILY") candidates.push(addDays(first, period * interval));
-    else if (freq === "WEEKLY") {
-      const wkst = WEEKDAYS.indexOf(rule.get("WKST") ?? "MO");
-      const weekStart = addDays(first, -((weekdayOf(first) - wkst + 7) % 7) + period * interval * 7);
-      const days = (rule.get("BYDAY") ?? WEEKDAYS[weekdayOf(first)]!).split(",");
-      for (let offset = 0; offset < 7; offset++) {
-        const day = addDays(weekStart, offset);
-        if (days.includes(WEEKDAYS[weekdayOf(day)]!)) candidates.push(day);
-      }
-    } else if (freq === "MONTHLY") {
-      const monthIndex = first.month - 1 + period * interval;
-      const year = first.year + Math.floor(monthIndex / 12);
-      const month = (monthIndex % 12) + 1;
-      const length = new Date(Date.UTC(year, month, 0)).getUTCDate();
-      const days = (rule.get("BYMONTHDAY") ?? String(first.day))
-        .split(",")
-        .map(Number)
-        .map((day) => (day < 0 ? length + 1 + day : day))
-        .filter((day) => day >= 1 && day <= length)
-        .sort((a, b) => a - b);
-      for (const day of days) candidates.push({ ...first, year, month, day });
-    } else {
-      const year = first.year + period * interval;
-      // 29 February happens only in leap years (RFC 5545: invalid dates are skipped).
-      if (new Date(Date.UTC(year, first.month - 1, first.day)).getUTCDate() === first.day) {
-        candidates.push({ ...first, year });
-      }
-    }
-    for (const candidate of candidates) {
-      if (wallClockMs(candidate) >= wallClockMs(first)) yield candidate;
-    }
-  }
-}
-
-function ruleInterval(rule: Map<string, string>): number {
-  return Math.max(1, Number(rule.get("INTERVAL") ?? 1) || 1);
-}
-
-/**
- * The period (day, week, month or year, times INTERVAL) to start expanding from, a little before
- * `from`: a rule without COUNT that began years ago is not walked from its start. With COUNT every
- * occurrence counts, so expansion starts at the first (COUNT bounds the walk).
- */
-function periodBefore(event: ParsedEvent, rule: Map<string, string>, from: number): number {
-  const first = event.start.local;
-  const days = (from - wallClockMs(first)) / 86_400_000;
-  const months =
-    (new Date(from).getUTCFullYear() - first.year) * 12 + new Date(from).getUTCMonth() + 1 - first.month;
-  const periods: Record<string, number> = {
-    DAILY: days,
-    WEEKLY: days / 7,
-    MONTHLY: months,
-    YEARLY: months / 12,
-  };
-  return Math.max(0, Math.floor((periods[rule.get("FREQ") ?? ""] ?? 0) / ruleInterval(rule)) - 1);
-}
-
-/**
- * Busy intervals that overlap `window`, from the VEVENTs of one or more calendar objects. Recurring
- * events are expanded (see `occurrences`); a rule using parts not expanded here (BYSETPOS, BYDAY in
- * monthly rules, BYHOUR, …) counts its first occurrence only and is reported in `unexpandedRules`,
- * so that the caller can say so.
- */
-export function busyIntervals(
-  texts: readonly string[],
-  window: Interval,
-  floatingZone: string,
-): { intervals: Interval[]; unexpandedRules: number } {
-  const events = texts.flatMap((text) => parseEvents(text, floatingZone));
-  // A RECURRENCE-ID event replaces the occurrence it names.
-  const overridden = new Set(
-    events
-      .filter((event) => event.recurrenceId !== null)
-      .map((event) => `${event.uid} ${event.recurrenceId}`),
-  );
-  const intervals: Interval[] = [];
-  let unexpandedRules = 0;
-  const add = (event: ParsedEvent, local: LocalDateTime) => {
-    const start = fromLocal(local, event.start.timeZone);
-    const end = event.start.allDay
-      ? fromLocal(addDays(local, event.durationDays), event.start.timeZone)
-      : start + event.durationMs;
-    if (end > start && start < window.end && end > window.start) intervals.push({ start, end });
-    return start;
-  };
-  for (const event of events) {
-    if (event.free) continue;
-    if (!event.rrule || event.recurrenceId !== null) {
-      add(event, event.start.local);
-      continue;
-    }
-    if (!isSupported(event.rrule)) {
-      unexpandedRules++;
-      add(event, event.start.local);
-      continue;
-    }
-    const count = event.rrule.has("COUNT") ? Number(event.rrule.get("COUNT")) : Number.POSITIVE_INFINITY;
-    const untilValue = event.rrule.get("UNTIL");
-    const untilTime = untilValue
-      ? parseTime({ name: "UNTIL", params: new Map(), value: untilValue }, event.start.timeZone)
-      : null;
-    const until = untilTime
-      ? untilTime.allDay
-        ? fromLocal(addDays(untilTime.local, 1), event.start.timeZone) - 1
-        : instant(untilTime)
-      : Number.POSITIVE_INFINITY;
-    // Two days of margin cover any zone offset between the wall clock and UTC.
-    const firstPeriod = Number.isFinite(count)
-      ? 0
-      : periodBefore(
-          event,
-          event.rrule,
-          window.start - event.durationMs - event.durationDays * 86_400_000 - 2 * 86_400_000,
-        );
-    let seen = 0;
-    for (const local of occurrences(event, event.rrule, firstPeriod)) {
-      if (seen >= count) break;
-      seen++;
-      const start = fromLocal(local, event.start.timeZone);
-      if (start > until || start >= window.end) break;
-      if (event.exdates.has(start) || overridden.has(`${event.uid} ${start}`)) continue;
-      add(event, local);
-    }
-  }
-  return { intervals: intervals.sort((a, b) => a.start - b.start), unexpandedRules };
-}
-
-/** What Voxgate writes to a calendar. */
-export interface CalendarEvent {
-  uid: string;
-  start: Date;
-  end: Date;
-  summary: string;
-  description?: string;
-  /**
-   * Who the event is with. Booking systems (Cal.com, `booksAttendees`) need it: a name and an email
-   * or phone number; calendars keep the event as summary and description say.
-   */
-  attendee?: { name: string; email?: string; phone?: string; timeZone: string; language?: string };
-}
-
-/** A VCALENDAR with one VEVENT, times in UTC, text escaped and lines folded at 75 octets. */
-export function eventToICalendar(event: CalendarEvent, now: Date): string {
-  const lines = [
-    "BEGIN:VCALENDAR",
-    "VERSION:2.0",
-    "PRODID:-//Voxgate//Calendars//EN",
-    "CALSCALE:GREGORIAN",
-    "BEGIN:VEVENT",
-    `UID:${escapeText(event.uid)}`,
-    `DTSTAMP:${utcStamp(now)}`,
-    `DTSTART:${utcStamp(event.start)}`,
-    `DTEND:${utcStamp(event.end)}`,
-    `SUMMARY:${escapeText(event.summary)}`,
-    ...(event.description ? [`DESCRIPTION:${escapeText(event.description)}`] : []),
-    "END:VEVENT",
-    "END:VCALENDAR",
-  ];
-  return `${lines.map(fold).join("\r\n")}\r\n`;
-}
-
-function utcStamp(date: Date): string {
-  return date
-    .toISOString()
-    .replace(/\.\d{3}/, "")
-    .replace(/[-:]/g, "");
-}
-
-function escapeText(text: string): string {
-  return text.replace(/\\/g, "\\\\").replace(/;/g, "\\;").replace(/,/g, "\\,").replace(/\r?\n/g, "\\n");
-}
-
-/** Lines longer than 75 octets continue on lines starting with a space, never inside a character. */
-function fold(line: string): string {
-  const parts: string[] = [];
-  let current = "";
-  let currentBytes = 0;
-  for (const char of line) {
-    const bytes = Buffer.byteLength(char);
-    const limit = parts.length === 0 ? 75 : 74;
-    if (currentBytes + bytes > limit) {
-      parts.push(current);
-      current = "";
-      currentBytes = 0;
-    }
-    current += char;
-    currentBytes += bytes;
-  }
-  parts.push(current);
-  return parts.join("\r\n ");
 }

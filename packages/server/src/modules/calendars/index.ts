@@ -18,6 +18,7 @@ export {
   type BusinessHours,
   WEEKDAY_KEYS,
 } from "./availability.ts";
+export type { Interval } from "./busy-time.ts";
 export { CalDavProvider } from "./caldav.ts";
 export { CALLBACK_PATH, CalendarOAuthService, type OAuthOutcome } from "./calendar-oauth.service.ts";
 export {
@@ -26,7 +27,7 @@ export {
   type EventRewrite,
   MAX_AVAILABILITY_DAYS,
 } from "./calendars.service.ts";
-export type { CalendarEvent, Interval } from "./ical.ts";
+export type { CalendarEvent } from "./ical-writer.ts";
 export type { CalendarAccess, CalendarProvider } from "./provider.ts";
 
 /** Google's scopes: calendar.readonly for freeBusy and the calendars' ids, calendar.events to write. */

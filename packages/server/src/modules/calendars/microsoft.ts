@@ -1,5 +1,6 @@
 import type { SafeFetchResult } from "../../net/safe-fetch.ts";
-import type { CalendarEvent, Interval } from "./ical.ts";
+import type { Interval } from "./busy-time.ts";
+import type { CalendarEvent } from "./ical-writer.ts";
 import { type CalendarAccess, type CalendarProvider, CalendarProviderError } from "./provider.ts";
 import { jsonBody, type ProviderHttpOptions, providerFetch, statusFailure } from "./provider-http.ts";
 

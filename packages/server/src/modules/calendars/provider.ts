@@ -1,4 +1,5 @@
-import type { CalendarEvent, Interval } from "./ical.ts";
+import type { Interval } from "./busy-time.ts";
+import type { CalendarEvent } from "./ical-writer.ts";
 
 /** What a provider needs to reach one connection's calendars; `secret` is the opened credential. */
 export interface CalendarAccess {

@@ -12,7 +12,7 @@ import {
 import { CalComProvider } from "./calcom.ts";
 import { CalDavProvider } from "./caldav.ts";
 import { GoogleCalendarProvider, googleEventId } from "./google.ts";
-import type { CalendarEvent } from "./ical.ts";
+import type { CalendarEvent } from "./ical-writer.ts";
 import { MicrosoftGraphProvider } from "./microsoft.ts";
 import type { CalendarAccess } from "./provider.ts";
 

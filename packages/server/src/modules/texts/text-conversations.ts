@@ -5,13 +5,9 @@ import type { JobQueue } from "../../jobs/index.ts";
 import type { ConversationWithAssistant, MessagePipeline } from "../message-pipeline/index.ts";
 import type { RateLimitsService } from "../rate-limits/index.ts";
 import type { RedactionService, Redactor } from "../redaction/index.ts";
+import { ANSWER_TEXT_TASK } from "./inbound-texts.ts";
 import { countSegments } from "./segments.ts";
-import {
-  ANSWER_TEXT_TASK,
-  MAX_TEXT_CHARACTERS,
-  MAX_TEXT_SEGMENTS,
-  type TextsService,
-} from "./texts.service.ts";
+import { MAX_TEXT_CHARACTERS, MAX_TEXT_SEGMENTS, type TextsService } from "./texts.service.ts";
 
 /**
  * Conversations by text (docs/sms.md): a customer's text to one of the account's numbers joins the

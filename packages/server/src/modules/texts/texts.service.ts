@@ -18,14 +18,12 @@ import type { FunctionSet } from "../message-pipeline/index.ts";
 import { e164PhoneNumber } from "../phone-numbers/e164.ts";
 import type { RedactionService } from "../redaction/index.ts";
 import type { ProviderTextEvent, TextCarrier, TextDesk, TextSimulator } from "../telephony/index.ts";
-import { KEYWORD_REPLIES, type TextKeyword, textKeyword } from "./keywords.ts";
+import { InboundTexts } from "./inbound-texts.ts";
 import { countSegments } from "./segments.ts";
+import { TextOptOuts } from "./text-opt-outs.ts";
 import type { TextQuietHours } from "./text-quiet-hours.ts";
 import { textStatusesBefore } from "./text-status.ts";
 import { textingFunctionSet } from "./texts.functions.ts";
-
-/** The background job that answers an inbound text in its conversation (`TextConversations`). */
-export const ANSWER_TEXT_TASK = "texts.answer";
 
 /** Twilio's limit for one message's body; carriers split it into at most 10 segments in practice. */
 export const MAX_TEXT_CHARACTERS = 1600;
@@ -60,6 +58,9 @@ export interface SendTextRequest {
  * opt-out, opt-in and HELP keywords obeyed and answered.
  */
 export class TextsService implements TextDesk {
+  private readonly optOuts: TextOptOuts;
+  private readonly inbound: InboundTexts;
+
   constructor(
     private readonly deps: ServiceDeps,
     private readonly parts: {
@@ -77,7 +78,10 @@ export class TextsService implements TextDesk {
        */
       erasedOptOut?: (accountId: number, customerNumber: string) => Promise<boolean>;
     },
-  ) {}
+  ) {
+    this.optOuts = new TextOptOuts(deps, parts.erasedOptOut);
+    this.inbound = new InboundTexts(deps, { jobs: parts.jobs, optOuts: this.optOuts });
+  }
 
   /**
    * Sends a text, or schedules it for the end of the account's quiet hours (`scheduled`, charged
@@ -190,7 +194,10 @@ export class TextsService implements TextDesk {
       const refused = error instanceof Error ? error.message : String(error);
       await this.textEvent({ textId: text.id, status: "failed", errorMessage: refused.slice(0, 500) });
       if (error instanceof RecipientOptedOutError) {
-        await this.setOptOut(text.accountId, text.from, text.to, { kind: "opt-out", keyword: "CARRIER" });
+        await this.optOuts.record(text.accountId, text.from, text.to, {
+          kind: "opt-out",
+          keyword: "CARRIER",
+        });
       }
       throw error;
     }
@@ -287,58 +294,16 @@ export class TextsService implements TextDesk {
 
   /**
    * A text arrived on `to`: recorded for the account that holds the number (once, however often the
-   * carrier delivers it), with its keyword obeyed. The answer is the keyword's fixed reply; any other
-   * text is answered by the number's assistant in its conversation (`TextConversations`), later.
+   * carrier delivers it), with its keyword obeyed (see InboundTexts).
    */
-  async receiveText(request: {
+  receiveText(request: {
     carrier: string;
     providerMessageId: string;
     from: string;
     to: string;
     body: string;
   }): Promise<{ textId: number | null; reply: string | null }> {
-    const prisma = this.deps.db.prisma;
-    const number = await prisma.phoneNumber.findFirst({
-      where: { phoneNumber: request.to, releasedAt: null },
-    });
-    if (!number) {
-      this.deps.logger.warn("inbound text to a number nobody holds", { to: request.to });
-      return { textId: null, reply: null };
-    }
-    const keyword = textKeyword(request.body);
-    const count = countSegments(request.body);
-    try {
-      const text = await prisma.$transaction(async (tx) => {
-        const created = await tx.textMessage.create({
-          data: {
-            accountId: number.accountId,
-            direction: "inbound",
-            from: request.from,
-            to: request.to,
-            body: request.body,
-            encoding: count.encoding,
-            segments: count.segments,
-            status: "received",
-            providerName: request.carrier,
-            providerMessageId: request.providerMessageId,
-          },
-        });
-        if (keyword && keyword.kind !== "help") {
-          await this.setOptOut(number.accountId, request.to, request.from, keyword, tx);
-        }
-        // Answered in the background, so the carrier's webhook is answered at once; enqueued with
-        // the text, so a restart cannot lose the answer, and once, as the text is recorded once.
-        if (!keyword) {
-          await this.parts.jobs.enqueue(ANSWER_TEXT_TASK, { textId: created.id }, { tx });
-        }
-        return created;
-      });
-      return { textId: text.id, reply: keyword ? KEYWORD_REPLIES[keyword.kind] : null };
-    } catch (error) {
-      // A repeated delivery: recorded and answered the first time.
-      if ((error as { code?: string }).code !== "P2002") throw error;
-      return { textId: null, reply: null };
-    }
+    return this.inbound.receiveText(request);
   }
 
   /**
@@ -364,40 +329,12 @@ export class TextsService implements TextDesk {
   }
 
   /** Whether `customerNumber` opted out of texts from the account's `accountNumber`. */
-  async optedOut(accountId: number, accountNumber: string, customerNumber: string): Promise<boolean> {
-    const optOut = await this.deps.db.prisma.textOptOut.findUnique({
-      where: { accountId_accountNumber_customerNumber: { accountId, accountNumber, customerNumber } },
-      select: { optedOut: true },
-    });
-    if (optOut) return optOut.optedOut;
-    return (await this.parts.erasedOptOut?.(accountId, customerNumber)) ?? false;
+  optedOut(accountId: number, accountNumber: string, customerNumber: string): Promise<boolean> {
+    return this.optOuts.optedOut(accountId, accountNumber, customerNumber);
   }
 
   /** Whether `customerNumber` opted out of texts from any of the account's numbers. */
-  async optedOutAnywhere(accountId: number, customerNumber: string): Promise<boolean> {
-    const count = await this.deps.db.prisma.textOptOut.count({
-      where: { accountId, customerNumber, optedOut: true },
-    });
-    if (count > 0) return true;
-    return (await this.parts.erasedOptOut?.(accountId, customerNumber)) ?? false;
-  }
-
-  private async setOptOut(
-    accountId: number,
-    accountNumber: string,
-    customerNumber: string,
-    keyword: TextKeyword,
-    tx: Prisma.TransactionClient = this.deps.db.prisma,
-  ) {
-    const optedOut = keyword.kind === "opt-out";
-    await tx.textOptOut.upsert({
-      where: { accountId_accountNumber_customerNumber: { accountId, accountNumber, customerNumber } },
-      create: { accountId, accountNumber, customerNumber, optedOut, keyword: keyword.keyword },
-      update: { optedOut, keyword: keyword.keyword },
-    });
-    this.deps.logger.info(optedOut ? "text opt-out recorded" : "text opt-in recorded", {
-      accountId,
-      accountNumber,
-    });
+  optedOutAnywhere(accountId: number, customerNumber: string): Promise<boolean> {
+    return this.optOuts.optedOutAnywhere(accountId, customerNumber);
   }
 }

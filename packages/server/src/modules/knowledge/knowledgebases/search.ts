@@ -1,7 +1,9 @@
 import type { Database } from "../../../db/client.ts";
-import { EXACT_SEARCH, QUESTION_VECTOR_CACHE } from "../../../limits.ts";
+import { EXACT_SEARCH } from "../../../limits.ts";
 import { timed } from "../../../logger.ts";
-import { type Embedder, nonAsciiWords, toVectorBinary, words } from "../../embeddings/embedder.ts";
+import type { Embedder } from "../../embeddings/embedder.ts";
+import { keywordRanking, Parameters, vectorRanking } from "./rankings.ts";
+import { KnowledgebaseSizes, QuestionVectors } from "./search-caches.ts";
 
 export type SearchMode = "vector" | "keyword" | "hybrid";
 
@@ -36,17 +38,6 @@ const MAX_INDEXED_DIMENSIONS = 2000;
  * the answer.
  */
 const MIN_EF_SEARCH = 200;
-/**
- * Full-text search ranks at most this many matching passages: `ts_rank_cd` reads each one's whole
- * tsvector, so ranking every match of a common word costs seconds on a large knowledge base.
- */
-const KEYWORD_CANDIDATES = 2_000;
-/**
- * A lexeme in a larger share of all passages than this (PostgreSQL's statistics of the tsvector
- * column) is too common to pick candidates by when the question's words are OR-ed; it still counts
- * in the ranking.
- */
-const COMMON_LEXEME_SHARE = 0.02;
 
 interface Row {
   chunkId: number;
@@ -55,82 +46,6 @@ interface Row {
   score: number;
   documentId: number;
   documentName: string;
-}
-
-/**
- * The vectors of the latest questions, least recently used dropped first: customers ask the same
- * things word for word ("opening hours?"), and each embedding is an HTTP round trip with 1,536
- * numbers as JSON. Kept per account, so that no account can tell from the time an answer takes
- * whether another asked the same. The embedder is fixed for the life of the server.
- */
-class QuestionVectors {
-  private readonly vectors = new Map<string, number[]>();
-
-  constructor(private readonly embedder: Embedder) {}
-
-  async get(accountId: number, question: string): Promise<number[]> {
-    if (question.length > QUESTION_VECTOR_CACHE.maxChars) return this.embed(question);
-    const key = `${accountId}:${question}`;
-    const cached = this.vectors.get(key);
-    if (cached) {
-      this.vectors.delete(key);
-      this.vectors.set(key, cached);
-      return cached;
-    }
-    const vector = await this.embed(question);
-    this.vectors.set(key, vector);
-    if (this.vectors.size > QUESTION_VECTOR_CACHE.entries)
-      this.vectors.delete(this.vectors.keys().next().value!);
-    return vector;
-  }
-
-  private async embed(question: string): Promise<number[]> {
-    const [vector] = await timed("embedding", () => this.embedder.embed([question]));
-    return vector ?? [];
-  }
-}
-
-/** Numbered parameters of one statement, added as its text is written. */
-class Parameters {
-  readonly values: unknown[] = [];
-
-  add(value: unknown): string {
-    this.values.push(value);
-    return `$${this.values.length}`;
-  }
-}
-
-/**
- * Whether each knowledge base is small enough for an exact scan (EXACT_SEARCH), learnt by a bounded
- * count at most every `sizeTtlMs`. A size that lags only costs speed: a grown knowledge base is still
- * searched exactly (correct, slower) until its size is counted again, and a shrunk one is planned
- * each time, as every search was before.
- */
-class KnowledgebaseSizes {
-  private readonly known = new Map<number, { small: boolean; until: number }>();
-
-  constructor(
-    private readonly db: Database,
-    readonly maxPassages: number,
-  ) {}
-
-  async small(knowledgebaseId: number): Promise<boolean> {
-    const now = performance.now();
-    const known = this.known.get(knowledgebaseId);
-    if (known && known.until > now) return known.small;
-    const [row] = await this.db.withConnection((sql) =>
-      sql.prepared<{ passages: number }>(
-        `SELECT count(*)::int AS "passages"
-         FROM (SELECT 1 FROM "document_chunks" WHERE "knowledgebaseId" = $1 LIMIT $2) c`,
-        [knowledgebaseId, this.maxPassages + 1],
-      ),
-    );
-    const small = Number(row?.passages ?? 0) <= this.maxPassages;
-    this.known.delete(knowledgebaseId);
-    this.known.set(knowledgebaseId, { small, until: now + EXACT_SEARCH.sizeTtlMs });
-    if (this.known.size > EXACT_SEARCH.sizesKept) this.known.delete(this.known.keys().next().value!);
-    return small;
-  }
 }
 
 export class KnowledgeSearch {
@@ -182,9 +97,10 @@ export class KnowledgeSearch {
     const rankings: string[] = [];
     if (mode !== "keyword") {
       const embedding = await this.questionVectors.get(scope.accountId, query);
-      this.vectorRanking(
+      vectorRanking(
         parameters,
         { knowledgebaseId, accountId, rankLimit },
+        this.embedder,
         embedding,
         exact,
         steps,
@@ -192,11 +108,12 @@ export class KnowledgeSearch {
       );
     }
     if (mode !== "vector") {
-      this.keywordRanking(
+      keywordRanking(
         parameters,
         { knowledgebaseId, accountId, rankLimit },
         query,
         small,
+        this.sizes.maxPassages,
         steps,
         rankings,
       );
@@ -243,156 +160,6 @@ export class KnowledgeSearch {
       }
       return sql.query<Row>(statement, values);
     });
-  }
-
-  /**
-   * Cosine similarity over the chunks of the current embedder. The ORDER BY is the HNSW index's own
-   * expression and its WHERE repeats the index's predicate, so PostgreSQL can read the index in
-   * distance order; the knowledge-base and document filters are applied to that stream, and the
-   * iterative scan keeps reading until `limit` passages pass them. For a knowledge base that is a small
-   * share of the table the planner prefers the knowledgebaseId index and an exact sort (extended
-   * statistics of migration 0003 give it the row count), which is both exact and fast.
-   * `relaxed_order` may return the index's results slightly out of order; the ranking sorts them.
-   * `exact`: the distance to the column as it is (not cast to the index's expression), so no plan can
-   * read the index; the same distances, as the cast only checks the dimensions the WHERE has checked.
-   */
-  private vectorRanking(
-    parameters: Parameters,
-    scope: { knowledgebaseId: string; accountId: string; rankLimit: string },
-    embedding: number[],
-    exact: boolean,
-    steps: string[],
-    rankings: string[],
-  ): void {
-    const dims = this.embedder.dimensions;
-    const question = parameters.add(toVectorBinary(embedding));
-    const embedder = parameters.add(this.embedder.id);
-    const distance = `${exact ? `c."embedding"` : `c."embedding"::vector(${dims})`} <=> ${question}::vector(${dims})`;
-    steps.push(`nearest AS MATERIALIZED (
-         SELECT c."id", c."documentId", ${distance} AS "distance"
-         FROM "document_chunks" c
-         WHERE vector_dims(c."embedding") = ${dims} AND c."knowledgebaseId" = ${scope.knowledgebaseId}
-           AND c."embedder" = ${embedder}
-           AND EXISTS (SELECT 1 FROM "documents" d WHERE d."id" = c."documentId" AND d."status" = 'active')
-         ORDER BY ${distance}
-         LIMIT ${scope.rankLimit})`);
-    rankings.push(`(SELECT row_number() OVER (ORDER BY n."distance", n."id") AS "rank", n."id" AS "chunkId",
-              1 - n."distance" AS "score"
-       FROM nearest n JOIN "documents" d ON d."id" = n."documentId" AND d."accountId" = ${scope.accountId}
-       ORDER BY n."distance", n."id")`);
-  }
-
-  /**
-   * Full-text ranking by `ts_rank_cd` against the question's words OR-ed (a question rarely shares all
-   * its words with the answer), over a bounded set of candidates, widened step by step while there are
-   * fewer than `limit`:
-   * 1. passages containing every word;
-   * 2. passages containing any of the words that are not common (see COMMON_LEXEME_SHARE);
-   * 3. passages containing any of the words.
-   * Each step takes at most KEYWORD_CANDIDATES passages, so a question made of very common words ranks
-   * a sample of their matches rather than all of them. The words become lexemes as PostgreSQL's English
-   * configuration makes them (stemmed, stop words dropped), plus non-ASCII words as exact lexemes (see
-   * nonAsciiWords); their share of passages comes from the column's statistics (absent: rare, or never
-   * analysed). No lexeme at all (only stop words): no passage.
-   *
-   * `small`: a knowledge base of at most `exactMaxPassages` (fewer than KEYWORD_CANDIDATES), where
-   * no step can reach its bound, so the steps' candidates are found by one pass over its passages
-   * instead of one scan per step: each `@@` and `ts_rank_cd` read a passage's tsvector from the toast
-   * table and decompressed it again (four times a passage), now read once into the pass. The same
-   * candidates, scores and order.
-   */
-  private keywordRanking(
-    parameters: Parameters,
-    scope: { knowledgebaseId: string; accountId: string; rankLimit: string },
-    query: string,
-    small: boolean,
-    steps: string[],
-    rankings: string[],
-  ): void {
-    const exotic = nonAsciiWords(query);
-    const ascii = [...new Set(words(query))].filter((word) => !exotic.includes(word));
-    if (ascii.length === 0 && exotic.length === 0) return;
-    const text = parameters.add(ascii.join(" "));
-    const exact = parameters.add(exotic);
-    const commonShare = parameters.add(COMMON_LEXEME_SHARE);
-    const { knowledgebaseId, rankLimit } = scope;
-    const active = `EXISTS (SELECT 1 FROM "documents" d WHERE d."id" = c."documentId" AND d."status" = 'active')`;
-    steps.push(
-      `lexemes AS (
-         SELECT DISTINCT lexeme FROM unnest(tsvector_to_array(to_tsvector('english', ${text})) || ${exact}::text[]) AS lexeme
-       )`,
-      `shares AS (
-         SELECT e.lexeme, e.share
-         FROM pg_stats s, unnest(s."most_common_elems"::text::text[], s."most_common_elem_freqs") AS e(lexeme, share)
-         WHERE s."schemaname" = current_schema() AND s."tablename" = 'document_chunks' AND s."attname" = 'searchVector'
-       )`,
-      `queries AS MATERIALIZED (
-         SELECT string_agg(quote_literal(l.lexeme), ' & ')::tsquery AS "everyWord",
-                string_agg(quote_literal(l.lexeme), ' | ')::tsquery AS "anyWord",
-                string_agg(quote_literal(l.lexeme), ' | ') FILTER (WHERE coalesce(s.share, 0) <= ${commonShare})::tsquery AS "anyRareWord"
-         FROM lexemes l LEFT JOIN shares s ON s.lexeme = l.lexeme
-       )`,
-    );
-    if (small && this.sizes.maxPassages < KEYWORD_CANDIDATES) {
-      // `|| ''` makes a copy of the tsvector, read from the toast table once; every use below reads the copy.
-      steps.push(
-        `keyword_texts AS MATERIALIZED (
-           SELECT c."id", c."documentId", c."searchVector" || ''::tsvector AS "words" FROM "document_chunks" c
-           WHERE c."knowledgebaseId" = ${knowledgebaseId} AND ${active}
-         )`,
-        `keyword_matches AS MATERIALIZED (
-           SELECT t."id", t."documentId", (t."words" @@ q."everyWord") IS TRUE AS "everyWord",
-                  (t."words" @@ q."anyRareWord") IS TRUE AS "anyRareWord", ts_rank_cd(t."words", q."anyWord") AS "score"
-           FROM keyword_texts t, queries q WHERE t."words" @@ q."anyWord"
-         )`,
-        `keyword_counts AS MATERIALIZED (
-           SELECT count(*) FILTER (WHERE "everyWord") AS "everyWord",
-                  count(*) FILTER (WHERE "everyWord" OR "anyRareWord") AS "anyRareWord"
-           FROM keyword_matches
-         )`,
-      );
-      rankings.push(`(SELECT row_number() OVER (ORDER BY m."score" DESC, m."id") AS "rank", m."id" AS "chunkId", m."score"
-         FROM keyword_matches m CROSS JOIN keyword_counts n
-           JOIN "documents" d ON d."id" = m."documentId" AND d."accountId" = ${scope.accountId}
-         WHERE CASE WHEN n."everyWord" >= ${rankLimit} THEN m."everyWord"
-                    WHEN n."anyRareWord" >= ${rankLimit} THEN m."everyWord" OR m."anyRareWord"
-                    ELSE true END
-         ORDER BY m."score" DESC, m."id"
-         LIMIT ${rankLimit})`);
-      return;
-    }
-    const candidates = parameters.add(KEYWORD_CANDIDATES);
-    steps.push(
-      `every_word AS (
-         SELECT c."id" FROM "document_chunks" c
-         WHERE c."knowledgebaseId" = ${knowledgebaseId} AND c."searchVector" @@ (SELECT "everyWord" FROM queries)
-           AND ${active}
-         LIMIT ${candidates}
-       )`,
-      `any_rare_word AS (
-         SELECT c."id" FROM "document_chunks" c
-         WHERE (SELECT count(*) FROM every_word) < ${rankLimit}
-           AND c."knowledgebaseId" = ${knowledgebaseId} AND c."searchVector" @@ (SELECT "anyRareWord" FROM queries)
-           AND ${active}
-         LIMIT ${candidates}
-       )`,
-      `any_word AS (
-         SELECT c."id" FROM "document_chunks" c
-         WHERE (SELECT count(*) FROM (SELECT "id" FROM every_word UNION SELECT "id" FROM any_rare_word) found) < ${rankLimit}
-           AND c."knowledgebaseId" = ${knowledgebaseId} AND c."searchVector" @@ (SELECT "anyWord" FROM queries)
-           AND ${active}
-         LIMIT ${candidates}
-       )`,
-      `candidates AS (
-         SELECT "id" FROM every_word UNION SELECT "id" FROM any_rare_word UNION SELECT "id" FROM any_word
-       )`,
-    );
-    rankings.push(`(SELECT row_number() OVER (ORDER BY ts_rank_cd(c."searchVector", (SELECT "anyWord" FROM queries)) DESC, c."id") AS "rank", c."id" AS "chunkId",
-              ts_rank_cd(c."searchVector", (SELECT "anyWord" FROM queries)) AS "score"
-       FROM candidates JOIN "document_chunks" c ON c."id" = candidates."id"
-         JOIN "documents" d ON d."id" = c."documentId" AND d."accountId" = ${scope.accountId}
-       ORDER BY "score" DESC, c."id"
-       LIMIT ${rankLimit})`);
   }
 
   /**

@@ -1,7 +1,6 @@
 import type { ServiceDeps } from "../../../deps.ts";
 import type { ApiCallStatus } from "../../calls/call-status.ts";
 import { AT_CAPACITY_REASON, AT_CAPACITY_WORDS, type MediaCapacity } from "../../media/index.ts";
-import type { TextStatus } from "../../texts/text-status.ts";
 import {
   type CallDesk,
   type CallerIdDesk,
@@ -19,6 +18,7 @@ import {
   twilioLibrary,
   warmConference,
 } from "./twilio-provider.ts";
+import { TwilioTextWebhooks } from "./twilio-text-webhooks.ts";
 
 /** Form fields of a Twilio webhook request. */
 export type TwilioParams = Record<string, string>;
@@ -42,20 +42,6 @@ const STATUSES: Readonly<Record<string, ApiCallStatus>> = {
   failed: "failed",
 };
 
-/** Twilio's message statuses, in Voxgate's words (inbound ones, receiving and received, are not reported). */
-const TEXT_STATUSES: Readonly<Record<string, TextStatus>> = {
-  accepted: "queued",
-  scheduled: "queued",
-  queued: "queued",
-  sending: "queued",
-  sent: "sent",
-  delivered: "delivered",
-  read: "delivered",
-  undelivered: "undelivered",
-  failed: "failed",
-  canceled: "failed",
-};
-
 /**
  * Twilio's webhooks and callbacks, once the HTTP layer (src/http/twilio.ts) has read the form and
  * checked its signature: an inbound call is answered with TwiML connecting a bidirectional Media
@@ -63,6 +49,8 @@ const TEXT_STATUSES: Readonly<Record<string, TextStatus>> = {
  * callbacks become carrier events for the calls service, which applies each move once.
  */
 export class TwilioWebhooks {
+  private readonly textWebhooks: TwilioTextWebhooks;
+
   constructor(
     private readonly deps: ServiceDeps,
     private readonly provider: TwilioTelephonyProvider,
@@ -71,9 +59,11 @@ export class TwilioWebhooks {
     private readonly callerIds: () => CallerIdDesk,
     private readonly media: TwilioMediaStreams,
     private readonly capacity: MediaCapacity,
-    private readonly texts: () => TextDesk,
+    texts: () => TextDesk,
     private readonly transfers: () => TransferDesk,
-  ) {}
+  ) {
+    this.textWebhooks = new TwilioTextWebhooks(deps, provider.name, account.accountSid, texts);
+  }
 
   /**
    * Whether `signature` (X-Twilio-Signature) is Twilio's HMAC-SHA1, with the account's auth token,
@@ -92,9 +82,9 @@ export class TwilioWebhooks {
   ): Promise<TwilioAnswer> {
     switch (path) {
       case TWILIO_PATHS.sms:
-        return { twiml: await this.inboundText(params) };
+        return { twiml: await this.textWebhooks.inbound(params) };
       case TWILIO_PATHS.smsStatus:
-        await this.textStatus(textId, params);
+        await this.textWebhooks.status(textId, params);
         return { empty: true };
       case TWILIO_PATHS.voice:
         return { twiml: await this.inbound(params) };
@@ -300,44 +290,6 @@ export class TwilioWebhooks {
       carrier: this.provider.name,
       phoneNumber: params.To,
       verified: params.VerificationStatus === "success",
-    });
-  }
-
-  /**
-   * A text to one of the numbers (their SmsUrl): recorded, its keyword obeyed, and answered with a
-   * `<Message>` when it asks for a reply (HELP, STOP, START). Another Twilio account's is ignored.
-   */
-  private async inboundText(params: TwilioParams): Promise<string> {
-    const response = new (twilioLibrary().twiml.MessagingResponse)();
-    if (!params.MessageSid || !params.To || !params.From || params.AccountSid !== this.account.accountSid) {
-      this.deps.logger.warn("twilio inbound text ignored", { to: params.To });
-      return response.toString();
-    }
-    const { reply } = await this.texts().receiveText({
-      carrier: this.provider.name,
-      providerMessageId: params.MessageSid,
-      from: params.From,
-      to: params.To,
-      body: params.Body ?? "",
-    });
-    if (reply) response.message(reply);
-    return response.toString();
-  }
-
-  /** An outbound text's StatusCallback: MessageStatus, with ErrorCode for undelivered and failed ones. */
-  private async textStatus(textId: number | null, params: TwilioParams) {
-    const status = TEXT_STATUSES[params.MessageStatus ?? ""];
-    if (!status || (params.AccountSid && params.AccountSid !== this.account.accountSid)) {
-      this.deps.logger.warn("twilio text status ignored", { status: params.MessageStatus });
-      return;
-    }
-    await this.texts().textEvent({
-      ...(textId !== null ? { textId } : {}),
-      ...(params.MessageSid ? { providerMessageId: params.MessageSid } : {}),
-      status,
-      ...(params.ErrorCode
-        ? { errorCode: params.ErrorCode, errorMessage: `Twilio error ${params.ErrorCode}.` }
-        : {}),
     });
   }
 
