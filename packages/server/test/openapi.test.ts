@@ -87,6 +87,10 @@ describe("the OpenAPI document of the REST API", () => {
       customerName: "Ada Lovelace",
     });
 
+    const customerDataJob = await t.app.services.customerData.requestExport(
+      { accountId: owner.accountId, requestedBy: "cli" },
+      { phoneNumber: uniqueUsNumber() },
+    );
     Object.assign(fill, {
       "POST /user/appointments": {
         body: { appointment_type_id: appointmentType.id, starts_at: hourAhead(7) },
@@ -112,13 +116,23 @@ describe("the OpenAPI document of the REST API", () => {
       "POST /conversations/{uuid}/messages": { params: { uuid: conversation.body.conversation_id } },
       "POST /user/customer-data/export": { body: { phone_number: uniqueUsNumber() } },
       "POST /user/customer-data/erase": { body: { phone_number: uniqueUsNumber() } },
-      "GET /user/customer-data/jobs/{id}": {
+      "GET /user/customer-data/jobs/{id}": { params: { id: customerDataJob.id } },
+      // As an erasure's appointments step records a Cal.com booking it cannot edit.
+      "POST /user/customer-data/events-left/{id}/handled": {
         params: {
           id: (
-            await t.app.services.customerData.requestExport(
-              { accountId: owner.accountId, requestedBy: "cli" },
-              { phoneNumber: uniqueUsNumber() },
-            )
+            await t.app.db.prisma.erasureEventLeft.create({
+              data: {
+                accountId: owner.accountId,
+                jobId: customerDataJob.id,
+                appointmentId: appointment.id,
+                connectionId: 1,
+                provider: "calcom",
+                externalId: "booking-uid",
+                startsAt: new Date(),
+                reason: "PROVIDER_CANNOT_EDIT",
+              },
+            })
           ).id,
         },
       },

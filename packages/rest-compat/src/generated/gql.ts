@@ -36,10 +36,12 @@ type Documents = {
     "\n  fragment RestWidgetFunctionCall on WidgetFunctionCall { name succeeded }\n": typeof types.RestWidgetFunctionCallFragmentDoc,
     "\n      query RestConversationMessages($id: ID!) {\n        widgetConversation(id: $id) {\n          id\n          messages { id role content functionCalls { ...RestWidgetFunctionCall } createdAt }\n        }\n      }\n    ": typeof types.RestConversationMessagesDocument,
     "\n      mutation RestSendConversationMessage($input: SendWidgetMessageInput!) {\n        sendWidgetMessage(input: $input) { reply functionCalls { ...RestWidgetFunctionCall } }\n      }\n    ": typeof types.RestSendConversationMessageDocument,
-    "\n  fragment RestCustomerDataJob on CustomerDataJob {\n    id kind state identifierKind identifierHash requestedBy stepsDone stepsTotal progress counts error\n    archiveBytes downloadUrl expiresAt createdAt finishedAt\n  }\n": typeof types.RestCustomerDataJobFragmentDoc,
+    "\n  fragment RestErasedEventLeft on ErasedEventLeft {\n    id appointmentId connectionId provider externalId startsAt reason failure retriedByJobId handledAt handledBy\n  }\n": typeof types.RestErasedEventLeftFragmentDoc,
+    "\n  fragment RestCustomerDataJob on CustomerDataJob {\n    id kind state identifierKind identifierHash requestedBy stepsDone stepsTotal progress counts error\n    archiveBytes downloadUrl expiresAt createdAt finishedAt\n    externalEventsLeftDetails { ...RestErasedEventLeft }\n  }\n": typeof types.RestCustomerDataJobFragmentDoc,
     "\n      mutation RestExportCustomerData($input: CustomerDataInput!) {\n        exportCustomerData(input: $input) { ...RestCustomerDataJob }\n      }\n    ": typeof types.RestExportCustomerDataDocument,
     "\n      mutation RestEraseCustomerData($input: CustomerDataInput!) {\n        eraseCustomerData(input: $input) { ...RestCustomerDataJob }\n      }\n    ": typeof types.RestEraseCustomerDataDocument,
     "\n      query RestCustomerDataJob($id: Int!) { customerDataJob(id: $id) { ...RestCustomerDataJob } }\n    ": typeof types.RestCustomerDataJobDocument,
+    "\n      mutation RestMarkErasedEventLeftHandled($id: Int!) {\n        markErasedEventLeftHandled(id: $id) { ...RestErasedEventLeft }\n      }\n    ": typeof types.RestMarkErasedEventLeftHandledDocument,
     "\n  fragment RestDocument on Document {\n    id name description type typeLabel status statusLabel failureReason createdAt updatedAt\n  }\n": typeof types.RestDocumentFragmentDoc,
     "query RestKnowledgebases {\n      knowledgebases { id name description status statusLabel documentsCount assistantsCount createdAt updatedAt }\n    }\n    ": typeof types.RestKnowledgebasesDocument,
     "query RestDocuments($knowledgebaseId: Int!) {\n      documents(knowledgebaseId: $knowledgebaseId) { ...RestDocument }\n    }\n    ": typeof types.RestDocumentsDocument,
@@ -80,10 +82,12 @@ const documents: Documents = {
     "\n  fragment RestWidgetFunctionCall on WidgetFunctionCall { name succeeded }\n": types.RestWidgetFunctionCallFragmentDoc,
     "\n      query RestConversationMessages($id: ID!) {\n        widgetConversation(id: $id) {\n          id\n          messages { id role content functionCalls { ...RestWidgetFunctionCall } createdAt }\n        }\n      }\n    ": types.RestConversationMessagesDocument,
     "\n      mutation RestSendConversationMessage($input: SendWidgetMessageInput!) {\n        sendWidgetMessage(input: $input) { reply functionCalls { ...RestWidgetFunctionCall } }\n      }\n    ": types.RestSendConversationMessageDocument,
-    "\n  fragment RestCustomerDataJob on CustomerDataJob {\n    id kind state identifierKind identifierHash requestedBy stepsDone stepsTotal progress counts error\n    archiveBytes downloadUrl expiresAt createdAt finishedAt\n  }\n": types.RestCustomerDataJobFragmentDoc,
+    "\n  fragment RestErasedEventLeft on ErasedEventLeft {\n    id appointmentId connectionId provider externalId startsAt reason failure retriedByJobId handledAt handledBy\n  }\n": types.RestErasedEventLeftFragmentDoc,
+    "\n  fragment RestCustomerDataJob on CustomerDataJob {\n    id kind state identifierKind identifierHash requestedBy stepsDone stepsTotal progress counts error\n    archiveBytes downloadUrl expiresAt createdAt finishedAt\n    externalEventsLeftDetails { ...RestErasedEventLeft }\n  }\n": types.RestCustomerDataJobFragmentDoc,
     "\n      mutation RestExportCustomerData($input: CustomerDataInput!) {\n        exportCustomerData(input: $input) { ...RestCustomerDataJob }\n      }\n    ": types.RestExportCustomerDataDocument,
     "\n      mutation RestEraseCustomerData($input: CustomerDataInput!) {\n        eraseCustomerData(input: $input) { ...RestCustomerDataJob }\n      }\n    ": types.RestEraseCustomerDataDocument,
     "\n      query RestCustomerDataJob($id: Int!) { customerDataJob(id: $id) { ...RestCustomerDataJob } }\n    ": types.RestCustomerDataJobDocument,
+    "\n      mutation RestMarkErasedEventLeftHandled($id: Int!) {\n        markErasedEventLeftHandled(id: $id) { ...RestErasedEventLeft }\n      }\n    ": types.RestMarkErasedEventLeftHandledDocument,
     "\n  fragment RestDocument on Document {\n    id name description type typeLabel status statusLabel failureReason createdAt updatedAt\n  }\n": types.RestDocumentFragmentDoc,
     "query RestKnowledgebases {\n      knowledgebases { id name description status statusLabel documentsCount assistantsCount createdAt updatedAt }\n    }\n    ": types.RestKnowledgebasesDocument,
     "query RestDocuments($knowledgebaseId: Int!) {\n      documents(knowledgebaseId: $knowledgebaseId) { ...RestDocument }\n    }\n    ": types.RestDocumentsDocument,
@@ -190,7 +194,11 @@ export function graphql(source: "\n      mutation RestSendConversationMessage($i
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  fragment RestCustomerDataJob on CustomerDataJob {\n    id kind state identifierKind identifierHash requestedBy stepsDone stepsTotal progress counts error\n    archiveBytes downloadUrl expiresAt createdAt finishedAt\n  }\n"): typeof import('./graphql.ts').RestCustomerDataJobFragmentDoc;
+export function graphql(source: "\n  fragment RestErasedEventLeft on ErasedEventLeft {\n    id appointmentId connectionId provider externalId startsAt reason failure retriedByJobId handledAt handledBy\n  }\n"): typeof import('./graphql.ts').RestErasedEventLeftFragmentDoc;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  fragment RestCustomerDataJob on CustomerDataJob {\n    id kind state identifierKind identifierHash requestedBy stepsDone stepsTotal progress counts error\n    archiveBytes downloadUrl expiresAt createdAt finishedAt\n    externalEventsLeftDetails { ...RestErasedEventLeft }\n  }\n"): typeof import('./graphql.ts').RestCustomerDataJobFragmentDoc;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -203,6 +211,10 @@ export function graphql(source: "\n      mutation RestEraseCustomerData($input: 
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n      query RestCustomerDataJob($id: Int!) { customerDataJob(id: $id) { ...RestCustomerDataJob } }\n    "): typeof import('./graphql.ts').RestCustomerDataJobDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n      mutation RestMarkErasedEventLeftHandled($id: Int!) {\n        markErasedEventLeftHandled(id: $id) { ...RestErasedEventLeft }\n      }\n    "): typeof import('./graphql.ts').RestMarkErasedEventLeftHandledDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -169,6 +169,17 @@ export type EndpointType =
   | 'silero'
   | 'vad';
 
+/** Why an erasure left a calendar event (docs/data-governance.md#calendar-events). */
+export type ErasedEventLeftReason =
+  /** The calendar connection was deleted: erase the event in that calendar by hand. */
+  | 'CONNECTION_DELETED'
+  /** The calendar refused the connection (`failure` says how): fix the connection, then run the erasure again. */
+  | 'CONNECTION_REFUSED'
+  /** A booking system's event (Cal.com): its API cannot edit the attendee. Erase it in Cal.com. */
+  | 'PROVIDER_CANNOT_EDIT'
+  /** The calendar kept failing (`failure` says how) through the job's attempts: run the erasure again. */
+  | 'PROVIDER_FAILED';
+
 export type GenerateReplyInput = {
   /** An assistant of the caller's account. */
   assistantId: number;
@@ -402,28 +413,37 @@ export type RestSendConversationMessageMutationVariables = Exact<{
 
 export type RestSendConversationMessageMutation = { sendWidgetMessage: { reply: string, functionCalls: Array<{ name: string, succeeded: boolean }> } };
 
-export type RestCustomerDataJobFragment = { id: number, kind: string, state: string, identifierKind: string, identifierHash: string, requestedBy: string, stepsDone: number, stepsTotal: number, progress: number, counts: unknown, error: string | null, archiveBytes: number | null, downloadUrl: string | null, expiresAt: string | null, createdAt: string, finishedAt: string | null };
+export type RestErasedEventLeftFragment = { id: number, appointmentId: number, connectionId: number, provider: CalendarProviderKind, externalId: string, startsAt: string, reason: ErasedEventLeftReason, failure: string | null, retriedByJobId: number | null, handledAt: string | null, handledBy: string | null };
+
+export type RestCustomerDataJobFragment = { id: number, kind: string, state: string, identifierKind: string, identifierHash: string, requestedBy: string, stepsDone: number, stepsTotal: number, progress: number, counts: unknown, error: string | null, archiveBytes: number | null, downloadUrl: string | null, expiresAt: string | null, createdAt: string, finishedAt: string | null, externalEventsLeftDetails: Array<{ id: number, appointmentId: number, connectionId: number, provider: CalendarProviderKind, externalId: string, startsAt: string, reason: ErasedEventLeftReason, failure: string | null, retriedByJobId: number | null, handledAt: string | null, handledBy: string | null }> | null };
 
 export type RestExportCustomerDataMutationVariables = Exact<{
   input: CustomerDataInput;
 }>;
 
 
-export type RestExportCustomerDataMutation = { exportCustomerData: { id: number, kind: string, state: string, identifierKind: string, identifierHash: string, requestedBy: string, stepsDone: number, stepsTotal: number, progress: number, counts: unknown, error: string | null, archiveBytes: number | null, downloadUrl: string | null, expiresAt: string | null, createdAt: string, finishedAt: string | null } };
+export type RestExportCustomerDataMutation = { exportCustomerData: { id: number, kind: string, state: string, identifierKind: string, identifierHash: string, requestedBy: string, stepsDone: number, stepsTotal: number, progress: number, counts: unknown, error: string | null, archiveBytes: number | null, downloadUrl: string | null, expiresAt: string | null, createdAt: string, finishedAt: string | null, externalEventsLeftDetails: Array<{ id: number, appointmentId: number, connectionId: number, provider: CalendarProviderKind, externalId: string, startsAt: string, reason: ErasedEventLeftReason, failure: string | null, retriedByJobId: number | null, handledAt: string | null, handledBy: string | null }> | null } };
 
 export type RestEraseCustomerDataMutationVariables = Exact<{
   input: CustomerDataInput;
 }>;
 
 
-export type RestEraseCustomerDataMutation = { eraseCustomerData: { id: number, kind: string, state: string, identifierKind: string, identifierHash: string, requestedBy: string, stepsDone: number, stepsTotal: number, progress: number, counts: unknown, error: string | null, archiveBytes: number | null, downloadUrl: string | null, expiresAt: string | null, createdAt: string, finishedAt: string | null } };
+export type RestEraseCustomerDataMutation = { eraseCustomerData: { id: number, kind: string, state: string, identifierKind: string, identifierHash: string, requestedBy: string, stepsDone: number, stepsTotal: number, progress: number, counts: unknown, error: string | null, archiveBytes: number | null, downloadUrl: string | null, expiresAt: string | null, createdAt: string, finishedAt: string | null, externalEventsLeftDetails: Array<{ id: number, appointmentId: number, connectionId: number, provider: CalendarProviderKind, externalId: string, startsAt: string, reason: ErasedEventLeftReason, failure: string | null, retriedByJobId: number | null, handledAt: string | null, handledBy: string | null }> | null } };
 
 export type RestCustomerDataJobQueryVariables = Exact<{
   id: number;
 }>;
 
 
-export type RestCustomerDataJobQuery = { customerDataJob: { id: number, kind: string, state: string, identifierKind: string, identifierHash: string, requestedBy: string, stepsDone: number, stepsTotal: number, progress: number, counts: unknown, error: string | null, archiveBytes: number | null, downloadUrl: string | null, expiresAt: string | null, createdAt: string, finishedAt: string | null } };
+export type RestCustomerDataJobQuery = { customerDataJob: { id: number, kind: string, state: string, identifierKind: string, identifierHash: string, requestedBy: string, stepsDone: number, stepsTotal: number, progress: number, counts: unknown, error: string | null, archiveBytes: number | null, downloadUrl: string | null, expiresAt: string | null, createdAt: string, finishedAt: string | null, externalEventsLeftDetails: Array<{ id: number, appointmentId: number, connectionId: number, provider: CalendarProviderKind, externalId: string, startsAt: string, reason: ErasedEventLeftReason, failure: string | null, retriedByJobId: number | null, handledAt: string | null, handledBy: string | null }> | null } };
+
+export type RestMarkErasedEventLeftHandledMutationVariables = Exact<{
+  id: number;
+}>;
+
+
+export type RestMarkErasedEventLeftHandledMutation = { markErasedEventLeftHandled: { id: number, appointmentId: number, connectionId: number, provider: CalendarProviderKind, externalId: string, startsAt: string, reason: ErasedEventLeftReason, failure: string | null, retriedByJobId: number | null, handledAt: string | null, handledBy: string | null } };
 
 export type RestDocumentFragment = { id: number, name: string, description: string, type: DocumentType, typeLabel: string, status: DocumentStatus, statusLabel: string, failureReason: string | null, createdAt: string, updatedAt: string };
 
@@ -681,6 +701,21 @@ export const RestWidgetFunctionCallFragmentDoc = new TypedDocumentString(`
   succeeded
 }
     `, {"fragmentName":"RestWidgetFunctionCall"}) as unknown as TypedDocumentString<RestWidgetFunctionCallFragment, unknown>;
+export const RestErasedEventLeftFragmentDoc = new TypedDocumentString(`
+    fragment RestErasedEventLeft on ErasedEventLeft {
+  id
+  appointmentId
+  connectionId
+  provider
+  externalId
+  startsAt
+  reason
+  failure
+  retriedByJobId
+  handledAt
+  handledBy
+}
+    `, {"fragmentName":"RestErasedEventLeft"}) as unknown as TypedDocumentString<RestErasedEventLeftFragment, unknown>;
 export const RestCustomerDataJobFragmentDoc = new TypedDocumentString(`
     fragment RestCustomerDataJob on CustomerDataJob {
   id
@@ -699,8 +734,23 @@ export const RestCustomerDataJobFragmentDoc = new TypedDocumentString(`
   expiresAt
   createdAt
   finishedAt
+  externalEventsLeftDetails {
+    ...RestErasedEventLeft
+  }
 }
-    `, {"fragmentName":"RestCustomerDataJob"}) as unknown as TypedDocumentString<RestCustomerDataJobFragment, unknown>;
+    fragment RestErasedEventLeft on ErasedEventLeft {
+  id
+  appointmentId
+  connectionId
+  provider
+  externalId
+  startsAt
+  reason
+  failure
+  retriedByJobId
+  handledAt
+  handledBy
+}`, {"fragmentName":"RestCustomerDataJob"}) as unknown as TypedDocumentString<RestCustomerDataJobFragment, unknown>;
 export const RestDocumentFragmentDoc = new TypedDocumentString(`
     fragment RestDocument on Document {
   id
@@ -1121,7 +1171,20 @@ export const RestExportCustomerDataDocument = new TypedDocumentString(`
     ...RestCustomerDataJob
   }
 }
-    fragment RestCustomerDataJob on CustomerDataJob {
+    fragment RestErasedEventLeft on ErasedEventLeft {
+  id
+  appointmentId
+  connectionId
+  provider
+  externalId
+  startsAt
+  reason
+  failure
+  retriedByJobId
+  handledAt
+  handledBy
+}
+fragment RestCustomerDataJob on CustomerDataJob {
   id
   kind
   state
@@ -1138,6 +1201,9 @@ export const RestExportCustomerDataDocument = new TypedDocumentString(`
   expiresAt
   createdAt
   finishedAt
+  externalEventsLeftDetails {
+    ...RestErasedEventLeft
+  }
 }`) as unknown as TypedDocumentString<RestExportCustomerDataMutation, RestExportCustomerDataMutationVariables>;
 export const RestEraseCustomerDataDocument = new TypedDocumentString(`
     mutation RestEraseCustomerData($input: CustomerDataInput!) {
@@ -1145,7 +1211,20 @@ export const RestEraseCustomerDataDocument = new TypedDocumentString(`
     ...RestCustomerDataJob
   }
 }
-    fragment RestCustomerDataJob on CustomerDataJob {
+    fragment RestErasedEventLeft on ErasedEventLeft {
+  id
+  appointmentId
+  connectionId
+  provider
+  externalId
+  startsAt
+  reason
+  failure
+  retriedByJobId
+  handledAt
+  handledBy
+}
+fragment RestCustomerDataJob on CustomerDataJob {
   id
   kind
   state
@@ -1162,6 +1241,9 @@ export const RestEraseCustomerDataDocument = new TypedDocumentString(`
   expiresAt
   createdAt
   finishedAt
+  externalEventsLeftDetails {
+    ...RestErasedEventLeft
+  }
 }`) as unknown as TypedDocumentString<RestEraseCustomerDataMutation, RestEraseCustomerDataMutationVariables>;
 export const RestCustomerDataJobDocument = new TypedDocumentString(`
     query RestCustomerDataJob($id: Int!) {
@@ -1169,7 +1251,20 @@ export const RestCustomerDataJobDocument = new TypedDocumentString(`
     ...RestCustomerDataJob
   }
 }
-    fragment RestCustomerDataJob on CustomerDataJob {
+    fragment RestErasedEventLeft on ErasedEventLeft {
+  id
+  appointmentId
+  connectionId
+  provider
+  externalId
+  startsAt
+  reason
+  failure
+  retriedByJobId
+  handledAt
+  handledBy
+}
+fragment RestCustomerDataJob on CustomerDataJob {
   id
   kind
   state
@@ -1186,7 +1281,29 @@ export const RestCustomerDataJobDocument = new TypedDocumentString(`
   expiresAt
   createdAt
   finishedAt
+  externalEventsLeftDetails {
+    ...RestErasedEventLeft
+  }
 }`) as unknown as TypedDocumentString<RestCustomerDataJobQuery, RestCustomerDataJobQueryVariables>;
+export const RestMarkErasedEventLeftHandledDocument = new TypedDocumentString(`
+    mutation RestMarkErasedEventLeftHandled($id: Int!) {
+  markErasedEventLeftHandled(id: $id) {
+    ...RestErasedEventLeft
+  }
+}
+    fragment RestErasedEventLeft on ErasedEventLeft {
+  id
+  appointmentId
+  connectionId
+  provider
+  externalId
+  startsAt
+  reason
+  failure
+  retriedByJobId
+  handledAt
+  handledBy
+}`) as unknown as TypedDocumentString<RestMarkErasedEventLeftHandledMutation, RestMarkErasedEventLeftHandledMutationVariables>;
 export const RestKnowledgebasesDocument = new TypedDocumentString(`
     query RestKnowledgebases {
   knowledgebases {

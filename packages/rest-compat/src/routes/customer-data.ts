@@ -1,21 +1,45 @@
 import { z } from "zod";
 import { MANAGERS_ONLY } from "../errors.ts";
 import { graphql } from "../generated/gql.ts";
-import type { RestCustomerDataJobFragment } from "../generated/graphql.ts";
+import type { RestCustomerDataJobFragment, RestErasedEventLeftFragment } from "../generated/graphql.ts";
 import { type RouteDefinition, route } from "../route.ts";
 
 // Not in the legacy specification: Voxgate's own resource (docs/data-governance.md#erasure-and-export),
 // under /api/user/customer-data (as /api/user/appointments), with plain ISO 8601 (UTC) times.
 graphql(`
+  fragment RestErasedEventLeft on ErasedEventLeft {
+    id appointmentId connectionId provider externalId startsAt reason failure retriedByJobId handledAt handledBy
+  }
+`);
+
+graphql(`
   fragment RestCustomerDataJob on CustomerDataJob {
     id kind state identifierKind identifierHash requestedBy stepsDone stepsTotal progress counts error
     archiveBytes downloadUrl expiresAt createdAt finishedAt
+    externalEventsLeftDetails { ...RestErasedEventLeft }
   }
 `);
 
 const instant = z.iso
   .datetime()
   .meta({ description: "UTC, ISO 8601", examples: ["2027-01-04T09:00:00.000Z"] });
+
+const eventLeftSchema = z.object({
+  id: z.int(),
+  appointment_id: z.int().meta({ description: "The appointment, kept anonymised" }),
+  connection_id: z.int().meta({ description: "The calendar connection (possibly deleted since)" }),
+  provider: z.enum(["calcom", "caldav", "google", "microsoft"]),
+  external_id: z.string().meta({ description: "The provider's id of the event (CalDAV: its URL)" }),
+  starts_at: instant,
+  reason: z.enum(["PROVIDER_CANNOT_EDIT", "CONNECTION_DELETED", "CONNECTION_REFUSED", "PROVIDER_FAILED"]),
+  failure: z
+    .string()
+    .nullable()
+    .meta({ description: "The calendar's failure code (e.g. timeout, revoked), when it failed" }),
+  retried_by_job_id: z.int().nullable().meta({ description: "A later erasure that tried it again" }),
+  handled_at: instant.nullable().meta({ description: "When it was marked erased by hand" }),
+  handled_by: z.string().nullable().meta({ description: "user:<id>" }),
+});
 
 const jobSchema = z.object({
   id: z.int(),
@@ -39,6 +63,10 @@ const jobSchema = z.object({
   expires_at: instant.nullable(),
   created_at: instant,
   finished_at: instant.nullable(),
+  external_events_left: z.array(eventLeftSchema).nullable().meta({
+    description:
+      "Erasures: the calendar events it could not rewrite, with why; null for exports (docs/data-governance.md#calendar-events)",
+  }),
 });
 
 const customerSchema = z.object({
@@ -53,6 +81,22 @@ const customerSchema = z.object({
     .meta({ description: "A generate-reply customer identifier, or a widget conversation's id" }),
   country: z.string().optional().meta({ description: "ISO 3166 code for a national phone number" }),
 });
+
+function restEventLeft(left: RestErasedEventLeftFragment) {
+  return {
+    id: left.id,
+    appointment_id: left.appointmentId,
+    connection_id: left.connectionId,
+    provider: left.provider,
+    external_id: left.externalId,
+    starts_at: new Date(left.startsAt).toISOString(),
+    reason: left.reason,
+    failure: left.failure ?? null,
+    retried_by_job_id: left.retriedByJobId ?? null,
+    handled_at: left.handledAt ? new Date(left.handledAt).toISOString() : null,
+    handled_by: left.handledBy ?? null,
+  };
+}
 
 function restJob(job: RestCustomerDataJobFragment) {
   return {
@@ -72,6 +116,7 @@ function restJob(job: RestCustomerDataJobFragment) {
     expires_at: job.expiresAt ? new Date(job.expiresAt).toISOString() : null,
     created_at: new Date(job.createdAt).toISOString(),
     finished_at: job.finishedAt ? new Date(job.finishedAt).toISOString() : null,
+    external_events_left: job.externalEventsLeftDetails?.map(restEventLeft) ?? null,
   };
 }
 
@@ -158,5 +203,26 @@ export const customerDataRoutes: RouteDefinition[] = [
     `),
     variables: ({ params }) => ({ id: Number(params.id) }),
     respond: (data) => ({ body: { data: restJob(data.customerDataJob) } }),
+  }),
+  route({
+    method: "POST",
+    path: "/user/customer-data/events-left/{id}/handled",
+    doc: {
+      tag: "Customer data",
+      summary:
+        "Record that a calendar event an erasure left was erased by hand (later erasures no longer try it; a second mark keeps the first)",
+      pathParams: { id: "The event left (an `external_events_left` entry's id)" },
+      response: { description: "The event left, marked", schema: z.object({ data: eventLeftSchema }) },
+      errors: { 403: MANAGERS_ONLY, 404: "Unknown, or another account's" },
+      example: { params: { id: 1 } },
+    },
+    params: { id: "int" },
+    operation: graphql(`
+      mutation RestMarkErasedEventLeftHandled($id: Int!) {
+        markErasedEventLeftHandled(id: $id) { ...RestErasedEventLeft }
+      }
+    `),
+    variables: ({ params }) => ({ id: Number(params.id) }),
+    respond: (data) => ({ body: { data: restEventLeft(data.markErasedEventLeftHandled) } }),
   }),
 ];

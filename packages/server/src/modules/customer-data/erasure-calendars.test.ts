@@ -535,6 +535,28 @@ describe.skipIf(!findRadicale())(
           handledBy: null,
         },
       ]);
+      // REST callers read the same list on the job, in the REST shape.
+      const restJob = await t.rest<{ data: { external_events_left: unknown[] } }>(
+        "GET",
+        `/api/user/customer-data/jobs/${first.id}`,
+        { token: owner.apiKey },
+      );
+      expect(restJob.status).toBe(200);
+      expect(restJob.body.data.external_events_left).toEqual(
+        listed.map((left) => ({
+          id: left.id,
+          appointment_id: left.appointmentId,
+          connection_id: left.connectionId,
+          provider: left.provider,
+          external_id: left.externalId,
+          starts_at: left.startsAt,
+          reason: left.reason,
+          failure: left.failure,
+          retried_by_job_id: null,
+          handled_at: null,
+          handled_by: null,
+        })),
+      );
       // Neither the answer nor the stored rows say who the customer was.
       const stored = await t.app.db.prisma.erasureEventLeft.findMany({ where: { jobId: first.id } });
       for (const text of [JSON.stringify(listed), JSON.stringify(stored)]) {
@@ -550,6 +572,14 @@ describe.skipIf(!findRadicale())(
       const calcomLeft = listed.find((left) => left.provider === "calcom")!;
       const forged = await t.gql(HANDLED, { id: calcomLeft.id }, { token: stranger.apiKey });
       expect(forged.errors?.[0]?.extensions?.code).toBe("NOT_FOUND");
+      const forgedRest = await t.rest(
+        "POST",
+        `/api/user/customer-data/events-left/${calcomLeft.id}/handled`,
+        {
+          token: stranger.apiKey,
+        },
+      );
+      expect(forgedRest.status).toBe(404);
       expect(
         await t.app.db.prisma.erasureEventLeft.findUniqueOrThrow({ where: { id: calcomLeft.id } }),
       ).toMatchObject({ handledAt: null, handledBy: null });
@@ -567,14 +597,17 @@ describe.skipIf(!findRadicale())(
         handledBy: `user:${owner.userId}`,
       });
       clock.advanceMinutes(1);
-      const again = await t.gql<{ markErasedEventLeftHandled: EventLeft }>(
-        HANDLED,
-        { id: calcomLeft.id },
+      const again = await t.rest<{ data: { id: number; handled_at: string; handled_by: string } }>(
+        "POST",
+        `/api/user/customer-data/events-left/${calcomLeft.id}/handled`,
         { token: owner.apiKey },
       );
-      expect(again.data!.markErasedEventLeftHandled.handledAt).toBe(
-        handled.data!.markErasedEventLeftHandled.handledAt,
-      );
+      expect(again.status).toBe(200);
+      expect(again.body.data).toMatchObject({
+        id: calcomLeft.id,
+        handled_at: handled.data!.markErasedEventLeftHandled.handledAt,
+        handled_by: `user:${owner.userId}`,
+      });
 
       // Google works again: the erasure asked again rewrites what the first left (the appointment no
       // longer names the customer; the first job's list leads to it) and leaves nothing.
@@ -614,6 +647,12 @@ describe.skipIf(!findRadicale())(
         { token: owner.apiKey },
       );
       expect(exportDetails.data!.customerDataJob.externalEventsLeftDetails).toBeNull();
+      const exportRest = await t.rest<{ data: { external_events_left: null } }>(
+        "GET",
+        `/api/user/customer-data/jobs/${exported.data!.exportCustomerData.id}`,
+        { token: owner.apiKey },
+      );
+      expect(exportRest.body.data.external_events_left).toBeNull();
     });
   },
 );
