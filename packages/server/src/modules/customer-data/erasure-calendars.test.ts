@@ -60,7 +60,10 @@ interface Job {
 interface EventLeft {
   id: number;
   appointmentId: number;
+  connectionId: number;
   provider: string;
+  externalId: string;
+  startsAt: string;
   reason: string;
   failure: string | null;
   retriedByJobId: number | null;
