@@ -19,9 +19,9 @@ import type { ConnectionStatus } from "./connection-status.ts";
 import type { CalendarEvent } from "./ical-writer.ts";
 import {
   type CalendarAccess,
-  type CalendarFailure,
   type CalendarProvider,
   CalendarProviderError,
+  isBreakingFailure,
 } from "./provider.ts";
 
 /** The longest window one availability query may ask about. */
@@ -241,8 +241,7 @@ export class CalendarsService {
       if (!(error instanceof CalendarProviderError)) throw error;
       const apiError = toApiError(connection.provider, error);
       // A timeout or an unreachable server may pass; a refusal needs the owner to act.
-      if (BREAKING_FAILURES.has(error.reason))
-        await this.parts.status.broken(connection.id, apiError.message);
+      if (isBreakingFailure(error.reason)) await this.parts.status.broken(connection.id, apiError.message);
       throw apiError;
     }
   }
@@ -366,17 +365,6 @@ const PASSING_FAILURES = new Set<string>(["timeout", "unreachable", "conflict", 
 function isOAuth(connection: CalendarConnection): boolean {
   return connection.provider === "google" || connection.provider === "microsoft";
 }
-
-/** Failures that say the connection cannot work as saved (as opposed to a server that is down). */
-const BREAKING_FAILURES = new Set<CalendarFailure>([
-  "unauthorized",
-  "forbidden",
-  "not_found",
-  "not_a_calendar",
-  "blocked_address",
-  "invalid_url",
-  "revoked",
-]);
 
 /** A provider failure as the typed API error that names what the provider refused. */
 function toApiError(provider: CalendarProviderKind, error: CalendarProviderError): CalendarConnectionError {

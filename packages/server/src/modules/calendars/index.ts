@@ -28,7 +28,7 @@ export {
   MAX_AVAILABILITY_DAYS,
 } from "./calendars.service.ts";
 export type { CalendarEvent } from "./ical-writer.ts";
-export type { CalendarAccess, CalendarProvider } from "./provider.ts";
+export { type CalendarAccess, type CalendarProvider, isBreakingFailure } from "./provider.ts";
 
 /** Google's scopes: calendar.readonly for freeBusy and the calendars' ids, calendar.events to write. */
 export const GOOGLE_SCOPES = [

@@ -74,6 +74,21 @@ export type CalendarFailure =
   /** The provider refused the request's content (e.g. a booking without the attendee it needs). */
   | "rejected";
 
+/** Failures that say the connection cannot work as saved (as opposed to a server that is down): the owner acts. */
+const BREAKING_FAILURES: ReadonlySet<string> = new Set<CalendarFailure>([
+  "unauthorized",
+  "forbidden",
+  "not_found",
+  "not_a_calendar",
+  "blocked_address",
+  "invalid_url",
+  "revoked",
+]);
+
+export function isBreakingFailure(reason: string): boolean {
+  return BREAKING_FAILURES.has(reason);
+}
+
 const explanations: Record<CalendarFailure, string> = {
   unauthorized: "the calendar server refused the username or password",
   forbidden: "the calendar server does not let these credentials use the calendar",

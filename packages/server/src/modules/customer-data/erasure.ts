@@ -1,7 +1,7 @@
 import type { Appointment, ErasureEventLeft, Prisma, PrismaClient } from "../../generated/prisma/client.ts";
 import type { Logger } from "../../logger.ts";
 import { erasedEvent } from "../appointments/index.ts";
-import type { CalendarEvent, EventRewrite } from "../calendars/index.ts";
+import { type CalendarEvent, type EventRewrite, isBreakingFailure } from "../calendars/index.ts";
 import { customerFinder } from "./finder.ts";
 import type { CustomerIdentifier } from "./identifiers.ts";
 
@@ -250,22 +250,12 @@ export type EventLeftReason =
   /** The calendar kept failing (down, timing out, answering oddly) through the job's attempts: erase again. */
   | "PROVIDER_FAILED";
 
-/** Failures that only the business can mend (on the connection), as opposed to ones that may pass. */
-const REFUSALS = new Set([
-  "unauthorized",
-  "forbidden",
-  "not_found",
-  "not_a_calendar",
-  "blocked_address",
-  "invalid_url",
-  "revoked",
-  "not_configured",
-]);
-
 function leftReason(reason: string): { reason: EventLeftReason; failure: string | null } {
   if (reason === "not_editable") return { reason: "PROVIDER_CANNOT_EDIT", failure: null };
   if (reason === "no_connection") return { reason: "CONNECTION_DELETED", failure: null };
-  return { reason: REFUSALS.has(reason) ? "CONNECTION_REFUSED" : "PROVIDER_FAILED", failure: reason };
+  // A broken connection, or a server without the provider's OAuth client: only the business mends it.
+  const refused = isBreakingFailure(reason) || reason === "not_configured";
+  return { reason: refused ? "CONNECTION_REFUSED" : "PROVIDER_FAILED", failure: reason };
 }
 
 /**
