@@ -12,14 +12,18 @@ const pathFor = (project: string) => join(tmpdir(), `voxgate-${project}-micropho
 
 /**
  * Writes the WAV Chromium plays as its microphone (`--use-file-for-fake-audio-capture`, once:
- * `%noloop`): a second of silence while the call connects, the words, then silence that ends the
- * visitor's turn. Returns Chromium's flags.
+ * `%noloop`): silence while the call connects, the words, then silence that ends the visitor's turn.
+ * Returns Chromium's flags.
  */
 export function fakeMicrophoneArgs(project = "widget"): string[] {
   const path = pathFor(project);
   const words = synthesizeTones(SPOKEN_ON_CALL, RATE);
-  const audio = new Int16Array(RATE + words.length + RATE * 3);
-  audio.set(words, RATE);
+  // The file plays from the moment the widget opens the microphone, and what it captures before its socket
+  // is open is not sent: under CI's load a second was sometimes too short for the connection, and the
+  // words went unheard. Three seconds is still under any assistant's silence prompt (5 s at least).
+  const lead = RATE * 3;
+  const audio = new Int16Array(lead + words.length + RATE * 3);
+  audio.set(words, lead);
   writeFileSync(path, wavFile(audio, RATE));
   return [
     "--use-fake-ui-for-media-stream",
